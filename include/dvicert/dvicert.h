@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Umbrella header. */
+#ifndef DVICERT_DVICERT_H
+#define DVICERT_DVICERT_H
+
+#include "dvicert/error.h"
+#include "dvicert/ival.h"
+#include "dvicert/ivec.h"
+#include "dvicert/imat.h"
+#include "dvicert/jsonio.h"
+#include "dvicert/mclass.h"
+#include "dvicert/beta.h"
+#include "dvicert/lvi.h"
+
+#endif

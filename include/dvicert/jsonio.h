@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Reading problem files: JSON numbers and decimal strings into intervals,
+ * with messages that name the file and the field. */
+#ifndef DVICERT_JSONIO_H
+#define DVICERT_JSONIO_H
+
+#include <jansson.h>
+#include "dvicert/imat.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Load a JSON object from path; on error the message names the file, line
+ * and column. *root must be released with json_decref. */
+dvc_status dvc_json_load(json_t **root, const char *path);
+
+/* One number: a JSON integer (exact), a JSON real d (enclosed by
+ * [pred(d), succ(d)], which contains every decimal that parses to d), a
+ * decimal string (enclosed exactly), "inf"/"-inf", or [lo, hi] (each end
+ * one of the above). `where` names the place for messages. */
+dvc_status dvc_json_ival(mpfi_t x, const json_t *j, const char *where);
+
+/* Matrix stored as an array of rows. If A has zero size, it is resized to
+ * what the file says; otherwise the dimensions must match. Entries must be
+ * finite unless allow_inf. */
+dvc_status dvc_json_imat(dvc_imat_t A, const json_t *obj, const char *field,
+                         const char *file);
+/* Vector; same rules on size. */
+dvc_status dvc_json_ivec(dvc_ivec_t v, const json_t *obj, const char *field,
+                         const char *file, int allow_inf);
+
+/* Write `text` to path atomically: to a temporary file beside it, then
+ * rename. Nothing is left at path on failure. */
+dvc_status dvc_write_atomic(const char *path, const char *text, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

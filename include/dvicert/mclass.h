@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Certified matrix classes. "Not proven" is an honest answer, never "false"
+ * unless a counterexample was proven (e.g. a principal minor enclosed in
+ * (-inf, 0]). */
+#ifndef DVICERT_MCLASS_H
+#define DVICERT_MCLASS_H
+
+#include "dvicert/imat.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    DVC_MCLASS_Z = 1u << 0,   /* off-diagonal entries <= 0 */
+    DVC_MCLASS_M = 1u << 1,   /* Z-matrix with a nonnegative inverse (nonsingular M-matrix) */
+    DVC_MCLASS_H = 1u << 2,   /* H-matrix with positive diagonal */
+    DVC_MCLASS_SYM = 1u << 3, /* symmetric (as an interval matrix) */
+    DVC_MCLASS_SPD = 1u << 4, /* symmetric positive definite */
+    DVC_MCLASS_PD = 1u << 5,  /* M + M^T symmetric positive definite */
+    DVC_MCLASS_P = 1u << 6    /* every principal minor positive */
+};
+
+typedef struct {
+    unsigned proven;     /* classes proven for every matrix in [M] */
+    unsigned disproven;  /* classes proven NOT to hold (for some / every matrix) */
+    /* For P: which argument proved it ("enumeration of principal minors",
+     * "M-matrix", "H-matrix with positive diagonal", "positive definite"). */
+    const char *p_reason;
+} dvc_mclass_result;
+
+/* Principal-minor enumeration is used for m <= this (2^m minors, each by
+ * a verified determinant sign); beyond it only the sufficient tests. */
+#define DVC_MCLASS_P_ENUM_MAX 20
+
+/* Classify M (square). Returns DVC_ERR_INPUT for a non-square or
+ * non-finite M. */
+dvc_status dvc_mclass_classify(dvc_mclass_result *res, const dvc_imat_t M);
+
+/* DVC_OK when M is proven to be a P-matrix (reason in *how, may be NULL),
+ * DVC_NOT_CERTIFIED with a message otherwise. */
+dvc_status dvc_mclass_prove_p(const dvc_imat_t M, const char **how);
+
+/* Human-readable list of the flags, e.g. "Z, M, H, P". Static storage per
+ * thread. */
+const char *dvc_mclass_names(unsigned flags);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

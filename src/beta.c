@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* STUB: being written. */
+#include "dvicert/dvicert.h"

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+#include "dvicert/jsonio.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+dvc_status dvc_json_load(json_t **root, const char *path)
+{
+    json_error_t err;
+    *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+    if (*root == NULL) {
+        if (err.line < 0 || (err.line == -1 && err.column == -1))
+            return dvc_error(DVC_ERR_IO, "%s: %s", path, err.text);
+        return dvc_error(DVC_ERR_INPUT, "%s: malformed JSON at line %d, column %d: %s", path,
+                         err.line, err.column, err.text);
+    }
+    if (!json_is_object(*root)) {
+        json_decref(*root);
+        *root = NULL;
+        return dvc_error(DVC_ERR_INPUT, "%s: the top level must be a JSON object", path);
+    }
+    return DVC_OK;
+}
+
+static dvc_status scalar(mpfr_t lo, mpfr_t hi, const json_t *j, const char *where)
+{
+    if (json_is_integer(j)) {
+        mpfr_set_si(lo, (long)json_integer_value(j), MPFR_RNDD);
+        mpfr_set_si(hi, (long)json_integer_value(j), MPFR_RNDU);
+        return DVC_OK;
+    }
+    if (json_is_real(j)) {
+        double d = json_real_value(j);
+        if (!isfinite(d)) return dvc_error(DVC_ERR_INPUT, "%s: number is not finite", where);
+        /* The decimal text is gone; all we know is that it rounds to d. */
+        mpfr_set_d(lo, nextafter(d, -INFINITY), MPFR_RNDD);
+        mpfr_set_d(hi, nextafter(d, INFINITY), MPFR_RNDU);
+        return DVC_OK;
+    }
+    if (json_is_string(j)) {
+        mpfi_t t;
+        dvc_status st;
+        const char *s = json_string_value(j);
+        if (strchr(s, '[')) return dvc_error(DVC_ERR_INPUT, "%s: use a JSON array [lo, hi] for an interval", where);
+        mpfi_init2(t, mpfr_get_prec(lo));
+        st = dvc_ival_set_str(t, s);
+        if (st == DVC_OK) {
+            mpfr_set(lo, &t->left, MPFR_RNDD);
+            mpfr_set(hi, &t->right, MPFR_RNDU);
+        }
+        mpfi_clear(t);
+        if (st != DVC_OK) return dvc_error_context(st, "%s: ", where);
+        return DVC_OK;
+    }
+    return dvc_error(DVC_ERR_INPUT, "%s: expected a number or a decimal string", where);
+}
+
+dvc_status dvc_json_ival(mpfi_t x, const json_t *j, const char *where)
+{
+    mpfr_prec_t p = mpfi_get_prec(x);
+    mpfr_t lo, hi, lo2, hi2;
+    dvc_status st = DVC_OK;
+    mpfr_inits2(p, lo, hi, lo2, hi2, (mpfr_ptr)0);
+    if (json_is_array(j)) {
+        if (json_array_size(j) != 2) {
+            st = dvc_error(DVC_ERR_INPUT, "%s: an interval must be [lo, hi]", where);
+        } else if ((st = scalar(lo, hi2, json_array_get(j, 0), where)) == DVC_OK &&
+                   (st = scalar(lo2, hi, json_array_get(j, 1), where)) == DVC_OK) {
+            if (mpfr_cmp(lo, hi) > 0)
+                st = dvc_error(DVC_ERR_INPUT, "%s: empty interval (lo > hi)", where);
+        }
+    } else {
+        st = scalar(lo, hi, j, where);
+    }
+    if (st == DVC_OK) {
+        mpfr_set(&x->left, lo, MPFR_RNDD);
+        mpfr_set(&x->right, hi, MPFR_RNDU);
+    }
+    mpfr_clears(lo, hi, lo2, hi2, (mpfr_ptr)0);
+    return st;
+}
+
+dvc_status dvc_json_imat(dvc_imat_t A, const json_t *obj, const char *field, const char *file)
+{
+    const json_t *a = json_object_get(obj, field);
+    long r, c;
+    char where[256];
+    if (a == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", file, field);
+    if (!json_is_array(a) || json_array_size(a) == 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be a non-empty array of rows", file, field);
+    r = (long)json_array_size(a);
+    {
+        const json_t *row0 = json_array_get(a, 0);
+        if (!json_is_array(row0) || json_array_size(row0) == 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row 1 must be a non-empty array", file, field);
+        c = (long)json_array_size(row0);
+    }
+    if (A->r * A->c == 0) dvc_imat_resize(A, r, c);
+    else if (A->r != r || A->c != c)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' is %ldx%ld, expected %ldx%ld", file, field,
+                         r, c, A->r, A->c);
+    for (long i = 0; i < r; i++) {
+        const json_t *row = json_array_get(a, (size_t)i);
+        if (!json_is_array(row) || (long)json_array_size(row) != c)
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row %ld must have %ld entries", file,
+                             field, i + 1, c);
+        for (long j = 0; j < c; j++) {
+            dvc_status st;
+            snprintf(where, sizeof where, "%s: field '%s' row %ld column %ld", file, field, i + 1, j + 1);
+            st = dvc_json_ival(dvc_imat_entry(A, i, j), json_array_get(row, (size_t)j), where);
+            if (st != DVC_OK) return st;
+            if (!dvc_ival_is_finite(dvc_imat_entry(A, i, j)))
+                return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+        }
+    }
+    return DVC_OK;
+}
+
+dvc_status dvc_json_ivec(dvc_ivec_t v, const json_t *obj, const char *field, const char *file,
+                         int allow_inf)
+{
+    const json_t *a = json_object_get(obj, field);
+    long n;
+    char where[256];
+    if (a == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", file, field);
+    if (!json_is_array(a) || json_array_size(a) == 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be a non-empty array", file, field);
+    n = (long)json_array_size(a);
+    if (v->n == 0) dvc_ivec_resize(v, n);
+    else if (v->n != n)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' has %ld entries, expected %ld", file, field,
+                         n, v->n);
+    for (long i = 0; i < n; i++) {
+        dvc_status st;
+        snprintf(where, sizeof where, "%s: field '%s' entry %ld", file, field, i + 1);
+        st = dvc_json_ival(v->e[i], json_array_get(a, (size_t)i), where);
+        if (st != DVC_OK) return st;
+        if (!allow_inf && !dvc_ival_is_finite(v->e[i]))
+            return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+    }
+    return DVC_OK;
+}
+
+dvc_status dvc_write_atomic(const char *path, const char *text, size_t len)
+{
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    FILE *f;
+    int ok;
+    if (!tmp) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    f = fopen(tmp, "wb");
+    if (!f) {
+        dvc_status st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+        free(tmp);
+        return st;
+    }
+    ok = fwrite(text, 1, len, f) == len;
+    ok = (fflush(f) == 0) && ok;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        dvc_status st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return st;
+    }
+    free(tmp);
+    return DVC_OK;
+}

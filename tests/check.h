@@ -24,8 +24,9 @@ static long check_passed_, check_failed_;
 /* Abort the program: used when continuing would only produce noise. */
 #define REQUIRE(cond, ...)                                                      \
     do {                                                                        \
-        CHECK(cond, __VA_ARGS__);                                               \
-        if (!(cond)) {                                                          \
+        int require_ok_ = (cond) ? 1 : 0;                                       \
+        CHECK(require_ok_, __VA_ARGS__);                                        \
+        if (!require_ok_) {                                                     \
             fprintf(stderr, "%ld passed, %ld failed\n", check_passed_, check_failed_); \
             exit(1);                                                            \
         }                                                                       \

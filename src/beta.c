@@ -1,3 +1,489 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* STUB: being written. */
-#include "dvicert/dvicert.h"
+/* beta_M and alpha_M: structural closed forms / bounds, exact vertex
+ * enumeration and branch-and-bound (docs/beta.md). Bounds are carried as
+ * binary64 numbers rounded in the safe direction (lo down, hi up). */
+#include "dvicert/beta.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "beta_kern.h"
+#include "dvicert/mclass.h"
+
+
+void dvc_beta_opts_default(dvc_beta_opts *o)
+{
+    o->method = DVC_BETA_AUTO;
+    o->enum_max_m = 20;
+    o->rel_gap = 1e-6;
+    o->max_nodes = 1000000;
+    o->max_seconds = 60;
+}
+
+void dvc_beta_bound_init(dvc_beta_bound_t b)
+{
+    mpfr_init2(b->lo, 53);
+    mpfr_init2(b->hi, 53);
+    mpfr_set_zero(b->lo, 1);
+    mpfr_set_inf(b->hi, 1);
+    b->method = "none";
+    b->hypothesis = "";
+    b->nodes = 0;
+    b->seconds = 0;
+}
+
+void dvc_beta_bound_clear(dvc_beta_bound_t b)
+{
+    mpfr_clear(b->lo);
+    mpfr_clear(b->hi);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Running bounds of one constant. */
+typedef struct {
+    double lo, hi;
+    const char *hi_by;
+} bnd;
+
+static void bnd_lo(bnd *b, double lo)
+{
+    if (lo > b->lo) b->lo = lo;
+}
+
+static void bnd_hi(bnd *b, double hi, const char *by)
+{
+    if (hi < b->hi) {
+        b->hi = hi;
+        b->hi_by = by;
+    }
+}
+
+/* ---- structural bounds ---------------------------------------------------- */
+
+/* max_i sum_j mig(X_ij), rounded down, and ||X|| rounded up. */
+static void inv_norms(const dvc_imat_t X, double *lo, double *hi)
+{
+    mpfr_t s, t, best;
+    mpfr_inits2(mpfi_get_prec(X->e[0]), s, t, best, (mpfr_ptr)0);
+    mpfr_set_zero(best, 1);
+    for (long i = 0; i < X->r; i++) {
+        mpfr_set_zero(s, 1);
+        for (long j = 0; j < X->c; j++) {
+            dvc_ival_mig(t, dvc_imat_entry(X, i, j));
+            mpfr_add(s, s, t, MPFR_RNDD);
+        }
+        mpfr_max(best, best, s, MPFR_RNDD);
+    }
+    *lo = mpfr_get_d(best, MPFR_RNDD);
+    dvc_imat_norm_inf(best, X);
+    *hi = mpfr_get_d(best, MPFR_RNDU);
+    mpfr_clears(s, t, best, (mpfr_ptr)0);
+}
+
+/* Lower bounds from the vertices J = {i}: beta >= 1/|m_ii|, alpha >=
+ * (1 + sum_{j != i} |m_ij|) / |m_ii|. */
+static void singleton_lower(const dvc_imat_t M, bnd *beta, bnd *alpha)
+{
+    long m = M->r;
+    mpfr_t a, s, t;
+    mpfr_inits2(mpfi_get_prec(M->e[0]) > 53 ? mpfi_get_prec(M->e[0]) : 53, a, s, t, (mpfr_ptr)0);
+    for (long i = 0; i < m; i++) {
+        dvc_ival_mag(a, dvc_imat_entry(M, i, i));
+        if (mpfr_zero_p(a)) continue;
+        mpfr_ui_div(t, 1, a, MPFR_RNDD);
+        bnd_lo(beta, mpfr_get_d(t, MPFR_RNDD));
+        mpfr_set_ui(s, 1, MPFR_RNDD);
+        for (long j = 0; j < m; j++)
+            if (j != i) {
+                dvc_ival_mig(t, dvc_imat_entry(M, i, j));
+                mpfr_add(s, s, t, MPFR_RNDD);
+            }
+        mpfr_div(s, s, a, MPFR_RNDD);
+        bnd_lo(alpha, m > 1 ? mpfr_get_d(s, MPFR_RNDD) : 0);
+    }
+    mpfr_clears(a, s, t, (mpfr_ptr)0);
+}
+
+/* Upper bound of ||M - I||, rounded up. */
+static double norm_m_minus_i(const dvc_imat_t M)
+{
+    long m = M->r;
+    mpfi_t x;
+    mpfr_t s, t, best;
+    double r;
+    mpfi_init2(x, mpfi_get_prec(M->e[0]));
+    mpfr_inits2(53, s, t, best, (mpfr_ptr)0);
+    mpfr_set_zero(best, 1);
+    for (long i = 0; i < m; i++) {
+        mpfr_set_zero(s, 1);
+        for (long j = 0; j < m; j++) {
+            mpfi_set(x, dvc_imat_entry(M, i, j));
+            if (i == j) mpfi_sub_ui(x, x, 1);
+            dvc_ival_mag(t, x);
+            mpfr_add(s, s, t, MPFR_RNDU);
+        }
+        mpfr_max(best, best, s, MPFR_RNDU);
+    }
+    r = mpfr_get_d(best, MPFR_RNDU);
+    mpfi_clear(x);
+    mpfr_clears(s, t, best, (mpfr_ptr)0);
+    return r;
+}
+
+/* SPD: ||M^{-1}||_2 <= 1/s when M - sI is proven positive definite, with s
+ * just below an estimate of lambda_min from inverse iteration on the
+ * predictor. Returns +inf when not proven. */
+static double spd_inv2_by_shift(const dvc_imat_t M, const dvc_imat_t Minv)
+{
+    long m = M->r;
+    double *x = malloc(sizeof(double) * (size_t)m), *y = malloc(sizeof(double) * (size_t)m);
+    double *X = malloc(sizeof(double) * (size_t)(m * m));
+    double mu = 0, res = INFINITY;
+    if (!x || !y || !X) abort();
+    dvc_imat_mid_d(X, Minv);
+    for (long i = 0; i < m; i++) x[i] = 1.0 + 0.01 * (double)i;
+    for (int it = 0; it < 200; it++) { /* power iteration on X ~ M^{-1} */
+        double nrm = 0;
+        for (long i = 0; i < m; i++) {
+            double s = 0;
+            for (long j = 0; j < m; j++) s += X[i * m + j] * x[j];
+            y[i] = s;
+            nrm += s * s;
+        }
+        nrm = sqrt(nrm);
+        if (!(nrm > 0) || !isfinite(nrm)) break;
+        for (long i = 0; i < m; i++) x[i] = y[i] / nrm;
+        mu = nrm;
+    }
+    if (mu > 0 && isfinite(mu)) {
+        double lam = 1.0 / mu;
+        for (int tries = 0; tries < 3 && !isfinite(res); tries++) {
+            double sft = lam * (tries == 0 ? 0.999 : tries == 1 ? 0.99 : 0.9);
+            dvc_imat_t S;
+            dvc_imat_init2(S, m, m, mpfi_get_prec(M->e[0]));
+            dvc_imat_set(S, M);
+            for (long i = 0; i < m; i++)
+                mpfi_sub_d(dvc_imat_entry(S, i, i), dvc_imat_entry(S, i, i), sft);
+            if (dvc_imat_cholesky_spd(S) == DVC_OK) {
+                /* lambda_min(M) >= sft, so ||M^{-1}||_2 <= 1/sft. */
+                fesetround(FE_UPWARD);
+                res = 1.0 / sft;
+                fesetround(FE_TONEAREST);
+            }
+            dvc_imat_clear(S);
+        }
+    }
+    free(x);
+    free(y);
+    free(X);
+    return res;
+}
+
+static void structural(const dvc_imat_t M, unsigned classes, bnd *beta, int *beta_exact)
+{
+    long m = M->r;
+    dvc_imat_t X;
+    *beta_exact = 0;
+    dvc_imat_init2(X, m, m, mpfi_get_prec(M->e[0]));
+    if (dvc_imat_inv(X, M) == DVC_OK && dvc_imat_is_finite(X)) {
+        double lo, hi;
+        inv_norms(X, &lo, &hi);
+        bnd_lo(beta, lo); /* the vertex J = {1..m} */
+        if (classes & DVC_MCLASS_M) {
+            bnd_hi(beta, hi, "M-matrix: beta_M = ||M^{-1}||");
+            *beta_exact = 1;
+        }
+        if (classes & DVC_MCLASS_SPD) {
+            mpfr_t n2, sq;
+            double b2, bs;
+            mpfr_inits2(53, n2, sq, (mpfr_ptr)0);
+            dvc_imat_norm2(n2, X);
+            b2 = mpfr_get_d(n2, MPFR_RNDU);
+            bs = spd_inv2_by_shift(M, X);
+            if (bs < b2) b2 = bs;
+            mpfr_set_d(n2, b2, MPFR_RNDU);
+            mpfr_sqrt_ui(sq, (unsigned long)m, MPFR_RNDU);
+            mpfr_mul(n2, n2, sq, MPFR_RNDU);
+            bnd_hi(beta, mpfr_get_d(n2, MPFR_RNDU), "SPD: beta_M <= sqrt(m) ||M^{-1}||_2");
+            mpfr_clears(n2, sq, (mpfr_ptr)0);
+        }
+    }
+    dvc_error_reset();
+    if ((classes & DVC_MCLASS_H) && !(classes & DVC_MCLASS_M)) {
+        dvc_imat_t C, Ci;
+        dvc_imat_init2(C, m, m, mpfi_get_prec(M->e[0]));
+        dvc_imat_init2(Ci, m, m, mpfi_get_prec(M->e[0]));
+        dvc_imat_comparison(C, M);
+        if (dvc_imat_inv(Ci, C) == DVC_OK && dvc_imat_is_finite(Ci)) {
+            double lo, hi;
+            inv_norms(Ci, &lo, &hi);
+            bnd_hi(beta, hi, "H-matrix: beta_M <= ||<M>^{-1}||");
+        }
+        dvc_error_reset();
+        dvc_imat_clear(C);
+        dvc_imat_clear(Ci);
+    }
+    dvc_imat_clear(X);
+}
+
+/* ---- branch-and-bound --------------------------------------------------------- */
+
+typedef struct {
+    uint64_t in, out;
+    double ub;
+} node_t;
+
+#define BNB_LEAF 8 /* nodes with at most this many free coordinates are enumerated */
+
+/* Max-heap of open nodes keyed by their upper bound (best-first search: the
+ * global upper bound is the top's bound, so it only decreases). */
+typedef struct {
+    node_t *a;
+    long n, cap;
+} heap_t;
+
+static void heap_push(heap_t *h, node_t x)
+{
+    long i;
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 256;
+        h->a = realloc(h->a, sizeof(node_t) * (size_t)h->cap);
+        if (!h->a) abort();
+    }
+    i = h->n++;
+    while (i > 0 && !(h->a[(i - 1) / 2].ub >= x.ub)) {
+        h->a[i] = h->a[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->a[i] = x;
+}
+
+static node_t heap_pop(heap_t *h)
+{
+    node_t top = h->a[0], x = h->a[--h->n];
+    long i = 0;
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && !(h->a[c].ub >= h->a[c + 1].ub)) c++;
+        if (x.ub >= h->a[c].ub) break;
+        h->a[i] = h->a[c];
+        i = c;
+    }
+    if (h->n > 0) h->a[i] = x;
+    return top;
+}
+
+typedef struct {
+    const dvc_bk_mat *K;
+    int which, m;
+    uint64_t full;
+    double lo, closed, gapf;
+    long *nodes;
+} bnb_t;
+
+/* Bound a node (and evaluate its completion J = in + free as a lower
+ * bound); push it when it cannot be closed. */
+static dvc_status bnb_visit(bnb_t *B, heap_t *h, uint64_t in, uint64_t out, double parent_ub)
+{
+    uint64_t fr = B->full & ~(in | out);
+    double ubb, uba, ub;
+    dvc_bk_acc acc;
+    dvc_status st;
+    dvc_bk_node_bound(B->K, in, out, B->which, &ubb, &uba);
+    ub = B->which ? uba : ubb;
+    if (ub > parent_ub) ub = parent_ub; /* the parent's bound also holds */
+    (*B->nodes)++;
+    dvc_bk_acc_init(&acc);
+    st = dvc_bk_enum(B->K, in | fr, NULL, 0, B->which, &acc);
+    (*B->nodes)++;
+    if (st != DVC_OK) return st;
+    if ((B->which ? acc.alpha_lo : acc.beta_lo) > B->lo) B->lo = B->which ? acc.alpha_lo : acc.beta_lo;
+    if (ub <= B->lo * B->gapf) {
+        if (ub > B->closed) B->closed = ub;
+        return DVC_OK;
+    }
+    heap_push(h, (node_t){in, out, ub});
+    return DVC_OK;
+}
+
+/* which: 0 beta, 1 alpha. Updates b; *nodes counts bounded nodes, their
+ * completions and enumerated vertices. */
+static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, double t0, bnd *b,
+                      long *nodes, int *complete)
+{
+    int m = K->m;
+    heap_t h = {NULL, 0, 0};
+    bnb_t B;
+    int freeidx[64], order[64];
+    dvc_status st;
+    B.K = K;
+    B.which = which;
+    B.m = m;
+    B.full = (m == 64) ? ~(uint64_t)0 : (((uint64_t)1 << m) - 1);
+    B.lo = b->lo;
+    B.closed = which ? 1.0 : 0.0;
+    B.gapf = 1.0 + (o->rel_gap > 0 ? o->rel_gap : 0);
+    B.nodes = nodes;
+    *complete = 0;
+    /* Branching order: smallest m_ii first (largest 1/m_ii, the J = {i}
+     * value), so that the d_i = 0 children, whose bound drops most, come
+     * early. Insertion sort: m <= 64. */
+    for (int i = 0; i < m; i++) {
+        int j = i;
+        double di = K->Mc[(size_t)i * K->ld + i];
+        while (j > 0 && K->Mc[(size_t)order[j - 1] * K->ld + order[j - 1]] > di) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    st = bnb_visit(&B, &h, 0, 0, INFINITY);
+    while (st == DVC_OK && h.n > 0) {
+        node_t nd;
+        uint64_t fr;
+        int nf = 0;
+        if (h.a[0].ub <= B.lo * B.gapf) break; /* every open node is within the gap */
+        if (*nodes >= o->max_nodes || now_s() - t0 > o->max_seconds) break;
+        nd = heap_pop(&h);
+        fr = B.full & ~(nd.in | nd.out);
+        for (int r = 0; r < m; r++)
+            if (fr >> order[r] & 1) freeidx[nf++] = order[r];
+        if (nf <= BNB_LEAF) { /* exact: enumerate the vertices of the node */
+            dvc_bk_acc acc;
+            dvc_bk_acc_init(&acc);
+            st = dvc_bk_enum(K, nd.in, freeidx, nf, which, &acc);
+            *nodes += acc.count;
+            if (st != DVC_OK) break;
+            if ((which ? acc.alpha_lo : acc.beta_lo) > B.lo) B.lo = which ? acc.alpha_lo : acc.beta_lo;
+            if ((which ? acc.alpha_hi : acc.beta_hi) > B.closed)
+                B.closed = which ? acc.alpha_hi : acc.beta_hi;
+            continue;
+        }
+        /* Branch on the first free coordinate in that order. */
+        st = bnb_visit(&B, &h, nd.in | ((uint64_t)1 << freeidx[0]), nd.out, nd.ub);
+        if (st == DVC_OK) st = bnb_visit(&B, &h, nd.in, nd.out | ((uint64_t)1 << freeidx[0]), nd.ub);
+    }
+    if (st == DVC_OK) {
+        double hi = B.closed;
+        if (h.n > 0 && !(h.a[0].ub <= hi)) hi = h.a[0].ub;
+        *complete = (h.n == 0) || (h.a[0].ub <= B.lo * B.gapf);
+        bnd_lo(b, B.lo);
+        bnd_hi(b, hi, "branch-and-bound");
+    }
+    free(h.a);
+    return st;
+}
+
+/* ---- driver ------------------------------------------------------------------------ */
+
+static void put(dvc_beta_bound_t r, const bnd *b, long nodes, double secs, const char *how)
+{
+    r->hypothesis = how ? how : "P-matrix";
+    mpfr_set_d(r->lo, b->lo, MPFR_RNDD);
+    mpfr_set_d(r->hi, b->hi, MPFR_RNDU);
+    r->method = b->hi_by;
+    r->nodes = nodes;
+    r->seconds = secs;
+}
+
+dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
+                            const dvc_beta_opts *opts)
+{
+    dvc_beta_opts o;
+    double t0 = now_s();
+    long m = M->r, nodes_b = 0, nodes_a = 0;
+    const char *how = NULL;
+    dvc_mclass_result cls;
+    unsigned classes = 0;
+    bnd bb = {0, INFINITY, "none"}, ba = {1, INFINITY, "none"};
+    int beta_exact = 0, want_alpha = alpha != NULL;
+    dvc_status st;
+    dvc_bk_mat K;
+
+    if (opts) o = *opts;
+    else dvc_beta_opts_default(&o);
+    if (M->r != M->c || m < 1) return dvc_error(DVC_ERR_INPUT, "beta: M must be square and nonempty, got %ldx%ld", M->r, M->c);
+    if (!dvc_imat_is_finite(M)) return dvc_error(DVC_ERR_INPUT, "beta: M has a non-finite entry");
+    if (o.method < DVC_BETA_AUTO || o.method > DVC_BETA_STRUCT)
+        return dvc_error(DVC_ERR_INPUT, "beta: unknown method %d", (int)o.method);
+    if (o.method == DVC_BETA_ENUM && m > 30)
+        return dvc_error(DVC_ERR_INPUT, "beta: enumeration is limited to m <= 30 (m = %ld)", m);
+    if (o.method == DVC_BETA_BNB && m > 64)
+        return dvc_error(DVC_ERR_INPUT, "beta: branch-and-bound is limited to m <= 64 (m = %ld)", m);
+
+    st = dvc_mclass_prove_p(M, &how);
+    if (st != DVC_OK)
+        return dvc_error_context(st == DVC_ERR_INPUT ? st : DVC_NOT_CERTIFIED,
+                                 "beta: M is not proven a P-matrix: ");
+    /* When P needed the minor enumeration, the M / H / PD tests have already
+     * failed: do not pay for classify (which would enumerate again). */
+    if ((!how || !strstr(how, "enumeration")) && dvc_mclass_classify(&cls, M) == DVC_OK)
+        classes = cls.proven;
+    dvc_error_reset();
+
+    singleton_lower(M, &bb, &ba);
+    if (o.method == DVC_BETA_AUTO || o.method == DVC_BETA_STRUCT) structural(M, classes, &bb, &beta_exact);
+
+    if (o.method != DVC_BETA_STRUCT && m <= 64) {
+        st = dvc_bk_mat_init(&K, M);
+        if (st != DVC_OK) return dvc_error_context(st, "beta: ");
+        if (o.method == DVC_BETA_ENUM || (o.method == DVC_BETA_AUTO && m <= o.enum_max_m)) {
+            if (!(beta_exact && !want_alpha)) {
+                dvc_bk_acc acc;
+                int idx[64];
+                for (int i = 0; i < m; i++) idx[i] = i;
+                dvc_bk_acc_init(&acc);
+                st = dvc_bk_enum(&K, 0, idx, (int)m, want_alpha, &acc);
+                if (st == DVC_OK) {
+                    bnd_lo(&bb, acc.beta_lo);
+                    bnd_hi(&bb, acc.beta_hi, "vertex enumeration");
+                    bnd_lo(&ba, acc.alpha_lo);
+                    bnd_hi(&ba, acc.alpha_hi, "vertex enumeration");
+                    nodes_b = nodes_a = acc.count;
+                }
+            }
+        } else if (o.method == DVC_BETA_BNB || o.method == DVC_BETA_AUTO) {
+            int complete;
+            if (!beta_exact) st = bnb(&K, 0, &o, t0, &bb, &nodes_b, &complete);
+            if (st == DVC_OK && want_alpha) st = bnb(&K, 1, &o, t0, &ba, &nodes_a, &complete);
+        }
+        dvc_bk_mat_clear(&K);
+        fesetround(FE_TONEAREST);
+        if (st != DVC_OK) return dvc_error_context(st, "beta: ");
+    }
+    if (want_alpha) {
+        /* alpha >= beta; alpha <= 1 + beta ||M - I|| from
+         * (I - D + DM)^{-1} = I - (I - D + DM)^{-1} D (M - I). */
+        double nmi = norm_m_minus_i(M), t;
+        bnd_lo(&ba, bb.lo);
+        fesetround(FE_UPWARD);
+        t = 1.0 + bb.hi * nmi;
+        fesetround(FE_TONEAREST);
+        bnd_hi(&ba, t, "alpha_M <= 1 + beta_M ||M - I||");
+    }
+    {
+        double secs = now_s() - t0;
+        put(beta, &bb, nodes_b, secs, how);
+        if (want_alpha) put(alpha, &ba, nodes_a, secs, how);
+    }
+    if (!isfinite(bb.hi) || (want_alpha && !isfinite(ba.hi)))
+        return dvc_error(DVC_NOT_CERTIFIED,
+                         "beta: no finite upper bound of %s was proven (%s); lower bound %.17g",
+                         !isfinite(bb.hi) ? "beta_M" : "alpha_M",
+                         o.method == DVC_BETA_STRUCT
+                             ? "method struct: M is not proven an M-, H- or SPD matrix"
+                             : "branch-and-bound budget exhausted: raise --max-nodes / "
+                               "--max-seconds, or use --method enum (2^m vertices, m <= 30)",
+                         !isfinite(bb.hi) ? bb.lo : ba.lo);
+    return DVC_OK;
+}

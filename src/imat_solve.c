@@ -1,7 +1,474 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* STUB: being written. */
-#include "dvicert/dvicert.h"
-dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b) { (void)x; (void)A; (void)b; return dvc_error(DVC_ERR_INTERNAL, "not implemented"); }
-dvc_status dvc_imat_solve_mat(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B) { (void)X; (void)A; (void)B; return dvc_error(DVC_ERR_INTERNAL, "not implemented"); }
-dvc_status dvc_imat_inv(dvc_imat_t X, const dvc_imat_t A) { (void)X; (void)A; return dvc_error(DVC_ERR_INTERNAL, "not implemented"); }
-dvc_status dvc_imat_cholesky_spd(const dvc_imat_t A) { (void)A; return dvc_error(DVC_ERR_INTERNAL, "not implemented"); }
+/* Verified linear algebra: solve, inverse, positive definiteness.
+ *
+ * Method (Krawczyk / Rump): R ~ mid(A)^{-1} by a floating LU, x~ = R mid(b).
+ * If an upper bound c of ||I - R A||_inf is proven < 1 for every A in [A],
+ * every A in [A] is regular and, with z = R (b - A x~) enclosed,
+ *     x - x~ = z + C (x - x~),  ||x - x~|| <= ||z|| / (1 - c) =: delta,
+ *     x in x~ + [z] -+ (|C| e) delta   (componentwise).
+ * At working precision <= 53 bits everything runs in binary64 with directed
+ * rounding (src/fprnd.c); above 53 bits the same algorithm runs in MPFI with
+ * R computed in MPFR at the working precision and an iteratively refined x~,
+ * so that both the reach (condition number) and the width follow the
+ * precision. */
+#include "dvicert/imat.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fprnd.h"
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL) abort();
+    return p;
+}
+
+static mpfr_prec_t prec_of(mpfi_t *e, long len, mpfr_prec_t p)
+{
+    for (long t = 0; t < len; t++)
+        if (mpfi_get_prec(e[t]) > p) p = mpfi_get_prec(e[t]);
+    return p;
+}
+
+/* Exact conversion of an mpfr number of at most 53 bits in the normal
+ * binary64 range, read through MPFR's documented custom interface (the
+ * generic mpfr_get_d costs more than the whole n = 32 solve kernel).
+ * Returns 0 when the fast path does not apply. */
+static int fast_get_d(double *out, mpfr_srcptr x)
+{
+#if GMP_NUMB_BITS == 64
+    if (mpfr_get_prec(x) > 53) return 0;
+    if (!mpfr_regular_p(x)) {
+        if (!mpfr_zero_p(x)) return 0;
+        *out = 0.0;
+        return 1;
+    }
+    mpfr_exp_t e = mpfr_get_exp(x); /* |x| = 0.1b...b * 2^e */
+    if (e < -960 || e > 960) return 0;
+    const mp_limb_t *d = mpfr_custom_get_significand((mpfr_ptr)x);
+    union {
+        unsigned long long u;
+        double f;
+    } p2;
+    p2.u = (unsigned long long)(e - 53 + 1023) << 52; /* 2^(e-53), a normal number */
+    double v = (double)(d[0] >> 11) * p2.f;           /* both exact */
+    *out = mpfr_signbit(x) ? -v : v;
+    return 1;
+#else
+    (void)out;
+    (void)x;
+    return 0;
+#endif
+}
+
+/* Outward double enclosures of the entries; 0 when some end is beyond the
+ * normal binary64 range (overflow, or so small that binary64 would lose it:
+ * MPFI keeps the exponent then). */
+static int to_dd(double *lo, double *hi, mpfi_t *e, long len)
+{
+    for (long t = 0; t < len; t++) {
+        if ((mpfr_regular_p(&e[t]->left) && mpfr_get_exp(&e[t]->left) < -1000) ||
+            (mpfr_regular_p(&e[t]->right) && mpfr_get_exp(&e[t]->right) < -1000))
+            return 0;
+        if (!fast_get_d(&lo[t], &e[t]->left)) lo[t] = mpfr_get_d(&e[t]->left, MPFR_RNDD);
+        if (!fast_get_d(&hi[t], &e[t]->right)) hi[t] = mpfr_get_d(&e[t]->right, MPFR_RNDU);
+        if (!isfinite(lo[t]) || !isfinite(hi[t])) return 0;
+    }
+    return 1;
+}
+
+static int entries_finite(mpfi_t *e, long len)
+{
+    for (long t = 0; t < len; t++)
+        if (!dvc_ival_is_finite(e[t])) return 0;
+    return 1;
+}
+
+static dvc_status not_regular_singular(void)
+{
+    return dvc_error(DVC_NOT_CERTIFIED,
+                     "verified solve: mid(A) is singular to working precision (floating LU broke "
+                     "down); regularity of A not proven");
+}
+
+static dvc_status not_regular_c(double c, mpfr_prec_t p)
+{
+    return dvc_error(DVC_NOT_CERTIFIED,
+                     "verified solve: could not prove regularity: upper bound of ||I - R A||_inf is "
+                     "%.3g, not < 1 (A singular, too ill-conditioned or too wide for %ld-bit "
+                     "arithmetic)",
+                     c, (long)p);
+}
+
+/* Approximate inverse at precision p (Gauss-Jordan, partial pivoting,
+ * round-to-nearest): a predictor only. Returns 0, or -1 on a zero pivot. */
+static int fr_inv(mpfr_t *R, mpfr_t *a0, long n, mpfr_prec_t p)
+{
+    mpfr_t *a = xmalloc((size_t)(n * n) * sizeof(mpfr_t));
+    mpfr_t f, t;
+    int ok = 0;
+    mpfr_inits2(p, f, t, (mpfr_ptr)0);
+    for (long q = 0; q < n * n; q++) {
+        mpfr_init2(a[q], p);
+        mpfr_set(a[q], a0[q], MPFR_RNDN);
+        mpfr_set_ui(R[q], q / n == q % n, MPFR_RNDN);
+    }
+    for (long c = 0; c < n; c++) {
+        long piv = c;
+        for (long i = c + 1; i < n; i++)
+            if (mpfr_cmpabs(a[i * n + c], a[piv * n + c]) > 0) piv = i;
+        if (mpfr_zero_p(a[piv * n + c]) || !mpfr_number_p(a[piv * n + c])) {
+            ok = -1;
+            break;
+        }
+        for (long j = 0; j < n; j++) {
+            mpfr_swap(a[piv * n + j], a[c * n + j]);
+            mpfr_swap(R[piv * n + j], R[c * n + j]);
+        }
+        mpfr_ui_div(f, 1, a[c * n + c], MPFR_RNDN);
+        for (long j = 0; j < n; j++) {
+            mpfr_mul(a[c * n + j], a[c * n + j], f, MPFR_RNDN);
+            mpfr_mul(R[c * n + j], R[c * n + j], f, MPFR_RNDN);
+        }
+        for (long i = 0; i < n; i++) {
+            if (i == c || mpfr_zero_p(a[i * n + c])) continue;
+            mpfr_set(f, a[i * n + c], MPFR_RNDN);
+            for (long j = 0; j < n; j++) {
+                mpfr_mul(t, f, a[c * n + j], MPFR_RNDN);
+                mpfr_sub(a[i * n + j], a[i * n + j], t, MPFR_RNDN);
+                mpfr_mul(t, f, R[c * n + j], MPFR_RNDN);
+                mpfr_sub(R[i * n + j], R[i * n + j], t, MPFR_RNDN);
+            }
+        }
+    }
+    for (long q = 0; q < n * n && ok == 0; q++)
+        if (!mpfr_number_p(R[q])) ok = -1;
+    for (long q = 0; q < n * n; q++) mpfr_clear(a[q]);
+    mpfr_clears(f, t, (mpfr_ptr)0);
+    free(a);
+    return ok;
+}
+
+/* MPFI version of the algorithm (precision p > 53, or ranges beyond
+ * binary64). X, B: n x k arrays of mpfi_t, row-major. */
+static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, mpfr_prec_t p)
+{
+    long n = A->r, nn = n * n;
+    dvc_status st = DVC_OK;
+    mpfr_t *g = xmalloc((size_t)n * sizeof(mpfr_t)), *xt = xmalloc((size_t)n * sizeof(mpfr_t));
+    mpfr_t *rr = xmalloc((size_t)n * sizeof(mpfr_t));
+    mpfr_t *amid = xmalloc((size_t)nn * sizeof(mpfr_t)), *R = xmalloc((size_t)nn * sizeof(mpfr_t));
+    mpfi_t *d = xmalloc((size_t)n * sizeof(mpfi_t)), *z = xmalloc((size_t)n * sizeof(mpfi_t));
+    mpfi_t s, t;
+    mpfr_t m, c, den, delta, acc, bm, cmax, xmax;
+    mpfr_prec_t p2 = p + 32;
+
+    mpfi_init2(s, p);
+    mpfi_init2(t, p);
+    mpfr_inits2(p, m, c, den, delta, bm, cmax, xmax, (mpfr_ptr)0);
+    mpfr_init2(acc, p2);
+    for (long i = 0; i < n; i++) {
+        mpfr_init2(g[i], p);
+        mpfr_init2(xt[i], p);
+        mpfr_init2(rr[i], p);
+        mpfi_init2(d[i], p);
+        mpfi_init2(z[i], p);
+    }
+    for (long q = 0; q < nn; q++) {
+        mpfr_init2(amid[q], p);
+        mpfr_init2(R[q], p);
+        mpfi_mid(amid[q], A->e[q]);
+    }
+    if (fr_inv(R, amid, n, p) != 0) {
+        st = not_regular_singular();
+        goto done;
+    }
+    /* g_i >= row sums of |I - R A| over [A]. */
+    mpfr_set_ui(c, 0, MPFR_RNDU);
+    for (long i = 0; i < n; i++) {
+        mpfr_set_ui(g[i], 0, MPFR_RNDU);
+        for (long j = 0; j < n; j++) {
+            mpfi_set_ui(s, i == j ? 1 : 0);
+            for (long q = 0; q < n; q++) {
+                mpfi_mul_fr(t, dvc_imat_entry(A, q, j), R[i * n + q]);
+                mpfi_sub(s, s, t);
+            }
+            dvc_ival_mag(m, s);
+            mpfr_add(g[i], g[i], m, MPFR_RNDU);
+        }
+        if (mpfr_cmp(g[i], c) > 0) mpfr_set(c, g[i], MPFR_RNDU);
+    }
+    if (!mpfr_number_p(c) || mpfr_cmp_ui(c, 1) >= 0) {
+        st = not_regular_c(mpfr_get_d(c, MPFR_RNDU), p);
+        goto done;
+    }
+    mpfr_ui_sub(den, 1, c, MPFR_RNDD);
+    for (long l = 0; l < k; l++) {
+        /* Predictor x~ = R mid(b), refined with residuals at p + 32 bits. */
+        for (long i = 0; i < n; i++) mpfr_set_ui(xt[i], 0, MPFR_RNDN);
+        for (int it = 0; it < 8; it++) {
+            for (long i = 0; i < n; i++) {
+                mpfi_mid(bm, B[i * k + l]);
+                mpfr_set(acc, bm, MPFR_RNDN);
+                for (long j = 0; j < n; j++) {
+                    mpfr_mul(m, amid[i * n + j], xt[j], MPFR_RNDN);
+                    mpfr_sub(acc, acc, m, MPFR_RNDN);
+                }
+                mpfr_set(rr[i], acc, MPFR_RNDN);
+            }
+            mpfr_set_ui(cmax, 0, MPFR_RNDN);
+            mpfr_set_ui(xmax, 0, MPFR_RNDN);
+            for (long i = 0; i < n; i++) {
+                mpfr_set_ui(acc, 0, MPFR_RNDN);
+                for (long j = 0; j < n; j++) {
+                    mpfr_mul(m, R[i * n + j], rr[j], MPFR_RNDN);
+                    mpfr_add(acc, acc, m, MPFR_RNDN);
+                }
+                mpfr_add(xt[i], xt[i], acc, MPFR_RNDN);
+                if (mpfr_cmpabs(acc, cmax) > 0) mpfr_abs(cmax, acc, MPFR_RNDN);
+                if (mpfr_cmpabs(xt[i], xmax) > 0) mpfr_abs(xmax, xt[i], MPFR_RNDN);
+            }
+            mpfr_mul_2si(xmax, xmax, -(long)p - 2, MPFR_RNDN);
+            if (it > 0 && mpfr_cmp(cmax, xmax) <= 0) break;
+        }
+        /* z = R (b - A x~), enclosed. */
+        for (long i = 0; i < n; i++) {
+            mpfi_set(d[i], B[i * k + l]);
+            for (long j = 0; j < n; j++) {
+                mpfi_mul_fr(t, dvc_imat_entry(A, i, j), xt[j]);
+                mpfi_sub(d[i], d[i], t);
+            }
+        }
+        mpfr_set_ui(delta, 0, MPFR_RNDU);
+        for (long i = 0; i < n; i++) {
+            mpfi_set_ui(z[i], 0);
+            for (long j = 0; j < n; j++) {
+                mpfi_mul_fr(t, d[j], R[i * n + j]);
+                mpfi_add(z[i], z[i], t);
+            }
+            dvc_ival_mag(m, z[i]);
+            if (mpfr_cmp(m, delta) > 0) mpfr_set(delta, m, MPFR_RNDU);
+        }
+        mpfr_div(delta, delta, den, MPFR_RNDU);
+        for (long i = 0; i < n; i++) {
+            mpfr_mul(m, g[i], delta, MPFR_RNDU);
+            mpfi_interv_fr(s, m, m);
+            mpfi_neg(t, s);
+            mpfi_union(s, s, t); /* [-m, m] */
+            mpfi_add(s, s, z[i]);
+            mpfi_add_fr(s, s, xt[i]);
+            if (!dvc_ival_is_finite(s)) {
+                st = dvc_error(DVC_NOT_CERTIFIED, "verified solve: enclosure overflowed");
+                goto done;
+            }
+            mpfi_set(X[i * k + l], s);
+        }
+    }
+done:
+    for (long i = 0; i < n; i++) {
+        mpfr_clear(g[i]);
+        mpfr_clear(xt[i]);
+        mpfr_clear(rr[i]);
+        mpfi_clear(d[i]);
+        mpfi_clear(z[i]);
+    }
+    for (long q = 0; q < nn; q++) {
+        mpfr_clear(amid[q]);
+        mpfr_clear(R[q]);
+    }
+    mpfi_clear(s);
+    mpfi_clear(t);
+    mpfr_clears(m, c, den, delta, bm, cmax, xmax, (mpfr_ptr)0);
+    mpfr_clear(acc);
+    free(g);
+    free(xt);
+    free(rr);
+    free(amid);
+    free(R);
+    free(d);
+    free(z);
+    return st;
+}
+
+/* X (n x k) encloses A^{-1} B; arrays of mpfi_t, row-major; inputs checked. */
+static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k)
+{
+    long n = A->r, nn = n * n, nk = n * k;
+    mpfr_prec_t p = prec_of(X, nk, prec_of(B, nk, prec_of(A->e, nn, 2)));
+    if (n == 0 || k == 0) return DVC_OK;
+    if (p <= 53) {
+        double *buf = xmalloc((size_t)(2 * nn + 4 * nk) * sizeof(double));
+        double *Alo = buf, *Ahi = Alo + nn, *Blo = Ahi + nn, *Bhi = Blo + nk;
+        double *Xlo = Bhi + nk, *Xhi = Xlo + nk, c = 0;
+        if (to_dd(Alo, Ahi, A->e, nn) && to_dd(Blo, Bhi, B, nk)) {
+            int r = dvc_fp_verify_solve(n, k, Alo, Ahi, Blo, Bhi, Xlo, Xhi, &c);
+            dvc_status st = DVC_OK;
+            if (r == DVC_FP_OK)
+                for (long t = 0; t < nk; t++) mpfi_interv_d(X[t], Xlo[t], Xhi[t]);
+            else if (r == DVC_FP_SINGULAR)
+                st = not_regular_singular();
+            else if (r == DVC_FP_NOCONTRACT)
+                st = not_regular_c(c, 53);
+            else
+                st = dvc_error(DVC_NOT_CERTIFIED,
+                               "verified solve: overflow in binary64 verification (c = %.3g)", c);
+            free(buf);
+            return st;
+        }
+        free(buf); /* beyond binary64 range: MPFI handles the exponents */
+    }
+    return solve_mpfi(X, A, B, k, p);
+}
+
+static dvc_status check_square(const dvc_imat_t A, const char *fn)
+{
+    if (A->r != A->c)
+        return dvc_error(DVC_ERR_INPUT, "%s: matrix is %ld x %ld, not square", fn, A->r, A->c);
+    if (!entries_finite(A->e, A->r * A->c))
+        return dvc_error(DVC_ERR_INPUT, "%s: matrix has a non-finite entry", fn);
+    return DVC_OK;
+}
+
+dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
+{
+    dvc_status st = check_square(A, "dvc_imat_solve");
+    if (st != DVC_OK) return st;
+    if (b->n != A->r || x->n != A->r)
+        return dvc_error(DVC_ERR_INPUT,
+                         "dvc_imat_solve: dimension mismatch (A %ld x %ld, b %ld, x %ld)", A->r,
+                         A->c, b->n, x->n);
+    if (!entries_finite(b->e, b->n))
+        return dvc_error(DVC_ERR_INPUT, "dvc_imat_solve: right-hand side has a non-finite entry");
+    if (x == b) { /* aliasing: solve into a copy */
+        dvc_ivec_t y;
+        dvc_ivec_init2(y, x->n, x->n ? mpfi_get_prec(x->e[0]) : dvc_prec_get());
+        st = solve_core(y->e, A, b->e, 1);
+        if (st == DVC_OK) dvc_ivec_set(x, y);
+        dvc_ivec_clear(y);
+        return st;
+    }
+    return solve_core(x->e, A, b->e, 1);
+}
+
+dvc_status dvc_imat_solve_mat(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B)
+{
+    dvc_status st = check_square(A, "dvc_imat_solve_mat");
+    if (st != DVC_OK) return st;
+    if (B->r != A->r || X->r != A->r || X->c != B->c)
+        return dvc_error(DVC_ERR_INPUT,
+                         "dvc_imat_solve_mat: dimension mismatch (A %ld x %ld, B %ld x %ld, X %ld x "
+                         "%ld)",
+                         A->r, A->c, B->r, B->c, X->r, X->c);
+    if (!entries_finite(B->e, B->r * B->c))
+        return dvc_error(DVC_ERR_INPUT, "dvc_imat_solve_mat: B has a non-finite entry");
+    if (X == B || X == A) {
+        dvc_imat_t Y;
+        dvc_imat_init2(Y, X->r, X->c, X->r * X->c > 0 ? mpfi_get_prec(X->e[0]) : dvc_prec_get());
+        st = solve_core(Y->e, A, B->e, B->c);
+        if (st == DVC_OK) dvc_imat_set(X, Y);
+        dvc_imat_clear(Y);
+        return st;
+    }
+    return solve_core(X->e, A, B->e, B->c);
+}
+
+dvc_status dvc_imat_inv(dvc_imat_t X, const dvc_imat_t A)
+{
+    dvc_status st = check_square(A, "dvc_imat_inv");
+    dvc_imat_t I, Y;
+    if (st != DVC_OK) return st;
+    if (X->r != A->r || X->c != A->c)
+        return dvc_error(DVC_ERR_INPUT, "dvc_imat_inv: X is %ld x %ld, A is %ld x %ld", X->r,
+                         X->c, A->r, A->c);
+    mpfr_prec_t p = X->r * X->c > 0 ? mpfi_get_prec(X->e[0]) : dvc_prec_get();
+    dvc_imat_init2(I, A->r, A->r, 2); /* 0 and 1 are exact at any precision */
+    dvc_imat_one(I);
+    dvc_imat_init2(Y, A->r, A->r, p);
+    st = solve_core(Y->e, A, I->e, A->r);
+    if (st == DVC_OK) dvc_imat_set(X, Y);
+    dvc_imat_clear(I);
+    dvc_imat_clear(Y);
+    return st;
+}
+
+/* Interval Cholesky in MPFI: when every pivot is proven > 0, each symmetric
+ * A in [A] has a Cholesky factorisation with pivots inside the computed
+ * enclosures (inclusion isotonicity), hence is positive definite. */
+static int cholesky_mpfi(const dvc_imat_t A, mpfr_prec_t p, long *fail_at)
+{
+    long n = A->r;
+    int ok = 1;
+    mpfi_t *L = xmalloc((size_t)(n * n) * sizeof(mpfi_t));
+    mpfi_t s, t;
+    mpfi_init2(s, p);
+    mpfi_init2(t, p);
+    for (long q = 0; q < n * n; q++) mpfi_init2(L[q], p);
+    for (long j = 0; j < n && ok; j++) {
+        mpfi_set(s, dvc_imat_entry(A, j, j));
+        for (long q = 0; q < j; q++) {
+            mpfi_sqr(t, L[j * n + q]);
+            mpfi_sub(s, s, t);
+        }
+        if (!dvc_ival_is_pos(s)) {
+            ok = 0;
+            *fail_at = j;
+            break;
+        }
+        mpfi_sqrt(L[j * n + j], s);
+        for (long i = j + 1; i < n; i++) {
+            mpfi_set(s, dvc_imat_entry(A, i, j));
+            for (long q = 0; q < j; q++) {
+                mpfi_mul(t, L[i * n + q], L[j * n + q]);
+                mpfi_sub(s, s, t);
+            }
+            mpfi_div(L[i * n + j], s, L[j * n + j]);
+        }
+    }
+    for (long q = 0; q < n * n; q++) mpfi_clear(L[q]);
+    mpfi_clear(s);
+    mpfi_clear(t);
+    free(L);
+    return ok;
+}
+
+dvc_status dvc_imat_cholesky_spd(const dvc_imat_t A)
+{
+    dvc_status st = check_square(A, "dvc_imat_cholesky_spd");
+    long n = A->r, nn = n * n, fail_at = -1;
+    if (st != DVC_OK) return st;
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < i; j++)
+            if (!mpfi_is_inside(dvc_imat_entry(A, i, j), dvc_imat_entry(A, j, i)) ||
+                !mpfi_is_inside(dvc_imat_entry(A, j, i), dvc_imat_entry(A, i, j)))
+                return dvc_error(DVC_ERR_INPUT,
+                                 "dvc_imat_cholesky_spd: matrix is not symmetric (entries (%ld,%ld) "
+                                 "and (%ld,%ld) differ)",
+                                 i + 1, j + 1, j + 1, i + 1);
+    if (n == 0) return DVC_OK;
+    for (long i = 0; i < n; i++)
+        if (!dvc_ival_is_pos(dvc_imat_entry(A, i, i)))
+            return dvc_error(DVC_NOT_CERTIFIED,
+                             "positive definiteness not proven: diagonal entry %ld is not proven > 0",
+                             i + 1);
+    mpfr_prec_t p = prec_of(A->e, nn, 2);
+    double *buf = xmalloc((size_t)(2 * nn) * sizeof(double)), margin = 0;
+    int conv = to_dd(buf, buf + nn, A->e, nn);
+    int r = conv ? dvc_fp_verify_spd(n, buf, buf + nn, &margin) : DVC_FP_NONFINITE;
+    free(buf);
+    if (r == DVC_FP_OK) return DVC_OK;
+    /* Binary64 could not decide: the interval Cholesky at the operands'
+     * precision sometimes can (narrow matrices at prec > 53). */
+    if (p > 53 || !conv) {
+        if (cholesky_mpfi(A, p, &fail_at)) return DVC_OK;
+    } else if (n <= 4 && cholesky_mpfi(A, 53, &fail_at)) {
+        return DVC_OK;
+    }
+    return dvc_error(DVC_NOT_CERTIFIED,
+                     "positive definiteness not proven: no shifted floating Cholesky of mid(A) "
+                     "with a residual small enough was found%s (A indefinite, singular, too "
+                     "ill-conditioned or too wide)",
+                     fail_at >= 0 ? ", and the interval Cholesky could not prove a pivot > 0" : "");
+}

@@ -1,3 +1,618 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* STUB: being written. */
-#include "dvicert/dvicert.h"
+/* Certification of VI(l, u, q, M) for a proven P-matrix M. Three routes,
+ * tried in this order (derivations in docs/lvi.md):
+ *  1. active set: the reduced system of the predictor's piece solved in
+ *     interval arithmetic, bounds and signs of M y + q proven;
+ *  2. vertex: r(v) - r(y) = (I - D + DM)(v - y) with D in a box fixed by
+ *     an enclosure Y; extremes over D at the vertices of the ambiguous
+ *     coordinates; v - hull(...) inside Y proves y* in it (Kakutani);
+ *  3. residual: ||v - y*|| <= alpha_M ||r(v)||, then step 2 as a pure
+ *     contraction inside that ball.
+ * Everything in MPFI; the predictor (doubles) only chooses what to prove. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dvicert/beta.h"
+#include "dvicert/mclass.h"
+#include "lvi_internal.h"
+
+
+typedef struct {
+    dvc_lvi_pred_ws pw;
+    double *qd, *v;
+    int *act, *dfix;
+    long *idx, *amb, *jdx;
+    mpfi_t *apool, *bpool, *xpool; /* storage behind the reduced-system views */
+    dvc_ivec_t Z, R, S, Y, N, E, W, X;
+    mpfi_t t, t2, ta, tb;
+    mpfr_t f, f2, lo, hi;
+} lvi_ws;
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (p == NULL) abort();
+    return p;
+}
+
+static mpfi_t *pool_init(long n, mpfr_prec_t prec)
+{
+    mpfi_t *p = xcalloc((size_t)n, sizeof(mpfi_t));
+    for (long k = 0; k < n; k++) mpfi_init2(p[k], prec);
+    return p;
+}
+
+static void pool_clear(mpfi_t *p, long n)
+{
+    if (p == NULL) return;
+    for (long k = 0; k < n; k++) mpfi_clear(p[k]);
+    free(p);
+}
+
+static lvi_ws *ws_new(long m, mpfr_prec_t prec)
+{
+    lvi_ws *w = xcalloc(1, sizeof *w);
+    if (dvc_lvi_pred_ws_init(&w->pw, m) != 0) abort();
+    w->qd = xcalloc((size_t)m, sizeof(double));
+    w->v = xcalloc((size_t)m, sizeof(double));
+    w->act = xcalloc((size_t)m, sizeof(int));
+    w->dfix = xcalloc((size_t)m, sizeof(int));
+    w->idx = xcalloc((size_t)m, sizeof(long));
+    w->amb = xcalloc((size_t)m, sizeof(long));
+    w->jdx = xcalloc((size_t)m, sizeof(long));
+    w->apool = pool_init(m * m, prec);
+    w->bpool = pool_init(m, prec);
+    w->xpool = pool_init(m, prec);
+    dvc_ivec_init2(w->Z, m, prec);
+    dvc_ivec_init2(w->R, m, prec);
+    dvc_ivec_init2(w->S, m, prec);
+    dvc_ivec_init2(w->Y, m, prec);
+    dvc_ivec_init2(w->N, m, prec);
+    dvc_ivec_init2(w->E, m, prec);
+    dvc_ivec_init2(w->W, m, prec);
+    dvc_ivec_init2(w->X, m, prec);
+    mpfi_init2(w->t, prec);
+    mpfi_init2(w->t2, prec);
+    mpfi_init2(w->ta, prec);
+    mpfi_init2(w->tb, prec);
+    mpfr_inits2(prec, w->f, w->f2, w->lo, w->hi, (mpfr_ptr)0);
+    return w;
+}
+
+static void ws_free(lvi_ws *w, long m)
+{
+    if (w == NULL) return;
+    dvc_lvi_pred_ws_clear(&w->pw);
+    free(w->qd);
+    free(w->v);
+    free(w->act);
+    free(w->dfix);
+    free(w->idx);
+    free(w->amb);
+    free(w->jdx);
+    pool_clear(w->apool, m * m);
+    pool_clear(w->bpool, m);
+    pool_clear(w->xpool, m);
+    dvc_ivec_clear(w->Z);
+    dvc_ivec_clear(w->R);
+    dvc_ivec_clear(w->S);
+    dvc_ivec_clear(w->Y);
+    dvc_ivec_clear(w->N);
+    dvc_ivec_clear(w->E);
+    dvc_ivec_clear(w->W);
+    dvc_ivec_clear(w->X);
+    mpfi_clear(w->t);
+    mpfi_clear(w->t2);
+    mpfi_clear(w->ta);
+    mpfi_clear(w->tb);
+    mpfr_clears(w->f, w->f2, w->lo, w->hi, (mpfr_ptr)0);
+    free(w);
+}
+
+/* ---- solver ------------------------------------------------------------ */
+
+static double bound_d(const mpfi_t b)
+{
+    if (mpfr_inf_p(&b->left) && mpfr_inf_p(&b->right)) return mpfr_sgn(&b->left) < 0 ? -INFINITY : INFINITY;
+    return dvc_ival_mid_d(b);
+}
+
+dvc_status dvc_lvi_solver_init(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
+                               const dvc_ivec_t u)
+{
+    mpfr_prec_t prec = dvc_prec_get();
+    long m = M->r;
+    const char *how = NULL;
+    dvc_status st;
+    memset(s, 0, sizeof *s);
+    s->m = 0;
+    dvc_imat_init2(s->M, 0, 0, prec);
+    dvc_ivec_init2(s->l, 0, prec);
+    dvc_ivec_init2(s->u, 0, prec);
+    mpfr_init2(s->alpha_hi, prec);
+    mpfr_set_inf(s->alpha_hi, 1);
+    s->vertex_max = 6;
+    dvc_beta_opts_default(&s->alpha_opts);
+    if (M->r != M->c || m <= 0)
+        return dvc_error(DVC_ERR_INPUT, "lvi: M must be square and non-empty (got %ld x %ld)", M->r, M->c);
+    if (l->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: l has %ld entries, M is %ld x %ld", l->n, m, m);
+    if (u->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: u has %ld entries, M is %ld x %ld", u->n, m, m);
+    if (!dvc_imat_is_finite(M)) return dvc_error(DVC_ERR_INPUT, "lvi: M has a NaN or infinite entry");
+    for (long i = 0; i < m; i++) {
+        const mpfi_srcptr li = l->e[i], ui = u->e[i];
+        if (!dvc_ival_is_valid(li)) return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld is NaN", i + 1);
+        if (!dvc_ival_is_valid(ui)) return dvc_error(DVC_ERR_INPUT, "lvi: u entry %ld is NaN", i + 1);
+        /* a bound is a number (possibly an interval) or exactly -inf / +inf */
+        if ((mpfr_inf_p(&li->right) && mpfr_sgn(&li->right) > 0) ||
+            (mpfr_inf_p(&li->left) && !mpfr_inf_p(&li->right)))
+            return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld must be a finite number or -inf", i + 1);
+        if ((mpfr_inf_p(&ui->left) && mpfr_sgn(&ui->left) < 0) ||
+            (mpfr_inf_p(&ui->right) && !mpfr_inf_p(&ui->left)))
+            return dvc_error(DVC_ERR_INPUT, "lvi: u entry %ld must be a finite number or +inf", i + 1);
+        if (mpfr_cmp(&li->right, &ui->left) >= 0)
+            return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld is not below u entry %ld (need l < u)", i + 1, i + 1);
+    }
+    s->m = m;
+    dvc_imat_resize(s->M, m, m);
+    dvc_imat_set(s->M, M);
+    dvc_ivec_resize(s->l, m);
+    dvc_ivec_resize(s->u, m);
+    dvc_ivec_set(s->l, l);
+    dvc_ivec_set(s->u, u);
+    s->Md = xcalloc((size_t)(m * m), sizeof(double));
+    s->ld = xcalloc((size_t)m, sizeof(double));
+    s->ud = xcalloc((size_t)m, sizeof(double));
+    dvc_imat_mid_d(s->Md, M);
+    for (long i = 0; i < m; i++) {
+        s->ld[i] = bound_d(l->e[i]);
+        s->ud[i] = bound_d(u->e[i]);
+        if (!(s->ld[i] < s->ud[i])) /* l, u closer than a double ulp: keep order */
+            return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld and u entry %ld are too close for the predictor", i + 1, i + 1);
+    }
+    s->ws = ws_new(m, prec);
+    st = dvc_mclass_prove_p(M, &how);
+    if (st != DVC_OK)
+        return dvc_error_context(st == DVC_NOT_CERTIFIED ? DVC_NOT_CERTIFIED : st,
+                                 "lvi: M is not proven to be a P-matrix: ");
+    s->p_reason = how ? how : "P-matrix proof";
+    return DVC_OK;
+}
+
+void dvc_lvi_solver_clear(dvc_lvi_solver_t s)
+{
+    ws_free(s->ws, s->m);
+    s->ws = NULL;
+    free(s->Md);
+    free(s->ld);
+    free(s->ud);
+    s->Md = s->ld = s->ud = NULL;
+    dvc_imat_clear(s->M);
+    dvc_ivec_clear(s->l);
+    dvc_ivec_clear(s->u);
+    mpfr_clear(s->alpha_hi);
+    s->m = 0;
+}
+
+dvc_status dvc_lvi_solver_alpha(dvc_lvi_solver_t s)
+{
+    dvc_beta_bound_t beta, alpha;
+    dvc_beta_opts o;
+    dvc_status st;
+    if (s->alpha_ready > 0) return DVC_OK;
+    if (s->alpha_ready < 0) return dvc_error(DVC_NOT_CERTIFIED, "%s", s->alpha_msg);
+    o = s->alpha_opts;
+    dvc_beta_bound_init(beta);
+    dvc_beta_bound_init(alpha);
+    st = dvc_beta_compute(beta, alpha, s->M, &o);
+    if (st == DVC_OK && mpfr_number_p(alpha->hi)) {
+        mpfr_set(s->alpha_hi, alpha->hi, MPFR_RNDU);
+        s->alpha_method = alpha->method;
+        s->alpha_ready = 1;
+    } else {
+        if (st == DVC_OK) st = dvc_error(DVC_NOT_CERTIFIED, "alpha_M bound is not finite");
+        snprintf(s->alpha_msg, sizeof s->alpha_msg, "no rigorous alpha_M bound: %s", dvc_error_message());
+        s->alpha_ready = -1;
+        st = dvc_error(DVC_NOT_CERTIFIED, "%s", s->alpha_msg);
+    }
+    dvc_beta_bound_clear(beta);
+    dvc_beta_bound_clear(alpha);
+    return st;
+}
+
+/* ---- result ------------------------------------------------------------ */
+
+void dvc_lvi_result_init(dvc_lvi_result_t r, long m)
+{
+    memset(r, 0, sizeof *r);
+    dvc_ivec_init(r->y, m);
+    r->active = xcalloc((size_t)m, sizeof(int));
+    r->pred = xcalloc((size_t)m, sizeof(double));
+    mpfr_init2(r->resid, dvc_prec_get());
+    mpfr_set_zero(r->resid, 1);
+}
+
+void dvc_lvi_result_clear(dvc_lvi_result_t r)
+{
+    dvc_ivec_clear(r->y);
+    free(r->active);
+    free(r->pred);
+    r->active = NULL;
+    r->pred = NULL;
+    mpfr_clear(r->resid);
+}
+
+const char *dvc_lvi_route_name(dvc_lvi_route route)
+{
+    switch (route) {
+    case DVC_LVI_ROUTE_ACTIVE_SET: return "active set";
+    case DVC_LVI_ROUTE_RESIDUAL: return "residual";
+    case DVC_LVI_ROUTE_VERTEX: return "vertex";
+    default: return "none";
+    }
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static void mat_view(dvc_imat_struct *A, mpfi_t *pool, long k)
+{
+    A->e = pool;
+    A->r = A->c = k;
+}
+
+static void vec_view(dvc_ivec_struct *v, mpfi_t *pool, long k)
+{
+    v->e = pool;
+    v->n = k;
+}
+
+/* r <- sum_j M_ij x_j (+ q_i when q != NULL) */
+static void row_dot(lvi_ws *w, mpfi_t r, const dvc_imat_t M, long i, const dvc_ivec_t x,
+                    const dvc_ivec_t q)
+{
+    long m = M->c;
+    if (q) mpfi_set(r, q->e[i]);
+    else mpfi_set_ui(r, 0);
+    for (long j = 0; j < m; j++) {
+        if (mpfi_is_zero(x->e[j])) continue;
+        mpfi_mul(w->t2, dvc_imat_entry(M, i, j), x->e[j]);
+        mpfi_add(r, r, w->t2);
+    }
+}
+
+/* median of three extended reals (exact) */
+static mpfr_srcptr med3(mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c)
+{
+    if (mpfr_lessequal_p(a, b)) {
+        if (mpfr_lessequal_p(b, c)) return b;
+        return mpfr_lessequal_p(a, c) ? c : a;
+    }
+    if (mpfr_lessequal_p(a, c)) return a;
+    return mpfr_lessequal_p(b, c) ? c : b;
+}
+
+/* ---- route 1: active set ---------------------------------------------- */
+
+static int active_route(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *act, dvc_ivec_t y)
+{
+    lvi_ws *w = s->ws;
+    long m = s->m, k = 0;
+    dvc_imat_struct A;
+    dvc_ivec_struct b, x;
+    for (long i = 0; i < m; i++) {
+        if (act[i] < 0) mpfi_set(w->Y->e[i], s->l->e[i]);
+        else if (act[i] > 0) mpfi_set(w->Y->e[i], s->u->e[i]);
+        else {
+            w->idx[k++] = i;
+            mpfi_set_ui(w->Y->e[i], 0);
+        }
+    }
+    if (k > 0) {
+        mat_view(&A, w->apool, k);
+        vec_view(&b, w->bpool, k);
+        vec_view(&x, w->xpool, k);
+        for (long a = 0; a < k; a++) {
+            long i = w->idx[a];
+            row_dot(w, b.e[a], s->M, i, w->Y, q); /* free entries of Y are 0 here */
+            mpfi_neg(b.e[a], b.e[a]);
+            for (long c = 0; c < k; c++) mpfi_set(dvc_imat_entry(&A, a, c), dvc_imat_entry(s->M, i, w->idx[c]));
+        }
+        if (dvc_imat_solve(&x, &A, &b) != DVC_OK) return 0;
+        for (long a = 0; a < k; a++) {
+            long i = w->idx[a];
+            /* y_i in [l_i, u_i] for every l, u in their intervals */
+            if (mpfr_cmp(&x.e[a]->left, &s->l->e[i]->right) < 0) return 0;
+            if (mpfr_cmp(&x.e[a]->right, &s->u->e[i]->left) > 0) return 0;
+            mpfi_set(w->Y->e[i], x.e[a]);
+        }
+    }
+    for (long i = 0; i < m; i++) {
+        if (act[i] == 0) continue;
+        row_dot(w, w->t, s->M, i, w->Y, q);
+        if (act[i] < 0 && !dvc_ival_is_nonneg(w->t)) return 0;
+        if (act[i] > 0 && !dvc_ival_is_nonpos(w->t)) return 0;
+    }
+    dvc_ivec_set(y, w->Y);
+    return 1;
+}
+
+/* ---- route 2/3: vertex enumeration ------------------------------------ */
+
+/* Z = M v + q, R = mid(v - l, v - u, Z), S = v - Z; f <- ||R|| (up). */
+static void residual(dvc_lvi_solver_t s, const dvc_ivec_t q, const double *v)
+{
+    lvi_ws *w = s->ws;
+    long m = s->m;
+    mpfi_ptr a = w->ta, b = w->tb;
+    mpfr_set_zero(w->f, 1);
+    for (long i = 0; i < m; i++) {
+        mpfi_t *z = &w->Z->e[i];
+        mpfi_set(*z, q->e[i]);
+        for (long j = 0; j < m; j++) {
+            if (v[j] == 0) continue;
+            mpfi_mul_d(w->t2, dvc_imat_entry(s->M, i, j), v[j]);
+            mpfi_add(*z, *z, w->t2);
+        }
+        mpfi_d_sub(w->S->e[i], v[i], *z);
+        /* v - l with l = -inf is +inf: MPFI gives [+inf, +inf] */
+        if (mpfr_inf_p(&s->l->e[i]->left)) mpfi_set_d(a, INFINITY);
+        else mpfi_d_sub(a, v[i], s->l->e[i]);
+        if (mpfr_inf_p(&s->u->e[i]->right)) mpfi_set_d(b, -INFINITY);
+        else mpfi_d_sub(b, v[i], s->u->e[i]);
+        /* the median is nondecreasing in each argument */
+        mpfr_set(&w->R->e[i]->left, med3(&a->left, &b->left, &(*z)->left), MPFR_RNDD);
+        mpfr_set(&w->R->e[i]->right, med3(&a->right, &b->right, &(*z)->right), MPFR_RNDU);
+        dvc_ival_mag(w->f2, w->R->e[i]);
+        mpfr_max(w->f, w->f, w->f2, MPFR_RNDU);
+    }
+}
+
+/* Classify every kink for the box Y = v + E (E = NULL: Y = {v}):
+ * dfix 1 (P' = 1 on T_i), 0 (P' = 0), 2 ambiguous; returns #ambiguous. */
+static long classify(dvc_lvi_solver_t s, int use_E)
+{
+    lvi_ws *w = s->ws;
+    long m = s->m, namb = 0;
+    mpfr_ptr lo = w->lo, hi = w->hi;
+    for (long i = 0; i < m; i++) {
+        /* T_i = hull(s_i(v), s_i(y)), s(y) - s(v) = E - M E */
+        mpfr_set(lo, &w->S->e[i]->left, MPFR_RNDD);
+        mpfr_set(hi, &w->S->e[i]->right, MPFR_RNDU);
+        if (use_E) {
+            row_dot(w, w->t, s->M, i, w->E, NULL);
+            mpfi_sub(w->t, w->E->e[i], w->t);
+            if (mpfr_sgn(&w->t->left) < 0) mpfr_add(lo, lo, &w->t->left, MPFR_RNDD);
+            if (mpfr_sgn(&w->t->right) > 0) mpfr_add(hi, hi, &w->t->right, MPFR_RNDU);
+        }
+        if (mpfr_greater_p(lo, &s->l->e[i]->right) && mpfr_less_p(hi, &s->u->e[i]->left))
+            w->dfix[i] = 1;
+        else if (mpfr_less_p(hi, &s->l->e[i]->left) || mpfr_greater_p(lo, &s->u->e[i]->right))
+            w->dfix[i] = 0;
+        else {
+            w->dfix[i] = 2;
+            w->amb[namb++] = i;
+        }
+    }
+    return namb;
+}
+
+/* X <- hull over the vertices of { (I - D + DM)^{-1} R }; 0 on failure. */
+static int vertex_hull(dvc_lvi_solver_t s, long namb, long *nsolves)
+{
+    lvi_ws *w = s->ws;
+    long m = s->m;
+    dvc_imat_struct A;
+    dvc_ivec_struct b, x;
+    for (unsigned long mask = 0; mask < (1ul << namb); mask++) {
+        long k = 0;
+        for (long a = 0; a < namb; a++) w->dfix[w->amb[a]] = (int)((mask >> a) & 1ul) + 10;
+        /* rows with d_i = 0 are identity rows: x_i = R_i; the others M_i x = R_i */
+        for (long i = 0; i < m; i++) {
+            int d = w->dfix[i] >= 10 ? w->dfix[i] - 10 : w->dfix[i];
+            if (d == 1) w->jdx[k++] = i;
+            else mpfi_set(w->W->e[i], w->R->e[i]);
+        }
+        for (long a = 0; a < k; a++) mpfi_set_ui(w->W->e[w->jdx[a]], 0);
+        if (k > 0) {
+            mat_view(&A, w->apool, k);
+            vec_view(&b, w->bpool, k);
+            vec_view(&x, w->xpool, k);
+            for (long a = 0; a < k; a++) {
+                long i = w->jdx[a];
+                row_dot(w, b.e[a], s->M, i, w->W, NULL); /* M_JK R_K */
+                mpfi_sub(b.e[a], w->R->e[i], b.e[a]);
+                for (long c = 0; c < k; c++)
+                    mpfi_set(dvc_imat_entry(&A, a, c), dvc_imat_entry(s->M, i, w->jdx[c]));
+            }
+            (*nsolves)++;
+            if (dvc_imat_solve(&x, &A, &b) != DVC_OK) {
+                for (long a = 0; a < namb; a++) w->dfix[w->amb[a]] = 2;
+                return 0;
+            }
+            for (long a = 0; a < k; a++) mpfi_set(w->W->e[w->jdx[a]], x.e[a]);
+        }
+        if (mask == 0) dvc_ivec_set(w->X, w->W);
+        else dvc_ivec_hull(w->X, w->X, w->W);
+    }
+    for (long a = 0; a < namb; a++) w->dfix[w->amb[a]] = 2;
+    return 1;
+}
+
+/* N <- v - X (not clipped to [l, u]: the inclusion test N in Y needs the
+ * whole image of the fixed-point map) */
+static void newton_image(dvc_lvi_solver_t s, const double *v)
+{
+    lvi_ws *w = s->ws;
+    for (long i = 0; i < s->m; i++) mpfi_d_sub(w->N->e[i], v[i], w->X->e[i]);
+}
+
+/* y <- N intersected with [l, u] (the solution lies in both) */
+static void set_clipped(dvc_lvi_solver_t s, dvc_ivec_t y)
+{
+    lvi_ws *w = s->ws;
+    for (long i = 0; i < s->m; i++) {
+        mpfi_set(y->e[i], w->N->e[i]);
+        if (mpfr_less_p(&y->e[i]->left, &s->l->e[i]->left))
+            mpfr_set(&y->e[i]->left, &s->l->e[i]->left, MPFR_RNDD);
+        if (mpfr_greater_p(&y->e[i]->right, &s->u->e[i]->right))
+            mpfr_set(&y->e[i]->right, &s->u->e[i]->right, MPFR_RNDU);
+    }
+}
+
+static int subset(const dvc_ivec_t a, const dvc_ivec_t b)
+{
+    for (long i = 0; i < a->n; i++)
+        if (mpfr_less_p(&a->e[i]->left, &b->e[i]->left) || mpfr_greater_p(&a->e[i]->right, &b->e[i]->right))
+            return 0;
+    return 1;
+}
+
+/* E <- Y - v */
+static void set_E(dvc_lvi_solver_t s, const double *v)
+{
+    lvi_ws *w = s->ws;
+    for (long i = 0; i < s->m; i++) mpfi_sub_d(w->E->e[i], w->Y->e[i], v[i]);
+}
+
+/* Route 2: no a-priori ball; existence in Y from N(Y) inside Y. */
+static int vertex_route(dvc_lvi_solver_t s, const double *v, dvc_lvi_result_t r)
+{
+    lvi_ws *w = s->ws;
+    long m = s->m, namb = classify(s, 0);
+    if (namb > s->vertex_max) return 0;
+    if (!vertex_hull(s, namb, &r->vertices)) return 0;
+    newton_image(s, v);
+    /* candidate Y: hull(N, v) widened by a tenth of its width */
+    for (long i = 0; i < m; i++) {
+        mpfi_put_d(w->N->e[i], v[i]);
+        mpfi_set(w->Y->e[i], w->N->e[i]);
+    }
+    for (int it = 0; it < 4; it++) {
+        for (long i = 0; i < m; i++) {
+            mpfi_diam_abs(w->f, w->Y->e[i]);
+            mpfr_mul_d(w->f, w->f, 0.125, MPFR_RNDU);
+            mpfr_sub(&w->Y->e[i]->left, &w->Y->e[i]->left, w->f, MPFR_RNDD);
+            mpfr_add(&w->Y->e[i]->right, &w->Y->e[i]->right, w->f, MPFR_RNDU);
+        }
+        set_E(s, v);
+        namb = classify(s, 1);
+        r->ambiguous = namb;
+        if (namb > s->vertex_max) return 0;
+        if (!vertex_hull(s, namb, &r->vertices)) return 0;
+        newton_image(s, v);
+        if (subset(w->N, w->Y)) {
+            set_clipped(s, r->y);
+            for (long i = 0; i < m; i++) r->active[i] = w->dfix[i] == 2 ? 2 : w->dfix[i] == 1 ? 0 : (mpfr_cmp_d(&w->S->e[i]->left, s->ud[i]) > 0 ? 1 : -1);
+            return 1;
+        }
+        dvc_ivec_hull(w->Y, w->Y, w->N);
+    }
+    return 0;
+}
+
+/* Route 3: alpha ball, then the vertex contraction inside it. */
+static int residual_route(dvc_lvi_solver_t s, const double *v, dvc_lvi_result_t r)
+{
+    lvi_ws *w = s->ws;
+    long m = s->m, namb;
+    if (!mpfr_number_p(w->f)) return 0;
+    mpfr_mul(w->f2, s->alpha_hi, w->f, MPFR_RNDU);
+    for (long i = 0; i < m; i++) {
+        mpfi_set_d(w->Y->e[i], v[i]);
+        mpfr_sub(&w->Y->e[i]->left, &w->Y->e[i]->left, w->f2, MPFR_RNDD);
+        mpfr_add(&w->Y->e[i]->right, &w->Y->e[i]->right, w->f2, MPFR_RNDU);
+        if (mpfr_less_p(&w->Y->e[i]->left, &s->l->e[i]->left))
+            mpfr_set(&w->Y->e[i]->left, &s->l->e[i]->left, MPFR_RNDD);
+        if (mpfr_greater_p(&w->Y->e[i]->right, &s->u->e[i]->right))
+            mpfr_set(&w->Y->e[i]->right, &s->u->e[i]->right, MPFR_RNDU);
+    }
+    dvc_ivec_set(r->y, w->Y);
+    set_E(s, v);
+    namb = classify(s, 1);
+    r->ambiguous = namb;
+    for (long i = 0; i < m; i++) r->active[i] = 2;
+    if (namb > s->vertex_max || !vertex_hull(s, namb, &r->vertices)) return 1;
+    newton_image(s, v);
+    /* y* is in Y (alpha) and hence in N(Y): intersect */
+    for (long i = 0; i < m; i++) {
+        mpfi_t *y = &r->y->e[i];
+        if (mpfr_greater_p(&w->N->e[i]->left, &(*y)->left)) mpfr_set(&(*y)->left, &w->N->e[i]->left, MPFR_RNDD);
+        if (mpfr_less_p(&w->N->e[i]->right, &(*y)->right)) mpfr_set(&(*y)->right, &w->N->e[i]->right, MPFR_RNDU);
+    }
+    return 1;
+}
+
+/* Active set of a guess by the median rule (in doubles; only a choice of
+ * what to prove). 0 when the guess is unusable. */
+static int guess_piece(dvc_lvi_solver_t s, const double *g)
+{
+    lvi_ws *w = s->ws;
+    long m = s->m;
+    for (long i = 0; i < m; i++)
+        if (!isfinite(g[i])) return 0;
+    for (long i = 0; i < m; i++) {
+        double z = w->qd[i], a = g[i] - s->ld[i], b = g[i] - s->ud[i];
+        for (long j = 0; j < m; j++) z += s->Md[i * m + j] * g[j];
+        w->act[i] = z >= a ? -1 : z <= b ? 1 : 0;
+        w->v[i] = w->act[i] < 0 ? s->ld[i] : w->act[i] > 0 ? s->ud[i] : g[i];
+    }
+    return 1;
+}
+
+dvc_status dvc_lvi_solve(dvc_lvi_result_t r, dvc_lvi_solver_t s, const dvc_ivec_t q,
+                         const double *guess)
+{
+    lvi_ws *w = s->ws;
+    long m = s->m;
+    dvc_status pst, ast;
+    if (w == NULL || m <= 0) return dvc_error(DVC_ERR_INPUT, "lvi: solver is not initialised");
+    if (q->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: q has %ld entries, M is %ld x %ld", q->n, m, m);
+    if (r->y->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: result has %ld entries, expected %ld", r->y->n, m);
+    for (long i = 0; i < m; i++) {
+        if (!dvc_ival_is_finite(q->e[i]))
+            return dvc_error(DVC_ERR_INPUT, "lvi: q entry %ld is NaN or infinite", i + 1);
+        w->qd[i] = dvc_ival_mid_d(q->e[i]);
+    }
+    r->route = DVC_LVI_ROUTE_NONE;
+    r->ambiguous = r->vertices = 0;
+    if (guess && guess_piece(s, guess) && active_route(s, q, w->act, r->y)) {
+        /* warm start (the DLVI engine passes the previous step): the guess's
+         * piece is proven directly, no predictor run */
+        r->route = DVC_LVI_ROUTE_ACTIVE_SET;
+        r->pred_status = DVC_OK;
+        memcpy(r->pred, w->v, (size_t)m * sizeof(double));
+        memcpy(r->active, w->act, (size_t)m * sizeof(int));
+        mpfr_set_zero(r->resid, 1);
+        return DVC_OK;
+    }
+    pst = dvc_lvi_predict_ws(&w->pw, w->v, w->act, s->Md, w->qd, s->ld, s->ud, m, guess);
+    if (pst != DVC_OK && pst != DVC_NOT_CERTIFIED) return pst;
+    r->pred_status = pst;
+    memcpy(r->pred, w->v, (size_t)m * sizeof(double));
+    /* the predictor returns active entries exactly at (the midpoints of) the
+     * bounds: the certified piece uses the interval bounds themselves */
+    if (active_route(s, q, w->act, r->y)) {
+        r->route = DVC_LVI_ROUTE_ACTIVE_SET;
+        memcpy(r->active, w->act, (size_t)m * sizeof(int));
+        mpfr_set_zero(r->resid, 1);
+        return DVC_OK;
+    }
+    residual(s, q, w->v);
+    mpfr_set(r->resid, w->f, MPFR_RNDU);
+    if (vertex_route(s, w->v, r)) {
+        r->route = DVC_LVI_ROUTE_VERTEX;
+        return DVC_OK;
+    }
+    ast = dvc_lvi_solver_alpha(s);
+    if (ast != DVC_OK)
+        return dvc_error(DVC_NOT_CERTIFIED,
+                         "lvi: active-set and vertex routes failed%s, and %s",
+                         pst == DVC_OK ? "" : " (predictor found no consistent piece)", s->alpha_msg);
+    residual(s, q, w->v); /* the vertex attempt used w->f as scratch */
+    if (!residual_route(s, w->v, r) || !dvc_ivec_is_finite(r->y))
+        return dvc_error(DVC_NOT_CERTIFIED,
+                         "lvi: residual route: the residual bound or the enclosure is not finite "
+                         "(no information)");
+    r->route = DVC_LVI_ROUTE_RESIDUAL;
+    return DVC_OK;
+}

@@ -1,3 +1,457 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* STUB: being written. */
-#include "dvicert/dvicert.h"
+/* Certified matrix classes (docs/mclass.md). Every "proven" holds for every
+ * matrix in the interval matrix [M]; every "disproven" means the property
+ * fails for every matrix in [M] (e.g. a principal minor enclosed in
+ * (-inf, 0]). Everything else is "not proven". */
+#include "dvicert/mclass.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fprnd.h"
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL) abort();
+    return p;
+}
+
+static mpfr_prec_t mat_prec(const dvc_imat_t M)
+{
+    mpfr_prec_t p = 2;
+    for (long q = 0; q < M->r * M->c; q++)
+        if (mpfi_get_prec(M->e[q]) > p) p = mpfi_get_prec(M->e[q]);
+    return p < DVC_DEFAULT_PREC ? DVC_DEFAULT_PREC : p;
+}
+
+static dvc_status check_input(const dvc_imat_t M, const char *fn)
+{
+    if (M->r != M->c)
+        return dvc_error(DVC_ERR_INPUT, "%s: matrix is %ld x %ld, not square", fn, M->r, M->c);
+    if (!dvc_imat_is_finite(M))
+        return dvc_error(DVC_ERR_INPUT, "%s: matrix has a non-finite entry", fn);
+    return DVC_OK;
+}
+
+/* ---- elementary tests --------------------------------------------------- */
+
+/* 1: every off-diagonal entry <= 0 for every matrix; -1: some off-diagonal
+ * entry > 0 for every matrix; 0: undecided. */
+static int test_z(const dvc_imat_t M)
+{
+    int all = 1;
+    for (long i = 0; i < M->r; i++)
+        for (long j = 0; j < M->c; j++) {
+            if (i == j) continue;
+            const mpfi_t *e = &dvc_imat_entry(M, i, j);
+            if (dvc_ival_is_pos(*e)) return -1;
+            if (!dvc_ival_is_nonpos(*e)) all = 0;
+        }
+    return all;
+}
+
+/* 1: M_ij and M_ji are the same interval for all i, j; -1: some pair is
+ * disjoint (no member is symmetric); 0 otherwise. */
+static int test_sym(const dvc_imat_t M)
+{
+    int all = 1;
+    for (long i = 0; i < M->r; i++)
+        for (long j = 0; j < i; j++) {
+            const mpfi_t *a = &dvc_imat_entry(M, i, j), *b = &dvc_imat_entry(M, j, i);
+            if (mpfr_cmp(&(*a)->right, &(*b)->left) < 0 || mpfr_cmp(&(*b)->right, &(*a)->left) < 0)
+                return -1;
+            if (!mpfr_equal_p(&(*a)->left, &(*b)->left) || !mpfr_equal_p(&(*a)->right, &(*b)->right))
+                all = 0;
+        }
+    return all;
+}
+
+/* Proves that the Z-matrix C (every member of [C] a Z-matrix, as checked by
+ * the caller) is a nonsingular M-matrix: find v > 0 (binary64, exact) with
+ * lower bound of [C] v > 0 (MPFI). Predictor v solves mid(C) v = e. */
+static int semipositive(const dvc_imat_t C)
+{
+    long n = C->r;
+    int ok = 1;
+    double *a = xmalloc((size_t)(n * n) * sizeof(double)), *v = xmalloc((size_t)n * sizeof(double));
+    long *piv = xmalloc((size_t)n * sizeof(long));
+    mpfi_t s, t;
+    dvc_imat_mid_d(a, C);
+    for (long i = 0; i < n; i++) v[i] = 1.0;
+    if (n > 0 && dvc_fp_lu(a, piv, n) != 0) ok = 0;
+    if (ok && n > 0) dvc_fp_lu_solve(a, piv, n, v);
+    for (long i = 0; i < n && ok; i++)
+        if (!(v[i] > 0) || !isfinite(v[i])) ok = 0;
+    mpfi_init2(s, mat_prec(C));
+    mpfi_init2(t, mat_prec(C));
+    for (long i = 0; i < n && ok; i++) {
+        mpfi_set_ui(s, 0);
+        for (long j = 0; j < n; j++) {
+            mpfi_mul_d(t, dvc_imat_entry(C, i, j), v[j]);
+            mpfi_add(s, s, t);
+        }
+        if (!dvc_ival_is_pos(s)) ok = 0;
+    }
+    mpfi_clear(s);
+    mpfi_clear(t);
+    free(a);
+    free(v);
+    free(piv);
+    return ok;
+}
+
+/* Positive diagonal proven (1), some diagonal entry <= 0 proven (-1). */
+static int test_posdiag(const dvc_imat_t M)
+{
+    int all = 1;
+    for (long i = 0; i < M->r; i++) {
+        if (dvc_ival_is_nonpos(dvc_imat_entry(M, i, i))) return -1;
+        if (!dvc_ival_is_pos(dvc_imat_entry(M, i, i))) all = 0;
+    }
+    return all;
+}
+
+static int prove_m(const dvc_imat_t M) { return test_z(M) == 1 && semipositive(M); }
+
+/* H with positive diagonal: diagonal > 0 and the comparison matrix <M>
+ * (a point-valued Z-matrix below <M'> for every M' in [M]) is an M-matrix:
+ * <M'> v >= <M> v > 0. */
+static int prove_hplus(const dvc_imat_t M)
+{
+    dvc_imat_t C;
+    int ok;
+    if (test_posdiag(M) != 1) return 0;
+    dvc_imat_init2(C, M->r, M->c, mat_prec(M));
+    dvc_imat_comparison(C, M);
+    ok = semipositive(C);
+    dvc_imat_clear(C);
+    return ok;
+}
+
+/* M + M^T SPD for every M in [M]; (M+M^T)_ij and _ji are the same sums. */
+static int prove_pd(const dvc_imat_t M)
+{
+    dvc_imat_t S;
+    int ok;
+    dvc_imat_init2(S, M->r, M->c, mat_prec(M));
+    for (long i = 0; i < M->r; i++)
+        for (long j = 0; j < M->c; j++)
+            mpfi_add(dvc_imat_entry(S, i, j), dvc_imat_entry(M, i, j), dvc_imat_entry(M, j, i));
+    ok = dvc_imat_cholesky_spd(S) == DVC_OK;
+    dvc_imat_clear(S);
+    dvc_error_reset();
+    return ok;
+}
+
+/* ---- principal-minor enumeration ------------------------------------------
+ * M is P iff m11 > 0, M[2:,2:] is P and the Schur complement M/m11 is P
+ * (the principal submatrices of M/m11 are the Schur complements
+ * M[{1} u b] / m11, with det M[{1} u b] = m11 det (M/m11)[b]). Unrolled,
+ * every nonempty index set a = {i1 < ... < ik} is visited once, at the node
+ * where ik is added, and the pivot tested there is
+ *     det M[a] / det M[a \ {ik}],
+ * the previous factor being proven > 0 on the path. So all pivots > 0 <=>
+ * all 2^m - 1 principal minors > 0, and a pivot <= 0 exhibits a minor
+ * <= 0. "Skip index k" costs nothing (trailing block of the same array);
+ * "add index k" costs one Schur complement, so the work is about
+ * 2^m * sum_r r^2 / 2^r ~ 6 * 2^m interval multiply-adds. Interval Schur
+ * complements of the members of [M] contain the exact ones, so the
+ * proof covers every member. */
+
+typedef struct {
+    long m;
+    mpfi_t **buf; /* buf[d]: m x m workspace of recursion depth d (includes) */
+    mpfi_t t;
+    unsigned long bad_mask; /* set on a decision other than "all > 0" */
+    int verdict;            /* 1 all > 0, -1 a minor <= 0, 0 undecided */
+} penum;
+
+/* Node: T (stride m) whose trailing block from row/col o holds the current
+ * Schur complement; the remaining original indices are k..m-1; mask holds
+ * the included ones. */
+static void penum_rec(penum *P, int depth, mpfi_t *T, long o, long k, unsigned long mask)
+{
+    long m = P->m;
+    for (; k < m && P->verdict == 1; k++, o++) {
+        mpfi_t *piv = &T[o * m + o];
+        unsigned long a = mask | (1UL << k);
+        if (!dvc_ival_is_pos(*piv)) {
+            P->verdict = dvc_ival_is_nonpos(*piv) ? -1 : 0;
+            P->bad_mask = a;
+            return;
+        }
+        if (k + 1 < m) {
+            /* include k: Schur complement of the trailing block */
+            mpfi_t *S = P->buf[depth + 1];
+            long r = m - k - 1;
+            for (long i = 0; i < r; i++) {
+                mpfi_div(P->t, T[(o + 1 + i) * m + o], *piv);
+                for (long j = 0; j < r; j++) {
+                    mpfi_t *dst = &S[i * m + j];
+                    mpfi_mul(*dst, P->t, T[o * m + o + 1 + j]);
+                    mpfi_sub(*dst, T[(o + 1 + i) * m + o + 1 + j], *dst);
+                }
+            }
+            penum_rec(P, depth + 1, S, 0, k + 1, a);
+        }
+        /* then skip k: the loop moves to the trailing block */
+    }
+}
+
+static int penum_run(const dvc_imat_t M, mpfr_prec_t prec, unsigned long *bad)
+{
+    penum P;
+    long m = M->r;
+    P.m = m;
+    P.verdict = 1;
+    P.bad_mask = 0;
+    P.buf = xmalloc((size_t)(m + 1) * sizeof(mpfi_t *));
+    for (long d = 0; d <= m; d++) {
+        P.buf[d] = xmalloc((size_t)(m * m) * sizeof(mpfi_t));
+        for (long q = 0; q < m * m; q++) mpfi_init2(P.buf[d][q], prec);
+    }
+    mpfi_init2(P.t, prec);
+    for (long q = 0; q < m * m; q++) mpfi_set(P.buf[0][q], M->e[q]);
+    if (m > 0) penum_rec(&P, 0, P.buf[0], 0, 0, 0);
+    for (long d = 0; d <= m; d++) {
+        for (long q = 0; q < m * m; q++) mpfi_clear(P.buf[d][q]);
+        free(P.buf[d]);
+    }
+    free(P.buf);
+    mpfi_clear(P.t);
+    *bad = P.bad_mask;
+    return P.verdict;
+}
+
+static void mask_str(char *buf, size_t len, unsigned long mask, long m)
+{
+    size_t u = 0;
+    int first = 1;
+    u += (size_t)snprintf(buf + u, len - u, "{");
+    for (long i = 0; i < m && u < len; i++)
+        if (mask & (1UL << i)) {
+            u += (size_t)snprintf(buf + u, len - u, first ? "%ld" : ",%ld", i + 1);
+            first = 0;
+        }
+    if (u < len) snprintf(buf + u, len - u, "}");
+}
+
+/* Quick disproof for any size: 1x1 and 2x2 principal minors. */
+static int small_minor_disproof(const dvc_imat_t M, unsigned long *bad, long *bi, long *bj)
+{
+    long m = M->r;
+    int found = 0;
+    mpfi_t d, t;
+    mpfi_init2(d, mat_prec(M));
+    mpfi_init2(t, mat_prec(M));
+    for (long i = 0; i < m && !found; i++)
+        if (dvc_ival_is_nonpos(dvc_imat_entry(M, i, i))) {
+            found = 1;
+            *bi = i;
+            *bj = -1;
+        }
+    for (long i = 0; i < m && !found; i++)
+        for (long j = i + 1; j < m && !found; j++) {
+            mpfi_mul(d, dvc_imat_entry(M, i, i), dvc_imat_entry(M, j, j));
+            mpfi_mul(t, dvc_imat_entry(M, i, j), dvc_imat_entry(M, j, i));
+            mpfi_sub(d, d, t);
+            if (dvc_ival_is_nonpos(d)) {
+                found = 1;
+                *bi = i;
+                *bj = j;
+            }
+        }
+    mpfi_clear(d);
+    mpfi_clear(t);
+    if (found && m <= 64) *bad = (1UL << *bi) | (*bj >= 0 ? 1UL << *bj : 0);
+    return found;
+}
+
+/* Exact sign of the principal minor M[a, a] of a point matrix (entries
+ * converted exactly to rationals): decides the minors that are exactly 0,
+ * which no interval computation can prove <= 0. Returns -1, 0 or 1. */
+static int exact_minor_sign(const dvc_imat_t M, unsigned long mask)
+{
+    long m = M->r, idx[64], k = 0;
+    for (long i = 0; i < m; i++)
+        if (mask & (1UL << i)) idx[k++] = i;
+    mpq_t *A = xmalloc((size_t)(k * k) * sizeof(mpq_t));
+    mpq_t f, t;
+    int sign = 1;
+    mpq_init(f);
+    mpq_init(t);
+    for (long i = 0; i < k; i++)
+        for (long j = 0; j < k; j++) {
+            mpq_init(A[i * k + j]);
+            mpfr_get_q(A[i * k + j], &dvc_imat_entry(M, idx[i], idx[j])->left);
+        }
+    for (long c = 0; c < k && sign != 0; c++) {
+        long p = -1;
+        for (long i = c; i < k && p < 0; i++)
+            if (mpq_sgn(A[i * k + c]) != 0) p = i;
+        if (p < 0) {
+            sign = 0;
+            break;
+        }
+        if (p != c) {
+            for (long j = 0; j < k; j++) mpq_swap(A[p * k + j], A[c * k + j]);
+            sign = -sign;
+        }
+        if (mpq_sgn(A[c * k + c]) < 0) sign = -sign;
+        for (long i = c + 1; i < k; i++) {
+            if (mpq_sgn(A[i * k + c]) == 0) continue;
+            mpq_div(f, A[i * k + c], A[c * k + c]);
+            for (long j = c; j < k; j++) {
+                mpq_mul(t, f, A[c * k + j]);
+                mpq_sub(A[i * k + j], A[i * k + j], t);
+            }
+        }
+    }
+    for (long q = 0; q < k * k; q++) mpq_clear(A[q]);
+    free(A);
+    mpq_clear(f);
+    mpq_clear(t);
+    return sign;
+}
+
+/* Core of the P test. Returns 1 proven (how set), -1 disproven, 0 not
+ * proven; msg receives the explanation in the latter cases. */
+static int prove_p_core(const dvc_imat_t M, const char **how, char *msg, size_t len)
+{
+    long m = M->r, bi = -1, bj = -1;
+    unsigned long bad = 0;
+    char set[160];
+    if (m == 0) {
+        *how = "empty matrix";
+        return 1;
+    }
+    if (prove_m(M)) {
+        *how = "M-matrix (Z-matrix with a verified v > 0, M v > 0)";
+        return 1;
+    }
+    if (prove_hplus(M)) {
+        *how = "H-matrix with positive diagonal (comparison matrix is an M-matrix)";
+        return 1;
+    }
+    if (prove_pd(M)) {
+        *how = "positive definite (M + M^T verified SPD)";
+        return 1;
+    }
+    if (m <= DVC_MCLASS_P_ENUM_MAX) {
+        /* Retry at higher precision only when a minor was undecided. */
+        mpfr_prec_t p = mat_prec(M), used = p;
+        int v = 0;
+        for (int attempt = 0; attempt < 3; attempt++, p *= 2) {
+            used = p;
+            v = penum_run(M, p, &bad);
+            if (v != 0) break;
+        }
+        mask_str(set, sizeof set, bad, m);
+        if (v == 0 && dvc_imat_is_point(M) && exact_minor_sign(M, bad) <= 0) v = -1;
+        if (v == 1) {
+            *how = "enumeration of all principal minors";
+            return 1;
+        }
+        if (v == -1) {
+            snprintf(msg, len, "principal minor of rows %s is <= 0: M is not a P-matrix", set);
+            return -1;
+        }
+        snprintf(msg, len,
+                 "could not prove M is a P-matrix: the sign of the principal minor of rows %s "
+                 "could not be decided up to %ld bits (M, H, PD tests failed too)",
+                 set, (long)used);
+        return 0;
+    }
+    if (small_minor_disproof(M, &bad, &bi, &bj)) {
+        if (bj < 0)
+            snprintf(msg, len, "principal minor of rows {%ld} is <= 0: M is not a P-matrix", bi + 1);
+        else
+            snprintf(msg, len, "principal minor of rows {%ld,%ld} is <= 0: M is not a P-matrix",
+                     bi + 1, bj + 1);
+        return -1;
+    }
+    snprintf(msg, len,
+             "could not prove M is a P-matrix (m = %ld too large for enumeration, limit %d, and "
+             "the M-matrix, H-matrix and positive-definiteness tests failed)",
+             m, DVC_MCLASS_P_ENUM_MAX);
+    return 0;
+}
+
+dvc_status dvc_mclass_prove_p(const dvc_imat_t M, const char **how)
+{
+    const char *h = NULL;
+    char msg[400];
+    dvc_status st = check_input(M, "dvc_mclass_prove_p");
+    if (st != DVC_OK) return st;
+    int v = prove_p_core(M, &h, msg, sizeof msg);
+    if (how) *how = v == 1 ? h : NULL;
+    if (v == 1) return DVC_OK;
+    return dvc_error(DVC_NOT_CERTIFIED, "%s", msg);
+}
+
+dvc_status dvc_mclass_classify(dvc_mclass_result *res, const dvc_imat_t M)
+{
+    char msg[400];
+    const char *how = NULL;
+    dvc_status st = check_input(M, "dvc_mclass_classify");
+    if (st != DVC_OK) return st;
+    unsigned pr = 0, dis = 0;
+    int z = test_z(M), sym = test_sym(M), pdiag = test_posdiag(M);
+    if (z == 1) pr |= DVC_MCLASS_Z;
+    if (z == -1) dis |= DVC_MCLASS_Z | DVC_MCLASS_M;
+    if (sym == 1) pr |= DVC_MCLASS_SYM;
+    if (sym == -1) dis |= DVC_MCLASS_SYM | DVC_MCLASS_SPD;
+    if (pdiag == -1) /* e_i^T M e_i = M_ii <= 0 */
+        dis |= DVC_MCLASS_M | DVC_MCLASS_H | DVC_MCLASS_SPD | DVC_MCLASS_PD | DVC_MCLASS_P;
+    if (z == 1 && semipositive(M)) pr |= DVC_MCLASS_M | DVC_MCLASS_H;
+    if (!(pr & DVC_MCLASS_H) && prove_hplus(M)) pr |= DVC_MCLASS_H;
+    if (sym == 1 && pdiag == 1) {
+        if (dvc_imat_cholesky_spd(M) == DVC_OK) pr |= DVC_MCLASS_SPD | DVC_MCLASS_PD;
+        dvc_error_reset();
+    }
+    if (!(pr & DVC_MCLASS_PD) && pdiag == 1 && prove_pd(M)) pr |= DVC_MCLASS_PD;
+    res->p_reason = NULL;
+    res->p_detail[0] = '\0';
+    if (pdiag == -1)
+        for (long i = 0; i < M->r; i++)
+            if (dvc_ival_is_nonpos(dvc_imat_entry(M, i, i))) {
+                snprintf(res->p_detail, sizeof res->p_detail,
+                         "principal minor of rows {%ld} is <= 0: M is not a P-matrix", i + 1);
+                break;
+            }
+    if (pr & (DVC_MCLASS_M | DVC_MCLASS_H | DVC_MCLASS_PD)) {
+        pr |= DVC_MCLASS_P;
+        res->p_reason = (pr & DVC_MCLASS_M) ? "M-matrix (Z-matrix with a verified v > 0, M v > 0)"
+                        : (pr & DVC_MCLASS_H)
+                            ? "H-matrix with positive diagonal (comparison matrix is an M-matrix)"
+                            : "positive definite (M + M^T verified SPD)";
+    } else if (!(dis & DVC_MCLASS_P)) {
+        int v = prove_p_core(M, &how, msg, sizeof msg);
+        if (v != 1) snprintf(res->p_detail, sizeof res->p_detail, "%s", msg);
+        if (v == 1) {
+            pr |= DVC_MCLASS_P;
+            res->p_reason = how;
+        } else if (v == -1) {
+            /* Each of M, H+, SPD, PD implies P. */
+            dis |= DVC_MCLASS_P | DVC_MCLASS_M | DVC_MCLASS_H | DVC_MCLASS_SPD | DVC_MCLASS_PD;
+        }
+    }
+    dvc_error_reset();
+    res->proven = pr;
+    res->disproven = dis & ~pr;
+    return DVC_OK;
+}
+
+const char *dvc_mclass_names(unsigned flags)
+{
+    static _Thread_local char buf[64];
+    static const char *const names[] = {"Z", "M", "H", "SYM", "SPD", "PD", "P"};
+    size_t u = 0;
+    buf[0] = '\0';
+    for (int b = 0; b < 7; b++)
+        if (flags & (1u << b)) u += (size_t)snprintf(buf + u, sizeof buf - u, "%s%s", u ? ", " : "", names[b]);
+    return buf;
+}

@@ -32,6 +32,7 @@ void dvc_beta_opts_default(dvc_beta_opts *o);
 typedef struct {
     mpfr_t lo, hi;       /* lo <= constant <= hi, lo rounded down, hi up */
     const char *method;  /* what produced hi (static string) */
+    const char *hypothesis; /* how M was proven a P-matrix (static string) */
     long nodes;          /* subsets / nodes visited */
     double seconds;
 } dvc_beta_bound_struct;

@@ -10,11 +10,37 @@
 
 #include "dvicert/imat.h"
 #include "dvicert/lvi.h"
+#include "dvicert/beta.h"
+/* Functions of t come from the expr module; until its header exists the
+ * problem only carries the callback form below (dvc_dlvi_tcb). */
+#if defined(__has_include)
+#if __has_include("dvicert/tfun.h")
 #include "dvicert/tfun.h"
+#define DVC_DLVI_HAVE_TFUN 1
+#endif
+#endif
+#ifndef DVC_DLVI_HAVE_TFUN
+typedef struct dvc_tfun_placeholder_struct dvc_tfun_t;
+#endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* A function v: [0, T] -> R^k of time as the engine sees it. Used for f
+ * (k = n) and g (k = m) when the problem has no dvc_tfun_t for them
+ * (library users, tests, benchmarks). */
+typedef struct {
+    long k;  /* 0: the function is identically zero */
+    /* Enclosure of v(s) for every s in [t] (out has k entries). */
+    dvc_status (*eval)(dvc_ivec_t out, const mpfi_t t, void *ctx);
+    /* Upper bound, rounded up, of a Lipschitz constant of v over [t] in
+     * the infinity norm: ||v(s) - v(s')|| <= out |s - s'| for s, s' in [t]. */
+    dvc_status (*lipschitz)(mpfr_t out, const mpfi_t t, void *ctx);
+    /* Predictor value (approximate v(t)); no guarantee needed. */
+    void (*eval_d)(double *out, double t, void *ctx);
+    void *ctx;
+} dvc_dlvi_tcb;
 
 typedef struct {
     long n, m;
@@ -27,12 +53,106 @@ typedef struct {
     long N;                  /* number of steps; h = T / N */
     mpfi_t theta;            /* in [0, 1] */
     mpfr_prec_t prec;
+    /* Added by dlvi (additive): callback forms of f and g, used when f
+     * (resp. g) is NULL and fcb.eval (gcb.eval) is not NULL. Zeroed by
+     * dvc_dlvi_problem_init. */
+    dvc_dlvi_tcb fcb, gcb;
 } dvc_dlvi_problem_struct;
 typedef dvc_dlvi_problem_struct dvc_dlvi_problem_t[1];
 
 /* Empty problem (n = m = 0) at the working precision. */
 void dvc_dlvi_problem_init(dvc_dlvi_problem_t p);
 void dvc_dlvi_problem_clear(dvc_dlvi_problem_t p);
+
+/* ---- certified time-stepping engine (src/dlvi.c, src/dlvi_step.c) ---- */
+
+typedef struct {
+    /* Remark 4.3 made rigorous (docs/bounds.md): on a step where the LVI
+     * over the a priori box of Q x(t) + g(t) is certified with one active
+     * set, beta_M is replaced by ||(M_FF)^{-1}|| (F = free set). */
+    int sharpen;
+    /* Progress on stderr (only when stderr is a terminal). */
+    int progress;
+    /* Optional progress callback, called every few hundred steps. */
+    void (*progress_cb)(long step, long N, void *ctx);
+    void *progress_ctx;
+    /* Lipschitz constants of f and g are computed over blocks of this many
+     * steps (valid on each step of the block; fewer calls). Default 16. */
+    long lip_block;
+    /* Working precision (bits) of the certification; 0: the problem's. */
+    mpfr_prec_t prec;
+    /* When a run is not certified, retry at twice the precision while it
+     * stays <= prec_max (0: no retry). r->prec tells the one used. */
+    mpfr_prec_t prec_max;
+    dvc_beta_opts beta;
+} dvc_dlvi_opts;
+
+void dvc_dlvi_opts_default(dvc_dlvi_opts *o);
+
+/* Run / certification record. Index i = 0..N for grid quantities, step i
+ * is [t_i, t_{i+1}], i = 0..N-1. t_i = i h with h = T / N exactly (the
+ * doubles in t[] are only labels). */
+typedef struct {
+    long n, m, N;
+    mpfr_prec_t prec;
+    /* predictor (exact binary values) */
+    double *t;         /* N+1 nearest doubles of t_i */
+    double *x;         /* (N+1) x n: x^i */
+    double *y;         /* (N+1) x m: y^i (the LVI predictor) */
+    /* certified */
+    mpfi_t *yhat;      /* (N+1) x m: encloses SOL(l, u, Q x^i + g(t_i), M) */
+    mpfr_t *eps_x;     /* N+1, rounded up: eps_x[0] >= ||x(0) - x^0||;
+                          eps_x[i+1] >= ||x(t) - x^h(t)|| for all t in step i
+                          (x^h the linear interpolant of x^i, x^{i+1}) */
+    mpfr_t *eps_y;     /* N+1, rounded up: ||y(t_i) - y^i|| */
+    /* per step i (upper bounds rounded up to double; N entries) */
+    double *Lx;        /* Lipschitz constant of x on step i */
+    double *Lf, *Lg;   /* of f and g on step i */
+    double *delta;     /* ||delta_i||: defect of the recursion */
+    double *beta_step; /* constant used for the LVI map on step i */
+    double *ry;        /* y(t) in ([yhat^i] +- ry) meet ([yhat^{i+1}] +- ry) on step i */
+    long steps_done;   /* certified steps (N on success) */
+    /* summary */
+    mpfi_t h, T, theta;
+    mpfr_t beta_lo, beta_hi;    /* bounds of beta_M (hi is the one used) */
+    mpfr_t normA, normB, normQ; /* upper bounds */
+    mpfr_t L;                   /* ||A|| + beta ||B|| ||Q||, rounded up */
+    mpfr_t hmax;                /* largest admissible h, rounded down */
+    mpfr_t max_eps_x, max_eps_y;
+    long n_sharpened;           /* steps on which the local constant was used */
+    int sharpen;
+    const char *p_reason;       /* how P was proven (static string) */
+    const char *beta_method;    /* static string */
+} dvc_dlvi_result_struct;
+typedef dvc_dlvi_result_struct dvc_dlvi_result_t[1];
+
+void dvc_dlvi_result_init(dvc_dlvi_result_t r);
+void dvc_dlvi_result_clear(dvc_dlvi_result_t r);
+
+/* Full run: floating-point predictor (theta step with an LVI in y) and the
+ * certification of every step. DVC_OK: every step certified.
+ * DVC_NOT_CERTIFIED: message names the step, the time and the reason;
+ * r->steps_done steps (and their bounds) remain valid. DVC_ERR_INPUT: bad
+ * problem (dimensions, NaN, theta outside [0,1], N < 1, ...). */
+dvc_status dvc_dlvi_run(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
+                        const dvc_dlvi_opts *o);
+
+/* Certification only, from a stored predictor: xs ((N+1) x n) and ys
+ * ((N+1) x m, may be NULL: then no LVI guess is given and y[] is filled
+ * with the midpoints of the enclosures). Same code path as dvc_dlvi_run,
+ * no state shared with any other result. */
+dvc_status dvc_dlvi_certify(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
+                            const dvc_dlvi_opts *o, const double *xs, const double *ys);
+
+/* Predictor only ((N+1) x n and (N+1) x m arrays), no certification. */
+dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
+                            const dvc_dlvi_opts *o);
+
+/* Tubes of a certified result at any time t (point or interval) in
+ * [0, t_{steps_done}]: out encloses x(s) (resp. y(s)) for every s in [t].
+ * DVC_ERR_INPUT when t is outside the certified range. */
+dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
+dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
 
 #ifdef __cplusplus
 }

@@ -11,5 +11,8 @@
 #include "dvicert/mclass.h"
 #include "dvicert/beta.h"
 #include "dvicert/lvi.h"
+#include "dvicert/expr.h"
+#include "dvicert/tabfun.h"
+#include "dvicert/tfun.h"
 
 #endif

@@ -27,10 +27,17 @@ typedef struct {
     /* For P: which argument proved it ("enumeration of principal minors",
      * "M-matrix", "H-matrix with positive diagonal", "positive definite"). */
     const char *p_reason;
+    /* When P is not proven: why (the minor proven <= 0, or what could not
+     * be decided); empty when P is proven. */
+    char p_detail[400];
 } dvc_mclass_result;
 
-/* Principal-minor enumeration is used for m <= this (2^m minors, each by
- * a verified determinant sign); beyond it only the sufficient tests. */
+/* Principal-minor enumeration is used for m <= this; beyond it only the
+ * sufficient tests (M, H with positive diagonal, PD) and a check of the
+ * 1 x 1 and 2 x 2 minors. The enumeration visits all 2^m - 1 minors by a
+ * recursion that reuses Schur complements (about 6 * 2^m interval
+ * multiply-adds): m = 20 takes about 0.3 s at 53 bits, each further index
+ * doubles it (docs/mclass.md). */
 #define DVC_MCLASS_P_ENUM_MAX 20
 
 /* Classify M (square). Returns DVC_ERR_INPUT for a non-square or

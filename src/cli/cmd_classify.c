@@ -1,7 +1,117 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* STUB: being written. */
+/* dvicert classify: which matrix classes are proven / disproven / not
+ * proven for an (interval) matrix, and how P was proven. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
 #include "commands.h"
-int dvc_cmd_classify(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "not implemented\n"); return 2; }
-void dvc_help_classify(void) { printf("usage: dvicert classify ...\n"); }
+
+void dvc_help_classify(void)
+{
+    printf(
+        "usage: dvicert classify MATRIX.json [--prec BITS]\n\n"
+        "Certifies matrix classes of the square matrix \"M\" in MATRIX.json (an object\n"
+        "whose field \"M\" is an array of rows; entries are JSON numbers, decimal strings\n"
+        "such as \"0.1\" (enclosed exactly) or \"[lo, hi]\" intervals). Each class is\n"
+        "reported as\n"
+        "  proven      holds for every matrix in the interval matrix [M]\n"
+        "  disproven   fails for every matrix in [M] (e.g. a principal minor <= 0)\n"
+        "  not proven  neither could be shown (an honest answer, not a 'no')\n\n"
+        "classes:\n"
+        "  Z    off-diagonal entries <= 0\n"
+        "  M    nonsingular M-matrix: Z with a verified v > 0, M v > 0\n"
+        "  H    H-matrix with positive diagonal: comparison matrix is an M-matrix\n"
+        "  SYM  symmetric (M_ij and M_ji the same interval)\n"
+        "  SPD  symmetric positive definite (verified Cholesky / eigenvalue bound)\n"
+        "  PD   M + M^T symmetric positive definite\n"
+        "  P    every principal minor > 0: by the M, H or PD test, or by enumerating\n"
+        "       all 2^m - 1 principal minors for m <= %d\n\n"
+        "Output: one line per class, then how P was proven or why not.\n"
+        "exit status: 0 the classification ran (whatever the verdicts), 2 bad input.\n"
+        "Details: docs/mclass.md.\n",
+        DVC_MCLASS_P_ENUM_MAX);
+}
+
+static const char *verdict(const dvc_mclass_result *r, unsigned flag)
+{
+    if (r->proven & flag) return "proven";
+    if (r->disproven & flag) return "disproven";
+    return "not proven";
+}
+
+int dvc_cmd_classify(int argc, char **argv)
+{
+    const char *path = NULL;
+    int digits = 17;
+    json_t *root = NULL;
+    dvc_imat_t M;
+    dvc_mclass_result r;
+    dvc_status st;
+    static const struct {
+        unsigned flag;
+        const char *name;
+    } cls[] = {{DVC_MCLASS_Z, "Z"},     {DVC_MCLASS_M, "M"},   {DVC_MCLASS_H, "H"},
+               {DVC_MCLASS_SYM, "SYM"}, {DVC_MCLASS_SPD, "SPD"}, {DVC_MCLASS_PD, "PD"},
+               {DVC_MCLASS_P, "P"}};
+
+    argc = dvc_cli_common_opts(argc, argv, &digits);
+    if (argc < 0) return DVC_EXIT_INPUT;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "dvicert classify: error: unknown option '%s' (see dvicert classify --help)\n",
+                    argv[i]);
+            return DVC_EXIT_INPUT;
+        }
+        if (path) {
+            fprintf(stderr, "dvicert classify: error: more than one matrix file given ('%s', '%s')\n",
+                    path, argv[i]);
+            return DVC_EXIT_INPUT;
+        }
+        path = argv[i];
+    }
+    if (!path) {
+        fprintf(stderr, "dvicert classify: error: no matrix file given (usage: dvicert classify MATRIX.json)\n");
+        return DVC_EXIT_INPUT;
+    }
+    st = dvc_json_load(&root, path);
+    if (st != DVC_OK) return dvc_cli_fail("classify", st);
+    if (!json_is_object(root)) {
+        json_decref(root);
+        fprintf(stderr, "dvicert classify: error: %s: top level must be a JSON object with field \"M\"\n",
+                path);
+        return DVC_EXIT_INPUT;
+    }
+    dvc_imat_init(M, 0, 0);
+    st = dvc_json_imat(M, root, "M", path);
+    json_decref(root);
+    if (st != DVC_OK) {
+        dvc_imat_clear(M);
+        return dvc_cli_fail("classify", st);
+    }
+    if (M->r != M->c) {
+        fprintf(stderr, "dvicert classify: error: %s: field \"M\" must be a square matrix, got %ld x %ld\n",
+                path, M->r, M->c);
+        dvc_imat_clear(M);
+        return DVC_EXIT_INPUT;
+    }
+    st = dvc_mclass_classify(&r, M);
+    if (st != DVC_OK) {
+        dvc_imat_clear(M);
+        return dvc_cli_fail("classify", st);
+    }
+    printf("matrix: %s (m = %ld, %s, precision %ld bits)\n", path, M->r,
+           dvc_imat_is_point(M) ? "point matrix" : "interval matrix", (long)dvc_prec_get());
+    for (size_t k = 0; k < sizeof cls / sizeof cls[0]; k++)
+        printf("%-4s %s\n", cls[k].name, verdict(&r, cls[k].flag));
+    if (r.proven & DVC_MCLASS_P)
+        printf("P proven by: %s\n", r.p_reason ? r.p_reason : "?");
+    else
+        printf("P %s: %s\n", verdict(&r, DVC_MCLASS_P),
+               r.p_detail[0] ? r.p_detail : "a sufficient condition was disproven");
+    printf("proven: %s\n", r.proven ? dvc_mclass_names(r.proven) : "(none)");
+    printf("disproven: %s\n", r.disproven ? dvc_mclass_names(r.disproven) : "(none)");
+    dvc_imat_clear(M);
+    return DVC_EXIT_OK;
+}

@@ -10,6 +10,11 @@ static const dvc_cli_cmd commands[] = {
     {"lvi", "certified solution of a box-constrained LVI / LCP", dvc_cmd_lvi, dvc_help_lvi},
     {"beta", "rigorous bounds of beta_M and alpha_M", dvc_cmd_beta, dvc_help_beta},
     {"classify", "certified matrix classes (Z, M, H, SPD, PD, P)", dvc_cmd_classify, dvc_help_classify},
+    {"enclose", "certified enclosure of a DLVI problem file; writes a certificate", dvc_cmd_enclose, dvc_help_enclose},
+    {"verify", "independent re-verification of a certificate", dvc_cmd_verify, dvc_help_verify},
+    {"check", "check a trajectory (CSV) against a certificate's tube", dvc_cmd_check, dvc_help_check},
+    {"export", "a certificate's tube as CSV", dvc_cmd_export, dvc_help_export},
+    {"plot", "plot a certificate (gnuplot): approximation with upper/lower bounds", dvc_cmd_plot, dvc_help_plot},
 };
 static const int ncommands = (int)(sizeof commands / sizeof commands[0]);
 

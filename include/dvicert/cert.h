@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Certificates of DLVI enclosures (docs/formats.md): writing, reading, and
+ * independent re-verification. OWNER: cert helper.
+ *
+ * A certificate holds the self-contained problem, its digest, the method
+ * and precision, and for every grid point t_i = i T / N (i = 0..N) the
+ * predictor x^i, y^i as exact binary64 values and the rigorous bounds
+ * (decimal, rounded outward), with the meaning of dvc_dlvi_result_t:
+ *   |x_j(t) - x^h_j(t)| <= eps_x^i for t in [t_{i-1}, t_i] (i >= 1; x^h the
+ *       linear interpolation of the stored x^i), ||x(0) - x^0|| <= eps_x^0;
+ *   ||y(t_i) - y^i|| <= eps_y^i;
+ *   yhat^i encloses SOL(l, u, Q x^i + g(t_i), M);
+ *   y(t) in (yhat^{i-1} +- ry^i) meet (yhat^i +- ry^i) for t in [t_{i-1}, t_i]. */
+#ifndef DVICERT_CERT_H
+#define DVICERT_CERT_H
+
+#include <jansson.h>
+#include "dvicert/dlvi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    long n, m, N;
+    mpfr_prec_t prec;       /* precision the bounds were computed at */
+    int sharpen;            /* Remark 4.3 sharpening requested */
+    json_t *problem;        /* self-contained problem object (borrowed from root) */
+    char problem_digest[17];
+    char digest[17];        /* of the whole certificate text minus this field */
+    mpfi_t T;               /* final time, from the problem */
+    double *x, *y;          /* (N+1) x n and (N+1) x m, row-major */
+    mpfi_t *eps_x, *eps_y;  /* N+1 each: enclosures of the stored decimals */
+    mpfi_t *yhat_lo, *yhat_hi; /* (N+1) x m: enclosures of the stored decimal ends */
+    mpfi_t *ry;             /* N+1 (entry 0 unused): enclosures of the stored decimals */
+    json_t *summary;        /* what was proven (borrowed from root) */
+    json_t *method;         /* method parameters (borrowed from root) */
+    json_t *root;           /* the whole certificate as read or built (owned) */
+} dvc_cert_struct;
+typedef dvc_cert_struct dvc_cert_t[1];
+
+void dvc_cert_init(dvc_cert_t c);
+void dvc_cert_clear(dvc_cert_t c);
+
+/* Run the engine on the problem file and fill c. `prec` = 0: the file's.
+ * DVC_NOT_CERTIFIED (with the engine's reason) when no certificate could
+ * be produced. */
+dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
+                            int sharpen);
+
+/* Write c atomically (nothing is left at path on failure). */
+dvc_status dvc_cert_write(const dvc_cert_t c, const char *path);
+
+/* Read a certificate: DVC_ERR_INPUT / DVC_ERR_IO when the file is
+ * unusable (malformed JSON, missing or mistyped fields). No bound is
+ * checked here. */
+dvc_status dvc_cert_read(dvc_cert_t c, const char *path);
+
+/* Independent re-verification: rebuilds the problem from the embedded copy,
+ * recomputes every bound from the stored predictor with the engine, and
+ * accepts (DVC_OK) only when every stored bound is >= the recomputed one,
+ * the digests match and the time labels are the grid's. DVC_NOT_CERTIFIED
+ * (rejected) with the first reason (step and field) otherwise;
+ * DVC_ERR_INPUT when the embedded problem is unusable. */
+dvc_status dvc_cert_verify(const dvc_cert_t c);
+
+/* t_i = i T / N (enclosure). */
+void dvc_cert_time(mpfi_t t, const dvc_cert_t c, long i);
+
+/* The tube over the part of step i (1 <= i <= N: [t_{i-1}, t_i]) that
+ * meets the time interval tt; returns 0 when they do not meet. For each
+ * component k: lo[k] >= the lower edge and hi[k] <= the upper edge of the
+ * tube at every time of that part (lo rounded up, hi down; lo > hi when
+ * nothing is certainly inside). which = 0: x (n entries), 1: y (m). */
+int dvc_cert_tube_piece(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, const mpfi_t tt,
+                        int which);
+
+/* Hull of the tube over step i (1 <= i <= N), rounded outward. */
+void dvc_cert_tube_step(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int which);
+/* Bounds at grid point i (0 <= i <= N): x^i +- eps_x^i, y^i +- eps_y^i. */
+void dvc_cert_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int which);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Expressions of t (and optionally of named state variables x1..xn), parsed
+ * once and evaluated many times in interval arithmetic, with forward-mode
+ * derivative enclosures for rigorous Lipschitz constants.
+ * Grammar and semantics: docs/expressions.md. */
+#ifndef DVICERT_EXPR_H
+#define DVICERT_EXPR_H
+
+#include "dvicert/ival.h"
+#include "dvicert/ivec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Named constants supplied by a problem file ({"gamma": "0.2"}) ---- */
+
+typedef struct {
+    long n, alloc;
+    char **name;
+    char **text;   /* decimal source text, or NULL when given as an interval */
+    mpfi_t *val;   /* enclosure (at the precision it was given or parsed at) */
+} dvc_expr_consts_struct;
+typedef dvc_expr_consts_struct dvc_expr_consts_t[1];
+
+void dvc_expr_consts_init(dvc_expr_consts_t c);
+void dvc_expr_consts_clear(dvc_expr_consts_t c);
+/* Add name -> v (copied at v's precision). The name must be an identifier
+ * ([A-Za-z_][A-Za-z0-9_]*), not reserved (t, pi, a function name) and not
+ * already defined; v must be a finite interval. */
+dvc_status dvc_expr_consts_add(dvc_expr_consts_t c, const char *name, const mpfi_t v);
+/* Add name -> decimal text ("0.2", "[1, 2]"). The text is kept and enclosed
+ * again at the precision of each expression that uses it, so "0.2" is always
+ * the tightest enclosure of one fifth. */
+dvc_status dvc_expr_consts_add_str(dvc_expr_consts_t c, const char *name, const char *decimal);
+/* Add name -> value of a constant expression ("2*pi/3") over the constants
+ * defined so far, enclosed at the working precision. */
+dvc_status dvc_expr_consts_add_expr(dvc_expr_consts_t c, const char *name, const char *text);
+/* Index of name, or -1. */
+long dvc_expr_consts_find(const dvc_expr_consts_t c, const char *name);
+
+/* ---- Expressions ---- */
+
+struct dvc_expr_ins_s; /* one instruction of the compiled (RPN) program */
+
+typedef struct {
+    char *text;             /* source, for messages */
+    mpfr_prec_t prec;       /* precision of every internal interval */
+    long nvars;             /* named variables besides t */
+    char **varnames;
+    int uses_t, uses_x;     /* does the program read t / any x_i */
+    long nins, ains;
+    struct dvc_expr_ins_s *ins;
+    long ncst, acst;
+    mpfi_t *cst;            /* literal pool */
+    long depth;             /* stack size */
+    mpfi_t *v, *d;          /* value and tangent stacks (scratch) */
+    mpfi_t *var, *dvar;     /* t, x1..xn and their tangents (scratch) */
+    mpfi_t tmp[4];          /* scratch */
+} dvc_expr_struct;
+typedef dvc_expr_struct dvc_expr_t[1];
+
+/* An empty expression at the working precision (dvc_prec_get()) or at prec.
+ * All evaluation happens at this precision; results are rounded outward into
+ * the caller's interval. Evaluation writes scratch space inside the object:
+ * one expression must not be evaluated by two threads at once. */
+void dvc_expr_init(dvc_expr_t e);
+void dvc_expr_init2(dvc_expr_t e, mpfr_prec_t prec);
+void dvc_expr_clear(dvc_expr_t e);
+
+/* Parse text as an expression of t. consts may be NULL. On error
+ * (DVC_ERR_INPUT) the message names the offending token and its column; the
+ * caller prefixes the file and field. Constant subexpressions are evaluated
+ * once here: "1/0" or "log(-1)" fail at parse time. */
+dvc_status dvc_expr_parse(dvc_expr_t e, const char *text, const dvc_expr_consts_t consts);
+/* Same, with named variables (e.g. "x1", "x2") besides t. */
+dvc_status dvc_expr_parse_vars(dvc_expr_t e, const char *text, const dvc_expr_consts_t consts,
+                               long nvars, const char *const *varnames);
+/* The constant expression c (no source text needed). */
+dvc_status dvc_expr_set_const(dvc_expr_t e, const mpfi_t c);
+
+/* Does the expression depend on t / on the named variables? */
+int dvc_expr_uses_t(const dvc_expr_t e);
+int dvc_expr_uses_x(const dvc_expr_t e);
+
+/* r encloses {f(t) : t in T} (natural interval extension). Returns
+ *   DVC_OK;
+ *   DVC_NOT_CERTIFIED when a domain condition cannot be proven on T (log or
+ *     sqrt of an interval reaching below 0, division by an interval
+ *     containing 0, overflow, NaN) -- the message says which operation;
+ *   DVC_ERR_INPUT when it certainly fails (log of a nonpositive interval,
+ *     division by exactly zero) or T is not a finite interval, or the
+ *     expression uses variables other than t.
+ * On failure r is left unchanged. */
+dvc_status dvc_expr_eval(mpfi_t r, const dvc_expr_t e, const mpfi_t T);
+/* With variables: X has nvars entries (may be NULL when nvars == 0). */
+dvc_status dvc_expr_eval_x(mpfi_t r, const dvc_expr_t e, const mpfi_t T, const dvc_ivec_t X);
+
+/* f encloses f(T) and df encloses {f'(t) : t in T}. At kinks of abs, min,
+ * max the derivative is replaced by the hull of the one-sided derivatives
+ * (d|u| = [-1,1] du when 0 is in u), so df encloses Clarke's generalized
+ * derivative and mag(df) is a Lipschitz constant of f on T. sqrt needs its
+ * argument > 0 here (its derivative is unbounded at 0). */
+dvc_status dvc_expr_eval_d1(mpfi_t f, mpfi_t df, const dvc_expr_t e, const mpfi_t T);
+/* Directional derivative in intervals: df encloses
+ * {grad f(t, x) . (dt, dx) : t in T, x in X, dt in dT, dx in dX}.
+ * X and dX may be NULL when nvars == 0. Used for phi'(t) = grad g(X) . F(X). */
+dvc_status dvc_expr_eval_tangent(mpfi_t f, mpfi_t df, const dvc_expr_t e,
+                                 const mpfi_t T, const dvc_ivec_t X,
+                                 const mpfi_t dT, const dvc_ivec_t dX);
+/* grad (nvars + 1 entries, resized if needed): enclosures of df/dt and
+ * df/dx_i over T x X. f may be NULL. */
+dvc_status dvc_expr_grad(mpfi_t f, dvc_ivec_t grad, const dvc_expr_t e,
+                         const mpfi_t T, const dvc_ivec_t X);
+/* L >= sup {|f'(t)| : t in T} (rounded up): a Lipschitz constant of f on T. */
+dvc_status dvc_expr_lipschitz(mpfr_t L, const dvc_expr_t e, const mpfi_t T);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

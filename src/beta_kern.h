@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Private to src/beta*.c: the binary64 directed-rounding kernel that bounds
+ * ||(M_JJ)^{-1}|| (and the alpha row block) for principal submatrices, used
+ * by the vertex enumeration and by the branch-and-bound. docs/beta.md has the
+ * error analysis. */
+#ifndef DVC_BETA_KERN_H
+#define DVC_BETA_KERN_H
+
+#include <stdint.h>
+#include "dvicert/imat.h"
+
+/* M as midpoint/radius in binary64: [M] is contained in [Mc - Mr, Mc + Mr]. */
+typedef struct {
+    int m, ld;          /* ld: row stride, a multiple of 4 */
+    double *Mc, *Mr;    /* m x ld each, zero padded */
+    double *Mmag;       /* upper bound of |M| entrywise */
+    int point;          /* Mr == 0 */
+    const dvc_imat_struct *M; /* the original, for the MPFI fallback */
+} dvc_bk_mat;
+
+/* Rigorous bounds accumulated over visited vertices J. */
+typedef struct {
+    double beta_lo, beta_hi;   /* max over J of lower / upper bounds */
+    double alpha_lo, alpha_hi;
+    long count;                /* vertices evaluated */
+    long slow;                 /* vertices that needed the MPFI fallback */
+    long refresh;              /* from-scratch inversions */
+} dvc_bk_acc;
+
+void dvc_bk_acc_init(dvc_bk_acc *a);
+
+/* mid/rad conversion, rigorous. DVC_ERR_INPUT for non-finite entries. */
+dvc_status dvc_bk_mat_init(dvc_bk_mat *K, const dvc_imat_t M);
+void dvc_bk_mat_clear(dvc_bk_mat *K);
+
+/* Evaluate every vertex J = base + G, G a subset of free[0..nfree) (the empty
+ * G included), in Gray-code order. base is a bit mask (m <= 64). J empty
+ * contributes beta 0 and alpha 1. Sets FE_UPWARD inside and restores
+ * FE_TONEAREST before returning. DVC_NOT_CERTIFIED when some ||(M_JJ)^{-1}||
+ * could not be bounded even by the MPFI fallback. */
+dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree,
+                       int want_alpha, dvc_bk_acc *acc);
+
+/* Upper bounds over the node {d : d_i = 1 (i in in), d_i = 0 (i in out),
+ * d_i in [0,1] otherwise} of ||X(d)|| (beta) and of ||(I - D + DM)^{-1}||
+ * (alpha). +inf when the interval residual is not < 1. */
+void dvc_bk_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, int want_alpha,
+                       double *ub_beta, double *ub_alpha);
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* dvicert check: an external trajectory against a certificate's tube. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "dvicert/traj.h"
+
+void dvc_help_check(void)
+{
+    printf(
+        "usage: dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D]\n\n"
+        "Checks a trajectory computed by any tool against the certified tube.\n"
+        "TRAJ.csv has a header row t,x1,...,xn[,y1,...,ym] (columns in any order; the y\n"
+        "columns are optional, all or none), times anywhere in [0, T] and in any order.\n"
+        "Every decimal is enclosed exactly; a sample is inside only if its whole\n"
+        "enclosure lies inside the tube for every time its t may denote:\n"
+        "  x: x^h(t) +- eps_x^i on [t_{i-1}, t_i] (x^h: linear interpolation of the predictor)\n"
+        "  y: (yhat^{i-1} +- ry^i) meet (yhat^i +- ry^i) on [t_{i-1}, t_i]\n"
+        "The certificate is first re-verified (as 'dvicert verify'); --no-verify skips it.\n\n"
+        "Output: the number of samples, the worst margin (smallest distance to a tube\n"
+        "edge, negative = outside) and every violation (t, component, value, bounds).\n"
+        "exit status: 0 every sample inside, 1 a violation (or the certificate rejected),\n"
+        "2 unusable input (missing columns, non-numeric values, t outside [0, T]).\n");
+}
+
+static void comp_name(char *buf, size_t n, const dvc_traj_t tr, long k)
+{
+    if (k < tr->n) snprintf(buf, n, "x%ld", k + 1);
+    else snprintf(buf, n, "y%ld", k - tr->n + 1);
+}
+
+int dvc_cmd_check(int argc, char **argv)
+{
+    const char *cpath = NULL, *tpath = NULL;
+    int digits = 10, verify = 1, rc;
+    dvc_cert_t c;
+    dvc_traj_t tr;
+    dvc_traj_report rep;
+    dvc_status st;
+    argc = dvc_cli_common_opts(argc, argv, &digits);
+    if (argc < 0) return DVC_EXIT_INPUT;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--no-verify") == 0) verify = 0;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "dvicert check: error: unknown option '%s' (see --help)\n", argv[i]);
+            return DVC_EXIT_INPUT;
+        } else if (!cpath) cpath = argv[i];
+        else if (!tpath) tpath = argv[i];
+        else {
+            fprintf(stderr, "dvicert check: error: too many arguments\n");
+            return DVC_EXIT_INPUT;
+        }
+    }
+    if (!cpath || !tpath) {
+        fprintf(stderr, "usage: dvicert check CERT.json TRAJ.csv\n");
+        return DVC_EXIT_INPUT;
+    }
+    dvc_cert_init(c);
+    st = dvc_cert_read(c, cpath);
+    if (st != DVC_OK) {
+        fprintf(stderr, "dvicert check: unusable certificate: %s\n", dvc_error_message());
+        dvc_cert_clear(c);
+        return DVC_EXIT_INPUT;
+    }
+    dvc_traj_init(tr);
+    st = dvc_traj_read(tr, tpath, c->n, c->m, c->T);
+    if (st != DVC_OK) {
+        rc = dvc_cli_fail("check", st);
+        dvc_cert_clear(c);
+        return rc;
+    }
+    if (verify) {
+        st = dvc_cert_verify(c);
+        if (st != DVC_OK) {
+            if (st == DVC_NOT_CERTIFIED)
+                printf("rejected certificate: %s: %s\n", cpath, dvc_error_message());
+            else
+                fprintf(stderr, "dvicert check: unusable certificate: %s\n", dvc_error_message());
+            dvc_traj_clear(tr);
+            dvc_cert_clear(c);
+            return st == DVC_NOT_CERTIFIED ? DVC_EXIT_FAIL : DVC_EXIT_INPUT;
+        }
+        printf("certificate: %s verified\n", cpath);
+    }
+    st = dvc_traj_check(&rep, tr, c);
+    if (st != DVC_OK) {
+        rc = dvc_cli_fail("check", st);
+        dvc_traj_clear(tr);
+        dvc_cert_clear(c);
+        return rc;
+    }
+    {
+        mpfr_t lo, hi;
+        char name[32];
+        mpfr_inits2(c->prec, lo, hi, (mpfr_ptr)0);
+        printf("samples: %ld (columns: x1..x%ld%s)\n", rep.nsamples, tr->n,
+               tr->m ? ", y1..ym" : "");
+        comp_name(name, sizeof name, tr, rep.worst_hit.comp);
+        printf("worst margin: %.*g (line %ld, %s)\n", digits, rep.worst,
+               tr->line[rep.worst_hit.sample], name);
+        for (long k = 0; k < rep.nviol; k++) {
+            const dvc_traj_hit *h = &rep.viol[k];
+            char *ts = dvc_ival_str(tr->t[h->sample], digits);
+            char *vs = dvc_ival_str(tr->v[h->sample * (tr->n + tr->m) + h->comp], digits);
+            char *ls, *hs;
+            dvc_traj_tube_at(lo, hi, tr, h->sample, h->comp, c);
+            ls = dvc_mpfr_str(lo, digits, MPFR_RNDU);
+            hs = dvc_mpfr_str(hi, digits, MPFR_RNDD);
+            comp_name(name, sizeof name, tr, h->comp);
+            printf("violation: line %ld t = %s %s = %s outside [%s, %s] (margin %.*g)\n",
+                   tr->line[h->sample], ts ? ts : "?", name, vs ? vs : "?", ls ? ls : "?",
+                   hs ? hs : "?", digits, h->margin);
+            free(ts);
+            free(vs);
+            free(ls);
+            free(hs);
+        }
+        printf("%s: %ld of %ld samples outside the tube\n", rep.nviol ? "VIOLATED" : "inside",
+               rep.nviol, rep.nsamples);
+        mpfr_clears(lo, hi, (mpfr_ptr)0);
+    }
+    rc = rep.nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;
+    dvc_traj_report_clear(&rep);
+    dvc_traj_clear(tr);
+    dvc_cert_clear(c);
+    return rc;
+}

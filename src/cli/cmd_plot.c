@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* dvicert plot: the approximate solution with its certified upper and lower
+ * bound curves, one panel per component (the style of Chen & Wang, Fig. 1),
+ * rendered by gnuplot. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "dvicert/cert.h"
+
+void dvc_help_plot(void)
+{
+    printf(
+        "usage: dvicert plot CERT.json -o OUT.png|OUT.svg [--title TEXT] [--only x|y]\n\n"
+        "Plots, per component, the approximate solution x^h_j (y^h_k) and the curves\n"
+        "x^h_j(t_i) +- eps_x^i (y^h_k(t_i) +- eps_y^i) that bound the exact solution from\n"
+        "above and below at the grid points (as in Fig. 1 of Chen & Wang). The format\n"
+        "follows the extension (.png: pngcairo, .svg: svg). Needs gnuplot (Debian:\n"
+        "apt-get install gnuplot-nox); the environment variable DVC_GNUPLOT names\n"
+        "another gnuplot program. The image is rendered to a temporary file and renamed:\n"
+        "nothing is left at OUT on failure.\n"
+        "exit status: 0 written, 2 unusable certificate, gnuplot missing or failed.\n");
+}
+
+static const char *ext_of(const char *p)
+{
+    const char *d = strrchr(p, '.');
+    return d ? d + 1 : "";
+}
+
+int dvc_cmd_plot(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL, *title = NULL, *only = NULL, *term;
+    const char *gp = getenv("DVC_GNUPLOT");
+    int digits = 17, status;
+    long panels;
+    dvc_cert_t c;
+    dvc_status st;
+    char *tmp, cmd[4096];
+    FILE *p;
+    argc = dvc_cli_common_opts(argc, argv, &digits);
+    if (argc < 0) return DVC_EXIT_INPUT;
+    for (int i = 1; i < argc; i++) {
+        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--title") == 0 ||
+             strcmp(argv[i], "--only") == 0) && i + 1 >= argc) {
+            fprintf(stderr, "dvicert plot: error: %s needs a value\n", argv[i]);
+            return DVC_EXIT_INPUT;
+        }
+        if (strcmp(argv[i], "-o") == 0) out = argv[++i];
+        else if (strcmp(argv[i], "--title") == 0) title = argv[++i];
+        else if (strcmp(argv[i], "--only") == 0) only = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "dvicert plot: error: unknown option '%s' (see --help)\n", argv[i]);
+            return DVC_EXIT_INPUT;
+        } else if (!in) in = argv[i];
+        else {
+            fprintf(stderr, "dvicert plot: error: too many arguments\n");
+            return DVC_EXIT_INPUT;
+        }
+    }
+    if (!in || !out) {
+        fprintf(stderr, "usage: dvicert plot CERT.json -o OUT.png|OUT.svg\n");
+        return DVC_EXIT_INPUT;
+    }
+    if (only && strcmp(only, "x") != 0 && strcmp(only, "y") != 0) {
+        fprintf(stderr, "dvicert plot: error: --only takes x or y\n");
+        return DVC_EXIT_INPUT;
+    }
+    if (strcmp(ext_of(out), "png") == 0) term = "pngcairo noenhanced size 900,%ld font ',10'";
+    else if (strcmp(ext_of(out), "svg") == 0) term = "svg noenhanced size 900,%ld dynamic font 'sans,10'";
+    else {
+        fprintf(stderr, "dvicert plot: error: %s: the output must end in .png or .svg\n", out);
+        return DVC_EXIT_INPUT;
+    }
+    if (!gp || !*gp) gp = "gnuplot";
+    if (strchr(gp, '\'') || strlen(gp) > 1000 || strlen(out) > 1000) {
+        fprintf(stderr, "dvicert plot: error: unsupported characters in the gnuplot or output path\n");
+        return DVC_EXIT_INPUT;
+    }
+    snprintf(cmd, sizeof cmd, "command -v '%s' >/dev/null 2>&1", gp);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "dvicert plot: error: gnuplot not found ('%s'); install it, e.g. on Debian: "
+                "apt-get install gnuplot-nox\n", gp);
+        return DVC_EXIT_INPUT;
+    }
+    dvc_cert_init(c);
+    st = dvc_cert_read(c, in);
+    if (st != DVC_OK) {
+        fprintf(stderr, "dvicert plot: unusable certificate: %s\n", dvc_error_message());
+        dvc_cert_clear(c);
+        return DVC_EXIT_INPUT;
+    }
+    panels = (only && *only == 'y' ? 0 : c->n) + (only && *only == 'x' ? 0 : c->m);
+    tmp = malloc(strlen(out) + 64);
+    if (!tmp) {
+        dvc_cert_clear(c);
+        return DVC_EXIT_INPUT;
+    }
+    snprintf(tmp, strlen(out) + 64, "%s.tmp.%ld.%s", out, (long)getpid(), ext_of(out));
+    snprintf(cmd, sizeof cmd, "'%s' 2>&1", gp);
+    p = popen(cmd, "w");
+    if (!p) {
+        fprintf(stderr, "dvicert plot: error: cannot run gnuplot: %s\n", strerror(errno));
+        free(tmp);
+        dvc_cert_clear(c);
+        return DVC_EXIT_INPUT;
+    }
+    fprintf(p, "set terminal ");
+    fprintf(p, term, 60 + 240 * panels);
+    fprintf(p, "\nset output '");
+    for (const char *s = tmp; *s; s++) fprintf(p, *s == '\'' ? "''" : "%c", *s);
+    fprintf(p, "'\nset datafile separator ','\nset grid\nset key top right\n");
+    fprintf(p, "$D << EOD\n");
+    {
+        /* t, then per component: value, lower, upper */
+        long k2 = c->n > c->m ? c->n : c->m;
+        mpfr_t *lo = malloc((size_t)k2 * sizeof *lo), *hi = malloc((size_t)k2 * sizeof *hi);
+        mpfi_t t;
+        mpfi_init2(t, c->prec);
+        for (long k = 0; lo && hi && k < k2; k++) {
+            mpfr_init2(lo[k], c->prec);
+            mpfr_init2(hi[k], c->prec);
+        }
+        for (long i = 0; lo && hi && i <= c->N; i++) {
+            dvc_cert_time(t, c, i);
+            fprintf(p, "%.17g", dvc_ival_mid_d(t));
+            for (int which = 0; which < 2; which++) {
+                long cnt = which ? c->m : c->n;
+                const double *v = which ? c->y + i * c->m : c->x + i * c->n;
+                dvc_cert_tube_grid(lo, hi, c, i, which);
+                for (long j = 0; j < cnt; j++)
+                    fprintf(p, ",%.17g,%.17g,%.17g", v[j], mpfr_get_d(lo[j], MPFR_RNDD),
+                            mpfr_get_d(hi[j], MPFR_RNDU));
+            }
+            fprintf(p, "\n");
+        }
+        for (long k = 0; lo && hi && k < k2; k++) {
+            mpfr_clear(lo[k]);
+            mpfr_clear(hi[k]);
+        }
+        free(lo);
+        free(hi);
+        mpfi_clear(t);
+    }
+    fprintf(p, "EOD\n");
+    fprintf(p, "set multiplot layout %ld,1 title '", panels);
+    for (const char *s = title ? title : "certified enclosure: approximation and upper/lower bounds";
+         *s; s++)
+        fprintf(p, *s == '\'' ? "''" : *s == '\n' ? " " : "%c", *s);
+    fprintf(p, "'\n");
+    for (int which = 0; which < 2; which++) {
+        long cnt = which ? c->m : c->n;
+        if (only && *only != (which ? 'y' : 'x')) continue;
+        for (long j = 0; j < cnt; j++) {
+            long col = 2 + 3 * ((which ? c->n : 0) + j);
+            char nm[32];
+            snprintf(nm, sizeof nm, "%s%ld", which ? "y" : "x", j + 1);
+            fprintf(p, "set xlabel 't'\nset ylabel '%s'\n", nm);
+            fprintf(p, "plot $D using 1:%ld with lines lw 1.5 lc rgb '#1f4e9c' title '%s^h', "
+                       "'' using 1:%ld with lines dt 2 lc rgb '#c0392b' title '%s^h - eps', "
+                       "'' using 1:%ld with lines dt 2 lc rgb '#27ae60' title '%s^h + eps'\n",
+                    col, nm, col + 1, nm, col + 2, nm);
+        }
+    }
+    fprintf(p, "unset multiplot\nset output\n");
+    status = pclose(p);
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        remove(tmp);
+        fprintf(stderr, "dvicert plot: error: gnuplot failed (exit status %d)\n",
+                status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        free(tmp);
+        dvc_cert_clear(c);
+        return DVC_EXIT_INPUT;
+    }
+    if (rename(tmp, out) != 0) {
+        fprintf(stderr, "dvicert plot: error: %s: cannot write: %s\n", out, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        dvc_cert_clear(c);
+        return DVC_EXIT_INPUT;
+    }
+    printf("wrote %s (%ld panels)\n", out, panels);
+    free(tmp);
+    dvc_cert_clear(c);
+    return DVC_EXIT_OK;
+}

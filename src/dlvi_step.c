@@ -1,0 +1,1118 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The DLVI engine proper: validation, certified constants, the
+ * floating-point predictor and the per-step certification (one function,
+ * cert_step, used by both dvc_dlvi_run and dvc_dlvi_certify). The bounds
+ * and their proofs are in docs/bounds.md; the numbers in comments refer to
+ * its sections. */
+#include "dlvi_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dvicert/tfun.h"
+
+/* Step constants for one value of the LVI Lipschitz constant beta (the
+ * global beta_M bound, or a local one when sharpening). Upper bounds. */
+typedef struct {
+    mpfr_t beta, bnB, bnBnQ, L, invD, a0, a1, eLh, phi;
+} consts_t;
+
+/* The problem's dvc_tfun_t arrays seen through the callback interface. */
+typedef struct {
+    const dvc_tfun_t *fs;
+    long k;
+    mpfi_t pt, val;   /* scratch for the predictor's point values */
+    mpfr_t L;
+    int ready;
+} tfun_ctx;
+
+/* Nonzero entries of an interval matrix, by row (chains of masses are
+ * sparse; exact zeros cost nothing in the products). */
+typedef struct {
+    long r, nnz;
+    long *start;     /* r + 1 */
+    long *col;
+    mpfi_ptr *val;
+} spm_t;
+
+typedef struct {
+    const dvc_dlvi_problem_struct *p;
+    const dvc_dlvi_opts *o;
+    long n, m, N, lip_block;
+    mpfr_prec_t prec;
+    int sharpen;
+    dvc_dlvi_tcb f, g;
+    tfun_ctx fctx, gctx;
+    /* certification */
+    dvc_lvi_solver_t solver;
+    int solver_ok;
+    dvc_lvi_result_t lres, lbox;
+    mpfi_t h, theta, omt, ti, tn, tstep, tblk, s, u;
+    mpfr_t nA, nB, nQ, hhi;
+    consts_t glob, loc;
+    int loc_valid, loc_better;
+    int *loc_pat;
+    dvc_ivec_t Fi, Fn, Gn, Gstep, q, qbox, w, X0, X1, Z;
+    spm_t sA, sB, sQ;
+    mpfr_t eps_i, eps, v0n, v0, Lx, Lf, Lg, dn, dx, cc, r1, r2, Lf_blk, Lg_blk;
+    long blk_id;
+    /* predictor (doubles) */
+    double hd, thd;
+    double *Ad, *Bd, *Qd, *Md, *ld, *ud, *W, *WB, *Mp, *fv, *gv, *rv, *pv, *qv;
+    double *lsA, *lsb; /* linear solve scratch */
+    long *lsp;
+    int *act;
+} ws_t;
+
+/* ---- small helpers --------------------------------------------------- */
+
+static void consts_init(consts_t *c, mpfr_prec_t prec)
+{
+    mpfr_inits2(prec, c->beta, c->bnB, c->bnBnQ, c->L, c->invD, c->a0, c->a1, c->eLh, c->phi,
+                (mpfr_ptr)0);
+}
+
+static void consts_clear(consts_t *c)
+{
+    mpfr_clears(c->beta, c->bnB, c->bnBnQ, c->L, c->invD, c->a0, c->a1, c->eLh, c->phi,
+                (mpfr_ptr)0);
+}
+
+/* Upper bound of ||v||_inf for an interval vector (NaN-safe: +inf). */
+static void ivec_norm(mpfr_t r, const dvc_ivec_t v, mpfr_t tmp)
+{
+    mpfr_set_zero(r, 1);
+    for (long k = 0; k < v->n; k++) {
+        if (mpfr_nan_p(&v->e[k]->left) || mpfr_nan_p(&v->e[k]->right)) {
+            mpfr_set_inf(r, 1);
+            return;
+        }
+        mpfr_abs(tmp, &v->e[k]->left, MPFR_RNDU);
+        if (mpfr_cmp(tmp, r) > 0) mpfr_set(r, tmp, MPFR_RNDU);
+        mpfr_abs(tmp, &v->e[k]->right, MPFR_RNDU);
+        if (mpfr_cmp(tmp, r) > 0) mpfr_set(r, tmp, MPFR_RNDU);
+    }
+}
+
+/* Double rounded up (a valid upper bound to store). */
+static double up_d(const mpfr_t x) { return mpfr_get_d(x, MPFR_RNDU); }
+
+static void spm_build(spm_t *S, const dvc_imat_t A)
+{
+    long k = 0;
+    S->r = A->r;
+    S->start = calloc((size_t)(A->r + 1), sizeof(long));
+    S->col = calloc((size_t)(A->r * A->c + 1), sizeof(long));
+    S->val = calloc((size_t)(A->r * A->c + 1), sizeof(mpfi_ptr));
+    if (!S->start || !S->col || !S->val) abort();
+    for (long i = 0; i < A->r; i++) {
+        S->start[i] = k;
+        for (long j = 0; j < A->c; j++) {
+            mpfi_ptr e = dvc_imat_entry(A, i, j);
+            if (mpfr_zero_p(&e->left) && mpfr_zero_p(&e->right)) continue;
+            S->col[k] = j;
+            S->val[k] = e;
+            k++;
+        }
+    }
+    S->start[A->r] = k;
+    S->nnz = k;
+}
+
+static void spm_clear(spm_t *S)
+{
+    free(S->start);
+    free(S->col);
+    free(S->val);
+    memset(S, 0, sizeof *S);
+}
+
+/* out[i] += sum_j S_ij x_j */
+static void spm_addmul(dvc_ivec_t out, const spm_t *S, const mpfi_t *x, mpfi_t tmp)
+{
+    for (long i = 0; i < S->r; i++)
+        for (long k = S->start[i]; k < S->start[i + 1]; k++) {
+            mpfi_mul(tmp, S->val[k], x[S->col[k]]);
+            mpfi_add(out->e[i], out->e[i], tmp);
+        }
+}
+
+/* ---- functions of time ------------------------------------------------ */
+
+static dvc_status tfun_cb_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    tfun_ctx *c = ctx;
+    for (long j = 0; j < c->k; j++) {
+        dvc_status st = dvc_tfun_eval(out->e[j], c->fs[j], t);
+        if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", j + 1);
+    }
+    return DVC_OK;
+}
+
+static dvc_status tfun_cb_lip(mpfr_t out, const mpfi_t t, void *ctx)
+{
+    tfun_ctx *c = ctx;
+    mpfr_set_zero(out, 1);
+    for (long j = 0; j < c->k; j++) {
+        dvc_status st = dvc_tfun_eval_lip(NULL, c->L, c->fs[j], t);
+        if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", j + 1);
+        /* infinity norm: the largest component constant */
+        if (mpfr_cmp(c->L, out) > 0) mpfr_set(out, c->L, MPFR_RNDU);
+    }
+    return DVC_OK;
+}
+
+static void tfun_cb_eval_d(double *out, double t, void *ctx)
+{
+    tfun_ctx *c = ctx;
+    mpfi_set_d(c->pt, t);
+    for (long j = 0; j < c->k; j++) {
+        if (dvc_tfun_eval(c->val, c->fs[j], c->pt) != DVC_OK) {
+            dvc_error_reset();
+            out[j] = NAN;
+        } else {
+            out[j] = dvc_ival_mid_d(c->val);
+        }
+    }
+}
+
+static void tfun_ctx_clear(tfun_ctx *c)
+{
+    if (!c->ready) return;
+    mpfi_clear(c->pt);
+    mpfi_clear(c->val);
+    mpfr_clear(c->L);
+    c->ready = 0;
+}
+
+static dvc_status tf_resolve(dvc_dlvi_tcb *out, tfun_ctx *tc, const dvc_tfun_t *tf,
+                             const dvc_dlvi_tcb *cb, long k, mpfr_prec_t prec, const char *name)
+{
+    memset(out, 0, sizeof *out);
+    if (tf != NULL && k > 0) {
+        tc->fs = tf;
+        tc->k = k;
+        mpfi_init2(tc->pt, 53);
+        mpfi_init2(tc->val, 53);
+        mpfr_init2(tc->L, prec);
+        tc->ready = 1;
+        out->k = k;
+        out->eval = tfun_cb_eval;
+        out->lipschitz = tfun_cb_lip;
+        out->eval_d = tfun_cb_eval_d;
+        out->ctx = tc;
+        return DVC_OK;
+    }
+    if (cb != NULL && cb->eval != NULL) {
+        if (cb->k != k)
+            return dvc_error(DVC_ERR_INPUT, "dlvi: %s has %ld components, need %ld", name, cb->k, k);
+        if (cb->lipschitz == NULL || cb->eval_d == NULL)
+            return dvc_error(DVC_ERR_INPUT, "dlvi: %s: eval, lipschitz and eval_d are all needed", name);
+        *out = *cb;
+    }
+    return DVC_OK;
+}
+
+static dvc_status tf_eval(const dvc_dlvi_tcb *f, dvc_ivec_t out, const mpfi_t t, const char *name)
+{
+    dvc_status st;
+    if (f->eval == NULL) {
+        dvc_ivec_zero(out);
+        return DVC_OK;
+    }
+    st = f->eval(out, t, f->ctx);
+    if (st != DVC_OK) return dvc_error_context(st, "%s(t): ", name);
+    for (long k = 0; k < out->n; k++)
+        if (!dvc_ival_is_finite(out->e[k]) || !dvc_ival_is_valid(out->e[k]))
+            return dvc_error(DVC_NOT_CERTIFIED, "%s(t) component %ld: no finite enclosure", name, k + 1);
+    return DVC_OK;
+}
+
+static dvc_status tf_lip(const dvc_dlvi_tcb *f, mpfr_t out, const mpfi_t t, const char *name)
+{
+    dvc_status st;
+    if (f->eval == NULL) {
+        mpfr_set_zero(out, 1);
+        return DVC_OK;
+    }
+    st = f->lipschitz(out, t, f->ctx);
+    if (st != DVC_OK) return dvc_error_context(st, "Lipschitz constant of %s: ", name);
+    if (!mpfr_number_p(out) || mpfr_sgn(out) < 0)
+        return dvc_error(DVC_NOT_CERTIFIED, "Lipschitz constant of %s: not a finite bound", name);
+    return DVC_OK;
+}
+
+static void tf_eval_d(const dvc_dlvi_tcb *f, double *out, double t, long k)
+{
+    if (f->eval == NULL) {
+        for (long j = 0; j < k; j++) out[j] = 0.0;
+        return;
+    }
+    f->eval_d(out, t, f->ctx);
+}
+
+/* ---- double linear algebra for the predictor -------------------------- */
+
+/* Solve A x = b (A k x k row-major, overwritten; b overwritten by x) by
+ * Gaussian elimination with partial pivoting. Returns 0 if singular. */
+static int solve_d(double *A, double *b, long k)
+{
+    for (long c = 0; c < k; c++) {
+        long piv = c;
+        double best = fabs(A[c * k + c]);
+        for (long r = c + 1; r < k; r++)
+            if (fabs(A[r * k + c]) > best) best = fabs(A[r * k + c]), piv = r;
+        if (!(best > 0.0)) return 0;
+        if (piv != c) {
+            for (long j = 0; j < k; j++) {
+                double tmp = A[c * k + j];
+                A[c * k + j] = A[piv * k + j];
+                A[piv * k + j] = tmp;
+            }
+            double tb = b[c];
+            b[c] = b[piv];
+            b[piv] = tb;
+        }
+        for (long r = c + 1; r < k; r++) {
+            double fct = A[r * k + c] / A[c * k + c];
+            if (fct == 0.0) continue;
+            for (long j = c; j < k; j++) A[r * k + j] -= fct * A[c * k + j];
+            b[r] -= fct * b[c];
+        }
+    }
+    for (long r = k - 1; r >= 0; r--) {
+        double s = b[r];
+        for (long j = r + 1; j < k; j++) s -= A[r * k + j] * b[j];
+        b[r] = s / A[r * k + r];
+    }
+    return 1;
+}
+
+/* LVI(l, u, q, M) in doubles: primal-dual active-set (semismooth Newton on
+ * mid(y - l, y - u, M y + q)) warm-started from act; falls back to the lvi
+ * module's predictor. y holds the result; returns DVC_OK or the fallback's
+ * status. */
+static dvc_status lvi_pred(ws_t *w, const double *M, const double *q, double *y, int *act)
+{
+    long m = w->m, it, maxit = 3 * m + 10;
+    double qs = 0.0, tol;
+    const double *l = w->ld, *u = w->ud;
+    for (long k = 0; k < m; k++) qs = fmax(qs, fabs(q[k]));
+    tol = 1e-12 * (1.0 + qs);
+    for (it = 0; it < maxit; it++) {
+        long nf = 0, changed = 0;
+        long *F = w->lsp;
+        for (long k = 0; k < m; k++) {
+            if (act[k] == 0) F[nf++] = k;
+            else y[k] = act[k] < 0 ? l[k] : u[k];
+        }
+        for (long a = 0; a < nf; a++) {
+            double s = -q[F[a]];
+            for (long j = 0; j < m; j++)
+                if (act[j] != 0) s -= M[F[a] * m + j] * y[j];
+            w->lsb[a] = s;
+            for (long b = 0; b < nf; b++) w->lsA[a * nf + b] = M[F[a] * m + F[b]];
+        }
+        if (nf > 0 && !solve_d(w->lsA, w->lsb, nf)) break;
+        for (long a = 0; a < nf; a++) y[F[a]] = w->lsb[a];
+        for (long k = 0; k < m; k++) {
+            double wk = q[k];
+            for (long j = 0; j < m; j++) wk += M[k * m + j] * y[j];
+            if (act[k] == 0) {
+                if (y[k] < l[k] - tol) act[k] = -1, changed = 1;
+                else if (y[k] > u[k] + tol) act[k] = 1, changed = 1;
+            } else if (act[k] < 0 && wk < -tol) {
+                act[k] = 0, changed = 1;
+            } else if (act[k] > 0 && wk > tol) {
+                act[k] = 0, changed = 1;
+            }
+        }
+        if (!changed) {
+            for (long k = 0; k < m; k++) y[k] = fmin(fmax(y[k], l[k]), u[k]);
+            return DVC_OK;
+        }
+    }
+    {
+        dvc_status st = dvc_lvi_predict(y, M, q, l, u, m);
+        if (st != DVC_OK && st != DVC_NOT_CERTIFIED) return st;
+        for (long k = 0; k < m; k++) act[k] = y[k] <= l[k] ? -1 : (y[k] >= u[k] ? 1 : 0);
+        return st;
+    }
+}
+
+/* ---- workspace -------------------------------------------------------- */
+
+static void ws_zero(ws_t *w) { memset(w, 0, sizeof *w); }
+
+static void ws_clear(ws_t *w)
+{
+    tfun_ctx_clear(&w->fctx);
+    tfun_ctx_clear(&w->gctx);
+    if (w->prec == 0) return;
+    if (w->solver_ok) dvc_lvi_solver_clear(w->solver);
+    dvc_lvi_result_clear(w->lres);
+    dvc_lvi_result_clear(w->lbox);
+    dvc_dlvi_iclears_(w->h, w->theta, w->omt, w->ti, w->tn, w->tstep, w->tblk, w->s, w->u, (mpfi_ptr)0);
+    mpfr_clears(w->nA, w->nB, w->nQ, w->hhi, w->eps_i, w->eps, w->v0n, w->v0, w->Lx, w->Lf, w->Lg,
+                w->dn, w->dx, w->cc, w->r1, w->r2, w->Lf_blk, w->Lg_blk, (mpfr_ptr)0);
+    consts_clear(&w->glob);
+    consts_clear(&w->loc);
+    dvc_ivec_clear(w->Fi);
+    dvc_ivec_clear(w->Fn);
+    dvc_ivec_clear(w->Gn);
+    dvc_ivec_clear(w->Gstep);
+    dvc_ivec_clear(w->q);
+    dvc_ivec_clear(w->qbox);
+    dvc_ivec_clear(w->w);
+    dvc_ivec_clear(w->X0);
+    dvc_ivec_clear(w->X1);
+    dvc_ivec_clear(w->Z);
+    spm_clear(&w->sA);
+    spm_clear(&w->sB);
+    spm_clear(&w->sQ);
+    free(w->loc_pat);
+    free(w->Ad);
+    free(w->lsp);
+    free(w->act);
+    ws_zero(w);
+}
+
+static int imat_dims(const dvc_imat_t A, long r, long c) { return A->r == r && A->c == c; }
+
+static dvc_status validate(const dvc_dlvi_problem_struct *p)
+{
+    long n = p->n, m = p->m;
+    if (n < 1 || m < 0) return dvc_error(DVC_ERR_INPUT, "dlvi: need n >= 1 and m >= 0 (n = %ld, m = %ld)", n, m);
+    if (!imat_dims(p->A, n, n)) return dvc_error(DVC_ERR_INPUT, "dlvi: A must be %ldx%ld", n, n);
+    if (!imat_dims(p->B, n, m)) return dvc_error(DVC_ERR_INPUT, "dlvi: B must be %ldx%ld", n, m);
+    if (!imat_dims(p->Q, m, n)) return dvc_error(DVC_ERR_INPUT, "dlvi: Q must be %ldx%ld", m, n);
+    if (!imat_dims(p->M, m, m)) return dvc_error(DVC_ERR_INPUT, "dlvi: M must be %ldx%ld", m, m);
+    if (p->l->n != m || p->u->n != m) return dvc_error(DVC_ERR_INPUT, "dlvi: l and u need %ld entries", m);
+    if (p->x0->n != n) return dvc_error(DVC_ERR_INPUT, "dlvi: x0 needs %ld entries", n);
+    if (!dvc_imat_is_finite(p->A) || !dvc_imat_is_finite(p->B) || !dvc_imat_is_finite(p->Q) ||
+        !dvc_imat_is_finite(p->M))
+        return dvc_error(DVC_ERR_INPUT, "dlvi: A, B, Q, M must be finite");
+    if (!dvc_ivec_is_finite(p->x0)) return dvc_error(DVC_ERR_INPUT, "dlvi: x0 must be finite");
+    for (long k = 0; k < m; k++)
+        if (!dvc_ival_is_valid(p->l->e[k]) || !dvc_ival_is_valid(p->u->e[k]))
+            return dvc_error(DVC_ERR_INPUT, "dlvi: l, u entry %ld is NaN", k + 1);
+    if (p->N < 1) return dvc_error(DVC_ERR_INPUT, "dlvi: N must be >= 1 (N = %ld)", p->N);
+    if (!dvc_ival_is_finite(p->T) || !dvc_ival_is_pos(p->T))
+        return dvc_error(DVC_ERR_INPUT, "dlvi: T must be a finite interval > 0");
+    if (!dvc_ival_is_valid(p->theta) || !dvc_ival_is_nonneg(p->theta) ||
+        mpfr_cmp_ui(&p->theta->right, 1) > 0)
+        return dvc_error(DVC_ERR_INPUT, "dlvi: theta must lie in [0, 1]");
+    return DVC_OK;
+}
+
+/* c <- step constants for the Lipschitz constant beta (upper bound).
+ * Returns 0 when the step condition D = 1 - h((1-theta)||A|| + beta ||B||
+ * ||Q||) > 0 cannot be proven (docs/bounds.md, section 3). */
+static int make_consts(ws_t *w, consts_t *c, const mpfr_t beta)
+{
+    int ok;
+    mpfi_t D, X;
+    mpfi_init2(D, w->prec);
+    mpfi_init2(X, w->prec);
+    mpfr_set(c->beta, beta, MPFR_RNDU);
+    mpfr_mul(c->bnB, beta, w->nB, MPFR_RNDU);
+    mpfr_mul(c->bnBnQ, c->bnB, w->nQ, MPFR_RNDU);
+    mpfr_add(c->L, w->nA, c->bnBnQ, MPFR_RNDU);
+    /* D = 1 - h ((1 - theta) nA + beta nB nQ), in intervals */
+    mpfi_mul_fr(D, w->omt, w->nA);
+    mpfi_add_fr(D, D, c->bnBnQ);
+    mpfi_mul(D, D, w->h);
+    mpfi_ui_sub(D, 1, D);
+    ok = dvc_ival_is_pos(D);
+    if (ok) {
+        mpfr_ui_div(c->invD, 1, &D->left, MPFR_RNDU);
+        /* a0 = (1 + h theta nA) / D */
+        mpfr_mul(c->a0, w->hhi, &w->theta->right, MPFR_RNDU);
+        mpfr_mul(c->a0, c->a0, w->nA, MPFR_RNDU);
+        mpfr_add_ui(c->a0, c->a0, 1, MPFR_RNDU);
+        mpfr_mul(c->a0, c->a0, c->invD, MPFR_RNDU);
+        /* a1 = h^2 / (2 D) */
+        mpfr_sqr(c->a1, w->hhi, MPFR_RNDU);
+        mpfr_div_ui(c->a1, c->a1, 2, MPFR_RNDU);
+        mpfr_mul(c->a1, c->a1, c->invD, MPFR_RNDU);
+        /* Gronwall factors: e^{Lh} and (e^{Lh} - 1)/L (increasing in L, h) */
+        mpfr_mul(c->eLh, c->L, w->hhi, MPFR_RNDU);
+        if (mpfr_zero_p(c->eLh)) {
+            mpfr_set_ui(c->eLh, 1, MPFR_RNDU);
+            mpfr_set(c->phi, w->hhi, MPFR_RNDU);
+        } else {
+            mpfi_set_fr(X, c->eLh);
+            mpfi_expm1(D, X);
+            mpfi_div(D, D, X);
+            mpfr_mul(c->phi, &D->right, w->hhi, MPFR_RNDU);
+            mpfr_exp(c->eLh, c->eLh, MPFR_RNDU);
+        }
+    }
+    mpfi_clear(D);
+    mpfi_clear(X);
+    return ok;
+}
+
+/* Double copies of the data for the predictor (one block). */
+static dvc_status pred_alloc(ws_t *w, const dvc_dlvi_problem_struct *p, double hd)
+{
+    long n = w->n, m = w->m;
+    long sz = n * n + n * m + m * n + m * m + 2 * m + n * n + n * m + m * m + n + m + n + n + m;
+    long ls = (n > m ? n : m);
+    double *b;
+    w->Ad = calloc((size_t)(sz + ls * ls + ls + 1), sizeof(double));
+    w->lsp = calloc((size_t)(ls + 1), sizeof(long));
+    w->act = calloc((size_t)(m + 1), sizeof(int));
+    if (!w->Ad || !w->lsp || !w->act) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    b = w->Ad;
+    w->Bd = b += n * n;
+    w->Qd = b += n * m;
+    w->Md = b += m * n;
+    w->ld = b += m * m;
+    w->ud = b += m;
+    w->W = b += m;
+    w->WB = b += n * n;
+    w->Mp = b += n * m;
+    w->fv = b += m * m;
+    w->gv = b += n;
+    w->rv = b += m;
+    w->pv = b += n;
+    w->qv = b += n;
+    w->lsA = b += m;
+    w->lsb = b + ls * ls;
+    dvc_imat_mid_d(w->Ad, p->A);
+    dvc_imat_mid_d(w->Bd, p->B);
+    dvc_imat_mid_d(w->Qd, p->Q);
+    dvc_imat_mid_d(w->Md, p->M);
+    for (long k = 0; k < m; k++) {
+        w->ld[k] = mpfr_get_d(&p->l->e[k]->right, MPFR_RNDU);
+        w->ud[k] = mpfr_get_d(&p->u->e[k]->left, MPFR_RNDD);
+    }
+    w->hd = hd;
+    w->thd = dvc_ival_mid_d(p->theta);
+    return DVC_OK;
+}
+
+static dvc_status ws_init(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_problem_struct *p,
+                          const dvc_dlvi_opts *o)
+{
+    dvc_status st;
+    long n = p->n, m = p->m;
+    mpfr_prec_t prec;
+    dvc_beta_bound_t beta;
+    ws_zero(w);
+    if ((st = validate(p)) != DVC_OK) return st;
+    prec = o->prec > 0 ? o->prec : (p->prec > 0 ? p->prec : DVC_DEFAULT_PREC);
+    w->p = p;
+    w->o = o;
+    w->n = n;
+    w->m = m;
+    w->N = p->N;
+    w->prec = prec;
+    w->sharpen = o->sharpen && m > 0;
+    w->lip_block = o->lip_block > 0 ? o->lip_block : 16;
+    dvc_lvi_result_init(w->lres, m);
+    dvc_lvi_result_init(w->lbox, m);
+    dvc_dlvi_iinits_(prec, w->h, w->theta, w->omt, w->ti, w->tn, w->tstep, w->tblk, w->s, w->u, (mpfi_ptr)0);
+    mpfr_inits2(prec, w->nA, w->nB, w->nQ, w->hhi, w->eps_i, w->eps, w->v0n, w->v0, w->Lx, w->Lf,
+                w->Lg, w->dn, w->dx, w->cc, w->r1, w->r2, w->Lf_blk, w->Lg_blk, (mpfr_ptr)0);
+    consts_init(&w->glob, prec);
+    consts_init(&w->loc, prec);
+    dvc_ivec_init2(w->Fi, n, prec);
+    dvc_ivec_init2(w->Fn, n, prec);
+    dvc_ivec_init2(w->Gn, m, prec);
+    dvc_ivec_init2(w->Gstep, m, prec);
+    dvc_ivec_init2(w->q, m, prec);
+    dvc_ivec_init2(w->qbox, m, prec);
+    dvc_ivec_init2(w->w, n, prec);
+    dvc_ivec_init2(w->X0, n, prec);
+    dvc_ivec_init2(w->X1, n, prec);
+    dvc_ivec_init2(w->Z, n, prec);
+    spm_build(&w->sA, p->A);
+    spm_build(&w->sB, p->B);
+    spm_build(&w->sQ, p->Q);
+    w->loc_pat = calloc((size_t)(m > 0 ? m : 1), sizeof(int));
+    w->blk_id = -1;
+    if ((st = tf_resolve(&w->f, &w->fctx, p->f, &p->fcb, n, prec, "f")) != DVC_OK) return st;
+    if ((st = tf_resolve(&w->g, &w->gctx, p->g, &p->gcb, m, prec, "g")) != DVC_OK) return st;
+    if ((st = dvc_dlvi_result_alloc_(r, n, m, p->N, prec)) != DVC_OK) return st;
+    r->sharpen = w->sharpen;
+
+    /* h = T / N, theta, 1 - theta */
+    mpfi_set(r->T, p->T);
+    mpfi_div_si(w->h, p->T, p->N);
+    mpfi_set(r->h, w->h);
+    mpfr_set(w->hhi, &w->h->right, MPFR_RNDU);
+    mpfi_set(w->theta, p->theta);
+    mpfi_set(r->theta, p->theta);
+    mpfi_ui_sub(w->omt, 1, w->theta);
+
+    /* P-matrix proof and beta_M bound */
+    if (m > 0) {
+        st = dvc_lvi_solver_init(w->solver, p->M, p->l, p->u);
+        w->solver_ok = 1;
+        if (st != DVC_OK) return dvc_error_context(st, "dlvi: M: ");
+        r->p_reason = w->solver->p_reason;
+        dvc_beta_bound_init(beta);
+        st = dvc_beta_compute(beta, NULL, p->M, &o->beta);
+        if (st == DVC_OK && !mpfr_number_p(beta->hi)) st = dvc_error(DVC_NOT_CERTIFIED, "no finite bound");
+        if (st != DVC_OK) {
+            dvc_beta_bound_clear(beta);
+            return dvc_error_context(st, "dlvi: beta_M: ");
+        }
+        mpfr_set(r->beta_lo, beta->lo, MPFR_RNDD);
+        mpfr_set(r->beta_hi, beta->hi, MPFR_RNDU);
+        r->beta_method = beta->method;
+        dvc_beta_bound_clear(beta);
+    } else {
+        mpfr_set_zero(r->beta_lo, 1);
+        mpfr_set_zero(r->beta_hi, 1);
+        r->p_reason = "m = 0";
+        r->beta_method = "m = 0";
+    }
+    dvc_imat_norm_inf(w->nA, p->A);
+    dvc_imat_norm_inf(w->nB, p->B);
+    dvc_imat_norm_inf(w->nQ, p->Q);
+    mpfr_set(r->normA, w->nA, MPFR_RNDU);
+    mpfr_set(r->normB, w->nB, MPFR_RNDU);
+    mpfr_set(r->normQ, w->nQ, MPFR_RNDU);
+
+    /* largest admissible h, rounded down: 1 / ((1-theta) nA + beta nB nQ) */
+    mpfr_mul(w->r1, &w->omt->right, w->nA, MPFR_RNDU);
+    mpfr_mul(w->r2, r->beta_hi, w->nB, MPFR_RNDU);
+    mpfr_mul(w->r2, w->r2, w->nQ, MPFR_RNDU);
+    mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
+    if (mpfr_zero_p(w->r1)) mpfr_set_inf(r->hmax, 1);
+    else mpfr_ui_div(r->hmax, 1, w->r1, MPFR_RNDD);
+    if (!make_consts(w, &w->glob, r->beta_hi)) {
+        double hmax = mpfr_get_d(r->hmax, MPFR_RNDD);
+        mpfi_t Nmin;
+        long nmin;
+        mpfi_init2(Nmin, prec);
+        mpfi_div_fr(Nmin, p->T, r->hmax);
+        nmin = (long)floor(mpfr_get_d(&Nmin->right, MPFR_RNDU)) + 1;
+        mpfi_clear(Nmin);
+        return dvc_error(DVC_NOT_CERTIFIED,
+                         "dlvi: step condition h < 1/((1-theta)||A|| + beta_M ||B|| ||Q||) not proven: "
+                         "h = T/N = %.17g, largest admissible h <= %.17g (use N >= %ld)",
+                         mpfr_get_d(&w->h->right, MPFR_RNDU), hmax, nmin);
+    }
+    mpfr_set(r->L, w->glob.L, MPFR_RNDU);
+
+    /* predictor data */
+    return pred_alloc(w, p, dvc_ival_mid_d(w->h));
+}
+
+/* Predictor matrices: W = (I - h(1-theta)A)^{-1}, WB = W B, M' = M + h Q W B. */
+static dvc_status pred_setup(ws_t *w)
+{
+    long n = w->n, m = w->m;
+    double c = w->hd * (1.0 - w->thd);
+    double *T = malloc((size_t)(n * n + n) * sizeof(double));
+    if (!T) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    for (long j = 0; j < n; j++) {
+        /* column j of the inverse */
+        for (long a = 0; a < n; a++)
+            for (long b = 0; b < n; b++) T[a * n + b] = (a == b ? 1.0 : 0.0) - c * w->Ad[a * n + b];
+        for (long a = 0; a < n; a++) T[n * n + a] = a == j ? 1.0 : 0.0;
+        if (!solve_d(T, T + n * n, n)) {
+            free(T);
+            return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor: I - h(1-theta)A is singular");
+        }
+        for (long a = 0; a < n; a++) w->W[a * n + j] = T[n * n + a];
+    }
+    free(T);
+    for (long a = 0; a < n; a++)
+        for (long b = 0; b < m; b++) {
+            double s = 0.0;
+            for (long k = 0; k < n; k++) s += w->W[a * n + k] * w->Bd[k * m + b];
+            w->WB[a * m + b] = s;
+        }
+    for (long a = 0; a < m; a++)
+        for (long b = 0; b < m; b++) {
+            double s = 0.0;
+            for (long k = 0; k < n; k++) s += w->Qd[a * n + k] * w->WB[k * m + b];
+            w->Mp[a * m + b] = w->Md[a * m + b] + w->hd * s;
+        }
+    return DVC_OK;
+}
+
+/* y^0 from x^0 (LVI with M). */
+static dvc_status pred_y0(ws_t *w, const double *x, double *y)
+{
+    long n = w->n, m = w->m;
+    if (m == 0) return DVC_OK;
+    tf_eval_d(&w->g, w->gv, 0.0, m);
+    for (long a = 0; a < m; a++) {
+        double s = w->gv[a];
+        for (long k = 0; k < n; k++) s += w->Qd[a * n + k] * x[k];
+        w->qv[a] = s;
+    }
+    for (long k = 0; k < m; k++) w->act[k] = 0, y[k] = 0.0;
+    return lvi_pred(w, w->Md, w->qv, y, w->act);
+}
+
+/* One theta step of the predictor: x1, y1 from x0 at t1 = (i+1) h. */
+static dvc_status pred_step(ws_t *w, const double *x0, double *x1, double *y1, double t1)
+{
+    long n = w->n, m = w->m;
+    double h = w->hd, th = w->thd;
+    dvc_status st = DVC_OK;
+    tf_eval_d(&w->f, w->fv, t1, n);
+    tf_eval_d(&w->g, w->gv, t1, m);
+    for (long a = 0; a < n; a++) {
+        double s = 0.0;
+        for (long k = 0; k < n; k++) s += w->Ad[a * n + k] * x0[k];
+        w->rv[a] = x0[a] + h * (th * s + w->fv[a]);
+    }
+    for (long a = 0; a < n; a++) {
+        double s = 0.0;
+        for (long k = 0; k < n; k++) s += w->W[a * n + k] * w->rv[k];
+        w->pv[a] = s;
+    }
+    if (m > 0) {
+        for (long a = 0; a < m; a++) {
+            double s = w->gv[a];
+            for (long k = 0; k < n; k++) s += w->Qd[a * n + k] * w->pv[k];
+            w->qv[a] = s;
+        }
+        st = lvi_pred(w, w->Mp, w->qv, y1, w->act);
+        if (st != DVC_OK) return dvc_error_context(st, "dlvi predictor at t = %.17g: ", t1);
+    }
+    for (long a = 0; a < n; a++) {
+        double s = 0.0;
+        for (long b = 0; b < m; b++) s += w->WB[a * m + b] * y1[b];
+        x1[a] = w->pv[a] + h * s;
+        if (!isfinite(x1[a])) return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor at t = %.17g: x is not finite", t1);
+    }
+    return DVC_OK;
+}
+
+/* ---- certification ---------------------------------------------------- */
+
+/* q <- Q x + G (x doubles). */
+static void q_of_x(ws_t *w, dvc_ivec_t q, const dvc_ivec_t X, const dvc_ivec_t G)
+{
+    dvc_ivec_set(q, G);
+    spm_addmul(q, &w->sQ, X->e, w->s);
+}
+
+/* Certified LVI at q; the enclosure goes to r->yhat row i. */
+static dvc_status cert_lvi(ws_t *w, dvc_dlvi_result_t r, long i, const dvc_ivec_t q, const double *guess)
+{
+    long m = w->m;
+    dvc_status st;
+    if (m == 0) return DVC_OK;
+    st = dvc_lvi_solve(w->lres, w->solver, q, guess);
+    if (st != DVC_OK) return st;
+    for (long k = 0; k < m; k++) {
+        if (!dvc_ival_is_finite(w->lres->y->e[k]))
+            return dvc_error(DVC_NOT_CERTIFIED, "LVI enclosure is not finite");
+        mpfi_set(r->yhat[i * m + k], w->lres->y->e[k]);
+    }
+    return DVC_OK;
+}
+
+/* eps_y[i] = beta nQ eps_x[i] + ||[yhat^i] - y^i||. */
+static void set_eps_y(ws_t *w, dvc_dlvi_result_t r, long i, const consts_t *c)
+{
+    long m = w->m;
+    mpfr_mul(w->r1, c->beta, w->nQ, MPFR_RNDU);
+    mpfr_mul(w->r1, w->r1, r->eps_x[i], MPFR_RNDU);
+    mpfr_set_zero(w->r2, 1);
+    for (long k = 0; k < m; k++) {
+        mpfi_sub_d(w->s, r->yhat[i * m + k], r->y[i * m + k]);
+        dvc_ival_mag(w->cc, w->s);
+        if (mpfr_cmp(w->cc, w->r2) > 0) mpfr_set(w->r2, w->cc, MPFR_RNDU);
+    }
+    mpfr_add(r->eps_y[i], w->r1, w->r2, MPFR_RNDU);
+    if (mpfr_cmp(r->eps_y[i], r->max_eps_y) > 0) mpfr_set(r->max_eps_y, r->eps_y[i], MPFR_RNDU);
+}
+
+/* Grid point 0: eps_x[0] = ||x0 - x^0||, [yhat^0], F_0 = f(0). */
+static dvc_status cert_start(ws_t *w, dvc_dlvi_result_t r, int have_y)
+{
+    dvc_status st;
+    long n = w->n, m = w->m;
+    mpfr_set_zero(r->eps_x[0], 1);
+    for (long k = 0; k < n; k++) {
+        mpfi_sub_d(w->s, w->p->x0->e[k], r->x[k]);
+        dvc_ival_mag(w->r1, w->s);
+        if (mpfr_cmp(w->r1, r->eps_x[0]) > 0) mpfr_set(r->eps_x[0], w->r1, MPFR_RNDU);
+    }
+    mpfr_set(r->max_eps_x, r->eps_x[0], MPFR_RNDU);
+    mpfi_set_ui(w->ti, 0);
+    r->t[0] = 0.0;
+    if ((st = tf_eval(&w->f, w->Fi, w->ti, "f")) != DVC_OK) goto fail;
+    if ((st = tf_eval(&w->g, w->Gn, w->ti, "g")) != DVC_OK) goto fail;
+    dvc_ivec_set_d(w->X0, r->x);
+    q_of_x(w, w->q, w->X0, w->Gn);
+    if ((st = cert_lvi(w, r, 0, w->q, have_y ? r->y : NULL)) != DVC_OK) goto fail;
+    if (!have_y)
+        for (long k = 0; k < m; k++) r->y[k] = dvc_ival_mid_d(r->yhat[k]);
+    set_eps_y(w, r, 0, &w->glob);
+    return DVC_OK;
+fail:
+    return dvc_error_context(st == DVC_OK ? DVC_NOT_CERTIFIED : st, "dlvi: t = 0: ");
+}
+
+/* Local constant for the free set of the active pattern pat:
+ * ||(M_FF)^{-1}|| (0 for an empty free set). docs/bounds.md, section 7. */
+static dvc_status local_beta(ws_t *w, mpfr_t out, const int *pat)
+{
+    long m = w->m, nf = 0;
+    long *F = malloc((size_t)(m > 0 ? m : 1) * sizeof(long));
+    dvc_status st = DVC_OK;
+    if (!F) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    for (long k = 0; k < m; k++)
+        if (pat[k] == 0) F[nf++] = k;
+    if (nf == 0) {
+        mpfr_set_zero(out, 1);
+    } else {
+        dvc_imat_t S, Si;
+        dvc_imat_init2(S, nf, nf, w->prec);
+        dvc_imat_init2(Si, nf, nf, w->prec);
+        dvc_imat_submatrix(S, w->p->M, F, nf, F, nf);
+        st = dvc_imat_inv(Si, S);
+        if (st == DVC_OK) dvc_imat_norm_inf(out, Si);
+        dvc_imat_clear(S);
+        dvc_imat_clear(Si);
+    }
+    free(F);
+    return st;
+}
+
+/* Sharpening (Remark 4.3 made rigorous): returns the constants to use on
+ * step i. Needs the global Lipschitz bound w->Lx of x on the step. */
+static const consts_t *sharpen_step(ws_t *w, dvc_dlvi_result_t r, long i)
+{
+    long n = w->n, m = w->m;
+    const double *xi = r->x + i * n, *xn = r->x + (i + 1) * n;
+    dvc_status st;
+    /* a priori radius eps_i + Lx h about x^i; box X also holds x^{i+1} */
+    mpfr_mul(w->r1, w->Lx, w->hhi, MPFR_RNDU);
+    mpfr_add(w->r1, w->r1, w->eps_i, MPFR_RNDU);
+    if (tf_eval(&w->g, w->Gstep, w->tstep, "g") != DVC_OK) {
+        dvc_error_reset();
+        return &w->glob;
+    }
+    for (long a = 0; a < m; a++) {
+        mpfi_set(w->qbox->e[a], w->Gstep->e[a]);
+        for (long k = 0; k < n; k++) {
+            mpfi_interv_fr(w->u, w->r1, w->r1);
+            mpfr_neg(&w->u->left, w->r1, MPFR_RNDD);
+            mpfi_add_d(w->u, w->u, xi[k]);
+            mpfi_put_d(w->u, xn[k]);
+            mpfi_mul(w->s, dvc_imat_entry(w->p->Q, a, k), w->u);
+            mpfi_add(w->qbox->e[a], w->qbox->e[a], w->s);
+        }
+    }
+    st = dvc_lvi_solve(w->lbox, w->solver, w->qbox, r->y + (i + 1) * m);
+    if (st != DVC_OK || w->lbox->route != DVC_LVI_ROUTE_ACTIVE_SET || w->lbox->active == NULL) {
+        dvc_error_reset();
+        return &w->glob;
+    }
+    if (!w->loc_valid || memcmp(w->loc_pat, w->lbox->active, (size_t)m * sizeof(int)) != 0) {
+        memcpy(w->loc_pat, w->lbox->active, (size_t)m * sizeof(int));
+        w->loc_valid = 1;
+        w->loc_better = 0;
+        if (local_beta(w, w->r2, w->loc_pat) == DVC_OK && mpfr_cmp(w->r2, w->glob.beta) < 0)
+            w->loc_better = make_consts(w, &w->loc, w->r2);
+        dvc_error_reset();
+    }
+    return w->loc_better ? &w->loc : &w->glob;
+}
+
+/* ||A X + B [yv] + F|| (yv rows of r->yhat). */
+static void field_norm(ws_t *w, mpfr_t out, const dvc_ivec_t X, const mpfi_t *yv, const dvc_ivec_t F)
+{
+    dvc_ivec_set(w->w, F);
+    spm_addmul(w->w, &w->sA, X->e, w->s);
+    spm_addmul(w->w, &w->sB, yv, w->s);
+    ivec_norm(out, w->w, w->cc);
+}
+
+/* Certify step i: [t_i, t_{i+1}] from x^i, x^{i+1} (r->x), the guess
+ * y^{i+1} (r->y, or none), [yhat^i], eps_x[i], F_i = f(t_i) in w->Fi. */
+static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
+{
+    long n = w->n, m = w->m;
+    const double *xn = r->x + (i + 1) * n;
+    const consts_t *c = &w->glob;
+    dvc_status st;
+    const char *what = "";
+
+    mpfi_mul_si(w->tn, w->h, i + 1);
+    r->t[i + 1] = dvc_ival_mid_d(w->tn);
+    mpfi_interv_fr(w->tstep, &w->ti->left, &w->tn->right);
+    mpfr_set(w->eps_i, r->eps_x[i], MPFR_RNDU);
+
+    /* f(t_{i+1}), g(t_{i+1}) and the certified LVI at Q x^{i+1} + g */
+    what = "f, g at t_{i+1}";
+    if ((st = tf_eval(&w->f, w->Fn, w->tn, "f")) != DVC_OK) goto fail;
+    if ((st = tf_eval(&w->g, w->Gn, w->tn, "g")) != DVC_OK) goto fail;
+    what = "LVI at the predictor";
+    dvc_ivec_set_d(w->X1, xn);
+    q_of_x(w, w->q, w->X1, w->Gn);
+    if ((st = cert_lvi(w, r, i + 1, w->q, have_y ? r->y + (i + 1) * m : NULL)) != DVC_OK) goto fail;
+    if (!have_y)
+        for (long k = 0; k < m; k++) r->y[(i + 1) * m + k] = dvc_ival_mid_d(r->yhat[(i + 1) * m + k]);
+
+    /* Lipschitz constants of f, g over the block holding step i */
+    what = "Lipschitz constants of f, g";
+    if (i / w->lip_block != w->blk_id) {
+        long b = i / w->lip_block, e = (b + 1) * w->lip_block;
+        if (e > w->N) e = w->N;
+        w->blk_id = b;
+        mpfi_mul_si(w->s, w->h, b * w->lip_block);
+        mpfi_mul_si(w->u, w->h, e);
+        mpfi_interv_fr(w->tblk, &w->s->left, &w->u->right);
+        if ((st = tf_lip(&w->f, w->Lf_blk, w->tblk, "f")) != DVC_OK) goto fail;
+        if ((st = tf_lip(&w->g, w->Lg_blk, w->tblk, "g")) != DVC_OK) goto fail;
+    }
+    mpfr_set(w->Lf, w->Lf_blk, MPFR_RNDU);
+    mpfr_set(w->Lg, w->Lg_blk, MPFR_RNDU);
+
+    /* ||x'(t_i)|| <= ||A x^i + B yhat^i + f(t_i)|| + L eps_i (section 4) */
+    field_norm(w, w->v0n, w->X0, r->yhat + i * m, w->Fi);
+
+    /* defect delta_i = x^{i+1} - x^i - h (A (theta x^i + (1-theta) x^{i+1})
+     *                  + B yhat^{i+1} + f(t_{i+1}))  (section 2) */
+    mpfr_set_zero(w->dn, 1);
+    mpfr_set_zero(w->dx, 1);
+    for (long k = 0; k < n; k++) {
+        /* z_k = x^{i+1}_k + theta (x^i_k - x^{i+1}_k) */
+        mpfi_sub(w->s, w->X0->e[k], w->X1->e[k]);
+        mpfi_mul(w->s, w->s, w->theta);
+        mpfi_add(w->Z->e[k], w->s, w->X1->e[k]);
+    }
+    dvc_ivec_set(w->w, w->Fn);
+    spm_addmul(w->w, &w->sA, w->Z->e, w->s);
+    spm_addmul(w->w, &w->sB, r->yhat + (i + 1) * m, w->s);
+    for (long a = 0; a < n; a++) {
+        mpfi_mul(w->u, w->w->e[a], w->h);
+        mpfi_sub(w->s, w->X1->e[a], w->X0->e[a]);
+        dvc_ival_mag(w->r1, w->s);
+        if (mpfr_cmp(w->r1, w->dx) > 0) mpfr_set(w->dx, w->r1, MPFR_RNDU);
+        mpfi_sub(w->s, w->s, w->u);
+        dvc_ival_mag(w->r1, w->s);
+        if (!mpfr_number_p(w->r1)) {
+            st = DVC_NOT_CERTIFIED;
+            what = "defect";
+            dvc_error(st, "defect is not finite");
+            goto fail;
+        }
+        if (mpfr_cmp(w->r1, w->dn) > 0) mpfr_set(w->dn, w->r1, MPFR_RNDU);
+    }
+
+    for (int pass = 0; pass < 2; pass++) {
+        /* v0 = ||A x^i + B yhat^i + f(t_i)|| + L eps_i; Gronwall (section 4):
+         * L_x = v0 e^{Lh} + (beta ||B|| L_g + L_f)(e^{Lh} - 1)/L */
+        mpfr_mul(w->v0, c->L, w->eps_i, MPFR_RNDU);
+        mpfr_add(w->v0, w->v0, w->v0n, MPFR_RNDU);
+        mpfr_mul(w->cc, c->bnB, w->Lg, MPFR_RNDU);
+        mpfr_add(w->cc, w->cc, w->Lf, MPFR_RNDU);
+        mpfr_mul(w->Lx, w->v0, c->eLh, MPFR_RNDU);
+        mpfr_mul(w->r1, w->cc, c->phi, MPFR_RNDU);
+        mpfr_add(w->Lx, w->Lx, w->r1, MPFR_RNDU);
+        if (pass == 0 && w->sharpen) {
+            const consts_t *cl = sharpen_step(w, r, i);
+            if (cl != c) {
+                c = cl;
+                r->n_sharpened++;
+                continue;
+            }
+        }
+        break;
+    }
+
+    /* eps_{i+1} = a0 eps_i + a1 (L L_x + beta ||B|| L_g + L_f) + ||delta|| / D (section 3) */
+    mpfr_mul(w->eps, c->L, w->Lx, MPFR_RNDU);
+    mpfr_add(w->eps, w->eps, w->cc, MPFR_RNDU);
+    mpfr_mul(w->eps, w->eps, c->a1, MPFR_RNDU);
+    mpfr_mul(w->r1, c->a0, w->eps_i, MPFR_RNDU);
+    mpfr_add(w->eps, w->eps, w->r1, MPFR_RNDU);
+    mpfr_mul(w->r1, c->invD, w->dn, MPFR_RNDU);
+    mpfr_add(w->eps, w->eps, w->r1, MPFR_RNDU);
+    if (!mpfr_number_p(w->eps)) {
+        st = dvc_error(DVC_NOT_CERTIFIED, "error bound is not finite");
+        what = "error recursion";
+        goto fail;
+    }
+    mpfr_set(r->eps_x[i + 1], w->eps, MPFR_RNDU);
+    if (mpfr_cmp(w->eps, r->max_eps_x) > 0) mpfr_set(r->max_eps_x, w->eps, MPFR_RNDU);
+    set_eps_y(w, r, i + 1, c);
+
+    /* y box radius on the step (section 6):
+     * beta (||Q|| (eps_{i+1} + min(||x^{i+1} - x^i||, L_x h)) + L_g h) */
+    mpfr_mul(w->r1, w->Lx, w->hhi, MPFR_RNDU);
+    if (mpfr_cmp(w->dx, w->r1) < 0) mpfr_set(w->r1, w->dx, MPFR_RNDU);
+    mpfr_add(w->r1, w->r1, w->eps, MPFR_RNDU);
+    mpfr_mul(w->r1, w->r1, w->nQ, MPFR_RNDU);
+    mpfr_mul(w->r2, w->Lg, w->hhi, MPFR_RNDU);
+    mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
+    mpfr_mul(w->r1, w->r1, c->beta, MPFR_RNDU);
+
+    r->Lx[i] = up_d(w->Lx);
+    r->Lf[i] = up_d(w->Lf);
+    r->Lg[i] = up_d(w->Lg);
+    r->delta[i] = up_d(w->dn);
+    r->beta_step[i] = up_d(c->beta);
+    r->ry[i] = up_d(w->r1);
+
+    /* next step starts from t_{i+1}, f(t_{i+1}) */
+    mpfi_swap(w->ti, w->tn);
+    {
+        dvc_ivec_struct tmp = *w->Fi;
+        *w->Fi = *w->Fn;
+        *w->Fn = tmp;
+        tmp = *w->X0;
+        *w->X0 = *w->X1;
+        *w->X1 = tmp;
+    }
+    r->steps_done = i + 1;
+    return DVC_OK;
+fail:
+    return dvc_error_context(st == DVC_OK ? DVC_NOT_CERTIFIED : st,
+                             "dlvi: step %ld (t in [%.17g, %.17g]), %s: ", i,
+                             mpfr_get_d(&w->ti->left, MPFR_RNDD), mpfr_get_d(&w->tn->right, MPFR_RNDU),
+                             what);
+}
+
+static void progress(ws_t *w, long i, int tty)
+{
+    const dvc_dlvi_opts *o = w->o;
+    if ((i & 1023) != 0 && i != w->N) return;
+    if (o->progress_cb) o->progress_cb(i, w->N, o->progress_ctx);
+    if (tty) {
+        fprintf(stderr, "\rdlvi: step %ld / %ld", i, w->N);
+        if (i == w->N) fputc('\n', stderr);
+        fflush(stderr);
+    }
+}
+
+/* The loop shared by run and certify. With predict != 0, x^{i+1}, y^{i+1}
+ * are computed by the predictor just before step i is certified. */
+static dvc_status engine(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p, const dvc_dlvi_opts *o,
+                         const double *xs, const double *ys, int predict)
+{
+    ws_t w;
+    dvc_status st;
+    dvc_dlvi_opts def;
+    int tty, have_y = predict || ys != NULL;
+    long n, m;
+    if (o == NULL) {
+        dvc_dlvi_opts_default(&def);
+        o = &def;
+    }
+    st = ws_init(&w, r, p, o);
+    if (st != DVC_OK) goto done;
+    n = w.n;
+    m = w.m;
+    tty = o->progress && isatty(2);
+    if (predict) {
+        if ((st = pred_setup(&w)) != DVC_OK) goto done;
+        for (long k = 0; k < n; k++) r->x[k] = dvc_ival_mid_d(p->x0->e[k]);
+        if ((st = pred_y0(&w, r->x, r->y)) != DVC_OK) {
+            st = dvc_error_context(st, "dlvi predictor at t = 0: ");
+            goto done;
+        }
+    } else {
+        for (long k = 0; k < (w.N + 1) * n; k++) {
+            if (!isfinite(xs[k])) {
+                st = dvc_error(DVC_ERR_INPUT, "dlvi: predictor x[%ld][%ld] is not finite", k / n, k % n);
+                goto done;
+            }
+            r->x[k] = xs[k];
+        }
+        if (ys)
+            for (long k = 0; k < (w.N + 1) * m; k++) r->y[k] = ys[k];
+    }
+    if ((st = cert_start(&w, r, have_y)) != DVC_OK) goto done;
+    for (long i = 0; i < w.N; i++) {
+        if (predict) {
+            memcpy(r->y + (i + 1) * m, r->y + i * m, (size_t)m * sizeof(double));
+            st = pred_step(&w, r->x + i * n, r->x + (i + 1) * n, r->y + (i + 1) * m,
+                           (double)(i + 1) * w.hd);
+            if (st != DVC_OK) goto done;
+        }
+        if ((st = cert_step(&w, r, i, have_y)) != DVC_OK) goto done;
+        progress(&w, i + 1, tty);
+    }
+done:
+    ws_clear(&w);
+    return st;
+}
+
+/* engine() at the requested precision, then (opts.prec_max) at doubled
+ * precisions while the answer is "not certified". */
+static dvc_status engine_retry(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
+                               const dvc_dlvi_opts *o, const double *xs, const double *ys,
+                               int predict)
+{
+    dvc_dlvi_opts loc;
+    dvc_status st = engine(r, p, o, xs, ys, predict);
+    if (o == NULL || o->prec_max <= 0) return st;
+    loc = *o;
+    loc.prec = r->prec;
+    while (st == DVC_NOT_CERTIFIED && 2 * loc.prec <= o->prec_max) {
+        loc.prec *= 2;
+        st = engine(r, p, &loc, xs, ys, predict);
+    }
+    return st;
+}
+
+dvc_status dvc_dlvi_run(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p, const dvc_dlvi_opts *o)
+{
+    return engine_retry(r, p, o, NULL, NULL, 1);
+}
+
+dvc_status dvc_dlvi_certify(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
+                            const dvc_dlvi_opts *o, const double *xs, const double *ys)
+{
+    if (xs == NULL) return dvc_error(DVC_ERR_INPUT, "dlvi certify: no predictor given");
+    return engine_retry(r, p, o, xs, ys, 0);
+}
+
+dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
+                            const dvc_dlvi_opts *o)
+{
+    ws_t w;
+    dvc_status st;
+    long n = p->n, m = p->m;
+    (void)o;
+    ws_zero(&w);
+    if ((st = validate(p)) != DVC_OK) return st;
+    w.p = p;
+    w.n = n;
+    w.m = m;
+    w.N = p->N;
+    if ((st = tf_resolve(&w.f, &w.fctx, p->f, &p->fcb, n, 53, "f")) != DVC_OK) goto done;
+    if ((st = tf_resolve(&w.g, &w.gctx, p->g, &p->gcb, m, 53, "g")) != DVC_OK) goto done;
+    {
+        mpfi_t h;
+        mpfi_init2(h, 53);
+        mpfi_div_si(h, p->T, p->N);
+        st = pred_alloc(&w, p, dvc_ival_mid_d(h));
+        mpfi_clear(h);
+        if (st != DVC_OK) goto done;
+    }
+    if ((st = pred_setup(&w)) != DVC_OK) goto done;
+    for (long k = 0; k < n; k++) xs[k] = dvc_ival_mid_d(p->x0->e[k]);
+    if ((st = pred_y0(&w, xs, ys)) != DVC_OK) goto done;
+    for (long i = 0; i < w.N; i++) {
+        memcpy(ys + (i + 1) * m, ys + i * m, (size_t)m * sizeof(double));
+        st = pred_step(&w, xs + i * n, xs + (i + 1) * n, ys + (i + 1) * m, (double)(i + 1) * w.hd);
+        if (st != DVC_OK) goto done;
+    }
+done:
+    tfun_ctx_clear(&w.fctx);
+    tfun_ctx_clear(&w.gctx);
+    free(w.Ad);
+    free(w.lsp);
+    free(w.act);
+    return st;
+}

@@ -1,0 +1,814 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Problem files: JSON -> dvc_dlvi_problem_t. Every number is enclosed
+ * (decimal strings exactly), every error names the file and the field. */
+#include "dvicert/problem.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dvicert/expr.h"
+#include "dvicert/jsonio.h"
+#include "dvicert/tabfun.h"
+
+/* Keys a problem file may hold; anything else is most likely a typo. */
+static const char *const known_keys[] = {
+    "A", "B", "Q", "M", "l", "u", "x0", "f", "g", "T", "h", "N", "theta", "prec",
+    "constants", "name", "description", "comment", "units", "state_names", "output_names",
+    NULL,
+};
+
+typedef struct {
+    const char *file;
+    const char *basedir;
+    dvc_expr_consts_t consts;
+} ctx_t;
+
+/* One number: a JSON number, a decimal string, "inf"/"-inf", [lo, hi], or a
+ * constant expression over the file's constants ("1/300", "gamma/2"). */
+static dvc_status read_num(mpfi_t x, const json_t *j, ctx_t *c, const char *where)
+{
+    dvc_status st;
+    if (!json_is_string(j)) return dvc_json_ival(x, j, where);
+    {
+        const char *s = json_string_value(j);
+        /* plain decimals and "inf" first: they are enclosed exactly */
+        mpfi_t tmp;
+        mpfi_init2(tmp, mpfi_get_prec(x));
+        st = dvc_ival_set_str(tmp, s);
+        if (st == DVC_OK && strchr(s, '[') == NULL) {
+            mpfi_set(x, tmp);
+            mpfi_clear(tmp);
+            return DVC_OK;
+        }
+        mpfi_clear(tmp);
+        dvc_error_reset();
+    }
+    {
+        dvc_expr_t e;
+        mpfi_t t0;
+        dvc_expr_init2(e, mpfi_get_prec(x));
+        st = dvc_expr_parse(e, json_string_value(j), c->consts);
+        if (st != DVC_OK) {
+            dvc_expr_clear(e);
+            return dvc_error_context(st, "%s: ", where);
+        }
+        if (dvc_expr_uses_t(e)) {
+            dvc_expr_clear(e);
+            return dvc_error(DVC_ERR_INPUT, "%s: must be a constant, not a function of t ('%s')",
+                             where, json_string_value(j));
+        }
+        mpfi_init2(t0, mpfi_get_prec(x));
+        mpfi_set_ui(t0, 0);
+        st = dvc_expr_eval(x, e, t0);
+        mpfi_clear(t0);
+        dvc_expr_clear(e);
+        if (st != DVC_OK) return dvc_error_context(DVC_ERR_INPUT, "%s: ", where);
+        return DVC_OK;
+    }
+}
+
+static dvc_status read_mat(dvc_imat_t A, const json_t *obj, const char *field, ctx_t *c,
+                           long r_expect, long c_expect)
+{
+    const json_t *a = json_object_get(obj, field);
+    long r, cols;
+    char where[512];
+    if (a == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", c->file, field);
+    if (!json_is_array(a) || json_array_size(a) == 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be a non-empty array of rows", c->file,
+                         field);
+    r = (long)json_array_size(a);
+    {
+        const json_t *row0 = json_array_get(a, 0);
+        if (!json_is_array(row0) || json_array_size(row0) == 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row 1 must be a non-empty array",
+                             c->file, field);
+        cols = (long)json_array_size(row0);
+    }
+    if ((r_expect >= 0 && r != r_expect) || (c_expect >= 0 && cols != c_expect))
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' is %ldx%ld, expected %ldx%ld (dimension mismatch)",
+                         c->file, field, r, cols, r_expect >= 0 ? r_expect : r,
+                         c_expect >= 0 ? c_expect : cols);
+    dvc_imat_resize(A, r, cols);
+    for (long i = 0; i < r; i++) {
+        const json_t *row = json_array_get(a, (size_t)i);
+        if (!json_is_array(row) || (long)json_array_size(row) != cols)
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row %ld must have %ld entries (dimension mismatch)",
+                             c->file, field, i + 1, cols);
+        for (long k = 0; k < cols; k++) {
+            dvc_status st;
+            snprintf(where, sizeof where, "%s: field '%s' row %ld column %ld", c->file, field, i + 1,
+                     k + 1);
+            st = read_num(dvc_imat_entry(A, i, k), json_array_get(row, (size_t)k), c, where);
+            if (st != DVC_OK) return st;
+            if (!dvc_ival_is_finite(dvc_imat_entry(A, i, k)))
+                return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+        }
+    }
+    return DVC_OK;
+}
+
+static dvc_status read_vec(dvc_ivec_t v, const json_t *obj, const char *field, ctx_t *c, long n,
+                           int allow_inf)
+{
+    const json_t *a = json_object_get(obj, field);
+    char where[512];
+    if (a == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", c->file, field);
+    if (!json_is_array(a))
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be an array of %ld entries", c->file,
+                         field, n);
+    if ((long)json_array_size(a) != n)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' has %ld entries, expected %ld (dimension mismatch)",
+                         c->file, field, (long)json_array_size(a), n);
+    dvc_ivec_resize(v, n);
+    for (long i = 0; i < n; i++) {
+        dvc_status st;
+        snprintf(where, sizeof where, "%s: field '%s' entry %ld", c->file, field, i + 1);
+        st = read_num(v->e[i], json_array_get(a, (size_t)i), c, where);
+        if (st != DVC_OK) return st;
+        if (!allow_inf && !dvc_ival_is_finite(v->e[i]))
+            return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+    }
+    return DVC_OK;
+}
+
+static dvc_status read_scalar(mpfi_t x, const json_t *obj, const char *field, ctx_t *c)
+{
+    char where[512];
+    const json_t *j = json_object_get(obj, field);
+    dvc_status st;
+    if (j == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", c->file, field);
+    snprintf(where, sizeof where, "%s: field '%s'", c->file, field);
+    st = read_num(x, j, c, where);
+    if (st != DVC_OK) return st;
+    if (!dvc_ival_is_finite(x)) return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+    return DVC_OK;
+}
+
+static dvc_status read_consts(ctx_t *c, const json_t *obj)
+{
+    const json_t *cs = json_object_get(obj, "constants");
+    const char *key;
+    const json_t *val;
+    if (cs == NULL) return DVC_OK;
+    if (!json_is_object(cs))
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'constants' must be an object {\"name\": value}",
+                         c->file);
+    /* jansson keeps insertion order, so a constant may use earlier ones */
+    json_object_foreach((json_t *)cs, key, val) {
+        dvc_status st;
+        if (json_is_string(val)) {
+            st = dvc_expr_consts_add_str(c->consts, key, json_string_value(val));
+            if (st != DVC_OK) {
+                dvc_error_reset();
+                st = dvc_expr_consts_add_expr(c->consts, key, json_string_value(val));
+            }
+        } else {
+            mpfi_t x;
+            char where[512];
+            snprintf(where, sizeof where, "%s: field 'constants' entry '%s'", c->file, key);
+            mpfi_init(x);
+            st = dvc_json_ival(x, val, where);
+            if (st == DVC_OK) st = dvc_expr_consts_add(c->consts, key, x);
+            mpfi_clear(x);
+            if (st != DVC_OK) return st;
+            continue;
+        }
+        if (st != DVC_OK)
+            return dvc_error_context(st, "%s: field 'constants' entry '%s': ", c->file, key);
+    }
+    return DVC_OK;
+}
+
+/* The time grid: T and either N or h. With h, T/h must enclose an integer
+ * N (decimal h and T are enclosed exactly, so "0.001" divides "1"); the
+ * engine then uses h = T/N. */
+static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
+{
+    dvc_status st = read_scalar(p->T, obj, "T", c);
+    const json_t *jN = json_object_get(obj, "N");
+    const json_t *jh = json_object_get(obj, "h");
+    if (st != DVC_OK) return st;
+    if (!dvc_ival_is_pos(p->T))
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'T' must be > 0", c->file);
+    if (jN == NULL && jh == NULL)
+        return dvc_error(DVC_ERR_INPUT, "%s: missing field 'h' (step size) or 'N' (number of steps)",
+                         c->file);
+    if (jN != NULL) {
+        if (!json_is_integer(jN) || json_integer_value(jN) < 1 ||
+            json_integer_value(jN) > 100000000)
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'N' must be an integer in [1, 1e8]", c->file);
+        p->N = (long)json_integer_value(jN);
+    }
+    if (jh != NULL) {
+        mpfi_t h, q;
+        mpfr_t lo, hi;
+        long N;
+        mpfi_init(h);
+        mpfi_init(q);
+        mpfr_inits2(mpfi_get_prec(h), lo, hi, (mpfr_ptr)0);
+        st = read_scalar(h, obj, "h", c);
+        if (st == DVC_OK && !dvc_ival_is_pos(h))
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'h' must be > 0", c->file);
+        if (st == DVC_OK) {
+            mpfi_div(q, p->T, h);
+            mpfi_get_left(lo, q);
+            mpfi_get_right(hi, q);
+            mpfr_ceil(lo, lo);
+            if (mpfr_cmp_ui(lo, 100000000) > 0)
+                st = dvc_error(DVC_ERR_INPUT, "%s: field 'h': T/h exceeds 1e8 steps", c->file);
+            else if (mpfr_cmp(lo, hi) > 0 || mpfr_cmp_ui(lo, 1) < 0) {
+                double qd = dvc_ival_mid_d(q);
+                st = dvc_error(DVC_ERR_INPUT,
+                               "%s: field 'h': T/h = %.17g is not an integer: h must divide T into "
+                               "an integer number of steps (give 'N' instead of 'h' to use h = T/N)",
+                               c->file, qd);
+            } else {
+                mpfr_floor(hi, hi);
+                if (mpfr_cmp(lo, hi) != 0)
+                    st = dvc_error(DVC_ERR_INPUT, "%s: field 'h': T/h is too uncertain to fix the "
+                                   "number of steps; give 'N'", c->file);
+                N = mpfr_get_si(lo, MPFR_RNDN);
+                if (st == DVC_OK && jN != NULL && N != p->N)
+                    st = dvc_error(DVC_ERR_INPUT, "%s: fields 'h' and 'N' disagree: T/h = %ld, N = %ld",
+                                   c->file, N, p->N);
+                if (st == DVC_OK) p->N = N;
+            }
+        }
+        mpfr_clears(lo, hi, (mpfr_ptr)0);
+        mpfi_clear(q);
+        mpfi_clear(h);
+        if (st != DVC_OK) return st;
+    }
+    return DVC_OK;
+}
+
+/* ---- f and g: expressions, constants and tabulated data ----------------
+ * Attached to the problem through the engine's callback form (dlvi.h,
+ * dvc_dlvi_tcb); the context is owned by the problem and released by
+ * dvc_problem_clear. */
+
+typedef enum { FUN_ZERO = 0, FUN_CONST, FUN_EXPR, FUN_TABLE } fun_kind;
+
+typedef struct {
+    fun_kind kind;
+    mpfi_t c;          /* FUN_CONST */
+    dvc_expr_t e;      /* FUN_EXPR */
+    dvc_tabfun_t tab;  /* FUN_TABLE */
+} fun_t;
+
+typedef struct {
+    long k;
+    fun_t *fn;
+    mpfi_t tmp, tc;
+    mpfr_t ltmp;
+    mpfr_t thi;  /* upper end of T: times are clipped to [0, thi] */
+} funs_t;
+
+/* The solution lives on [0, T]: a time interval reaching beyond (e.g. a
+ * block of steps padded for rounding) is cut to it before a table (defined
+ * on [0, T] only) is evaluated. */
+static mpfi_srcptr clip(funs_t *F, const mpfi_t t)
+{
+    if (mpfr_sgn(&t->left) >= 0 && mpfr_cmp(&t->right, F->thi) <= 0) return t;
+    mpfi_set(F->tc, t);
+    if (mpfr_sgn(&F->tc->left) < 0) mpfr_set_zero(&F->tc->left, 1);
+    if (mpfr_cmp(&F->tc->right, F->thi) > 0) mpfr_set(&F->tc->right, F->thi, MPFR_RNDU);
+    if (mpfr_cmp(&F->tc->left, &F->tc->right) > 0) return t; /* disjoint: let it fail */
+    return F->tc;
+}
+
+static void funs_free(funs_t *F)
+{
+    if (!F) return;
+    for (long i = 0; i < F->k; i++) {
+        fun_t *f = &F->fn[i];
+        if (f->kind == FUN_CONST) mpfi_clear(f->c);
+        else if (f->kind == FUN_EXPR) dvc_expr_clear(f->e);
+        else if (f->kind == FUN_TABLE) dvc_tabfun_clear(f->tab);
+    }
+    mpfi_clear(F->tmp);
+    mpfi_clear(F->tc);
+    mpfr_clear(F->ltmp);
+    mpfr_clear(F->thi);
+    free(F->fn);
+    free(F);
+}
+
+static dvc_status funs_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    funs_t *F = ctx;
+    for (long i = 0; i < F->k; i++) {
+        fun_t *f = &F->fn[i];
+        dvc_status st = DVC_OK;
+        switch (f->kind) {
+        case FUN_ZERO: mpfi_set_ui(out->e[i], 0); break;
+        case FUN_CONST: mpfi_set(out->e[i], f->c); break;
+        case FUN_EXPR: st = dvc_expr_eval(out->e[i], f->e, t); break;
+        case FUN_TABLE: st = dvc_tabfun_eval(out->e[i], f->tab, clip(F, t)); break;
+        }
+        if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", i + 1);
+    }
+    return DVC_OK;
+}
+
+static dvc_status funs_lip(mpfr_t out, const mpfi_t t, void *ctx)
+{
+    funs_t *F = ctx;
+    mpfr_set_zero(out, 1);
+    for (long i = 0; i < F->k; i++) {
+        fun_t *f = &F->fn[i];
+        dvc_status st = DVC_OK;
+        if (f->kind == FUN_ZERO || f->kind == FUN_CONST) continue;
+        if (f->kind == FUN_EXPR) st = dvc_expr_lipschitz(F->ltmp, f->e, t);
+        else st = dvc_tabfun_lipschitz(F->ltmp, f->tab, clip(F, t));
+        if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", i + 1);
+        /* infinity norm: the largest component constant */
+        if (mpfr_cmp(F->ltmp, out) > 0) mpfr_set(out, F->ltmp, MPFR_RNDU);
+    }
+    return DVC_OK;
+}
+
+static void funs_eval_d(double *out, double t, void *ctx)
+{
+    funs_t *F = ctx;
+    mpfi_t tt;
+    mpfi_init2(tt, 53);
+    mpfi_set_d(tt, t);
+    for (long i = 0; i < F->k; i++) {
+        fun_t *f = &F->fn[i];
+        dvc_status st = DVC_OK;
+        switch (f->kind) {
+        case FUN_ZERO: mpfi_set_ui(F->tmp, 0); break;
+        case FUN_CONST: mpfi_set(F->tmp, f->c); break;
+        case FUN_EXPR: st = dvc_expr_eval(F->tmp, f->e, tt); break;
+        case FUN_TABLE: st = dvc_tabfun_eval(F->tmp, f->tab, tt); break;
+        }
+        /* a predictor only: an evaluation failure gives NaN, which the
+         * certification then refuses with its own message */
+        out[i] = st == DVC_OK ? dvc_ival_mid_d(F->tmp) : NAN;
+        if (st != DVC_OK) dvc_error_reset();
+    }
+    mpfi_clear(tt);
+}
+
+static char *join_path(const char *dir, const char *file)
+{
+    size_t n;
+    char *out;
+    if (file[0] == '/' || dir == NULL) return strdup(file);
+    n = strlen(dir) + strlen(file) + 2;
+    out = malloc(n);
+    if (out) snprintf(out, n, "%s/%s", dir, file);
+    return out;
+}
+
+static char *slurp(const char *path, dvc_status *st)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0, got;
+    *st = DVC_OK;
+    if (!f) {
+        *st = dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    do {
+        if (cap - len < 65536) {
+            char *nb = realloc(buf, cap + 65536 + 1);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                *st = dvc_error(DVC_ERR_NOMEM, "out of memory reading %s", path);
+                return NULL;
+            }
+            buf = nb;
+            cap += 65536;
+        }
+        got = fread(buf + len, 1, cap - len, f);
+        len += got;
+    } while (got > 0);
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        *st = dvc_error(DVC_ERR_IO, "%s: read error", path);
+        return NULL;
+    }
+    fclose(f);
+    buf[len] = '\0';
+    if (strlen(buf) != len) {
+        free(buf);
+        *st = dvc_error(DVC_ERR_INPUT, "%s: not a text file (NUL byte)", path);
+        return NULL;
+    }
+    return buf;
+}
+
+/* A tabulated entry: {"csv"|"at2": path} from a file (resolved into
+ * {"csv_text"|"at2_text": contents}) or already embedded. */
+static dvc_status read_table(fun_t *f, json_t *rentry, const json_t *j, const mpfi_t T, ctx_t *c,
+                             const char *where)
+{
+    const char *key;
+    const json_t *val;
+    const char *file = NULL, *text = NULL;
+    int at2 = 0, nsrc = 0;
+    char *buf = NULL, *path = NULL;
+    mpfi_t scale, tmin, tmax;
+    dvc_status st = DVC_OK;
+    json_object_foreach((json_t *)j, key, val) {
+        if (strcmp(key, "csv") == 0 || strcmp(key, "at2") == 0) {
+            if (!json_is_string(val))
+                return dvc_error(DVC_ERR_INPUT, "%s: '%s' must be a file name", where, key);
+            file = json_string_value(val);
+            at2 = key[0] == 'a';
+            nsrc++;
+        } else if (strcmp(key, "csv_text") == 0 || strcmp(key, "at2_text") == 0) {
+            if (!json_is_string(val))
+                return dvc_error(DVC_ERR_INPUT, "%s: '%s' must be a string", where, key);
+            text = json_string_value(val);
+            at2 = key[0] == 'a';
+            nsrc++;
+        } else if (strcmp(key, "table") == 0) {
+            /* the tfun spelling (docs/expressions.md): format by "format" or extension */
+            const json_t *fm = json_object_get(j, "format");
+            const char *e;
+            if (!json_is_string(val))
+                return dvc_error(DVC_ERR_INPUT, "%s: 'table' must be a file name", where);
+            file = json_string_value(val);
+            e = strrchr(file, '.');
+            at2 = fm ? (json_is_string(fm) && strcmp(json_string_value(fm), "at2") == 0)
+                     : (e && strcasecmp(e, ".at2") == 0);
+            if (fm && (!json_is_string(fm) || (strcmp(json_string_value(fm), "at2") != 0 &&
+                                              strcmp(json_string_value(fm), "csv") != 0)))
+                return dvc_error(DVC_ERR_INPUT, "%s: 'format' must be \"csv\" or \"at2\"", where);
+            nsrc++;
+        } else if (strcmp(key, "scale") != 0 && strcmp(key, "source") != 0 &&
+                   strcmp(key, "comment") != 0 && strcmp(key, "format") != 0) {
+            return dvc_error(DVC_ERR_INPUT, "%s: unknown key '%s' (expected csv, at2, table, "
+                             "format, scale)", where, key);
+        }
+    }
+    if (nsrc != 1)
+        return dvc_error(DVC_ERR_INPUT, "%s: a tabulated function needs exactly one of "
+                         "\"csv\": FILE or \"at2\": FILE", where);
+    if (file != NULL) {
+        if (c->basedir == NULL)
+            return dvc_error(DVC_ERR_INPUT, "%s: file references are not allowed here (the problem "
+                             "must be self-contained)", where);
+        path = join_path(c->basedir, file);
+        if (!path) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        buf = slurp(path, &st);
+        if (st != DVC_OK) {
+            free(path);
+            return dvc_error_context(st, "%s: ", where);
+        }
+        text = buf;
+    }
+    mpfi_init(scale);
+    mpfi_init(tmin);
+    mpfi_init(tmax);
+    mpfi_set_ui(scale, 1);
+    if (json_object_get(j, "scale")) {
+        char w2[600];
+        snprintf(w2, sizeof w2, "%s: 'scale'", where);
+        st = read_num(scale, json_object_get(j, "scale"), c, w2);
+        if (st == DVC_OK && !dvc_ival_is_finite(scale))
+            st = dvc_error(DVC_ERR_INPUT, "%s: must be finite", w2);
+    }
+    if (st == DVC_OK) {
+        const char *nm = file ? path : (json_is_string(json_object_get(j, "source"))
+                                        ? json_string_value(json_object_get(j, "source")) : where);
+        dvc_tabfun_init(f->tab);
+        f->kind = FUN_TABLE;
+        st = at2 ? dvc_tabfun_parse_at2(f->tab, text, nm, scale)
+                 : dvc_tabfun_parse_csv(f->tab, text, nm, scale);
+        if (st != DVC_OK) st = dvc_error_context(st, "%s: ", where);
+    }
+    if (st == DVC_OK) {
+        dvc_tabfun_tmin(tmin, f->tab);
+        dvc_tabfun_tmax(tmax, f->tab);
+        if (!dvc_ival_is_nonpos(tmin) || mpfr_cmp(&tmax->left, &T->right) < 0)
+            st = dvc_error(DVC_ERR_INPUT, "%s: the table covers [%.17g, %.17g], it must cover [0, T] = "
+                           "[0, %.17g]", where, dvc_ival_mid_d(tmin), dvc_ival_mid_d(tmax),
+                           dvc_ival_mid_d(T));
+    }
+    if (st == DVC_OK && file != NULL && rentry != NULL) {
+        /* embed the data so the certificate is self-contained */
+        json_object_del(rentry, "at2");
+        json_object_del(rentry, "csv");
+        json_object_del(rentry, "table");
+        json_object_del(rentry, "format");
+        json_object_set_new(rentry, at2 ? "at2_text" : "csv_text", json_string(text));
+        json_object_set_new(rentry, "source", json_string(file));
+    }
+    mpfi_clear(scale);
+    mpfi_clear(tmin);
+    mpfi_clear(tmax);
+    free(buf);
+    free(path);
+    return st;
+}
+
+static dvc_status read_fun(fun_t *f, json_t *rentry, const json_t *j, const mpfi_t T, ctx_t *c,
+                           const char *where)
+{
+    dvc_status st;
+    f->kind = FUN_ZERO;
+    if (json_is_null(j)) return DVC_OK;
+    if (json_is_object(j)) return read_table(f, rentry, j, T, c, where);
+    if (json_is_string(j)) {
+        dvc_expr_init(f->e);
+        f->kind = FUN_EXPR;
+        st = dvc_expr_parse(f->e, json_string_value(j), c->consts);
+        if (st != DVC_OK) return dvc_error_context(st, "%s: ", where);
+        if (!dvc_expr_uses_t(f->e)) {
+            /* a constant: evaluate once */
+            mpfi_t v, t0;
+            mpfi_init(v);
+            mpfi_init(t0);
+            mpfi_set_ui(t0, 0);
+            st = dvc_expr_eval(v, f->e, t0);
+            dvc_expr_clear(f->e);
+            f->kind = FUN_ZERO;
+            if (st == DVC_OK) {
+                mpfi_init(f->c);
+                mpfi_set(f->c, v);
+                f->kind = FUN_CONST;
+            }
+            mpfi_clear(v);
+            mpfi_clear(t0);
+            if (st != DVC_OK) return dvc_error_context(DVC_ERR_INPUT, "%s: ", where);
+            return DVC_OK;
+        }
+        /* probe the whole interval once: domain errors surface here, named */
+        {
+            mpfi_t v, tt;
+            mpfi_init(v);
+            mpfi_init(tt);
+            mpfi_interv_ui(tt, 0, 0);
+            mpfi_put(tt, T);
+            st = dvc_expr_eval(v, f->e, tt);
+            mpfi_clear(v);
+            mpfi_clear(tt);
+            if (st == DVC_ERR_INPUT) return dvc_error_context(st, "%s: ", where);
+            dvc_error_reset(); /* NOT_CERTIFIED over the whole range is fine per step */
+        }
+        return DVC_OK;
+    }
+    mpfi_init(f->c);
+    f->kind = FUN_CONST;
+    st = dvc_json_ival(f->c, j, where);
+    if (st == DVC_OK && !dvc_ival_is_finite(f->c))
+        st = dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+    return st;
+}
+
+/* f (k = n) or g (k = m); a missing field means zero. */
+static dvc_status read_funs(dvc_dlvi_tcb *cb, json_t *res, const json_t *obj, const char *field,
+                            long k, const mpfi_t T, ctx_t *c)
+{
+    const json_t *a = json_object_get(obj, field);
+    json_t *ra = res ? json_object_get(res, field) : NULL;
+    funs_t *F;
+    dvc_status st = DVC_OK;
+    int allzero = 1;
+    memset(cb, 0, sizeof *cb);
+    if (a == NULL || json_is_null(a)) return DVC_OK;
+    if (!json_is_array(a))
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be an array of %ld functions of t", c->file,
+                         field, k);
+    if ((long)json_array_size(a) != k)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' has %ld entries, expected %ld (dimension mismatch)",
+                         c->file, field, (long)json_array_size(a), k);
+    F = calloc(1, sizeof *F);
+    if (!F) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    F->fn = calloc((size_t)k, sizeof *F->fn);
+    mpfi_init(F->tmp);
+    mpfi_init(F->tc);
+    mpfr_init(F->ltmp);
+    mpfr_init(F->thi);
+    mpfr_set(F->thi, &T->right, MPFR_RNDU);
+    if (!F->fn) {
+        funs_free(F);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    F->k = k;
+    for (long i = 0; i < k && st == DVC_OK; i++) {
+        char where[512];
+        snprintf(where, sizeof where, "%s: field '%s' entry %ld", c->file, field, i + 1);
+        st = read_fun(&F->fn[i], ra ? json_array_get(ra, (size_t)i) : NULL,
+                      json_array_get(a, (size_t)i), T, c, where);
+        if (F->fn[i].kind != FUN_ZERO) allzero = 0;
+    }
+    if (st != DVC_OK || allzero) {
+        funs_free(F);
+        return st;
+    }
+    cb->k = k;
+    cb->eval = funs_eval;
+    cb->lipschitz = funs_lip;
+    cb->eval_d = funs_eval_d;
+    cb->ctx = F;
+    return DVC_OK;
+}
+
+void dvc_problem_clear(dvc_dlvi_problem_t p)
+{
+    if (p->fcb.eval == funs_eval) funs_free(p->fcb.ctx);
+    if (p->gcb.eval == funs_eval) funs_free(p->gcb.ctx);
+    memset(&p->fcb, 0, sizeof p->fcb);
+    memset(&p->gcb, 0, sizeof p->gcb);
+    dvc_dlvi_problem_clear(p);
+}
+
+static dvc_status check_keys(const json_t *obj, const char *file)
+{
+    const char *key;
+    const json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        int ok = key[0] == '_';
+        (void)val;
+        for (int i = 0; !ok && known_keys[i]; i++) ok = strcmp(key, known_keys[i]) == 0;
+        if (!ok)
+            return dvc_error(DVC_ERR_INPUT, "%s: unknown field '%s' (known: A B Q M l u x0 f g T h N "
+                             "theta prec constants name description comment)", file, key);
+    }
+    return DVC_OK;
+}
+
+static dvc_status build(dvc_dlvi_problem_t p, json_t *res, const json_t *obj, ctx_t *c)
+{
+    dvc_status st;
+    long n, m;
+    if ((st = check_keys(obj, c->file)) != DVC_OK) return st;
+    if ((st = read_consts(c, obj)) != DVC_OK) return st;
+    if ((st = read_mat(p->A, obj, "A", c, -1, -1)) != DVC_OK) return st;
+    if (p->A->r != p->A->c)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'A' must be square, is %ldx%ld", c->file,
+                         p->A->r, p->A->c);
+    n = p->A->r;
+    if ((st = read_mat(p->M, obj, "M", c, -1, -1)) != DVC_OK) return st;
+    if (p->M->r != p->M->c)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'M' must be square, is %ldx%ld", c->file,
+                         p->M->r, p->M->c);
+    m = p->M->r;
+    p->n = n;
+    p->m = m;
+    if ((st = read_mat(p->B, obj, "B", c, n, m)) != DVC_OK) return st;
+    if ((st = read_mat(p->Q, obj, "Q", c, m, n)) != DVC_OK) return st;
+    if ((st = read_vec(p->l, obj, "l", c, m, 1)) != DVC_OK) return st;
+    if ((st = read_vec(p->u, obj, "u", c, m, 1)) != DVC_OK) return st;
+    for (long i = 0; i < m; i++) {
+        if (mpfr_inf_p(&p->l->e[i]->right) && mpfr_sgn(&p->l->e[i]->right) > 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'l' entry %ld: must not be +inf", c->file, i + 1);
+        if (mpfr_inf_p(&p->u->e[i]->left) && mpfr_sgn(&p->u->e[i]->left) < 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'u' entry %ld: must not be -inf", c->file, i + 1);
+        if (mpfr_cmp(&p->l->e[i]->right, &p->u->e[i]->left) >= 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: fields 'l', 'u' entry %ld: need l < u", c->file, i + 1);
+    }
+    if ((st = read_vec(p->x0, obj, "x0", c, n, 0)) != DVC_OK) return st;
+    if ((st = read_grid(p, obj, c)) != DVC_OK) return st;
+    if (json_object_get(obj, "theta") == NULL) {
+        mpfi_set_ui(p->theta, 1);
+    } else {
+        if ((st = read_scalar(p->theta, obj, "theta", c)) != DVC_OK) return st;
+        if (!dvc_ival_is_nonneg(p->theta) || mpfr_cmp_ui(&p->theta->right, 1) > 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'theta' must lie in [0, 1]", c->file);
+    }
+    if ((st = read_funs(&p->fcb, res, obj, "f", n, p->T, c)) != DVC_OK) return st;
+    if ((st = read_funs(&p->gcb, res, obj, "g", m, p->T, c)) != DVC_OK) return st;
+    return DVC_OK;
+}
+
+static mpfr_prec_t file_prec(const json_t *obj, const char *file, dvc_status *st)
+{
+    const json_t *j = json_object_get(obj, "prec");
+    *st = DVC_OK;
+    if (j == NULL) return DVC_DEFAULT_PREC;
+    if (!json_is_integer(j) || json_integer_value(j) < 24 || json_integer_value(j) > 65536) {
+        *st = dvc_error(DVC_ERR_INPUT, "%s: field 'prec' must be an integer number of bits in [24, 65536]",
+                        file);
+        return 0;
+    }
+    return (mpfr_prec_t)json_integer_value(j);
+}
+
+dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
+                                 const char *name, const char *basedir, mpfr_prec_t prec)
+{
+    dvc_status st = DVC_OK;
+    mpfr_prec_t fp, saved = dvc_prec_get();
+    json_t *res = NULL;
+    ctx_t c;
+    if (resolved) *resolved = NULL;
+    if (!json_is_object(obj))
+        return dvc_error(DVC_ERR_INPUT, "%s: the problem must be a JSON object", name);
+    fp = file_prec(obj, name, &st);
+    if (st != DVC_OK) return st;
+    if (prec == 0) prec = fp;
+    dvc_prec_set(prec);
+    dvc_problem_clear(p);
+    dvc_dlvi_problem_init(p);
+    p->prec = prec;
+    c.file = name;
+    c.basedir = basedir;
+    dvc_expr_consts_init(c.consts);
+    res = json_deep_copy(obj);
+    if (res == NULL) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    else st = build(p, res, obj, &c);
+    dvc_expr_consts_clear(c.consts);
+    dvc_prec_set(saved);
+    if (st == DVC_OK && resolved) *resolved = res;
+    else json_decref(res);
+    return st;
+}
+
+dvc_status dvc_problem_load(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
+                            mpfr_prec_t prec)
+{
+    json_t *root;
+    dvc_status st = dvc_json_load(&root, path);
+    char *dir;
+    const char *slash;
+    if (resolved) *resolved = NULL;
+    if (st != DVC_OK) return st;
+    slash = strrchr(path, '/');
+    if (slash == NULL) {
+        dir = strdup(".");
+    } else {
+        dir = strndup(path, (size_t)(slash - path) + (slash == path));
+    }
+    if (dir == NULL) {
+        json_decref(root);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    st = dvc_problem_from_json(p, resolved, root, path, dir, prec);
+    free(dir);
+    json_decref(root);
+    return st;
+}
+
+dvc_status dvc_problem_digest(char buf[17], const json_t *obj)
+{
+    char *text = json_dumps(obj, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (text == NULL) return dvc_error(DVC_ERR_NOMEM, "cannot serialise the problem");
+    for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
+        h ^= *s;
+        h *= 0x100000001b3ull;
+    }
+    free(text);
+    snprintf(buf, 17, "%016llx", (unsigned long long)h);
+    return DVC_OK;
+}
+
+/* ---- the shared problem struct (dlvi.h) ---------------------------------
+ * Written here by the cert helper because the problem reader needs them;
+ * the dlvi helper may move them to src/dlvi.c (keep the behaviour). */
+
+void dvc_dlvi_problem_init(dvc_dlvi_problem_t p)
+{
+    memset(p, 0, sizeof *p);
+    p->prec = dvc_prec_get();
+    dvc_imat_init(p->A, 0, 0);
+    dvc_imat_init(p->B, 0, 0);
+    dvc_imat_init(p->Q, 0, 0);
+    dvc_imat_init(p->M, 0, 0);
+    dvc_ivec_init(p->l, 0);
+    dvc_ivec_init(p->u, 0);
+    dvc_ivec_init(p->x0, 0);
+    mpfi_init2(p->T, p->prec);
+    mpfi_init2(p->theta, p->prec);
+    mpfi_set_ui(p->T, 0);
+    mpfi_set_ui(p->theta, 0);
+}
+
+void dvc_dlvi_problem_clear(dvc_dlvi_problem_t p)
+{
+#ifdef DVC_DLVI_HAVE_TFUN
+    if (p->f) {
+        for (long i = 0; i < p->n; i++) dvc_tfun_clear(p->f[i]);
+        free(p->f);
+    }
+    if (p->g) {
+        for (long i = 0; i < p->m; i++) dvc_tfun_clear(p->g[i]);
+        free(p->g);
+    }
+#endif
+    dvc_imat_clear(p->A);
+    dvc_imat_clear(p->B);
+    dvc_imat_clear(p->Q);
+    dvc_imat_clear(p->M);
+    dvc_ivec_clear(p->l);
+    dvc_ivec_clear(p->u);
+    dvc_ivec_clear(p->x0);
+    mpfi_clear(p->T);
+    mpfi_clear(p->theta);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,636 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* beta_M / alpha_M bounds checked against independent computations: exact
+ * rational enumeration (GMP mpq), 256-bit MPFR Gauss-Jordan, the closed form
+ * of Remark 4.3, and a grid evaluation of the definition over [0,1]^m. */
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "dvicert/dvicert.h"
+
+#define MAXM 12
+
+/* ---- references ------------------------------------------------------------ */
+
+/* Exact: for the k x k rational matrix A (row-major), replace it by its inverse
+ * (Gauss-Jordan in mpq). Returns 0 if singular. */
+static int mpq_inverse(mpq_t *A, int k)
+{
+    mpq_t *W = malloc(sizeof(mpq_t) * (size_t)(k * 2 * k));
+    mpq_t f, t;
+    int ok = 1;
+    mpq_inits(f, t, NULL);
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < 2 * k; j++) {
+            mpq_init(W[i * 2 * k + j]);
+            if (j < k) mpq_set(W[i * 2 * k + j], A[i * k + j]);
+            else mpq_set_ui(W[i * 2 * k + j], (unsigned long)(j - k == i), 1);
+        }
+    for (int c = 0; c < k && ok; c++) {
+        int p = c;
+        while (p < k && mpq_sgn(W[p * 2 * k + c]) == 0) p++;
+        if (p == k) {
+            ok = 0;
+            break;
+        }
+        if (p != c)
+            for (int j = 0; j < 2 * k; j++) mpq_swap(W[p * 2 * k + j], W[c * 2 * k + j]);
+        mpq_inv(f, W[c * 2 * k + c]);
+        for (int j = 0; j < 2 * k; j++) mpq_mul(W[c * 2 * k + j], W[c * 2 * k + j], f);
+        for (int r = 0; r < k; r++) {
+            if (r == c || mpq_sgn(W[r * 2 * k + c]) == 0) continue;
+            mpq_set(f, W[r * 2 * k + c]);
+            for (int j = 0; j < 2 * k; j++) {
+                mpq_mul(t, f, W[c * 2 * k + j]);
+                mpq_sub(W[r * 2 * k + j], W[r * 2 * k + j], t);
+            }
+        }
+    }
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < 2 * k; j++) {
+            if (ok && j >= k) mpq_set(A[i * k + j - k], W[i * 2 * k + j]);
+            mpq_clear(W[i * 2 * k + j]);
+        }
+    mpq_clears(f, t, NULL);
+    free(W);
+    return ok;
+}
+
+/* Exact beta_M and alpha_M of a rational matrix by enumerating every J. */
+static int exact_beta_alpha(const mpq_t *M, int m, mpq_t beta, mpq_t alpha)
+{
+    mpq_t *A = malloc(sizeof(mpq_t) * (size_t)(m * m));
+    mpq_t s, sa, t, u;
+    int J[MAXM], K[MAXM];
+    mpq_inits(s, sa, t, u, NULL);
+    for (int i = 0; i < m * m; i++) mpq_init(A[i]);
+    mpq_set_ui(beta, 0, 1);
+    mpq_set_ui(alpha, 1, 1); /* J empty: the identity */
+    for (unsigned long mask = 1; mask < (1ul << m); mask++) {
+        int k = 0, nk = 0;
+        for (int i = 0; i < m; i++) {
+            if (mask >> i & 1) J[k++] = i;
+            else K[nk++] = i;
+        }
+        for (int a = 0; a < k; a++)
+            for (int b = 0; b < k; b++) mpq_set(A[a * k + b], M[J[a] * m + J[b]]);
+        if (!mpq_inverse(A, k)) return 0;
+        for (int a = 0; a < k; a++) {
+            mpq_set_ui(s, 0, 1);
+            for (int b = 0; b < k; b++) {
+                mpq_abs(t, A[a * k + b]);
+                mpq_add(s, s, t);
+            }
+            if (mpq_cmp(s, beta) > 0) mpq_set(beta, s);
+            mpq_set(sa, s);
+            for (int o = 0; o < nk; o++) { /* (A^{-1} M_JK)_{a,o} */
+                mpq_set_ui(t, 0, 1);
+                for (int b = 0; b < k; b++) {
+                    mpq_mul(u, A[a * k + b], M[J[b] * m + K[o]]);
+                    mpq_add(t, t, u);
+                }
+                mpq_abs(t, t);
+                mpq_add(sa, sa, t);
+            }
+            if (mpq_cmp(sa, alpha) > 0) mpq_set(alpha, sa);
+        }
+    }
+    for (int i = 0; i < m * m; i++) mpq_clear(A[i]);
+    free(A);
+    mpq_clears(s, sa, t, u, NULL);
+    return 1;
+}
+
+/* 256-bit MPFR: ||(I - D + DM)^{-1} D||_inf and ||(I - D + DM)^{-1}||_inf for
+ * a point matrix M (doubles) and d (doubles), by Gauss-Jordan on [A | I]. */
+static void mpfr_xnorms(const double *M, const double *d, int m, double *nb, double *na)
+{
+    mpfr_t W[MAXM][2 * MAXM], f, t, s, sa;
+    mpfr_inits2(256, f, t, s, sa, (mpfr_ptr)0);
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < 2 * m; j++) {
+            mpfr_init2(W[i][j], 256);
+            if (j < m) {
+                mpfr_set_d(W[i][j], M[i * m + j], MPFR_RNDN);
+                mpfr_mul_d(W[i][j], W[i][j], d[i], MPFR_RNDN);
+                if (i == j) mpfr_add_d(W[i][j], W[i][j], 1.0 - d[i], MPFR_RNDN);
+            } else {
+                mpfr_set_ui(W[i][j], (unsigned long)(j - m == i), MPFR_RNDN);
+            }
+        }
+    for (int c = 0; c < m; c++) {
+        int p = c;
+        for (int r = c + 1; r < m; r++)
+            if (mpfr_cmpabs(W[r][c], W[p][c]) > 0) p = r;
+        if (p != c)
+            for (int j = 0; j < 2 * m; j++) mpfr_swap(W[p][j], W[c][j]);
+        mpfr_ui_div(f, 1, W[c][c], MPFR_RNDN);
+        for (int j = 0; j < 2 * m; j++) mpfr_mul(W[c][j], W[c][j], f, MPFR_RNDN);
+        for (int r = 0; r < m; r++) {
+            if (r == c) continue;
+            mpfr_set(f, W[r][c], MPFR_RNDN);
+            for (int j = 0; j < 2 * m; j++) {
+                mpfr_mul(t, f, W[c][j], MPFR_RNDN);
+                mpfr_sub(W[r][j], W[r][j], t, MPFR_RNDN);
+            }
+        }
+    }
+    *nb = *na = 0;
+    for (int i = 0; i < m; i++) {
+        mpfr_set_zero(s, 1);
+        mpfr_set_zero(sa, 1);
+        for (int j = 0; j < m; j++) {
+            mpfr_abs(t, W[i][m + j], MPFR_RNDN);
+            mpfr_add(sa, sa, t, MPFR_RNDN);
+            mpfr_mul_d(t, t, d[j], MPFR_RNDN);
+            mpfr_add(s, s, t, MPFR_RNDN);
+        }
+        if (mpfr_get_d(s, MPFR_RNDN) > *nb) *nb = mpfr_get_d(s, MPFR_RNDN);
+        if (mpfr_get_d(sa, MPFR_RNDN) > *na) *na = mpfr_get_d(sa, MPFR_RNDN);
+    }
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < 2 * m; j++) mpfr_clear(W[i][j]);
+    mpfr_clears(f, t, s, sa, (mpfr_ptr)0);
+}
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static void to_imat(dvc_imat_t A, const double *M, int m)
+{
+    for (int i = 0; i < m * m; i++) mpfi_set_d(A->e[i], M[i]);
+}
+
+/* lo <= q <= hi with exact comparisons. */
+static int encloses_q(const dvc_beta_bound_t b, const mpq_t q)
+{
+    return mpfr_cmp_q(b->lo, q) <= 0 && mpfr_cmp_q(b->hi, q) >= 0;
+}
+
+static double lo_d(const dvc_beta_bound_t b) { return mpfr_get_d(b->lo, MPFR_RNDD); }
+static double hi_d(const dvc_beta_bound_t b) { return mpfr_get_d(b->hi, MPFR_RNDU); }
+
+static dvc_status run(dvc_beta_bound_t b, dvc_beta_bound_t a, const dvc_imat_t M,
+                      dvc_beta_method meth)
+{
+    dvc_beta_opts o;
+    dvc_status st;
+    dvc_beta_opts_default(&o);
+    o.method = meth;
+    o.rel_gap = 1e-12;
+    st = dvc_beta_compute(b, a, M, &o);
+    CHECK(fegetround() == FE_TONEAREST, "rounding mode restored (method %d)", (int)meth);
+    return st;
+}
+
+/* Random P-matrices of several kinds (doubles with few significant bits so
+ * that integer/rational references are exact when scaled). */
+enum { KIND_PD, KIND_HPLUS, KIND_M, KIND_SCALED_TRI, KIND_REJECT, NKINDS };
+
+static void gen_p(double *M, int m, int kind, check_rng *r)
+{
+    for (int attempt = 0;; attempt++) {
+        if (attempt == 500) kind = KIND_PD; /* rejection unlucky: keep the run finite */
+        double L[MAXM][MAXM];
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < m; j++) L[i][j] = (double)check_rng_int(r, -8, 8) / 8.0;
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < m; j++) {
+                double v = 0;
+                switch (kind) {
+                case KIND_PD: /* symmetric PD part plus a skew part: M + M^T > 0 */
+                    for (int k = 0; k < m; k++) v += L[i][k] * L[j][k];
+                    v = v / 4 + (i == j ? 0.25 : 0) + (i < j ? L[i][j] : i > j ? -L[j][i] : 0);
+                    break;
+                case KIND_HPLUS:
+                case KIND_M:
+                    v = (i == j) ? 0 : (kind == KIND_M ? -fabs(L[i][j]) : L[i][j]);
+                    break;
+                case KIND_SCALED_TRI: /* positive diagonal scalings of a unit triangular matrix */
+                    v = (i == j) ? 1 : (i < j ? 4 * L[i][j] : 0);
+                    break;
+                default: /* random, kept only if proven P */
+                    v = (i == j) ? 1 : L[i][j] * (double)check_rng_int(r, 0, 3) * (m <= 3 ? 1.0 : 0.5);
+                    break;
+                }
+                M[i * m + j] = v;
+            }
+        if (kind == KIND_HPLUS || kind == KIND_M)
+            for (int i = 0; i < m; i++) { /* diagonal dominance, sometimes barely */
+                double s = 0;
+                for (int j = 0; j < m; j++)
+                    if (j != i) s += fabs(M[i * m + j]);
+                M[i * m + i] = s + (double)check_rng_int(r, 1, 16) / 16.0;
+            }
+        if (kind == KIND_SCALED_TRI) {
+            double d1[MAXM], d2[MAXM];
+            int perm[MAXM];
+            double T[MAXM * MAXM];
+            for (int i = 0; i < m; i++) {
+                d1[i] = (double)check_rng_int(r, 1, 8) / 4.0;
+                d2[i] = (double)check_rng_int(r, 1, 8) / 4.0;
+                perm[i] = i;
+            }
+            for (int i = m - 1; i > 0; i--) { /* symmetric permutation keeps P */
+                int j = (int)check_rng_int(r, 0, i), t = perm[i];
+                perm[i] = perm[j];
+                perm[j] = t;
+            }
+            for (int i = 0; i < m; i++)
+                for (int j = 0; j < m; j++) T[i * m + j] = d1[i] * M[perm[i] * m + perm[j]] * d2[j];
+            memcpy(M, T, sizeof(double) * (size_t)(m * m));
+        }
+        if (kind != KIND_REJECT) return;
+        {
+            dvc_imat_t A;
+            dvc_status st;
+            dvc_imat_init(A, m, m);
+            to_imat(A, M, m);
+            st = dvc_mclass_prove_p(A, NULL);
+            dvc_imat_clear(A);
+            dvc_error_reset();
+            if (st == DVC_OK) return;
+        }
+    }
+}
+
+/* ---- tests ---------------------------------------------------------------------- */
+
+/* Remark 4.3: M = [[1, 0], [mu, 1]] has beta_M = 1 + |mu| (and alpha_M too). */
+static void test_remark43(void)
+{
+    static const char *mus[] = {"0.5", "0.1", "-0.1", "-3", "1000", "7.25", "1e-8", "0"};
+    static const long num[] = {1, 1, -1, -3, 1000, 29, 1, 0}, den[] = {2, 10, 10, 1, 1, 4, 100000000, 1};
+    for (int t = 0; t < 8; t++) {
+        for (int meth = DVC_BETA_AUTO; meth <= DVC_BETA_STRUCT; meth++) {
+            dvc_imat_t M;
+            dvc_beta_bound_t b, a;
+            mpq_t q;
+            dvc_status st;
+            dvc_imat_init(M, 2, 2);
+            mpfi_set_ui(dvc_imat_entry(M, 0, 0), 1);
+            mpfi_set_ui(dvc_imat_entry(M, 1, 1), 1);
+            REQUIRE(dvc_ival_set_str(dvc_imat_entry(M, 1, 0), mus[t]) == DVC_OK, "mu %s", mus[t]);
+            dvc_beta_bound_init(b);
+            dvc_beta_bound_init(a);
+            st = run(b, meth == DVC_BETA_STRUCT ? NULL : a, M, (dvc_beta_method)meth);
+            mpq_init(q);
+            mpq_set_si(q, labs(num[t]) + den[t], (unsigned long)den[t]);
+            mpq_canonicalize(q);
+            CHECK(st == DVC_OK, "mu %s method %d: %s", mus[t], meth, dvc_error_message());
+            CHECK(encloses_q(b, q), "mu %s method %d: beta [%.17g, %.17g] misses 1+|mu|", mus[t],
+                  meth, lo_d(b), hi_d(b));
+            CHECK(hi_d(b) - lo_d(b) <= 1e-12 * hi_d(b), "mu %s method %d: tight", mus[t], meth);
+            if (meth != DVC_BETA_STRUCT)
+                CHECK(encloses_q(a, q), "mu %s method %d: alpha [%.17g, %.17g]", mus[t], meth,
+                      lo_d(a), hi_d(a));
+            mpq_clear(q);
+            dvc_beta_bound_clear(b);
+            dvc_beta_bound_clear(a);
+            dvc_imat_clear(M);
+        }
+    }
+}
+
+/* M-matrices: beta_M = ||M^{-1}|| against 256-bit MPFR Gauss-Jordan. */
+static void test_mmatrix(void)
+{
+    check_rng r = {777};
+    for (int t = 0; t < 40; t++) {
+        int m = (int)check_rng_int(&r, 1, 12);
+        double M[MAXM * MAXM], d[MAXM], nb, na;
+        dvc_imat_t A;
+        gen_p(M, m, KIND_M, &r);
+        for (int i = 0; i < m; i++) d[i] = 1;
+        mpfr_xnorms(M, d, m, &nb, &na); /* d = 1: ||M^{-1}|| */
+        dvc_imat_init(A, m, m);
+        to_imat(A, M, m);
+        for (int meth = DVC_BETA_AUTO; meth <= DVC_BETA_STRUCT; meth++) {
+            dvc_beta_bound_t b;
+            dvc_status st;
+            if (meth == DVC_BETA_ENUM && m > 10) continue;
+            dvc_beta_bound_init(b);
+            st = run(b, NULL, A, (dvc_beta_method)meth);
+            CHECK(st == DVC_OK, "M-matrix m=%d method %d: %s", m, meth, dvc_error_message());
+            CHECK(lo_d(b) <= nb * (1 + 1e-30) && nb <= hi_d(b) * (1 + 1e-30),
+                  "M-matrix m=%d method %d: [%.17g, %.17g] vs ||M^-1|| = %.17g", m, meth, lo_d(b),
+                  hi_d(b), nb);
+            CHECK(hi_d(b) - lo_d(b) <= 1e-9 * nb, "M-matrix m=%d method %d: gap %.3g", m, meth,
+                  hi_d(b) - lo_d(b));
+            dvc_beta_bound_clear(b);
+        }
+        dvc_imat_clear(A);
+    }
+}
+
+/* Random P-matrices: exact rational references (m <= 8), mutual consistency of
+ * the methods, and the grid of the definition for m <= 3. */
+static void test_random_p(void)
+{
+    check_rng r = {2024};
+    int ncase = 0, nexact = 0, ngrid = 0;
+    for (int t = 0; t < 200; t++) {
+        int kind = t % NKINDS, m = (int)check_rng_int(&r, 1, t < 150 ? 6 : 10);
+        double M[MAXM * MAXM];
+        dvc_imat_t A;
+        dvc_beta_bound_t b[3], a[3];
+        dvc_status st[3];
+        gen_p(M, m, kind, &r);
+        dvc_imat_init(A, m, m);
+        to_imat(A, M, m);
+        for (int k = 0; k < 3; k++) {
+            dvc_beta_bound_init(b[k]);
+            dvc_beta_bound_init(a[k]);
+        }
+        st[0] = run(b[0], a[0], A, DVC_BETA_ENUM);
+        st[1] = run(b[1], a[1], A, DVC_BETA_BNB);
+        st[2] = run(b[2], a[2], A, DVC_BETA_STRUCT);
+        CHECK(st[0] == DVC_OK && st[1] == DVC_OK, "case %d kind %d m %d: %s", t, kind, m,
+              dvc_error_message());
+        CHECK(st[2] == DVC_OK || st[2] == DVC_NOT_CERTIFIED, "struct status");
+        ncase++;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) {
+                CHECK(mpfr_cmp(b[i]->lo, b[j]->hi) <= 0, "case %d: beta lo[%d] %.17g > hi[%d] %.17g",
+                      t, i, lo_d(b[i]), j, hi_d(b[j]));
+                if (i < 2 && j < 2)
+                    CHECK(mpfr_cmp(a[i]->lo, a[j]->hi) <= 0, "case %d: alpha lo[%d] > hi[%d]", t, i, j);
+            }
+        CHECK(hi_d(b[0]) - lo_d(b[0]) <= 1e-9 * hi_d(b[0]), "case %d: enum gap", t);
+        CHECK(hi_d(b[1]) - lo_d(b[1]) <= 1e-9 * hi_d(b[1]), "case %d: bnb gap", t);
+        CHECK(mpfr_cmp(a[0]->lo, b[0]->lo) >= 0 || mpfr_cmp(a[0]->hi, b[0]->lo) >= 0,
+              "case %d: alpha >= beta", t);
+        if (m <= 8) {
+            /* The entries are multiples of 1/8 scaled by quarters: exact in mpq. */
+            mpq_t Q[MAXM * MAXM], eb, ea;
+            mpq_inits(eb, ea, NULL);
+            for (int i = 0; i < m * m; i++) {
+                mpq_init(Q[i]);
+                mpq_set_d(Q[i], M[i]);
+            }
+            if (exact_beta_alpha(Q, m, eb, ea)) {
+                nexact++;
+                for (int k = 0; k < 3; k++)
+                    CHECK(encloses_q(b[k], eb), "case %d kind %d m %d method %d: beta [%.17g, %.17g] "
+                          "misses exact %.17g", t, kind, m, k, lo_d(b[k]), hi_d(b[k]), mpq_get_d(eb));
+                for (int k = 0; k < 2; k++)
+                    CHECK(encloses_q(a[k], ea), "case %d kind %d m %d method %d: alpha [%.17g, %.17g] "
+                          "misses exact %.17g", t, kind, m, k, lo_d(a[k]), hi_d(a[k]), mpq_get_d(ea));
+            } else {
+                CHECK(0, "case %d: a principal submatrix is singular in exact arithmetic", t);
+            }
+            for (int i = 0; i < m * m; i++) mpq_clear(Q[i]);
+            mpq_clears(eb, ea, NULL);
+        }
+        if (m <= 3) {
+            /* Grid of the definition: 9 points per coordinate (vertices included). */
+            int npt = m == 1 ? 33 : m == 2 ? 17 : 9, total = 1;
+            double gb = 0, ga = 0;
+            for (int i = 0; i < m; i++) total *= npt;
+            for (int g = 0; g < total; g++) {
+                double d[MAXM], nb, na;
+                int h = g;
+                for (int i = 0; i < m; i++) {
+                    d[i] = (double)(h % npt) / (double)(npt - 1);
+                    h /= npt;
+                }
+                mpfr_xnorms(M, d, m, &nb, &na);
+                if (nb > gb) gb = nb;
+                if (na > ga) ga = na;
+            }
+            ngrid++;
+            CHECK(gb <= hi_d(b[0]) * (1 + 1e-14), "case %d: grid max %.17g > enum hi %.17g", t, gb,
+                  hi_d(b[0]));
+            CHECK(lo_d(b[0]) <= gb * (1 + 1e-14) && hi_d(b[0]) <= gb * (1 + 1e-9),
+                  "case %d: enum [%.17g, %.17g] vs grid max %.17g (max at a vertex)", t, lo_d(b[0]),
+                  hi_d(b[0]), gb);
+            CHECK(ga <= hi_d(a[0]) * (1 + 1e-14) && hi_d(a[0]) <= ga * (1 + 1e-9),
+                  "case %d: alpha enum [%.17g, %.17g] vs grid %.17g", t, lo_d(a[0]), hi_d(a[0]), ga);
+        }
+        for (int k = 0; k < 3; k++) {
+            dvc_beta_bound_clear(b[k]);
+            dvc_beta_bound_clear(a[k]);
+        }
+        dvc_imat_clear(A);
+    }
+    CHECK(ncase == 200 && nexact >= 150 && ngrid >= 40, "coverage: %d cases, %d exact, %d grid",
+          ncase, nexact, ngrid);
+}
+
+/* Interval matrices: the bounds hold for every point matrix inside. */
+static void test_interval(void)
+{
+    check_rng r = {99};
+    int nrun = 0;
+    for (int t = 0; t < 30; t++) {
+        int m = (int)check_rng_int(&r, 2, 5);
+        double M[MAXM * MAXM];
+        dvc_imat_t A;
+        dvc_beta_bound_t b, a;
+        gen_p(M, m, t % NKINDS, &r);
+        dvc_imat_init(A, m, m);
+        for (int i = 0; i < m * m; i++)
+            mpfi_interv_d(A->e[i], M[i] - 1.0 / 1024, M[i] + 1.0 / 1024);
+        dvc_beta_bound_init(b);
+        dvc_beta_bound_init(a);
+        if (run(b, a, A, DVC_BETA_ENUM) == DVC_OK) {
+            nrun++;
+            for (int s = 0; s < 8; s++) { /* corners and random points */
+                mpq_t Q[MAXM * MAXM], eb, ea;
+                mpq_inits(eb, ea, NULL);
+                for (int i = 0; i < m * m; i++) {
+                    mpq_init(Q[i]);
+                    mpq_set_d(Q[i], M[i] + (double)check_rng_int(&r, -4, 4) / 4096.0);
+                }
+                if (exact_beta_alpha(Q, m, eb, ea)) {
+                    CHECK(encloses_q(b, eb), "interval case %d: beta [%.17g, %.17g] misses %.17g", t,
+                          lo_d(b), hi_d(b), mpq_get_d(eb));
+                    CHECK(encloses_q(a, ea), "interval case %d: alpha misses %.17g", t, mpq_get_d(ea));
+                }
+                for (int i = 0; i < m * m; i++) mpq_clear(Q[i]);
+                mpq_clears(eb, ea, NULL);
+            }
+        } else {
+            dvc_error_reset(); /* wide intervals may lose the P proof: allowed */
+        }
+        dvc_beta_bound_clear(b);
+        dvc_beta_bound_clear(a);
+        dvc_imat_clear(A);
+    }
+    CHECK(nrun >= 20, "interval cases certified: %d of 30", nrun);
+}
+
+/* Ill-conditioned principal submatrices (det ~ 1e-12): exact reference. */
+static void test_illcond(void)
+{
+    double M[9] = {1, 1, 0, 1 - 0x1p-40, 1, 0.5, 0, -0.5, 1};
+    mpq_t Q[9], eb, ea;
+    dvc_imat_t A;
+    dvc_beta_bound_t b, a;
+    dvc_status st;
+    dvc_imat_init(A, 3, 3);
+    to_imat(A, M, 3);
+    dvc_beta_bound_init(b);
+    dvc_beta_bound_init(a);
+    mpq_inits(eb, ea, NULL);
+    for (int i = 0; i < 9; i++) {
+        mpq_init(Q[i]);
+        mpq_set_d(Q[i], M[i]);
+    }
+    REQUIRE(exact_beta_alpha(Q, 3, eb, ea), "exact reference");
+    for (int meth = DVC_BETA_AUTO; meth <= DVC_BETA_BNB; meth++) {
+        st = run(b, a, A, (dvc_beta_method)meth);
+        CHECK(st == DVC_OK, "ill-conditioned, method %d: %s", meth, dvc_error_message());
+        CHECK(encloses_q(b, eb), "ill-conditioned beta [%.17g, %.17g] vs %.17g", lo_d(b), hi_d(b),
+              mpq_get_d(eb));
+        CHECK(encloses_q(a, ea), "ill-conditioned alpha");
+        CHECK(hi_d(b) - lo_d(b) <= 1e-3 * hi_d(b), "ill-conditioned gap");
+    }
+    for (int i = 0; i < 9; i++) mpq_clear(Q[i]);
+    mpq_clears(eb, ea, NULL);
+    dvc_beta_bound_clear(b);
+    dvc_beta_bound_clear(a);
+    dvc_imat_clear(A);
+}
+
+static void test_refuse(void)
+{
+    static const double bad[][4] = {{1, 2, 2, 1}, {0, 0, 0, 1}, {-1, 0, 0, 1}, {1, 3, 1, 2}};
+    for (int t = 0; t < 4; t++) {
+        dvc_imat_t A;
+        dvc_beta_bound_t b;
+        dvc_status st;
+        dvc_imat_init(A, 2, 2);
+        to_imat(A, bad[t], 2);
+        dvc_beta_bound_init(b);
+        st = run(b, NULL, A, DVC_BETA_AUTO);
+        CHECK(st == DVC_NOT_CERTIFIED, "non-P %d refused (status %d)", t, (int)st);
+        CHECK(strstr(dvc_error_message(), "P-matrix") != NULL, "reason given: %s", dvc_error_message());
+        dvc_beta_bound_clear(b);
+        dvc_imat_clear(A);
+    }
+    {
+        dvc_imat_t A;
+        dvc_beta_bound_t b;
+        dvc_imat_init(A, 2, 3);
+        dvc_beta_bound_init(b);
+        CHECK(dvc_beta_compute(b, NULL, A, NULL) == DVC_ERR_INPUT, "non-square");
+        dvc_beta_bound_clear(b);
+        dvc_imat_clear(A);
+    }
+    {   /* Structure only, no structure: not certified but a lower bound. */
+        double M[9] = {1, -3, 0, 1, 1, -3, 0, 1, 1};
+        dvc_imat_t A;
+        dvc_beta_bound_t b;
+        dvc_imat_init(A, 3, 3);
+        to_imat(A, M, 3);
+        dvc_beta_bound_init(b);
+        CHECK(run(b, NULL, A, DVC_BETA_STRUCT) == DVC_NOT_CERTIFIED, "struct without structure");
+        CHECK(mpfr_cmp_ui(b->lo, 1) >= 0 && mpfr_inf_p(b->hi), "lower bound kept, no upper");
+        dvc_beta_bound_clear(b);
+        dvc_imat_clear(A);
+    }
+}
+
+/* m = 14 through AUTO (enumeration) and BnB with a tiny budget: the budget
+ * result must still enclose the enumerated value. */
+static void test_budget(void)
+{
+    check_rng r = {5};
+    double M[14 * 14];
+    dvc_imat_t A;
+    dvc_beta_bound_t b, b2;
+    dvc_beta_opts o;
+    dvc_status st;
+    int m = 14;
+    /* A PD matrix of size 14 built like gen_p's KIND_PD. */
+    {
+        double L[14][14];
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < m; j++) L[i][j] = check_rng_unif(&r, -1, 1);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < m; j++) {
+                double v = 0;
+                for (int k = 0; k < m; k++) v += L[i][k] * L[j][k];
+                M[i * m + j] = v / m + (i == j ? 0.05 : 0) + (i < j ? 0.5 * L[i][j] : i > j ? -0.5 * L[j][i] : 0);
+            }
+    }
+    dvc_imat_init(A, m, m);
+    for (int i = 0; i < m * m; i++) mpfi_set_d(A->e[i], M[i]);
+    dvc_beta_bound_init(b);
+    dvc_beta_bound_init(b2);
+    dvc_beta_opts_default(&o);
+    st = dvc_beta_compute(b, NULL, A, &o);
+    CHECK(st == DVC_OK && b->nodes == (1l << m), "auto enumerates m = 14 (%ld vertices)", b->nodes);
+    o.method = DVC_BETA_BNB;
+    o.max_nodes = 50;
+    st = dvc_beta_compute(b2, NULL, A, &o);
+    CHECK(fegetround() == FE_TONEAREST, "rounding restored after budget stop");
+    CHECK(st == DVC_OK || st == DVC_NOT_CERTIFIED, "budget status");
+    CHECK(mpfr_cmp(b2->lo, b->hi) <= 0 && mpfr_cmp(b->lo, b2->hi) <= 0,
+          "budget bounds [%.17g, %.17g] consistent with enumeration [%.17g, %.17g]", lo_d(b2),
+          hi_d(b2), lo_d(b), hi_d(b));
+    dvc_beta_bound_clear(b);
+    dvc_beta_bound_clear(b2);
+    dvc_imat_clear(A);
+}
+
+/* Branch-and-bound on strongly diagonally dominant matrices: it must agree
+ * with the enumeration and close the gap with fewer nodes than 2^m (the
+ * relaxation prunes). */
+static void test_bnb_prunes(void)
+{
+    check_rng r = {31337};
+    for (int t = 0; t < 6; t++) {
+        int m = 12;
+        double M[12 * 12];
+        dvc_imat_t A;
+        dvc_beta_bound_t be, ae, bb, ab;
+        dvc_beta_opts o;
+        for (int i = 0; i < m; i++) {
+            double s = 0;
+            for (int j = 0; j < m; j++)
+                if (j != i) {
+                    M[i * m + j] = check_rng_unif(&r, -1, 1) / m;
+                    s += fabs(M[i * m + j]);
+                }
+            M[i * m + i] = s + check_rng_unif(&r, 0.1, 1);
+        }
+        dvc_imat_init(A, m, m);
+        to_imat(A, M, m);
+        dvc_beta_bound_init(be);
+        dvc_beta_bound_init(ae);
+        dvc_beta_bound_init(bb);
+        dvc_beta_bound_init(ab);
+        dvc_beta_opts_default(&o);
+        o.method = DVC_BETA_ENUM;
+        CHECK(dvc_beta_compute(be, ae, A, &o) == DVC_OK, "enum");
+        o.method = DVC_BETA_BNB;
+        o.rel_gap = 1e-9;
+        CHECK(dvc_beta_compute(bb, ab, A, &o) == DVC_OK, "bnb");
+        CHECK(mpfr_cmp(bb->lo, be->hi) <= 0 && mpfr_cmp(be->lo, bb->hi) <= 0, "beta agree");
+        CHECK(mpfr_cmp(ab->lo, ae->hi) <= 0 && mpfr_cmp(ae->lo, ab->hi) <= 0, "alpha agree");
+        CHECK(hi_d(bb) - lo_d(bb) <= 2e-9 * hi_d(bb), "bnb beta gap closed: [%.17g, %.17g]",
+              lo_d(bb), hi_d(bb));
+        CHECK(bb->nodes < (1l << m), "bnb pruned: %ld nodes for m = %d", bb->nodes, m);
+        dvc_beta_bound_clear(be);
+        dvc_beta_bound_clear(ae);
+        dvc_beta_bound_clear(bb);
+        dvc_beta_bound_clear(ab);
+        dvc_imat_clear(A);
+    }
+}
+
+int main(void)
+{
+    test_remark43();
+    test_mmatrix();
+    test_random_p();
+    test_interval();
+    test_illcond();
+    test_refuse();
+    test_budget();
+    test_bnb_prunes();
+    return check_report();
+}

@@ -1,0 +1,695 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* DLVI engine: containment of closed-form solutions (bridge of Example 5.1
+ * at 256 bits, the example of Remark 4.3), order h of the bound,
+ * sharpening, re-certification of stored and tampered predictors, and the
+ * refusals (step too large, M not P). */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "dvicert/dlvi.h"
+#include "dvicert/tfun.h"
+#include "ref_bridge.h"
+#include "ref_remark43.h"
+
+/* ---- problem builders -------------------------------------------------- */
+
+typedef struct {
+    mpfi_t a, b;
+} fscratch;
+
+/* bridge forcing f = (0, sin 4t) */
+static dvc_status bridge_f(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    fscratch *s = ctx;
+    mpfi_set_ui(out->e[0], 0);
+    mpfi_mul_ui(s->a, t, 4);
+    mpfi_sin(out->e[1], s->a);
+    return DVC_OK;
+}
+
+/* Lipschitz constant of sin 4t on [t]: 4 max |cos 4s| */
+static dvc_status bridge_flip(mpfr_t out, const mpfi_t t, void *ctx)
+{
+    fscratch *s = ctx;
+    mpfi_mul_ui(s->a, t, 4);
+    mpfi_cos(s->b, s->a);
+    dvc_ival_mag(out, s->b);
+    mpfr_mul_ui(out, out, 4, MPFR_RNDU);
+    return DVC_OK;
+}
+
+static void bridge_fd(double *out, double t, void *ctx)
+{
+    (void)ctx;
+    out[0] = 0.0;
+    out[1] = sin(4.0 * t);
+}
+
+static void set_entries(dvc_imat_t A, long r, long c, const char *const *v)
+{
+    dvc_imat_resize(A, r, c);
+    for (long k = 0; k < r * c; k++) REQUIRE(dvc_ival_set_str(A->e[k], v[k]) == DVC_OK, "entry %s", v[k]);
+}
+
+static void set_vec(dvc_ivec_t x, long n, const char *const *v)
+{
+    dvc_ivec_resize(x, n);
+    for (long k = 0; k < n; k++) REQUIRE(dvc_ival_set_str(x->e[k], v[k]) == DVC_OK, "entry %s", v[k]);
+}
+
+static void bridge_problem(dvc_dlvi_problem_t p, fscratch *fs, const char *x10, const char *gamma,
+                           const char *theta, long N)
+{
+    static const char *const A[] = {"0", "1", "-4", "0"}, *const B[] = {"0", "-1"},
+                             *const Q[] = {"3", "0"}, *const M[] = {"1"}, *const l[] = {"0"},
+                             *const u[] = {"inf"};
+    const char *x0[] = {x10, gamma};
+    p->n = 2;
+    p->m = 1;
+    set_entries(p->A, 2, 2, A);
+    set_entries(p->B, 2, 1, B);
+    set_entries(p->Q, 1, 2, Q);
+    set_entries(p->M, 1, 1, M);
+    set_vec(p->l, 1, l);
+    set_vec(p->u, 1, u);
+    set_vec(p->x0, 2, x0);
+    mpfi_set_ui(p->T, 1);
+    p->N = N;
+    REQUIRE(dvc_ival_set_str(p->theta, theta) == DVC_OK, "theta");
+    p->prec = 53;
+    memset(&p->fcb, 0, sizeof p->fcb);
+    memset(&p->gcb, 0, sizeof p->gcb);
+    p->fcb.k = 2;
+    p->fcb.eval = bridge_f;
+    p->fcb.lipschitz = bridge_flip;
+    p->fcb.eval_d = bridge_fd;
+    p->fcb.ctx = fs;
+}
+
+/* Remark 4.3: f = -2 */
+static dvc_status const_f(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    mpfi_set_si(out->e[0], -2);
+    return DVC_OK;
+}
+
+static dvc_status zero_lip(mpfr_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    mpfr_set_zero(out, 1);
+    return DVC_OK;
+}
+
+static void const_fd(double *out, double t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    out[0] = -2.0;
+}
+
+static void remark_problem(dvc_dlvi_problem_t p, const char *mu, const char *theta, long N, const char *T)
+{
+    static const char *const A[] = {"-1"}, *const B[] = {"2", "-1"}, *const Q[] = {"-1", "1"},
+                             *const l[] = {"0", "0"}, *const u[] = {"inf", "inf"}, *const x0[] = {"1"};
+    const char *M[] = {"1", "0", mu, "1"};
+    p->n = 1;
+    p->m = 2;
+    set_entries(p->A, 1, 1, A);
+    set_entries(p->B, 1, 2, B);
+    set_entries(p->Q, 2, 1, Q);
+    set_entries(p->M, 2, 2, M);
+    set_vec(p->l, 2, l);
+    set_vec(p->u, 2, u);
+    set_vec(p->x0, 1, x0);
+    REQUIRE(dvc_ival_set_str(p->T, T) == DVC_OK, "T");
+    p->N = N;
+    REQUIRE(dvc_ival_set_str(p->theta, theta) == DVC_OK, "theta");
+    p->prec = 53;
+    memset(&p->fcb, 0, sizeof p->fcb);
+    memset(&p->gcb, 0, sizeof p->gcb);
+    p->fcb.k = 1;
+    p->fcb.eval = const_f;
+    p->fcb.lipschitz = zero_lip;
+    p->fcb.eval_d = const_fd;
+}
+
+/* ---- containment ------------------------------------------------------- */
+
+/* Sample times: grid points (as doubles) and random points in between. */
+static double sample_t(check_rng *rng, const dvc_dlvi_result_t r, long s)
+{
+    double T = mpfr_get_d(&r->T->left, MPFR_RNDD);
+    /* r->t[] are labels (nearest doubles): keep them inside [0, T] */
+    if (s % 2 == 0) return fmin(r->t[check_rng_int(rng, 0, r->N)], T);
+    return check_rng_unif(rng, 0.0, T);
+}
+
+static int inside(const mpfi_t a, const mpfr_t x)
+{
+    return mpfr_cmp(&a->left, x) <= 0 && mpfr_cmp(x, &a->right) <= 0;
+}
+
+/* Checks x and y tubes against the bridge reference at nsamp times;
+ * returns the largest |x - x^h| / eps_x seen (tightness). */
+static double check_bridge(const dvc_dlvi_result_t r, const ref_bridge *ref, check_rng *rng,
+                           long nsamp, const char *label)
+{
+    dvc_ivec_t X, Y;
+    mpfi_t t;
+    mpfr_t x1, x2, y, tt;
+    long bad = 0;
+    double worst = 0.0;
+    dvc_ivec_init2(X, 2, 53);
+    dvc_ivec_init2(Y, 1, 53);
+    mpfi_init2(t, 53);
+    mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
+    for (long s = 0; s < nsamp; s++) {
+        double td = sample_t(rng, r, s);
+        mpfi_set_d(t, td);
+        mpfr_set_d(tt, td, MPFR_RNDN);
+        ref_bridge_eval(ref, x1, x2, y, tt);
+        if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || dvc_dlvi_tube_y(Y, r, t) != DVC_OK) {
+            bad++;
+            continue;
+        }
+        if (!inside(X->e[0], x1) || !inside(X->e[1], x2) || !inside(Y->e[0], y)) {
+            if (bad < 3)
+                fprintf(stderr, "%s: t = %.17g: x = (%.17g, %.17g) y = %.17g outside [%g,%g] [%g,%g] [%g,%g]\n",
+                        label, td, mpfr_get_d(x1, MPFR_RNDN), mpfr_get_d(x2, MPFR_RNDN),
+                        mpfr_get_d(y, MPFR_RNDN), mpfr_get_d(&X->e[0]->left, MPFR_RNDN),
+                        mpfr_get_d(&X->e[0]->right, MPFR_RNDN), mpfr_get_d(&X->e[1]->left, MPFR_RNDN),
+                        mpfr_get_d(&X->e[1]->right, MPFR_RNDN), mpfr_get_d(&Y->e[0]->left, MPFR_RNDN),
+                        mpfr_get_d(&Y->e[0]->right, MPFR_RNDN));
+            bad++;
+        } else {
+            /* tightness: distance to the tube centre over the half width */
+            for (int k = 0; k < 2; k++) {
+                double c = 0.5 * (mpfr_get_d(&X->e[k]->left, MPFR_RNDN) + mpfr_get_d(&X->e[k]->right, MPFR_RNDN));
+                double hw = 0.5 * (mpfr_get_d(&X->e[k]->right, MPFR_RNDN) - mpfr_get_d(&X->e[k]->left, MPFR_RNDN));
+                double d = fabs(mpfr_get_d(k == 0 ? x1 : x2, MPFR_RNDN) - c);
+                if (hw > 0 && d / hw > worst) worst = d / hw;
+            }
+        }
+    }
+    CHECK(bad == 0, "%s: %ld of %ld samples outside the tube", label, bad, nsamp);
+    dvc_ivec_clear(X);
+    dvc_ivec_clear(Y);
+    mpfi_clear(t);
+    mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
+    return worst;
+}
+
+/* Initial values: the paper's x(0) = (0, gamma), and cases with contact
+ * (x1 < 0, y > 0) inside [0, 1]; nseg = number of closed-form pieces. */
+static const struct {
+    const char *x10, *gamma;
+    int nseg;
+} cases[] = {
+    {"0", "0.2", 1}, {"0", "1.0", 1}, {"0", "2.0", 1},
+    {"0.02", "-0.3", 3}, {"0.01", "-0.1", 3}, {"0.03", "-0.2", 3}, {"-0.1", "1", 2},
+};
+#define NCASES ((int)(sizeof cases / sizeof cases[0]))
+
+/* ---- the reference itself against an independent RK4 integration ------ */
+
+static void rhs(double t, const double *x, double *dx)
+{
+    double y = x[0] < 0 ? -3.0 * x[0] : 0.0;
+    dx[0] = x[1];
+    dx[1] = -4.0 * x[0] - y + sin(4.0 * t);
+}
+
+static void test_reference(void)
+{
+    for (int g = 0; g < NCASES; g++) {
+        ref_bridge ref;
+        double x[2] = {atof(cases[g].x10), atof(cases[g].gamma)}, h = 1e-4, k1[2], k2[2], k3[2], k4[2], z[2];
+        mpfr_t x1, x2, y, t;
+        REQUIRE(ref_bridge_init(&ref, cases[g].x10, cases[g].gamma, 1.0) == 0, "reference %d", g);
+        /* x(0) = (0, gamma > 0) never reaches x1 < 0 on [0, 1] (x1 = sin 2t
+         * ((gamma + 1/3)/2 - cos(2t)/6) > 0): the contact cases come from
+         * other initial values */
+        CHECK(ref.nseg == cases[g].nseg, "case %d: segments %d, expected %d", g, ref.nseg, cases[g].nseg);
+        for (long i = 0; i < 10000; i++) {
+            double t0 = i * h;
+            rhs(t0, x, k1);
+            for (int j = 0; j < 2; j++) z[j] = x[j] + 0.5 * h * k1[j];
+            rhs(t0 + 0.5 * h, z, k2);
+            for (int j = 0; j < 2; j++) z[j] = x[j] + 0.5 * h * k2[j];
+            rhs(t0 + 0.5 * h, z, k3);
+            for (int j = 0; j < 2; j++) z[j] = x[j] + h * k3[j];
+            rhs(t0 + h, z, k4);
+            for (int j = 0; j < 2; j++) x[j] += h / 6.0 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
+        }
+        mpfr_inits2(REF_PREC, x1, x2, y, t, (mpfr_ptr)0);
+        mpfr_set_ui(t, 1, MPFR_RNDN);
+        ref_bridge_eval(&ref, x1, x2, y, t);
+        CHECK(fabs(mpfr_get_d(x1, MPFR_RNDN) - x[0]) < 1e-6 && fabs(mpfr_get_d(x2, MPFR_RNDN) - x[1]) < 1e-6,
+              "case %d: closed form (%.12g, %.12g) vs RK4 (%.12g, %.12g)", g,
+              mpfr_get_d(x1, MPFR_RNDN), mpfr_get_d(x2, MPFR_RNDN), x[0], x[1]);
+        mpfr_clears(x1, x2, y, t, (mpfr_ptr)0);
+        ref_bridge_clear(&ref);
+    }
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static double run_bridge(const char *x10, const char *gamma, const char *theta, long N, int sharpen, ref_bridge *ref,
+                         check_rng *rng, long nsamp, dvc_dlvi_result_t keep)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_dlvi_opts o;
+    fscratch fs;
+    dvc_status st;
+    double eT = -1.0;
+    char label[96];
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    dvc_dlvi_problem_init(p);
+    bridge_problem(p, &fs, x10, gamma, theta, N);
+    dvc_dlvi_opts_default(&o);
+    o.sharpen = sharpen;
+    dvc_dlvi_result_init(r);
+    st = dvc_dlvi_run(r, p, &o);
+    snprintf(label, sizeof label, "bridge x0=(%s,%s) theta=%s N=%ld%s", x10, gamma, theta, N,
+             sharpen ? " sharpened" : "");
+    CHECK(st == DVC_OK, "%s: %s: %s", label, dvc_status_name(st), dvc_error_message());
+    if (st == DVC_OK) {
+        CHECK(r->steps_done == N, "%s: steps %ld", label, r->steps_done);
+        eT = mpfr_get_d(r->eps_x[N], MPFR_RNDU);
+        if (ref && nsamp > 0) {
+            double w = check_bridge(r, ref, rng, nsamp, label);
+            printf("%-44s eps_x(T) = %.4e  eps_y(T) = %.4e  max|x-x^h|/eps = %.3f  sharpened steps %ld\n",
+                   label, eT, mpfr_get_d(r->eps_y[N], MPFR_RNDU), w, r->n_sharpened);
+        }
+        if (keep) {
+            /* certify again from the stored predictor, fresh result */
+            dvc_dlvi_result_t r2;
+            dvc_dlvi_result_init(r2);
+            st = dvc_dlvi_certify(r2, p, &o, r->x, r->y);
+            CHECK(st == DVC_OK, "%s: re-certification: %s", label, dvc_error_message());
+            if (st == DVC_OK) {
+                int same = 1;
+                for (long i = 0; i <= N; i++) same &= mpfr_equal_p(r->eps_x[i], r2->eps_x[i]);
+                CHECK(same, "%s: re-certified bounds differ", label);
+            }
+            /* without the y predictor: same x bounds up to the LVI enclosures */
+            st = dvc_dlvi_certify(r2, p, &o, r->x, NULL);
+            CHECK(st == DVC_OK, "%s: certification without y: %s", label, dvc_error_message());
+            if (st == DVC_OK)
+                CHECK(fabs(mpfr_get_d(r2->eps_x[N], MPFR_RNDU) / eT - 1) < 1e-9, "%s: without y: %g vs %g",
+                      label, mpfr_get_d(r2->eps_x[N], MPFR_RNDU), eT);
+            /* at 113 bits: the same predictor, nearly the same bound */
+            o.prec = 113;
+            st = dvc_dlvi_certify(r2, p, &o, r->x, r->y);
+            o.prec = 0;
+            CHECK(st == DVC_OK && r2->prec == 113, "%s: 113 bits: %s", label, dvc_error_message());
+            if (st == DVC_OK) {
+                double e113 = mpfr_get_d(r2->eps_x[N], MPFR_RNDU);
+                CHECK(e113 <= eT && e113 > 0.999 * eT, "%s: 113 bits %g vs 53 bits %g", label, e113, eT);
+                if (ref) check_bridge(r2, ref, rng, 200, "113 bits");
+            }
+            /* tampered predictor: x^i pushed off by 1e-4 on steps 300..399;
+             * the bounds must absorb the defect and still contain x */
+            for (long i = 300; i < 400 && i <= N; i++) r->x[i * 2 + 0] += 1e-4;
+            st = dvc_dlvi_certify(r2, p, &o, r->x, r->y);
+            CHECK(st == DVC_OK, "%s: tampered re-certification: %s", label, dvc_error_message());
+            if (st == DVC_OK) {
+                CHECK(mpfr_cmp(r2->eps_x[N], r->eps_x[N]) > 0, "%s: tampering did not increase the bound", label);
+                /* at the ends of the shifted stretch the defect is about 1e-4 */
+                CHECK(r2->delta[299] > 5e-5 && r2->delta[399] > 5e-5 && r2->delta[350] < 1e-5,
+                      "%s: defects of tampered steps %g %g %g", label, r2->delta[299], r2->delta[350],
+                      r2->delta[399]);
+                if (ref) check_bridge(r2, ref, rng, 400, "tampered");
+            }
+            dvc_dlvi_result_clear(r2);
+        }
+    }
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+    return eT;
+}
+
+static void test_bridge(void)
+{
+    const char *thetas[] = {"0", "0.5", "1"};
+    const long Ns[] = {1000, 500};
+    check_rng rng = {20261125};
+    for (int g = 0; g < NCASES; g++) {
+        ref_bridge ref;
+        REQUIRE(ref_bridge_init(&ref, cases[g].x10, cases[g].gamma, 1.0) == 0, "reference");
+        for (int th = 0; th < 3; th++)
+            for (int k = 0; k < 2; k++)
+                run_bridge(cases[g].x10, cases[g].gamma, thetas[th], Ns[k], 0, &ref, &rng, 400, NULL);
+        /* sharpened (steps with y == 0 on a whole step use beta = 0) */
+        run_bridge(cases[g].x10, cases[g].gamma, "1", 1000, 1, &ref, &rng, 400, NULL);
+        ref_bridge_clear(&ref);
+    }
+}
+
+static void test_order_and_table(void)
+{
+    ref_bridge ref;
+    check_rng rng = {7};
+    dvc_dlvi_result_t keep;
+    double e1, e2;
+    REQUIRE(ref_bridge_init(&ref, "0", "0.2", 1.0) == 0, "reference");
+    dvc_dlvi_result_init(keep);
+    e1 = run_bridge("0", "0.2", "1", 1000, 0, &ref, &rng, 200, keep);
+    e2 = run_bridge("0", "0.2", "1", 500, 0, &ref, &rng, 200, NULL);
+    printf("bridge gamma=0.2 theta=1: eps_x(T) h=1e-3: %.5g (paper Table 1: 1.0633), h=2e-3: %.5g, ratio %.3f\n",
+           e1, e2, e2 / e1);
+    CHECK(e1 > 0 && e2 / e1 >= 1.6 && e2 / e1 <= 2.5, "O(h): ratio eps(2h)/eps(h) = %g", e2 / e1);
+    /* the paper's value is an independent yardstick: same order of magnitude */
+    CHECK(e1 < 10 * 1.0633 && e1 > 0.1 * 1.0633, "eps_x(T) = %g far from Table 1 (1.0633)", e1);
+    dvc_dlvi_result_clear(keep);
+    ref_bridge_clear(&ref);
+}
+
+static void test_stored_predictor(void)
+{
+    ref_bridge ref;
+    check_rng rng = {99};
+    dvc_dlvi_result_t keep;
+    /* a case with contact: the defects of tampered steps cross switches */
+    REQUIRE(ref_bridge_init(&ref, "0.01", "-0.1", 1.0) == 0, "reference");
+    dvc_dlvi_result_init(keep);
+    run_bridge("0.01", "-0.1", "0.5", 1000, 0, &ref, &rng, 200, keep);
+    dvc_dlvi_result_clear(keep);
+    ref_bridge_clear(&ref);
+}
+
+/* x0 an interval: the tube must cover the solution from the midpoint */
+static void test_interval_x0(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    fscratch fs;
+    ref_bridge ref;
+    check_rng rng = {5};
+    dvc_status st;
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    REQUIRE(ref_bridge_init(&ref, "0", "0.5", 1.0) == 0, "reference");
+    dvc_dlvi_problem_init(p);
+    bridge_problem(p, &fs, "0", "0.5", "1", 1000);
+    dvc_ival_set_str(p->x0->e[0], "[-0.001, 0.001]");
+    dvc_dlvi_result_init(r);
+    st = dvc_dlvi_run(r, p, NULL);
+    CHECK(st == DVC_OK, "interval x0: %s", dvc_error_message());
+    if (st == DVC_OK) {
+        CHECK(mpfr_cmp_d(r->eps_x[0], 0.001) >= 0, "eps_x[0] must cover the radius of x0");
+        check_bridge(r, &ref, &rng, 300, "interval x0");
+    }
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    ref_bridge_clear(&ref);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+}
+
+static double run_remark(const char *mu, int sharpen, long *nsharp)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_dlvi_opts o;
+    dvc_status st;
+    check_rng rng = {43};
+    double eT = -1;
+    dvc_ivec_t X, Y;
+    mpfi_t t;
+    mpfr_t x, y1, y2, tt;
+    long bad = 0, ns = 2000;
+    dvc_dlvi_problem_init(p);
+    remark_problem(p, mu, "1", 600, "0.6");
+    dvc_dlvi_opts_default(&o);
+    o.sharpen = sharpen;
+    dvc_dlvi_result_init(r);
+    st = dvc_dlvi_run(r, p, &o);
+    CHECK(st == DVC_OK, "remark 4.3 mu=%s sharpen=%d: %s", mu, sharpen, dvc_error_message());
+    dvc_ivec_init2(X, 1, 53);
+    dvc_ivec_init2(Y, 2, 53);
+    mpfi_init2(t, 53);
+    mpfr_inits2(REF_PREC, x, y1, y2, tt, (mpfr_ptr)0);
+    if (st == DVC_OK) {
+        eT = mpfr_get_d(r->eps_x[600], MPFR_RNDU);
+        *nsharp = r->n_sharpened;
+        for (long s = 0; s < ns; s++) {
+            double td = sample_t(&rng, r, s);
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            ref_remark43(x, y1, y2, tt);
+            if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || dvc_dlvi_tube_y(Y, r, t) != DVC_OK ||
+                !inside(X->e[0], x) || !inside(Y->e[0], y1) || !inside(Y->e[1], y2)) {
+                if (bad < 3)
+                    fprintf(stderr, "remark: t = %.17g: x = %.17g in [%.17g, %.17g]? y1 = %.17g in [%.17g, %.17g]? (%s)\n",
+                            td, mpfr_get_d(x, MPFR_RNDN), mpfr_get_d(&X->e[0]->left, MPFR_RNDN),
+                            mpfr_get_d(&X->e[0]->right, MPFR_RNDN), mpfr_get_d(y1, MPFR_RNDN),
+                            mpfr_get_d(&Y->e[0]->left, MPFR_RNDN), mpfr_get_d(&Y->e[0]->right, MPFR_RNDN),
+                            dvc_error_message());
+                bad++;
+            }
+        }
+        CHECK(bad == 0, "remark 4.3 mu=%s sharpen=%d: %ld of %ld samples outside", mu, sharpen, bad, ns);
+        printf("remark 4.3 mu=%-4s sharpen=%d: beta_M <= %.4g, eps_x(0.6) = %.4e, eps_y(0.6) = %.4e, "
+               "sharpened steps %ld\n",
+               mu, sharpen, mpfr_get_d(r->beta_hi, MPFR_RNDU), eT, mpfr_get_d(r->eps_y[600], MPFR_RNDU),
+               r->n_sharpened);
+    }
+    dvc_ivec_clear(X);
+    dvc_ivec_clear(Y);
+    mpfi_clear(t);
+    mpfr_clears(x, y1, y2, tt, (mpfr_ptr)0);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    return eT;
+}
+
+static void test_remark43(void)
+{
+    long n0 = 0, n1 = 0;
+    double a = run_remark("10", 0, &n0), b = run_remark("10", 1, &n1);
+    CHECK(a > 0 && b > 0 && b < 0.01 * a, "sharpening should help a lot for mu = 10: %g vs %g", b, a);
+    CHECK(n1 > 500, "sharpened steps %ld of 600", n1);
+    a = run_remark("0", 0, &n0);
+    b = run_remark("0", 1, &n1);
+    /* beta_M = 1 = ||(M_FF)^{-1}||: nothing to gain, never worse */
+    CHECK(a > 0 && b > 0 && b <= a, "mu = 0: sharpened %g vs %g", b, a);
+}
+
+static void test_refusals(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    fscratch fs;
+    dvc_status st;
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    /* step condition: theta = 0: h < 1/(||A|| + beta ||B|| ||Q||) = 1/7 */
+    dvc_dlvi_problem_init(p);
+    bridge_problem(p, &fs, "0", "0.2", "0", 5);
+    dvc_dlvi_result_init(r);
+    st = dvc_dlvi_run(r, p, NULL);
+    CHECK(st == DVC_NOT_CERTIFIED, "h = 0.2 > 1/7 must be refused, got %s", dvc_status_name(st));
+    CHECK(strstr(dvc_error_message(), "largest admissible h <= 0.1428") != NULL &&
+              strstr(dvc_error_message(), "N >= 8") != NULL,
+          "message: %s", dvc_error_message());
+    CHECK(mpfr_cmp_d(r->hmax, 1.0 / 7.0) <= 0 && mpfr_cmp_d(r->hmax, 0.1428) > 0, "hmax %g",
+          mpfr_get_d(r->hmax, MPFR_RNDN));
+    /* theta = 1 allows up to 1/3 here: N = 4 (h = 0.25) is fine */
+    bridge_problem(p, &fs, "0", "0.2", "1", 4);
+    st = dvc_dlvi_run(r, p, NULL);
+    CHECK(st == DVC_OK, "theta = 1, h = 0.25 < 1/3: %s", dvc_error_message());
+    /* M not a P-matrix */
+    {
+        static const char *const M[] = {"-1"};
+        bridge_problem(p, &fs, "0", "0.2", "1", 1000);
+        set_entries(p->M, 1, 1, M);
+        st = dvc_dlvi_run(r, p, NULL);
+        CHECK(st == DVC_NOT_CERTIFIED, "M = -1 must be refused, got %s", dvc_status_name(st));
+        CHECK(strstr(dvc_error_message(), "M") != NULL, "message: %s", dvc_error_message());
+    }
+    {
+        /* Remark's shape with M = [[1, 2], [2, 1]] (det -3) */
+        dvc_dlvi_problem_clear(p);
+        dvc_dlvi_problem_init(p);
+        remark_problem(p, "0", "1", 100, "0.6");
+        static const char *const M2[] = {"1", "2", "2", "1"};
+        set_entries(p->M, 2, 2, M2);
+        st = dvc_dlvi_run(r, p, NULL);
+        CHECK(st == DVC_NOT_CERTIFIED, "non-P M must be refused, got %s", dvc_status_name(st));
+    }
+    /* bad input */
+    {
+        dvc_dlvi_problem_clear(p);
+        dvc_dlvi_problem_init(p);
+        bridge_problem(p, &fs, "0", "0.2", "1.5", 100);
+        st = dvc_dlvi_run(r, p, NULL);
+        CHECK(st == DVC_ERR_INPUT, "theta = 1.5: %s", dvc_status_name(st));
+        bridge_problem(p, &fs, "0", "0.2", "1", 0);
+        st = dvc_dlvi_run(r, p, NULL);
+        CHECK(st == DVC_ERR_INPUT, "N = 0: %s", dvc_status_name(st));
+    }
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+}
+
+/* The same bridge with f given as expressions (the problem-file path,
+ * dvc_tfun_t): same containment, nearly the same bound. */
+static void test_tfun_path(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    fscratch fs;
+    ref_bridge ref;
+    check_rng rng = {11};
+    dvc_status st;
+    double e_cb;
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    REQUIRE(ref_bridge_init(&ref, "0.02", "-0.3", 1.0) == 0, "reference");
+    e_cb = run_bridge("0.02", "-0.3", "1", 1000, 0, NULL, &rng, 0, NULL);
+    dvc_dlvi_problem_init(p);
+    bridge_problem(p, &fs, "0.02", "-0.3", "1", 1000);
+    memset(&p->fcb, 0, sizeof p->fcb);
+    p->f = malloc(2 * sizeof(dvc_tfun_t));
+    REQUIRE(p->f != NULL, "malloc");
+    dvc_tfun_init(p->f[0]);
+    dvc_tfun_init(p->f[1]);
+    REQUIRE(dvc_tfun_set_expr(p->f[0], "0", NULL) == DVC_OK, "expr: %s", dvc_error_message());
+    REQUIRE(dvc_tfun_set_expr(p->f[1], "sin(4*t)", NULL) == DVC_OK, "expr: %s", dvc_error_message());
+    dvc_dlvi_result_init(r);
+    st = dvc_dlvi_run(r, p, NULL);
+    CHECK(st == DVC_OK, "tfun path: %s", dvc_error_message());
+    if (st == DVC_OK) {
+        double e = mpfr_get_d(r->eps_x[1000], MPFR_RNDU);
+        check_bridge(r, &ref, &rng, 400, "tfun path");
+        CHECK(fabs(e / e_cb - 1) < 1e-6, "tfun path eps %g vs callbacks %g", e, e_cb);
+    }
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    ref_bridge_clear(&ref);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+}
+
+/* Q = 0 and a time-dependent g: y(t) = max(0, -cos t), x' = y, x(0) = 0, so
+ * x = 0 on [0, pi/2] and 1 - sin t on [pi/2, 3]. Only the L_g term of the
+ * recursion (missing in Theorem 4.1) accounts for the O(h) error here. */
+static dvc_status cos_g(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    (void)ctx;
+    mpfi_cos(out->e[0], t);
+    return DVC_OK;
+}
+
+static dvc_status cos_glip(mpfr_t out, const mpfi_t t, void *ctx)
+{
+    mpfi_ptr s = ctx;
+    mpfi_sin(s, t);
+    dvc_ival_mag(out, s);
+    return DVC_OK;
+}
+
+static void cos_gd(double *out, double t, void *ctx)
+{
+    (void)ctx;
+    out[0] = cos(t);
+}
+
+static void test_time_dependent_g(void)
+{
+    static const char *const A[] = {"0"}, *const B[] = {"1"}, *const Q[] = {"0"}, *const M[] = {"1"},
+                             *const l[] = {"0"}, *const u[] = {"inf"}, *const x0[] = {"0"};
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    mpfi_t scratch, t;
+    dvc_ivec_t X, Y;
+    mpfr_t ex, ey, tt;
+    check_rng rng = {3};
+    long bad = 0;
+    dvc_status st;
+    mpfi_init2(scratch, 53);
+    mpfi_init2(t, 53);
+    dvc_ivec_init2(X, 1, 53);
+    dvc_ivec_init2(Y, 1, 53);
+    mpfr_inits2(REF_PREC, ex, ey, tt, (mpfr_ptr)0);
+    dvc_dlvi_problem_init(p);
+    p->n = 1;
+    p->m = 1;
+    set_entries(p->A, 1, 1, A);
+    set_entries(p->B, 1, 1, B);
+    set_entries(p->Q, 1, 1, Q);
+    set_entries(p->M, 1, 1, M);
+    set_vec(p->l, 1, l);
+    set_vec(p->u, 1, u);
+    set_vec(p->x0, 1, x0);
+    mpfi_set_ui(p->T, 3);
+    p->N = 3000;
+    mpfi_set_ui(p->theta, 1);
+    p->prec = 53;
+    p->gcb.k = 1;
+    p->gcb.eval = cos_g;
+    p->gcb.lipschitz = cos_glip;
+    p->gcb.eval_d = cos_gd;
+    p->gcb.ctx = scratch;
+    dvc_dlvi_result_init(r);
+    st = dvc_dlvi_run(r, p, NULL);
+    CHECK(st == DVC_OK, "time-dependent g: %s", dvc_error_message());
+    if (st == DVC_OK) {
+        for (long s = 0; s < 2000; s++) {
+            double td = sample_t(&rng, r, s);
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            /* exact: y = max(0, -cos t); x = 0 before pi/2, 1 - sin t after */
+            mpfr_cos(ey, tt, MPFR_RNDN);
+            mpfr_neg(ey, ey, MPFR_RNDN);
+            if (mpfr_sgn(ey) < 0) {
+                mpfr_set_ui(ey, 0, MPFR_RNDN);
+                mpfr_set_ui(ex, 0, MPFR_RNDN);
+            } else {
+                mpfr_sin(ex, tt, MPFR_RNDN);
+                mpfr_ui_sub(ex, 1, ex, MPFR_RNDN);
+            }
+            if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || dvc_dlvi_tube_y(Y, r, t) != DVC_OK ||
+                !inside(X->e[0], ex) || !inside(Y->e[0], ey))
+                bad++;
+        }
+        CHECK(bad == 0, "time-dependent g: %ld of 2000 samples outside", bad);
+        printf("time-dependent g (x' = max(0, -cos t)), h = 1e-3: eps_x(3) = %.4e, max ry = %.4e, "
+               "true error at 3: %.4e\n",
+               mpfr_get_d(r->eps_x[3000], MPFR_RNDU), r->ry[2999],
+               fabs(r->x[3000] - (1 - sin(3.0))));
+        CHECK(mpfr_cmp_d(r->eps_x[3000], 1e-4) > 0, "the L_g term must be visible");
+    }
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(scratch);
+    mpfi_clear(t);
+    dvc_ivec_clear(X);
+    dvc_ivec_clear(Y);
+    mpfr_clears(ex, ey, tt, (mpfr_ptr)0);
+}
+
+int main(void)
+{
+    test_reference();
+    test_refusals();
+    test_order_and_table();
+    test_stored_predictor();
+    test_interval_x0();
+    test_remark43();
+    test_tfun_path();
+    test_time_dependent_g();
+    test_bridge();
+    return check_report();
+}

@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Matrix classes: known examples of every class, non-P examples, random
+ * P / non-P matrices checked against an independent exact enumeration of
+ * principal minors in GMP rationals, and a 16 x 16 P-matrix that only the
+ * enumeration can prove. */
+#include <fenv.h>
+#include <string.h>
+
+#include "check.h"
+#include "dvicert/dvicert.h"
+
+/* Exact determinant of M[a, a] (a = bitmask) by rational elimination. */
+static int q_minor_sign(const long *M, long m, unsigned long mask)
+{
+    long idx[64], k = 0;
+    for (long i = 0; i < m; i++)
+        if (mask & (1UL << i)) idx[k++] = i;
+    mpq_t *A = malloc((size_t)(k * k) * sizeof(mpq_t));
+    mpq_t f, t;
+    int sign = 1;
+    mpq_inits(f, t, (mpq_ptr)0);
+    for (long i = 0; i < k; i++)
+        for (long j = 0; j < k; j++) {
+            mpq_init(A[i * k + j]);
+            mpq_set_si(A[i * k + j], M[idx[i] * m + idx[j]], 1);
+        }
+    for (long c = 0; c < k && sign != 0; c++) {
+        long p = -1;
+        for (long i = c; i < k; i++)
+            if (mpq_sgn(A[i * k + c]) != 0) {
+                p = i;
+                break;
+            }
+        if (p < 0) {
+            sign = 0;
+            break;
+        }
+        if (p != c) {
+            for (long j = 0; j < k; j++) mpq_swap(A[p * k + j], A[c * k + j]);
+            sign = -sign;
+        }
+        if (mpq_sgn(A[c * k + c]) < 0) sign = -sign;
+        for (long i = c + 1; i < k; i++) {
+            mpq_div(f, A[i * k + c], A[c * k + c]);
+            for (long j = c; j < k; j++) {
+                mpq_mul(t, f, A[c * k + j]);
+                mpq_sub(A[i * k + j], A[i * k + j], t);
+            }
+        }
+    }
+    for (long q = 0; q < k * k; q++) mpq_clear(A[q]);
+    free(A);
+    mpq_clears(f, t, (mpq_ptr)0);
+    return sign;
+}
+
+/* 1 when every principal minor is > 0 (exact). */
+static int q_is_p(const long *M, long m)
+{
+    for (unsigned long a = 1; a < (1UL << m); a++)
+        if (q_minor_sign(M, m, a) <= 0) return 0;
+    return 1;
+}
+
+static void set_mat(dvc_imat_t A, const long *M, long m)
+{
+    dvc_imat_resize(A, m, m);
+    for (long q = 0; q < m * m; q++) mpfi_set_si(A->e[q], M[q]);
+}
+
+/* Parse "{i,j,...}" from a message into a mask (1-based indices). */
+static unsigned long mask_from_msg(const char *msg)
+{
+    const char *p = strchr(msg, '{');
+    unsigned long mask = 0;
+    if (!p) return 0;
+    p++;
+    while (*p && *p != '}') {
+        long v = strtol(p, (char **)&p, 10);
+        if (v >= 1 && v <= 64) mask |= 1UL << (v - 1);
+        if (*p == ',') p++;
+    }
+    return mask;
+}
+
+static void expect(const long *M, long m, unsigned proven, unsigned disproven, const char *name)
+{
+    dvc_imat_t A;
+    dvc_mclass_result r;
+    dvc_imat_init2(A, m, m, 53);
+    set_mat(A, M, m);
+    CHECK(dvc_mclass_classify(&r, A) == DVC_OK, "%s: classify failed", name);
+    CHECK((r.proven & proven) == proven, "%s: proven %s, expected at least", name,
+          dvc_mclass_names(r.proven));
+    CHECK((r.disproven & disproven) == disproven, "%s: disproven %s, expected more", name,
+          dvc_mclass_names(r.disproven));
+    CHECK((r.proven & r.disproven) == 0, "%s: proven and disproven overlap", name);
+    CHECK(fegetround() == FE_TONEAREST, "rounding mode");
+    dvc_imat_clear(A);
+}
+
+static void test_known(void)
+{
+    long lap[] = {2, -1, 0, -1, 2, -1, 0, -1, 2};
+    expect(lap, 3,
+           DVC_MCLASS_Z | DVC_MCLASS_M | DVC_MCLASS_H | DVC_MCLASS_SYM | DVC_MCLASS_SPD |
+               DVC_MCLASS_PD | DVC_MCLASS_P,
+           0, "1-D Laplacian");
+    long mns[] = {2, -1, 0, 2};
+    expect(mns, 2, DVC_MCLASS_Z | DVC_MCLASS_M | DVC_MCLASS_H | DVC_MCLASS_PD | DVC_MCLASS_P,
+           DVC_MCLASS_SYM | DVC_MCLASS_SPD, "nonsymmetric M-matrix");
+    long hp[] = {4, 1, -1, 2, 5, 2, 1, -1, 3};
+    expect(hp, 3, DVC_MCLASS_H | DVC_MCLASS_P, DVC_MCLASS_Z | DVC_MCLASS_M | DVC_MCLASS_SYM,
+           "diagonally dominant");
+    long spd[] = {4, 1, 0, 1, 3, 1, 0, 1, 2};
+    expect(spd, 3, DVC_MCLASS_SYM | DVC_MCLASS_SPD | DVC_MCLASS_PD | DVC_MCLASS_P,
+           DVC_MCLASS_Z | DVC_MCLASS_M, "SPD");
+    /* SPD, not H: [[1,.9,.9],[.9,1,.9],[.9,.9,1]] scaled by 10 */
+    long spdnh[] = {10, 9, 9, 9, 10, 9, 9, 9, 10};
+    expect(spdnh, 3, DVC_MCLASS_SPD | DVC_MCLASS_P, DVC_MCLASS_Z, "SPD not H");
+    /* PD (M + M^T SPD), not symmetric, not H */
+    long pd[] = {10, 12, 9, 6, 10, 9, 9, 9, 10};
+    expect(pd, 3, DVC_MCLASS_PD | DVC_MCLASS_P, DVC_MCLASS_SYM | DVC_MCLASS_SPD, "PD");
+    /* P only: [[1,3],[-1,1]] (not Z, <M> not an M-matrix, M + M^T singular) */
+    long ponly[] = {1, 3, -1, 1};
+    expect(ponly, 2, DVC_MCLASS_P, DVC_MCLASS_Z | DVC_MCLASS_M | DVC_MCLASS_SYM, "P only");
+    /* Not P. */
+    long swap[] = {0, 1, 1, 0};
+    expect(swap, 2, DVC_MCLASS_SYM,
+           DVC_MCLASS_P | DVC_MCLASS_M | DVC_MCLASS_H | DVC_MCLASS_SPD | DVC_MCLASS_PD | DVC_MCLASS_Z,
+           "[[0,1],[1,0]]");
+    long indef[] = {1, 2, 2, 1};
+    expect(indef, 2, DVC_MCLASS_SYM, DVC_MCLASS_P | DVC_MCLASS_SPD | DVC_MCLASS_PD | DVC_MCLASS_H,
+           "[[1,2],[2,1]]");
+    long negdiag[] = {-1, 0, 0, 1};
+    expect(negdiag, 2, DVC_MCLASS_Z | DVC_MCLASS_SYM, DVC_MCLASS_P | DVC_MCLASS_M, "diag(-1,1)");
+    /* Leading minors 1, 1, 1 but minor {1,3} = -3. */
+    long lead[] = {1, 0, 2, 0, 1, 2, 2, -2, 1};
+    expect(lead, 3, 0, DVC_MCLASS_P, "leading minors positive");
+    dvc_imat_t A;
+    const char *how = "unset";
+    dvc_imat_init2(A, 3, 3, 53);
+    set_mat(A, lead, 3);
+    dvc_error_reset();
+    CHECK(dvc_mclass_prove_p(A, &how) == DVC_NOT_CERTIFIED, "lead: P proven");
+    CHECK(how == NULL, "how set on failure");
+    CHECK(strstr(dvc_error_message(), "{1,3}") != NULL && strstr(dvc_error_message(), "<= 0"),
+          "message '%s' does not name {1,3}", dvc_error_message());
+    set_mat(A, lap, 3);
+    CHECK(dvc_mclass_prove_p(A, &how) == DVC_OK && how && strstr(how, "M-matrix"), "Laplacian P via M");
+    dvc_imat_resize(A, 2, 2);
+    set_mat(A, ponly, 2);
+    CHECK(dvc_mclass_prove_p(A, &how) == DVC_OK && how && strstr(how, "enumeration"),
+          "P only via enumeration");
+    /* Interval matrices: [[ [1.9,2.1], -1 ], [ -1, 2 ]] is M; [[1, [-1,1]], [0,1]]
+     * is P (triangular) though Z is undecided. */
+    dvc_ival_set_dd(dvc_imat_entry(A, 0, 0), 1.9, 2.1);
+    mpfi_set_si(dvc_imat_entry(A, 0, 1), -1);
+    mpfi_set_si(dvc_imat_entry(A, 1, 0), -1);
+    mpfi_set_si(dvc_imat_entry(A, 1, 1), 2);
+    dvc_mclass_result r;
+    CHECK(dvc_mclass_classify(&r, A) == DVC_OK && (r.proven & DVC_MCLASS_M), "interval M");
+    mpfi_set_si(dvc_imat_entry(A, 0, 0), 1);
+    dvc_ival_set_dd(dvc_imat_entry(A, 0, 1), -1, 1);
+    mpfi_set_si(dvc_imat_entry(A, 1, 0), 0);
+    mpfi_set_si(dvc_imat_entry(A, 1, 1), 1);
+    CHECK(dvc_mclass_classify(&r, A) == DVC_OK, "classify interval");
+    CHECK((r.proven & DVC_MCLASS_P) && !(r.proven & DVC_MCLASS_Z) && !(r.disproven & DVC_MCLASS_Z),
+          "interval triangular: proven %s disproven %s", dvc_mclass_names(r.proven),
+          dvc_mclass_names(r.disproven));
+    /* Interval straddling a singular member: minor {1,2} contains 0 -> not
+     * proven, and not disproven either. */
+    mpfi_set_si(dvc_imat_entry(A, 0, 0), 1);
+    mpfi_set_si(dvc_imat_entry(A, 0, 1), 1);
+    dvc_ival_set_dd(dvc_imat_entry(A, 1, 0), 0.5, 1.5);
+    mpfi_set_si(dvc_imat_entry(A, 1, 1), 1);
+    CHECK(dvc_mclass_classify(&r, A) == DVC_OK && !(r.proven & DVC_MCLASS_P) &&
+              !(r.disproven & DVC_MCLASS_P),
+          "straddling: proven %s disproven %s", dvc_mclass_names(r.proven), dvc_mclass_names(r.disproven));
+    CHECK(dvc_mclass_prove_p(A, NULL) == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "could not"),
+          "straddling message: %s", dvc_error_message());
+    /* Input errors */
+    dvc_imat_t B;
+    dvc_imat_init2(B, 2, 3, 53);
+    CHECK(dvc_mclass_classify(&r, B) == DVC_ERR_INPUT, "non-square");
+    CHECK(dvc_mclass_prove_p(B, NULL) == DVC_ERR_INPUT, "non-square prove_p");
+    mpfr_set_inf(&dvc_imat_entry(A, 0, 0)->right, 1);
+    CHECK(dvc_mclass_prove_p(A, NULL) == DVC_ERR_INPUT, "infinite entry");
+    dvc_imat_clear(B);
+    dvc_imat_clear(A);
+    CHECK(strcmp(dvc_mclass_names(DVC_MCLASS_Z | DVC_MCLASS_P), "Z, P") == 0, "names: %s",
+          dvc_mclass_names(DVC_MCLASS_Z | DVC_MCLASS_P));
+}
+
+/* Random matrices of several kinds; every verdict checked exactly. */
+static void test_random(int cases, unsigned long long seed)
+{
+    check_rng rng = {seed};
+    int nproven = 0, ntrue = 0, nenum = 0, ndis = 0, nfalse = 0, nzero = 0;
+    for (int cs = 0; cs < cases; cs++) {
+        long m = check_rng_int(&rng, 1, 7), M[64];
+        int kind = cs % 5;
+        for (long i = 0; i < m; i++)
+            for (long j = 0; j < m; j++) {
+                long v = check_rng_int(&rng, -5, 5);
+                if (kind == 0) /* diagonally dominant, positive diagonal */
+                    v = i == j ? 0 : v;
+                else if (kind == 1) /* Z */
+                    v = i == j ? 0 : -labs(v);
+                else if (kind == 4 && i == j)
+                    v = check_rng_int(&rng, 1, 6);
+                M[i * m + j] = v;
+            }
+        if (kind == 0 || kind == 1) {
+            for (long i = 0; i < m; i++) {
+                long s = 0;
+                for (long j = 0; j < m; j++) s += i == j ? 0 : labs(M[i * m + j]);
+                M[i * m + i] = s + check_rng_int(&rng, kind == 1 ? -2 : 1, 3);
+            }
+        } else if (kind == 2) { /* G G^T + shift: SPD or indefinite */
+            long G[64];
+            memcpy(G, M, sizeof G);
+            long sh = check_rng_int(&rng, -3, 3);
+            for (long i = 0; i < m; i++)
+                for (long j = 0; j < m; j++) {
+                    long s = i == j ? sh : 0;
+                    for (long p = 0; p < m; p++) s += G[i * m + p] * G[j * m + p];
+                    M[i * m + j] = s;
+                }
+        } else if (kind == 3) { /* PD-ish: symmetric part dominant + skew part */
+            for (long i = 0; i < m; i++)
+                for (long j = 0; j < i; j++) {
+                    long sk = check_rng_int(&rng, -8, 8);
+                    M[i * m + j] = M[j * m + i] + sk;
+                    M[j * m + i] -= sk;
+                }
+            for (long i = 0; i < m; i++) M[i * m + i] = labs(M[i * m + i]) + check_rng_int(&rng, 0, 6);
+        }
+        /* kind 4: random with positive diagonal: often P only by enumeration */
+        int exact = q_is_p(M, m);
+        dvc_imat_t A;
+        dvc_mclass_result r;
+        const char *how = NULL;
+        dvc_imat_init2(A, m, m, 53);
+        set_mat(A, M, m);
+        dvc_error_reset();
+        dvc_status st = dvc_mclass_prove_p(A, &how);
+        CHECK(st == DVC_OK || st == DVC_NOT_CERTIFIED, "status %d", (int)st);
+        ntrue += exact;
+        if (st == DVC_OK) {
+            nproven++;
+            CHECK(exact, "case %d (kind %d, m=%ld): non-P matrix proven P by %s", cs, kind, m, how);
+            if (how && strstr(how, "enumeration")) nenum++;
+        } else {
+            nfalse += !exact;
+            /* Integer matrices of this size: the enumeration decides. */
+            CHECK(!exact, "case %d (kind %d, m=%ld): P-matrix not proven: %s", cs, kind, m,
+                  dvc_error_message());
+            unsigned long a0 = mask_from_msg(dvc_error_message());
+            /* Exactly zero minors are decided by the exact fallback. */
+            CHECK(strstr(dvc_error_message(), "could not") == NULL, "case %d: undecided: %s", cs,
+                  dvc_error_message());
+            if (a0 != 0 && q_minor_sign(M, m, a0) == 0) nzero++;
+            if (strstr(dvc_error_message(), "is <= 0")) {
+                ndis++;
+                unsigned long a = mask_from_msg(dvc_error_message());
+                CHECK(a != 0 && q_minor_sign(M, m, a) <= 0,
+                      "case %d: named minor %s is not <= 0", cs, dvc_error_message());
+            }
+        }
+        CHECK(dvc_mclass_classify(&r, A) == DVC_OK, "classify");
+        CHECK(!!(r.proven & DVC_MCLASS_P) == (st == DVC_OK), "classify and prove_p disagree");
+        if (r.disproven & DVC_MCLASS_P) CHECK(!exact, "case %d: P-matrix disproven", cs);
+        if (r.proven & DVC_MCLASS_SPD) CHECK(exact, "SPD but not P");
+        if (r.proven & DVC_MCLASS_M) CHECK(exact, "M but not P");
+        if (r.proven & DVC_MCLASS_H) CHECK(exact, "H but not P");
+        if (r.proven & DVC_MCLASS_PD) CHECK(exact, "PD but not P");
+        dvc_imat_clear(A);
+    }
+    CHECK(nproven == ntrue, "proved %d of %d P-matrices", nproven, ntrue);
+    CHECK(nenum >= 10, "only %d proofs needed the enumeration", nenum);
+    CHECK(ndis == nfalse, "disproved %d of %d non-P matrices", ndis, nfalse);
+    CHECK(nzero >= 1, "no exactly singular minor among the random cases");
+    printf("random: %d P-matrices (%d needed enumeration), %d non-P all disproven (%d by an\n"
+           "exactly zero minor)\n", ntrue, nenum, nfalse, nzero);
+}
+
+/* Block upper triangular with diagonal blocks [[1,3],[-1,1]] (P, not H, not
+ * PD) and arbitrary entries above: every principal submatrix is block upper
+ * triangular with principal submatrices of the blocks on its diagonal, so
+ * its determinant is a product of positive numbers: P by construction. A
+ * symmetric permutation hides the structure. */
+static void block_p(long *M, long m, check_rng *rng, long *perm, int spoil)
+{
+    long T[32 * 32];
+    for (long i = 0; i < m; i++)
+        for (long j = 0; j < m; j++) {
+            long bi = i / 2, bj = j / 2;
+            if (bi < bj)
+                T[i * m + j] = check_rng_int(rng, -4, 4);
+            else if (bi > bj)
+                T[i * m + j] = 0;
+            else
+                T[i * m + j] = i == j ? 1 : (i < j ? 3 : -1);
+        }
+    if (spoil) T[(m - 1) * m + m - 1] = -1; /* last block [[1,3],[-1,-1]]: minor {m} < 0 */
+    for (long i = 0; i < m; i++) perm[i] = i;
+    for (long i = m - 1; i > 0; i--) {
+        long j = check_rng_int(rng, 0, i), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (long i = 0; i < m; i++)
+        for (long j = 0; j < m; j++) M[i * m + j] = T[perm[i] * m + perm[j]];
+}
+
+static void test_p16(void)
+{
+    check_rng rng = {77};
+    long m = 16, M[16 * 16], perm[16];
+    const char *how = NULL;
+    dvc_imat_t A;
+    dvc_imat_init2(A, m, m, 53);
+    block_p(M, m, &rng, perm, 0);
+    set_mat(A, M, m);
+    dvc_error_reset();
+    CHECK(dvc_mclass_prove_p(A, &how) == DVC_OK && how && strstr(how, "enumeration"),
+          "16x16 block P-matrix not proven by enumeration: %s", dvc_error_message());
+    /* Spoiled: the entry of the permuted last diagonal becomes -1. */
+    block_p(M, m, &rng, perm, 1);
+    set_mat(A, M, m);
+    dvc_error_reset();
+    CHECK(dvc_mclass_prove_p(A, &how) == DVC_NOT_CERTIFIED, "spoiled 16x16 proven");
+    unsigned long a = mask_from_msg(dvc_error_message());
+    CHECK(a != 0 && q_minor_sign(M, m, a) <= 0, "spoiled: named minor not <= 0 (%s)", dvc_error_message());
+    /* Beyond the enumeration limit: sufficient tests only. */
+    long big = DVC_MCLASS_P_ENUM_MAX + 4, Mb[32 * 32], permb[32];
+    dvc_imat_resize(A, big, big);
+    block_p(Mb, big, &rng, permb, 0);
+    set_mat(A, Mb, big);
+    CHECK(dvc_mclass_prove_p(A, &how) == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "too large"),
+          "m = %ld: %s", big, dvc_error_message());
+    /* ... but an M-matrix of that size is proven. */
+    for (long i = 0; i < big; i++)
+        for (long j = 0; j < big; j++) Mb[i * big + j] = i == j ? 2 * big : -check_rng_int(&rng, 0, 1);
+    set_mat(A, Mb, big);
+    CHECK(dvc_mclass_prove_p(A, &how) == DVC_OK && how && strstr(how, "M-matrix"), "big M-matrix");
+    dvc_imat_clear(A);
+}
+
+int main(void)
+{
+    test_known();
+    test_random(400, 1);
+    test_p16();
+    return check_report();
+}

@@ -1,0 +1,729 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Verified solve / inverse / Cholesky: containment of exact rational
+ * solutions (GMP mpq elimination), of 256-bit solutions of sampled point
+ * matrices of interval systems, widths, and clean refusals. */
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "dvicert/dvicert.h"
+
+/* ---- exact rational reference ------------------------------------------- */
+
+/* Solve A X = B exactly (A n x n, B n x k, integers as mpq). Returns 0 when
+ * A is singular. X must be initialised n*k mpq. */
+static int q_solve(mpq_t *X, mpq_t *A0, mpq_t *B0, long n, long k)
+{
+    mpq_t *A = malloc((size_t)(n * n) * sizeof(mpq_t)), *B = malloc((size_t)(n * k) * sizeof(mpq_t));
+    mpq_t f, t;
+    int ok = 1;
+    mpq_init(f);
+    mpq_init(t);
+    for (long q = 0; q < n * n; q++) {
+        mpq_init(A[q]);
+        mpq_set(A[q], A0[q]);
+    }
+    for (long q = 0; q < n * k; q++) {
+        mpq_init(B[q]);
+        mpq_set(B[q], B0[q]);
+    }
+    for (long c = 0; c < n && ok; c++) {
+        long p = -1;
+        for (long i = c; i < n; i++)
+            if (mpq_sgn(A[i * n + c]) != 0) {
+                p = i;
+                break;
+            }
+        if (p < 0) {
+            ok = 0;
+            break;
+        }
+        if (p != c) {
+            for (long j = 0; j < n; j++) mpq_swap(A[p * n + j], A[c * n + j]);
+            for (long j = 0; j < k; j++) mpq_swap(B[p * k + j], B[c * k + j]);
+        }
+        for (long i = 0; i < n; i++) {
+            if (i == c || mpq_sgn(A[i * n + c]) == 0) continue;
+            mpq_div(f, A[i * n + c], A[c * n + c]);
+            for (long j = c; j < n; j++) {
+                mpq_mul(t, f, A[c * n + j]);
+                mpq_sub(A[i * n + j], A[i * n + j], t);
+            }
+            for (long j = 0; j < k; j++) {
+                mpq_mul(t, f, B[c * k + j]);
+                mpq_sub(B[i * k + j], B[i * k + j], t);
+            }
+        }
+    }
+    if (ok)
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < k; j++) mpq_div(X[i * k + j], B[i * k + j], A[i * n + i]);
+    for (long q = 0; q < n * n; q++) mpq_clear(A[q]);
+    for (long q = 0; q < n * k; q++) mpq_clear(B[q]);
+    free(A);
+    free(B);
+    mpq_clear(f);
+    mpq_clear(t);
+    return ok;
+}
+
+static int ival_contains_q(const mpfi_t x, const mpq_t q)
+{
+    return mpfr_cmp_q(&x->left, q) <= 0 && mpfr_cmp_q(&x->right, q) >= 0;
+}
+
+/* Relative width of x against scale s (as double, for width checks only). */
+static double rel_width(const mpfi_t x, double scale)
+{
+    mpfr_t w;
+    mpfr_init2(w, 64);
+    mpfi_diam_abs(w, x);
+    double r = mpfr_get_d(w, MPFR_RNDU) / scale;
+    mpfr_clear(w);
+    return r;
+}
+
+/* ---- 256-bit reference (partial-pivoting elimination in MPFR) ---------- */
+
+static void fr_solve(mpfr_t *x, mpfr_t *A0, mpfr_t *b0, long n)
+{
+    mpfr_t *A = malloc((size_t)(n * n) * sizeof(mpfr_t)), *b = malloc((size_t)n * sizeof(mpfr_t));
+    mpfr_t f, t;
+    mpfr_inits2(256, f, t, (mpfr_ptr)0);
+    for (long q = 0; q < n * n; q++) {
+        mpfr_init2(A[q], 256);
+        mpfr_set(A[q], A0[q], MPFR_RNDN);
+    }
+    for (long i = 0; i < n; i++) {
+        mpfr_init2(b[i], 256);
+        mpfr_set(b[i], b0[i], MPFR_RNDN);
+    }
+    for (long c = 0; c < n; c++) {
+        long p = c;
+        for (long i = c + 1; i < n; i++)
+            if (mpfr_cmpabs(A[i * n + c], A[p * n + c]) > 0) p = i;
+        for (long j = 0; j < n; j++) mpfr_swap(A[p * n + j], A[c * n + j]);
+        mpfr_swap(b[p], b[c]);
+        for (long i = c + 1; i < n; i++) {
+            mpfr_div(f, A[i * n + c], A[c * n + c], MPFR_RNDN);
+            for (long j = c; j < n; j++) {
+                mpfr_mul(t, f, A[c * n + j], MPFR_RNDN);
+                mpfr_sub(A[i * n + j], A[i * n + j], t, MPFR_RNDN);
+            }
+            mpfr_mul(t, f, b[c], MPFR_RNDN);
+            mpfr_sub(b[i], b[i], t, MPFR_RNDN);
+        }
+    }
+    for (long i = n - 1; i >= 0; i--) {
+        mpfr_set(f, b[i], MPFR_RNDN);
+        for (long j = i + 1; j < n; j++) {
+            mpfr_mul(t, A[i * n + j], x[j], MPFR_RNDN);
+            mpfr_sub(f, f, t, MPFR_RNDN);
+        }
+        mpfr_div(x[i], f, A[i * n + i], MPFR_RNDN);
+    }
+    for (long q = 0; q < n * n; q++) mpfr_clear(A[q]);
+    for (long i = 0; i < n; i++) mpfr_clear(b[i]);
+    free(A);
+    free(b);
+    mpfr_clears(f, t, (mpfr_ptr)0);
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+/* Random integer systems: the exact solution must lie in the enclosure. */
+static void test_random_integer(mpfr_prec_t prec, int cases, long nmax, unsigned long long seed)
+{
+    check_rng rng = {seed};
+    int certified = 0;
+    for (int cs = 0; cs < cases; cs++) {
+        long n = check_rng_int(&rng, 1, nmax);
+        long range = check_rng_int(&rng, 1, 3) == 1 ? 2 : 20;
+        mpq_t *Aq = malloc((size_t)(n * n) * sizeof(mpq_t)), *bq = malloc((size_t)n * sizeof(mpq_t));
+        mpq_t *xq = malloc((size_t)n * sizeof(mpq_t));
+        dvc_imat_t A;
+        dvc_ivec_t b, x;
+        dvc_imat_init2(A, n, n, prec);
+        dvc_ivec_init2(b, n, prec);
+        dvc_ivec_init2(x, n, prec);
+        for (long q = 0; q < n * n; q++) {
+            long v = check_rng_int(&rng, -range, range);
+            mpq_init(Aq[q]);
+            mpq_set_si(Aq[q], v, 1);
+            mpfi_set_si(A->e[q], v);
+        }
+        for (long i = 0; i < n; i++) {
+            long v = check_rng_int(&rng, -100, 100);
+            mpq_init(bq[i]);
+            mpq_init(xq[i]);
+            mpq_set_si(bq[i], v, 1);
+            mpfi_set_si(b->e[i], v);
+        }
+        int regular = q_solve(xq, Aq, bq, n, 1);
+        dvc_error_reset();
+        dvc_status st = dvc_imat_solve(x, A, b);
+        CHECK(fegetround() == FE_TONEAREST, "rounding mode not restored");
+        CHECK(st == DVC_OK || st == DVC_NOT_CERTIFIED, "case %d: status %d", cs, (int)st);
+        if (!regular) CHECK(st == DVC_NOT_CERTIFIED, "case %d: singular matrix certified", cs);
+        if (st == DVC_NOT_CERTIFIED) CHECK(strlen(dvc_error_message()) > 0, "no message");
+        if (st == DVC_OK) {
+            certified++;
+            CHECK(regular, "case %d: certified a singular matrix", cs);
+            int inside = 1;
+            for (long i = 0; i < n && regular; i++) inside &= ival_contains_q(x->e[i], xq[i]);
+            CHECK(inside, "case %d (n=%ld, prec %ld): exact solution outside enclosure", cs, n,
+                  (long)prec);
+        }
+        for (long q = 0; q < n * n; q++) mpq_clear(Aq[q]);
+        for (long i = 0; i < n; i++) {
+            mpq_clear(bq[i]);
+            mpq_clear(xq[i]);
+        }
+        free(Aq);
+        free(bq);
+        free(xq);
+        dvc_imat_clear(A);
+        dvc_ivec_clear(b);
+        dvc_ivec_clear(x);
+    }
+    /* Random integer matrices are mostly well conditioned. */
+    CHECK(certified >= cases * 8 / 10, "only %d of %d certified at prec %ld", certified, cases,
+          (long)prec);
+}
+
+/* Diagonally dominant n = 32 integer system: exact containment and small
+ * width (a uselessly wide enclosure must fail). */
+static void test_width(mpfr_prec_t prec, double tol, unsigned long long seed)
+{
+    check_rng rng = {seed};
+    long n = 32;
+    mpq_t *Aq = malloc((size_t)(n * n) * sizeof(mpq_t)), *bq = malloc((size_t)n * sizeof(mpq_t));
+    mpq_t *xq = malloc((size_t)n * sizeof(mpq_t));
+    dvc_imat_t A;
+    dvc_ivec_t b, x;
+    dvc_imat_init2(A, n, n, prec);
+    dvc_ivec_init2(b, n, prec);
+    dvc_ivec_init2(x, n, prec);
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            long v = check_rng_int(&rng, -10, 10) + (i == j ? 400 : 0);
+            mpq_init(Aq[i * n + j]);
+            mpq_set_si(Aq[i * n + j], v, 1);
+            mpfi_set_si(dvc_imat_entry(A, i, j), v);
+        }
+    for (long i = 0; i < n; i++) {
+        long v = check_rng_int(&rng, 1, 1000);
+        mpq_init(bq[i]);
+        mpq_init(xq[i]);
+        mpq_set_si(bq[i], v, 1);
+        mpfi_set_si(b->e[i], v);
+    }
+    REQUIRE(q_solve(xq, Aq, bq, n, 1), "reference singular");
+    dvc_status st = dvc_imat_solve(x, A, b);
+    CHECK(st == DVC_OK, "n=32 diag. dominant not certified at prec %ld: %s", (long)prec,
+          dvc_error_message());
+    if (st == DVC_OK) {
+        double xmax = 0, wmax = 0;
+        for (long i = 0; i < n; i++) xmax = fmax(xmax, fabs(mpq_get_d(xq[i])));
+        for (long i = 0; i < n; i++) {
+            CHECK(ival_contains_q(x->e[i], xq[i]), "component %ld outside", i);
+            wmax = fmax(wmax, rel_width(x->e[i], xmax));
+        }
+        CHECK(wmax < tol, "relative width %g >= %g at prec %ld", wmax, tol, (long)prec);
+    }
+    for (long q = 0; q < n * n; q++) mpq_clear(Aq[q]);
+    for (long i = 0; i < n; i++) {
+        mpq_clear(bq[i]);
+        mpq_clear(xq[i]);
+    }
+    free(Aq);
+    free(bq);
+    free(xq);
+    dvc_imat_clear(A);
+    dvc_ivec_clear(b);
+    dvc_ivec_clear(x);
+}
+
+/* Interval systems: random point matrices and vertices inside [A], [b]
+ * solved at 256 bits by elimination must lie in the enclosure. */
+static void test_interval_systems(mpfr_prec_t prec, int cases, unsigned long long seed)
+{
+    check_rng rng = {seed};
+    int certified = 0;
+    for (int cs = 0; cs < cases; cs++) {
+        long n = check_rng_int(&rng, 1, 10);
+        double rad = cs % 3 == 0 ? 1e-3 : 1e-8;
+        double *ac = malloc((size_t)(n * n) * sizeof(double)), *bc = malloc((size_t)n * sizeof(double));
+        dvc_imat_t A, X, Ipt;
+        dvc_ivec_t b, x;
+        dvc_imat_init2(A, n, n, prec);
+        dvc_imat_init2(X, n, n, prec);
+        dvc_imat_init2(Ipt, n, n, prec);
+        dvc_ivec_init2(b, n, prec);
+        dvc_ivec_init2(x, n, prec);
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) {
+                double v = check_rng_unif(&rng, -1, 1) + (i == j ? 0.5 * (double)n : 0);
+                ac[i * n + j] = v;
+                dvc_ival_set_dd(dvc_imat_entry(A, i, j), v - rad * fabs(v), v + rad * fabs(v));
+            }
+        for (long i = 0; i < n; i++) {
+            bc[i] = check_rng_unif(&rng, -5, 5);
+            dvc_ival_set_dd(b->e[i], bc[i] - rad, bc[i] + rad);
+        }
+        dvc_status st = dvc_imat_solve(x, A, b);
+        dvc_status st2 = dvc_imat_inv(X, A);
+        CHECK(fegetround() == FE_TONEAREST, "rounding mode not restored");
+        CHECK(st == st2, "case %d: solve %d but inv %d", cs, (int)st, (int)st2);
+        if (st == DVC_OK && st2 == DVC_OK) {
+            certified++;
+            mpfr_t *Ap = malloc((size_t)(n * n) * sizeof(mpfr_t)), *bp = malloc((size_t)n * sizeof(mpfr_t));
+            mpfr_t *xp = malloc((size_t)n * sizeof(mpfr_t));
+            mpfr_t *ep = malloc((size_t)n * sizeof(mpfr_t));
+            for (long q = 0; q < n * n; q++) mpfr_init2(Ap[q], 256);
+            for (long i = 0; i < n; i++) {
+                mpfr_init2(bp[i], 256);
+                mpfr_init2(xp[i], 256);
+                mpfr_init2(ep[i], 256);
+            }
+            for (int smp = 0; smp < 12; smp++) {
+                /* smp 0,1: vertices (lo / hi by random choice); others uniform */
+                for (long q = 0; q < n * n; q++) {
+                    double u = smp < 6 ? (double)check_rng_int(&rng, 0, 1) : check_rng_unif(&rng, 0, 1);
+                    mpfr_t w;
+                    mpfr_init2(w, 256);
+                    mpfr_sub(w, &A->e[q]->right, &A->e[q]->left, MPFR_RNDN);
+                    mpfr_mul_d(w, w, u, MPFR_RNDN);
+                    mpfr_add(Ap[q], &A->e[q]->left, w, MPFR_RNDN);
+                    if (mpfr_cmp(Ap[q], &A->e[q]->right) > 0) mpfr_set(Ap[q], &A->e[q]->right, MPFR_RNDN);
+                    mpfr_clear(w);
+                }
+                for (long i = 0; i < n; i++) {
+                    double u = smp < 6 ? (double)check_rng_int(&rng, 0, 1) : check_rng_unif(&rng, 0, 1);
+                    mpfr_t w;
+                    mpfr_init2(w, 256);
+                    mpfr_sub(w, &b->e[i]->right, &b->e[i]->left, MPFR_RNDN);
+                    mpfr_mul_d(w, w, u, MPFR_RNDN);
+                    mpfr_add(bp[i], &b->e[i]->left, w, MPFR_RNDN);
+                    if (mpfr_cmp(bp[i], &b->e[i]->right) > 0) mpfr_set(bp[i], &b->e[i]->right, MPFR_RNDN);
+                    mpfr_clear(w);
+                }
+                fr_solve(xp, Ap, bp, n);
+                CHECK(dvc_ivec_contains_fr(x, xp), "case %d sample %d: solution outside", cs, smp);
+                /* inverse column j solves A y = e_j */
+                long j = check_rng_int(&rng, 0, n - 1);
+                for (long i = 0; i < n; i++) mpfr_set_ui(bp[i], i == j, MPFR_RNDN);
+                fr_solve(ep, Ap, bp, n);
+                int in = 1;
+                for (long i = 0; i < n; i++) in &= mpfi_is_inside_fr(ep[i], dvc_imat_entry(X, i, j)) > 0;
+                CHECK(in, "case %d sample %d: inverse column %ld outside", cs, smp, j);
+            }
+            for (long q = 0; q < n * n; q++) mpfr_clear(Ap[q]);
+            for (long i = 0; i < n; i++) {
+                mpfr_clear(bp[i]);
+                mpfr_clear(xp[i]);
+                mpfr_clear(ep[i]);
+            }
+            free(Ap);
+            free(bp);
+            free(xp);
+            free(ep);
+        }
+        free(ac);
+        free(bc);
+        dvc_imat_clear(A);
+        dvc_imat_clear(X);
+        dvc_imat_clear(Ipt);
+        dvc_ivec_clear(b);
+        dvc_ivec_clear(x);
+    }
+    CHECK(certified >= cases * 8 / 10, "only %d of %d interval systems certified", certified, cases);
+}
+
+/* Exact inverse of integer matrices, and solve_mat with a matrix RHS. */
+static void test_inverse_exact(mpfr_prec_t prec, int cases, unsigned long long seed)
+{
+    check_rng rng = {seed};
+    for (int cs = 0; cs < cases; cs++) {
+        long n = check_rng_int(&rng, 1, 9), k = check_rng_int(&rng, 1, 4);
+        mpq_t *Aq = malloc((size_t)(n * n) * sizeof(mpq_t)), *Iq = malloc((size_t)(n * n) * sizeof(mpq_t));
+        mpq_t *Xq = malloc((size_t)(n * n) * sizeof(mpq_t));
+        mpq_t *Bq = malloc((size_t)(n * k) * sizeof(mpq_t)), *Yq = malloc((size_t)(n * k) * sizeof(mpq_t));
+        dvc_imat_t A, X, B, Y;
+        dvc_imat_init2(A, n, n, prec);
+        dvc_imat_init2(X, n, n, prec);
+        dvc_imat_init2(B, n, k, prec);
+        dvc_imat_init2(Y, n, k, prec);
+        for (long q = 0; q < n * n; q++) {
+            long v = check_rng_int(&rng, -6, 6);
+            mpq_inits(Aq[q], Iq[q], Xq[q], (mpq_ptr)0);
+            mpq_set_si(Aq[q], v, 1);
+            mpq_set_si(Iq[q], q / n == q % n, 1);
+            mpfi_set_si(A->e[q], v);
+        }
+        for (long q = 0; q < n * k; q++) {
+            long v = check_rng_int(&rng, -50, 50);
+            mpq_inits(Bq[q], Yq[q], (mpq_ptr)0);
+            mpq_set_si(Bq[q], v, 1);
+            mpfi_set_si(B->e[q], v);
+        }
+        int regular = q_solve(Xq, Aq, Iq, n, n);
+        q_solve(Yq, Aq, Bq, n, k);
+        dvc_status st = dvc_imat_inv(X, A);
+        dvc_status st2 = dvc_imat_solve_mat(Y, A, B);
+        if (!regular) CHECK(st == DVC_NOT_CERTIFIED && st2 == DVC_NOT_CERTIFIED, "singular certified");
+        if (st == DVC_OK) {
+            int in = 1;
+            for (long q = 0; q < n * n; q++) in &= ival_contains_q(X->e[q], Xq[q]);
+            CHECK(regular && in, "case %d: exact inverse outside (prec %ld)", cs, (long)prec);
+        }
+        if (st2 == DVC_OK) {
+            int in = 1;
+            for (long q = 0; q < n * k; q++) in &= ival_contains_q(Y->e[q], Yq[q]);
+            CHECK(regular && in, "case %d: exact A^-1 B outside (prec %ld)", cs, (long)prec);
+        }
+        if (regular) CHECK(st == st2, "inv %d vs solve_mat %d", (int)st, (int)st2);
+        for (long q = 0; q < n * n; q++) mpq_clears(Aq[q], Iq[q], Xq[q], (mpq_ptr)0);
+        for (long q = 0; q < n * k; q++) mpq_clears(Bq[q], Yq[q], (mpq_ptr)0);
+        free(Aq);
+        free(Iq);
+        free(Xq);
+        free(Bq);
+        free(Yq);
+        dvc_imat_clear(A);
+        dvc_imat_clear(X);
+        dvc_imat_clear(B);
+        dvc_imat_clear(Y);
+    }
+}
+
+static void test_singular_and_errors(void)
+{
+    dvc_imat_t A, X, A3;
+    dvc_ivec_t b, x, b3;
+    dvc_imat_init2(A, 2, 2, 53);
+    dvc_imat_init2(X, 2, 2, 53);
+    dvc_imat_init2(A3, 2, 3, 53);
+    dvc_ivec_init2(b, 2, 53);
+    dvc_ivec_init2(x, 2, 53);
+    dvc_ivec_init2(b3, 3, 53);
+    double s[] = {1, 2, 2, 4};
+    dvc_imat_set_d(A, s);
+    mpfi_set_ui(b->e[0], 1);
+    mpfi_set_ui(b->e[1], 2);
+    dvc_error_reset();
+    CHECK(dvc_imat_solve(x, A, b) == DVC_NOT_CERTIFIED, "singular solve certified");
+    CHECK(strlen(dvc_error_message()) > 10, "singular: no message");
+    CHECK(dvc_imat_inv(X, A) == DVC_NOT_CERTIFIED, "singular inverse certified");
+    CHECK(fegetround() == FE_TONEAREST, "rounding mode not restored");
+    /* Regular midpoint, but [A] contains the singular matrix. */
+    double r[] = {1, 2, 2, 4.5};
+    dvc_imat_set_d(A, r);
+    dvc_ival_set_dd(dvc_imat_entry(A, 1, 1), 3.5, 4.5);
+    CHECK(dvc_imat_solve(x, A, b) == DVC_NOT_CERTIFIED, "interval matrix with singular member");
+    /* At prec 113 too (MPFI path). */
+    dvc_imat_t A2;
+    dvc_ivec_t b2, x2;
+    dvc_imat_init2(A2, 2, 2, 113);
+    dvc_ivec_init2(b2, 2, 113);
+    dvc_ivec_init2(x2, 2, 113);
+    dvc_imat_set_d(A2, s);
+    CHECK(dvc_imat_solve(x2, A2, b2) == DVC_NOT_CERTIFIED, "singular solve certified at 113");
+    dvc_imat_clear(A2);
+    dvc_ivec_clear(b2);
+    dvc_ivec_clear(x2);
+    /* Input errors. */
+    dvc_imat_set_d(A, s);
+    CHECK(dvc_imat_solve(x, A, b3) == DVC_ERR_INPUT, "dimension mismatch b");
+    CHECK(dvc_imat_solve(x, A3, b) == DVC_ERR_INPUT, "non-square A");
+    CHECK(dvc_imat_inv(A3, A) == DVC_ERR_INPUT, "inverse dims");
+    CHECK(dvc_imat_solve_mat(A3, A, X) == DVC_ERR_INPUT, "solve_mat dims");
+    mpfr_set_nan(&dvc_imat_entry(A, 0, 1)->left);
+    CHECK(dvc_imat_solve(x, A, b) == DVC_ERR_INPUT, "NaN entry");
+    mpfi_set_ui(dvc_imat_entry(A, 0, 1), 2);
+    mpfr_set_inf(&b->e[1]->right, 1);
+    CHECK(dvc_imat_solve(x, A, b) == DVC_ERR_INPUT, "infinite rhs");
+    /* Aliasing x == b. */
+    double g[] = {2, 1, 1, 3};
+    dvc_imat_set_d(A, g);
+    mpfi_set_ui(b->e[0], 3);
+    mpfi_set_ui(b->e[1], 4);
+    CHECK(dvc_imat_solve(b, A, b) == DVC_OK, "aliased solve");
+    CHECK(mpfi_is_inside_ui(1, b->e[0]) > 0 && mpfi_is_inside_ui(1, b->e[1]) > 0, "aliased result");
+    dvc_imat_clear(A);
+    dvc_imat_clear(X);
+    dvc_imat_clear(A3);
+    dvc_ivec_clear(b);
+    dvc_ivec_clear(x);
+    dvc_ivec_clear(b3);
+}
+
+/* Hilbert matrices H_ij = 1/(i+j+1) (enclosed), H x = e: certification
+ * must succeed for small n, fail cleanly at some n, and the exact solution
+ * lies inside whenever certified. Returns the largest certified n. */
+static long test_hilbert(mpfr_prec_t prec)
+{
+    long last = 0;
+    for (long n = 1; n <= 40; n++) {
+        dvc_imat_t H;
+        dvc_ivec_t b, x;
+        mpq_t *Hq = malloc((size_t)(n * n) * sizeof(mpq_t)), *bq = malloc((size_t)n * sizeof(mpq_t));
+        mpq_t *xq = malloc((size_t)n * sizeof(mpq_t));
+        dvc_imat_init2(H, n, n, prec);
+        dvc_ivec_init2(b, n, prec);
+        dvc_ivec_init2(x, n, prec);
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) {
+                mpfi_set_ui(dvc_imat_entry(H, i, j), 1);
+                mpfi_div_ui(dvc_imat_entry(H, i, j), dvc_imat_entry(H, i, j), (unsigned long)(i + j + 1));
+                mpq_init(Hq[i * n + j]);
+                mpq_set_ui(Hq[i * n + j], 1, (unsigned long)(i + j + 1));
+            }
+        for (long i = 0; i < n; i++) {
+            mpfi_set_ui(b->e[i], 1);
+            mpq_init(bq[i]);
+            mpq_init(xq[i]);
+            mpq_set_ui(bq[i], 1, 1);
+        }
+        q_solve(xq, Hq, bq, n, 1);
+        dvc_error_reset();
+        dvc_status st = dvc_imat_solve(x, H, b);
+        dvc_status sc = dvc_imat_cholesky_spd(H);
+        if (st == DVC_OK) {
+            int in = 1;
+            for (long i = 0; i < n; i++) in &= ival_contains_q(x->e[i], xq[i]);
+            CHECK(in, "Hilbert n=%ld prec %ld: exact solution outside", n, (long)prec);
+            CHECK(last == n - 1, "Hilbert: certified n=%ld after failing at a smaller n", n);
+            last = n;
+        } else {
+            CHECK(st == DVC_NOT_CERTIFIED && strlen(dvc_error_message()) > 0,
+                  "Hilbert n=%ld: status %d", n, (int)st);
+        }
+        CHECK(sc == DVC_OK || sc == DVC_NOT_CERTIFIED, "Hilbert Cholesky status %d", (int)sc);
+        if (n <= 4) CHECK(sc == DVC_OK, "Hilbert n=%ld not proven SPD: %s", n, dvc_error_message());
+        for (long q = 0; q < n * n; q++) mpq_clear(Hq[q]);
+        for (long i = 0; i < n; i++) {
+            mpq_clear(bq[i]);
+            mpq_clear(xq[i]);
+        }
+        free(Hq);
+        free(bq);
+        free(xq);
+        dvc_imat_clear(H);
+        dvc_ivec_clear(b);
+        dvc_ivec_clear(x);
+        if (st != DVC_OK && n > last + 2) break;
+    }
+    return last;
+}
+
+/* Exact positive definiteness by Sylvester's criterion in mpq. */
+static int q_is_pd(const long *a, long n)
+{
+    mpq_t *A = malloc((size_t)(n * n) * sizeof(mpq_t));
+    mpq_t f, t;
+    int pd = 1;
+    mpq_inits(f, t, (mpq_ptr)0);
+    for (long q = 0; q < n * n; q++) {
+        mpq_init(A[q]);
+        mpq_set_si(A[q], a[q], 1);
+    }
+    /* Gaussian elimination without pivoting: pivots are ratios of leading
+     * minors, all positive iff PD. */
+    for (long c = 0; c < n && pd; c++) {
+        if (mpq_sgn(A[c * n + c]) <= 0) {
+            pd = 0;
+            break;
+        }
+        for (long i = c + 1; i < n; i++) {
+            mpq_div(f, A[i * n + c], A[c * n + c]);
+            for (long j = c; j < n; j++) {
+                mpq_mul(t, f, A[c * n + j]);
+                mpq_sub(A[i * n + j], A[i * n + j], t);
+            }
+        }
+    }
+    for (long q = 0; q < n * n; q++) mpq_clear(A[q]);
+    free(A);
+    mpq_clears(f, t, (mpq_ptr)0);
+    return pd;
+}
+
+static void test_cholesky(mpfr_prec_t prec, int cases, unsigned long long seed)
+{
+    check_rng rng = {seed};
+    int proven = 0, pdcount = 0;
+    for (int cs = 0; cs < cases; cs++) {
+        long n = check_rng_int(&rng, 1, 12);
+        long *G = malloc((size_t)(n * n) * sizeof(long)), *a = malloc((size_t)(n * n) * sizeof(long));
+        dvc_imat_t A;
+        dvc_imat_init2(A, n, n, prec);
+        for (long q = 0; q < n * n; q++) G[q] = check_rng_int(&rng, -3, 3);
+        /* a = G G^T + shift I with shift in [-4, 4]: PD, semidefinite or
+         * indefinite, decided exactly in mpq. */
+        long shift = check_rng_int(&rng, -4, 4);
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) {
+                long s = i == j ? shift : 0;
+                for (long p = 0; p < n; p++) s += G[i * n + p] * G[j * n + p];
+                a[i * n + j] = s;
+                mpfi_set_si(dvc_imat_entry(A, i, j), s);
+            }
+        int pd = q_is_pd(a, n);
+        dvc_status st = dvc_imat_cholesky_spd(A);
+        CHECK(fegetround() == FE_TONEAREST, "rounding mode not restored");
+        CHECK(st == DVC_OK || st == DVC_NOT_CERTIFIED, "status %d", (int)st);
+        if (st == DVC_OK) CHECK(pd, "case %d: non-PD matrix proven SPD (n=%ld shift %ld)", cs, n, shift);
+        if (pd) pdcount++;
+        if (pd && st == DVC_OK) proven++;
+        if (pd && shift >= 1) CHECK(st == DVC_OK, "case %d: PD with margin not proven", cs);
+        free(G);
+        free(a);
+        dvc_imat_clear(A);
+    }
+    CHECK(proven >= pdcount * 7 / 10, "proved %d of %d PD matrices", proven, pdcount);
+
+    /* Fixed examples. */
+    dvc_imat_t A;
+    dvc_imat_init2(A, 2, 2, prec);
+    double indef[] = {1, 2, 2, 1}, sing[] = {1, 1, 1, 1}, spd[] = {2, -1, -1, 2}, ns[] = {2, 0, 1, 2};
+    dvc_imat_set_d(A, indef);
+    CHECK(dvc_imat_cholesky_spd(A) == DVC_NOT_CERTIFIED, "indefinite proven");
+    dvc_imat_set_d(A, sing);
+    CHECK(dvc_imat_cholesky_spd(A) == DVC_NOT_CERTIFIED, "singular proven");
+    dvc_imat_set_d(A, spd);
+    CHECK(dvc_imat_cholesky_spd(A) == DVC_OK, "[[2,-1],[-1,2]] not proven");
+    /* Interval containing an indefinite member: [[1, [0.5,1.5]], [.., 1]]. */
+    dvc_ival_set_dd(dvc_imat_entry(A, 0, 1), 0.5, 1.5);
+    dvc_ival_set_dd(dvc_imat_entry(A, 1, 0), 0.5, 1.5);
+    mpfi_set_ui(dvc_imat_entry(A, 0, 0), 1);
+    mpfi_set_ui(dvc_imat_entry(A, 1, 1), 1);
+    CHECK(dvc_imat_cholesky_spd(A) == DVC_NOT_CERTIFIED, "interval with indefinite member proven");
+    dvc_ival_set_dd(dvc_imat_entry(A, 0, 1), 0.5, 0.9);
+    dvc_ival_set_dd(dvc_imat_entry(A, 1, 0), 0.5, 0.9);
+    CHECK(dvc_imat_cholesky_spd(A) == DVC_OK, "interval SPD not proven");
+    dvc_imat_set_d(A, ns);
+    CHECK(dvc_imat_cholesky_spd(A) == DVC_ERR_INPUT, "non-symmetric accepted");
+    dvc_imat_clear(A);
+    /* Nearly singular SPD: [[1, 1], [1, 1 + 2^-40]] (eigenvalue ~ 2^-41). */
+    dvc_imat_init2(A, 2, 2, prec);
+    double ns2[] = {1, 1, 1, 1 + 0x1p-40};
+    dvc_imat_set_d(A, ns2);
+    CHECK(dvc_imat_cholesky_spd(A) == DVC_OK, "[[1,1],[1,1+2^-40]] not proven");
+    double ns3[] = {1, 1, 1, 1 - 0x1p-40};
+    dvc_imat_set_d(A, ns3);
+    CHECK(dvc_imat_cholesky_spd(A) == DVC_NOT_CERTIFIED, "[[1,1],[1,1-2^-40]] proven");
+    dvc_imat_clear(A);
+}
+
+/* x at 113 bits while A, b are at 53: the MPFI path follows the output. */
+static void test_mixed_precision(void)
+{
+    dvc_imat_t A;
+    dvc_ivec_t b, x;
+    dvc_imat_init2(A, 2, 2, 53);
+    dvc_ivec_init2(b, 2, 53);
+    dvc_ivec_init2(x, 2, 113);
+    double a[] = {3, 1, 1, 3};
+    dvc_imat_set_d(A, a);
+    mpfi_set_ui(b->e[0], 1);
+    mpfi_set_ui(b->e[1], 0);
+    CHECK(dvc_imat_solve(x, A, b) == DVC_OK, "mixed precision solve");
+    /* x = (3/8, -1/8) exactly */
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_si(q, 3, 8);
+    CHECK(ival_contains_q(x->e[0], q), "x0");
+    CHECK(rel_width(x->e[0], 1) < 1e-30, "x0 width %g at 113 bits", rel_width(x->e[0], 1));
+    mpq_set_si(q, -1, 8);
+    CHECK(ival_contains_q(x->e[1], q), "x1");
+    mpq_clear(q);
+    dvc_imat_clear(A);
+    dvc_ivec_clear(b);
+    dvc_ivec_clear(x);
+}
+
+/* Extreme scales: A = 2^sa Aint, b = 2^sb bint, so x = 2^(sb-sa) x_int
+ * exactly; 2^+-2000 leaves the binary64 range (MPFI path at 53 bits). */
+static void test_scaled(unsigned long long seed)
+{
+    static const long scales[][2] = {{-1000, -900}, {1000, 1000}, {-1060, -1060}, {2000, 2100},
+                                     {-2000, -1950}, {0, 0}};
+    check_rng rng = {seed};
+    for (int sc = 0; sc < 6; sc++)
+        for (int cs = 0; cs < 10; cs++) {
+            long n = check_rng_int(&rng, 1, 8), sa = scales[sc][0], sb = scales[sc][1];
+            mpq_t *Aq = malloc((size_t)(n * n) * sizeof(mpq_t)), *bq = malloc((size_t)n * sizeof(mpq_t));
+            mpq_t *xq = malloc((size_t)n * sizeof(mpq_t));
+            dvc_imat_t A;
+            dvc_ivec_t b, x;
+            dvc_imat_init2(A, n, n, 53);
+            dvc_ivec_init2(b, n, 53);
+            dvc_ivec_init2(x, n, 53);
+            for (long q = 0; q < n * n; q++) {
+                long v = check_rng_int(&rng, -9, 9) + (q / n == q % n ? 30 : 0);
+                mpq_init(Aq[q]);
+                mpq_set_si(Aq[q], v, 1);
+                mpfi_set_si(A->e[q], v);
+                mpfi_mul_2si(A->e[q], A->e[q], sa);
+            }
+            for (long i = 0; i < n; i++) {
+                long v = check_rng_int(&rng, -50, 50);
+                mpq_inits(bq[i], xq[i], (mpq_ptr)0);
+                mpq_set_si(bq[i], v, 1);
+                mpfi_set_si(b->e[i], v);
+                mpfi_mul_2si(b->e[i], b->e[i], sb);
+            }
+            REQUIRE(q_solve(xq, Aq, bq, n, 1), "reference singular");
+            dvc_status st = dvc_imat_solve(x, A, b);
+            CHECK(fegetround() == FE_TONEAREST, "rounding mode not restored");
+            CHECK(st == DVC_OK, "scale %ld: not certified: %s", sa, dvc_error_message());
+            if (st == DVC_OK) {
+                int in = 1;
+                mpq_t t;
+                mpq_init(t);
+                for (long i = 0; i < n; i++) {
+                    mpq_set(t, xq[i]);
+                    if (sb - sa >= 0)
+                        mpq_mul_2exp(t, t, (mp_bitcnt_t)(sb - sa));
+                    else
+                        mpq_div_2exp(t, t, (mp_bitcnt_t)(sa - sb));
+                    in &= ival_contains_q(x->e[i], t);
+                }
+                mpq_clear(t);
+                CHECK(in, "scale (%ld, %ld) case %d: exact solution outside", sa, sb, cs);
+            }
+            for (long q = 0; q < n * n; q++) mpq_clear(Aq[q]);
+            for (long i = 0; i < n; i++) mpq_clears(bq[i], xq[i], (mpq_ptr)0);
+            free(Aq);
+            free(bq);
+            free(xq);
+            dvc_imat_clear(A);
+            dvc_ivec_clear(b);
+            dvc_ivec_clear(x);
+        }
+}
+
+int main(void)
+{
+    test_random_integer(53, 400, 12, 1);
+    test_random_integer(113, 150, 12, 2);
+    test_random_integer(53, 6, 32, 3);
+    test_width(53, 1e-10, 4);
+    test_width(113, 1e-25, 5);
+    test_interval_systems(53, 60, 6);
+    test_interval_systems(113, 20, 7);
+    test_inverse_exact(53, 150, 8);
+    test_inverse_exact(113, 50, 9);
+    test_singular_and_errors();
+    long h53 = test_hilbert(53), h113 = test_hilbert(113);
+    CHECK(h53 >= 6 && h53 <= 14, "Hilbert limit at prec 53 is n=%ld", h53);
+    CHECK(h113 > h53, "Hilbert limit at 113 (%ld) not beyond 53 (%ld)", h113, h53);
+    printf("Hilbert: certified up to n=%ld at 53 bits, n=%ld at 113 bits\n", h53, h113);
+    test_cholesky(53, 300, 10);
+    test_cholesky(113, 100, 11);
+    test_mixed_precision();
+    test_scaled(12);
+    return check_report();
+}

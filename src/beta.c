@@ -174,10 +174,13 @@ static double spd_inv2_by_shift(const dvc_imat_t M, const dvc_imat_t Minv)
             for (long i = 0; i < m; i++)
                 mpfi_sub_d(dvc_imat_entry(S, i, i), dvc_imat_entry(S, i, i), sft);
             if (dvc_imat_cholesky_spd(S) == DVC_OK) {
-                /* lambda_min(M) >= sft, so ||M^{-1}||_2 <= 1/sft. */
-                fesetround(FE_UPWARD);
-                res = 1.0 / sft;
-                fesetround(FE_TONEAREST);
+                /* lambda_min(M) >= sft, so ||M^{-1}||_2 <= 1/sft (rounded up). */
+                mpfr_t q;
+                mpfr_init2(q, 53);
+                mpfr_set_d(q, sft, MPFR_RNDD);
+                mpfr_ui_div(q, 1, q, MPFR_RNDU);
+                res = mpfr_get_d(q, MPFR_RNDU);
+                mpfr_clear(q);
             }
             dvc_imat_clear(S);
         }
@@ -437,7 +440,8 @@ dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const
     if (o.method != DVC_BETA_STRUCT && m <= 64) {
         st = dvc_bk_mat_init(&K, M);
         if (st != DVC_OK) return dvc_error_context(st, "beta: ");
-        if (o.method == DVC_BETA_ENUM || (o.method == DVC_BETA_AUTO && m <= o.enum_max_m)) {
+        if (o.method == DVC_BETA_ENUM ||
+            (o.method == DVC_BETA_AUTO && m <= o.enum_max_m && m <= 30)) {
             if (!(beta_exact && !want_alpha)) {
                 dvc_bk_acc acc;
                 int idx[64];
@@ -464,12 +468,16 @@ dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const
     if (want_alpha) {
         /* alpha >= beta; alpha <= 1 + beta ||M - I|| from
          * (I - D + DM)^{-1} = I - (I - D + DM)^{-1} D (M - I). */
-        double nmi = norm_m_minus_i(M), t;
+        double nmi = norm_m_minus_i(M);
+        mpfr_t t;
         bnd_lo(&ba, bb.lo);
-        fesetround(FE_UPWARD);
-        t = 1.0 + bb.hi * nmi;
-        fesetround(FE_TONEAREST);
-        bnd_hi(&ba, t, "alpha_M <= 1 + beta_M ||M - I||");
+        /* In MPFR: no FPU rounding-mode switch the compiler could move. */
+        mpfr_init2(t, 53);
+        mpfr_set_d(t, bb.hi, MPFR_RNDU);
+        mpfr_mul_d(t, t, nmi, MPFR_RNDU);
+        mpfr_add_ui(t, t, 1, MPFR_RNDU);
+        bnd_hi(&ba, mpfr_get_d(t, MPFR_RNDU), "alpha_M <= 1 + beta_M ||M - I||");
+        mpfr_clear(t);
     }
     {
         double secs = now_s() - t0;

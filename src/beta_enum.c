@@ -22,7 +22,8 @@
  * double arrays are accessed through it. */
 typedef double v4 __attribute__((vector_size(32), may_alias));
 
-#define E_REFRESH 1e-10 /* residual above which the predictor is recomputed */
+#define E_REFRESH 1e-12 /* residual above which the predictor is recomputed, */
+#define E_GROWTH 8.0     /* ... if also E_GROWTH times the last fresh residual */
 #define E_ACCEPT 0.5    /* residual above which the MPFI fallback is used */
 
 static double *alloc_d(size_t n)
@@ -72,11 +73,18 @@ dvc_status dvc_bk_mat_init(dvc_bk_mat *K, const dvc_imat_t M)
                 c = lo;
                 r = 0;
             } else {
+                /* [lo, hi] inside [c - r, c + r]: both gaps rounded up (in
+                 * MPFR, exact inputs, 53-bit results). */
+                mpfr_t g1, g2;
+                mpfr_inits2(53, g1, g2, (mpfr_ptr)0);
                 c = 0.5 * lo + 0.5 * hi;
-                /* [lo, hi] inside [c - r, c + r]: both gaps rounded up. */
-                fesetround(FE_UPWARD);
-                r = fmax(c - lo, hi - c);
-                fesetround(FE_TONEAREST);
+                mpfr_set_d(g1, c, MPFR_RNDN);
+                mpfr_sub_d(g1, g1, lo, MPFR_RNDU);
+                mpfr_set_d(g2, hi, MPFR_RNDN);
+                mpfr_sub_d(g2, g2, c, MPFR_RNDU);
+                mpfr_max(g1, g1, g2, MPFR_RNDU);
+                r = mpfr_get_d(g1, MPFR_RNDU);
+                mpfr_clears(g1, g2, (mpfr_ptr)0);
                 K->point = 0;
             }
             K->Mc[(size_t)i * ld + j] = c;
@@ -105,6 +113,7 @@ typedef struct {
     double *g;   /* scratch, 4 ld */
     double *rowneg; /* per row: -(sum |X_ij|) rounded up, i.e. lower row sum negated */
     int *order, *pos, *kidx;
+    double e_fresh; /* residual right after the last recomputation */
     int stale;   /* X must be recomputed */
     int upd;     /* updates since the last recomputation */
 } ws_t;
@@ -127,6 +136,7 @@ static void ws_init(ws_t *w, int m, int ld)
     for (int i = 0; i < m; i++) w->pos[i] = -1;
     w->stale = 1;
     w->upd = 0;
+    w->e_fresh = 0;
 }
 
 static void ws_clear(ws_t *w)
@@ -279,12 +289,9 @@ __attribute__((target("avx2,fma"))) static void rowprod_fma(int k, int ld, const
 static rowprod_fn pick_rowprod(void)
 {
 #ifdef DVC_HAVE_FMA_KERNEL
-    static int have = -1;
-    if (have < 0) {
-        __builtin_cpu_init();
-        have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }
-    if (have) return rowprod_fma;
+    /* Cheap (reads the CPU model filled in at start-up); no cache, so no
+     * shared mutable state between threads. */
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return rowprod_fma;
 #endif
     return rowprod_generic;
 }
@@ -573,11 +580,19 @@ static int eval_vertex(const dvc_bk_mat *K, ws_t *w, int want_alpha, dvc_bk_acc 
             for (int j = 0; j < k; j++) s += r[w->order[j]];
             rho[l] = s;
         }
-    if (w->stale && !refresh(w, acc)) goto slow;
-    e = resid_up(k, ld, w->X, w->A, K->point ? NULL : rho, w->g);
-    if (!(e <= E_REFRESH) && w->upd > 0) {
+    if (w->stale) {
         if (!refresh(w, acc)) goto slow;
         e = resid_up(k, ld, w->X, w->A, K->point ? NULL : rho, w->g);
+        w->e_fresh = e;
+    } else {
+        e = resid_up(k, ld, w->X, w->A, K->point ? NULL : rho, w->g);
+        /* Drift from the updates: recompute, unless a fresh inverse was not
+         * much better here anyway (ill-conditioned region). */
+        if (!(e <= E_REFRESH) && !(e <= E_GROWTH * w->e_fresh) && w->upd > 0) {
+            if (!refresh(w, acc)) goto slow;
+            e = resid_up(k, ld, w->X, w->A, K->point ? NULL : rho, w->g);
+            w->e_fresh = e;
+        }
     }
     if (!(e <= E_ACCEPT)) goto slow;
     xnorm(k, ld, w->X, &nx_up, &nx_dn, w->rowneg);
@@ -611,9 +626,10 @@ static int eval_vertex(const dvc_bk_mat *K, ws_t *w, int want_alpha, dvc_bk_acc 
             const double *mm = K->Mmag + (size_t)w->order[l] * ld;
             for (int o = 0; o < nk; o++) {
                 bl[o] = mc[w->kidx[o]];
-                sr += mr[w->kidx[o]];
                 sm += mm[w->kidx[o]];
             }
+            if (!K->point)
+                for (int o = 0; o < nk; o++) sr += mr[w->kidx[o]];
             for (int o = nk; o < 4 * nvk; o++) bl[o] = 0;
             rb[l] = sr;             /* row sums of the radius of B */
             acc_max(&bmax, sm);     /* ||B||, rounded up */
@@ -625,10 +641,12 @@ static int eval_vertex(const dvc_bk_mat *K, ws_t *w, int want_alpha, dvc_bk_acc 
             for (int j = 0; j < k; j++) up += fabs(xi[j]);
             neg = w->rowneg[i];
             for (int o = 0; o < nk; o++) {
-                /* (X B)_io lies in [-gn, gu]. */
-                up += (gu[o] > gn[o]) ? gu[o] : gn[o];
-                if (gn[o] < 0) neg += gn[o];        /* |.| >= -gn */
-                else if (gu[o] < 0) neg += gu[o];   /* |.| >= -gu */
+                /* (X B)_io lies in [-gn, gu]: |.| <= max(gu, gn) and
+                 * |.| >= max(0, -gn, -gu) (at most one of -gn, -gu is > 0). */
+                double a = gu[o], b = gn[o];
+                double mx = a > b ? a : b, mn = a < b ? a : b;
+                up += mx;
+                neg += mn < 0 ? mn : 0.0;
             }
             if (!K->point)
                 for (int l = 0; l < k; l++) rad += fabs(xi[l]) * rb[l];
@@ -686,6 +704,8 @@ dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, i
 {
     ws_t w;
     dvc_status st = DVC_OK;
+    if (nfree < 0 || nfree > 40)
+        return dvc_error(DVC_ERR_INPUT, "vertex enumeration over %d free indices refused (limit 40)", nfree);
     ws_init(&w, K->m, K->ld);
     fesetround(FE_UPWARD);
     for (int i = 0; i < K->m; i++)

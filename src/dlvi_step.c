@@ -59,6 +59,7 @@ typedef struct {
     spm_t sA, sB, sQ;
     mpfr_t eps_i, eps, v0n, v0, Lx, Lf, Lg, dn, dx, cc, r1, r2, Lf_blk, Lg_blk;
     long blk_id;
+    int fg_ready;    /* Fn, Gn already hold f, g at t_{i+1} (run mode) */
     /* predictor (doubles) */
     double hd, thd;
     double *Ad, *Bd, *Qd, *Md, *ld, *ud, *W, *WB, *Mp, *fv, *gv, *rv, *pv, *qv;
@@ -652,17 +653,22 @@ static dvc_status pred_y0(ws_t *w, const double *x, double *y)
         w->qv[a] = s;
     }
     for (long k = 0; k < m; k++) w->act[k] = 0, y[k] = 0.0;
-    return lvi_pred(w, w->Md, w->qv, y, w->act);
+    if (lvi_pred(w, w->Md, w->qv, y, w->act) == DVC_NOT_CERTIFIED) dvc_error_reset();
+    for (long k = 0; k < m; k++)
+        if (!isfinite(y[k])) return dvc_error(DVC_NOT_CERTIFIED, "no finite LVI predictor at t = 0");
+    return DVC_OK;
 }
 
 /* One theta step of the predictor: x1, y1 from x0 at t1 = (i+1) h. */
-static dvc_status pred_step(ws_t *w, const double *x0, double *x1, double *y1, double t1)
+static dvc_status pred_step(ws_t *w, const double *x0, double *x1, double *y1, double t1, int have_fg)
 {
     long n = w->n, m = w->m;
     double h = w->hd, th = w->thd;
     dvc_status st = DVC_OK;
-    tf_eval_d(&w->f, w->fv, t1, n);
-    tf_eval_d(&w->g, w->gv, t1, m);
+    if (!have_fg) {
+        tf_eval_d(&w->f, w->fv, t1, n);
+        tf_eval_d(&w->g, w->gv, t1, m);
+    }
     for (long a = 0; a < n; a++) {
         double s = 0.0;
         for (long k = 0; k < n; k++) s += w->Ad[a * n + k] * x0[k];
@@ -680,6 +686,8 @@ static dvc_status pred_step(ws_t *w, const double *x0, double *x1, double *y1, d
             w->qv[a] = s;
         }
         st = lvi_pred(w, w->Mp, w->qv, y1, w->act);
+        /* a poor y only makes the defect larger: the certification decides */
+        if (st == DVC_NOT_CERTIFIED) dvc_error_reset(), st = DVC_OK;
         if (st != DVC_OK) return dvc_error_context(st, "dlvi predictor at t = %.17g: ", t1);
     }
     for (long a = 0; a < n; a++) {
@@ -850,10 +858,15 @@ static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
     mpfi_interv_fr(w->tstep, &w->ti->left, &w->tn->right);
     mpfr_set(w->eps_i, r->eps_x[i], MPFR_RNDU);
 
-    /* f(t_{i+1}), g(t_{i+1}) and the certified LVI at Q x^{i+1} + g */
+    /* f(t_{i+1}), g(t_{i+1}) (computed here, or by the run loop at the
+     * same [t_{i+1}] for its predictor) and the certified LVI at
+     * Q x^{i+1} + g */
     what = "f, g at t_{i+1}";
-    if ((st = tf_eval(&w->f, w->Fn, w->tn, "f")) != DVC_OK) goto fail;
-    if ((st = tf_eval(&w->g, w->Gn, w->tn, "g")) != DVC_OK) goto fail;
+    if (!w->fg_ready) {
+        if ((st = tf_eval(&w->f, w->Fn, w->tn, "f")) != DVC_OK) goto fail;
+        if ((st = tf_eval(&w->g, w->Gn, w->tn, "g")) != DVC_OK) goto fail;
+    }
+    w->fg_ready = 0;
     what = "LVI at the predictor";
     dvc_ivec_set_d(w->X1, xn);
     q_of_x(w, w->q, w->X1, w->Gn);
@@ -1034,9 +1047,21 @@ static dvc_status engine(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p, const 
     if ((st = cert_start(&w, r, have_y)) != DVC_OK) goto done;
     for (long i = 0; i < w.N; i++) {
         if (predict) {
+            /* f, g at [t_{i+1}] once: midpoints for the predictor, the
+             * enclosures for cert_step (same values it would compute) */
+            mpfi_mul_si(w.tn, w.h, i + 1);
+            if ((st = tf_eval(&w.f, w.Fn, w.tn, "f")) != DVC_OK ||
+                (st = tf_eval(&w.g, w.Gn, w.tn, "g")) != DVC_OK) {
+                st = dvc_error_context(st, "dlvi: step %ld (t_{i+1} = %.17g), f, g at t_{i+1}: ", i,
+                                       dvc_ival_mid_d(w.tn));
+                goto done;
+            }
+            dvc_ivec_mid_d(w.fv, w.Fn);
+            dvc_ivec_mid_d(w.gv, w.Gn);
+            w.fg_ready = 1;
             memcpy(r->y + (i + 1) * m, r->y + i * m, (size_t)m * sizeof(double));
             st = pred_step(&w, r->x + i * n, r->x + (i + 1) * n, r->y + (i + 1) * m,
-                           (double)(i + 1) * w.hd);
+                           (double)(i + 1) * w.hd, 1);
             if (st != DVC_OK) goto done;
         }
         if ((st = cert_step(&w, r, i, have_y)) != DVC_OK) goto done;
@@ -1105,7 +1130,7 @@ dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
     if ((st = pred_y0(&w, xs, ys)) != DVC_OK) goto done;
     for (long i = 0; i < w.N; i++) {
         memcpy(ys + (i + 1) * m, ys + i * m, (size_t)m * sizeof(double));
-        st = pred_step(&w, xs + i * n, xs + (i + 1) * n, ys + (i + 1) * m, (double)(i + 1) * w.hd);
+        st = pred_step(&w, xs + i * n, xs + (i + 1) * n, ys + (i + 1) * m, (double)(i + 1) * w.hd, 0);
         if (st != DVC_OK) goto done;
     }
 done:

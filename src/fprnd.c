@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Binary64 kernels of the verified linear algebra (see fprnd.h and
  * DESIGN.md "Speed of the interval layer"). Only the predictors (LU,
- * approximate inverse R, x~ = R b, Cholesky factor G) are computed in
- * round-to-nearest; every quantity that enters a bound is computed twice,
- * once under FE_DOWNWARD and once under FE_UPWARD, or with a single
- * direction chosen so that rounding can only enlarge the bound. */
+ * approximate inverse R, x~ = R b, P = R mid(A), Cholesky factor G) are
+ * computed in round-to-nearest. Every quantity that enters a bound is
+ * either computed with the rounding direction chosen so that rounding can
+ * only enlarge the bound (lower bounds as -(upper bound of the negation), or
+ * under FE_DOWNWARD), or bounded a priori: the error of the one product
+ * R mid(A) made in round-to-nearest is covered by Higham's gamma bound,
+ * itself evaluated rounding upward. */
 #include "fprnd.h"
 
 #include <fenv.h>
@@ -98,8 +101,11 @@ void dvc_fp_lu_solve(const double *lu, const long *piv, long n, double *b)
 
 DVC_VEC int dvc_fp_inv(double *r, const double *a, long n)
 {
-    double *lu = xalloc((size_t)(n * n));
-    long *piv = malloc((size_t)(n ? n : 1) * sizeof(long));
+    /* small sizes on the stack: malloc would dominate at n <= 8 */
+    double sbuf[256];
+    long spiv[16];
+    double *lu = n <= 16 ? sbuf : xalloc((size_t)(n * n));
+    long *piv = n <= 16 ? spiv : malloc((size_t)(n ? n : 1) * sizeof(long));
     if (piv == NULL) abort();
     memcpy(lu, a, (size_t)(n * n) * sizeof(double));
     int st = dvc_fp_lu(lu, piv, n);
@@ -142,8 +148,8 @@ DVC_VEC int dvc_fp_inv(double *r, const double *a, long n)
                 break;
             }
     }
-    free(lu);
-    free(piv);
+    if (lu != sbuf) free(lu);
+    if (piv != spiv) free(piv);
     return st;
 }
 
@@ -199,7 +205,8 @@ static int all_finite(const double *x, long len)
  *  - [A] within W -+ Ar, Ar = max(W - Alo, Ahi - W) rounded up.
  *  - |fl(R W) - R W| <= gamma_{n+1} |R| |W| + n eta componentwise for any
  *    evaluation order in round-to-nearest (Higham, Thm 3.5, with the
- *    underflow term eta = 2^-1074 per product), hence for every A in [A]
+ *    underflow term eta = 2^-1074 per product, bounded by the normal
+ *    number 2^-1022 to avoid subnormal arithmetic), hence for every A in [A]
  *      |I - R A| <= |I - P| + gamma |R||W| + n eta + |R| Ar,
  *    whose row sums g (only |R| (|W| e) and |R| (Ar e) are needed, O(n^2))
  *    bound |C| e, and c = max g >= ||I - R A||_inf.
@@ -212,7 +219,9 @@ int dvc_fp_verify_solve(long n, long k, const double *Alo, const double *Ahi,
     long nn = n * n, nk = n * k;
     int point = memcmp(Alo, Ahi, (size_t)nn * sizeof(double)) == 0;
     int st = DVC_FP_OK;
-    double *buf = xalloc((size_t)(5 * nn + 7 * nk + 5 * n));
+    double sbuf[1024]; /* small sizes on the stack */
+    size_t need = (size_t)(5 * nn + 7 * nk + 5 * n);
+    double *buf = need <= 1024 ? sbuf : xalloc(need);
     double *R = buf, *W = R + nn, *P = W + nn, *absR = P + nn, *Ar = absR + nn;
     const double *Wc = W; /* mid(A); Alo itself for a point matrix */
     double *Xt = Ar + nn, *Dlo = Xt + nk, *Dhi = Dlo + nk, *Zlo = Dhi + nk, *Zhi = Zlo + nk;
@@ -266,6 +275,10 @@ int dvc_fp_verify_solve(long n, long k, const double *Alo, const double *Ahi,
         memset(S, 0, (size_t)nk * sizeof(double)); /* S = Ar |x~| */
         dvc_fp_gemm_acc(S, Ar, Q, n, n, k);
     }
+    /* Underflow: n products per entry, n entries per row, each error at
+     * most 2^-1075; n^2 2^-1022 is a larger, normal bound (subnormal
+     * operands cost a microcode assist on x86). */
+    double under = (double)n * (double)n * 0x1p-1022;
     c = 0;
     for (long i = 0; i < n; i++) {
         double s = 0;
@@ -273,7 +286,7 @@ int dvc_fp_verify_solve(long n, long k, const double *Alo, const double *Ahi,
             double pij = P[i * n + j];
             s += i == j ? maxn(1.0 - pij, pij - 1.0) : fabs(pij);
         }
-        s += gam * rwe[i] + (double)n * 0x1p-1074 * (double)n + rre[i];
+        s += gam * rwe[i] + under + rre[i];
         g[i] = s;
         if (!(s <= c)) c = s; /* propagates NaN */
     }
@@ -322,13 +335,13 @@ int dvc_fp_verify_solve(long n, long k, const double *Alo, const double *Ahi,
     set_round(FE_TONEAREST);
     if (!all_finite(Xlo, nk) || !all_finite(Xhi, nk)) st = DVC_FP_NONFINITE;
     *cnorm = c;
-    free(buf);
+    if (buf != sbuf) free(buf);
     return st;
 
 done: /* failure exits */
     set_round(FE_TONEAREST);
     *cnorm = c;
-    free(buf);
+    if (buf != sbuf) free(buf);
     return st;
 }
 

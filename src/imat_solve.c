@@ -33,21 +33,26 @@ static mpfr_prec_t prec_of(mpfi_t *e, long len, mpfr_prec_t p)
     return p;
 }
 
-/* Exact conversion of an mpfr number of at most 53 bits in the normal
- * binary64 range, read through MPFR's documented custom interface (the
- * generic mpfr_get_d costs more than the whole n = 32 solve kernel).
- * Returns 0 when the fast path does not apply. */
-static int fast_get_d(double *out, mpfr_srcptr x)
+/* Exact binary64 value of an mpfr number of at most 53 bits in the normal
+ * binary64 range: 1 (done), 0 (not applicable: more bits, or a tiny or huge
+ * exponent; MPFI handles those), 2 (NaN or infinity). With 64-bit limbs it
+ * reads the significand through MPFR's documented custom interface: the
+ * generic mpfr_get_d costs more than the whole n = 8 solve kernel. */
+static int get_exact_d(double *out, mpfr_srcptr x)
 {
-#if GMP_NUMB_BITS == 64
     if (mpfr_get_prec(x) > 53) return 0;
     if (!mpfr_regular_p(x)) {
-        if (!mpfr_zero_p(x)) return 0;
+        if (!mpfr_zero_p(x)) return 2;
         *out = 0.0;
         return 1;
     }
     mpfr_exp_t e = mpfr_get_exp(x); /* |x| = 0.1b...b * 2^e */
-    if (e < -960 || e > 960) return 0;
+    if (e < -1000 || e > 1000) return 0;
+#if GMP_NUMB_BITS == 64
+    if (e < -960) { /* 2^(e-53) below would be subnormal */
+        *out = mpfr_get_d(x, MPFR_RNDN); /* exact: <= 53 bits, normal range */
+        return 1;
+    }
     const mp_limb_t *d = mpfr_custom_get_significand((mpfr_ptr)x);
     union {
         unsigned long long u;
@@ -56,26 +61,18 @@ static int fast_get_d(double *out, mpfr_srcptr x)
     p2.u = (unsigned long long)(e - 53 + 1023) << 52; /* 2^(e-53), a normal number */
     double v = (double)(d[0] >> 11) * p2.f;           /* both exact */
     *out = mpfr_signbit(x) ? -v : v;
-    return 1;
 #else
-    (void)out;
-    (void)x;
-    return 0;
+    *out = mpfr_get_d(x, MPFR_RNDN); /* exact: <= 53 bits, in range */
 #endif
+    return 1;
 }
 
-/* Outward double enclosures of the entries; 0 when some end is beyond the
- * normal binary64 range (overflow, or so small that binary64 would lose it:
- * MPFI keeps the exponent then). */
+/* Endpoints as exact doubles: 1 done, 0 use MPFI, 2 non-finite entry. */
 static int to_dd(double *lo, double *hi, mpfi_t *e, long len)
 {
     for (long t = 0; t < len; t++) {
-        if ((mpfr_regular_p(&e[t]->left) && mpfr_get_exp(&e[t]->left) < -1000) ||
-            (mpfr_regular_p(&e[t]->right) && mpfr_get_exp(&e[t]->right) < -1000))
-            return 0;
-        if (!fast_get_d(&lo[t], &e[t]->left)) lo[t] = mpfr_get_d(&e[t]->left, MPFR_RNDD);
-        if (!fast_get_d(&hi[t], &e[t]->right)) hi[t] = mpfr_get_d(&e[t]->right, MPFR_RNDU);
-        if (!isfinite(lo[t]) || !isfinite(hi[t])) return 0;
+        int a = get_exact_d(&lo[t], &e[t]->left), b = get_exact_d(&hi[t], &e[t]->right);
+        if (a != 1 || b != 1) return (a == 2 || b == 2) ? 2 : 0;
     }
     return 1;
 }
@@ -293,19 +290,30 @@ done:
     return st;
 }
 
-/* X (n x k) encloses A^{-1} B; arrays of mpfi_t, row-major; inputs checked. */
-static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k)
+/* X (n x k) encloses A^{-1} B; arrays of mpfi_t, row-major; dimensions
+ * checked by the caller, finiteness checked here. */
+static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, const char *fn)
 {
     long n = A->r, nn = n * n, nk = n * k;
-    mpfr_prec_t p = prec_of(X, nk, prec_of(B, nk, prec_of(A->e, nn, 2)));
+    int fast = 1;
     if (n == 0 || k == 0) return DVC_OK;
-    if (p <= 53) {
-        double *buf = xmalloc((size_t)(2 * nn + 4 * nk) * sizeof(double));
+    for (long t = 0; t < nk && fast; t++)
+        if (mpfr_get_prec(&X[t]->left) > 53) fast = 0;
+    if (fast) {
+        double sbuf[512]; /* small sizes on the stack */
+        size_t need = (size_t)(2 * nn + 4 * nk);
+        double *buf = need <= 512 ? sbuf : xmalloc(need * sizeof(double));
         double *Alo = buf, *Ahi = Alo + nn, *Blo = Ahi + nn, *Bhi = Blo + nk;
         double *Xlo = Bhi + nk, *Xhi = Xlo + nk, c = 0;
-        if (to_dd(Alo, Ahi, A->e, nn) && to_dd(Blo, Bhi, B, nk)) {
+        int ca = to_dd(Alo, Ahi, A->e, nn), cb = ca == 1 ? to_dd(Blo, Bhi, B, nk) : 0;
+        dvc_status st = DVC_OK;
+        if (ca == 2 || cb == 2) {
+            if (buf != sbuf) free(buf);
+            return dvc_error(DVC_ERR_INPUT, "%s: %s has a non-finite entry", fn,
+                             ca == 2 ? "matrix" : "right-hand side");
+        }
+        if (ca == 1 && cb == 1) {
             int r = dvc_fp_verify_solve(n, k, Alo, Ahi, Blo, Bhi, Xlo, Xhi, &c);
-            dvc_status st = DVC_OK;
             if (r == DVC_FP_OK)
                 for (long t = 0; t < nk; t++) mpfi_interv_d(X[t], Xlo[t], Xhi[t]);
             else if (r == DVC_FP_SINGULAR)
@@ -315,69 +323,68 @@ static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k)
             else
                 st = dvc_error(DVC_NOT_CERTIFIED,
                                "verified solve: overflow in binary64 verification (c = %.3g)", c);
-            free(buf);
+            if (buf != sbuf) free(buf);
             return st;
         }
-        free(buf); /* beyond binary64 range: MPFI handles the exponents */
+        if (buf != sbuf) free(buf); /* more than 53 bits, or beyond the binary64 range */
     }
+    if (!entries_finite(A->e, nn))
+        return dvc_error(DVC_ERR_INPUT, "%s: matrix has a non-finite entry", fn);
+    if (!entries_finite(B, nk))
+        return dvc_error(DVC_ERR_INPUT, "%s: right-hand side has a non-finite entry", fn);
+    mpfr_prec_t p = prec_of(X, nk, prec_of(B, nk, prec_of(A->e, nn, 53)));
     return solve_mpfi(X, A, B, k, p);
 }
 
-static dvc_status check_square(const dvc_imat_t A, const char *fn)
+static dvc_status check_dims(const dvc_imat_t A, const char *fn)
 {
     if (A->r != A->c)
         return dvc_error(DVC_ERR_INPUT, "%s: matrix is %ld x %ld, not square", fn, A->r, A->c);
-    if (!entries_finite(A->e, A->r * A->c))
-        return dvc_error(DVC_ERR_INPUT, "%s: matrix has a non-finite entry", fn);
     return DVC_OK;
 }
 
 dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
 {
-    dvc_status st = check_square(A, "dvc_imat_solve");
+    dvc_status st = check_dims(A, "dvc_imat_solve");
     if (st != DVC_OK) return st;
     if (b->n != A->r || x->n != A->r)
         return dvc_error(DVC_ERR_INPUT,
                          "dvc_imat_solve: dimension mismatch (A %ld x %ld, b %ld, x %ld)", A->r,
                          A->c, b->n, x->n);
-    if (!entries_finite(b->e, b->n))
-        return dvc_error(DVC_ERR_INPUT, "dvc_imat_solve: right-hand side has a non-finite entry");
     if (x == b) { /* aliasing: solve into a copy */
         dvc_ivec_t y;
         dvc_ivec_init2(y, x->n, x->n ? mpfi_get_prec(x->e[0]) : dvc_prec_get());
-        st = solve_core(y->e, A, b->e, 1);
+        st = solve_core(y->e, A, b->e, 1, "dvc_imat_solve");
         if (st == DVC_OK) dvc_ivec_set(x, y);
         dvc_ivec_clear(y);
         return st;
     }
-    return solve_core(x->e, A, b->e, 1);
+    return solve_core(x->e, A, b->e, 1, "dvc_imat_solve");
 }
 
 dvc_status dvc_imat_solve_mat(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B)
 {
-    dvc_status st = check_square(A, "dvc_imat_solve_mat");
+    dvc_status st = check_dims(A, "dvc_imat_solve_mat");
     if (st != DVC_OK) return st;
     if (B->r != A->r || X->r != A->r || X->c != B->c)
         return dvc_error(DVC_ERR_INPUT,
                          "dvc_imat_solve_mat: dimension mismatch (A %ld x %ld, B %ld x %ld, X %ld x "
                          "%ld)",
                          A->r, A->c, B->r, B->c, X->r, X->c);
-    if (!entries_finite(B->e, B->r * B->c))
-        return dvc_error(DVC_ERR_INPUT, "dvc_imat_solve_mat: B has a non-finite entry");
     if (X == B || X == A) {
         dvc_imat_t Y;
         dvc_imat_init2(Y, X->r, X->c, X->r * X->c > 0 ? mpfi_get_prec(X->e[0]) : dvc_prec_get());
-        st = solve_core(Y->e, A, B->e, B->c);
+        st = solve_core(Y->e, A, B->e, B->c, "dvc_imat_solve_mat");
         if (st == DVC_OK) dvc_imat_set(X, Y);
         dvc_imat_clear(Y);
         return st;
     }
-    return solve_core(X->e, A, B->e, B->c);
+    return solve_core(X->e, A, B->e, B->c, "dvc_imat_solve_mat");
 }
 
 dvc_status dvc_imat_inv(dvc_imat_t X, const dvc_imat_t A)
 {
-    dvc_status st = check_square(A, "dvc_imat_inv");
+    dvc_status st = check_dims(A, "dvc_imat_inv");
     dvc_imat_t I, Y;
     if (st != DVC_OK) return st;
     if (X->r != A->r || X->c != A->c)
@@ -387,7 +394,7 @@ dvc_status dvc_imat_inv(dvc_imat_t X, const dvc_imat_t A)
     dvc_imat_init2(I, A->r, A->r, 2); /* 0 and 1 are exact at any precision */
     dvc_imat_one(I);
     dvc_imat_init2(Y, A->r, A->r, p);
-    st = solve_core(Y->e, A, I->e, A->r);
+    st = solve_core(Y->e, A, I->e, A->r, "dvc_imat_inv");
     if (st == DVC_OK) dvc_imat_set(X, Y);
     dvc_imat_clear(I);
     dvc_imat_clear(Y);
@@ -436,9 +443,11 @@ static int cholesky_mpfi(const dvc_imat_t A, mpfr_prec_t p, long *fail_at)
 
 dvc_status dvc_imat_cholesky_spd(const dvc_imat_t A)
 {
-    dvc_status st = check_square(A, "dvc_imat_cholesky_spd");
+    dvc_status st = check_dims(A, "dvc_imat_cholesky_spd");
     long n = A->r, nn = n * n, fail_at = -1;
     if (st != DVC_OK) return st;
+    if (!entries_finite(A->e, nn))
+        return dvc_error(DVC_ERR_INPUT, "dvc_imat_cholesky_spd: matrix has a non-finite entry");
     for (long i = 0; i < n; i++)
         for (long j = 0; j < i; j++)
             if (!mpfi_is_inside(dvc_imat_entry(A, i, j), dvc_imat_entry(A, j, i)) ||
@@ -455,7 +464,12 @@ dvc_status dvc_imat_cholesky_spd(const dvc_imat_t A)
                              i + 1);
     mpfr_prec_t p = prec_of(A->e, nn, 2);
     double *buf = xmalloc((size_t)(2 * nn) * sizeof(double)), margin = 0;
-    int conv = to_dd(buf, buf + nn, A->e, nn);
+    int conv = 1;
+    for (long t = 0; t < nn && conv; t++) { /* outward enclosure at any precision */
+        buf[t] = mpfr_get_d(&A->e[t]->left, MPFR_RNDD);
+        buf[nn + t] = mpfr_get_d(&A->e[t]->right, MPFR_RNDU);
+        conv = isfinite(buf[t]) && isfinite(buf[nn + t]);
+    }
     int r = conv ? dvc_fp_verify_spd(n, buf, buf + nn, &margin) : DVC_FP_NONFINITE;
     free(buf);
     if (r == DVC_FP_OK) return DVC_OK;

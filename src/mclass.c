@@ -317,6 +317,61 @@ static int exact_minor_sign(const dvc_imat_t M, unsigned long mask)
     return sign;
 }
 
+/* Fallback for interval matrices, where interval Schur complements can
+ * blow up (wrapping): every principal submatrix [M]_aa is convex, hence
+ * connected, so if each is proven regular (binary64 Krawczyk test, every
+ * member nonsingular) its determinant has one sign on it, the sign at the
+ * midpoint matrix, a member of [M]. The midpoint's minors are proven > 0 by
+ * the enumeration on the point matrix. Returns 1 proven, 0 not (bad = the
+ * failing index set, *mid_not_p = 1 when the midpoint itself failed). */
+static int p_by_regularity(const dvc_imat_t M, unsigned long *bad, int *mid_not_p)
+{
+    long m = M->r, idx[64];
+    int ok = 1;
+    dvc_imat_t C;
+    *mid_not_p = 0;
+    dvc_imat_init2(C, m, m, mat_prec(M));
+    for (long q = 0; q < m * m; q++) {
+        mpfr_t t;
+        mpfr_init2(t, mat_prec(M));
+        mpfi_mid(t, M->e[q]);
+        mpfi_set_fr(C->e[q], t);
+        mpfr_clear(t);
+    }
+    if (penum_run(C, mat_prec(M), bad) != 1) {
+        *mid_not_p = 1;
+        dvc_imat_clear(C);
+        return 0;
+    }
+    dvc_imat_clear(C);
+    double *lo = xmalloc((size_t)(m * m) * sizeof(double)), *hi = xmalloc((size_t)(m * m) * sizeof(double));
+    double *sl = xmalloc((size_t)(m * m) * sizeof(double)), *sh = xmalloc((size_t)(m * m) * sizeof(double));
+    double zero[64] = {0}, xl[64], xh[64], c;
+    for (long q = 0; q < m * m; q++) { /* outward, at any precision */
+        lo[q] = mpfr_get_d(&M->e[q]->left, MPFR_RNDD);
+        hi[q] = mpfr_get_d(&M->e[q]->right, MPFR_RNDU);
+    }
+    for (unsigned long a = 1; a < (1UL << m) && ok; a++) {
+        long k = 0;
+        for (long i = 0; i < m; i++)
+            if (a & (1UL << i)) idx[k++] = i;
+        for (long i = 0; i < k; i++)
+            for (long j = 0; j < k; j++) {
+                sl[i * k + j] = lo[idx[i] * m + idx[j]];
+                sh[i * k + j] = hi[idx[i] * m + idx[j]];
+            }
+        if (dvc_fp_verify_solve(k, 1, sl, sh, zero, zero, xl, xh, &c) != DVC_FP_OK) {
+            ok = 0;
+            *bad = a;
+        }
+    }
+    free(lo);
+    free(hi);
+    free(sl);
+    free(sh);
+    return ok;
+}
+
 /* Core of the P test. Returns 1 proven (how set), -1 disproven, 0 not
  * proven; msg receives the explanation in the latter cases. */
 static int prove_p_core(const dvc_imat_t M, const char **how, char *msg, size_t len)
@@ -343,14 +398,30 @@ static int prove_p_core(const dvc_imat_t M, const char **how, char *msg, size_t 
     if (m <= DVC_MCLASS_P_ENUM_MAX) {
         /* Retry at higher precision only when a minor was undecided. */
         mpfr_prec_t p = mat_prec(M), used = p;
-        int v = 0;
-        for (int attempt = 0; attempt < 3; attempt++, p *= 2) {
+        int v = 0, point = dvc_imat_is_point(M), mid_not_p = 0;
+        for (int attempt = 0; attempt < (point ? 3 : 1); attempt++, p *= 2) {
             used = p;
             v = penum_run(M, p, &bad);
             if (v != 0) break;
         }
+        if (v == 0 && point && exact_minor_sign(M, bad) <= 0) v = -1;
+        if (v == 0 && !point) {
+            if (p_by_regularity(M, &bad, &mid_not_p)) {
+                *how = "enumeration of all principal minors (minors of mid(M) > 0 and every "
+                       "principal submatrix of [M] verified regular)";
+                return 1;
+            }
+            mask_str(set, sizeof set, bad, m);
+            snprintf(msg, len,
+                     mid_not_p ? "could not prove [M] is a P-matrix: the principal minor of rows %s "
+                                 "of the midpoint matrix is not proven > 0"
+                               : "could not prove [M] is a P-matrix: the principal submatrix of rows "
+                                 "%s could not be proven regular for every matrix in [M] (M, H, PD "
+                                 "tests failed too)",
+                     set);
+            return 0;
+        }
         mask_str(set, sizeof set, bad, m);
-        if (v == 0 && dvc_imat_is_point(M) && exact_minor_sign(M, bad) <= 0) v = -1;
         if (v == 1) {
             *how = "enumeration of all principal minors";
             return 1;

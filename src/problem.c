@@ -36,6 +36,8 @@ static dvc_status read_num(mpfi_t x, const json_t *j, ctx_t *c, const char *wher
     if (!json_is_string(j)) return dvc_json_ival(x, j, where);
     {
         const char *s = json_string_value(j);
+        if (strchr(s, '['))
+            return dvc_error(DVC_ERR_INPUT, "%s: use a JSON array [lo, hi] for an interval", where);
         /* plain decimals and "inf" first: they are enclosed exactly */
         mpfi_t tmp;
         mpfi_init2(tmp, mpfi_get_prec(x));
@@ -206,17 +208,22 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
         p->N = (long)json_integer_value(jN);
     }
     if (jh != NULL) {
-        mpfi_t h, q;
+        /* the test runs at a precision far above any decimal a user writes,
+         * so that "h divides T" is decided exactly for decimal strings */
+        mpfr_prec_t hp = p->prec + 256;
+        mpfi_t h, q, T2;
         mpfr_t lo, hi;
         long N;
-        mpfi_init(h);
-        mpfi_init(q);
-        mpfr_inits2(mpfi_get_prec(h), lo, hi, (mpfr_ptr)0);
+        mpfi_init2(h, hp);
+        mpfi_init2(q, hp);
+        mpfi_init2(T2, hp);
+        mpfr_inits2(hp, lo, hi, (mpfr_ptr)0);
         st = read_scalar(h, obj, "h", c);
+        if (st == DVC_OK) st = read_scalar(T2, obj, "T", c);
         if (st == DVC_OK && !dvc_ival_is_pos(h))
             st = dvc_error(DVC_ERR_INPUT, "%s: field 'h' must be > 0", c->file);
         if (st == DVC_OK) {
-            mpfi_div(q, p->T, h);
+            mpfi_div(q, T2, h);
             mpfi_get_left(lo, q);
             mpfi_get_right(hi, q);
             mpfr_ceil(lo, lo);
@@ -243,6 +250,7 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
         mpfr_clears(lo, hi, (mpfr_ptr)0);
         mpfi_clear(q);
         mpfi_clear(h);
+        mpfi_clear(T2);
         if (st != DVC_OK) return st;
     }
     return DVC_OK;

@@ -9,6 +9,9 @@
  *       x1 = (GAMMA + 1/3)/2 sin 2t - sin(4t)/12, x2 = x1'.
  *   gen_traj remark43 MU T K SEED [DX]    Remark 4.3 with x(0) = 1, T < log 2:
  *       x = y1 = 2 - e^t, y2 = 0.
+ *   gen_traj bridgesw X10 GAMMA T K SEED [DX]  Example 5.1 from x(0) = (X10, GAMMA)
+ *       with contact phases (y = max(0, -3 x1) > 0), from the piecewise closed
+ *       form of tests/ref_bridge.c (switch times by bisection at 256 bits).
  * DX (decimal, default 0) is added to x1 of every sample. Times are drawn
  * uniformly in [0, T] from a fixed-seed generator; t = 0 and t = T are
  * included. */
@@ -17,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ref_bridge.h"
 
 #define PREC 256
 
@@ -42,8 +47,39 @@ int main(int argc, char **argv)
     long k;
     double T;
     mpfr_t par, t, a, s, c, x1, x2, dx, tmp;
+    if (argc >= 7 && strcmp(argv[1], "bridgesw") == 0) {
+        ref_bridge rb;
+        mpfr_t y;
+        double Tw = strtod(argv[4], NULL);
+        k = strtol(argv[5], NULL, 10);
+        rng_state = strtoull(argv[6], NULL, 10);
+        if (ref_bridge_init(&rb, argv[2], argv[3], Tw) != 0) {
+            fprintf(stderr, "gen_traj: reference solution failed (tangential crossing?)\n");
+            return 1;
+        }
+        mpfr_inits2(PREC, t, x1, x2, y, dx, (mpfr_ptr)0);
+        mpfr_set_str(dx, argc > 7 ? argv[7] : "0", 10, MPFR_RNDN);
+        printf("t,x1,x2,y1\n");
+        for (long i = 0; i < k; i++) {
+            char tb[64];
+            double td = i == 0 ? 0.0 : i == 1 ? Tw : Tw * rng_unit();
+            snprintf(tb, sizeof tb, "%.17g", td);
+            mpfr_set_str(t, tb, 10, MPFR_RNDN);
+            ref_bridge_eval(&rb, x1, x2, y, t);
+            mpfr_add(x1, x1, dx, MPFR_RNDN);
+            printf("%s", tb);
+            put(x1);
+            put(x2);
+            put(y);
+            printf("\n");
+        }
+        mpfr_clears(t, x1, x2, y, dx, (mpfr_ptr)0);
+        ref_bridge_clear(&rb);
+        return 0;
+    }
     if (argc < 6) {
-        fprintf(stderr, "usage: gen_traj bridge|remark43 PARAM T K SEED [DX]\n");
+        fprintf(stderr, "usage: gen_traj bridge|remark43 PARAM T K SEED [DX]\n"
+                        "       gen_traj bridgesw X10 GAMMA T K SEED [DX]\n");
         return 2;
     }
     bridge = strcmp(argv[1], "bridge") == 0;

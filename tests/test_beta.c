@@ -402,6 +402,8 @@ static void test_random_p(void)
             ngrid++;
             CHECK(gb <= hi_d(b[0]) * (1 + 1e-14), "case %d: grid max %.17g > enum hi %.17g", t, gb,
                   hi_d(b[0]));
+            CHECK(lo_d(b[0]) >= gb * (1 - 1e-9), "case %d: enum lo %.17g far below grid max %.17g",
+                  t, lo_d(b[0]), gb);
             CHECK(lo_d(b[0]) <= gb * (1 + 1e-14) && hi_d(b[0]) <= gb * (1 + 1e-9),
                   "case %d: enum [%.17g, %.17g] vs grid max %.17g (max at a vertex)", t, lo_d(b[0]),
                   hi_d(b[0]), gb);

@@ -314,15 +314,16 @@ static double run_bridge(const char *x10, const char *gamma, const char *theta, 
                 CHECK(e113 <= eT && e113 > 0.999 * eT, "%s: 113 bits %g vs 53 bits %g", label, e113, eT);
                 if (ref) check_bridge(r2, ref, rng, 200, "113 bits");
             }
-            /* tampered predictor: x^i pushed off by 1e-4 on steps 300..399;
+            /* tampered predictor: x^i pushed off by 0.05 (more than the tube
+             * radius there) on steps 300..399;
              * the bounds must absorb the defect and still contain x */
-            for (long i = 300; i < 400 && i <= N; i++) r->x[i * 2 + 0] += 1e-4;
+            for (long i = 300; i < 400 && i <= N; i++) r->x[i * 2 + 0] += 0.05;
             st = dvc_dlvi_certify(r2, p, &o, r->x, r->y);
             CHECK(st == DVC_OK, "%s: tampered re-certification: %s", label, dvc_error_message());
             if (st == DVC_OK) {
                 CHECK(mpfr_cmp(r2->eps_x[N], r->eps_x[N]) > 0, "%s: tampering did not increase the bound", label);
-                /* at the ends of the shifted stretch the defect is about 1e-4 */
-                CHECK(r2->delta[299] > 5e-5 && r2->delta[399] > 5e-5 && r2->delta[350] < 1e-5,
+                /* at the ends of the shifted stretch the defect is about 0.05 */
+                CHECK(r2->delta[299] > 0.04 && r2->delta[399] > 0.04 && r2->delta[350] < 1e-3,
                       "%s: defects of tampered steps %g %g %g", label, r2->delta[299], r2->delta[350],
                       r2->delta[399]);
                 if (ref) check_bridge(r2, ref, rng, 400, "tampered");
@@ -680,6 +681,255 @@ static void test_time_dependent_g(void)
     mpfr_clears(ex, ey, tt, (mpfr_ptr)0);
 }
 
+/* ---- randomized: two masses with pounding vs a fine RK4 ---------------- */
+
+typedef struct {
+    double k0, k1, c, a, d, ag, om;
+    mpfi_t s1, s2;
+} chain2;
+
+/* f = (0, 0, -ag sin(om t), -ag sin(om t)) */
+static dvc_status chain_f(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    chain2 *C = ctx;
+    mpfi_mul_d(C->s1, t, C->om);
+    mpfi_sin(C->s2, C->s1);
+    mpfi_mul_d(C->s2, C->s2, -C->ag);
+    mpfi_set_ui(out->e[0], 0);
+    mpfi_set_ui(out->e[1], 0);
+    mpfi_set(out->e[2], C->s2);
+    mpfi_set(out->e[3], C->s2);
+    return DVC_OK;
+}
+
+static dvc_status chain_flip(mpfr_t out, const mpfi_t t, void *ctx)
+{
+    chain2 *C = ctx;
+    mpfi_mul_d(C->s1, t, C->om);
+    mpfi_cos(C->s2, C->s1);
+    mpfi_mul_d(C->s2, C->s2, C->ag);
+    mpfi_mul_d(C->s2, C->s2, C->om);
+    dvc_ival_mag(out, C->s2);
+    return DVC_OK;
+}
+
+static void chain_fd(double *out, double t, void *ctx)
+{
+    chain2 *C = ctx;
+    out[0] = out[1] = 0.0;
+    out[2] = out[3] = -C->ag * sin(C->om * t);
+}
+
+/* g = a d */
+static dvc_status chain_g(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    chain2 *C = ctx;
+    (void)t;
+    mpfi_set_d(out->e[0], C->a);
+    mpfi_mul_d(out->e[0], out->e[0], C->d);
+    return DVC_OK;
+}
+
+static void chain_gd(double *out, double t, void *ctx)
+{
+    chain2 *C = ctx;
+    (void)t;
+    out[0] = C->a * C->d;
+}
+
+static void chain_rhs(const chain2 *C, double t, const double *x, double *dx)
+{
+    double y = fmax(0.0, C->a * (x[0] - x[1] - C->d)), fg = -C->ag * sin(C->om * t);
+    dx[0] = x[2];
+    dx[1] = x[3];
+    dx[2] = -C->k0 * x[0] - C->c * x[2] + C->k1 * (x[1] - x[0]) - y + fg;
+    dx[3] = -C->k0 * x[1] - C->c * x[3] + C->k1 * (x[0] - x[1]) + y + fg;
+}
+
+static void test_random_chain(void)
+{
+    check_rng rng = {424242};
+    const long ncase = 16, nref = 60000, N = 300;
+    const double T = 0.3;
+    long contact_cases = 0;
+    for (long cs = 0; cs < ncase; cs++) {
+        chain2 C;
+        dvc_dlvi_problem_t p;
+        dvc_dlvi_result_t r;
+        dvc_dlvi_opts o;
+        dvc_ivec_t X, Y;
+        mpfi_t t;
+        mpfr_t v;
+        double x0[4], xr[4], k1[4], k2[4], k3[4], k4[4], z[4], hr = T / nref;
+        long bad = 0, contact = 0, next = 0;
+        const char *theta = cs % 3 == 0 ? "0" : (cs % 3 == 1 ? "0.5" : "1");
+        dvc_status st;
+        C.k0 = check_rng_unif(&rng, 1, 5);
+        C.k1 = check_rng_unif(&rng, 0, 2);
+        C.c = check_rng_unif(&rng, 0, 0.5);
+        C.a = check_rng_unif(&rng, 1, 4);
+        C.d = check_rng_unif(&rng, 0, 0.05);
+        C.ag = check_rng_unif(&rng, 0, 1);
+        C.om = check_rng_unif(&rng, 1, 10);
+        x0[0] = x0[1] = 0.0;
+        x0[2] = check_rng_unif(&rng, 0, 1);
+        x0[3] = check_rng_unif(&rng, -1, 0);
+        mpfi_init2(C.s1, 53);
+        mpfi_init2(C.s2, 53);
+        dvc_dlvi_problem_init(p);
+        p->n = 4;
+        p->m = 1;
+        dvc_imat_resize(p->A, 4, 4);
+        dvc_imat_resize(p->B, 4, 1);
+        dvc_imat_resize(p->Q, 1, 4);
+        dvc_imat_resize(p->M, 1, 1);
+        dvc_ivec_resize(p->l, 1);
+        dvc_ivec_resize(p->u, 1);
+        dvc_ivec_resize(p->x0, 4);
+        mpfi_set_ui(dvc_imat_entry(p->A, 0, 2), 1);
+        mpfi_set_ui(dvc_imat_entry(p->A, 1, 3), 1);
+        for (int j = 0; j < 2; j++) {
+            mpfi_set_d(dvc_imat_entry(p->A, 2 + j, j), -C.k0);
+            mpfi_sub_d(dvc_imat_entry(p->A, 2 + j, j), dvc_imat_entry(p->A, 2 + j, j), C.k1);
+            mpfi_set_d(dvc_imat_entry(p->A, 2 + j, 1 - j), C.k1);
+            mpfi_set_d(dvc_imat_entry(p->A, 2 + j, 2 + j), -C.c);
+        }
+        mpfi_set_si(dvc_imat_entry(p->B, 2, 0), -1);
+        mpfi_set_si(dvc_imat_entry(p->B, 3, 0), 1);
+        mpfi_set_d(dvc_imat_entry(p->Q, 0, 0), -C.a);
+        mpfi_set_d(dvc_imat_entry(p->Q, 0, 1), C.a);
+        mpfi_set_ui(dvc_imat_entry(p->M, 0, 0), 1);
+        mpfi_set_ui(p->l->e[0], 0);
+        dvc_ival_set_str(p->u->e[0], "inf");
+        dvc_ivec_set_d(p->x0, x0);
+        mpfi_set_d(p->T, T);
+        p->N = N;
+        dvc_ival_set_str(p->theta, theta);
+        p->prec = 53;
+        p->fcb = (dvc_dlvi_tcb){4, chain_f, chain_flip, chain_fd, &C};
+        p->gcb = (dvc_dlvi_tcb){1, chain_g, zero_lip, chain_gd, &C};
+        dvc_dlvi_opts_default(&o);
+        o.sharpen = (int)(cs & 1);
+        dvc_dlvi_result_init(r);
+        st = dvc_dlvi_run(r, p, &o);
+        CHECK(st == DVC_OK, "random chain %ld: %s", cs, dvc_error_message());
+        dvc_ivec_init2(X, 4, 53);
+        dvc_ivec_init2(Y, 1, 53);
+        mpfi_init2(t, 53);
+        mpfr_init2(v, 53);
+        /* RK4 with 200 substeps per step; compare at every grid point and
+         * at the midpoint of every step */
+        memcpy(xr, x0, sizeof xr);
+        for (long i = 0; st == DVC_OK && i <= nref; i++) {
+            if (i == next * (nref / (2 * N))) {
+                double td = i * hr, y = fmax(0.0, C.a * (xr[0] - xr[1] - C.d));
+                mpfi_set_d(t, fmin(td, T));
+                if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || dvc_dlvi_tube_y(Y, r, t) != DVC_OK) {
+                    bad++;
+                } else {
+                    for (int j = 0; j < 4; j++) {
+                        /* the reference is good to ~1e-9; widen it by 1e-8 */
+                        mpfr_set_d(v, xr[j], MPFR_RNDN);
+                        if (mpfr_cmp_d(&X->e[j]->left, xr[j] + 1e-8) > 0 ||
+                            mpfr_cmp_d(&X->e[j]->right, xr[j] - 1e-8) < 0)
+                            bad++;
+                    }
+                    if (mpfr_cmp_d(&Y->e[0]->left, y + 1e-7) > 0 || mpfr_cmp_d(&Y->e[0]->right, y - 1e-7) < 0)
+                        bad++;
+                }
+                if (y > 0) contact = 1;
+                next++;
+            }
+            if (i == nref) break;
+            chain_rhs(&C, i * hr, xr, k1);
+            for (int j = 0; j < 4; j++) z[j] = xr[j] + 0.5 * hr * k1[j];
+            chain_rhs(&C, (i + 0.5) * hr, z, k2);
+            for (int j = 0; j < 4; j++) z[j] = xr[j] + 0.5 * hr * k2[j];
+            chain_rhs(&C, (i + 0.5) * hr, z, k3);
+            for (int j = 0; j < 4; j++) z[j] = xr[j] + hr * k3[j];
+            chain_rhs(&C, (i + 1) * hr, z, k4);
+            for (int j = 0; j < 4; j++) xr[j] += hr / 6.0 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
+        }
+        if (st == DVC_OK) {
+            CHECK(bad == 0, "random chain %ld (theta %s, sharpen %d): %ld values outside the tube", cs, theta,
+                  o.sharpen, bad);
+            CHECK(mpfr_cmp_d(r->eps_x[N], 1.0) < 0, "random chain %ld: eps_x(T) = %g is useless", cs,
+                  mpfr_get_d(r->eps_x[N], MPFR_RNDU));
+        }
+        contact_cases += contact;
+        dvc_ivec_clear(X);
+        dvc_ivec_clear(Y);
+        mpfi_clear(t);
+        mpfr_clear(v);
+        dvc_dlvi_result_clear(r);
+        dvc_dlvi_problem_clear(p);
+        mpfi_clear(C.s1);
+        mpfi_clear(C.s2);
+    }
+    CHECK(contact_cases >= ncase / 2, "only %ld of %ld random cases had contact", contact_cases, ncase);
+    printf("random two-mass pounding: %ld cases (%ld with contact) contained in the tubes\n", ncase,
+           contact_cases);
+}
+
+/* A forcing that cannot be enclosed beyond t = 0.5: the run must stop there
+ * with a message naming the step, keep the steps before, and report
+ * progress through the callback. */
+static dvc_status bad_f(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    if (mpfr_cmp_d(&t->right, 0.5) > 0) return dvc_error(DVC_NOT_CERTIFIED, "no enclosure here");
+    return bridge_f(out, t, ctx);
+}
+
+static void count_progress(long step, long N, void *ctx)
+{
+    long *c = ctx;
+    (void)N;
+    (void)step;
+    (*c)++;
+}
+
+static void test_stop_midway(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_dlvi_opts o;
+    fscratch fs;
+    dvc_status st;
+    long calls = 0;
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    dvc_dlvi_problem_init(p);
+    bridge_problem(p, &fs, "0", "0.2", "1", 4000);
+    p->fcb.eval = bad_f;
+    dvc_dlvi_opts_default(&o);
+    o.progress_cb = count_progress;
+    o.progress_ctx = &calls;
+    dvc_dlvi_result_init(r);
+    st = dvc_dlvi_run(r, p, &o);
+    CHECK(st == DVC_NOT_CERTIFIED, "stop midway: %s", dvc_status_name(st));
+    CHECK(strstr(dvc_error_message(), "step 1999") != NULL && strstr(dvc_error_message(), "no enclosure here") != NULL,
+          "message: %s", dvc_error_message());
+    CHECK(r->steps_done == 1999, "steps done %ld", r->steps_done);
+    CHECK(calls == 1, "progress callback calls %ld (every 1024 steps)", calls);
+    {
+        /* the certified part stays usable */
+        dvc_ivec_t X;
+        mpfi_t t;
+        dvc_ivec_init2(X, 2, 53);
+        mpfi_init2(t, 53);
+        mpfi_set_d(t, 0.4);
+        CHECK(dvc_dlvi_tube_x(X, r, t) == DVC_OK, "tube at 0.4: %s", dvc_error_message());
+        mpfi_set_d(t, 0.6);
+        CHECK(dvc_dlvi_tube_x(X, r, t) == DVC_ERR_INPUT, "tube at 0.6 must be refused");
+        dvc_ivec_clear(X);
+        mpfi_clear(t);
+    }
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+}
+
 int main(void)
 {
     test_reference();
@@ -690,6 +940,8 @@ int main(void)
     test_remark43();
     test_tfun_path();
     test_time_dependent_g();
+    test_random_chain();
+    test_stop_midway();
     test_bridge();
     return check_report();
 }

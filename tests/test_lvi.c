@@ -495,11 +495,83 @@ static void test_predictor(void)
     }
 }
 
+/* The DLVI pattern: one solver, many q along a path q0 + t dq, warm
+ * started from the previous predictor; every solve checked against the
+ * exhaustive 256-bit reference (workspace reuse must not leak state). */
+static void test_path(void)
+{
+    check_rng g = {4242};
+    long routes[4] = {0, 0, 0, 0}, nsolve = 0;
+    for (int inst = 0; inst < 12; inst++) {
+        long m = check_rng_int(&g, 2, 6);
+        double *M = malloc((size_t)(m * m) * sizeof(double)), *l = malloc((size_t)m * sizeof(double)),
+               *u = malloc((size_t)m * sizeof(double)), *q0 = malloc((size_t)m * sizeof(double)),
+               *dq = malloc((size_t)m * sizeof(double)), *q = malloc((size_t)m * sizeof(double)),
+               *prev = malloc((size_t)m * sizeof(double));
+        int *act = malloc((size_t)m * sizeof(int));
+        mpfr_t *yr = malloc((size_t)m * sizeof(mpfr_t));
+        dvc_imat_t Mi;
+        dvc_ivec_t li, ui, qi;
+        dvc_lvi_solver_t s;
+        dvc_lvi_result_t r;
+        gen_matrix(&g, inst % K_COUNT, m, M, 0);
+        gen_bounds(&g, m, l, u, inst % 2, 0);
+        for (long i = 0; i < m; i++) {
+            q0[i] = check_rng_unif(&g, -4, 4);
+            dq[i] = check_rng_unif(&g, -8, 8);
+            mpfr_init2(yr[i], RPREC);
+        }
+        dvc_imat_init(Mi, m, m);
+        dvc_ivec_init(li, m);
+        dvc_ivec_init(ui, m);
+        dvc_ivec_init(qi, m);
+        dvc_imat_set_d(Mi, M);
+        dvc_ivec_set_d(li, l);
+        dvc_ivec_set_d(ui, u);
+        REQUIRE(dvc_lvi_solver_init(s, Mi, li, ui) == DVC_OK, "path init: %s", dvc_error_message());
+        dvc_lvi_result_init(r, m);
+        for (int k = 0; k <= 100; k++) {
+            dvc_status st;
+            for (long i = 0; i < m; i++) q[i] = q0[i] + 0.01 * k * dq[i];
+            dvc_ivec_set_d(qi, q);
+            st = dvc_lvi_solve(r, s, qi, k ? prev : NULL);
+            CHECK(st == DVC_OK, "path %d step %d: %s", inst, k, dvc_error_message());
+            if (st != DVC_OK) continue;
+            nsolve++;
+            routes[r->route]++;
+            memcpy(prev, r->pred, (size_t)m * sizeof(double));
+            REQUIRE(lvi_ref_enum(yr, act, M, q, l, u, m, RPREC), "path reference");
+            for (long i = 0; i < m; i++)
+                CHECK(contains_ref(r->y->e[i], yr[i]), "path %d step %d entry %ld (route %s)", inst, k, i,
+                      dvc_lvi_route_name(r->route));
+        }
+        dvc_lvi_result_clear(r);
+        dvc_lvi_solver_clear(s);
+        dvc_imat_clear(Mi);
+        dvc_ivec_clear(li);
+        dvc_ivec_clear(ui);
+        dvc_ivec_clear(qi);
+        for (long i = 0; i < m; i++) mpfr_clear(yr[i]);
+        free(yr);
+        free(M);
+        free(l);
+        free(u);
+        free(q0);
+        free(dq);
+        free(q);
+        free(prev);
+        free(act);
+    }
+    printf("path solves (warm started): %ld; routes: active set %ld, vertex %ld, residual %ld\n", nsolve,
+           routes[DVC_LVI_ROUTE_ACTIVE_SET], routes[DVC_LVI_ROUTE_VERTEX], routes[DVC_LVI_ROUTE_RESIDUAL]);
+}
+
 int main(void)
 {
     test_errors();
     test_closed_form();
     test_predictor();
+    test_path();
     test_random();
     return check_report();
 }

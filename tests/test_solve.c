@@ -231,6 +231,7 @@ static void test_width(mpfr_prec_t prec, double tol, unsigned long long seed)
             wmax = fmax(wmax, rel_width(x->e[i], xmax));
         }
         CHECK(wmax < tol, "relative width %g >= %g at prec %ld", wmax, tol, (long)prec);
+        printf("n=32 diagonally dominant, prec %ld: max relative width %.3g\n", (long)prec, wmax);
     }
     for (long q = 0; q < n * n; q++) mpq_clear(Aq[q]);
     for (long i = 0; i < n; i++) {
@@ -606,6 +607,31 @@ static void test_cholesky(mpfr_prec_t prec, int cases, unsigned long long seed)
     dvc_imat_set_d(A, ns);
     CHECK(dvc_imat_cholesky_spd(A) == DVC_ERR_INPUT, "non-symmetric accepted");
     dvc_imat_clear(A);
+    /* Larger: n = 60, A = G G^T + d I with integer G, d = 1 (well
+     * conditioned enough) proven; d = -1 with G of rank < n ... indefinite. */
+    {
+        long n = 60;
+        check_rng r2 = {seed + 100};
+        long *G = malloc((size_t)(n * n) * sizeof(long));
+        dvc_imat_t B;
+        dvc_imat_init2(B, n, n, prec);
+        for (long q = 0; q < n * n; q++) G[q] = check_rng_int(&r2, -2, 2);
+        for (int sgn = 1; sgn >= -1; sgn -= 2) {
+            for (long i = 0; i < n; i++)
+                for (long j = 0; j < n; j++) {
+                    long v = i == j ? sgn : 0;
+                    for (long p = 0; p < n / 2; p++) v += G[i * n + p] * G[j * n + p]; /* rank n/2 */
+                    mpfi_set_si(dvc_imat_entry(B, i, j), v);
+                }
+            dvc_status sb = dvc_imat_cholesky_spd(B);
+            if (sgn == 1)
+                CHECK(sb == DVC_OK, "n=60 SPD (rank-30 Gram + I) not proven: %s", dvc_error_message());
+            else
+                CHECK(sb == DVC_NOT_CERTIFIED, "n=60 indefinite (rank-30 Gram - I) proven");
+        }
+        free(G);
+        dvc_imat_clear(B);
+    }
     /* Nearly singular SPD: [[1, 1], [1, 1 + 2^-40]] (eigenvalue ~ 2^-41). */
     dvc_imat_init2(A, 2, 2, prec);
     double ns2[] = {1, 1, 1, 1 + 0x1p-40};
@@ -615,6 +641,35 @@ static void test_cholesky(mpfr_prec_t prec, int cases, unsigned long long seed)
     dvc_imat_set_d(A, ns3);
     CHECK(dvc_imat_cholesky_spd(A) == DVC_NOT_CERTIFIED, "[[1,1],[1,1-2^-40]] proven");
     dvc_imat_clear(A);
+}
+
+/* Directed rounding must be in effect: for 3 x = 1, the floating residual
+ * 1 - 3 fl(1/3) rounds to 0 in round-to-nearest, which would give the
+ * point fl(1/3) != 1/3. The enclosure must contain 1/3 and be one or two
+ * ulps wide. Likewise 10 x = 1. */
+static void test_directed_rounding(void)
+{
+    static const long den[] = {3, 10, 7, 49};
+    for (int t = 0; t < 4; t++) {
+        dvc_imat_t A;
+        dvc_ivec_t b, x;
+        mpq_t q;
+        dvc_imat_init2(A, 1, 1, 53);
+        dvc_ivec_init2(b, 1, 53);
+        dvc_ivec_init2(x, 1, 53);
+        mpfi_set_si(A->e[0], den[t]);
+        mpfi_set_si(b->e[0], 1);
+        mpq_init(q);
+        mpq_set_si(q, 1, (unsigned long)den[t]);
+        CHECK(dvc_imat_solve(x, A, b) == DVC_OK, "1/%ld", den[t]);
+        CHECK(ival_contains_q(x->e[0], q), "1/%ld outside its enclosure", den[t]);
+        CHECK(!mpfr_equal_p(&x->e[0]->left, &x->e[0]->right), "1/%ld enclosed by a point", den[t]);
+        CHECK(rel_width(x->e[0], 1.0 / (double)den[t]) < 1e-15, "1/%ld: width", den[t]);
+        mpq_clear(q);
+        dvc_imat_clear(A);
+        dvc_ivec_clear(b);
+        dvc_ivec_clear(x);
+    }
 }
 
 /* x at 113 bits while A, b are at 53: the MPFI path follows the output. */
@@ -649,9 +704,9 @@ static void test_mixed_precision(void)
 static void test_scaled(unsigned long long seed)
 {
     static const long scales[][2] = {{-1000, -900}, {1000, 1000}, {-1060, -1060}, {2000, 2100},
-                                     {-2000, -1950}, {0, 0}};
+                                     {-2000, -1950}, {0, 0}, {-965, -900}, {950, 960}};
     check_rng rng = {seed};
-    for (int sc = 0; sc < 6; sc++)
+    for (int sc = 0; sc < (int)(sizeof scales / sizeof scales[0]); sc++)
         for (int cs = 0; cs < 10; cs++) {
             long n = check_rng_int(&rng, 1, 8), sa = scales[sc][0], sb = scales[sc][1];
             mpq_t *Aq = malloc((size_t)(n * n) * sizeof(mpq_t)), *bq = malloc((size_t)n * sizeof(mpq_t));
@@ -710,8 +765,8 @@ int main(void)
     test_random_integer(53, 400, 12, 1);
     test_random_integer(113, 150, 12, 2);
     test_random_integer(53, 6, 32, 3);
-    test_width(53, 1e-10, 4);
-    test_width(113, 1e-25, 5);
+    test_width(53, 1e-12, 4);
+    test_width(113, 1e-30, 5);
     test_interval_systems(53, 60, 6);
     test_interval_systems(113, 20, 7);
     test_inverse_exact(53, 150, 8);
@@ -724,6 +779,7 @@ int main(void)
     test_cholesky(53, 300, 10);
     test_cholesky(113, 100, 11);
     test_mixed_precision();
+    test_directed_rounding();
     test_scaled(12);
     return check_report();
 }

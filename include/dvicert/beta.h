@@ -21,10 +21,10 @@ typedef enum {
 
 typedef struct {
     dvc_beta_method method;
-    long enum_max_m;     /* AUTO enumerates up to this m (default 20) */
+    long enum_max_m;     /* AUTO enumerates up to this m (default 20; at most 30) */
     double rel_gap;      /* BnB stops when (hi - lo) <= rel_gap * hi (default 1e-6) */
     long max_nodes;      /* BnB node budget (default 1e6) */
-    double max_seconds;  /* BnB time budget (default 60) */
+    double max_seconds;  /* BnB time budget (default 60); the enumeration is not interrupted */
 } dvc_beta_opts;
 
 void dvc_beta_opts_default(dvc_beta_opts *o);
@@ -33,7 +33,7 @@ typedef struct {
     mpfr_t lo, hi;       /* lo <= constant <= hi, lo rounded down, hi up */
     const char *method;  /* what produced hi (static string) */
     const char *hypothesis; /* how M was proven a P-matrix (static string) */
-    long nodes;          /* subsets / nodes visited */
+    long nodes;          /* vertices enumerated, or BnB nodes + completions + vertices */
     double seconds;
 } dvc_beta_bound_struct;
 typedef dvc_beta_bound_struct dvc_beta_bound_t[1];
@@ -42,7 +42,13 @@ void dvc_beta_bound_init(dvc_beta_bound_t b);
 void dvc_beta_bound_clear(dvc_beta_bound_t b);
 
 /* Bounds of beta_M and (if alpha != NULL) alpha_M. M must be proven a
- * P-matrix first (done inside; DVC_NOT_CERTIFIED if it cannot be). */
+ * P-matrix first (done inside; DVC_NOT_CERTIFIED if it cannot be). For an
+ * interval M the bounds hold for every point matrix in it. Returns DVC_OK
+ * when a finite upper bound was proven (with a branch-and-bound stopped by
+ * its budget the gap may exceed rel_gap: compare lo and hi);
+ * DVC_NOT_CERTIFIED when no finite upper bound was proven (lo is still
+ * valid); DVC_ERR_INPUT for a non-square or non-finite M. Uses FE_UPWARD
+ * internally and leaves the rounding mode at FE_TONEAREST. */
 dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
                             const dvc_beta_opts *opts);
 

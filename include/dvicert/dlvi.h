@@ -11,17 +11,9 @@
 #include "dvicert/imat.h"
 #include "dvicert/lvi.h"
 #include "dvicert/beta.h"
-/* Functions of t come from the expr module; until its header exists the
- * problem only carries the callback form below (dvc_dlvi_tcb). */
-#if defined(__has_include)
-#if __has_include("dvicert/tfun.h")
+/* Functions of t (expressions, tables): expr module. */
 #include "dvicert/tfun.h"
 #define DVC_DLVI_HAVE_TFUN 1
-#endif
-#endif
-#ifndef DVC_DLVI_HAVE_TFUN
-typedef struct dvc_tfun_placeholder_struct dvc_tfun_t;
-#endif
 
 #ifdef __cplusplus
 extern "C" {

@@ -96,8 +96,8 @@ int dvc_cmd_check(int argc, char **argv)
         mpfr_t lo, hi;
         char name[32];
         mpfr_inits2(c->prec, lo, hi, (mpfr_ptr)0);
-        printf("samples: %ld (columns: x1..x%ld%s)\n", rep.nsamples, tr->n,
-               tr->m ? ", y1..ym" : "");
+        printf("samples: %ld (checked: %ld x column%s%s)\n", rep.nsamples, tr->n, tr->n > 1 ? "s" : "",
+               tr->m ? " and the y columns" : "");
         comp_name(name, sizeof name, tr, rep.worst_hit.comp);
         printf("worst margin: %.*g (line %ld, %s)\n", digits, rep.worst,
                tr->line[rep.worst_hit.sample], name);
@@ -118,8 +118,15 @@ int dvc_cmd_check(int argc, char **argv)
             free(ls);
             free(hs);
         }
-        printf("%s: %ld of %ld samples outside the tube\n", rep.nviol ? "VIOLATED" : "inside",
-               rep.nviol, rep.nsamples);
+        {
+            /* violations are per value; count the samples they hit */
+            long ns = 0;
+            for (long k = 0; k < rep.nviol; k++)
+                ns += k == 0 || rep.viol[k].sample != rep.viol[k - 1].sample;
+            printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
+                   rep.nviol ? "VIOLATED" : "inside", ns, rep.nsamples, rep.nviol,
+                   rep.nviol == 1 ? "" : "s");
+        }
         mpfr_clears(lo, hi, (mpfr_ptr)0);
     }
     rc = rep.nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;

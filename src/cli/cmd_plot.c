@@ -114,7 +114,7 @@ int dvc_cmd_plot(int argc, char **argv)
     fprintf(p, term, 60 + 240 * panels);
     fprintf(p, "\nset output '");
     for (const char *s = tmp; *s; s++) fprintf(p, *s == '\'' ? "''" : "%c", *s);
-    fprintf(p, "'\nset datafile separator ','\nset grid\nset key top right\n");
+    fprintf(p, "'\nset datafile separator ','\nset grid\nset key top left opaque samplen 2\n");
     fprintf(p, "$D << EOD\n");
     {
         /* t, then per component: value, lower, upper */

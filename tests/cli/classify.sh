@@ -44,6 +44,11 @@ run dec 0 '{"M": [["0.3", "-0.1"], ["-0.1", "0.3"]]}'
 expect dec "^SPD +proven$"
 expect dec "^M +proven$"
 
+# Precision option.
+run prec 0 '{"M": [[2, -1], [-1, 2]]}' --prec 113
+expect prec "precision 113 bits"
+expect prec "^P +proven$"
+
 # P only by enumeration.
 run ponly 0 '{"M": [[1, 3], [-1, 1]]}'
 expect ponly "^P +proven$"

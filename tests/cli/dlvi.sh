@@ -43,7 +43,8 @@ absent() { if [ -e "$1" ]; then bad "$2: partial output $1 left behind"; else ok
 gen=./gen_traj
 if [ ! -x "$gen" ]; then
     gen="$tmp/gen_traj"
-    cc -O2 -o "$gen" "$src/tests/gen_traj.c" -lmpfr -lgmp || { echo "cannot build gen_traj" >&2; exit 1; }
+    cc -O2 -I"$src/tests" -o "$gen" "$src/tests/gen_traj.c" "$src/tests/ref_bridge.c" -lmpfr -lgmp -lm ||
+        { echo "cannot build gen_traj" >&2; exit 1; }
 fi
 
 # ---- 1. every committed certificate re-verifies ------------------------------
@@ -111,6 +112,17 @@ for g in 1.0 2.0; do
     "$gen" bridge $g 1 2000 $((7 + ${#g})) > "$tmp/e$g.csv"
     expect 0 "inside: 0 of 2000" "exact bridge gamma=$g inside" -- "$exe" check "$src/certs/bridge/gamma$g.cert.json" "$tmp/e$g.csv"
 done
+# with contact phases: from x(0) = (0.1, -0.5) the contact (x1 < 0, y > 0)
+# holds most of [0, 1]; the exact y is checked against the y tube too
+sed -e 's/"x0": \[0, "gamma"\]/"x0": ["0.1", "-0.5"]/' "$src/certs/bridge/gamma0.2.json" > "$tmp/sw.json"
+expect 0 "certified" "enclose bridge with contact" -- "$exe" enclose "$tmp/sw.json" -o "$tmp/sw.cert.json"
+"$gen" bridgesw 0.1 -0.5 1 5000 77 > "$tmp/sw.csv"
+awk -F, 'NR > 1 && $4 > 1e-3 { n++ } END { exit !(n > 500) }' "$tmp/sw.csv" && ok || bad "reference: contact (y > 0) expected on many samples"
+expect 0 "inside: 0 of 5000" "exact bridge with contact inside (x and y)" -- "$exe" check "$tmp/sw.cert.json" "$tmp/sw.csv"
+# y shifted by more than the y tube where y > 0: outside
+awk -F, -v OFS=, 'NR > 1 && $4 > 1e-3 { $4 = $4 + 10 } { print }' "$tmp/sw.csv" > "$tmp/swy.csv"
+expect 1 "VIOLATED" "contact force perturbed: y outside its tube" -- "$exe" check "$tmp/sw.cert.json" "$tmp/swy.csv"
+grep -q "^violation: .* y1 = " "$tmp/out" && ok || bad "y violations are reported as y1"
 # Remark 4.3 closed form x = y1 = 2 - e^t, y2 = 0 against the sharpened tube
 "$gen" remark43 10 0.5 5000 43 > "$tmp/r.csv"
 expect 0 "inside: 0 of 5000" "Remark 4.3 closed form inside (sharpened)" -- "$exe" check "$src/certs/remark43/x0_1.sharpen.cert.json" "$tmp/r.csv"
@@ -210,6 +222,14 @@ head -1 "$tmp/tube.csv" | grep -q '^kind,t_lo,t_hi,x1_lo,x1_hi,x2_lo,x2_hi,y1_lo
 # every step row's bounds contain the grid rows at both of its ends
 awk -F, 'NR > 1 { if ($1 == "step") { for (k = 4; k <= NF; k += 2) if (g[k] < $k || g[k + 1] > $(k + 1)) bad++ }
     else for (k = 4; k <= NF; k++) g[k] = $k } END { exit bad > 0 }' "$tmp/tube.csv" && ok || bad "export: step rows must contain the grid rows"
+# --w: enclosures of w = Q x + M y + g; for the bridge w = 3 x1 + y, and the
+# exact x1 (y = 0) at each grid time must lie in w / 3 -- checked on the rows
+# of the x columns: w must contain 3 * [x1_lo, x1_hi] + [y1_lo, y1_hi]
+expect 0 "wrote" "export --w" -- "$exe" export "$C" -o "$tmp/tubew.csv" --w
+head -1 "$tmp/tubew.csv" | grep -q ',w1_lo,w1_hi$' && ok || bad "export --w header"
+awk -F, 'NR > 1 && $1 == "grid" { if ($10 > 3 * $4 + $8 + 1e-12 || $11 < 3 * $5 + $9 - 1e-12 || $10 > $11) bad++ }
+    END { exit bad > 0 }' "$tmp/tubew.csv" && ok || bad "export --w: w = 3 x1 + y not enclosed"
+expect 0 "wrote" "export --w (circuit currents)" -- "$exe" export "$src/certs/circuit/circuit.cert.json" -o "$tmp/cw.csv" --w
 expect 2 "unusable" "export of a broken certificate" -- "$exe" export "$tmp/t7.json" -o "$tmp/tube2.csv"
 absent "$tmp/tube2.csv" "export failure"
 if command -v gnuplot > /dev/null 2>&1; then

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Problem files: the time grid (h must divide T), exact rational entries,
+ * constants, functions of t, digests. Randomized with a fixed seed; the
+ * expected answers come from integer / rational arithmetic (GMP), not from
+ * the code under test. */
+#include <gmp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "dvicert/problem.h"
+
+static unsigned long long rng = 20121126ull;
+static unsigned long rnd(unsigned long n)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (unsigned long)((rng >> 33) % n);
+}
+
+/* The bridge problem with T, h or N replaced. */
+static json_t *bridge(const char *T, const char *h, long N)
+{
+    char buf[1024];
+    json_error_t err;
+    json_t *j;
+    snprintf(buf, sizeof buf,
+             "{\"constants\": {\"gamma\": \"0.2\"}, \"A\": [[0, 1], [-4, 0]], \"B\": [[0], [-1]],"
+             " \"f\": [\"0\", \"sin(4*t)\"], \"Q\": [[3, 0]], \"M\": [[1]], \"l\": [0],"
+             " \"u\": [\"inf\"], \"x0\": [0, \"gamma\"], \"T\": \"%s\", \"theta\": 1}", T);
+    j = json_loads(buf, 0, &err);
+    if (h) json_object_set_new(j, "h", json_string(h));
+    if (N > 0) json_object_set_new(j, "N", json_integer(N));
+    return j;
+}
+
+/* Exact decimal text of a/b when it terminates (b = 2^i 5^j), else NULL. */
+static char *decimal(const mpq_t q)
+{
+    mpz_t num, den;
+    char *s, *out;
+    long k = 0;
+    mpz_init_set(num, mpq_numref(q));
+    mpz_init_set(den, mpq_denref(q));
+    /* multiply by 10 until the denominator divides */
+    while (!mpz_divisible_p(num, den) && k < 60) {
+        mpz_mul_ui(num, num, 10);
+        k++;
+    }
+    if (!mpz_divisible_p(num, den)) {
+        mpz_clears(num, den, NULL);
+        return NULL;
+    }
+    mpz_divexact(num, num, den);
+    s = mpz_get_str(NULL, 10, num);
+    out = malloc(strlen(s) + 80);
+    if (out) snprintf(out, strlen(s) + 80, "%se-%ld", s, k);
+    free(s);
+    mpz_clears(num, den, NULL);
+    return out;
+}
+
+static void test_grid(void)
+{
+    long accepted = 0, rejected = 0;
+    for (int it = 0; it < 300; it++) {
+        /* T = a / 10^p, N = 2^i 5^j (h terminates) or with a factor 3, 7, 11 */
+        unsigned long a = 1 + rnd(100000), p = rnd(4);
+        long N = 1;
+        int dividing = rnd(2) == 0;
+        mpq_t T, h;
+        char Ts[64], *hs;
+        dvc_dlvi_problem_t P;
+        json_t *j;
+        dvc_status st;
+        for (int k = (int)rnd(5); k > 0; k--) N *= 2;
+        for (int k = (int)rnd(4); k > 0; k--) N *= 5;
+        if (!dividing) N *= (long)(3 + 4 * rnd(2) + (rnd(3) == 0 ? 4 : 0)); /* 3, 7, 11 */
+        mpq_inits(T, h, NULL);
+        mpq_set_ui(T, a, 1);
+        for (unsigned long k = 0; k < p; k++) mpz_mul_ui(mpq_denref(T), mpq_denref(T), 10);
+        mpq_canonicalize(T);
+        snprintf(Ts, sizeof Ts, "%lue-%lu", a, p);
+        mpq_set_si(h, 1, (unsigned long)N);
+        mpq_mul(h, h, T);
+        hs = decimal(h);
+        dividing = hs != NULL;
+        if (hs == NULL) {
+            /* 15 significant digits of T/N: close to, but not, a divisor */
+            char buf[64];
+            gmp_snprintf(buf, sizeof buf, "%.15e", mpq_get_d(h));
+            hs = strdup(buf);
+        }
+        j = bridge(Ts, hs, 0);
+        dvc_dlvi_problem_init(P);
+        st = dvc_problem_from_json(P, NULL, j, "grid.json", NULL, 0);
+        if (dividing) {
+            /* exact decimal h: must give exactly N */
+            CHECK(st == DVC_OK && P->N == N, "T = %s, h = %s: status %d, N = %ld, expected %ld (%s)",
+                  Ts, hs, (int)st, P->N, N, dvc_error_message());
+            accepted += st == DVC_OK;
+        } else {
+            CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "field 'h'") != NULL,
+                  "T = %s, h = %s (not a divisor): status %d (%s)", Ts, hs, (int)st,
+                  dvc_error_message());
+            rejected += st == DVC_ERR_INPUT;
+        }
+        dvc_problem_clear(P);
+        json_decref(j);
+        free(hs);
+        mpq_clears(T, h, NULL);
+    }
+    CHECK(accepted > 50 && rejected > 50, "both cases exercised: %ld accepted, %ld rejected",
+          accepted, rejected);
+}
+
+static void test_N_and_h(void)
+{
+    dvc_dlvi_problem_t P;
+    json_t *j;
+    dvc_status st;
+    dvc_dlvi_problem_init(P);
+    j = bridge("1", NULL, 7);
+    st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
+    CHECK(st == DVC_OK && P->N == 7, "N alone: %s", dvc_error_message());
+    json_decref(j);
+    j = bridge("1", "0.25", 4);
+    st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
+    CHECK(st == DVC_OK && P->N == 4, "h and N agree: %s", dvc_error_message());
+    json_decref(j);
+    j = bridge("1", "0.25", 5);
+    st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "disagree"), "h and N disagree: %s",
+          dvc_error_message());
+    json_decref(j);
+    j = bridge("1", NULL, 0);
+    st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "'h'"), "neither h nor N: %s",
+          dvc_error_message());
+    json_decref(j);
+    /* a JSON real h: enclosed as a double, 0.1 still divides 1 */
+    j = bridge("1", NULL, 0);
+    json_object_set_new(j, "h", json_real(0.1));
+    st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
+    CHECK(st == DVC_OK && P->N == 10, "JSON real h = 0.1: %s", dvc_error_message());
+    json_decref(j);
+    dvc_problem_clear(P);
+}
+
+/* Rational entries p/q and constants: enclosures contain the exact value and
+ * are a few ulps wide. */
+static void test_rationals(void)
+{
+    for (int it = 0; it < 200; it++) {
+        long p = (long)rnd(2000001) - 1000000, q = 1 + (long)rnd(99999);
+        char e[64], buf[1024];
+        json_t *j;
+        json_error_t err;
+        dvc_dlvi_problem_t P;
+        dvc_status st;
+        mpq_t ex, lo, hi;
+        mpfr_prec_t prec = it % 2 ? 53 : 200;
+        snprintf(e, sizeof e, it % 3 == 0 ? "c/%ld" : "%ld/%ld", it % 3 == 0 ? q : p, q);
+        snprintf(buf, sizeof buf,
+                 "{\"constants\": {\"c\": \"%ld\"}, \"A\": [[\"%s\"]], \"B\": [[1]], \"Q\": [[1]],"
+                 " \"M\": [[1]], \"l\": [0], \"u\": [\"inf\"], \"x0\": [0], \"T\": 1, \"N\": 1}", p, e);
+        j = json_loads(buf, 0, &err);
+        dvc_dlvi_problem_init(P);
+        st = dvc_problem_from_json(P, NULL, j, "r.json", NULL, prec);
+        mpq_inits(ex, lo, hi, NULL);
+        mpq_set_si(ex, p, (unsigned long)q);
+        mpq_canonicalize(ex);
+        if (st == DVC_OK) {
+            mpfr_t w;
+            mpfr_get_q(lo, &dvc_imat_entry(P->A, 0, 0)->left);
+            mpfr_get_q(hi, &dvc_imat_entry(P->A, 0, 0)->right);
+            mpfr_init2(w, prec);
+            mpfi_diam_abs(w, dvc_imat_entry(P->A, 0, 0));
+            CHECK(mpq_cmp(lo, ex) <= 0 && mpq_cmp(ex, hi) <= 0, "%s not enclosed", e);
+            CHECK(p == 0 || mpfr_get_d(w, MPFR_RNDU) <= 4 * mpq_get_d(ex) * (mpq_sgn(ex) < 0 ? -1 : 1) *
+                                                          ldexp(1.0, 1 - (int)prec),
+                  "%s: enclosure too wide (prec %ld)", e, (long)prec);
+            CHECK(P->prec == prec, "precision %ld, wanted %ld", (long)P->prec, (long)prec);
+            mpfr_clear(w);
+        } else {
+            CHECK(0, "%s: %s", e, dvc_error_message());
+        }
+        mpq_clears(ex, lo, hi, NULL);
+        dvc_problem_clear(P);
+        json_decref(j);
+    }
+}
+
+static void test_digest(void)
+{
+    json_error_t err;
+    json_t *a = json_loads("{\"A\": [[1, 2]], \"T\": \"1\", \"f\": [\"sin(t)\"]}", 0, &err);
+    json_t *b = json_loads("{\"f\": [\"sin(t)\"], \"T\": \"1\", \"A\": [[1, 2]]}", 0, &err);
+    json_t *c = json_loads("{\"f\": [\"sin(t)\"], \"T\": \"1\", \"A\": [[1, 3]]}", 0, &err);
+    char da[17], db[17], dc[17];
+    CHECK(dvc_problem_digest(da, a) == DVC_OK, "digest");
+    dvc_problem_digest(db, b);
+    dvc_problem_digest(dc, c);
+    CHECK(strcmp(da, db) == 0, "key order must not matter: %s vs %s", da, db);
+    CHECK(strcmp(da, dc) != 0, "an edit must change the digest");
+    CHECK(strlen(da) == 16, "16 hex digits");
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
+}
+
+/* f and g: expressions, constants and missing entries reach the engine's
+ * callbacks with the right values. */
+static void test_funs(void)
+{
+    json_t *j = bridge("1", NULL, 10);
+    dvc_dlvi_problem_t P;
+    dvc_ivec_t v;
+    mpfi_t t;
+    mpfr_t L;
+    dvc_status st;
+    dvc_dlvi_problem_init(P);
+    st = dvc_problem_from_json(P, NULL, j, "f.json", NULL, 0);
+    REQUIRE(st == DVC_OK, "%s", dvc_error_message());
+    CHECK(P->fcb.eval != NULL && P->fcb.k == 2, "f attached");
+    CHECK(P->gcb.eval == NULL, "missing g is zero");
+    dvc_ivec_init(v, 2);
+    mpfi_init(t);
+    mpfr_init(L);
+    mpfi_interv_d(t, 0.25, 0.25);
+    st = P->fcb.eval(v, t, P->fcb.ctx);
+    CHECK(st == DVC_OK && mpfi_is_zero(v->e[0]) && mpfi_is_inside_d(sin(1.0), v->e[1]),
+          "f(0.25) = (0, sin 1)");
+    mpfi_interv_d(t, 0, 1);
+    st = P->fcb.lipschitz(L, t, P->fcb.ctx);
+    CHECK(st == DVC_OK && mpfr_cmp_d(L, 4.0) >= 0 && mpfr_cmp_d(L, 4.001) <= 0,
+          "Lipschitz constant of sin 4t on [0, 1] in [4, 4.001]");
+    dvc_problem_clear(P);
+    json_decref(j);
+    /* bad entries name the field */
+    j = bridge("1", NULL, 10);
+    json_object_set_new(j, "g", json_pack("[s]", "log(t - 2)"));
+    dvc_dlvi_problem_init(P);
+    st = dvc_problem_from_json(P, NULL, j, "g.json", NULL, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "g.json: field 'g' entry 1"),
+          "log of a negative interval: %s", dvc_error_message());
+    dvc_problem_clear(P);
+    json_decref(j);
+    j = bridge("1", NULL, 10);
+    json_object_set_new(j, "f", json_pack("[s, {s:s}]", "0", "csv", "x.csv"));
+    dvc_dlvi_problem_init(P);
+    st = dvc_problem_from_json(P, NULL, j, "h.json", NULL, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "self-contained"),
+          "file references refused without basedir: %s", dvc_error_message());
+    dvc_problem_clear(P);
+    json_decref(j);
+    dvc_ivec_clear(v);
+    mpfi_clear(t);
+    mpfr_clear(L);
+}
+
+int main(void)
+{
+    test_grid();
+    test_N_and_h();
+    test_rationals();
+    test_digest();
+    test_funs();
+    return check_report();
+}

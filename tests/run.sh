@@ -35,7 +35,7 @@ install_missing
 case "$mode" in
 example)
     build build
-    bash tests/example.sh build/dvicert
+    bash tests/example.sh build
     ;;
 all)
     build build

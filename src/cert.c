@@ -534,12 +534,21 @@ static dvc_status reject_bound(const char *field, long i, const mpfi_t stored, c
     return st;
 }
 
+/* Statements of what was proven (hypotheses, the step condition, the
+ * method parameter): compared verbatim, although they are strings. */
+static int is_stated_claim(const char *key)
+{
+    return strcmp(key, "P_matrix") == 0 || strcmp(key, "step_condition") == 0 ||
+           strcmp(key, "theta") == 0;
+}
+
 /* Compare a stored summary/method object with the recomputed one. Numbers
  * (decimal strings) are claims: an "upper" bound may not be below the
- * recomputed one, a "lower" bound not above it; integers and flags must be
- * equal; free text (theorem, reasons) is informative and not compared, so
- * rewording a message does not invalidate old certificates. Returns the
- * first offending key, or NULL. */
+ * recomputed one, a "lower" bound not above it; integers, flags and the
+ * stated hypotheses must be equal; other free text (theorem, method
+ * descriptions) is informative and not compared, so rewording a message
+ * does not invalidate old certificates. Returns the first offending key, or
+ * NULL. */
 static const char *claims_hold(const json_t *stored, const json_t *rec, mpfr_prec_t prec)
 {
     const char *key;
@@ -565,15 +574,29 @@ static const char *claims_hold(const json_t *stored, const json_t *rec, mpfr_pre
             }
             continue;
         }
+        if (is_stated_claim(key)) {
+            if (!json_equal(v, (json_t *)sv)) {
+                bad = key;
+                break;
+            }
+            continue;
+        }
         if (!(up || lo) || !json_is_string(v)) continue; /* free text */
-        if (!json_is_string(sv) || dvc_ival_set_str(a, json_string_value(sv)) != DVC_OK ||
+        if (!json_is_string(sv)) {
+            bad = key;
+            break;
+        }
+        if (strcmp(json_string_value(sv), json_string_value(v)) == 0) continue; /* same number */
+        if (dvc_ival_set_str(a, json_string_value(sv)) != DVC_OK ||
             dvc_ival_set_str(b, json_string_value(v)) != DVC_OK) {
             bad = key;
             break;
         }
-        /* at 256 bits two different short decimals have disjoint enclosures,
-         * and equal ones equal enclosures: the comparison is exact */
-        if (up ? mpfr_cmp(&a->left, &b->left) < 0 : mpfr_cmp(&a->left, &b->left) > 0) {
+        /* Different decimals: the stored number S must be proven on the safe
+         * side of the recomputed R (S >= R for an upper bound) from their
+         * enclosures alone. Comparing left ends only is not a proof: a long
+         * decimal just below R can share R's 256-bit left end. */
+        if (up ? mpfr_cmp(&a->left, &b->right) < 0 : mpfr_cmp(&a->right, &b->left) > 0) {
             bad = key;
             break;
         }

@@ -17,7 +17,13 @@ enum {
 
 /* LU with partial pivoting of the n x n matrix a, in place (a = P L U,
  * piv[k] = row swapped with k). Returns 0, or -1 on a zero / non-finite
- * pivot. Rounding mode: whatever is current (call it in FE_TONEAREST). */
+ * pivot. Rounding mode: whatever is current (call it in FE_TONEAREST).
+ * The one floating LU of the library (predictors of the LVI, the verified
+ * solve, the M-matrix test) and of the benchmarks' reference: first
+ * maximal pivot, multipliers as products with the pivot's reciprocal,
+ * row-oriented updates. (Changing its arithmetic changes the verified
+ * solve's enclosures in the last bits, and stored certificates, which must
+ * contain the recomputed LVI enclosures, stop verifying.) */
 int dvc_fp_lu(double *a, long *piv, long n);
 /* Solve with the factors of dvc_fp_lu; b overwritten by the solution. */
 void dvc_fp_lu_solve(const double *lu, const long *piv, long n, double *b);

@@ -141,7 +141,8 @@ void dvc_imat_mul_vec(dvc_ivec_t r, const dvc_imat_t A, const dvc_ivec_t x)
     mpfi_clear(s);
 }
 
-/* Row (byrow=1) or column sums of magnitudes, maximised, rounded up. */
+/* Row (byrow=1) or column sums of magnitudes, maximised, rounded up; NaN
+ * when an entry has a NaN endpoint (mpfr_max would drop it). */
 static void abs_sum_norm(mpfr_t r, const dvc_imat_t A, int byrow)
 {
     mpfr_t m, s;
@@ -155,7 +156,8 @@ static void abs_sum_norm(mpfr_t r, const dvc_imat_t A, int byrow)
             dvc_ival_mag(m, byrow ? dvc_imat_entry(A, i, j) : dvc_imat_entry(A, j, i));
             mpfr_add(s, s, m, MPFR_RNDU);
         }
-        mpfr_max(r, r, s, MPFR_RNDU);
+        if (mpfr_nan_p(s) || mpfr_nan_p(r)) mpfr_set_nan(r);
+        else mpfr_max(r, r, s, MPFR_RNDU);
     }
     mpfr_clear(m);
     mpfr_clear(s);
@@ -180,7 +182,8 @@ void dvc_imat_norm2(mpfr_t r, const dvc_imat_t A)
         mpfr_add(f, f, m, MPFR_RNDU);
     }
     mpfr_sqrt(f, f, MPFR_RNDU);
-    mpfr_min(r, a, f, MPFR_RNDU);
+    if (mpfr_nan_p(a) || mpfr_nan_p(f)) mpfr_set_nan(r); /* mpfr_min drops a NaN */
+    else mpfr_min(r, a, f, MPFR_RNDU);
     mpfr_clears(a, b, f, m, (mpfr_ptr)0);
 }
 
@@ -214,7 +217,8 @@ void dvc_imat_submatrix(dvc_imat_t R, const dvc_imat_t A, const long *rows, long
 int dvc_imat_contains(const dvc_imat_t A, const dvc_imat_t B)
 {
     for (long k = 0; k < A->r * A->c; k++)
-        if (mpfr_cmp(&A->e[k]->left, &B->e[k]->left) > 0 ||
+        if (!dvc_ival_is_valid(A->e[k]) || !dvc_ival_is_valid(B->e[k]) || /* mpfr_cmp(NaN) = 0 */
+            mpfr_cmp(&A->e[k]->left, &B->e[k]->left) > 0 ||
             mpfr_cmp(&A->e[k]->right, &B->e[k]->right) < 0)
             return 0;
     return 1;

@@ -134,6 +134,12 @@ void dvc_double_hex(char buf[40], double x) { snprintf(buf, 40, "%a", x); }
 void dvc_ival_mag(mpfr_t r, const mpfi_t x)
 {
     mpfr_t a;
+    /* mpfr_max returns the other operand when one is NaN: a NaN endpoint
+     * would be dropped and the magnitude would look finite */
+    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right)) {
+        mpfr_set_nan(r);
+        return;
+    }
     mpfr_init2(a, mpfi_get_prec(x));
     mpfr_abs(a, &x->left, MPFR_RNDU);
     mpfr_abs(r, &x->right, MPFR_RNDU);

@@ -112,6 +112,13 @@ void dvc_ivec_dot(mpfi_t r, const dvc_ivec_t a, const dvc_ivec_t b)
     mpfi_clear(s);
 }
 
+/* r <- max(r, m), NaN-propagating (mpfr_max drops a NaN operand). */
+static void max_nan(mpfr_t r, const mpfr_t m)
+{
+    if (mpfr_nan_p(m) || mpfr_nan_p(r)) mpfr_set_nan(r);
+    else mpfr_max(r, r, m, MPFR_RNDU);
+}
+
 void dvc_ivec_norm_inf(mpfr_t r, const dvc_ivec_t a)
 {
     mpfr_t m;
@@ -119,7 +126,7 @@ void dvc_ivec_norm_inf(mpfr_t r, const dvc_ivec_t a)
     mpfr_set_zero(r, 1);
     for (long i = 0; i < a->n; i++) {
         dvc_ival_mag(m, a->e[i]);
-        mpfr_max(r, r, m, MPFR_RNDU);
+        max_nan(r, m);
     }
     mpfr_clear(m);
 }
@@ -157,7 +164,7 @@ void dvc_ivec_max_width(mpfr_t r, const dvc_ivec_t a)
     mpfr_set_zero(r, 1);
     for (long i = 0; i < a->n; i++) {
         mpfr_sub(w, &a->e[i]->right, &a->e[i]->left, MPFR_RNDU);
-        mpfr_max(r, r, w, MPFR_RNDU);
+        max_nan(r, w);
     }
     mpfr_clear(w);
 }

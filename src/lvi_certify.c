@@ -274,8 +274,11 @@ static void row_dot(lvi_ws *w, mpfi_t r, const dvc_imat_t M, long i, const dvc_i
     if (q) mpfi_set(r, q->e[i]);
     else mpfi_set_ui(r, 0);
     for (long j = 0; j < m; j++) {
-        if (mpfi_is_zero(x->e[j])) continue;
-        mpfi_mul(w->t2, dvc_imat_entry(M, i, j), x->e[j]);
+        mpfi_srcptr a = dvc_imat_entry(M, i, j), b = x->e[j];
+        /* exact zeros (sparse M, zero entries of x) add nothing */
+        if ((mpfr_zero_p(&a->left) && mpfr_zero_p(&a->right)) || (mpfr_zero_p(&b->left) && mpfr_zero_p(&b->right)))
+            continue;
+        mpfi_mul(w->t2, a, b);
         mpfi_add(r, r, w->t2);
     }
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fprnd.h"
 #include "lvi_internal.h"
 
 int dvc_lvi_pred_ws_init(dvc_lvi_pred_ws *w, long m)
@@ -118,7 +119,7 @@ static double piece_violation(const prob *p, const double *y, const double *z, c
 }
 
 /* Solution of the linear piece act: y_i at its bound for active i,
- * (My + q)_F = 0 for the free ones (LU with partial pivoting). */
+ * (My + q)_F = 0 for the free ones (the library's floating LU). */
 static int piece_solve(const prob *p, const int *act, double *y)
 {
     dvc_lvi_pred_ws *w = p->w;
@@ -138,38 +139,10 @@ static int piece_solve(const prob *p, const int *act, double *y)
         b[a] = -s;
         for (long c = 0; c < k; c++) A[a * k + c] = row[w->idx[c]];
     }
-    for (long c = 0; c < k; c++) {
-        long piv = c;
-        double best = fabs(A[c * k + c]);
-        for (long r = c + 1; r < k; r++)
-            if (fabs(A[r * k + c]) > best) {
-                best = fabs(A[r * k + c]);
-                piv = r;
-            }
-        if (!(best > 0) || !isfinite(best)) return -1;
-        if (piv != c) {
-            for (long j = 0; j < k; j++) {
-                double t = A[c * k + j];
-                A[c * k + j] = A[piv * k + j];
-                A[piv * k + j] = t;
-            }
-            double t = b[c];
-            b[c] = b[piv];
-            b[piv] = t;
-        }
-        for (long r = c + 1; r < k; r++) {
-            double f = A[r * k + c] / A[c * k + c];
-            if (f == 0) continue;
-            for (long j = c + 1; j < k; j++) A[r * k + j] -= f * A[c * k + j];
-            b[r] -= f * b[c];
-        }
-    }
-    for (long c = k - 1; c >= 0; c--) {
-        double s = b[c];
-        for (long j = c + 1; j < k; j++) s -= A[c * k + j] * b[j];
-        b[c] = s / A[c * k + c];
-        if (!isfinite(b[c])) return -1;
-    }
+    if (dvc_fp_lu(A, w->perm, k) != 0) return -1;
+    dvc_fp_lu_solve(A, w->perm, k, b);
+    for (long a = 0; a < k; a++)
+        if (!isfinite(b[a])) return -1;
     for (long a = 0; a < k; a++) y[w->idx[a]] = b[a];
     return 0;
 }

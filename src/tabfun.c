@@ -451,24 +451,27 @@ dvc_status dvc_tabfun_parse_at2(dvc_tabfun_t f, const char *text, const char *na
     return st;
 }
 
-dvc_status dvc_tabfun_read_csv(dvc_tabfun_t f, const char *path, const mpfi_t scale)
+/* Read the file, then parse its text with the format's parser. */
+static dvc_status read_with(dvc_tabfun_t f, const char *path, const mpfi_t scale,
+                            dvc_status (*parse)(dvc_tabfun_t, const char *, const char *,
+                                                const mpfi_t))
 {
     char *text;
     dvc_status st = slurp(&text, path);
     if (st != DVC_OK) return st;
-    st = dvc_tabfun_parse_csv(f, text, path, scale);
+    st = parse(f, text, path, scale);
     free(text);
     return st;
 }
 
+dvc_status dvc_tabfun_read_csv(dvc_tabfun_t f, const char *path, const mpfi_t scale)
+{
+    return read_with(f, path, scale, dvc_tabfun_parse_csv);
+}
+
 dvc_status dvc_tabfun_read_at2(dvc_tabfun_t f, const char *path, const mpfi_t scale)
 {
-    char *text;
-    dvc_status st = slurp(&text, path);
-    if (st != DVC_OK) return st;
-    st = dvc_tabfun_parse_at2(f, text, path, scale);
-    free(text);
-    return st;
+    return read_with(f, path, scale, dvc_tabfun_parse_at2);
 }
 
 dvc_status dvc_tabfun_read(dvc_tabfun_t f, const char *path, const char *format, const mpfi_t scale)

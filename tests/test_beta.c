@@ -8,55 +8,12 @@
 #include <string.h>
 
 #include "check.h"
+#include "ref_exact.h"
 #include "dvicert/dvicert.h"
 
 #define MAXM 12
 
 /* ---- references ------------------------------------------------------------ */
-
-/* Exact: for the k x k rational matrix A (row-major), replace it by its inverse
- * (Gauss-Jordan in mpq). Returns 0 if singular. */
-static int mpq_inverse(mpq_t *A, int k)
-{
-    mpq_t *W = malloc(sizeof(mpq_t) * (size_t)(k * 2 * k));
-    mpq_t f, t;
-    int ok = 1;
-    mpq_inits(f, t, NULL);
-    for (int i = 0; i < k; i++)
-        for (int j = 0; j < 2 * k; j++) {
-            mpq_init(W[i * 2 * k + j]);
-            if (j < k) mpq_set(W[i * 2 * k + j], A[i * k + j]);
-            else mpq_set_ui(W[i * 2 * k + j], (unsigned long)(j - k == i), 1);
-        }
-    for (int c = 0; c < k && ok; c++) {
-        int p = c;
-        while (p < k && mpq_sgn(W[p * 2 * k + c]) == 0) p++;
-        if (p == k) {
-            ok = 0;
-            break;
-        }
-        if (p != c)
-            for (int j = 0; j < 2 * k; j++) mpq_swap(W[p * 2 * k + j], W[c * 2 * k + j]);
-        mpq_inv(f, W[c * 2 * k + c]);
-        for (int j = 0; j < 2 * k; j++) mpq_mul(W[c * 2 * k + j], W[c * 2 * k + j], f);
-        for (int r = 0; r < k; r++) {
-            if (r == c || mpq_sgn(W[r * 2 * k + c]) == 0) continue;
-            mpq_set(f, W[r * 2 * k + c]);
-            for (int j = 0; j < 2 * k; j++) {
-                mpq_mul(t, f, W[c * 2 * k + j]);
-                mpq_sub(W[r * 2 * k + j], W[r * 2 * k + j], t);
-            }
-        }
-    }
-    for (int i = 0; i < k; i++)
-        for (int j = 0; j < 2 * k; j++) {
-            if (ok && j >= k) mpq_set(A[i * k + j - k], W[i * 2 * k + j]);
-            mpq_clear(W[i * 2 * k + j]);
-        }
-    mpq_clears(f, t, NULL);
-    free(W);
-    return ok;
-}
 
 /* Exact beta_M and alpha_M of a rational matrix by enumerating every J. */
 static int exact_beta_alpha(const mpq_t *M, int m, mpq_t beta, mpq_t alpha)
@@ -76,7 +33,7 @@ static int exact_beta_alpha(const mpq_t *M, int m, mpq_t beta, mpq_t alpha)
         }
         for (int a = 0; a < k; a++)
             for (int b = 0; b < k; b++) mpq_set(A[a * k + b], M[J[a] * m + J[b]]);
-        if (!mpq_inverse(A, k)) return 0;
+        if (!ref_q_inverse(A, k)) return 0;
         for (int a = 0; a < k; a++) {
             mpq_set_ui(s, 0, 1);
             for (int b = 0; b < k; b++) {

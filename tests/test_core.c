@@ -6,34 +6,19 @@
 #include <string.h>
 
 #include "check.h"
+#include "ref_exact.h"
 #include "dvicert/dvicert.h"
-
-/* x contains the rational p/q exactly? Compare endpoints with mpq. */
-static int contains_q(const mpfi_t x, long p, long q)
-{
-    mpq_t r, e;
-    int ok;
-    mpq_inits(r, e, NULL);
-    mpq_set_si(r, p, (unsigned long)q);
-    mpq_canonicalize(r);
-    mpfr_get_q(e, &x->left);
-    ok = mpq_cmp(e, r) <= 0;
-    mpfr_get_q(e, &x->right);
-    ok = ok && mpq_cmp(e, r) >= 0;
-    mpq_clears(r, e, NULL);
-    return ok;
-}
 
 static void test_decimal(void)
 {
     mpfi_t x;
     mpfi_init2(x, 53);
     CHECK(dvc_ival_set_str(x, "0.1") == DVC_OK, "parse 0.1");
-    CHECK(contains_q(x, 1, 10), "0.1 encloses 1/10");
+    CHECK(ref_contains_si(x, 1, 10), "0.1 encloses 1/10");
     CHECK(mpfr_cmp(&x->left, &x->right) < 0, "0.1 is not a double: width > 0");
-    CHECK(dvc_ival_set_str(x, "-2.5e-3") == DVC_OK && contains_q(x, -25, 10000), "-2.5e-3");
+    CHECK(dvc_ival_set_str(x, "-2.5e-3") == DVC_OK && ref_contains_si(x, -25, 10000), "-2.5e-3");
     CHECK(dvc_ival_set_str(x, "0.5") == DVC_OK && mpfr_equal_p(&x->left, &x->right), "0.5 exact");
-    CHECK(dvc_ival_set_str(x, "[1, 2]") == DVC_OK && contains_q(x, 3, 2), "[1,2]");
+    CHECK(dvc_ival_set_str(x, "[1, 2]") == DVC_OK && ref_contains_si(x, 3, 2), "[1,2]");
     CHECK(dvc_ival_set_str(x, "inf") == DVC_OK && mpfr_inf_p(&x->left), "inf");
     CHECK(dvc_ival_set_str(x, "nan") == DVC_ERR_INPUT, "nan rejected");
     CHECK(strstr(dvc_error_message(), "nan") != NULL, "message names the input");
@@ -52,7 +37,7 @@ static void test_decimal(void)
             snprintf(buf, sizeof buf, "%s%ld.%0*ld", p < 0 ? "-" : "", labs(p) / q, e, labs(p) % q);
             if (e == 0) snprintf(buf, sizeof buf, "%ld", p);
             mpfi_set_prec(x, (mpfr_prec_t)check_rng_int(&rng, 24, 200));
-            CHECK(dvc_ival_set_str(x, buf) == DVC_OK && contains_q(x, p, q), "decimal %s", buf);
+            CHECK(dvc_ival_set_str(x, buf) == DVC_OK && ref_contains_si(x, p, q), "decimal %s", buf);
         }
     }
     mpfi_clear(x);
@@ -151,6 +136,66 @@ static void test_norms(void)
     dvc_imat_clear(C);
 }
 
+/* A NaN endpoint (MPFI's result for e.g. inf - inf) means "no information":
+ * norms and magnitudes must not drop it (mpfr_max/mpfr_min return the other
+ * operand when one is NaN), or a finite "upper bound" would be reported. */
+static void test_nan_norms(void)
+{
+    dvc_imat_t A, B;
+    dvc_ivec_t v;
+    mpfr_t r;
+    mpfi_t x;
+    dvc_imat_init(A, 2, 2);
+    dvc_imat_init(B, 2, 2);
+    dvc_ivec_init(v, 3);
+    mpfr_init2(r, 53);
+    mpfi_init2(x, 53);
+    /* one NaN endpoint, the other finite */
+    mpfi_interv_d(x, -1, 5);
+    mpfr_set_nan(&x->left);
+    dvc_ival_mag(r, x);
+    CHECK(mpfr_nan_p(r), "mag of [NaN, 5] is NaN, not 5");
+    mpfi_interv_d(x, -7, 1);
+    mpfr_set_nan(&x->right);
+    dvc_ival_mag(r, x);
+    CHECK(mpfr_nan_p(r), "mag of [-7, NaN] is NaN");
+    /* a NaN entry first, then finite entries: the max must stay NaN */
+    mpfi_set_d(v->e[0], NAN);
+    mpfi_set_d(v->e[1], 2);
+    mpfi_set_d(v->e[2], -3);
+    dvc_ivec_norm_inf(r, v);
+    CHECK(mpfr_nan_p(r), "vector norm_inf with a NaN entry is NaN");
+    dvc_ivec_norm1(r, v);
+    CHECK(mpfr_nan_p(r), "vector norm1 with a NaN entry is NaN");
+    dvc_ivec_max_width(r, v);
+    CHECK(mpfr_nan_p(r), "max width with a NaN entry is NaN");
+    /* a NaN in the last entry too */
+    mpfi_set_d(v->e[0], 1);
+    mpfi_set_d(v->e[2], NAN);
+    dvc_ivec_norm_inf(r, v);
+    CHECK(mpfr_nan_p(r), "vector norm_inf with a NaN last entry is NaN");
+    {
+        double a[4] = {1, 2, 3, 4};
+        dvc_imat_set_d(A, a);
+        dvc_imat_set_d(B, a);
+        mpfi_set_d(dvc_imat_entry(A, 0, 0), NAN);
+        dvc_imat_norm_inf(r, A);
+        CHECK(mpfr_nan_p(r), "matrix norm_inf with a NaN entry is NaN, not 7");
+        dvc_imat_norm1(r, A);
+        CHECK(mpfr_nan_p(r), "matrix norm1 with a NaN entry is NaN");
+        dvc_imat_norm2(r, A);
+        CHECK(mpfr_nan_p(r), "matrix norm2 with a NaN entry is NaN");
+        CHECK(!dvc_imat_contains(B, A), "a matrix with a NaN entry is not contained");
+        CHECK(!dvc_imat_contains(A, B), "a matrix with a NaN entry contains nothing");
+        CHECK(dvc_imat_contains(B, B), "contains itself");
+    }
+    mpfi_clear(x);
+    mpfr_clear(r);
+    dvc_ivec_clear(v);
+    dvc_imat_clear(A);
+    dvc_imat_clear(B);
+}
+
 static void test_json(void)
 {
     const char *path = "test_core_tmp.json";
@@ -166,8 +211,8 @@ static void test_json(void)
     dvc_imat_init(M, 0, 0);
     dvc_ivec_init(q, 0);
     CHECK(dvc_json_imat(M, root, "M", path) == DVC_OK && M->r == 2 && M->c == 2, "matrix");
-    CHECK(contains_q(dvc_imat_entry(M, 0, 1), 1, 10), "decimal string entry");
-    CHECK(contains_q(dvc_imat_entry(M, 1, 1), 3, 2), "interval entry");
+    CHECK(ref_contains_si(dvc_imat_entry(M, 0, 1), 1, 10), "decimal string entry");
+    CHECK(ref_contains_si(dvc_imat_entry(M, 1, 1), 3, 2), "interval entry");
     CHECK(dvc_json_ivec(q, root, "q", path, 1) == DVC_OK && mpfr_inf_p(&q->e[0]->left), "vector with -inf");
     CHECK(dvc_json_ivec(q, root, "q", path, 0) == DVC_ERR_INPUT && strstr(dvc_error_message(), "'q'"), "finite required");
     dvc_imat_resize(M, 0, 0);
@@ -203,6 +248,7 @@ int main(void)
     test_decimal();
     test_print();
     test_norms();
+    test_nan_norms();
     test_json();
     test_atomic();
     mpfr_free_cache();

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ref_exact.h"
 #include "dvicert/dvicert.h"
 #include "dvicert/expr.h"
 
@@ -368,22 +369,6 @@ static void test_random(const dvc_expr_consts_t k)
     }
 }
 
-/* x contains p/q (GMP rationals)? */
-static int contains_q(const mpfi_t x, long p, long q)
-{
-    mpq_t a, e;
-    int ok;
-    mpq_inits(a, e, NULL);
-    mpq_set_si(a, p, (unsigned long)q);
-    mpq_canonicalize(a);
-    mpfr_get_q(e, &x->left);
-    ok = mpq_cmp(e, a) <= 0;
-    mpfr_get_q(e, &x->right);
-    ok = ok && mpq_cmp(e, a) >= 0;
-    mpq_clears(a, e, NULL);
-    return ok;
-}
-
 static dvc_status eval_at(mpfi_t r, const char *text, const dvc_expr_consts_t k, double t)
 {
     dvc_expr_t e;
@@ -404,37 +389,37 @@ static void test_decimal_and_syntax(const dvc_expr_consts_t k)
     mpfi_t r, x;
     mpfi_init2(r, 53);
     mpfi_init2(x, 53);
-    CHECK(eval_at(r, "0.1*3", k, 0) == DVC_OK && contains_q(r, 3, 10), "0.1*3 encloses 3/10");
+    CHECK(eval_at(r, "0.1*3", k, 0) == DVC_OK && ref_contains_si(r, 3, 10), "0.1*3 encloses 3/10");
     CHECK(mpfr_cmp(&r->left, &r->right) < 0, "0.1*3 is not a point");
-    CHECK(eval_at(r, "0.1", k, 0) == DVC_OK && contains_q(r, 1, 10), "0.1 encloses 1/10");
+    CHECK(eval_at(r, "0.1", k, 0) == DVC_OK && ref_contains_si(r, 1, 10), "0.1 encloses 1/10");
     dvc_ival_set_str(x, "0.1");
     CHECK(mpfr_equal_p(&r->left, &x->left) && mpfr_equal_p(&r->right, &x->right), "0.1 tightest");
-    CHECK(eval_at(r, "1/10", k, 0) == DVC_OK && contains_q(r, 1, 10), "1/10 encloses 1/10");
-    CHECK(eval_at(r, "0.1 + 0.2 - 0.3", k, 0) == DVC_OK && contains_q(r, 0, 1), "0.1+0.2-0.3 contains 0");
-    CHECK(eval_at(r, "gamma*10", k, 0) == DVC_OK && contains_q(r, 2, 1), "named constant 0.2");
-    CHECK(eval_at(r, "t*0.1", k, 3) == DVC_OK && contains_q(r, 3, 10), "t*0.1 at 3");
-    CHECK(eval_at(r, "1.5e-3*2", k, 0) == DVC_OK && contains_q(r, 3, 1000), "exponent literal");
-    CHECK(eval_at(r, ".5", k, 0) == DVC_OK && contains_q(r, 1, 2), "leading dot");
+    CHECK(eval_at(r, "1/10", k, 0) == DVC_OK && ref_contains_si(r, 1, 10), "1/10 encloses 1/10");
+    CHECK(eval_at(r, "0.1 + 0.2 - 0.3", k, 0) == DVC_OK && ref_contains_si(r, 0, 1), "0.1+0.2-0.3 contains 0");
+    CHECK(eval_at(r, "gamma*10", k, 0) == DVC_OK && ref_contains_si(r, 2, 1), "named constant 0.2");
+    CHECK(eval_at(r, "t*0.1", k, 3) == DVC_OK && ref_contains_si(r, 3, 10), "t*0.1 at 3");
+    CHECK(eval_at(r, "1.5e-3*2", k, 0) == DVC_OK && ref_contains_si(r, 3, 1000), "exponent literal");
+    CHECK(eval_at(r, ".5", k, 0) == DVC_OK && ref_contains_si(r, 1, 2), "leading dot");
     /* precedence and associativity (exact dyadic values) */
-    CHECK(eval_at(r, "2+3*4", k, 0) == DVC_OK && contains_q(r, 14, 1), "2+3*4");
-    CHECK(eval_at(r, "-2^2", k, 0) == DVC_OK && contains_q(r, -4, 1), "-2^2 = -(2^2)");
-    CHECK(eval_at(r, "2^3^2", k, 0) == DVC_OK && contains_q(r, 512, 1), "^ right-assoc");
-    CHECK(eval_at(r, "2^-1", k, 0) == DVC_OK && contains_q(r, 1, 2), "2^-1");
-    CHECK(eval_at(r, "8/2/2", k, 0) == DVC_OK && contains_q(r, 2, 1), "/ left-assoc");
-    CHECK(eval_at(r, "t - 1 - 1", k, 5) == DVC_OK && contains_q(r, 3, 1), "- left-assoc");
-    CHECK(eval_at(r, "-t^2", k, 3) == DVC_OK && contains_q(r, -9, 1), "-t^2");
-    CHECK(eval_at(r, "2*-3", k, 0) == DVC_OK && contains_q(r, -6, 1), "2*-3");
-    CHECK(eval_at(r, " ( 1 + 2 ) * 3 ", k, 0) == DVC_OK && contains_q(r, 9, 1), "parentheses");
-    CHECK(eval_at(r, "t^(1+1)", k, -3) == DVC_OK && contains_q(r, 9, 1), "folded integer exponent");
-    CHECK(eval_at(r, "t^-2", k, -2) == DVC_OK && contains_q(r, 1, 4), "negative integer power");
-    CHECK(eval_at(r, "t^0", k, 0) == DVC_OK && contains_q(r, 1, 1), "t^0 = 1");
-    CHECK(eval_at(r, "max(t, 2) + min(t, 2)", k, 7) == DVC_OK && contains_q(r, 9, 1), "min max");
-    CHECK(eval_at(r, "abs(t)", k, -3) == DVC_OK && contains_q(r, 3, 1), "abs");
-    CHECK(eval_at(r, "sqrt(t)", k, 2.25) == DVC_OK && contains_q(r, 3, 2), "sqrt");
-    CHECK(eval_at(r, "t^0.5", k, 2.25) == DVC_OK && contains_q(r, 3, 2), "real power");
-    CHECK(eval_at(r, "exp(log(t))", k, 3) == DVC_OK && contains_q(r, 3, 1), "exp(log)");
-    CHECK(eval_at(r, "sin(pi)", k, 0) == DVC_OK && contains_q(r, 0, 1), "sin(pi) contains 0");
-    CHECK(eval_at(r, "cos(pi/3)*2", k, 0) == DVC_OK && contains_q(r, 1, 1), "cos(pi/3)*2 contains 1");
+    CHECK(eval_at(r, "2+3*4", k, 0) == DVC_OK && ref_contains_si(r, 14, 1), "2+3*4");
+    CHECK(eval_at(r, "-2^2", k, 0) == DVC_OK && ref_contains_si(r, -4, 1), "-2^2 = -(2^2)");
+    CHECK(eval_at(r, "2^3^2", k, 0) == DVC_OK && ref_contains_si(r, 512, 1), "^ right-assoc");
+    CHECK(eval_at(r, "2^-1", k, 0) == DVC_OK && ref_contains_si(r, 1, 2), "2^-1");
+    CHECK(eval_at(r, "8/2/2", k, 0) == DVC_OK && ref_contains_si(r, 2, 1), "/ left-assoc");
+    CHECK(eval_at(r, "t - 1 - 1", k, 5) == DVC_OK && ref_contains_si(r, 3, 1), "- left-assoc");
+    CHECK(eval_at(r, "-t^2", k, 3) == DVC_OK && ref_contains_si(r, -9, 1), "-t^2");
+    CHECK(eval_at(r, "2*-3", k, 0) == DVC_OK && ref_contains_si(r, -6, 1), "2*-3");
+    CHECK(eval_at(r, " ( 1 + 2 ) * 3 ", k, 0) == DVC_OK && ref_contains_si(r, 9, 1), "parentheses");
+    CHECK(eval_at(r, "t^(1+1)", k, -3) == DVC_OK && ref_contains_si(r, 9, 1), "folded integer exponent");
+    CHECK(eval_at(r, "t^-2", k, -2) == DVC_OK && ref_contains_si(r, 1, 4), "negative integer power");
+    CHECK(eval_at(r, "t^0", k, 0) == DVC_OK && ref_contains_si(r, 1, 1), "t^0 = 1");
+    CHECK(eval_at(r, "max(t, 2) + min(t, 2)", k, 7) == DVC_OK && ref_contains_si(r, 9, 1), "min max");
+    CHECK(eval_at(r, "abs(t)", k, -3) == DVC_OK && ref_contains_si(r, 3, 1), "abs");
+    CHECK(eval_at(r, "sqrt(t)", k, 2.25) == DVC_OK && ref_contains_si(r, 3, 2), "sqrt");
+    CHECK(eval_at(r, "t^0.5", k, 2.25) == DVC_OK && ref_contains_si(r, 3, 2), "real power");
+    CHECK(eval_at(r, "exp(log(t))", k, 3) == DVC_OK && ref_contains_si(r, 3, 1), "exp(log)");
+    CHECK(eval_at(r, "sin(pi)", k, 0) == DVC_OK && ref_contains_si(r, 0, 1), "sin(pi) contains 0");
+    CHECK(eval_at(r, "cos(pi/3)*2", k, 0) == DVC_OK && ref_contains_si(r, 1, 1), "cos(pi/3)*2 contains 1");
     /* even power of an interval around 0 is tight: [0, 4] */
     {
         dvc_expr_t e;

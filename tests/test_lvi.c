@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ref_exact.h"
 #include "dvicert/dvicert.h"
 #include "lvi_ref.h"
 
@@ -144,22 +145,6 @@ static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
-}
-
-/* x contains p/q exactly (rational comparison) */
-static int contains_q(const mpfi_t x, long p, long q)
-{
-    mpq_t a, e;
-    int ok;
-    mpq_inits(a, e, NULL);
-    mpq_set_si(a, p, (unsigned long)q);
-    mpq_canonicalize(a);
-    mpfr_get_q(e, &x->left);
-    ok = mpq_cmp(e, a) <= 0;
-    mpfr_get_q(e, &x->right);
-    ok = ok && mpq_cmp(e, a) >= 0;
-    mpq_clears(a, e, NULL);
-    return ok;
 }
 
 /* Enclosure contains the 256-bit reference (up to its own 2^-200 error). */
@@ -400,13 +385,13 @@ static void test_closed_form(void)
      * w2 = 0 exactly, which the active-set route cannot prove */
     REQUIRE(dvc_ival_set_str(q->e[0], "-0.2") == DVC_OK && dvc_ival_set_str(q->e[1], "-0.1") == DVC_OK, "q");
     CHECK(dvc_lvi_solve(r, s, q, NULL) == DVC_OK, "degenerate solve: %s", dvc_error_message());
-    CHECK(contains_q(r->y->e[0], 1, 10) && contains_q(r->y->e[1], 0, 1), "y = (1/10, 0)");
+    CHECK(ref_contains_si(r->y->e[0], 1, 10) && ref_contains_si(r->y->e[1], 0, 1), "y = (1/10, 0)");
     CHECK(r->route == DVC_LVI_ROUTE_VERTEX, "degenerate case by the vertex route (%s)", dvc_lvi_route_name(r->route));
     CHECK(r->ambiguous == 1, "one ambiguous kink (%ld)", r->ambiguous);
     /* the same by the residual route (alpha_M of this M) */
     s->vertex_max = 0;
     CHECK(dvc_lvi_solve(r, s, q, NULL) == DVC_OK, "residual solve: %s", dvc_error_message());
-    CHECK(contains_q(r->y->e[0], 1, 10) && contains_q(r->y->e[1], 0, 1), "y = (1/10, 0) (residual)");
+    CHECK(ref_contains_si(r->y->e[0], 1, 10) && ref_contains_si(r->y->e[1], 0, 1), "y = (1/10, 0) (residual)");
     CHECK(r->route == DVC_LVI_ROUTE_RESIDUAL, "residual route (%s)", dvc_lvi_route_name(r->route));
     dvc_lvi_result_clear(r);
     dvc_lvi_solver_clear(s);

@@ -8,50 +8,24 @@
 #include <string.h>
 
 #include "check.h"
+#include "ref_exact.h"
 #include "dvicert/dvicert.h"
 
-/* Exact determinant of M[a, a] (a = bitmask) by rational elimination. */
+/* Exact sign of det M[a, a] (a = bitmask) by rational elimination. */
 static int q_minor_sign(const long *M, long m, unsigned long mask)
 {
     long idx[64], k = 0;
     for (long i = 0; i < m; i++)
         if (mask & (1UL << i)) idx[k++] = i;
     mpq_t *A = malloc((size_t)(k * k) * sizeof(mpq_t));
-    mpq_t f, t;
-    int sign = 1;
-    mpq_inits(f, t, (mpq_ptr)0);
     for (long i = 0; i < k; i++)
         for (long j = 0; j < k; j++) {
             mpq_init(A[i * k + j]);
             mpq_set_si(A[i * k + j], M[idx[i] * m + idx[j]], 1);
         }
-    for (long c = 0; c < k && sign != 0; c++) {
-        long p = -1;
-        for (long i = c; i < k; i++)
-            if (mpq_sgn(A[i * k + c]) != 0) {
-                p = i;
-                break;
-            }
-        if (p < 0) {
-            sign = 0;
-            break;
-        }
-        if (p != c) {
-            for (long j = 0; j < k; j++) mpq_swap(A[p * k + j], A[c * k + j]);
-            sign = -sign;
-        }
-        if (mpq_sgn(A[c * k + c]) < 0) sign = -sign;
-        for (long i = c + 1; i < k; i++) {
-            mpq_div(f, A[i * k + c], A[c * k + c]);
-            for (long j = c; j < k; j++) {
-                mpq_mul(t, f, A[c * k + j]);
-                mpq_sub(A[i * k + j], A[i * k + j], t);
-            }
-        }
-    }
+    int sign = ref_q_det_sign(A, k);
     for (long q = 0; q < k * k; q++) mpq_clear(A[q]);
     free(A);
-    mpq_clears(f, t, (mpq_ptr)0);
     return sign;
 }
 

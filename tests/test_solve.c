@@ -7,71 +7,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "ref_exact.h"
 #include "dvicert/dvicert.h"
 
 /* ---- exact rational reference ------------------------------------------- */
-
-/* Solve A X = B exactly (A n x n, B n x k, integers as mpq). Returns 0 when
- * A is singular. X must be initialised n*k mpq. */
-static int q_solve(mpq_t *X, mpq_t *A0, mpq_t *B0, long n, long k)
-{
-    mpq_t *A = malloc((size_t)(n * n) * sizeof(mpq_t)), *B = malloc((size_t)(n * k) * sizeof(mpq_t));
-    mpq_t f, t;
-    int ok = 1;
-    mpq_init(f);
-    mpq_init(t);
-    for (long q = 0; q < n * n; q++) {
-        mpq_init(A[q]);
-        mpq_set(A[q], A0[q]);
-    }
-    for (long q = 0; q < n * k; q++) {
-        mpq_init(B[q]);
-        mpq_set(B[q], B0[q]);
-    }
-    for (long c = 0; c < n && ok; c++) {
-        long p = -1;
-        for (long i = c; i < n; i++)
-            if (mpq_sgn(A[i * n + c]) != 0) {
-                p = i;
-                break;
-            }
-        if (p < 0) {
-            ok = 0;
-            break;
-        }
-        if (p != c) {
-            for (long j = 0; j < n; j++) mpq_swap(A[p * n + j], A[c * n + j]);
-            for (long j = 0; j < k; j++) mpq_swap(B[p * k + j], B[c * k + j]);
-        }
-        for (long i = 0; i < n; i++) {
-            if (i == c || mpq_sgn(A[i * n + c]) == 0) continue;
-            mpq_div(f, A[i * n + c], A[c * n + c]);
-            for (long j = c; j < n; j++) {
-                mpq_mul(t, f, A[c * n + j]);
-                mpq_sub(A[i * n + j], A[i * n + j], t);
-            }
-            for (long j = 0; j < k; j++) {
-                mpq_mul(t, f, B[c * k + j]);
-                mpq_sub(B[i * k + j], B[i * k + j], t);
-            }
-        }
-    }
-    if (ok)
-        for (long i = 0; i < n; i++)
-            for (long j = 0; j < k; j++) mpq_div(X[i * k + j], B[i * k + j], A[i * n + i]);
-    for (long q = 0; q < n * n; q++) mpq_clear(A[q]);
-    for (long q = 0; q < n * k; q++) mpq_clear(B[q]);
-    free(A);
-    free(B);
-    mpq_clear(f);
-    mpq_clear(t);
-    return ok;
-}
-
-static int ival_contains_q(const mpfi_t x, const mpq_t q)
-{
-    return mpfr_cmp_q(&x->left, q) <= 0 && mpfr_cmp_q(&x->right, q) >= 0;
-}
 
 /* Relative width of x against scale s (as double, for width checks only). */
 static double rel_width(const mpfi_t x, double scale)
@@ -160,7 +99,7 @@ static void test_random_integer(mpfr_prec_t prec, int cases, long nmax, unsigned
             mpq_set_si(bq[i], v, 1);
             mpfi_set_si(b->e[i], v);
         }
-        int regular = q_solve(xq, Aq, bq, n, 1);
+        int regular = ref_q_solve(xq, Aq, bq, n, 1);
         dvc_error_reset();
         dvc_status st = dvc_imat_solve(x, A, b);
         CHECK(fegetround() == FE_TONEAREST, "rounding mode not restored");
@@ -171,7 +110,7 @@ static void test_random_integer(mpfr_prec_t prec, int cases, long nmax, unsigned
             certified++;
             CHECK(regular, "case %d: certified a singular matrix", cs);
             int inside = 1;
-            for (long i = 0; i < n && regular; i++) inside &= ival_contains_q(x->e[i], xq[i]);
+            for (long i = 0; i < n && regular; i++) inside &= ref_contains_q(x->e[i], xq[i]);
             CHECK(inside, "case %d (n=%ld, prec %ld): exact solution outside enclosure", cs, n,
                   (long)prec);
         }
@@ -219,7 +158,7 @@ static void test_width(mpfr_prec_t prec, double tol, unsigned long long seed)
         mpq_set_si(bq[i], v, 1);
         mpfi_set_si(b->e[i], v);
     }
-    REQUIRE(q_solve(xq, Aq, bq, n, 1), "reference singular");
+    REQUIRE(ref_q_solve(xq, Aq, bq, n, 1), "reference singular");
     dvc_status st = dvc_imat_solve(x, A, b);
     CHECK(st == DVC_OK, "n=32 diag. dominant not certified at prec %ld: %s", (long)prec,
           dvc_error_message());
@@ -227,7 +166,7 @@ static void test_width(mpfr_prec_t prec, double tol, unsigned long long seed)
         double xmax = 0, wmax = 0;
         for (long i = 0; i < n; i++) xmax = fmax(xmax, fabs(mpq_get_d(xq[i])));
         for (long i = 0; i < n; i++) {
-            CHECK(ival_contains_q(x->e[i], xq[i]), "component %ld outside", i);
+            CHECK(ref_contains_q(x->e[i], xq[i]), "component %ld outside", i);
             wmax = fmax(wmax, rel_width(x->e[i], xmax));
         }
         CHECK(wmax < tol, "relative width %g >= %g at prec %ld", wmax, tol, (long)prec);
@@ -369,19 +308,19 @@ static void test_inverse_exact(mpfr_prec_t prec, int cases, unsigned long long s
             mpq_set_si(Bq[q], v, 1);
             mpfi_set_si(B->e[q], v);
         }
-        int regular = q_solve(Xq, Aq, Iq, n, n);
-        q_solve(Yq, Aq, Bq, n, k);
+        int regular = ref_q_solve(Xq, Aq, Iq, n, n);
+        ref_q_solve(Yq, Aq, Bq, n, k);
         dvc_status st = dvc_imat_inv(X, A);
         dvc_status st2 = dvc_imat_solve_mat(Y, A, B);
         if (!regular) CHECK(st == DVC_NOT_CERTIFIED && st2 == DVC_NOT_CERTIFIED, "singular certified");
         if (st == DVC_OK) {
             int in = 1;
-            for (long q = 0; q < n * n; q++) in &= ival_contains_q(X->e[q], Xq[q]);
+            for (long q = 0; q < n * n; q++) in &= ref_contains_q(X->e[q], Xq[q]);
             CHECK(regular && in, "case %d: exact inverse outside (prec %ld)", cs, (long)prec);
         }
         if (st2 == DVC_OK) {
             int in = 1;
-            for (long q = 0; q < n * k; q++) in &= ival_contains_q(Y->e[q], Yq[q]);
+            for (long q = 0; q < n * k; q++) in &= ref_contains_q(Y->e[q], Yq[q]);
             CHECK(regular && in, "case %d: exact A^-1 B outside (prec %ld)", cs, (long)prec);
         }
         if (regular) CHECK(st == st2, "inv %d vs solve_mat %d", (int)st, (int)st2);
@@ -487,13 +426,13 @@ static long test_hilbert(mpfr_prec_t prec)
             mpq_init(xq[i]);
             mpq_set_ui(bq[i], 1, 1);
         }
-        q_solve(xq, Hq, bq, n, 1);
+        ref_q_solve(xq, Hq, bq, n, 1);
         dvc_error_reset();
         dvc_status st = dvc_imat_solve(x, H, b);
         dvc_status sc = dvc_imat_cholesky_spd(H);
         if (st == DVC_OK) {
             int in = 1;
-            for (long i = 0; i < n; i++) in &= ival_contains_q(x->e[i], xq[i]);
+            for (long i = 0; i < n; i++) in &= ref_contains_q(x->e[i], xq[i]);
             CHECK(in, "Hilbert n=%ld prec %ld: exact solution outside", n, (long)prec);
             CHECK(last == n - 1, "Hilbert: certified n=%ld after failing at a smaller n", n);
             last = n;
@@ -662,7 +601,7 @@ static void test_directed_rounding(void)
         mpq_init(q);
         mpq_set_si(q, 1, (unsigned long)den[t]);
         CHECK(dvc_imat_solve(x, A, b) == DVC_OK, "1/%ld", den[t]);
-        CHECK(ival_contains_q(x->e[0], q), "1/%ld outside its enclosure", den[t]);
+        CHECK(ref_contains_q(x->e[0], q), "1/%ld outside its enclosure", den[t]);
         CHECK(!mpfr_equal_p(&x->e[0]->left, &x->e[0]->right), "1/%ld enclosed by a point", den[t]);
         CHECK(rel_width(x->e[0], 1.0 / (double)den[t]) < 1e-15, "1/%ld: width", den[t]);
         mpq_clear(q);
@@ -689,10 +628,10 @@ static void test_mixed_precision(void)
     mpq_t q;
     mpq_init(q);
     mpq_set_si(q, 3, 8);
-    CHECK(ival_contains_q(x->e[0], q), "x0");
+    CHECK(ref_contains_q(x->e[0], q), "x0");
     CHECK(rel_width(x->e[0], 1) < 1e-30, "x0 width %g at 113 bits", rel_width(x->e[0], 1));
     mpq_set_si(q, -1, 8);
-    CHECK(ival_contains_q(x->e[1], q), "x1");
+    CHECK(ref_contains_q(x->e[1], q), "x1");
     mpq_clear(q);
     dvc_imat_clear(A);
     dvc_ivec_clear(b);
@@ -730,7 +669,7 @@ static void test_scaled(unsigned long long seed)
                 mpfi_set_si(b->e[i], v);
                 mpfi_mul_2si(b->e[i], b->e[i], sb);
             }
-            REQUIRE(q_solve(xq, Aq, bq, n, 1), "reference singular");
+            REQUIRE(ref_q_solve(xq, Aq, bq, n, 1), "reference singular");
             dvc_status st = dvc_imat_solve(x, A, b);
             CHECK(fegetround() == FE_TONEAREST, "rounding mode not restored");
             CHECK(st == DVC_OK, "scale %ld: not certified: %s", sa, dvc_error_message());
@@ -744,7 +683,7 @@ static void test_scaled(unsigned long long seed)
                         mpq_mul_2exp(t, t, (mp_bitcnt_t)(sb - sa));
                     else
                         mpq_div_2exp(t, t, (mp_bitcnt_t)(sa - sb));
-                    in &= ival_contains_q(x->e[i], t);
+                    in &= ref_contains_q(x->e[i], t);
                 }
                 mpq_clear(t);
                 CHECK(in, "scale (%ld, %ld) case %d: exact solution outside", sa, sb, cs);

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Binary64 kernels of the DLVI step certification at 53 bits (see
+ * dlvi_internal.h). They redo, operation for operation and in the same
+ * order, what the MPFI path of cert_step computes: inf-sup intervals with
+ * every upper bound rounded up and every lower bound computed as
+ * -(upper bound of the negation), all under FE_UPWARD. At 53 bits every
+ * MPFR value is a double and MPFR rounds correctly like IEEE, so in the
+ * normal range the results are the MPFI ones bit for bit; outside it
+ * (subnormals) they are at least as wide, and overflow or NaN makes the
+ * kernel return nonzero so that the caller takes the MPFI path. Every
+ * exit restores FE_TONEAREST. Compiler barriers as in fprnd.c (GCC PR
+ * 34678). */
+#include "dlvi_internal.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_round(int mode)
+{
+    __asm__ volatile("" ::: "memory");
+    fesetround(mode);
+    __asm__ volatile("" ::: "memory");
+}
+#define FP_PIN(x) __asm__ volatile("" : "+m"(x) : : "memory")
+
+/* ---- sparse binary64 copy of an interval matrix ------------------------ */
+
+int dvc_dlvi_fspm_build(dvc_dlvi_fspm *S, const dvc_imat_t A)
+{
+    long k = 0, sz = A->r * A->c + 1;
+    memset(S, 0, sizeof *S);
+    S->r = A->r;
+    S->start = calloc((size_t)(A->r + 1), sizeof(long));
+    S->col = calloc((size_t)sz, sizeof(long));
+    S->lo = calloc((size_t)sz, sizeof(double));
+    S->hi = calloc((size_t)sz, sizeof(double));
+    if (!S->start || !S->col || !S->lo || !S->hi) abort();
+    S->ok = 1;
+    for (long i = 0; i < A->r; i++) {
+        S->start[i] = k;
+        for (long j = 0; j < A->c; j++) {
+            mpfi_ptr e = dvc_imat_entry(A, i, j);
+            if (mpfr_zero_p(&e->left) && mpfr_zero_p(&e->right)) continue;
+            S->col[k] = j;
+            /* outward; exact when the endpoints are doubles */
+            S->lo[k] = mpfr_get_d(&e->left, MPFR_RNDD);
+            S->hi[k] = mpfr_get_d(&e->right, MPFR_RNDU);
+            if (!isfinite(S->lo[k]) || !isfinite(S->hi[k])) S->ok = 0;
+            k++;
+        }
+    }
+    S->start[A->r] = k;
+    return S->ok;
+}
+
+void dvc_dlvi_fspm_clear(dvc_dlvi_fspm *S)
+{
+    free(S->start);
+    free(S->col);
+    free(S->lo);
+    free(S->hi);
+    memset(S, 0, sizeof *S);
+}
+
+/* ---- interval operations under FE_UPWARD -------------------------------- */
+
+/* [lo, hi] <- [al, ah] * [bl, bh] (MPFI's result: the extreme exact
+ * products rounded outward) */
+static inline void imul(double al, double ah, double bl, double bh, double *lo, double *hi)
+{
+    if (al == ah) {
+        double a = al, na = -al;
+        if (a >= 0) {
+            *hi = a * bh;
+            *lo = -(na * bl);
+        } else {
+            *hi = a * bl;
+            *lo = -(na * bh);
+        }
+        return;
+    }
+    {
+        double nal = -al, nah = -ah;
+        double h1 = al * bl, h2 = al * bh, h3 = ah * bl, h4 = ah * bh;
+        double l1 = nal * bl, l2 = nal * bh, l3 = nah * bl, l4 = nah * bh;
+        double h = h1 > h2 ? h1 : h2, l = l1 > l2 ? l1 : l2;
+        if (h3 > h) h = h3;
+        if (h4 > h) h = h4;
+        if (l3 > l) l = l3;
+        if (l4 > l) l = l4;
+        *hi = h;
+        *lo = -l;
+    }
+}
+
+/* lo/hi[i] += sum_k S_ik [xlo_k, xhi_k] in MPFI's order */
+static void spm_addmul_u(double *lo, double *hi, const dvc_dlvi_fspm *S, const double *xlo, const double *xhi)
+{
+    for (long i = 0; i < S->r; i++) {
+        double sl = lo[i], sh = hi[i];
+        for (long k = S->start[i]; k < S->start[i + 1]; k++) {
+            double pl, ph;
+            long j = S->col[k];
+            imul(S->lo[k], S->hi[k], xlo[j], xhi[j], &pl, &ph);
+            sh = sh + ph;
+            sl = -((-sl) + (-pl));
+        }
+        lo[i] = sl;
+        hi[i] = sh;
+    }
+}
+
+/* magnitude of [lo, hi] (NaN: +inf) */
+static inline double mag(double lo, double hi)
+{
+    double a = fabs(lo), b = fabs(hi);
+    if (lo != lo || hi != hi) return INFINITY;
+    return a > b ? a : b;
+}
+
+static int all_finite(const double *v, long n)
+{
+    for (long k = 0; k < n; k++)
+        if (!isfinite(v[k])) return 0;
+    return 1;
+}
+
+int dvc_dlvi_fast_q(double *qlo, double *qhi, const dvc_dlvi_fspm *Q, const double *x,
+                    const double *glo, const double *ghi)
+{
+    int ok;
+    long m = Q->r;
+    memcpy(qlo, glo, (size_t)m * sizeof(double));
+    memcpy(qhi, ghi, (size_t)m * sizeof(double));
+    set_round(FE_UPWARD);
+    spm_addmul_u(qlo, qhi, Q, x, x);
+    set_round(FE_TONEAREST);
+    ok = all_finite(qlo, m) && all_finite(qhi, m);
+    return ok ? 0 : -1;
+}
+
+int dvc_dlvi_fast_step(dvc_dlvi_fast_io *io)
+{
+    long n = io->n;
+    double v0n = 0.0, dn = 0.0, dx = 0.0;
+    double *wl = io->wlo, *wh = io->whi, *zl = io->zlo, *zh = io->zhi;
+    const double *x0 = io->x0, *x1 = io->x1;
+    set_round(FE_UPWARD);
+    /* ||A x^i + B yhat^i + f(t_i)|| */
+    memcpy(wl, io->f0lo, (size_t)n * sizeof(double));
+    memcpy(wh, io->f0hi, (size_t)n * sizeof(double));
+    spm_addmul_u(wl, wh, io->A, x0, x0);
+    spm_addmul_u(wl, wh, io->B, io->y0lo, io->y0hi);
+    for (long k = 0; k < n; k++) {
+        double t = mag(wl[k], wh[k]);
+        if (!(t <= v0n)) v0n = t;
+    }
+    /* z = x^{i+1} + theta (x^i - x^{i+1}) */
+    for (long k = 0; k < n; k++) {
+        double sl = -(x1[k] - x0[k]), sh = x0[k] - x1[k], pl, ph;
+        imul(sl, sh, io->thlo, io->thhi, &pl, &ph);
+        zh[k] = ph + x1[k];
+        zl[k] = -((-pl) + (-x1[k]));
+    }
+    memcpy(wl, io->f1lo, (size_t)n * sizeof(double));
+    memcpy(wh, io->f1hi, (size_t)n * sizeof(double));
+    spm_addmul_u(wl, wh, io->A, zl, zh);
+    spm_addmul_u(wl, wh, io->B, io->y1lo, io->y1hi);
+    for (long a = 0; a < n; a++) {
+        double ul, uh, sl, sh, t;
+        /* u = w h; s = x^{i+1} - x^i; s - u */
+        imul(wl[a], wh[a], io->hlo, io->hhi, &ul, &uh);
+        sl = -(x0[a] - x1[a]);
+        sh = x1[a] - x0[a];
+        t = mag(sl, sh);
+        if (!(t <= dx)) dx = t;
+        {
+            double dl = -((-sl) + uh), dh = sh + (-ul);
+            t = mag(dl, dh);
+        }
+        if (!isfinite(t)) {
+            set_round(FE_TONEAREST);
+            return -1;
+        }
+        if (t > dn) dn = t;
+    }
+    FP_PIN(v0n);
+    FP_PIN(dn);
+    FP_PIN(dx);
+    set_round(FE_TONEAREST);
+    if (!isfinite(v0n) || !isfinite(dx)) return -1;
+    io->v0n = v0n;
+    io->dn = dn;
+    io->dx = dx;
+    return 0;
+}
+
+int dvc_dlvi_fast_recur(dvc_dlvi_fast_rec *c)
+{
+    double v0, cc, Lx, r1, r2, eps, epsy;
+    set_round(FE_UPWARD);
+    v0 = c->L * c->eps_i;
+    v0 = v0 + c->v0n;
+    cc = c->bnB * c->Lg;
+    cc = cc + c->Lf;
+    Lx = v0 * c->eLh;
+    r1 = cc * c->phi;
+    Lx = Lx + r1;
+    eps = c->L * Lx;
+    eps = eps + cc;
+    eps = eps * c->a1;
+    r1 = c->a0 * c->eps_i;
+    eps = eps + r1;
+    r1 = c->invD * c->dn;
+    eps = eps + r1;
+    /* eps_y = beta nQ eps + ||[yhat] - y|| */
+    r1 = c->beta * c->nQ;
+    r1 = r1 * eps;
+    epsy = r1 + c->ydev;
+    /* ry = beta (nQ (eps + min(dx, Lx h)) + Lg h) */
+    r1 = Lx * c->hhi;
+    if (c->dx < r1) r1 = c->dx;
+    r1 = r1 + eps;
+    r1 = r1 * c->nQ;
+    r2 = c->Lg * c->hhi;
+    r1 = r1 + r2;
+    r1 = r1 * c->beta;
+    FP_PIN(v0);
+    FP_PIN(cc);
+    FP_PIN(Lx);
+    FP_PIN(eps);
+    FP_PIN(epsy);
+    FP_PIN(r1);
+    set_round(FE_TONEAREST);
+    if (!isfinite(Lx) || !isfinite(eps) || !isfinite(epsy) || !isfinite(r1) || !isfinite(cc)) return -1;
+    c->Lx = Lx;
+    c->cc = cc;
+    c->eps = eps;
+    c->eps_y = epsy;
+    c->ry = r1;
+    return 0;
+}
+
+double dvc_dlvi_fast_ydev(const double *ylo, const double *yhi, const double *y, long m)
+{
+    double r = 0.0;
+    set_round(FE_UPWARD);
+    for (long k = 0; k < m; k++) {
+        /* mag([ylo - y, yhi - y]) = max(y - ylo, yhi - y) rounded up */
+        double a = y[k] - ylo[k], b = yhi[k] - y[k];
+        double t = mag(-a, b);
+        if (!(t <= r)) r = t;
+    }
+    FP_PIN(r);
+    set_round(FE_TONEAREST);
+    return r;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Exact rational references shared by the test programs (GMP mpq): they
+ * never call the library, so a containment check against them is a check
+ * against an independent computation. Header-only, like check.h. */
+#ifndef DVC_TESTS_REF_EXACT_H
+#define DVC_TESTS_REF_EXACT_H
+
+#include <stdlib.h>
+
+#include <gmp.h>
+#include <mpfi.h>
+
+/* The rational q lies in x (exact endpoint comparisons). */
+static inline int ref_contains_q(const mpfi_t x, const mpq_t q)
+{
+    return mpfr_cmp_q(&x->left, q) <= 0 && mpfr_cmp_q(&x->right, q) >= 0;
+}
+
+/* The rational p/q (q > 0) lies in x. */
+static inline int ref_contains_si(const mpfi_t x, long p, long q)
+{
+    mpq_t a;
+    int ok;
+    mpq_init(a);
+    mpq_set_si(a, p, (unsigned long)q);
+    mpq_canonicalize(a);
+    ok = ref_contains_q(x, a);
+    mpq_clear(a);
+    return ok;
+}
+
+/* Solve A X = B exactly (A n x n, B n x k, row-major) by Gauss-Jordan
+ * elimination. Returns 0 when A is singular. X: n*k initialised mpq. */
+static inline int ref_q_solve(mpq_t *X, mpq_t *A0, mpq_t *B0, long n, long k)
+{
+    mpq_t *A = malloc((size_t)(n * n > 0 ? n * n : 1) * sizeof(mpq_t));
+    mpq_t *B = malloc((size_t)(n * k > 0 ? n * k : 1) * sizeof(mpq_t));
+    mpq_t f, t;
+    int ok = 1;
+    if (!A || !B) abort();
+    mpq_init(f);
+    mpq_init(t);
+    for (long q = 0; q < n * n; q++) {
+        mpq_init(A[q]);
+        mpq_set(A[q], A0[q]);
+    }
+    for (long q = 0; q < n * k; q++) {
+        mpq_init(B[q]);
+        mpq_set(B[q], B0[q]);
+    }
+    for (long c = 0; c < n && ok; c++) {
+        long p = -1;
+        for (long i = c; i < n; i++)
+            if (mpq_sgn(A[i * n + c]) != 0) {
+                p = i;
+                break;
+            }
+        if (p < 0) {
+            ok = 0;
+            break;
+        }
+        if (p != c) {
+            for (long j = 0; j < n; j++) mpq_swap(A[p * n + j], A[c * n + j]);
+            for (long j = 0; j < k; j++) mpq_swap(B[p * k + j], B[c * k + j]);
+        }
+        for (long i = 0; i < n; i++) {
+            if (i == c || mpq_sgn(A[i * n + c]) == 0) continue;
+            mpq_div(f, A[i * n + c], A[c * n + c]);
+            for (long j = c; j < n; j++) {
+                mpq_mul(t, f, A[c * n + j]);
+                mpq_sub(A[i * n + j], A[i * n + j], t);
+            }
+            for (long j = 0; j < k; j++) {
+                mpq_mul(t, f, B[c * k + j]);
+                mpq_sub(B[i * k + j], B[i * k + j], t);
+            }
+        }
+    }
+    if (ok)
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < k; j++) mpq_div(X[i * k + j], B[i * k + j], A[i * n + i]);
+    for (long q = 0; q < n * n; q++) mpq_clear(A[q]);
+    for (long q = 0; q < n * k; q++) mpq_clear(B[q]);
+    free(A);
+    free(B);
+    mpq_clear(f);
+    mpq_clear(t);
+    return ok;
+}
+
+/* Replace the k x k matrix A by its exact inverse. Returns 0 if singular
+ * (A then unchanged). */
+static inline int ref_q_inverse(mpq_t *A, long k)
+{
+    mpq_t *I = malloc((size_t)(k * k > 0 ? k * k : 1) * sizeof(mpq_t));
+    mpq_t *X = malloc((size_t)(k * k > 0 ? k * k : 1) * sizeof(mpq_t));
+    int ok;
+    if (!I || !X) abort();
+    for (long q = 0; q < k * k; q++) {
+        mpq_init(I[q]);
+        mpq_init(X[q]);
+        mpq_set_ui(I[q], q / k == q % k, 1);
+    }
+    ok = ref_q_solve(X, A, I, k, k);
+    for (long q = 0; q < k * k; q++) {
+        if (ok) mpq_set(A[q], X[q]);
+        mpq_clear(I[q]);
+        mpq_clear(X[q]);
+    }
+    free(I);
+    free(X);
+    return ok;
+}
+
+/* Sign (-1, 0, 1) of det A, A k x k, destroyed (Gaussian elimination with
+ * the first nonzero pivot). */
+static inline int ref_q_det_sign(mpq_t *A, long k)
+{
+    mpq_t f, t;
+    int sign = 1;
+    mpq_init(f);
+    mpq_init(t);
+    for (long c = 0; c < k && sign != 0; c++) {
+        long p = -1;
+        for (long i = c; i < k; i++)
+            if (mpq_sgn(A[i * k + c]) != 0) {
+                p = i;
+                break;
+            }
+        if (p < 0) {
+            sign = 0;
+            break;
+        }
+        if (p != c) {
+            for (long j = 0; j < k; j++) mpq_swap(A[p * k + j], A[c * k + j]);
+            sign = -sign;
+        }
+        if (mpq_sgn(A[c * k + c]) < 0) sign = -sign;
+        for (long i = c + 1; i < k; i++) {
+            mpq_div(f, A[i * k + c], A[c * k + c]);
+            for (long j = c; j < k; j++) {
+                mpq_mul(t, f, A[c * k + j]);
+                mpq_sub(A[i * k + j], A[i * k + j], t);
+            }
+        }
+    }
+    mpq_clear(f);
+    mpq_clear(t);
+    return sign;
+}
+
+#endif

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Certificate re-verification against tampering that keeps the file
+ * consistent: the edit is made and the (non-cryptographic) digest is
+ * recomputed, as anyone holding the format description can do. Such a
+ * certificate must be rejected whenever a stated bound is on the wrong side
+ * of the recomputed one, however close, or a stated hypothesis changed.
+ * argv[1]: the source directory's certs/. */
+#include <string.h>
+
+#include "check.h"
+#include "dvicert/cert.h"
+#include "dvicert/problem.h"
+
+/* Re-digest c->root after an edit, exactly as the writer does. */
+static void redigest(dvc_cert_t c)
+{
+    char dg[17];
+    json_t *copy = json_copy(c->root);
+    REQUIRE(copy != NULL, "copy");
+    json_object_del(copy, "digest");
+    REQUIRE(dvc_problem_digest(dg, copy) == DVC_OK, "digest");
+    json_decref(copy);
+    memcpy(c->digest, dg, 17);
+    json_object_set_new(c->root, "digest", json_string(dg)); /* informative only */
+}
+
+/* The decimal rec shifted by rel * |rec| (rel of either sign), printed with
+ * 100 significant digits in the direction of the shift, so that the result
+ * is a decimal provably on that side of rec. */
+static char *shifted(const char *rec, double rel)
+{
+    mpfr_t a, d;
+    char *out = NULL;
+    mpfr_inits2(1200, a, d, (mpfr_ptr)0);
+    mpfr_set_str(a, rec, 10, rel < 0 ? MPFR_RNDD : MPFR_RNDU);
+    mpfr_mul_d(d, a, rel, MPFR_RNDN);
+    mpfr_abs(d, d, MPFR_RNDN);
+    if (rel < 0) mpfr_sub(a, a, d, MPFR_RNDD);
+    else mpfr_add(a, a, d, MPFR_RNDU);
+    mpfr_asprintf(&out, rel < 0 ? "%.99RDe" : "%.99RUe", a);
+    mpfr_clears(a, d, (mpfr_ptr)0);
+    return out;
+}
+
+static int load(dvc_cert_t c, const char *path)
+{
+    dvc_cert_init(c);
+    if (dvc_cert_read(c, path) != DVC_OK) {
+        fprintf(stderr, "%s: %s\n", path, dvc_error_message());
+        return 0;
+    }
+    return 1;
+}
+
+/* Replace summary[key] by a value shifted by rel, re-digest, verify. */
+static dvc_status tamper_summary(const char *path, const char *key, double rel, char **used)
+{
+    dvc_cert_t c;
+    dvc_status st;
+    if (!load(c, path)) return DVC_ERR_IO;
+    const json_t *v = json_object_get(c->summary, key);
+    REQUIRE(json_is_string(v), "summary has '%s'", key);
+    char *s = shifted(json_string_value(v), rel);
+    json_object_set_new(c->summary, key, json_string(s));
+    redigest(c);
+    st = dvc_cert_verify(c);
+    if (used) *used = s;
+    else mpfr_free_str(s);
+    dvc_cert_clear(c);
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    char path[4096];
+    REQUIRE(argc >= 2, "usage: test_cert CERTS_DIR");
+    snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", argv[1]);
+
+    /* control: the stored certificate, re-digested without an edit */
+    {
+        dvc_cert_t c;
+        REQUIRE(load(c, path), "read %s", path);
+        redigest(c);
+        CHECK(dvc_cert_verify(c) == DVC_OK, "untouched certificate: %s", dvc_error_message());
+        dvc_cert_clear(c);
+    }
+
+    /* upper bounds lowered by a relative 1e-90, lower bounds raised: below
+     * the 256-bit resolution of a left-end comparison, still false claims */
+    static const char *const uppers[] = {"L_upper", "beta_M_upper", "norm_A_upper", "max_eps_x",
+                                         "eps_x_at_T"};
+    for (size_t k = 0; k < sizeof uppers / sizeof *uppers; k++) {
+        dvc_status st = tamper_summary(path, uppers[k], -1e-90, NULL);
+        CHECK(st == DVC_NOT_CERTIFIED, "'%s' lowered by 1e-90 relative was accepted (%d)",
+              uppers[k], (int)st);
+        CHECK(st != DVC_NOT_CERTIFIED || strstr(dvc_error_message(), uppers[k]) != NULL,
+              "message names '%s': %s", uppers[k], dvc_error_message());
+    }
+    static const char *const lowers[] = {"beta_M_lower", "h_max_lower"};
+    for (size_t k = 0; k < sizeof lowers / sizeof *lowers; k++) {
+        dvc_status st = tamper_summary(path, lowers[k], 1e-90, NULL);
+        CHECK(st == DVC_NOT_CERTIFIED, "'%s' raised by 1e-90 relative was accepted (%d)",
+              lowers[k], (int)st);
+    }
+    /* on the safe side (weaker claims) the certificate stays valid */
+    {
+        char *s = NULL;
+        dvc_status st = tamper_summary(path, "L_upper", 1e-50, &s);
+        CHECK(st == DVC_OK, "L_upper raised to %s rejected: %s", s ? s : "?", dvc_error_message());
+        mpfr_free_str(s);
+        st = tamper_summary(path, "h_max_lower", -1e-50, NULL);
+        CHECK(st == DVC_OK, "h_max_lower lowered rejected: %s", dvc_error_message());
+    }
+    /* stated hypotheses and method parameters are claims too */
+    {
+        static const char *const what[][3] = {
+            {"summary", "P_matrix", "P-matrix (all principal minors proven positive)"},
+            {"summary", "step_condition", "h <= h_hi < h_max = 1/(L - theta ||A||) (proven: yes)x"},
+            {"method", "theta", "0.5"},
+        };
+        for (size_t k = 0; k < sizeof what / sizeof *what; k++) {
+            dvc_cert_t c;
+            REQUIRE(load(c, path), "read");
+            json_t *obj = strcmp(what[k][0], "summary") == 0 ? c->summary : c->method;
+            REQUIRE(json_is_string(json_object_get(obj, what[k][1])), "has %s", what[k][1]);
+            CHECK(strcmp(json_string_value(json_object_get(obj, what[k][1])), what[k][2]) != 0,
+                  "the edit changes %s", what[k][1]);
+            json_object_set_new(obj, what[k][1], json_string(what[k][2]));
+            redigest(c);
+            dvc_status st = dvc_cert_verify(c);
+            CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), what[k][1]) != NULL,
+                  "edited '%s' accepted (%d): %s", what[k][1], (int)st, dvc_error_message());
+            dvc_cert_clear(c);
+        }
+    }
+    mpfr_free_cache();
+    return check_report();
+}

@@ -643,9 +643,15 @@ static dvc_status check_keys(const json_t *obj, const char *file)
         int ok = key[0] == '_';
         (void)val;
         for (int i = 0; !ok && known_keys[i]; i++) ok = strcmp(key, known_keys[i]) == 0;
-        if (!ok)
-            return dvc_error(DVC_ERR_INPUT, "%s: unknown field '%s' (known: A B Q M l u x0 f g T h N "
-                             "theta prec constants name description comment)", file, key);
+        if (!ok) {
+            char list[512] = "";
+            for (int i = 0; known_keys[i]; i++) {
+                strncat(list, known_keys[i], sizeof list - strlen(list) - 1);
+                strncat(list, " ", sizeof list - strlen(list) - 1);
+            }
+            return dvc_error(DVC_ERR_INPUT, "%s: unknown field '%s' (known: %sand any key starting "
+                             "with '_')", file, key, list);
+        }
     }
     return DVC_OK;
 }

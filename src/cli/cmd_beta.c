@@ -18,7 +18,7 @@ void dvc_help_beta(void)
         "  alpha_M = max_{d in [0,1]^m} ||(I - D + DM)^{-1}||_inf   (with --alpha)\n"
         "for a P-matrix M (proven first; otherwise the command refuses).\n\n"
         "MATRIX.json is an object with \"M\": an array of rows; entries are JSON numbers\n"
-        "or decimal strings (\"0.1\" is enclosed exactly) or \"[lo, hi]\" intervals. The\n"
+        "or decimal strings (\"0.1\" is enclosed exactly) or JSON arrays [lo, hi] (intervals). The\n"
         "bounds then hold for every matrix in the interval matrix.\n\n"
         "methods:\n"
         "  auto    structure (M-matrix: beta = ||M^{-1}||; H-matrix, SPD: upper bounds),\n"

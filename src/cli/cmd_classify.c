@@ -14,7 +14,7 @@ void dvc_help_classify(void)
         "usage: dvicert classify MATRIX.json [--prec BITS]\n\n"
         "Certifies matrix classes of the square matrix \"M\" in MATRIX.json (an object\n"
         "whose field \"M\" is an array of rows; entries are JSON numbers, decimal strings\n"
-        "such as \"0.1\" (enclosed exactly) or \"[lo, hi]\" intervals). Each class is\n"
+        "such as \"0.1\" (enclosed exactly) or JSON arrays [lo, hi] (intervals)). Each class is\n"
         "reported as\n"
         "  proven      holds for every matrix in the interval matrix [M]\n"
         "  disproven   fails for every matrix in [M] (e.g. a principal minor <= 0)\n"

@@ -39,7 +39,8 @@ int dvc_cmd_enclose(int argc, char **argv)
     dvc_status st;
     double t0;
     for (int i = 1; i < argc; i++)
-        if (strncmp(argv[i], "--prec", 6) == 0) prec = 1; /* given: read after parsing */
+        if (strcmp(argv[i], "--prec") == 0 || strncmp(argv[i], "--prec=", 7) == 0)
+            prec = 1; /* given: read after parsing */
     argc = dvc_cli_common_opts(argc, argv, &digits);
     if (argc < 0) return DVC_EXIT_INPUT;
     if (prec) prec = dvc_prec_get();

@@ -40,21 +40,34 @@ void dvc_dlvi_result_init(dvc_dlvi_result_t r)
     mpfr_set_zero(r->max_eps_y, 1);
 }
 
+/* yhat, eps_x, eps_y: one allocation each, the array of numbers followed
+ * by their significands (MPFR's custom interface: no malloc per number,
+ * and no mpfr_clear; nothing changes their precision). */
+static void *pool_alloc(size_t nstruct, size_t structsz, size_t nfr, mpfr_prec_t prec, char **limbs)
+{
+    size_t head = nstruct * structsz, one = mpfr_custom_get_size(prec), al = sizeof(mp_limb_t);
+    char *p;
+    head = (head + al - 1) / al * al;
+    one = (one + al - 1) / al * al;
+    p = malloc(head + nfr * one + 1);
+    if (p) *limbs = p + head;
+    return p;
+}
+
+static void fr_custom(mpfr_ptr x, char **limbs, mpfr_prec_t prec)
+{
+    size_t one = mpfr_custom_get_size(prec), al = sizeof(mp_limb_t);
+    one = (one + al - 1) / al * al;
+    mpfr_custom_init(*limbs, prec);
+    mpfr_custom_init_set(x, MPFR_ZERO_KIND, 0, prec, *limbs);
+    *limbs += one;
+}
+
 static void free_arrays(dvc_dlvi_result_t r)
 {
-    long np = r->N + 1;
-    if (r->yhat) {
-        for (long k = 0; k < np * r->m; k++) mpfi_clear(r->yhat[k]);
-        free(r->yhat);
-    }
-    if (r->eps_x) {
-        for (long k = 0; k < np; k++) mpfr_clear(r->eps_x[k]);
-        free(r->eps_x);
-    }
-    if (r->eps_y) {
-        for (long k = 0; k < np; k++) mpfr_clear(r->eps_y[k]);
-        free(r->eps_y);
-    }
+    free(r->yhat);
+    free(r->eps_x);
+    free(r->eps_y);
     free(r->t);
     free(r->x);
     free(r->y);
@@ -84,6 +97,7 @@ void dvc_dlvi_result_clear(dvc_dlvi_result_t r)
 dvc_status dvc_dlvi_result_alloc_(dvc_dlvi_result_t r, long n, long m, long N, mpfr_prec_t prec)
 {
     long np = N + 1;
+    char *ly = NULL, *lx = NULL, *le = NULL;
     free_arrays(r);
     r->n = n;
     r->m = m;
@@ -116,9 +130,9 @@ dvc_status dvc_dlvi_result_alloc_(dvc_dlvi_result_t r, long n, long m, long N, m
     r->delta = calloc((size_t)np, sizeof(double));
     r->beta_step = calloc((size_t)np, sizeof(double));
     r->ry = calloc((size_t)np, sizeof(double));
-    r->yhat = malloc((size_t)(np * (m > 0 ? m : 1)) * sizeof(mpfi_t));
-    r->eps_x = malloc((size_t)np * sizeof(mpfr_t));
-    r->eps_y = malloc((size_t)np * sizeof(mpfr_t));
+    r->yhat = pool_alloc((size_t)(np * (m > 0 ? m : 1)), sizeof(mpfi_t), (size_t)(2 * np * m), prec, &ly);
+    r->eps_x = pool_alloc((size_t)np, sizeof(mpfr_t), (size_t)np, prec, &lx);
+    r->eps_y = pool_alloc((size_t)np, sizeof(mpfr_t), (size_t)np, prec, &le);
     if (!r->t || !r->x || !r->y || !r->Lx || !r->Lf || !r->Lg || !r->delta || !r->beta_step ||
         !r->ry || !r->yhat || !r->eps_x || !r->eps_y) {
         free(r->yhat);
@@ -131,14 +145,12 @@ dvc_status dvc_dlvi_result_alloc_(dvc_dlvi_result_t r, long n, long m, long N, m
         return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory for %ld steps", N);
     }
     for (long k = 0; k < np * m; k++) {
-        mpfi_init2(r->yhat[k], prec);
-        mpfi_set_ui(r->yhat[k], 0);
+        fr_custom(&r->yhat[k]->left, &ly, prec);
+        fr_custom(&r->yhat[k]->right, &ly, prec);
     }
     for (long k = 0; k < np; k++) {
-        mpfr_init2(r->eps_x[k], prec);
-        mpfr_init2(r->eps_y[k], prec);
-        mpfr_set_zero(r->eps_x[k], 1);
-        mpfr_set_zero(r->eps_y[k], 1);
+        fr_custom(r->eps_x[k], &lx, prec);
+        fr_custom(r->eps_y[k], &le, prec);
     }
     return DVC_OK;
 }

@@ -27,7 +27,7 @@ static void set_round(int mode)
 
 /* ---- sparse binary64 copy of an interval matrix ------------------------ */
 
-int dvc_dlvi_fspm_build(dvc_dlvi_fspm *S, const dvc_imat_t A)
+int dvc_dlvi_fspm_build_(dvc_dlvi_fspm *S, const dvc_imat_t A)
 {
     long k = 0, sz = A->r * A->c + 1;
     memset(S, 0, sizeof *S);
@@ -55,7 +55,7 @@ int dvc_dlvi_fspm_build(dvc_dlvi_fspm *S, const dvc_imat_t A)
     return S->ok;
 }
 
-void dvc_dlvi_fspm_clear(dvc_dlvi_fspm *S)
+void dvc_dlvi_fspm_clear_(dvc_dlvi_fspm *S)
 {
     free(S->start);
     free(S->col);
@@ -127,7 +127,7 @@ static int all_finite(const double *v, long n)
     return 1;
 }
 
-int dvc_dlvi_fast_q(double *qlo, double *qhi, const dvc_dlvi_fspm *Q, const double *x,
+int dvc_dlvi_fast_q_(double *qlo, double *qhi, const dvc_dlvi_fspm *Q, const double *x,
                     const double *glo, const double *ghi)
 {
     int ok;
@@ -141,7 +141,7 @@ int dvc_dlvi_fast_q(double *qlo, double *qhi, const dvc_dlvi_fspm *Q, const doub
     return ok ? 0 : -1;
 }
 
-int dvc_dlvi_fast_step(dvc_dlvi_fast_io *io)
+int dvc_dlvi_fast_step_(dvc_dlvi_fast_io *io)
 {
     long n = io->n;
     double v0n = 0.0, dn = 0.0, dx = 0.0;
@@ -197,7 +197,7 @@ int dvc_dlvi_fast_step(dvc_dlvi_fast_io *io)
     return 0;
 }
 
-int dvc_dlvi_fast_recur(dvc_dlvi_fast_rec *c)
+int dvc_dlvi_fast_recur_(dvc_dlvi_fast_rec *c)
 {
     double v0, cc, Lx, r1, r2, eps, epsy;
     set_round(FE_UPWARD);
@@ -243,7 +243,7 @@ int dvc_dlvi_fast_recur(dvc_dlvi_fast_rec *c)
     return 0;
 }
 
-double dvc_dlvi_fast_ydev(const double *ylo, const double *yhi, const double *y, long m)
+double dvc_dlvi_fast_ydev_(const double *ylo, const double *yhi, const double *y, long m)
 {
     double r = 0.0;
     set_round(FE_UPWARD);

@@ -45,11 +45,11 @@ typedef struct {
     int ok;            /* every endpoint finite */
 } dvc_dlvi_fspm;
 
-int dvc_dlvi_fspm_build(dvc_dlvi_fspm *S, const dvc_imat_t A);
-void dvc_dlvi_fspm_clear(dvc_dlvi_fspm *S);
+int dvc_dlvi_fspm_build_(dvc_dlvi_fspm *S, const dvc_imat_t A);
+void dvc_dlvi_fspm_clear_(dvc_dlvi_fspm *S);
 
 /* q = g + Q x (x point): 0, or -1 when not finite. */
-int dvc_dlvi_fast_q(double *qlo, double *qhi, const dvc_dlvi_fspm *Q, const double *x,
+int dvc_dlvi_fast_q_(double *qlo, double *qhi, const dvc_dlvi_fspm *Q, const double *x,
                     const double *glo, const double *ghi);
 
 typedef struct {
@@ -65,7 +65,7 @@ typedef struct {
     double v0n, dn, dx;
 } dvc_dlvi_fast_io;
 
-int dvc_dlvi_fast_step(dvc_dlvi_fast_io *io);
+int dvc_dlvi_fast_step_(dvc_dlvi_fast_io *io);
 
 /* The scalar recursion of one step (docs/bounds.md sections 3, 4, 6), all
  * rounded up; inputs are upper bounds. */
@@ -75,9 +75,9 @@ typedef struct {
     double Lx, cc, eps, eps_y, ry;                       /* out */
 } dvc_dlvi_fast_rec;
 
-int dvc_dlvi_fast_recur(dvc_dlvi_fast_rec *c);
+int dvc_dlvi_fast_recur_(dvc_dlvi_fast_rec *c);
 
 /* max_k |[ylo_k, yhi_k] - y_k|, rounded up. */
-double dvc_dlvi_fast_ydev(const double *ylo, const double *yhi, const double *y, long m);
+double dvc_dlvi_fast_ydev_(const double *ylo, const double *yhi, const double *y, long m);
 
 #endif

@@ -416,9 +416,9 @@ static void ws_clear(ws_t *w)
     spm_clear(&w->sA);
     spm_clear(&w->sB);
     spm_clear(&w->sQ);
-    dvc_dlvi_fspm_clear(&w->fA);
-    dvc_dlvi_fspm_clear(&w->fB);
-    dvc_dlvi_fspm_clear(&w->fQ);
+    dvc_dlvi_fspm_clear_(&w->fA);
+    dvc_dlvi_fspm_clear_(&w->fB);
+    dvc_dlvi_fspm_clear_(&w->fQ);
     free(w->fbuf);
     free(w->loc_pat);
     free(w->Ad);
@@ -592,8 +592,8 @@ static dvc_status ws_init(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_problem_s
     w->fast = prec == 53 && getenv("DVC_DLVI_NOFAST") == NULL;
     if (w->fast) {
         long nb = 8 * m + 8 * n + 16;
-        w->fast = dvc_dlvi_fspm_build(&w->fA, p->A) & dvc_dlvi_fspm_build(&w->fB, p->B) &
-                  dvc_dlvi_fspm_build(&w->fQ, p->Q);
+        w->fast = dvc_dlvi_fspm_build_(&w->fA, p->A) & dvc_dlvi_fspm_build_(&w->fB, p->B) &
+                  dvc_dlvi_fspm_build_(&w->fQ, p->Q);
         w->fbuf = calloc((size_t)nb, sizeof(double));
         if (!w->fbuf) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
         w->f0lo = w->fbuf;
@@ -993,7 +993,6 @@ static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
         if ((st = tf_eval(&w->g, w->Gn, w->tn, "g")) != DVC_OK) goto fail;
     }
     w->fg_ready = 0;
-    w->fd_ready = 0;
     what = "LVI at the predictor";
     fast = w->fast;
     if (fast) {
@@ -1001,10 +1000,11 @@ static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
             ivec_to_d(w->f1lo, w->f1hi, w->Fn);
             ivec_to_d(w->glo, w->ghi, w->Gn);
         }
-        fast = dvc_dlvi_fast_q(w->qlo, w->qhi, &w->fQ, xn, w->glo, w->ghi) == 0;
+        fast = dvc_dlvi_fast_q_(w->qlo, w->qhi, &w->fQ, xn, w->glo, w->ghi) == 0;
         if (fast)
             for (long a = 0; a < m; a++) mpfi_interv_d(w->q->e[a], w->qlo[a], w->qhi[a]);
     }
+    w->fd_ready = 0;
     if (!fast) {
         dvc_ivec_set_d(w->X1, xn);
         q_of_x(w, w->q, w->X1, w->Gn);
@@ -1055,7 +1055,7 @@ static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
         io.whi = w->whi;
         io.zlo = w->zlo;
         io.zhi = w->zhi;
-        fast = dvc_dlvi_fast_step(&io) == 0;
+        fast = dvc_dlvi_fast_step_(&io) == 0;
         if (fast && !w->sharpen) {
             dvc_dlvi_fast_rec rc;
             rc.L = c->d_L;
@@ -1074,8 +1074,8 @@ static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
             rc.Lg = w->d_Lg;
             rc.dn = io.dn;
             rc.dx = io.dx;
-            rc.ydev = dvc_dlvi_fast_ydev(w->y1lo, w->y1hi, r->y + (i + 1) * m, m);
-            if (dvc_dlvi_fast_recur(&rc) == 0) {
+            rc.ydev = dvc_dlvi_fast_ydev_(w->y1lo, w->y1hi, r->y + (i + 1) * m, m);
+            if (dvc_dlvi_fast_recur_(&rc) == 0) {
                 mpfr_set_d(r->eps_x[i + 1], rc.eps, MPFR_RNDU);
                 if (mpfr_cmp(r->eps_x[i + 1], r->max_eps_x) > 0) mpfr_set(r->max_eps_x, r->eps_x[i + 1], MPFR_RNDU);
                 mpfr_set_d(r->eps_y[i + 1], rc.eps_y, MPFR_RNDU);

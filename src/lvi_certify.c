@@ -24,6 +24,7 @@ typedef struct {
     int *act, *dfix;
     long *idx, *amb, *jdx;
     mpfi_t *apool, *bpool, *xpool; /* storage behind the reduced-system views */
+    long *pidx, pk; /* apool holds M_FF for this free set F (pk < 0: nothing) */
     dvc_ivec_t Z, R, S, Y, N, E, W, X;
     mpfi_t t, t2, ta, tb;
     mpfr_t f, f2, lo, hi;
@@ -62,6 +63,8 @@ static lvi_ws *ws_new(long m, mpfr_prec_t prec)
     w->amb = xcalloc((size_t)m, sizeof(long));
     w->jdx = xcalloc((size_t)m, sizeof(long));
     w->apool = pool_init(m * m, prec);
+    w->pidx = xcalloc((size_t)m, sizeof(long));
+    w->pk = -1;
     w->bpool = pool_init(m, prec);
     w->xpool = pool_init(m, prec);
     dvc_ivec_init2(w->Z, m, prec);
@@ -92,6 +95,7 @@ static void ws_free(lvi_ws *w, long m)
     free(w->amb);
     free(w->jdx);
     pool_clear(w->apool, m * m);
+    free(w->pidx);
     pool_clear(w->bpool, m);
     pool_clear(w->xpool, m);
     dvc_ivec_clear(w->Z);
@@ -311,6 +315,9 @@ static int active_route(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *act, 
         }
     }
     if (k > 0) {
+        /* successive calls (DLVI steps) mostly keep the free set: M_FF is
+         * then still in apool */
+        int same = k == w->pk && memcmp(w->idx, w->pidx, (size_t)k * sizeof(long)) == 0;
         mat_view(&A, w->apool, k);
         vec_view(&b, w->bpool, k);
         vec_view(&x, w->xpool, k);
@@ -318,7 +325,12 @@ static int active_route(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *act, 
             long i = w->idx[a];
             row_dot(w, b.e[a], s->M, i, w->Y, q); /* free entries of Y are 0 here */
             mpfi_neg(b.e[a], b.e[a]);
-            for (long c = 0; c < k; c++) mpfi_set(dvc_imat_entry(&A, a, c), dvc_imat_entry(s->M, i, w->idx[c]));
+            if (!same)
+                for (long c = 0; c < k; c++) mpfi_set(dvc_imat_entry(&A, a, c), dvc_imat_entry(s->M, i, w->idx[c]));
+        }
+        if (!same) {
+            memcpy(w->pidx, w->idx, (size_t)k * sizeof(long));
+            w->pk = k;
         }
         if (dvc_imat_solve(&x, &A, &b) != DVC_OK) return 0;
         for (long a = 0; a < k; a++) {
@@ -406,6 +418,7 @@ static int vertex_hull(dvc_lvi_solver_t s, long namb, long *nsolves)
     long m = s->m;
     dvc_imat_struct A;
     dvc_ivec_struct b, x;
+    w->pk = -1; /* apool is overwritten below */
     for (unsigned long mask = 0; mask < (1ul << namb); mask++) {
         long k = 0;
         for (long a = 0; a < namb; a++) w->dfix[w->amb[a]] = (int)((mask >> a) & 1ul) + 10;

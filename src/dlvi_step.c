@@ -5,6 +5,7 @@
  * and their proofs are in docs/bounds.md; the numbers in comments refer to
  * its sections. */
 #include "dlvi_internal.h"
+#include "fprnd.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -301,36 +302,12 @@ static void tf_eval_d(const dvc_dlvi_tcb *f, double *out, double t, long k)
 
 /* Solve A x = b (A k x k row-major, overwritten; b overwritten by x) by
  * Gaussian elimination with partial pivoting. Returns 0 if singular. */
-static int solve_d(double *A, double *b, long k)
+/* Dense solve A z = b in place (b <- z) with the library's one floating LU;
+ * 0 when a pivot vanishes. piv holds k entries. */
+static int solve_d(double *A, double *b, long k, long *piv)
 {
-    for (long c = 0; c < k; c++) {
-        long piv = c;
-        double best = fabs(A[c * k + c]);
-        for (long r = c + 1; r < k; r++)
-            if (fabs(A[r * k + c]) > best) best = fabs(A[r * k + c]), piv = r;
-        if (!(best > 0.0)) return 0;
-        if (piv != c) {
-            for (long j = 0; j < k; j++) {
-                double tmp = A[c * k + j];
-                A[c * k + j] = A[piv * k + j];
-                A[piv * k + j] = tmp;
-            }
-            double tb = b[c];
-            b[c] = b[piv];
-            b[piv] = tb;
-        }
-        for (long r = c + 1; r < k; r++) {
-            double fct = A[r * k + c] / A[c * k + c];
-            if (fct == 0.0) continue;
-            for (long j = c; j < k; j++) A[r * k + j] -= fct * A[c * k + j];
-            b[r] -= fct * b[c];
-        }
-    }
-    for (long r = k - 1; r >= 0; r--) {
-        double s = b[r];
-        for (long j = r + 1; j < k; j++) s -= A[r * k + j] * b[j];
-        b[r] = s / A[r * k + r];
-    }
+    if (dvc_fp_lu(A, piv, k) != 0) return 0;
+    dvc_fp_lu_solve(A, piv, k, b);
     return 1;
 }
 
@@ -359,7 +336,7 @@ static dvc_status lvi_pred(ws_t *w, const double *M, const double *q, double *y,
             w->lsb[a] = s;
             for (long b = 0; b < nf; b++) w->lsA[a * nf + b] = M[F[a] * m + F[b]];
         }
-        if (nf > 0 && !solve_d(w->lsA, w->lsb, nf)) break;
+        if (nf > 0 && !solve_d(w->lsA, w->lsb, nf, w->lsp)) break;
         for (long a = 0; a < nf; a++) y[F[a]] = w->lsb[a];
         for (long k = 0; k < m; k++) {
             double wk = q[k];
@@ -697,15 +674,16 @@ static dvc_status pred_setup(ws_t *w)
     double c = w->hd * (1.0 - w->thd);
     double *T = malloc((size_t)(n * n + n) * sizeof(double));
     if (!T) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    for (long a = 0; a < n; a++)
+        for (long b = 0; b < n; b++) T[a * n + b] = (a == b ? 1.0 : 0.0) - c * w->Ad[a * n + b];
+    if (dvc_fp_lu(T, w->lsp, n) != 0) {
+        free(T);
+        return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor: I - h(1-theta)A is singular");
+    }
     for (long j = 0; j < n; j++) {
         /* column j of the inverse */
-        for (long a = 0; a < n; a++)
-            for (long b = 0; b < n; b++) T[a * n + b] = (a == b ? 1.0 : 0.0) - c * w->Ad[a * n + b];
         for (long a = 0; a < n; a++) T[n * n + a] = a == j ? 1.0 : 0.0;
-        if (!solve_d(T, T + n * n, n)) {
-            free(T);
-            return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor: I - h(1-theta)A is singular");
-        }
+        dvc_fp_lu_solve(T, w->lsp, n, T + n * n);
         for (long a = 0; a < n; a++) w->W[a * n + j] = T[n * n + a];
     }
     free(T);

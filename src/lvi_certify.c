@@ -378,7 +378,9 @@ static void residual(dvc_lvi_solver_t s, const dvc_ivec_t q, const double *v)
         mpfr_set(&w->R->e[i]->left, med3(&a->left, &b->left, &(*z)->left), MPFR_RNDD);
         mpfr_set(&w->R->e[i]->right, med3(&a->right, &b->right, &(*z)->right), MPFR_RNDU);
         dvc_ival_mag(w->f2, w->R->e[i]);
-        mpfr_max(w->f, w->f, w->f2, MPFR_RNDU);
+        /* mpfr_max drops a NaN operand; a NaN residual must stay visible */
+        if (mpfr_nan_p(w->f2)) mpfr_set_nan(w->f);
+        else if (!mpfr_nan_p(w->f)) mpfr_max(w->f, w->f, w->f2, MPFR_RNDU);
     }
 }
 

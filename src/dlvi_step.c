@@ -80,7 +80,8 @@ typedef struct {
     double hd, thd;
     double *Ad, *Bd, *Qd, *Md, *ld, *ud, *W, *WB, *Mp, *fv, *gv, *rv, *pv, *qv;
     double *lsA, *lsb; /* linear solve scratch */
-    long *lsp;
+    long *lsp;       /* free-index list of the predictor's active-set loop */
+    long *lspiv;     /* pivots of the floating LU */
     int *act;
 } ws_t;
 
@@ -336,7 +337,7 @@ static dvc_status lvi_pred(ws_t *w, const double *M, const double *q, double *y,
             w->lsb[a] = s;
             for (long b = 0; b < nf; b++) w->lsA[a * nf + b] = M[F[a] * m + F[b]];
         }
-        if (nf > 0 && !solve_d(w->lsA, w->lsb, nf, w->lsp)) break;
+        if (nf > 0 && !solve_d(w->lsA, w->lsb, nf, w->lspiv)) break;
         for (long a = 0; a < nf; a++) y[F[a]] = w->lsb[a];
         for (long k = 0; k < m; k++) {
             double wk = q[k];
@@ -400,6 +401,7 @@ static void ws_clear(ws_t *w)
     free(w->loc_pat);
     free(w->Ad);
     free(w->lsp);
+    free(w->lspiv);
     free(w->act);
     ws_zero(w);
 }
@@ -497,8 +499,9 @@ static dvc_status pred_alloc(ws_t *w, const dvc_dlvi_problem_struct *p, double h
     double *b;
     w->Ad = calloc((size_t)(sz + ls * ls + ls + 1), sizeof(double));
     w->lsp = calloc((size_t)(ls + 1), sizeof(long));
+    w->lspiv = calloc((size_t)(ls + 1), sizeof(long));
     w->act = calloc((size_t)(m + 1), sizeof(int));
-    if (!w->Ad || !w->lsp || !w->act) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    if (!w->Ad || !w->lsp || !w->lspiv || !w->act) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
     b = w->Ad;
     w->Bd = b += n * n;
     w->Qd = b += n * m;
@@ -676,14 +679,14 @@ static dvc_status pred_setup(ws_t *w)
     if (!T) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
     for (long a = 0; a < n; a++)
         for (long b = 0; b < n; b++) T[a * n + b] = (a == b ? 1.0 : 0.0) - c * w->Ad[a * n + b];
-    if (dvc_fp_lu(T, w->lsp, n) != 0) {
+    if (dvc_fp_lu(T, w->lspiv, n) != 0) {
         free(T);
         return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor: I - h(1-theta)A is singular");
     }
     for (long j = 0; j < n; j++) {
         /* column j of the inverse */
         for (long a = 0; a < n; a++) T[n * n + a] = a == j ? 1.0 : 0.0;
-        dvc_fp_lu_solve(T, w->lsp, n, T + n * n);
+        dvc_fp_lu_solve(T, w->lspiv, n, T + n * n);
         for (long a = 0; a < n; a++) w->W[a * n + j] = T[n * n + a];
     }
     free(T);
@@ -1344,6 +1347,7 @@ done:
     tfun_ctx_clear(&w.gctx);
     free(w.Ad);
     free(w.lsp);
+    free(w.lspiv);
     free(w.act);
     return st;
 }

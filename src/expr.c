@@ -621,6 +621,7 @@ static dvc_status next(parser *p)
 static dvc_status add_const(parser *p, long *idx)
 {
     dvc_expr_struct *e = p->e;
+    *idx = -1; /* defined on every path (gcc -O3 cannot see it otherwise) */
     if (e->ncst == e->acst) {
         long na = e->acst ? 2 * e->acst : 8;
         mpfi_t *nc = realloc(e->cst, (size_t)na * sizeof *nc);

@@ -473,6 +473,33 @@ static double run_remark(const char *mu, int sharpen, long *nsharp)
     return eT;
 }
 
+/* The predictor must solve the discrete recursion (4.2) to roundoff: a
+ * sloppy predictor still gives valid bounds (its defect is carried), only
+ * wider ones, so nothing else would notice. Remark 4.3 from x(0) = 0 has a
+ * free component that is not the first one (y1 at its bound, y2 free). */
+static void test_predictor_defect(void)
+{
+    static const char *const x0s[] = {"0", "1"};
+    for (int k = 0; k < 2; k++) {
+        dvc_dlvi_problem_t p;
+        dvc_dlvi_result_t r;
+        dvc_dlvi_opts o;
+        double worst = 0;
+        dvc_dlvi_problem_init(p);
+        remark_problem(p, "10", "1", 500, "0.5");
+        REQUIRE(dvc_ival_set_str(p->x0->e[0], x0s[k]) == DVC_OK, "x0");
+        dvc_dlvi_opts_default(&o);
+        dvc_dlvi_result_init(r);
+        CHECK(dvc_dlvi_run(r, p, &o) == DVC_OK, "remark x0 = %s: %s", x0s[k], dvc_error_message());
+        for (long i = 0; i < r->steps_done; i++)
+            if (!(r->delta[i] <= worst)) worst = r->delta[i];
+        CHECK(r->steps_done == 500 && worst <= 1e-13, "remark x0 = %s: largest defect %g of the predictor",
+              x0s[k], worst);
+        dvc_dlvi_result_clear(r);
+        dvc_dlvi_problem_clear(p);
+    }
+}
+
 static void test_remark43(void)
 {
     long n0 = 0, n1 = 0;
@@ -938,6 +965,7 @@ int main(void)
     test_stored_predictor();
     test_interval_x0();
     test_remark43();
+    test_predictor_defect();
     test_tfun_path();
     test_time_dependent_g();
     test_random_chain();

@@ -268,6 +268,8 @@ typedef struct {
     mpfi_t c;          /* FUN_CONST */
     dvc_expr_t e;      /* FUN_EXPR */
     dvc_tabfun_t tab;  /* FUN_TABLE */
+    int has_claim;     /* a stated Lipschitz constant, checked on every step */
+    mpfr_t claim;      /* its lower end: the computed bound must not exceed it */
 } fun_t;
 
 typedef struct {
@@ -299,6 +301,7 @@ static void funs_free(funs_t *F)
         if (f->kind == FUN_CONST) mpfi_clear(f->c);
         else if (f->kind == FUN_EXPR) dvc_expr_clear(f->e);
         else if (f->kind == FUN_TABLE) dvc_tabfun_clear(f->tab);
+        if (f->has_claim) mpfr_clear(f->claim);
     }
     mpfi_clear(F->tmp);
     mpfi_clear(F->tc);
@@ -336,6 +339,11 @@ static dvc_status funs_lip(mpfr_t out, const mpfi_t t, void *ctx)
         if (f->kind == FUN_EXPR) st = dvc_expr_lipschitz(F->ltmp, f->e, t);
         else st = dvc_tabfun_lipschitz(F->ltmp, f->tab, clip(F, t));
         if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", i + 1);
+        if (f->has_claim && mpfr_cmp(F->ltmp, f->claim) > 0)
+            return dvc_error(DVC_NOT_CERTIFIED, "component %ld: the stated Lipschitz constant %.6g "
+                             "could not be confirmed: the certified bound on t in [%.17g, %.17g] is %.6g",
+                             i + 1, mpfr_get_d(f->claim, MPFR_RNDD), mpfr_get_d(&t->left, MPFR_RNDD),
+                             mpfr_get_d(&t->right, MPFR_RNDU), mpfr_get_d(F->ltmp, MPFR_RNDU));
         /* infinity norm: the largest component constant */
         if (mpfr_cmp(F->ltmp, out) > 0) mpfr_set(out, F->ltmp, MPFR_RNDU);
     }
@@ -529,7 +537,45 @@ static dvc_status read_fun(fun_t *f, json_t *rentry, const json_t *j, const mpfi
     dvc_status st;
     f->kind = FUN_ZERO;
     if (json_is_null(j)) return DVC_OK;
-    if (json_is_object(j)) return read_table(f, rentry, j, T, c, where);
+    if (json_is_object(j)) {
+        /* {"expr": E, "lipschitz": L} or a table {"csv"|"at2": FILE, ..., "lipschitz": L} */
+        const json_t *lj = json_object_get(j, "lipschitz"), *ej = json_object_get(j, "expr");
+        if (ej) {
+            const char *key;
+            const json_t *val;
+            json_object_foreach((json_t *)j, key, val) {
+                (void)val;
+                if (strcmp(key, "expr") && strcmp(key, "lipschitz") && strcmp(key, "comment"))
+                    return dvc_error(DVC_ERR_INPUT, "%s: unknown key '%s' (expected expr, lipschitz)",
+                                     where, key);
+            }
+            if (!json_is_string(ej) && !json_is_number(ej))
+                return dvc_error(DVC_ERR_INPUT, "%s: 'expr' must be an expression string", where);
+            st = read_fun(f, NULL, ej, T, c, where);
+        } else {
+            json_t *copy = json_deep_copy(j);
+            if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+            json_object_del(copy, "lipschitz");
+            st = read_table(f, rentry, copy, T, c, where);
+            json_decref(copy);
+        }
+        if (st == DVC_OK && lj) {
+            char w2[600];
+            mpfi_t v;
+            snprintf(w2, sizeof w2, "%s: 'lipschitz'", where);
+            mpfi_init(v);
+            st = read_num(v, lj, c, w2);
+            if (st == DVC_OK && (!dvc_ival_is_finite(v) || !dvc_ival_is_nonneg(v)))
+                st = dvc_error(DVC_ERR_INPUT, "%s: must be a finite number >= 0", w2);
+            if (st == DVC_OK) {
+                mpfr_init2(f->claim, mpfi_get_prec(v));
+                mpfr_set(f->claim, &v->left, MPFR_RNDD);
+                f->has_claim = 1;
+            }
+            mpfi_clear(v);
+        }
+        return st;
+    }
     if (json_is_string(j)) {
         dvc_expr_init(f->e);
         f->kind = FUN_EXPR;

@@ -195,6 +195,16 @@ mk badtheta 's/"theta": 1/"theta": 2/'
 run_bad badtheta 2 "field 'theta'" "theta outside [0, 1]"
 mk lu 's/"u": \["inf"\]/"u": [-1]/'
 run_bad lu 2 "need l < u" "l >= u"
+# a stated Lipschitz constant is a claim: confirmed (4 = max |d/dt sin 4t|) or refused
+mk lipok 's/"sin(4\*t)"/{"expr": "sin(4*t)", "lipschitz": "4"}/'
+expect 0 "certified" "stated Lipschitz constant 4 confirmed" -- "$exe" enclose "$tmp/lipok.json" -o "$tmp/lipok.cert.json"
+expect 0 "accepted" "certificate with a stated Lipschitz constant verifies" -- "$exe" verify "$tmp/lipok.cert.json"
+mk lipbad 's/"sin(4\*t)"/{"expr": "sin(4*t)", "lipschitz": "3.9"}/'
+run_bad lipbad 1 "stated Lipschitz constant 3.9 could not be confirmed" "stated Lipschitz constant too small"
+mk lipneg 's/"sin(4\*t)"/{"expr": "sin(4*t)", "lipschitz": "-1"}/'
+run_bad lipneg 2 "'lipschitz': must be a finite number >= 0" "negative Lipschitz constant"
+mk lipkey 's/"sin(4\*t)"/{"expr": "sin(4*t)", "lipshitz": "4"}/'
+run_bad lipkey 2 "unknown key 'lipshitz'" "misspelt key next to expr"
 echo '{"A": [[0]],' > "$tmp/json.json"
 run_bad json 2 "malformed JSON at line" "malformed JSON"
 # tabulated data: a good CSV table, then broken AT2 / CSV files

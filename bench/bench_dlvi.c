@@ -16,6 +16,7 @@
 
 #include "dvicert/dlvi.h"
 #include "dvicert/tfun.h"
+#include "../tests/dlvi_setup.h"
 
 static double now(void)
 {
@@ -65,15 +66,7 @@ static void set_d(mpfi_t x, double v) { mpfi_set_d(x, v); }
 
 static void bridge(dvc_dlvi_problem_t p, forcing *F, long N)
 {
-    p->n = 2;
-    p->m = 1;
-    dvc_imat_resize(p->A, 2, 2);
-    dvc_imat_resize(p->B, 2, 1);
-    dvc_imat_resize(p->Q, 1, 2);
-    dvc_imat_resize(p->M, 1, 1);
-    dvc_ivec_resize(p->l, 1);
-    dvc_ivec_resize(p->u, 1);
-    dvc_ivec_resize(p->x0, 2);
+    dlvi_dims(p, 2, 1);
     set_d(dvc_imat_entry(p->A, 0, 1), 1);
     set_d(dvc_imat_entry(p->A, 1, 0), -4);
     set_d(dvc_imat_entry(p->B, 1, 0), -1);
@@ -103,15 +96,7 @@ static void bridge(dvc_dlvi_problem_t p, forcing *F, long N)
 static void chain(dvc_dlvi_problem_t p, forcing *F, long k, long N, const char *T)
 {
     long n = 2 * k, m = k - 1;
-    p->n = n;
-    p->m = m;
-    dvc_imat_resize(p->A, n, n);
-    dvc_imat_resize(p->B, n, m);
-    dvc_imat_resize(p->Q, m, n);
-    dvc_imat_resize(p->M, m, m);
-    dvc_ivec_resize(p->l, m);
-    dvc_ivec_resize(p->u, m);
-    dvc_ivec_resize(p->x0, n);
+    dlvi_dims(p, n, m);
     dvc_imat_zero(p->A);
     dvc_imat_zero(p->B);
     dvc_imat_zero(p->Q);
@@ -155,14 +140,6 @@ static dvc_status g_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
     (void)t;
     (void)ctx;
     for (long k = 0; k < out->n; k++) mpfi_set(out->e[k], g_val);
-    return DVC_OK;
-}
-
-static dvc_status g_lip(mpfr_t out, const mpfi_t t, void *ctx)
-{
-    (void)t;
-    (void)ctx;
-    mpfr_set_zero(out, 1);
     return DVC_OK;
 }
 
@@ -318,7 +295,7 @@ int main(void)
             m = p->m;
             p->gcb.k = m;
             p->gcb.eval = g_eval;
-            p->gcb.lipschitz = g_lip;
+            p->gcb.lipschitz = dlvi_zero_lip;
             p->gcb.eval_d = g_d;
             p->gcb.ctx = &m;
             if (e == 1) use_expr(p, "0.5*sin(2*pi*t)", "0.06");

@@ -48,6 +48,13 @@ static void free_arrays(dvc_cert_t c)
         for (long i = 0; i < np * c->m; i++) mpfi_clear(c->yhat_lo[i]);
     if (c->yhat_hi)
         for (long i = 0; i < np * c->m; i++) mpfi_clear(c->yhat_hi[i]);
+    if (c->ybox_lo)
+        for (long k = 0; k < c->m; k++) mpfr_clear(c->ybox_lo[k]);
+    if (c->ybox_hi)
+        for (long k = 0; k < c->m; k++) mpfr_clear(c->ybox_hi[k]);
+    free(c->ybox_lo);
+    free(c->ybox_hi);
+    c->ybox_lo = c->ybox_hi = NULL;
     free(c->eps_x);
     free(c->eps_y);
     free(c->ry);
@@ -364,6 +371,22 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
         c->N = p->N;
         mpfi_set_prec(c->T, c->prec);
         mpfi_set(c->T, p->T);
+        /* the admissible box of y: [l.lo, u.hi] (set exactly: same precision) */
+        c->ybox_lo = malloc((size_t)(c->m > 0 ? c->m : 1) * sizeof *c->ybox_lo);
+        c->ybox_hi = malloc((size_t)(c->m > 0 ? c->m : 1) * sizeof *c->ybox_hi);
+        if (!c->ybox_lo || !c->ybox_hi) {
+            free(c->ybox_lo);
+            free(c->ybox_hi);
+            c->ybox_lo = c->ybox_hi = NULL;
+            st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+        } else {
+            for (long k = 0; k < c->m; k++) {
+                mpfr_init2(c->ybox_lo[k], c->prec);
+                mpfr_init2(c->ybox_hi[k], c->prec);
+                mpfr_set(c->ybox_lo[k], &p->l->e[k]->left, MPFR_RNDD);
+                mpfr_set(c->ybox_hi[k], &p->u->e[k]->right, MPFR_RNDU);
+            }
+        }
     }
     dvc_problem_clear(p);
     if (st != DVC_OK) return st;
@@ -426,7 +449,9 @@ dvc_status dvc_cert_read(dvc_cert_t c, const char *path)
 
 /* ---- enclose / write ---------------------------------------------------- */
 
-dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec, int sharpen)
+/* One attempt at precision prec (0: the file's). */
+static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec, int sharpen,
+                             mpfr_prec_t *used)
 {
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
@@ -440,6 +465,7 @@ dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t 
         dvc_problem_clear(p);
         return st;
     }
+    *used = p->prec;
     dvc_dlvi_opts_default(&o);
     o.sharpen = sharpen;
     o.prec = p->prec;
@@ -456,6 +482,38 @@ dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t 
     dvc_problem_clear(p);
     json_decref(resolved);
     dvc_prec_set(saved);
+    return st;
+}
+
+dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec, int sharpen)
+{
+    return dvc_cert_enclose_retry(c, problem_path, prec, 0, sharpen);
+}
+
+/* The retry is done here rather than with the engine's opts.prec_max: the
+ * engine would keep the problem's data (decimal enclosures, tables) at the
+ * start precision while verify rebuilds them at the certificate's, so the
+ * two runs would not see the same numbers. */
+dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
+                                  mpfr_prec_t prec_max, int sharpen)
+{
+    mpfr_prec_t used = 0, start;
+    char tried[256] = "";
+    dvc_status st = enclose_at(c, problem_path, prec, sharpen, &used);
+    start = used;
+    c->prec_start = start;
+    c->retry_reason[0] = '\0';
+    while (st == DVC_NOT_CERTIFIED && used > 0 && 2 * used <= prec_max) {
+        size_t len = strlen(tried);
+        snprintf(tried + len, sizeof tried - len, "%s%ld", len ? ", " : "", (long)used);
+        snprintf(c->retry_reason, sizeof c->retry_reason, "%s", dvc_error_message());
+        st = enclose_at(c, problem_path, 2 * used, sharpen, &used);
+    }
+    c->prec_start = start;
+    if (st == DVC_NOT_CERTIFIED && tried[0])
+        return dvc_error_context(st, "precision raised from %s to %ld bits (--prec-max) without "
+                                 "success; at %ld bits: ", tried, (long)used, (long)used);
+    if (st != DVC_OK) c->retry_reason[0] = '\0';
     return st;
 }
 
@@ -709,6 +767,19 @@ void dvc_cert_time(mpfi_t t, const dvc_cert_t c, long i)
     mpfi_div_si(t, t, c->N);
 }
 
+/* Meet the y edges with [l.lo, u.hi]: y(t) solves the LVI, so y(t) in [l, u].
+ * The box ends are exact numbers (l.lo <= l, u.hi >= u), so the max / min
+ * keeps an outer edge outer and an inner edge inner; the rounding mode only
+ * matters if lo, hi have a lower precision than the box. */
+static void clip_y(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, mpfr_rnd_t rlo, mpfr_rnd_t rhi)
+{
+    if (!c->ybox_lo || !c->ybox_hi) return;
+    for (long k = 0; k < c->m; k++) {
+        if (mpfr_cmp(lo[k], c->ybox_lo[k]) < 0) mpfr_set(lo[k], c->ybox_lo[k], rlo);
+        if (mpfr_cmp(hi[k], c->ybox_hi[k]) > 0) mpfr_set(hi[k], c->ybox_hi[k], rhi);
+    }
+}
+
 int dvc_cert_tube_piece(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, const mpfi_t tt,
                         int which)
 {
@@ -754,6 +825,8 @@ int dvc_cert_tube_piece(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, cons
             mpfr_add(phi, &c->yhat_hi[i * c->m + k]->left, &c->ry[i]->left, MPFR_RNDD);
             mpfr_min(hi[k], plo, phi, MPFR_RNDD);
         }
+        /* inner edges: lo rounded up, hi down */
+        clip_y(lo, hi, c, MPFR_RNDU, MPFR_RNDD);
     }
     mpfr_clears(plo, phi, (mpfr_ptr)0);
     mpfi_clear(a);
@@ -786,6 +859,7 @@ void dvc_cert_tube_step(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int 
             mpfr_min(hi[k], t1, t2, MPFR_RNDU);
         }
         mpfr_clears(t1, t2, (mpfr_ptr)0);
+        clip_y(lo, hi, c, MPFR_RNDD, MPFR_RNDU);
     }
 }
 
@@ -800,4 +874,5 @@ void dvc_cert_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int 
         mpfr_set_d(hi[j], v[j], MPFR_RNDU);
         mpfr_add(hi[j], hi[j], &e->right, MPFR_RNDU);
     }
+    if (which) clip_y(lo, hi, c, MPFR_RNDD, MPFR_RNDU);
 }

@@ -86,6 +86,9 @@ static void free_arrays(dvc_dlvi_result_t r)
 void dvc_dlvi_result_clear(dvc_dlvi_result_t r)
 {
     free_arrays(r);
+    free(r->ybox_lo);
+    free(r->ybox_hi);
+    r->ybox_lo = r->ybox_hi = NULL;
     mpfi_clear(r->h);
     mpfi_clear(r->T);
     mpfi_clear(r->theta);
@@ -246,11 +249,18 @@ static void tube_y_step(dvc_ivec_t out, int first, const dvc_dlvi_result_t r, lo
     long m = r->m;
     (void)lam;
     for (long k = 0; k < m; k++) {
-        /* ([yhat^j] +- ry) meet ([yhat^{j+1}] +- ry) */
+        /* ([yhat^j] +- ry) meet ([yhat^{j+1}] +- ry) meet [l.lo, u.hi] */
         mpfi_interv_d(tmp2, -r->ry[j], r->ry[j]);
         mpfi_add(tmp, r->yhat[j * m + k], tmp2);
         mpfi_add(tmp2, r->yhat[(j + 1) * m + k], tmp2);
         mpfi_intersect(tmp, tmp, tmp2);
+        if (r->ybox_lo && r->ybox_hi && r->ybox_m == m) {
+            /* y(t) solves the LVI: y(t) in [l, u]. An empty meet cannot
+             * happen for a rigorous tube; keep the unmet box if it does. */
+            mpfi_interv_d(tmp2, r->ybox_lo[k], r->ybox_hi[k]);
+            mpfi_intersect(tmp2, tmp, tmp2);
+            if (!mpfi_is_empty(tmp2)) mpfi_set(tmp, tmp2);
+        }
         if (first) mpfi_set(out->e[k], tmp);
         else mpfi_union(out->e[k], out->e[k], tmp);
     }
@@ -266,4 +276,32 @@ dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi
 {
     if (out->n != r->m) return dvc_error(DVC_ERR_INPUT, "dlvi tube: out has %ld entries, need %ld", out->n, r->m);
     return tube_generic(out, r, t, tube_y_step);
+}
+
+dvc_status dvc_dlvi_result_set_ybox(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p)
+{
+    long m = p->m;
+    double *lo, *hi;
+    if (p->l->n != m || p->u->n != m)
+        return dvc_error(DVC_ERR_INPUT, "dlvi: l, u must have m = %ld entries", m);
+    lo = malloc((size_t)(m > 0 ? m : 1) * sizeof *lo);
+    hi = malloc((size_t)(m > 0 ? m : 1) * sizeof *hi);
+    if (!lo || !hi) {
+        free(lo);
+        free(hi);
+        return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    }
+    for (long k = 0; k < m; k++) {
+        /* outward: a double <= l.lo and one >= u.hi (NaN: no information) */
+        lo[k] = mpfr_get_d(&p->l->e[k]->left, MPFR_RNDD);
+        hi[k] = mpfr_get_d(&p->u->e[k]->right, MPFR_RNDU);
+        if (isnan(lo[k])) lo[k] = -INFINITY;
+        if (isnan(hi[k])) hi[k] = INFINITY;
+    }
+    free(r->ybox_lo);
+    free(r->ybox_hi);
+    r->ybox_lo = lo;
+    r->ybox_hi = hi;
+    r->ybox_m = m;
+    return DVC_OK;
 }

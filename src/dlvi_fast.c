@@ -27,9 +27,24 @@ static void set_round(int mode)
 
 /* ---- sparse binary64 copy of an interval matrix ------------------------ */
 
+long dvc_dlvi_pattern_(long *start, long *col, const dvc_imat_t A)
+{
+    long k = 0;
+    for (long i = 0; i < A->r; i++) {
+        start[i] = k;
+        for (long j = 0; j < A->c; j++) {
+            mpfi_ptr e = dvc_imat_entry(A, i, j);
+            if (mpfr_zero_p(&e->left) && mpfr_zero_p(&e->right)) continue;
+            col[k++] = j;
+        }
+    }
+    start[A->r] = k;
+    return k;
+}
+
 int dvc_dlvi_fspm_build_(dvc_dlvi_fspm *S, const dvc_imat_t A)
 {
-    long k = 0, sz = A->r * A->c + 1;
+    long sz = A->r * A->c + 1;
     memset(S, 0, sizeof *S);
     S->r = A->r;
     S->start = calloc((size_t)(A->r + 1), sizeof(long));
@@ -38,20 +53,15 @@ int dvc_dlvi_fspm_build_(dvc_dlvi_fspm *S, const dvc_imat_t A)
     S->hi = calloc((size_t)sz, sizeof(double));
     if (!S->start || !S->col || !S->lo || !S->hi) abort();
     S->ok = 1;
-    for (long i = 0; i < A->r; i++) {
-        S->start[i] = k;
-        for (long j = 0; j < A->c; j++) {
-            mpfi_ptr e = dvc_imat_entry(A, i, j);
-            if (mpfr_zero_p(&e->left) && mpfr_zero_p(&e->right)) continue;
-            S->col[k] = j;
+    dvc_dlvi_pattern_(S->start, S->col, A);
+    for (long i = 0; i < A->r; i++)
+        for (long k = S->start[i]; k < S->start[i + 1]; k++) {
+            mpfi_ptr e = dvc_imat_entry(A, i, S->col[k]);
             /* outward; exact when the endpoints are doubles */
             S->lo[k] = mpfr_get_d(&e->left, MPFR_RNDD);
             S->hi[k] = mpfr_get_d(&e->right, MPFR_RNDU);
             if (!isfinite(S->lo[k]) || !isfinite(S->hi[k])) S->ok = 0;
-            k++;
         }
-    }
-    S->start[A->r] = k;
     return S->ok;
 }
 

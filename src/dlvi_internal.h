@@ -45,6 +45,11 @@ typedef struct {
     int ok;            /* every endpoint finite */
 } dvc_dlvi_fspm;
 
+/* Row-compressed pattern of the entries of A that are not exactly [0, 0]
+ * (shared by the MPFI and the binary64 sparse copies): start needs A->r + 1
+ * slots, col A->r * A->c; returns the number of entries kept. */
+long dvc_dlvi_pattern_(long *start, long *col, const dvc_imat_t A);
+
 int dvc_dlvi_fspm_build_(dvc_dlvi_fspm *S, const dvc_imat_t A);
 void dvc_dlvi_fspm_clear_(dvc_dlvi_fspm *S);
 

@@ -120,24 +120,14 @@ static double up_d(const mpfr_t x) { return mpfr_get_d(x, MPFR_RNDU); }
 
 static void spm_build(spm_t *S, const dvc_imat_t A)
 {
-    long k = 0;
     S->r = A->r;
     S->start = calloc((size_t)(A->r + 1), sizeof(long));
     S->col = calloc((size_t)(A->r * A->c + 1), sizeof(long));
     S->val = calloc((size_t)(A->r * A->c + 1), sizeof(mpfi_ptr));
     if (!S->start || !S->col || !S->val) abort();
-    for (long i = 0; i < A->r; i++) {
-        S->start[i] = k;
-        for (long j = 0; j < A->c; j++) {
-            mpfi_ptr e = dvc_imat_entry(A, i, j);
-            if (mpfr_zero_p(&e->left) && mpfr_zero_p(&e->right)) continue;
-            S->col[k] = j;
-            S->val[k] = e;
-            k++;
-        }
-    }
-    S->start[A->r] = k;
-    S->nnz = k;
+    S->nnz = dvc_dlvi_pattern_(S->start, S->col, A);
+    for (long i = 0; i < A->r; i++)
+        for (long k = S->start[i]; k < S->start[i + 1]; k++) S->val[k] = dvc_imat_entry(A, i, S->col[k]);
 }
 
 static void spm_clear(spm_t *S)

@@ -295,6 +295,7 @@ dvc_status dvc_traj_check(dvc_traj_report *rep, const dvc_traj_t tr, const dvc_c
                     double d;
                     margin_one(mg, tr->v[s * w + off + k], lo[k], hi[k], tmp);
                     d = mpfr_get_d(mg, MPFR_RNDD);
+                    if (d == 0) d = 0; /* x - x rounded down is -0: on the edge is inside */
                     /* every step the sample's time may fall in must contain it */
                     if (d < best[off + k]) best[off + k] = d;
                 }

@@ -65,4 +65,15 @@ static inline long check_rng_int(check_rng *r, long a, long b) /* [a, b] */
     return a + (long)(check_rng_next(r) % (unsigned long long)(b - a + 1));
 }
 
+/* perm = a random permutation of 0..m-1 (Fisher-Yates, from the top). */
+static inline void check_rng_perm(check_rng *r, long *perm, long m)
+{
+    for (long i = 0; i < m; i++) perm[i] = i;
+    for (long i = m - 1; i > 0; i--) {
+        long j = check_rng_int(r, 0, i), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+}
+
 #endif

@@ -182,18 +182,13 @@ static void gen_p(double *M, int m, int kind, check_rng *r)
             }
         if (kind == KIND_SCALED_TRI) {
             double d1[MAXM], d2[MAXM];
-            int perm[MAXM];
+            long perm[MAXM];
             double T[MAXM * MAXM];
             for (int i = 0; i < m; i++) {
                 d1[i] = (double)check_rng_int(r, 1, 8) / 4.0;
                 d2[i] = (double)check_rng_int(r, 1, 8) / 4.0;
-                perm[i] = i;
             }
-            for (int i = m - 1; i > 0; i--) { /* symmetric permutation keeps P */
-                int j = (int)check_rng_int(r, 0, i), t = perm[i];
-                perm[i] = perm[j];
-                perm[j] = t;
-            }
+            check_rng_perm(r, perm, m); /* symmetric permutation keeps P */
             for (int i = 0; i < m; i++)
                 for (int j = 0; j < m; j++) T[i * m + j] = d1[i] * M[perm[i] * m + perm[j]] * d2[j];
             memcpy(M, T, sizeof(double) * (size_t)(m * m));

@@ -5,6 +5,7 @@
  * certificate must be rejected whenever a stated bound is on the wrong side
  * of the recomputed one, however close, or a stated hypothesis changed.
  * argv[1]: the source directory's certs/. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -70,6 +71,100 @@ static dvc_status tamper_summary(const char *path, const char *key, double rel, 
     return st;
 }
 
+/* y solves the LVI, so y(t) in [l, u]: every y tube is met with [l.lo, u.hi].
+ * Bridge (l = 0, u = inf): the unmet tube goes below 0 (so the meet does
+ * something), the met one never does, it is the unmet one met with
+ * [0, inf], and it still contains the exact y = 0 (for x(0) = (0, gamma > 0)
+ * the contact never activates on [0, 1], tests/ref_bridge.c). */
+static void test_ybox(const char *certs)
+{
+    char path[4096];
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_dlvi_opts o;
+    dvc_ivec_t Y0, Y1;
+    mpfi_t t;
+    check_rng rng = {4242};
+    long below = 0, nt = 2000;
+    snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", certs);
+    dvc_dlvi_problem_init(p);
+    REQUIRE(dvc_problem_load(p, NULL, path, 0) == DVC_OK, "%s: %s", path, dvc_error_message());
+    dvc_dlvi_opts_default(&o);
+    dvc_dlvi_result_init(r);
+    REQUIRE(dvc_dlvi_run(r, p, &o) == DVC_OK, "bridge run: %s", dvc_error_message());
+    dvc_ivec_init2(Y0, 1, r->prec);
+    dvc_ivec_init2(Y1, 1, r->prec);
+    mpfi_init2(t, r->prec);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) CHECK(dvc_dlvi_result_set_ybox(r, p) == DVC_OK, "set_ybox");
+        for (long k = 0; k < nt; k++) {
+            double a = check_rng_unif(&rng, 0, 1), b = a + check_rng_unif(&rng, 0, 1e-3);
+            if (b > 1) b = 1;
+            mpfi_interv_d(t, a, b);
+            r->ybox_m = pass ? 1 : 0; /* pass 0: the unmet tube */
+            REQUIRE(dvc_dlvi_tube_y(Y0, r, t) == DVC_OK, "tube_y: %s", dvc_error_message());
+            if (pass == 0) {
+                below += mpfr_sgn(&Y0->e[0]->left) < 0;
+                continue;
+            }
+            r->ybox_m = 0;
+            REQUIRE(dvc_dlvi_tube_y(Y1, r, t) == DVC_OK, "tube_y: %s", dvc_error_message());
+            r->ybox_m = 1;
+            CHECK(mpfr_sgn(&Y0->e[0]->left) >= 0, "met y tube below l = 0 at t = [%g, %g]", a, b);
+            CHECK(mpfi_is_inside(Y0->e[0], Y1->e[0]) > 0, "met y tube not inside the unmet one");
+            CHECK(mpfr_cmp(&Y0->e[0]->right, &Y1->e[0]->right) == 0 &&
+                      (mpfr_sgn(&Y1->e[0]->left) < 0 ? mpfr_zero_p(&Y0->e[0]->left) != 0
+                                                     : mpfr_equal_p(&Y0->e[0]->left, &Y1->e[0]->left) != 0),
+                  "met y tube is not the unmet one met with [0, inf]");
+            CHECK(mpfi_is_inside_ui(0, Y0->e[0]) > 0, "exact y = 0 outside the met tube at t = [%g, %g]", a, b);
+        }
+    }
+    CHECK(below > nt / 2, "the unmet y tube should go below 0 (it did at %ld of %ld times)", below, nt);
+    mpfi_clear(t);
+    dvc_ivec_clear(Y0);
+    dvc_ivec_clear(Y1);
+    dvc_dlvi_result_clear(r);
+    dvc_problem_clear(p);
+
+    /* certificate tubes (check, export, plot): every y edge in [l.lo, u.hi] */
+    static const char *const files[] = {"bridge/gamma0.2.cert.json", "bridge/gamma2.0.cert.json",
+                                        "circuit/circuit.cert.json", "remark43/x0_1.cert.json"};
+    long zero_edges = 0;
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        dvc_cert_t c;
+        mpfr_t *lo, *hi;
+        mpfi_t tt;
+        snprintf(path, sizeof path, "%s/%s", certs, files[f]);
+        REQUIRE(load(c, path), "read %s", path);
+        lo = malloc((size_t)(c->m + 1) * sizeof *lo);
+        hi = malloc((size_t)(c->m + 1) * sizeof *hi);
+        REQUIRE(lo && hi, "alloc");
+        for (long k = 0; k < c->m; k++) mpfr_inits2(c->prec, lo[k], hi[k], (mpfr_ptr)0);
+        mpfi_init2(tt, c->prec);
+        for (long i = 0; i <= c->N; i++) {
+            for (int kind = 0; kind < 3; kind++) {
+                if (kind < 2 && i == 0) continue;
+                if (kind == 0) dvc_cert_tube_step(lo, hi, c, i, 1);
+                else if (kind == 1) {
+                    dvc_cert_time(tt, c, i);
+                    if (!dvc_cert_tube_piece(lo, hi, c, i, tt, 1)) continue;
+                } else dvc_cert_tube_grid(lo, hi, c, i, 1);
+                for (long k = 0; k < c->m; k++) {
+                    CHECK(mpfr_cmp(lo[k], c->ybox_lo[k]) >= 0 && mpfr_cmp(hi[k], c->ybox_hi[k]) <= 0,
+                          "%s: step %ld kind %d y%ld edge outside [l, u]", files[f], i, kind, k + 1);
+                    zero_edges += mpfr_equal_p(lo[k], c->ybox_lo[k]) != 0;
+                }
+            }
+        }
+        mpfi_clear(tt);
+        for (long k = 0; k < c->m; k++) mpfr_clears(lo[k], hi[k], (mpfr_ptr)0);
+        free(lo);
+        free(hi);
+        dvc_cert_clear(c);
+    }
+    CHECK(zero_edges > 1000, "the meet with [l, u] never applied (%ld edges at l)", zero_edges);
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
@@ -133,6 +228,7 @@ int main(int argc, char **argv)
             dvc_cert_clear(c);
         }
     }
+    test_ybox(argv[1]);
     mpfr_free_cache();
     return check_report();
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "dlvi_setup.h"
 #include "dvicert/dlvi.h"
 #include "dvicert/tfun.h"
 #include "ref_bridge.h"
@@ -58,6 +59,36 @@ static void set_vec(dvc_ivec_t x, long n, const char *const *v)
     for (long k = 0; k < n; k++) REQUIRE(dvc_ival_set_str(x->e[k], v[k]) == DVC_OK, "entry %s", v[k]);
 }
 
+/* Sizes and data A, B, Q, M, l, u, x0 of p from decimal strings (row-major). */
+static void set_data(dvc_dlvi_problem_t p, long n, long m, const char *const *A, const char *const *B,
+                     const char *const *Q, const char *const *M, const char *const *l,
+                     const char *const *u, const char *const *x0)
+{
+    p->n = n;
+    p->m = m;
+    set_entries(p->A, n, n, A);
+    set_entries(p->B, n, m, B);
+    set_entries(p->Q, m, n, Q);
+    set_entries(p->M, m, m, M);
+    set_vec(p->l, m, l);
+    set_vec(p->u, m, u);
+    set_vec(p->x0, n, x0);
+}
+
+/* f given by callbacks with k components, no g. */
+static void set_f(dvc_dlvi_problem_t p, long k, dvc_status (*eval)(dvc_ivec_t, const mpfi_t, void *),
+                  dvc_status (*lipschitz)(mpfr_t, const mpfi_t, void *),
+                  void (*eval_d)(double *, double, void *), void *ctx)
+{
+    memset(&p->fcb, 0, sizeof p->fcb);
+    memset(&p->gcb, 0, sizeof p->gcb);
+    p->fcb.k = k;
+    p->fcb.eval = eval;
+    p->fcb.lipschitz = lipschitz;
+    p->fcb.eval_d = eval_d;
+    p->fcb.ctx = ctx;
+}
+
 static void bridge_problem(dvc_dlvi_problem_t p, fscratch *fs, const char *x10, const char *gamma,
                            const char *theta, long N)
 {
@@ -65,26 +96,12 @@ static void bridge_problem(dvc_dlvi_problem_t p, fscratch *fs, const char *x10, 
                              *const Q[] = {"3", "0"}, *const M[] = {"1"}, *const l[] = {"0"},
                              *const u[] = {"inf"};
     const char *x0[] = {x10, gamma};
-    p->n = 2;
-    p->m = 1;
-    set_entries(p->A, 2, 2, A);
-    set_entries(p->B, 2, 1, B);
-    set_entries(p->Q, 1, 2, Q);
-    set_entries(p->M, 1, 1, M);
-    set_vec(p->l, 1, l);
-    set_vec(p->u, 1, u);
-    set_vec(p->x0, 2, x0);
+    set_data(p, 2, 1, A, B, Q, M, l, u, x0);
     mpfi_set_ui(p->T, 1);
     p->N = N;
     REQUIRE(dvc_ival_set_str(p->theta, theta) == DVC_OK, "theta");
     p->prec = 53;
-    memset(&p->fcb, 0, sizeof p->fcb);
-    memset(&p->gcb, 0, sizeof p->gcb);
-    p->fcb.k = 2;
-    p->fcb.eval = bridge_f;
-    p->fcb.lipschitz = bridge_flip;
-    p->fcb.eval_d = bridge_fd;
-    p->fcb.ctx = fs;
+    set_f(p, 2, bridge_f, bridge_flip, bridge_fd, fs);
 }
 
 /* Remark 4.3: f = -2 */
@@ -93,14 +110,6 @@ static dvc_status const_f(dvc_ivec_t out, const mpfi_t t, void *ctx)
     (void)t;
     (void)ctx;
     mpfi_set_si(out->e[0], -2);
-    return DVC_OK;
-}
-
-static dvc_status zero_lip(mpfr_t out, const mpfi_t t, void *ctx)
-{
-    (void)t;
-    (void)ctx;
-    mpfr_set_zero(out, 1);
     return DVC_OK;
 }
 
@@ -116,25 +125,12 @@ static void remark_problem(dvc_dlvi_problem_t p, const char *mu, const char *the
     static const char *const A[] = {"-1"}, *const B[] = {"2", "-1"}, *const Q[] = {"-1", "1"},
                              *const l[] = {"0", "0"}, *const u[] = {"inf", "inf"}, *const x0[] = {"1"};
     const char *M[] = {"1", "0", mu, "1"};
-    p->n = 1;
-    p->m = 2;
-    set_entries(p->A, 1, 1, A);
-    set_entries(p->B, 1, 2, B);
-    set_entries(p->Q, 2, 1, Q);
-    set_entries(p->M, 2, 2, M);
-    set_vec(p->l, 2, l);
-    set_vec(p->u, 2, u);
-    set_vec(p->x0, 1, x0);
+    set_data(p, 1, 2, A, B, Q, M, l, u, x0);
     REQUIRE(dvc_ival_set_str(p->T, T) == DVC_OK, "T");
     p->N = N;
     REQUIRE(dvc_ival_set_str(p->theta, theta) == DVC_OK, "theta");
     p->prec = 53;
-    memset(&p->fcb, 0, sizeof p->fcb);
-    memset(&p->gcb, 0, sizeof p->gcb);
-    p->fcb.k = 1;
-    p->fcb.eval = const_f;
-    p->fcb.lipschitz = zero_lip;
-    p->fcb.eval_d = const_fd;
+    set_f(p, 1, const_f, dlvi_zero_lip, const_fd, NULL);
 }
 
 /* ---- containment ------------------------------------------------------- */
@@ -652,15 +648,7 @@ static void test_time_dependent_g(void)
     dvc_ivec_init2(Y, 1, 53);
     mpfr_inits2(REF_PREC, ex, ey, tt, (mpfr_ptr)0);
     dvc_dlvi_problem_init(p);
-    p->n = 1;
-    p->m = 1;
-    set_entries(p->A, 1, 1, A);
-    set_entries(p->B, 1, 1, B);
-    set_entries(p->Q, 1, 1, Q);
-    set_entries(p->M, 1, 1, M);
-    set_vec(p->l, 1, l);
-    set_vec(p->u, 1, u);
-    set_vec(p->x0, 1, x0);
+    set_data(p, 1, 1, A, B, Q, M, l, u, x0);
     mpfi_set_ui(p->T, 3);
     p->N = 3000;
     mpfi_set_ui(p->theta, 1);
@@ -804,15 +792,7 @@ static void test_random_chain(void)
         mpfi_init2(C.s1, 53);
         mpfi_init2(C.s2, 53);
         dvc_dlvi_problem_init(p);
-        p->n = 4;
-        p->m = 1;
-        dvc_imat_resize(p->A, 4, 4);
-        dvc_imat_resize(p->B, 4, 1);
-        dvc_imat_resize(p->Q, 1, 4);
-        dvc_imat_resize(p->M, 1, 1);
-        dvc_ivec_resize(p->l, 1);
-        dvc_ivec_resize(p->u, 1);
-        dvc_ivec_resize(p->x0, 4);
+        dlvi_dims(p, 4, 1);
         mpfi_set_ui(dvc_imat_entry(p->A, 0, 2), 1);
         mpfi_set_ui(dvc_imat_entry(p->A, 1, 3), 1);
         for (int j = 0; j < 2; j++) {
@@ -834,7 +814,7 @@ static void test_random_chain(void)
         dvc_ival_set_str(p->theta, theta);
         p->prec = 53;
         p->fcb = (dvc_dlvi_tcb){4, chain_f, chain_flip, chain_fd, &C};
-        p->gcb = (dvc_dlvi_tcb){1, chain_g, zero_lip, chain_gd, &C};
+        p->gcb = (dvc_dlvi_tcb){1, chain_g, dlvi_zero_lip, chain_gd, &C};
         dvc_dlvi_opts_default(&o);
         o.sharpen = (int)(cs & 1);
         dvc_dlvi_result_init(r);

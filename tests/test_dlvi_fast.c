@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "dlvi_setup.h"
 #include "dvicert/dlvi.h"
 
 typedef struct {
@@ -170,15 +171,7 @@ static void test_random(void)
         mpfi_init2(F.a, 53);
         mpfi_init2(F.b, 53);
         dvc_dlvi_problem_init(p);
-        p->n = n;
-        p->m = m;
-        dvc_imat_resize(p->A, n, n);
-        dvc_imat_resize(p->B, n, m);
-        dvc_imat_resize(p->Q, m, n);
-        dvc_imat_resize(p->M, m, m);
-        dvc_ivec_resize(p->l, m);
-        dvc_ivec_resize(p->u, m);
-        dvc_ivec_resize(p->x0, n);
+        dlvi_dims(p, n, m);
         for (long k = 0; k < n * n; k++) rnd_entry(p->A->e[k], &rng, 3, iv);
         for (long k = 0; k < n * m; k++) rnd_entry(p->B->e[k], &rng, 1, iv);
         for (long k = 0; k < m * n; k++) rnd_entry(p->Q->e[k], &rng, 2, iv);

@@ -68,12 +68,7 @@ static void gen_matrix(check_rng *g, int kind, long m, double *M, int dyadic)
         break;
     default: { /* permuted upper triangular with large off-diagonal entries: P, not PD */
         long *perm = malloc((size_t)m * sizeof(long));
-        for (long i = 0; i < m; i++) perm[i] = i;
-        for (long i = m - 1; i > 0; i--) {
-            long j = check_rng_int(g, 0, i), t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-        }
+        check_rng_perm(g, perm, m);
         for (long i = 0; i < m; i++)
             for (long j = i; j < m; j++)
                 B[i * m + j] = dyad(i == j ? check_rng_unif(g, 0.5, 2) : check_rng_unif(g, -4, 4), dyadic);
@@ -163,46 +158,79 @@ static int contains_ref(const mpfi_t y, const mpfr_t r)
     return ok;
 }
 
+/* An instance's point data M (m x m, row-major), l, u, their interval
+ * copies Mi, li, ui (set by the caller) with room qi for q, and the
+ * reference solution yr (RPREC bits) with its active set act. */
+typedef struct {
+    long m;
+    double *M, *l, *u;
+    int *act;
+    mpfr_t *yr;
+    dvc_imat_t Mi;
+    dvc_ivec_t li, ui, qi;
+} inst_data;
+
+static void inst_data_init(inst_data *d, long m)
+{
+    d->m = m;
+    d->M = malloc((size_t)(m * m) * sizeof(double));
+    d->l = malloc((size_t)m * sizeof(double));
+    d->u = malloc((size_t)m * sizeof(double));
+    d->act = malloc((size_t)m * sizeof(int));
+    d->yr = malloc((size_t)m * sizeof(mpfr_t));
+    for (long i = 0; i < m; i++) mpfr_init2(d->yr[i], RPREC);
+    dvc_imat_init(d->Mi, m, m);
+    dvc_ivec_init(d->li, m);
+    dvc_ivec_init(d->ui, m);
+    dvc_ivec_init(d->qi, m);
+}
+
+static void inst_data_clear(inst_data *d)
+{
+    dvc_imat_clear(d->Mi);
+    dvc_ivec_clear(d->li);
+    dvc_ivec_clear(d->ui);
+    dvc_ivec_clear(d->qi);
+    for (long i = 0; i < d->m; i++) mpfr_clear(d->yr[i]);
+    free(d->yr);
+    free(d->M);
+    free(d->l);
+    free(d->u);
+    free(d->act);
+}
+
 static void run_instance(check_rng *g, long id, int kind, long m, int ndeg, int ival, int lcp,
                          int force_residual, int use_guess)
 {
     int dyadic = ndeg > 0;
-    double *M = malloc((size_t)(m * m) * sizeof(double)), *l = malloc((size_t)m * sizeof(double)),
-           *u = malloc((size_t)m * sizeof(double)), *q = malloc((size_t)m * sizeof(double)),
+    inst_data d;
+    double *q = malloc((size_t)m * sizeof(double)),
            *qlo = malloc((size_t)m * sizeof(double)), *qhi = malloc((size_t)m * sizeof(double)),
            *qs = malloc((size_t)m * sizeof(double));
-    int *act = malloc((size_t)m * sizeof(int));
-    mpfr_t *yr = malloc((size_t)m * sizeof(mpfr_t));
-    dvc_imat_t Mi;
-    dvc_ivec_t li, ui, qi;
     dvc_lvi_solver_t s;
     dvc_lvi_result_t r;
     dvc_status st;
     double delta = 0;
 
-    gen_matrix(g, kind, m, M, dyadic);
-    gen_bounds(g, m, l, u, lcp, dyadic);
-    gen_q(g, m, M, l, u, q, ndeg, dyadic);
+    inst_data_init(&d, m);
+    gen_matrix(g, kind, m, d.M, dyadic);
+    gen_bounds(g, m, d.l, d.u, lcp, dyadic);
+    gen_q(g, m, d.M, d.l, d.u, q, ndeg, dyadic);
     if (ival) delta = pow(10, -check_rng_unif(g, m <= 6 ? 2 : 7, 10));
     for (long i = 0; i < m; i++) {
         qlo[i] = q[i] - delta * (1 + fabs(q[i]));
         qhi[i] = q[i] + delta * (1 + fabs(q[i]));
-        mpfr_init2(yr[i], RPREC);
     }
-    dvc_imat_init(Mi, m, m);
-    dvc_ivec_init(li, m);
-    dvc_ivec_init(ui, m);
-    dvc_ivec_init(qi, m);
-    dvc_imat_set_d(Mi, M);
+    dvc_imat_set_d(d.Mi, d.M);
     if (id % 7 == 3) /* interval matrix: the reference uses M, a point of it */
         for (long t = 0; t < m * m; t++)
-            if (M[t] != 0) mpfi_interv_d(Mi->e[t], M[t] - 1e-13 * fabs(M[t]), M[t] + 1e-13 * fabs(M[t]));
+            if (d.M[t] != 0) mpfi_interv_d(d.Mi->e[t], d.M[t] - 1e-13 * fabs(d.M[t]), d.M[t] + 1e-13 * fabs(d.M[t]));
     for (long i = 0; i < m; i++) {
-        mpfi_set_d(li->e[i], l[i]);
-        mpfi_set_d(ui->e[i], u[i]);
-        mpfi_interv_d(qi->e[i], qlo[i], qhi[i]);
+        mpfi_set_d(d.li->e[i], d.l[i]);
+        mpfi_set_d(d.ui->e[i], d.u[i]);
+        mpfi_interv_d(d.qi->e[i], qlo[i], qhi[i]);
     }
-    st = dvc_lvi_solver_init(s, Mi, li, ui);
+    st = dvc_lvi_solver_init(s, d.Mi, d.li, d.ui);
     if (st != DVC_OK) {
         /* only the P-not-PD kind may be beyond the P-matrix prover */
         CHECK(kind == K_PNOTPD && st == DVC_NOT_CERTIFIED, "instance %ld (%s, m=%ld): init: %s", id,
@@ -218,12 +246,12 @@ static void run_instance(check_rng *g, long id, int kind, long m, int ndeg, int 
          * the checks, or be right */
         double *gs = malloc((size_t)m * sizeof(double));
         for (long i = 0; i < m; i++) {
-            double lo = isfinite(l[i]) ? l[i] : -3, hi = isfinite(u[i]) ? u[i] : 3;
+            double lo = isfinite(d.l[i]) ? d.l[i] : -3, hi = isfinite(d.u[i]) ? d.u[i] : 3;
             long t = check_rng_int(g, 0, 2);
-            gs[i] = t == 0 ? l[i] : t == 1 ? u[i] : check_rng_unif(g, lo, hi);
+            gs[i] = t == 0 ? d.l[i] : t == 1 ? d.u[i] : check_rng_unif(g, lo, hi);
             if (!isfinite(gs[i])) gs[i] = check_rng_unif(g, lo, hi);
         }
-        st = dvc_lvi_solve(r, s, qi, use_guess ? gs : NULL);
+        st = dvc_lvi_solve(r, s, d.qi, use_guess ? gs : NULL);
         free(gs);
     }
     CHECK(st == DVC_OK, "instance %ld (%s, m=%ld, deg=%d, ival=%d): %s", id, kind_name[kind], m, ndeg,
@@ -252,50 +280,41 @@ static void run_instance(check_rng *g, long id, int kind, long m, int ndeg, int 
                 if (qs[i] > qhi[i]) qs[i] = qhi[i];
             }
             if (m <= 6) {
-                found = lvi_ref_enum(yr, act, M, qs, l, u, m, RPREC);
+                found = lvi_ref_enum(d.yr, d.act, d.M, qs, d.l, d.u, m, RPREC);
                 ref_enum_cnt++;
             } else {
                 /* the certified run's piece, re-checked at 256 bits */
-                if (r->route == DVC_LVI_ROUTE_ACTIVE_SET) memcpy(act, r->active, (size_t)m * sizeof(int));
+                if (r->route == DVC_LVI_ROUTE_ACTIVE_SET) memcpy(d.act, r->active, (size_t)m * sizeof(int));
                 for (long i = 0; i < m && r->route != DVC_LVI_ROUTE_ACTIVE_SET; i++) {
                     double zi = qs[i];
-                    for (long j = 0; j < m; j++) zi += M[i * m + j] * r->pred[j];
-                    act[i] = r->pred[i] == l[i] && zi >= 0 ? -1 : r->pred[i] == u[i] && zi <= 0 ? 1 : 0;
+                    for (long j = 0; j < m; j++) zi += d.M[i * m + j] * r->pred[j];
+                    d.act[i] = r->pred[i] == d.l[i] && zi >= 0 ? -1 : r->pred[i] == d.u[i] && zi <= 0 ? 1 : 0;
                 }
-                found = lvi_ref_piece(yr, act, M, qs, l, u, m, RPREC);
+                found = lvi_ref_piece(d.yr, d.act, d.M, qs, d.l, d.u, m, RPREC);
                 if (found) ref_piece_cnt++;
                 else {
-                    found = lvi_ref_murty(yr, act, M, qs, l, u, m, RPREC);
+                    found = lvi_ref_murty(d.yr, d.act, d.M, qs, d.l, d.u, m, RPREC);
                     ref_murty_cnt++;
                 }
             }
             CHECK(found, "instance %ld: reference solver found no solution", id);
             n_samples++;
             for (long i = 0; found && i < m; i++)
-                CHECK(contains_ref(r->y->e[i], yr[i]),
+                CHECK(contains_ref(r->y->e[i], d.yr[i]),
                       "instance %ld (%s, m=%ld, deg=%d, ival=%d, route %s) entry %ld: [%.17g, %.17g] misses %.17g",
                       id, kind_name[kind], m, ndeg, ival, dvc_lvi_route_name(r->route), i,
                       mpfr_get_d(&r->y->e[i]->left, MPFR_RNDD), mpfr_get_d(&r->y->e[i]->right, MPFR_RNDU),
-                      mpfr_get_d(yr[i], MPFR_RNDN));
+                      mpfr_get_d(d.yr[i], MPFR_RNDN));
         }
     }
     dvc_lvi_result_clear(r);
 done:
     dvc_lvi_solver_clear(s);
-    dvc_imat_clear(Mi);
-    dvc_ivec_clear(li);
-    dvc_ivec_clear(ui);
-    dvc_ivec_clear(qi);
-    for (long i = 0; i < m; i++) mpfr_clear(yr[i]);
-    free(yr);
-    free(M);
-    free(l);
-    free(u);
+    inst_data_clear(&d);
     free(q);
     free(qlo);
     free(qhi);
     free(qs);
-    free(act);
 }
 
 static void test_random(void)
@@ -489,63 +508,46 @@ static void test_path(void)
     long routes[4] = {0, 0, 0, 0}, nsolve = 0;
     for (int inst = 0; inst < 12; inst++) {
         long m = check_rng_int(&g, 2, 6);
-        double *M = malloc((size_t)(m * m) * sizeof(double)), *l = malloc((size_t)m * sizeof(double)),
-               *u = malloc((size_t)m * sizeof(double)), *q0 = malloc((size_t)m * sizeof(double)),
+        inst_data d;
+        double *q0 = malloc((size_t)m * sizeof(double)),
                *dq = malloc((size_t)m * sizeof(double)), *q = malloc((size_t)m * sizeof(double)),
                *prev = malloc((size_t)m * sizeof(double));
-        int *act = malloc((size_t)m * sizeof(int));
-        mpfr_t *yr = malloc((size_t)m * sizeof(mpfr_t));
-        dvc_imat_t Mi;
-        dvc_ivec_t li, ui, qi;
         dvc_lvi_solver_t s;
         dvc_lvi_result_t r;
-        gen_matrix(&g, inst % K_COUNT, m, M, 0);
-        gen_bounds(&g, m, l, u, inst % 2, 0);
+        inst_data_init(&d, m);
+        gen_matrix(&g, inst % K_COUNT, m, d.M, 0);
+        gen_bounds(&g, m, d.l, d.u, inst % 2, 0);
         for (long i = 0; i < m; i++) {
             q0[i] = check_rng_unif(&g, -4, 4);
             dq[i] = check_rng_unif(&g, -8, 8);
-            mpfr_init2(yr[i], RPREC);
         }
-        dvc_imat_init(Mi, m, m);
-        dvc_ivec_init(li, m);
-        dvc_ivec_init(ui, m);
-        dvc_ivec_init(qi, m);
-        dvc_imat_set_d(Mi, M);
-        dvc_ivec_set_d(li, l);
-        dvc_ivec_set_d(ui, u);
-        REQUIRE(dvc_lvi_solver_init(s, Mi, li, ui) == DVC_OK, "path init: %s", dvc_error_message());
+        dvc_imat_set_d(d.Mi, d.M);
+        dvc_ivec_set_d(d.li, d.l);
+        dvc_ivec_set_d(d.ui, d.u);
+        REQUIRE(dvc_lvi_solver_init(s, d.Mi, d.li, d.ui) == DVC_OK, "path init: %s", dvc_error_message());
         dvc_lvi_result_init(r, m);
         for (int k = 0; k <= 100; k++) {
             dvc_status st;
             for (long i = 0; i < m; i++) q[i] = q0[i] + 0.01 * k * dq[i];
-            dvc_ivec_set_d(qi, q);
-            st = dvc_lvi_solve(r, s, qi, k ? prev : NULL);
+            dvc_ivec_set_d(d.qi, q);
+            st = dvc_lvi_solve(r, s, d.qi, k ? prev : NULL);
             CHECK(st == DVC_OK, "path %d step %d: %s", inst, k, dvc_error_message());
             if (st != DVC_OK) continue;
             nsolve++;
             routes[r->route]++;
             memcpy(prev, r->pred, (size_t)m * sizeof(double));
-            REQUIRE(lvi_ref_enum(yr, act, M, q, l, u, m, RPREC), "path reference");
+            REQUIRE(lvi_ref_enum(d.yr, d.act, d.M, q, d.l, d.u, m, RPREC), "path reference");
             for (long i = 0; i < m; i++)
-                CHECK(contains_ref(r->y->e[i], yr[i]), "path %d step %d entry %ld (route %s)", inst, k, i,
+                CHECK(contains_ref(r->y->e[i], d.yr[i]), "path %d step %d entry %ld (route %s)", inst, k, i,
                       dvc_lvi_route_name(r->route));
         }
         dvc_lvi_result_clear(r);
         dvc_lvi_solver_clear(s);
-        dvc_imat_clear(Mi);
-        dvc_ivec_clear(li);
-        dvc_ivec_clear(ui);
-        dvc_ivec_clear(qi);
-        for (long i = 0; i < m; i++) mpfr_clear(yr[i]);
-        free(yr);
-        free(M);
-        free(l);
-        free(u);
+        inst_data_clear(&d);
         free(q0);
         free(dq);
         free(q);
         free(prev);
-        free(act);
     }
     printf("path solves (warm started): %ld; routes: active set %ld, vertex %ld, residual %ld\n", nsolve,
            routes[DVC_LVI_ROUTE_ACTIVE_SET], routes[DVC_LVI_ROUTE_VERTEX], routes[DVC_LVI_ROUTE_RESIDUAL]);

@@ -279,12 +279,7 @@ static void block_p(long *M, long m, check_rng *rng, long *perm, int spoil)
                 T[i * m + j] = i == j ? 1 : (i < j ? 3 : -1);
         }
     if (spoil) T[(m - 1) * m + m - 1] = -1; /* last block [[1,3],[-1,-1]]: minor {m} < 0 */
-    for (long i = 0; i < m; i++) perm[i] = i;
-    for (long i = m - 1; i > 0; i--) {
-        long j = check_rng_int(rng, 0, i), t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
+    check_rng_perm(rng, perm, m);
     for (long i = 0; i < m; i++)
         for (long j = 0; j < m; j++) M[i * m + j] = T[perm[i] * m + perm[j]];
 }

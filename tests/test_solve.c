@@ -23,6 +23,53 @@ static double rel_width(const mpfi_t x, double scale)
     return r;
 }
 
+/* An n x n integer system held both exactly (mpq) and as intervals; the
+ * mpq entries start at 0, xq receives the exact solution. */
+typedef struct {
+    long n;
+    mpq_t *Aq, *bq, *xq;
+    dvc_imat_t A;
+    dvc_ivec_t b, x;
+} qsys;
+
+static void qsys_init(qsys *s, long n, mpfr_prec_t prec)
+{
+    s->n = n;
+    s->Aq = malloc((size_t)(n * n) * sizeof(mpq_t));
+    s->bq = malloc((size_t)n * sizeof(mpq_t));
+    s->xq = malloc((size_t)n * sizeof(mpq_t));
+    for (long q = 0; q < n * n; q++) mpq_init(s->Aq[q]);
+    for (long i = 0; i < n; i++) mpq_inits(s->bq[i], s->xq[i], (mpq_ptr)0);
+    dvc_imat_init2(s->A, n, n, prec);
+    dvc_ivec_init2(s->b, n, prec);
+    dvc_ivec_init2(s->x, n, prec);
+}
+
+static void qsys_clear(qsys *s)
+{
+    for (long q = 0; q < s->n * s->n; q++) mpq_clear(s->Aq[q]);
+    for (long i = 0; i < s->n; i++) mpq_clears(s->bq[i], s->xq[i], (mpq_ptr)0);
+    free(s->Aq);
+    free(s->bq);
+    free(s->xq);
+    dvc_imat_clear(s->A);
+    dvc_ivec_clear(s->b);
+    dvc_ivec_clear(s->x);
+}
+
+/* The point lo + u (hi - lo) of x, u in [0, 1] (256-bit arithmetic,
+ * clamped to hi against rounding). */
+static void point_in(mpfr_t out, const mpfi_t x, double u)
+{
+    mpfr_t w;
+    mpfr_init2(w, 256);
+    mpfr_sub(w, &x->right, &x->left, MPFR_RNDN);
+    mpfr_mul_d(w, w, u, MPFR_RNDN);
+    mpfr_add(out, &x->left, w, MPFR_RNDN);
+    if (mpfr_cmp(out, &x->right) > 0) mpfr_set(out, &x->right, MPFR_RNDN);
+    mpfr_clear(w);
+}
+
 /* ---- 256-bit reference (partial-pivoting elimination in MPFR) ---------- */
 
 static void fr_solve(mpfr_t *x, mpfr_t *A0, mpfr_t *b0, long n)
@@ -79,29 +126,21 @@ static void test_random_integer(mpfr_prec_t prec, int cases, long nmax, unsigned
     for (int cs = 0; cs < cases; cs++) {
         long n = check_rng_int(&rng, 1, nmax);
         long range = check_rng_int(&rng, 1, 3) == 1 ? 2 : 20;
-        mpq_t *Aq = malloc((size_t)(n * n) * sizeof(mpq_t)), *bq = malloc((size_t)n * sizeof(mpq_t));
-        mpq_t *xq = malloc((size_t)n * sizeof(mpq_t));
-        dvc_imat_t A;
-        dvc_ivec_t b, x;
-        dvc_imat_init2(A, n, n, prec);
-        dvc_ivec_init2(b, n, prec);
-        dvc_ivec_init2(x, n, prec);
+        qsys s;
+        qsys_init(&s, n, prec);
         for (long q = 0; q < n * n; q++) {
             long v = check_rng_int(&rng, -range, range);
-            mpq_init(Aq[q]);
-            mpq_set_si(Aq[q], v, 1);
-            mpfi_set_si(A->e[q], v);
+            mpq_set_si(s.Aq[q], v, 1);
+            mpfi_set_si(s.A->e[q], v);
         }
         for (long i = 0; i < n; i++) {
             long v = check_rng_int(&rng, -100, 100);
-            mpq_init(bq[i]);
-            mpq_init(xq[i]);
-            mpq_set_si(bq[i], v, 1);
-            mpfi_set_si(b->e[i], v);
+            mpq_set_si(s.bq[i], v, 1);
+            mpfi_set_si(s.b->e[i], v);
         }
-        int regular = ref_q_solve(xq, Aq, bq, n, 1);
+        int regular = ref_q_solve(s.xq, s.Aq, s.bq, n, 1);
         dvc_error_reset();
-        dvc_status st = dvc_imat_solve(x, A, b);
+        dvc_status st = dvc_imat_solve(s.x, s.A, s.b);
         CHECK(fegetround() == FE_TONEAREST, "rounding mode not restored");
         CHECK(st == DVC_OK || st == DVC_NOT_CERTIFIED, "case %d: status %d", cs, (int)st);
         if (!regular) CHECK(st == DVC_NOT_CERTIFIED, "case %d: singular matrix certified", cs);
@@ -110,21 +149,11 @@ static void test_random_integer(mpfr_prec_t prec, int cases, long nmax, unsigned
             certified++;
             CHECK(regular, "case %d: certified a singular matrix", cs);
             int inside = 1;
-            for (long i = 0; i < n && regular; i++) inside &= ref_contains_q(x->e[i], xq[i]);
+            for (long i = 0; i < n && regular; i++) inside &= ref_contains_q(s.x->e[i], s.xq[i]);
             CHECK(inside, "case %d (n=%ld, prec %ld): exact solution outside enclosure", cs, n,
                   (long)prec);
         }
-        for (long q = 0; q < n * n; q++) mpq_clear(Aq[q]);
-        for (long i = 0; i < n; i++) {
-            mpq_clear(bq[i]);
-            mpq_clear(xq[i]);
-        }
-        free(Aq);
-        free(bq);
-        free(xq);
-        dvc_imat_clear(A);
-        dvc_ivec_clear(b);
-        dvc_ivec_clear(x);
+        qsys_clear(&s);
     }
     /* Random integer matrices are mostly well conditioned. */
     CHECK(certified >= cases * 8 / 10, "only %d of %d certified at prec %ld", certified, cases,
@@ -137,52 +166,34 @@ static void test_width(mpfr_prec_t prec, double tol, unsigned long long seed)
 {
     check_rng rng = {seed};
     long n = 32;
-    mpq_t *Aq = malloc((size_t)(n * n) * sizeof(mpq_t)), *bq = malloc((size_t)n * sizeof(mpq_t));
-    mpq_t *xq = malloc((size_t)n * sizeof(mpq_t));
-    dvc_imat_t A;
-    dvc_ivec_t b, x;
-    dvc_imat_init2(A, n, n, prec);
-    dvc_ivec_init2(b, n, prec);
-    dvc_ivec_init2(x, n, prec);
+    qsys s;
+    qsys_init(&s, n, prec);
     for (long i = 0; i < n; i++)
         for (long j = 0; j < n; j++) {
             long v = check_rng_int(&rng, -10, 10) + (i == j ? 400 : 0);
-            mpq_init(Aq[i * n + j]);
-            mpq_set_si(Aq[i * n + j], v, 1);
-            mpfi_set_si(dvc_imat_entry(A, i, j), v);
+            mpq_set_si(s.Aq[i * n + j], v, 1);
+            mpfi_set_si(dvc_imat_entry(s.A, i, j), v);
         }
     for (long i = 0; i < n; i++) {
         long v = check_rng_int(&rng, 1, 1000);
-        mpq_init(bq[i]);
-        mpq_init(xq[i]);
-        mpq_set_si(bq[i], v, 1);
-        mpfi_set_si(b->e[i], v);
+        mpq_set_si(s.bq[i], v, 1);
+        mpfi_set_si(s.b->e[i], v);
     }
-    REQUIRE(ref_q_solve(xq, Aq, bq, n, 1), "reference singular");
-    dvc_status st = dvc_imat_solve(x, A, b);
+    REQUIRE(ref_q_solve(s.xq, s.Aq, s.bq, n, 1), "reference singular");
+    dvc_status st = dvc_imat_solve(s.x, s.A, s.b);
     CHECK(st == DVC_OK, "n=32 diag. dominant not certified at prec %ld: %s", (long)prec,
           dvc_error_message());
     if (st == DVC_OK) {
         double xmax = 0, wmax = 0;
-        for (long i = 0; i < n; i++) xmax = fmax(xmax, fabs(mpq_get_d(xq[i])));
+        for (long i = 0; i < n; i++) xmax = fmax(xmax, fabs(mpq_get_d(s.xq[i])));
         for (long i = 0; i < n; i++) {
-            CHECK(ref_contains_q(x->e[i], xq[i]), "component %ld outside", i);
-            wmax = fmax(wmax, rel_width(x->e[i], xmax));
+            CHECK(ref_contains_q(s.x->e[i], s.xq[i]), "component %ld outside", i);
+            wmax = fmax(wmax, rel_width(s.x->e[i], xmax));
         }
         CHECK(wmax < tol, "relative width %g >= %g at prec %ld", wmax, tol, (long)prec);
         printf("n=32 diagonally dominant, prec %ld: max relative width %.3g\n", (long)prec, wmax);
     }
-    for (long q = 0; q < n * n; q++) mpq_clear(Aq[q]);
-    for (long i = 0; i < n; i++) {
-        mpq_clear(bq[i]);
-        mpq_clear(xq[i]);
-    }
-    free(Aq);
-    free(bq);
-    free(xq);
-    dvc_imat_clear(A);
-    dvc_ivec_clear(b);
-    dvc_ivec_clear(x);
+    qsys_clear(&s);
 }
 
 /* Interval systems: random point matrices and vertices inside [A], [b]
@@ -231,23 +242,11 @@ static void test_interval_systems(mpfr_prec_t prec, int cases, unsigned long lon
                 /* smp 0,1: vertices (lo / hi by random choice); others uniform */
                 for (long q = 0; q < n * n; q++) {
                     double u = smp < 6 ? (double)check_rng_int(&rng, 0, 1) : check_rng_unif(&rng, 0, 1);
-                    mpfr_t w;
-                    mpfr_init2(w, 256);
-                    mpfr_sub(w, &A->e[q]->right, &A->e[q]->left, MPFR_RNDN);
-                    mpfr_mul_d(w, w, u, MPFR_RNDN);
-                    mpfr_add(Ap[q], &A->e[q]->left, w, MPFR_RNDN);
-                    if (mpfr_cmp(Ap[q], &A->e[q]->right) > 0) mpfr_set(Ap[q], &A->e[q]->right, MPFR_RNDN);
-                    mpfr_clear(w);
+                    point_in(Ap[q], A->e[q], u);
                 }
                 for (long i = 0; i < n; i++) {
                     double u = smp < 6 ? (double)check_rng_int(&rng, 0, 1) : check_rng_unif(&rng, 0, 1);
-                    mpfr_t w;
-                    mpfr_init2(w, 256);
-                    mpfr_sub(w, &b->e[i]->right, &b->e[i]->left, MPFR_RNDN);
-                    mpfr_mul_d(w, w, u, MPFR_RNDN);
-                    mpfr_add(bp[i], &b->e[i]->left, w, MPFR_RNDN);
-                    if (mpfr_cmp(bp[i], &b->e[i]->right) > 0) mpfr_set(bp[i], &b->e[i]->right, MPFR_RNDN);
-                    mpfr_clear(w);
+                    point_in(bp[i], b->e[i], u);
                 }
                 fr_solve(xp, Ap, bp, n);
                 CHECK(dvc_ivec_contains_fr(x, xp), "case %d sample %d: solution outside", cs, smp);
@@ -406,33 +405,25 @@ static long test_hilbert(mpfr_prec_t prec)
 {
     long last = 0;
     for (long n = 1; n <= 40; n++) {
-        dvc_imat_t H;
-        dvc_ivec_t b, x;
-        mpq_t *Hq = malloc((size_t)(n * n) * sizeof(mpq_t)), *bq = malloc((size_t)n * sizeof(mpq_t));
-        mpq_t *xq = malloc((size_t)n * sizeof(mpq_t));
-        dvc_imat_init2(H, n, n, prec);
-        dvc_ivec_init2(b, n, prec);
-        dvc_ivec_init2(x, n, prec);
+        qsys s;
+        qsys_init(&s, n, prec);
         for (long i = 0; i < n; i++)
             for (long j = 0; j < n; j++) {
-                mpfi_set_ui(dvc_imat_entry(H, i, j), 1);
-                mpfi_div_ui(dvc_imat_entry(H, i, j), dvc_imat_entry(H, i, j), (unsigned long)(i + j + 1));
-                mpq_init(Hq[i * n + j]);
-                mpq_set_ui(Hq[i * n + j], 1, (unsigned long)(i + j + 1));
+                mpfi_set_ui(dvc_imat_entry(s.A, i, j), 1);
+                mpfi_div_ui(dvc_imat_entry(s.A, i, j), dvc_imat_entry(s.A, i, j), (unsigned long)(i + j + 1));
+                mpq_set_ui(s.Aq[i * n + j], 1, (unsigned long)(i + j + 1));
             }
         for (long i = 0; i < n; i++) {
-            mpfi_set_ui(b->e[i], 1);
-            mpq_init(bq[i]);
-            mpq_init(xq[i]);
-            mpq_set_ui(bq[i], 1, 1);
+            mpfi_set_ui(s.b->e[i], 1);
+            mpq_set_ui(s.bq[i], 1, 1);
         }
-        ref_q_solve(xq, Hq, bq, n, 1);
+        ref_q_solve(s.xq, s.Aq, s.bq, n, 1);
         dvc_error_reset();
-        dvc_status st = dvc_imat_solve(x, H, b);
-        dvc_status sc = dvc_imat_cholesky_spd(H);
+        dvc_status st = dvc_imat_solve(s.x, s.A, s.b);
+        dvc_status sc = dvc_imat_cholesky_spd(s.A);
         if (st == DVC_OK) {
             int in = 1;
-            for (long i = 0; i < n; i++) in &= ref_contains_q(x->e[i], xq[i]);
+            for (long i = 0; i < n; i++) in &= ref_contains_q(s.x->e[i], s.xq[i]);
             CHECK(in, "Hilbert n=%ld prec %ld: exact solution outside", n, (long)prec);
             CHECK(last == n - 1, "Hilbert: certified n=%ld after failing at a smaller n", n);
             last = n;
@@ -442,17 +433,7 @@ static long test_hilbert(mpfr_prec_t prec)
         }
         CHECK(sc == DVC_OK || sc == DVC_NOT_CERTIFIED, "Hilbert Cholesky status %d", (int)sc);
         if (n <= 4) CHECK(sc == DVC_OK, "Hilbert n=%ld not proven SPD: %s", n, dvc_error_message());
-        for (long q = 0; q < n * n; q++) mpq_clear(Hq[q]);
-        for (long i = 0; i < n; i++) {
-            mpq_clear(bq[i]);
-            mpq_clear(xq[i]);
-        }
-        free(Hq);
-        free(bq);
-        free(xq);
-        dvc_imat_clear(H);
-        dvc_ivec_clear(b);
-        dvc_ivec_clear(x);
+        qsys_clear(&s);
         if (st != DVC_OK && n > last + 2) break;
     }
     return last;
@@ -648,29 +629,22 @@ static void test_scaled(unsigned long long seed)
     for (int sc = 0; sc < (int)(sizeof scales / sizeof scales[0]); sc++)
         for (int cs = 0; cs < 10; cs++) {
             long n = check_rng_int(&rng, 1, 8), sa = scales[sc][0], sb = scales[sc][1];
-            mpq_t *Aq = malloc((size_t)(n * n) * sizeof(mpq_t)), *bq = malloc((size_t)n * sizeof(mpq_t));
-            mpq_t *xq = malloc((size_t)n * sizeof(mpq_t));
-            dvc_imat_t A;
-            dvc_ivec_t b, x;
-            dvc_imat_init2(A, n, n, 53);
-            dvc_ivec_init2(b, n, 53);
-            dvc_ivec_init2(x, n, 53);
+            qsys s;
+            qsys_init(&s, n, 53);
             for (long q = 0; q < n * n; q++) {
                 long v = check_rng_int(&rng, -9, 9) + (q / n == q % n ? 30 : 0);
-                mpq_init(Aq[q]);
-                mpq_set_si(Aq[q], v, 1);
-                mpfi_set_si(A->e[q], v);
-                mpfi_mul_2si(A->e[q], A->e[q], sa);
+                mpq_set_si(s.Aq[q], v, 1);
+                mpfi_set_si(s.A->e[q], v);
+                mpfi_mul_2si(s.A->e[q], s.A->e[q], sa);
             }
             for (long i = 0; i < n; i++) {
                 long v = check_rng_int(&rng, -50, 50);
-                mpq_inits(bq[i], xq[i], (mpq_ptr)0);
-                mpq_set_si(bq[i], v, 1);
-                mpfi_set_si(b->e[i], v);
-                mpfi_mul_2si(b->e[i], b->e[i], sb);
+                mpq_set_si(s.bq[i], v, 1);
+                mpfi_set_si(s.b->e[i], v);
+                mpfi_mul_2si(s.b->e[i], s.b->e[i], sb);
             }
-            REQUIRE(ref_q_solve(xq, Aq, bq, n, 1), "reference singular");
-            dvc_status st = dvc_imat_solve(x, A, b);
+            REQUIRE(ref_q_solve(s.xq, s.Aq, s.bq, n, 1), "reference singular");
+            dvc_status st = dvc_imat_solve(s.x, s.A, s.b);
             CHECK(fegetround() == FE_TONEAREST, "rounding mode not restored");
             CHECK(st == DVC_OK, "scale %ld: not certified: %s", sa, dvc_error_message());
             if (st == DVC_OK) {
@@ -678,24 +652,17 @@ static void test_scaled(unsigned long long seed)
                 mpq_t t;
                 mpq_init(t);
                 for (long i = 0; i < n; i++) {
-                    mpq_set(t, xq[i]);
+                    mpq_set(t, s.xq[i]);
                     if (sb - sa >= 0)
                         mpq_mul_2exp(t, t, (mp_bitcnt_t)(sb - sa));
                     else
                         mpq_div_2exp(t, t, (mp_bitcnt_t)(sa - sb));
-                    in &= ref_contains_q(x->e[i], t);
+                    in &= ref_contains_q(s.x->e[i], t);
                 }
                 mpq_clear(t);
                 CHECK(in, "scale (%ld, %ld) case %d: exact solution outside", sa, sb, cs);
             }
-            for (long q = 0; q < n * n; q++) mpq_clear(Aq[q]);
-            for (long i = 0; i < n; i++) mpq_clears(bq[i], xq[i], (mpq_ptr)0);
-            free(Aq);
-            free(bq);
-            free(xq);
-            dvc_imat_clear(A);
-            dvc_ivec_clear(b);
-            dvc_ivec_clear(x);
+            qsys_clear(&s);
         }
 }
 

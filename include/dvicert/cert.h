@@ -33,6 +33,14 @@ typedef struct {
     mpfi_t *eps_x, *eps_y;  /* N+1 each: enclosures of the stored decimals */
     mpfi_t *yhat_lo, *yhat_hi; /* (N+1) x m: enclosures of the stored decimal ends */
     mpfi_t *ry;             /* N+1 (entry 0 unused): enclosures of the stored decimals */
+    /* m each: l.lo and u.hi of the embedded problem (exact; -inf/+inf when
+     * unbounded). y(t) lies in [l, u], so every y tube is met with this box. */
+    mpfr_t *ybox_lo, *ybox_hi;
+    /* Filled by dvc_cert_enclose_retry only (not stored in the file): the
+     * precision the run started at and, when it was raised, the reason the
+     * last lower precision failed with. */
+    mpfr_prec_t prec_start;
+    char retry_reason[512];
     json_t *summary;        /* what was proven (borrowed from root) */
     json_t *method;         /* method parameters (borrowed from root) */
     json_t *root;           /* the whole certificate as read or built (owned) */
@@ -47,6 +55,15 @@ void dvc_cert_clear(dvc_cert_t c);
  * be produced. */
 dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
                             int sharpen);
+
+/* Same, retrying at doubled precision while the run is not certified and
+ * the precision stays <= prec_max (prec_max <= the start precision: no
+ * retry). Every attempt rebuilds the problem at its precision, so the
+ * certificate's "precision" is the one the problem data and the bounds were
+ * computed at, which is what verify recomputes with. c->prec tells the
+ * precision used, c->prec_start the first one tried. */
+dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
+                                  mpfr_prec_t prec_max, int sharpen);
 
 /* Write c atomically (nothing is left at path on failure). */
 dvc_status dvc_cert_write(const dvc_cert_t c, const char *path);
@@ -74,6 +91,9 @@ void dvc_cert_time(mpfi_t t, const dvc_cert_t c, long i);
  * nothing is certainly inside). which = 0: x (n entries), 1: y (m). */
 int dvc_cert_tube_piece(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, const mpfi_t tt,
                         int which);
+
+/* y tubes (which = 1) here and in the functions below are met with
+ * [l.lo, u.hi] (c->ybox_lo, c->ybox_hi): y(t) solves the LVI, so it lies in [l, u]. */
 
 /* Hull of the tube over step i (1 <= i <= N), rounded outward. */
 void dvc_cert_tube_step(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int which);

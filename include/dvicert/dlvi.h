@@ -115,6 +115,12 @@ typedef struct {
     int sharpen;
     const char *p_reason;       /* how P was proven (static string) */
     const char *beta_method;    /* static string */
+    /* m each, or NULL: [l.lo, u.hi] of the problem rounded outward to
+     * doubles (-inf/+inf when unbounded), set by dvc_dlvi_result_set_ybox.
+     * y(t) solves the LVI, so y(t) lies in this box: dvc_dlvi_tube_y meets
+     * its tube with it. */
+    double *ybox_lo, *ybox_hi;
+    long ybox_m;                /* their length */
 } dvc_dlvi_result_struct;
 typedef dvc_dlvi_result_struct dvc_dlvi_result_t[1];
 
@@ -145,6 +151,12 @@ dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
  * DVC_ERR_INPUT when t is outside the certified range. */
 dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
 dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
+
+/* Record the admissible box [l.lo, u.hi] of p (p->m must equal r->m when
+ * the tube is asked for; otherwise the box is ignored) in r, so that
+ * dvc_dlvi_tube_y is met with it. Kept across dvc_dlvi_run /
+ * dvc_dlvi_certify on the same r; released by dvc_dlvi_result_clear. */
+dvc_status dvc_dlvi_result_set_ybox(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p);
 
 #ifdef __cplusplus
 }

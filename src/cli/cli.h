@@ -17,7 +17,15 @@ typedef struct {
     const char *summary;
     int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
     void (*help)(void);
+    /* NULL when the command uses --digits (resp. --prec); otherwise why it
+     * has no meaning there: main refuses the option with that reason. */
+    const char *no_digits;
+    const char *no_prec;
 } dvc_cli_cmd;
+
+/* Options (of any command) that take a value as the next argument: such a
+ * value is never read as an option itself (e.g. "--title --help"). */
+int dvc_cli_takes_value(const char *opt);
 
 /* Options common to every subcommand: --prec BITS, --digits D. Removes
  * the ones it consumes from argv (returns the new argc), or -1 after

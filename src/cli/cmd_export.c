@@ -19,12 +19,14 @@ void dvc_help_export(void)
         "       x^i +- eps_x^i and y^i +- eps_y^i;\n"
         "kind = step: bounds valid for every t in [t_{i-1}, t_i] (t_lo, t_hi: that\n"
         "       interval, rounded outward).\n"
+        "Every y bound is met with [l, u] (y solves the LVI, so it lies in [l, u]).\n"
         "--w adds columns w1_lo,w1_hi,...,wm_lo,wm_hi: enclosures of the LVI function\n"
         "       w = Q x + M y + g(t) over the same times (e.g. the diode currents z of\n"
         "       Example 5.3, certs/circuit), computed in interval arithmetic from the\n"
         "       x and y bounds of the row.\n"
         "Bounds are printed rounded outward (lower down, upper up), D significant digits\n"
-        "(default 17). The certificate is not re-verified here: run 'dvicert verify'.\n"
+        "(default 17), at the certificate's precision (--prec is refused). The\n"
+        "certificate is not re-verified here: run 'dvicert verify'.\n"
         "exit status: 0 written, 2 unusable certificate or i/o error.\n");
 }
 

@@ -19,11 +19,16 @@ void dvc_help_plot(void)
         "usage: dvicert plot CERT.json -o OUT.png|OUT.svg [--title TEXT] [--only x|y]\n\n"
         "Plots, per component, the approximate solution x^h_j (y^h_k) and the curves\n"
         "x^h_j(t_i) +- eps_x^i (y^h_k(t_i) +- eps_y^i) that bound the exact solution from\n"
-        "above and below at the grid points (as in Fig. 1 of Chen & Wang). The format\n"
-        "follows the extension (.png: pngcairo, .svg: svg). Needs gnuplot (Debian:\n"
-        "apt-get install gnuplot-nox); the environment variable DVC_GNUPLOT names\n"
-        "another gnuplot program. The image is rendered to a temporary file and renamed:\n"
-        "nothing is left at OUT on failure.\n"
+        "above and below at the grid points (as in Fig. 1 of Chen & Wang); the y curves\n"
+        "are met with [l, u] (y solves the LVI, so it lies in [l, u]).\n"
+        "The format follows the extension (.png: pngcairo, .svg: svg). Needs gnuplot\n"
+        "(Debian: apt-get install gnuplot-nox); the environment variable DVC_GNUPLOT\n"
+        "names another gnuplot program. The image is rendered to a temporary file and\n"
+        "renamed: nothing is left at OUT on failure.\n\n"
+        "options:\n"
+        "  -o FILE        the image to write (.png or .svg)\n"
+        "  --title TEXT   title of the figure (default: a description)\n"
+        "  --only x|y     only the x (or only the y) panels\n\n"
         "exit status: 0 written, 2 unusable certificate, gnuplot missing or failed.\n");
 }
 

@@ -17,7 +17,9 @@ void dvc_help_verify(void)
         "(exact binary values) with the same certified engine, and accepts only if every\n"
         "stored bound is >= the recomputed rigorous bound, the stored enclosures of y\n"
         "contain the recomputed ones, the method/summary entries match, and the\n"
-        "certificate's digest matches its text.\n\n"
+        "certificate's digest matches its text. It works at the precision the\n"
+        "certificate records (field 'precision', possibly raised by 'enclose --prec-max'),\n"
+        "so --prec is refused.\n\n"
         "exit status: 0 accepted, 1 rejected (the first reason names the step and the\n"
         "field), 2 unusable file (not JSON, missing or mistyped fields).\n");
 }

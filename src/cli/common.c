@@ -26,6 +26,8 @@ int dvc_cli_common_opts(int argc, char **argv, int *digits)
         else if (strncmp(a, "--digits", 8) == 0 && (a[8] == '\0' || a[8] == '=')) is_digits = 1;
         if (!is_prec && !is_digits) {
             argv[out++] = argv[i];
+            /* the value of another option (e.g. --title --digits) is not an option */
+            if (dvc_cli_takes_value(a) && i + 1 < argc) argv[out++] = argv[++i];
             continue;
         }
         val = strchr(a, '=');

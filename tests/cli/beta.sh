@@ -4,13 +4,7 @@
 set -u
 exe=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # run NAME EXPECTED_RC ARGS...: output in $tmp/NAME.out / .err
 run() {
@@ -86,5 +80,4 @@ run noarg 2
 "$exe" beta --help >"$tmp/help.out" 2>&1 && ok || bad "help exit"
 expect help out 'usage: dvicert beta'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report

@@ -6,13 +6,7 @@ set -u
 exe=${1:?usage: classify.sh DVICERT_EXE SOURCE_ROOT}
 srcroot=${2:-.}
 [ -d "$srcroot" ] || { echo "no source root $srcroot"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # run NAME EXPECTED_RC JSON_TEXT [ARGS...]: writes $tmp/NAME.json, runs, keeps
 # stdout in $tmp/NAME.out and stderr in $tmp/NAME.err.
@@ -130,5 +124,4 @@ expect help "usage: dvicert classify"
 "$exe" help classify >"$tmp/help2.out" 2>&1
 expect help2 "principal minors"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report

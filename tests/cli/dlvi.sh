@@ -9,13 +9,7 @@
 set -u
 exe=${1:?usage: dlvi.sh DVICERT SRCROOT}
 src=${2:?usage: dlvi.sh DVICERT SRCROOT}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # expect RC PATTERN DESCRIPTION -- command...: exit status RC and (when PATTERN
 # is not empty) PATTERN in the combined output.
@@ -38,7 +32,6 @@ expect() {
     return 0
 }
 
-absent() { if [ -e "$1" ]; then bad "$2: partial output $1 left behind"; else ok; fi; }
 
 gen=./gen_traj
 if [ ! -x "$gen" ]; then
@@ -255,5 +248,83 @@ expect 2 "gnuplot-nox" "plot without gnuplot: clear error" -- env DVC_GNUPLOT=/n
 absent "$tmp/none.png" "plot without gnuplot"
 expect 2 ".png or .svg" "plot: unknown format" -- "$exe" plot "$C" -o "$tmp/x.gif"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+# ---- 7. y tubes are met with [l, u] (y solves the LVI: for the bridge y >= l = 0) --
+# On [0.4, 0.6] the certificate's yhat is [0, 0] and ry > 0.01, so y = -0.01
+# lies in yhat +- ry; it is below l, hence outside the tube check uses.
+awk -F'"' '/"t":"0\.[45][0-9]*"/ { t = $4 + 0; if (t > 0.4 && t < 0.6) { n++; if ($0 !~ /"yhat":\[\["0","0"\]\]/) b++;
+    match($0, /"ry":"[^"]*"/); if (substr($0, RSTART + 6, RLENGTH - 7) + 0 <= 0.01) b++ } } END { exit !(n > 100 && b == 0) }' "$C" &&
+    ok || bad "premise: yhat = [0, 0] and ry > 0.01 on [0.4, 0.6]"
+awk -F, -v OFS=, 'NR == 1 || ($1 > 0.4 && $1 < 0.6) { if (NR > 1) $4 = "0.01"; print }' "$tmp/exact.csv" > "$tmp/ypos.csv"
+expect 0 "inside: 0 of" "y = 0.01 inside the y tube" -- "$exe" check "$C" "$tmp/ypos.csv"
+awk -F, -v OFS=, 'NR == 1 || ($1 > 0.4 && $1 < 0.6) { if (NR > 1) $4 = "-0.01"; print }' "$tmp/exact.csv" > "$tmp/yneg.csv"
+ny=$(($(wc -l < "$tmp/yneg.csv") - 1))
+expect 1 "VIOLATED: $ny of $ny" "y = -0.01 < l rejected although inside yhat +- ry" -- "$exe" check "$C" "$tmp/yneg.csv"
+grep -q "^violation: .* y1 = \[-1[.0-9]*e-02, -9[.0-9]*e-03\] outside \[0, " "$tmp/out" && ok || bad "y below l: violation names y1 and the edge 0"
+expect 1 "VIOLATED" "y = -0.01 < l rejected without re-verification" -- "$exe" check --no-verify "$C" "$tmp/yneg.csv"
+# export never reports y below l = 0 (step and grid rows; y1_lo is column 8)
+for cc in "$C" "$tmp/sw.cert.json"; do
+    expect 0 "wrote" "export $(basename "$cc")" -- "$exe" export "$cc" -o "$tmp/yt.csv"
+    awk -F, 'NR > 1 { n++; if ($8 < 0) b++; if ($8 == 0) z++ } END { exit !(n > 1000 && b == 0 && z > 0) }' "$tmp/yt.csv" &&
+        ok || bad "export $(basename "$cc"): y1_lo < 0 in some row (or the clip never applied)"
+done
+# plot: the data handed to gnuplot (a stand-in program records it) never has
+# y below l; columns t, then value, lower, upper per component: y1 lower is 9
+cat > "$tmp/fakegp" <<EOS
+#!/bin/sh
+cat > "$tmp/gp.in"
+f=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "$tmp/gp.in" | head -1)
+[ -n "\$f" ] && : > "\$f"
+EOS
+chmod +x "$tmp/fakegp"
+expect 0 "wrote" "plot with a recording gnuplot" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$C" -o "$tmp/rec.png"
+awk -F, '/^EOD/ { d = 0 } d { n++; if ($9 < 0) b++; if ($9 == 0) z++ } /<< EOD/ { d = 1 }
+    END { exit !(n == 1001 && b == 0 && z > 0) }' "$tmp/gp.in" && ok || bad "plot: y lower curve below l = 0"
+
+# ---- 8. precision retry (--prec-max) -------------------------------------------
+# M = [[1, 1], [1, 1 + 1e-20]] is a P-matrix (det 1e-20), but at 53 bits its
+# entry "1.00000000000000000001" is enclosed by [1, 1 + 2^-52], so the minor
+# cannot be proven > 0; at 106 bits it can. B = 0 keeps the step condition.
+cat > "$tmp/ns.json" <<'EOS'
+{"A": [[-1]], "B": [[0, 0]], "Q": [[0], [0]],
+ "M": [[1, 1], [1, "1.00000000000000000001"]], "l": [0, 0], "u": ["inf", "inf"],
+ "g": ["1", "1"], "x0": [1], "T": 1, "N": 10}
+EOS
+run_bad ns 1 "not proven to be a P-matrix" "near-singular M at 53 bits, no retry by default"
+grep -q "prec-max" "$tmp/out" && ok || bad "failure at 53 bits mentions --prec-max"
+expect 1 "not proven" "--prec-max 100 < 106: no retry" -- "$exe" enclose "$tmp/ns.json" -o "$tmp/ns.cert.json" --prec-max 100
+absent "$tmp/ns.cert.json" "--prec-max too small"
+expect 0 "raised from 53 to 106 bits" "--prec-max 212 retries at 106 bits" -- "$exe" enclose "$tmp/ns.json" -o "$tmp/ns.cert.json" --prec-max 212
+grep -q "certified: 10 steps .* 106 bits" "$tmp/out" && ok || bad "enclose prints the precision used"
+grep -q '"precision": 106' "$tmp/ns.cert.json" && ok || bad "the certificate records 106 bits"
+expect 0 "(106 bits" "the 106-bit certificate verifies at 106 bits" -- "$exe" verify "$tmp/ns.cert.json"
+expect 0 "certified: 10 steps .* 106 bits" "--prec 106 directly" -- "$exe" enclose "$tmp/ns.json" -o "$tmp/ns2.cert.json" --prec=106
+expect 1 "raised from 53 to 106 bits" "--prec-max: the failure names the precisions tried" -- "$exe" enclose "$tmp/nonp.json" -o "$tmp/np.cert.json" --prec-max 106
+absent "$tmp/np.cert.json" "--prec-max, not certified"
+expect 2 "--prec-max must be an integer" "--prec-max out of range" -- "$exe" enclose "$tmp/ns.json" -o "$tmp/ns3.cert.json" --prec-max 10
+expect 2 "needs a number of bits" "--prec-max without a value" -- "$exe" enclose "$tmp/ns.json" -o "$tmp/ns3.cert.json" --prec-max
+
+# ---- 9. common options: refused where they have no meaning; --help -------------
+expect 2 "option --prec has no effect here" "verify --prec refused" -- "$exe" verify "$C" --prec 106
+expect 2 "option --prec has no effect here" "check --prec refused" -- "$exe" check "$C" "$tmp/exact.csv" --prec=106
+expect 2 "option --digits has no effect here" "verify --digits refused" -- "$exe" verify "$C" --digits 5
+expect 2 "option --digits has no effect here" "enclose --digits refused" -- "$exe" enclose "$tmp/b.json" -o "$tmp/d.cert.json" --digits 5
+absent "$tmp/d.cert.json" "enclose --digits"
+expect 2 "option --digits has no effect here" "plot --digits refused" -- "$exe" plot "$C" -o "$tmp/d.png" --digits 5
+expect 2 "option --digits has no effect here" "classify --digits refused" -- "$exe" classify "$src/certs/lvi/lcp2.json" --digits 5
+expect 0 "worst margin: [0-9][.][0-9][0-9]e-[0-9]* " "check --digits 3 honoured" -- "$exe" check "$C" "$tmp/xonly.csv" --digits 3
+expect 0 "wrote" "export --digits 5" -- "$exe" export "$C" -o "$tmp/d5.csv" --digits 5
+awk -F, 'NR > 1 { for (k = 2; k <= NF; k++) { s = $k; sub(/^-/, "", s); sub(/e.*/, "", s); gsub(/[.]/, "", s); sub(/^0+/, "", s); if (length(s) > 5) b++ } }
+    END { exit b > 0 }' "$tmp/d5.csv" && ok || bad "export --digits 5: more than 5 digits"
+for cmd in lvi beta classify enclose verify check export plot; do
+    expect 0 "usage: dvicert $cmd" "$cmd --help" -- "$exe" $cmd --help
+    expect 0 "usage: dvicert $cmd" "help $cmd" -- "$exe" help $cmd
+done
+# --help as the value of an option is a value, not a help request
+if command -v gnuplot > /dev/null 2>&1; then
+    expect 0 "wrote" "plot --title --help: a title" -- "$exe" plot "$C" -o "$tmp/h.png" --title --help
+fi
+expect 0 "wrote" "plot --title --help (recording gnuplot)" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$C" -o "$tmp/h2.png" --title --help
+grep -q "title '--help'" "$tmp/gp.in" && ok || bad "plot --title --help: the title is '--help'"
+expect 2 "cannot write" "-o --help is a file name" -- "$exe" export "$C" -o "$tmp/no/--help"
+
+report

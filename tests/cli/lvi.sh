@@ -6,13 +6,7 @@
 set -u
 exe=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # expect CODE PATTERN FILE-CONTENT : run on a temp file, check exit code and
 # that stderr+stdout match PATTERN (grep -E)
@@ -21,8 +15,8 @@ expect() {
     printf '%s\n' "$body" >"$f"
     out=$("$exe" lvi "$f" 2>&1)
     rc=$?
-    if [ "$rc" -ne "$code" ]; then ko "exit $rc (want $code) for: $body -- $out"; return; fi
-    if ! grep -Eq -- "$pat" <<<"$out"; then ko "output lacks /$pat/ for: $body -- $out"; return; fi
+    if [ "$rc" -ne "$code" ]; then bad "exit $rc (want $code) for: $body -- $out"; return; fi
+    if ! grep -Eq -- "$pat" <<<"$out"; then bad "output lacks /$pat/ for: $body -- $out"; return; fi
     ok
 }
 
@@ -48,10 +42,10 @@ expect 1 "not certified.*P-matrix" '{"M": [[0, 1], [1, 0]], "q": [-1, -1], "l": 
 expect 1 "not certified.*P-matrix" '{"M": [[-1]], "q": [1], "l": [0], "u": [1]}'
 
 # usage errors
-out=$("$exe" lvi 2>&1); [ $? -eq 2 ] && grep -q "missing" <<<"$out" && ok || ko "no file: $out"
-out=$("$exe" lvi "$tmp/none.json" 2>&1); [ $? -eq 2 ] && grep -q "none.json" <<<"$out" && ok || ko "absent file: $out"
-out=$("$exe" lvi --bogus x 2>&1); [ $? -eq 2 ] && ok || ko "unknown option: $out"
-out=$("$exe" lvi --help 2>&1); [ $? -eq 0 ] && grep -q '"M"' <<<"$out" && grep -q '"q"' <<<"$out" && ok || ko "help: $out"
+out=$("$exe" lvi 2>&1); [ $? -eq 2 ] && grep -q "missing" <<<"$out" && ok || bad "no file: $out"
+out=$("$exe" lvi "$tmp/none.json" 2>&1); [ $? -eq 2 ] && grep -q "none.json" <<<"$out" && ok || bad "absent file: $out"
+out=$("$exe" lvi --bogus x 2>&1); [ $? -eq 2 ] && ok || bad "unknown option: $out"
+out=$("$exe" lvi --help 2>&1); [ $? -eq 0 ] && grep -q '"M"' <<<"$out" && grep -q '"q"' <<<"$out" && ok || bad "help: $out"
 
 # Coarse check in awk (doubles, relative tolerance 1e-15); the exact check
 # of the printed ends against the decimal expansion of 4/3 follows below.
@@ -70,14 +64,14 @@ rc=$?
 y1=$(grep '^y\[1\]' <<<"$out" | sed 's/.* in //')
 y2=$(grep '^y\[2\]' <<<"$out" | sed 's/.* in //')
 if [ $rc -eq 0 ] && contains "$y1" 4 3 && contains "$y2" 7 3 && grep -q "route: active set" <<<"$out" &&
-   grep -q "P-matrix: proven" <<<"$out"; then ok; else ko "lcp2: $out"; fi
+   grep -q "P-matrix: proven" <<<"$out"; then ok; else bad "lcp2: $out"; fi
 
 # exact ends: the printed interval must contain 4/3 at 20 digits by string
 # comparison of the digits after the point (1.3333... has 3s forever)
 lo=$(sed 's/\[\(.*\),.*/\1/' <<<"$y1")
 hi=$(sed 's/.*, \(.*\)\]/\1/' <<<"$y1")
-case "$lo" in 1.3333333333333333333*e+00) ko "lo above 4/3? $lo" ;; 1.333333333333333*) ok ;; *) ko "lo $lo" ;; esac
-case "$hi" in 1.333333333333333[4-9]*e+00|1.33333333333333[4-9]*) ok ;; *) ko "hi $hi" ;; esac
+case "$lo" in 1.3333333333333333333*e+00) bad "lo above 4/3? $lo" ;; 1.333333333333333*) ok ;; *) bad "lo $lo" ;; esac
+case "$hi" in 1.333333333333333[4-9]*e+00|1.33333333333333[4-9]*) ok ;; *) bad "hi $hi" ;; esac
 
 # second closed form: q = (-1, 2): y = (1/2, 0) (second entry at its bound)
 expect 0 'y\[1\] in \[(4\.9999999999999|5\.0000000000000)[0-9]*e-01, 5\.0000000000000[0-9]*e-01\]' \
@@ -94,7 +88,7 @@ expect 0 'y\[2\] in \[9\.99999999999998[0-9]*e\+16, 1\.00000000000000[0-9]*e\+17
 expect 0 "route: vertex" "$(cat "$src/certs/lvi/degenerate.json")"
 # the examples certify
 for f in "$src"/certs/lvi/*.json; do
-    out=$("$exe" lvi "$f" 2>&1) && grep -q '^certified' <<<"$out" && ok || ko "$f: $out"
+    out=$("$exe" lvi "$f" 2>&1) && grep -q '^certified' <<<"$out" && ok || bad "$f: $out"
 done
 # interval q: enclosure contains the solutions at two corners of the box
 # (all three free there: y = M^{-1}(-q)); M tridiag(−1,3,−1)
@@ -103,7 +97,6 @@ y1=$(grep '^y\[1\]' <<<"$out" | sed 's/.* in //')
 awk -v iv="$y1" 'BEGIN { gsub(/[\[\] ]/, "", iv); split(iv, e, ",");
     # q = (-1,0.5,-2): y1 = (8*1 - 3*0.5 + 1*2)/21 = 8.5/21; q = (-0.99,0.52,-1.999): (7.92-1.56+1.999)/21
     a = 8.5 / 21; b = (7.92 - 1.56 + 1.999) / 21;
-    exit !(e[1] <= a && a <= e[2] && e[1] <= b && b <= e[2]) }' && ok || ko "interval q: $out"
+    exit !(e[1] <= a && a <= e[2] && e[1] <= b && b <= e[2]) }' && ok || bad "interval q: $out"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report

@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
+# Helpers shared by the tests/cli/*.sh scripts (sourced, not run): a scratch
+# directory $tmp removed on exit, the pass/fail counters and the summary line
+# "N passed, N failed" that the test log reports.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# absent FILE WHAT: a failed command must not leave a partial output file.
+absent() { if [ -e "$1" ]; then bad "$2: partial output $1 left behind"; else ok; fi; }
+
+# report: the summary line; exit status nonzero when any check failed.
+report() {
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+}

@@ -588,6 +588,8 @@ static dvc_status ws_init(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_problem_s
     if ((st = tf_resolve(&w->f, &w->fctx, p->f, &p->fcb, n, prec, "f")) != DVC_OK) return st;
     if ((st = tf_resolve(&w->g, &w->gctx, p->g, &p->gcb, m, prec, "g")) != DVC_OK) return st;
     if ((st = dvc_dlvi_result_alloc_(r, n, m, p->N, prec)) != DVC_OK) return st;
+    /* y solves the VI, so y(t) in [l, u]: the reported y tube is met with it */
+    if ((st = dvc_dlvi_result_set_ybox(r, p)) != DVC_OK) return st;
     r->sharpen = w->sharpen;
 
     /* h = T / N, theta, 1 - theta */

@@ -14,5 +14,9 @@
 #include "dvicert/expr.h"
 #include "dvicert/tabfun.h"
 #include "dvicert/tfun.h"
+#include "dvicert/dlvi.h"
+#include "dvicert/problem.h"
+#include "dvicert/cert.h"
+#include "dvicert/traj.h"
 
 #endif

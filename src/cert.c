@@ -101,9 +101,35 @@ static dvc_status alloc_arrays(dvc_cert_t c)
 
 /* ---- building ---------------------------------------------------------- */
 
+/* Stored bounds are widened by a relative 2^-CERT_SLACK_BITS before the
+ * outward rounding to CERT_DIGITS digits. Without it a stored bound can lie
+ * within one ulp of the value it was printed from, and a build whose
+ * floating-point results differ in the last bit (FMA or not, another MPFR)
+ * would recompute a bound just above it and reject a valid certificate.
+ * Widening only loosens the stored claims, so it stays rigorous. */
+#define CERT_SLACK_BITS 40
+
+static void widen(mpfr_t r, const mpfr_t x, int up)
+{
+    mpfr_t d;
+    mpfr_set(r, x, up ? MPFR_RNDU : MPFR_RNDD);
+    if (!mpfr_number_p(x) || mpfr_zero_p(x)) return;
+    mpfr_init2(d, mpfr_get_prec(r));
+    mpfr_abs(d, x, MPFR_RNDU);
+    mpfr_div_2ui(d, d, CERT_SLACK_BITS, MPFR_RNDU);
+    if (up) mpfr_add(r, r, d, MPFR_RNDU);
+    else mpfr_sub(r, r, d, MPFR_RNDD);
+    mpfr_clear(d);
+}
+
 static json_t *str_up(const mpfr_t x)
 {
-    char *s = dvc_mpfr_str(x, CERT_DIGITS, MPFR_RNDU);
+    mpfr_t w;
+    char *s;
+    mpfr_init2(w, mpfr_get_prec(x) + 64);
+    widen(w, x, 1);
+    s = dvc_mpfr_str(w, CERT_DIGITS, MPFR_RNDU);
+    mpfr_clear(w);
     json_t *j = json_string(s ? s : "nan");
     free(s);
     return j;
@@ -111,7 +137,12 @@ static json_t *str_up(const mpfr_t x)
 
 static json_t *str_dn(const mpfr_t x)
 {
-    char *s = dvc_mpfr_str(x, CERT_DIGITS, MPFR_RNDD);
+    mpfr_t w;
+    char *s;
+    mpfr_init2(w, mpfr_get_prec(x) + 64);
+    widen(w, x, 0);
+    s = dvc_mpfr_str(w, CERT_DIGITS, MPFR_RNDD);
+    mpfr_clear(w);
     json_t *j = json_string(s ? s : "nan");
     free(s);
     return j;

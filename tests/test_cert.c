@@ -165,10 +165,62 @@ static void test_ybox(const char *certs)
     CHECK(zero_edges > 1000, "the meet with [l, u] never applied (%ld edges at l)", zero_edges);
 }
 
+/* Every stored bound must carry the relative slack 2^-40 over the bound the
+ * engine computed (so that a build differing in the last bits re-verifies),
+ * and stored enclosures of yhat must contain the computed ones with it. */
+static void test_slack(const char *certs)
+{
+    static const char *const names[] = {"bridge/gamma0.2", "circuit/circuit"};
+    for (int k = 0; k < 2; k++) {
+        char prob[4096];
+        dvc_cert_t c;
+        dvc_dlvi_problem_t p;
+        dvc_dlvi_result_t r;
+        dvc_dlvi_opts o;
+        mpfr_t need;
+        long thin = 0, checked = 0;
+        snprintf(prob, sizeof prob, "%s/%s.json", certs, names[k]);
+        dvc_cert_init(c);
+        REQUIRE(dvc_cert_enclose(c, prob, 0, 0) == DVC_OK, "enclose %s: %s", prob, dvc_error_message());
+        dvc_dlvi_problem_init(p);
+        REQUIRE(dvc_problem_load(p, NULL, prob, 0) == DVC_OK, "load %s: %s", prob, dvc_error_message());
+        dvc_dlvi_opts_default(&o);
+        dvc_dlvi_result_init(r);
+        REQUIRE(dvc_dlvi_run(r, p, &o) == DVC_OK, "run %s: %s", prob, dvc_error_message());
+        mpfr_init2(need, 256);
+        for (long i = 1; i <= c->N; i++) {
+            /* eps_x: stored >= computed (1 + 2^-41) */
+            mpfr_mul_2si(need, r->eps_x[i], -41, MPFR_RNDU);
+            mpfr_add(need, need, r->eps_x[i], MPFR_RNDU);
+            if (!mpfr_zero_p(r->eps_x[i]) && mpfr_cmp(&c->eps_x[i]->left, need) < 0) thin++;
+            checked++;
+            for (long j = 0; j < c->m; j++) {
+                mpfi_srcptr y = r->yhat[i * c->m + j];
+                /* stored lo <= computed lo - |lo| 2^-41, likewise hi */
+                mpfr_abs(need, &y->left, MPFR_RNDU);
+                mpfr_mul_2si(need, need, -41, MPFR_RNDU);
+                mpfr_sub(need, &y->left, need, MPFR_RNDD);
+                if (mpfr_cmp(&c->yhat_lo[i * c->m + j]->right, need) > 0) thin++;
+                mpfr_abs(need, &y->right, MPFR_RNDU);
+                mpfr_mul_2si(need, need, -41, MPFR_RNDU);
+                mpfr_add(need, &y->right, need, MPFR_RNDU);
+                if (mpfr_cmp(&c->yhat_hi[i * c->m + j]->left, need) < 0) thin++;
+                checked += 2;
+            }
+        }
+        CHECK(thin == 0, "%s: %ld of %ld stored bounds without the 2^-40 slack", names[k], thin, checked);
+        mpfr_clear(need);
+        dvc_dlvi_result_clear(r);
+        dvc_problem_clear(p);
+        dvc_cert_clear(c);
+    }
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
     REQUIRE(argc >= 2, "usage: test_cert CERTS_DIR");
+    test_slack(argv[1]);
     snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", argv[1]);
 
     /* control: the stored certificate, re-digested without an edit */

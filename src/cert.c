@@ -109,44 +109,31 @@ static dvc_status alloc_arrays(dvc_cert_t c)
  * Widening only loosens the stored claims, so it stays rigorous. */
 #define CERT_SLACK_BITS 40
 
-static void widen(mpfr_t r, const mpfr_t x, int up)
+/* x widened by the slack and rounded outward to CERT_DIGITS digits: up
+ * (an upper bound) or down (a lower bound). */
+static json_t *str_bound(const mpfr_t x, int up)
 {
-    mpfr_t d;
-    mpfr_set(r, x, up ? MPFR_RNDU : MPFR_RNDD);
-    if (!mpfr_number_p(x) || mpfr_zero_p(x)) return;
-    mpfr_init2(d, mpfr_get_prec(r));
-    mpfr_abs(d, x, MPFR_RNDU);
-    mpfr_div_2ui(d, d, CERT_SLACK_BITS, MPFR_RNDU);
-    if (up) mpfr_add(r, r, d, MPFR_RNDU);
-    else mpfr_sub(r, r, d, MPFR_RNDD);
-    mpfr_clear(d);
-}
-
-static json_t *str_up(const mpfr_t x)
-{
-    mpfr_t w;
+    mpfr_rnd_t rnd = up ? MPFR_RNDU : MPFR_RNDD;
+    mpfr_t w, d;
     char *s;
-    mpfr_init2(w, mpfr_get_prec(x) + 64);
-    widen(w, x, 1);
-    s = dvc_mpfr_str(w, CERT_DIGITS, MPFR_RNDU);
-    mpfr_clear(w);
-    json_t *j = json_string(s ? s : "nan");
+    json_t *j;
+    mpfr_inits2(mpfr_get_prec(x) + 64, w, d, (mpfr_ptr)0);
+    mpfr_set(w, x, rnd);
+    if (mpfr_number_p(x) && !mpfr_zero_p(x)) {
+        mpfr_abs(d, x, MPFR_RNDU);
+        mpfr_div_2ui(d, d, CERT_SLACK_BITS, MPFR_RNDU);
+        if (!up) mpfr_neg(d, d, MPFR_RNDD);
+        mpfr_add(w, w, d, rnd);
+    }
+    s = dvc_mpfr_str(w, CERT_DIGITS, rnd);
+    mpfr_clears(w, d, (mpfr_ptr)0);
+    j = json_string(s ? s : "nan");
     free(s);
     return j;
 }
 
-static json_t *str_dn(const mpfr_t x)
-{
-    mpfr_t w;
-    char *s;
-    mpfr_init2(w, mpfr_get_prec(x) + 64);
-    widen(w, x, 0);
-    s = dvc_mpfr_str(w, CERT_DIGITS, MPFR_RNDD);
-    mpfr_clear(w);
-    json_t *j = json_string(s ? s : "nan");
-    free(s);
-    return j;
-}
+static json_t *str_up(const mpfr_t x) { return str_bound(x, 1); }
+static json_t *str_dn(const mpfr_t x) { return str_bound(x, 0); }
 
 static json_t *hex(double d)
 {

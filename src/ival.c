@@ -171,7 +171,9 @@ int dvc_ival_is_valid(const mpfi_t x)
     return !mpfr_nan_p(&x->left) && !mpfr_nan_p(&x->right) && mpfr_cmp(&x->left, &x->right) <= 0;
 }
 
-int dvc_ival_is_pos(const mpfi_t x) { return !mpfr_nan_p(&x->left) && mpfr_sgn(&x->left) > 0; }
-int dvc_ival_is_neg(const mpfi_t x) { return !mpfr_nan_p(&x->right) && mpfr_sgn(&x->right) < 0; }
-int dvc_ival_is_nonneg(const mpfi_t x) { return !mpfr_nan_p(&x->left) && mpfr_sgn(&x->left) >= 0; }
-int dvc_ival_is_nonpos(const mpfi_t x) { return !mpfr_nan_p(&x->right) && mpfr_sgn(&x->right) <= 0; }
+/* A NaN at either end means "no information": no sign is proven. */
+static int has_nan(const mpfi_t x) { return mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right); }
+int dvc_ival_is_pos(const mpfi_t x) { return !has_nan(x) && mpfr_sgn(&x->left) > 0; }
+int dvc_ival_is_neg(const mpfi_t x) { return !has_nan(x) && mpfr_sgn(&x->right) < 0; }
+int dvc_ival_is_nonneg(const mpfi_t x) { return !has_nan(x) && mpfr_sgn(&x->left) >= 0; }
+int dvc_ival_is_nonpos(const mpfi_t x) { return !has_nan(x) && mpfr_sgn(&x->right) <= 0; }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 #include "dvicert/ivec.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 void dvc_ivec_init2(dvc_ivec_t v, long n, mpfr_prec_t prec)
@@ -178,8 +179,12 @@ int dvc_ivec_is_finite(const dvc_ivec_t a)
 
 int dvc_ivec_contains_d(const dvc_ivec_t a, const double *x)
 {
+    /* Exact endpoint comparisons: mpfi_cmp_d first rounds x[i] outward to
+     * the entry's precision, so below 53 bits it "contains" nearby doubles. */
     for (long i = 0; i < a->n; i++)
-        if (mpfi_cmp_d(a->e[i], x[i]) != 0 || mpfi_nan_p(a->e[i])) return 0;
+        if (mpfi_nan_p(a->e[i]) || isnan(x[i]) || mpfr_cmp_d(&a->e[i]->left, x[i]) > 0 ||
+            mpfr_cmp_d(&a->e[i]->right, x[i]) < 0)
+            return 0;
     return 1;
 }
 

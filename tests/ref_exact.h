@@ -10,10 +10,97 @@
 #include <gmp.h>
 #include <mpfi.h>
 
-/* The rational q lies in x (exact endpoint comparisons). */
+/* The rational q lies in x (exact endpoint comparisons). A NaN endpoint
+ * contains nothing (mpfr_cmp_q would report it "equal"). */
 static inline int ref_contains_q(const mpfi_t x, const mpq_t q)
 {
-    return mpfr_cmp_q(&x->left, q) <= 0 && mpfr_cmp_q(&x->right, q) >= 0;
+    return !mpfr_nan_p(&x->left) && !mpfr_nan_p(&x->right) &&
+           mpfr_cmp_q(&x->left, q) <= 0 && mpfr_cmp_q(&x->right, q) >= 0;
+}
+
+/* Parse a decimal "[+-]ddd[.ddd][e[+-]ddd]" into q exactly, without MPFR.
+ * Returns the end of the number, or NULL when s does not start with one
+ * (leading blanks skipped). */
+static inline const char *ref_q_parse_dec(mpq_t q, const char *s)
+{
+    mpz_t m, p10;
+    long frac = 0, ex = 0;
+    int neg = 0, nd = 0;
+    while (*s == ' ' || *s == '\t') s++;
+    if (*s == '+' || *s == '-') neg = *s++ == '-';
+    mpz_inits(m, p10, (mpz_ptr)0);
+    for (; *s >= '0' && *s <= '9'; s++, nd++) {
+        mpz_mul_ui(m, m, 10);
+        mpz_add_ui(m, m, (unsigned long)(*s - '0'));
+    }
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++, nd++, frac++) {
+            mpz_mul_ui(m, m, 10);
+            mpz_add_ui(m, m, (unsigned long)(*s - '0'));
+        }
+    if (nd == 0) {
+        mpz_clears(m, p10, (mpz_ptr)0);
+        return NULL;
+    }
+    if (*s == 'e' || *s == 'E') {
+        int eneg = 0, ed = 0;
+        const char *t = s + 1;
+        if (*t == '+' || *t == '-') eneg = *t++ == '-';
+        for (; *t >= '0' && *t <= '9' && ex < 100000; t++, ed++) ex = 10 * ex + (*t - '0');
+        if (ed == 0) {
+            mpz_clears(m, p10, (mpz_ptr)0);
+            return NULL;
+        }
+        if (eneg) ex = -ex;
+        s = t;
+    }
+    ex -= frac;
+    mpz_ui_pow_ui(p10, 10, (unsigned long)(ex < 0 ? -ex : ex));
+    if (neg) mpz_neg(m, m);
+    if (ex >= 0) {
+        mpz_mul(m, m, p10);
+        mpq_set_z(q, m);
+    } else {
+        mpq_set_num(q, m);
+        mpq_set_den(q, p10);
+        mpq_canonicalize(q);
+    }
+    mpz_clears(m, p10, (mpz_ptr)0);
+    return s;
+}
+
+/* Parse exactly one decimal (whole string). Returns 1 on success. */
+static inline int ref_q_set_dec(mpq_t q, const char *s)
+{
+    const char *e = ref_q_parse_dec(q, s);
+    return e != NULL && *e == '\0';
+}
+
+/* Positive semidefiniteness of the symmetric rational n x n matrix S
+ * (destroyed): symmetric elimination; a negative pivot, or a zero pivot
+ * with a nonzero entry in its row, disproves it. */
+static inline int ref_q_psd(mpq_t *S, long n)
+{
+    mpq_t f, t;
+    int ok = 1;
+    mpq_inits(f, t, (mpq_ptr)0);
+    for (long c = 0; c < n && ok; c++) {
+        int sg = mpq_sgn(S[c * n + c]);
+        if (sg < 0) ok = 0;
+        else if (sg == 0) {
+            for (long j = c + 1; j < n; j++)
+                if (mpq_sgn(S[c * n + j]) != 0) ok = 0;
+        } else
+            for (long i = c + 1; i < n; i++) {
+                mpq_div(f, S[i * n + c], S[c * n + c]);
+                for (long j = c; j < n; j++) {
+                    mpq_mul(t, f, S[c * n + j]);
+                    mpq_sub(S[i * n + j], S[i * n + j], t);
+                }
+            }
+    }
+    mpq_clears(f, t, (mpq_ptr)0);
+    return ok;
 }
 
 /* The rational p/q (q > 0) lies in x. */

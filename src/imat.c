@@ -190,6 +190,7 @@ void dvc_imat_norm2(mpfr_t r, const dvc_imat_t A)
 void dvc_imat_comparison(dvc_imat_t R, const dvc_imat_t A)
 {
     mpfr_t m;
+    if (A->r * A->c == 0) return; /* R->e[0] does not exist */
     mpfr_init2(m, mpfi_get_prec(R->e[0]));
     for (long i = 0; i < A->r; i++)
         for (long j = 0; j < A->c; j++) {

@@ -37,6 +37,72 @@ static int q_is_p(const long *M, long m)
     return 1;
 }
 
+/* The classes of the integer matrix M, decided exactly from their
+ * definitions (principal minors in mpq), independently of the library:
+ * Z off-diagonal <= 0; M = Z and P; H (positive diagonal) = positive
+ * diagonal and the comparison matrix an M-matrix; SYM; SPD = SYM and P;
+ * PD = M + M^T is P (P and positive definite coincide for symmetric
+ * matrices). */
+static int q_is_p(const long *M, long m);
+static unsigned q_classes(const long *M, long m)
+{
+    long C[32 * 32], S[32 * 32];
+    unsigned c = 0;
+    int z = 1, sym = 1, posdiag = 1;
+    for (long i = 0; i < m; i++) {
+        if (M[i * m + i] <= 0) posdiag = 0;
+        for (long j = 0; j < m; j++) {
+            if (i != j && M[i * m + j] > 0) z = 0;
+            if (M[i * m + j] != M[j * m + i]) sym = 0;
+            C[i * m + j] = i == j ? labs(M[i * m + j]) : -labs(M[i * m + j]);
+            S[i * m + j] = M[i * m + j] + M[j * m + i];
+        }
+    }
+    int p = q_is_p(M, m);
+    if (z) c |= DVC_MCLASS_Z;
+    if (p) c |= DVC_MCLASS_P;
+    if (z && p) c |= DVC_MCLASS_M;
+    if (posdiag && q_is_p(C, m)) c |= DVC_MCLASS_H;
+    if (sym) c |= DVC_MCLASS_SYM;
+    if (sym && p) c |= DVC_MCLASS_SPD;
+    if (q_is_p(S, m)) c |= DVC_MCLASS_PD;
+    return c;
+}
+
+/* Every class the library proved holds, every class it disproved fails,
+ * by the exact decision above. */
+static void check_verdict(const dvc_mclass_result *r, const long *M, long m, const char *name)
+{
+    unsigned truth = q_classes(M, m);
+    CHECK((r->proven & ~truth) == 0, "%s: proven %s, but exactly not", name, dvc_mclass_names(r->proven & ~truth));
+    CHECK((r->disproven & truth) == 0, "%s: disproven %s, but exactly true", name,
+          dvc_mclass_names(r->disproven & truth));
+}
+
+/* For an interval matrix with dyadic endpoints: the classes proven for
+ * [A] hold at random vertices (symmetric ones when SYM is proven), scaled
+ * by 2^40 to integers (scaling keeps every class). */
+static void check_vertices(const dvc_imat_t A, const dvc_mclass_result *r, const char *name)
+{
+    check_rng rng = {4242};
+    long m = A->r, V[16 * 16];
+    for (int smp = 0; smp < 16; smp++) {
+        unsigned truth;
+        for (long i = 0; i < m; i++)
+            for (long j = 0; j < m; j++) {
+                mpfi_srcptr e = dvc_imat_entry(A, i, j);
+                if ((r->proven & DVC_MCLASS_SYM) && j < i) {
+                    V[i * m + j] = V[j * m + i];
+                    continue;
+                }
+                V[i * m + j] = (long)ldexp(mpfr_get_d(check_rng_int(&rng, 0, 1) ? &e->left : &e->right, MPFR_RNDN), 40);
+            }
+        truth = q_classes(V, m);
+        CHECK((r->proven & ~truth) == 0, "%s: proven %s, not true at vertex %d", name,
+              dvc_mclass_names(r->proven & ~truth), smp);
+    }
+}
+
 static void set_mat(dvc_imat_t A, const long *M, long m)
 {
     dvc_imat_resize(A, m, m);
@@ -70,6 +136,7 @@ static void expect(const long *M, long m, unsigned proven, unsigned disproven, c
     CHECK((r.disproven & disproven) == disproven, "%s: disproven %s, expected more", name,
           dvc_mclass_names(r.disproven));
     CHECK((r.proven & r.disproven) == 0, "%s: proven and disproven overlap", name);
+    check_verdict(&r, M, m, name);
     CHECK(fegetround() == FE_TONEAREST, "rounding mode");
     dvc_imat_clear(A);
 }
@@ -135,6 +202,7 @@ static void test_known(void)
     mpfi_set_si(dvc_imat_entry(A, 1, 1), 2);
     dvc_mclass_result r;
     CHECK(dvc_mclass_classify(&r, A) == DVC_OK && (r.proven & DVC_MCLASS_M), "interval M");
+    check_vertices(A, &r, "interval M");
     mpfi_set_si(dvc_imat_entry(A, 0, 0), 1);
     dvc_ival_set_dd(dvc_imat_entry(A, 0, 1), -1, 1);
     mpfi_set_si(dvc_imat_entry(A, 1, 0), 0);
@@ -143,6 +211,7 @@ static void test_known(void)
     CHECK((r.proven & DVC_MCLASS_P) && !(r.proven & DVC_MCLASS_Z) && !(r.disproven & DVC_MCLASS_Z),
           "interval triangular: proven %s disproven %s", dvc_mclass_names(r.proven),
           dvc_mclass_names(r.disproven));
+    check_vertices(A, &r, "interval triangular");
     /* Interval straddling a singular member: minor {1,2} contains 0 -> not
      * proven, and not disproven either. */
     mpfi_set_si(dvc_imat_entry(A, 0, 0), 1);
@@ -152,6 +221,7 @@ static void test_known(void)
     CHECK(dvc_mclass_classify(&r, A) == DVC_OK && !(r.proven & DVC_MCLASS_P) &&
               !(r.disproven & DVC_MCLASS_P),
           "straddling: proven %s disproven %s", dvc_mclass_names(r.proven), dvc_mclass_names(r.disproven));
+    check_vertices(A, &r, "straddling");
     CHECK(dvc_mclass_prove_p(A, NULL) == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "could not"),
           "straddling message: %s", dvc_error_message());
     /* Input errors */
@@ -244,6 +314,11 @@ static void test_random(int cases, unsigned long long seed)
             }
         }
         CHECK(dvc_mclass_classify(&r, A) == DVC_OK, "classify");
+        {
+            char name[64];
+            snprintf(name, sizeof name, "random case %d (kind %d, m=%ld)", cs, kind, m);
+            check_verdict(&r, M, m, name);
+        }
         CHECK(!!(r.proven & DVC_MCLASS_P) == (st == DVC_OK), "classify and prove_p disagree");
         if (r.disproven & DVC_MCLASS_P) CHECK(!exact, "case %d: P-matrix disproven", cs);
         if (r.proven & DVC_MCLASS_SPD) CHECK(exact, "SPD but not P");

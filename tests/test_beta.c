@@ -122,7 +122,8 @@ static void to_imat(dvc_imat_t A, const double *M, int m)
 /* lo <= q <= hi with exact comparisons. */
 static int encloses_q(const dvc_beta_bound_t b, const mpq_t q)
 {
-    return mpfr_cmp_q(b->lo, q) <= 0 && mpfr_cmp_q(b->hi, q) >= 0;
+    return !mpfr_nan_p(b->lo) && !mpfr_nan_p(b->hi) && /* mpfr_cmp_q(NaN) is 0 */
+           mpfr_cmp_q(b->lo, q) <= 0 && mpfr_cmp_q(b->hi, q) >= 0;
 }
 
 static double lo_d(const dvc_beta_bound_t b) { return mpfr_get_d(b->lo, MPFR_RNDD); }
@@ -245,17 +246,46 @@ static void test_remark43(void)
     }
 }
 
-/* M-matrices: beta_M = ||M^{-1}|| against 256-bit MPFR Gauss-Jordan. */
+/* ||M^{-1}||_inf of a rational matrix, exactly; 0 when singular. */
+static int exact_inv_norm(const double *M, int m, mpq_t nrm)
+{
+    mpq_t *Q = malloc(sizeof(mpq_t) * (size_t)(m * m)), s, t;
+    int ok;
+    mpq_inits(s, t, NULL);
+    for (int i = 0; i < m * m; i++) {
+        mpq_init(Q[i]);
+        mpq_set_d(Q[i], M[i]);
+    }
+    ok = ref_q_inverse(Q, m);
+    mpq_set_ui(nrm, 0, 1);
+    for (int i = 0; i < m && ok; i++) {
+        mpq_set_ui(s, 0, 1);
+        for (int j = 0; j < m; j++) {
+            mpq_abs(t, Q[i * m + j]);
+            mpq_add(s, s, t);
+        }
+        if (mpq_cmp(s, nrm) > 0) mpq_set(nrm, s);
+    }
+    for (int i = 0; i < m * m; i++) mpq_clear(Q[i]);
+    free(Q);
+    mpq_clears(s, t, NULL);
+    return ok;
+}
+
+/* M-matrices: beta_M = ||M^{-1}||_inf (attained at d = 1), computed
+ * exactly in rationals (the entries are multiples of 1/16). */
 static void test_mmatrix(void)
 {
     check_rng r = {777};
     for (int t = 0; t < 40; t++) {
         int m = (int)check_rng_int(&r, 1, 12);
-        double M[MAXM * MAXM], d[MAXM], nb, na;
+        double M[MAXM * MAXM], nb;
+        mpq_t eb;
         dvc_imat_t A;
         gen_p(M, m, KIND_M, &r);
-        for (int i = 0; i < m; i++) d[i] = 1;
-        mpfr_xnorms(M, d, m, &nb, &na); /* d = 1: ||M^{-1}|| */
+        mpq_init(eb);
+        REQUIRE(exact_inv_norm(M, m, eb), "M-matrix singular in exact arithmetic");
+        nb = mpq_get_d(eb);
         dvc_imat_init(A, m, m);
         to_imat(A, M, m);
         for (int meth = DVC_BETA_AUTO; meth <= DVC_BETA_STRUCT; meth++) {
@@ -265,13 +295,13 @@ static void test_mmatrix(void)
             dvc_beta_bound_init(b);
             st = run(b, NULL, A, (dvc_beta_method)meth);
             CHECK(st == DVC_OK, "M-matrix m=%d method %d: %s", m, meth, dvc_error_message());
-            CHECK(lo_d(b) <= nb * (1 + 1e-30) && nb <= hi_d(b) * (1 + 1e-30),
-                  "M-matrix m=%d method %d: [%.17g, %.17g] vs ||M^-1|| = %.17g", m, meth, lo_d(b),
-                  hi_d(b), nb);
+            CHECK(encloses_q(b, eb), "M-matrix m=%d method %d: [%.17g, %.17g] misses exact ||M^-1|| = %.17g",
+                  m, meth, lo_d(b), hi_d(b), nb);
             CHECK(hi_d(b) - lo_d(b) <= 1e-9 * nb, "M-matrix m=%d method %d: gap %.3g", m, meth,
                   hi_d(b) - lo_d(b));
             dvc_beta_bound_clear(b);
         }
+        mpq_clear(eb);
         dvc_imat_clear(A);
     }
 }
@@ -482,6 +512,19 @@ static void test_refuse(void)
         dvc_beta_bound_init(b);
         CHECK(run(b, NULL, A, DVC_BETA_STRUCT) == DVC_NOT_CERTIFIED, "struct without structure");
         CHECK(mpfr_cmp_ui(b->lo, 1) >= 0 && mpfr_inf_p(b->hi), "lower bound kept, no upper");
+        {   /* the lower bound kept is a true lower bound (M is P: exact beta) */
+            mpq_t Q[9], eb, ea;
+            mpq_inits(eb, ea, NULL);
+            for (int i = 0; i < 9; i++) {
+                mpq_init(Q[i]);
+                mpq_set_d(Q[i], M[i]);
+            }
+            REQUIRE(exact_beta_alpha(Q, 3, eb, ea), "exact reference");
+            CHECK(mpfr_cmp_q(b->lo, eb) <= 0, "kept lower bound %.17g above exact beta %.17g", lo_d(b),
+                  mpq_get_d(eb));
+            for (int i = 0; i < 9; i++) mpq_clear(Q[i]);
+            mpq_clears(eb, ea, NULL);
+        }
         dvc_beta_bound_clear(b);
         dvc_imat_clear(A);
     }
@@ -517,6 +560,23 @@ static void test_budget(void)
     dvc_beta_opts_default(&o);
     st = dvc_beta_compute(b, NULL, A, &o);
     CHECK(st == DVC_OK && b->nodes == (1l << m), "auto enumerates m = 14 (%ld vertices)", b->nodes);
+    /* beta_M >= ||(M_JJ)^{-1}|| for every J: the upper bound must be above
+     * the exact value at random J (and J = all) */
+    for (int s = 0; s < 24; s++) {
+        double MJ[14 * 14];
+        int J[14], k = 0;
+        mpq_t nj;
+        unsigned long mask = s == 0 ? (1ul << m) - 1 : (unsigned long)check_rng_int(&r, 1, (1l << m) - 1);
+        for (int i = 0; i < m; i++)
+            if (mask >> i & 1) J[k++] = i;
+        for (int a = 0; a < k; a++)
+            for (int c = 0; c < k; c++) MJ[a * k + c] = M[J[a] * m + J[c]];
+        mpq_init(nj);
+        REQUIRE(exact_inv_norm(MJ, k, nj), "M_JJ singular in exact arithmetic");
+        CHECK(mpfr_cmp_q(b->hi, nj) >= 0, "m = 14: upper bound %.17g below ||(M_JJ)^-1|| = %.17g (J mask %lx)",
+              hi_d(b), mpq_get_d(nj), mask);
+        mpq_clear(nj);
+    }
     o.method = DVC_BETA_BNB;
     o.max_nodes = 50;
     st = dvc_beta_compute(b2, NULL, A, &o);

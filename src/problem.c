@@ -2,6 +2,7 @@
 /* Problem files: JSON -> dvc_dlvi_problem_t. Every number is enclosed
  * (decimal strings exactly), every error names the file and the field. */
 #include "dvicert/problem.h"
+#include "dvicert/files.h"
 
 #include <errno.h>
 #include <math.h>
@@ -386,14 +387,11 @@ static char *join_path(const char *dir, const char *file)
 
 static char *slurp(const char *path, dvc_status *st)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f;
     char *buf = NULL;
     size_t len = 0, cap = 0, got;
-    *st = DVC_OK;
-    if (!f) {
-        *st = dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
+    *st = dvc_infile_open(&f, path, "rb");
+    if (*st != DVC_OK) return NULL;
     do {
         if (cap - len < 65536) {
             char *nb = realloc(buf, cap + 65536 + 1);

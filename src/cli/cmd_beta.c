@@ -149,6 +149,7 @@ static int run(const dvc_cli_args *a)
         print_bound("beta_M", b, digits);
         if (want_alpha) print_bound("alpha_M", al, digits);
     }
+    if (st != DVC_OK) dvc_error_context(st, "%s: ", path);
     rc = st == DVC_OK ? DVC_EXIT_OK : dvc_cli_fail("beta", st);
     dvc_beta_bound_clear(b);
     dvc_beta_bound_clear(al);

@@ -59,7 +59,9 @@ static int run(const dvc_cli_args *a)
     long panels;
     dvc_cert_t c;
     dvc_status st;
-    char *tmp, cmd[4096];
+    const char *tmp;
+    char cmd[4096];
+    dvc_outfile of;
     FILE *p;
     if (only && strcmp(only, "x") != 0 && strcmp(only, "y") != 0) {
         fprintf(stderr, "dvicert plot: error: --only takes x or y\n");
@@ -90,17 +92,20 @@ static int run(const dvc_cli_args *a)
         return DVC_EXIT_INPUT;
     }
     panels = (only && *only == 'y' ? 0 : c->n) + (only && *only == 'x' ? 0 : c->m);
-    tmp = malloc(strlen(out) + 64);
-    if (!tmp) {
+    /* gnuplot writes the image into our temporary file (or directly to a
+     * device or pipe); the commit renames it */
+    st = dvc_outfile_open(&of, out);
+    if (st != DVC_OK) {
+        dvc_outfile_clear(&of);
         dvc_cert_clear(c);
-        return DVC_EXIT_INPUT;
+        return dvc_cli_fail("plot", st);
     }
-    snprintf(tmp, strlen(out) + 64, "%s.tmp.%ld.%s", out, (long)getpid(), ext_of(out));
+    tmp = of.tmp ? of.tmp : of.path;
     snprintf(cmd, sizeof cmd, "'%s' 2>&1", gp);
     p = popen(cmd, "w");
     if (!p) {
         fprintf(stderr, "dvicert plot: error: cannot run gnuplot: %s\n", strerror(errno));
-        free(tmp);
+        dvc_outfile_clear(&of);
         dvc_cert_clear(c);
         return DVC_EXIT_INPUT;
     }
@@ -164,22 +169,19 @@ static int run(const dvc_cli_args *a)
     fprintf(p, "unset multiplot\nset output\n");
     status = pclose(p);
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        remove(tmp);
         fprintf(stderr, "dvicert plot: error: gnuplot failed (exit status %d)\n",
                 status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        free(tmp);
+        dvc_outfile_clear(&of);
         dvc_cert_clear(c);
         return DVC_EXIT_INPUT;
     }
-    if (rename(tmp, out) != 0) {
-        fprintf(stderr, "dvicert plot: error: %s: cannot write: %s\n", out, strerror(errno));
-        remove(tmp);
-        free(tmp);
+    st = dvc_outfile_commit(&of);
+    dvc_outfile_clear(&of);
+    if (st != DVC_OK) {
         dvc_cert_clear(c);
-        return DVC_EXIT_INPUT;
+        return dvc_cli_fail("plot", st);
     }
-    printf("wrote %s (%ld panels)\n", out, panels);
-    free(tmp);
+    fprintf(a->report, "wrote %s (%ld panels)\n", out, panels);
     dvc_cert_clear(c);
     return DVC_EXIT_OK;
 }

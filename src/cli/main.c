@@ -25,6 +25,10 @@ static void usage(FILE *f)
             "  --prec BITS    working precision in bits (default 53): lvi, beta, classify,\n"
             "                 enclose (commands reading a certificate use its precision)\n"
             "  --digits D     significant digits of printed bounds: lvi, beta, check, export\n"
+            "  -o FILE        the output of enclose, export, plot: never one of the inputs;\n"
+            "                 '-' is standard output, devices and pipes are written directly,\n"
+            "                 symbolic links are refused (see 'dvicert COMMAND --help')\n"
+            "Each option may be given once; '--' ends the options.\n"
             "\nexit status: 0 certified/accepted, 1 not certified/rejected, 2 bad input or i/o error\n"
             "'dvicert help COMMAND' or 'dvicert COMMAND --help' describes one command.\n"
             "File formats: docs/formats.md.\n");

@@ -106,6 +106,15 @@ echo '{"M": [[0, 1], [1, 0]]}' > "$tmp/m.json"
 expect 1 "m.json: .*P-matrix" "beta, M not a P-matrix" -- "$exe" beta "$tmp/m.json"
 lacks "beta: (beta|mclass|lvi): " "beta: no module prefixes"
 
+# theta as a JSON real at a bound: the message says why it is refused
+sed 's/"N": 10}/"N": 10, "theta": 1.0}/' "$tmp/p.json" > "$tmp/th.json"
+expect 2 "field 'theta' must lie in \[0, 1\] \(a JSON real .*write 0 or 1" "theta 1.0 explained" -- "$exe" enclose "$tmp/th.json" -o "$tmp/th.cert.json"
+sed 's/"N": 10}/"N": 10, "theta": 2}/' "$tmp/p.json" > "$tmp/th2.json"
+expect 2 "field 'theta' must lie in \[0, 1\]" "theta 2 refused" -- "$exe" enclose "$tmp/th2.json" -o "$tmp/th.cert.json"
+lacks "JSON real" "theta 2 is an integer: no word about reals"
+sed 's/"N": 10}/"N": 10, "theta": "1"}/' "$tmp/p.json" > "$tmp/th3.json"
+expect 0 "certified" "theta \"1\" accepted" -- "$exe" enclose "$tmp/th3.json" -o "$tmp/th.cert.json"
+
 # ---- 5. a directory given as a file -------------------------------------------
 mkdir "$tmp/d.json" "$tmp/d.csv"
 expect 2 "d.json: is a directory" "enclose DIR" -- "$exe" enclose "$tmp/d.json" -o "$tmp/x.json"

@@ -52,6 +52,7 @@ static dvc_status classify(const char *path, int *how, struct stat *target, int 
 {
     struct stat lsb, sb;
     *exists = 0;
+    memset(target, 0, sizeof *target);
     if (path[0] == '\0') return dvc_error(DVC_ERR_INPUT, "empty output file name");
     if (strcmp(path, "-") == 0) {
         *how = OUT_STDOUT;
@@ -108,7 +109,7 @@ static dvc_status classify(const char *path, int *how, struct stat *target, int 
 dvc_status dvc_outfile_check(const char *path, const char *const *inputs, size_t ninputs)
 {
     struct stat target, in;
-    int how, exists;
+    int how = OUT_REPLACE, exists = 0;
     dvc_status st = classify(path, &how, &target, &exists);
     if (st != DVC_OK) return st;
     if (how == OUT_STDOUT && fstat(STDOUT_FILENO, &target) == 0) exists = 1;
@@ -148,7 +149,7 @@ static mode_t current_umask(void)
 dvc_status dvc_outfile_open(dvc_outfile *o, const char *path)
 {
     struct stat target;
-    int how, exists, fd;
+    int how = OUT_REPLACE, exists = 0, fd;
     dvc_status st;
     size_t n;
     const char *base;

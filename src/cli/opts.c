@@ -2,6 +2,7 @@
 /* The one option parser of the dvicert subcommands: each command declares
  * a table of options (cli.h); values, repetitions, common options and the
  * output file are checked here once. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -61,10 +62,14 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-static int fail(const dvc_cli_cmd *cmd, const char *fmt, const char *s1, const char *s2)
+static int fail(const dvc_cli_cmd *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(const dvc_cli_cmd *cmd, const char *fmt, ...)
 {
+    va_list ap;
     fprintf(stderr, "dvicert %s: error: ", cmd->name);
-    fprintf(stderr, fmt, s1, s2);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fprintf(stderr, "\n");
     return DVC_EXIT_INPUT;
 }
@@ -77,7 +82,7 @@ int dvc_cli_parse(dvc_cli_args *a, const dvc_cli_cmd *cmd, int argc, char **argv
     memset(a, 0, sizeof *a);
     a->cmd = cmd;
     a->report = stdout;
-    if (nopt > DVC_CLI_MAX_OPTS) return fail(cmd, "%s%s: too many options in the table", "", "");
+    if (nopt > DVC_CLI_MAX_OPTS) return fail(cmd, "%ld options: the table holds at most %d", nopt, DVC_CLI_MAX_OPTS);
 
     /* --help anywhere, except as the value of an option */
     for (int i = 1; i < argc; i++) {
@@ -98,9 +103,9 @@ int dvc_cli_parse(dvc_cli_args *a, const dvc_cli_cmd *cmd, int argc, char **argv
         const char *arg = argv[i], *eq, *val;
         char shown[64];
         if (opts_done || arg[0] != '-' || arg[1] == '\0') {
-            if (a->npos >= cmd->max_pos)
+            if (a->npos >= cmd->max_pos || a->npos >= DVC_CLI_MAX_POS)
                 return a->npos ? fail(cmd, "too many arguments: '%s' after '%s'", arg, a->pos[a->npos - 1])
-                               : fail(cmd, "unexpected argument '%s'%s", arg, "");
+                               : fail(cmd, "unexpected argument '%s'", arg);
             a->pos[a->npos++] = arg;
             continue;
         }
@@ -124,7 +129,7 @@ int dvc_cli_parse(dvc_cli_args *a, const dvc_cli_cmd *cmd, int argc, char **argv
         else
             snprintf(shown, sizeof shown, "--%s", t[k].name);
         if (a->value[k])
-            return fail(cmd, "option %s given twice (give it once)", shown, "");
+            return fail(cmd, "option %s given twice (give it once)", shown);
         if (!t[k].arg) {
             if (eq) return fail(cmd, "option %s takes no value, got '%s'", shown, arg);
             val = "";
@@ -141,14 +146,14 @@ int dvc_cli_parse(dvc_cli_args *a, const dvc_cli_cmd *cmd, int argc, char **argv
         if (strcmp(t[k].name, "prec") == 0) {
             long v;
             if (parse_long(val, 24, 65536, &v) != 0)
-                return fail(cmd, "--prec must be an integer number of bits in [24, 65536], got '%s'%s", val, "");
+                return fail(cmd, "--prec must be an integer number of bits in [24, 65536], got '%s'", val);
             a->prec_given = 1;
             a->prec = (mpfr_prec_t)v;
             dvc_prec_set(a->prec);
         } else if (strcmp(t[k].name, "digits") == 0) {
             long v;
             if (parse_long(val, 2, 1000, &v) != 0)
-                return fail(cmd, "--digits must be an integer in [2, 1000], got '%s'%s", val, "");
+                return fail(cmd, "--digits must be an integer in [2, 1000], got '%s'", val);
             a->digits_given = 1;
             a->digits = (int)v;
         } else if (strcmp(t[k].name, "output") == 0) {

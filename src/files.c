@@ -10,17 +10,46 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Inputs opened by this thread while tracking is on. */
+#define TRACK_MAX 64
+static _Thread_local int track_on;
+static _Thread_local int track_n;
+static _Thread_local struct {
+    dev_t dev;
+    ino_t ino;
+    char name[240];
+} tracked[TRACK_MAX];
+
+void dvc_infile_track(int on)
+{
+    track_on = on;
+    track_n = 0;
+}
+
+static void remember(const struct stat *sb, const char *path)
+{
+    for (int k = 0; k < track_n; k++)
+        if (tracked[k].dev == sb->st_dev && tracked[k].ino == sb->st_ino) return;
+    if (track_n == TRACK_MAX) return;
+    tracked[track_n].dev = sb->st_dev;
+    tracked[track_n].ino = sb->st_ino;
+    snprintf(tracked[track_n].name, sizeof tracked[track_n].name, "%s", path);
+    track_n++;
+}
+
 dvc_status dvc_infile_open(FILE **f, const char *path, const char *mode)
 {
     struct stat sb;
     *f = fopen(path, mode);
     if (!*f) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (fstat(fileno(*f), &sb) != 0) return DVC_OK;
     /* fopen succeeds on a directory; the first read would fail obscurely */
-    if (fstat(fileno(*f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    if (S_ISDIR(sb.st_mode)) {
         fclose(*f);
         *f = NULL;
         return dvc_error(DVC_ERR_INPUT, "%s: is a directory, not a file", path);
     }
+    if (track_on && S_ISREG(sb.st_mode)) remember(&sb, path);
     return DVC_OK;
 }
 
@@ -119,6 +148,10 @@ dvc_status dvc_outfile_check(const char *path, const char *const *inputs, size_t
         if (inputs[k] && stat(inputs[k], &in) == 0 && same_file(&in, &target))
             return dvc_error(DVC_ERR_INPUT, "%s: is the same file as the input %s: refused "
                              "(it would destroy the input)", path, inputs[k]);
+    for (int k = 0; k < track_n; k++)
+        if (tracked[k].dev == target.st_dev && tracked[k].ino == target.st_ino)
+            return dvc_error(DVC_ERR_INPUT, "%s: is the same file as the input %s: refused "
+                             "(it would destroy the input)", path, tracked[k].name);
     return DVC_OK;
 }
 
@@ -156,6 +189,7 @@ dvc_status dvc_outfile_open(dvc_outfile *o, const char *path)
     char *dir;
     memset(o, 0, sizeof *o);
     o->done = 1;
+    if (track_n && (st = dvc_outfile_check(path, NULL, 0)) != DVC_OK) return st;
     st = classify(path, &how, &target, &exists);
     if (st != DVC_OK) return st;
     o->path = strdup(path);

@@ -91,6 +91,16 @@ static void test_files(void)
     CHECK(dvc_outfile_check(path, inputs, 1) == DVC_ERR_INPUT && strstr(dvc_error_message(), "same file"),
           "%s", dvc_error_message());
     CHECK(dvc_outfile_check(path, NULL, 0) == DVC_OK, "no inputs: %s", dvc_error_message());
+    /* remembered inputs: refused by open while tracking is on */
+    dvc_infile_track(1);
+    CHECK(dvc_infile_open(&f, in, "rb") == DVC_OK, "open input");
+    if (f) fclose(f);
+    CHECK(dvc_outfile_open(&o, path) == DVC_ERR_INPUT && strstr(dvc_error_message(), "in.txt"),
+          "a remembered input refused: %s", dvc_error_message());
+    dvc_outfile_clear(&o);
+    dvc_infile_track(0);
+    CHECK(dvc_outfile_open(&o, path) == DVC_OK, "tracking off: %s", dvc_error_message());
+    dvc_outfile_clear(&o);
     unlink(in);
 
     /* symbolic links: refused by check, open and the one-call writer */

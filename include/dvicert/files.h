@@ -35,9 +35,17 @@ extern "C" {
  * fclose; on failure *f is NULL and the message names the path. */
 dvc_status dvc_infile_open(FILE **f, const char *path, const char *mode);
 
+/* Remember (on) or stop remembering and forget (off) the regular files
+ * that dvc_infile_open opens in this thread (the first 64): while any are
+ * remembered, an output that is one of them is refused, whatever its name.
+ * For programs whose outputs must never replace what they read (the
+ * dvicert command turns it on); off by default. */
+void dvc_infile_track(int on);
+
 /* Check, before any work, that path may be written by the rules above and
- * that it is none of the ninputs files in inputs (the same device and
- * inode, whatever the names: hard links and other spellings count). */
+ * that it is none of the ninputs files in inputs nor a remembered input
+ * (the same device and inode, whatever the names: hard links and other
+ * spellings count). */
 dvc_status dvc_outfile_check(const char *path, const char *const *inputs, size_t ninputs);
 
 /* An output being written. */
@@ -48,7 +56,8 @@ typedef struct {
     int done;      /* committed or cleared */
 } dvc_outfile;
 
-/* Start writing path (rules above). On failure nothing is created and
+/* Start writing path (rules above; a remembered input is refused). On
+ * failure nothing is created and
  * dvc_outfile_clear is still safe to call. */
 dvc_status dvc_outfile_open(dvc_outfile *o, const char *path);
 /* Finish: flush, fsync and rename the temporary file over the path (or

@@ -63,7 +63,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < ncommands; i++) {
         if (strcmp(commands[i]->name, name) == 0) {
             dvc_cli_args a;
-            int rc = dvc_cli_parse(&a, commands[i], argc - 1, argv + 1);
+            int rc;
+            /* inputs read on the way (tables of a problem) are never outputs */
+            dvc_infile_track(1);
+            rc = dvc_cli_parse(&a, commands[i], argc - 1, argv + 1);
             if (rc >= 0) return rc;
             return commands[i]->run(&a);
         }

@@ -223,13 +223,13 @@ void dvc_cli_print_options(const dvc_cli_cmd *cmd)
     }
     printf("  %-*s%s\n", width + 2, "-h, --help", "this text");
     if (has_out)
-        printf("\nThe output FILE is never one of the inputs (refused, whatever its name). A\n"
-               "regular FILE is written to a temporary file beside it (unpredictable name,\n"
-               "exclusive creation), flushed to disk and renamed over FILE: nothing is left\n"
-               "at FILE on failure. '-' is standard output; a device or pipe (e.g. /dev/null,\n"
-               "/dev/stdout) is written directly and never replaced. A symbolic link is\n"
-               "refused (name its target), except one to a device, a pipe or the file open as\n"
-               "standard output. Each option may be given once.\n");
+        printf("\nThe output FILE is never one of the inputs, nor a file they read (refused,\n"
+               "whatever its name). A regular FILE is written to a temporary file beside it\n"
+               "(unpredictable name, exclusive creation), flushed to disk and renamed over\n"
+               "FILE: nothing is left at FILE on failure. '-' is standard output; a device or\n"
+               "pipe (e.g. /dev/null, /dev/stdout) is written directly and never replaced. A\n"
+               "symbolic link is refused (name its target), except one to a device, a pipe or\n"
+               "the file open as standard output. Each option may be given once.\n");
     else
         printf("\nEach option may be given once.\n");
 }

@@ -64,6 +64,17 @@ expect 2 "same file as the input" "export to a hard link of the certificate" -- 
 same "$tmp/c.json" "$cert" "export -o HARDLINK destroyed the certificate"
 expect 2 "same file as the input" "plot over its certificate" -- "$exe" plot "$tmp/hardc.json" -o "$tmp/c.json"
 rm "$tmp/hard.json" "$tmp/hardc.json"
+# a file the problem reads (a table) is an input too
+printf 't,f\n0,1\n1,2\n' > "$tmp/data.csv"
+cp "$tmp/data.csv" "$tmp/data.orig"
+sed 's/"N": 10}/"N": 10, "f": [{"csv": "data.csv"}]}/' "$tmp/p.json" > "$tmp/ptab.json"
+expect 0 "certified" "enclose with a table" -- "$exe" enclose "$tmp/ptab.json" -o "$tmp/ptab.cert.json"
+expect 2 "same file as the input .*data.csv" "enclose -o TABLE" -- "$exe" enclose "$tmp/ptab.json" -o "$tmp/data.csv"
+same "$tmp/data.csv" "$tmp/data.orig" "enclose -o TABLE destroyed the table"
+ln "$tmp/data.csv" "$tmp/data2.csv"
+expect 2 "same file as the input" "enclose -o (hard link of the table)" -- "$exe" enclose "$tmp/ptab.json" -o "$tmp/data2.csv"
+same "$tmp/data.csv" "$tmp/data.orig" "enclose -o TABLE-LINK destroyed the table"
+rm "$tmp/data2.csv" "$tmp/ptab.cert.json"
 
 # ---- 2. symbolic links: refused, neither the link nor its target touched ------
 echo "precious" > "$tmp/target.csv"

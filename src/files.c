@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -155,6 +156,35 @@ dvc_status dvc_outfile_check(const char *path, const char *const *inputs, size_t
     return DVC_OK;
 }
 
+/* Temporary files being written, for dvc_outfile_remove_temporaries (a
+ * signal handler): lock-free, hence async-signal-safe. */
+#define LIVE_MAX 16
+static _Atomic(char *) live[LIVE_MAX];
+
+static void live_add(char *t)
+{
+    for (int k = 0; k < LIVE_MAX; k++) {
+        char *none = NULL;
+        if (atomic_compare_exchange_strong(&live[k], &none, t)) return;
+    }
+}
+
+static void live_del(char *t)
+{
+    for (int k = 0; k < LIVE_MAX; k++) {
+        char *mine = t;
+        if (atomic_compare_exchange_strong(&live[k], &mine, NULL)) return;
+    }
+}
+
+void dvc_outfile_remove_temporaries(void)
+{
+    for (int k = 0; k < LIVE_MAX; k++) {
+        char *t = atomic_load(&live[k]);
+        if (t) unlink(t);
+    }
+}
+
 /* The process umask, read without changing it (umask() would, for a moment,
  * for every thread). */
 static mode_t current_umask(void)
@@ -224,6 +254,7 @@ dvc_status dvc_outfile_open(dvc_outfile *o, const char *path)
     snprintf(o->tmp, n, "%s/.%s.XXXXXX", dir, base);
     free(dir);
     fd = mkstemp(o->tmp);
+    if (fd >= 0) live_add(o->tmp);
     if (fd < 0) {
         st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
         free(o->tmp);
@@ -256,6 +287,7 @@ dvc_status dvc_outfile_commit(dvc_outfile *o)
     if (fclose(o->f) != 0 && ok) ok = 0, e = errno;
     o->f = NULL;
     if (ok && o->tmp && rename(o->tmp, o->path) != 0) ok = 0, e = errno;
+    if (ok && o->tmp) live_del(o->tmp);
     if (!ok) {
         dvc_status st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", o->path, strerror(e));
         dvc_outfile_clear(o);
@@ -281,6 +313,7 @@ void dvc_outfile_clear(dvc_outfile *o)
         if (o->f && o->f != stdout) fclose(o->f);
         if (o->tmp) unlink(o->tmp);
     }
+    if (o->tmp) live_del(o->tmp);
     free(o->path);
     free(o->tmp);
     memset(o, 0, sizeof *o);

@@ -75,6 +75,12 @@ static void test_files(void)
     dvc_outfile_clear(&o);
     CHECK(access(path, F_OK) != 0 && entries(dir) == 0, "abandoned output left %d entries", entries(dir));
 
+    /* what a signal handler does: the temporary file goes */
+    CHECK(dvc_outfile_open(&o, path) == DVC_OK && entries(dir) == 1, "open");
+    dvc_outfile_remove_temporaries();
+    CHECK(entries(dir) == 0, "temporary file left after dvc_outfile_remove_temporaries");
+    dvc_outfile_clear(&o);
+
     /* committed: the contents at the path, a regular file, nothing else */
     CHECK(dvc_outfile_open(&o, path) == DVC_OK, "open");
     fputs("hello", o.f);

@@ -67,6 +67,11 @@ dvc_status dvc_outfile_commit(dvc_outfile *o);
 /* Release o; when it was not committed, remove the temporary file. */
 void dvc_outfile_clear(dvc_outfile *o);
 
+/* Remove the temporary files of every output not yet committed or
+ * cleared. Async-signal-safe: for a handler of SIGINT/SIGTERM, so that an
+ * interrupted run leaves nothing behind. */
+void dvc_outfile_remove_temporaries(void);
+
 /* Write len bytes of text to path by the rules above, in one go. */
 dvc_status dvc_write_atomic(const char *path, const char *text, size_t len);
 

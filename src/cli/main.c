@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +35,15 @@ static void usage(FILE *f)
             "File formats: docs/formats.md.\n");
 }
 
+/* An interrupted run leaves no temporary file behind, then dies of the
+ * signal as it would have. */
+static void on_signal(int sig)
+{
+    dvc_outfile_remove_temporaries();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int main(int argc, char **argv)
 {
     const char *name;
@@ -66,6 +76,9 @@ int main(int argc, char **argv)
             int rc;
             /* inputs read on the way (tables of a problem) are never outputs */
             dvc_infile_track(1);
+            signal(SIGINT, on_signal);
+            signal(SIGTERM, on_signal);
+            signal(SIGHUP, on_signal);
             rc = dvc_cli_parse(&a, commands[i], argc - 1, argv + 1);
             if (rc >= 0) return rc;
             return commands[i]->run(&a);

@@ -132,6 +132,23 @@ cat > "$tmp/np.json" <<'EOF'
 EOF
 expect 1 "not certified" "enclose, not certified" -- "$exe" enclose "$tmp/np.json" -o "$tmp/w/np.cert.json"
 only "$tmp/w" "after a run that was not certified" big.csv
+# interrupted while the output is being produced (plot waits for a gnuplot
+# that is slow): the temporary file is removed
+printf '#!/bin/sh\ncat > /dev/null\nsleep 3\n' > "$tmp/slowgp"
+chmod +x "$tmp/slowgp"
+DVC_GNUPLOT="$tmp/slowgp" "$exe" plot "$tmp/c.json" -o "$tmp/w/slow.png" > /dev/null 2>&1 &
+plotter=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    [ "$(ls -A "$tmp/w" | wc -l)" -gt 1 ] && break
+    sleep 0.2
+done
+[ "$(ls -A "$tmp/w" | wc -l)" -eq 2 ] && ok || bad "plot: no temporary file while gnuplot runs"
+kill -TERM "$plotter"
+wait "$plotter"
+rc=$?
+[ "$rc" -eq 143 ] && ok || bad "plot killed by SIGTERM: exit $rc, expected 143"
+only "$tmp/w" "after SIGTERM" big.csv
+sleep 3
 # refusals happen before any work and leave nothing either
 expect 2 "is a directory" "-o a directory" -- "$exe" export "$tmp/c.json" -o "$tmp/w"
 expect 2 "cannot write" "-o in a missing directory" -- "$exe" export "$tmp/c.json" -o "$tmp/w/no/x.csv"

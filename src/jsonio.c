@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 #include "dvicert/jsonio.h"
+#include "dvicert/files.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,7 +12,12 @@
 dvc_status dvc_json_load(json_t **root, const char *path)
 {
     json_error_t err;
-    *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+    FILE *f;
+    dvc_status st = dvc_infile_open(&f, path, "rb");
+    *root = NULL;
+    if (st != DVC_OK) return st;
+    *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+    fclose(f);
     if (*root == NULL) {
         if (err.line < 0 || (err.line == -1 && err.column == -1))
             return dvc_error(DVC_ERR_IO, "%s: %s", path, err.text);
@@ -142,32 +148,5 @@ dvc_status dvc_json_ivec(dvc_ivec_t v, const json_t *obj, const char *field, con
         if (!allow_inf && !dvc_ival_is_finite(v->e[i]))
             return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
     }
-    return DVC_OK;
-}
-
-dvc_status dvc_write_atomic(const char *path, const char *text, size_t len)
-{
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    FILE *f;
-    int ok;
-    if (!tmp) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    f = fopen(tmp, "wb");
-    if (!f) {
-        dvc_status st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-        free(tmp);
-        return st;
-    }
-    ok = fwrite(text, 1, len, f) == len;
-    ok = (fflush(f) == 0) && ok;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        dvc_status st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return st;
-    }
-    free(tmp);
     return DVC_OK;
 }

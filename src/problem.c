@@ -2,6 +2,7 @@
 /* Problem files: JSON -> dvc_dlvi_problem_t. Every number is enclosed
  * (decimal strings exactly), every error names the file and the field. */
 #include "dvicert/problem.h"
+#include "dvicert/files.h"
 
 #include <errno.h>
 #include <math.h>
@@ -386,14 +387,11 @@ static char *join_path(const char *dir, const char *file)
 
 static char *slurp(const char *path, dvc_status *st)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f;
     char *buf = NULL;
     size_t len = 0, cap = 0, got;
-    *st = DVC_OK;
-    if (!f) {
-        *st = dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
+    *st = dvc_infile_open(&f, path, "rb");
+    if (*st != DVC_OK) return NULL;
     do {
         if (cap - len < 65536) {
             char *nb = realloc(buf, cap + 65536 + 1);
@@ -739,7 +737,7 @@ static dvc_status build(dvc_dlvi_problem_t p, json_t *res, const json_t *obj, ct
     } else {
         if ((st = read_scalar(p->theta, obj, "theta", c)) != DVC_OK) return st;
         if (!dvc_ival_is_nonneg(p->theta) || mpfr_cmp_ui(&p->theta->right, 1) > 0)
-            return dvc_error(DVC_ERR_INPUT, "%s: field 'theta' must lie in [0, 1]", c->file);
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'theta' must lie in [0, 1]%s", c->file, json_is_real(json_object_get(obj, "theta")) ? " (a JSON real such as 1.0 stands for every decimal that rounds to it, so it reaches past the bound: write 0 or 1, or a decimal string such as \"1\")" : "");
     }
     if ((st = read_funs(&p->fcb, res, obj, "f", n, p->T, c)) != DVC_OK) return st;
     if ((st = read_funs(&p->gcb, res, obj, "g", m, p->T, c)) != DVC_OK) return st;

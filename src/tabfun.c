@@ -3,6 +3,7 @@
  * (a decimal time, or k*DT, is rarely a binary number), so every search
  * below takes all segments that may hold a point given that uncertainty. */
 #include "dvicert/tabfun.h"
+#include "dvicert/files.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -154,10 +155,11 @@ dvc_status dvc_tabfun_set(dvc_tabfun_t f, long n, const mpfi_t *t, const mpfi_t 
 
 static dvc_status slurp(char **out, const char *path)
 {
-    FILE *fp = fopen(path, "rb");
+    FILE *fp;
     char *buf = NULL;
     size_t len = 0, cap = 0;
-    if (!fp) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    dvc_status st0 = dvc_infile_open(&fp, path, "rb");
+    if (st0 != DVC_OK) return st0;
     for (;;) {
         size_t got;
         if (cap - len < 65536) {

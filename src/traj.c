@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Trajectory CSV files and their check against a certified tube. */
 #include "dvicert/traj.h"
+#include "dvicert/files.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -74,7 +75,7 @@ static long slot_of(const char *name, long n, long m)
 
 dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -86,7 +87,7 @@ dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const 
     mpfr_prec_t prec = mpfi_get_prec(T);
 
     dvc_traj_clear(tr);
-    if (!f) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if ((st = dvc_infile_open(&f, path, "r")) != DVC_OK) return st;
     slot_col = malloc((size_t)nslots * sizeof *slot_col);
     if (!slot_col) {
         fclose(f);

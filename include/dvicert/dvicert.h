@@ -4,6 +4,7 @@
 #define DVICERT_DVICERT_H
 
 #include "dvicert/error.h"
+#include "dvicert/files.h"
 #include "dvicert/ival.h"
 #include "dvicert/ivec.h"
 #include "dvicert/imat.h"

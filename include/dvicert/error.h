@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* One error-reporting path for the whole library: every function that can
- * fail returns a dvc_status and, on failure, leaves a message here. */
+ * fail returns a dvc_status and, on failure, leaves a message here.
+ *
+ * A message is a chain of places separated by ": ", outermost first, ending
+ * in the reason: "bridge.json: field 'M' row 2 column 1: not a number".
+ * Each layer prepends only the place it knows (file, field, step, time).
+ * Both functions below keep that form: a module name given as a place
+ * ("dlvi: ", "lvi: ") is dropped, and a place that the message names
+ * further in (the same text, or followed by ":LINE") is not repeated. */
 #ifndef DVICERT_ERROR_H
 #define DVICERT_ERROR_H
 
@@ -23,7 +30,8 @@ typedef enum {
 dvc_status dvc_error(dvc_status code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Prepend context ("file.json: ") to the current message; returns code. */
+/* Prepend context ("file.json: ") to the current message, without
+ * repeating a place it already names; returns code. */
 dvc_status dvc_error_context(dvc_status code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

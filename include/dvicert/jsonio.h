@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include "dvicert/imat.h"
+#include "dvicert/files.h" /* dvc_write_atomic */
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,10 +30,6 @@ dvc_status dvc_json_imat(dvc_imat_t A, const json_t *obj, const char *field,
 /* Vector; same rules on size. */
 dvc_status dvc_json_ivec(dvc_ivec_t v, const json_t *obj, const char *field,
                          const char *file, int allow_inf);
-
-/* Write `text` to path atomically: to a temporary file beside it, then
- * rename. Nothing is left at path on failure. */
-dvc_status dvc_write_atomic(const char *path, const char *text, size_t len);
 
 #ifdef __cplusplus
 }

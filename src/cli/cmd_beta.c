@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 
-void dvc_help_beta(void)
+static void help(void)
 {
     printf(
         "usage: dvicert beta MATRIX.json [--method auto|enum|bnb|struct] [--gap G]\n"
@@ -26,36 +26,14 @@ void dvc_help_beta(void)
         "          else branch-and-bound\n"
         "  enum    enumeration of all 2^m - 1 vertices J: beta = max_J ||(M_JJ)^{-1}|| (m <= 30)\n"
         "  bnb     branch-and-bound over partial vertex assignments (m <= 64)\n"
-        "  struct  closed forms / structural bounds only\n\n"
-        "options:\n"
-        "  --gap G          branch-and-bound stops at (hi - lo) <= G hi (default 1e-6)\n"
-        "  --max-nodes N    branch-and-bound node budget (default 1000000)\n"
-        "  --max-seconds S  branch-and-bound time budget (default 60)\n"
-        "  --alpha          also bound alpha_M\n"
-        "  --prec BITS, --digits D (printed digits, at least 12)\n\n"
-        "Output: 'beta_M lower' rounded down and 'beta_M upper' rounded up, the method that\n"
+        "  struct  closed forms / structural bounds only\n\n");
+    dvc_cli_print_options(&dvc_cmd_beta);
+    printf(
+        "\nOutput: 'beta_M lower' rounded down and 'beta_M upper' rounded up, the method that\n"
         "gave the upper bound, vertices/nodes visited and the time; the same for alpha_M.\n"
         "exit status: 0 bounds certified, 1 not certified (e.g. M not proven a P-matrix,\n"
         "or no finite upper bound within the budget), 2 bad input.\n"
         "Derivations: docs/beta.md.\n");
-}
-
-static int opt_val(int argc, char **argv, int *i, const char **val)
-{
-    const char *a = argv[*i], *eq = strchr(a, '=');
-    if (eq) {
-        *val = eq + 1;
-        return 0;
-    }
-    if (*i + 1 >= argc) return -1;
-    *val = argv[++*i];
-    return 0;
-}
-
-static int opt_is(const char *a, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
 }
 
 static void print_bound(const char *name, const dvc_beta_bound_t b, int digits)
@@ -71,78 +49,72 @@ static void print_bound(const char *name, const dvc_beta_bound_t b, int digits)
     free(hi);
 }
 
-int dvc_cmd_beta(int argc, char **argv)
+static const dvc_cli_opt opts[] = {
+    {"method", 0, "M", "auto, enum, bnb or struct", "auto, enum, bnb or struct (above; default auto)"},
+    {"gap", 0, "G", "a number", "branch-and-bound stops at (hi - lo) <= G hi (default 1e-6)"},
+    {"max-nodes", 0, "N", "a number of nodes", "branch-and-bound node budget (default 1000000)"},
+    {"max-seconds", 0, "S", "a number of seconds", "branch-and-bound time budget (default 60)"},
+    {"enum-max-m", 0, "N", "a matrix size", "auto: largest m enumerated exactly (default 20, at most 30)"},
+    {"alpha", 0, NULL, NULL, "also bound alpha_M"},
+    {"prec", 0, "BITS", "a number of bits", "working precision (default 53)"},
+    {"digits", 0, "D", "a number of digits", "printed digits, at least 12 (default 17)"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static int run(const dvc_cli_args *a);
+
+const dvc_cli_cmd dvc_cmd_beta = {
+    "beta", "rigorous bounds of beta_M and alpha_M", opts, NULL, NULL, 1, 1,
+    "dvicert beta MATRIX.json [--method auto|enum|bnb|struct] [--alpha] ...", help, run};
+
+static int run(const dvc_cli_args *a)
 {
-    int digits = 17, want_alpha = 0, rc;
-    const char *path = NULL;
+    int digits = a->digits_given ? a->digits : 17, want_alpha = dvc_cli_flag(a, "alpha"), rc;
+    const char *path = a->pos[0], *val;
+    char *end = NULL;
     dvc_beta_opts o;
     json_t *root = NULL;
     dvc_imat_t M;
-    dvc_beta_bound_t b, a;
+    dvc_beta_bound_t b, al;
     dvc_status st;
 
     dvc_beta_opts_default(&o);
-    argc = dvc_cli_common_opts(argc, argv, &digits);
-    if (argc < 0) return DVC_EXIT_INPUT;
     if (digits < 12) digits = 12;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *val = NULL;
-        char *end = NULL;
-        if (strcmp(arg, "--alpha") == 0) {
-            want_alpha = 1;
-        } else if (opt_is(arg, "--method")) {
-            if (opt_val(argc, argv, &i, &val)) goto missing;
-            if (strcmp(val, "auto") == 0) o.method = DVC_BETA_AUTO;
-            else if (strcmp(val, "enum") == 0) o.method = DVC_BETA_ENUM;
-            else if (strcmp(val, "bnb") == 0) o.method = DVC_BETA_BNB;
-            else if (strcmp(val, "struct") == 0) o.method = DVC_BETA_STRUCT;
-            else {
-                fprintf(stderr, "dvicert beta: error: --method must be auto, enum, bnb or struct, got '%s'\n", val);
-                return DVC_EXIT_INPUT;
-            }
-        } else if (opt_is(arg, "--gap")) {
-            if (opt_val(argc, argv, &i, &val)) goto missing;
-            o.rel_gap = strtod(val, &end);
-            if (end == val || *end || !(o.rel_gap >= 0) || !isfinite(o.rel_gap)) {
-                fprintf(stderr, "dvicert beta: error: --gap must be a number >= 0, got '%s'\n", val);
-                return DVC_EXIT_INPUT;
-            }
-        } else if (opt_is(arg, "--max-nodes") || opt_is(arg, "--enum-max-m")) {
-            long v;
-            int nodes = opt_is(arg, "--max-nodes");
-            if (opt_val(argc, argv, &i, &val)) goto missing;
-            v = strtol(val, &end, 10);
-            if (end == val || *end || v < 0 || (!nodes && v > 30)) {
-                fprintf(stderr, "dvicert beta: error: %s must be an integer in [0, %s], got '%s'\n",
-                        nodes ? "--max-nodes" : "--enum-max-m", nodes ? "LONG_MAX" : "30", val);
-                return DVC_EXIT_INPUT;
-            }
-            if (nodes) o.max_nodes = v;
-            else o.enum_max_m = v;
-        } else if (opt_is(arg, "--max-seconds")) {
-            if (opt_val(argc, argv, &i, &val)) goto missing;
-            o.max_seconds = strtod(val, &end);
-            if (end == val || *end || !(o.max_seconds >= 0)) {
-                fprintf(stderr, "dvicert beta: error: --max-seconds must be a number >= 0, got '%s'\n", val);
-                return DVC_EXIT_INPUT;
-            }
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "dvicert beta: error: unknown option '%s' (see dvicert beta --help)\n", arg);
+    if ((val = dvc_cli_value(a, "method"))) {
+        if (strcmp(val, "auto") == 0) o.method = DVC_BETA_AUTO;
+        else if (strcmp(val, "enum") == 0) o.method = DVC_BETA_ENUM;
+        else if (strcmp(val, "bnb") == 0) o.method = DVC_BETA_BNB;
+        else if (strcmp(val, "struct") == 0) o.method = DVC_BETA_STRUCT;
+        else {
+            fprintf(stderr, "dvicert beta: error: --method must be auto, enum, bnb or struct, got '%s'\n", val);
             return DVC_EXIT_INPUT;
-        } else if (path) {
-            fprintf(stderr, "dvicert beta: error: more than one matrix file given ('%s', '%s')\n", path, arg);
-            return DVC_EXIT_INPUT;
-        } else {
-            path = arg;
         }
-        continue;
-    missing:
-        fprintf(stderr, "dvicert beta: error: option %s needs a value\n", arg);
-        return DVC_EXIT_INPUT;
     }
-    if (!path) {
-        fprintf(stderr, "dvicert beta: error: no matrix file given (usage: dvicert beta MATRIX.json)\n");
-        return DVC_EXIT_INPUT;
+    if ((val = dvc_cli_value(a, "gap"))) {
+        o.rel_gap = strtod(val, &end);
+        if (end == val || *end || !(o.rel_gap >= 0) || !isfinite(o.rel_gap)) {
+            fprintf(stderr, "dvicert beta: error: --gap must be a number >= 0, got '%s'\n", val);
+            return DVC_EXIT_INPUT;
+        }
+    }
+    for (int nodes = 1; nodes >= 0; nodes--) {
+        long v;
+        if (!(val = dvc_cli_value(a, nodes ? "max-nodes" : "enum-max-m"))) continue;
+        v = strtol(val, &end, 10);
+        if (end == val || *end || v < 0 || (!nodes && v > 30)) {
+            fprintf(stderr, "dvicert beta: error: %s must be an integer in [0, %s], got '%s'\n",
+                    nodes ? "--max-nodes" : "--enum-max-m", nodes ? "LONG_MAX" : "30", val);
+            return DVC_EXIT_INPUT;
+        }
+        if (nodes) o.max_nodes = v;
+        else o.enum_max_m = v;
+    }
+    if ((val = dvc_cli_value(a, "max-seconds"))) {
+        o.max_seconds = strtod(val, &end);
+        if (end == val || *end || !(o.max_seconds >= 0)) {
+            fprintf(stderr, "dvicert beta: error: --max-seconds must be a number >= 0, got '%s'\n", val);
+            return DVC_EXIT_INPUT;
+        }
     }
 
     st = dvc_json_load(&root, path);
@@ -167,19 +139,20 @@ int dvc_cmd_beta(int argc, char **argv)
     }
 
     dvc_beta_bound_init(b);
-    dvc_beta_bound_init(a);
-    st = dvc_beta_compute(b, want_alpha ? a : NULL, M, &o);
+    dvc_beta_bound_init(al);
+    st = dvc_beta_compute(b, want_alpha ? al : NULL, M, &o);
     if (st == DVC_OK || st == DVC_NOT_CERTIFIED) {
         printf("matrix: %s (m = %ld)\n", path, M->r);
         if (st == DVC_OK) printf("P-matrix: proven (%s)\n", b->hypothesis);
     }
     if (st == DVC_OK || (st == DVC_NOT_CERTIFIED && mpfr_number_p(b->lo) && mpfr_sgn(b->lo) > 0)) {
         print_bound("beta_M", b, digits);
-        if (want_alpha) print_bound("alpha_M", a, digits);
+        if (want_alpha) print_bound("alpha_M", al, digits);
     }
+    if (st != DVC_OK) dvc_error_context(st, "%s: ", path);
     rc = st == DVC_OK ? DVC_EXIT_OK : dvc_cli_fail("beta", st);
     dvc_beta_bound_clear(b);
-    dvc_beta_bound_clear(a);
+    dvc_beta_bound_clear(al);
     dvc_imat_clear(M);
     return rc;
 }

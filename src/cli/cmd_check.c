@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "dvicert/traj.h"
 
-void dvc_help_check(void)
+static void help(void)
 {
     printf(
         "usage: dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D]\n\n"
@@ -21,11 +21,12 @@ void dvc_help_check(void)
         "  y: (yhat^{i-1} +- ry^i) meet (yhat^i +- ry^i) meet [l, u] on [t_{i-1}, t_i]\n"
         "     (y solves the LVI, so a y below l or above u is outside)\n"
         "The certificate is first re-verified (as 'dvicert verify'); --no-verify skips it.\n"
-        "--digits D: significant digits of the printed values and bounds (default 10).\n"
         "Everything is computed at the certificate's precision (--prec is refused).\n\n"
         "Output: the number of samples, the worst margin (smallest distance to a tube\n"
-        "edge, negative = outside) and every violation (t, component, value, bounds).\n"
-        "exit status: 0 every sample inside, 1 a violation (or the certificate rejected),\n"
+        "edge, negative = outside) and every violation (t, component, value, bounds).\n\n");
+    dvc_cli_print_options(&dvc_cmd_check);
+    printf(
+        "\nexit status: 0 every sample inside, 1 a violation (or the certificate rejected),\n"
         "2 unusable input (missing columns, non-numeric values, t outside [0, T]).\n");
 }
 
@@ -35,32 +36,26 @@ static void comp_name(char *buf, size_t n, const dvc_traj_t tr, long k)
     else snprintf(buf, n, "y%ld", k - tr->n + 1);
 }
 
-int dvc_cmd_check(int argc, char **argv)
+static const dvc_cli_opt opts[] = {
+    {"no-verify", 0, NULL, NULL, "do not re-verify the certificate first"},
+    {"digits", 0, "D", "a number of digits", "significant digits of the printed values and bounds (default 10)"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static int run(const dvc_cli_args *a);
+
+const dvc_cli_cmd dvc_cmd_check = {
+    "check", "check a trajectory (CSV) against a certificate's tube", opts, NULL, DVC_CLI_CERT_PREC,
+    2, 2, "dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D]", help, run};
+
+static int run(const dvc_cli_args *a)
 {
-    const char *cpath = NULL, *tpath = NULL;
-    int digits = 10, verify = 1, rc;
+    const char *cpath = a->pos[0], *tpath = a->pos[1];
+    int digits = a->digits_given ? a->digits : 10, verify = !dvc_cli_flag(a, "no-verify"), rc;
     dvc_cert_t c;
     dvc_traj_t tr;
     dvc_traj_report rep;
     dvc_status st;
-    argc = dvc_cli_common_opts(argc, argv, &digits);
-    if (argc < 0) return DVC_EXIT_INPUT;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--no-verify") == 0) verify = 0;
-        else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "dvicert check: error: unknown option '%s' (see --help)\n", argv[i]);
-            return DVC_EXIT_INPUT;
-        } else if (!cpath) cpath = argv[i];
-        else if (!tpath) tpath = argv[i];
-        else {
-            fprintf(stderr, "dvicert check: error: too many arguments\n");
-            return DVC_EXIT_INPUT;
-        }
-    }
-    if (!cpath || !tpath) {
-        fprintf(stderr, "usage: dvicert check CERT.json TRAJ.csv\n");
-        return DVC_EXIT_INPUT;
-    }
     dvc_cert_init(c);
     st = dvc_cert_read(c, cpath);
     if (st != DVC_OK) {

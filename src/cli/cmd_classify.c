@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 
-void dvc_help_classify(void)
+static void help(void)
 {
     printf(
         "usage: dvicert classify MATRIX.json [--prec BITS]\n\n"
@@ -28,10 +28,12 @@ void dvc_help_classify(void)
         "  PD   M + M^T symmetric positive definite\n"
         "  P    every principal minor > 0: by the M, H or PD test, or by enumerating\n"
         "       all 2^m - 1 principal minors for m <= %d\n\n"
-        "Output: one line per class, then how P was proven or why not.\n"
-        "exit status: 0 the classification ran (whatever the verdicts), 2 bad input.\n"
-        "Details: docs/mclass.md.\n",
+        "Output: one line per class, then how P was proven or why not.\n\n",
         DVC_MCLASS_P_ENUM_MAX);
+    dvc_cli_print_options(&dvc_cmd_classify);
+    printf(
+        "\nexit status: 0 the classification ran (whatever the verdicts), 2 bad input.\n"
+        "Details: docs/mclass.md.\n");
 }
 
 static const char *verdict(const dvc_mclass_result *r, unsigned flag)
@@ -41,10 +43,20 @@ static const char *verdict(const dvc_mclass_result *r, unsigned flag)
     return "not proven";
 }
 
-int dvc_cmd_classify(int argc, char **argv)
+static const dvc_cli_opt opts[] = {
+    {"prec", 0, "BITS", "a number of bits", "working precision (default 53)"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static int run(const dvc_cli_args *a);
+
+const dvc_cli_cmd dvc_cmd_classify = {
+    "classify", "certified matrix classes (Z, M, H, SPD, PD, P)", opts, "it prints verdicts, no numbers",
+    NULL, 1, 1, "dvicert classify MATRIX.json [--prec BITS]", help, run};
+
+static int run(const dvc_cli_args *a)
 {
-    const char *path = NULL;
-    int digits = 17;
+    const char *path = a->pos[0];
     json_t *root = NULL;
     dvc_imat_t M;
     dvc_mclass_result r;
@@ -56,25 +68,6 @@ int dvc_cmd_classify(int argc, char **argv)
                {DVC_MCLASS_SYM, "SYM"}, {DVC_MCLASS_SPD, "SPD"}, {DVC_MCLASS_PD, "PD"},
                {DVC_MCLASS_P, "P"}};
 
-    argc = dvc_cli_common_opts(argc, argv, &digits);
-    if (argc < 0) return DVC_EXIT_INPUT;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "dvicert classify: error: unknown option '%s' (see dvicert classify --help)\n",
-                    argv[i]);
-            return DVC_EXIT_INPUT;
-        }
-        if (path) {
-            fprintf(stderr, "dvicert classify: error: more than one matrix file given ('%s', '%s')\n",
-                    path, argv[i]);
-            return DVC_EXIT_INPUT;
-        }
-        path = argv[i];
-    }
-    if (!path) {
-        fprintf(stderr, "dvicert classify: error: no matrix file given (usage: dvicert classify MATRIX.json)\n");
-        return DVC_EXIT_INPUT;
-    }
     st = dvc_json_load(&root, path);
     if (st != DVC_OK) return dvc_cli_fail("classify", st);
     if (!json_is_object(root)) {

@@ -9,7 +9,20 @@
 #include "commands.h"
 #include "dvicert/cert.h"
 
-void dvc_help_enclose(void)
+static const dvc_cli_opt opts[] = {
+    {"output", 'o', "FILE", "a file name", "certificate to write (nothing is written on failure)"},
+    {"sharpen", 0, NULL, NULL, "Remark 4.3: on steps where one active set is certified, use\n"
+                               "||(M_FF)^{-1}|| instead of beta_M"},
+    {"prec", 0, "BITS", "a number of bits", "working precision (default: the file's \"prec\", else 53)"},
+    {"prec-max", 0, "BITS", "a number of bits",
+     "when the run is not certified, retry at twice the precision\n"
+     "while it stays <= BITS (default: no retry). The problem is re-read\n"
+     "at each precision; the certificate records the precision used\n"
+     "(field 'precision'), which 'verify' recomputes at."},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static void help(void)
 {
     printf(
         "usage: dvicert enclose PROBLEM.json -o OUT.cert.json [--sharpen] [--prec BITS]\n"
@@ -19,81 +32,48 @@ void dvc_help_enclose(void)
         "by the theta time-stepping method (Chen & Wang (4.2)) with the error bounds of\n"
         "Theorem 4.1 re-derived in docs/bounds.md (predictor defect and the Lipschitz\n"
         "constants of f and g included), all in outward-rounded interval arithmetic.\n"
-        "M must be proven a P-matrix and h = T/N must satisfy h (L - theta ||A||) < 1.\n\n"
-        "options:\n"
-        "  -o FILE       certificate to write (atomically; nothing is written on failure)\n"
-        "  --sharpen     Remark 4.3: on steps where one active set is certified, use\n"
-        "                ||(M_FF)^{-1}|| instead of beta_M\n"
-        "  --prec BITS   working precision (default: the file's \"prec\", else 53)\n"
-        "  --prec-max BITS\n"
-        "                when the run is not certified, retry at twice the precision\n"
-        "                while it stays <= BITS (default: no retry). The problem is re-read\n"
-        "                at each precision; the certificate records the precision used\n"
-        "                (field 'precision'), which 'verify' recomputes at.\n\n"
-        "Problem and certificate formats: docs/formats.md. Re-check a certificate with\n"
+        "M must be proven a P-matrix and h = T/N must satisfy h (L - theta ||A||) < 1.\n\n");
+    dvc_cli_print_options(&dvc_cmd_enclose);
+    printf(
+        "\nProblem and certificate formats: docs/formats.md. Re-check a certificate with\n"
         "'dvicert verify'.\n"
         "exit status: 0 certificate written, 1 not certified (the reason names the step),\n"
         "2 bad input or i/o error.\n");
 }
 
-int dvc_cmd_enclose(int argc, char **argv)
+static int run(const dvc_cli_args *a);
+
+const dvc_cli_cmd dvc_cmd_enclose = {
+    "enclose", "certified enclosure of a DLVI problem file; writes a certificate", opts,
+    "it prints the certificate's bounds, which always carry 12 significant digits (rounded outward)", NULL,
+    1, 1, "dvicert enclose PROBLEM.json -o OUT.cert.json [--sharpen] [--prec BITS] [--prec-max BITS]",
+    help, run};
+
+static int run(const dvc_cli_args *a)
 {
-    const char *in = NULL, *out = NULL;
-    int sharpen = 0, digits = 6;
-    mpfr_prec_t prec = 0, prec_max = 0;
+    const char *in = a->pos[0], *out = a->out;
+    int sharpen = dvc_cli_flag(a, "sharpen");
+    mpfr_prec_t prec = a->prec_given ? a->prec : 0, prec_max = 0;
+    FILE *rep = a->report;
     dvc_cert_t c;
     dvc_status st;
     double t0;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--prec") == 0 || strncmp(argv[i], "--prec=", 7) == 0)
-            prec = 1; /* given: read after parsing */
-    argc = dvc_cli_common_opts(argc, argv, &digits);
-    if (argc < 0) return DVC_EXIT_INPUT;
-    if (prec) prec = dvc_prec_get();
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "dvicert enclose: error: -o needs a file name\n");
-                return DVC_EXIT_INPUT;
-            }
-            out = argv[++i];
-        } else if (strcmp(argv[i], "--prec-max") == 0 || strncmp(argv[i], "--prec-max=", 11) == 0) {
-            const char *v = argv[i][10] == '=' ? argv[i] + 11 : NULL;
-            char *end;
-            long b;
-            if (!v && i + 1 >= argc) {
-                fprintf(stderr, "dvicert enclose: error: --prec-max needs a number of bits\n");
-                return DVC_EXIT_INPUT;
-            }
-            if (!v) v = argv[++i];
-            b = strtol(v, &end, 10);
-            if (end == v || *end != '\0' || b < 24 || b > 65536) {
-                fprintf(stderr, "dvicert enclose: error: --prec-max must be an integer number of bits "
-                        "in [24, 65536], got '%s'\n", v);
-                return DVC_EXIT_INPUT;
-            }
-            prec_max = (mpfr_prec_t)b;
-        } else if (strcmp(argv[i], "--sharpen") == 0) {
-            sharpen = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "dvicert enclose: error: unknown option '%s' (see --help)\n", argv[i]);
-            return DVC_EXIT_INPUT;
-        } else if (in == NULL) {
-            in = argv[i];
-        } else {
-            fprintf(stderr, "dvicert enclose: error: more than one problem file\n");
+    if (dvc_cli_value(a, "prec-max")) {
+        const char *v = dvc_cli_value(a, "prec-max");
+        char *end;
+        long b = strtol(v, &end, 10);
+        if (end == v || *end != '\0' || b < 24 || b > 65536) {
+            fprintf(stderr, "dvicert enclose: error: --prec-max must be an integer number of bits "
+                    "in [24, 65536], got '%s'\n", v);
             return DVC_EXIT_INPUT;
         }
-    }
-    if (in == NULL || out == NULL) {
-        fprintf(stderr, "usage: dvicert enclose PROBLEM.json -o OUT.cert.json [--sharpen] [--prec BITS] "
-                "[--prec-max BITS]\n");
-        return DVC_EXIT_INPUT;
+        prec_max = (mpfr_prec_t)b;
     }
     t0 = dvc_cli_now();
     dvc_cert_init(c);
     st = dvc_cert_enclose_retry(c, in, prec, prec_max, sharpen);
-    if (st == DVC_OK) st = dvc_cert_write(c, out);
+    if (st != DVC_OK) dvc_error_context(st, "%s: ", in); /* the engine does not know the file */
+    else st = dvc_cert_write(c, out);
     if (st != DVC_OK) {
         int rc = dvc_cli_fail("enclose", st);
         if (st == DVC_NOT_CERTIFIED && prec_max == 0)
@@ -104,25 +84,25 @@ int dvc_cmd_enclose(int argc, char **argv)
     }
     {
         const json_t *s = c->summary;
-        printf("certified: %ld steps of h = T/%ld, n = %ld, m = %ld, %ld bits\n", c->N, c->N, c->n,
+        fprintf(rep, "certified: %ld steps of h = T/%ld, n = %ld, m = %ld, %ld bits\n", c->N, c->N, c->n,
                c->m, (long)c->prec);
         if (c->prec != c->prec_start)
-            printf("precision: raised from %ld to %ld bits (--prec-max %ld); at %ld bits: %s\n",
+            fprintf(rep, "precision: raised from %ld to %ld bits (--prec-max %ld); at %ld bits: %s\n",
                    (long)c->prec_start, (long)c->prec, (long)prec_max, (long)c->prec / 2,
                    c->retry_reason);
-        printf("P-matrix: %s\n", json_string_value(json_object_get(s, "P_matrix")));
-        printf("beta_M <= %s (%s)\n", json_string_value(json_object_get(s, "beta_M_upper")),
+        fprintf(rep, "P-matrix: %s\n", json_string_value(json_object_get(s, "P_matrix")));
+        fprintf(rep, "beta_M <= %s (%s)\n", json_string_value(json_object_get(s, "beta_M_upper")),
                json_string_value(json_object_get(s, "beta_method")));
-        printf("L <= %s, h_max >= %s\n", json_string_value(json_object_get(s, "L_upper")),
+        fprintf(rep, "L <= %s, h_max >= %s\n", json_string_value(json_object_get(s, "L_upper")),
                json_string_value(json_object_get(s, "h_max_lower")));
-        printf("eps_x at T <= %s, max eps_x <= %s, max eps_y <= %s\n",
+        fprintf(rep, "eps_x at T <= %s, max eps_x <= %s, max eps_y <= %s\n",
                json_string_value(json_object_get(s, "eps_x_at_T")),
                json_string_value(json_object_get(s, "max_eps_x")),
                json_string_value(json_object_get(s, "max_eps_y")));
         if (sharpen)
-            printf("sharpened steps (Remark 4.3): %lld\n",
+            fprintf(rep, "sharpened steps (Remark 4.3): %lld\n",
                    (long long)json_integer_value(json_object_get(s, "steps_sharpened")));
-        printf("wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
+        fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
     }
     dvc_cert_clear(c);
     return DVC_EXIT_OK;

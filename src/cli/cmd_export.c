@@ -9,7 +9,15 @@
 #include "dvicert/cert.h"
 #include "dvicert/problem.h"
 
-void dvc_help_export(void)
+static const dvc_cli_opt opts[] = {
+    {"output", 'o', "FILE", "a file name", "the CSV file to write (nothing is written on failure)"},
+    {"digits", 0, "D", "a number of digits", "significant digits of the bounds (default 17)"},
+    {"grid-only", 0, NULL, NULL, "only the grid rows"},
+    {"w", 0, NULL, NULL, "add columns w1_lo,w1_hi,...,wm_lo,wm_hi (see above)"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static void help(void)
 {
     printf(
         "usage: dvicert export CERT.json -o TUBE.csv [--digits D] [--grid-only] [--w]\n\n"
@@ -26,9 +34,16 @@ void dvc_help_export(void)
         "       x and y bounds of the row.\n"
         "Bounds are printed rounded outward (lower down, upper up), D significant digits\n"
         "(default 17), at the certificate's precision (--prec is refused). The\n"
-        "certificate is not re-verified here: run 'dvicert verify'.\n"
-        "exit status: 0 written, 2 unusable certificate or i/o error.\n");
+        "certificate is not re-verified here: run 'dvicert verify'.\n\n");
+    dvc_cli_print_options(&dvc_cmd_export);
+    printf("\nexit status: 0 written, 2 unusable certificate or i/o error.\n");
 }
+
+static int run(const dvc_cli_args *a);
+
+const dvc_cli_cmd dvc_cmd_export = {
+    "export", "a certificate's tube as CSV", opts, NULL, DVC_CLI_CERT_PREC, 1, 1,
+    "dvicert export CERT.json -o TUBE.csv [--digits D] [--grid-only] [--w]", help, run};
 
 static int put(char **buf, size_t *len, size_t *cap, const char *s)
 {
@@ -53,10 +68,11 @@ static int put_fr(char **buf, size_t *len, size_t *cap, const mpfr_t x, int digi
     return rc;
 }
 
-int dvc_cmd_export(int argc, char **argv)
+static int run(const dvc_cli_args *a)
 {
-    const char *in = NULL, *out = NULL;
-    int digits = 17, grid_only = 0, fail = 0, want_w = 0;
+    const char *in = a->pos[0], *out = a->out;
+    int digits = a->digits_given ? a->digits : 17, fail = 0;
+    int grid_only = dvc_cli_flag(a, "grid-only"), want_w = dvc_cli_flag(a, "w");
     dvc_dlvi_problem_t p;
     dvc_ivec_t X, Y, W, G;
     int have_p = 0;
@@ -67,33 +83,6 @@ int dvc_cmd_export(int argc, char **argv)
     size_t len = 0, cap = 0;
     mpfr_t *lo, *hi;
     mpfi_t t;
-    argc = dvc_cli_common_opts(argc, argv, &digits);
-    if (argc < 0) return DVC_EXIT_INPUT;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "dvicert export: error: -o needs a file name\n");
-                return DVC_EXIT_INPUT;
-            }
-            out = argv[++i];
-        } else if (strcmp(argv[i], "--grid-only") == 0) {
-            grid_only = 1;
-        } else if (strcmp(argv[i], "--w") == 0) {
-            want_w = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "dvicert export: error: unknown option '%s' (see --help)\n", argv[i]);
-            return DVC_EXIT_INPUT;
-        } else if (!in) {
-            in = argv[i];
-        } else {
-            fprintf(stderr, "dvicert export: error: too many arguments\n");
-            return DVC_EXIT_INPUT;
-        }
-    }
-    if (!in || !out) {
-        fprintf(stderr, "usage: dvicert export CERT.json -o TUBE.csv\n");
-        return DVC_EXIT_INPUT;
-    }
     dvc_cert_init(c);
     st = dvc_cert_read(c, in);
     if (st != DVC_OK) {
@@ -212,7 +201,7 @@ int dvc_cmd_export(int argc, char **argv)
         dvc_cert_clear(c);
         return dvc_cli_fail("export", st);
     }
-    printf("wrote %s (%ld grid points, %ld steps)\n", out, c->N + 1, grid_only ? 0 : c->N);
+    fprintf(a->report, "wrote %s (%ld grid points, %ld steps)\n", out, c->N + 1, grid_only ? 0 : c->N);
     dvc_cert_clear(c);
     return DVC_EXIT_OK;
 }

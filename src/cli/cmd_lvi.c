@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 
-void dvc_help_lvi(void)
+static void help(void)
 {
     printf(
         "usage: dvicert lvi PROBLEM.json [--prec BITS] [--digits D]\n\n"
@@ -36,21 +36,29 @@ void dvc_help_lvi(void)
         "  residual    ||y - y*|| <= alpha_M ||r(y)|| with a rigorous alpha_M bound,\n"
         "              then contracted by the vertex step\n\n"
         "When no route certifies at the working precision (--prec, default 53 bits),\n"
-        "the run is repeated at 2x, 4x, 8x that precision; the precision used is printed.\n\n"
-        "exit status: 0 certified, 1 not certified (M not proven P, or no route\n"
+        "the run is repeated at 2x, 4x, 8x that precision; the precision used is printed.\n\n");
+    dvc_cli_print_options(&dvc_cmd_lvi);
+    printf(
+        "\nexit status: 0 certified, 1 not certified (M not proven P, or no route\n"
         "succeeded), 2 bad input (malformed file, wrong dimensions, l >= u, NaN).\n");
 }
 
-static int usage_error(const char *msg)
-{
-    fprintf(stderr, "dvicert lvi: error: %s (try 'dvicert lvi --help')\n", msg);
-    return DVC_EXIT_INPUT;
-}
+static const dvc_cli_opt opts[] = {
+    {"prec", 0, "BITS", "a number of bits", "working precision (default 53)"},
+    {"digits", 0, "D", "a number of digits", "significant digits of the enclosures (default 17)"},
+    {NULL, 0, NULL, NULL, NULL},
+};
 
-int dvc_cmd_lvi(int argc, char **argv)
+static int run(const dvc_cli_args *a);
+
+const dvc_cli_cmd dvc_cmd_lvi = {
+    "lvi", "certified solution of a box-constrained LVI / LCP", opts, NULL, NULL, 1, 1,
+    "dvicert lvi PROBLEM.json [--prec BITS] [--digits D]", help, run};
+
+static int run(const dvc_cli_args *a)
 {
-    int digits = 17, rc, retries = 3;
-    const char *path = NULL;
+    int digits = a->digits_given ? a->digits : 17, rc, retries = 3;
+    const char *path = a->pos[0];
     json_t *root = NULL;
     dvc_imat_t M;
     dvc_ivec_t q, l, u;
@@ -58,19 +66,6 @@ int dvc_cmd_lvi(int argc, char **argv)
     dvc_lvi_result_t r;
     dvc_status st;
     long m;
-
-    argc = dvc_cli_common_opts(argc, argv, &digits);
-    if (argc < 0) return DVC_EXIT_INPUT;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown option '%s'", argv[i]);
-            return usage_error(msg);
-        }
-        if (path) return usage_error("more than one problem file");
-        path = argv[i];
-    }
-    if (!path) return usage_error("missing PROBLEM.json");
 
 again:
     st = dvc_json_load(&root, path);

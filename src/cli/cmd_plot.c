@@ -13,7 +13,7 @@
 #include "commands.h"
 #include "dvicert/cert.h"
 
-void dvc_help_plot(void)
+static void help(void)
 {
     printf(
         "usage: dvicert plot CERT.json -o OUT.png|OUT.svg [--title TEXT] [--only x|y]\n\n"
@@ -24,12 +24,10 @@ void dvc_help_plot(void)
         "The format follows the extension (.png: pngcairo, .svg: svg). Needs gnuplot\n"
         "(Debian: apt-get install gnuplot-nox); the environment variable DVC_GNUPLOT\n"
         "names another gnuplot program. The image is rendered to a temporary file and\n"
-        "renamed: nothing is left at OUT on failure.\n\n"
-        "options:\n"
-        "  -o FILE        the image to write (.png or .svg)\n"
-        "  --title TEXT   title of the figure (default: a description)\n"
-        "  --only x|y     only the x (or only the y) panels\n\n"
-        "exit status: 0 written, 2 unusable certificate, gnuplot missing or failed.\n");
+        "renamed: nothing is left at OUT on failure.\n\n");
+    dvc_cli_print_options(&dvc_cmd_plot);
+    printf(
+        "\nexit status: 0 written, 2 unusable certificate, gnuplot missing or failed.\n");
 }
 
 static const char *ext_of(const char *p)
@@ -38,40 +36,33 @@ static const char *ext_of(const char *p)
     return d ? d + 1 : "";
 }
 
-int dvc_cmd_plot(int argc, char **argv)
+static const dvc_cli_opt opts[] = {
+    {"output", 'o', "FILE", "a file name", "the image to write (.png or .svg)"},
+    {"title", 0, "TEXT", "a title", "title of the figure (default: a description)"},
+    {"only", 0, "x|y", "x or y", "only the x (or only the y) panels"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static int run(const dvc_cli_args *a);
+
+const dvc_cli_cmd dvc_cmd_plot = {
+    "plot", "plot a certificate (gnuplot): approximation with upper/lower bounds", opts,
+    "the curves are passed to gnuplot as binary64 values rounded outward", DVC_CLI_CERT_PREC, 1, 1,
+    "dvicert plot CERT.json -o OUT.png|OUT.svg [--title TEXT] [--only x|y]", help, run};
+
+static int run(const dvc_cli_args *a)
 {
-    const char *in = NULL, *out = NULL, *title = NULL, *only = NULL, *term;
+    const char *in = a->pos[0], *out = a->out, *title = dvc_cli_value(a, "title");
+    const char *only = dvc_cli_value(a, "only"), *term;
     const char *gp = getenv("DVC_GNUPLOT");
-    int digits = 17, status;
+    int status;
     long panels;
     dvc_cert_t c;
     dvc_status st;
-    char *tmp, cmd[4096];
+    const char *tmp;
+    char cmd[4096];
+    dvc_outfile of;
     FILE *p;
-    argc = dvc_cli_common_opts(argc, argv, &digits);
-    if (argc < 0) return DVC_EXIT_INPUT;
-    for (int i = 1; i < argc; i++) {
-        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--title") == 0 ||
-             strcmp(argv[i], "--only") == 0) && i + 1 >= argc) {
-            fprintf(stderr, "dvicert plot: error: %s needs a value\n", argv[i]);
-            return DVC_EXIT_INPUT;
-        }
-        if (strcmp(argv[i], "-o") == 0) out = argv[++i];
-        else if (strcmp(argv[i], "--title") == 0) title = argv[++i];
-        else if (strcmp(argv[i], "--only") == 0) only = argv[++i];
-        else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "dvicert plot: error: unknown option '%s' (see --help)\n", argv[i]);
-            return DVC_EXIT_INPUT;
-        } else if (!in) in = argv[i];
-        else {
-            fprintf(stderr, "dvicert plot: error: too many arguments\n");
-            return DVC_EXIT_INPUT;
-        }
-    }
-    if (!in || !out) {
-        fprintf(stderr, "usage: dvicert plot CERT.json -o OUT.png|OUT.svg\n");
-        return DVC_EXIT_INPUT;
-    }
     if (only && strcmp(only, "x") != 0 && strcmp(only, "y") != 0) {
         fprintf(stderr, "dvicert plot: error: --only takes x or y\n");
         return DVC_EXIT_INPUT;
@@ -101,17 +92,20 @@ int dvc_cmd_plot(int argc, char **argv)
         return DVC_EXIT_INPUT;
     }
     panels = (only && *only == 'y' ? 0 : c->n) + (only && *only == 'x' ? 0 : c->m);
-    tmp = malloc(strlen(out) + 64);
-    if (!tmp) {
+    /* gnuplot writes the image into our temporary file (or directly to a
+     * device or pipe); the commit renames it */
+    st = dvc_outfile_open(&of, out);
+    if (st != DVC_OK) {
+        dvc_outfile_clear(&of);
         dvc_cert_clear(c);
-        return DVC_EXIT_INPUT;
+        return dvc_cli_fail("plot", st);
     }
-    snprintf(tmp, strlen(out) + 64, "%s.tmp.%ld.%s", out, (long)getpid(), ext_of(out));
+    tmp = of.tmp ? of.tmp : of.path;
     snprintf(cmd, sizeof cmd, "'%s' 2>&1", gp);
     p = popen(cmd, "w");
     if (!p) {
         fprintf(stderr, "dvicert plot: error: cannot run gnuplot: %s\n", strerror(errno));
-        free(tmp);
+        dvc_outfile_clear(&of);
         dvc_cert_clear(c);
         return DVC_EXIT_INPUT;
     }
@@ -175,22 +169,19 @@ int dvc_cmd_plot(int argc, char **argv)
     fprintf(p, "unset multiplot\nset output\n");
     status = pclose(p);
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        remove(tmp);
         fprintf(stderr, "dvicert plot: error: gnuplot failed (exit status %d)\n",
                 status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        free(tmp);
+        dvc_outfile_clear(&of);
         dvc_cert_clear(c);
         return DVC_EXIT_INPUT;
     }
-    if (rename(tmp, out) != 0) {
-        fprintf(stderr, "dvicert plot: error: %s: cannot write: %s\n", out, strerror(errno));
-        remove(tmp);
-        free(tmp);
+    st = dvc_outfile_commit(&of);
+    dvc_outfile_clear(&of);
+    if (st != DVC_OK) {
         dvc_cert_clear(c);
-        return DVC_EXIT_INPUT;
+        return dvc_cli_fail("plot", st);
     }
-    printf("wrote %s (%ld panels)\n", out, panels);
-    free(tmp);
+    fprintf(a->report, "wrote %s (%ld panels)\n", out, panels);
     dvc_cert_clear(c);
     return DVC_EXIT_OK;
 }

@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "dvicert/cert.h"
 
-void dvc_help_verify(void)
+static void help(void)
 {
     printf(
         "usage: dvicert verify CERT.json\n\n"
@@ -19,35 +19,27 @@ void dvc_help_verify(void)
         "contain the recomputed ones, the method/summary entries match, and the\n"
         "certificate's digest matches its text. It works at the precision the\n"
         "certificate records (field 'precision', possibly raised by 'enclose --prec-max'),\n"
-        "so --prec is refused.\n\n"
-        "exit status: 0 accepted, 1 rejected (the first reason names the step and the\n"
+        "so --prec is refused.\n\n");
+    dvc_cli_print_options(&dvc_cmd_verify);
+    printf(
+        "\nexit status: 0 accepted, 1 rejected (the first reason names the step and the\n"
         "field), 2 unusable file (not JSON, missing or mistyped fields).\n");
 }
 
-int dvc_cmd_verify(int argc, char **argv)
+static const dvc_cli_opt opts[] = {{NULL, 0, NULL, NULL, NULL}};
+
+static int run(const dvc_cli_args *a);
+
+const dvc_cli_cmd dvc_cmd_verify = {
+    "verify", "independent re-verification of a certificate", opts, "it prints no bounds",
+    DVC_CLI_CERT_PREC, 1, 1, "dvicert verify CERT.json", help, run};
+
+static int run(const dvc_cli_args *a)
 {
-    const char *in = NULL;
-    int digits = 17;
+    const char *in = a->pos[0];
     dvc_cert_t c;
     dvc_status st;
     double t0;
-    argc = dvc_cli_common_opts(argc, argv, &digits);
-    if (argc < 0) return DVC_EXIT_INPUT;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "dvicert verify: error: unknown option '%s' (see --help)\n", argv[i]);
-            return DVC_EXIT_INPUT;
-        }
-        if (in) {
-            fprintf(stderr, "dvicert verify: error: one certificate at a time\n");
-            return DVC_EXIT_INPUT;
-        }
-        in = argv[i];
-    }
-    if (!in) {
-        fprintf(stderr, "usage: dvicert verify CERT.json\n");
-        return DVC_EXIT_INPUT;
-    }
     t0 = dvc_cli_now();
     dvc_cert_init(c);
     st = dvc_cert_read(c, in);

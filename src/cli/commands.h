@@ -1,22 +1,17 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The subcommands: each declares its options, help and run function. */
 #ifndef DVC_CLI_COMMANDS_H
 #define DVC_CLI_COMMANDS_H
 
-int dvc_cmd_lvi(int argc, char **argv);
-void dvc_help_lvi(void);
-int dvc_cmd_beta(int argc, char **argv);
-void dvc_help_beta(void);
-int dvc_cmd_classify(int argc, char **argv);
-void dvc_help_classify(void);
-int dvc_cmd_enclose(int argc, char **argv);
-void dvc_help_enclose(void);
-int dvc_cmd_verify(int argc, char **argv);
-void dvc_help_verify(void);
-int dvc_cmd_check(int argc, char **argv);
-void dvc_help_check(void);
-int dvc_cmd_export(int argc, char **argv);
-void dvc_help_export(void);
-int dvc_cmd_plot(int argc, char **argv);
-void dvc_help_plot(void);
+#include "cli.h"
+
+extern const dvc_cli_cmd dvc_cmd_lvi;
+extern const dvc_cli_cmd dvc_cmd_beta;
+extern const dvc_cli_cmd dvc_cmd_classify;
+extern const dvc_cli_cmd dvc_cmd_enclose;
+extern const dvc_cli_cmd dvc_cmd_verify;
+extern const dvc_cli_cmd dvc_cmd_check;
+extern const dvc_cli_cmd dvc_cmd_export;
+extern const dvc_cli_cmd dvc_cmd_plot;
 
 #endif

@@ -32,71 +32,14 @@ void dvc_cert_init(dvc_cert_t c)
 {
     memset(c, 0, sizeof *c);
     c->prec = dvc_prec_get();
-    mpfi_init2(c->T, c->prec);
-}
-
-static void free_arrays(dvc_cert_t c)
-{
-    long np = c->N + 1;
-    if (c->eps_x)
-        for (long i = 0; i < np; i++) mpfi_clear(c->eps_x[i]);
-    if (c->eps_y)
-        for (long i = 0; i < np; i++) mpfi_clear(c->eps_y[i]);
-    if (c->ry)
-        for (long i = 0; i < np; i++) mpfi_clear(c->ry[i]);
-    if (c->yhat_lo)
-        for (long i = 0; i < np * c->m; i++) mpfi_clear(c->yhat_lo[i]);
-    if (c->yhat_hi)
-        for (long i = 0; i < np * c->m; i++) mpfi_clear(c->yhat_hi[i]);
-    if (c->ybox_lo)
-        for (long k = 0; k < c->m; k++) mpfr_clear(c->ybox_lo[k]);
-    if (c->ybox_hi)
-        for (long k = 0; k < c->m; k++) mpfr_clear(c->ybox_hi[k]);
-    free(c->ybox_lo);
-    free(c->ybox_hi);
-    c->ybox_lo = c->ybox_hi = NULL;
-    free(c->eps_x);
-    free(c->eps_y);
-    free(c->ry);
-    free(c->yhat_lo);
-    free(c->yhat_hi);
-    free(c->x);
-    free(c->y);
-    c->eps_x = c->eps_y = c->ry = c->yhat_lo = c->yhat_hi = NULL;
-    c->x = c->y = NULL;
+    dvc_tube_init(c->tube);
 }
 
 void dvc_cert_clear(dvc_cert_t c)
 {
-    free_arrays(c);
-    mpfi_clear(c->T);
+    dvc_tube_clear(c->tube);
     json_decref(c->root);
     memset(c, 0, sizeof *c);
-}
-
-static mpfi_t *ivals_new(long k, mpfr_prec_t prec)
-{
-    mpfi_t *v = malloc((size_t)(k > 0 ? k : 1) * sizeof *v);
-    if (v)
-        for (long i = 0; i < k; i++) mpfi_init2(v[i], prec);
-    return v;
-}
-
-static dvc_status alloc_arrays(dvc_cert_t c)
-{
-    long np = c->N + 1;
-    c->x = malloc((size_t)(np * c->n) * sizeof *c->x);
-    c->y = malloc((size_t)(np * c->m) * sizeof *c->y);
-    c->eps_x = ivals_new(np, c->prec);
-    c->eps_y = ivals_new(np, c->prec);
-    c->ry = ivals_new(np, c->prec);
-    c->yhat_lo = ivals_new(np * c->m, c->prec);
-    c->yhat_hi = ivals_new(np * c->m, c->prec);
-    if (!c->x || !c->y || !c->eps_x || !c->eps_y || !c->ry || !c->yhat_lo || !c->yhat_hi) {
-        /* free_arrays would clear uninitialised entries: release by hand */
-        return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld steps", c->N);
-    }
-    return DVC_OK;
 }
 
 /* ---- building ---------------------------------------------------------- */
@@ -344,7 +287,6 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
     const json_t *j, *steps, *prob;
     dvc_status st;
     dvc_dlvi_problem_t p;
-    free_arrays(c);
     json_decref(c->root);
     c->root = root;
     if ((st = need(&j, root, "format", JSON_STRING, file)) != DVC_OK) return st;
@@ -387,24 +329,9 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
         c->n = p->n;
         c->m = p->m;
         c->N = p->N;
-        mpfi_set_prec(c->T, c->prec);
-        mpfi_set(c->T, p->T);
-        /* the admissible box of y: [l.lo, u.hi] (set exactly: same precision) */
-        c->ybox_lo = malloc((size_t)(c->m > 0 ? c->m : 1) * sizeof *c->ybox_lo);
-        c->ybox_hi = malloc((size_t)(c->m > 0 ? c->m : 1) * sizeof *c->ybox_hi);
-        if (!c->ybox_lo || !c->ybox_hi) {
-            free(c->ybox_lo);
-            free(c->ybox_hi);
-            c->ybox_lo = c->ybox_hi = NULL;
-            st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-        } else {
-            for (long k = 0; k < c->m; k++) {
-                mpfr_init2(c->ybox_lo[k], c->prec);
-                mpfr_init2(c->ybox_hi[k], c->prec);
-                mpfr_set(c->ybox_lo[k], &p->l->e[k]->left, MPFR_RNDD);
-                mpfr_set(c->ybox_hi[k], &p->u->e[k]->right, MPFR_RNDU);
-            }
-        }
+        st = dvc_tube_alloc(c->tube, c->n, c->m, c->N, p->T, c->prec);
+        /* the admissible box of y: [l.lo, u.hi] */
+        if (st == DVC_OK) st = dvc_tube_set_ybox(c->tube, p->l, p->u);
     }
     dvc_problem_clear(p);
     if (st != DVC_OK) return st;
@@ -413,7 +340,6 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
     if ((long)json_array_size(steps) != c->N + 1)
         return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' has %ld entries, the problem has N + 1 = %ld",
                          file, (long)json_array_size(steps), c->N + 1);
-    if ((st = alloc_arrays(c)) != DVC_OK) return st;
     for (long i = 0; i <= c->N; i++) {
         const json_t *s = json_array_get(steps, (size_t)i), *xs, *ys, *yh;
         char where[512];
@@ -429,29 +355,29 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
             return dvc_error(DVC_ERR_INPUT, "%s: fields 'x', 'y', 'yhat' must have %ld, %ld, %ld entries",
                              where, c->n, c->m, c->m);
         for (long k = 0; k < c->n; k++)
-            if ((st = read_hex(&c->x[i * c->n + k], json_array_get(xs, (size_t)k), file, i, "x", k)) != DVC_OK)
+            if ((st = read_hex(&c->tube->x[i * c->n + k], json_array_get(xs, (size_t)k), file, i, "x", k)) != DVC_OK)
                 return st;
         for (long k = 0; k < c->m; k++) {
             const json_t *pair = json_array_get(yh, (size_t)k);
-            if ((st = read_hex(&c->y[i * c->m + k], json_array_get(ys, (size_t)k), file, i, "y", k)) != DVC_OK)
+            if ((st = read_hex(&c->tube->y[i * c->m + k], json_array_get(ys, (size_t)k), file, i, "y", k)) != DVC_OK)
                 return st;
             if (!json_is_array(pair) || json_array_size(pair) != 2)
                 return dvc_error(DVC_ERR_INPUT, "%s: field 'yhat' entry %ld must be [lo, hi]", where, k + 1);
-            if ((st = read_dec(c->yhat_lo[i * c->m + k], json_array_get(pair, 0), file, i, "yhat")) != DVC_OK ||
-                (st = read_dec(c->yhat_hi[i * c->m + k], json_array_get(pair, 1), file, i, "yhat")) != DVC_OK)
+            if ((st = read_dec(c->tube->yhat_lo[i * c->m + k], json_array_get(pair, 0), file, i, "yhat")) != DVC_OK ||
+                (st = read_dec(c->tube->yhat_hi[i * c->m + k], json_array_get(pair, 1), file, i, "yhat")) != DVC_OK)
                 return st;
-            if (mpfr_cmp(&c->yhat_lo[i * c->m + k]->left, &c->yhat_hi[i * c->m + k]->right) > 0)
+            if (mpfr_cmp(&c->tube->yhat_lo[i * c->m + k]->left, &c->tube->yhat_hi[i * c->m + k]->right) > 0)
                 return dvc_error(DVC_ERR_INPUT, "%s: field 'yhat' entry %ld: lo > hi", where, k + 1);
         }
-        if ((st = read_dec(c->eps_x[i], json_object_get(s, "eps_x"), file, i, "eps_x")) != DVC_OK) return st;
-        if ((st = read_dec(c->eps_y[i], json_object_get(s, "eps_y"), file, i, "eps_y")) != DVC_OK) return st;
-        if (mpfr_sgn(&c->eps_x[i]->right) < 0 || mpfr_sgn(&c->eps_y[i]->right) < 0)
+        if ((st = read_dec(c->tube->eps_x[i], json_object_get(s, "eps_x"), file, i, "eps_x")) != DVC_OK) return st;
+        if ((st = read_dec(c->tube->eps_y[i], json_object_get(s, "eps_y"), file, i, "eps_y")) != DVC_OK) return st;
+        if (mpfr_sgn(&c->tube->eps_x[i]->right) < 0 || mpfr_sgn(&c->tube->eps_y[i]->right) < 0)
             return dvc_error(DVC_ERR_INPUT, "%s: negative bound", where);
         if (i >= 1) {
-            if ((st = read_dec(c->ry[i], json_object_get(s, "ry"), file, i, "ry")) != DVC_OK) return st;
-            if (mpfr_sgn(&c->ry[i]->right) < 0) return dvc_error(DVC_ERR_INPUT, "%s: negative bound", where);
+            if ((st = read_dec(c->tube->ry[i], json_object_get(s, "ry"), file, i, "ry")) != DVC_OK) return st;
+            if (mpfr_sgn(&c->tube->ry[i]->right) < 0) return dvc_error(DVC_ERR_INPUT, "%s: negative bound", where);
         } else {
-            mpfi_set_ui(c->ry[0], 0);
+            mpfi_set_ui(c->tube->ry[0], 0);
         }
     }
     return DVC_OK;
@@ -711,39 +637,39 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     o.sharpen = c->sharpen;
     o.prec = c->prec;
     dvc_dlvi_result_init(r);
-    st = dvc_dlvi_certify(r, p, &o, c->x, c->y);
+    st = dvc_dlvi_certify(r, p, &o, c->tube->x, c->tube->y);
     if (st == DVC_NOT_CERTIFIED)
         st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
     mpfr_init2(tmp, c->prec);
     for (long i = 0; st == DVC_OK && i <= c->N; i++) {
         char lab[40];
         const json_t *s = json_array_get(json_object_get(c->root, "steps"), (size_t)i);
-        if (mpfr_cmp(r->eps_x[i], &c->eps_x[i]->left) > 0) {
-            st = reject_bound("eps_x", i, c->eps_x[i], r->eps_x[i]);
+        if (mpfr_cmp(r->eps_x[i], &c->tube->eps_x[i]->left) > 0) {
+            st = reject_bound("eps_x", i, c->tube->eps_x[i], r->eps_x[i]);
             break;
         }
-        if (mpfr_cmp(r->eps_y[i], &c->eps_y[i]->left) > 0) {
-            st = reject_bound("eps_y", i, c->eps_y[i], r->eps_y[i]);
+        if (mpfr_cmp(r->eps_y[i], &c->tube->eps_y[i]->left) > 0) {
+            st = reject_bound("eps_y", i, c->tube->eps_y[i], r->eps_y[i]);
             break;
         }
         if (i >= 1) {
             mpfr_set_d(tmp, r->ry[i - 1], MPFR_RNDU);
-            if (mpfr_cmp(tmp, &c->ry[i]->left) > 0) {
-                st = reject_bound("ry", i, c->ry[i], tmp);
+            if (mpfr_cmp(tmp, &c->tube->ry[i]->left) > 0) {
+                st = reject_bound("ry", i, c->tube->ry[i], tmp);
                 break;
             }
         }
         for (long k = 0; k < c->m; k++) {
             const mpfi_ptr y = r->yhat[i * c->m + k];
-            if (mpfr_cmp(&c->yhat_lo[i * c->m + k]->right, &y->left) > 0 ||
-                mpfr_cmp(&y->right, &c->yhat_hi[i * c->m + k]->left) > 0) {
+            if (mpfr_cmp(&c->tube->yhat_lo[i * c->m + k]->right, &y->left) > 0 ||
+                mpfr_cmp(&y->right, &c->tube->yhat_hi[i * c->m + k]->left) > 0) {
                 st = dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 'yhat' entry %ld: the stored "
                                "enclosure does not contain the recomputed one", i, k + 1);
                 break;
             }
         }
         if (st != DVC_OK) break;
-        time_label(lab, c->T, c->N, i, c->prec);
+        time_label(lab, c->tube->T, c->N, i, c->prec);
         if (strcmp(lab, json_string_value(json_object_get(s, "t"))) != 0) {
             st = dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 't': '%s' is not the grid time %s", i,
                            json_string_value(json_object_get(s, "t")), lab);
@@ -775,122 +701,4 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
                              "after it was written (digest %s, stored %s)", dg, c->digest);
     }
     return st;
-}
-
-/* ---- tubes -------------------------------------------------------------- */
-
-void dvc_cert_time(mpfi_t t, const dvc_cert_t c, long i)
-{
-    mpfi_mul_si(t, c->T, i);
-    mpfi_div_si(t, t, c->N);
-}
-
-/* Meet the y edges with [l.lo, u.hi]: y(t) solves the LVI, so y(t) in [l, u].
- * The box ends are exact numbers (l.lo <= l, u.hi >= u), so the max / min
- * keeps an outer edge outer and an inner edge inner; the rounding mode only
- * matters if lo, hi have a lower precision than the box. */
-static void clip_y(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, mpfr_rnd_t rlo, mpfr_rnd_t rhi)
-{
-    if (!c->ybox_lo || !c->ybox_hi) return;
-    for (long k = 0; k < c->m; k++) {
-        if (mpfr_cmp(lo[k], c->ybox_lo[k]) < 0) mpfr_set(lo[k], c->ybox_lo[k], rlo);
-        if (mpfr_cmp(hi[k], c->ybox_hi[k]) > 0) mpfr_set(hi[k], c->ybox_hi[k], rhi);
-    }
-}
-
-int dvc_cert_tube_piece(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, const mpfi_t tt,
-                        int which)
-{
-    mpfi_t a, b, s, one, v;
-    mpfr_t plo, phi;
-    int meets;
-    mpfi_init2(a, c->prec);
-    mpfi_init2(b, c->prec);
-    mpfi_init2(s, c->prec);
-    mpfi_init2(one, c->prec);
-    mpfi_init2(v, c->prec);
-    mpfr_inits2(c->prec, plo, phi, (mpfr_ptr)0);
-    dvc_cert_time(a, c, i - 1);
-    dvc_cert_time(b, c, i);
-    mpfr_max(plo, &tt->left, &a->left, MPFR_RNDD);
-    mpfr_min(phi, &tt->right, &b->right, MPFR_RNDU);
-    meets = mpfr_cmp(plo, phi) <= 0;
-    if (meets && which == 0) {
-        /* s = (t - t_{i-1}) / h over the piece, clipped to [0, 1] */
-        mpfi_interv_fr(s, plo, phi);
-        mpfi_sub(s, s, a);
-        mpfi_sub(v, b, a);
-        mpfi_div(s, s, v);
-        if (mpfr_sgn(&s->left) < 0) mpfr_set_zero(&s->left, 1);
-        if (mpfr_cmp_ui(&s->right, 1) > 0) mpfr_set_ui(&s->right, 1, MPFR_RNDU);
-        if (mpfr_cmp(&s->left, &s->right) > 0) mpfr_set(&s->left, &s->right, MPFR_RNDD);
-        mpfi_ui_sub(one, 1, s);
-        for (long j = 0; j < c->n; j++) {
-            /* x^h = (1 - s) x^{i-1} + s x^i: exact doubles, interval weights */
-            mpfi_mul_d(v, one, c->x[(i - 1) * c->n + j]);
-            mpfi_mul_d(b, s, c->x[i * c->n + j]);
-            mpfi_add(v, v, b);
-            mpfr_sub(lo[j], &v->right, &c->eps_x[i]->left, MPFR_RNDU);
-            mpfr_add(hi[j], &v->left, &c->eps_x[i]->left, MPFR_RNDD);
-        }
-    } else if (meets) {
-        for (long k = 0; k < c->m; k++) {
-            /* lower edge: max of the two lower edges, rounded up (inner) */
-            mpfr_sub(plo, &c->yhat_lo[(i - 1) * c->m + k]->right, &c->ry[i]->left, MPFR_RNDU);
-            mpfr_sub(phi, &c->yhat_lo[i * c->m + k]->right, &c->ry[i]->left, MPFR_RNDU);
-            mpfr_max(lo[k], plo, phi, MPFR_RNDU);
-            mpfr_add(plo, &c->yhat_hi[(i - 1) * c->m + k]->left, &c->ry[i]->left, MPFR_RNDD);
-            mpfr_add(phi, &c->yhat_hi[i * c->m + k]->left, &c->ry[i]->left, MPFR_RNDD);
-            mpfr_min(hi[k], plo, phi, MPFR_RNDD);
-        }
-        /* inner edges: lo rounded up, hi down */
-        clip_y(lo, hi, c, MPFR_RNDU, MPFR_RNDD);
-    }
-    mpfr_clears(plo, phi, (mpfr_ptr)0);
-    mpfi_clear(a);
-    mpfi_clear(b);
-    mpfi_clear(s);
-    mpfi_clear(one);
-    mpfi_clear(v);
-    return meets;
-}
-
-void dvc_cert_tube_step(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int which)
-{
-    if (which == 0) {
-        for (long j = 0; j < c->n; j++) {
-            double a = c->x[(i - 1) * c->n + j], b = c->x[i * c->n + j];
-            mpfr_set_d(lo[j], a < b ? a : b, MPFR_RNDD);
-            mpfr_sub(lo[j], lo[j], &c->eps_x[i]->right, MPFR_RNDD);
-            mpfr_set_d(hi[j], a < b ? b : a, MPFR_RNDU);
-            mpfr_add(hi[j], hi[j], &c->eps_x[i]->right, MPFR_RNDU);
-        }
-    } else {
-        mpfr_t t1, t2;
-        mpfr_inits2(c->prec, t1, t2, (mpfr_ptr)0);
-        for (long k = 0; k < c->m; k++) {
-            mpfr_sub(t1, &c->yhat_lo[(i - 1) * c->m + k]->left, &c->ry[i]->right, MPFR_RNDD);
-            mpfr_sub(t2, &c->yhat_lo[i * c->m + k]->left, &c->ry[i]->right, MPFR_RNDD);
-            mpfr_max(lo[k], t1, t2, MPFR_RNDD);
-            mpfr_add(t1, &c->yhat_hi[(i - 1) * c->m + k]->right, &c->ry[i]->right, MPFR_RNDU);
-            mpfr_add(t2, &c->yhat_hi[i * c->m + k]->right, &c->ry[i]->right, MPFR_RNDU);
-            mpfr_min(hi[k], t1, t2, MPFR_RNDU);
-        }
-        mpfr_clears(t1, t2, (mpfr_ptr)0);
-        clip_y(lo, hi, c, MPFR_RNDD, MPFR_RNDU);
-    }
-}
-
-void dvc_cert_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int which)
-{
-    long k = which ? c->m : c->n;
-    const double *v = which ? c->y + i * c->m : c->x + i * c->n;
-    mpfi_srcptr e = which ? c->eps_y[i] : c->eps_x[i];
-    for (long j = 0; j < k; j++) {
-        mpfr_set_d(lo[j], v[j], MPFR_RNDD);
-        mpfr_sub(lo[j], lo[j], &e->right, MPFR_RNDD);
-        mpfr_set_d(hi[j], v[j], MPFR_RNDU);
-        mpfr_add(hi[j], hi[j], &e->right, MPFR_RNDU);
-    }
-    if (which) clip_y(lo, hi, c, MPFR_RNDD, MPFR_RNDU);
 }

@@ -49,10 +49,11 @@ static long split(char *line, char **f, long max)
     char *p = line;
     for (;;) {
         char *c = strchr(p, ',');
+        /* cut before trimming, so "t ,x1" gives "t" */
+        if (c) *c = '\0';
         if (k < max) f[k] = trim(p);
         k++;
         if (!c) break;
-        *c = '\0';
         p = c + 1;
     }
     return k;
@@ -83,7 +84,8 @@ dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const 
     char **fld = NULL;
     dvc_status st = DVC_OK;
     int have_header = 0;
-    mpfr_prec_t prec = mpfi_get_prec(T);
+    /* samples are decimals: enclose them tighter than the tube's numbers */
+    mpfr_prec_t prec = mpfi_get_prec(T) + DVC_TRAJ_EXTRA_BITS;
 
     dvc_traj_clear(tr);
     if (!f) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -225,15 +227,37 @@ dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const 
     return st;
 }
 
-/* Steps whose closed interval may meet the time enclosure tt. */
-static void step_range(long *a, long *b, const dvc_cert_t c, const mpfi_t tt)
+dvc_status dvc_traj_alloc(dvc_traj_t tr, long ns, long n, long m, mpfr_prec_t prec)
 {
-    double lo = mpfr_get_d(&tt->left, MPFR_RNDD), hi = mpfr_get_d(&tt->right, MPFR_RNDU);
-    double T = mpfr_get_d(&c->T->left, MPFR_RNDD);
-    double fa = floor(lo / T * (double)c->N) - 1, fb = ceil(hi / T * (double)c->N) + 1;
-    /* the tube function tests the intersection exactly; this only bounds the loop */
-    *a = fa < 1 ? 1 : (long)fa;
-    *b = fb > (double)c->N ? c->N : (long)fb;
+    long w = n + m;
+    dvc_traj_clear(tr);
+    if (ns < 1 || n < 0 || m < 0) return dvc_error(DVC_ERR_INPUT, "trajectory: bad dimensions");
+    tr->t = malloc((size_t)ns * sizeof *tr->t);
+    tr->v = malloc((size_t)(ns * (w > 0 ? w : 1)) * sizeof *tr->v);
+    tr->line = malloc((size_t)ns * sizeof *tr->line);
+    tr->col = malloc((size_t)(w > 0 ? w : 1) * sizeof *tr->col);
+    if (!tr->t || !tr->v || !tr->line || !tr->col) {
+        free(tr->t);
+        free(tr->v);
+        free(tr->line);
+        free(tr->col);
+        memset(tr, 0, sizeof *tr);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld samples", ns);
+    }
+    tr->n = n;
+    tr->m = m;
+    for (long s = 0; s < ns; s++) {
+        mpfi_init2(tr->t[s], prec);
+        mpfi_set_ui(tr->t[s], 0);
+        for (long k = 0; k < w; k++) {
+            mpfi_init2(tr->v[s * w + k], prec);
+            mpfi_set_ui(tr->v[s * w + k], 0);
+        }
+        tr->line[s] = s + 1;
+    }
+    for (long k = 0; k < w; k++) tr->col[k] = k + 1;
+    tr->ns = ns;
+    return DVC_OK;
 }
 
 /* Rounded-down distance of the enclosure v to the edges [lo, hi]. */
@@ -259,92 +283,92 @@ static void edges_free(mpfr_t *e, long k)
     free(e);
 }
 
-dvc_status dvc_traj_check(dvc_traj_report *rep, const dvc_traj_t tr, const dvc_cert_t c)
+static void worst_update(double *worst, dvc_traj_hit *hit, double d, long s, long k)
 {
-    long w = tr->n + tr->m, k2 = c->n > c->m ? c->n : c->m;
+    if (d < *worst) {
+        *worst = d;
+        hit->sample = s;
+        hit->comp = k;
+        hit->margin = d;
+    }
+}
+
+dvc_status dvc_traj_check(dvc_traj_report *rep, const dvc_traj_t tr, const dvc_tube_t tb,
+                          long max_stored)
+{
+    long w = tr->n + tr->m, k2 = tb->n > tb->m ? tb->n : tb->m;
+    mpfr_prec_t prec = tb->prec + DVC_TRAJ_EXTRA_BITS;
     mpfr_t mg, tmp;
     mpfr_t *lo, *hi;
-    double *best;
+    dvc_status st = DVC_OK;
     memset(rep, 0, sizeof *rep);
-    if (tr->n != c->n || (tr->m != 0 && tr->m != c->m))
-        return dvc_error(DVC_ERR_INPUT, "trajectory has %ld x and %ld y columns, the certificate "
-                         "%ld and %ld", tr->n, tr->m, c->n, c->m);
-    best = malloc((size_t)(w > 0 ? w : 1) * sizeof *best);
-    lo = edges_new(k2, c->prec);
-    hi = edges_new(k2, c->prec);
-    if (!best || !lo || !hi) {
-        free(best);
+    if (tr->n != tb->n || (tr->m != 0 && tr->m != tb->m))
+        return dvc_error(DVC_ERR_INPUT, "trajectory has %ld x and %ld y columns, the tube "
+                         "%ld and %ld", tr->n, tr->m, tb->n, tb->m);
+    lo = edges_new(k2, prec);
+    hi = edges_new(k2, prec);
+    if (!lo || !hi) {
         edges_free(lo, lo ? k2 : 0);
         edges_free(hi, hi ? k2 : 0);
         return dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
-    mpfr_inits2(c->prec, mg, tmp, (mpfr_ptr)0);
+    mpfr_inits2(prec, mg, tmp, (mpfr_ptr)0);
     rep->nsamples = tr->ns;
-    rep->worst = INFINITY;
-    for (long s = 0; s < tr->ns; s++) {
-        long a, b;
-        int any = 0;
-        for (long k = 0; k < w; k++) best[k] = INFINITY;
-        step_range(&a, &b, c, tr->t[s]);
-        for (long i = a; i <= b; i++) {
-            for (int which = 0; which < (tr->m ? 2 : 1); which++) {
-                long off = which ? tr->n : 0, cnt = which ? tr->m : tr->n;
-                if (!dvc_cert_tube_piece(lo, hi, c, i, tr->t[s], which)) continue;
-                any = 1;
-                for (long k = 0; k < cnt; k++) {
-                    double d;
-                    margin_one(mg, tr->v[s * w + off + k], lo[k], hi[k], tmp);
-                    d = mpfr_get_d(mg, MPFR_RNDD);
-                    if (d == 0) d = 0; /* x - x rounded down is -0: on the edge is inside */
-                    /* every step the sample's time may fall in must contain it */
-                    if (d < best[off + k]) best[off + k] = d;
-                }
+    rep->worst = rep->worst_x = rep->worst_y = INFINITY;
+    for (long s = 0; s < tr->ns && st == DVC_OK; s++) {
+        int outside = 0;
+        for (int which = 0; which < (tr->m ? 2 : 1) && st == DVC_OK; which++) {
+            long off = which ? tr->n : 0, cnt = which ? tr->m : tr->n;
+            if ((st = dvc_tube_inner(lo, hi, tb, tr->t[s], which)) != DVC_OK) {
+                st = dvc_error_context(st, "line %ld: ", tr->line[s]);
+                break;
             }
-        }
-        if (!any) best[0] = -INFINITY; /* cannot happen for t in [0, T] */
-        for (long k = 0; k < w; k++) {
-            if (best[k] < rep->worst) {
-                rep->worst = best[k];
-                rep->worst_hit.sample = s;
-                rep->worst_hit.comp = k;
-                rep->worst_hit.margin = best[k];
-            }
-            if (best[k] < 0) {
-                dvc_traj_hit *nv = realloc(rep->viol, (size_t)(rep->nviol + 1) * sizeof *nv);
-                if (!nv) {
-                    rep->worst = -INFINITY;
-                    break;
+            for (long k = 0; k < cnt; k++) {
+                double d;
+                margin_one(mg, tr->v[s * w + off + k], lo[k], hi[k], tmp);
+                d = mpfr_get_d(mg, MPFR_RNDD);
+                if (d == 0) d = 0; /* x - x rounded down is -0: on the edge is inside */
+                worst_update(&rep->worst, &rep->worst_hit, d, s, off + k);
+                if (which) worst_update(&rep->worst_y, &rep->worst_y_hit, d, s, off + k);
+                else worst_update(&rep->worst_x, &rep->worst_x_hit, d, s, off + k);
+                if (d >= 0) continue;
+                outside = 1;
+                if (max_stored < 0 || rep->nstored < max_stored) {
+                    dvc_traj_hit *nv = realloc(rep->viol, (size_t)(rep->nstored + 1) * sizeof *nv);
+                    if (!nv) {
+                        st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+                        break;
+                    }
+                    rep->viol = nv;
+                    rep->viol[rep->nstored].sample = s;
+                    rep->viol[rep->nstored].comp = off + k;
+                    rep->viol[rep->nstored].margin = d;
+                    rep->nstored++;
                 }
-                rep->viol = nv;
-                rep->viol[rep->nviol].sample = s;
-                rep->viol[rep->nviol].comp = k;
-                rep->viol[rep->nviol].margin = best[k];
                 rep->nviol++;
             }
         }
+        rep->nviol_samples += outside;
     }
     mpfr_clears(mg, tmp, (mpfr_ptr)0);
     edges_free(lo, k2);
     edges_free(hi, k2);
-    free(best);
-    return DVC_OK;
+    if (st != DVC_OK) dvc_traj_report_clear(rep);
+    return st;
 }
 
-void dvc_traj_tube_at(mpfr_t lo, mpfr_t hi, const dvc_traj_t tr, long s, long k, const dvc_cert_t c)
+void dvc_traj_tube_at(mpfr_t lo, mpfr_t hi, const dvc_traj_t tr, long s, long k, const dvc_tube_t tb)
 {
-    long a, b, k2 = c->n > c->m ? c->n : c->m;
+    long k2 = tb->n > tb->m ? tb->n : tb->m;
     int which = k >= tr->n;
     long kk = which ? k - tr->n : k;
-    mpfr_t *el = edges_new(k2, c->prec), *eh = edges_new(k2, c->prec);
+    mpfr_prec_t prec = tb->prec + DVC_TRAJ_EXTRA_BITS;
+    mpfr_t *el = edges_new(k2, prec), *eh = edges_new(k2, prec);
     mpfr_set_inf(lo, -1);
     mpfr_set_inf(hi, 1);
-    if (el && eh) {
-        step_range(&a, &b, c, tr->t[s]);
-        for (long i = a; i <= b; i++) {
-            if (!dvc_cert_tube_piece(el, eh, c, i, tr->t[s], which)) continue;
-            if (mpfr_cmp(el[kk], lo) > 0) mpfr_set(lo, el[kk], MPFR_RNDU);
-            if (mpfr_cmp(eh[kk], hi) < 0) mpfr_set(hi, eh[kk], MPFR_RNDD);
-        }
+    if (el && eh && dvc_tube_inner(el, eh, tb, tr->t[s], which) == DVC_OK) {
+        mpfr_set(lo, el[kk], MPFR_RNDU);
+        mpfr_set(hi, eh[kk], MPFR_RNDD);
     }
     edges_free(el, el ? k2 : 0);
     edges_free(eh, eh ? k2 : 0);

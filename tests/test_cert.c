@@ -144,15 +144,16 @@ static void test_ybox(const char *certs)
         for (long i = 0; i <= c->N; i++) {
             for (int kind = 0; kind < 3; kind++) {
                 if (kind < 2 && i == 0) continue;
-                if (kind == 0) dvc_cert_tube_step(lo, hi, c, i, 1);
+                if (kind == 0) dvc_tube_step_hull(lo, hi, c->tube, i, 1);
                 else if (kind == 1) {
-                    dvc_cert_time(tt, c, i);
-                    if (!dvc_cert_tube_piece(lo, hi, c, i, tt, 1)) continue;
-                } else dvc_cert_tube_grid(lo, hi, c, i, 1);
+                    dvc_tube_time(tt, c->tube, i);
+                    REQUIRE(dvc_tube_inner(lo, hi, c->tube, tt, 1) == DVC_OK, "inner: %s",
+                            dvc_error_message());
+                } else dvc_tube_grid(lo, hi, c->tube, i, 1);
                 for (long k = 0; k < c->m; k++) {
-                    CHECK(mpfr_cmp(lo[k], c->ybox_lo[k]) >= 0 && mpfr_cmp(hi[k], c->ybox_hi[k]) <= 0,
+                    CHECK(mpfr_cmp(lo[k], c->tube->ybox_lo[k]) >= 0 && mpfr_cmp(hi[k], c->tube->ybox_hi[k]) <= 0,
                           "%s: step %ld kind %d y%ld edge outside [l, u]", files[f], i, kind, k + 1);
-                    zero_edges += mpfr_equal_p(lo[k], c->ybox_lo[k]) != 0;
+                    zero_edges += mpfr_equal_p(lo[k], c->tube->ybox_lo[k]) != 0;
                 }
             }
         }
@@ -192,7 +193,7 @@ static void test_slack(const char *certs)
             /* eps_x: stored >= computed (1 + 2^-41) */
             mpfr_mul_2si(need, r->eps_x[i], -41, MPFR_RNDU);
             mpfr_add(need, need, r->eps_x[i], MPFR_RNDU);
-            if (!mpfr_zero_p(r->eps_x[i]) && mpfr_cmp(&c->eps_x[i]->left, need) < 0) thin++;
+            if (!mpfr_zero_p(r->eps_x[i]) && mpfr_cmp(&c->tube->eps_x[i]->left, need) < 0) thin++;
             checked++;
             for (long j = 0; j < c->m; j++) {
                 mpfi_srcptr y = r->yhat[i * c->m + j];
@@ -200,11 +201,11 @@ static void test_slack(const char *certs)
                 mpfr_abs(need, &y->left, MPFR_RNDU);
                 mpfr_mul_2si(need, need, -41, MPFR_RNDU);
                 mpfr_sub(need, &y->left, need, MPFR_RNDD);
-                if (mpfr_cmp(&c->yhat_lo[i * c->m + j]->right, need) > 0) thin++;
+                if (mpfr_cmp(&c->tube->yhat_lo[i * c->m + j]->right, need) > 0) thin++;
                 mpfr_abs(need, &y->right, MPFR_RNDU);
                 mpfr_mul_2si(need, need, -41, MPFR_RNDU);
                 mpfr_add(need, &y->right, need, MPFR_RNDU);
-                if (mpfr_cmp(&c->yhat_hi[i * c->m + j]->left, need) < 0) thin++;
+                if (mpfr_cmp(&c->tube->yhat_hi[i * c->m + j]->left, need) < 0) thin++;
                 checked += 2;
             }
         }

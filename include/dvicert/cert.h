@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Certificates of DLVI enclosures (docs/formats.md): writing, reading, and
- * independent re-verification. OWNER: cert helper.
+ * independent re-verification.
  *
  * A certificate holds the self-contained problem, its digest, the method
  * and precision, and for every grid point t_i = i T / N (i = 0..N) the
@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 #include "dvicert/dlvi.h"
+#include "dvicert/tube.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,14 +29,11 @@ typedef struct {
     json_t *problem;        /* self-contained problem object (borrowed from root) */
     char problem_digest[17];
     char digest[17];        /* of the whole certificate text minus this field */
-    mpfi_t T;               /* final time, from the problem */
-    double *x, *y;          /* (N+1) x n and (N+1) x m, row-major */
-    mpfi_t *eps_x, *eps_y;  /* N+1 each: enclosures of the stored decimals */
-    mpfi_t *yhat_lo, *yhat_hi; /* (N+1) x m: enclosures of the stored decimal ends */
-    mpfi_t *ry;             /* N+1 (entry 0 unused): enclosures of the stored decimals */
-    /* m each: l.lo and u.hi of the embedded problem (exact; -inf/+inf when
-     * unbounded). y(t) lies in [l, u], so every y tube is met with this box. */
-    mpfr_t *ybox_lo, *ybox_hi;
+    /* the tube: T, predictor x^i, y^i (exact binary64), enclosures of the
+     * stored decimals eps_x, eps_y, yhat ends, ry, and the box [l.lo, u.hi]
+     * of the embedded problem (y(t) lies in [l, u], so every y tube is met
+     * with it). Geometry: include/dvicert/tube.h. */
+    dvc_tube_t tube;
     /* Filled by dvc_cert_enclose_retry only (not stored in the file): the
      * precision the run started at and, when it was raised, the reason the
      * last lower precision failed with. */
@@ -80,25 +78,6 @@ dvc_status dvc_cert_read(dvc_cert_t c, const char *path);
  * (rejected) with the first reason (step and field) otherwise;
  * DVC_ERR_INPUT when the embedded problem is unusable. */
 dvc_status dvc_cert_verify(const dvc_cert_t c);
-
-/* t_i = i T / N (enclosure). */
-void dvc_cert_time(mpfi_t t, const dvc_cert_t c, long i);
-
-/* The tube over the part of step i (1 <= i <= N: [t_{i-1}, t_i]) that
- * meets the time interval tt; returns 0 when they do not meet. For each
- * component k: lo[k] >= the lower edge and hi[k] <= the upper edge of the
- * tube at every time of that part (lo rounded up, hi down; lo > hi when
- * nothing is certainly inside). which = 0: x (n entries), 1: y (m). */
-int dvc_cert_tube_piece(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, const mpfi_t tt,
-                        int which);
-
-/* y tubes (which = 1) here and in the functions below are met with
- * [l.lo, u.hi] (c->ybox_lo, c->ybox_hi): y(t) solves the LVI, so it lies in [l, u]. */
-
-/* Hull of the tube over step i (1 <= i <= N), rounded outward. */
-void dvc_cert_tube_step(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int which);
-/* Bounds at grid point i (0 <= i <= N): x^i +- eps_x^i, y^i +- eps_y^i. */
-void dvc_cert_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int which);
 
 #ifdef __cplusplus
 }

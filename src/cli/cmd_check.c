@@ -11,7 +11,7 @@
 void dvc_help_check(void)
 {
     printf(
-        "usage: dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D]\n\n"
+        "usage: dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D] [--max-report K]\n\n"
         "Checks a trajectory computed by any tool against the certified tube.\n"
         "TRAJ.csv has a header row t,x1,...,xn[,y1,...,ym] (columns in any order; the y\n"
         "columns are optional, all or none), times anywhere in [0, T] and in any order.\n"
@@ -21,10 +21,13 @@ void dvc_help_check(void)
         "  y: (yhat^{i-1} +- ry^i) meet (yhat^i +- ry^i) meet [l, u] on [t_{i-1}, t_i]\n"
         "     (y solves the LVI, so a y below l or above u is outside)\n"
         "The certificate is first re-verified (as 'dvicert verify'); --no-verify skips it.\n"
-        "--digits D: significant digits of the printed values and bounds (default 10).\n"
+        "--digits D: significant digits of the printed values and bounds (default 10).\n"        "--max-report K: print the first K violations (default 20; 0: none, -1: all),\n"
+        "then the count of the others.\n"
         "Everything is computed at the certificate's precision (--prec is refused).\n\n"
         "Output: the number of samples, the worst margin (smallest distance to a tube\n"
-        "edge, negative = outside) and every violation (t, component, value, bounds).\n"
+        "edge, negative = outside) of the x values and, separately, of the y values (a y\n"
+        "on its bound l or u has margin 0 there), and the first violations (t, component,\n"
+        "value, inner edges of the tube).\n"
         "exit status: 0 every sample inside, 1 a violation (or the certificate rejected),\n"
         "2 unusable input (missing columns, non-numeric values, t outside [0, T]).\n");
 }
@@ -39,6 +42,7 @@ int dvc_cmd_check(int argc, char **argv)
 {
     const char *cpath = NULL, *tpath = NULL;
     int digits = 10, verify = 1, rc;
+    long max_report = 20;
     dvc_cert_t c;
     dvc_traj_t tr;
     dvc_traj_report rep;
@@ -47,6 +51,20 @@ int dvc_cmd_check(int argc, char **argv)
     if (argc < 0) return DVC_EXIT_INPUT;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--no-verify") == 0) verify = 0;
+        else if (strcmp(argv[i], "--max-report") == 0 || strncmp(argv[i], "--max-report=", 13) == 0) {
+            const char *v = argv[i][12] == '=' ? argv[i] + 13 : NULL;
+            char *end;
+            if (!v && i + 1 >= argc) {
+                fprintf(stderr, "dvicert check: error: --max-report needs a number\n");
+                return DVC_EXIT_INPUT;
+            }
+            if (!v) v = argv[++i];
+            max_report = strtol(v, &end, 10);
+            if (end == v || *end != '\0' || max_report < -1) {
+                fprintf(stderr, "dvicert check: error: --max-report must be an integer >= -1, got '%s'\n", v);
+                return DVC_EXIT_INPUT;
+            }
+        }
         else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "dvicert check: error: unknown option '%s' (see --help)\n", argv[i]);
             return DVC_EXIT_INPUT;
@@ -69,7 +87,7 @@ int dvc_cmd_check(int argc, char **argv)
         return DVC_EXIT_INPUT;
     }
     dvc_traj_init(tr);
-    st = dvc_traj_read(tr, tpath, c->n, c->m, c->T);
+    st = dvc_traj_read(tr, tpath, c->n, c->m, c->tube->T);
     if (st != DVC_OK) {
         rc = dvc_cli_fail("check", st);
         dvc_cert_clear(c);
@@ -88,7 +106,7 @@ int dvc_cmd_check(int argc, char **argv)
         }
         printf("certificate: %s verified\n", cpath);
     }
-    st = dvc_traj_check(&rep, tr, c);
+    st = dvc_traj_check(&rep, tr, c->tube, max_report);
     if (st != DVC_OK) {
         rc = dvc_cli_fail("check", st);
         dvc_traj_clear(tr);
@@ -98,18 +116,26 @@ int dvc_cmd_check(int argc, char **argv)
     {
         mpfr_t lo, hi;
         char name[32];
-        mpfr_inits2(c->prec, lo, hi, (mpfr_ptr)0);
+        mpfr_inits2(c->prec + DVC_TRAJ_EXTRA_BITS, lo, hi, (mpfr_ptr)0);
         printf("samples: %ld (checked: %ld x column%s%s)\n", rep.nsamples, tr->n, tr->n > 1 ? "s" : "",
                tr->m ? " and the y columns" : "");
         comp_name(name, sizeof name, tr, rep.worst_hit.comp);
         printf("worst margin: %.*g (line %ld, %s)\n", digits, rep.worst,
                tr->line[rep.worst_hit.sample], name);
-        for (long k = 0; k < rep.nviol; k++) {
+        comp_name(name, sizeof name, tr, rep.worst_x_hit.comp);
+        printf("worst x margin: %.*g (line %ld, %s)\n", digits, rep.worst_x,
+               tr->line[rep.worst_x_hit.sample], name);
+        if (tr->m) {
+            comp_name(name, sizeof name, tr, rep.worst_y_hit.comp);
+            printf("worst y margin: %.*g (line %ld, %s)\n", digits, rep.worst_y,
+                   tr->line[rep.worst_y_hit.sample], name);
+        }
+        for (long k = 0; k < rep.nstored; k++) {
             const dvc_traj_hit *h = &rep.viol[k];
             char *ts = dvc_ival_str(tr->t[h->sample], digits);
             char *vs = dvc_ival_str(tr->v[h->sample * (tr->n + tr->m) + h->comp], digits);
             char *ls, *hs;
-            dvc_traj_tube_at(lo, hi, tr, h->sample, h->comp, c);
+            dvc_traj_tube_at(lo, hi, tr, h->sample, h->comp, c->tube);
             ls = dvc_mpfr_str(lo, digits, MPFR_RNDU);
             hs = dvc_mpfr_str(hi, digits, MPFR_RNDD);
             comp_name(name, sizeof name, tr, h->comp);
@@ -121,15 +147,12 @@ int dvc_cmd_check(int argc, char **argv)
             free(ls);
             free(hs);
         }
-        {
-            /* violations are per value; count the samples they hit */
-            long ns = 0;
-            for (long k = 0; k < rep.nviol; k++)
-                ns += k == 0 || rep.viol[k].sample != rep.viol[k - 1].sample;
-            printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
-                   rep.nviol ? "VIOLATED" : "inside", ns, rep.nsamples, rep.nviol,
-                   rep.nviol == 1 ? "" : "s");
-        }
+        if (rep.nviol > rep.nstored)
+            printf("... %ld more violation%s not listed (--max-report %ld)\n", rep.nviol - rep.nstored,
+                   rep.nviol - rep.nstored == 1 ? "" : "s", max_report);
+        printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
+               rep.nviol ? "VIOLATED" : "inside", rep.nviol_samples, rep.nsamples, rep.nviol,
+               rep.nviol == 1 ? "" : "s");
         mpfr_clears(lo, hi, (mpfr_ptr)0);
     }
     rc = rep.nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;

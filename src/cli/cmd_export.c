@@ -25,9 +25,12 @@ void dvc_help_export(void)
         "       Example 5.3, certs/circuit), computed in interval arithmetic from the\n"
         "       x and y bounds of the row.\n"
         "Bounds are printed rounded outward (lower down, upper up), D significant digits\n"
-        "(default 17), at the certificate's precision (--prec is refused). The\n"
-        "certificate is not re-verified here: run 'dvicert verify'.\n"
-        "exit status: 0 written, 2 unusable certificate or i/o error.\n");
+        "(default 17), at the certificate's precision (--prec is refused).\n"
+        "The certificate is first re-verified (as 'dvicert verify'); a rejected one is\n"
+        "not exported. --no-verify skips that: the CSV then starts with the comment line\n"
+        "'# certificate NOT re-verified (--no-verify)' and the message says so.\n"
+        "exit status: 0 written, 1 certificate rejected, 2 unusable certificate or i/o\n"
+        "error.\n");
 }
 
 static int put(char **buf, size_t *len, size_t *cap, const char *s)
@@ -56,7 +59,7 @@ static int put_fr(char **buf, size_t *len, size_t *cap, const mpfr_t x, int digi
 int dvc_cmd_export(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    int digits = 17, grid_only = 0, fail = 0, want_w = 0;
+    int digits = 17, grid_only = 0, fail = 0, want_w = 0, verify = 1;
     dvc_dlvi_problem_t p;
     dvc_ivec_t X, Y, W, G;
     int have_p = 0;
@@ -80,6 +83,8 @@ int dvc_cmd_export(int argc, char **argv)
             grid_only = 1;
         } else if (strcmp(argv[i], "--w") == 0) {
             want_w = 1;
+        } else if (strcmp(argv[i], "--no-verify") == 0) {
+            verify = 0;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "dvicert export: error: unknown option '%s' (see --help)\n", argv[i]);
             return DVC_EXIT_INPUT;
@@ -100,6 +105,17 @@ int dvc_cmd_export(int argc, char **argv)
         fprintf(stderr, "dvicert export: unusable certificate: %s\n", dvc_error_message());
         dvc_cert_clear(c);
         return DVC_EXIT_INPUT;
+    }
+    if (verify) {
+        st = dvc_cert_verify(c);
+        if (st != DVC_OK) {
+            if (st == DVC_NOT_CERTIFIED)
+                printf("rejected certificate: %s: %s (nothing written)\n", in, dvc_error_message());
+            else
+                fprintf(stderr, "dvicert export: unusable certificate: %s\n", dvc_error_message());
+            dvc_cert_clear(c);
+            return st == DVC_NOT_CERTIFIED ? DVC_EXIT_FAIL : DVC_EXIT_INPUT;
+        }
     }
     if (want_w) {
         /* the problem (Q, M, g) from the certificate's self-contained copy */
@@ -133,6 +149,7 @@ int dvc_cmd_export(int argc, char **argv)
         mpfr_init2(hi[k], c->prec);
     }
     mpfi_init2(t, c->prec);
+    if (!verify) fail |= put(&buf, &len, &cap, "# certificate NOT re-verified (--no-verify)\n");
     fail |= put(&buf, &len, &cap, "kind,t_lo,t_hi");
     for (long j = 0; j < c->n; j++) {
         char h[64];
@@ -155,14 +172,14 @@ int dvc_cmd_export(int argc, char **argv)
         for (int kind = (i == 0 || grid_only) ? 1 : 0; kind < 2; kind++) {
             /* kind 0: the step [t_{i-1}, t_i]; kind 1: the grid point t_i */
             fail |= put(&buf, &len, &cap, kind ? "grid" : "step");
-            dvc_cert_time(t, c, kind ? i : i - 1);
+            dvc_tube_time(t, c->tube, kind ? i : i - 1);
             fail |= put_fr(&buf, &len, &cap, &t->left, digits, MPFR_RNDD);
-            dvc_cert_time(t, c, i);
+            dvc_tube_time(t, c->tube, i);
             fail |= put_fr(&buf, &len, &cap, &t->right, digits, MPFR_RNDU);
             for (int which = 0; which < 2; which++) {
                 long cnt = which ? c->m : c->n;
-                if (kind) dvc_cert_tube_grid(lo, hi, c, i, which);
-                else dvc_cert_tube_step(lo, hi, c, i, which);
+                if (kind) dvc_tube_grid(lo, hi, c->tube, i, which);
+                else dvc_tube_step_hull(lo, hi, c->tube, i, which);
                 for (long j = 0; j < cnt; j++) {
                     fail |= put_fr(&buf, &len, &cap, lo[j], digits, MPFR_RNDD);
                     fail |= put_fr(&buf, &len, &cap, hi[j], digits, MPFR_RNDU);
@@ -173,8 +190,8 @@ int dvc_cmd_export(int argc, char **argv)
                 /* w = Q X + M Y + g(T) over the row's time interval */
                 mpfi_t tt;
                 mpfi_init2(tt, c->prec);
-                dvc_cert_time(tt, c, kind ? i : i - 1);
-                dvc_cert_time(t, c, i);
+                dvc_tube_time(tt, c->tube, kind ? i : i - 1);
+                dvc_tube_time(t, c->tube, i);
                 mpfi_put(tt, t);
                 dvc_imat_mul_vec(W, p->Q, X);
                 dvc_imat_mul_vec(G, p->M, Y);
@@ -212,7 +229,8 @@ int dvc_cmd_export(int argc, char **argv)
         dvc_cert_clear(c);
         return dvc_cli_fail("export", st);
     }
-    printf("wrote %s (%ld grid points, %ld steps)\n", out, c->N + 1, grid_only ? 0 : c->N);
+    printf("wrote %s (%ld grid points, %ld steps; certificate %s)\n", out, c->N + 1,
+           grid_only ? 0 : c->N, verify ? "verified" : "NOT re-verified (--no-verify)");
     dvc_cert_clear(c);
     return DVC_EXIT_OK;
 }

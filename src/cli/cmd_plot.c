@@ -28,8 +28,12 @@ void dvc_help_plot(void)
         "options:\n"
         "  -o FILE        the image to write (.png or .svg)\n"
         "  --title TEXT   title of the figure (default: a description)\n"
-        "  --only x|y     only the x (or only the y) panels\n\n"
-        "exit status: 0 written, 2 unusable certificate, gnuplot missing or failed.\n");
+        "  --only x|y     only the x (or only the y) panels\n"
+        "  --no-verify    skip the re-verification of the certificate (as 'dvicert\n"
+        "                 verify', done by default; a rejected certificate is not\n"
+        "                 plotted); the figure's title then says 'NOT re-verified'\n\n"
+        "exit status: 0 written, 1 certificate rejected, 2 unusable certificate, gnuplot\n"
+        "missing or failed.\n");
 }
 
 static const char *ext_of(const char *p)
@@ -42,7 +46,7 @@ int dvc_cmd_plot(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *title = NULL, *only = NULL, *term;
     const char *gp = getenv("DVC_GNUPLOT");
-    int digits = 17, status;
+    int digits = 17, status, verify = 1;
     long panels;
     dvc_cert_t c;
     dvc_status st;
@@ -59,6 +63,7 @@ int dvc_cmd_plot(int argc, char **argv)
         if (strcmp(argv[i], "-o") == 0) out = argv[++i];
         else if (strcmp(argv[i], "--title") == 0) title = argv[++i];
         else if (strcmp(argv[i], "--only") == 0) only = argv[++i];
+        else if (strcmp(argv[i], "--no-verify") == 0) verify = 0;
         else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "dvicert plot: error: unknown option '%s' (see --help)\n", argv[i]);
             return DVC_EXIT_INPUT;
@@ -100,6 +105,20 @@ int dvc_cmd_plot(int argc, char **argv)
         dvc_cert_clear(c);
         return DVC_EXIT_INPUT;
     }
+    if (verify) {
+        st = dvc_cert_verify(c);
+        if (st != DVC_OK) {
+            if (st == DVC_NOT_CERTIFIED)
+                printf("rejected certificate: %s: %s (nothing plotted)\n", in, dvc_error_message());
+            else
+                fprintf(stderr, "dvicert plot: unusable certificate: %s\n", dvc_error_message());
+            dvc_cert_clear(c);
+            return st == DVC_NOT_CERTIFIED ? DVC_EXIT_FAIL : DVC_EXIT_INPUT;
+        }
+        printf("certificate: %s verified\n", in);
+    } else {
+        printf("certificate: %s NOT re-verified (--no-verify)\n", in);
+    }
     panels = (only && *only == 'y' ? 0 : c->n) + (only && *only == 'x' ? 0 : c->m);
     tmp = malloc(strlen(out) + 64);
     if (!tmp) {
@@ -132,12 +151,12 @@ int dvc_cmd_plot(int argc, char **argv)
             mpfr_init2(hi[k], c->prec);
         }
         for (long i = 0; lo && hi && i <= c->N; i++) {
-            dvc_cert_time(t, c, i);
+            dvc_tube_time(t, c->tube, i);
             fprintf(p, "%.17g", dvc_ival_mid_d(t));
             for (int which = 0; which < 2; which++) {
                 long cnt = which ? c->m : c->n;
-                const double *v = which ? c->y + i * c->m : c->x + i * c->n;
-                dvc_cert_tube_grid(lo, hi, c, i, which);
+                const double *v = which ? c->tube->y + i * c->m : c->tube->x + i * c->n;
+                dvc_tube_grid(lo, hi, c->tube, i, which);
                 for (long j = 0; j < cnt; j++)
                     fprintf(p, ",%.17g,%.17g,%.17g", v[j], mpfr_get_d(lo[j], MPFR_RNDD),
                             mpfr_get_d(hi[j], MPFR_RNDU));
@@ -157,6 +176,7 @@ int dvc_cmd_plot(int argc, char **argv)
     for (const char *s = title ? title : "certified enclosure: approximation and upper/lower bounds";
          *s; s++)
         fprintf(p, *s == '\'' ? "''" : *s == '\n' ? " " : "%c", *s);
+    if (!verify) fprintf(p, " (certificate NOT re-verified)");
     fprintf(p, "'\n");
     for (int which = 0; which < 2; which++) {
         long cnt = which ? c->m : c->n;

@@ -34,7 +34,7 @@ int dvc_cli_takes_value(const char *opt)
 {
     static const char *const v[] = {"-o", "--output", "--title", "--only", "--prec", "--digits",
                                      "--prec-max", "--method", "--gap", "--max-nodes",
-                                     "--max-seconds", "--enum-max-m"};
+                                     "--max-seconds", "--enum-max-m", "--max-report"};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (strcmp(opt, v[i]) == 0) return 1;
     return 0;

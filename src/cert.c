@@ -85,11 +85,39 @@ static json_t *hex(double d)
     return json_string(buf);
 }
 
-/* Time label of grid point i: nearest double of i T / N, informative. */
-static void time_label(char buf[40], const mpfi_t T, long N, long i, mpfr_prec_t prec)
+/* Time label of grid point i: the double nearest to t_i = i T / N
+ * (informative; the grid is i T / N). The quotient is enclosed with 64 bits
+ * more than T, which decides the nearest double unless T itself is not a
+ * binary number; then the label is the double nearest to the midpoint of
+ * the enclosure. */
+static void time_label(char buf[40], const mpfi_t T, long N, long i)
 {
     mpfi_t t;
-    mpfi_init2(t, prec);
+    mpfr_t mid;
+    double a, b;
+    mpfi_init2(t, mpfi_get_prec(T) + 64);
+    mpfr_init2(mid, mpfi_get_prec(T) + 64);
+    mpfi_mul_si(t, T, i);
+    mpfi_div_si(t, t, N);
+    a = mpfr_get_d(&t->left, MPFR_RNDN);
+    b = mpfr_get_d(&t->right, MPFR_RNDN);
+    if (a != b) {
+        mpfi_mid(mid, t);
+        a = mpfr_get_d(mid, MPFR_RNDN);
+    }
+    snprintf(buf, 40, "%.17g", a);
+    mpfr_clear(mid);
+    mpfi_clear(t);
+}
+
+/* The label version-1 writers before this rule printed (midpoint of the
+ * enclosure at the certificate's precision, one ulp off the nearest double
+ * at about half the points): still accepted by verify, so that their
+ * certificates keep verifying. */
+static void legacy_time_label(char buf[40], const mpfi_t T, long N, long i)
+{
+    mpfi_t t;
+    mpfi_init2(t, mpfi_get_prec(T));
     mpfi_mul_si(t, T, i);
     mpfi_div_si(t, t, N);
     snprintf(buf, 40, "%.17g", dvc_ival_mid_d(t));
@@ -157,7 +185,7 @@ static json_t *steps_arr(const dvc_dlvi_problem_t p, const dvc_dlvi_result_t r)
     for (long i = 0; i <= r->N; i++) {
         json_t *s = json_object(), *xs = json_array(), *ys = json_array(), *yh = json_array();
         char buf[40];
-        time_label(buf, p->T, p->N, i, r->prec);
+        time_label(buf, p->T, p->N, i);
         json_object_set_new(s, "t", json_string(buf));
         for (long j = 0; j < r->n; j++) json_array_append_new(xs, hex(r->x[i * r->n + j]));
         for (long k = 0; k < r->m; k++) {
@@ -282,6 +310,38 @@ bad:
                      "hexadecimal float as written by %%a (e.g. \"0x1.8p+1\")", file, i, field, k + 1);
 }
 
+/* The keys a certificate may carry, per object (NULL-terminated). Any other
+ * key makes the file unusable, so that nothing that looks like a bound can
+ * ride along unchecked; keys starting with '_' are free-text notes (covered
+ * by the digest, never read). */
+static const char *const keys_root[] = {"format", "version", "generator", "precision", "method",
+                                        "summary", "problem_digest", "problem", "steps", "digest",
+                                        NULL};
+static const char *const keys_method[] = {"scheme", "N", "h_lo", "h_hi", "theta", "sharpen", NULL};
+static const char *const keys_summary[] = {"theorem", "P_matrix", "beta_M_upper", "beta_M_lower",
+                                           "beta_method", "norm_A_upper", "norm_B_upper",
+                                           "norm_Q_upper", "L_upper", "h_max_lower",
+                                           "step_condition", "max_eps_x", "max_eps_y",
+                                           "eps_x_at_T", "steps_sharpened", "precision_bits",
+                                           "norm", NULL};
+static const char *const keys_step[] = {"t", "x", "y", "eps_x", "eps_y", "yhat", "ry", NULL};
+
+static dvc_status known_keys(const json_t *obj, const char *const *allowed, const char *file,
+                             const char *where)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)obj, key, v) {
+        int ok = key[0] == '_';
+        for (const char *const *a = allowed; !ok && *a; a++) ok = strcmp(key, *a) == 0;
+        if (!ok)
+            return dvc_error(DVC_ERR_INPUT, "%s: %sunknown key '%s' (a certificate carries only "
+                             "the keys of docs/formats.md; notes go in keys starting with '_')",
+                             file, where, key);
+    }
+    return DVC_OK;
+}
+
 static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
 {
     const json_t *j, *steps, *prob;
@@ -289,6 +349,8 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
     dvc_dlvi_problem_t p;
     json_decref(c->root);
     c->root = root;
+    if (!json_is_object(root)) return dvc_error(DVC_ERR_INPUT, "%s: not a JSON object", file);
+    if ((st = known_keys(root, keys_root, file, "")) != DVC_OK) return st;
     if ((st = need(&j, root, "format", JSON_STRING, file)) != DVC_OK) return st;
     if (strcmp(json_string_value(j), CERT_FORMAT) != 0)
         return dvc_error(DVC_ERR_INPUT, "%s: not a dvicert certificate (format '%s')", file,
@@ -298,13 +360,17 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
         return dvc_error(DVC_ERR_INPUT, "%s: certificate version %lld, this dvicert reads %d", file,
                          (long long)json_integer_value(j), CERT_VERSION);
     if ((st = need(&j, root, "precision", JSON_INTEGER, file)) != DVC_OK) return st;
-    if (json_integer_value(j) < 24 || json_integer_value(j) > 65536)
-        return dvc_error(DVC_ERR_INPUT, "%s: field 'precision' out of range", file);
+    if (json_integer_value(j) < 24 || json_integer_value(j) > DVC_CERT_PREC_MAX)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'precision': %lld bits is outside [24, %d] (the "
+                         "cost of verify grows with the precision; larger ones are refused)", file,
+                         (long long)json_integer_value(j), DVC_CERT_PREC_MAX);
     c->prec = (mpfr_prec_t)json_integer_value(j);
     if ((st = need(&j, root, "method", JSON_OBJECT, file)) != DVC_OK) return st;
     c->method = (json_t *)j;
     if ((st = need(&j, root, "summary", JSON_OBJECT, file)) != DVC_OK) return st;
     c->summary = (json_t *)j;
+    if ((st = known_keys(c->method, keys_method, file, "field 'method': ")) != DVC_OK) return st;
+    if ((st = known_keys(c->summary, keys_summary, file, "field 'summary': ")) != DVC_OK) return st;
     if ((st = need(&j, c->method, "sharpen", JSON_TRUE, file)) != DVC_OK) return st;
     c->sharpen = json_is_true(j);
     if ((st = need(&j, root, "problem_digest", JSON_STRING, file)) != DVC_OK) return st;
@@ -346,6 +412,11 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
         if (!json_is_object(s))
             return dvc_error(DVC_ERR_INPUT, "%s: step %ld must be an object", file, i);
         snprintf(where, sizeof where, "%s: step %ld", file, i);
+        {
+            char w2[64];
+            snprintf(w2, sizeof w2, "step %ld: ", i);
+            if ((st = known_keys(s, keys_step, file, w2)) != DVC_OK) return st;
+        }
         if ((st = need(&j, s, "t", JSON_STRING, where)) != DVC_OK) return st;
         if ((st = need(&xs, s, "x", JSON_ARRAY, where)) != DVC_OK) return st;
         if ((st = need(&ys, s, "y", JSON_ARRAY, where)) != DVC_OK) return st;
@@ -410,6 +481,13 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, mpfr_prec_t
         return st;
     }
     *used = p->prec;
+    if (p->prec > DVC_CERT_PREC_MAX) {
+        dvc_problem_clear(p);
+        json_decref(resolved);
+        return dvc_error(DVC_ERR_INPUT, "%s: precision %ld bits: a certificate may state at most %d "
+                         "bits (verify recomputes at that precision)", problem_path, (long)*used,
+                         DVC_CERT_PREC_MAX);
+    }
     dvc_dlvi_opts_default(&o);
     o.sharpen = sharpen;
     o.prec = p->prec;
@@ -447,7 +525,8 @@ dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_p
     start = used;
     c->prec_start = start;
     c->retry_reason[0] = '\0';
-    while (st == DVC_NOT_CERTIFIED && used > 0 && 2 * used <= prec_max) {
+    while (st == DVC_NOT_CERTIFIED && used > 0 && 2 * used <= prec_max &&
+           2 * used <= DVC_CERT_PREC_MAX) {
         size_t len = strlen(tried);
         snprintf(tried + len, sizeof tried - len, "%s%ld", len ? ", " : "", (long)used);
         snprintf(c->retry_reason, sizeof c->retry_reason, "%s", dvc_error_message());
@@ -642,7 +721,7 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
         st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
     mpfr_init2(tmp, c->prec);
     for (long i = 0; st == DVC_OK && i <= c->N; i++) {
-        char lab[40];
+        char lab[40], lab_old[40];
         const json_t *s = json_array_get(json_object_get(c->root, "steps"), (size_t)i);
         if (mpfr_cmp(r->eps_x[i], &c->tube->eps_x[i]->left) > 0) {
             st = reject_bound("eps_x", i, c->tube->eps_x[i], r->eps_x[i]);
@@ -669,8 +748,10 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
             }
         }
         if (st != DVC_OK) break;
-        time_label(lab, c->tube->T, c->N, i, c->prec);
-        if (strcmp(lab, json_string_value(json_object_get(s, "t"))) != 0) {
+        time_label(lab, c->tube->T, c->N, i);
+        legacy_time_label(lab_old, c->tube->T, c->N, i);
+        if (strcmp(lab, json_string_value(json_object_get(s, "t"))) != 0 &&
+            strcmp(lab_old, json_string_value(json_object_get(s, "t"))) != 0) {
             st = dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 't': '%s' is not the grid time %s", i,
                            json_string_value(json_object_get(s, "t")), lab);
             break;

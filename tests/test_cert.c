@@ -7,6 +7,7 @@
  * argv[1]: the source directory's certs/. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "dvicert/cert.h"
@@ -217,6 +218,119 @@ static void test_slack(const char *certs)
     }
 }
 
+/* Edit one stored number of step i (field eps_x, eps_y, ry, or yhat entry
+ * k end e), shifted by rel, recompute the digest, write, read back and
+ * verify: the reader accepts the file (its digest matches), so only the
+ * recomputation can reject it. */
+static dvc_status tamper_step(const char *path, const char *tmp, long i, const char *field, long k,
+                              int e, double rel)
+{
+    dvc_cert_t c, d;
+    dvc_status st;
+    json_t *step, *v;
+    char *s;
+    REQUIRE(load(c, path), "read %s", path);
+    step = json_array_get(json_object_get(c->root, "steps"), (size_t)i);
+    REQUIRE(step != NULL, "step %ld", i);
+    if (k < 0) {
+        v = json_object_get(step, field);
+        REQUIRE(json_is_string(v), "step %ld has %s", i, field);
+        s = shifted(json_string_value(v), rel);
+        json_object_set_new(step, field, json_string(s));
+    } else {
+        json_t *pair = json_array_get(json_object_get(step, field), (size_t)k);
+        v = json_array_get(pair, (size_t)e);
+        REQUIRE(json_is_string(v), "step %ld has %s[%ld][%d]", i, field, k, e);
+        if (rel == 0) {
+            /* collapse [lo, hi] onto its other end: a valid pair that no
+             * longer contains the recomputed (much narrower) enclosure */
+            json_array_set_new(pair, (size_t)e, json_string(json_string_value(json_array_get(pair, (size_t)!e))));
+            s = NULL;
+        } else {
+            s = shifted(json_string_value(v), rel);
+            json_array_set_new(pair, (size_t)e, json_string(s));
+        }
+    }
+    if (s) mpfr_free_str(s);
+    {
+        /* the digest as the writer computes it, tagged as in the file */
+        char dg[17], tagged[32];
+        json_t *copy = json_copy(c->root);
+        json_object_del(copy, "digest");
+        REQUIRE(dvc_problem_digest(dg, copy) == DVC_OK, "digest");
+        json_decref(copy);
+        snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+        json_object_set_new(c->root, "digest", json_string(tagged));
+    }
+    REQUIRE(dvc_cert_write(c, tmp) == DVC_OK, "write %s: %s", tmp, dvc_error_message());
+    dvc_cert_clear(c);
+    dvc_cert_init(d);
+    REQUIRE(dvc_cert_read(d, tmp) == DVC_OK, "the re-digested file must read: %s", dvc_error_message());
+    st = dvc_cert_verify(d);
+    dvc_cert_clear(d);
+    return st;
+}
+
+static void test_tamper_steps(const char *certs)
+{
+    char path[4096], tmp[64];
+    static const struct { const char *field; long k; int e; double rel; } cases[] = {
+        {"eps_x", -1, 0, -1e-9}, {"eps_y", -1, 0, -1e-9}, {"ry", -1, 0, -1e-9},
+        {"yhat", 0, 0, 0},       {"yhat", 0, 1, 0},
+    };
+    int fd;
+    snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", certs);
+    snprintf(tmp, sizeof tmp, "/tmp/dvc_test_cert.XXXXXX");
+    fd = mkstemp(tmp);
+    REQUIRE(fd >= 0, "mkstemp");
+    close(fd);
+    for (size_t q = 0; q < sizeof cases / sizeof *cases; q++) {
+        for (long i = 100; i <= 400; i += 150) {
+            /* a claim 1e-9 (relative) too strong: rejected, by recomputation */
+            dvc_status st = tamper_step(path, tmp, i, cases[q].field, cases[q].k, cases[q].e, cases[q].rel);
+            CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), cases[q].field) &&
+                      !strstr(dvc_error_message(), "digest"),
+                  "step %ld %s tightened by 1e-9 (digest recomputed): %d: %s", i, cases[q].field,
+                  (int)st, dvc_error_message());
+            /* the same edit the safe way (a weaker claim) is accepted */
+            double loose = cases[q].rel != 0 ? -cases[q].rel : cases[q].e == 0 ? -1e-9 : 1e-9;
+            st = tamper_step(path, tmp, i, cases[q].field, cases[q].k, cases[q].e, loose);
+            CHECK(st == DVC_OK, "step %ld %s loosened by 1e-9 rejected: %s", i, cases[q].field,
+                  dvc_error_message());
+        }
+    }
+    remove(tmp);
+}
+
+/* The time labels of the committed certificates are the nearest doubles of
+ * t_i = i T / N (docs/formats.md), computed here at 256 bits. */
+static void test_labels(const char *certs)
+{
+    static const char *const files[] = {"bridge/gamma0.2.cert.json", "remark43/x0_1.cert.json",
+                                        "circuit/circuit.cert.json", "pounding/pounding.cert.json"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char path[4096];
+        dvc_cert_t c;
+        mpfr_t t;
+        long off = 0;
+        snprintf(path, sizeof path, "%s/%s", certs, files[f]);
+        REQUIRE(load(c, path), "read %s", path);
+        REQUIRE(mpfr_equal_p(&c->tube->T->left, &c->tube->T->right), "%s: T is a binary number", path);
+        mpfr_init2(t, 256);
+        for (long i = 0; i <= c->N; i++) {
+            const char *lab = json_string_value(
+                json_object_get(json_array_get(json_object_get(c->root, "steps"), (size_t)i), "t"));
+            mpfr_mul_si(t, &c->tube->T->left, i, MPFR_RNDN);
+            mpfr_div_si(t, t, c->N, MPFR_RNDN);
+            off += lab == NULL || strtod(lab, NULL) != mpfr_get_d(t, MPFR_RNDN);
+        }
+        CHECK(off == 0, "%s: %ld of %ld labels are not the nearest double of i T / N", files[f], off,
+              c->N + 1);
+        mpfr_clear(t);
+        dvc_cert_clear(c);
+    }
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
@@ -282,6 +396,8 @@ int main(int argc, char **argv)
         }
     }
     test_ybox(argv[1]);
+    test_tamper_steps(argv[1]);
+    test_labels(argv[1]);
     mpfr_free_cache();
     return check_report();
 }

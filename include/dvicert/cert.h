@@ -22,6 +22,12 @@
 extern "C" {
 #endif
 
+/* Largest precision (bits) a certificate may state: verify recomputes every
+ * bound at it, and its cost grows with it (the bridge, N = 1000: about 2 s
+ * at 53 bits, 23 s at 65536). Readers refuse more; enclose does not write
+ * more. */
+#define DVC_CERT_PREC_MAX 4096
+
 typedef struct {
     long n, m, N;
     mpfr_prec_t prec;       /* precision the bounds were computed at */

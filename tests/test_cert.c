@@ -10,20 +10,43 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "dvicert/cert.h"
+#include "dvicert/certio.h"
 #include "dvicert/problem.h"
 
-/* Re-digest c->root after an edit, exactly as the writer does. */
-static void redigest(dvc_cert_t c)
+/* Scratch file for edited certificates. */
+static char tmpfile_[64];
+
+static json_t *load_json(const char *path)
 {
-    char dg[17];
-    json_t *copy = json_copy(c->root);
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    REQUIRE(root != NULL, "%s: %s", path, err.text);
+    return root;
+}
+
+/* Re-digest root after an edit, exactly as the writer does, write it, read
+ * it back and verify it: the reader accepts it (the digest matches), so
+ * only the recomputation can reject it. Takes root. */
+static dvc_status verify_edited(json_t *root)
+{
+    char dg[17], tagged[32];
+    dvc_cert_t c;
+    dvc_status st;
+    json_t *copy = json_copy(root);
     REQUIRE(copy != NULL, "copy");
     json_object_del(copy, "digest");
     REQUIRE(dvc_problem_digest(dg, copy) == DVC_OK, "digest");
     json_decref(copy);
-    memcpy(c->digest, dg, 17);
-    json_object_set_new(c->root, "digest", json_string(dg)); /* informative only */
+    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+    json_object_set_new(root, "digest", json_string(tagged));
+    REQUIRE(json_dump_file(root, tmpfile_, JSON_COMPACT) == 0, "write %s", tmpfile_);
+    json_decref(root);
+    dvc_cert_init(c);
+    st = dvc_cert_read(c, tmpfile_);
+    REQUIRE(st == DVC_OK, "the re-digested file must read: %s", dvc_error_message());
+    st = dvc_cert_verify(c);
+    dvc_cert_clear(c);
+    return st;
 }
 
 /* The decimal rec shifted by rel * |rec| (rel of either sign), printed with
@@ -57,19 +80,14 @@ static int load(dvc_cert_t c, const char *path)
 /* Replace summary[key] by a value shifted by rel, re-digest, verify. */
 static dvc_status tamper_summary(const char *path, const char *key, double rel, char **used)
 {
-    dvc_cert_t c;
-    dvc_status st;
-    if (!load(c, path)) return DVC_ERR_IO;
-    const json_t *v = json_object_get(c->summary, key);
+    json_t *root = load_json(path), *sum = json_object_get(root, "summary");
+    const json_t *v = json_object_get(sum, key);
     REQUIRE(json_is_string(v), "summary has '%s'", key);
     char *s = shifted(json_string_value(v), rel);
-    json_object_set_new(c->summary, key, json_string(s));
-    redigest(c);
-    st = dvc_cert_verify(c);
+    json_object_set_new(sum, key, json_string(s));
     if (used) *used = s;
     else mpfr_free_str(s);
-    dvc_cert_clear(c);
-    return st;
+    return verify_edited(root);
 }
 
 /* y solves the LVI, so y(t) in [l, u]: every y tube is met with [l.lo, u.hi].
@@ -219,18 +237,12 @@ static void test_slack(const char *certs)
 }
 
 /* Edit one stored number of step i (field eps_x, eps_y, ry, or yhat entry
- * k end e), shifted by rel, recompute the digest, write, read back and
- * verify: the reader accepts the file (its digest matches), so only the
- * recomputation can reject it. */
-static dvc_status tamper_step(const char *path, const char *tmp, long i, const char *field, long k,
-                              int e, double rel)
+ * k end e), shifted by rel, recompute the digest, verify. */
+static dvc_status tamper_step(const char *path, long i, const char *field, long k, int e, double rel)
 {
-    dvc_cert_t c, d;
-    dvc_status st;
-    json_t *step, *v;
+    json_t *root = load_json(path), *step, *v;
     char *s;
-    REQUIRE(load(c, path), "read %s", path);
-    step = json_array_get(json_object_get(c->root, "steps"), (size_t)i);
+    step = json_array_get(json_object_get(root, "steps"), (size_t)i);
     REQUIRE(step != NULL, "step %ld", i);
     if (k < 0) {
         v = json_object_get(step, field);
@@ -252,54 +264,32 @@ static dvc_status tamper_step(const char *path, const char *tmp, long i, const c
         }
     }
     if (s) mpfr_free_str(s);
-    {
-        /* the digest as the writer computes it, tagged as in the file */
-        char dg[17], tagged[32];
-        json_t *copy = json_copy(c->root);
-        json_object_del(copy, "digest");
-        REQUIRE(dvc_problem_digest(dg, copy) == DVC_OK, "digest");
-        json_decref(copy);
-        snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
-        json_object_set_new(c->root, "digest", json_string(tagged));
-    }
-    REQUIRE(dvc_cert_write(c, tmp) == DVC_OK, "write %s: %s", tmp, dvc_error_message());
-    dvc_cert_clear(c);
-    dvc_cert_init(d);
-    REQUIRE(dvc_cert_read(d, tmp) == DVC_OK, "the re-digested file must read: %s", dvc_error_message());
-    st = dvc_cert_verify(d);
-    dvc_cert_clear(d);
-    return st;
+    return verify_edited(root);
 }
 
 static void test_tamper_steps(const char *certs)
 {
-    char path[4096], tmp[64];
+    char path[4096];
     static const struct { const char *field; long k; int e; double rel; } cases[] = {
         {"eps_x", -1, 0, -1e-9}, {"eps_y", -1, 0, -1e-9}, {"ry", -1, 0, -1e-9},
         {"yhat", 0, 0, 0},       {"yhat", 0, 1, 0},
     };
-    int fd;
     snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", certs);
-    snprintf(tmp, sizeof tmp, "/tmp/dvc_test_cert.XXXXXX");
-    fd = mkstemp(tmp);
-    REQUIRE(fd >= 0, "mkstemp");
-    close(fd);
     for (size_t q = 0; q < sizeof cases / sizeof *cases; q++) {
         for (long i = 100; i <= 400; i += 150) {
             /* a claim 1e-9 (relative) too strong: rejected, by recomputation */
-            dvc_status st = tamper_step(path, tmp, i, cases[q].field, cases[q].k, cases[q].e, cases[q].rel);
+            dvc_status st = tamper_step(path, i, cases[q].field, cases[q].k, cases[q].e, cases[q].rel);
             CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), cases[q].field) &&
                       !strstr(dvc_error_message(), "digest"),
                   "step %ld %s tightened by 1e-9 (digest recomputed): %d: %s", i, cases[q].field,
                   (int)st, dvc_error_message());
             /* the same edit the safe way (a weaker claim) is accepted */
             double loose = cases[q].rel != 0 ? -cases[q].rel : cases[q].e == 0 ? -1e-9 : 1e-9;
-            st = tamper_step(path, tmp, i, cases[q].field, cases[q].k, cases[q].e, loose);
+            st = tamper_step(path, i, cases[q].field, cases[q].k, cases[q].e, loose);
             CHECK(st == DVC_OK, "step %ld %s loosened by 1e-9 rejected: %s", i, cases[q].field,
                   dvc_error_message());
         }
     }
-    remove(tmp);
 }
 
 /* The time labels of the committed certificates are the nearest doubles of
@@ -318,8 +308,7 @@ static void test_labels(const char *certs)
         REQUIRE(mpfr_equal_p(&c->tube->T->left, &c->tube->T->right), "%s: T is a binary number", path);
         mpfr_init2(t, 256);
         for (long i = 0; i <= c->N; i++) {
-            const char *lab = json_string_value(
-                json_object_get(json_array_get(json_object_get(c->root, "steps"), (size_t)i), "t"));
+            const char *lab = c->labels ? c->labels[i] : NULL;
             mpfr_mul_si(t, &c->tube->T->left, i, MPFR_RNDN);
             mpfr_div_si(t, t, c->N, MPFR_RNDN);
             off += lab == NULL || strtod(lab, NULL) != mpfr_get_d(t, MPFR_RNDN);
@@ -331,21 +320,97 @@ static void test_labels(const char *certs)
     }
 }
 
+/* An engine result becomes a certificate in memory and is verified there,
+ * without a file; a bound made too strong in memory is rejected. */
+static void test_memory(const char *certs)
+{
+    char prob[4096];
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_dlvi_opts o;
+    dvc_cert_t c;
+    json_t *resolved = NULL;
+    char *text;
+    snprintf(prob, sizeof prob, "%s/remark43/x0_1.json", certs);
+    dvc_dlvi_problem_init(p);
+    REQUIRE(dvc_problem_load(p, &resolved, prob, 0) == DVC_OK, "load: %s", dvc_error_message());
+    dvc_dlvi_opts_default(&o);
+    dvc_dlvi_result_init(r);
+    REQUIRE(dvc_dlvi_run(r, p, &o) == DVC_OK, "run: %s", dvc_error_message());
+    text = json_dumps(resolved, JSON_COMPACT);
+    dvc_cert_init(c);
+    REQUIRE(dvc_cert_from_result(c, p, text, r) == DVC_OK, "from_result: %s", dvc_error_message());
+    CHECK(dvc_cert_verify(c) == DVC_OK, "in-memory certificate rejected: %s", dvc_error_message());
+    /* eps_x of step 250 lowered below the engine's bound */
+    {
+        mpfr_t v;
+        mpfr_init2(v, c->prec);
+        mpfr_mul_d(v, r->eps_x[250], 0.999, MPFR_RNDD);
+        mpfi_set_fr(c->tube->eps_x[250], v);
+        mpfr_clear(v);
+    }
+    CHECK(dvc_cert_verify(c) == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "step 250, field 'eps_x'"),
+          "in-memory tightened eps_x: %s", dvc_error_message());
+    dvc_cert_clear(c);
+    free(text);
+    json_decref(resolved);
+    dvc_dlvi_result_clear(r);
+    dvc_problem_clear(p);
+}
+
+/* Keys starting with '_' are notes: accepted (digest recomputed) and never
+ * read; any other unknown key makes the file unusable, in every object. */
+static void test_notes(const char *certs)
+{
+    char path[4096];
+    static const char *const where[] = {"", "summary", "method", "step"};
+    snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", certs);
+    for (int w = 0; w < 4; w++) {
+        for (int note = 0; note < 2; note++) {
+            json_t *root = load_json(path), *obj = root;
+            if (w == 1 || w == 2) obj = json_object_get(root, where[w]);
+            if (w == 3) obj = json_array_get(json_object_get(root, "steps"), 7);
+            json_object_set_new(obj, note ? "_note" : "eps_x_everywhere_upper", json_string("1e-30"));
+            if (note) {
+                CHECK(verify_edited(root) == DVC_OK, "a '_note' in %s rejected: %s",
+                      w ? where[w] : "the top level", dvc_error_message());
+            } else {
+                char dg[17], tagged[32];
+                dvc_cert_t c;
+                json_t *copy = json_copy(root);
+                json_object_del(copy, "digest");
+                REQUIRE(dvc_problem_digest(dg, copy) == DVC_OK, "digest");
+                json_decref(copy);
+                snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+                json_object_set_new(root, "digest", json_string(tagged));
+                REQUIRE(json_dump_file(root, tmpfile_, JSON_COMPACT) == 0, "write");
+                json_decref(root);
+                dvc_cert_init(c);
+                CHECK(dvc_cert_read(c, tmpfile_) == DVC_ERR_INPUT &&
+                          strstr(dvc_error_message(), "unknown key 'eps_x_everywhere_upper'"),
+                      "unknown key in %s: %s", w ? where[w] : "the top level", dvc_error_message());
+                dvc_cert_clear(c);
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
     REQUIRE(argc >= 2, "usage: test_cert CERTS_DIR");
+    {
+        int fd;
+        snprintf(tmpfile_, sizeof tmpfile_, "/tmp/dvc_test_cert.XXXXXX");
+        fd = mkstemp(tmpfile_);
+        REQUIRE(fd >= 0, "mkstemp");
+        close(fd);
+    }
     test_slack(argv[1]);
     snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", argv[1]);
 
     /* control: the stored certificate, re-digested without an edit */
-    {
-        dvc_cert_t c;
-        REQUIRE(load(c, path), "read %s", path);
-        redigest(c);
-        CHECK(dvc_cert_verify(c) == DVC_OK, "untouched certificate: %s", dvc_error_message());
-        dvc_cert_clear(c);
-    }
+    CHECK(verify_edited(load_json(path)) == DVC_OK, "untouched certificate: %s", dvc_error_message());
 
     /* upper bounds lowered by a relative 1e-90, lower bounds raised: below
      * the 256-bit resolution of a left-end comparison, still false claims */
@@ -381,23 +446,22 @@ int main(int argc, char **argv)
             {"method", "theta", "0.5"},
         };
         for (size_t k = 0; k < sizeof what / sizeof *what; k++) {
-            dvc_cert_t c;
-            REQUIRE(load(c, path), "read");
-            json_t *obj = strcmp(what[k][0], "summary") == 0 ? c->summary : c->method;
+            json_t *root = load_json(path), *obj = json_object_get(root, what[k][0]);
             REQUIRE(json_is_string(json_object_get(obj, what[k][1])), "has %s", what[k][1]);
             CHECK(strcmp(json_string_value(json_object_get(obj, what[k][1])), what[k][2]) != 0,
                   "the edit changes %s", what[k][1]);
             json_object_set_new(obj, what[k][1], json_string(what[k][2]));
-            redigest(c);
-            dvc_status st = dvc_cert_verify(c);
+            dvc_status st = verify_edited(root);
             CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), what[k][1]) != NULL,
                   "edited '%s' accepted (%d): %s", what[k][1], (int)st, dvc_error_message());
-            dvc_cert_clear(c);
         }
     }
     test_ybox(argv[1]);
     test_tamper_steps(argv[1]);
     test_labels(argv[1]);
+    test_memory(argv[1]);
+    test_notes(argv[1]);
+    remove(tmpfile_);
     mpfr_free_cache();
     return check_report();
 }

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "dvicert/cert.h"
+#include "dvicert/certio.h"
 #include "dvicert/problem.h"
 #include "dvicert/traj.h"
 

@@ -2,7 +2,7 @@
 /* Trajectories (samples t, x1..xn[, y1..ym] from any tool) and checking
  * them against a certified tube (include/dvicert/tube.h). A trajectory can
  * be filled in memory (dvc_traj_alloc) or read from a CSV file
- * (dvc_traj_read). */
+ * (dvc_traj_read, include/dvicert/certio.h). */
 #ifndef DVICERT_TRAJ_H
 #define DVICERT_TRAJ_H
 
@@ -36,13 +36,6 @@ void dvc_traj_clear(dvc_traj_t tr);
  * tr->v[s * (n + m) + k]. Use prec >= the tube's + DVC_TRAJ_EXTRA_BITS for
  * the tightest check. */
 dvc_status dvc_traj_alloc(dvc_traj_t tr, long ns, long n, long m, mpfr_prec_t prec);
-
-/* Read a CSV trajectory for a problem with n states and m multipliers
- * (header t,x1..xn[,y1..ym]; names trimmed, any order). The x columns are
- * required, the y columns optional (all or none); times must lie in [0, T];
- * any order. Decimals are enclosed at mpfi_get_prec(T) + DVC_TRAJ_EXTRA_BITS
- * bits. Errors (DVC_ERR_INPUT) name the file and the line. */
-dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T);
 
 /* One violation (or the worst sample). */
 typedef struct {

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "dvicert/traj.h"
+#include "dvicert/certio.h"
 
 void dvc_help_check(void)
 {

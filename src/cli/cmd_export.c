@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "dvicert/cert.h"
+#include "dvicert/certio.h"
 #include "dvicert/problem.h"
 
 void dvc_help_export(void)
@@ -122,7 +122,7 @@ int dvc_cmd_export(int argc, char **argv)
         dvc_prec_set(c->prec);
         dvc_dlvi_problem_init(p);
         have_p = 1;
-        st = dvc_problem_from_json(p, NULL, c->problem, "embedded problem", NULL, c->prec);
+        st = dvc_cert_problem(p, c);
         if (st != DVC_OK) {
             dvc_problem_clear(p);
             dvc_cert_clear(c);

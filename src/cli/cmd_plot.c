@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "dvicert/cert.h"
+#include "dvicert/certio.h"
 
 void dvc_help_plot(void)
 {

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "dvicert/cert.h"
+#include "dvicert/certio.h"
 
 void dvc_help_verify(void)
 {

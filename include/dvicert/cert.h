@@ -23,9 +23,9 @@ extern "C" {
 #endif
 
 /* Largest precision (bits) a certificate may state: verify recomputes every
- * bound at it, and its cost grows with it (the bridge, N = 1000: about 2 s
- * at 53 bits, 23 s at 65536). Readers refuse more; enclose does not write
- * more. */
+ * bound at it, and its cost grows with it (the bridge, N = 1000: 0.04 s at
+ * 53 bits, 0.44 s at 4096, 23 s at 65536). Readers refuse more; enclose
+ * does not write more. */
 #define DVC_CERT_PREC_MAX 4096
 
 /* One entry of the method or summary: a decimal or a text, an integer or a

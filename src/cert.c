@@ -136,15 +136,19 @@ static dvc_status claim_bound(dvc_cert_claims *cl, const char *key, const mpfr_t
 
 /* The stated decimal of a bound into its enclosure e (what a reader of the
  * written text gets). */
-static dvc_status state_bound(mpfi_t e, const mpfr_t x, int up)
+/* A certified bound is finite by contract: an overflow (e.g. data in units
+ * that make the error recursion exceed the double range) is "not
+ * certified", naming the step and the quantity. */
+static dvc_status state_bound(mpfi_t e, const mpfr_t x, int up, long i, const char *field)
 {
     char *s = bound_str(x, up);
     dvc_status st;
     if (!s) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     st = dvc_ival_set_str(e, s);
     free(s);
-    if (st == DVC_OK && !dvc_ival_is_finite(e))
-        st = dvc_error(DVC_NOT_CERTIFIED, "a bound is not finite");
+    if (st != DVC_OK || !dvc_ival_is_finite(e))
+        st = dvc_error(DVC_NOT_CERTIFIED, "step %ld: the bound '%s' is not finite (overflow: "
+                       "rescale the problem's data)", i, field);
     return st;
 }
 
@@ -270,18 +274,17 @@ dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const 
     memcpy(c->tube->y, r->y, (size_t)((N + 1) * m) * sizeof *r->y);
     mpfr_init2(tmp, c->prec);
     for (long i = 0; i <= N && st == DVC_OK; i++) {
-        st = state_bound(c->tube->eps_x[i], r->eps_x[i], 1);
-        if (st == DVC_OK) st = state_bound(c->tube->eps_y[i], r->eps_y[i], 1);
+        st = state_bound(c->tube->eps_x[i], r->eps_x[i], 1, i, "eps_x");
+        if (st == DVC_OK) st = state_bound(c->tube->eps_y[i], r->eps_y[i], 1, i, "eps_y");
         if (st == DVC_OK && i >= 1) {
             mpfr_set_d(tmp, r->ry[i - 1], MPFR_RNDU);
-            st = state_bound(c->tube->ry[i], tmp, 1);
+            st = state_bound(c->tube->ry[i], tmp, 1, i, "ry");
         }
         for (long k = 0; k < m && st == DVC_OK; k++) {
-            st = state_bound(c->tube->yhat_lo[i * m + k], &r->yhat[i * m + k]->left, 0);
-            if (st == DVC_OK) st = state_bound(c->tube->yhat_hi[i * m + k], &r->yhat[i * m + k]->right, 1);
+            st = state_bound(c->tube->yhat_lo[i * m + k], &r->yhat[i * m + k]->left, 0, i, "yhat");
+            if (st == DVC_OK)
+                st = state_bound(c->tube->yhat_hi[i * m + k], &r->yhat[i * m + k]->right, 1, i, "yhat");
         }
-        if (st == DVC_NOT_CERTIFIED)
-            st = dvc_error(DVC_NOT_CERTIFIED, "step %ld: a bound is not finite (eps_x, eps_y, ry or yhat)", i);
     }
     mpfr_clear(tmp);
     if (st == DVC_OK) st = method_claims(&c->method, p, r);

@@ -101,4 +101,14 @@ expect 2 "field 'precision': 65536 bits is outside \[24, 4096\]" "precision abov
 expect 2 "at most 4096" "enclose above the cap refused" -- "$exe" enclose "$tmp/eq.json" -o "$tmp/p2.cert.json" --prec 8192
 absent "$tmp/p2.cert.json" "enclose above the cap"
 
+# ---- a certified bound is finite ----------------------------------------------------------
+# x0 beyond the double range: the engine's ry overflows; not certified (exit 1)
+# naming the step and the bound, nothing written (it used to be written and
+# then refused as unusable by every reader)
+cat > "$tmp/big.json" <<'EOF'
+{"A": [[0]], "B": [[1]], "Q": [[1]], "M": [[1]], "l": [0], "u": ["inf"], "x0": ["1e309"], "T": "1", "N": 10}
+EOF
+expect 1 "step 1: the bound 'ry' is not finite" "overflowing bound not certified" -- "$exe" enclose "$tmp/big.json" -o "$tmp/big.cert.json"
+absent "$tmp/big.cert.json" "enclose with an overflowing bound"
+
 report

@@ -83,7 +83,7 @@ void dvc_cert_init(dvc_cert_t c)
     dvc_tube_init(c->tube);
 }
 
-void dvc_cert_labels_free_(dvc_cert_t c)
+static void labels_free(dvc_cert_t c)
 {
     if (c->labels)
         for (long i = 0; i <= c->N; i++) free(c->labels[i]);
@@ -93,7 +93,7 @@ void dvc_cert_labels_free_(dvc_cert_t c)
 
 void dvc_cert_clear(dvc_cert_t c)
 {
-    dvc_cert_labels_free_(c);
+    labels_free(c);
     dvc_tube_clear(c->tube);
     claims_clear(&c->method);
     claims_clear(&c->summary);

@@ -11,9 +11,9 @@
 dvc_status dvc_io_problem_from_text(dvc_dlvi_problem_t p, const char *text, const char *name,
                                     mpfr_prec_t prec);
 
-/* Internal helpers of src/cert.c shared with the reader. */
+/* Append a claim to cl (key and text copied): src/cert.c, shared with the
+ * reader. */
 dvc_status dvc_cert_claims_add_(dvc_cert_claims *cl, const char *key, dvc_claim_type ty,
                                 const char *text, long long ival);
-void dvc_cert_labels_free_(dvc_cert_t c);
 
 #endif

@@ -19,5 +19,6 @@
 #include "dvicert/problem.h"
 #include "dvicert/cert.h"
 #include "dvicert/traj.h"
+#include "dvicert/certio.h"
 
 #endif

@@ -19,7 +19,9 @@ void dvc_help_verify(void)
         "contain the recomputed ones, the method/summary entries match, and the\n"
         "certificate's digest matches its text. It works at the precision the\n"
         "certificate records (field 'precision', possibly raised by 'enclose --prec-max'),\n"
-        "so --prec is refused.\n\n"
+        "so --prec is refused; a certificate stating more than 4096 bits is refused as\n"
+        "unusable (verify's cost grows with the precision). Keys not in docs/formats.md\n"
+        "make a certificate unusable; keys starting with '_' are notes, never read.\n\n"
         "exit status: 0 accepted, 1 rejected (the first reason names the step and the\n"
         "field), 2 unusable file (not JSON, missing or mistyped fields).\n");
 }

@@ -5,6 +5,7 @@
  * and their proofs are in docs/bounds.md; the numbers in comments refer to
  * its sections. */
 #include "dlvi_internal.h"
+#include "dvicert/tube.h"
 #include "fprnd.h"
 
 #include <math.h>

@@ -7,22 +7,46 @@
  * argv[1]: the source directory's certs/. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
-#include "dvicert/cert.h"
+#include "dvicert/certio.h"
 #include "dvicert/problem.h"
 
-/* Re-digest c->root after an edit, exactly as the writer does. */
-static void redigest(dvc_cert_t c)
+/* Scratch file for edited certificates. */
+static char tmpfile_[64];
+
+static json_t *load_json(const char *path)
 {
-    char dg[17];
-    json_t *copy = json_copy(c->root);
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    REQUIRE(root != NULL, "%s: %s", path, err.text);
+    return root;
+}
+
+/* Re-digest root after an edit, exactly as the writer does, write it, read
+ * it back and verify it: the reader accepts it (the digest matches), so
+ * only the recomputation can reject it. Takes root. */
+static dvc_status verify_edited(json_t *root)
+{
+    char dg[17], tagged[32];
+    dvc_cert_t c;
+    dvc_status st;
+    json_t *copy = json_copy(root);
     REQUIRE(copy != NULL, "copy");
     json_object_del(copy, "digest");
     REQUIRE(dvc_problem_digest(dg, copy) == DVC_OK, "digest");
     json_decref(copy);
-    memcpy(c->digest, dg, 17);
-    json_object_set_new(c->root, "digest", json_string(dg)); /* informative only */
+    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+    json_object_set_new(root, "digest", json_string(tagged));
+    REQUIRE(json_dump_file(root, tmpfile_, JSON_COMPACT) == 0, "write %s", tmpfile_);
+    json_decref(root);
+    dvc_cert_init(c);
+    st = dvc_cert_read(c, tmpfile_);
+    REQUIRE(st == DVC_OK, "the re-digested file must read: %s", dvc_error_message());
+    st = dvc_cert_verify(c);
+    dvc_cert_clear(c);
+    return st;
 }
 
 /* The decimal rec shifted by rel * |rec| (rel of either sign), printed with
@@ -56,19 +80,14 @@ static int load(dvc_cert_t c, const char *path)
 /* Replace summary[key] by a value shifted by rel, re-digest, verify. */
 static dvc_status tamper_summary(const char *path, const char *key, double rel, char **used)
 {
-    dvc_cert_t c;
-    dvc_status st;
-    if (!load(c, path)) return DVC_ERR_IO;
-    const json_t *v = json_object_get(c->summary, key);
+    json_t *root = load_json(path), *sum = json_object_get(root, "summary");
+    const json_t *v = json_object_get(sum, key);
     REQUIRE(json_is_string(v), "summary has '%s'", key);
     char *s = shifted(json_string_value(v), rel);
-    json_object_set_new(c->summary, key, json_string(s));
-    redigest(c);
-    st = dvc_cert_verify(c);
+    json_object_set_new(sum, key, json_string(s));
     if (used) *used = s;
     else mpfr_free_str(s);
-    dvc_cert_clear(c);
-    return st;
+    return verify_edited(root);
 }
 
 /* y solves the LVI, so y(t) in [l, u]: every y tube is met with [l.lo, u.hi].
@@ -144,15 +163,16 @@ static void test_ybox(const char *certs)
         for (long i = 0; i <= c->N; i++) {
             for (int kind = 0; kind < 3; kind++) {
                 if (kind < 2 && i == 0) continue;
-                if (kind == 0) dvc_cert_tube_step(lo, hi, c, i, 1);
+                if (kind == 0) dvc_tube_step_hull(lo, hi, c->tube, i, 1);
                 else if (kind == 1) {
-                    dvc_cert_time(tt, c, i);
-                    if (!dvc_cert_tube_piece(lo, hi, c, i, tt, 1)) continue;
-                } else dvc_cert_tube_grid(lo, hi, c, i, 1);
+                    dvc_tube_time(tt, c->tube, i);
+                    REQUIRE(dvc_tube_inner(lo, hi, c->tube, tt, 1) == DVC_OK, "inner: %s",
+                            dvc_error_message());
+                } else dvc_tube_grid(lo, hi, c->tube, i, 1);
                 for (long k = 0; k < c->m; k++) {
-                    CHECK(mpfr_cmp(lo[k], c->ybox_lo[k]) >= 0 && mpfr_cmp(hi[k], c->ybox_hi[k]) <= 0,
+                    CHECK(mpfr_cmp(lo[k], c->tube->ybox_lo[k]) >= 0 && mpfr_cmp(hi[k], c->tube->ybox_hi[k]) <= 0,
                           "%s: step %ld kind %d y%ld edge outside [l, u]", files[f], i, kind, k + 1);
-                    zero_edges += mpfr_equal_p(lo[k], c->ybox_lo[k]) != 0;
+                    zero_edges += mpfr_equal_p(lo[k], c->tube->ybox_lo[k]) != 0;
                 }
             }
         }
@@ -192,7 +212,7 @@ static void test_slack(const char *certs)
             /* eps_x: stored >= computed (1 + 2^-41) */
             mpfr_mul_2si(need, r->eps_x[i], -41, MPFR_RNDU);
             mpfr_add(need, need, r->eps_x[i], MPFR_RNDU);
-            if (!mpfr_zero_p(r->eps_x[i]) && mpfr_cmp(&c->eps_x[i]->left, need) < 0) thin++;
+            if (!mpfr_zero_p(r->eps_x[i]) && mpfr_cmp(&c->tube->eps_x[i]->left, need) < 0) thin++;
             checked++;
             for (long j = 0; j < c->m; j++) {
                 mpfi_srcptr y = r->yhat[i * c->m + j];
@@ -200,11 +220,11 @@ static void test_slack(const char *certs)
                 mpfr_abs(need, &y->left, MPFR_RNDU);
                 mpfr_mul_2si(need, need, -41, MPFR_RNDU);
                 mpfr_sub(need, &y->left, need, MPFR_RNDD);
-                if (mpfr_cmp(&c->yhat_lo[i * c->m + j]->right, need) > 0) thin++;
+                if (mpfr_cmp(&c->tube->yhat_lo[i * c->m + j]->right, need) > 0) thin++;
                 mpfr_abs(need, &y->right, MPFR_RNDU);
                 mpfr_mul_2si(need, need, -41, MPFR_RNDU);
                 mpfr_add(need, &y->right, need, MPFR_RNDU);
-                if (mpfr_cmp(&c->yhat_hi[i * c->m + j]->left, need) < 0) thin++;
+                if (mpfr_cmp(&c->tube->yhat_hi[i * c->m + j]->left, need) < 0) thin++;
                 checked += 2;
             }
         }
@@ -216,21 +236,181 @@ static void test_slack(const char *certs)
     }
 }
 
+/* Edit one stored number of step i (field eps_x, eps_y, ry, or yhat entry
+ * k end e), shifted by rel, recompute the digest, verify. */
+static dvc_status tamper_step(const char *path, long i, const char *field, long k, int e, double rel)
+{
+    json_t *root = load_json(path), *step, *v;
+    char *s;
+    step = json_array_get(json_object_get(root, "steps"), (size_t)i);
+    REQUIRE(step != NULL, "step %ld", i);
+    if (k < 0) {
+        v = json_object_get(step, field);
+        REQUIRE(json_is_string(v), "step %ld has %s", i, field);
+        s = shifted(json_string_value(v), rel);
+        json_object_set_new(step, field, json_string(s));
+    } else {
+        json_t *pair = json_array_get(json_object_get(step, field), (size_t)k);
+        v = json_array_get(pair, (size_t)e);
+        REQUIRE(json_is_string(v), "step %ld has %s[%ld][%d]", i, field, k, e);
+        if (rel == 0) {
+            /* collapse [lo, hi] onto its other end: a valid pair that no
+             * longer contains the recomputed (much narrower) enclosure */
+            json_array_set_new(pair, (size_t)e, json_string(json_string_value(json_array_get(pair, (size_t)!e))));
+            s = NULL;
+        } else {
+            s = shifted(json_string_value(v), rel);
+            json_array_set_new(pair, (size_t)e, json_string(s));
+        }
+    }
+    if (s) mpfr_free_str(s);
+    return verify_edited(root);
+}
+
+static void test_tamper_steps(const char *certs)
+{
+    char path[4096];
+    static const struct { const char *field; long k; int e; double rel; } cases[] = {
+        {"eps_x", -1, 0, -1e-9}, {"eps_y", -1, 0, -1e-9}, {"ry", -1, 0, -1e-9},
+        {"yhat", 0, 0, 0},       {"yhat", 0, 1, 0},
+    };
+    snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", certs);
+    for (size_t q = 0; q < sizeof cases / sizeof *cases; q++) {
+        for (long i = 100; i <= 400; i += 150) {
+            /* a claim 1e-9 (relative) too strong: rejected, by recomputation */
+            dvc_status st = tamper_step(path, i, cases[q].field, cases[q].k, cases[q].e, cases[q].rel);
+            CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), cases[q].field) &&
+                      !strstr(dvc_error_message(), "digest"),
+                  "step %ld %s tightened by 1e-9 (digest recomputed): %d: %s", i, cases[q].field,
+                  (int)st, dvc_error_message());
+            /* the same edit the safe way (a weaker claim) is accepted */
+            double loose = cases[q].rel != 0 ? -cases[q].rel : cases[q].e == 0 ? -1e-9 : 1e-9;
+            st = tamper_step(path, i, cases[q].field, cases[q].k, cases[q].e, loose);
+            CHECK(st == DVC_OK, "step %ld %s loosened by 1e-9 rejected: %s", i, cases[q].field,
+                  dvc_error_message());
+        }
+    }
+}
+
+/* The time labels of the committed certificates are the nearest doubles of
+ * t_i = i T / N (docs/formats.md), computed here at 256 bits. */
+static void test_labels(const char *certs)
+{
+    static const char *const files[] = {"bridge/gamma0.2.cert.json", "remark43/x0_1.cert.json",
+                                        "circuit/circuit.cert.json", "pounding/pounding.cert.json"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char path[4096];
+        dvc_cert_t c;
+        mpfr_t t;
+        long off = 0;
+        snprintf(path, sizeof path, "%s/%s", certs, files[f]);
+        REQUIRE(load(c, path), "read %s", path);
+        REQUIRE(mpfr_equal_p(&c->tube->T->left, &c->tube->T->right), "%s: T is a binary number", path);
+        mpfr_init2(t, 256);
+        for (long i = 0; i <= c->N; i++) {
+            const char *lab = c->labels ? c->labels[i] : NULL;
+            mpfr_mul_si(t, &c->tube->T->left, i, MPFR_RNDN);
+            mpfr_div_si(t, t, c->N, MPFR_RNDN);
+            off += lab == NULL || strtod(lab, NULL) != mpfr_get_d(t, MPFR_RNDN);
+        }
+        CHECK(off == 0, "%s: %ld of %ld labels are not the nearest double of i T / N", files[f], off,
+              c->N + 1);
+        mpfr_clear(t);
+        dvc_cert_clear(c);
+    }
+}
+
+/* An engine result becomes a certificate in memory and is verified there,
+ * without a file; a bound made too strong in memory is rejected. */
+static void test_memory(const char *certs)
+{
+    char prob[4096];
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_dlvi_opts o;
+    dvc_cert_t c;
+    json_t *resolved = NULL;
+    char *text;
+    snprintf(prob, sizeof prob, "%s/remark43/x0_1.json", certs);
+    dvc_dlvi_problem_init(p);
+    REQUIRE(dvc_problem_load(p, &resolved, prob, 0) == DVC_OK, "load: %s", dvc_error_message());
+    dvc_dlvi_opts_default(&o);
+    dvc_dlvi_result_init(r);
+    REQUIRE(dvc_dlvi_run(r, p, &o) == DVC_OK, "run: %s", dvc_error_message());
+    text = json_dumps(resolved, JSON_COMPACT);
+    dvc_cert_init(c);
+    REQUIRE(dvc_cert_from_result(c, p, text, r) == DVC_OK, "from_result: %s", dvc_error_message());
+    CHECK(dvc_cert_verify(c) == DVC_OK, "in-memory certificate rejected: %s", dvc_error_message());
+    /* eps_x of step 250 lowered below the engine's bound */
+    {
+        mpfr_t v;
+        mpfr_init2(v, c->prec);
+        mpfr_mul_d(v, r->eps_x[250], 0.999, MPFR_RNDD);
+        mpfi_set_fr(c->tube->eps_x[250], v);
+        mpfr_clear(v);
+    }
+    CHECK(dvc_cert_verify(c) == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "step 250, field 'eps_x'"),
+          "in-memory tightened eps_x: %s", dvc_error_message());
+    dvc_cert_clear(c);
+    free(text);
+    json_decref(resolved);
+    dvc_dlvi_result_clear(r);
+    dvc_problem_clear(p);
+}
+
+/* Keys starting with '_' are notes: accepted (digest recomputed) and never
+ * read; any other unknown key makes the file unusable, in every object. */
+static void test_notes(const char *certs)
+{
+    char path[4096];
+    static const char *const where[] = {"", "summary", "method", "step"};
+    snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", certs);
+    for (int w = 0; w < 4; w++) {
+        for (int note = 0; note < 2; note++) {
+            json_t *root = load_json(path), *obj = root;
+            if (w == 1 || w == 2) obj = json_object_get(root, where[w]);
+            if (w == 3) obj = json_array_get(json_object_get(root, "steps"), 7);
+            json_object_set_new(obj, note ? "_note" : "eps_x_everywhere_upper", json_string("1e-30"));
+            if (note) {
+                CHECK(verify_edited(root) == DVC_OK, "a '_note' in %s rejected: %s",
+                      w ? where[w] : "the top level", dvc_error_message());
+            } else {
+                char dg[17], tagged[32];
+                dvc_cert_t c;
+                json_t *copy = json_copy(root);
+                json_object_del(copy, "digest");
+                REQUIRE(dvc_problem_digest(dg, copy) == DVC_OK, "digest");
+                json_decref(copy);
+                snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+                json_object_set_new(root, "digest", json_string(tagged));
+                REQUIRE(json_dump_file(root, tmpfile_, JSON_COMPACT) == 0, "write");
+                json_decref(root);
+                dvc_cert_init(c);
+                CHECK(dvc_cert_read(c, tmpfile_) == DVC_ERR_INPUT &&
+                          strstr(dvc_error_message(), "unknown key 'eps_x_everywhere_upper'"),
+                      "unknown key in %s: %s", w ? where[w] : "the top level", dvc_error_message());
+                dvc_cert_clear(c);
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
     REQUIRE(argc >= 2, "usage: test_cert CERTS_DIR");
+    {
+        int fd;
+        snprintf(tmpfile_, sizeof tmpfile_, "/tmp/dvc_test_cert.XXXXXX");
+        fd = mkstemp(tmpfile_);
+        REQUIRE(fd >= 0, "mkstemp");
+        close(fd);
+    }
     test_slack(argv[1]);
     snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", argv[1]);
 
     /* control: the stored certificate, re-digested without an edit */
-    {
-        dvc_cert_t c;
-        REQUIRE(load(c, path), "read %s", path);
-        redigest(c);
-        CHECK(dvc_cert_verify(c) == DVC_OK, "untouched certificate: %s", dvc_error_message());
-        dvc_cert_clear(c);
-    }
+    CHECK(verify_edited(load_json(path)) == DVC_OK, "untouched certificate: %s", dvc_error_message());
 
     /* upper bounds lowered by a relative 1e-90, lower bounds raised: below
      * the 256-bit resolution of a left-end comparison, still false claims */
@@ -266,21 +446,22 @@ int main(int argc, char **argv)
             {"method", "theta", "0.5"},
         };
         for (size_t k = 0; k < sizeof what / sizeof *what; k++) {
-            dvc_cert_t c;
-            REQUIRE(load(c, path), "read");
-            json_t *obj = strcmp(what[k][0], "summary") == 0 ? c->summary : c->method;
+            json_t *root = load_json(path), *obj = json_object_get(root, what[k][0]);
             REQUIRE(json_is_string(json_object_get(obj, what[k][1])), "has %s", what[k][1]);
             CHECK(strcmp(json_string_value(json_object_get(obj, what[k][1])), what[k][2]) != 0,
                   "the edit changes %s", what[k][1]);
             json_object_set_new(obj, what[k][1], json_string(what[k][2]));
-            redigest(c);
-            dvc_status st = dvc_cert_verify(c);
+            dvc_status st = verify_edited(root);
             CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), what[k][1]) != NULL,
                   "edited '%s' accepted (%d): %s", what[k][1], (int)st, dvc_error_message());
-            dvc_cert_clear(c);
         }
     }
     test_ybox(argv[1]);
+    test_tamper_steps(argv[1]);
+    test_labels(argv[1]);
+    test_memory(argv[1]);
+    test_notes(argv[1]);
+    remove(tmpfile_);
     mpfr_free_cache();
     return check_report();
 }

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "dlvi_setup.h"
 #include "dvicert/dlvi.h"
+#include "dvicert/tube.h"
 #include "dvicert/tfun.h"
 #include "ref_bridge.h"
 #include "ref_remark43.h"

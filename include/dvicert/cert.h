@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Certificates of DLVI enclosures (docs/formats.md): writing, reading, and
- * independent re-verification. OWNER: cert helper.
+/* Certificates of DLVI enclosures in memory: built from an engine result,
+ * re-verified independently. No file format here: reading and writing
+ * certificate files (JSON, docs/formats.md) is include/dvicert/certio.h.
  *
- * A certificate holds the self-contained problem, its digest, the method
- * and precision, and for every grid point t_i = i T / N (i = 0..N) the
- * predictor x^i, y^i as exact binary64 values and the rigorous bounds
- * (decimal, rounded outward), with the meaning of dvc_dlvi_result_t:
+ * A certificate holds the self-contained problem (as JSON text), the method
+ * and precision, what was proven (claims), and the tube: for every grid
+ * point t_i = i T / N (i = 0..N) the predictor x^i, y^i as exact binary64
+ * values and the stated bounds (decimals rounded outward), meaning
  *   |x_j(t) - x^h_j(t)| <= eps_x^i for t in [t_{i-1}, t_i] (i >= 1; x^h the
  *       linear interpolation of the stored x^i), ||x(0) - x^0|| <= eps_x^0;
  *   ||y(t_i) - y^i|| <= eps_y^i;
@@ -14,91 +15,90 @@
 #ifndef DVICERT_CERT_H
 #define DVICERT_CERT_H
 
-#include <jansson.h>
 #include "dvicert/dlvi.h"
+#include "dvicert/tube.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Largest precision (bits) a certificate may state: verify recomputes every
+ * bound at it, and its cost grows with it (the bridge, N = 1000: 0.04 s at
+ * 53 bits, 0.44 s at 4096, 23 s at 65536). Readers refuse more; enclose
+ * does not write more. */
+#define DVC_CERT_PREC_MAX 4096
+
+/* One entry of the method or summary: a decimal or a text, an integer or a
+ * flag. Decimals named *_upper, max_*, eps_*, h_hi are upper bounds, *_lower
+ * and h_lo lower bounds (docs/formats.md). */
+typedef enum { DVC_CLAIM_TEXT, DVC_CLAIM_INT, DVC_CLAIM_BOOL } dvc_claim_type;
+typedef struct {
+    char *key;          /* owned */
+    dvc_claim_type type;
+    char *text;         /* DVC_CLAIM_TEXT: owned */
+    long long ival;     /* DVC_CLAIM_INT, DVC_CLAIM_BOOL (0 / 1) */
+} dvc_cert_claim;
+typedef struct {
+    long n;
+    dvc_cert_claim *e;  /* n entries, in the order they are written (owned) */
+} dvc_cert_claims;
+
 typedef struct {
     long n, m, N;
     mpfr_prec_t prec;       /* precision the bounds were computed at */
     int sharpen;            /* Remark 4.3 sharpening requested */
-    json_t *problem;        /* self-contained problem object (borrowed from root) */
-    char problem_digest[17];
-    char digest[17];        /* of the whole certificate text minus this field */
-    mpfi_t T;               /* final time, from the problem */
-    double *x, *y;          /* (N+1) x n and (N+1) x m, row-major */
-    mpfi_t *eps_x, *eps_y;  /* N+1 each: enclosures of the stored decimals */
-    mpfi_t *yhat_lo, *yhat_hi; /* (N+1) x m: enclosures of the stored decimal ends */
-    mpfi_t *ry;             /* N+1 (entry 0 unused): enclosures of the stored decimals */
-    /* m each: l.lo and u.hi of the embedded problem (exact; -inf/+inf when
-     * unbounded). y(t) lies in [l, u], so every y tube is met with this box. */
-    mpfr_t *ybox_lo, *ybox_hi;
-    /* Filled by dvc_cert_enclose_retry only (not stored in the file): the
+    char *generator;        /* "dvicert <version>" of the producer (owned) */
+    char *problem_json;     /* the self-contained problem, JSON text (owned) */
+    /* Digests (16 hex digits, "" when unknown): stated in a file, and
+     * recomputed by the reader from the text it read; verify requires them
+     * equal. A certificate built in memory has none (nothing to compare). */
+    char problem_digest[17], problem_digest_read[17];
+    char digest[17], digest_read[17];
+    /* the tube: T, predictor x^i, y^i (exact binary64), enclosures of the
+     * stated decimals eps_x, eps_y, yhat ends, ry, and the box [l.lo, u.hi]
+     * of the embedded problem (y(t) lies in [l, u], so every y tube is met
+     * with it). Geometry: include/dvicert/tube.h. */
+    dvc_tube_t tube;
+    /* Time labels as stated (N + 1 strings, owned) or NULL: informative;
+     * verify checks them against the grid. */
+    char **labels;
+    dvc_cert_claims method, summary;
+    /* Filled by dvc_cert_enclose_retry only (not stored in a file): the
      * precision the run started at and, when it was raised, the reason the
      * last lower precision failed with. */
     mpfr_prec_t prec_start;
     char retry_reason[512];
-    json_t *summary;        /* what was proven (borrowed from root) */
-    json_t *method;         /* method parameters (borrowed from root) */
-    json_t *root;           /* the whole certificate as read or built (owned) */
 } dvc_cert_struct;
 typedef dvc_cert_struct dvc_cert_t[1];
 
 void dvc_cert_init(dvc_cert_t c);
+/* Releases everything the certificate owns. */
 void dvc_cert_clear(dvc_cert_t c);
 
-/* Run the engine on the problem file and fill c. `prec` = 0: the file's.
- * DVC_NOT_CERTIFIED (with the engine's reason) when no certificate could
- * be produced. */
-dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
-                            int sharpen);
-
-/* Same, retrying at doubled precision while the run is not certified and
- * the precision stays <= prec_max (prec_max <= the start precision: no
- * retry). Every attempt rebuilds the problem at its precision, so the
- * certificate's "precision" is the one the problem data and the bounds were
- * computed at, which is what verify recomputes with. c->prec tells the
- * precision used, c->prec_start the first one tried. */
-dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
-                                  mpfr_prec_t prec_max, int sharpen);
-
-/* Write c atomically (nothing is left at path on failure). */
-dvc_status dvc_cert_write(const dvc_cert_t c, const char *path);
-
-/* Read a certificate: DVC_ERR_INPUT / DVC_ERR_IO when the file is
- * unusable (malformed JSON, missing or mistyped fields). No bound is
- * checked here. */
-dvc_status dvc_cert_read(dvc_cert_t c, const char *path);
+/* The certificate of a fully certified result r of problem p, whose
+ * self-contained JSON text is problem_json (copied). Stated bounds are the
+ * engine's widened by a relative 2^-40 and rounded outward to 12 decimal
+ * digits, and the tube holds exactly those decimals, so that a certificate
+ * written and read back states the same numbers. */
+dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const char *problem_json,
+                                const dvc_dlvi_result_t r);
 
 /* Independent re-verification: rebuilds the problem from the embedded copy,
  * recomputes every bound from the stored predictor with the engine, and
- * accepts (DVC_OK) only when every stored bound is >= the recomputed one,
- * the digests match and the time labels are the grid's. DVC_NOT_CERTIFIED
- * (rejected) with the first reason (step and field) otherwise;
- * DVC_ERR_INPUT when the embedded problem is unusable. */
+ * accepts (DVC_OK) only when every stated bound is >= the recomputed one,
+ * the claims are implied, the time labels are the grid's and the digests
+ * match. DVC_NOT_CERTIFIED (rejected) with the first reason (step and
+ * field) otherwise; DVC_ERR_INPUT when the embedded problem is unusable. */
 dvc_status dvc_cert_verify(const dvc_cert_t c);
 
-/* t_i = i T / N (enclosure). */
-void dvc_cert_time(mpfi_t t, const dvc_cert_t c, long i);
+/* The claim named key of a method or summary, or NULL. */
+const dvc_cert_claim *dvc_cert_claim_get(const dvc_cert_claims *cl, const char *key);
+/* Its text (or "" when absent or not a text). */
+const char *dvc_cert_claim_text(const dvc_cert_claims *cl, const char *key);
 
-/* The tube over the part of step i (1 <= i <= N: [t_{i-1}, t_i]) that
- * meets the time interval tt; returns 0 when they do not meet. For each
- * component k: lo[k] >= the lower edge and hi[k] <= the upper edge of the
- * tube at every time of that part (lo rounded up, hi down; lo > hi when
- * nothing is certainly inside). which = 0: x (n entries), 1: y (m). */
-int dvc_cert_tube_piece(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, const mpfi_t tt,
-                        int which);
-
-/* y tubes (which = 1) here and in the functions below are met with
- * [l.lo, u.hi] (c->ybox_lo, c->ybox_hi): y(t) solves the LVI, so it lies in [l, u]. */
-
-/* Hull of the tube over step i (1 <= i <= N), rounded outward. */
-void dvc_cert_tube_step(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int which);
-/* Bounds at grid point i (0 <= i <= N): x^i +- eps_x^i, y^i +- eps_y^i. */
-void dvc_cert_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_cert_t c, long i, int which);
+/* Time label of grid point i: the double nearest to i T / N, "%.17g"
+ * (docs/formats.md). buf has 40 bytes. */
+void dvc_cert_time_label(char *buf, const mpfi_t T, long N, long i);
 
 #ifdef __cplusplus
 }

@@ -146,17 +146,8 @@ dvc_status dvc_dlvi_certify(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
 dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
                             const dvc_dlvi_opts *o);
 
-/* Tubes of a certified result at any time t (point or interval) in
- * [0, t_{steps_done}]: out encloses x(s) (resp. y(s)) for every s in [t].
- * DVC_ERR_INPUT when t is outside the certified range. */
-dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
-dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
-
-/* Record the admissible box [l.lo, u.hi] of p (p->m must equal r->m when
- * the tube is asked for; otherwise the box is ignored) in r, so that
- * dvc_dlvi_tube_y is met with it. Kept across dvc_dlvi_run /
- * dvc_dlvi_certify on the same r; released by dvc_dlvi_result_clear. */
-dvc_status dvc_dlvi_result_set_ybox(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p);
+/* Tubes of a result (dvc_dlvi_tube_x, dvc_dlvi_tube_y) and its y box
+ * (dvc_dlvi_result_set_ybox): include/dvicert/tube.h. */
 
 #ifdef __cplusplus
 }

@@ -16,8 +16,10 @@
 #include "dvicert/tabfun.h"
 #include "dvicert/tfun.h"
 #include "dvicert/dlvi.h"
+#include "dvicert/tube.h"
 #include "dvicert/problem.h"
 #include "dvicert/cert.h"
 #include "dvicert/traj.h"
+#include "dvicert/certio.h"
 
 #endif

@@ -6,12 +6,12 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "dvicert/traj.h"
+#include "dvicert/certio.h"
 
 static void help(void)
 {
     printf(
-        "usage: dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D]\n\n"
+        "usage: dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D] [--max-report K]\n\n"
         "Checks a trajectory computed by any tool against the certified tube.\n"
         "TRAJ.csv has a header row t,x1,...,xn[,y1,...,ym] (columns in any order; the y\n"
         "columns are optional, all or none), times anywhere in [0, T] and in any order.\n"
@@ -23,7 +23,9 @@ static void help(void)
         "The certificate is first re-verified (as 'dvicert verify'); --no-verify skips it.\n"
         "Everything is computed at the certificate's precision (--prec is refused).\n\n"
         "Output: the number of samples, the worst margin (smallest distance to a tube\n"
-        "edge, negative = outside) and every violation (t, component, value, bounds).\n\n");
+        "edge, negative = outside) of the x values and, separately, of the y values (a y\n"
+        "on its bound l or u has margin 0 there), and the first violations (t, component,\n"
+        "value, inner edges of the tube).\n\n");
     dvc_cli_print_options(&dvc_cmd_check);
     printf(
         "\nexit status: 0 every sample inside, 1 a violation (or the certificate rejected),\n"
@@ -39,6 +41,7 @@ static void comp_name(char *buf, size_t n, const dvc_traj_t tr, long k)
 static const dvc_cli_opt opts[] = {
     {"no-verify", 0, NULL, NULL, "do not re-verify the certificate first"},
     {"digits", 0, "D", "a number of digits", "significant digits of the printed values and bounds (default 10)"},
+    {"max-report", 0, "K", "a number of violations", "print the first K violations (default 20; 0: none, -1: all),\nthen the count of the others"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -46,16 +49,26 @@ static int run(const dvc_cli_args *a);
 
 const dvc_cli_cmd dvc_cmd_check = {
     "check", "check a trajectory (CSV) against a certificate's tube", opts, NULL, DVC_CLI_CERT_PREC,
-    2, 2, "dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D]", help, run};
+    2, 2, "dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D] [--max-report K]", help, run};
 
 static int run(const dvc_cli_args *a)
 {
     const char *cpath = a->pos[0], *tpath = a->pos[1];
     int digits = a->digits_given ? a->digits : 10, verify = !dvc_cli_flag(a, "no-verify"), rc;
+    const char *mr = dvc_cli_value(a, "max-report");
+    long max_report = 20;
     dvc_cert_t c;
     dvc_traj_t tr;
     dvc_traj_report rep;
     dvc_status st;
+    if (mr) {
+        char *end;
+        max_report = strtol(mr, &end, 10);
+        if (end == mr || *end != '\0' || max_report < -1) {
+            fprintf(stderr, "dvicert check: error: --max-report must be an integer >= -1, got '%s'\n", mr);
+            return DVC_EXIT_INPUT;
+        }
+    }
     dvc_cert_init(c);
     st = dvc_cert_read(c, cpath);
     if (st != DVC_OK) {
@@ -64,7 +77,7 @@ static int run(const dvc_cli_args *a)
         return DVC_EXIT_INPUT;
     }
     dvc_traj_init(tr);
-    st = dvc_traj_read(tr, tpath, c->n, c->m, c->T);
+    st = dvc_traj_read(tr, tpath, c->n, c->m, c->tube->T);
     if (st != DVC_OK) {
         rc = dvc_cli_fail("check", st);
         dvc_cert_clear(c);
@@ -83,7 +96,7 @@ static int run(const dvc_cli_args *a)
         }
         printf("certificate: %s verified\n", cpath);
     }
-    st = dvc_traj_check(&rep, tr, c);
+    st = dvc_traj_check(&rep, tr, c->tube, max_report);
     if (st != DVC_OK) {
         rc = dvc_cli_fail("check", st);
         dvc_traj_clear(tr);
@@ -93,18 +106,26 @@ static int run(const dvc_cli_args *a)
     {
         mpfr_t lo, hi;
         char name[32];
-        mpfr_inits2(c->prec, lo, hi, (mpfr_ptr)0);
+        mpfr_inits2(c->prec + DVC_TRAJ_EXTRA_BITS, lo, hi, (mpfr_ptr)0);
         printf("samples: %ld (checked: %ld x column%s%s)\n", rep.nsamples, tr->n, tr->n > 1 ? "s" : "",
                tr->m ? " and the y columns" : "");
         comp_name(name, sizeof name, tr, rep.worst_hit.comp);
         printf("worst margin: %.*g (line %ld, %s)\n", digits, rep.worst,
                tr->line[rep.worst_hit.sample], name);
-        for (long k = 0; k < rep.nviol; k++) {
+        comp_name(name, sizeof name, tr, rep.worst_x_hit.comp);
+        printf("worst x margin: %.*g (line %ld, %s)\n", digits, rep.worst_x,
+               tr->line[rep.worst_x_hit.sample], name);
+        if (tr->m) {
+            comp_name(name, sizeof name, tr, rep.worst_y_hit.comp);
+            printf("worst y margin: %.*g (line %ld, %s)\n", digits, rep.worst_y,
+                   tr->line[rep.worst_y_hit.sample], name);
+        }
+        for (long k = 0; k < rep.nstored; k++) {
             const dvc_traj_hit *h = &rep.viol[k];
             char *ts = dvc_ival_str(tr->t[h->sample], digits);
             char *vs = dvc_ival_str(tr->v[h->sample * (tr->n + tr->m) + h->comp], digits);
             char *ls, *hs;
-            dvc_traj_tube_at(lo, hi, tr, h->sample, h->comp, c);
+            dvc_traj_tube_at(lo, hi, tr, h->sample, h->comp, c->tube);
             ls = dvc_mpfr_str(lo, digits, MPFR_RNDU);
             hs = dvc_mpfr_str(hi, digits, MPFR_RNDD);
             comp_name(name, sizeof name, tr, h->comp);
@@ -116,15 +137,12 @@ static int run(const dvc_cli_args *a)
             free(ls);
             free(hs);
         }
-        {
-            /* violations are per value; count the samples they hit */
-            long ns = 0;
-            for (long k = 0; k < rep.nviol; k++)
-                ns += k == 0 || rep.viol[k].sample != rep.viol[k - 1].sample;
-            printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
-                   rep.nviol ? "VIOLATED" : "inside", ns, rep.nsamples, rep.nviol,
-                   rep.nviol == 1 ? "" : "s");
-        }
+        if (rep.nviol > rep.nstored)
+            printf("... %ld more violation%s not listed (--max-report %ld)\n", rep.nviol - rep.nstored,
+                   rep.nviol - rep.nstored == 1 ? "" : "s", max_report);
+        printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
+               rep.nviol ? "VIOLATED" : "inside", rep.nviol_samples, rep.nsamples, rep.nviol,
+               rep.nviol == 1 ? "" : "s");
         mpfr_clears(lo, hi, (mpfr_ptr)0);
     }
     rc = rep.nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;

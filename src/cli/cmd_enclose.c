@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "dvicert/cert.h"
+#include "dvicert/certio.h"
 
 static const dvc_cli_opt opts[] = {
     {"output", 'o', "FILE", "a file name", "certificate to write (nothing is written on failure)"},
@@ -83,25 +83,25 @@ static int run(const dvc_cli_args *a)
         return rc;
     }
     {
-        const json_t *s = c->summary;
+        const dvc_cert_claims *s = &c->summary;
+        const dvc_cert_claim *ns = dvc_cert_claim_get(s, "steps_sharpened");
         fprintf(rep, "certified: %ld steps of h = T/%ld, n = %ld, m = %ld, %ld bits\n", c->N, c->N, c->n,
                c->m, (long)c->prec);
         if (c->prec != c->prec_start)
             fprintf(rep, "precision: raised from %ld to %ld bits (--prec-max %ld); at %ld bits: %s\n",
                    (long)c->prec_start, (long)c->prec, (long)prec_max, (long)c->prec / 2,
                    c->retry_reason);
-        fprintf(rep, "P-matrix: %s\n", json_string_value(json_object_get(s, "P_matrix")));
-        fprintf(rep, "beta_M <= %s (%s)\n", json_string_value(json_object_get(s, "beta_M_upper")),
-               json_string_value(json_object_get(s, "beta_method")));
-        fprintf(rep, "L <= %s, h_max >= %s\n", json_string_value(json_object_get(s, "L_upper")),
-               json_string_value(json_object_get(s, "h_max_lower")));
+        fprintf(rep, "P-matrix: %s\n", dvc_cert_claim_text(s, "P_matrix"));
+        fprintf(rep, "beta_M <= %s (%s)\n", dvc_cert_claim_text(s, "beta_M_upper"),
+               dvc_cert_claim_text(s, "beta_method"));
+        fprintf(rep, "L <= %s, h_max >= %s\n", dvc_cert_claim_text(s, "L_upper"),
+               dvc_cert_claim_text(s, "h_max_lower"));
         fprintf(rep, "eps_x at T <= %s, max eps_x <= %s, max eps_y <= %s\n",
-               json_string_value(json_object_get(s, "eps_x_at_T")),
-               json_string_value(json_object_get(s, "max_eps_x")),
-               json_string_value(json_object_get(s, "max_eps_y")));
+               dvc_cert_claim_text(s, "eps_x_at_T"), dvc_cert_claim_text(s, "max_eps_x"),
+               dvc_cert_claim_text(s, "max_eps_y"));
         if (sharpen)
             fprintf(rep, "sharpened steps (Remark 4.3): %lld\n",
-                   (long long)json_integer_value(json_object_get(s, "steps_sharpened")));
+                   ns ? ns->ival : 0LL);
         fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
     }
     dvc_cert_clear(c);

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "dvicert/cert.h"
+#include "dvicert/certio.h"
 #include "dvicert/problem.h"
 
 static const dvc_cli_opt opts[] = {
@@ -14,6 +14,7 @@ static const dvc_cli_opt opts[] = {
     {"digits", 0, "D", "a number of digits", "significant digits of the bounds (default 17)"},
     {"grid-only", 0, NULL, NULL, "only the grid rows"},
     {"w", 0, NULL, NULL, "add columns w1_lo,w1_hi,...,wm_lo,wm_hi (see above)"},
+    {"no-verify", 0, NULL, NULL, "do not re-verify the certificate first (the output says so)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -33,10 +34,13 @@ static void help(void)
         "       Example 5.3, certs/circuit), computed in interval arithmetic from the\n"
         "       x and y bounds of the row.\n"
         "Bounds are printed rounded outward (lower down, upper up), D significant digits\n"
-        "(default 17), at the certificate's precision (--prec is refused). The\n"
-        "certificate is not re-verified here: run 'dvicert verify'.\n\n");
+        "(default 17), at the certificate's precision (--prec is refused).\n"
+        "The certificate is first re-verified (as 'dvicert verify'); a rejected one is\n"
+        "not exported. --no-verify skips that: the CSV then starts with the comment line\n"
+        "'# certificate NOT re-verified (--no-verify)' and the message says so.\n\n");
     dvc_cli_print_options(&dvc_cmd_export);
-    printf("\nexit status: 0 written, 2 unusable certificate or i/o error.\n");
+    printf("\nexit status: 0 written, 1 certificate rejected, 2 unusable certificate or i/o\n"
+           "error.\n");
 }
 
 static int run(const dvc_cli_args *a);
@@ -73,6 +77,7 @@ static int run(const dvc_cli_args *a)
     const char *in = a->pos[0], *out = a->out;
     int digits = a->digits_given ? a->digits : 17, fail = 0;
     int grid_only = dvc_cli_flag(a, "grid-only"), want_w = dvc_cli_flag(a, "w");
+    int verify = !dvc_cli_flag(a, "no-verify");
     dvc_dlvi_problem_t p;
     dvc_ivec_t X, Y, W, G;
     int have_p = 0;
@@ -90,12 +95,23 @@ static int run(const dvc_cli_args *a)
         dvc_cert_clear(c);
         return DVC_EXIT_INPUT;
     }
+    if (verify) {
+        st = dvc_cert_verify(c);
+        if (st != DVC_OK) {
+            if (st == DVC_NOT_CERTIFIED)
+                fprintf(a->report, "rejected certificate: %s: %s (nothing written)\n", in, dvc_error_message());
+            else
+                fprintf(stderr, "dvicert export: unusable certificate: %s\n", dvc_error_message());
+            dvc_cert_clear(c);
+            return st == DVC_NOT_CERTIFIED ? DVC_EXIT_FAIL : DVC_EXIT_INPUT;
+        }
+    }
     if (want_w) {
         /* the problem (Q, M, g) from the certificate's self-contained copy */
         dvc_prec_set(c->prec);
         dvc_dlvi_problem_init(p);
         have_p = 1;
-        st = dvc_problem_from_json(p, NULL, c->problem, "embedded problem", NULL, c->prec);
+        st = dvc_cert_problem(p, c);
         if (st != DVC_OK) {
             dvc_problem_clear(p);
             dvc_cert_clear(c);
@@ -122,6 +138,7 @@ static int run(const dvc_cli_args *a)
         mpfr_init2(hi[k], c->prec);
     }
     mpfi_init2(t, c->prec);
+    if (!verify) fail |= put(&buf, &len, &cap, "# certificate NOT re-verified (--no-verify)\n");
     fail |= put(&buf, &len, &cap, "kind,t_lo,t_hi");
     for (long j = 0; j < c->n; j++) {
         char h[64];
@@ -144,14 +161,14 @@ static int run(const dvc_cli_args *a)
         for (int kind = (i == 0 || grid_only) ? 1 : 0; kind < 2; kind++) {
             /* kind 0: the step [t_{i-1}, t_i]; kind 1: the grid point t_i */
             fail |= put(&buf, &len, &cap, kind ? "grid" : "step");
-            dvc_cert_time(t, c, kind ? i : i - 1);
+            dvc_tube_time(t, c->tube, kind ? i : i - 1);
             fail |= put_fr(&buf, &len, &cap, &t->left, digits, MPFR_RNDD);
-            dvc_cert_time(t, c, i);
+            dvc_tube_time(t, c->tube, i);
             fail |= put_fr(&buf, &len, &cap, &t->right, digits, MPFR_RNDU);
             for (int which = 0; which < 2; which++) {
                 long cnt = which ? c->m : c->n;
-                if (kind) dvc_cert_tube_grid(lo, hi, c, i, which);
-                else dvc_cert_tube_step(lo, hi, c, i, which);
+                if (kind) dvc_tube_grid(lo, hi, c->tube, i, which);
+                else dvc_tube_step_hull(lo, hi, c->tube, i, which);
                 for (long j = 0; j < cnt; j++) {
                     fail |= put_fr(&buf, &len, &cap, lo[j], digits, MPFR_RNDD);
                     fail |= put_fr(&buf, &len, &cap, hi[j], digits, MPFR_RNDU);
@@ -162,8 +179,8 @@ static int run(const dvc_cli_args *a)
                 /* w = Q X + M Y + g(T) over the row's time interval */
                 mpfi_t tt;
                 mpfi_init2(tt, c->prec);
-                dvc_cert_time(tt, c, kind ? i : i - 1);
-                dvc_cert_time(t, c, i);
+                dvc_tube_time(tt, c->tube, kind ? i : i - 1);
+                dvc_tube_time(t, c->tube, i);
                 mpfi_put(tt, t);
                 dvc_imat_mul_vec(W, p->Q, X);
                 dvc_imat_mul_vec(G, p->M, Y);
@@ -201,7 +218,8 @@ static int run(const dvc_cli_args *a)
         dvc_cert_clear(c);
         return dvc_cli_fail("export", st);
     }
-    fprintf(a->report, "wrote %s (%ld grid points, %ld steps)\n", out, c->N + 1, grid_only ? 0 : c->N);
+    fprintf(a->report, "wrote %s (%ld grid points, %ld steps; certificate %s)\n", out, c->N + 1,
+            grid_only ? 0 : c->N, verify ? "verified" : "NOT re-verified (--no-verify)");
     dvc_cert_clear(c);
     return DVC_EXIT_OK;
 }

@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "dvicert/cert.h"
+#include "dvicert/certio.h"
 
 static void help(void)
 {
@@ -24,10 +24,14 @@ static void help(void)
         "The format follows the extension (.png: pngcairo, .svg: svg). Needs gnuplot\n"
         "(Debian: apt-get install gnuplot-nox); the environment variable DVC_GNUPLOT\n"
         "names another gnuplot program. The image is rendered to a temporary file and\n"
-        "renamed: nothing is left at OUT on failure.\n\n");
+        "renamed: nothing is left at OUT on failure.\n"
+        "The certificate is first re-verified (as 'dvicert verify'); a rejected one is\n"
+        "not plotted. --no-verify skips that, and the figure's title then says\n"
+        "'NOT re-verified'.\n\n");
     dvc_cli_print_options(&dvc_cmd_plot);
     printf(
-        "\nexit status: 0 written, 2 unusable certificate, gnuplot missing or failed.\n");
+        "\nexit status: 0 written, 1 certificate rejected, 2 unusable certificate, gnuplot\n"
+        "missing or failed.\n");
 }
 
 static const char *ext_of(const char *p)
@@ -40,6 +44,7 @@ static const dvc_cli_opt opts[] = {
     {"output", 'o', "FILE", "a file name", "the image to write (.png or .svg)"},
     {"title", 0, "TEXT", "a title", "title of the figure (default: a description)"},
     {"only", 0, "x|y", "x or y", "only the x (or only the y) panels"},
+    {"no-verify", 0, NULL, NULL, "do not re-verify the certificate first (the output says so)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -55,7 +60,7 @@ static int run(const dvc_cli_args *a)
     const char *in = a->pos[0], *out = a->out, *title = dvc_cli_value(a, "title");
     const char *only = dvc_cli_value(a, "only"), *term;
     const char *gp = getenv("DVC_GNUPLOT");
-    int status;
+    int status, verify = !dvc_cli_flag(a, "no-verify");
     long panels;
     dvc_cert_t c;
     dvc_status st;
@@ -90,6 +95,20 @@ static int run(const dvc_cli_args *a)
         fprintf(stderr, "dvicert plot: unusable certificate: %s\n", dvc_error_message());
         dvc_cert_clear(c);
         return DVC_EXIT_INPUT;
+    }
+    if (verify) {
+        st = dvc_cert_verify(c);
+        if (st != DVC_OK) {
+            if (st == DVC_NOT_CERTIFIED)
+                fprintf(a->report, "rejected certificate: %s: %s (nothing plotted)\n", in, dvc_error_message());
+            else
+                fprintf(stderr, "dvicert plot: unusable certificate: %s\n", dvc_error_message());
+            dvc_cert_clear(c);
+            return st == DVC_NOT_CERTIFIED ? DVC_EXIT_FAIL : DVC_EXIT_INPUT;
+        }
+        fprintf(a->report, "certificate: %s verified\n", in);
+    } else {
+        fprintf(a->report, "certificate: %s NOT re-verified (--no-verify)\n", in);
     }
     panels = (only && *only == 'y' ? 0 : c->n) + (only && *only == 'x' ? 0 : c->m);
     /* gnuplot writes the image into our temporary file (or directly to a
@@ -126,12 +145,12 @@ static int run(const dvc_cli_args *a)
             mpfr_init2(hi[k], c->prec);
         }
         for (long i = 0; lo && hi && i <= c->N; i++) {
-            dvc_cert_time(t, c, i);
+            dvc_tube_time(t, c->tube, i);
             fprintf(p, "%.17g", dvc_ival_mid_d(t));
             for (int which = 0; which < 2; which++) {
                 long cnt = which ? c->m : c->n;
-                const double *v = which ? c->y + i * c->m : c->x + i * c->n;
-                dvc_cert_tube_grid(lo, hi, c, i, which);
+                const double *v = which ? c->tube->y + i * c->m : c->tube->x + i * c->n;
+                dvc_tube_grid(lo, hi, c->tube, i, which);
                 for (long j = 0; j < cnt; j++)
                     fprintf(p, ",%.17g,%.17g,%.17g", v[j], mpfr_get_d(lo[j], MPFR_RNDD),
                             mpfr_get_d(hi[j], MPFR_RNDU));
@@ -151,6 +170,7 @@ static int run(const dvc_cli_args *a)
     for (const char *s = title ? title : "certified enclosure: approximation and upper/lower bounds";
          *s; s++)
         fprintf(p, *s == '\'' ? "''" : *s == '\n' ? " " : "%c", *s);
+    if (!verify) fprintf(p, " (certificate NOT re-verified)");
     fprintf(p, "'\n");
     for (int which = 0; which < 2; which++) {
         long cnt = which ? c->m : c->n;

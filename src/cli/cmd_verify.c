@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "dvicert/cert.h"
+#include "dvicert/certio.h"
 
 static void help(void)
 {
@@ -19,7 +19,9 @@ static void help(void)
         "contain the recomputed ones, the method/summary entries match, and the\n"
         "certificate's digest matches its text. It works at the precision the\n"
         "certificate records (field 'precision', possibly raised by 'enclose --prec-max'),\n"
-        "so --prec is refused.\n\n");
+        "so --prec is refused; a certificate stating more than 4096 bits is refused as\n"
+        "unusable (verify's cost grows with the precision). Keys not in docs/formats.md\n"
+        "make a certificate unusable; keys starting with '_' are notes, never read.\n\n");
     dvc_cli_print_options(&dvc_cmd_verify);
     printf(
         "\nexit status: 0 accepted, 1 rejected (the first reason names the step and the\n"

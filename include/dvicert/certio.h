@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Certificate and trajectory files (formats in docs/formats.md), on top of
+ * the in-memory certificates of include/dvicert/cert.h and trajectories of
+ * include/dvicert/traj.h. */
+#ifndef DVICERT_CERTIO_H
+#define DVICERT_CERTIO_H
+
+#include "dvicert/cert.h"
+#include "dvicert/traj.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Run the engine on the problem file and fill c. `prec` = 0: the file's.
+ * DVC_NOT_CERTIFIED (with the engine's reason) when no certificate could
+ * be produced; DVC_ERR_INPUT above DVC_CERT_PREC_MAX bits. */
+dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
+                            int sharpen);
+
+/* Same, retrying at doubled precision while the run is not certified and
+ * the precision stays <= prec_max and <= DVC_CERT_PREC_MAX (prec_max <= the
+ * start precision: no retry). Every attempt rebuilds the problem at its
+ * precision, so the certificate's precision is the one the problem data
+ * and the bounds were computed at, which is what verify recomputes with.
+ * c->prec tells the precision used, c->prec_start the first one tried. */
+dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
+                                  mpfr_prec_t prec_max, int sharpen);
+
+/* Write c as JSON atomically (nothing is left at path on failure). */
+dvc_status dvc_cert_write(const dvc_cert_t c, const char *path);
+
+/* Read a certificate file: DVC_ERR_INPUT / DVC_ERR_IO when it is unusable
+ * (malformed JSON, missing, mistyped or unknown fields, precision above
+ * DVC_CERT_PREC_MAX). No bound is checked here; the digests are recomputed
+ * for dvc_cert_verify. */
+dvc_status dvc_cert_read(dvc_cert_t c, const char *path);
+
+/* The problem embedded in c, rebuilt at c's precision (as verify does).
+ * Clear p with dvc_problem_clear (include/dvicert/problem.h). */
+dvc_status dvc_cert_problem(dvc_dlvi_problem_t p, const dvc_cert_t c);
+
+/* Read a CSV trajectory for a problem with n states and m multipliers
+ * (header t,x1..xn[,y1..ym]; names trimmed, any order). The x columns are
+ * required, the y columns optional (all or none); times must lie in [0, T];
+ * any order. Decimals are enclosed at mpfi_get_prec(T) + DVC_TRAJ_EXTRA_BITS
+ * bits. Errors (DVC_ERR_INPUT) name the file and the line. */
+dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* A certified tube, whatever produced it (an engine result or a
+ * certificate): per-step data and its geometry. Grid t_i = i T / N
+ * (i = 0..N), step i = [t_{i-1}, t_i] (i = 1..N). The tube states:
+ *   |x_j(t) - x^h_j(t)| <= eps_x^i for t in step i (x^h the linear
+ *       interpolant of the grid values x^{i-1}, x^i), ||x(0) - x^0|| <= eps_x^0;
+ *   ||y(t_i) - y^i|| <= eps_y^i;
+ *   y(t) in (yhat^{i-1} +- ry^i) meet (yhat^i +- ry^i) for t in step i,
+ *   and y(t) in [l.lo, u.hi] (y solves the LVI) when the box is set.
+ * Stated radii and ends (eps_x, eps_y, ry, the ends of yhat) are held as
+ * enclosures of the stated numbers (a decimal read from a file is not a
+ * binary number): outer edges use their outer ends, inner edges their
+ * inner ends, so both stay rigorous.
+ *
+ * Outer edges enclose the solution at every time of a time interval; inner
+ * edges bound the part of the tube that is inside at every such time (what
+ * a sample must lie in to be certainly inside). */
+#ifndef DVICERT_TUBE_H
+#define DVICERT_TUBE_H
+
+#include "dvicert/dlvi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    long n, m, N;
+    long steps;                /* steps covered: the tube is defined on [0, t_steps] */
+    mpfr_prec_t prec;          /* precision of the stored enclosures */
+    mpfi_t T;                  /* final time */
+    double *x, *y;             /* (N+1) x n, (N+1) x m: predictor (exact binary64) */
+    mpfi_t *eps_x, *eps_y;     /* N+1 each */
+    mpfi_t *yhat_lo, *yhat_hi; /* (N+1) x m: enclosures of the ends of yhat^i */
+    mpfi_t *ry;                /* N+1; ry[i] belongs to step i (entry 0 unused, 0) */
+    mpfr_t *ybox_lo, *ybox_hi; /* m each, or NULL: [l.lo, u.hi] (exact copies) */
+} dvc_tube_struct;
+typedef dvc_tube_struct dvc_tube_t[1];
+
+/* Empty tube (n = m = N = 0). */
+void dvc_tube_init(dvc_tube_t tb);
+/* Releases everything the tube owns (all its arrays). */
+void dvc_tube_clear(dvc_tube_t tb);
+
+/* (Re)allocate for n states, m multipliers, N steps at precision prec; the
+ * data are zero, steps = N, T copied, no y box. */
+dvc_status dvc_tube_alloc(dvc_tube_t tb, long n, long m, long N, const mpfi_t T,
+                          mpfr_prec_t prec);
+
+/* Meet every y tube with [l.lo, u.hi] (l, u of length m; copied exactly). */
+dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t u);
+
+/* The tube of the certified part of an engine result (copied: tb does not
+ * refer to r afterwards). l, u (may be NULL): the problem's LVI box. */
+dvc_status dvc_tube_from_result(dvc_tube_t tb, const dvc_dlvi_result_t r, const dvc_ivec_t l,
+                                const dvc_ivec_t u);
+
+/* t_i = i T / N (enclosure, at t's precision). */
+void dvc_tube_time(mpfi_t t, const dvc_tube_t tb, long i);
+
+/* Outer evaluation over a time interval: out (n entries for which = 0, x;
+ * m for which = 1, y) encloses x(s) (y(s)) for every s in [t]. [t] must
+ * lie in [0, t_steps] (DVC_ERR_INPUT otherwise); a point interval is a
+ * single time. */
+dvc_status dvc_tube_outer(dvc_ivec_t out, const dvc_tube_t tb, const mpfi_t t, int which);
+
+/* Inner evaluation over a time interval: for each component k, every
+ * value v with lo[k] <= v <= hi[k] lies inside the tube at every s in [t]
+ * (lo rounded up, hi down; lo > hi when no value is certainly inside).
+ * The x interpolant is evaluated as x^{i-1} + s (x^i - x^{i-1}) with
+ * s = (t - t_{i-1}) / h carried at 64 bits more than the tube's precision,
+ * so the edges lose O(ulp) and not ulp(t)/h |x|. Same range rule as
+ * dvc_tube_outer. lo, hi: arrays of n (m) initialised numbers. */
+dvc_status dvc_tube_inner(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, const mpfi_t t,
+                          int which);
+
+/* Outer hull over step i (1 <= i <= steps), rounded outward. */
+void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int which);
+/* Outer bounds at grid point i (0 <= i <= steps): x^i +- eps_x^i, y^i +- eps_y^i
+ * (y met with the box). */
+void dvc_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int which);
+
+/* ---- tubes of an engine result, without copying -------------------- */
+
+/* Tubes of a certified result at any time t (point or interval) in
+ * [0, t_{steps_done}]: out encloses x(s) (resp. y(s)) for every s in [t].
+ * DVC_ERR_INPUT when t is outside the certified range. */
+dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
+dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
+
+/* Record the admissible box [l.lo, u.hi] of p (p->m must equal r->m when
+ * the tube is asked for; otherwise the box is ignored) in r, so that
+ * dvc_dlvi_tube_y is met with it. Kept across dvc_dlvi_run /
+ * dvc_dlvi_certify on the same r; released by dvc_dlvi_result_clear. */
+dvc_status dvc_dlvi_result_set_ybox(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,567 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The geometry of a certified tube (include/dvicert/tube.h), written once
+ * for both kinds of storage: a dvc_tube_t (certificates, copies) and an
+ * engine result read in place (dvc_dlvi_tube_x / _y). */
+#include "dvicert/tube.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Extra bits of the time arithmetic: s = (t - t_{i-1}) / h is known to
+ * about 2^-(prec + EXTRA) N, so the interpolant loses O(ulp), not ulp(t)/h. */
+#define TUBE_EXTRA_BITS 64
+
+/* ---- storage ------------------------------------------------------------ */
+
+void dvc_tube_init(dvc_tube_t tb)
+{
+    memset(tb, 0, sizeof *tb);
+    tb->prec = dvc_prec_get();
+    mpfi_init2(tb->T, tb->prec);
+}
+
+static void clear_ivals(mpfi_t *v, long k)
+{
+    if (!v) return;
+    for (long i = 0; i < k; i++) mpfi_clear(v[i]);
+    free(v);
+}
+
+static void clear_box(dvc_tube_t tb)
+{
+    if (tb->ybox_lo)
+        for (long k = 0; k < tb->m; k++) mpfr_clear(tb->ybox_lo[k]);
+    if (tb->ybox_hi)
+        for (long k = 0; k < tb->m; k++) mpfr_clear(tb->ybox_hi[k]);
+    free(tb->ybox_lo);
+    free(tb->ybox_hi);
+    tb->ybox_lo = tb->ybox_hi = NULL;
+}
+
+static void free_arrays(dvc_tube_t tb)
+{
+    long np = tb->N + 1;
+    clear_box(tb);
+    clear_ivals(tb->eps_x, tb->eps_x ? np : 0);
+    clear_ivals(tb->eps_y, tb->eps_y ? np : 0);
+    clear_ivals(tb->ry, tb->ry ? np : 0);
+    clear_ivals(tb->yhat_lo, tb->yhat_lo ? np * tb->m : 0);
+    clear_ivals(tb->yhat_hi, tb->yhat_hi ? np * tb->m : 0);
+    free(tb->x);
+    free(tb->y);
+    tb->eps_x = tb->eps_y = tb->ry = tb->yhat_lo = tb->yhat_hi = NULL;
+    tb->x = tb->y = NULL;
+    tb->n = tb->m = tb->N = tb->steps = 0;
+}
+
+void dvc_tube_clear(dvc_tube_t tb)
+{
+    free_arrays(tb);
+    mpfi_clear(tb->T);
+    memset(tb, 0, sizeof *tb);
+}
+
+static mpfi_t *ivals_new(long k, mpfr_prec_t prec)
+{
+    mpfi_t *v = malloc((size_t)(k > 0 ? k : 1) * sizeof *v);
+    if (v)
+        for (long i = 0; i < k; i++) {
+            mpfi_init2(v[i], prec);
+            mpfi_set_ui(v[i], 0);
+        }
+    return v;
+}
+
+dvc_status dvc_tube_alloc(dvc_tube_t tb, long n, long m, long N, const mpfi_t T, mpfr_prec_t prec)
+{
+    long np = N + 1;
+    free_arrays(tb);
+    if (n < 0 || m < 0 || N < 1) return dvc_error(DVC_ERR_INPUT, "tube: bad dimensions");
+    tb->prec = prec;
+    mpfi_set_prec(tb->T, prec);
+    mpfi_set(tb->T, T);
+    tb->x = calloc((size_t)(np * (n > 0 ? n : 1)), sizeof *tb->x);
+    tb->y = calloc((size_t)(np * (m > 0 ? m : 1)), sizeof *tb->y);
+    if (tb->x && tb->y) {
+        tb->eps_x = ivals_new(np, prec);
+        tb->eps_y = tb->eps_x ? ivals_new(np, prec) : NULL;
+        tb->ry = tb->eps_y ? ivals_new(np, prec) : NULL;
+        tb->yhat_lo = tb->ry ? ivals_new(np * m, prec) : NULL;
+        tb->yhat_hi = tb->yhat_lo ? ivals_new(np * m, prec) : NULL;
+    }
+    /* counts first, so free_arrays releases exactly what was made */
+    tb->N = N;
+    tb->m = m;
+    if (!tb->x || !tb->y || !tb->eps_x || !tb->eps_y || !tb->ry || !tb->yhat_lo || !tb->yhat_hi) {
+        free_arrays(tb);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory for a tube of %ld steps", N);
+    }
+    tb->n = n;
+    tb->steps = N;
+    return DVC_OK;
+}
+
+dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t u)
+{
+    long m = tb->m;
+    if (l->n != m || u->n != m)
+        return dvc_error(DVC_ERR_INPUT, "tube: l and u must have m = %ld entries", m);
+    clear_box(tb);
+    tb->ybox_lo = malloc((size_t)(m > 0 ? m : 1) * sizeof *tb->ybox_lo);
+    tb->ybox_hi = malloc((size_t)(m > 0 ? m : 1) * sizeof *tb->ybox_hi);
+    if (!tb->ybox_lo || !tb->ybox_hi) {
+        free(tb->ybox_lo);
+        free(tb->ybox_hi);
+        tb->ybox_lo = tb->ybox_hi = NULL;
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    for (long k = 0; k < m; k++) {
+        /* exact copies of the outer ends (-inf/+inf when unbounded) */
+        mpfr_init2(tb->ybox_lo[k], mpfr_get_prec(&l->e[k]->left));
+        mpfr_init2(tb->ybox_hi[k], mpfr_get_prec(&u->e[k]->right));
+        mpfr_set(tb->ybox_lo[k], &l->e[k]->left, MPFR_RNDD);
+        mpfr_set(tb->ybox_hi[k], &u->e[k]->right, MPFR_RNDU);
+        if (mpfr_nan_p(tb->ybox_lo[k])) mpfr_set_inf(tb->ybox_lo[k], -1);
+        if (mpfr_nan_p(tb->ybox_hi[k])) mpfr_set_inf(tb->ybox_hi[k], 1);
+    }
+    return DVC_OK;
+}
+
+/* ---- one view of both storages ------------------------------------------ */
+
+typedef struct {
+    long n, m, N, steps;
+    mpfr_prec_t prec;
+    mpfi_srcptr T;
+    const double *x;
+    const dvc_tube_struct *tb;        /* exactly one of tb, r */
+    const dvc_dlvi_result_struct *r;
+} view_t;
+
+static void view_tube(view_t *v, const dvc_tube_t tb)
+{
+    v->n = tb->n;
+    v->m = tb->m;
+    v->N = tb->N;
+    v->steps = tb->steps;
+    v->prec = tb->prec;
+    v->T = tb->T;
+    v->x = tb->x;
+    v->tb = tb;
+    v->r = NULL;
+}
+
+static void view_result(view_t *v, const dvc_dlvi_result_t r)
+{
+    v->n = r->n;
+    v->m = r->m;
+    v->N = r->N;
+    v->steps = r->steps_done;
+    v->prec = r->prec;
+    v->T = r->T;
+    v->x = r->x;
+    v->tb = NULL;
+    v->r = r;
+}
+
+/* eps_x^i: the stated radius lies in out. */
+static void get_eps_x(mpfi_t out, const view_t *v, long i)
+{
+    if (v->tb) mpfi_set(out, v->tb->eps_x[i]);
+    else mpfi_set_fr(out, v->r->eps_x[i]);
+}
+
+/* ends of yhat^i_k: the stated lower end lies in lo, the upper one in hi */
+static void get_yhat(mpfi_t lo, mpfi_t hi, const view_t *v, long i, long k)
+{
+    if (v->tb) {
+        mpfi_set(lo, v->tb->yhat_lo[i * v->m + k]);
+        mpfi_set(hi, v->tb->yhat_hi[i * v->m + k]);
+    } else {
+        mpfi_set_fr(lo, &v->r->yhat[i * v->m + k]->left);
+        mpfi_set_fr(hi, &v->r->yhat[i * v->m + k]->right);
+    }
+}
+
+/* ry of step i (1..N) */
+static void get_ry(mpfi_t out, const view_t *v, long i)
+{
+    if (v->tb) mpfi_set(out, v->tb->ry[i]);
+    else mpfi_set_d(out, v->r->ry[i - 1]);
+}
+
+/* the box of y_k: 0 when there is none */
+static int get_box(mpfr_t lo, mpfr_t hi, const view_t *v, long k)
+{
+    if (v->tb) {
+        if (!v->tb->ybox_lo || !v->tb->ybox_hi) return 0;
+        mpfr_set(lo, v->tb->ybox_lo[k], MPFR_RNDD);
+        mpfr_set(hi, v->tb->ybox_hi[k], MPFR_RNDU);
+        return 1;
+    }
+    if (!v->r->ybox_lo || !v->r->ybox_hi || v->r->ybox_m != v->m) return 0;
+    mpfr_set_d(lo, v->r->ybox_lo[k], MPFR_RNDD);
+    mpfr_set_d(hi, v->r->ybox_hi[k], MPFR_RNDU);
+    return 1;
+}
+
+/* ---- geometry ----------------------------------------------------------- */
+
+typedef struct {
+    mpfr_prec_t wp;
+    mpfi_t ta, tb, sig, d, val, e, yl0, yh0, yl1, yh1, ry;
+    mpfr_t a, b, blo, bhi;
+} ws_t;
+
+static void ws_init(ws_t *w, mpfr_prec_t prec)
+{
+    w->wp = prec + TUBE_EXTRA_BITS;
+    mpfi_init2(w->ta, w->wp);
+    mpfi_init2(w->tb, w->wp);
+    mpfi_init2(w->sig, w->wp);
+    mpfi_init2(w->d, w->wp);
+    mpfi_init2(w->val, w->wp);
+    mpfi_init2(w->e, w->wp);
+    mpfi_init2(w->yl0, w->wp);
+    mpfi_init2(w->yh0, w->wp);
+    mpfi_init2(w->yl1, w->wp);
+    mpfi_init2(w->yh1, w->wp);
+    mpfi_init2(w->ry, w->wp);
+    mpfr_inits2(w->wp, w->a, w->b, w->blo, w->bhi, (mpfr_ptr)0);
+}
+
+static void ws_clear(ws_t *w)
+{
+    mpfi_clear(w->ta);
+    mpfi_clear(w->tb);
+    mpfi_clear(w->sig);
+    mpfi_clear(w->d);
+    mpfi_clear(w->val);
+    mpfi_clear(w->e);
+    mpfi_clear(w->yl0);
+    mpfi_clear(w->yh0);
+    mpfi_clear(w->yl1);
+    mpfi_clear(w->yh1);
+    mpfi_clear(w->ry);
+    mpfr_clears(w->a, w->b, w->blo, w->bhi, (mpfr_ptr)0);
+}
+
+static void grid_time(mpfi_t t, mpfi_srcptr T, long N, long i)
+{
+    mpfi_mul_si(t, T, i);
+    mpfi_div_si(t, t, N);
+}
+
+void dvc_tube_time(mpfi_t t, const dvc_tube_t tb, long i)
+{
+    grid_time(t, tb->T, tb->N, i);
+}
+
+/* Does [t] meet step i = [t_{i-1}, t_i]? If so, w->sig encloses
+ * (s - t_{i-1}) / h for s in the common part, clipped to [0, 1]. */
+static int piece(ws_t *w, const view_t *v, long i, const mpfi_t t)
+{
+    grid_time(w->ta, v->T, v->N, i - 1);
+    grid_time(w->tb, v->T, v->N, i);
+    mpfr_max(w->a, &t->left, &w->ta->left, MPFR_RNDD);
+    mpfr_min(w->b, &t->right, &w->tb->right, MPFR_RNDU);
+    if (mpfr_cmp(w->a, w->b) > 0) return 0;
+    mpfi_interv_fr(w->sig, w->a, w->b);
+    mpfi_sub(w->sig, w->sig, w->ta);
+    mpfi_sub(w->d, w->tb, w->ta);
+    mpfi_div(w->sig, w->sig, w->d);
+    if (mpfr_sgn(&w->sig->left) < 0) mpfr_set_zero(&w->sig->left, 1);
+    if (mpfr_cmp_ui(&w->sig->right, 1) > 0) mpfr_set_ui(&w->sig->right, 1, MPFR_RNDU);
+    if (mpfr_cmp(&w->sig->left, &w->sig->right) > 0) mpfr_set(&w->sig->left, &w->sig->right, MPFR_RNDD);
+    return 1;
+}
+
+/* x^h_k over the piece: x^{i-1} + sig (x^i - x^{i-1}), the difference of
+ * two doubles enclosed at the working precision (exact unless their
+ * exponents are far apart), so the width is |x^i - x^{i-1}| wid(sig) + O(ulp). */
+static void interp(ws_t *w, const view_t *v, long i, long k)
+{
+    double a = v->x[(i - 1) * v->n + k], b = v->x[i * v->n + k];
+    mpfi_set_d(w->d, b);
+    mpfi_sub_d(w->d, w->d, a);
+    mpfi_mul(w->val, w->d, w->sig);
+    mpfi_add_d(w->val, w->val, a);
+}
+
+/* Step i, component k of y: outer (inner = 0) or inner edges in a, b. */
+static void y_edges(ws_t *w, const view_t *v, long i, long k, int inner)
+{
+    get_yhat(w->yl0, w->yh0, v, i - 1, k);
+    get_yhat(w->yl1, w->yh1, v, i, k);
+    get_ry(w->ry, v, i);
+    if (!inner) {
+        /* max of the lower edges, min of the upper ones, rounded outward */
+        mpfr_sub(w->a, &w->yl0->left, &w->ry->right, MPFR_RNDD);
+        mpfr_sub(w->blo, &w->yl1->left, &w->ry->right, MPFR_RNDD);
+        mpfr_max(w->a, w->a, w->blo, MPFR_RNDD);
+        mpfr_add(w->b, &w->yh0->right, &w->ry->right, MPFR_RNDU);
+        mpfr_add(w->bhi, &w->yh1->right, &w->ry->right, MPFR_RNDU);
+        mpfr_min(w->b, w->b, w->bhi, MPFR_RNDU);
+    } else {
+        mpfr_sub(w->a, &w->yl0->right, &w->ry->left, MPFR_RNDU);
+        mpfr_sub(w->blo, &w->yl1->right, &w->ry->left, MPFR_RNDU);
+        mpfr_max(w->a, w->a, w->blo, MPFR_RNDU);
+        mpfr_add(w->b, &w->yh0->left, &w->ry->left, MPFR_RNDD);
+        mpfr_add(w->bhi, &w->yh1->left, &w->ry->left, MPFR_RNDD);
+        mpfr_min(w->b, w->b, w->bhi, MPFR_RNDD);
+    }
+    /* y(t) solves the LVI: y(t) in [l, u]. The box ends are exact, so the
+     * max / min keeps an outer edge outer and an inner edge inner. An empty
+     * meet cannot happen for a rigorous outer tube; keep the unmet one if
+     * it does (inner edges are met regardless: lo > hi says "none"). */
+    if (get_box(w->blo, w->bhi, v, k)) {
+        int empty = mpfr_cmp(w->blo, w->b) > 0 || mpfr_cmp(w->a, w->bhi) > 0;
+        if (inner || !empty) {
+            mpfr_max(w->a, w->a, w->blo, inner ? MPFR_RNDU : MPFR_RNDD);
+            mpfr_min(w->b, w->b, w->bhi, inner ? MPFR_RNDD : MPFR_RNDU);
+        }
+    }
+}
+
+/* Steps whose closed interval may meet [t] (a loop bound only: piece()
+ * tests the intersection). */
+static void step_range(long *i0, long *i1, const view_t *v, const mpfi_t t)
+{
+    double T = mpfr_get_d(&v->T->left, MPFR_RNDD);
+    double lo = mpfr_get_d(&t->left, MPFR_RNDD) / T * (double)v->N;
+    double hi = mpfr_get_d(&t->right, MPFR_RNDU) / T * (double)v->N;
+    double fa = floor(lo) - 1, fb = ceil(hi) + 1;
+    if (!(T > 0)) fa = 1, fb = (double)v->steps; /* cannot happen: T > 0 */
+    *i0 = fa < 1 ? 1 : (long)fa;
+    *i1 = fb > (double)v->steps ? v->steps : (long)fb;
+}
+
+static dvc_status check_range(const view_t *v, const mpfi_t t, ws_t *w)
+{
+    if (v->steps < 1) return dvc_error(DVC_ERR_INPUT, "tube: no certified step");
+    if (!dvc_ival_is_valid(t) || !dvc_ival_is_finite(t))
+        return dvc_error(DVC_ERR_INPUT, "tube: t is not a finite interval");
+    grid_time(w->tb, v->T, v->N, v->steps);
+    if (mpfr_sgn(&t->left) < 0 || mpfr_cmp(&t->right, &w->tb->right) > 0)
+        return dvc_error(DVC_ERR_INPUT, "tube: t outside the certified range [0, t_%ld]", v->steps);
+    return DVC_OK;
+}
+
+static dvc_status outer_view(dvc_ivec_t out, const view_t *v, const mpfi_t t, int which)
+{
+    ws_t w;
+    long i0, i1, cnt = 0, K = which ? v->m : v->n;
+    dvc_status st;
+    if (out->n != K)
+        return dvc_error(DVC_ERR_INPUT, "tube: out has %ld entries, need %ld", out->n, K);
+    ws_init(&w, v->prec);
+    if ((st = check_range(v, t, &w)) != DVC_OK) {
+        ws_clear(&w);
+        return st;
+    }
+    step_range(&i0, &i1, v, t);
+    for (long i = i0; i <= i1; i++) {
+        if (!piece(&w, v, i, t)) continue;
+        if (!which) get_eps_x(w.e, v, i);
+        for (long k = 0; k < K; k++) {
+            if (!which) {
+                interp(&w, v, i, k);
+                mpfr_sub(w.a, &w.val->left, &w.e->right, MPFR_RNDD);
+                mpfr_add(w.b, &w.val->right, &w.e->right, MPFR_RNDU);
+            } else {
+                y_edges(&w, v, i, k, 0);
+            }
+            if (cnt == 0) {
+                mpfi_interv_fr(out->e[k], w.a, w.b);
+            } else {
+                /* hull over the steps, rounded outward */
+                if (mpfr_cmp(w.a, &out->e[k]->left) < 0) mpfr_set(&out->e[k]->left, w.a, MPFR_RNDD);
+                if (mpfr_cmp(w.b, &out->e[k]->right) > 0) mpfr_set(&out->e[k]->right, w.b, MPFR_RNDU);
+            }
+        }
+        cnt++;
+    }
+    ws_clear(&w);
+    if (cnt == 0) return dvc_error(DVC_ERR_INTERNAL, "tube: no step found for t");
+    return DVC_OK;
+}
+
+static dvc_status inner_view(mpfr_t *lo, mpfr_t *hi, const view_t *v, const mpfi_t t, int which)
+{
+    ws_t w;
+    long i0, i1, cnt = 0, K = which ? v->m : v->n;
+    dvc_status st;
+    ws_init(&w, v->prec);
+    if ((st = check_range(v, t, &w)) != DVC_OK) {
+        ws_clear(&w);
+        return st;
+    }
+    for (long k = 0; k < K; k++) {
+        mpfr_set_inf(lo[k], -1);
+        mpfr_set_inf(hi[k], 1);
+    }
+    step_range(&i0, &i1, v, t);
+    for (long i = i0; i <= i1; i++) {
+        if (!piece(&w, v, i, t)) continue;
+        if (!which) get_eps_x(w.e, v, i);
+        for (long k = 0; k < K; k++) {
+            if (!which) {
+                /* inside at every time of the piece: above the highest
+                 * lower edge, below the lowest upper edge */
+                interp(&w, v, i, k);
+                mpfr_sub(w.a, &w.val->right, &w.e->left, MPFR_RNDU);
+                mpfr_add(w.b, &w.val->left, &w.e->left, MPFR_RNDD);
+            } else {
+                y_edges(&w, v, i, k, 1);
+            }
+            /* every step the time may fall in must contain the value */
+            if (mpfr_cmp(w.a, lo[k]) > 0) mpfr_set(lo[k], w.a, MPFR_RNDU);
+            if (mpfr_cmp(w.b, hi[k]) < 0) mpfr_set(hi[k], w.b, MPFR_RNDD);
+        }
+        cnt++;
+    }
+    ws_clear(&w);
+    if (cnt == 0) return dvc_error(DVC_ERR_INTERNAL, "tube: no step found for t");
+    return DVC_OK;
+}
+
+dvc_status dvc_tube_outer(dvc_ivec_t out, const dvc_tube_t tb, const mpfi_t t, int which)
+{
+    view_t v;
+    view_tube(&v, tb);
+    return outer_view(out, &v, t, which);
+}
+
+dvc_status dvc_tube_inner(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, const mpfi_t t, int which)
+{
+    view_t v;
+    view_tube(&v, tb);
+    return inner_view(lo, hi, &v, t, which);
+}
+
+void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int which)
+{
+    view_t v;
+    ws_t w;
+    view_tube(&v, tb);
+    ws_init(&w, v.prec);
+    if (which == 0) {
+        for (long j = 0; j < tb->n; j++) {
+            /* the interpolant's hull is that of its two ends */
+            double a = tb->x[(i - 1) * tb->n + j], b = tb->x[i * tb->n + j];
+            mpfr_set_d(lo[j], a < b ? a : b, MPFR_RNDD);
+            mpfr_sub(lo[j], lo[j], &tb->eps_x[i]->right, MPFR_RNDD);
+            mpfr_set_d(hi[j], a < b ? b : a, MPFR_RNDU);
+            mpfr_add(hi[j], hi[j], &tb->eps_x[i]->right, MPFR_RNDU);
+        }
+    } else {
+        for (long k = 0; k < tb->m; k++) {
+            y_edges(&w, &v, i, k, 0);
+            mpfr_set(lo[k], w.a, MPFR_RNDD);
+            mpfr_set(hi[k], w.b, MPFR_RNDU);
+        }
+    }
+    ws_clear(&w);
+}
+
+void dvc_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int which)
+{
+    long K = which ? tb->m : tb->n;
+    const double *val = which ? tb->y + i * tb->m : tb->x + i * tb->n;
+    mpfi_srcptr e = which ? tb->eps_y[i] : tb->eps_x[i];
+    view_t v;
+    mpfr_t blo, bhi;
+    view_tube(&v, tb);
+    mpfr_inits2(tb->prec, blo, bhi, (mpfr_ptr)0);
+    for (long j = 0; j < K; j++) {
+        mpfr_set_d(lo[j], val[j], MPFR_RNDD);
+        mpfr_sub(lo[j], lo[j], &e->right, MPFR_RNDD);
+        mpfr_set_d(hi[j], val[j], MPFR_RNDU);
+        mpfr_add(hi[j], hi[j], &e->right, MPFR_RNDU);
+        if (which && get_box(blo, bhi, &v, j)) {
+            if (mpfr_cmp(lo[j], blo) < 0) mpfr_set(lo[j], blo, MPFR_RNDD);
+            if (mpfr_cmp(hi[j], bhi) > 0) mpfr_set(hi[j], bhi, MPFR_RNDU);
+        }
+    }
+    mpfr_clears(blo, bhi, (mpfr_ptr)0);
+}
+
+/* ---- engine results ------------------------------------------------------ */
+
+dvc_status dvc_tube_from_result(dvc_tube_t tb, const dvc_dlvi_result_t r, const dvc_ivec_t l,
+                                const dvc_ivec_t u)
+{
+    long n = r->n, m = r->m, N = r->N, S = r->steps_done;
+    dvc_status st;
+    if (S < 1) return dvc_error(DVC_ERR_INPUT, "tube: the result has no certified step");
+    if ((st = dvc_tube_alloc(tb, n, m, N, r->T, r->prec)) != DVC_OK) return st;
+    tb->steps = S;
+    memcpy(tb->x, r->x, (size_t)((S + 1) * n) * sizeof *tb->x);
+    memcpy(tb->y, r->y, (size_t)((S + 1) * m) * sizeof *tb->y);
+    for (long i = 0; i <= S; i++) {
+        mpfi_set_fr(tb->eps_x[i], r->eps_x[i]);
+        mpfi_set_fr(tb->eps_y[i], r->eps_y[i]);
+        if (i >= 1) mpfi_set_d(tb->ry[i], r->ry[i - 1]);
+        for (long k = 0; k < m; k++) {
+            mpfi_set_fr(tb->yhat_lo[i * m + k], &r->yhat[i * m + k]->left);
+            mpfi_set_fr(tb->yhat_hi[i * m + k], &r->yhat[i * m + k]->right);
+        }
+    }
+    if (l && u) return dvc_tube_set_ybox(tb, l, u);
+    if (r->ybox_lo && r->ybox_hi && r->ybox_m == m) {
+        dvc_ivec_t L, U;
+        dvc_ivec_init2(L, m, 64);
+        dvc_ivec_init2(U, m, 64);
+        for (long k = 0; k < m; k++) {
+            mpfi_set_d(L->e[k], r->ybox_lo[k]);
+            mpfi_set_d(U->e[k], r->ybox_hi[k]);
+        }
+        st = dvc_tube_set_ybox(tb, L, U);
+        dvc_ivec_clear(L);
+        dvc_ivec_clear(U);
+    }
+    return st;
+}
+
+dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t)
+{
+    view_t v;
+    view_result(&v, r);
+    return outer_view(out, &v, t, 0);
+}
+
+dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t)
+{
+    view_t v;
+    view_result(&v, r);
+    return outer_view(out, &v, t, 1);
+}
+
+dvc_status dvc_dlvi_result_set_ybox(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p)
+{
+    long m = p->m;
+    double *lo, *hi;
+    if (p->l->n != m || p->u->n != m)
+        return dvc_error(DVC_ERR_INPUT, "dlvi: l, u must have m = %ld entries", m);
+    lo = malloc((size_t)(m > 0 ? m : 1) * sizeof *lo);
+    hi = malloc((size_t)(m > 0 ? m : 1) * sizeof *hi);
+    if (!lo || !hi) {
+        free(lo);
+        free(hi);
+        return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    }
+    for (long k = 0; k < m; k++) {
+        /* outward: a double <= l.lo and one >= u.hi (NaN: no information) */
+        lo[k] = mpfr_get_d(&p->l->e[k]->left, MPFR_RNDD);
+        hi[k] = mpfr_get_d(&p->u->e[k]->right, MPFR_RNDU);
+        if (isnan(lo[k])) lo[k] = -INFINITY;
+        if (isnan(hi[k])) hi[k] = INFINITY;
+    }
+    free(r->ybox_lo);
+    free(r->ybox_hi);
+    r->ybox_lo = lo;
+    r->ybox_hi = hi;
+    r->ybox_m = m;
+    return DVC_OK;
+}

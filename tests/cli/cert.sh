@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
+# End-to-end tests of check, export and plot against certificates: no false
+# violations, separate x / y margins, the capped violation report, trimmed
+# CSV headers, verification by default in export and plot, strict
+# certificate keys and the precision cap.
+# usage: bash tests/cli/cert.sh DVICERT SRCROOT
+set -u
+exe=${1:?usage: cert.sh DVICERT SRCROOT}
+src=${2:?usage: cert.sh DVICERT SRCROOT}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# expect RC PATTERN DESCRIPTION -- command...
+expect() {
+    local rc=$1 pat=$2 what=$3
+    shift 4
+    "$@" > "$tmp/out" 2>&1
+    local got=$?
+    if [ "$got" -ne "$rc" ]; then
+        bad "$what: exit $got, expected $rc"
+        sed 's/^/    /' "$tmp/out" | head -5 >&2
+        return 1
+    fi
+    if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then
+        bad "$what: output lacks '$pat'"
+        sed 's/^/    /' "$tmp/out" | head -5 >&2
+        return 1
+    fi
+    ok
+    return 0
+}
+
+# ---- exact equilibrium: eps_x = 0, every sample x0 is inside -----------------
+# x' = -x + y + 1, y in SOL([0, inf), x + y - 1, 1): at x0 = 1, y = 0 and x' = 0
+cat > "$tmp/eq.json" <<'EOF'
+{"A": [[-1]], "B": [[1]], "f": ["1"], "Q": [[1]], "M": [[1]], "g": ["-1"],
+ "l": [0], "u": ["inf"], "x0": [1], "T": "1", "N": 100, "theta": 1}
+EOF
+expect 0 "eps_x at T <= 0, max eps_x <= 0" "enclose equilibrium (sharpened)" -- \
+    "$exe" enclose "$tmp/eq.json" -o "$tmp/eq.cert.json" --sharpen
+awk 'BEGIN { srand(7); print "t,x1,y1"; print "0,1,0"; print "1,1,0";
+    for (i = 0; i < 500; i++) printf "%.17g,1,0\n", rand() }' > "$tmp/eq.csv"
+expect 0 "inside: 0 of 502" "equilibrium samples inside a zero-width tube" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eq.csv"
+grep -q "^worst x margin: 0 " "$tmp/out" && ok || bad "x margin of the equilibrium should be 0"
+# y = 0 lies on l: its margin is reported apart from the x margin
+grep -q "^worst y margin: " "$tmp/out" && ok || bad "no separate y margin"
+sed 's/^\([^t][^,]*\),1,0$/\1,1.0000000000000000000001,0/' "$tmp/eq.csv" > "$tmp/eqp.csv"
+expect 1 "VIOLATED: 502 of 502" "x0 + 1e-22 outside the zero-width tube" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv"
+
+# ---- capped violation report --------------------------------------------------
+n=$(grep -c '^violation: ' "$tmp/out")
+[ "$n" -eq 20 ] && ok || bad "default report: $n violation lines, expected 20"
+grep -q "^\.\.\. 482 more violations not listed" "$tmp/out" && ok || bad "no summary of the unlisted violations"
+expect 1 "VIOLATED: 502 of 502" "--max-report 3" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv" --max-report 3
+n=$(grep -c '^violation: ' "$tmp/out")
+[ "$n" -eq 3 ] && ok || bad "--max-report 3: $n violation lines"
+expect 1 "VIOLATED" "--max-report -1 lists all" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv" --max-report=-1
+n=$(grep -c '^violation: ' "$tmp/out")
+[ "$n" -eq 502 ] && ok || bad "--max-report -1: $n violation lines, expected 502"
+expect 2 "--max-report must be" "--max-report x refused" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv" --max-report x
+
+# ---- header names are trimmed --------------------------------------------------
+printf 't ,x1 , y1\n0.5, 1 ,0\n' > "$tmp/sp.csv"
+expect 0 "inside: 0 of 1" "header 't ,x1 , y1' accepted" -- "$exe" check "$tmp/eq.cert.json" "$tmp/sp.csv"
+
+# ---- export and plot verify by default ------------------------------------------
+C="$src/certs/remark43/x0_1.cert.json"
+# a bound lowered (the digest no longer matches: verify rejects)
+awk 'NR == 100 { sub(/"eps_x":"[0-9]/, "\"eps_x\":\"0") } { print }' "$C" > "$tmp/bad.json"
+cmp -s "$C" "$tmp/bad.json" && bad "tamper changed nothing" || ok
+expect 1 "rejected certificate" "export refuses a rejected certificate" -- "$exe" export "$tmp/bad.json" -o "$tmp/bad.csv"
+absent "$tmp/bad.csv" "export of a rejected certificate"
+expect 0 "NOT re-verified" "export --no-verify says so" -- "$exe" export "$tmp/bad.json" -o "$tmp/nv.csv" --no-verify
+head -1 "$tmp/nv.csv" | grep -q "^# certificate NOT re-verified" && ok || bad "export --no-verify: CSV does not say so"
+expect 0 "certificate verified" "export verifies a good certificate" -- "$exe" export "$C" -o "$tmp/ok.csv"
+head -1 "$tmp/ok.csv" | grep -q "^kind," && ok || bad "export: verified CSV starts with the header"
+cat > "$tmp/fakegp" <<EOF
+#!/bin/sh
+cat > "$tmp/gp.in"
+f=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "$tmp/gp.in" | head -1)
+[ -n "\$f" ] && : > "\$f"
+EOF
+chmod +x "$tmp/fakegp"
+expect 1 "rejected certificate" "plot refuses a rejected certificate" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$tmp/bad.json" -o "$tmp/bad.png"
+absent "$tmp/bad.png" "plot of a rejected certificate"
+expect 0 "NOT re-verified" "plot --no-verify says so" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$tmp/bad.json" -o "$tmp/nv.png" --no-verify
+grep -q "certificate NOT re-verified" "$tmp/gp.in" && ok || bad "plot --no-verify: the figure title does not say so"
+expect 0 "certificate: .* verified" "plot verifies a good certificate" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$C" -o "$tmp/ok.png"
+
+# ---- strict certificates -----------------------------------------------------------
+sed 's/"summary": *{/&"eps_x_everywhere_upper":"1e-30",/' "$C" > "$tmp/unk.json"
+expect 2 "unknown key 'eps_x_everywhere_upper'" "unknown summary key refused" -- "$exe" verify "$tmp/unk.json"
+sed '0,/"t":"/s//"tt":"0","t":"/' "$C" > "$tmp/unk2.json"
+expect 2 "step 0: unknown key 'tt'" "unknown step key refused" -- "$exe" verify "$tmp/unk2.json"
+sed 's/^{$/{"claim": "all bounds hold",/' "$C" > "$tmp/unk3.json"
+expect 2 "unknown key 'claim'" "unknown top-level key refused" -- "$exe" check "$tmp/unk3.json" "$tmp/sp.csv"
+
+# ---- precision cap ---------------------------------------------------------------------
+sed 's/"precision": *53/"precision": 65536/' "$C" > "$tmp/p.json"
+expect 2 "field 'precision': 65536 bits is outside \[24, 4096\]" "precision above the cap refused" -- "$exe" verify "$tmp/p.json"
+expect 2 "at most 4096" "enclose above the cap refused" -- "$exe" enclose "$tmp/eq.json" -o "$tmp/p2.cert.json" --prec 8192
+absent "$tmp/p2.cert.json" "enclose above the cap"
+
+# ---- a certified bound is finite ----------------------------------------------------------
+# x0 beyond the double range: the engine's ry overflows; not certified (exit 1)
+# naming the step and the bound, nothing written (it used to be written and
+# then refused as unusable by every reader)
+cat > "$tmp/big.json" <<'EOF'
+{"A": [[0]], "B": [[1]], "Q": [[1]], "M": [[1]], "l": [0], "u": ["inf"], "x0": ["1e309"], "T": "1", "N": 10}
+EOF
+expect 1 "step 1: the bound 'ry' is not finite" "overflowing bound not certified" -- "$exe" enclose "$tmp/big.json" -o "$tmp/big.cert.json"
+absent "$tmp/big.cert.json" "enclose with an overflowing bound"
+
+report

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dvicert/jsonio.h"
-#include "dvicert/problem.h"
+#include "io/json.h"
+#include "io/problem_json.h"
 #include "dvicert_version.h"
 
 #define CERT_FORMAT "dvicert-certificate"
@@ -377,7 +377,7 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
     c->problem = (json_t *)prob;
 
     /* dimensions and T from the embedded problem (self-contained) */
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     {
         char name[512];
         snprintf(name, sizeof name, "%s: embedded problem", file);
@@ -406,7 +406,7 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
             }
         }
     }
-    dvc_problem_clear(p);
+    dvc_dlvi_problem_clear(p);
     if (st != DVC_OK) return st;
 
     if ((st = need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
@@ -477,10 +477,10 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, mpfr_prec_t
     json_t *resolved = NULL, *root;
     dvc_status st;
     mpfr_prec_t saved = dvc_prec_get();
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     st = dvc_problem_load(p, &resolved, problem_path, prec);
     if (st != DVC_OK) {
-        dvc_problem_clear(p);
+        dvc_dlvi_problem_clear(p);
         return st;
     }
     *used = p->prec;
@@ -497,7 +497,7 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, mpfr_prec_t
         else st = from_root(c, root, problem_path);
     }
     dvc_dlvi_result_clear(r);
-    dvc_problem_clear(p);
+    dvc_dlvi_problem_clear(p);
     json_decref(resolved);
     dvc_prec_set(saved);
     return st;
@@ -700,10 +700,10 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
 
     /* 2. recompute every bound from the stored predictor, from scratch */
     dvc_prec_set(c->prec);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     st = dvc_problem_from_json(p, NULL, c->problem, "embedded problem", NULL, c->prec);
     if (st != DVC_OK) {
-        dvc_problem_clear(p);
+        dvc_dlvi_problem_clear(p);
         dvc_prec_set(saved);
         return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
     }
@@ -765,7 +765,7 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
         json_decref(sm);
     }
     dvc_dlvi_result_clear(r);
-    dvc_problem_clear(p);
+    dvc_dlvi_problem_clear(p);
     dvc_prec_set(saved);
     /* 4. nothing else was edited */
     if (st == DVC_OK) {

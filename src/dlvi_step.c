@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dvicert/tfun.h"
 
 /* Step constants for one value of the LVI Lipschitz constant beta (the
  * global beta_M bound, or a local one when sharpening). Upper bounds. */
@@ -22,21 +21,6 @@ typedef struct {
     mpfr_t beta, bnB, bnBnQ, L, invD, a0, a1, eLh, phi;
     double d_beta, d_bnB, d_L, d_invD, d_a0, d_a1, d_eLh, d_phi; /* rounded up */
 } consts_t;
-
-/* The problem's dvc_tfun_t arrays seen through the callback interface. */
-typedef struct {
-    const dvc_tfun_t *fs;
-    long k;
-    mpfi_t pt, val;   /* scratch for the predictor's point values */
-    mpfr_t L;
-    int ready;
-    /* components that do not depend on t are evaluated once: their
-     * enclosure (cval, at the precision cprec of the first request) and
-     * their predictor value (cd) */
-    int *isc, *chave, *cdhave;
-    mpfi_t *cval;
-    double *cd;
-} tfun_ctx;
 
 /* Nonzero entries of an interval matrix, by row (chains of masses are
  * sparse; exact zeros cost nothing in the products). */
@@ -53,8 +37,7 @@ typedef struct {
     long n, m, N, lip_block;
     mpfr_prec_t prec;
     int sharpen;
-    dvc_dlvi_tcb f, g;
-    tfun_ctx fctx, gctx;
+    dvc_tfun_cb f, g;
     /* certification */
     dvc_lvi_solver_t solver;
     int solver_ok;
@@ -150,97 +133,11 @@ static void spm_addmul(dvc_ivec_t out, const spm_t *S, const mpfi_t *x, mpfi_t t
 
 /* ---- functions of time ------------------------------------------------ */
 
-static dvc_status tfun_cb_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
-{
-    tfun_ctx *c = ctx;
-    for (long j = 0; j < c->k; j++) {
-        dvc_status st;
-        if (c->isc[j] && c->chave[j] && mpfi_get_prec(c->cval[j]) == mpfi_get_prec(out->e[j])) {
-            mpfi_set(out->e[j], c->cval[j]);
-            continue;
-        }
-        st = dvc_tfun_eval(out->e[j], c->fs[j], t);
-        if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", j + 1);
-        if (c->isc[j] && !c->chave[j]) {
-            mpfi_init2(c->cval[j], mpfi_get_prec(out->e[j]));
-            mpfi_set(c->cval[j], out->e[j]);
-            c->chave[j] = 1;
-        }
-    }
-    return DVC_OK;
-}
-
-static dvc_status tfun_cb_lip(mpfr_t out, const mpfi_t t, void *ctx)
-{
-    tfun_ctx *c = ctx;
-    mpfr_set_zero(out, 1);
-    for (long j = 0; j < c->k; j++) {
-        dvc_status st;
-        if (c->isc[j]) continue; /* Lipschitz constant 0 */
-        st = dvc_tfun_eval_lip(NULL, c->L, c->fs[j], t);
-        if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", j + 1);
-        /* infinity norm: the largest component constant */
-        if (mpfr_cmp(c->L, out) > 0) mpfr_set(out, c->L, MPFR_RNDU);
-    }
-    return DVC_OK;
-}
-
-static void tfun_cb_eval_d(double *out, double t, void *ctx)
-{
-    tfun_ctx *c = ctx;
-    mpfi_set_d(c->pt, t);
-    for (long j = 0; j < c->k; j++) {
-        if (c->isc[j] && c->cdhave[j]) {
-            out[j] = c->cd[j];
-        } else if (dvc_tfun_eval(c->val, c->fs[j], c->pt) != DVC_OK) {
-            dvc_error_reset();
-            out[j] = NAN;
-        } else {
-            out[j] = dvc_ival_mid_d(c->val);
-            if (c->isc[j]) c->cd[j] = out[j], c->cdhave[j] = 1;
-        }
-    }
-}
-
-static void tfun_ctx_clear(tfun_ctx *c)
-{
-    if (!c->ready) return;
-    for (long j = 0; j < c->k; j++)
-        if (c->chave[j]) mpfi_clear(c->cval[j]);
-    free(c->isc);
-    free(c->cval);
-    free(c->cd);
-    mpfi_clear(c->pt);
-    mpfi_clear(c->val);
-    mpfr_clear(c->L);
-    c->ready = 0;
-}
-
-static dvc_status tf_resolve(dvc_dlvi_tcb *out, tfun_ctx *tc, const dvc_tfun_t *tf,
-                             const dvc_dlvi_tcb *cb, long k, mpfr_prec_t prec, const char *name)
+/* The problem's callback for f (k = n) or g (k = m), checked; eval NULL
+ * means zero. */
+static dvc_status tf_resolve(dvc_tfun_cb *out, const dvc_tfun_cb *cb, long k, const char *name)
 {
     memset(out, 0, sizeof *out);
-    if (tf != NULL && k > 0) {
-        tc->fs = tf;
-        tc->k = k;
-        mpfi_init2(tc->pt, 53);
-        mpfi_init2(tc->val, 53);
-        mpfr_init2(tc->L, prec);
-        tc->isc = calloc((size_t)(3 * k), sizeof(int));
-        tc->cval = calloc((size_t)k, sizeof(mpfi_t));
-        tc->cd = calloc((size_t)k, sizeof(double));
-        if (!tc->isc || !tc->cval || !tc->cd) abort();
-        tc->chave = tc->isc + k;
-        tc->cdhave = tc->isc + 2 * k;
-        for (long j = 0; j < k; j++) tc->isc[j] = dvc_tfun_is_const(tf[j]);
-        tc->ready = 1;
-        out->k = k;
-        out->eval = tfun_cb_eval;
-        out->lipschitz = tfun_cb_lip;
-        out->eval_d = tfun_cb_eval_d;
-        out->ctx = tc;
-        return DVC_OK;
-    }
     if (cb != NULL && cb->eval != NULL) {
         if (cb->k != k)
             return dvc_error(DVC_ERR_INPUT, "dlvi: %s has %ld components, need %ld", name, cb->k, k);
@@ -251,7 +148,7 @@ static dvc_status tf_resolve(dvc_dlvi_tcb *out, tfun_ctx *tc, const dvc_tfun_t *
     return DVC_OK;
 }
 
-static dvc_status tf_eval(const dvc_dlvi_tcb *f, dvc_ivec_t out, const mpfi_t t, const char *name)
+static dvc_status tf_eval(const dvc_tfun_cb *f, dvc_ivec_t out, const mpfi_t t, const char *name)
 {
     dvc_status st;
     if (f->eval == NULL) {
@@ -266,7 +163,7 @@ static dvc_status tf_eval(const dvc_dlvi_tcb *f, dvc_ivec_t out, const mpfi_t t,
     return DVC_OK;
 }
 
-static dvc_status tf_lip(const dvc_dlvi_tcb *f, mpfr_t out, const mpfi_t t, const char *name)
+static dvc_status tf_lip(const dvc_tfun_cb *f, mpfr_t out, const mpfi_t t, const char *name)
 {
     dvc_status st;
     if (f->eval == NULL) {
@@ -280,7 +177,7 @@ static dvc_status tf_lip(const dvc_dlvi_tcb *f, mpfr_t out, const mpfi_t t, cons
     return DVC_OK;
 }
 
-static void tf_eval_d(const dvc_dlvi_tcb *f, double *out, double t, long k)
+static void tf_eval_d(const dvc_tfun_cb *f, double *out, double t, long k)
 {
     if (f->eval == NULL) {
         for (long j = 0; j < k; j++) out[j] = 0.0;
@@ -360,8 +257,6 @@ static void ws_zero(ws_t *w) { memset(w, 0, sizeof *w); }
 
 static void ws_clear(ws_t *w)
 {
-    tfun_ctx_clear(&w->fctx);
-    tfun_ctx_clear(&w->gctx);
     if (w->prec == 0) return;
     if (w->solver_ok) dvc_lvi_solver_clear(w->solver);
     dvc_lvi_result_clear(w->lres);
@@ -585,8 +480,8 @@ static dvc_status ws_init(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_problem_s
     }
     w->loc_pat = calloc((size_t)(m > 0 ? m : 1), sizeof(int));
     w->blk_id = -1;
-    if ((st = tf_resolve(&w->f, &w->fctx, p->f, &p->fcb, n, prec, "f")) != DVC_OK) return st;
-    if ((st = tf_resolve(&w->g, &w->gctx, p->g, &p->gcb, m, prec, "g")) != DVC_OK) return st;
+    if ((st = tf_resolve(&w->f, &p->fcb, n, "f")) != DVC_OK) return st;
+    if ((st = tf_resolve(&w->g, &p->gcb, m, "g")) != DVC_OK) return st;
     if ((st = dvc_dlvi_result_alloc_(r, n, m, p->N, prec)) != DVC_OK) return st;
     /* y solves the VI, so y(t) in [l, u]: the reported y tube is met with it */
     if ((st = dvc_dlvi_result_set_ybox(r, p)) != DVC_OK) return st;
@@ -1316,8 +1211,8 @@ dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
     w.n = n;
     w.m = m;
     w.N = p->N;
-    if ((st = tf_resolve(&w.f, &w.fctx, p->f, &p->fcb, n, 53, "f")) != DVC_OK) goto done;
-    if ((st = tf_resolve(&w.g, &w.gctx, p->g, &p->gcb, m, 53, "g")) != DVC_OK) goto done;
+    if ((st = tf_resolve(&w.f, &p->fcb, n, "f")) != DVC_OK) goto done;
+    if ((st = tf_resolve(&w.g, &p->gcb, m, "g")) != DVC_OK) goto done;
     {
         mpfi_t h;
         mpfi_init2(h, 53);
@@ -1335,8 +1230,6 @@ dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
         if (st != DVC_OK) goto done;
     }
 done:
-    tfun_ctx_clear(&w.fctx);
-    tfun_ctx_clear(&w.gctx);
     free(w.Ad);
     free(w.lsp);
     free(w.lspiv);

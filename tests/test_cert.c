@@ -10,7 +10,7 @@
 
 #include "check.h"
 #include "dvicert/cert.h"
-#include "dvicert/problem.h"
+#include "io/problem_json.h"
 
 /* Re-digest c->root after an edit, exactly as the writer does. */
 static void redigest(dvc_cert_t c)
@@ -87,7 +87,7 @@ static void test_ybox(const char *certs)
     check_rng rng = {4242};
     long below = 0, nt = 2000;
     snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", certs);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     REQUIRE(dvc_problem_load(p, NULL, path, 0) == DVC_OK, "%s: %s", path, dvc_error_message());
     dvc_dlvi_opts_default(&o);
     dvc_dlvi_result_init(r);
@@ -124,7 +124,7 @@ static void test_ybox(const char *certs)
     dvc_ivec_clear(Y0);
     dvc_ivec_clear(Y1);
     dvc_dlvi_result_clear(r);
-    dvc_problem_clear(p);
+    dvc_dlvi_problem_clear(p);
 
     /* certificate tubes (check, export, plot): every y edge in [l.lo, u.hi] */
     static const char *const files[] = {"bridge/gamma0.2.cert.json", "bridge/gamma2.0.cert.json",
@@ -182,7 +182,7 @@ static void test_slack(const char *certs)
         snprintf(prob, sizeof prob, "%s/%s.json", certs, names[k]);
         dvc_cert_init(c);
         REQUIRE(dvc_cert_enclose(c, prob, 0, 0) == DVC_OK, "enclose %s: %s", prob, dvc_error_message());
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         REQUIRE(dvc_problem_load(p, NULL, prob, 0) == DVC_OK, "load %s: %s", prob, dvc_error_message());
         dvc_dlvi_opts_default(&o);
         dvc_dlvi_result_init(r);
@@ -211,7 +211,7 @@ static void test_slack(const char *certs)
         CHECK(thin == 0, "%s: %ld of %ld stored bounds without the 2^-40 slack", names[k], thin, checked);
         mpfr_clear(need);
         dvc_dlvi_result_clear(r);
-        dvc_problem_clear(p);
+        dvc_dlvi_problem_clear(p);
         dvc_cert_clear(c);
     }
 }

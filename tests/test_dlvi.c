@@ -266,7 +266,7 @@ static double run_bridge(const char *x10, const char *gamma, const char *theta, 
     char label[96];
     mpfi_init2(fs.a, 53);
     mpfi_init2(fs.b, 53);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, x10, gamma, theta, N);
     dvc_dlvi_opts_default(&o);
     o.sharpen = sharpen;
@@ -395,7 +395,7 @@ static void test_interval_x0(void)
     mpfi_init2(fs.a, 53);
     mpfi_init2(fs.b, 53);
     REQUIRE(ref_bridge_init(&ref, "0", "0.5", 1.0) == 0, "reference");
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0", "0.5", "1", 1000);
     dvc_ival_set_str(p->x0->e[0], "[-0.001, 0.001]");
     dvc_dlvi_result_init(r);
@@ -424,7 +424,7 @@ static double run_remark(const char *mu, int sharpen, long *nsharp)
     mpfi_t t;
     mpfr_t x, y1, y2, tt;
     long bad = 0, ns = 2000;
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     remark_problem(p, mu, "1", 600, "0.6");
     dvc_dlvi_opts_default(&o);
     o.sharpen = sharpen;
@@ -481,7 +481,7 @@ static void test_predictor_defect(void)
         dvc_dlvi_result_t r;
         dvc_dlvi_opts o;
         double worst = 0;
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         remark_problem(p, "10", "1", 500, "0.5");
         REQUIRE(dvc_ival_set_str(p->x0->e[0], x0s[k]) == DVC_OK, "x0");
         dvc_dlvi_opts_default(&o);
@@ -517,7 +517,7 @@ static void test_refusals(void)
     mpfi_init2(fs.a, 53);
     mpfi_init2(fs.b, 53);
     /* step condition: theta = 0: h < 1/(||A|| + beta ||B|| ||Q||) = 1/7 */
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0", "0.2", "0", 5);
     dvc_dlvi_result_init(r);
     st = dvc_dlvi_run(r, p, NULL);
@@ -543,7 +543,7 @@ static void test_refusals(void)
     {
         /* Remark's shape with M = [[1, 2], [2, 1]] (det -3) */
         dvc_dlvi_problem_clear(p);
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         remark_problem(p, "0", "1", 100, "0.6");
         static const char *const M2[] = {"1", "2", "2", "1"};
         set_entries(p->M, 2, 2, M2);
@@ -553,7 +553,7 @@ static void test_refusals(void)
     /* bad input */
     {
         dvc_dlvi_problem_clear(p);
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         bridge_problem(p, &fs, "0", "0.2", "1.5", 100);
         st = dvc_dlvi_run(r, p, NULL);
         CHECK(st == DVC_ERR_INPUT, "theta = 1.5: %s", dvc_status_name(st));
@@ -582,15 +582,17 @@ static void test_tfun_path(void)
     mpfi_init2(fs.b, 53);
     REQUIRE(ref_bridge_init(&ref, "0.02", "-0.3", 1.0) == 0, "reference");
     e_cb = run_bridge("0.02", "-0.3", "1", 1000, 0, NULL, &rng, 0, NULL);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0.02", "-0.3", "1", 1000);
-    memset(&p->fcb, 0, sizeof p->fcb);
-    p->f = malloc(2 * sizeof(dvc_tfun_t));
-    REQUIRE(p->f != NULL, "malloc");
-    dvc_tfun_init(p->f[0]);
-    dvc_tfun_init(p->f[1]);
-    REQUIRE(dvc_tfun_set_expr(p->f[0], "0", NULL) == DVC_OK, "expr: %s", dvc_error_message());
-    REQUIRE(dvc_tfun_set_expr(p->f[1], "sin(4*t)", NULL) == DVC_OK, "expr: %s", dvc_error_message());
+    {
+        /* a vector of functions of t, owned by the problem once attached */
+        dvc_tfun_vec_struct *F = dvc_tfun_vec_new(2, 53);
+        REQUIRE(F != NULL, "vector: %s", dvc_error_message());
+        REQUIRE(dvc_tfun_set_expr(&F->fn[0], "0", NULL) == DVC_OK, "expr: %s", dvc_error_message());
+        REQUIRE(dvc_tfun_set_expr(&F->fn[1], "sin(4*t)", NULL) == DVC_OK, "expr: %s", dvc_error_message());
+        CHECK(dvc_tfun_is_const(&F->fn[0]) && !dvc_tfun_is_const(&F->fn[1]), "constant entry found");
+        dvc_tfun_vec_cb(&p->fcb, F, 1);
+    }
     dvc_dlvi_result_init(r);
     st = dvc_dlvi_run(r, p, NULL);
     CHECK(st == DVC_OK, "tfun path: %s", dvc_error_message());
@@ -647,7 +649,7 @@ static void test_time_dependent_g(void)
     dvc_ivec_init2(X, 1, 53);
     dvc_ivec_init2(Y, 1, 53);
     mpfr_inits2(REF_PREC, ex, ey, tt, (mpfr_ptr)0);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     set_data(p, 1, 1, A, B, Q, M, l, u, x0);
     mpfi_set_ui(p->T, 3);
     p->N = 3000;
@@ -791,7 +793,7 @@ static void test_random_chain(void)
         x0[3] = check_rng_unif(&rng, -1, 0);
         mpfi_init2(C.s1, 53);
         mpfi_init2(C.s2, 53);
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         dlvi_dims(p, 4, 1);
         mpfi_set_ui(dvc_imat_entry(p->A, 0, 2), 1);
         mpfi_set_ui(dvc_imat_entry(p->A, 1, 3), 1);
@@ -813,8 +815,8 @@ static void test_random_chain(void)
         p->N = N;
         dvc_ival_set_str(p->theta, theta);
         p->prec = 53;
-        p->fcb = (dvc_dlvi_tcb){4, chain_f, chain_flip, chain_fd, &C};
-        p->gcb = (dvc_dlvi_tcb){1, chain_g, dlvi_zero_lip, chain_gd, &C};
+        p->fcb = (dvc_tfun_cb){4, chain_f, chain_flip, chain_fd, &C, NULL};
+        p->gcb = (dvc_tfun_cb){1, chain_g, dlvi_zero_lip, chain_gd, &C, NULL};
         dvc_dlvi_opts_default(&o);
         o.sharpen = (int)(cs & 1);
         dvc_dlvi_result_init(r);
@@ -905,7 +907,7 @@ static void test_stop_midway(void)
     long calls = 0;
     mpfi_init2(fs.a, 53);
     mpfi_init2(fs.b, 53);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0", "0.2", "1", 4000);
     p->fcb.eval = bad_f;
     dvc_dlvi_opts_default(&o);

@@ -170,7 +170,7 @@ static void test_random(void)
         }
         mpfi_init2(F.a, 53);
         mpfi_init2(F.b, 53);
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         dlvi_dims(p, n, m);
         for (long k = 0; k < n * n; k++) rnd_entry(p->A->e[k], &rng, 3, iv);
         for (long k = 0; k < n * m; k++) rnd_entry(p->B->e[k], &rng, 1, iv);
@@ -195,8 +195,8 @@ static void test_random(void)
         p->N = 150;
         dvc_ival_set_str(p->theta, thetas[cs % 5]);
         p->prec = 53;
-        p->fcb = (dvc_dlvi_tcb){n, f_eval, f_lip, f_d, &F};
-        if (m > 0) p->gcb = (dvc_dlvi_tcb){m, g_eval, g_lip, g_d, &F};
+        p->fcb = (dvc_tfun_cb){n, f_eval, f_lip, f_d, &F, NULL};
+        if (m > 0) p->gcb = (dvc_tfun_cb){m, g_eval, g_lip, g_d, &F, NULL};
         dvc_dlvi_opts_default(&o);
         o.sharpen = cs % 4 == 0;
         o.lip_block = 1 + cs % 5;

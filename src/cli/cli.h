@@ -7,6 +7,7 @@
 #define DVC_CLI_H
 
 #include "dvicert/dvicert.h"
+#include "io/json.h"
 
 #define DVC_EXIT_OK 0
 #define DVC_EXIT_FAIL 1

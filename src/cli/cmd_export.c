@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "dvicert/cert.h"
-#include "dvicert/problem.h"
+#include "io/problem_json.h"
 
 void dvc_help_export(void)
 {
@@ -104,11 +104,11 @@ int dvc_cmd_export(int argc, char **argv)
     if (want_w) {
         /* the problem (Q, M, g) from the certificate's self-contained copy */
         dvc_prec_set(c->prec);
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         have_p = 1;
         st = dvc_problem_from_json(p, NULL, c->problem, "embedded problem", NULL, c->prec);
         if (st != DVC_OK) {
-            dvc_problem_clear(p);
+            dvc_dlvi_problem_clear(p);
             dvc_cert_clear(c);
             fprintf(stderr, "dvicert export: unusable certificate: %s\n", dvc_error_message());
             return DVC_EXIT_INPUT;
@@ -203,7 +203,7 @@ int dvc_cmd_export(int argc, char **argv)
     dvc_ivec_clear(Y);
     dvc_ivec_clear(W);
     dvc_ivec_clear(G);
-    if (have_p) dvc_problem_clear(p);
+    if (have_p) dvc_dlvi_problem_clear(p);
     if (st != DVC_OK) ;
     else if (fail) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     else st = dvc_write_atomic(out, buf, len);

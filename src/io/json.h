@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Reading problem files: JSON numbers and decimal strings into intervals,
- * with messages that name the file and the field. */
-#ifndef DVICERT_JSONIO_H
-#define DVICERT_JSONIO_H
+/* JSON reading for problem, matrix and certificate files: numbers and
+ * decimal strings into intervals, with messages that name the file and the
+ * field. Private to the library and the command (not installed). */
+#ifndef DVC_IO_JSON_H
+#define DVC_IO_JSON_H
 
 #include <jansson.h>
 #include "dvicert/imat.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-#include "dvicert/jsonio.h"
+#include "io/json.h"
 
 #include <errno.h>
 #include <math.h>

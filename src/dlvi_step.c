@@ -291,6 +291,16 @@ static void ws_clear(ws_t *w)
     ws_zero(w);
 }
 
+/* Both ends finite and within the binary64 range. */
+static int ival_fits_d(const mpfi_t x)
+{
+    return mpfr_number_p(&x->left) && mpfr_number_p(&x->right) &&
+           isfinite(mpfr_get_d(&x->left, MPFR_RNDD)) && isfinite(mpfr_get_d(&x->right, MPFR_RNDU));
+}
+
+/* An infinite end, or a finite one within the binary64 range. */
+static int end_fits_d(mpfr_srcptr x, mpfr_rnd_t rnd) { return mpfr_inf_p(x) || isfinite(mpfr_get_d(x, rnd)); }
+
 static int imat_dims(const dvc_imat_t A, long r, long c) { return A->r == r && A->c == c; }
 
 static dvc_status validate(const dvc_dlvi_problem_struct *p)
@@ -303,15 +313,32 @@ static dvc_status validate(const dvc_dlvi_problem_struct *p)
     if (!imat_dims(p->M, m, m)) return dvc_error(DVC_ERR_INPUT, "dlvi: M must be %ldx%ld", m, m);
     if (p->l->n != m || p->u->n != m) return dvc_error(DVC_ERR_INPUT, "dlvi: l and u need %ld entries", m);
     if (p->x0->n != n) return dvc_error(DVC_ERR_INPUT, "dlvi: x0 needs %ld entries", n);
-    if (!dvc_imat_is_finite(p->A) || !dvc_imat_is_finite(p->B) || !dvc_imat_is_finite(p->Q) ||
-        !dvc_imat_is_finite(p->M))
-        return dvc_error(DVC_ERR_INPUT, "dlvi: A, B, Q, M must be finite");
-    if (!dvc_ivec_is_finite(p->x0)) return dvc_error(DVC_ERR_INPUT, "dlvi: x0 must be finite");
-    for (long k = 0; k < m; k++)
+    {
+        /* the predictor and the stored bounds are binary64: data beyond its
+         * range could only give infinite bounds */
+        const struct { const char *name; const dvc_imat_struct *A; } mats[] = {
+            {"A", p->A}, {"B", p->B}, {"Q", p->Q}, {"M", p->M}};
+        for (int k = 0; k < 4; k++)
+            for (long e = 0; e < mats[k].A->r * mats[k].A->c; e++)
+                if (!ival_fits_d(mats[k].A->e[e]))
+                    return dvc_error(DVC_ERR_INPUT, "dlvi: %s entry (%ld, %ld) must be finite and within "
+                                     "the binary64 range", mats[k].name, e / mats[k].A->c + 1,
+                                     e % mats[k].A->c + 1);
+    }
+    for (long k = 0; k < n; k++)
+        if (!ival_fits_d(p->x0->e[k]))
+            return dvc_error(DVC_ERR_INPUT, "dlvi: x0 entry %ld must be finite and within the binary64 range",
+                             k + 1);
+    for (long k = 0; k < m; k++) {
         if (!dvc_ival_is_valid(p->l->e[k]) || !dvc_ival_is_valid(p->u->e[k]))
             return dvc_error(DVC_ERR_INPUT, "dlvi: l, u entry %ld is NaN", k + 1);
+        if (!end_fits_d(&p->l->e[k]->left, MPFR_RNDD) || !end_fits_d(&p->l->e[k]->right, MPFR_RNDU) ||
+            !end_fits_d(&p->u->e[k]->left, MPFR_RNDD) || !end_fits_d(&p->u->e[k]->right, MPFR_RNDU))
+            return dvc_error(DVC_ERR_INPUT, "dlvi: l, u entry %ld must be -inf, +inf or within the "
+                             "binary64 range", k + 1);
+    }
     if (p->N < 1) return dvc_error(DVC_ERR_INPUT, "dlvi: N must be >= 1 (N = %ld)", p->N);
-    if (!dvc_ival_is_finite(p->T) || !dvc_ival_is_pos(p->T))
+    if (!ival_fits_d(p->T) || !dvc_ival_is_pos(p->T))
         return dvc_error(DVC_ERR_INPUT, "dlvi: T must be a finite interval > 0");
     if (!dvc_ival_is_valid(p->theta) || !dvc_ival_is_nonneg(p->theta) ||
         mpfr_cmp_ui(&p->theta->right, 1) > 0)
@@ -535,16 +562,24 @@ static dvc_status ws_init(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_problem_s
     else mpfr_ui_div(r->hmax, 1, w->r1, MPFR_RNDD);
     if (!make_consts(w, &w->glob, r->beta_hi)) {
         double hmax = mpfr_get_d(r->hmax, MPFR_RNDD);
-        mpfi_t Nmin;
-        long nmin;
-        mpfi_init2(Nmin, prec);
-        mpfi_div_fr(Nmin, p->T, r->hmax);
-        nmin = (long)floor(mpfr_get_d(&Nmin->right, MPFR_RNDU)) + 1;
-        mpfi_clear(Nmin);
+        char hint[160];
+        mpfr_t nmin;
+        mpfr_init2(nmin, prec);
+        /* smallest N with T/N < h_max: floor(T.hi / h_max) + 1, rounded up;
+         * it may exceed what a long holds (T/h_max huge or infinite) */
+        mpfr_div(nmin, &p->T->right, r->hmax, MPFR_RNDU);
+        mpfr_floor(nmin, nmin);
+        mpfr_add_ui(nmin, nmin, 1, MPFR_RNDU);
+        if (!mpfr_number_p(nmin) || mpfr_cmp_ui(nmin, DVC_DLVI_N_MAX) > 0)
+            snprintf(hint, sizeof hint, "no admissible N: it would need N >= %.3g, above the limit "
+                     "N <= %ld", mpfr_get_d(nmin, MPFR_RNDU), (long)DVC_DLVI_N_MAX);
+        else
+            snprintf(hint, sizeof hint, "use N >= %ld", mpfr_get_si(nmin, MPFR_RNDU));
+        mpfr_clear(nmin);
         return dvc_error(DVC_NOT_CERTIFIED,
                          "dlvi: step condition h < 1/((1-theta)||A|| + beta_M ||B|| ||Q||) not proven: "
-                         "h = T/N = %.17g, largest admissible h <= %.17g (use N >= %ld)",
-                         mpfr_get_d(&w->h->right, MPFR_RNDU), hmax, nmin);
+                         "h = T/N = %.17g, largest admissible h <= %.17g (%s)",
+                         mpfr_get_d(&w->h->right, MPFR_RNDU), hmax, hint);
     }
     mpfr_set(r->L, w->glob.L, MPFR_RNDU);
     w->d_thlo = mpfr_get_d(&w->theta->left, MPFR_RNDD);
@@ -729,6 +764,47 @@ static void yrow_to_d(double *lo, double *hi, const mpfi_t *y, long m)
     }
 }
 
+/* A certified result is finite by contract (every stored bound must also
+ * survive conversion to binary64, as the certificate writes it): name the
+ * first grid quantity of row i that is not, or return NULL. */
+static int fr_fits_d(mpfr_srcptr x) { return mpfr_number_p(x) && isfinite(mpfr_get_d(x, MPFR_RNDU)) && isfinite(mpfr_get_d(x, MPFR_RNDD)); }
+
+static const char *grid_not_finite(const dvc_dlvi_result_t r, long i)
+{
+    long m = r->m;
+    if (!fr_fits_d(r->eps_x[i])) return "eps_x";
+    if (!fr_fits_d(r->eps_y[i])) return "eps_y";
+    for (long k = 0; k < m; k++)
+        if (!fr_fits_d(&r->yhat[i * m + k]->left) || !fr_fits_d(&r->yhat[i * m + k]->right)) return "yhat";
+    return NULL;
+}
+
+/* The same for the per-step quantities of step i. */
+static const char *step_not_finite(const dvc_dlvi_result_t r, long i)
+{
+    const char *q = grid_not_finite(r, i + 1);
+    if (q) return q;
+    if (!isfinite(r->Lx[i])) return "Lx";
+    if (!isfinite(r->Lf[i])) return "Lf";
+    if (!isfinite(r->Lg[i])) return "Lg";
+    if (!isfinite(r->delta[i])) return "delta";
+    if (!isfinite(r->beta_step[i])) return "beta_step";
+    if (!isfinite(r->ry[i])) return "ry";
+    return NULL;
+}
+
+/* max_eps_x, max_eps_y over the grid points 0..k (after a failed step
+ * their running maxima may hold the rejected values). */
+static void recompute_max(dvc_dlvi_result_t r, long k)
+{
+    mpfr_set(r->max_eps_x, r->eps_x[0], MPFR_RNDU);
+    mpfr_set(r->max_eps_y, r->eps_y[0], MPFR_RNDU);
+    for (long j = 1; j <= k; j++) {
+        if (mpfr_cmp(r->eps_x[j], r->max_eps_x) > 0) mpfr_set(r->max_eps_x, r->eps_x[j], MPFR_RNDU);
+        if (mpfr_cmp(r->eps_y[j], r->max_eps_y) > 0) mpfr_set(r->max_eps_y, r->eps_y[j], MPFR_RNDU);
+    }
+}
+
 /* Grid point 0: eps_x[0] = ||x0 - x^0||, [yhat^0], F_0 = f(0). */
 static dvc_status cert_start(ws_t *w, dvc_dlvi_result_t r, int have_y)
 {
@@ -751,6 +827,13 @@ static dvc_status cert_start(ws_t *w, dvc_dlvi_result_t r, int have_y)
     if (!have_y)
         for (long k = 0; k < m; k++) r->y[k] = dvc_ival_mid_d(r->yhat[k]);
     set_eps_y(w, r, 0, &w->glob);
+    {
+        const char *q = grid_not_finite(r, 0);
+        if (q) {
+            st = dvc_error(DVC_NOT_CERTIFIED, "%s is not finite (overflows binary64)", q);
+            goto fail;
+        }
+    }
     if (w->fast) {
         ivec_to_d(w->f0lo, w->f0hi, w->Fi);
         yrow_to_d(w->y0lo, w->y0hi, r->yhat, m);
@@ -1056,6 +1139,15 @@ static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
     r->ry[i] = up_d(w->r1);
 
 next:
+    {
+        const char *q = step_not_finite(r, i);
+        if (q) {
+            recompute_max(r, i);
+            st = dvc_error(DVC_NOT_CERTIFIED, "%s is not finite (overflows binary64)", q);
+            what = "bounds";
+            goto fail;
+        }
+    }
     /* next step starts from t_{i+1}, f(t_{i+1}) */
     mpfi_swap(w->ti, w->tn);
     if (w->fast) {

@@ -75,69 +75,23 @@ static dvc_status read_num(mpfi_t x, const json_t *j, ctx_t *c, const char *wher
     }
 }
 
+static dvc_status num_cb(mpfi_t x, const json_t *j, void *ctx, const char *where)
+{
+    return read_num(x, j, ctx, where);
+}
+
+/* Matrices and vectors: the one JSON reader (io/json.c), with the file's
+ * constants allowed in the entries. */
 static dvc_status read_mat(dvc_imat_t A, const json_t *obj, const char *field, ctx_t *c,
                            long r_expect, long c_expect)
 {
-    const json_t *a = json_object_get(obj, field);
-    long r, cols;
-    char where[512];
-    if (a == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", c->file, field);
-    if (!json_is_array(a) || json_array_size(a) == 0)
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be a non-empty array of rows", c->file,
-                         field);
-    r = (long)json_array_size(a);
-    {
-        const json_t *row0 = json_array_get(a, 0);
-        if (!json_is_array(row0) || json_array_size(row0) == 0)
-            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row 1 must be a non-empty array",
-                             c->file, field);
-        cols = (long)json_array_size(row0);
-    }
-    if ((r_expect >= 0 && r != r_expect) || (c_expect >= 0 && cols != c_expect))
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' is %ldx%ld, expected %ldx%ld (dimension mismatch)",
-                         c->file, field, r, cols, r_expect >= 0 ? r_expect : r,
-                         c_expect >= 0 ? c_expect : cols);
-    dvc_imat_resize(A, r, cols);
-    for (long i = 0; i < r; i++) {
-        const json_t *row = json_array_get(a, (size_t)i);
-        if (!json_is_array(row) || (long)json_array_size(row) != cols)
-            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row %ld must have %ld entries (dimension mismatch)",
-                             c->file, field, i + 1, cols);
-        for (long k = 0; k < cols; k++) {
-            dvc_status st;
-            snprintf(where, sizeof where, "%s: field '%s' row %ld column %ld", c->file, field, i + 1,
-                     k + 1);
-            st = read_num(dvc_imat_entry(A, i, k), json_array_get(row, (size_t)k), c, where);
-            if (st != DVC_OK) return st;
-            if (!dvc_ival_is_finite(dvc_imat_entry(A, i, k)))
-                return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
-        }
-    }
-    return DVC_OK;
+    return dvc_json_imat_ex(A, obj, field, c->file, r_expect, c_expect, num_cb, c);
 }
 
 static dvc_status read_vec(dvc_ivec_t v, const json_t *obj, const char *field, ctx_t *c, long n,
                            int allow_inf)
 {
-    const json_t *a = json_object_get(obj, field);
-    char where[512];
-    if (a == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", c->file, field);
-    if (!json_is_array(a))
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be an array of %ld entries", c->file,
-                         field, n);
-    if ((long)json_array_size(a) != n)
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' has %ld entries, expected %ld (dimension mismatch)",
-                         c->file, field, (long)json_array_size(a), n);
-    dvc_ivec_resize(v, n);
-    for (long i = 0; i < n; i++) {
-        dvc_status st;
-        snprintf(where, sizeof where, "%s: field '%s' entry %ld", c->file, field, i + 1);
-        st = read_num(v->e[i], json_array_get(a, (size_t)i), c, where);
-        if (st != DVC_OK) return st;
-        if (!allow_inf && !dvc_ival_is_finite(v->e[i]))
-            return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
-    }
-    return DVC_OK;
+    return dvc_json_ivec_ex(v, obj, field, c->file, n, allow_inf, num_cb, c);
 }
 
 static dvc_status read_scalar(mpfi_t x, const json_t *obj, const char *field, ctx_t *c)
@@ -149,7 +103,8 @@ static dvc_status read_scalar(mpfi_t x, const json_t *obj, const char *field, ct
     snprintf(where, sizeof where, "%s: field '%s'", c->file, field);
     st = read_num(x, j, c, where);
     if (st != DVC_OK) return st;
-    if (!dvc_ival_is_finite(x)) return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+    if (!dvc_json_fits_d(x))
+        return dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", where);
     return DVC_OK;
 }
 
@@ -204,7 +159,7 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
                          c->file);
     if (jN != NULL) {
         if (!json_is_integer(jN) || json_integer_value(jN) < 1 ||
-            json_integer_value(jN) > 100000000)
+            json_integer_value(jN) > DVC_DLVI_N_MAX)
             return dvc_error(DVC_ERR_INPUT, "%s: field 'N' must be an integer in [1, 1e8]", c->file);
         p->N = (long)json_integer_value(jN);
     }
@@ -228,7 +183,7 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
             mpfi_get_left(lo, q);
             mpfi_get_right(hi, q);
             mpfr_ceil(lo, lo);
-            if (mpfr_cmp_ui(lo, 100000000) > 0)
+            if (mpfr_cmp_ui(lo, DVC_DLVI_N_MAX) > 0)
                 st = dvc_error(DVC_ERR_INPUT, "%s: field 'h': T/h exceeds 1e8 steps", c->file);
             else if (mpfr_cmp(lo, hi) > 0 || mpfr_cmp_ui(lo, 1) < 0) {
                 double qd = dvc_ival_mid_d(q);
@@ -382,8 +337,8 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
         char w2[600];
         snprintf(w2, sizeof w2, "%s: 'scale'", where);
         st = read_num(scale, json_object_get(j, "scale"), c, w2);
-        if (st == DVC_OK && !dvc_ival_is_finite(scale))
-            st = dvc_error(DVC_ERR_INPUT, "%s: must be finite", w2);
+        if (st == DVC_OK && !dvc_json_fits_d(scale))
+            st = dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", w2);
     }
     if (st == DVC_OK) {
         const char *nm = file ? path : (json_is_string(json_object_get(j, "source"))
@@ -451,7 +406,7 @@ static dvc_status read_fun(dvc_tfun_vec_struct *F, long i, json_t *rentry, const
             snprintf(w2, sizeof w2, "%s: 'lipschitz'", where);
             mpfi_init(v);
             st = read_num(v, lj, c, w2);
-            if (st == DVC_OK && (!dvc_ival_is_finite(v) || !dvc_ival_is_nonneg(v)))
+            if (st == DVC_OK && (!dvc_json_fits_d(v) || !dvc_ival_is_nonneg(v)))
                 st = dvc_error(DVC_ERR_INPUT, "%s: must be a finite number >= 0", w2);
             if (st == DVC_OK) st = dvc_tfun_vec_set_lipschitz(F, i, v);
             mpfi_clear(v);
@@ -463,7 +418,11 @@ static dvc_status read_fun(dvc_tfun_vec_struct *F, long i, json_t *rentry, const
         st = dvc_tfun_set_expr(f, json_string_value(j), c->consts);
         if (st != DVC_OK)
             return dvc_error_context(st == DVC_ERR_NOMEM ? st : DVC_ERR_INPUT, "%s: ", where);
-        if (f->kind == DVC_TFUN_CONST) return DVC_OK;
+        if (f->kind == DVC_TFUN_CONST) {
+            if (!dvc_json_fits_d(f->c))
+                return dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", where);
+            return DVC_OK;
+        }
         /* probe the whole interval once: domain errors surface here, named */
         {
             mpfi_t v, tt;
@@ -483,8 +442,8 @@ static dvc_status read_fun(dvc_tfun_vec_struct *F, long i, json_t *rentry, const
         mpfi_t v;
         mpfi_init(v);
         st = dvc_json_ival(v, j, where);
-        if (st == DVC_OK && !dvc_ival_is_finite(v))
-            st = dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+        if (st == DVC_OK && !dvc_json_fits_d(v))
+            st = dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", where);
         if (st == DVC_OK) st = dvc_tfun_set_const(f, v);
         mpfi_clear(v);
     }

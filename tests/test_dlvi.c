@@ -939,8 +939,62 @@ static void test_stop_midway(void)
     mpfi_clear(fs.b);
 }
 
+/* A run whose bounds outgrow binary64 (here eps grows by a factor 2 per
+ * step from 2^-30) must end "not certified" at the step where a stored
+ * bound stops being finite, naming it, and keep only finite steps. */
+static void test_bound_overflow(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_status st;
+    long N = 2000;
+    dvc_dlvi_problem_init(p, 1, 1, 53);
+    /* x' = 1000 y, y = SOL(0, inf, x, 1): L = 1000, hL = 1/2 */
+    mpfi_set_ui(dvc_imat_entry(p->B, 0, 0), 1000);
+    mpfi_set_ui(dvc_imat_entry(p->Q, 0, 0), 1);
+    mpfi_set_ui(dvc_imat_entry(p->M, 0, 0), 1);
+    mpfi_interv_d(p->x0->e[0], 1.0, 1.0 + ldexp(1.0, -30));
+    mpfi_set_ui(p->T, 1);
+    p->N = N;
+    dvc_dlvi_result_init(r);
+    st = dvc_dlvi_run(r, p, NULL);
+    CHECK(st == DVC_NOT_CERTIFIED, "overflowing bound: %s (%s)", dvc_status_name(st), dvc_error_message());
+    CHECK(r->steps_done > 100 && r->steps_done < N, "steps done %ld", r->steps_done);
+    printf("overflow: %s\n", dvc_error_message());
+    CHECK(strstr(dvc_error_message(), "not finite") != NULL && strstr(dvc_error_message(), "step ") != NULL &&
+              strstr(dvc_error_message(), "t in [") != NULL,
+          "message names step, time and quantity: %s", dvc_error_message());
+    {
+        int ok = 1;
+        for (long i = 0; i < r->steps_done; i++)
+            ok &= isfinite(r->ry[i]) && isfinite(r->Lx[i]) && isfinite(r->delta[i]) &&
+                  isfinite(mpfr_get_d(r->eps_x[i + 1], MPFR_RNDU)) &&
+                  isfinite(mpfr_get_d(r->eps_y[i + 1], MPFR_RNDU));
+        CHECK(ok, "every certified step has finite bounds");
+    }
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+}
+
+/* dvc_dlvi_problem_init gives the shapes and the problem file's defaults. */
+static void test_problem_init(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_problem_init(p, 3, 2, 80);
+    CHECK(p->n == 3 && p->m == 2 && p->A->r == 3 && p->A->c == 3 && p->B->r == 3 && p->B->c == 2 &&
+              p->Q->r == 2 && p->Q->c == 3 && p->M->r == 2 && p->l->n == 2 && p->u->n == 2 && p->x0->n == 3,
+          "shapes");
+    CHECK(mpfr_cmp_ui(&p->theta->left, 1) == 0 && mpfr_cmp_ui(&p->theta->right, 1) == 0, "theta = 1 as in files");
+    CHECK(mpfi_get_prec(p->T) == 80 && p->prec == 80, "precision");
+    CHECK(mpfi_is_zero(p->l->e[1]) && mpfr_inf_p(&p->u->e[1]->left), "l = 0, u = +inf");
+    CHECK(p->fcb.eval == NULL && p->gcb.eval == NULL, "f = g = 0");
+    dvc_dlvi_problem_clear(p);
+}
+
 int main(void)
 {
+    test_problem_init();
+    test_bound_overflow();
     test_reference();
     test_refusals();
     test_order_and_table();

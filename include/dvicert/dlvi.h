@@ -16,6 +16,10 @@
 extern "C" {
 #endif
 
+/* Largest number of steps a problem may ask for (problem files, and the
+ * "use N >= ..." suggestion of a failed step condition). */
+#define DVC_DLVI_N_MAX 100000000L
+
 /* A DLVI problem in memory. The problem owns its matrices and vectors and
  * the callbacks attached to it: dvc_dlvi_problem_clear calls fcb.release
  * (gcb.release) on their context when set (dvc_tfun_vec_cb with own != 0),

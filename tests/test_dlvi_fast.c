@@ -6,6 +6,7 @@
  * re-certification of perturbed predictors. Every bound of the fast run
  * must be >= the MPFI one (rigour: the MPFI path is the reference
  * derivation) and, the data being binary64 numbers, equal to it. */
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,8 +239,38 @@ static void test_random(void)
            nsharp, nsteps);
 }
 
+/* The binary64 kernels switch the rounding mode and must hand the
+ * caller's mode back (m = 0: no other module touches it during the run). */
+static void test_caller_rounding(void)
+{
+    static const int modes[] = {FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO};
+    for (int k = 0; k < 3; k++) {
+        dvc_dlvi_problem_t p;
+        dvc_dlvi_result_t r;
+        dvc_status st;
+        int after;
+        dvc_dlvi_problem_init(p, 2, 0, 53);
+        /* x1' = x2, x2' = -x1 */
+        mpfi_set_ui(dvc_imat_entry(p->A, 0, 1), 1);
+        mpfi_set_si(dvc_imat_entry(p->A, 1, 0), -1);
+        mpfi_set_ui(p->x0->e[0], 1);
+        mpfi_set_ui(p->T, 1);
+        p->N = 50;
+        dvc_dlvi_result_init(r);
+        fesetround(modes[k]);
+        st = dvc_dlvi_run(r, p, NULL);
+        after = fegetround();
+        fesetround(FE_TONEAREST);
+        CHECK(st == DVC_OK, "mode %d: run: %s", k, dvc_error_message());
+        CHECK(after == modes[k], "mode %d: the caller's rounding mode is restored", k);
+        dvc_dlvi_result_clear(r);
+        dvc_dlvi_problem_clear(p);
+    }
+}
+
 int main(void)
 {
+    test_caller_rounding();
     test_random();
     return check_report();
 }

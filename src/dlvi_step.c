@@ -6,6 +6,7 @@
  * its sections. */
 #include "dlvi_internal.h"
 #include "fprnd.h"
+#include "lvi_internal.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -62,10 +63,9 @@ typedef struct {
     /* predictor (doubles) */
     double hd, thd;
     double *Ad, *Bd, *Qd, *Md, *ld, *ud, *W, *WB, *Mp, *fv, *gv, *rv, *pv, *qv;
-    double *lsA, *lsb; /* linear solve scratch */
-    long *lsp;       /* free-index list of the predictor's active-set loop */
     long *lspiv;     /* pivots of the floating LU */
-    int *act;
+    dvc_lvi_pred_ws lpw; /* the LVI predictor's workspace (m > 0) */
+    int lpw_ok;
 } ws_t;
 
 /* ---- small helpers --------------------------------------------------- */
@@ -186,69 +186,19 @@ static void tf_eval_d(const dvc_tfun_cb *f, double *out, double t, long k)
     f->eval_d(out, t, f->ctx);
 }
 
-/* ---- double linear algebra for the predictor -------------------------- */
+/* ---- the LVI predictor ------------------------------------------------ */
 
-/* Solve A x = b (A k x k row-major, overwritten; b overwritten by x) by
- * Gaussian elimination with partial pivoting. Returns 0 if singular. */
-/* Dense solve A z = b in place (b <- z) with the library's one floating LU;
- * 0 when a pivot vanishes. piv holds k entries. */
-static int solve_d(double *A, double *b, long k, long *piv)
+/* LVI(l, u, q, M) in doubles: the library's one predictor (lvi module),
+ * warm-started from guess (may be NULL, may alias y), the result clamped into [l, u]. y holds the result;
+ * DVC_NOT_CERTIFIED when no consistent piece was found (y is then the
+ * best point seen). */
+static dvc_status lvi_pred(ws_t *w, const double *M, const double *q, double *y, const double *guess)
 {
-    if (dvc_fp_lu(A, piv, k) != 0) return 0;
-    dvc_fp_lu_solve(A, piv, k, b);
-    return 1;
-}
-
-/* LVI(l, u, q, M) in doubles: primal-dual active-set (semismooth Newton on
- * mid(y - l, y - u, M y + q)) warm-started from act; falls back to the lvi
- * module's predictor. y holds the result; returns DVC_OK or the fallback's
- * status. */
-static dvc_status lvi_pred(ws_t *w, const double *M, const double *q, double *y, int *act)
-{
-    long m = w->m, it, maxit = 3 * m + 10;
-    double qs = 0.0, tol;
-    const double *l = w->ld, *u = w->ud;
-    for (long k = 0; k < m; k++) qs = fmax(qs, fabs(q[k]));
-    tol = 1e-12 * (1.0 + qs);
-    for (it = 0; it < maxit; it++) {
-        long nf = 0, changed = 0;
-        long *F = w->lsp;
-        for (long k = 0; k < m; k++) {
-            if (act[k] == 0) F[nf++] = k;
-            else y[k] = act[k] < 0 ? l[k] : u[k];
-        }
-        for (long a = 0; a < nf; a++) {
-            double s = -q[F[a]];
-            for (long j = 0; j < m; j++)
-                if (act[j] != 0) s -= M[F[a] * m + j] * y[j];
-            w->lsb[a] = s;
-            for (long b = 0; b < nf; b++) w->lsA[a * nf + b] = M[F[a] * m + F[b]];
-        }
-        if (nf > 0 && !solve_d(w->lsA, w->lsb, nf, w->lspiv)) break;
-        for (long a = 0; a < nf; a++) y[F[a]] = w->lsb[a];
-        for (long k = 0; k < m; k++) {
-            double wk = q[k];
-            for (long j = 0; j < m; j++) wk += M[k * m + j] * y[j];
-            if (act[k] == 0) {
-                if (y[k] < l[k] - tol) act[k] = -1, changed = 1;
-                else if (y[k] > u[k] + tol) act[k] = 1, changed = 1;
-            } else if (act[k] < 0 && wk < -tol) {
-                act[k] = 0, changed = 1;
-            } else if (act[k] > 0 && wk > tol) {
-                act[k] = 0, changed = 1;
-            }
-        }
-        if (!changed) {
-            for (long k = 0; k < m; k++) y[k] = fmin(fmax(y[k], l[k]), u[k]);
-            return DVC_OK;
-        }
-    }
-    {
-        dvc_status st = dvc_lvi_predict(y, M, q, l, u, m);
-        if (st != DVC_OK && st != DVC_NOT_CERTIFIED) return st;
-        for (long k = 0; k < m; k++) act[k] = y[k] <= l[k] ? -1 : (y[k] >= u[k] ? 1 : 0);
-        return st;
-    }
+    long m = w->m;
+    dvc_status st = dvc_lvi_predict_ws(&w->lpw, y, NULL, M, q, w->ld, w->ud, m, guess);
+    if (st != DVC_OK && st != DVC_NOT_CERTIFIED) return st;
+    for (long k = 0; k < m; k++) y[k] = fmin(fmax(y[k], w->ld[k]), w->ud[k]);
+    return st;
 }
 
 /* ---- workspace -------------------------------------------------------- */
@@ -285,9 +235,8 @@ static void ws_clear(ws_t *w)
     free(w->fbuf);
     free(w->loc_pat);
     free(w->Ad);
-    free(w->lsp);
     free(w->lspiv);
-    free(w->act);
+    if (w->lpw_ok) dvc_lvi_pred_ws_clear(&w->lpw);
     ws_zero(w);
 }
 
@@ -407,13 +356,14 @@ static dvc_status pred_alloc(ws_t *w, const dvc_dlvi_problem_struct *p, double h
 {
     long n = w->n, m = w->m;
     long sz = n * n + n * m + m * n + m * m + 2 * m + n * n + n * m + m * m + n + m + n + n + m;
-    long ls = (n > m ? n : m);
     double *b;
-    w->Ad = calloc((size_t)(sz + ls * ls + ls + 1), sizeof(double));
-    w->lsp = calloc((size_t)(ls + 1), sizeof(long));
-    w->lspiv = calloc((size_t)(ls + 1), sizeof(long));
-    w->act = calloc((size_t)(m + 1), sizeof(int));
-    if (!w->Ad || !w->lsp || !w->lspiv || !w->act) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    w->Ad = calloc((size_t)(sz + 1), sizeof(double));
+    w->lspiv = calloc((size_t)(n + 1), sizeof(long));
+    if (!w->Ad || !w->lspiv) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    if (m > 0) {
+        if (dvc_lvi_pred_ws_init(&w->lpw, m) != 0) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+        w->lpw_ok = 1;
+    }
     b = w->Ad;
     w->Bd = b += n * n;
     w->Qd = b += n * m;
@@ -427,9 +377,7 @@ static dvc_status pred_alloc(ws_t *w, const dvc_dlvi_problem_struct *p, double h
     w->gv = b += n;
     w->rv = b += m;
     w->pv = b += n;
-    w->qv = b += n;
-    w->lsA = b += m;
-    w->lsb = b + ls * ls;
+    w->qv = b + n;
     dvc_imat_mid_d(w->Ad, p->A);
     dvc_imat_mid_d(w->Bd, p->B);
     dvc_imat_mid_d(w->Qd, p->Q);
@@ -638,8 +586,7 @@ static dvc_status pred_y0(ws_t *w, const double *x, double *y)
         for (long k = 0; k < n; k++) s += w->Qd[a * n + k] * x[k];
         w->qv[a] = s;
     }
-    for (long k = 0; k < m; k++) w->act[k] = 0, y[k] = 0.0;
-    if (lvi_pred(w, w->Md, w->qv, y, w->act) == DVC_NOT_CERTIFIED) dvc_error_reset();
+    if (lvi_pred(w, w->Md, w->qv, y, NULL) == DVC_NOT_CERTIFIED) dvc_error_reset();
     for (long k = 0; k < m; k++)
         if (!isfinite(y[k])) return dvc_error(DVC_NOT_CERTIFIED, "no finite LVI predictor at t = 0");
     return DVC_OK;
@@ -671,7 +618,7 @@ static dvc_status pred_step(ws_t *w, const double *x0, double *x1, double *y1, d
             for (long k = 0; k < n; k++) s += w->Qd[a * n + k] * w->pv[k];
             w->qv[a] = s;
         }
-        st = lvi_pred(w, w->Mp, w->qv, y1, w->act);
+        st = lvi_pred(w, w->Mp, w->qv, y1, y1);
         /* a poor y only makes the defect larger: the certification decides */
         if (st == DVC_NOT_CERTIFIED) dvc_error_reset(), st = DVC_OK;
         if (st != DVC_OK) return dvc_error_context(st, "dlvi predictor at t = %.17g: ", t1);
@@ -1323,8 +1270,7 @@ dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
     }
 done:
     free(w.Ad);
-    free(w.lsp);
     free(w.lspiv);
-    free(w.act);
+    if (w.lpw_ok) dvc_lvi_pred_ws_clear(&w.lpw);
     return st;
 }

@@ -866,54 +866,50 @@ static void field_norm(ws_t *w, mpfr_t out, const dvc_ivec_t X, const mpfi_t *yv
     ivec_norm(out, w->w, w->cc);
 }
 
-/* Certify step i: [t_i, t_{i+1}] from x^i, x^{i+1} (r->x), the guess
- * y^{i+1} (r->y, or none), [yhat^i], eps_x[i], F_i = f(t_i) in w->Fi. */
-static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
+/* The grid point t_{i+1} of step i: f(t_{i+1}), g(t_{i+1}) (computed here,
+ * or by the run loop at the same [t_{i+1}] for its predictor) and the
+ * certified LVI [yhat^{i+1}] at Q x^{i+1} + g (section 5). *fast is
+ * cleared when the binary64 copy of q is not finite. */
+static dvc_status step_grid(ws_t *w, dvc_dlvi_result_t r, long i, int have_y, int *fast,
+                            const char **what)
 {
     long n = w->n, m = w->m;
     const double *xn = r->x + (i + 1) * n;
-    const consts_t *c = &w->glob;
     dvc_status st;
-    const char *what = "";
-    int fast;
-
-    mpfi_mul_si(w->tn, w->h, i + 1);
-    r->t[i + 1] = dvc_ival_mid_d(w->tn);
-    mpfi_interv_fr(w->tstep, &w->ti->left, &w->tn->right);
-    mpfr_set(w->eps_i, r->eps_x[i], MPFR_RNDU);
-
-    /* f(t_{i+1}), g(t_{i+1}) (computed here, or by the run loop at the
-     * same [t_{i+1}] for its predictor) and the certified LVI at
-     * Q x^{i+1} + g */
-    what = "f, g at t_{i+1}";
+    *what = "f, g at t_{i+1}";
     if (!w->fg_ready) {
-        if ((st = tf_eval(&w->f, w->Fn, w->tn, "f")) != DVC_OK) goto fail;
-        if ((st = tf_eval(&w->g, w->Gn, w->tn, "g")) != DVC_OK) goto fail;
+        if ((st = tf_eval(&w->f, w->Fn, w->tn, "f")) != DVC_OK) return st;
+        if ((st = tf_eval(&w->g, w->Gn, w->tn, "g")) != DVC_OK) return st;
     }
     w->fg_ready = 0;
-    what = "LVI at the predictor";
-    fast = w->fast;
-    if (fast) {
+    *what = "LVI at the predictor";
+    *fast = w->fast;
+    if (*fast) {
         if (!w->fd_ready) {
             ivec_to_d(w->f1lo, w->f1hi, w->Fn);
             ivec_to_d(w->glo, w->ghi, w->Gn);
         }
-        fast = dvc_dlvi_fast_q_(w->qlo, w->qhi, &w->fQ, xn, w->glo, w->ghi) == 0;
-        if (fast)
+        *fast = dvc_dlvi_fast_q_(w->qlo, w->qhi, &w->fQ, xn, w->glo, w->ghi) == 0;
+        if (*fast)
             for (long a = 0; a < m; a++) mpfi_interv_d(w->q->e[a], w->qlo[a], w->qhi[a]);
     }
     w->fd_ready = 0;
-    if (!fast) {
+    if (!*fast) {
         dvc_ivec_set_d(w->X1, xn);
         q_of_x(w, w->q, w->X1, w->Gn);
     }
-    if ((st = cert_lvi(w, r, i + 1, w->q, have_y ? r->y + (i + 1) * m : NULL)) != DVC_OK) goto fail;
+    if ((st = cert_lvi(w, r, i + 1, w->q, have_y ? r->y + (i + 1) * m : NULL)) != DVC_OK) return st;
     if (!have_y)
         for (long k = 0; k < m; k++) r->y[(i + 1) * m + k] = dvc_ival_mid_d(r->yhat[(i + 1) * m + k]);
     if (w->fast) yrow_to_d(w->y1lo, w->y1hi, r->yhat + (i + 1) * m, m);
+    return DVC_OK;
+}
 
-    /* Lipschitz constants of f, g over the block holding step i */
-    what = "Lipschitz constants of f, g";
+/* Lipschitz constants L_f, L_g of f and g (section 1), computed over the
+ * block of lip_block steps holding step i and valid on each of them. */
+static dvc_status step_lip_fg(ws_t *w, long i)
+{
+    dvc_status st;
     if (i / w->lip_block != w->blk_id) {
         long b = i / w->lip_block, e = (b + 1) * w->lip_block;
         if (e > w->N) e = w->N;
@@ -921,87 +917,96 @@ static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
         mpfi_mul_si(w->s, w->h, b * w->lip_block);
         mpfi_mul_si(w->u, w->h, e);
         mpfi_interv_fr(w->tblk, &w->s->left, &w->u->right);
-        if ((st = tf_lip(&w->f, w->Lf_blk, w->tblk, "f")) != DVC_OK) goto fail;
-        if ((st = tf_lip(&w->g, w->Lg_blk, w->tblk, "g")) != DVC_OK) goto fail;
+        if ((st = tf_lip(&w->f, w->Lf_blk, w->tblk, "f")) != DVC_OK) return st;
+        if ((st = tf_lip(&w->g, w->Lg_blk, w->tblk, "g")) != DVC_OK) return st;
         w->d_Lf = up_d(w->Lf_blk);
         w->d_Lg = up_d(w->Lg_blk);
     }
     mpfr_set(w->Lf, w->Lf_blk, MPFR_RNDU);
     mpfr_set(w->Lg, w->Lg_blk, MPFR_RNDU);
+    return DVC_OK;
+}
 
-    if (fast) {
-        /* the same bounds in binary64 (dlvi_fast.c) */
-        dvc_dlvi_fast_io io;
-        io.n = n;
-        io.A = &w->fA;
-        io.B = &w->fB;
-        io.x0 = r->x + i * n;
-        io.x1 = xn;
-        io.f0lo = w->f0lo;
-        io.f0hi = w->f0hi;
-        io.f1lo = w->f1lo;
-        io.f1hi = w->f1hi;
-        io.y0lo = w->y0lo;
-        io.y0hi = w->y0hi;
-        io.y1lo = w->y1lo;
-        io.y1hi = w->y1hi;
-        io.thlo = w->d_thlo;
-        io.thhi = w->d_thhi;
-        io.hlo = w->d_hlo;
-        io.hhi = w->d_hhi;
-        io.wlo = w->wlo;
-        io.whi = w->whi;
-        io.zlo = w->zlo;
-        io.zhi = w->zhi;
-        fast = dvc_dlvi_fast_step_(&io) == 0;
-        if (fast && !w->sharpen) {
-            dvc_dlvi_fast_rec rc;
-            rc.L = c->d_L;
-            rc.bnB = c->d_bnB;
-            rc.eLh = c->d_eLh;
-            rc.phi = c->d_phi;
-            rc.a0 = c->d_a0;
-            rc.a1 = c->d_a1;
-            rc.invD = c->d_invD;
-            rc.beta = c->d_beta;
-            rc.nQ = w->d_nQ;
-            rc.hhi = w->d_hhi;
-            rc.eps_i = up_d(r->eps_x[i]);
-            rc.v0n = io.v0n;
-            rc.Lf = w->d_Lf;
-            rc.Lg = w->d_Lg;
-            rc.dn = io.dn;
-            rc.dx = io.dx;
-            rc.ydev = dvc_dlvi_fast_ydev_(w->y1lo, w->y1hi, r->y + (i + 1) * m, m);
-            if (dvc_dlvi_fast_recur_(&rc) == 0) {
-                mpfr_set_d(r->eps_x[i + 1], rc.eps, MPFR_RNDU);
-                if (mpfr_cmp(r->eps_x[i + 1], r->max_eps_x) > 0) mpfr_set(r->max_eps_x, r->eps_x[i + 1], MPFR_RNDU);
-                mpfr_set_d(r->eps_y[i + 1], rc.eps_y, MPFR_RNDU);
-                if (mpfr_cmp(r->eps_y[i + 1], r->max_eps_y) > 0) mpfr_set(r->max_eps_y, r->eps_y[i + 1], MPFR_RNDU);
-                r->Lx[i] = rc.Lx;
-                r->Lf[i] = w->d_Lf;
-                r->Lg[i] = w->d_Lg;
-                r->delta[i] = io.dn;
-                r->beta_step[i] = c->d_beta;
-                r->ry[i] = rc.ry;
-                goto next;
-            }
-        }
-        if (fast) {
-            mpfr_set_d(w->v0n, io.v0n, MPFR_RNDU);
-            mpfr_set_d(w->dn, io.dn, MPFR_RNDU);
-            mpfr_set_d(w->dx, io.dx, MPFR_RNDU);
+/* The binary64 path of step i (section 8, src/dlvi_fast.c): the same
+ * operations as the MPFI path. Returns 2 when every bound of the step is
+ * stored, 1 when only ||x'(t_i)||, ||delta_i|| and ||x^{i+1} - x^i|| are
+ * (w->v0n, w->dn, w->dx; sharpening needs the MPFI recursion), 0 when
+ * the MPFI path must redo the step. */
+static int step_fast(ws_t *w, dvc_dlvi_result_t r, long i, const consts_t *c)
+{
+    long n = w->n, m = w->m;
+    dvc_dlvi_fast_io io;
+    io.n = n;
+    io.A = &w->fA;
+    io.B = &w->fB;
+    io.x0 = r->x + i * n;
+    io.x1 = r->x + (i + 1) * n;
+    io.f0lo = w->f0lo;
+    io.f0hi = w->f0hi;
+    io.f1lo = w->f1lo;
+    io.f1hi = w->f1hi;
+    io.y0lo = w->y0lo;
+    io.y0hi = w->y0hi;
+    io.y1lo = w->y1lo;
+    io.y1hi = w->y1hi;
+    io.thlo = w->d_thlo;
+    io.thhi = w->d_thhi;
+    io.hlo = w->d_hlo;
+    io.hhi = w->d_hhi;
+    io.wlo = w->wlo;
+    io.whi = w->whi;
+    io.zlo = w->zlo;
+    io.zhi = w->zhi;
+    if (dvc_dlvi_fast_step_(&io) != 0) return 0;
+    if (!w->sharpen) {
+        dvc_dlvi_fast_rec rc;
+        rc.L = c->d_L;
+        rc.bnB = c->d_bnB;
+        rc.eLh = c->d_eLh;
+        rc.phi = c->d_phi;
+        rc.a0 = c->d_a0;
+        rc.a1 = c->d_a1;
+        rc.invD = c->d_invD;
+        rc.beta = c->d_beta;
+        rc.nQ = w->d_nQ;
+        rc.hhi = w->d_hhi;
+        rc.eps_i = up_d(r->eps_x[i]);
+        rc.v0n = io.v0n;
+        rc.Lf = w->d_Lf;
+        rc.Lg = w->d_Lg;
+        rc.dn = io.dn;
+        rc.dx = io.dx;
+        rc.ydev = dvc_dlvi_fast_ydev_(w->y1lo, w->y1hi, r->y + (i + 1) * m, m);
+        if (dvc_dlvi_fast_recur_(&rc) == 0) {
+            mpfr_set_d(r->eps_x[i + 1], rc.eps, MPFR_RNDU);
+            if (mpfr_cmp(r->eps_x[i + 1], r->max_eps_x) > 0) mpfr_set(r->max_eps_x, r->eps_x[i + 1], MPFR_RNDU);
+            mpfr_set_d(r->eps_y[i + 1], rc.eps_y, MPFR_RNDU);
+            if (mpfr_cmp(r->eps_y[i + 1], r->max_eps_y) > 0) mpfr_set(r->max_eps_y, r->eps_y[i + 1], MPFR_RNDU);
+            r->Lx[i] = rc.Lx;
+            r->Lf[i] = w->d_Lf;
+            r->Lg[i] = w->d_Lg;
+            r->delta[i] = io.dn;
+            r->beta_step[i] = c->d_beta;
+            r->ry[i] = rc.ry;
+            return 2;
         }
     }
-    if (!fast) {
-    /* MPFI path: x^i, x^{i+1} as intervals */
-    dvc_ivec_set_d(w->X0, r->x + i * n);
-    dvc_ivec_set_d(w->X1, xn);
-    /* ||x'(t_i)|| <= ||A x^i + B yhat^i + f(t_i)|| + L eps_i (section 4) */
-    field_norm(w, w->v0n, w->X0, r->yhat + i * m, w->Fi);
+    mpfr_set_d(w->v0n, io.v0n, MPFR_RNDU);
+    mpfr_set_d(w->dn, io.dn, MPFR_RNDU);
+    mpfr_set_d(w->dx, io.dx, MPFR_RNDU);
+    return 1;
+}
 
-    /* defect delta_i = x^{i+1} - x^i - h (A (theta x^i + (1-theta) x^{i+1})
-     *                  + B yhat^{i+1} + f(t_{i+1}))  (section 2) */
+/* MPFI path: ||A x^i + B yhat^i + f(t_i)|| (section 4), the defect
+ * delta_i = x^{i+1} - x^i - h (A (theta x^i + (1-theta) x^{i+1})
+ *           + B yhat^{i+1} + f(t_{i+1})) (section 2)
+ * and ||x^{i+1} - x^i||, into w->v0n, w->dn, w->dx. */
+static dvc_status step_defect(ws_t *w, dvc_dlvi_result_t r, long i)
+{
+    long n = w->n, m = w->m;
+    dvc_ivec_set_d(w->X0, r->x + i * n);
+    dvc_ivec_set_d(w->X1, r->x + (i + 1) * n);
+    field_norm(w, w->v0n, w->X0, r->yhat + i * m, w->Fi);
     mpfr_set_zero(w->dn, 1);
     mpfr_set_zero(w->dx, 1);
     for (long k = 0; k < n; k++) {
@@ -1020,38 +1025,32 @@ static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
         if (mpfr_cmp(w->r1, w->dx) > 0) mpfr_set(w->dx, w->r1, MPFR_RNDU);
         mpfi_sub(w->s, w->s, w->u);
         dvc_ival_mag(w->r1, w->s);
-        if (!mpfr_number_p(w->r1)) {
-            st = DVC_NOT_CERTIFIED;
-            what = "defect";
-            dvc_error(st, "defect is not finite");
-            goto fail;
-        }
+        if (!mpfr_number_p(w->r1)) return dvc_error(DVC_NOT_CERTIFIED, "defect is not finite");
         if (mpfr_cmp(w->r1, w->dn) > 0) mpfr_set(w->dn, w->r1, MPFR_RNDU);
     }
-    } /* !fast */
+    return DVC_OK;
+}
 
-    for (int pass = 0; pass < 2; pass++) {
-        /* v0 = ||A x^i + B yhat^i + f(t_i)|| + L eps_i; Gronwall (section 4):
-         * L_x = v0 e^{Lh} + (beta ||B|| L_g + L_f)(e^{Lh} - 1)/L */
-        mpfr_mul(w->v0, c->L, w->eps_i, MPFR_RNDU);
-        mpfr_add(w->v0, w->v0, w->v0n, MPFR_RNDU);
-        mpfr_mul(w->cc, c->bnB, w->Lg, MPFR_RNDU);
-        mpfr_add(w->cc, w->cc, w->Lf, MPFR_RNDU);
-        mpfr_mul(w->Lx, w->v0, c->eLh, MPFR_RNDU);
-        mpfr_mul(w->r1, w->cc, c->phi, MPFR_RNDU);
-        mpfr_add(w->Lx, w->Lx, w->r1, MPFR_RNDU);
-        if (pass == 0 && w->sharpen) {
-            const consts_t *cl = sharpen_step(w, r, i);
-            if (cl != c) {
-                c = cl;
-                r->n_sharpened++;
-                continue;
-            }
-        }
-        break;
-    }
+/* Lipschitz constant of x on the step (section 4, Gronwall):
+ * v0 = ||A x^i + B yhat^i + f(t_i)|| + L eps_i,
+ * L_x = v0 e^{Lh} + (beta ||B|| L_g + L_f)(e^{Lh} - 1)/L, into w->Lx
+ * (and beta ||B|| L_g + L_f into w->cc). */
+static void step_lip_x(ws_t *w, const consts_t *c)
+{
+    mpfr_mul(w->v0, c->L, w->eps_i, MPFR_RNDU);
+    mpfr_add(w->v0, w->v0, w->v0n, MPFR_RNDU);
+    mpfr_mul(w->cc, c->bnB, w->Lg, MPFR_RNDU);
+    mpfr_add(w->cc, w->cc, w->Lf, MPFR_RNDU);
+    mpfr_mul(w->Lx, w->v0, c->eLh, MPFR_RNDU);
+    mpfr_mul(w->r1, w->cc, c->phi, MPFR_RNDU);
+    mpfr_add(w->Lx, w->Lx, w->r1, MPFR_RNDU);
+}
 
-    /* eps_{i+1} = a0 eps_i + a1 (L L_x + beta ||B|| L_g + L_f) + ||delta|| / D (section 3) */
+/* The error recursion (section 3):
+ * eps_{i+1} = a0 eps_i + a1 (L L_x + beta ||B|| L_g + L_f) + ||delta|| / D,
+ * stored in r->eps_x[i+1]. */
+static dvc_status step_eps_x(ws_t *w, dvc_dlvi_result_t r, long i, const consts_t *c)
+{
     mpfr_mul(w->eps, c->L, w->Lx, MPFR_RNDU);
     mpfr_add(w->eps, w->eps, w->cc, MPFR_RNDU);
     mpfr_mul(w->eps, w->eps, c->a1, MPFR_RNDU);
@@ -1059,17 +1058,16 @@ static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
     mpfr_add(w->eps, w->eps, w->r1, MPFR_RNDU);
     mpfr_mul(w->r1, c->invD, w->dn, MPFR_RNDU);
     mpfr_add(w->eps, w->eps, w->r1, MPFR_RNDU);
-    if (!mpfr_number_p(w->eps)) {
-        st = dvc_error(DVC_NOT_CERTIFIED, "error bound is not finite");
-        what = "error recursion";
-        goto fail;
-    }
+    if (!mpfr_number_p(w->eps)) return dvc_error(DVC_NOT_CERTIFIED, "error bound is not finite");
     mpfr_set(r->eps_x[i + 1], w->eps, MPFR_RNDU);
     if (mpfr_cmp(w->eps, r->max_eps_x) > 0) mpfr_set(r->max_eps_x, w->eps, MPFR_RNDU);
-    set_eps_y(w, r, i + 1, c);
+    return DVC_OK;
+}
 
-    /* y box radius on the step (section 6):
-     * beta (||Q|| (eps_{i+1} + min(||x^{i+1} - x^i||, L_x h)) + L_g h) */
+/* Radius of the y box on the step (section 6), into w->r1:
+ * beta (||Q|| (eps_{i+1} + min(||x^{i+1} - x^i||, L_x h)) + L_g h). */
+static void step_ry(ws_t *w, const consts_t *c)
+{
     mpfr_mul(w->r1, w->Lx, w->hhi, MPFR_RNDU);
     if (mpfr_cmp(w->dx, w->r1) < 0) mpfr_set(w->r1, w->dx, MPFR_RNDU);
     mpfr_add(w->r1, w->r1, w->eps, MPFR_RNDU);
@@ -1077,25 +1075,12 @@ static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
     mpfr_mul(w->r2, w->Lg, w->hhi, MPFR_RNDU);
     mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
     mpfr_mul(w->r1, w->r1, c->beta, MPFR_RNDU);
+}
 
-    r->Lx[i] = up_d(w->Lx);
-    r->Lf[i] = up_d(w->Lf);
-    r->Lg[i] = up_d(w->Lg);
-    r->delta[i] = up_d(w->dn);
-    r->beta_step[i] = up_d(c->beta);
-    r->ry[i] = up_d(w->r1);
-
-next:
-    {
-        const char *q = step_not_finite(r, i);
-        if (q) {
-            recompute_max(r, i);
-            st = dvc_error(DVC_NOT_CERTIFIED, "%s is not finite (overflows binary64)", q);
-            what = "bounds";
-            goto fail;
-        }
-    }
-    /* next step starts from t_{i+1}, f(t_{i+1}) */
+/* Step i certified: move t_{i+1}, f(t_{i+1}), x^{i+1}, [yhat^{i+1}] into
+ * the slots of t_i. */
+static void step_advance(ws_t *w, dvc_dlvi_result_t r, long i)
+{
     mpfi_swap(w->ti, w->tn);
     if (w->fast) {
         double *t;
@@ -1113,6 +1098,69 @@ next:
         *w->X1 = tmp;
     }
     r->steps_done = i + 1;
+}
+
+/* Certify step i: [t_i, t_{i+1}] from x^i, x^{i+1} (r->x), the guess
+ * y^{i+1} (r->y, or none), [yhat^i], eps_x[i], F_i = f(t_i) in w->Fi.
+ * The bounds in the order of docs/bounds.md, section 8. */
+static dvc_status cert_step(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
+{
+    const consts_t *c = &w->glob;
+    dvc_status st;
+    const char *what = "";
+    int fast, done = 0;
+
+    mpfi_mul_si(w->tn, w->h, i + 1);
+    r->t[i + 1] = dvc_ival_mid_d(w->tn);
+    mpfi_interv_fr(w->tstep, &w->ti->left, &w->tn->right);
+    mpfr_set(w->eps_i, r->eps_x[i], MPFR_RNDU);
+
+    if ((st = step_grid(w, r, i, have_y, &fast, &what)) != DVC_OK) goto fail;
+    what = "Lipschitz constants of f, g";
+    if ((st = step_lip_fg(w, i)) != DVC_OK) goto fail;
+    if (fast) {
+        int k = step_fast(w, r, i, c);
+        fast = k > 0;
+        done = k == 2;
+    }
+    if (!done) {
+        if (!fast && (st = step_defect(w, r, i)) != DVC_OK) {
+            what = "defect";
+            goto fail;
+        }
+        step_lip_x(w, c);
+        if (w->sharpen) {
+            /* section 7: a local constant, then L_x again with it */
+            const consts_t *cl = sharpen_step(w, r, i);
+            if (cl != c) {
+                c = cl;
+                r->n_sharpened++;
+                step_lip_x(w, c);
+            }
+        }
+        if ((st = step_eps_x(w, r, i, c)) != DVC_OK) {
+            what = "error recursion";
+            goto fail;
+        }
+        set_eps_y(w, r, i + 1, c);
+        step_ry(w, c);
+        r->Lx[i] = up_d(w->Lx);
+        r->Lf[i] = up_d(w->Lf);
+        r->Lg[i] = up_d(w->Lg);
+        r->delta[i] = up_d(w->dn);
+        r->beta_step[i] = up_d(c->beta);
+        r->ry[i] = up_d(w->r1);
+    }
+    {
+        const char *q = step_not_finite(r, i);
+        if (q) {
+            recompute_max(r, i);
+            st = dvc_error(DVC_NOT_CERTIFIED, "%s is not finite (overflows binary64)", q);
+            what = "bounds";
+            goto fail;
+        }
+    }
+    step_advance(w, r, i);
     return DVC_OK;
 fail:
     return dvc_error_context(st == DVC_OK ? DVC_NOT_CERTIFIED : st,

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Certified time-stepping engine for the DLVI (Chen & Wang (4.1), (4.2)):
- * floating-point predictor, then per step a certified LVI enclosure, the
- * defect of the recursion and the error recursion of docs/bounds.md in
- * outward-rounded arithmetic. The per-step certification lives in
- * dlvi_step.c and is shared by dvc_dlvi_run and dvc_dlvi_certify. */
-#include "dlvi_internal.h"
+/* DLVI problems, options and result records of the certified
+ * time-stepping engine (Chen & Wang (4.1), (4.2)); the engine itself lives
+ * in src/dlvi/ (see dlvi/internal.h), the bounds in docs/bounds.md. */
+#include "dlvi/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* The binary64 step kernels of the DLVI engine (src/dlvi_fast.c, used at
+/* The binary64 step kernels of the DLVI engine (src/dlvi/fast.c, used at
  * 53 bits) against the MPFI path (forced with DVC_DLVI_NOFAST) on random
  * problems: interval and point matrices (entries straddling 0), interval
  * theta and h, interval f and g, m = 0, sharpening on and off, and

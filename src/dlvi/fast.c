@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Binary64 kernels of the DLVI step certification at 53 bits (see
- * dlvi_internal.h). They redo, operation for operation and in the same
+ * internal.h). They redo, operation for operation and in the same
  * order, what the MPFI path of cert_step computes: inf-sup intervals with
  * every upper bound rounded up and every lower bound computed as
  * -(upper bound of the negation), all under FE_UPWARD. At 53 bits every
@@ -10,7 +10,7 @@
  * kernel return nonzero so that the caller takes the MPFI path. Rounding
  * modes are switched through src/rounding.h only, and every exit restores
  * the caller's mode. */
-#include "dlvi_internal.h"
+#include "dlvi/internal.h"
 #include "rounding.h"
 
 #include <fenv.h>

@@ -260,8 +260,54 @@ static void test_funs(void)
     mpfr_clear(L);
 }
 
+/* The public reader (no jansson in its interface): a file in, a problem
+ * with its callbacks out; a bad file leaves an empty problem behind. */
+static void test_read_file(void)
+{
+    const char *path = "test_problem_read.json";
+    FILE *f = fopen(path, "w");
+    dvc_dlvi_problem_t P;
+    dvc_ivec_t v;
+    mpfi_t t;
+    dvc_status st;
+    REQUIRE(f != NULL, "cannot write %s", path);
+    fputs("{\"A\": [[0, 1], [-4, 0]], \"B\": [[0], [-1]], \"Q\": [[3, 0]], \"M\": [[1]],"
+          " \"l\": [0], \"u\": [\"inf\"], \"x0\": [0, \"0.2\"], \"f\": [null, \"3\"],"
+          " \"T\": 1, \"N\": 10}\n", f);
+    fclose(f);
+    dvc_dlvi_problem_init(P, 0, 0, 0);
+    st = dvc_problem_read(P, path, 0);
+    CHECK(st == DVC_OK, "read: %s", dvc_error_message());
+    CHECK(P->n == 2 && P->m == 1 && P->N == 10 && mpfr_cmp_ui(&P->theta->left, 1) == 0, "dimensions, N, theta");
+    CHECK(P->fcb.eval != NULL && P->fcb.release != NULL && P->gcb.eval == NULL, "f attached and owned, g = 0");
+    if (st == DVC_OK && P->fcb.eval) {
+        dvc_ivec_init2(v, 2, 53);
+        mpfi_init2(t, 53);
+        mpfi_interv_d(t, 0.25, 0.5);
+        st = P->fcb.eval(v, t, P->fcb.ctx);
+        CHECK(st == DVC_OK && mpfi_is_zero(v->e[0]) && mpfr_cmp_ui(&v->e[1]->left, 3) == 0 &&
+                  mpfr_cmp_ui(&v->e[1]->right, 3) == 0,
+              "f = (0, 3)");
+        dvc_ivec_clear(v);
+        mpfi_clear(t);
+    }
+    /* a bad file: named error, empty problem */
+    f = fopen(path, "w");
+    REQUIRE(f != NULL, "cannot write %s", path);
+    fputs("{\"A\": [[0]], \"B\": [[1]], \"Q\": [[1]], \"M\": [[1]], \"l\": [0], \"u\": [\"inf\"],"
+          " \"x0\": [\"1e309\"], \"T\": 1, \"N\": 10}\n", f);
+    fclose(f);
+    st = dvc_problem_read(P, path, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "field 'x0' entry 1"), "x0 = 1e309: %s",
+          dvc_error_message());
+    CHECK(P->n == 0 && P->m == 0 && P->fcb.eval == NULL, "empty after an error");
+    dvc_dlvi_problem_clear(P);
+    remove(path);
+}
+
 int main(void)
 {
+    test_read_file();
     test_grid();
     test_N_and_h();
     test_rationals();

@@ -117,6 +117,8 @@ typedef struct {
 } dvc_dlvi_result_struct;
 typedef dvc_dlvi_result_struct dvc_dlvi_result_t[1];
 
+/* An empty record; dvc_dlvi_run / dvc_dlvi_certify (re)allocate its
+ * arrays, which r owns: dvc_dlvi_result_clear releases them. */
 void dvc_dlvi_result_init(dvc_dlvi_result_t r);
 void dvc_dlvi_result_clear(dvc_dlvi_result_t r);
 

@@ -24,6 +24,7 @@ static const char *const known_keys[] = {
 };
 
 typedef struct {
+    mpfr_prec_t prec; /* of every number read */
     const char *file;
     const char *basedir;
     dvc_expr_consts_t consts;
@@ -85,13 +86,13 @@ static dvc_status num_cb(mpfi_t x, const json_t *j, void *ctx, const char *where
 static dvc_status read_mat(dvc_imat_t A, const json_t *obj, const char *field, ctx_t *c,
                            long r_expect, long c_expect)
 {
-    return dvc_json_imat_ex(A, obj, field, c->file, r_expect, c_expect, num_cb, c);
+    return dvc_json_imat_ex(A, obj, field, c->file, r_expect, c_expect, c->prec, num_cb, c);
 }
 
 static dvc_status read_vec(dvc_ivec_t v, const json_t *obj, const char *field, ctx_t *c, long n,
                            int allow_inf)
 {
-    return dvc_json_ivec_ex(v, obj, field, c->file, n, allow_inf, num_cb, c);
+    return dvc_json_ivec_ex(v, obj, field, c->file, n, allow_inf, c->prec, num_cb, c);
 }
 
 static dvc_status read_scalar(mpfi_t x, const json_t *obj, const char *field, ctx_t *c)
@@ -108,7 +109,21 @@ static dvc_status read_scalar(mpfi_t x, const json_t *obj, const char *field, ct
     return DVC_OK;
 }
 
+static dvc_status read_consts_at(ctx_t *c, const json_t *obj);
+
+/* The expression module's named constants take the working precision:
+ * it is set to the problem's for them only. */
 static dvc_status read_consts(ctx_t *c, const json_t *obj)
+{
+    mpfr_prec_t saved = dvc_prec_get();
+    dvc_status st;
+    dvc_prec_set(c->prec);
+    st = read_consts_at(c, obj);
+    dvc_prec_set(saved);
+    return st;
+}
+
+static dvc_status read_consts_at(ctx_t *c, const json_t *obj)
 {
     const json_t *cs = json_object_get(obj, "constants");
     const char *key;
@@ -130,7 +145,7 @@ static dvc_status read_consts(ctx_t *c, const json_t *obj)
             mpfi_t x;
             char where[512];
             snprintf(where, sizeof where, "%s: field 'constants' entry '%s'", c->file, key);
-            mpfi_init(x);
+            mpfi_init2(x, c->prec);
             st = dvc_json_ival(x, val, where);
             if (st == DVC_OK) st = dvc_expr_consts_add(c->consts, key, x);
             mpfi_clear(x);
@@ -329,9 +344,9 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
         }
         text = buf;
     }
-    mpfi_init(scale);
-    mpfi_init(tmin);
-    mpfi_init(tmax);
+    mpfi_init2(scale, c->prec);
+    mpfi_init2(tmin, c->prec);
+    mpfi_init2(tmax, c->prec);
     mpfi_set_ui(scale, 1);
     if (json_object_get(j, "scale")) {
         char w2[600];
@@ -404,7 +419,7 @@ static dvc_status read_fun(dvc_tfun_vec_struct *F, long i, json_t *rentry, const
             char w2[600];
             mpfi_t v;
             snprintf(w2, sizeof w2, "%s: 'lipschitz'", where);
-            mpfi_init(v);
+            mpfi_init2(v, c->prec);
             st = read_num(v, lj, c, w2);
             if (st == DVC_OK && (!dvc_json_fits_d(v) || !dvc_ival_is_nonneg(v)))
                 st = dvc_error(DVC_ERR_INPUT, "%s: must be a finite number >= 0", w2);
@@ -426,8 +441,8 @@ static dvc_status read_fun(dvc_tfun_vec_struct *F, long i, json_t *rentry, const
         /* probe the whole interval once: domain errors surface here, named */
         {
             mpfi_t v, tt;
-            mpfi_init(v);
-            mpfi_init(tt);
+            mpfi_init2(v, c->prec);
+            mpfi_init2(tt, c->prec);
             mpfi_interv_ui(tt, 0, 0);
             mpfi_put(tt, T);
             st = dvc_expr_eval(v, f->expr, tt);
@@ -440,7 +455,7 @@ static dvc_status read_fun(dvc_tfun_vec_struct *F, long i, json_t *rentry, const
     }
     {
         mpfi_t v;
-        mpfi_init(v);
+        mpfi_init2(v, c->prec);
         st = dvc_json_ival(v, j, where);
         if (st == DVC_OK && !dvc_json_fits_d(v))
             st = dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", where);
@@ -466,7 +481,7 @@ static dvc_status read_funs(dvc_tfun_cb *cb, json_t *res, const json_t *obj, con
     if ((long)json_array_size(a) != k)
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s' has %ld entries, expected %ld (dimension mismatch)",
                          c->file, field, (long)json_array_size(a), k);
-    F = dvc_tfun_vec_new(k, 0);
+    F = dvc_tfun_vec_new(k, c->prec);
     if (!F) return DVC_ERR_NOMEM;
     dvc_tfun_vec_set_domain(F, T);
     for (long i = 0; i < k && st == DVC_OK; i++) {
@@ -565,7 +580,7 @@ dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const 
                                  const char *name, const char *basedir, mpfr_prec_t prec)
 {
     dvc_status st = DVC_OK;
-    mpfr_prec_t fp, saved = dvc_prec_get();
+    mpfr_prec_t fp;
     json_t *res = NULL;
     ctx_t c;
     if (resolved) *resolved = NULL;
@@ -574,9 +589,9 @@ dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const 
     fp = file_prec(obj, name, &st);
     if (st != DVC_OK) return st;
     if (prec == 0) prec = fp;
-    dvc_prec_set(prec);
     dvc_dlvi_problem_clear(p);
     dvc_dlvi_problem_init(p, 0, 0, prec);
+    c.prec = prec;
     c.file = name;
     c.basedir = basedir;
     dvc_expr_consts_init(c.consts);
@@ -584,7 +599,6 @@ dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const 
     if (res == NULL) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     else st = build(p, res, obj, &c);
     dvc_expr_consts_clear(c.consts);
-    dvc_prec_set(saved);
     if (st == DVC_OK && resolved) *resolved = res;
     else json_decref(res);
     return st;

@@ -276,8 +276,14 @@ static void test_read_file(void)
           " \"T\": 1, \"N\": 10}\n", f);
     fclose(f);
     dvc_dlvi_problem_init(P, 0, 0, 0);
+    /* the file's precision (53 by default), whatever the working precision */
+    dvc_prec_set(30);
     st = dvc_problem_read(P, path, 0);
+    CHECK(dvc_prec_get() == 30, "working precision left alone");
+    dvc_prec_set(DVC_DEFAULT_PREC);
     CHECK(st == DVC_OK, "read: %s", dvc_error_message());
+    CHECK(P->prec == 53 && mpfi_get_prec(dvc_imat_entry(P->A, 1, 0)) == 53 && mpfi_get_prec(P->x0->e[1]) == 53,
+          "entries at 53 bits");
     CHECK(P->n == 2 && P->m == 1 && P->N == 10 && mpfr_cmp_ui(&P->theta->left, 1) == 0, "dimensions, N, theta");
     CHECK(P->fcb.eval != NULL && P->fcb.release != NULL && P->gcb.eval == NULL, "f attached and owned, g = 0");
     if (st == DVC_OK && P->fcb.eval) {

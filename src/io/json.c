@@ -108,7 +108,8 @@ static dvc_status plain_num(mpfi_t x, const json_t *j, void *ctx, const char *wh
 }
 
 dvc_status dvc_json_imat_ex(dvc_imat_t A, const json_t *obj, const char *field, const char *file,
-                            long r_expect, long c_expect, dvc_json_num_fn num, void *ctx)
+                            long r_expect, long c_expect, mpfr_prec_t prec, dvc_json_num_fn num,
+                            void *ctx)
 {
     const json_t *a = json_object_get(obj, field);
     long r, c;
@@ -127,7 +128,12 @@ dvc_status dvc_json_imat_ex(dvc_imat_t A, const json_t *obj, const char *field, 
     if ((r_expect >= 0 && r != r_expect) || (c_expect >= 0 && c != c_expect))
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s' is %ldx%ld, expected %ldx%ld (dimension mismatch)",
                          file, field, r, c, r_expect >= 0 ? r_expect : r, c_expect >= 0 ? c_expect : c);
-    dvc_imat_resize(A, r, c);
+    if (prec > 0 && A->r * A->c == 0) {
+        dvc_imat_clear(A);
+        dvc_imat_init2(A, r, c, prec);
+    } else {
+        dvc_imat_resize(A, r, c);
+    }
     for (long i = 0; i < r; i++) {
         const json_t *row = json_array_get(a, (size_t)i);
         if (!json_is_array(row) || (long)json_array_size(row) != c)
@@ -146,7 +152,8 @@ dvc_status dvc_json_imat_ex(dvc_imat_t A, const json_t *obj, const char *field, 
 }
 
 dvc_status dvc_json_ivec_ex(dvc_ivec_t v, const json_t *obj, const char *field, const char *file,
-                            long n_expect, int allow_inf, dvc_json_num_fn num, void *ctx)
+                            long n_expect, int allow_inf, mpfr_prec_t prec, dvc_json_num_fn num,
+                            void *ctx)
 {
     const json_t *a = json_object_get(obj, field);
     long n;
@@ -163,7 +170,12 @@ dvc_status dvc_json_ivec_ex(dvc_ivec_t v, const json_t *obj, const char *field, 
     if (n_expect >= 0 && n != n_expect)
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s' has %ld entries, expected %ld (dimension mismatch)",
                          file, field, n, n_expect);
-    dvc_ivec_resize(v, n);
+    if (prec > 0 && v->n == 0) {
+        dvc_ivec_clear(v);
+        dvc_ivec_init2(v, n, prec);
+    } else {
+        dvc_ivec_resize(v, n);
+    }
     for (long i = 0; i < n; i++) {
         dvc_status st;
         snprintf(where, sizeof where, "%s: field '%s' entry %ld", file, field, i + 1);
@@ -179,13 +191,13 @@ dvc_status dvc_json_ivec_ex(dvc_ivec_t v, const json_t *obj, const char *field, 
 dvc_status dvc_json_imat(dvc_imat_t A, const json_t *obj, const char *field, const char *file)
 {
     int any = A->r * A->c != 0;
-    return dvc_json_imat_ex(A, obj, field, file, any ? A->r : -1, any ? A->c : -1, NULL, NULL);
+    return dvc_json_imat_ex(A, obj, field, file, any ? A->r : -1, any ? A->c : -1, 0, NULL, NULL);
 }
 
 dvc_status dvc_json_ivec(dvc_ivec_t v, const json_t *obj, const char *field, const char *file,
                          int allow_inf)
 {
-    return dvc_json_ivec_ex(v, obj, field, file, v->n != 0 ? v->n : -1, allow_inf, NULL, NULL);
+    return dvc_json_ivec_ex(v, obj, field, file, v->n != 0 ? v->n : -1, allow_inf, 0, NULL, NULL);
 }
 
 dvc_status dvc_write_atomic(const char *path, const char *text, size_t len)

@@ -32,15 +32,18 @@ dvc_status dvc_json_ivec(dvc_ivec_t v, const json_t *obj, const char *field,
                          const char *file, int allow_inf);
 
 /* The same with the expected shape (r_expect, c_expect, n_expect; -1: any,
- * the object is resized to what the file says) and a reader of one number
+ * the object is resized to what the file says; an empty object is created
+ * at precision prec, 0: the working precision) and a reader of one number
  * (num(x, j, ctx, where); NULL: dvc_json_ival). Entries must be finite and
  * within the binary64 range (the predictor and the certificate are binary64),
  * or, for vectors with allow_inf, exactly -inf / +inf. */
 typedef dvc_status (*dvc_json_num_fn)(mpfi_t x, const json_t *j, void *ctx, const char *where);
 dvc_status dvc_json_imat_ex(dvc_imat_t A, const json_t *obj, const char *field, const char *file,
-                            long r_expect, long c_expect, dvc_json_num_fn num, void *ctx);
+                            long r_expect, long c_expect, mpfr_prec_t prec, dvc_json_num_fn num,
+                            void *ctx);
 dvc_status dvc_json_ivec_ex(dvc_ivec_t v, const json_t *obj, const char *field, const char *file,
-                            long n_expect, int allow_inf, dvc_json_num_fn num, void *ctx);
+                            long n_expect, int allow_inf, mpfr_prec_t prec, dvc_json_num_fn num,
+                            void *ctx);
 
 /* True when both ends of x are finite and within the binary64 range. */
 int dvc_json_fits_d(const mpfi_t x);

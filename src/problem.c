@@ -361,6 +361,10 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
         st = dvc_tfun_parse_table(f, text, at2 ? "at2" : "csv", nm, scale);
         if (st != DVC_OK) st = dvc_error_context(st, "%s: ", where);
     }
+    for (long k = 0; st == DVC_OK && k < f->tab->n; k++)
+        if (!dvc_json_fits_d(f->tab->t[k]) || !dvc_json_fits_d(f->tab->v[k]))
+            st = dvc_error(DVC_ERR_INPUT, "%s: sample %ld: time and value must be finite (and within the "
+                           "binary64 range)", where, k + 1);
     if (st == DVC_OK) {
         dvc_tabfun_tmin(tmin, f->tab);
         dvc_tabfun_tmax(tmax, f->tab);

@@ -67,6 +67,10 @@ sed 's/"u":\["inf"\]/"u":["1e309"]/' "$tmp/t10ok.json" > "$tmp/ubig.json"
 run_enclose ubig 2 "field 'u' entry 1" "u = 1e309 (not \"inf\")"
 sed 's/"N":11/"N":11,"f":["1e309"]/' "$tmp/t10ok.json" > "$tmp/fbig.json"
 run_enclose fbig 2 "field 'f' entry 1" "constant f = 1e309"
+sed 's/"N":11/"N":11,"f":[{"csv_text":"t,v\\n0,1\\n5,1e309\\n20,0\\n"}]/' "$tmp/t10ok.json" > "$tmp/tabbig.json"
+run_enclose tabbig 2 "field 'f' entry 1: sample 2" "table value 1e309"
+sed 's/"N":11/"N":11,"f":[{"csv_text":"t,v\\n0,1\\n5,1e300\\n20,0\\n"}]/' "$tmp/t10ok.json" > "$tmp/tabok.json"
+expect 1 "not certified" "table value 1e300 is read (then not certified)" -- "$exe" enclose "$tmp/tabok.json" -o "$tmp/tabok.cert.json"
 
 # --- bounds that overflow binary64: not certified, step named, no output ---
 # x' = 1000 y (L = 1000, hL = 1/2): eps grows by a factor >= 2 per step from 1e-9.

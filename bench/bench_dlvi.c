@@ -199,23 +199,27 @@ static void use_expr(dvc_dlvi_problem_t p, const char *fv, const char *gv)
     long n = p->n, m = p->m;
     memset(&p->fcb, 0, sizeof p->fcb);
     memset(&p->gcb, 0, sizeof p->gcb);
-    p->f = malloc((size_t)n * sizeof(dvc_tfun_t));
-    for (long k = 0; k < n; k++) {
-        dvc_tfun_init(p->f[k]);
-        if (dvc_tfun_set_expr(p->f[k], k < n / 2 ? "0" : fv, NULL) != DVC_OK) {
-            printf("expression: %s\n", dvc_error_message());
-            exit(1);
-        }
-    }
-    if (gv != NULL && m > 0) {
-        p->g = malloc((size_t)m * sizeof(dvc_tfun_t));
-        for (long k = 0; k < m; k++) {
-            dvc_tfun_init(p->g[k]);
-            if (dvc_tfun_set_expr(p->g[k], gv, NULL) != DVC_OK) {
+    {
+        dvc_tfun_vec_struct *F = dvc_tfun_vec_new(n, 0);
+        for (long k = 0; F && k < n; k++) {
+            if (dvc_tfun_set_expr(&F->fn[k], k < n / 2 ? "0" : fv, NULL) != DVC_OK) {
                 printf("expression: %s\n", dvc_error_message());
                 exit(1);
             }
         }
+        if (!F) exit(1);
+        dvc_tfun_vec_cb(&p->fcb, F, 1);
+    }
+    if (gv != NULL && m > 0) {
+        dvc_tfun_vec_struct *G = dvc_tfun_vec_new(m, 0);
+        for (long k = 0; G && k < m; k++) {
+            if (dvc_tfun_set_expr(&G->fn[k], gv, NULL) != DVC_OK) {
+                printf("expression: %s\n", dvc_error_message());
+                exit(1);
+            }
+        }
+        if (!G) exit(1);
+        dvc_tfun_vec_cb(&p->gcb, G, 1);
     }
 }
 
@@ -260,7 +264,7 @@ int main(void)
     for (int e = 0; e < 2; e++) {
         dvc_dlvi_problem_t p;
         double ratio;
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         bridge(p, &F, 10000);
         if (e == 1) use_expr(p, "sin(4*t)", NULL);
         else {
@@ -290,7 +294,7 @@ int main(void)
             long m;
             double ratio;
             char name[32];
-            dvc_dlvi_problem_init(p);
+            dvc_dlvi_problem_init(p, 0, 0, 0);
             chain(p, &F, ks[i], ks[i] <= 8 ? 2000 : 500, ks[i] <= 8 ? "0.2" : "0.05");
             m = p->m;
             p->gcb.k = m;

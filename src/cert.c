@@ -378,15 +378,15 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
 
     /* 2. recompute every bound from the stored predictor, from scratch */
     dvc_prec_set(c->prec);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     st = dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
     if (st != DVC_OK) {
-        dvc_problem_clear(p);
+        dvc_dlvi_problem_clear(p);
         dvc_prec_set(saved);
         return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
     }
     if (p->n != c->n || p->m != c->m || p->N != c->N) {
-        dvc_problem_clear(p);
+        dvc_dlvi_problem_clear(p);
         dvc_prec_set(saved);
         return dvc_error(DVC_ERR_INPUT, "certificate: dimensions differ from the embedded problem's");
     }
@@ -450,7 +450,7 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
         claims_clear(&sm);
     }
     dvc_dlvi_result_clear(r);
-    dvc_problem_clear(p);
+    dvc_dlvi_problem_clear(p);
     dvc_prec_set(saved);
     /* 4. nothing else was edited */
     if (st == DVC_OK && strcmp(c->digest_read, c->digest) != 0)

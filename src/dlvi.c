@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Certified time-stepping engine for the DLVI (Chen & Wang (4.1), (4.2)):
- * floating-point predictor, then per step a certified LVI enclosure, the
- * defect of the recursion and the error recursion of docs/bounds.md in
- * outward-rounded arithmetic. The per-step certification lives in
- * dlvi_step.c and is shared by dvc_dlvi_run and dvc_dlvi_certify. */
-#include "dlvi_internal.h"
+/* DLVI problems, options and result records of the certified
+ * time-stepping engine (Chen & Wang (4.1), (4.2)); the engine itself lives
+ * in src/dlvi/ (see dlvi/internal.h), the bounds in docs/bounds.md. */
+#include "dlvi/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -18,6 +16,51 @@ void dvc_dlvi_opts_default(dvc_dlvi_opts *o)
     o->lip_block = 16;
     o->prec = 0;
     dvc_beta_opts_default(&o->beta);
+}
+
+void dvc_dlvi_problem_init(dvc_dlvi_problem_t p, long n, long m, mpfr_prec_t prec)
+{
+    if (n < 0) n = 0;
+    if (m < 0) m = 0;
+    if (prec <= 0) prec = dvc_prec_get();
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->m = m;
+    p->prec = prec;
+    dvc_imat_init2(p->A, n, n, prec);
+    dvc_imat_init2(p->B, n, m, prec);
+    dvc_imat_init2(p->Q, m, n, prec);
+    dvc_imat_init2(p->M, m, m, prec);
+    dvc_ivec_init2(p->l, m, prec);
+    dvc_ivec_init2(p->u, m, prec);
+    dvc_ivec_init2(p->x0, n, prec);
+    /* l = 0, u = +inf: the LCP */
+    for (long k = 0; k < m; k++) {
+        mpfi_set_ui(p->l->e[k], 0);
+        mpfr_set_inf(&p->u->e[k]->left, 1);
+        mpfr_set_inf(&p->u->e[k]->right, 1);
+    }
+    mpfi_init2(p->T, prec);
+    mpfi_init2(p->theta, prec);
+    mpfi_set_ui(p->T, 0);
+    /* the problem file's default (docs/formats.md): implicit Euler */
+    mpfi_set_ui(p->theta, 1);
+}
+
+void dvc_dlvi_problem_clear(dvc_dlvi_problem_t p)
+{
+    if (p->fcb.release) p->fcb.release(p->fcb.ctx);
+    if (p->gcb.release) p->gcb.release(p->gcb.ctx);
+    dvc_imat_clear(p->A);
+    dvc_imat_clear(p->B);
+    dvc_imat_clear(p->Q);
+    dvc_imat_clear(p->M);
+    dvc_ivec_clear(p->l);
+    dvc_ivec_clear(p->u);
+    dvc_ivec_clear(p->x0);
+    mpfi_clear(p->T);
+    mpfi_clear(p->theta);
+    memset(p, 0, sizeof *p);
 }
 
 void dvc_dlvi_result_init(dvc_dlvi_result_t r)

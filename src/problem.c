@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Problem files: JSON -> dvc_dlvi_problem_t. Every number is enclosed
  * (decimal strings exactly), every error names the file and the field. */
-#include "dvicert/problem.h"
+#include "io/problem_json.h"
 #include "dvicert/files.h"
 
 #include <errno.h>
@@ -13,8 +13,9 @@
 #include <strings.h>
 
 #include "dvicert/expr.h"
-#include "dvicert/jsonio.h"
+#include "io/json.h"
 #include "dvicert/tabfun.h"
+#include "dvicert/tfun.h"
 
 /* Keys a problem file may hold; anything else is most likely a typo. */
 static const char *const known_keys[] = {
@@ -24,6 +25,7 @@ static const char *const known_keys[] = {
 };
 
 typedef struct {
+    mpfr_prec_t prec; /* of every number read */
     const char *file;
     const char *basedir;
     dvc_expr_consts_t consts;
@@ -75,69 +77,23 @@ static dvc_status read_num(mpfi_t x, const json_t *j, ctx_t *c, const char *wher
     }
 }
 
+static dvc_status num_cb(mpfi_t x, const json_t *j, void *ctx, const char *where)
+{
+    return read_num(x, j, ctx, where);
+}
+
+/* Matrices and vectors: the one JSON reader (io/json.c), with the file's
+ * constants allowed in the entries. */
 static dvc_status read_mat(dvc_imat_t A, const json_t *obj, const char *field, ctx_t *c,
                            long r_expect, long c_expect)
 {
-    const json_t *a = json_object_get(obj, field);
-    long r, cols;
-    char where[512];
-    if (a == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", c->file, field);
-    if (!json_is_array(a) || json_array_size(a) == 0)
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be a non-empty array of rows", c->file,
-                         field);
-    r = (long)json_array_size(a);
-    {
-        const json_t *row0 = json_array_get(a, 0);
-        if (!json_is_array(row0) || json_array_size(row0) == 0)
-            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row 1 must be a non-empty array",
-                             c->file, field);
-        cols = (long)json_array_size(row0);
-    }
-    if ((r_expect >= 0 && r != r_expect) || (c_expect >= 0 && cols != c_expect))
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' is %ldx%ld, expected %ldx%ld (dimension mismatch)",
-                         c->file, field, r, cols, r_expect >= 0 ? r_expect : r,
-                         c_expect >= 0 ? c_expect : cols);
-    dvc_imat_resize(A, r, cols);
-    for (long i = 0; i < r; i++) {
-        const json_t *row = json_array_get(a, (size_t)i);
-        if (!json_is_array(row) || (long)json_array_size(row) != cols)
-            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row %ld must have %ld entries (dimension mismatch)",
-                             c->file, field, i + 1, cols);
-        for (long k = 0; k < cols; k++) {
-            dvc_status st;
-            snprintf(where, sizeof where, "%s: field '%s' row %ld column %ld", c->file, field, i + 1,
-                     k + 1);
-            st = read_num(dvc_imat_entry(A, i, k), json_array_get(row, (size_t)k), c, where);
-            if (st != DVC_OK) return st;
-            if (!dvc_ival_is_finite(dvc_imat_entry(A, i, k)))
-                return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
-        }
-    }
-    return DVC_OK;
+    return dvc_json_imat_ex(A, obj, field, c->file, r_expect, c_expect, c->prec, num_cb, c);
 }
 
 static dvc_status read_vec(dvc_ivec_t v, const json_t *obj, const char *field, ctx_t *c, long n,
                            int allow_inf)
 {
-    const json_t *a = json_object_get(obj, field);
-    char where[512];
-    if (a == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", c->file, field);
-    if (!json_is_array(a))
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be an array of %ld entries", c->file,
-                         field, n);
-    if ((long)json_array_size(a) != n)
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' has %ld entries, expected %ld (dimension mismatch)",
-                         c->file, field, (long)json_array_size(a), n);
-    dvc_ivec_resize(v, n);
-    for (long i = 0; i < n; i++) {
-        dvc_status st;
-        snprintf(where, sizeof where, "%s: field '%s' entry %ld", c->file, field, i + 1);
-        st = read_num(v->e[i], json_array_get(a, (size_t)i), c, where);
-        if (st != DVC_OK) return st;
-        if (!allow_inf && !dvc_ival_is_finite(v->e[i]))
-            return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
-    }
-    return DVC_OK;
+    return dvc_json_ivec_ex(v, obj, field, c->file, n, allow_inf, c->prec, num_cb, c);
 }
 
 static dvc_status read_scalar(mpfi_t x, const json_t *obj, const char *field, ctx_t *c)
@@ -149,11 +105,26 @@ static dvc_status read_scalar(mpfi_t x, const json_t *obj, const char *field, ct
     snprintf(where, sizeof where, "%s: field '%s'", c->file, field);
     st = read_num(x, j, c, where);
     if (st != DVC_OK) return st;
-    if (!dvc_ival_is_finite(x)) return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+    if (!dvc_json_fits_d(x))
+        return dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", where);
     return DVC_OK;
 }
 
+static dvc_status read_consts_at(ctx_t *c, const json_t *obj);
+
+/* The expression module's named constants take the working precision:
+ * it is set to the problem's for them only. */
 static dvc_status read_consts(ctx_t *c, const json_t *obj)
+{
+    mpfr_prec_t saved = dvc_prec_get();
+    dvc_status st;
+    dvc_prec_set(c->prec);
+    st = read_consts_at(c, obj);
+    dvc_prec_set(saved);
+    return st;
+}
+
+static dvc_status read_consts_at(ctx_t *c, const json_t *obj)
 {
     const json_t *cs = json_object_get(obj, "constants");
     const char *key;
@@ -175,7 +146,7 @@ static dvc_status read_consts(ctx_t *c, const json_t *obj)
             mpfi_t x;
             char where[512];
             snprintf(where, sizeof where, "%s: field 'constants' entry '%s'", c->file, key);
-            mpfi_init(x);
+            mpfi_init2(x, c->prec);
             st = dvc_json_ival(x, val, where);
             if (st == DVC_OK) st = dvc_expr_consts_add(c->consts, key, x);
             mpfi_clear(x);
@@ -204,7 +175,7 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
                          c->file);
     if (jN != NULL) {
         if (!json_is_integer(jN) || json_integer_value(jN) < 1 ||
-            json_integer_value(jN) > 100000000)
+            json_integer_value(jN) > DVC_DLVI_N_MAX)
             return dvc_error(DVC_ERR_INPUT, "%s: field 'N' must be an integer in [1, 1e8]", c->file);
         p->N = (long)json_integer_value(jN);
     }
@@ -228,7 +199,7 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
             mpfi_get_left(lo, q);
             mpfi_get_right(hi, q);
             mpfr_ceil(lo, lo);
-            if (mpfr_cmp_ui(lo, 100000000) > 0)
+            if (mpfr_cmp_ui(lo, DVC_DLVI_N_MAX) > 0)
                 st = dvc_error(DVC_ERR_INPUT, "%s: field 'h': T/h exceeds 1e8 steps", c->file);
             else if (mpfr_cmp(lo, hi) > 0 || mpfr_cmp_ui(lo, 1) < 0) {
                 double qd = dvc_ival_mid_d(q);
@@ -258,121 +229,8 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
 }
 
 /* ---- f and g: expressions, constants and tabulated data ----------------
- * Attached to the problem through the engine's callback form (dlvi.h,
- * dvc_dlvi_tcb); the context is owned by the problem and released by
- * dvc_problem_clear. */
-
-typedef enum { FUN_ZERO = 0, FUN_CONST, FUN_EXPR, FUN_TABLE } fun_kind;
-
-typedef struct {
-    fun_kind kind;
-    mpfi_t c;          /* FUN_CONST */
-    dvc_expr_t e;      /* FUN_EXPR */
-    dvc_tabfun_t tab;  /* FUN_TABLE */
-    int has_claim;     /* a stated Lipschitz constant, checked on every step */
-    mpfr_t claim;      /* its lower end: the computed bound must not exceed it */
-} fun_t;
-
-typedef struct {
-    long k;
-    fun_t *fn;
-    mpfi_t tmp, tc;
-    mpfr_t ltmp;
-    mpfr_t thi;  /* upper end of T: times are clipped to [0, thi] */
-} funs_t;
-
-/* The solution lives on [0, T]: a time interval reaching beyond (e.g. a
- * block of steps padded for rounding) is cut to it before a table (defined
- * on [0, T] only) is evaluated. */
-static mpfi_srcptr clip(funs_t *F, const mpfi_t t)
-{
-    if (mpfr_sgn(&t->left) >= 0 && mpfr_cmp(&t->right, F->thi) <= 0) return t;
-    mpfi_set(F->tc, t);
-    if (mpfr_sgn(&F->tc->left) < 0) mpfr_set_zero(&F->tc->left, 1);
-    if (mpfr_cmp(&F->tc->right, F->thi) > 0) mpfr_set(&F->tc->right, F->thi, MPFR_RNDU);
-    if (mpfr_cmp(&F->tc->left, &F->tc->right) > 0) return t; /* disjoint: let it fail */
-    return F->tc;
-}
-
-static void funs_free(funs_t *F)
-{
-    if (!F) return;
-    for (long i = 0; i < F->k; i++) {
-        fun_t *f = &F->fn[i];
-        if (f->kind == FUN_CONST) mpfi_clear(f->c);
-        else if (f->kind == FUN_EXPR) dvc_expr_clear(f->e);
-        else if (f->kind == FUN_TABLE) dvc_tabfun_clear(f->tab);
-        if (f->has_claim) mpfr_clear(f->claim);
-    }
-    mpfi_clear(F->tmp);
-    mpfi_clear(F->tc);
-    mpfr_clear(F->ltmp);
-    mpfr_clear(F->thi);
-    free(F->fn);
-    free(F);
-}
-
-static dvc_status funs_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
-{
-    funs_t *F = ctx;
-    for (long i = 0; i < F->k; i++) {
-        fun_t *f = &F->fn[i];
-        dvc_status st = DVC_OK;
-        switch (f->kind) {
-        case FUN_ZERO: mpfi_set_ui(out->e[i], 0); break;
-        case FUN_CONST: mpfi_set(out->e[i], f->c); break;
-        case FUN_EXPR: st = dvc_expr_eval(out->e[i], f->e, t); break;
-        case FUN_TABLE: st = dvc_tabfun_eval(out->e[i], f->tab, clip(F, t)); break;
-        }
-        if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", i + 1);
-    }
-    return DVC_OK;
-}
-
-static dvc_status funs_lip(mpfr_t out, const mpfi_t t, void *ctx)
-{
-    funs_t *F = ctx;
-    mpfr_set_zero(out, 1);
-    for (long i = 0; i < F->k; i++) {
-        fun_t *f = &F->fn[i];
-        dvc_status st = DVC_OK;
-        if (f->kind == FUN_ZERO || f->kind == FUN_CONST) continue;
-        if (f->kind == FUN_EXPR) st = dvc_expr_lipschitz(F->ltmp, f->e, t);
-        else st = dvc_tabfun_lipschitz(F->ltmp, f->tab, clip(F, t));
-        if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", i + 1);
-        if (f->has_claim && mpfr_cmp(F->ltmp, f->claim) > 0)
-            return dvc_error(DVC_NOT_CERTIFIED, "component %ld: the stated Lipschitz constant %.6g "
-                             "could not be confirmed: the certified bound on t in [%.17g, %.17g] is %.6g",
-                             i + 1, mpfr_get_d(f->claim, MPFR_RNDD), mpfr_get_d(&t->left, MPFR_RNDD),
-                             mpfr_get_d(&t->right, MPFR_RNDU), mpfr_get_d(F->ltmp, MPFR_RNDU));
-        /* infinity norm: the largest component constant */
-        if (mpfr_cmp(F->ltmp, out) > 0) mpfr_set(out, F->ltmp, MPFR_RNDU);
-    }
-    return DVC_OK;
-}
-
-static void funs_eval_d(double *out, double t, void *ctx)
-{
-    funs_t *F = ctx;
-    mpfi_t tt;
-    mpfi_init2(tt, 53);
-    mpfi_set_d(tt, t);
-    for (long i = 0; i < F->k; i++) {
-        fun_t *f = &F->fn[i];
-        dvc_status st = DVC_OK;
-        switch (f->kind) {
-        case FUN_ZERO: mpfi_set_ui(F->tmp, 0); break;
-        case FUN_CONST: mpfi_set(F->tmp, f->c); break;
-        case FUN_EXPR: st = dvc_expr_eval(F->tmp, f->e, tt); break;
-        case FUN_TABLE: st = dvc_tabfun_eval(F->tmp, f->tab, tt); break;
-        }
-        /* a predictor only: an evaluation failure gives NaN, which the
-         * certification then refuses with its own message */
-        out[i] = st == DVC_OK ? dvc_ival_mid_d(F->tmp) : NAN;
-        if (st != DVC_OK) dvc_error_reset();
-    }
-    mpfi_clear(tt);
-}
+ * Read into a dvc_tfun_vec (tfun.h) and attached to the problem through
+ * its one callback adapter; the problem owns the vector. */
 
 static char *join_path(const char *dir, const char *file)
 {
@@ -425,7 +283,7 @@ static char *slurp(const char *path, dvc_status *st)
 
 /* A tabulated entry: {"csv"|"at2": path} from a file (resolved into
  * {"csv_text"|"at2_text": contents}) or already embedded. */
-static dvc_status read_table(fun_t *f, json_t *rentry, const json_t *j, const mpfi_t T, ctx_t *c,
+static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j, const mpfi_t T, ctx_t *c,
                              const char *where)
 {
     const char *key;
@@ -484,26 +342,27 @@ static dvc_status read_table(fun_t *f, json_t *rentry, const json_t *j, const mp
         }
         text = buf;
     }
-    mpfi_init(scale);
-    mpfi_init(tmin);
-    mpfi_init(tmax);
+    mpfi_init2(scale, c->prec);
+    mpfi_init2(tmin, c->prec);
+    mpfi_init2(tmax, c->prec);
     mpfi_set_ui(scale, 1);
     if (json_object_get(j, "scale")) {
         char w2[600];
         snprintf(w2, sizeof w2, "%s: 'scale'", where);
         st = read_num(scale, json_object_get(j, "scale"), c, w2);
-        if (st == DVC_OK && !dvc_ival_is_finite(scale))
-            st = dvc_error(DVC_ERR_INPUT, "%s: must be finite", w2);
+        if (st == DVC_OK && !dvc_json_fits_d(scale))
+            st = dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", w2);
     }
     if (st == DVC_OK) {
         const char *nm = file ? path : (json_is_string(json_object_get(j, "source"))
                                         ? json_string_value(json_object_get(j, "source")) : where);
-        dvc_tabfun_init(f->tab);
-        f->kind = FUN_TABLE;
-        st = at2 ? dvc_tabfun_parse_at2(f->tab, text, nm, scale)
-                 : dvc_tabfun_parse_csv(f->tab, text, nm, scale);
+        st = dvc_tfun_parse_table(f, text, at2 ? "at2" : "csv", nm, scale);
         if (st != DVC_OK) st = dvc_error_context(st, "%s: ", where);
     }
+    for (long k = 0; st == DVC_OK && k < f->tab->n; k++)
+        if (!dvc_json_fits_d(f->tab->t[k]) || !dvc_json_fits_d(f->tab->v[k]))
+            st = dvc_error(DVC_ERR_INPUT, "%s: sample %ld: time and value must be finite (and within the "
+                           "binary64 range)", where, k + 1);
     if (st == DVC_OK) {
         dvc_tabfun_tmin(tmin, f->tab);
         dvc_tabfun_tmax(tmax, f->tab);
@@ -529,11 +388,12 @@ static dvc_status read_table(fun_t *f, json_t *rentry, const json_t *j, const mp
     return st;
 }
 
-static dvc_status read_fun(fun_t *f, json_t *rentry, const json_t *j, const mpfi_t T, ctx_t *c,
-                           const char *where)
+static dvc_status read_fun(dvc_tfun_vec_struct *F, long i, json_t *rentry, const json_t *j,
+                           const mpfi_t T, ctx_t *c, const char *where)
 {
+    dvc_tfun_struct *f = &F->fn[i];
     dvc_status st;
-    f->kind = FUN_ZERO;
+    f->kind = DVC_TFUN_NONE;
     if (json_is_null(j)) return DVC_OK;
     if (json_is_object(j)) {
         /* {"expr": E, "lipschitz": L} or a table {"csv"|"at2": FILE, ..., "lipschitz": L} */
@@ -549,7 +409,7 @@ static dvc_status read_fun(fun_t *f, json_t *rentry, const json_t *j, const mpfi
             }
             if (!json_is_string(ej) && !json_is_number(ej))
                 return dvc_error(DVC_ERR_INPUT, "%s: 'expr' must be an expression string", where);
-            st = read_fun(f, NULL, ej, T, c, where);
+            st = read_fun(F, i, NULL, ej, T, c, where);
         } else {
             json_t *copy = json_deep_copy(j);
             if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -561,51 +421,33 @@ static dvc_status read_fun(fun_t *f, json_t *rentry, const json_t *j, const mpfi
             char w2[600];
             mpfi_t v;
             snprintf(w2, sizeof w2, "%s: 'lipschitz'", where);
-            mpfi_init(v);
+            mpfi_init2(v, c->prec);
             st = read_num(v, lj, c, w2);
-            if (st == DVC_OK && (!dvc_ival_is_finite(v) || !dvc_ival_is_nonneg(v)))
+            if (st == DVC_OK && (!dvc_json_fits_d(v) || !dvc_ival_is_nonneg(v)))
                 st = dvc_error(DVC_ERR_INPUT, "%s: must be a finite number >= 0", w2);
-            if (st == DVC_OK) {
-                mpfr_init2(f->claim, mpfi_get_prec(v));
-                mpfr_set(f->claim, &v->left, MPFR_RNDD);
-                f->has_claim = 1;
-            }
+            if (st == DVC_OK) st = dvc_tfun_vec_set_lipschitz(F, i, v);
             mpfi_clear(v);
         }
         return st;
     }
     if (json_is_string(j)) {
-        dvc_expr_init(f->e);
-        f->kind = FUN_EXPR;
-        st = dvc_expr_parse(f->e, json_string_value(j), c->consts);
-        if (st != DVC_OK) return dvc_error_context(st, "%s: ", where);
-        if (!dvc_expr_uses_t(f->e)) {
-            /* a constant: evaluate once */
-            mpfi_t v, t0;
-            mpfi_init(v);
-            mpfi_init(t0);
-            mpfi_set_ui(t0, 0);
-            st = dvc_expr_eval(v, f->e, t0);
-            dvc_expr_clear(f->e);
-            f->kind = FUN_ZERO;
-            if (st == DVC_OK) {
-                mpfi_init(f->c);
-                mpfi_set(f->c, v);
-                f->kind = FUN_CONST;
-            }
-            mpfi_clear(v);
-            mpfi_clear(t0);
-            if (st != DVC_OK) return dvc_error_context(DVC_ERR_INPUT, "%s: ", where);
+        /* a constant expression is evaluated once, here */
+        st = dvc_tfun_set_expr(f, json_string_value(j), c->consts);
+        if (st != DVC_OK)
+            return dvc_error_context(st == DVC_ERR_NOMEM ? st : DVC_ERR_INPUT, "%s: ", where);
+        if (f->kind == DVC_TFUN_CONST) {
+            if (!dvc_json_fits_d(f->c))
+                return dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", where);
             return DVC_OK;
         }
         /* probe the whole interval once: domain errors surface here, named */
         {
             mpfi_t v, tt;
-            mpfi_init(v);
-            mpfi_init(tt);
+            mpfi_init2(v, c->prec);
+            mpfi_init2(tt, c->prec);
             mpfi_interv_ui(tt, 0, 0);
             mpfi_put(tt, T);
-            st = dvc_expr_eval(v, f->e, tt);
+            st = dvc_expr_eval(v, f->expr, tt);
             mpfi_clear(v);
             mpfi_clear(tt);
             if (st == DVC_ERR_INPUT) return dvc_error_context(st, "%s: ", where);
@@ -613,23 +455,26 @@ static dvc_status read_fun(fun_t *f, json_t *rentry, const json_t *j, const mpfi
         }
         return DVC_OK;
     }
-    mpfi_init(f->c);
-    f->kind = FUN_CONST;
-    st = dvc_json_ival(f->c, j, where);
-    if (st == DVC_OK && !dvc_ival_is_finite(f->c))
-        st = dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+    {
+        mpfi_t v;
+        mpfi_init2(v, c->prec);
+        st = dvc_json_ival(v, j, where);
+        if (st == DVC_OK && !dvc_json_fits_d(v))
+            st = dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", where);
+        if (st == DVC_OK) st = dvc_tfun_set_const(f, v);
+        mpfi_clear(v);
+    }
     return st;
 }
 
 /* f (k = n) or g (k = m); a missing field means zero. */
-static dvc_status read_funs(dvc_dlvi_tcb *cb, json_t *res, const json_t *obj, const char *field,
+static dvc_status read_funs(dvc_tfun_cb *cb, json_t *res, const json_t *obj, const char *field,
                             long k, const mpfi_t T, ctx_t *c)
 {
     const json_t *a = json_object_get(obj, field);
     json_t *ra = res ? json_object_get(res, field) : NULL;
-    funs_t *F;
+    dvc_tfun_vec_struct *F;
     dvc_status st = DVC_OK;
-    int allzero = 1;
     memset(cb, 0, sizeof *cb);
     if (a == NULL || json_is_null(a)) return DVC_OK;
     if (!json_is_array(a))
@@ -638,45 +483,21 @@ static dvc_status read_funs(dvc_dlvi_tcb *cb, json_t *res, const json_t *obj, co
     if ((long)json_array_size(a) != k)
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s' has %ld entries, expected %ld (dimension mismatch)",
                          c->file, field, (long)json_array_size(a), k);
-    F = calloc(1, sizeof *F);
-    if (!F) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    F->fn = calloc((size_t)k, sizeof *F->fn);
-    mpfi_init(F->tmp);
-    mpfi_init(F->tc);
-    mpfr_init(F->ltmp);
-    mpfr_init(F->thi);
-    mpfr_set(F->thi, &T->right, MPFR_RNDU);
-    if (!F->fn) {
-        funs_free(F);
-        return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    }
-    F->k = k;
+    F = dvc_tfun_vec_new(k, c->prec);
+    if (!F) return DVC_ERR_NOMEM;
+    dvc_tfun_vec_set_domain(F, T);
     for (long i = 0; i < k && st == DVC_OK; i++) {
         char where[512];
         snprintf(where, sizeof where, "%s: field '%s' entry %ld", c->file, field, i + 1);
-        st = read_fun(&F->fn[i], ra ? json_array_get(ra, (size_t)i) : NULL,
-                      json_array_get(a, (size_t)i), T, c, where);
-        if (F->fn[i].kind != FUN_ZERO) allzero = 0;
+        st = read_fun(F, i, ra ? json_array_get(ra, (size_t)i) : NULL, json_array_get(a, (size_t)i), T,
+                      c, where);
     }
-    if (st != DVC_OK || allzero) {
-        funs_free(F);
+    if (st != DVC_OK || dvc_tfun_vec_is_zero(F)) {
+        dvc_tfun_vec_free(F);
         return st;
     }
-    cb->k = k;
-    cb->eval = funs_eval;
-    cb->lipschitz = funs_lip;
-    cb->eval_d = funs_eval_d;
-    cb->ctx = F;
+    dvc_tfun_vec_cb(cb, F, 1);
     return DVC_OK;
-}
-
-void dvc_problem_clear(dvc_dlvi_problem_t p)
-{
-    if (p->fcb.eval == funs_eval) funs_free(p->fcb.ctx);
-    if (p->gcb.eval == funs_eval) funs_free(p->gcb.ctx);
-    memset(&p->fcb, 0, sizeof p->fcb);
-    memset(&p->gcb, 0, sizeof p->gcb);
-    dvc_dlvi_problem_clear(p);
 }
 
 static dvc_status check_keys(const json_t *obj, const char *file)
@@ -761,7 +582,7 @@ dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const 
                                  const char *name, const char *basedir, mpfr_prec_t prec)
 {
     dvc_status st = DVC_OK;
-    mpfr_prec_t fp, saved = dvc_prec_get();
+    mpfr_prec_t fp;
     json_t *res = NULL;
     ctx_t c;
     if (resolved) *resolved = NULL;
@@ -770,10 +591,9 @@ dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const 
     fp = file_prec(obj, name, &st);
     if (st != DVC_OK) return st;
     if (prec == 0) prec = fp;
-    dvc_prec_set(prec);
-    dvc_problem_clear(p);
-    dvc_dlvi_problem_init(p);
-    p->prec = prec;
+    dvc_dlvi_problem_clear(p);
+    dvc_dlvi_problem_init(p, 0, 0, prec);
+    c.prec = prec;
     c.file = name;
     c.basedir = basedir;
     dvc_expr_consts_init(c.consts);
@@ -781,7 +601,6 @@ dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const 
     if (res == NULL) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     else st = build(p, res, obj, &c);
     dvc_expr_consts_clear(c.consts);
-    dvc_prec_set(saved);
     if (st == DVC_OK && resolved) *resolved = res;
     else json_decref(res);
     return st;
@@ -826,47 +645,14 @@ dvc_status dvc_problem_digest(char buf[17], const json_t *obj)
     return DVC_OK;
 }
 
-/* ---- the shared problem struct (dlvi.h) ---------------------------------
- * Written here by the cert helper because the problem reader needs them;
- * the dlvi helper may move them to src/dlvi.c (keep the behaviour). */
-
-void dvc_dlvi_problem_init(dvc_dlvi_problem_t p)
+dvc_status dvc_problem_read(dvc_dlvi_problem_t p, const char *path, mpfr_prec_t prec)
 {
-    memset(p, 0, sizeof *p);
-    p->prec = dvc_prec_get();
-    dvc_imat_init(p->A, 0, 0);
-    dvc_imat_init(p->B, 0, 0);
-    dvc_imat_init(p->Q, 0, 0);
-    dvc_imat_init(p->M, 0, 0);
-    dvc_ivec_init(p->l, 0);
-    dvc_ivec_init(p->u, 0);
-    dvc_ivec_init(p->x0, 0);
-    mpfi_init2(p->T, p->prec);
-    mpfi_init2(p->theta, p->prec);
-    mpfi_set_ui(p->T, 0);
-    mpfi_set_ui(p->theta, 0);
-}
-
-void dvc_dlvi_problem_clear(dvc_dlvi_problem_t p)
-{
-#ifdef DVC_DLVI_HAVE_TFUN
-    if (p->f) {
-        for (long i = 0; i < p->n; i++) dvc_tfun_clear(p->f[i]);
-        free(p->f);
+    dvc_status st = dvc_problem_load(p, NULL, path, prec);
+    if (st != DVC_OK) {
+        /* no partial problem: empty, at the precision p had */
+        mpfr_prec_t pp = p->prec;
+        dvc_dlvi_problem_clear(p);
+        dvc_dlvi_problem_init(p, 0, 0, pp);
     }
-    if (p->g) {
-        for (long i = 0; i < p->m; i++) dvc_tfun_clear(p->g[i]);
-        free(p->g);
-    }
-#endif
-    dvc_imat_clear(p->A);
-    dvc_imat_clear(p->B);
-    dvc_imat_clear(p->Q);
-    dvc_imat_clear(p->M);
-    dvc_ivec_clear(p->l);
-    dvc_ivec_clear(p->u);
-    dvc_ivec_clear(p->x0);
-    mpfi_clear(p->T);
-    mpfi_clear(p->theta);
-    memset(p, 0, sizeof *p);
+    return st;
 }

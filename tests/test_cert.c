@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "dvicert/certio.h"
-#include "dvicert/problem.h"
+#include "io/problem_json.h"
 
 /* Scratch file for edited certificates. */
 static char tmpfile_[64];
@@ -106,7 +106,7 @@ static void test_ybox(const char *certs)
     check_rng rng = {4242};
     long below = 0, nt = 2000;
     snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", certs);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     REQUIRE(dvc_problem_load(p, NULL, path, 0) == DVC_OK, "%s: %s", path, dvc_error_message());
     dvc_dlvi_opts_default(&o);
     dvc_dlvi_result_init(r);
@@ -143,7 +143,7 @@ static void test_ybox(const char *certs)
     dvc_ivec_clear(Y0);
     dvc_ivec_clear(Y1);
     dvc_dlvi_result_clear(r);
-    dvc_problem_clear(p);
+    dvc_dlvi_problem_clear(p);
 
     /* certificate tubes (check, export, plot): every y edge in [l.lo, u.hi] */
     static const char *const files[] = {"bridge/gamma0.2.cert.json", "bridge/gamma2.0.cert.json",
@@ -202,7 +202,7 @@ static void test_slack(const char *certs)
         snprintf(prob, sizeof prob, "%s/%s.json", certs, names[k]);
         dvc_cert_init(c);
         REQUIRE(dvc_cert_enclose(c, prob, 0, 0) == DVC_OK, "enclose %s: %s", prob, dvc_error_message());
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         REQUIRE(dvc_problem_load(p, NULL, prob, 0) == DVC_OK, "load %s: %s", prob, dvc_error_message());
         dvc_dlvi_opts_default(&o);
         dvc_dlvi_result_init(r);
@@ -231,7 +231,7 @@ static void test_slack(const char *certs)
         CHECK(thin == 0, "%s: %ld of %ld stored bounds without the 2^-40 slack", names[k], thin, checked);
         mpfr_clear(need);
         dvc_dlvi_result_clear(r);
-        dvc_problem_clear(p);
+        dvc_dlvi_problem_clear(p);
         dvc_cert_clear(c);
     }
 }
@@ -332,7 +332,7 @@ static void test_memory(const char *certs)
     json_t *resolved = NULL;
     char *text;
     snprintf(prob, sizeof prob, "%s/remark43/x0_1.json", certs);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     REQUIRE(dvc_problem_load(p, &resolved, prob, 0) == DVC_OK, "load: %s", dvc_error_message());
     dvc_dlvi_opts_default(&o);
     dvc_dlvi_result_init(r);
@@ -355,7 +355,7 @@ static void test_memory(const char *certs)
     free(text);
     json_decref(resolved);
     dvc_dlvi_result_clear(r);
-    dvc_problem_clear(p);
+    dvc_dlvi_problem_clear(p);
 }
 
 /* Keys starting with '_' are notes: accepted (digest recomputed) and never

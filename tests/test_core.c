@@ -8,6 +8,7 @@
 #include "check.h"
 #include "ref_exact.h"
 #include "dvicert/dvicert.h"
+#include "io/json.h"
 
 static void test_decimal(void)
 {

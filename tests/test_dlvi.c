@@ -267,7 +267,7 @@ static double run_bridge(const char *x10, const char *gamma, const char *theta, 
     char label[96];
     mpfi_init2(fs.a, 53);
     mpfi_init2(fs.b, 53);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, x10, gamma, theta, N);
     dvc_dlvi_opts_default(&o);
     o.sharpen = sharpen;
@@ -396,7 +396,7 @@ static void test_interval_x0(void)
     mpfi_init2(fs.a, 53);
     mpfi_init2(fs.b, 53);
     REQUIRE(ref_bridge_init(&ref, "0", "0.5", 1.0) == 0, "reference");
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0", "0.5", "1", 1000);
     dvc_ival_set_str(p->x0->e[0], "[-0.001, 0.001]");
     dvc_dlvi_result_init(r);
@@ -425,7 +425,7 @@ static double run_remark(const char *mu, int sharpen, long *nsharp)
     mpfi_t t;
     mpfr_t x, y1, y2, tt;
     long bad = 0, ns = 2000;
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     remark_problem(p, mu, "1", 600, "0.6");
     dvc_dlvi_opts_default(&o);
     o.sharpen = sharpen;
@@ -482,7 +482,7 @@ static void test_predictor_defect(void)
         dvc_dlvi_result_t r;
         dvc_dlvi_opts o;
         double worst = 0;
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         remark_problem(p, "10", "1", 500, "0.5");
         REQUIRE(dvc_ival_set_str(p->x0->e[0], x0s[k]) == DVC_OK, "x0");
         dvc_dlvi_opts_default(&o);
@@ -518,7 +518,7 @@ static void test_refusals(void)
     mpfi_init2(fs.a, 53);
     mpfi_init2(fs.b, 53);
     /* step condition: theta = 0: h < 1/(||A|| + beta ||B|| ||Q||) = 1/7 */
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0", "0.2", "0", 5);
     dvc_dlvi_result_init(r);
     st = dvc_dlvi_run(r, p, NULL);
@@ -544,7 +544,7 @@ static void test_refusals(void)
     {
         /* Remark's shape with M = [[1, 2], [2, 1]] (det -3) */
         dvc_dlvi_problem_clear(p);
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         remark_problem(p, "0", "1", 100, "0.6");
         static const char *const M2[] = {"1", "2", "2", "1"};
         set_entries(p->M, 2, 2, M2);
@@ -554,7 +554,7 @@ static void test_refusals(void)
     /* bad input */
     {
         dvc_dlvi_problem_clear(p);
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         bridge_problem(p, &fs, "0", "0.2", "1.5", 100);
         st = dvc_dlvi_run(r, p, NULL);
         CHECK(st == DVC_ERR_INPUT, "theta = 1.5: %s", dvc_status_name(st));
@@ -583,15 +583,17 @@ static void test_tfun_path(void)
     mpfi_init2(fs.b, 53);
     REQUIRE(ref_bridge_init(&ref, "0.02", "-0.3", 1.0) == 0, "reference");
     e_cb = run_bridge("0.02", "-0.3", "1", 1000, 0, NULL, &rng, 0, NULL);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0.02", "-0.3", "1", 1000);
-    memset(&p->fcb, 0, sizeof p->fcb);
-    p->f = malloc(2 * sizeof(dvc_tfun_t));
-    REQUIRE(p->f != NULL, "malloc");
-    dvc_tfun_init(p->f[0]);
-    dvc_tfun_init(p->f[1]);
-    REQUIRE(dvc_tfun_set_expr(p->f[0], "0", NULL) == DVC_OK, "expr: %s", dvc_error_message());
-    REQUIRE(dvc_tfun_set_expr(p->f[1], "sin(4*t)", NULL) == DVC_OK, "expr: %s", dvc_error_message());
+    {
+        /* a vector of functions of t, owned by the problem once attached */
+        dvc_tfun_vec_struct *F = dvc_tfun_vec_new(2, 53);
+        REQUIRE(F != NULL, "vector: %s", dvc_error_message());
+        REQUIRE(dvc_tfun_set_expr(&F->fn[0], "0", NULL) == DVC_OK, "expr: %s", dvc_error_message());
+        REQUIRE(dvc_tfun_set_expr(&F->fn[1], "sin(4*t)", NULL) == DVC_OK, "expr: %s", dvc_error_message());
+        CHECK(dvc_tfun_is_const(&F->fn[0]) && !dvc_tfun_is_const(&F->fn[1]), "constant entry found");
+        dvc_tfun_vec_cb(&p->fcb, F, 1);
+    }
     dvc_dlvi_result_init(r);
     st = dvc_dlvi_run(r, p, NULL);
     CHECK(st == DVC_OK, "tfun path: %s", dvc_error_message());
@@ -648,7 +650,7 @@ static void test_time_dependent_g(void)
     dvc_ivec_init2(X, 1, 53);
     dvc_ivec_init2(Y, 1, 53);
     mpfr_inits2(REF_PREC, ex, ey, tt, (mpfr_ptr)0);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     set_data(p, 1, 1, A, B, Q, M, l, u, x0);
     mpfi_set_ui(p->T, 3);
     p->N = 3000;
@@ -792,7 +794,7 @@ static void test_random_chain(void)
         x0[3] = check_rng_unif(&rng, -1, 0);
         mpfi_init2(C.s1, 53);
         mpfi_init2(C.s2, 53);
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         dlvi_dims(p, 4, 1);
         mpfi_set_ui(dvc_imat_entry(p->A, 0, 2), 1);
         mpfi_set_ui(dvc_imat_entry(p->A, 1, 3), 1);
@@ -814,8 +816,8 @@ static void test_random_chain(void)
         p->N = N;
         dvc_ival_set_str(p->theta, theta);
         p->prec = 53;
-        p->fcb = (dvc_dlvi_tcb){4, chain_f, chain_flip, chain_fd, &C};
-        p->gcb = (dvc_dlvi_tcb){1, chain_g, dlvi_zero_lip, chain_gd, &C};
+        p->fcb = (dvc_tfun_cb){4, chain_f, chain_flip, chain_fd, &C, NULL};
+        p->gcb = (dvc_tfun_cb){1, chain_g, dlvi_zero_lip, chain_gd, &C, NULL};
         dvc_dlvi_opts_default(&o);
         o.sharpen = (int)(cs & 1);
         dvc_dlvi_result_init(r);
@@ -906,7 +908,7 @@ static void test_stop_midway(void)
     long calls = 0;
     mpfi_init2(fs.a, 53);
     mpfi_init2(fs.b, 53);
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0", "0.2", "1", 4000);
     p->fcb.eval = bad_f;
     dvc_dlvi_opts_default(&o);
@@ -938,8 +940,62 @@ static void test_stop_midway(void)
     mpfi_clear(fs.b);
 }
 
+/* A run whose bounds outgrow binary64 (here eps grows by a factor 2 per
+ * step from 2^-30) must end "not certified" at the step where a stored
+ * bound stops being finite, naming it, and keep only finite steps. */
+static void test_bound_overflow(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_status st;
+    long N = 2000;
+    dvc_dlvi_problem_init(p, 1, 1, 53);
+    /* x' = 1000 y, y = SOL(0, inf, x, 1): L = 1000, hL = 1/2 */
+    mpfi_set_ui(dvc_imat_entry(p->B, 0, 0), 1000);
+    mpfi_set_ui(dvc_imat_entry(p->Q, 0, 0), 1);
+    mpfi_set_ui(dvc_imat_entry(p->M, 0, 0), 1);
+    mpfi_interv_d(p->x0->e[0], 1.0, 1.0 + ldexp(1.0, -30));
+    mpfi_set_ui(p->T, 1);
+    p->N = N;
+    dvc_dlvi_result_init(r);
+    st = dvc_dlvi_run(r, p, NULL);
+    CHECK(st == DVC_NOT_CERTIFIED, "overflowing bound: %s (%s)", dvc_status_name(st), dvc_error_message());
+    CHECK(r->steps_done > 100 && r->steps_done < N, "steps done %ld", r->steps_done);
+    printf("overflow: %s\n", dvc_error_message());
+    CHECK(strstr(dvc_error_message(), "not finite") != NULL && strstr(dvc_error_message(), "step ") != NULL &&
+              strstr(dvc_error_message(), "t in [") != NULL,
+          "message names step, time and quantity: %s", dvc_error_message());
+    {
+        int ok = 1;
+        for (long i = 0; i < r->steps_done; i++)
+            ok &= isfinite(r->ry[i]) && isfinite(r->Lx[i]) && isfinite(r->delta[i]) &&
+                  isfinite(mpfr_get_d(r->eps_x[i + 1], MPFR_RNDU)) &&
+                  isfinite(mpfr_get_d(r->eps_y[i + 1], MPFR_RNDU));
+        CHECK(ok, "every certified step has finite bounds");
+    }
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+}
+
+/* dvc_dlvi_problem_init gives the shapes and the problem file's defaults. */
+static void test_problem_init(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_problem_init(p, 3, 2, 80);
+    CHECK(p->n == 3 && p->m == 2 && p->A->r == 3 && p->A->c == 3 && p->B->r == 3 && p->B->c == 2 &&
+              p->Q->r == 2 && p->Q->c == 3 && p->M->r == 2 && p->l->n == 2 && p->u->n == 2 && p->x0->n == 3,
+          "shapes");
+    CHECK(mpfr_cmp_ui(&p->theta->left, 1) == 0 && mpfr_cmp_ui(&p->theta->right, 1) == 0, "theta = 1 as in files");
+    CHECK(mpfi_get_prec(p->T) == 80 && p->prec == 80, "precision");
+    CHECK(mpfi_is_zero(p->l->e[1]) && mpfr_inf_p(&p->u->e[1]->left), "l = 0, u = +inf");
+    CHECK(p->fcb.eval == NULL && p->gcb.eval == NULL, "f = g = 0");
+    dvc_dlvi_problem_clear(p);
+}
+
 int main(void)
 {
+    test_problem_init();
+    test_bound_overflow();
     test_reference();
     test_refusals();
     test_order_and_table();

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* The binary64 step kernels of the DLVI engine (src/dlvi_fast.c, used at
+/* The binary64 step kernels of the DLVI engine (src/dlvi/fast.c, used at
  * 53 bits) against the MPFI path (forced with DVC_DLVI_NOFAST) on random
  * problems: interval and point matrices (entries straddling 0), interval
  * theta and h, interval f and g, m = 0, sharpening on and off, and
  * re-certification of perturbed predictors. Every bound of the fast run
  * must be >= the MPFI one (rigour: the MPFI path is the reference
  * derivation) and, the data being binary64 numbers, equal to it. */
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,7 @@ static void test_random(void)
         }
         mpfi_init2(F.a, 53);
         mpfi_init2(F.b, 53);
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         dlvi_dims(p, n, m);
         for (long k = 0; k < n * n; k++) rnd_entry(p->A->e[k], &rng, 3, iv);
         for (long k = 0; k < n * m; k++) rnd_entry(p->B->e[k], &rng, 1, iv);
@@ -195,8 +196,8 @@ static void test_random(void)
         p->N = 150;
         dvc_ival_set_str(p->theta, thetas[cs % 5]);
         p->prec = 53;
-        p->fcb = (dvc_dlvi_tcb){n, f_eval, f_lip, f_d, &F};
-        if (m > 0) p->gcb = (dvc_dlvi_tcb){m, g_eval, g_lip, g_d, &F};
+        p->fcb = (dvc_tfun_cb){n, f_eval, f_lip, f_d, &F, NULL};
+        if (m > 0) p->gcb = (dvc_tfun_cb){m, g_eval, g_lip, g_d, &F, NULL};
         dvc_dlvi_opts_default(&o);
         o.sharpen = cs % 4 == 0;
         o.lip_block = 1 + cs % 5;
@@ -238,8 +239,38 @@ static void test_random(void)
            nsharp, nsteps);
 }
 
+/* The binary64 kernels switch the rounding mode and must hand the
+ * caller's mode back (m = 0: no other module touches it during the run). */
+static void test_caller_rounding(void)
+{
+    static const int modes[] = {FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO};
+    for (int k = 0; k < 3; k++) {
+        dvc_dlvi_problem_t p;
+        dvc_dlvi_result_t r;
+        dvc_status st;
+        int after;
+        dvc_dlvi_problem_init(p, 2, 0, 53);
+        /* x1' = x2, x2' = -x1 */
+        mpfi_set_ui(dvc_imat_entry(p->A, 0, 1), 1);
+        mpfi_set_si(dvc_imat_entry(p->A, 1, 0), -1);
+        mpfi_set_ui(p->x0->e[0], 1);
+        mpfi_set_ui(p->T, 1);
+        p->N = 50;
+        dvc_dlvi_result_init(r);
+        fesetround(modes[k]);
+        st = dvc_dlvi_run(r, p, NULL);
+        after = fegetround();
+        fesetround(FE_TONEAREST);
+        CHECK(st == DVC_OK, "mode %d: run: %s", k, dvc_error_message());
+        CHECK(after == modes[k], "mode %d: the caller's rounding mode is restored", k);
+        dvc_dlvi_result_clear(r);
+        dvc_dlvi_problem_clear(p);
+    }
+}
+
 int main(void)
 {
+    test_caller_rounding();
     test_random();
     return check_report();
 }

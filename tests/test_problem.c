@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "dvicert/problem.h"
+#include "io/problem_json.h"
 
 static unsigned long long rng = 20121126ull;
 static unsigned long rnd(unsigned long n)
@@ -93,7 +93,7 @@ static void test_grid(void)
             hs = strdup(buf);
         }
         j = bridge(Ts, hs, 0);
-        dvc_dlvi_problem_init(P);
+        dvc_dlvi_problem_init(P, 0, 0, 0);
         st = dvc_problem_from_json(P, NULL, j, "grid.json", NULL, 0);
         if (dividing) {
             /* exact decimal h: must give exactly N */
@@ -106,7 +106,7 @@ static void test_grid(void)
                   dvc_error_message());
             rejected += st == DVC_ERR_INPUT;
         }
-        dvc_problem_clear(P);
+        dvc_dlvi_problem_clear(P);
         json_decref(j);
         free(hs);
         mpq_clears(T, h, NULL);
@@ -120,7 +120,7 @@ static void test_N_and_h(void)
     dvc_dlvi_problem_t P;
     json_t *j;
     dvc_status st;
-    dvc_dlvi_problem_init(P);
+    dvc_dlvi_problem_init(P, 0, 0, 0);
     j = bridge("1", NULL, 7);
     st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
     CHECK(st == DVC_OK && P->N == 7, "N alone: %s", dvc_error_message());
@@ -145,7 +145,7 @@ static void test_N_and_h(void)
     st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
     CHECK(st == DVC_OK && P->N == 10, "JSON real h = 0.1: %s", dvc_error_message());
     json_decref(j);
-    dvc_problem_clear(P);
+    dvc_dlvi_problem_clear(P);
 }
 
 /* Rational entries p/q and constants: enclosures contain the exact value and
@@ -166,7 +166,7 @@ static void test_rationals(void)
                  "{\"constants\": {\"c\": \"%ld\"}, \"A\": [[\"%s\"]], \"B\": [[1]], \"Q\": [[1]],"
                  " \"M\": [[1]], \"l\": [0], \"u\": [\"inf\"], \"x0\": [0], \"T\": 1, \"N\": 1}", p, e);
         j = json_loads(buf, 0, &err);
-        dvc_dlvi_problem_init(P);
+        dvc_dlvi_problem_init(P, 0, 0, 0);
         st = dvc_problem_from_json(P, NULL, j, "r.json", NULL, prec);
         mpq_inits(ex, lo, hi, NULL);
         mpq_set_si(ex, p, (unsigned long)q);
@@ -187,7 +187,7 @@ static void test_rationals(void)
             CHECK(0, "%s: %s", e, dvc_error_message());
         }
         mpq_clears(ex, lo, hi, NULL);
-        dvc_problem_clear(P);
+        dvc_dlvi_problem_clear(P);
         json_decref(j);
     }
 }
@@ -220,7 +220,7 @@ static void test_funs(void)
     mpfi_t t;
     mpfr_t L;
     dvc_status st;
-    dvc_dlvi_problem_init(P);
+    dvc_dlvi_problem_init(P, 0, 0, 0);
     st = dvc_problem_from_json(P, NULL, j, "f.json", NULL, 0);
     REQUIRE(st == DVC_OK, "%s", dvc_error_message());
     CHECK(P->fcb.eval != NULL && P->fcb.k == 2, "f attached");
@@ -236,32 +236,84 @@ static void test_funs(void)
     st = P->fcb.lipschitz(L, t, P->fcb.ctx);
     CHECK(st == DVC_OK && mpfr_cmp_d(L, 4.0) >= 0 && mpfr_cmp_d(L, 4.001) <= 0,
           "Lipschitz constant of sin 4t on [0, 1] in [4, 4.001]");
-    dvc_problem_clear(P);
+    dvc_dlvi_problem_clear(P);
     json_decref(j);
     /* bad entries name the field */
     j = bridge("1", NULL, 10);
     json_object_set_new(j, "g", json_pack("[s]", "log(t - 2)"));
-    dvc_dlvi_problem_init(P);
+    dvc_dlvi_problem_init(P, 0, 0, 0);
     st = dvc_problem_from_json(P, NULL, j, "g.json", NULL, 0);
     CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "g.json: field 'g' entry 1"),
           "log of a negative interval: %s", dvc_error_message());
-    dvc_problem_clear(P);
+    dvc_dlvi_problem_clear(P);
     json_decref(j);
     j = bridge("1", NULL, 10);
     json_object_set_new(j, "f", json_pack("[s, {s:s}]", "0", "csv", "x.csv"));
-    dvc_dlvi_problem_init(P);
+    dvc_dlvi_problem_init(P, 0, 0, 0);
     st = dvc_problem_from_json(P, NULL, j, "h.json", NULL, 0);
     CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "self-contained"),
           "file references refused without basedir: %s", dvc_error_message());
-    dvc_problem_clear(P);
+    dvc_dlvi_problem_clear(P);
     json_decref(j);
     dvc_ivec_clear(v);
     mpfi_clear(t);
     mpfr_clear(L);
 }
 
+/* The public reader (no jansson in its interface): a file in, a problem
+ * with its callbacks out; a bad file leaves an empty problem behind. */
+static void test_read_file(void)
+{
+    const char *path = "test_problem_read.json";
+    FILE *f = fopen(path, "w");
+    dvc_dlvi_problem_t P;
+    dvc_ivec_t v;
+    mpfi_t t;
+    dvc_status st;
+    REQUIRE(f != NULL, "cannot write %s", path);
+    fputs("{\"A\": [[0, 1], [-4, 0]], \"B\": [[0], [-1]], \"Q\": [[3, 0]], \"M\": [[1]],"
+          " \"l\": [0], \"u\": [\"inf\"], \"x0\": [0, \"0.2\"], \"f\": [null, \"3\"],"
+          " \"T\": 1, \"N\": 10}\n", f);
+    fclose(f);
+    dvc_dlvi_problem_init(P, 0, 0, 0);
+    /* the file's precision (53 by default), whatever the working precision */
+    dvc_prec_set(30);
+    st = dvc_problem_read(P, path, 0);
+    CHECK(dvc_prec_get() == 30, "working precision left alone");
+    dvc_prec_set(DVC_DEFAULT_PREC);
+    CHECK(st == DVC_OK, "read: %s", dvc_error_message());
+    CHECK(P->prec == 53 && mpfi_get_prec(dvc_imat_entry(P->A, 1, 0)) == 53 && mpfi_get_prec(P->x0->e[1]) == 53,
+          "entries at 53 bits");
+    CHECK(P->n == 2 && P->m == 1 && P->N == 10 && mpfr_cmp_ui(&P->theta->left, 1) == 0, "dimensions, N, theta");
+    CHECK(P->fcb.eval != NULL && P->fcb.release != NULL && P->gcb.eval == NULL, "f attached and owned, g = 0");
+    if (st == DVC_OK && P->fcb.eval) {
+        dvc_ivec_init2(v, 2, 53);
+        mpfi_init2(t, 53);
+        mpfi_interv_d(t, 0.25, 0.5);
+        st = P->fcb.eval(v, t, P->fcb.ctx);
+        CHECK(st == DVC_OK && mpfi_is_zero(v->e[0]) && mpfr_cmp_ui(&v->e[1]->left, 3) == 0 &&
+                  mpfr_cmp_ui(&v->e[1]->right, 3) == 0,
+              "f = (0, 3)");
+        dvc_ivec_clear(v);
+        mpfi_clear(t);
+    }
+    /* a bad file: named error, empty problem */
+    f = fopen(path, "w");
+    REQUIRE(f != NULL, "cannot write %s", path);
+    fputs("{\"A\": [[0]], \"B\": [[1]], \"Q\": [[1]], \"M\": [[1]], \"l\": [0], \"u\": [\"inf\"],"
+          " \"x0\": [\"1e309\"], \"T\": 1, \"N\": 10}\n", f);
+    fclose(f);
+    st = dvc_problem_read(P, path, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "field 'x0' entry 1"), "x0 = 1e309: %s",
+          dvc_error_message());
+    CHECK(P->n == 0 && P->m == 0 && P->fcb.eval == NULL, "empty after an error");
+    dvc_dlvi_problem_clear(P);
+    remove(path);
+}
+
 int main(void)
 {
+    test_read_file();
     test_grid();
     test_N_and_h();
     test_rationals();

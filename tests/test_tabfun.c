@@ -9,6 +9,7 @@
 #include "check.h"
 #include "dvicert/dvicert.h"
 #include "dvicert/tfun.h"
+#include "io/problem_json.h"
 
 static const char *datadir = "tests/data";
 

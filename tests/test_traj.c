@@ -21,7 +21,7 @@
 
 #include "check.h"
 #include "dvicert/certio.h"
-#include "dvicert/problem.h"
+#include "io/problem_json.h"
 #include "dvicert/traj.h"
 
 #define RP 512 /* reference precision */
@@ -302,7 +302,7 @@ static void test_from_result(void)
                "{\"A\": [[0]], \"B\": [[1]], \"f\": [\"t\"], \"Q\": [[0]], \"M\": [[1]], "
                "\"g\": [\"1/2 - t\"], \"l\": [0], \"u\": [\"inf\"], \"x0\": [0], \"T\": \"1\", "
                "\"N\": 200, \"theta\": 1}\n");
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     REQUIRE(dvc_problem_load(p, NULL, path, 0) == DVC_OK, "load: %s", dvc_error_message());
     dvc_dlvi_opts_default(&o);
     dvc_dlvi_result_init(r);
@@ -354,7 +354,7 @@ static void test_from_result(void)
     dvc_ivec_clear(Y);
     dvc_tube_clear(tb);
     dvc_dlvi_result_clear(r);
-    dvc_problem_clear(p);
+    dvc_dlvi_problem_clear(p);
 }
 
 int main(void)

@@ -3,60 +3,53 @@
  *   x'(t) = A x(t) + B y(t) + f(t),
  *   y(t) in SOL(l, u, Q x(t) + g(t), M),   x(0) = x0,  t in [0, T],
  * and the certified time-stepping engine (Algorithm 4.2, re-derived in
- * docs/bounds.md). OWNERS: problem struct = shared (dlvi + cert helpers);
- * engine part = dlvi helper. */
+ * docs/bounds.md). */
 #ifndef DVICERT_DLVI_H
 #define DVICERT_DLVI_H
 
 #include "dvicert/imat.h"
 #include "dvicert/lvi.h"
 #include "dvicert/beta.h"
-/* Functions of t (expressions, tables): expr module. */
 #include "dvicert/tfun.h"
-#define DVC_DLVI_HAVE_TFUN 1
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* A function v: [0, T] -> R^k of time as the engine sees it. Used for f
- * (k = n) and g (k = m) when the problem has no dvc_tfun_t for them
- * (library users, tests, benchmarks). */
-typedef struct {
-    long k;  /* 0: the function is identically zero */
-    /* Enclosure of v(s) for every s in [t] (out has k entries). */
-    dvc_status (*eval)(dvc_ivec_t out, const mpfi_t t, void *ctx);
-    /* Upper bound, rounded up, of a Lipschitz constant of v over [t] in
-     * the infinity norm: ||v(s) - v(s')|| <= out |s - s'| for s, s' in [t]. */
-    dvc_status (*lipschitz)(mpfr_t out, const mpfi_t t, void *ctx);
-    /* Predictor value (approximate v(t)); no guarantee needed. */
-    void (*eval_d)(double *out, double t, void *ctx);
-    void *ctx;
-} dvc_dlvi_tcb;
+/* Largest number of steps a problem may ask for (problem files, and the
+ * "use N >= ..." suggestion of a failed step condition). */
+#define DVC_DLVI_N_MAX 100000000L
 
+/* A DLVI problem in memory. The problem owns its matrices and vectors and
+ * the callbacks attached to it: dvc_dlvi_problem_clear calls fcb.release
+ * (gcb.release) on their context when set (dvc_tfun_vec_cb with own != 0),
+ * and leaves a context without release to its owner. */
 typedef struct {
     long n, m;
     dvc_imat_t A, B, Q, M;   /* n x n, n x m, m x n, m x m */
     dvc_ivec_t l, u;         /* m, may hold -inf / +inf */
     dvc_ivec_t x0;           /* n (may be an interval: the tube covers all) */
-    dvc_tfun_t *f;           /* n functions of t, or NULL when f == 0 */
-    dvc_tfun_t *g;           /* m functions of t, or NULL when g == 0 */
+    dvc_tfun_cb fcb;         /* f (k = n); eval == NULL: f = 0 */
+    dvc_tfun_cb gcb;         /* g (k = m); eval == NULL: g = 0 */
     mpfi_t T;                /* final time (> 0) */
     long N;                  /* number of steps; h = T / N */
     mpfi_t theta;            /* in [0, 1] */
     mpfr_prec_t prec;
-    /* Added by dlvi (additive): callback forms of f and g, used when f
-     * (resp. g) is NULL and fcb.eval (gcb.eval) is not NULL. Zeroed by
-     * dvc_dlvi_problem_init. */
-    dvc_dlvi_tcb fcb, gcb;
 } dvc_dlvi_problem_struct;
 typedef dvc_dlvi_problem_struct dvc_dlvi_problem_t[1];
 
-/* Empty problem (n = m = 0) at the working precision. */
-void dvc_dlvi_problem_init(dvc_dlvi_problem_t p);
+/* A problem with n states and m complementarity pairs at precision prec
+ * (0: the working precision), with the defaults of the problem file
+ * (docs/formats.md): theta = 1, f = g = 0. Every matrix and vector has its
+ * shape and zero entries, except l = 0 and u = +inf (an LCP); T = 0 and
+ * N = 0 must be set before a run. n = m = 0 gives an empty problem for the
+ * readers to fill. */
+void dvc_dlvi_problem_init(dvc_dlvi_problem_t p, long n, long m, mpfr_prec_t prec);
+/* Releases everything p owns (see above); p is then empty (n = m = 0) and
+ * must be initialised again before reuse. */
 void dvc_dlvi_problem_clear(dvc_dlvi_problem_t p);
 
-/* ---- certified time-stepping engine (src/dlvi.c, src/dlvi_step.c) ---- */
+/* ---- certified time-stepping engine ---- */
 
 typedef struct {
     /* Remark 4.3 made rigorous (docs/bounds.md): on a step where the LVI
@@ -124,6 +117,8 @@ typedef struct {
 } dvc_dlvi_result_struct;
 typedef dvc_dlvi_result_struct dvc_dlvi_result_t[1];
 
+/* An empty record; dvc_dlvi_run / dvc_dlvi_certify (re)allocate its
+ * arrays, which r owns: dvc_dlvi_result_clear releases them. */
 void dvc_dlvi_result_init(dvc_dlvi_result_t r);
 void dvc_dlvi_result_clear(dvc_dlvi_result_t r);
 

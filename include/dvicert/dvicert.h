@@ -8,7 +8,6 @@
 #include "dvicert/ival.h"
 #include "dvicert/ivec.h"
 #include "dvicert/imat.h"
-#include "dvicert/jsonio.h"
 #include "dvicert/mclass.h"
 #include "dvicert/beta.h"
 #include "dvicert/lvi.h"

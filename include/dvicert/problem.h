@@ -1,45 +1,23 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* DLVI problem files (JSON, docs/formats.md) -> dvc_dlvi_problem_t.
- * OWNER: cert helper. */
+/* DLVI problem files (JSON, docs/formats.md) -> dvc_dlvi_problem_t. */
 #ifndef DVICERT_PROBLEM_H
 #define DVICERT_PROBLEM_H
 
-#include <jansson.h>
 #include "dvicert/dlvi.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Build p from the JSON object obj.
- *   name     names the source in messages ("bridge.json");
- *   basedir  directory against which tabulated-data paths ({"csv": ...},
- *            {"at2": ...}) are resolved; NULL forbids file references (the
- *            problem must be self-contained, as in a certificate);
- *   prec     working precision in bits; 0 = the file's "prec", else 53.
- * p must have been initialised (dvc_dlvi_problem_init); it is cleared and
- * rebuilt at the chosen precision. f and g are attached in the callback
- * form (p->fcb, p->gcb): release p with dvc_problem_clear. When resolved is not NULL it receives a
- * new reference to a self-contained copy of obj in which every file
- * reference is replaced by the data it held ({"table": ...}, see
- * docs/formats.md); reading that copy back gives the same problem.
- * Errors (DVC_ERR_INPUT / DVC_ERR_IO) name the file and the field. */
-dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
-                                 const char *name, const char *basedir, mpfr_prec_t prec);
-
-/* Clear a problem built by dvc_problem_from_json / dvc_problem_load: releases
- * the functions of t attached to it, then dvc_dlvi_problem_clear. Use it
- * instead of dvc_dlvi_problem_clear for such problems. */
-void dvc_problem_clear(dvc_dlvi_problem_t p);
-
-/* Same, reading the file at path (tabulated data relative to its directory). */
-dvc_status dvc_problem_load(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
-                            mpfr_prec_t prec);
-
-/* 64-bit FNV-1a digest of the canonical text of obj (json_dumps with
- * JSON_SORT_KEYS | JSON_COMPACT), written as 16 hex digits into buf. It
- * detects edits of a certificate's problem, it is not a cryptographic hash. */
-dvc_status dvc_problem_digest(char buf[17], const json_t *obj);
+/* Read the problem file at path into p (tabulated data are read relative
+ * to the file's directory). prec: working precision in bits; 0 = the
+ * file's "prec", else 53. p must have been initialised
+ * (dvc_dlvi_problem_init, any dimensions); it is cleared and rebuilt with
+ * the file's dimensions. The functions of t f and g are attached to p as
+ * callbacks that p owns: dvc_dlvi_problem_clear releases them.
+ * Errors: DVC_ERR_INPUT / DVC_ERR_IO, the message names the file and the
+ * field; p is then empty (n = m = 0) and must still be cleared. */
+dvc_status dvc_problem_read(dvc_dlvi_problem_t p, const char *path, mpfr_prec_t prec);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,6 @@
 #include "cli.h"
 #include "commands.h"
 #include "dvicert/certio.h"
-#include "dvicert/problem.h"
 
 static const dvc_cli_opt opts[] = {
     {"output", 'o', "FILE", "a file name", "the CSV file to write (nothing is written on failure)"},
@@ -109,11 +108,11 @@ static int run(const dvc_cli_args *a)
     if (want_w) {
         /* the problem (Q, M, g) from the certificate's self-contained copy */
         dvc_prec_set(c->prec);
-        dvc_dlvi_problem_init(p);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
         have_p = 1;
         st = dvc_cert_problem(p, c);
         if (st != DVC_OK) {
-            dvc_problem_clear(p);
+            dvc_dlvi_problem_clear(p);
             dvc_cert_clear(c);
             fprintf(stderr, "dvicert export: unusable certificate: %s\n", dvc_error_message());
             return DVC_EXIT_INPUT;
@@ -209,7 +208,7 @@ static int run(const dvc_cli_args *a)
     dvc_ivec_clear(Y);
     dvc_ivec_clear(W);
     dvc_ivec_clear(G);
-    if (have_p) dvc_problem_clear(p);
+    if (have_p) dvc_dlvi_problem_clear(p);
     if (st != DVC_OK) ;
     else if (fail) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     else st = dvc_write_atomic(out, buf, len);

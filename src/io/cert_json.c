@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dvicert/jsonio.h"
-#include "dvicert/problem.h"
+#include "io/json.h"
+#include "io/problem_json.h"
 #include "cert_json.h"
 
 #define CERT_FORMAT "dvicert-certificate"
@@ -324,7 +324,7 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
     if (!c->problem_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
 
     /* dimensions and T from the embedded problem (self-contained) */
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     {
         char name[512];
         snprintf(name, sizeof name, "%s: embedded problem", file);
@@ -338,7 +338,7 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
         /* the admissible box of y: [l.lo, u.hi] */
         if (st == DVC_OK) st = dvc_tube_set_ybox(c->tube, p->l, p->u);
     }
-    dvc_problem_clear(p);
+    dvc_dlvi_problem_clear(p);
     if (st != DVC_OK) return st;
 
     if ((st = need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
@@ -419,15 +419,15 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, mpfr_prec_t
     json_t *resolved = NULL;
     dvc_status st;
     mpfr_prec_t saved = dvc_prec_get();
-    dvc_dlvi_problem_init(p);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
     st = dvc_problem_load(p, &resolved, problem_path, prec);
     if (st != DVC_OK) {
-        dvc_problem_clear(p);
+        dvc_dlvi_problem_clear(p);
         return st;
     }
     *used = p->prec;
     if (p->prec > DVC_CERT_PREC_MAX) {
-        dvc_problem_clear(p);
+        dvc_dlvi_problem_clear(p);
         json_decref(resolved);
         return dvc_error(DVC_ERR_INPUT, "%s: precision %ld bits: a certificate may state at most %d "
                          "bits (verify recomputes at that precision)", problem_path, (long)*used,
@@ -448,7 +448,7 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, mpfr_prec_t
         free(text);
     }
     dvc_dlvi_result_clear(r);
-    dvc_problem_clear(p);
+    dvc_dlvi_problem_clear(p);
     json_decref(resolved);
     dvc_prec_set(saved);
     return st;

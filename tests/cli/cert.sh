@@ -102,13 +102,14 @@ expect 2 "at most 4096" "enclose above the cap refused" -- "$exe" enclose "$tmp/
 absent "$tmp/p2.cert.json" "enclose above the cap"
 
 # ---- a certified bound is finite ----------------------------------------------------------
-# x0 beyond the double range: the engine's ry overflows; not certified (exit 1)
-# naming the step and the bound, nothing written (it used to be written and
-# then refused as unusable by every reader)
+# x0 beyond the double range used to overflow the engine's ry, and the
+# certificate was written and then refused as unusable by every reader. It is
+# now refused at input, naming the field (the engine-level overflow of a bound
+# is tests/test_dlvi.c, test_bound_overflow); nothing is written.
 cat > "$tmp/big.json" <<'EOF'
 {"A": [[0]], "B": [[1]], "Q": [[1]], "M": [[1]], "l": [0], "u": ["inf"], "x0": ["1e309"], "T": "1", "N": 10}
 EOF
-expect 1 "step 1: the bound 'ry' is not finite" "overflowing bound not certified" -- "$exe" enclose "$tmp/big.json" -o "$tmp/big.cert.json"
+expect 2 "field 'x0' entry 1: must be finite" "x0 beyond binary64 refused at input" -- "$exe" enclose "$tmp/big.json" -o "$tmp/big.cert.json"
 absent "$tmp/big.cert.json" "enclose with an overflowing bound"
 
 report

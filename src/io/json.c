@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-#include "dvicert/jsonio.h"
+#include "io/json.h"
 #include "dvicert/files.h"
 
 #include <errno.h>
@@ -90,11 +90,37 @@ dvc_status dvc_json_ival(mpfi_t x, const json_t *j, const char *where)
     return st;
 }
 
-dvc_status dvc_json_imat(dvc_imat_t A, const json_t *obj, const char *field, const char *file)
+int dvc_json_fits_d(const mpfi_t x)
+{
+    return mpfr_number_p(&x->left) && mpfr_number_p(&x->right) &&
+           isfinite(mpfr_get_d(&x->left, MPFR_RNDD)) && isfinite(mpfr_get_d(&x->right, MPFR_RNDU));
+}
+
+/* An entry that may be infinite must be exactly -inf/+inf or fit binary64. */
+static int fits_or_inf(const mpfi_t x)
+{
+    if (!dvc_ival_is_valid(x)) return 0;
+    for (int e = 0; e < 2; e++) {
+        mpfr_srcptr v = e ? &x->right : &x->left;
+        if (!mpfr_inf_p(v) && !isfinite(mpfr_get_d(v, e ? MPFR_RNDU : MPFR_RNDD))) return 0;
+    }
+    return 1;
+}
+
+static dvc_status plain_num(mpfi_t x, const json_t *j, void *ctx, const char *where)
+{
+    (void)ctx;
+    return dvc_json_ival(x, j, where);
+}
+
+dvc_status dvc_json_imat_ex(dvc_imat_t A, const json_t *obj, const char *field, const char *file,
+                            long r_expect, long c_expect, mpfr_prec_t prec, dvc_json_num_fn num,
+                            void *ctx)
 {
     const json_t *a = json_object_get(obj, field);
     long r, c;
-    char where[256];
+    char where[512];
+    if (!num) num = plain_num;
     if (a == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", file, field);
     if (!json_is_array(a) || json_array_size(a) == 0)
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be a non-empty array of rows", file, field);
@@ -105,48 +131,77 @@ dvc_status dvc_json_imat(dvc_imat_t A, const json_t *obj, const char *field, con
             return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row 1 must be a non-empty array", file, field);
         c = (long)json_array_size(row0);
     }
-    if (A->r * A->c == 0) dvc_imat_resize(A, r, c);
-    else if (A->r != r || A->c != c)
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' is %ldx%ld, expected %ldx%ld", file, field,
-                         r, c, A->r, A->c);
+    if ((r_expect >= 0 && r != r_expect) || (c_expect >= 0 && c != c_expect))
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' is %ldx%ld, expected %ldx%ld (dimension mismatch)",
+                         file, field, r, c, r_expect >= 0 ? r_expect : r, c_expect >= 0 ? c_expect : c);
+    if (prec > 0 && A->r * A->c == 0) {
+        dvc_imat_clear(A);
+        dvc_imat_init2(A, r, c, prec);
+    } else {
+        dvc_imat_resize(A, r, c);
+    }
     for (long i = 0; i < r; i++) {
         const json_t *row = json_array_get(a, (size_t)i);
         if (!json_is_array(row) || (long)json_array_size(row) != c)
-            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row %ld must have %ld entries", file,
-                             field, i + 1, c);
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' row %ld must have %ld entries (dimension mismatch)",
+                             file, field, i + 1, c);
         for (long j = 0; j < c; j++) {
             dvc_status st;
             snprintf(where, sizeof where, "%s: field '%s' row %ld column %ld", file, field, i + 1, j + 1);
-            st = dvc_json_ival(dvc_imat_entry(A, i, j), json_array_get(row, (size_t)j), where);
+            st = num(dvc_imat_entry(A, i, j), json_array_get(row, (size_t)j), ctx, where);
             if (st != DVC_OK) return st;
-            if (!dvc_ival_is_finite(dvc_imat_entry(A, i, j)))
-                return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+            if (!dvc_json_fits_d(dvc_imat_entry(A, i, j)))
+                return dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", where);
         }
     }
     return DVC_OK;
 }
 
-dvc_status dvc_json_ivec(dvc_ivec_t v, const json_t *obj, const char *field, const char *file,
-                         int allow_inf)
+dvc_status dvc_json_ivec_ex(dvc_ivec_t v, const json_t *obj, const char *field, const char *file,
+                            long n_expect, int allow_inf, mpfr_prec_t prec, dvc_json_num_fn num,
+                            void *ctx)
 {
     const json_t *a = json_object_get(obj, field);
     long n;
-    char where[256];
+    char where[512];
+    if (!num) num = plain_num;
     if (a == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", file, field);
-    if (!json_is_array(a) || json_array_size(a) == 0)
+    if (!json_is_array(a) || json_array_size(a) == 0) {
+        if (n_expect >= 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be an array of %ld entries", file, field,
+                             n_expect);
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be a non-empty array", file, field);
+    }
     n = (long)json_array_size(a);
-    if (v->n == 0) dvc_ivec_resize(v, n);
-    else if (v->n != n)
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' has %ld entries, expected %ld", file, field,
-                         n, v->n);
+    if (n_expect >= 0 && n != n_expect)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' has %ld entries, expected %ld (dimension mismatch)",
+                         file, field, n, n_expect);
+    if (prec > 0 && v->n == 0) {
+        dvc_ivec_clear(v);
+        dvc_ivec_init2(v, n, prec);
+    } else {
+        dvc_ivec_resize(v, n);
+    }
     for (long i = 0; i < n; i++) {
         dvc_status st;
         snprintf(where, sizeof where, "%s: field '%s' entry %ld", file, field, i + 1);
-        st = dvc_json_ival(v->e[i], json_array_get(a, (size_t)i), where);
+        st = num(v->e[i], json_array_get(a, (size_t)i), ctx, where);
         if (st != DVC_OK) return st;
-        if (!allow_inf && !dvc_ival_is_finite(v->e[i]))
-            return dvc_error(DVC_ERR_INPUT, "%s: must be finite", where);
+        if (allow_inf ? !fits_or_inf(v->e[i]) : !dvc_json_fits_d(v->e[i]))
+            return dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)%s", where,
+                             allow_inf ? " or \"inf\" / \"-inf\"" : "");
     }
     return DVC_OK;
+}
+
+dvc_status dvc_json_imat(dvc_imat_t A, const json_t *obj, const char *field, const char *file)
+{
+    int any = A->r * A->c != 0;
+    return dvc_json_imat_ex(A, obj, field, file, any ? A->r : -1, any ? A->c : -1, 0, NULL, NULL);
+}
+
+dvc_status dvc_json_ivec(dvc_ivec_t v, const json_t *obj, const char *field, const char *file,
+                         int allow_inf)
+{
+    return dvc_json_ivec_ex(v, obj, field, file, v->n != 0 ? v->n : -1, allow_inf, 0, NULL, NULL);
 }

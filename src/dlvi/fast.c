@@ -1,29 +1,22 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Binary64 kernels of the DLVI step certification at 53 bits (see
- * dlvi_internal.h). They redo, operation for operation and in the same
+ * internal.h). They redo, operation for operation and in the same
  * order, what the MPFI path of cert_step computes: inf-sup intervals with
  * every upper bound rounded up and every lower bound computed as
  * -(upper bound of the negation), all under FE_UPWARD. At 53 bits every
  * MPFR value is a double and MPFR rounds correctly like IEEE, so in the
  * normal range the results are the MPFI ones bit for bit; outside it
  * (subnormals) they are at least as wide, and overflow or NaN makes the
- * kernel return nonzero so that the caller takes the MPFI path. Every
- * exit restores FE_TONEAREST. Compiler barriers as in fprnd.c (GCC PR
- * 34678). */
-#include "dlvi_internal.h"
+ * kernel return nonzero so that the caller takes the MPFI path. Rounding
+ * modes are switched through src/rounding.h only, and every exit restores
+ * the caller's mode. */
+#include "dlvi/internal.h"
+#include "rounding.h"
 
 #include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_round(int mode)
-{
-    __asm__ volatile("" ::: "memory");
-    fesetround(mode);
-    __asm__ volatile("" ::: "memory");
-}
-#define FP_PIN(x) __asm__ volatile("" : "+m"(x) : : "memory")
 
 /* ---- sparse binary64 copy of an interval matrix ------------------------ */
 
@@ -144,9 +137,10 @@ int dvc_dlvi_fast_q_(double *qlo, double *qhi, const dvc_dlvi_fspm *Q, const dou
     long m = Q->r;
     memcpy(qlo, glo, (size_t)m * sizeof(double));
     memcpy(qhi, ghi, (size_t)m * sizeof(double));
-    set_round(FE_UPWARD);
+    int saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
     spm_addmul_u(qlo, qhi, Q, x, x);
-    set_round(FE_TONEAREST);
+    dvc_rnd_restore(saved);
     ok = all_finite(qlo, m) && all_finite(qhi, m);
     return ok ? 0 : -1;
 }
@@ -157,7 +151,8 @@ int dvc_dlvi_fast_step_(dvc_dlvi_fast_io *io)
     double v0n = 0.0, dn = 0.0, dx = 0.0;
     double *wl = io->wlo, *wh = io->whi, *zl = io->zlo, *zh = io->zhi;
     const double *x0 = io->x0, *x1 = io->x1;
-    set_round(FE_UPWARD);
+    int saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
     /* ||A x^i + B yhat^i + f(t_i)|| */
     memcpy(wl, io->f0lo, (size_t)n * sizeof(double));
     memcpy(wh, io->f0hi, (size_t)n * sizeof(double));
@@ -191,15 +186,15 @@ int dvc_dlvi_fast_step_(dvc_dlvi_fast_io *io)
             t = mag(dl, dh);
         }
         if (!isfinite(t)) {
-            set_round(FE_TONEAREST);
+            dvc_rnd_restore(saved);
             return -1;
         }
         if (t > dn) dn = t;
     }
-    FP_PIN(v0n);
-    FP_PIN(dn);
-    FP_PIN(dx);
-    set_round(FE_TONEAREST);
+    DVC_FP_PIN(v0n);
+    DVC_FP_PIN(dn);
+    DVC_FP_PIN(dx);
+    dvc_rnd_restore(saved);
     if (!isfinite(v0n) || !isfinite(dx)) return -1;
     io->v0n = v0n;
     io->dn = dn;
@@ -210,7 +205,8 @@ int dvc_dlvi_fast_step_(dvc_dlvi_fast_io *io)
 int dvc_dlvi_fast_recur_(dvc_dlvi_fast_rec *c)
 {
     double v0, cc, Lx, r1, r2, eps, epsy;
-    set_round(FE_UPWARD);
+    int saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
     v0 = c->L * c->eps_i;
     v0 = v0 + c->v0n;
     cc = c->bnB * c->Lg;
@@ -237,13 +233,13 @@ int dvc_dlvi_fast_recur_(dvc_dlvi_fast_rec *c)
     r2 = c->Lg * c->hhi;
     r1 = r1 + r2;
     r1 = r1 * c->beta;
-    FP_PIN(v0);
-    FP_PIN(cc);
-    FP_PIN(Lx);
-    FP_PIN(eps);
-    FP_PIN(epsy);
-    FP_PIN(r1);
-    set_round(FE_TONEAREST);
+    DVC_FP_PIN(v0);
+    DVC_FP_PIN(cc);
+    DVC_FP_PIN(Lx);
+    DVC_FP_PIN(eps);
+    DVC_FP_PIN(epsy);
+    DVC_FP_PIN(r1);
+    dvc_rnd_restore(saved);
     if (!isfinite(Lx) || !isfinite(eps) || !isfinite(epsy) || !isfinite(r1) || !isfinite(cc)) return -1;
     c->Lx = Lx;
     c->cc = cc;
@@ -256,14 +252,15 @@ int dvc_dlvi_fast_recur_(dvc_dlvi_fast_rec *c)
 double dvc_dlvi_fast_ydev_(const double *ylo, const double *yhi, const double *y, long m)
 {
     double r = 0.0;
-    set_round(FE_UPWARD);
+    int saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
     for (long k = 0; k < m; k++) {
         /* mag([ylo - y, yhi - y]) = max(y - ylo, yhi - y) rounded up */
         double a = y[k] - ylo[k], b = yhi[k] - y[k];
         double t = mag(-a, b);
         if (!(t <= r)) r = t;
     }
-    FP_PIN(r);
-    set_round(FE_TONEAREST);
+    DVC_FP_PIN(r);
+    dvc_rnd_restore(saved);
     return r;
 }

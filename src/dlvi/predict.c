@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The floating-point predictor of the DLVI engine: the theta step of
+ * (4.2) with the LVI in y solved by the library's one LVI predictor.
+ * Nothing here is a bound (docs/bounds.md, section 2: the defect of the
+ * predictor is what the certification carries). */
+#include "dlvi/internal.h"
+#include "fprnd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the LVI predictor ------------------------------------------------ */
+
+/* LVI(l, u, q, M) in doubles: the library's one predictor (lvi module),
+ * warm-started from guess (may be NULL, may alias y), the result clamped into [l, u]. y holds the result;
+ * DVC_NOT_CERTIFIED when no consistent piece was found (y is then the
+ * best point seen). */
+static dvc_status lvi_pred(ws_t *w, const double *M, const double *q, double *y, const double *guess)
+{
+    long m = w->m;
+    dvc_status st = dvc_lvi_predict_ws(&w->lpw, y, NULL, M, q, w->ld, w->ud, m, guess);
+    if (st != DVC_OK && st != DVC_NOT_CERTIFIED) return st;
+    for (long k = 0; k < m; k++) y[k] = fmin(fmax(y[k], w->ld[k]), w->ud[k]);
+    return st;
+}
+
+/* Double copies of the data for the predictor (one block). */
+dvc_status dvc_dlvi_pred_alloc_(ws_t *w, const dvc_dlvi_problem_struct *p, double hd)
+{
+    long n = w->n, m = w->m;
+    long sz = n * n + n * m + m * n + m * m + 2 * m + n * n + n * m + m * m + n + m + n + n + m;
+    double *b;
+    w->Ad = calloc((size_t)(sz + 1), sizeof(double));
+    w->lspiv = calloc((size_t)(n + 1), sizeof(long));
+    if (!w->Ad || !w->lspiv) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    if (m > 0) {
+        if (dvc_lvi_pred_ws_init(&w->lpw, m) != 0) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+        w->lpw_ok = 1;
+    }
+    b = w->Ad;
+    w->Bd = b += n * n;
+    w->Qd = b += n * m;
+    w->Md = b += m * n;
+    w->ld = b += m * m;
+    w->ud = b += m;
+    w->W = b += m;
+    w->WB = b += n * n;
+    w->Mp = b += n * m;
+    w->fv = b += m * m;
+    w->gv = b += n;
+    w->rv = b += m;
+    w->pv = b += n;
+    w->qv = b + n;
+    dvc_imat_mid_d(w->Ad, p->A);
+    dvc_imat_mid_d(w->Bd, p->B);
+    dvc_imat_mid_d(w->Qd, p->Q);
+    dvc_imat_mid_d(w->Md, p->M);
+    for (long k = 0; k < m; k++) {
+        w->ld[k] = mpfr_get_d(&p->l->e[k]->right, MPFR_RNDU);
+        w->ud[k] = mpfr_get_d(&p->u->e[k]->left, MPFR_RNDD);
+    }
+    w->hd = hd;
+    w->thd = dvc_ival_mid_d(p->theta);
+    return DVC_OK;
+}
+
+/* Predictor matrices: W = (I - h(1-theta)A)^{-1}, WB = W B, M' = M + h Q W B. */
+dvc_status dvc_dlvi_pred_setup_(ws_t *w)
+{
+    long n = w->n, m = w->m;
+    double c = w->hd * (1.0 - w->thd);
+    double *T = malloc((size_t)(n * n + n) * sizeof(double));
+    if (!T) return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
+    for (long a = 0; a < n; a++)
+        for (long b = 0; b < n; b++) T[a * n + b] = (a == b ? 1.0 : 0.0) - c * w->Ad[a * n + b];
+    if (dvc_fp_lu(T, w->lspiv, n) != 0) {
+        free(T);
+        return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor: I - h(1-theta)A is singular");
+    }
+    for (long j = 0; j < n; j++) {
+        /* column j of the inverse */
+        for (long a = 0; a < n; a++) T[n * n + a] = a == j ? 1.0 : 0.0;
+        dvc_fp_lu_solve(T, w->lspiv, n, T + n * n);
+        for (long a = 0; a < n; a++) w->W[a * n + j] = T[n * n + a];
+    }
+    free(T);
+    for (long a = 0; a < n; a++)
+        for (long b = 0; b < m; b++) {
+            double s = 0.0;
+            for (long k = 0; k < n; k++) s += w->W[a * n + k] * w->Bd[k * m + b];
+            w->WB[a * m + b] = s;
+        }
+    for (long a = 0; a < m; a++)
+        for (long b = 0; b < m; b++) {
+            double s = 0.0;
+            for (long k = 0; k < n; k++) s += w->Qd[a * n + k] * w->WB[k * m + b];
+            w->Mp[a * m + b] = w->Md[a * m + b] + w->hd * s;
+        }
+    return DVC_OK;
+}
+
+/* y^0 from x^0 (LVI with M). */
+dvc_status dvc_dlvi_pred_y0_(ws_t *w, const double *x, double *y)
+{
+    long n = w->n, m = w->m;
+    if (m == 0) return DVC_OK;
+    dvc_dlvi_tf_eval_d_(&w->g, w->gv, 0.0, m);
+    for (long a = 0; a < m; a++) {
+        double s = w->gv[a];
+        for (long k = 0; k < n; k++) s += w->Qd[a * n + k] * x[k];
+        w->qv[a] = s;
+    }
+    if (lvi_pred(w, w->Md, w->qv, y, NULL) == DVC_NOT_CERTIFIED) dvc_error_reset();
+    for (long k = 0; k < m; k++)
+        if (!isfinite(y[k])) return dvc_error(DVC_NOT_CERTIFIED, "no finite LVI predictor at t = 0");
+    return DVC_OK;
+}
+
+/* One theta step of the predictor: x1, y1 from x0 at t1 = (i+1) h. */
+dvc_status dvc_dlvi_pred_step_(ws_t *w, const double *x0, double *x1, double *y1, double t1, int have_fg)
+{
+    long n = w->n, m = w->m;
+    double h = w->hd, th = w->thd;
+    dvc_status st = DVC_OK;
+    if (!have_fg) {
+        dvc_dlvi_tf_eval_d_(&w->f, w->fv, t1, n);
+        dvc_dlvi_tf_eval_d_(&w->g, w->gv, t1, m);
+    }
+    for (long a = 0; a < n; a++) {
+        double s = 0.0;
+        for (long k = 0; k < n; k++) s += w->Ad[a * n + k] * x0[k];
+        w->rv[a] = x0[a] + h * (th * s + w->fv[a]);
+    }
+    for (long a = 0; a < n; a++) {
+        double s = 0.0;
+        for (long k = 0; k < n; k++) s += w->W[a * n + k] * w->rv[k];
+        w->pv[a] = s;
+    }
+    if (m > 0) {
+        for (long a = 0; a < m; a++) {
+            double s = w->gv[a];
+            for (long k = 0; k < n; k++) s += w->Qd[a * n + k] * w->pv[k];
+            w->qv[a] = s;
+        }
+        st = lvi_pred(w, w->Mp, w->qv, y1, y1);
+        /* a poor y only makes the defect larger: the certification decides */
+        if (st == DVC_NOT_CERTIFIED) dvc_error_reset(), st = DVC_OK;
+        if (st != DVC_OK) return dvc_error_context(st, "dlvi predictor at t = %.17g: ", t1);
+    }
+    for (long a = 0; a < n; a++) {
+        double s = 0.0;
+        for (long b = 0; b < m; b++) s += w->WB[a * m + b] * y1[b];
+        x1[a] = w->pv[a] + h * s;
+        if (!isfinite(x1[a])) return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor at t = %.17g: x is not finite", t1);
+    }
+    return DVC_OK;
+}
+
+dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
+                            const dvc_dlvi_opts *o)
+{
+    ws_t w;
+    dvc_status st;
+    long n = p->n, m = p->m;
+    (void)o;
+    dvc_dlvi_ws_zero_(&w);
+    if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
+    w.p = p;
+    w.n = n;
+    w.m = m;
+    w.N = p->N;
+    if ((st = dvc_dlvi_tf_resolve_(&w.f, &p->fcb, n, "f")) != DVC_OK) goto done;
+    if ((st = dvc_dlvi_tf_resolve_(&w.g, &p->gcb, m, "g")) != DVC_OK) goto done;
+    {
+        mpfi_t h;
+        mpfi_init2(h, 53);
+        mpfi_div_si(h, p->T, p->N);
+        st = dvc_dlvi_pred_alloc_(&w, p, dvc_ival_mid_d(h));
+        mpfi_clear(h);
+        if (st != DVC_OK) goto done;
+    }
+    if ((st = dvc_dlvi_pred_setup_(&w)) != DVC_OK) goto done;
+    for (long k = 0; k < n; k++) xs[k] = dvc_ival_mid_d(p->x0->e[k]);
+    if ((st = dvc_dlvi_pred_y0_(&w, xs, ys)) != DVC_OK) goto done;
+    for (long i = 0; i < w.N; i++) {
+        memcpy(ys + (i + 1) * m, ys + i * m, (size_t)m * sizeof(double));
+        st = dvc_dlvi_pred_step_(&w, xs + i * n, xs + (i + 1) * n, ys + (i + 1) * m, (double)(i + 1) * w.hd, 0);
+        if (st != DVC_OK) goto done;
+    }
+done:
+    free(w.Ad);
+    free(w.lspiv);
+    if (w.lpw_ok) dvc_lvi_pred_ws_clear(&w.lpw);
+    return st;
+}

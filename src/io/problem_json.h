@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* DLVI problem files (JSON, docs/formats.md) -> dvc_dlvi_problem_t, and
+ * functions of t from a problem-file field. Private to the library and the
+ * command (not installed): the public, jansson-free reader is
+ * dvc_problem_read (problem.h). */
+#ifndef DVC_IO_PROBLEM_JSON_H
+#define DVC_IO_PROBLEM_JSON_H
+
+#include <jansson.h>
+#include "dvicert/problem.h"
+#include "dvicert/tfun.h"
+
+/* Build p from the JSON object obj.
+ *   name     names the source in messages ("bridge.json");
+ *   basedir  directory against which tabulated-data paths ({"csv": ...},
+ *            {"at2": ...}) are resolved; NULL forbids file references (the
+ *            problem must be self-contained, as in a certificate);
+ *   prec     working precision in bits; 0 = the file's "prec", else 53.
+ * p must have been initialised (dvc_dlvi_problem_init); it is cleared and
+ * rebuilt at the chosen precision. f and g are attached as callbacks that
+ * p owns (dvc_dlvi_problem_clear releases them). When resolved is not NULL
+ * it receives a new reference to a self-contained copy of obj in which
+ * every file reference is replaced by the data it held ({"table": ...},
+ * see docs/formats.md); reading that copy back gives the same problem.
+ * Errors (DVC_ERR_INPUT / DVC_ERR_IO) name the file and the field. */
+dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
+                                 const char *name, const char *basedir, mpfr_prec_t prec);
+
+/* Same, reading the file at path (tabulated data relative to its directory). */
+dvc_status dvc_problem_load(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
+                            mpfr_prec_t prec);
+
+/* 64-bit FNV-1a digest of the canonical text of obj (json_dumps with
+ * JSON_SORT_KEYS | JSON_COMPACT), written as 16 hex digits into buf. It
+ * detects edits of a certificate's problem, it is not a cryptographic hash. */
+dvc_status dvc_problem_digest(char buf[17], const json_t *obj);
+
+/* One function of t from a problem-file field:
+ *   "sin(4*t)"                      an expression of t (consts may be NULL);
+ *   0.5 / "0.5"                     a constant (JSON number: as dvc_json_ival);
+ *   {"table": "el_centro.AT2", "format": "at2", "scale": "9.80665"}
+ *                                   a tabulated record; "format" and "scale"
+ *                                   optional; a relative path is taken
+ *                                   relative to basedir (may be NULL).
+ * where names the field for messages ("problem.json: f[0]"). */
+dvc_status dvc_tfun_from_json(dvc_tfun_t f, const json_t *j, const char *basedir,
+                              const dvc_expr_consts_t consts, const char *where);
+
+#endif

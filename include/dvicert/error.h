@@ -15,7 +15,8 @@
 extern "C" {
 #endif
 
-/* Three outcomes of a certifying call (DESIGN.md), plus resource errors. */
+/* Three outcomes of a certifying call (certified, not certified with the
+ * reason, bad input), plus resource errors. */
 typedef enum {
     DVC_OK = 0,            /* certified / succeeded */
     DVC_NOT_CERTIFIED = 1, /* valid input, but no proof could be produced */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "beta_kern.h"
+#include "rounding.h"
 #include "dvicert/mclass.h"
 
 
@@ -399,8 +400,8 @@ static void put(dvc_beta_bound_t r, const bnd *b, long nodes, double secs, const
     r->seconds = secs;
 }
 
-dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
-                            const dvc_beta_opts *opts)
+static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
+                               const dvc_beta_opts *opts)
 {
     dvc_beta_opts o;
     double t0 = now_s();
@@ -462,7 +463,6 @@ dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const
             if (st == DVC_OK && want_alpha) st = bnb(&K, 1, &o, t0, &ba, &nodes_a, &complete);
         }
         dvc_bk_mat_clear(&K);
-        fesetround(FE_TONEAREST);
         if (st != DVC_OK) return dvc_error_context(st, "beta: ");
     }
     if (want_alpha) {
@@ -494,4 +494,18 @@ dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const
                                "--max-seconds, or use --method enum (2^m vertices, m <= 30)",
                          !isfinite(bb.hi) ? bb.lo : ba.lo);
     return DVC_OK;
+}
+
+dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
+                            const dvc_beta_opts *opts)
+{
+    /* The predictors (power iteration, floating inverses) run in
+     * round-to-nearest whatever the caller's mode, so that the bounds do not
+     * depend on it; the caller's mode is handed back on every exit. */
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = beta_compute(beta, alpha, M, opts);
+    dvc_rnd_restore(saved);
+    return st;
 }

@@ -35,8 +35,8 @@ void dvc_bk_mat_clear(dvc_bk_mat *K);
 
 /* Evaluate every vertex J = base + G, G a subset of free[0..nfree) (the empty
  * G included), in Gray-code order. base is a bit mask (m <= 64). J empty
- * contributes beta 0 and alpha 1. Sets FE_UPWARD inside and restores
- * FE_TONEAREST before returning. DVC_NOT_CERTIFIED when some ||(M_JJ)^{-1}||
+ * contributes beta 0 and alpha 1. Sets FE_UPWARD inside and restores the
+ * caller's rounding mode before returning. DVC_NOT_CERTIFIED when some ||(M_JJ)^{-1}||
  * could not be bounded even by the MPFI fallback. */
 dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree,
                        int want_alpha, dvc_bk_acc *acc);

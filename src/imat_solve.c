@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "fprnd.h"
+#include "rounding.h"
 
 static void *xmalloc(size_t n)
 {
@@ -343,7 +344,7 @@ static dvc_status check_dims(const dvc_imat_t A, const char *fn)
     return DVC_OK;
 }
 
-dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
+static dvc_status dvc_imat_solve_rn(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
 {
     dvc_status st = check_dims(A, "dvc_imat_solve");
     if (st != DVC_OK) return st;
@@ -362,7 +363,7 @@ dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
     return solve_core(x->e, A, b->e, 1, "dvc_imat_solve");
 }
 
-dvc_status dvc_imat_solve_mat(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B)
+static dvc_status dvc_imat_solve_mat_rn(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B)
 {
     dvc_status st = check_dims(A, "dvc_imat_solve_mat");
     if (st != DVC_OK) return st;
@@ -382,7 +383,7 @@ dvc_status dvc_imat_solve_mat(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t
     return solve_core(X->e, A, B->e, B->c, "dvc_imat_solve_mat");
 }
 
-dvc_status dvc_imat_inv(dvc_imat_t X, const dvc_imat_t A)
+static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
 {
     dvc_status st = check_dims(A, "dvc_imat_inv");
     dvc_imat_t I, Y;
@@ -441,7 +442,7 @@ static int cholesky_mpfi(const dvc_imat_t A, mpfr_prec_t p, long *fail_at)
     return ok;
 }
 
-dvc_status dvc_imat_cholesky_spd(const dvc_imat_t A)
+static dvc_status dvc_imat_cholesky_spd_rn(const dvc_imat_t A)
 {
     dvc_status st = check_dims(A, "dvc_imat_cholesky_spd");
     long n = A->r, nn = n * n, fail_at = -1;
@@ -485,4 +486,44 @@ dvc_status dvc_imat_cholesky_spd(const dvc_imat_t A)
                      "with a residual small enough was found%s (A indefinite, singular, too "
                      "ill-conditioned or too wide)",
                      fail_at >= 0 ? ", and the interval Cholesky could not prove a pivot > 0" : "");
+}
+
+dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_imat_solve_rn(x, A, b);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_imat_solve_mat(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_imat_solve_mat_rn(X, A, B);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_imat_inv(dvc_imat_t X, const dvc_imat_t A)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_imat_inv_rn(X, A);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_imat_cholesky_spd(const dvc_imat_t A)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_imat_cholesky_spd_rn(A);
+    dvc_rnd_restore(saved);
+    return st;
 }

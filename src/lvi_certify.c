@@ -16,6 +16,7 @@
 #include "dvicert/beta.h"
 #include "dvicert/mclass.h"
 #include "lvi_internal.h"
+#include "rounding.h"
 
 
 typedef struct {
@@ -122,8 +123,8 @@ static double bound_d(const mpfi_t b)
     return dvc_ival_mid_d(b);
 }
 
-dvc_status dvc_lvi_solver_init(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
-                               const dvc_ivec_t u)
+static dvc_status dvc_lvi_solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
+                                         const dvc_ivec_t u)
 {
     mpfr_prec_t prec = dvc_prec_get();
     long m = M->r;
@@ -577,8 +578,8 @@ static int guess_piece(dvc_lvi_solver_t s, const double *g)
     return 1;
 }
 
-dvc_status dvc_lvi_solve(dvc_lvi_result_t r, dvc_lvi_solver_t s, const dvc_ivec_t q,
-                         const double *guess)
+static dvc_status dvc_lvi_solve_rn(dvc_lvi_result_t r, dvc_lvi_solver_t s, const dvc_ivec_t q,
+                                   const double *guess)
 {
     lvi_ws *w = s->ws;
     long m = s->m;
@@ -633,4 +634,26 @@ dvc_status dvc_lvi_solve(dvc_lvi_result_t r, dvc_lvi_solver_t s, const dvc_ivec_
                          "(no information)");
     r->route = DVC_LVI_ROUTE_RESIDUAL;
     return DVC_OK;
+}
+
+dvc_status dvc_lvi_solver_init(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
+                               const dvc_ivec_t u)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_lvi_solver_init_rn(s, M, l, u);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_lvi_solve(dvc_lvi_result_t r, dvc_lvi_solver_t s, const dvc_ivec_t q,
+                         const double *guess)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_lvi_solve_rn(r, s, q, guess);
+    dvc_rnd_restore(saved);
+    return st;
 }

@@ -47,8 +47,9 @@ void dvc_beta_bound_clear(dvc_beta_bound_t b);
  * when a finite upper bound was proven (with a branch-and-bound stopped by
  * its budget the gap may exceed rel_gap: compare lo and hi);
  * DVC_NOT_CERTIFIED when no finite upper bound was proven (lo is still
- * valid); DVC_ERR_INPUT for a non-square or non-finite M. Uses FE_UPWARD
- * internally and leaves the rounding mode at FE_TONEAREST. */
+ * valid); DVC_ERR_INPUT for a non-square or non-finite M. Switches the
+ * FPU rounding mode internally and restores the caller's mode on return;
+ * the result does not depend on the caller's mode. */
 dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
                             const dvc_beta_opts *opts);
 

@@ -354,7 +354,7 @@ static dvc_status dvc_imat_solve_rn(dvc_ivec_t x, const dvc_imat_t A, const dvc_
                          A->c, b->n, x->n);
     if (x == b) { /* aliasing: solve into a copy */
         dvc_ivec_t y;
-        dvc_ivec_init2(y, x->n, x->n ? mpfi_get_prec(x->e[0]) : dvc_prec_get());
+        dvc_ivec_init2(y, x->n, dvc_ivec_prec(x));
         st = solve_core(y->e, A, b->e, 1, "dvc_imat_solve");
         if (st == DVC_OK) dvc_ivec_set(x, y);
         dvc_ivec_clear(y);
@@ -374,7 +374,7 @@ static dvc_status dvc_imat_solve_mat_rn(dvc_imat_t X, const dvc_imat_t A, const 
                          A->r, A->c, B->r, B->c, X->r, X->c);
     if (X == B || X == A) {
         dvc_imat_t Y;
-        dvc_imat_init2(Y, X->r, X->c, X->r * X->c > 0 ? mpfi_get_prec(X->e[0]) : dvc_prec_get());
+        dvc_imat_init2(Y, X->r, X->c, dvc_imat_prec(X));
         st = solve_core(Y->e, A, B->e, B->c, "dvc_imat_solve_mat");
         if (st == DVC_OK) dvc_imat_set(X, Y);
         dvc_imat_clear(Y);
@@ -391,7 +391,7 @@ static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
     if (X->r != A->r || X->c != A->c)
         return dvc_error(DVC_ERR_INPUT, "dvc_imat_inv: X is %ld x %ld, A is %ld x %ld", X->r,
                          X->c, A->r, A->c);
-    mpfr_prec_t p = X->r * X->c > 0 ? mpfi_get_prec(X->e[0]) : dvc_prec_get();
+    mpfr_prec_t p = dvc_imat_prec(X);
     dvc_imat_init2(I, A->r, A->r, 2); /* 0 and 1 are exact at any precision */
     dvc_imat_one(I);
     dvc_imat_init2(Y, A->r, A->r, p);

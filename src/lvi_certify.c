@@ -123,15 +123,16 @@ static double bound_d(const mpfi_t b)
     return dvc_ival_mid_d(b);
 }
 
-static dvc_status dvc_lvi_solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
-                                         const dvc_ivec_t u)
+static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
+                                 const dvc_ivec_t u, mpfr_prec_t prec)
 {
-    mpfr_prec_t prec = dvc_prec_get();
     long m = M->r;
     const char *how = NULL;
     dvc_status st;
     memset(s, 0, sizeof *s);
     s->m = 0;
+    if (prec < MPFR_PREC_MIN) prec = MPFR_PREC_MIN;
+    s->prec = prec;
     dvc_imat_init2(s->M, 0, 0, prec);
     dvc_ivec_init2(s->l, 0, prec);
     dvc_ivec_init2(s->u, 0, prec);
@@ -227,15 +228,18 @@ dvc_status dvc_lvi_solver_alpha(dvc_lvi_solver_t s)
 
 /* ---- result ------------------------------------------------------------ */
 
-void dvc_lvi_result_init(dvc_lvi_result_t r, long m)
+void dvc_lvi_result_init2(dvc_lvi_result_t r, long m, mpfr_prec_t prec)
 {
     memset(r, 0, sizeof *r);
-    dvc_ivec_init(r->y, m);
+    if (prec < MPFR_PREC_MIN) prec = MPFR_PREC_MIN;
+    dvc_ivec_init2(r->y, m, prec);
     r->active = xcalloc((size_t)m, sizeof(int));
     r->pred = xcalloc((size_t)m, sizeof(double));
-    mpfr_init2(r->resid, dvc_prec_get());
+    mpfr_init2(r->resid, prec);
     mpfr_set_zero(r->resid, 1);
 }
+
+void dvc_lvi_result_init(dvc_lvi_result_t r, long m) { dvc_lvi_result_init2(r, m, dvc_prec_get()); }
 
 void dvc_lvi_result_clear(dvc_lvi_result_t r)
 {
@@ -263,12 +267,14 @@ static void mat_view(dvc_imat_struct *A, mpfi_t *pool, long k)
 {
     A->e = pool;
     A->r = A->c = k;
+    A->prec = mpfi_get_prec(pool[0]);
 }
 
 static void vec_view(dvc_ivec_struct *v, mpfi_t *pool, long k)
 {
     v->e = pool;
     v->n = k;
+    v->prec = mpfi_get_prec(pool[0]);
 }
 
 /* r <- sum_j M_ij x_j (+ q_i when q != NULL) */
@@ -636,15 +642,21 @@ static dvc_status dvc_lvi_solve_rn(dvc_lvi_result_t r, dvc_lvi_solver_t s, const
     return DVC_OK;
 }
 
-dvc_status dvc_lvi_solver_init(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
-                               const dvc_ivec_t u)
+dvc_status dvc_lvi_solver_init2(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
+                                const dvc_ivec_t u, mpfr_prec_t prec)
 {
     int saved = dvc_rnd_save();
     dvc_status st;
     dvc_rnd_set(FE_TONEAREST);
-    st = dvc_lvi_solver_init_rn(s, M, l, u);
+    st = solver_init_rn(s, M, l, u, prec);
     dvc_rnd_restore(saved);
     return st;
+}
+
+dvc_status dvc_lvi_solver_init(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
+                               const dvc_ivec_t u)
+{
+    return dvc_lvi_solver_init2(s, M, l, u, dvc_prec_get());
 }
 
 dvc_status dvc_lvi_solve(dvc_lvi_result_t r, dvc_lvi_solver_t s, const dvc_ivec_t q,

@@ -4,6 +4,7 @@
  * of its arguments, whatever the thread's working precision
  * (dvc_prec_set) is at the time of the call. */
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "ref_exact.h"
@@ -124,8 +125,45 @@ static void test_lvi_prec(void)
     dvc_ivec_clear(u);
 }
 
+/* A JSON 0.0 is read as [-2^-1074, 2^-1074]. Such an entry must not send a
+ * 200 x 200 solve to the MPFI path (seconds of CPU instead of milliseconds). */
+static void test_widened_zero(void)
+{
+    long n = 200;
+    dvc_imat_t A;
+    dvc_ivec_t b, x;
+    clock_t t0, t1;
+    double secs;
+    int in = 1;
+    dvc_imat_init2(A, n, n, 53);
+    dvc_ivec_init2(b, n, 53);
+    dvc_ivec_init2(x, n, 53);
+    for (long i = 0; i < n; i++) { /* dense, diagonally dominant; x = 1, b = row sums */
+        long s = 0;
+        for (long j = 0; j < n; j++) {
+            long a = i == j ? 3 * n : (i * 7 + j * 3) % 5 - 2;
+            if (i == 0 && j == n - 1) a = 0;
+            mpfi_set_si(dvc_imat_entry(A, i, j), a);
+            s += a;
+        }
+        mpfi_set_si(b->e[i], s);
+    }
+    mpfi_interv_d(dvc_imat_entry(A, 0, n - 1), -0x1p-1074, 0x1p-1074);
+    t0 = clock();
+    CHECK(dvc_imat_solve(x, A, b) == DVC_OK, "solve with a widened zero: %s", dvc_error_message());
+    t1 = clock();
+    secs = (double)(t1 - t0) / CLOCKS_PER_SEC;
+    for (long i = 0; i < n; i++) in = in && ref_contains_si(x->e[i], 1, 1);
+    CHECK(in, "solution x = 1 enclosed");
+    CHECK(secs < 0.5, "widened zero kept the binary64 path: %.3f s CPU", secs);
+    dvc_imat_clear(A);
+    dvc_ivec_clear(b);
+    dvc_ivec_clear(x);
+}
+
 int main(void)
 {
+    test_widened_zero();
     test_containers();
     test_solve_prec();
     test_lvi_prec();

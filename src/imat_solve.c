@@ -69,27 +69,39 @@ static int get_exact_d(double *out, mpfr_srcptr x)
 }
 
 /* Endpoints as doubles: 1 done, 0 use MPFI, 2 non-finite entry. Exact,
- * except for an entry that contains 0 and whose nonzero endpoints are
- * below 2^-1000 in magnitude (e.g. the one-ulp widening of a JSON 0.0):
- * those are rounded outward (subnormal doubles, usually exact), so that
- * one such entry does not hand the whole matrix to MPFI (about 60x slower
- * at n = 100). */
+ * except for endpoints of at most 53 bits below 2^-1000 in magnitude (e.g.
+ * the one-ulp widening [-2^-1074, 2^-1074] of a JSON 0.0, or the comparison
+ * matrix's -2^-1074 made from it) in a matrix whose largest entry is at
+ * least 2^-900: those are rounded outward to (subnormal) doubles, so that
+ * they do not hand the whole matrix to MPFI (60x slower at n = 100, hours
+ * at n = 1000). A matrix of tiny entries still goes to MPFI, whose exponent
+ * range keeps its accuracy. */
+static int tiny_endpoint(mpfr_srcptr x)
+{
+    return mpfr_get_prec(x) <= 53 && mpfr_regular_p(x) && mpfr_get_exp(x) < -1000;
+}
+
 static int to_dd(double *lo, double *hi, mpfi_t *e, long len)
 {
+    int tiny = 0;
+    mpfr_exp_t emax = mpfr_get_emin();
     for (long t = 0; t < len; t++) {
         mpfr_srcptr l = &e[t]->left, h = &e[t]->right;
         int a = get_exact_d(&lo[t], l), b = get_exact_d(&hi[t], h);
-        if ((a == 0 || b == 0) && a != 2 && b != 2 && mpfr_get_prec(l) <= 53 &&
-            mpfr_get_prec(h) <= 53 && mpfr_sgn(l) <= 0 && mpfr_sgn(h) >= 0 &&
-            (mpfr_zero_p(l) || mpfr_get_exp(l) < -1000) &&
-            (mpfr_zero_p(h) || mpfr_get_exp(h) < -1000)) {
+        if (a == 2 || b == 2) return 2;
+        if (a == 0 && tiny_endpoint(l)) {
             lo[t] = mpfr_get_d(l, MPFR_RNDD);
-            hi[t] = mpfr_get_d(h, MPFR_RNDU);
-            a = b = 1;
+            a = tiny = 1;
         }
-        if (a != 1 || b != 1) return (a == 2 || b == 2) ? 2 : 0;
+        if (b == 0 && tiny_endpoint(h)) {
+            hi[t] = mpfr_get_d(h, MPFR_RNDU);
+            b = tiny = 1;
+        }
+        if (a != 1 || b != 1) return 0;
+        if (mpfr_regular_p(l) && mpfr_get_exp(l) > emax) emax = mpfr_get_exp(l);
+        if (mpfr_regular_p(h) && mpfr_get_exp(h) > emax) emax = mpfr_get_exp(h);
     }
-    return 1;
+    return tiny && emax < -900 ? 0 : 1;
 }
 
 static int entries_finite(mpfi_t *e, long len)

@@ -45,6 +45,9 @@ void dvc_bk_acc_init(dvc_bk_acc *a)
     a->alpha_lo = 0;
     a->alpha_hi = 0;
     a->count = a->slow = a->refresh = 0;
+    a->tick = NULL;
+    a->tick_ctx = NULL;
+    a->stopped = 0;
 }
 
 dvc_status dvc_bk_mat_init(dvc_bk_mat *K, const dvc_imat_t M)
@@ -728,6 +731,16 @@ dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, i
         if (!eval_vertex(K, &w, want_alpha, acc)) {
             st = vertex_fail(&w);
             goto done;
+        }
+        if (acc->tick && (t & (DVC_BK_TICK - 1)) == 0) {
+            int stop;
+            dvc_rnd_set(FE_TONEAREST);
+            stop = acc->tick(acc->tick_ctx, acc);
+            dvc_rnd_set(FE_UPWARD);
+            if (stop) {
+                acc->stopped = 1;
+                break;
+            }
         }
     }
 done:

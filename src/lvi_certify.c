@@ -142,6 +142,11 @@ static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const d
     dvc_beta_opts_default(&s->alpha_opts);
     if (M->r != M->c || m <= 0)
         return dvc_error(DVC_ERR_INPUT, "lvi: M must be square and non-empty (got %ld x %ld)", M->r, M->c);
+    if (m > DVC_LVI_M_MAX)
+        return dvc_error(DVC_ERR_INPUT,
+                         "lvi: m = %ld is above the supported size %d (dense interval work: about "
+                         "7 s at m = 1000, growing like m^3)",
+                         m, DVC_LVI_M_MAX);
     if (l->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: l has %ld entries, M is %ld x %ld", l->n, m, m);
     if (u->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: u has %ld entries, M is %ld x %ld", u->n, m, m);
     if (!dvc_imat_is_finite(M)) return dvc_error(DVC_ERR_INPUT, "lvi: M has a NaN or infinite entry");

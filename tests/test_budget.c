@@ -3,7 +3,8 @@
  * positive time budget are refused; the vertex enumeration and the
  * branch-and-bound stop at the budget with bounds that are still proven
  * (checked against the closed form beta_M = ||M^{-1}|| of an M-matrix);
- * progress is reported; oversized matrices are refused before any work. */
+ * progress is reported; oversized matrices are refused before any work
+ * (beta and the LVI solver). */
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -143,6 +144,14 @@ static void test_size_limit(void)
     CHECK(dvc_beta_compute(b, NULL, &big, NULL) == DVC_ERR_INPUT, "m above DVC_BETA_M_MAX refused");
     CHECK(strstr(dvc_error_message(), "supported size") != NULL, "message: %s", dvc_error_message());
     dvc_beta_bound_clear(b);
+    {
+        dvc_ivec_struct l = {NULL, DVC_LVI_M_MAX + 1, 53}, u = {NULL, DVC_LVI_M_MAX + 1, 53};
+        dvc_lvi_solver_t s;
+        big.r = big.c = DVC_LVI_M_MAX + 1;
+        CHECK(dvc_lvi_solver_init2(s, &big, &l, &u, 53) == DVC_ERR_INPUT, "lvi: m above DVC_LVI_M_MAX refused");
+        CHECK(strstr(dvc_error_message(), "supported size") != NULL, "message: %s", dvc_error_message());
+        dvc_lvi_solver_clear(s);
+    }
     dvc_error_reset();
 }
 

@@ -65,20 +65,6 @@ static int opt_is(const char *a, const char *name)
     return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
 }
 
-/* Progress on a terminal: one line, rewritten in place. */
-static void show_progress(const dvc_beta_progress *p, void *data)
-{
-    (void)data;
-    if (p->total > 0)
-        fprintf(stderr, "\r%s: %.0f of %.0f, lower %.6g, upper %.6g, %.1f s   ", p->phase, p->done,
-                p->total, p->lo, p->hi, p->seconds);
-    else
-        fprintf(stderr, "\r%s: %.0f nodes, lower %.6g, upper %.6g, %.1f s   ", p->phase, p->done,
-                p->lo, p->hi, p->seconds);
-    if (p->final) fputc('\n', stderr);
-    fflush(stderr);
-}
-
 static void print_bound(const char *name, const dvc_beta_bound_t b, int digits)
 {
     char *lo = dvc_mpfr_str(b->lo, digits, MPFR_RNDD);
@@ -168,7 +154,7 @@ int dvc_cmd_beta(int argc, char **argv)
     }
     st = dvc_beta_opts_check(&o);
     if (st != DVC_OK) return dvc_cli_fail("beta", st);
-    if (isatty(STDERR_FILENO)) o.progress = show_progress;
+    if (isatty(STDERR_FILENO)) o.progress = dvc_cli_beta_progress;
 
     st = dvc_json_load(&root, path);
     if (st != DVC_OK) return dvc_cli_fail("beta", st);

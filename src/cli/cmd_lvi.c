@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -119,6 +120,7 @@ again:
                 "minutes (about 7 s at m = 1000, growing like m^3) and memory growing like m^2\n",
                 m, DVC_LVI_M_PRACTICAL);
     st = dvc_lvi_solver_init(s, M, l, u);
+    if (isatty(STDERR_FILENO)) s->alpha_opts.progress = dvc_cli_beta_progress; /* lazy alpha_M */
     if (st == DVC_NOT_CERTIFIED && retries > 0 && !dvc_imat_is_point(M)) {
         /* the P proof may fail only because the decimal entries are
          * enclosed too loosely: the retry below re-reads them tighter */

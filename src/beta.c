@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "beta_kern.h"
+#include "rounding.h"
 #include "dvicert/mclass.h"
 
 
@@ -21,6 +22,29 @@ void dvc_beta_opts_default(dvc_beta_opts *o)
     o->rel_gap = 1e-6;
     o->max_nodes = 1000000;
     o->max_seconds = 60;
+    o->progress = NULL;
+    o->progress_data = NULL;
+}
+
+dvc_status dvc_beta_opts_check(const dvc_beta_opts *o)
+{
+    if (o->method < DVC_BETA_AUTO || o->method > DVC_BETA_STRUCT)
+        return dvc_error(DVC_ERR_INPUT, "beta: unknown method %d", (int)o->method);
+    if (!(o->max_seconds > 0) || !isfinite(o->max_seconds))
+        return dvc_error(DVC_ERR_INPUT,
+                         "beta: the time budget max_seconds (--max-seconds) must be a finite "
+                         "number of seconds > 0, got %g (a search without a budget may never stop)",
+                         o->max_seconds);
+    if (o->max_nodes < 0)
+        return dvc_error(DVC_ERR_INPUT, "beta: the node budget max_nodes (--max-nodes) must be >= 0, got %ld",
+                         o->max_nodes);
+    if (!(o->rel_gap >= 0) || !isfinite(o->rel_gap))
+        return dvc_error(DVC_ERR_INPUT, "beta: the gap rel_gap (--gap) must be a finite number >= 0, got %g",
+                         o->rel_gap);
+    if (o->enum_max_m < 0 || o->enum_max_m > 30)
+        return dvc_error(DVC_ERR_INPUT, "beta: enum_max_m (--enum-max-m) must lie in [0, 30], got %ld",
+                         o->enum_max_m);
+    return DVC_OK;
 }
 
 void dvc_beta_bound_init(dvc_beta_bound_t b)
@@ -33,6 +57,7 @@ void dvc_beta_bound_init(dvc_beta_bound_t b)
     b->hypothesis = "";
     b->nodes = 0;
     b->seconds = 0;
+    b->stopped = 0;
 }
 
 void dvc_beta_bound_clear(dvc_beta_bound_t b)
@@ -46,6 +71,43 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Time budget and progress reports of one phase. */
+typedef struct {
+    const dvc_beta_opts *o;
+    double t0, last;    /* start of dvc_beta_compute, last report */
+    const char *phase;
+    double total;       /* work units of the phase (0: unknown) */
+    double hi;          /* upper bound known from elsewhere (progress only) */
+} budget_t;
+
+static void report(budget_t *b, double done, double lo, double hi, int final)
+{
+    double now;
+    dvc_beta_progress p;
+    if (!b->o->progress) return;
+    now = now_s();
+    if (!final && now - b->last < 0.25) return;
+    b->last = now;
+    p.phase = b->phase;
+    p.done = done;
+    p.total = b->total;
+    p.lo = lo;
+    p.hi = hi < b->hi ? hi : b->hi;
+    p.seconds = now - b->t0;
+    p.final = final;
+    b->o->progress(&p, b->o->progress_data);
+}
+
+static int over_budget(const budget_t *b) { return now_s() - b->t0 > b->o->max_seconds; }
+
+/* Enumeration hook (beta_kern.h): progress, and stop at the time budget. */
+static int enum_tick(void *ctx, const dvc_bk_acc *acc)
+{
+    budget_t *b = ctx;
+    report(b, (double)acc->count, acc->beta_lo, INFINITY, 0);
+    return over_budget(b);
 }
 
 /* Running bounds of one constant. */
@@ -321,8 +383,8 @@ static dvc_status bnb_visit(bnb_t *B, heap_t *h, uint64_t in, uint64_t out, doub
 
 /* which: 0 beta, 1 alpha. Updates b; *nodes counts bounded nodes, their
  * completions and enumerated vertices. */
-static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, double t0, bnd *b,
-                      long *nodes, int *complete)
+static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, budget_t *bud,
+                      bnd *b, long *nodes, int *complete)
 {
     int m = K->m;
     heap_t h = {NULL, 0, 0};
@@ -356,7 +418,8 @@ static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, do
         uint64_t fr;
         int nf = 0;
         if (h.a[0].ub <= B.lo * B.gapf) break; /* every open node is within the gap */
-        if (*nodes >= o->max_nodes || now_s() - t0 > o->max_seconds) break;
+        if (*nodes >= o->max_nodes || over_budget(bud)) break;
+        report(bud, (double)*nodes, B.lo, h.a[0].ub > B.closed ? h.a[0].ub : B.closed, 0);
         nd = heap_pop(&h);
         fr = B.full & ~(nd.in | nd.out);
         for (int r = 0; r < m; r++)
@@ -382,6 +445,7 @@ static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, do
         *complete = (h.n == 0) || (h.a[0].ub <= B.lo * B.gapf);
         bnd_lo(b, B.lo);
         bnd_hi(b, hi, "branch-and-bound");
+        report(bud, (double)*nodes, B.lo, hi, 1);
     }
     free(h.a);
     return st;
@@ -389,8 +453,10 @@ static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, do
 
 /* ---- driver ------------------------------------------------------------------------ */
 
-static void put(dvc_beta_bound_t r, const bnd *b, long nodes, double secs, const char *how)
+static void put(dvc_beta_bound_t r, const bnd *b, long nodes, double secs, const char *how,
+                int stopped)
 {
+    r->stopped = stopped;
     r->hypothesis = how ? how : "P-matrix";
     mpfr_set_d(r->lo, b->lo, MPFR_RNDD);
     mpfr_set_d(r->hi, b->hi, MPFR_RNDU);
@@ -399,8 +465,8 @@ static void put(dvc_beta_bound_t r, const bnd *b, long nodes, double secs, const
     r->seconds = secs;
 }
 
-dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
-                            const dvc_beta_opts *opts)
+static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
+                               const dvc_beta_opts *opts)
 {
     dvc_beta_opts o;
     double t0 = now_s();
@@ -409,16 +475,26 @@ dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const
     dvc_mclass_result cls;
     unsigned classes = 0;
     bnd bb = {0, INFINITY, "none"}, ba = {1, INFINITY, "none"};
-    int beta_exact = 0, want_alpha = alpha != NULL;
+    int beta_exact = 0, want_alpha = alpha != NULL, stop_b = 0, stop_a = 0;
+    char why[200] = "";
     dvc_status st;
     dvc_bk_mat K;
+    budget_t bud;
 
     if (opts) o = *opts;
     else dvc_beta_opts_default(&o);
+    st = dvc_beta_opts_check(&o);
+    if (st != DVC_OK) return st;
+    bud.o = &o;
+    bud.t0 = bud.last = t0;
+    bud.hi = INFINITY;
     if (M->r != M->c || m < 1) return dvc_error(DVC_ERR_INPUT, "beta: M must be square and nonempty, got %ldx%ld", M->r, M->c);
+    if (m > DVC_BETA_M_MAX)
+        return dvc_error(DVC_ERR_INPUT,
+                         "beta: m = %ld is above the supported size %d (the dense interval steps "
+                         "take about 30 s at m = 1000 and grow like m^3)",
+                         m, DVC_BETA_M_MAX);
     if (!dvc_imat_is_finite(M)) return dvc_error(DVC_ERR_INPUT, "beta: M has a non-finite entry");
-    if (o.method < DVC_BETA_AUTO || o.method > DVC_BETA_STRUCT)
-        return dvc_error(DVC_ERR_INPUT, "beta: unknown method %d", (int)o.method);
     if (o.method == DVC_BETA_ENUM && m > 30)
         return dvc_error(DVC_ERR_INPUT, "beta: enumeration is limited to m <= 30 (m = %ld)", m);
     if (o.method == DVC_BETA_BNB && m > 64)
@@ -447,22 +523,55 @@ dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const
                 int idx[64];
                 for (int i = 0; i < m; i++) idx[i] = i;
                 dvc_bk_acc_init(&acc);
+                bud.phase = "vertex enumeration";
+                bud.total = ldexp(1.0, (int)m);
+                bud.hi = bb.hi;
+                acc.tick = enum_tick;
+                acc.tick_ctx = &bud;
                 st = dvc_bk_enum(&K, 0, idx, (int)m, want_alpha, &acc);
                 if (st == DVC_OK) {
+                    /* Stopped by the budget: the visited vertices still give
+                     * lower bounds, but no upper bound. */
                     bnd_lo(&bb, acc.beta_lo);
-                    bnd_hi(&bb, acc.beta_hi, "vertex enumeration");
                     bnd_lo(&ba, acc.alpha_lo);
-                    bnd_hi(&ba, acc.alpha_hi, "vertex enumeration");
+                    if (!acc.stopped) {
+                        bnd_hi(&bb, acc.beta_hi, "vertex enumeration");
+                        bnd_hi(&ba, acc.alpha_hi, "vertex enumeration");
+                    } else {
+                        stop_b = !beta_exact;
+                        stop_a = 1;
+                        snprintf(why, sizeof why,
+                                 "vertex enumeration stopped by the time budget (%g s) after %ld of "
+                                 "%.0f vertices: raise --max-seconds",
+                                 o.max_seconds, acc.count, bud.total);
+                    }
                     nodes_b = nodes_a = acc.count;
+                    report(&bud, (double)acc.count, acc.beta_lo, acc.stopped ? INFINITY : acc.beta_hi, 1);
                 }
             }
         } else if (o.method == DVC_BETA_BNB || o.method == DVC_BETA_AUTO) {
-            int complete;
-            if (!beta_exact) st = bnb(&K, 0, &o, t0, &bb, &nodes_b, &complete);
-            if (st == DVC_OK && want_alpha) st = bnb(&K, 1, &o, t0, &ba, &nodes_a, &complete);
+            int complete = 1;
+            bud.total = 0;
+            if (!beta_exact) {
+                bud.phase = "branch-and-bound beta_M";
+                bud.hi = bb.hi;
+                st = bnb(&K, 0, &o, &bud, &bb, &nodes_b, &complete);
+                stop_b = !complete;
+            }
+            if (st == DVC_OK && want_alpha) {
+                bud.phase = "branch-and-bound alpha_M";
+                bud.hi = ba.hi;
+                st = bnb(&K, 1, &o, &bud, &ba, &nodes_a, &complete);
+                stop_a = !complete;
+            }
+            if (stop_b || stop_a)
+                snprintf(why, sizeof why,
+                         "branch-and-bound budget exhausted (%g s, %ld nodes) before the gap "
+                         "closed: raise --max-nodes / --max-seconds, or use --method enum (2^m "
+                         "vertices, m <= 30)",
+                         o.max_seconds, o.max_nodes);
         }
         dvc_bk_mat_clear(&K);
-        fesetround(FE_TONEAREST);
         if (st != DVC_OK) return dvc_error_context(st, "beta: ");
     }
     if (want_alpha) {
@@ -481,17 +590,42 @@ dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const
     }
     {
         double secs = now_s() - t0;
-        put(beta, &bb, nodes_b, secs, how);
-        if (want_alpha) put(alpha, &ba, nodes_a, secs, how);
+        put(beta, &bb, nodes_b, secs, how, stop_b);
+        if (want_alpha) put(alpha, &ba, nodes_a, secs, how, stop_a);
     }
-    if (!isfinite(bb.hi) || (want_alpha && !isfinite(ba.hi)))
-        return dvc_error(DVC_NOT_CERTIFIED,
-                         "beta: no finite upper bound of %s was proven (%s); lower bound %.17g",
-                         !isfinite(bb.hi) ? "beta_M" : "alpha_M",
-                         o.method == DVC_BETA_STRUCT
-                             ? "method struct: M is not proven an M-, H- or SPD matrix"
-                             : "branch-and-bound budget exhausted: raise --max-nodes / "
-                               "--max-seconds, or use --method enum (2^m vertices, m <= 30)",
-                         !isfinite(bb.hi) ? bb.lo : ba.lo);
+    if (!isfinite(bb.hi) || (want_alpha && !isfinite(ba.hi))) {
+        /* the lower bound in the message is rounded down, like the printed one */
+        mpfr_t lo;
+        char *los;
+        mpfr_init2(lo, 53);
+        mpfr_set_d(lo, !isfinite(bb.hi) ? bb.lo : ba.lo, MPFR_RNDD);
+        los = dvc_mpfr_str(lo, 17, MPFR_RNDD);
+        mpfr_clear(lo);
+        st = dvc_error(DVC_NOT_CERTIFIED,
+                       "beta: no finite upper bound of %s was proven (%s); lower bound %s",
+                       !isfinite(bb.hi) ? "beta_M" : "alpha_M",
+                       o.method == DVC_BETA_STRUCT
+                           ? "method struct: M is not proven an M-, H- or SPD matrix"
+                       : why[0] ? why
+                                : "branch-and-bound budget exhausted: raise --max-nodes / "
+                                  "--max-seconds, or use --method enum (2^m vertices, m <= 30)",
+                       los ? los : "?");
+        free(los);
+        return st;
+    }
     return DVC_OK;
+}
+
+dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
+                            const dvc_beta_opts *opts)
+{
+    /* The predictors (power iteration, floating inverses) run in
+     * round-to-nearest whatever the caller's mode, so that the bounds do not
+     * depend on it; the caller's mode is handed back on every exit. */
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = beta_compute(beta, alpha, M, opts);
+    dvc_rnd_restore(saved);
+    return st;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "beta_kern.h"
+#include "rounding.h"
 
 
 /* Four doubles; the compiler emits SSE2/AVX lanes. may_alias because rows of
@@ -44,11 +45,14 @@ void dvc_bk_acc_init(dvc_bk_acc *a)
     a->alpha_lo = 0;
     a->alpha_hi = 0;
     a->count = a->slow = a->refresh = 0;
+    a->tick = NULL;
+    a->tick_ctx = NULL;
+    a->stopped = 0;
 }
 
 dvc_status dvc_bk_mat_init(dvc_bk_mat *K, const dvc_imat_t M)
 {
-    int m = (int)M->r;
+    int m = (int)M->r, saved;
     int ld = ((m + 3) / 4) * 4;
     if (ld == 0) ld = 4;
     K->m = m;
@@ -58,13 +62,15 @@ dvc_status dvc_bk_mat_init(dvc_bk_mat *K, const dvc_imat_t M)
     K->Mr = alloc_d((size_t)m * ld);
     K->Mmag = alloc_d((size_t)m * ld);
     K->point = 1;
-    fesetround(FE_TONEAREST);
+    saved = dvc_rnd_save();
+    dvc_rnd_set(FE_TONEAREST);
     for (int i = 0; i < m; i++)
         for (int j = 0; j < m; j++) {
             const __mpfi_struct *x = dvc_imat_entry(M, i, j);
             double lo = mpfr_get_d(&x->left, MPFR_RNDD), hi = mpfr_get_d(&x->right, MPFR_RNDU);
             double c, r;
             if (!isfinite(lo) || !isfinite(hi) || !(lo <= hi)) {
+                dvc_rnd_restore(saved);
                 dvc_bk_mat_clear(K);
                 return dvc_error(DVC_ERR_INPUT, "M[%d][%d] is not a finite interval (or is "
                                  "beyond the binary64 range)", i, j);
@@ -91,6 +97,7 @@ dvc_status dvc_bk_mat_init(dvc_bk_mat *K, const dvc_imat_t M)
             K->Mr[(size_t)i * ld + j] = r;
             K->Mmag[(size_t)i * ld + j] = fmax(fabs(lo), fabs(hi));
         }
+    dvc_rnd_restore(saved);
     return DVC_OK;
 }
 
@@ -493,7 +500,7 @@ static int slow_vertex(const dvc_bk_mat *K, ws_t *w, int want_alpha, double out[
     long *rows = malloc(sizeof(long) * (size_t)(m + 1)), *cols = malloc(sizeof(long) * (size_t)(m + 1));
     long nk = 0;
     if (!rows || !cols) abort();
-    fesetround(FE_TONEAREST);
+    dvc_rnd_set(FE_TONEAREST);
     for (int i = 0; i < k; i++) rows[i] = w->order[i];
     for (int i = 0; i < m; i++)
         if (w->pos[i] < 0) cols[nk++] = i;
@@ -548,7 +555,7 @@ static int slow_vertex(const dvc_bk_mat *K, ws_t *w, int want_alpha, double out[
     }
     free(rows);
     free(cols);
-    fesetround(FE_UPWARD);
+    dvc_rnd_set(FE_UPWARD);
     return ok;
 }
 
@@ -706,8 +713,10 @@ dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, i
     dvc_status st = DVC_OK;
     if (nfree < 0 || nfree > 40)
         return dvc_error(DVC_ERR_INPUT, "vertex enumeration over %d free indices refused (limit 40)", nfree);
+    int saved;
     ws_init(&w, K->m, K->ld);
-    fesetround(FE_UPWARD);
+    saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
     for (int i = 0; i < K->m; i++)
         if (base >> i & 1) add_index(K, &w, i);
     w.stale = 1;
@@ -723,9 +732,19 @@ dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, i
             st = vertex_fail(&w);
             goto done;
         }
+        if (acc->tick && (t & (DVC_BK_TICK - 1)) == 0) {
+            int stop;
+            dvc_rnd_set(FE_TONEAREST);
+            stop = acc->tick(acc->tick_ctx, acc);
+            dvc_rnd_set(FE_UPWARD);
+            if (stop) {
+                acc->stopped = 1;
+                break;
+            }
+        }
     }
 done:
-    fesetround(FE_TONEAREST);
+    dvc_rnd_restore(saved);
     ws_clear(&w);
     return st;
 }
@@ -775,6 +794,7 @@ void dvc_bk_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, int want_
     int m = K->m, ld = K->ld, k = 0;
     ws_t w;
     double *Ar, *rho, *phi, *bb, *ba, *C, *y, e, nx_up, nx_dn, den, t;
+    int saved;
     ws_init(&w, m, ld);
     Ar = alloc_d((size_t)ld * ld);
     rho = alloc_d((size_t)ld);
@@ -785,7 +805,8 @@ void dvc_bk_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, int want_
     y = alloc_d((size_t)ld);
     *ub_beta = INFINITY;
     *ub_alpha = INFINITY;
-    fesetround(FE_UPWARD);
+    saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
     for (int i = 0; i < m; i++)
         if (!(out >> i & 1)) w.order[k++] = i;
     w.k = k;
@@ -871,7 +892,7 @@ void dvc_bk_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, int want_
         }
     }
 done:
-    fesetround(FE_TONEAREST);
+    dvc_rnd_restore(saved);
     free(Ar);
     free(rho);
     free(phi);

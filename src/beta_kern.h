@@ -19,13 +19,22 @@ typedef struct {
 } dvc_bk_mat;
 
 /* Rigorous bounds accumulated over visited vertices J. */
-typedef struct {
+typedef struct dvc_bk_acc {
     double beta_lo, beta_hi;   /* max over J of lower / upper bounds */
     double alpha_lo, alpha_hi;
     long count;                /* vertices evaluated */
     long slow;                 /* vertices that needed the MPFI fallback */
     long refresh;              /* from-scratch inversions */
+    /* Budget hook (NULL: none), called every DVC_BK_TICK vertices in
+     * round-to-nearest; a nonzero return stops the enumeration with
+     * stopped = 1: the lower bounds then hold (they are attained at visited
+     * vertices), the upper bounds cover the visited vertices only. */
+    int (*tick)(void *ctx, const struct dvc_bk_acc *acc);
+    void *tick_ctx;
+    int stopped;
 } dvc_bk_acc;
+
+#define DVC_BK_TICK 4096
 
 void dvc_bk_acc_init(dvc_bk_acc *a);
 
@@ -35,8 +44,8 @@ void dvc_bk_mat_clear(dvc_bk_mat *K);
 
 /* Evaluate every vertex J = base + G, G a subset of free[0..nfree) (the empty
  * G included), in Gray-code order. base is a bit mask (m <= 64). J empty
- * contributes beta 0 and alpha 1. Sets FE_UPWARD inside and restores
- * FE_TONEAREST before returning. DVC_NOT_CERTIFIED when some ||(M_JJ)^{-1}||
+ * contributes beta 0 and alpha 1. Sets FE_UPWARD inside and restores the
+ * caller's rounding mode before returning. DVC_NOT_CERTIFIED when some ||(M_JJ)^{-1}||
  * could not be bounded even by the MPFI fallback. */
 dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree,
                        int want_alpha, dvc_bk_acc *acc);

@@ -9,25 +9,13 @@
  * R mid(A) made in round-to-nearest is covered by Higham's gamma bound,
  * itself evaluated rounding upward. */
 #include "fprnd.h"
+#include "rounding.h"
 
 #include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* GCC ignores #pragma STDC FENV_ACCESS, and even with -frounding-math it
- * may CSE or move floating-point operations across fesetround (GCC PR
- * 34678). Hence: every switch is fenced by compiler barriers that force
- * memory to be re-read, and scalars that live across a switch are pinned
- * (forced to be materialised before the switch and treated as changed, so
- * they are neither recomputed nor computed late in another mode). */
-static void set_round(int mode)
-{
-    __asm__ volatile("" ::: "memory");
-    fesetround(mode);
-    __asm__ volatile("" ::: "memory");
-}
-#define FP_PIN(x) __asm__ volatile("" : "+m"(x) : : "memory")
 
 /* The O(n^3) kernels are plain axpy loops: let GCC vectorise them (at -O2
  * it only does so for trip counts known to be multiples of the vector
@@ -228,9 +216,10 @@ int dvc_fp_verify_solve(long n, long k, const double *Alo, const double *Ahi,
     double *Q = Zhi + nk, *S = Q + nk;
     double *g = S + nk, *rre = g + n, *are = rre + n, *rwe = are + n, *awe = rwe + n;
     double c = INFINITY;
+    int saved = dvc_rnd_save();
 
     /* ---- predictors, round-to-nearest ---- */
-    set_round(FE_TONEAREST);
+    dvc_rnd_set(FE_TONEAREST);
     if (point)
         Wc = Alo;
     else
@@ -251,7 +240,7 @@ int dvc_fp_verify_solve(long n, long k, const double *Alo, const double *Ahi,
     for (long t = 0; t < nn; t++) absR[t] = fabs(R[t]);
 
     /* ---- bounds, everything rounded upward ---- */
-    set_round(FE_UPWARD);
+    dvc_rnd_set(FE_UPWARD);
     /* gamma_{n+1} = (n+1)u / (1 - (n+1)u), denominator bounded below. */
     double nu = (double)(n + 1) * 0x1p-53;
     double gam = nu / -(nu - 1.0);
@@ -332,14 +321,14 @@ int dvc_fp_verify_solve(long n, long k, const double *Alo, const double *Ahi,
             Xlo[t] = -((-Xt[t] - Zlo[t]) + e);
         }
     }
-    set_round(FE_TONEAREST);
+    dvc_rnd_restore(saved);
     if (!all_finite(Xlo, nk) || !all_finite(Xhi, nk)) st = DVC_FP_NONFINITE;
     *cnorm = c;
     if (buf != sbuf) free(buf);
     return st;
 
 done: /* failure exits */
-    set_round(FE_TONEAREST);
+    dvc_rnd_restore(saved);
     *cnorm = c;
     if (buf != sbuf) free(buf);
     return st;
@@ -372,17 +361,18 @@ int dvc_fp_verify_spd(long n, const double *Alo, const double *Ahi, double *marg
     double *G = xalloc((size_t)nn), *Gt = xalloc((size_t)nn);
     double *Pu = xalloc((size_t)nn), *Pd = xalloc((size_t)nn);
     double rA = 0, dmax = 0, dsum = 0;
+    int saved = dvc_rnd_save();
 
     *margin = 0;
-    set_round(FE_UPWARD);
+    dvc_rnd_set(FE_UPWARD);
     midrad_up(Ac, Ar, Alo, Ahi, nn); /* symmetric bounds give symmetric Ac, Ar */
     for (long i = 0; i < n; i++) {
         double s = 0;
         for (long j = 0; j < n; j++) s += Ar[i * n + j];
         rA = fmax(rA, s); /* ||A - Ac||_2 <= ||Ar||_inf for symmetric A - Ac */
     }
-    FP_PIN(rA);
-    set_round(FE_TONEAREST);
+    DVC_FP_PIN(rA);
+    dvc_rnd_set(FE_TONEAREST);
     if (!all_finite(Ac, nn) || !isfinite(rA)) {
         st = DVC_FP_NONFINITE;
         goto done;
@@ -399,8 +389,8 @@ int dvc_fp_verify_spd(long n, const double *Alo, const double *Ahi, double *marg
     static const double fac[] = {4.0, 1.0, 0.125, 0.0};
     for (int trial = 0; trial < 4; trial++) {
         double s = rA * (1 + 0x1p-40) + fac[trial] * (double)(n + 1) * 0x1p-53 * dmax * dsum;
-        FP_PIN(s); /* one value of the shift everywhere, whatever the mode */
-        set_round(FE_TONEAREST);
+        DVC_FP_PIN(s); /* one value of the shift everywhere, whatever the mode */
+        dvc_rnd_set(FE_TONEAREST);
         memcpy(T, Ac, (size_t)nn * sizeof(double));
         for (long i = 0; i < n; i++) T[i * n + i] -= s;
         if (fp_cholesky(G, T, n) != 0) continue;
@@ -410,15 +400,15 @@ int dvc_fp_verify_spd(long n, const double *Alo, const double *Ahi, double *marg
          * semidefinite, so lambda_min(Ac) >= s - ||E||_2 >= s - ||E||_inf,
          * and lambda_min(A) >= that - rA for every symmetric A in [A]. |E| is
          * bounded entrywise from G G^T in [Pd, Pu]. */
-        set_round(FE_UPWARD);
+        dvc_rnd_set(FE_UPWARD);
         memset(Pu, 0, (size_t)nn * sizeof(double));
         dvc_fp_gemm_acc(Pu, G, Gt, n, n, n);
-        set_round(FE_DOWNWARD);
+        dvc_rnd_set(FE_DOWNWARD);
         memset(Pd, 0, (size_t)nn * sizeof(double));
         dvc_fp_gemm_acc(Pd, G, Gt, n, n, n);
         for (long t = 0; t < nn; t++) T[t] = Ac[t] - Pu[t]; /* lower bounds of E off the diagonal */
         for (long i = 0; i < n; i++) T[i * n + i] = (Ac[i * n + i] - s) - Pu[i * n + i];
-        set_round(FE_UPWARD);
+        dvc_rnd_set(FE_UPWARD);
         double eN = 0;
         for (long i = 0; i < n; i++) {
             double row = 0;
@@ -428,10 +418,10 @@ int dvc_fp_verify_spd(long n, const double *Alo, const double *Ahi, double *marg
             }
             if (!(row <= eN)) eN = row;
         }
-        FP_PIN(eN);
-        set_round(FE_DOWNWARD);
+        DVC_FP_PIN(eN);
+        dvc_rnd_set(FE_DOWNWARD);
         double m = (s - eN) - rA;
-        set_round(FE_TONEAREST);
+        dvc_rnd_set(FE_TONEAREST);
         if (!isfinite(eN) || !isfinite(m)) {
             st = DVC_FP_NONFINITE;
             continue;
@@ -443,7 +433,7 @@ int dvc_fp_verify_spd(long n, const double *Alo, const double *Ahi, double *marg
         }
     }
 done:
-    set_round(FE_TONEAREST);
+    dvc_rnd_restore(saved);
     free(Ac);
     free(Ar);
     free(T);

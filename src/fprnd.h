@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Internal binary64 kernels with directed rounding (not public API).
  * The floating predictors (LU, approximate inverse) run in round-to-nearest;
- * the certifying kernels set FE_UPWARD / FE_DOWNWARD themselves and leave
- * the rounding mode at FE_TONEAREST on every return. Matrices row-major. */
+ * the certifying kernels set FE_TONEAREST / FE_UPWARD / FE_DOWNWARD
+ * themselves (src/rounding.h) and restore the caller's rounding mode on
+ * every return. Matrices row-major. */
 #ifndef DVC_FPRND_H
 #define DVC_FPRND_H
 

@@ -9,6 +9,7 @@ void dvc_imat_init2(dvc_imat_t A, long r, long c, mpfr_prec_t prec)
     long n = r * c;
     A->r = r;
     A->c = c;
+    A->prec = prec;
     A->e = n > 0 ? malloc((size_t)n * sizeof(mpfi_t)) : NULL;
     if (n > 0 && A->e == NULL) abort();
     for (long k = 0; k < n; k++) {
@@ -27,9 +28,16 @@ void dvc_imat_clear(dvc_imat_t A)
     A->r = A->c = 0;
 }
 
+mpfr_prec_t dvc_imat_prec(const dvc_imat_t A)
+{
+    /* the entries first: views built by hand may leave prec unset */
+    if (A->r * A->c > 0) return mpfi_get_prec(A->e[0]);
+    return A->prec >= MPFR_PREC_MIN ? A->prec : DVC_DEFAULT_PREC;
+}
+
 void dvc_imat_resize(dvc_imat_t A, long r, long c)
 {
-    mpfr_prec_t prec = A->r * A->c > 0 ? mpfi_get_prec(A->e[0]) : dvc_prec_get();
+    mpfr_prec_t prec = dvc_imat_prec(A);
     if (A->r == r && A->c == c) return;
     dvc_imat_clear(A);
     dvc_imat_init2(A, r, c, prec);
@@ -107,7 +115,7 @@ void dvc_imat_scale(dvc_imat_t R, const mpfi_t s, const dvc_imat_t A)
 void dvc_imat_mul(dvc_imat_t R, const dvc_imat_t A, const dvc_imat_t B)
 {
     mpfi_t t, s;
-    mpfr_prec_t p = R->r * R->c > 0 ? mpfi_get_prec(R->e[0]) : dvc_prec_get();
+    mpfr_prec_t p = dvc_imat_prec(R);
     mpfi_init2(t, p);
     mpfi_init2(s, p);
     for (long i = 0; i < A->r; i++)
@@ -126,7 +134,7 @@ void dvc_imat_mul(dvc_imat_t R, const dvc_imat_t A, const dvc_imat_t B)
 void dvc_imat_mul_vec(dvc_ivec_t r, const dvc_imat_t A, const dvc_ivec_t x)
 {
     mpfi_t t, s;
-    mpfr_prec_t p = r->n > 0 ? mpfi_get_prec(r->e[0]) : dvc_prec_get();
+    mpfr_prec_t p = dvc_ivec_prec(r);
     mpfi_init2(t, p);
     mpfi_init2(s, p);
     for (long i = 0; i < A->r; i++) {

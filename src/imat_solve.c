@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "fprnd.h"
+#include "rounding.h"
 
 static void *xmalloc(size_t n)
 {
@@ -67,14 +68,40 @@ static int get_exact_d(double *out, mpfr_srcptr x)
     return 1;
 }
 
-/* Endpoints as exact doubles: 1 done, 0 use MPFI, 2 non-finite entry. */
+/* Endpoints as doubles: 1 done, 0 use MPFI, 2 non-finite entry. Exact,
+ * except for endpoints of at most 53 bits below 2^-1000 in magnitude (e.g.
+ * the one-ulp widening [-2^-1074, 2^-1074] of a JSON 0.0, or the comparison
+ * matrix's -2^-1074 made from it) in a matrix whose largest entry is at
+ * least 2^-900: those are rounded outward to (subnormal) doubles, so that
+ * they do not hand the whole matrix to MPFI (60x slower at n = 100, hours
+ * at n = 1000). A matrix of tiny entries still goes to MPFI, whose exponent
+ * range keeps its accuracy. */
+static int tiny_endpoint(mpfr_srcptr x)
+{
+    return mpfr_get_prec(x) <= 53 && mpfr_regular_p(x) && mpfr_get_exp(x) < -1000;
+}
+
 static int to_dd(double *lo, double *hi, mpfi_t *e, long len)
 {
+    int tiny = 0;
+    mpfr_exp_t emax = mpfr_get_emin();
     for (long t = 0; t < len; t++) {
-        int a = get_exact_d(&lo[t], &e[t]->left), b = get_exact_d(&hi[t], &e[t]->right);
-        if (a != 1 || b != 1) return (a == 2 || b == 2) ? 2 : 0;
+        mpfr_srcptr l = &e[t]->left, h = &e[t]->right;
+        int a = get_exact_d(&lo[t], l), b = get_exact_d(&hi[t], h);
+        if (a == 2 || b == 2) return 2;
+        if (a == 0 && tiny_endpoint(l)) {
+            lo[t] = mpfr_get_d(l, MPFR_RNDD);
+            a = tiny = 1;
+        }
+        if (b == 0 && tiny_endpoint(h)) {
+            hi[t] = mpfr_get_d(h, MPFR_RNDU);
+            b = tiny = 1;
+        }
+        if (a != 1 || b != 1) return 0;
+        if (mpfr_regular_p(l) && mpfr_get_exp(l) > emax) emax = mpfr_get_exp(l);
+        if (mpfr_regular_p(h) && mpfr_get_exp(h) > emax) emax = mpfr_get_exp(h);
     }
-    return 1;
+    return tiny && emax < -900 ? 0 : 1;
 }
 
 static int entries_finite(mpfi_t *e, long len)
@@ -343,7 +370,7 @@ static dvc_status check_dims(const dvc_imat_t A, const char *fn)
     return DVC_OK;
 }
 
-dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
+static dvc_status dvc_imat_solve_rn(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
 {
     dvc_status st = check_dims(A, "dvc_imat_solve");
     if (st != DVC_OK) return st;
@@ -353,7 +380,7 @@ dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
                          A->c, b->n, x->n);
     if (x == b) { /* aliasing: solve into a copy */
         dvc_ivec_t y;
-        dvc_ivec_init2(y, x->n, x->n ? mpfi_get_prec(x->e[0]) : dvc_prec_get());
+        dvc_ivec_init2(y, x->n, dvc_ivec_prec(x));
         st = solve_core(y->e, A, b->e, 1, "dvc_imat_solve");
         if (st == DVC_OK) dvc_ivec_set(x, y);
         dvc_ivec_clear(y);
@@ -362,7 +389,7 @@ dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
     return solve_core(x->e, A, b->e, 1, "dvc_imat_solve");
 }
 
-dvc_status dvc_imat_solve_mat(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B)
+static dvc_status dvc_imat_solve_mat_rn(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B)
 {
     dvc_status st = check_dims(A, "dvc_imat_solve_mat");
     if (st != DVC_OK) return st;
@@ -373,7 +400,7 @@ dvc_status dvc_imat_solve_mat(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t
                          A->r, A->c, B->r, B->c, X->r, X->c);
     if (X == B || X == A) {
         dvc_imat_t Y;
-        dvc_imat_init2(Y, X->r, X->c, X->r * X->c > 0 ? mpfi_get_prec(X->e[0]) : dvc_prec_get());
+        dvc_imat_init2(Y, X->r, X->c, dvc_imat_prec(X));
         st = solve_core(Y->e, A, B->e, B->c, "dvc_imat_solve_mat");
         if (st == DVC_OK) dvc_imat_set(X, Y);
         dvc_imat_clear(Y);
@@ -382,7 +409,7 @@ dvc_status dvc_imat_solve_mat(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t
     return solve_core(X->e, A, B->e, B->c, "dvc_imat_solve_mat");
 }
 
-dvc_status dvc_imat_inv(dvc_imat_t X, const dvc_imat_t A)
+static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
 {
     dvc_status st = check_dims(A, "dvc_imat_inv");
     dvc_imat_t I, Y;
@@ -390,7 +417,7 @@ dvc_status dvc_imat_inv(dvc_imat_t X, const dvc_imat_t A)
     if (X->r != A->r || X->c != A->c)
         return dvc_error(DVC_ERR_INPUT, "dvc_imat_inv: X is %ld x %ld, A is %ld x %ld", X->r,
                          X->c, A->r, A->c);
-    mpfr_prec_t p = X->r * X->c > 0 ? mpfi_get_prec(X->e[0]) : dvc_prec_get();
+    mpfr_prec_t p = dvc_imat_prec(X);
     dvc_imat_init2(I, A->r, A->r, 2); /* 0 and 1 are exact at any precision */
     dvc_imat_one(I);
     dvc_imat_init2(Y, A->r, A->r, p);
@@ -441,7 +468,7 @@ static int cholesky_mpfi(const dvc_imat_t A, mpfr_prec_t p, long *fail_at)
     return ok;
 }
 
-dvc_status dvc_imat_cholesky_spd(const dvc_imat_t A)
+static dvc_status dvc_imat_cholesky_spd_rn(const dvc_imat_t A)
 {
     dvc_status st = check_dims(A, "dvc_imat_cholesky_spd");
     long n = A->r, nn = n * n, fail_at = -1;
@@ -485,4 +512,44 @@ dvc_status dvc_imat_cholesky_spd(const dvc_imat_t A)
                      "with a residual small enough was found%s (A indefinite, singular, too "
                      "ill-conditioned or too wide)",
                      fail_at >= 0 ? ", and the interval Cholesky could not prove a pivot > 0" : "");
+}
+
+dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_imat_solve_rn(x, A, b);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_imat_solve_mat(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_imat_solve_mat_rn(X, A, B);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_imat_inv(dvc_imat_t X, const dvc_imat_t A)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_imat_inv_rn(X, A);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_imat_cholesky_spd(const dvc_imat_t A)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_imat_cholesky_spd_rn(A);
+    dvc_rnd_restore(saved);
+    return st;
 }

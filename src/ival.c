@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rounding.h"
+
 static _Thread_local mpfr_prec_t work_prec = DVC_DEFAULT_PREC;
 
 mpfr_prec_t dvc_prec_get(void) { return work_prec; }
@@ -156,9 +158,21 @@ void dvc_ival_mig(mpfr_t r, const mpfi_t x)
 
 double dvc_ival_mid_d(const mpfi_t x)
 {
-    double lo = mpfr_get_d(&x->left, MPFR_RNDN), hi = mpfr_get_d(&x->right, MPFR_RNDN);
+    double lo = mpfr_get_d(&x->left, MPFR_RNDN), hi = mpfr_get_d(&x->right, MPFR_RNDN), m;
+    int saved;
     if (isinf(lo) || isinf(hi)) return isinf(lo) && isinf(hi) ? 0.0 : (isinf(lo) ? hi : lo);
-    return 0.5 * lo + 0.5 * hi;
+    /* Predictors must not depend on the caller's rounding mode. */
+    saved = dvc_rnd_save();
+    if (saved == FE_TONEAREST) return 0.5 * lo + 0.5 * hi;
+    DVC_FP_PIN(lo);
+    DVC_FP_PIN(hi);
+    dvc_rnd_set(FE_TONEAREST);
+    DVC_FP_PIN(lo);
+    DVC_FP_PIN(hi);
+    m = 0.5 * lo + 0.5 * hi;
+    DVC_FP_PIN(m);
+    dvc_rnd_restore(saved);
+    return m;
 }
 
 int dvc_ival_is_finite(const mpfi_t x)

@@ -7,6 +7,7 @@
 void dvc_ivec_init2(dvc_ivec_t v, long n, mpfr_prec_t prec)
 {
     v->n = n;
+    v->prec = prec;
     v->e = n > 0 ? malloc((size_t)n * sizeof(mpfi_t)) : NULL;
     if (n > 0 && v->e == NULL) abort();
     for (long i = 0; i < n; i++) {
@@ -25,9 +26,16 @@ void dvc_ivec_clear(dvc_ivec_t v)
     v->n = 0;
 }
 
+mpfr_prec_t dvc_ivec_prec(const dvc_ivec_t v)
+{
+    /* the entries first: views built by hand may leave prec unset */
+    if (v->n > 0) return mpfi_get_prec(v->e[0]);
+    return v->prec >= MPFR_PREC_MIN ? v->prec : DVC_DEFAULT_PREC;
+}
+
 void dvc_ivec_resize(dvc_ivec_t v, long n)
 {
-    mpfr_prec_t prec = v->n > 0 ? mpfi_get_prec(v->e[0]) : dvc_prec_get();
+    mpfr_prec_t prec = dvc_ivec_prec(v);
     if (n == v->n) return;
     dvc_ivec_clear(v);
     dvc_ivec_init2(v, n, prec);
@@ -77,7 +85,7 @@ void dvc_ivec_scale(dvc_ivec_t r, const mpfi_t s, const dvc_ivec_t a)
 void dvc_ivec_addmul(dvc_ivec_t r, const mpfi_t s, const dvc_ivec_t a)
 {
     mpfi_t t;
-    mpfi_init2(t, r->n > 0 ? mpfi_get_prec(r->e[0]) : dvc_prec_get());
+    mpfi_init2(t, dvc_ivec_prec(r));
     for (long i = 0; i < a->n; i++) {
         mpfi_mul(t, s, a->e[i]);
         mpfi_add(r->e[i], r->e[i], t);

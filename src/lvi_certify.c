@@ -16,6 +16,7 @@
 #include "dvicert/beta.h"
 #include "dvicert/mclass.h"
 #include "lvi_internal.h"
+#include "rounding.h"
 
 
 typedef struct {
@@ -122,15 +123,16 @@ static double bound_d(const mpfi_t b)
     return dvc_ival_mid_d(b);
 }
 
-dvc_status dvc_lvi_solver_init(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
-                               const dvc_ivec_t u)
+static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
+                                 const dvc_ivec_t u, mpfr_prec_t prec)
 {
-    mpfr_prec_t prec = dvc_prec_get();
     long m = M->r;
     const char *how = NULL;
     dvc_status st;
     memset(s, 0, sizeof *s);
     s->m = 0;
+    if (prec < MPFR_PREC_MIN) prec = MPFR_PREC_MIN;
+    s->prec = prec;
     dvc_imat_init2(s->M, 0, 0, prec);
     dvc_ivec_init2(s->l, 0, prec);
     dvc_ivec_init2(s->u, 0, prec);
@@ -140,6 +142,11 @@ dvc_status dvc_lvi_solver_init(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc
     dvc_beta_opts_default(&s->alpha_opts);
     if (M->r != M->c || m <= 0)
         return dvc_error(DVC_ERR_INPUT, "lvi: M must be square and non-empty (got %ld x %ld)", M->r, M->c);
+    if (m > DVC_LVI_M_MAX)
+        return dvc_error(DVC_ERR_INPUT,
+                         "lvi: m = %ld is above the supported size %d (dense interval work: about "
+                         "7 s at m = 1000, growing like m^3)",
+                         m, DVC_LVI_M_MAX);
     if (l->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: l has %ld entries, M is %ld x %ld", l->n, m, m);
     if (u->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: u has %ld entries, M is %ld x %ld", u->n, m, m);
     if (!dvc_imat_is_finite(M)) return dvc_error(DVC_ERR_INPUT, "lvi: M has a NaN or infinite entry");
@@ -226,15 +233,18 @@ dvc_status dvc_lvi_solver_alpha(dvc_lvi_solver_t s)
 
 /* ---- result ------------------------------------------------------------ */
 
-void dvc_lvi_result_init(dvc_lvi_result_t r, long m)
+void dvc_lvi_result_init2(dvc_lvi_result_t r, long m, mpfr_prec_t prec)
 {
     memset(r, 0, sizeof *r);
-    dvc_ivec_init(r->y, m);
+    if (prec < MPFR_PREC_MIN) prec = MPFR_PREC_MIN;
+    dvc_ivec_init2(r->y, m, prec);
     r->active = xcalloc((size_t)m, sizeof(int));
     r->pred = xcalloc((size_t)m, sizeof(double));
-    mpfr_init2(r->resid, dvc_prec_get());
+    mpfr_init2(r->resid, prec);
     mpfr_set_zero(r->resid, 1);
 }
+
+void dvc_lvi_result_init(dvc_lvi_result_t r, long m) { dvc_lvi_result_init2(r, m, dvc_prec_get()); }
 
 void dvc_lvi_result_clear(dvc_lvi_result_t r)
 {
@@ -262,12 +272,14 @@ static void mat_view(dvc_imat_struct *A, mpfi_t *pool, long k)
 {
     A->e = pool;
     A->r = A->c = k;
+    A->prec = mpfi_get_prec(pool[0]);
 }
 
 static void vec_view(dvc_ivec_struct *v, mpfi_t *pool, long k)
 {
     v->e = pool;
     v->n = k;
+    v->prec = mpfi_get_prec(pool[0]);
 }
 
 /* r <- sum_j M_ij x_j (+ q_i when q != NULL) */
@@ -577,8 +589,8 @@ static int guess_piece(dvc_lvi_solver_t s, const double *g)
     return 1;
 }
 
-dvc_status dvc_lvi_solve(dvc_lvi_result_t r, dvc_lvi_solver_t s, const dvc_ivec_t q,
-                         const double *guess)
+static dvc_status dvc_lvi_solve_rn(dvc_lvi_result_t r, dvc_lvi_solver_t s, const dvc_ivec_t q,
+                                   const double *guess)
 {
     lvi_ws *w = s->ws;
     long m = s->m;
@@ -633,4 +645,32 @@ dvc_status dvc_lvi_solve(dvc_lvi_result_t r, dvc_lvi_solver_t s, const dvc_ivec_
                          "(no information)");
     r->route = DVC_LVI_ROUTE_RESIDUAL;
     return DVC_OK;
+}
+
+dvc_status dvc_lvi_solver_init2(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
+                                const dvc_ivec_t u, mpfr_prec_t prec)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = solver_init_rn(s, M, l, u, prec);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_lvi_solver_init(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l,
+                               const dvc_ivec_t u)
+{
+    return dvc_lvi_solver_init2(s, M, l, u, dvc_prec_get());
+}
+
+dvc_status dvc_lvi_solve(dvc_lvi_result_t r, dvc_lvi_solver_t s, const dvc_ivec_t q,
+                         const double *guess)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_lvi_solve_rn(r, s, q, guess);
+    dvc_rnd_restore(saved);
+    return st;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fprnd.h"
+#include "rounding.h"
 #include "lvi_internal.h"
 
 int dvc_lvi_pred_ws_init(dvc_lvi_pred_ws *w, long m)
@@ -274,9 +275,9 @@ static int murty(const prob *p, bestrec *br, const int *start)
     return 0;
 }
 
-dvc_status dvc_lvi_predict_ws(dvc_lvi_pred_ws *w, double *y, int *act, const double *M,
-                              const double *q, const double *l, const double *u, long m,
-                              const double *guess)
+static dvc_status dvc_lvi_predict_ws_rn(dvc_lvi_pred_ws *w, double *y, int *act, const double *M,
+                                        const double *q, const double *l, const double *u, long m,
+                                        const double *guess)
 {
     prob p = {w, M, q, l, u, m};
     bestrec br = {0, 0};
@@ -330,4 +331,16 @@ dvc_status dvc_lvi_predict(double *y, const double *M, const double *q, const do
                            const double *u, long m)
 {
     return dvc_lvi_predict_guess(y, M, q, l, u, m, NULL);
+}
+
+dvc_status dvc_lvi_predict_ws(dvc_lvi_pred_ws *w, double *y, int *act, const double *M,
+                              const double *q, const double *l, const double *u, long m,
+                              const double *guess)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_lvi_predict_ws_rn(w, y, act, M, q, l, u, m, guess);
+    dvc_rnd_restore(saved);
+    return st;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fprnd.h"
+#include "rounding.h"
 
 static void *xmalloc(size_t n)
 {
@@ -451,7 +452,7 @@ static int prove_p_core(const dvc_imat_t M, const char **how, char *msg, size_t 
     return 0;
 }
 
-dvc_status dvc_mclass_prove_p(const dvc_imat_t M, const char **how)
+static dvc_status dvc_mclass_prove_p_rn(const dvc_imat_t M, const char **how)
 {
     const char *h = NULL;
     char msg[400];
@@ -463,7 +464,7 @@ dvc_status dvc_mclass_prove_p(const dvc_imat_t M, const char **how)
     return dvc_error(DVC_NOT_CERTIFIED, "%s", msg);
 }
 
-dvc_status dvc_mclass_classify(dvc_mclass_result *res, const dvc_imat_t M)
+static dvc_status dvc_mclass_classify_rn(dvc_mclass_result *res, const dvc_imat_t M)
 {
     char msg[400];
     const char *how = NULL;
@@ -525,4 +526,24 @@ const char *dvc_mclass_names(unsigned flags)
     for (int b = 0; b < 7; b++)
         if (flags & (1u << b)) u += (size_t)snprintf(buf + u, sizeof buf - u, "%s%s", u ? ", " : "", names[b]);
     return buf;
+}
+
+dvc_status dvc_mclass_prove_p(const dvc_imat_t M, const char **how)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_mclass_prove_p_rn(M, how);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_mclass_classify(dvc_mclass_result *res, const dvc_imat_t M)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_mclass_classify_rn(res, M);
+    dvc_rnd_restore(saved);
+    return st;
 }

@@ -130,13 +130,13 @@ static void t_init_set(void)
                       "one (%ld, %ld)", i, j);
         dvc_imat_zero(C);
         for (long q = 0; q < m * n; q++) CHECK(mpfi_is_zero(C->e[q]), "zero");
-        /* resize keeps the precision */
+        /* resize keeps the precision, also of an empty object */
         {
             long m2 = check_rng_int(&r, 0, DMAX), n2 = check_rng_int(&r, 0, DMAX);
             dvc_imat_resize(A, m2, n2);
             CHECK(A->r == m2 && A->c == n2, "resize dims");
             for (long q = 0; q < m2 * n2; q++)
-                CHECK(mpfi_get_prec(A->e[q]) == (m * n > 0 ? pa : DVC_DEFAULT_PREC), "resize precision");
+                CHECK(mpfi_get_prec(A->e[q]) == pa && dvc_imat_prec(A) == pa, "resize precision");
         }
         dvc_imat_clear(A);
         CHECK(A->e == NULL && A->r == 0 && A->c == 0, "clear");

@@ -102,13 +102,13 @@ static void t_init_set(void)
         }
         dvc_ivec_zero(a);
         for (long i = 0; i < n; i++) CHECK(mpfi_is_zero(a->e[i]) && mpfi_get_prec(a->e[i]) == pa, "zero");
-        /* resize keeps the precision */
+        /* resize keeps the precision, also of an empty object */
         {
             long n2 = check_rng_int(&r, 0, NMAX);
             dvc_ivec_resize(a, n2);
             CHECK(a->n == n2, "resize length");
             for (long i = 0; i < n2; i++)
-                CHECK(mpfi_get_prec(a->e[i]) == (n > 0 ? pa : DVC_DEFAULT_PREC), "resize precision");
+                CHECK(mpfi_get_prec(a->e[i]) == pa && dvc_ivec_prec(a) == pa, "resize precision");
         }
         dvc_ivec_clear(a);
         CHECK(a->n == 0 && a->e == NULL, "clear");

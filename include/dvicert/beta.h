@@ -19,15 +19,40 @@ typedef enum {
     DVC_BETA_STRUCT        /* closed forms / structural upper bounds only */
 } dvc_beta_method;
 
+/* Progress of a long computation, handed to dvc_beta_opts.progress. */
+typedef struct {
+    const char *phase;   /* "vertex enumeration", "branch-and-bound beta_M", ... */
+    double done, total;  /* vertices or nodes visited / to visit (total 0: unknown) */
+    double lo, hi;       /* bounds reached so far (hi may be +inf) */
+    double seconds;      /* since dvc_beta_compute started */
+    int final;           /* 1 on the last call of a phase */
+} dvc_beta_progress;
+
 typedef struct {
     dvc_beta_method method;
     long enum_max_m;     /* AUTO enumerates up to this m (default 20; at most 30) */
     double rel_gap;      /* BnB stops when (hi - lo) <= rel_gap * hi (default 1e-6) */
     long max_nodes;      /* BnB node budget (default 1e6) */
-    double max_seconds;  /* BnB time budget (default 60); the enumeration is not interrupted */
+    double max_seconds;  /* time budget of the enumeration and of the branch-and-bound
+                            (default 60; finite and > 0): they stop at it with the
+                            bounds reached */
+    /* Called from the enumeration and the branch-and-bound about every 0.25 s
+     * and at the end of each phase, in round-to-nearest (may be NULL). */
+    void (*progress)(const dvc_beta_progress *p, void *data);
+    void *progress_data;
 } dvc_beta_opts;
 
+/* Sizes: the dense O(m^3) interval steps (P-matrix proof, structural
+ * bounds) take about 5 s at m = 500 and 30 s at m = 1000 (growing like
+ * m^3, memory like m^2); DVC_BETA_M_PRACTICAL is the size up to which a
+ * run takes seconds. Larger M are refused (DVC_ERR_INPUT). */
+#define DVC_BETA_M_PRACTICAL 1000
+#define DVC_BETA_M_MAX 4000
+
 void dvc_beta_opts_default(dvc_beta_opts *o);
+/* DVC_OK, or DVC_ERR_INPUT with a message naming the option (a budget that
+ * is infinite, NaN or not positive, a negative gap, enum_max_m > 30). */
+dvc_status dvc_beta_opts_check(const dvc_beta_opts *o);
 
 typedef struct {
     mpfr_t lo, hi;       /* lo <= constant <= hi, lo rounded down, hi up */
@@ -35,6 +60,9 @@ typedef struct {
     const char *hypothesis; /* how M was proven a P-matrix (static string) */
     long nodes;          /* vertices enumerated, or BnB nodes + completions + vertices */
     double seconds;
+    int stopped;         /* 1 when the time or node budget stopped the search:
+                            lo is what the visited vertices prove, hi the best
+                            bound proven otherwise (structure, open nodes) */
 } dvc_beta_bound_struct;
 typedef dvc_beta_bound_struct dvc_beta_bound_t[1];
 
@@ -47,8 +75,10 @@ void dvc_beta_bound_clear(dvc_beta_bound_t b);
  * when a finite upper bound was proven (with a branch-and-bound stopped by
  * its budget the gap may exceed rel_gap: compare lo and hi);
  * DVC_NOT_CERTIFIED when no finite upper bound was proven (lo is still
- * valid); DVC_ERR_INPUT for a non-square or non-finite M. Uses FE_UPWARD
- * internally and leaves the rounding mode at FE_TONEAREST. */
+ * valid); DVC_ERR_INPUT for a non-square or non-finite M, m above
+ * DVC_BETA_M_MAX, or options refused by dvc_beta_opts_check. Switches the
+ * FPU rounding mode internally and restores the caller's mode on return;
+ * the result does not depend on the caller's mode. */
 dvc_status dvc_beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
                             const dvc_beta_opts *opts);
 

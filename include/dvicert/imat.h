@@ -13,6 +13,7 @@ extern "C" {
 typedef struct {
     mpfi_t *e;
     long r, c;
+    mpfr_prec_t prec; /* precision of the entries: set by init2, kept by resize */
 } dvc_imat_struct;
 typedef dvc_imat_struct dvc_imat_t[1];
 typedef dvc_imat_struct *dvc_imat_ptr;
@@ -20,9 +21,16 @@ typedef const dvc_imat_struct *dvc_imat_srcptr;
 
 #define dvc_imat_entry(A, i, j) ((A)->e[(long)(i) * (A)->c + (long)(j)])
 
+/* Entries are initialised to [0,0] at precision prec; dvc_imat_init is the
+ * convenience form at the thread's working precision (dvc_prec_get()).
+ * The matrix owns its entries; dvc_imat_clear frees them. */
 void dvc_imat_init(dvc_imat_t A, long r, long c);
 void dvc_imat_init2(dvc_imat_t A, long r, long c, mpfr_prec_t prec);
 void dvc_imat_clear(dvc_imat_t A);
+/* Precision of the matrix: that of its entries, or (empty matrix) the one
+ * it was initialised with. Temporaries of the functions below use it. */
+mpfr_prec_t dvc_imat_prec(const dvc_imat_t A);
+/* Resize (entries lost, reset to [0,0]) keeping the precision. */
 void dvc_imat_resize(dvc_imat_t A, long r, long c);
 
 void dvc_imat_set(dvc_imat_t R, const dvc_imat_t A);
@@ -65,7 +73,9 @@ void dvc_imat_fprint(FILE *f, const dvc_imat_t A, int digits);
  * Each returns DVC_OK with an enclosure valid for every point matrix in A
  * (and every right-hand side in b), DVC_NOT_CERTIFIED with a message when
  * regularity cannot be proven (e.g. A singular or too ill-conditioned),
- * or DVC_ERR_INPUT for dimension errors / non-finite entries. */
+ * or DVC_ERR_INPUT for dimension errors / non-finite entries. They switch
+ * the FPU rounding mode internally and restore the caller's mode; the
+ * enclosures do not depend on the caller's mode. */
 
 /* x encloses { A^{-1} b : A in [A], b in [b] }. */
 dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b);

@@ -14,7 +14,10 @@ extern "C" {
 
 #define DVC_DEFAULT_PREC 53
 
-/* Working precision for objects initialised afterwards (per thread). */
+/* The thread's working precision: used only by the convenience inits that
+ * take no precision (dvc_ivec_init, dvc_imat_init, dvc_lvi_solver_init,
+ * ...). Objects carry their precision; the library computes at the
+ * precision of its arguments. */
 mpfr_prec_t dvc_prec_get(void);
 void dvc_prec_set(mpfr_prec_t prec);
 

@@ -12,16 +12,22 @@ extern "C" {
 typedef struct {
     mpfi_t *e;
     long n;
+    mpfr_prec_t prec; /* precision of the entries: set by init2, kept by resize */
 } dvc_ivec_struct;
 typedef dvc_ivec_struct dvc_ivec_t[1];
 typedef dvc_ivec_struct *dvc_ivec_ptr;
 typedef const dvc_ivec_struct *dvc_ivec_srcptr;
 
-/* Entries are initialised to [0,0] at the working precision. */
+/* Entries are initialised to [0,0] at precision prec; dvc_ivec_init is the
+ * convenience form at the thread's working precision (dvc_prec_get()).
+ * The vector owns its entries; dvc_ivec_clear frees them. */
 void dvc_ivec_init(dvc_ivec_t v, long n);
 void dvc_ivec_init2(dvc_ivec_t v, long n, mpfr_prec_t prec);
 void dvc_ivec_clear(dvc_ivec_t v);
-/* Resize (entries lost) keeping the precision of the first entry. */
+/* Precision of the vector: that of its entries, or (empty vector) the one
+ * it was initialised with. Temporaries of the functions below use it. */
+mpfr_prec_t dvc_ivec_prec(const dvc_ivec_t v);
+/* Resize (entries lost, reset to [0,0]) keeping the precision. */
 void dvc_ivec_resize(dvc_ivec_t v, long n);
 
 void dvc_ivec_set(dvc_ivec_t r, const dvc_ivec_t a);

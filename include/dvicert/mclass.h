@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Certified matrix classes. "Not proven" is an honest answer, never "false"
  * unless a counterexample was proven (e.g. a principal minor enclosed in
- * (-inf, 0]). */
+ * (-inf, 0]). The proofs run at the precision of M, switch the FPU rounding
+ * mode internally and restore the caller's mode. */
 #ifndef DVICERT_MCLASS_H
 #define DVICERT_MCLASS_H
 

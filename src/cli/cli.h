@@ -92,5 +92,8 @@ int dvc_cli_exit_code(dvc_status st);
 
 /* Seconds from a monotonic clock. */
 double dvc_cli_now(void);
+/* Progress of beta_M / alpha_M searches on stderr, one line rewritten in
+ * place (install it only when stderr is a terminal). */
+void dvc_cli_beta_progress(const dvc_beta_progress *p, void *data);
 
 #endif

@@ -28,3 +28,16 @@ double dvc_cli_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+void dvc_cli_beta_progress(const dvc_beta_progress *p, void *data)
+{
+    (void)data;
+    if (p->total > 0)
+        fprintf(stderr, "\r%s: %.0f of %.0f, lower %.6g, upper %.6g, %.1f s   ", p->phase, p->done,
+                p->total, p->lo, p->hi, p->seconds);
+    else
+        fprintf(stderr, "\r%s: %.0f nodes, lower %.6g, upper %.6g, %.1f s   ", p->phase, p->done,
+                p->lo, p->hi, p->seconds);
+    if (p->final) fputc('\n', stderr);
+    fflush(stderr);
+}

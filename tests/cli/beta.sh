@@ -76,8 +76,50 @@ expect badmethod err 'method'
 run badgap 2 "$tmp/np.json" --gap -1
 run noarg 2
 
+# Budgets (issue: every long computation has a finite time budget).
+# A 26 x 26 matrix whose P-property is proven structurally (an M-matrix):
+# --method enum would visit 2^26 vertices; --max-seconds stops it cleanly.
+awk 'BEGIN { m = 26; printf "{\"M\": ["; for (i = 0; i < m; i++) { printf "%s[", i ? ", " : "";
+    for (j = 0; j < m; j++) printf "%s%d", j ? ", " : "", (i == j) ? 3 : (i - j == 1 || j - i == 1) ? -1 : 0;
+    printf "]" } print "]}" }' >"$tmp/m26.json"
+for v in inf -inf nan 0 -1 1e999; do
+    run "secs$v" 2 "$tmp/m26.json" --max-seconds "$v"
+    expect "secs$v" err 'max-seconds.*finite number of seconds > 0'
+done
+run secsword 2 "$tmp/m26.json" --max-seconds soon
+start=$(date +%s.%N)
+run enumstop 1 "$tmp/m26.json" --method enum --max-seconds 0.3
+end=$(date +%s.%N)
+if awk -v a="$start" -v b="$end" 'BEGIN { exit !(b - a < 10) }'; then ok; else bad "enum budget: ran $(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }') s"; fi
+expect enumstop err 'vertex enumeration stopped by the time budget \(0\.3 s\) after [0-9]+ of 67108864 vertices'
+expect enumstop out '^beta_M stopped: budget reached'
+expect enumstop out '^beta_M upper: inf'
+# the partial lower bound is proven: beta_M = ||M^{-1}|| (closed form, method auto)
+run m26auto 0 "$tmp/m26.json"
+expect m26auto out '^beta_M method: M-matrix'
+if le "$(bound enumstop 'beta_M lower')" "$(bound m26auto 'beta_M upper')"; then ok; else bad "enum budget: lower bound above beta_M"; fi
+# Branch-and-bound stopped by its budget. I + K with K skew-symmetric is
+# positive definite (a P-matrix) but not an H-matrix: no structural bound.
+awk 'BEGIN { m = 26; printf "{\"M\": ["; for (i = 0; i < m; i++) { printf "%s[", i ? ", " : "";
+    for (j = 0; j < m; j++) { if (i == j) v = 1; else if (i < j) v = ((i * 7 + j * 13) % 11 - 5) / 5;
+        else v = -((j * 7 + i * 13) % 11 - 5) / 5; printf "%s%s", j ? ", " : "", v }
+    printf "]" } print "]}" }' >"$tmp/sk26.json"
+run bnbstop 1 "$tmp/sk26.json" --method bnb --gap 0 --max-seconds 0.2
+expect bnbstop out '^beta_M stopped: budget reached'
+expect bnbstop out '^beta_M lower: [1-9]'
+expect bnbstop err 'branch-and-bound budget exhausted \(0\.2 s'
+# progress on a terminal only: none when stderr is a file ...
+if grep -q 'vertex enumeration:' "$tmp/enumstop.err"; then bad "progress written to a file"; else ok; fi
+# ... and shown on a (pseudo-)terminal
+if command -v script >/dev/null 2>&1; then
+    script -qec "'$exe' beta '$tmp/m26.json' --method enum --max-seconds 0.6" /dev/null >"$tmp/tty.out" 2>&1
+    expect tty out 'vertex enumeration: [0-9]+ of 67108864'
+fi
+
 # Help.
 "$exe" beta --help >"$tmp/help.out" 2>&1 && ok || bad "help exit"
 expect help out 'usage: dvicert beta'
+expect help out 'time budget of the enumeration'
+expect help out 'above m = 4000 the matrix is refused'
 
 report

@@ -99,4 +99,20 @@ awk -v iv="$y1" 'BEGIN { gsub(/[\[\] ]/, "", iv); split(iv, e, ",");
     a = 8.5 / 21; b = (7.92 - 1.56 + 1.999) / 21;
     exit !(e[1] <= a && a <= e[2] && e[1] <= b && b <= e[2]) }' && ok || bad "interval q: $out"
 
+
+# Size: above the practical size (m = 1000) a warning names it; the
+# computation still runs (a diagonal problem, y = 1/2: fast at any size).
+awk 'BEGIN { m = 1001; printf "{\"M\": ["; for (i = 0; i < m; i++) { printf "%s[", i ? ", " : "";
+    for (j = 0; j < m; j++) printf "%s%d", j ? "," : "", (i == j) ? 2 : 0; printf "]" }
+    printf "], \"q\": ["; for (i = 0; i < m; i++) printf "%s-1", i ? "," : ""; printf "], \"l\": [";
+    for (i = 0; i < m; i++) printf "%s0", i ? "," : ""; printf "], \"u\": [";
+    for (i = 0; i < m; i++) printf "%s\"inf\"", i ? "," : ""; print "]}" }' >"$tmp/big.json"
+"$exe" lvi "$tmp/big.json" >"$tmp/big.out" 2>"$tmp/big.err"
+rc=$?
+if [ "$rc" -eq 0 ]; then ok; else bad "m = 1001: exit $rc"; fi
+if grep -q 'warning: m = 1001 is above the practical size 1000' "$tmp/big.err"; then ok; else bad "m = 1001: no size warning: $(cat "$tmp/big.err")"; fi
+if grep -q '^y\[1001\] in \[5\.0*e-01, 5\.0*e-01\]' "$tmp/big.out"; then ok; else bad "m = 1001: y = 1/2 not printed"; fi
+"$exe" lvi --help >"$tmp/help.out" 2>&1
+if grep -q 'above m = 1000 a warning is printed' "$tmp/help.out"; then ok; else bad "lvi --help: no size note"; fi
+
 report

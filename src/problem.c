@@ -28,6 +28,7 @@ typedef struct {
     mpfr_prec_t prec; /* of every number read */
     const char *file;
     const char *basedir;
+    dvc_table_policy tables; /* where table files may be and how large */
     dvc_expr_consts_t consts;
 } ctx_t;
 
@@ -243,42 +244,45 @@ static char *join_path(const char *dir, const char *file)
     return out;
 }
 
-static char *slurp(const char *path, dvc_status *st)
+/* The file a table entry names, as the path to open (*open_path, malloc'd):
+ * relative to the problem's directory and, unless the policy allows
+ * otherwise, inside that directory's tree once links and '..' are
+ * resolved. A table's text is copied into the certificate, which users
+ * share: a problem file must not be able to copy /etc/... into it. */
+static dvc_status table_path(char **open_path, const char *joined, const char *file, const ctx_t *c,
+                             const char *where)
 {
-    FILE *f;
-    char *buf = NULL;
-    size_t len = 0, cap = 0, got;
-    *st = dvc_infile_open(&f, path, "rb");
-    if (*st != DVC_OK) return NULL;
-    do {
-        if (cap - len < 65536) {
-            char *nb = realloc(buf, cap + 65536 + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                *st = dvc_error(DVC_ERR_NOMEM, "out of memory reading %s", path);
-                return NULL;
-            }
-            buf = nb;
-            cap += 65536;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-    } while (got > 0);
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        *st = dvc_error(DVC_ERR_IO, "%s: read error", path);
-        return NULL;
+    char *dir, *real;
+    size_t n;
+    int inside;
+    *open_path = NULL;
+    if (c->tables.allow_outside) {
+        *open_path = strdup(joined);
+        return *open_path ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
-    fclose(f);
-    buf[len] = '\0';
-    if (strlen(buf) != len) {
-        free(buf);
-        *st = dvc_error(DVC_ERR_INPUT, "%s: not a text file (NUL byte)", path);
-        return NULL;
+    if (!(dir = realpath(c->basedir, NULL)))
+        return dvc_error(DVC_ERR_IO, "%s: cannot resolve the problem file's directory %s: %s", where,
+                         c->basedir, strerror(errno));
+    if (!(real = realpath(joined, NULL))) {
+        dvc_status st = dvc_error(DVC_ERR_IO, "%s: %s: cannot open: %s", where, joined, strerror(errno));
+        free(dir);
+        return st;
     }
-    return buf;
+    n = strlen(dir);
+    inside = strncmp(real, dir, n) == 0 && (real[n] == '/' || real[n] == '\0' || (n == 1 && dir[0] == '/'));
+    if (!inside) {
+        int same = strcmp(file, real) == 0;
+        dvc_status st = dvc_error(DVC_ERR_INPUT, "%s: table file '%s' is outside the problem file's "
+                                  "directory %s%s%s%s: refused, its contents would be copied into "
+                                  "the certificate (enclose --allow-outside-tables reads it)",
+                                  where, file, dir, same ? "" : " (it is ", same ? "" : real, same ? "" : ")");
+        free(dir);
+        free(real);
+        return st;
+    }
+    free(dir);
+    *open_path = real; /* the checked file, not a name that may change meanwhile */
+    return DVC_OK;
 }
 
 /* A tabulated entry: {"csv"|"at2": path} from a file (resolved into
@@ -290,7 +294,7 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
     const json_t *val;
     const char *file = NULL, *text = NULL;
     int at2 = 0, nsrc = 0;
-    char *buf = NULL, *path = NULL;
+    char *buf = NULL, *path = NULL, *real = NULL;
     mpfi_t scale, tmin, tmax;
     dvc_status st = DVC_OK;
     json_object_foreach((json_t *)j, key, val) {
@@ -335,10 +339,16 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
                              "must be self-contained)", where);
         path = join_path(c->basedir, file);
         if (!path) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-        buf = slurp(path, &st);
+        st = table_path(&real, path, file, c, where);
+        if (st == DVC_OK) {
+            size_t max = c->tables.max_bytes ? c->tables.max_bytes : DVC_TABLE_MAX_BYTES;
+            st = dvc_infile_read_text(&buf, real, max);
+            if (st != DVC_OK) dvc_error_context(st, "%s: ", where);
+        }
+        free(real);
         if (st != DVC_OK) {
             free(path);
-            return dvc_error_context(st, "%s: ", where);
+            return st;
         }
         text = buf;
     }
@@ -354,9 +364,8 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
             st = dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", w2);
     }
     if (st == DVC_OK) {
-        const char *nm = file ? path : (json_is_string(json_object_get(j, "source"))
-                                        ? json_string_value(json_object_get(j, "source")) : where);
-        st = dvc_tfun_parse_table(f, text, at2 ? "at2" : "csv", nm, scale);
+        /* embedded text: "table line L", after the field named once */
+        st = dvc_tfun_parse_table(f, text, at2 ? "at2" : "csv", file ? path : NULL, scale);
         if (st != DVC_OK) st = dvc_error_context(st, "%s: ", where);
     }
     for (long k = 0; st == DVC_OK && k < f->tab->n; k++)
@@ -581,6 +590,13 @@ static mpfr_prec_t file_prec(const json_t *obj, const char *file, dvc_status *st
 dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
                                  const char *name, const char *basedir, mpfr_prec_t prec)
 {
+    return dvc_problem_from_json_policy(p, resolved, obj, name, basedir, prec, NULL);
+}
+
+dvc_status dvc_problem_from_json_policy(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
+                                        const char *name, const char *basedir, mpfr_prec_t prec,
+                                        const dvc_table_policy *tables)
+{
     dvc_status st = DVC_OK;
     mpfr_prec_t fp;
     json_t *res = NULL;
@@ -596,6 +612,8 @@ dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const 
     c.prec = prec;
     c.file = name;
     c.basedir = basedir;
+    memset(&c.tables, 0, sizeof c.tables);
+    if (tables) c.tables = *tables;
     dvc_expr_consts_init(c.consts);
     res = json_deep_copy(obj);
     if (res == NULL) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -608,6 +626,12 @@ dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const 
 
 dvc_status dvc_problem_load(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
                             mpfr_prec_t prec)
+{
+    return dvc_problem_load_policy(p, resolved, path, prec, NULL);
+}
+
+dvc_status dvc_problem_load_policy(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
+                                   mpfr_prec_t prec, const dvc_table_policy *tables)
 {
     json_t *root;
     dvc_status st = dvc_json_load(&root, path);
@@ -625,7 +649,7 @@ dvc_status dvc_problem_load(dvc_dlvi_problem_t p, json_t **resolved, const char 
         json_decref(root);
         return dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
-    st = dvc_problem_from_json(p, resolved, root, path, dir, prec);
+    st = dvc_problem_from_json_policy(p, resolved, root, path, dir, prec, tables);
     free(dir);
     json_decref(root);
     return st;

@@ -22,13 +22,21 @@
  * it receives a new reference to a self-contained copy of obj in which
  * every file reference is replaced by the data it held ({"table": ...},
  * see docs/formats.md); reading that copy back gives the same problem.
+ * Table files must lie in basedir's tree (after resolving links and '..')
+ * and be regular files of at most DVC_TABLE_MAX_BYTES bytes.
  * Errors (DVC_ERR_INPUT / DVC_ERR_IO) name the file and the field. */
 dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
                                  const char *name, const char *basedir, mpfr_prec_t prec);
+/* Same, with the table files allowed by tables (NULL: the defaults above). */
+dvc_status dvc_problem_from_json_policy(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
+                                        const char *name, const char *basedir, mpfr_prec_t prec,
+                                        const dvc_table_policy *tables);
 
 /* Same, reading the file at path (tabulated data relative to its directory). */
 dvc_status dvc_problem_load(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
                             mpfr_prec_t prec);
+dvc_status dvc_problem_load_policy(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
+                                   mpfr_prec_t prec, const dvc_table_policy *tables);
 
 /* 64-bit FNV-1a digest of the canonical text of obj (json_dumps with
  * JSON_SORT_KEYS | JSON_COMPACT), written as 16 hex digits into buf. It

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "dvicert/expr.h"
 #include "io/json.h"
@@ -342,8 +343,14 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
         st = table_path(&real, path, file, c, where);
         if (st == DVC_OK) {
             size_t max = c->tables.max_bytes ? c->tables.max_bytes : DVC_TABLE_MAX_BYTES;
+            struct stat sb;
             st = dvc_infile_read_text(&buf, real, max);
-            if (st != DVC_OK) dvc_error_context(st, "%s: ", where);
+            if (st != DVC_OK && stat(real, &sb) == 0 && S_ISREG(sb.st_mode) &&
+                (unsigned long long)sb.st_size > (unsigned long long)max)
+                st = dvc_error(st, "%s: %s: is %lld bytes, more than the limit of %zu bytes for a table "
+                               "file: refused (enclose --max-table-bytes sets another)", where, real,
+                               (long long)sb.st_size, max);
+            else if (st != DVC_OK) dvc_error_context(st, "%s: ", where);
         }
         free(real);
         if (st != DVC_OK) {

@@ -94,7 +94,7 @@ prob "$tmp/proj/dir.json" '{"csv": "data"}'
 run "directory" 2 "is a directory" "$tmp/proj/dir.json"
 
 # --- the size limit ------------------------------------------------------------
-run "--max-table-bytes below the file" 2 "is 18 bytes, more than the limit of 17 bytes" \
+run "--max-table-bytes below the file" 2 "is 18 bytes, more than the limit of 17 bytes for a table file: refused (enclose --max-table-bytes sets another)" \
     "$tmp/proj/in.json" --max-table-bytes 17
 run "--max-table-bytes at the file" 0 "" "$tmp/proj/in.json" --max-table-bytes 18
 run "--max-table-bytes 1k" 0 "" "$tmp/proj/in.json" --max-table-bytes 1k

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "dvicert/expr.h"
 #include "io/json.h"
@@ -234,58 +233,6 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
  * Read into a dvc_tfun_vec (tfun.h) and attached to the problem through
  * its one callback adapter; the problem owns the vector. */
 
-static char *join_path(const char *dir, const char *file)
-{
-    size_t n;
-    char *out;
-    if (file[0] == '/' || dir == NULL) return strdup(file);
-    n = strlen(dir) + strlen(file) + 2;
-    out = malloc(n);
-    if (out) snprintf(out, n, "%s/%s", dir, file);
-    return out;
-}
-
-/* The file a table entry names, as the path to open (*open_path, malloc'd):
- * relative to the problem's directory and, unless the policy allows
- * otherwise, inside that directory's tree once links and '..' are
- * resolved. A table's text is copied into the certificate, which users
- * share: a problem file must not be able to copy /etc/... into it. */
-static dvc_status table_path(char **open_path, const char *joined, const char *file, const ctx_t *c,
-                             const char *where)
-{
-    char *dir, *real;
-    size_t n;
-    int inside;
-    *open_path = NULL;
-    if (c->tables.allow_outside) {
-        *open_path = strdup(joined);
-        return *open_path ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
-    }
-    if (!(dir = realpath(c->basedir, NULL)))
-        return dvc_error(DVC_ERR_IO, "%s: cannot resolve the problem file's directory %s: %s", where,
-                         c->basedir, strerror(errno));
-    if (!(real = realpath(joined, NULL))) {
-        dvc_status st = dvc_error(DVC_ERR_IO, "%s: %s: cannot open: %s", where, joined, strerror(errno));
-        free(dir);
-        return st;
-    }
-    n = strlen(dir);
-    inside = strncmp(real, dir, n) == 0 && (real[n] == '/' || real[n] == '\0' || (n == 1 && dir[0] == '/'));
-    if (!inside) {
-        int same = strcmp(file, real) == 0;
-        dvc_status st = dvc_error(DVC_ERR_INPUT, "%s: table file '%s' is outside the problem file's "
-                                  "directory %s%s%s%s: refused, its contents would be copied into "
-                                  "the certificate (enclose --allow-outside-tables reads it)",
-                                  where, file, dir, same ? "" : " (it is ", same ? "" : real, same ? "" : ")");
-        free(dir);
-        free(real);
-        return st;
-    }
-    free(dir);
-    *open_path = real; /* the checked file, not a name that may change meanwhile */
-    return DVC_OK;
-}
-
 /* A tabulated entry: {"csv"|"at2": path} from a file (resolved into
  * {"csv_text"|"at2_text": contents}) or already embedded. */
 static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j, const mpfi_t T, ctx_t *c,
@@ -295,7 +242,7 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
     const json_t *val;
     const char *file = NULL, *text = NULL;
     int at2 = 0, nsrc = 0;
-    char *buf = NULL, *path = NULL, *real = NULL;
+    char *buf = NULL, *path = NULL;
     mpfi_t scale, tmin, tmax;
     dvc_status st = DVC_OK;
     json_object_foreach((json_t *)j, key, val) {
@@ -338,25 +285,8 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
         if (c->basedir == NULL)
             return dvc_error(DVC_ERR_INPUT, "%s: file references are not allowed here (the problem "
                              "must be self-contained)", where);
-        path = join_path(c->basedir, file);
-        if (!path) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-        st = table_path(&real, path, file, c, where);
-        if (st == DVC_OK) {
-            size_t max = c->tables.max_bytes ? c->tables.max_bytes : DVC_TABLE_MAX_BYTES;
-            struct stat sb;
-            st = dvc_infile_read_text(&buf, real, max);
-            if (st != DVC_OK && stat(real, &sb) == 0 && S_ISREG(sb.st_mode) &&
-                (unsigned long long)sb.st_size > (unsigned long long)max)
-                st = dvc_error(st, "%s: %s: is %lld bytes, more than the limit of %zu bytes for a table "
-                               "file: refused (enclose --max-table-bytes sets another)", where, real,
-                               (long long)sb.st_size, max);
-            else if (st != DVC_OK) dvc_error_context(st, "%s: ", where);
-        }
-        free(real);
-        if (st != DVC_OK) {
-            free(path);
-            return st;
-        }
+        st = dvc_table_text_(&buf, &path, c->basedir, file, &c->tables, where);
+        if (st != DVC_OK) return st;
         text = buf;
     }
     mpfi_init2(scale, c->prec);

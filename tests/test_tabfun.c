@@ -527,6 +527,12 @@ static void test_tfun(void)
               strstr(dvc_error_message(), "p.json: g") && strstr(dvc_error_message(), "missing.AT2"),
           "missing table: %s", dvc_error_message());
     json_decref(j);
+    /* outside basedir's tree: refused, field named */
+    j = json_loads("{\"table\": \"../test_tabfun.c\", \"format\": \"csv\"}", 0, &jerr);
+    CHECK(dvc_tfun_from_json(f, j, datadir, k, "p.json: g") == DVC_ERR_INPUT &&
+              strstr(dvc_error_message(), "p.json: g: table file '../test_tabfun.c' is outside"),
+          "table outside basedir: %s", dvc_error_message());
+    json_decref(j);
     j = json_loads("{\"tabel\": \"x.AT2\"}", 0, &jerr);
     CHECK(dvc_tfun_from_json(f, j, datadir, k, "p.json: g") == DVC_ERR_INPUT && strstr(dvc_error_message(), "tabel"),
           "unknown key");

@@ -93,7 +93,7 @@ static int run(const dvc_cli_args *a)
         else if (*end == 'M') shift = 20, end++;
         else if (*end == 'G') shift = 30, end++;
         if (end == v || !isdigit((unsigned char)v[0]) || *end != '\0' || errno || b == 0 ||
-            b > (SIZE_MAX >> 31)) {
+            b > (SIZE_MAX >> shift)) {
             fprintf(stderr, "dvicert enclose: error: --max-table-bytes must be a positive number of "
                     "bytes (suffix k, M or G allowed), got '%s'\n", v);
             return DVC_EXIT_INPUT;

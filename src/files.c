@@ -54,6 +54,66 @@ dvc_status dvc_infile_open(FILE **f, const char *path, const char *mode)
     return DVC_OK;
 }
 
+dvc_status dvc_infile_read_text(char **text, const char *path, size_t max_bytes)
+{
+    struct stat sb;
+    char *buf, *nul;
+    size_t len = 0;
+    int fd;
+    *text = NULL;
+    /* look before opening: opening a device or FIFO may itself act or block */
+    if (stat(path, &sb) != 0) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (S_ISDIR(sb.st_mode)) return dvc_error(DVC_ERR_INPUT, "%s: is a directory, not a file", path);
+    if (!S_ISREG(sb.st_mode))
+        return dvc_error(DVC_ERR_INPUT, "%s: is not a regular file (a device, pipe or socket): refused", path);
+    fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    /* what was opened may differ from what was looked at */
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return dvc_error(DVC_ERR_INPUT, "%s: is not a regular file: refused", path);
+    }
+    if ((unsigned long long)sb.st_size > (unsigned long long)max_bytes) {
+        close(fd);
+        return dvc_error(DVC_ERR_INPUT, "%s: is %lld bytes, more than the limit of %zu bytes: refused", path,
+                         (long long)sb.st_size, max_bytes);
+    }
+    buf = malloc((size_t)sb.st_size + 2);
+    if (!buf) {
+        close(fd);
+        return dvc_error(DVC_ERR_NOMEM, "%s: out of memory", path);
+    }
+    /* read one byte past the size: a file that grows past it is refused */
+    for (;;) {
+        ssize_t got = read(fd, buf + len, (size_t)sb.st_size + 1 - len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            dvc_status st = dvc_error(DVC_ERR_IO, "%s: read error: %s", path, strerror(errno));
+            free(buf);
+            close(fd);
+            return st;
+        }
+        if (got == 0) break;
+        len += (size_t)got;
+        if (len > (size_t)sb.st_size) {
+            free(buf);
+            close(fd);
+            return dvc_error(DVC_ERR_INPUT, "%s: changed size while being read: refused", path);
+        }
+    }
+    close(fd);
+    buf[len] = '\0';
+    if ((nul = memchr(buf, '\0', len)) != NULL) {
+        long line = 1;
+        for (const char *q = buf; q < nul; q++) line += *q == '\n';
+        free(buf);
+        return dvc_error(DVC_ERR_INPUT, "%s: NUL byte at line %ld (not a text file)", path, line);
+    }
+    if (track_on) remember(&sb, path);
+    *text = buf;
+    return DVC_OK;
+}
+
 /* The directory part of path ("." when it has none); malloc'd. */
 static char *dir_of(const char *path)
 {

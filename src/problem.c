@@ -28,6 +28,7 @@ typedef struct {
     mpfr_prec_t prec; /* of every number read */
     const char *file;
     const char *basedir;
+    dvc_table_policy tables; /* where table files may be and how large */
     dvc_expr_consts_t consts;
 } ctx_t;
 
@@ -232,55 +233,6 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
  * Read into a dvc_tfun_vec (tfun.h) and attached to the problem through
  * its one callback adapter; the problem owns the vector. */
 
-static char *join_path(const char *dir, const char *file)
-{
-    size_t n;
-    char *out;
-    if (file[0] == '/' || dir == NULL) return strdup(file);
-    n = strlen(dir) + strlen(file) + 2;
-    out = malloc(n);
-    if (out) snprintf(out, n, "%s/%s", dir, file);
-    return out;
-}
-
-static char *slurp(const char *path, dvc_status *st)
-{
-    FILE *f;
-    char *buf = NULL;
-    size_t len = 0, cap = 0, got;
-    *st = dvc_infile_open(&f, path, "rb");
-    if (*st != DVC_OK) return NULL;
-    do {
-        if (cap - len < 65536) {
-            char *nb = realloc(buf, cap + 65536 + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                *st = dvc_error(DVC_ERR_NOMEM, "out of memory reading %s", path);
-                return NULL;
-            }
-            buf = nb;
-            cap += 65536;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-    } while (got > 0);
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        *st = dvc_error(DVC_ERR_IO, "%s: read error", path);
-        return NULL;
-    }
-    fclose(f);
-    buf[len] = '\0';
-    if (strlen(buf) != len) {
-        free(buf);
-        *st = dvc_error(DVC_ERR_INPUT, "%s: not a text file (NUL byte)", path);
-        return NULL;
-    }
-    return buf;
-}
-
 /* A tabulated entry: {"csv"|"at2": path} from a file (resolved into
  * {"csv_text"|"at2_text": contents}) or already embedded. */
 static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j, const mpfi_t T, ctx_t *c,
@@ -333,13 +285,8 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
         if (c->basedir == NULL)
             return dvc_error(DVC_ERR_INPUT, "%s: file references are not allowed here (the problem "
                              "must be self-contained)", where);
-        path = join_path(c->basedir, file);
-        if (!path) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-        buf = slurp(path, &st);
-        if (st != DVC_OK) {
-            free(path);
-            return dvc_error_context(st, "%s: ", where);
-        }
+        st = dvc_table_text_(&buf, &path, c->basedir, file, &c->tables, where);
+        if (st != DVC_OK) return st;
         text = buf;
     }
     mpfi_init2(scale, c->prec);
@@ -354,9 +301,8 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
             st = dvc_error(DVC_ERR_INPUT, "%s: must be finite (and within the binary64 range)", w2);
     }
     if (st == DVC_OK) {
-        const char *nm = file ? path : (json_is_string(json_object_get(j, "source"))
-                                        ? json_string_value(json_object_get(j, "source")) : where);
-        st = dvc_tfun_parse_table(f, text, at2 ? "at2" : "csv", nm, scale);
+        /* embedded text: "table line L", after the field named once */
+        st = dvc_tfun_parse_table(f, text, at2 ? "at2" : "csv", file ? path : NULL, scale);
         if (st != DVC_OK) st = dvc_error_context(st, "%s: ", where);
     }
     for (long k = 0; st == DVC_OK && k < f->tab->n; k++)
@@ -581,6 +527,13 @@ static mpfr_prec_t file_prec(const json_t *obj, const char *file, dvc_status *st
 dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
                                  const char *name, const char *basedir, mpfr_prec_t prec)
 {
+    return dvc_problem_from_json_policy(p, resolved, obj, name, basedir, prec, NULL);
+}
+
+dvc_status dvc_problem_from_json_policy(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
+                                        const char *name, const char *basedir, mpfr_prec_t prec,
+                                        const dvc_table_policy *tables)
+{
     dvc_status st = DVC_OK;
     mpfr_prec_t fp;
     json_t *res = NULL;
@@ -596,6 +549,8 @@ dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const 
     c.prec = prec;
     c.file = name;
     c.basedir = basedir;
+    memset(&c.tables, 0, sizeof c.tables);
+    if (tables) c.tables = *tables;
     dvc_expr_consts_init(c.consts);
     res = json_deep_copy(obj);
     if (res == NULL) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -608,6 +563,12 @@ dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const 
 
 dvc_status dvc_problem_load(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
                             mpfr_prec_t prec)
+{
+    return dvc_problem_load_policy(p, resolved, path, prec, NULL);
+}
+
+dvc_status dvc_problem_load_policy(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
+                                   mpfr_prec_t prec, const dvc_table_policy *tables)
 {
     json_t *root;
     dvc_status st = dvc_json_load(&root, path);
@@ -625,7 +586,7 @@ dvc_status dvc_problem_load(dvc_dlvi_problem_t p, json_t **resolved, const char 
         json_decref(root);
         return dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
-    st = dvc_problem_from_json(p, resolved, root, path, dir, prec);
+    st = dvc_problem_from_json_policy(p, resolved, root, path, dir, prec, tables);
     free(dir);
     json_decref(root);
     return st;

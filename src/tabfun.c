@@ -155,42 +155,19 @@ dvc_status dvc_tabfun_set(dvc_tabfun_t f, long n, const mpfi_t *t, const mpfi_t 
 
 static dvc_status slurp(char **out, const char *path)
 {
-    FILE *fp;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    dvc_status st0 = dvc_infile_open(&fp, path, "rb");
-    if (st0 != DVC_OK) return st0;
-    for (;;) {
-        size_t got;
-        if (cap - len < 65536) {
-            size_t nc = cap ? 2 * cap : 65536 * 2;
-            char *nb = realloc(buf, nc + 1);
-            if (!nb) {
-                free(buf);
-                fclose(fp);
-                return dvc_error(DVC_ERR_NOMEM, "%s: out of memory", path);
-            }
-            buf = nb;
-            cap = nc;
-        }
-        got = fread(buf + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0) break;
-    }
-    if (ferror(fp)) {
-        free(buf);
-        fclose(fp);
-        return dvc_error(DVC_ERR_IO, "%s: read error", path);
-    }
-    fclose(fp);
-    if (memchr(buf, '\0', len)) {
-        free(buf);
-        return dvc_error(DVC_ERR_INPUT, "%s: not a text file (contains NUL bytes)", path);
-    }
-    buf[len] = '\0';
-    *out = buf;
-    return DVC_OK;
+    return dvc_infile_read_text(out, path, DVC_TABLE_MAX_BYTES);
 }
+
+/* Where a message points: "NAME:LINE" for a file, "table line LINE" for a
+ * table without a name (embedded in a problem file, whose field the caller
+ * names). */
+static const char *at(char *buf, size_t n, const char *name, long line)
+{
+    if (name) snprintf(buf, n, "%s:%ld", name, line);
+    else snprintf(buf, n, "table line %ld", line);
+    return buf;
+}
+#define AT(line) at(loc, sizeof loc, name, (line))
 
 /* Next line of *p (modified in place: the newline and a trailing CR are
  * cut); NULL at the end of the text. */
@@ -224,10 +201,11 @@ static char *trim(char *s)
 /* Enclose a finite decimal; message "name:line: what 'tok' ...". */
 static dvc_status number(mpfi_t x, const char *tok, const char *name, long line, const char *what)
 {
+    char loc[600];
     if (dvc_ival_set_str(x, tok) != DVC_OK)
-        return dvc_error(DVC_ERR_INPUT, "%s:%ld: %s '%s' is not a number", name, line, what, tok);
+        return dvc_error(DVC_ERR_INPUT, "%s: %s '%s' is not a number", AT(line), what, tok);
     if (!dvc_ival_is_finite(x))
-        return dvc_error(DVC_ERR_INPUT, "%s:%ld: %s '%s' is not finite", name, line, what, tok);
+        return dvc_error(DVC_ERR_INPUT, "%s: %s '%s' is not finite", AT(line), what, tok);
     return DVC_OK;
 }
 
@@ -246,10 +224,12 @@ static dvc_status check_scale(const mpfi_t scale, const char *name)
 
 dvc_status dvc_tabfun_parse_csv(dvc_tabfun_t f, const char *text, const char *name, const mpfi_t scale)
 {
+    char loc[600];
+    const char *nm = name ? name : "table";
     samples s = {0, 0, NULL, NULL, f->prec};
     char *buf, *p, *ln;
     long line = 0, first_data = 0, prev_line = 0;
-    dvc_status st = check_scale(scale, name);
+    dvc_status st = check_scale(scale, nm);
     if (st != DVC_OK) return st;
     if (!(buf = strdup(text))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     p = buf;
@@ -285,7 +265,7 @@ dvc_status dvc_tabfun_parse_csv(dvc_tabfun_t f, const char *text, const char *na
             if (!is_num) continue;
         }
         if (nf != 2) {
-            st = dvc_error(DVC_ERR_INPUT, "%s:%ld: expected 2 fields 't,value', found %d", name, line, nf);
+            st = dvc_error(DVC_ERR_INPUT, "%s: expected 2 fields 't,value', found %d", AT(line), nf);
             break;
         }
         if (samples_push(&s) != 0) {
@@ -296,12 +276,12 @@ dvc_status dvc_tabfun_parse_csv(dvc_tabfun_t f, const char *text, const char *na
         if ((st = number(s.v[s.n - 1], fld[1], name, line, "value")) != DVC_OK) break;
         if (s.n > 1 && mpfr_cmp(&s.t[s.n - 2]->right, &s.t[s.n - 1]->left) >= 0) {
             if (mpfr_cmp(&s.t[s.n - 2]->left, &s.t[s.n - 1]->right) >= 0)
-                st = dvc_error(DVC_ERR_INPUT, "%s:%ld: time %s is not greater than the time on line %ld",
-                               name, line, fld[0], prev_line);
+                st = dvc_error(DVC_ERR_INPUT, "%s: time %s is not greater than the time on line %ld",
+                               AT(line), fld[0], prev_line);
             else
                 st = dvc_error(DVC_ERR_INPUT,
-                               "%s:%ld: time %s is too close to the time on line %ld to be separated at %ld bits",
-                               name, line, fld[0], prev_line, (long)f->prec);
+                               "%s: time %s is too close to the time on line %ld to be separated at %ld bits",
+                               AT(line), fld[0], prev_line, (long)f->prec);
             break;
         }
         prev_line = line;
@@ -313,10 +293,10 @@ dvc_status dvc_tabfun_parse_csv(dvc_tabfun_t f, const char *text, const char *na
     }
     if (s.n < 2) {
         samples_free(&s);
-        return dvc_error(DVC_ERR_INPUT, "%s: at least 2 samples 't,value' are needed, found %ld", name, s.n);
+        return dvc_error(DVC_ERR_INPUT, "%s: at least 2 samples 't,value' are needed, found %ld", nm, s.n);
     }
     scale_values(&s, scale);
-    return install(f, &s, name, NULL);
+    return install(f, &s, nm, NULL);
 }
 
 /* Case-insensitive search. */
@@ -356,6 +336,7 @@ static int parse_count(const char *tok, long *n)
 /* Line 4 of an AT2 file: "NPTS=  7814, DT= .0050 SEC" or "7814 .0050 NPTS, DT". */
 static dvc_status at2_header(long *npts, mpfi_t dt, const char *ln, const char *name)
 {
+    char loc[600];
     char ntok[64], dtok[64];
     const char *k = find_ci(ln, "NPTS"), *q;
     int ok = 0;
@@ -387,32 +368,34 @@ static dvc_status at2_header(long *npts, mpfi_t dt, const char *ln, const char *
     }
     if (!ok)
         return dvc_error(DVC_ERR_INPUT,
-                         "%s:4: bad header: expected 'NPTS= n, DT= dt SEC' or 'n dt NPTS, DT', found '%.80s'",
-                         name, ln);
+                         "%s: bad header: expected 'NPTS= n, DT= dt SEC' or 'n dt NPTS, DT', found '%.80s'",
+                         AT(4), ln);
     if (parse_count(ntok, npts) != 0 || *npts < 2)
-        return dvc_error(DVC_ERR_INPUT, "%s:4: bad header: NPTS '%s' is not an integer >= 2", name, ntok);
+        return dvc_error(DVC_ERR_INPUT, "%s: bad header: NPTS '%s' is not an integer >= 2", AT(4), ntok);
     if (dvc_ival_set_str(dt, dtok) != DVC_OK || !dvc_ival_is_finite(dt))
-        return dvc_error(DVC_ERR_INPUT, "%s:4: bad header: DT '%s' is not a number", name, dtok);
+        return dvc_error(DVC_ERR_INPUT, "%s: bad header: DT '%s' is not a number", AT(4), dtok);
     if (!dvc_ival_is_pos(dt))
-        return dvc_error(DVC_ERR_INPUT, "%s:4: bad header: DT = %s must be > 0", name, dtok);
+        return dvc_error(DVC_ERR_INPUT, "%s: bad header: DT = %s must be > 0", AT(4), dtok);
     return DVC_OK;
 }
 
 dvc_status dvc_tabfun_parse_at2(dvc_tabfun_t f, const char *text, const char *name, const mpfi_t scale)
 {
+    char loc[600];
+    const char *nm = name ? name : "table";
     samples s = {0, 0, NULL, NULL, f->prec};
     char *buf, *p, *ln, *hdr[4];
     long line = 0, npts = 0, last_line = 4;
     mpfi_t dt;
-    dvc_status st = check_scale(scale, name);
+    dvc_status st = check_scale(scale, nm);
     if (st != DVC_OK) return st;
     if (!(buf = strdup(text))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     p = buf;
     for (line = 1; line <= 4; line++) {
         if (!(hdr[line - 1] = next_line(&p))) {
             free(buf);
-            return dvc_error(DVC_ERR_INPUT, "%s:%ld: bad header: the file ends in the 4 header lines", name,
-                             line);
+            return dvc_error(DVC_ERR_INPUT, "%s: bad header: the file ends in the 4 header lines",
+                             AT(line));
         }
     }
     line = 4;
@@ -423,7 +406,7 @@ dvc_status dvc_tabfun_parse_at2(dvc_tabfun_t f, const char *text, const char *na
         line++;
         for (tok = strtok_r(ln, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
             if (s.n == npts) {
-                st = dvc_error(DVC_ERR_INPUT, "%s:%ld: more values than NPTS = %ld", name, line, npts);
+                st = dvc_error(DVC_ERR_INPUT, "%s: more values than NPTS = %ld", AT(line), npts);
                 break;
             }
             if (samples_push(&s) != 0) {
@@ -436,11 +419,11 @@ dvc_status dvc_tabfun_parse_at2(dvc_tabfun_t f, const char *text, const char *na
         }
     }
     if (st == DVC_OK && s.n != npts)
-        st = dvc_error(DVC_ERR_INPUT, "%s:%ld: the file ends after %ld values, but NPTS = %ld", name, last_line,
+        st = dvc_error(DVC_ERR_INPUT, "%s: the file ends after %ld values, but NPTS = %ld", AT(last_line),
                        s.n, npts);
     if (st == DVC_OK) {
         scale_values(&s, scale);
-        st = install(f, &s, name, dt);
+        st = install(f, &s, nm, dt);
         if (st == DVC_OK) {
             f->desc = strdup(trim(hdr[1]));
             f->units = strdup(trim(hdr[2]));

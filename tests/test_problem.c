@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "io/problem_json.h"
@@ -311,6 +313,105 @@ static void test_read_file(void)
     remove(path);
 }
 
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    REQUIRE(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Table files: relative to the problem's directory and inside its tree
+ * (after links and '..') unless the policy allows otherwise; bounded. */
+static void test_table_files(void)
+{
+    char top[] = "/tmp/dvc_problem_XXXXXX", dir[64], path[128], link[128];
+    const char *table = "0,1\n0.5,2\n1,3\n"; /* 14 bytes */
+    dvc_table_policy pol = {0, 0};
+    dvc_dlvi_problem_t P;
+    json_t *j, *res = NULL;
+    dvc_status st;
+    REQUIRE(mkdtemp(top) != NULL, "mkdtemp");
+    snprintf(dir, sizeof dir, "%s/proj", top);
+    REQUIRE(mkdir(dir, 0700) == 0, "mkdir %s", dir);
+    snprintf(path, sizeof path, "%s/in.csv", dir);
+    write_text(path, table);
+    snprintf(path, sizeof path, "%s/out.csv", top);
+    write_text(path, table);
+    dvc_dlvi_problem_init(P, 0, 0, 0);
+
+    /* inside: read and embedded */
+    j = bridge("1", NULL, 10);
+    json_object_set_new(j, "f", json_pack("[s, {s:s}]", "0", "csv", "in.csv"));
+    st = dvc_problem_from_json(P, &res, j, "p.json", dir, 0);
+    CHECK(st == DVC_OK, "table inside the tree: %s", dvc_error_message());
+    CHECK(res && json_is_string(json_object_get(json_array_get(json_object_get(res, "f"), 1), "csv_text")) &&
+              strcmp(json_string_value(json_object_get(json_array_get(json_object_get(res, "f"), 1), "csv_text")),
+                     table) == 0,
+          "table embedded");
+    json_decref(res);
+    res = NULL;
+    /* the size limit of the policy: 14 bytes read, 13 refused */
+    pol.max_bytes = 14;
+    st = dvc_problem_from_json_policy(P, NULL, j, "p.json", dir, 0, &pol);
+    CHECK(st == DVC_OK, "table at the size limit: %s", dvc_error_message());
+    pol.max_bytes = 13;
+    st = dvc_problem_from_json_policy(P, NULL, j, "p.json", dir, 0, &pol);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "p.json: field 'f' entry 2: ") &&
+              strstr(dvc_error_message(), "limit of 13 bytes"),
+          "table over the size limit: %s", dvc_error_message());
+    pol.max_bytes = 0;
+    json_decref(j);
+
+    /* outside by '..', by an absolute path, by a link: refused, allowed by policy */
+    for (int k = 0; k < 3; k++) {
+        const char *name = "../out.csv";
+        if (k == 1) name = path;
+        if (k == 2) {
+            snprintf(link, sizeof link, "%s/link.csv", dir);
+            REQUIRE(symlink("../out.csv", link) == 0, "symlink");
+            name = "link.csv";
+        }
+        j = bridge("1", NULL, 10);
+        json_object_set_new(j, "f", json_pack("[s, {s:s}]", "0", "csv", name));
+        st = dvc_problem_from_json(P, NULL, j, "p.json", dir, 0);
+        CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "p.json: field 'f' entry 2: table file") &&
+                  strstr(dvc_error_message(), "outside the problem file's directory"),
+              "outside table %s refused: %s", name, dvc_error_message());
+        CHECK(P->n == 0 || P->fcb.eval == NULL, "no f attached");
+        pol.allow_outside = 1;
+        st = dvc_problem_from_json_policy(P, NULL, j, "p.json", dir, 0, &pol);
+        CHECK(st == DVC_OK, "outside table %s allowed by the policy: %s", name, dvc_error_message());
+        pol.allow_outside = 0;
+        json_decref(j);
+    }
+    /* a link inside the tree to a file inside it is fine */
+    snprintf(link, sizeof link, "%s/inlink.csv", dir);
+    REQUIRE(symlink("in.csv", link) == 0, "symlink");
+    j = bridge("1", NULL, 10);
+    json_object_set_new(j, "f", json_pack("[s, {s:s}]", "0", "csv", "inlink.csv"));
+    st = dvc_problem_from_json(P, NULL, j, "p.json", dir, 0);
+    CHECK(st == DVC_OK, "link inside the tree: %s", dvc_error_message());
+    json_decref(j);
+    /* an embedded table's error names the field once, then the table line */
+    j = bridge("1", NULL, 10);
+    json_object_set_new(j, "f", json_pack("[s, {s:s}]", "0", "csv_text", "0,1\n1,x\n"));
+    st = dvc_problem_from_json(P, NULL, j, "p.json", NULL, 0);
+    CHECK(st == DVC_ERR_INPUT &&
+              strcmp(dvc_error_message(), "p.json: field 'f' entry 2: table line 2: value 'x' is not a number") == 0,
+          "embedded table message: %s", dvc_error_message());
+    json_decref(j);
+    dvc_dlvi_problem_clear(P);
+    unlink(link);
+    snprintf(link, sizeof link, "%s/link.csv", dir);
+    unlink(link);
+    snprintf(link, sizeof link, "%s/in.csv", dir);
+    unlink(link);
+    unlink(path);
+    rmdir(dir);
+    rmdir(top);
+}
+
 int main(void)
 {
     test_read_file();
@@ -319,5 +420,6 @@ int main(void)
     test_rationals();
     test_digest();
     test_funs();
+    test_table_files();
     return check_report();
 }

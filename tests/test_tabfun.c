@@ -3,8 +3,11 @@
  * intervals checked against exact rational (GMP mpq) interpolation of the
  * same decimal data, both AT2 layouts, CSV, scale factors, every bad-input
  * case, and the dvc_tfun wrapper. argv[1] is the tests/data directory. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "dvicert/dvicert.h"
@@ -408,6 +411,70 @@ static void test_bad_inputs(void)
     }
 }
 
+/* Table files: only regular files, bounded, NUL bytes named by line; a
+ * table embedded in a field (no name) points at "table line L". */
+static void test_file_limits(void)
+{
+    char dir[] = "/tmp/dvc_tabfun_XXXXXX", path[256];
+    dvc_tabfun_t f;
+    char *text = NULL;
+    FILE *fp;
+    struct stat sb;
+    REQUIRE(mkdtemp(dir) != NULL, "mkdtemp");
+    dvc_tabfun_init(f);
+    /* a device is refused by what it is, before any read (would never end) */
+    if (stat("/dev/zero", &sb) == 0) {
+        CHECK(dvc_tabfun_read(f, "/dev/zero", "csv", NULL) == DVC_ERR_INPUT &&
+                  strstr(dvc_error_message(), "/dev/zero: is not a regular file"),
+              "/dev/zero refused: %s", dvc_error_message());
+    }
+    /* a FIFO with no writer: refused, not waited on */
+    snprintf(path, sizeof path, "%s/fifo.csv", dir);
+    if (mkfifo(path, 0600) == 0) {
+        CHECK(dvc_tabfun_read(f, path, NULL, NULL) == DVC_ERR_INPUT &&
+                  strstr(dvc_error_message(), "is not a regular file"),
+              "FIFO refused: %s", dvc_error_message());
+        remove(path);
+    }
+    CHECK(dvc_tabfun_read(f, dir, "csv", NULL) == DVC_ERR_INPUT && strstr(dvc_error_message(), "is a directory"),
+          "directory refused: %s", dvc_error_message());
+    /* NUL byte on line 3 */
+    snprintf(path, sizeof path, "%s/nul.csv", dir);
+    fp = fopen(path, "wb");
+    REQUIRE(fp != NULL, "write %s", path);
+    fwrite("t,v\n0,1\n0.5,\0002\n1,3\n", 1, 19, fp);
+    fclose(fp);
+    CHECK(dvc_tabfun_read(f, path, NULL, NULL) == DVC_ERR_INPUT &&
+              strstr(dvc_error_message(), "nul.csv: NUL byte at line 3") && !strstr(dvc_error_message(), "field"),
+          "NUL byte named by line: %s", dvc_error_message());
+    CHECK(f->n == 0, "nothing loaded");
+    /* the size limit: 16 bytes; at the limit read, one below refused */
+    snprintf(path, sizeof path, "%s/ok.csv", dir);
+    fp = fopen(path, "wb");
+    REQUIRE(fp != NULL, "write %s", path);
+    fputs("0,1\n0.5,2\n1,3.5\n", fp); /* 16 bytes */
+    fclose(fp);
+    CHECK(dvc_infile_read_text(&text, path, 16) == DVC_OK && text && strcmp(text, "0,1\n0.5,2\n1,3.5\n") == 0,
+          "read at the limit: %s", dvc_error_message());
+    free(text);
+    CHECK(dvc_infile_read_text(&text, path, 15) == DVC_ERR_INPUT && text == NULL &&
+              strstr(dvc_error_message(), "is 16 bytes, more than the limit of 15 bytes"),
+          "over the limit: %s", dvc_error_message());
+    CHECK(dvc_tabfun_read(f, path, NULL, NULL) == DVC_OK && f->n == 3, "table file read: %s", dvc_error_message());
+    remove(path);
+    rmdir(dir);
+    /* no name: "table line L", said once */
+    dvc_tabfun_clear(f);
+    dvc_tabfun_init(f);
+    CHECK(dvc_tabfun_parse_csv(f, "0,1\n1,x\n", NULL, NULL) == DVC_ERR_INPUT &&
+              strcmp(dvc_error_message(), "table line 2: value 'x' is not a number") == 0,
+          "embedded CSV: %s", dvc_error_message());
+    CHECK(dvc_tabfun_parse_at2(f, H3 "NPTS= 3, DT= .5 SEC\n1 2\n", NULL, NULL) == DVC_ERR_INPUT &&
+              strcmp(dvc_error_message(), "table line 5: the file ends after 2 values, but NPTS = 3") == 0,
+          "embedded AT2: %s", dvc_error_message());
+    dvc_tabfun_clear(f);
+}
+
 static void test_tfun(void)
 {
     dvc_tfun_t f;
@@ -460,6 +527,12 @@ static void test_tfun(void)
               strstr(dvc_error_message(), "p.json: g") && strstr(dvc_error_message(), "missing.AT2"),
           "missing table: %s", dvc_error_message());
     json_decref(j);
+    /* outside basedir's tree: refused, field named */
+    j = json_loads("{\"table\": \"../test_tabfun.c\", \"format\": \"csv\"}", 0, &jerr);
+    CHECK(dvc_tfun_from_json(f, j, datadir, k, "p.json: g") == DVC_ERR_INPUT &&
+              strstr(dvc_error_message(), "p.json: g: table file '../test_tabfun.c' is outside"),
+          "table outside basedir: %s", dvc_error_message());
+    json_decref(j);
     j = json_loads("{\"tabel\": \"x.AT2\"}", 0, &jerr);
     CHECK(dvc_tfun_from_json(f, j, datadir, k, "p.json: g") == DVC_ERR_INPUT && strstr(dvc_error_message(), "tabel"),
           "unknown key");
@@ -488,6 +561,7 @@ int main(int argc, char **argv)
     test_csv();
     test_random_table();
     test_bad_inputs();
+    test_file_limits();
     test_tfun();
     return check_report();
 }

@@ -6,6 +6,7 @@
 #define DVICERT_CERTIO_H
 
 #include "dvicert/cert.h"
+#include "dvicert/tabfun.h"
 #include "dvicert/traj.h"
 
 #ifdef __cplusplus
@@ -26,6 +27,10 @@ dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t 
  * c->prec tells the precision used, c->prec_start the first one tried. */
 dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
                                   mpfr_prec_t prec_max, int sharpen);
+/* Same, with the table files the problem names allowed by tables (NULL:
+ * the defaults of dvc_table_policy, include/dvicert/tabfun.h). */
+dvc_status dvc_cert_enclose_tables(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
+                                   mpfr_prec_t prec_max, int sharpen, const dvc_table_policy *tables);
 
 /* Write c as JSON atomically (nothing is left at path on failure). */
 dvc_status dvc_cert_write(const dvc_cert_t c, const char *path);

@@ -35,6 +35,16 @@ extern "C" {
  * fclose; on failure *f is NULL and the message names the path. */
 dvc_status dvc_infile_open(FILE **f, const char *path, const char *mode);
 
+/* Read the whole text file at path into a new NUL-terminated buffer (*text,
+ * the caller's to free; NULL on failure). Only a regular file is read: a
+ * directory, a device, a FIFO or a socket is refused before any byte is
+ * read (reading /dev/zero would never end, a FIFO could block forever). A
+ * file larger than max_bytes is refused, by its size before reading and
+ * again while reading should it grow. A NUL byte is refused as "NUL byte at
+ * line L". Messages name the path (and the limit). The file counts as an
+ * input for dvc_infile_track. */
+dvc_status dvc_infile_read_text(char **text, const char *path, size_t max_bytes);
+
 /* Remember (on) or stop remembering and forget (off) the regular files
  * that dvc_infile_open opens in this thread (the first 64): while any are
  * remembered, an output that is one of them is refused, whatever its name.

@@ -6,6 +6,8 @@
 #ifndef DVICERT_TABFUN_H
 #define DVICERT_TABFUN_H
 
+#include <stddef.h>
+
 #include "dvicert/ival.h"
 
 #ifdef __cplusplus
@@ -26,13 +28,27 @@ typedef struct {
 } dvc_tabfun_struct;
 typedef dvc_tabfun_struct dvc_tabfun_t[1];
 
+/* Table files are read whole into memory: a file larger than this many
+ * bytes (256 MiB) is refused, as is anything that is not a regular file
+ * (a device such as /dev/zero, a FIFO, a socket). */
+#define DVC_TABLE_MAX_BYTES ((size_t)256 << 20)
+
+/* What the table files named in a problem file may be (see
+ * docs/formats.md, "Tabulated data"). Zero-initialised: the defaults. */
+typedef struct {
+    size_t max_bytes;  /* largest table file read; 0: DVC_TABLE_MAX_BYTES */
+    int allow_outside; /* nonzero: read tables outside the problem file's
+                          directory tree too (absolute paths, '..', links) */
+} dvc_table_policy;
+
 /* Empty table at the working precision / at prec. Evaluation writes scratch
  * inside the object: one table must not be evaluated by two threads at once. */
 void dvc_tabfun_init(dvc_tabfun_t f);
 void dvc_tabfun_init2(dvc_tabfun_t f, mpfr_prec_t prec);
 void dvc_tabfun_clear(dvc_tabfun_t f);
 
-/* Load a file. scale (may be NULL: 1) multiplies every value, e.g.
+/* Load a file (a regular file of at most DVC_TABLE_MAX_BYTES bytes, no NUL
+ * byte). scale (may be NULL: 1) multiplies every value, e.g.
  * 9.80665 to turn g into m/s^2. Every decimal is enclosed exactly (never
  * rounded to double first). Errors name the file and the line.
  *   CSV: two fields per line, "t,value" (comma, or blanks when the line has
@@ -47,7 +63,9 @@ void dvc_tabfun_clear(dvc_tabfun_t f);
 dvc_status dvc_tabfun_read(dvc_tabfun_t f, const char *path, const char *format, const mpfi_t scale);
 dvc_status dvc_tabfun_read_csv(dvc_tabfun_t f, const char *path, const mpfi_t scale);
 dvc_status dvc_tabfun_read_at2(dvc_tabfun_t f, const char *path, const mpfi_t scale);
-/* The same from text in memory; name is used in messages. */
+/* The same from text in memory; name is used in messages ("NAME:LINE:
+ * reason"); NULL: "table line LINE: reason", for text embedded in a field
+ * that the caller names. */
 dvc_status dvc_tabfun_parse_csv(dvc_tabfun_t f, const char *text, const char *name, const mpfi_t scale);
 dvc_status dvc_tabfun_parse_at2(dvc_tabfun_t f, const char *text, const char *name, const mpfi_t scale);
 /* From enclosures of the samples (times must be strictly increasing and

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* dvicert enclose: run the certified time-stepping engine on a problem file
  * and write a certificate. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,13 @@ static const dvc_cli_opt opts[] = {
      "while it stays <= BITS (default: no retry). The problem is re-read\n"
      "at each precision; the certificate records the precision used\n"
      "(field 'precision'), which 'verify' recomputes at."},
+    {"allow-outside-tables", 0, NULL, NULL,
+     "read table files (\"csv\", \"at2\", \"table\") outside the problem\n"
+     "file's directory tree too (absolute paths, '..', links); by default\n"
+     "they are refused, since their contents are copied into the certificate"},
+    {"max-table-bytes", 0, "BYTES", "a size in bytes",
+     "largest table file read (suffix k, M or G: binary multiples;\n"
+     "default 256M); only regular files are read"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -26,7 +36,8 @@ static void help(void)
 {
     printf(
         "usage: dvicert enclose PROBLEM.json -o OUT.cert.json [--sharpen] [--prec BITS]\n"
-        "                       [--prec-max BITS]\n\n"
+        "                       [--prec-max BITS] [--allow-outside-tables]\n"
+        "                       [--max-table-bytes BYTES]\n\n"
         "Certified enclosure of the solution of the DLVI in PROBLEM.json\n"
         "  x' = A x + B y + f(t),  y in SOL(l, u, Q x + g(t), M),  x(0) = x0,  t in [0, T]\n"
         "by the theta time-stepping method (Chen & Wang (4.2)) with the error bounds of\n"
@@ -46,7 +57,7 @@ static int run(const dvc_cli_args *a);
 const dvc_cli_cmd dvc_cmd_enclose = {
     "enclose", "certified enclosure of a DLVI problem file; writes a certificate", opts,
     "it prints the certificate's bounds, which always carry 12 significant digits (rounded outward)", NULL,
-    1, 1, "dvicert enclose PROBLEM.json -o OUT.cert.json [--sharpen] [--prec BITS] [--prec-max BITS]",
+    1, 1, "dvicert enclose PROBLEM.json -o OUT.cert.json [--sharpen] [--prec BITS] [--prec-max BITS] ...",
     help, run};
 
 static int run(const dvc_cli_args *a)
@@ -55,6 +66,7 @@ static int run(const dvc_cli_args *a)
     int sharpen = dvc_cli_flag(a, "sharpen");
     mpfr_prec_t prec = a->prec_given ? a->prec : 0, prec_max = 0;
     FILE *rep = a->report;
+    dvc_table_policy tables = {0, 0};
     dvc_cert_t c;
     dvc_status st;
     double t0;
@@ -69,9 +81,28 @@ static int run(const dvc_cli_args *a)
         }
         prec_max = (mpfr_prec_t)b;
     }
+    tables.allow_outside = dvc_cli_flag(a, "allow-outside-tables");
+    if (dvc_cli_value(a, "max-table-bytes")) {
+        const char *v = dvc_cli_value(a, "max-table-bytes");
+        char *end;
+        unsigned long long b;
+        int shift = 0;
+        errno = 0;
+        b = strtoull(v, &end, 10);
+        if (*end == 'k' || *end == 'K') shift = 10, end++;
+        else if (*end == 'M') shift = 20, end++;
+        else if (*end == 'G') shift = 30, end++;
+        if (end == v || !isdigit((unsigned char)v[0]) || *end != '\0' || errno || b == 0 ||
+            b > (SIZE_MAX >> shift)) {
+            fprintf(stderr, "dvicert enclose: error: --max-table-bytes must be a positive number of "
+                    "bytes (suffix k, M or G allowed), got '%s'\n", v);
+            return DVC_EXIT_INPUT;
+        }
+        tables.max_bytes = (size_t)b << shift;
+    }
     t0 = dvc_cli_now();
     dvc_cert_init(c);
-    st = dvc_cert_enclose_retry(c, in, prec, prec_max, sharpen);
+    st = dvc_cert_enclose_tables(c, in, prec, prec_max, sharpen, &tables);
     if (st != DVC_OK) dvc_error_context(st, "%s: ", in); /* the engine does not know the file */
     else st = dvc_cert_write(c, out);
     if (st != DVC_OK) {

@@ -411,7 +411,7 @@ dvc_status dvc_cert_read(dvc_cert_t c, const char *path)
 
 /* One attempt at precision prec (0: the file's). */
 static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec, int sharpen,
-                             mpfr_prec_t *used)
+                             const dvc_table_policy *tables, mpfr_prec_t *used)
 {
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
@@ -420,7 +420,7 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, mpfr_prec_t
     dvc_status st;
     mpfr_prec_t saved = dvc_prec_get();
     dvc_dlvi_problem_init(p, 0, 0, 0);
-    st = dvc_problem_load(p, &resolved, problem_path, prec);
+    st = dvc_problem_load_policy(p, &resolved, problem_path, prec, tables);
     if (st != DVC_OK) {
         dvc_dlvi_problem_clear(p);
         return st;
@@ -466,9 +466,15 @@ dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t 
 dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
                                   mpfr_prec_t prec_max, int sharpen)
 {
+    return dvc_cert_enclose_tables(c, problem_path, prec, prec_max, sharpen, NULL);
+}
+
+dvc_status dvc_cert_enclose_tables(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
+                                   mpfr_prec_t prec_max, int sharpen, const dvc_table_policy *tables)
+{
     mpfr_prec_t used = 0, start;
     char tried[256] = "";
-    dvc_status st = enclose_at(c, problem_path, prec, sharpen, &used);
+    dvc_status st = enclose_at(c, problem_path, prec, sharpen, tables, &used);
     start = used;
     c->prec_start = start;
     c->retry_reason[0] = '\0';
@@ -477,7 +483,7 @@ dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_p
         size_t len = strlen(tried);
         snprintf(tried + len, sizeof tried - len, "%s%ld", len ? ", " : "", (long)used);
         snprintf(c->retry_reason, sizeof c->retry_reason, "%s", dvc_error_message());
-        st = enclose_at(c, problem_path, 2 * used, sharpen, &used);
+        st = enclose_at(c, problem_path, 2 * used, sharpen, tables, &used);
     }
     c->prec_start = start;
     if (st == DVC_NOT_CERTIFIED && tried[0])

@@ -22,18 +22,36 @@
  * it receives a new reference to a self-contained copy of obj in which
  * every file reference is replaced by the data it held ({"table": ...},
  * see docs/formats.md); reading that copy back gives the same problem.
+ * Table files must lie in basedir's tree (after resolving links and '..')
+ * and be regular files of at most DVC_TABLE_MAX_BYTES bytes.
  * Errors (DVC_ERR_INPUT / DVC_ERR_IO) name the file and the field. */
 dvc_status dvc_problem_from_json(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
                                  const char *name, const char *basedir, mpfr_prec_t prec);
+/* Same, with the table files allowed by tables (NULL: the defaults above). */
+dvc_status dvc_problem_from_json_policy(dvc_dlvi_problem_t p, json_t **resolved, const json_t *obj,
+                                        const char *name, const char *basedir, mpfr_prec_t prec,
+                                        const dvc_table_policy *tables);
 
 /* Same, reading the file at path (tabulated data relative to its directory). */
 dvc_status dvc_problem_load(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
                             mpfr_prec_t prec);
+dvc_status dvc_problem_load_policy(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
+                                   mpfr_prec_t prec, const dvc_table_policy *tables);
 
 /* 64-bit FNV-1a digest of the canonical text of obj (json_dumps with
  * JSON_SORT_KEYS | JSON_COMPACT), written as 16 hex digits into buf. It
  * detects edits of a certificate's problem, it is not a cryptographic hash. */
 dvc_status dvc_problem_digest(char buf[17], const json_t *obj);
+
+/* The text of the table file `file` named in the problem field `where`
+ * (for messages): taken relative to basedir (not NULL); inside basedir's
+ * tree once links and '..' are resolved, unless tables->allow_outside; a
+ * regular file of at most tables->max_bytes bytes (0: DVC_TABLE_MAX_BYTES)
+ * without NUL bytes. tables may be NULL (the defaults). On success *text
+ * and *path (basedir/file, the name for messages) are the caller's to free;
+ * on failure both are NULL and the message starts with where. */
+dvc_status dvc_table_text_(char **text, char **path, const char *basedir, const char *file,
+                           const dvc_table_policy *tables, const char *where);
 
 /* One function of t from a problem-file field:
  *   "sin(4*t)"                      an expression of t (consts may be NULL);
@@ -41,7 +59,9 @@ dvc_status dvc_problem_digest(char buf[17], const json_t *obj);
  *   {"table": "el_centro.AT2", "format": "at2", "scale": "9.80665"}
  *                                   a tabulated record; "format" and "scale"
  *                                   optional; a relative path is taken
- *                                   relative to basedir (may be NULL).
+ *                                   relative to basedir and must lie in
+ *                                   its tree (dvc_table_text_); basedir
+ *                                   NULL: the path as given.
  * where names the field for messages ("problem.json: f[0]"). */
 dvc_status dvc_tfun_from_json(dvc_tfun_t f, const json_t *j, const char *basedir,
                               const dvc_expr_consts_t consts, const char *where);

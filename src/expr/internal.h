@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Private to the expression module (src/expr/): the compiled program shared
+ * by the parser (parse.c: text -> postfix program, constant folding) and
+ * the evaluator (eval.c: intervals and forward-mode derivative enclosures). */
+#ifndef DVC_EXPR_INTERNAL_H
+#define DVC_EXPR_INTERNAL_H
+
+#include "dvicert/expr.h"
+
+enum {
+    OP_CONST, OP_VAR, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POWI, OP_POW,
+    OP_SIN, OP_COS, OP_EXP, OP_LOG, OP_SQRT, OP_ABS, OP_MIN, OP_MAX,
+    OP_ATAN, OP_TANH, OP_SINH, OP_COSH
+};
+
+struct dvc_expr_ins_s {
+    int op;
+    int pos;  /* 0-based column of the token, for messages */
+    long arg; /* constant or variable index, or the integer exponent */
+};
+typedef struct dvc_expr_ins_s ins_t;
+
+/* Name of an operator for messages ("'+'", "sin"). */
+const char *dvc_expr_op_name_(int op);
+
+/* Message "in 'text' at column pos+1: <what> [x]<tail>" with status code. */
+dvc_status dvc_expr_fail_(const dvc_expr_struct *e, dvc_status code, int pos, const char *what,
+                          const mpfi_t x, const char *tail);
+
+/* Apply one operator to the top of the stacks v (and d, the tangents; NULL:
+ * values only) whose height is *spp; used by the evaluator and, on
+ * constant operands, by the parser's folding. */
+dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_t *d, long *spp);
+
+#endif

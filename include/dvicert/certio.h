@@ -41,13 +41,13 @@ dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const
 
 /* Called for each grid point i = 0..N, in order, by dvc_cert_stream, when
  * c->tube holds it (and, with verification, when it has been verified):
- * the tube may then be evaluated on the steps ending at t_i and the three
+ * the tube may then be evaluated on the steps ending at t_i and the four
  * before (c->tube->steps = i; see dvc_tube_alloc_window). A status other
  * than DVC_OK stops the reading and is returned. */
 typedef dvc_status (*dvc_cert_point_fn)(const dvc_cert_t c, long i, void *ctx);
 
 /* Read a certificate file step by step in memory independent of N: c
- * receives the header and claims, c->tube a window of 4 grid rows, and fn
+ * receives the header and claims, c->tube a window of 6 grid rows, and fn
  * (may be NULL) each grid point in turn. With verify != 0 the certificate is
  * verified as dvc_cert_verify does, every step recomputed by the engine in
  * lockstep with the reading (fn then sees verified points only; the digest

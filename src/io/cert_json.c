@@ -873,7 +873,7 @@ dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const
 
 /* ---- streaming reader ---------------------------------------------------- */
 
-#define RD_WINDOW 4
+#define RD_WINDOW 6
 
 typedef struct {
     FILE *f;

@@ -289,6 +289,17 @@ static dvc_status tagged_digest(char out[17], const json_t *j, const char *file,
     return DVC_OK;
 }
 
+static dvc_status check_version(const json_t *root, const char *file)
+{
+    const json_t *j = NULL;
+    dvc_status st;
+    if ((st = need(&j, root, "version", JSON_INTEGER, file)) != DVC_OK) return st;
+    if (json_integer_value(j) != CERT_VERSION)
+        return dvc_error(DVC_ERR_INPUT, "%s: certificate version %lld, this dvicert reads %d", file,
+                         (long long)json_integer_value(j), CERT_VERSION);
+    return DVC_OK;
+}
+
 /* Everything a certificate states before its steps: format, version,
  * precision, method, the problem and its digest; the problem gives n, m, N
  * and T, and the tube is allocated with `window` rows (0: all). The
@@ -303,10 +314,8 @@ static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, 
     if (strcmp(json_string_value(j), CERT_FORMAT) != 0)
         return dvc_error(DVC_ERR_INPUT, "%s: not a dvicert certificate (format '%s')", file,
                          json_string_value(j));
-    if ((st = need(&j, root, "version", JSON_INTEGER, file)) != DVC_OK) return st;
-    if (json_integer_value(j) != CERT_VERSION)
-        return dvc_error(DVC_ERR_INPUT, "%s: certificate version %lld, this dvicert reads %d", file,
-                         (long long)json_integer_value(j), CERT_VERSION);
+    /* a streamed file may state the version after the steps (tail_part) */
+    if (json_object_get(root, "version") && (st = check_version(root, file)) != DVC_OK) return st;
     if ((j = json_object_get(root, "generator")) != NULL) {
         if (!json_is_string(j)) return dvc_error(DVC_ERR_INPUT, "%s: field 'generator' must be a string", file);
         free(c->generator);
@@ -355,6 +364,7 @@ static dvc_status tail_part(dvc_cert_t c, const json_t *root, const char *file)
 {
     const json_t *j = NULL, *summary = NULL;
     dvc_status st;
+    if ((st = check_version(root, file)) != DVC_OK) return st;
     if ((st = need(&summary, root, "summary", JSON_OBJECT, file)) != DVC_OK) return st;
     if ((st = known_keys(summary, keys_summary, file, "field 'summary': ")) != DVC_OK) return st;
     if ((st = read_claims(&c->summary, summary, file, "summary")) != DVC_OK) return st;

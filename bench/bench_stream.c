@@ -28,8 +28,9 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Run argv with stdout/stderr to /dev/null; peak RSS (KB) and seconds. */
-static int run(char *const argv[], long *rss_kb, double *sec)
+/* Run argv with stdout/stderr to /dev/null; peak RSS (KB), wall-clock and
+ * CPU (user + system) seconds of the child. */
+static int run(char *const argv[], long *rss_kb, double *sec, double *cpu)
 {
     struct rusage ru;
     int status;
@@ -50,6 +51,8 @@ static int run(char *const argv[], long *rss_kb, double *sec)
     if (wait4(pid, &status, 0, &ru) < 0) return -1;
     *sec = now() - t0;
     *rss_kb = ru.ru_maxrss;
+    *cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+           (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
     if (!WIFEXITED(status)) return -1;
     return WEXITSTATUS(status);
 }
@@ -60,7 +63,7 @@ int main(int argc, char **argv)
     int nN = 3;
     char dir[] = "/tmp/dvc_bench_streamXXXXXX";
     long rss[16][NCMD];
-    double sec[16][NCMD];
+    double sec[16][NCMD], cpu[16][NCMD];
     if (argc < 2) {
         fprintf(stderr, "usage: %s DVICERT [N ...]\n", argv[0]);
         return 2;
@@ -85,7 +88,7 @@ int main(int argc, char **argv)
         fclose(f);
     }
     printf("bridge (Example 5.1, gamma = 0.2, T = 1): peak RSS of the child process and time\n");
-    printf("%10s %-8s %12s %10s\n", "N", "command", "peak RSS KB", "seconds");
+    printf("%10s %-8s %12s %10s %10s\n", "N", "command", "peak RSS KB", "wall s", "CPU s");
     for (int q = 0; q < nN; q++) {
         char prob[256], cert[256], csv[256], traj[256];
         FILE *f;
@@ -121,13 +124,13 @@ int main(int argc, char **argv)
                 av[k++] = csv;
             }
             av[k] = NULL;
-            rc = run(av, &rss[q][c], &sec[q][c]);
+            rc = run(av, &rss[q][c], &sec[q][c], &cpu[q][c]);
             /* check exits 1 when a sample is outside: still a complete run */
             if (rc != 0 && !(c == 2 && rc == 1)) {
                 fprintf(stderr, "%s %s at N = %ld failed (exit %d)\n", argv[1], names[c], Ns[q], rc);
                 return 1;
             }
-            printf("%10ld %-8s %12ld %10.2f\n", Ns[q], names[c], rss[q][c], sec[q][c]);
+            printf("%10ld %-8s %12ld %10.2f %10.2f\n", Ns[q], names[c], rss[q][c], sec[q][c], cpu[q][c]);
             fflush(stdout);
         }
         remove(prob);
@@ -136,11 +139,13 @@ int main(int argc, char **argv)
             remove(csv);
         }
     }
-    printf("\nratios to N = %ld (RSS: target <= 2; time / (N ratio): target about 1)\n", Ns[0]);
-    printf("%10s %-8s %10s %14s\n", "N", "command", "RSS ratio", "time/N ratio");
+    /* CPU time is the linearity measure: wall time depends on the load */
+    printf("\nratios to N = %ld (RSS: target <= 2; CPU time / N ratio: target about 1)\n", Ns[0]);
+    printf("%10s %-8s %10s %14s %14s\n", "N", "command", "RSS ratio", "CPU/N ratio", "wall/N ratio");
     for (int q = 1; q < nN; q++)
         for (int c = 0; c < NCMD; c++)
-            printf("%10ld %-8s %10.2f %14.2f\n", Ns[q], names[c], (double)rss[q][c] / (double)rss[0][c],
+            printf("%10ld %-8s %10.2f %14.2f %14.2f\n", Ns[q], names[c], (double)rss[q][c] / (double)rss[0][c],
+                   cpu[q][c] / cpu[0][c] / ((double)Ns[q] / (double)Ns[0]),
                    sec[q][c] / sec[0][c] / ((double)Ns[q] / (double)Ns[0]));
     {
         char path[256];

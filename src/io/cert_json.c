@@ -898,6 +898,7 @@ typedef struct {
     uint64_t h;
     char *labels[RD_WINDOW];
     int verify, rejected, layout;
+    int comma;              /* the previous item ended with a comma: -1 no item yet */
     long ncalls;            /* calls of fn so far */
     dvc_cert_point_fn fn;
     void *ctx;
@@ -930,13 +931,21 @@ static dvc_status rd_layout(rd_t *rd, const char *what)
                      rd->file, rd->lineno, what);
 }
 
-/* Parse a line holding one JSON value followed by an optional comma. */
-static json_t *rd_value(char *s, int wrap)
+/* The JSON between items: a comma after every item but the last. */
+static int rd_sep(rd_t *rd, int closing)
+{
+    return closing ? rd->comma != 1 : rd->comma != 0;
+}
+
+/* Parse a line holding one JSON value followed by an optional comma
+ * (recorded in rd->comma). */
+static json_t *rd_value(rd_t *rd, char *s, int wrap)
 {
     size_t len = strlen(s);
     json_error_t err;
     json_t *j;
-    if (len > 0 && s[len - 1] == ',') s[--len] = '\0';
+    rd->comma = len > 0 && s[len - 1] == ',';
+    if (rd->comma) s[--len] = '\0';
     if (!wrap) return json_loads(s, JSON_REJECT_DUPLICATES, &err);
     {
         char *t = malloc(len + 3);
@@ -954,10 +963,12 @@ static json_t *rd_value(char *s, int wrap)
 /* A member line `"key": value` into rd->hdr. */
 static dvc_status rd_member(rd_t *rd, char *s)
 {
-    json_t *one = rd_value(s, 1);
+    json_t *one;
     const char *key;
     json_t *val;
     dvc_status st = DVC_OK;
+    if (!rd_sep(rd, 0)) return rd_layout(rd, "no comma after the previous member");
+    one = rd_value(rd, s, 1);
     if (!one || json_object_size(one) != 1) {
         json_decref(one);
         return rd_layout(rd, "not one member of the certificate object");
@@ -987,7 +998,8 @@ static dvc_status rd_step(rd_t *rd, long i)
     if (s[0] == ']')
         return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' has %ld entries, the problem has N + 1 = %ld",
                          rd->file, i, rd->c->N + 1);
-    j = rd_value(s, 0);
+    if (!rd_sep(rd, 0)) return rd_layout(rd, "no comma after the previous step");
+    j = rd_value(rd, s, 0);
     if (!j || !json_is_object(j)) {
         json_decref(j);
         return rd_layout(rd, "not one step object");
@@ -1044,12 +1056,17 @@ static dvc_status rd_head(rd_t *rd)
     const char *key;
     json_t *val;
     if (!l || strcmp(l, "{") != 0) return rd_layout(rd, "not '{'");
+    rd->comma = -1;
     for (;;) {
         char *s;
         dvc_status st;
         if (!(l = rd_line(rd))) return rd_layout(rd, "the file ends before 'steps'");
         s = (char *)skip_blank(l);
-        if (strcmp(s, "\"steps\": [") == 0) break;
+        if (strcmp(s, "\"steps\": [") == 0) {
+            if (!rd_sep(rd, 0)) return rd_layout(rd, "no comma after the previous member");
+            rd->comma = -1;
+            break;
+        }
         if ((st = rd_member(rd, s)) != DVC_OK) return st;
     }
     rd->in_steps = 1;
@@ -1078,13 +1095,21 @@ static dvc_status rd_tail(rd_t *rd)
     if (!l || skip_blank(l)[0] != ']')
         return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' has more than N + 1 = %ld entries (or "
                          "does not end at line %ld)", rd->file, rd->c->N + 1, rd->lineno);
+    /* exactly `]` or `],`: nothing may ride along on this line */
+    if (strcmp(skip_blank(l), "]") != 0 && strcmp(skip_blank(l), "],") != 0)
+        return rd_layout(rd, "text after the end of 'steps'");
+    if (!rd_sep(rd, 1)) return rd_layout(rd, "a comma after the last step");
+    rd->comma = strcmp(skip_blank(l), "],") == 0;
     rd->in_steps = 0;
     rd->after_steps = 1;
     for (;;) {
         char *s;
         if (!(l = rd_line(rd))) return dvc_error(DVC_ERR_INPUT, "%s: the file ends before '}'", rd->file);
         s = (char *)skip_blank(l);
-        if (strcmp(s, "}") == 0) break;
+        if (strcmp(s, "}") == 0) {
+            if (!rd_sep(rd, 1)) return rd_layout(rd, "a comma after the last member");
+            break;
+        }
         if ((st = rd_member(rd, s)) != DVC_OK) return st;
     }
     while ((l = rd_line(rd)) != NULL)

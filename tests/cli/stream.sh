@@ -63,6 +63,13 @@ awk -v L=$((last_step - 5)) 'NR == L { sub(/"eps_x"/, "\n\"eps_x\"") } { print }
 expect 2 "one step per line" "export of a certificate split inside the steps" -- "$exe" export "$tmp/split.cert.json" -o "$tmp/split.csv"
 absent "$tmp/split.csv" "export of an unusable certificate"
 
+# nothing rides along on the line closing the steps, and the commas are JSON's
+sed 's/^  \],$/  ], "eps_x_everywhere_upper": "1e-30",/' "$C" > "$tmp/ride.cert.json"
+grep -q eps_x_everywhere "$tmp/ride.cert.json" || bad "ride-along copy not made"
+expect 2 "unknown key 'eps_x_everywhere_upper'" "a key after the steps' bracket refused" -- "$exe" verify "$tmp/ride.cert.json"
+awk -v L=$((last_step - 100)) 'NR == L { sub(/,$/, "") } { print }' "$C" > "$tmp/comma.cert.json"
+expect 2 "malformed JSON" "a missing comma between steps refused" -- "$exe" verify "$tmp/comma.cert.json"
+
 # export: rows written while reading, header + grid 0 + (step, grid) per step
 expect 0 "wrote" "export" -- "$exe" export "$C" -o "$tmp/b.csv"
 rows=$(wc -l < "$tmp/b.csv")

@@ -296,6 +296,12 @@ static void no_partial(void)
     st = dvc_cert_enclose_stream(c, prob, out, 0, 0, 0);
     CHECK(st == DVC_NOT_CERTIFIED, "overflowing run: status %d: %s", (int)st, dvc_error_message());
     CHECK(access(out, F_OK) != 0, "a failed run left %s", out);
+    /* retried at 106 bits over the steps written at 53 (the temporary file
+     * is started again), failing again: still nothing left */
+    st = dvc_cert_enclose_stream(c, prob, out, 0, 106, 0);
+    CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "from 53 to 106 bits"),
+          "retried run: status %d: %s", (int)st, dvc_error_message());
+    CHECK(access(out, F_OK) != 0, "a failed retried run left %s", out);
     dvc_cert_clear(c);
     remove(prob);
 }

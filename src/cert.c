@@ -325,7 +325,7 @@ dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_p
         if (bad) return DVC_NOT_CERTIFIED;
     }
     for (long k = 0; k < m; k++) {
-        const __mpfi_struct *y = &pt->yhat[k];
+        mpfi_srcptr y = &pt->yhat[k];
         if (mpfr_cmp(&tb->yhat_lo[row * m + k]->right, &y->left) > 0 ||
             mpfr_cmp(&y->right, &tb->yhat_hi[row * m + k]->left) > 0)
             return dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 'yhat' entry %ld: the stored "

@@ -60,7 +60,7 @@ typedef struct {
     long i;
     double t;                  /* label: the double nearest the midpoint of [t_i] */
     const double *x, *y;       /* n, m */
-    const __mpfi_struct *yhat; /* m */
+    mpfi_srcptr yhat;          /* m */
     mpfr_srcptr eps_x, eps_y;
     double Lx, Lf, Lg, delta, beta_step, ry;
 } dvc_dlvi_point;

@@ -242,7 +242,7 @@ static int run(const dvc_cli_args *a)
     {
         dvc_traj_report *rep = &k.rep;
         char name[32];
-        qsort(k.kept, (size_t)k.nkept, sizeof *k.kept, by_key);
+        if (k.nkept > 1) qsort(k.kept, (size_t)k.nkept, sizeof *k.kept, by_key);
         printf("samples: %ld (checked: %ld x column%s%s)\n", rep->nsamples, tr->n, tr->n > 1 ? "s" : "",
                tr->m ? " and the y columns" : "");
         comp_name(name, sizeof name, tr, rep->worst_hit.comp);

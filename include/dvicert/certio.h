@@ -31,11 +31,12 @@ dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_p
  * steps are certified: memory independent of N. The file is the one
  * dvc_cert_write would write for the same run (docs/formats.md), written
  * through dvc_outfile_open (files.h): nothing is left at a regular path
- * when the run fails. c receives the header, the claims and the digest,
- * but not the tube (c->tube holds only the last two grid points) nor the
- * labels. With prec_max > 0 and a direct output (stdout, a pipe, a
- * device), the precision is found first and the certificate computed
- * again at it, since a direct output cannot be taken back. */
+ * when the run fails. c (initialised; what it held is released) receives
+ * the header, the claims and the digest, but not the tube (c->tube holds
+ * only the last two grid points) nor the labels. With prec_max > 0 and a
+ * direct output (stdout, a pipe, a device), the precision is found first
+ * and the certificate computed again at it, since a direct output cannot
+ * be taken back. */
 dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const char *out_path,
                                    mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen);
 
@@ -47,8 +48,9 @@ dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const
 typedef dvc_status (*dvc_cert_point_fn)(const dvc_cert_t c, long i, void *ctx);
 
 /* Read a certificate file step by step in memory independent of N: c
- * receives the header and claims, c->tube a window of 6 grid rows, and fn
- * (may be NULL) each grid point in turn. With verify != 0 the certificate is
+ * (initialised; what it held is released) receives the header and claims,
+ * c->tube a window of 6 grid rows, and fn (may be NULL) each grid point in
+ * turn. With verify != 0 the certificate is
  * verified as dvc_cert_verify does, every step recomputed by the engine in
  * lockstep with the reading (fn then sees verified points only; the digest
  * and the summary are checked at the end, so a caller must not trust what

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "dvicert/certio.h"
+#include "dvicert/problem.h"
 
 static char dir[] = "/tmp/dvc_test_stream.XXXXXX";
 
@@ -74,6 +75,70 @@ static void same_file(const char *problem, int sharpen)
     CHECK(dvc_cert_verify(c) == DVC_OK, "%s: in-memory verify: %s", problem, dvc_error_message());
     dvc_cert_clear(c);
     dvc_cert_clear(c2);
+}
+
+/* The engine with a sink (two rows kept) hands over exactly the points of
+ * the run that keeps every row. */
+typedef struct {
+    const dvc_dlvi_result_struct *full;
+    long calls, bad;
+} sink_t;
+
+static dvc_status sink_cmp(const dvc_dlvi_point *pt, void *ctx)
+{
+    sink_t *k = ctx;
+    const dvc_dlvi_result_struct *r = k->full;
+    long i = pt->i, n = r->n, m = r->m;
+    if (i != k->calls++) k->bad++;
+    if (pt->t != r->t[i]) k->bad++;
+    for (long j = 0; j < n; j++)
+        if (pt->x[j] != r->x[i * n + j]) k->bad++;
+    for (long q = 0; q < m; q++) {
+        if (pt->y[q] != r->y[i * m + q]) k->bad++;
+        if (!mpfr_equal_p(&pt->yhat[q].left, &r->yhat[i * m + q]->left) ||
+            !mpfr_equal_p(&pt->yhat[q].right, &r->yhat[i * m + q]->right))
+            k->bad++;
+    }
+    if (!mpfr_equal_p(pt->eps_x, r->eps_x[i]) || !mpfr_equal_p(pt->eps_y, r->eps_y[i])) k->bad++;
+    if (i >= 1 && (pt->ry != r->ry[i - 1] || pt->Lx != r->Lx[i - 1] || pt->Lf != r->Lf[i - 1] ||
+                   pt->Lg != r->Lg[i - 1] || pt->delta != r->delta[i - 1] ||
+                   pt->beta_step != r->beta_step[i - 1]))
+        k->bad++;
+    return DVC_OK;
+}
+
+static void engine_sink(const char *problem, int sharpen)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t full, win;
+    dvc_dlvi_opts o;
+    sink_t k = {NULL, 0, 0};
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    REQUIRE(dvc_problem_read(p, problem, 0) == DVC_OK, "%s: %s", problem, dvc_error_message());
+    dvc_dlvi_opts_default(&o);
+    o.sharpen = sharpen;
+    dvc_dlvi_result_init(full);
+    dvc_dlvi_result_init(win);
+    REQUIRE(dvc_dlvi_run(full, p, &o) == DVC_OK, "%s: %s", problem, dvc_error_message());
+    k.full = full;
+    o.sink = sink_cmp;
+    o.sink_ctx = &k;
+    CHECK(dvc_dlvi_run(win, p, &o) == DVC_OK, "%s with a sink: %s", problem, dvc_error_message());
+    CHECK(k.calls == p->N + 1 && k.bad == 0 && win->window == 1, "%s: %ld points, %ld differ",
+          problem, k.calls, k.bad);
+    CHECK(mpfr_equal_p(win->max_eps_x, full->max_eps_x) && mpfr_equal_p(win->max_eps_y, full->max_eps_y) &&
+          win->n_sharpened == full->n_sharpened && win->steps_done == full->steps_done,
+          "%s: summary of the streamed run", problem);
+    /* a streamed result keeps no tube */
+    {
+        dvc_ivec_t out;
+        dvc_ivec_init2(out, p->n, p->prec);
+        CHECK(dvc_dlvi_tube_x(out, win, p->T) == DVC_ERR_INPUT, "tube of a streamed result refused");
+        dvc_ivec_clear(out);
+    }
+    dvc_dlvi_result_clear(full);
+    dvc_dlvi_result_clear(win);
+    dvc_dlvi_problem_clear(p);
 }
 
 /* Every point the streaming reader hands over agrees with the whole-file
@@ -352,6 +417,15 @@ int main(int argc, char **argv)
     char path[512];
     REQUIRE(argc >= 2, "usage: test_stream CERTS_DIR");
     REQUIRE(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", argv[1]);
+    engine_sink(path, 0);
+    snprintf(path, sizeof path, "%s/remark43/x0_1.json", argv[1]);
+    engine_sink(path, 1);
+    snprintf(path, sizeof path, "%s/circuit/circuit.json", argv[1]);
+    engine_sink(path, 0);
+    setenv("DVC_DLVI_NOFAST", "1", 1); /* the MPFI path as well */
+    engine_sink(path, 0);
+    unsetenv("DVC_DLVI_NOFAST");
     snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", argv[1]);
     same_file(path, 0);
     snprintf(path, sizeof path, "%s/remark43/x0_1.json", argv[1]);

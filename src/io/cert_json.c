@@ -1154,6 +1154,7 @@ static dvc_status rd_verify(rd_t *rd)
     dvc_dlvi_opts_default(&o);
     o.sharpen = c->sharpen;
     o.prec = c->prec;
+    o.progress = 1; /* on a terminal only: a long file takes minutes */
     o.sink = rd_sink;
     o.sink_ctx = rd;
     dvc_dlvi_result_init(r);

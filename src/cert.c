@@ -31,7 +31,7 @@ static const char *const theorem_text =
 
 /* ---- claims ---------------------------------------------------------------- */
 
-static void claims_clear(dvc_cert_claims *cl)
+void dvc_cert_claims_clear_(dvc_cert_claims *cl)
 {
     for (long k = 0; k < cl->n; k++) {
         free(cl->e[k].key);
@@ -95,8 +95,8 @@ void dvc_cert_clear(dvc_cert_t c)
 {
     labels_free(c);
     dvc_tube_clear(c->tube);
-    claims_clear(&c->method);
-    claims_clear(&c->summary);
+    dvc_cert_claims_clear_(&c->method);
+    dvc_cert_claims_clear_(&c->summary);
     free(c->generator);
     free(c->problem_json);
     memset(c, 0, sizeof *c);
@@ -152,8 +152,8 @@ static dvc_status state_bound(mpfi_t e, const mpfr_t x, int up, long i, const ch
     return st;
 }
 
-static dvc_status method_claims(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
-                                const dvc_dlvi_result_t r)
+dvc_status dvc_cert_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
+                                   const dvc_dlvi_result_t r)
 {
     char buf[40];
     dvc_status st;
@@ -175,7 +175,8 @@ static dvc_status method_claims(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
     return st;
 }
 
-static dvc_status summary_claims(dvc_cert_claims *cl, const dvc_dlvi_result_t r)
+dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
+                                    mpfr_srcptr eps_T)
 {
     char buf[256];
     dvc_status st;
@@ -200,7 +201,7 @@ static dvc_status summary_claims(dvc_cert_claims *cl, const dvc_dlvi_result_t r)
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "step_condition", DVC_CLAIM_TEXT, buf, 0);
     if (st == DVC_OK) st = claim_bound(cl, "max_eps_x", r->max_eps_x, 1);
     if (st == DVC_OK) st = claim_bound(cl, "max_eps_y", r->max_eps_y, 1);
-    if (st == DVC_OK) st = claim_bound(cl, "eps_x_at_T", r->eps_x[r->N], 1);
+    if (st == DVC_OK) st = claim_bound(cl, "eps_x_at_T", eps_T, 1);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "steps_sharpened", DVC_CLAIM_INT, NULL, r->n_sharpened);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "precision_bits", DVC_CLAIM_INT, NULL, (long long)r->prec);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "norm", DVC_CLAIM_TEXT, "infinity norm", 0);
@@ -248,6 +249,97 @@ static void legacy_time_label(char buf[40], const mpfi_t T, long N, long i)
     mpfi_clear(t);
 }
 
+static dvc_status reject_bound(const char *field, long i, const mpfi_t stored, const mpfr_t rec)
+{
+    char *a = dvc_mpfr_str(&stored->left, 17, MPFR_RNDD), *b = dvc_mpfr_str(rec, 17, MPFR_RNDU);
+    dvc_status st = dvc_error(DVC_NOT_CERTIFIED, "step %ld, field '%s': stored bound %s is below the "
+                              "recomputed rigorous bound %s", i, field, a ? a : "?", b ? b : "?");
+    free(a);
+    free(b);
+    return st;
+}
+
+/* ---- one grid point ---------------------------------------------------------------- */
+
+void dvc_cert_point_of_result_(dvc_dlvi_point *pt, const dvc_dlvi_result_t r, long i)
+{
+    memset(pt, 0, sizeof *pt);
+    pt->i = i;
+    pt->t = r->t[i];
+    pt->x = r->x + i * r->n;
+    pt->y = r->y + i * r->m;
+    pt->yhat = r->yhat[i * r->m];
+    pt->eps_x = r->eps_x[i];
+    pt->eps_y = r->eps_y[i];
+    if (i >= 1) {
+        pt->Lx = r->Lx[i - 1];
+        pt->Lf = r->Lf[i - 1];
+        pt->Lg = r->Lg[i - 1];
+        pt->delta = r->delta[i - 1];
+        pt->beta_step = r->beta_step[i - 1];
+        pt->ry = r->ry[i - 1];
+    }
+}
+
+dvc_status dvc_cert_state_point_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt)
+{
+    long n = tb->n, m = tb->m, i = pt->i;
+    dvc_status st;
+    memcpy(tb->x + row * n, pt->x, (size_t)n * sizeof *pt->x);
+    memcpy(tb->y + row * m, pt->y, (size_t)m * sizeof *pt->y);
+    st = state_bound(tb->eps_x[row], pt->eps_x, 1, i, "eps_x");
+    if (st == DVC_OK) st = state_bound(tb->eps_y[row], pt->eps_y, 1, i, "eps_y");
+    if (st == DVC_OK && i >= 1) {
+        mpfr_t tmp;
+        mpfr_init2(tmp, tb->prec);
+        mpfr_set_d(tmp, pt->ry, MPFR_RNDU);
+        st = state_bound(tb->ry[row], tmp, 1, i, "ry");
+        mpfr_clear(tmp);
+    } else if (st == DVC_OK) {
+        mpfi_set_ui(tb->ry[row], 0);
+    }
+    for (long k = 0; k < m && st == DVC_OK; k++) {
+        st = state_bound(tb->yhat_lo[row * m + k], &pt->yhat[k].left, 0, i, "yhat");
+        if (st == DVC_OK) st = state_bound(tb->yhat_hi[row * m + k], &pt->yhat[k].right, 1, i, "yhat");
+    }
+    return st;
+}
+
+dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_point *pt,
+                                 const char *label)
+{
+    long m = tb->m, i = pt->i;
+    char lab[40], lab_old[40];
+    if (mpfr_cmp(pt->eps_x, &tb->eps_x[row]->left) > 0)
+        return reject_bound("eps_x", i, tb->eps_x[row], pt->eps_x);
+    if (mpfr_cmp(pt->eps_y, &tb->eps_y[row]->left) > 0)
+        return reject_bound("eps_y", i, tb->eps_y[row], pt->eps_y);
+    if (i >= 1) {
+        mpfr_t tmp;
+        int bad;
+        mpfr_init2(tmp, tb->prec);
+        mpfr_set_d(tmp, pt->ry, MPFR_RNDU);
+        bad = mpfr_cmp(tmp, &tb->ry[row]->left) > 0;
+        if (bad) reject_bound("ry", i, tb->ry[row], tmp);
+        mpfr_clear(tmp);
+        if (bad) return DVC_NOT_CERTIFIED;
+    }
+    for (long k = 0; k < m; k++) {
+        mpfi_srcptr y = &pt->yhat[k];
+        if (mpfr_cmp(&tb->yhat_lo[row * m + k]->right, &y->left) > 0 ||
+            mpfr_cmp(&y->right, &tb->yhat_hi[row * m + k]->left) > 0)
+            return dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 'yhat' entry %ld: the stored "
+                             "enclosure does not contain the recomputed one", i, k + 1);
+    }
+    if (!label) return DVC_OK;
+    dvc_cert_time_label(lab, tb->T, tb->N, i);
+    legacy_time_label(lab_old, tb->T, tb->N, i);
+    if (strcmp(lab, label) != 0 && strcmp(lab_old, label) != 0)
+        return dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 't': '%s' is not the grid time %s", i,
+                         label, lab);
+    return DVC_OK;
+}
+
 /* ---- building --------------------------------------------------------------------- */
 
 dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const char *problem_json,
@@ -255,7 +347,6 @@ dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const 
 {
     long n = r->n, m = r->m, N = r->N;
     dvc_status st;
-    mpfr_t tmp;
     dvc_cert_clear(c);
     dvc_cert_init(c);
     if (r->steps_done != N || N < 1)
@@ -272,37 +363,17 @@ dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const 
     if ((st = dvc_tube_set_ybox(c->tube, p->l, p->u)) != DVC_OK) return st;
     memcpy(c->tube->x, r->x, (size_t)((N + 1) * n) * sizeof *r->x);
     memcpy(c->tube->y, r->y, (size_t)((N + 1) * m) * sizeof *r->y);
-    mpfr_init2(tmp, c->prec);
     for (long i = 0; i <= N && st == DVC_OK; i++) {
-        st = state_bound(c->tube->eps_x[i], r->eps_x[i], 1, i, "eps_x");
-        if (st == DVC_OK) st = state_bound(c->tube->eps_y[i], r->eps_y[i], 1, i, "eps_y");
-        if (st == DVC_OK && i >= 1) {
-            mpfr_set_d(tmp, r->ry[i - 1], MPFR_RNDU);
-            st = state_bound(c->tube->ry[i], tmp, 1, i, "ry");
-        }
-        for (long k = 0; k < m && st == DVC_OK; k++) {
-            st = state_bound(c->tube->yhat_lo[i * m + k], &r->yhat[i * m + k]->left, 0, i, "yhat");
-            if (st == DVC_OK)
-                st = state_bound(c->tube->yhat_hi[i * m + k], &r->yhat[i * m + k]->right, 1, i, "yhat");
-        }
+        dvc_dlvi_point pt;
+        dvc_cert_point_of_result_(&pt, r, i);
+        st = dvc_cert_state_point_(c->tube, i, &pt);
     }
-    mpfr_clear(tmp);
-    if (st == DVC_OK) st = method_claims(&c->method, p, r);
-    if (st == DVC_OK) st = summary_claims(&c->summary, r);
+    if (st == DVC_OK) st = dvc_cert_method_claims_(&c->method, p, r);
+    if (st == DVC_OK) st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->N]);
     return st;
 }
 
 /* ---- verification ------------------------------------------------------------------ */
-
-static dvc_status reject_bound(const char *field, long i, const mpfi_t stored, const mpfr_t rec)
-{
-    char *a = dvc_mpfr_str(&stored->left, 17, MPFR_RNDD), *b = dvc_mpfr_str(rec, 17, MPFR_RNDU);
-    dvc_status st = dvc_error(DVC_NOT_CERTIFIED, "step %ld, field '%s': stored bound %s is below the "
-                              "recomputed rigorous bound %s", i, field, a ? a : "?", b ? b : "?");
-    free(a);
-    free(b);
-    return st;
-}
 
 /* Statements of what was proven (hypotheses, the step condition, the
  * method parameter): compared verbatim, although they are strings. */
@@ -318,7 +389,7 @@ static int is_stated_claim(const char *key)
  * free text (theorem, method descriptions) is informative and not compared,
  * so rewording a message does not invalidate old certificates. Returns the
  * first offending key, or NULL. */
-static const char *claims_hold(const dvc_cert_claims *stored, const dvc_cert_claims *rec)
+const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_claims *rec)
 {
     const char *bad = NULL;
     mpfi_t a, b;
@@ -365,7 +436,6 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
     dvc_dlvi_opts o;
-    mpfr_t tmp;
     mpfr_prec_t saved = dvc_prec_get();
     const dvc_tube_struct *tb = c->tube;
 
@@ -397,57 +467,27 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     st = dvc_dlvi_certify(r, p, &o, tb->x, tb->y);
     if (st == DVC_NOT_CERTIFIED)
         st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
-    mpfr_init2(tmp, c->prec);
     for (long i = 0; st == DVC_OK && i <= c->N; i++) {
-        char lab[40], lab_old[40];
-        if (mpfr_cmp(r->eps_x[i], &tb->eps_x[i]->left) > 0) {
-            st = reject_bound("eps_x", i, tb->eps_x[i], r->eps_x[i]);
-            break;
-        }
-        if (mpfr_cmp(r->eps_y[i], &tb->eps_y[i]->left) > 0) {
-            st = reject_bound("eps_y", i, tb->eps_y[i], r->eps_y[i]);
-            break;
-        }
-        if (i >= 1) {
-            mpfr_set_d(tmp, r->ry[i - 1], MPFR_RNDU);
-            if (mpfr_cmp(tmp, &tb->ry[i]->left) > 0) {
-                st = reject_bound("ry", i, tb->ry[i], tmp);
-                break;
-            }
-        }
-        for (long k = 0; k < c->m; k++) {
-            const mpfi_ptr y = r->yhat[i * c->m + k];
-            if (mpfr_cmp(&tb->yhat_lo[i * c->m + k]->right, &y->left) > 0 ||
-                mpfr_cmp(&y->right, &tb->yhat_hi[i * c->m + k]->left) > 0) {
-                st = dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 'yhat' entry %ld: the stored "
-                               "enclosure does not contain the recomputed one", i, k + 1);
-                break;
-            }
-        }
-        if (st != DVC_OK || !c->labels) continue;
-        dvc_cert_time_label(lab, tb->T, c->N, i);
-        legacy_time_label(lab_old, tb->T, c->N, i);
-        if (strcmp(lab, c->labels[i]) != 0 && strcmp(lab_old, c->labels[i]) != 0)
-            st = dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 't': '%s' is not the grid time %s", i,
-                           c->labels[i], lab);
+        dvc_dlvi_point pt;
+        dvc_cert_point_of_result_(&pt, r, i);
+        st = dvc_cert_check_point_(tb, i, &pt, c->labels ? c->labels[i] : NULL);
     }
-    mpfr_clear(tmp);
     /* 3. what the certificate states about the method and the proof */
     if (st == DVC_OK) {
         dvc_cert_claims m = {0, NULL}, sm = {0, NULL};
         const char *k1, *k2;
-        st = method_claims(&m, p, r);
-        if (st == DVC_OK) st = summary_claims(&sm, r);
-        k1 = st == DVC_OK ? claims_hold(&c->method, &m) : NULL;
-        k2 = st == DVC_OK && !k1 ? claims_hold(&c->summary, &sm) : NULL;
+        st = dvc_cert_method_claims_(&m, p, r);
+        if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->N]);
+        k1 = st == DVC_OK ? dvc_cert_claims_hold_(&c->method, &m) : NULL;
+        k2 = st == DVC_OK && !k1 ? dvc_cert_claims_hold_(&c->summary, &sm) : NULL;
         if (k1)
             st = dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry '%s' does not match the "
                            "recomputation", k1);
         else if (k2)
             st = dvc_error(DVC_NOT_CERTIFIED, "field 'summary' entry '%s' is not implied by the "
                            "recomputation", k2);
-        claims_clear(&m);
-        claims_clear(&sm);
+        dvc_cert_claims_clear_(&m);
+        dvc_cert_claims_clear_(&sm);
     }
     dvc_dlvi_result_clear(r);
     dvc_dlvi_problem_clear(p);

@@ -140,14 +140,17 @@ void dvc_dlvi_result_clear(dvc_dlvi_result_t r)
 }
 
 /* (Re)allocate the per-step arrays of r for n, m, N at precision prec. */
-dvc_status dvc_dlvi_result_alloc_(dvc_dlvi_result_t r, long n, long m, long N, mpfr_prec_t prec)
+dvc_status dvc_dlvi_result_alloc_(dvc_dlvi_result_t r, long n, long m, long N, mpfr_prec_t prec,
+                                  int window)
 {
-    long np = N + 1;
+    /* streaming: grid rows i % 2 and one step slot, whatever N */
+    long np = window ? 2 : N + 1;
     char *ly = NULL, *lx = NULL, *le = NULL;
     free_arrays(r);
     r->n = n;
     r->m = m;
     r->N = N;
+    r->window = window != 0;
     r->steps_done = 0;
     r->n_sharpened = 0;
     if (prec != r->prec) {

@@ -39,9 +39,12 @@ static void clear_box(dvc_tube_t tb)
     tb->ybox_lo = tb->ybox_hi = NULL;
 }
 
+/* Rows held: every grid point, or the window. */
+static long rows_held(const dvc_tube_struct *tb) { return tb->window > 0 ? tb->window : tb->N + 1; }
+
 static void free_arrays(dvc_tube_t tb)
 {
-    long np = tb->N + 1;
+    long np = rows_held(tb);
     clear_box(tb);
     clear_ivals(tb->eps_x, tb->eps_x ? np : 0);
     clear_ivals(tb->eps_y, tb->eps_y ? np : 0);
@@ -52,7 +55,7 @@ static void free_arrays(dvc_tube_t tb)
     free(tb->y);
     tb->eps_x = tb->eps_y = tb->ry = tb->yhat_lo = tb->yhat_hi = NULL;
     tb->x = tb->y = NULL;
-    tb->n = tb->m = tb->N = tb->steps = 0;
+    tb->n = tb->m = tb->N = tb->steps = tb->window = 0;
 }
 
 void dvc_tube_clear(dvc_tube_t tb)
@@ -75,9 +78,16 @@ static mpfi_t *ivals_new(long k, mpfr_prec_t prec)
 
 dvc_status dvc_tube_alloc(dvc_tube_t tb, long n, long m, long N, const mpfi_t T, mpfr_prec_t prec)
 {
-    long np = N + 1;
+    return dvc_tube_alloc_window(tb, n, m, N, T, prec, 0);
+}
+
+dvc_status dvc_tube_alloc_window(dvc_tube_t tb, long n, long m, long N, const mpfi_t T,
+                                 mpfr_prec_t prec, long window)
+{
+    long np = window > 0 ? window : N + 1;
     free_arrays(tb);
-    if (n < 0 || m < 0 || N < 1) return dvc_error(DVC_ERR_INPUT, "tube: bad dimensions");
+    if (n < 0 || m < 0 || N < 1 || window < 0 || window == 1)
+        return dvc_error(DVC_ERR_INPUT, "tube: bad dimensions");
     tb->prec = prec;
     mpfi_set_prec(tb->T, prec);
     mpfi_set(tb->T, T);
@@ -93,12 +103,13 @@ dvc_status dvc_tube_alloc(dvc_tube_t tb, long n, long m, long N, const mpfi_t T,
     /* counts first, so free_arrays releases exactly what was made */
     tb->N = N;
     tb->m = m;
+    tb->window = window;
     if (!tb->x || !tb->y || !tb->eps_x || !tb->eps_y || !tb->ry || !tb->yhat_lo || !tb->yhat_hi) {
         free_arrays(tb);
         return dvc_error(DVC_ERR_NOMEM, "out of memory for a tube of %ld steps", N);
     }
     tb->n = n;
-    tb->steps = N;
+    tb->steps = window > 0 ? -1 : N;
     return DVC_OK;
 }
 
@@ -131,7 +142,7 @@ dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t
 /* ---- one view of both storages ------------------------------------------ */
 
 typedef struct {
-    long n, m, N, steps;
+    long n, m, N, steps, window;
     mpfr_prec_t prec;
     mpfi_srcptr T;
     const double *x;
@@ -145,6 +156,7 @@ static void view_tube(view_t *v, const dvc_tube_t tb)
     v->m = tb->m;
     v->N = tb->N;
     v->steps = tb->steps;
+    v->window = tb->window;
     v->prec = tb->prec;
     v->T = tb->T;
     v->x = tb->x;
@@ -158,6 +170,7 @@ static void view_result(view_t *v, const dvc_dlvi_result_t r)
     v->m = r->m;
     v->N = r->N;
     v->steps = r->steps_done;
+    v->window = 0;
     v->prec = r->prec;
     v->T = r->T;
     v->x = r->x;
@@ -165,10 +178,13 @@ static void view_result(view_t *v, const dvc_dlvi_result_t r)
     v->r = r;
 }
 
+/* The row holding grid point i. */
+#define ROW(v, i) ((v)->window > 0 ? (i) % (v)->window : (i))
+
 /* eps_x^i: the stated radius lies in out. */
 static void get_eps_x(mpfi_t out, const view_t *v, long i)
 {
-    if (v->tb) mpfi_set(out, v->tb->eps_x[i]);
+    if (v->tb) mpfi_set(out, v->tb->eps_x[ROW(v, i)]);
     else mpfi_set_fr(out, v->r->eps_x[i]);
 }
 
@@ -176,8 +192,8 @@ static void get_eps_x(mpfi_t out, const view_t *v, long i)
 static void get_yhat(mpfi_t lo, mpfi_t hi, const view_t *v, long i, long k)
 {
     if (v->tb) {
-        mpfi_set(lo, v->tb->yhat_lo[i * v->m + k]);
-        mpfi_set(hi, v->tb->yhat_hi[i * v->m + k]);
+        mpfi_set(lo, v->tb->yhat_lo[ROW(v, i) * v->m + k]);
+        mpfi_set(hi, v->tb->yhat_hi[ROW(v, i) * v->m + k]);
     } else {
         mpfi_set_fr(lo, &v->r->yhat[i * v->m + k]->left);
         mpfi_set_fr(hi, &v->r->yhat[i * v->m + k]->right);
@@ -187,7 +203,7 @@ static void get_yhat(mpfi_t lo, mpfi_t hi, const view_t *v, long i, long k)
 /* ry of step i (1..N) */
 static void get_ry(mpfi_t out, const view_t *v, long i)
 {
-    if (v->tb) mpfi_set(out, v->tb->ry[i]);
+    if (v->tb) mpfi_set(out, v->tb->ry[ROW(v, i)]);
     else mpfi_set_d(out, v->r->ry[i - 1]);
 }
 
@@ -282,7 +298,7 @@ static int piece(ws_t *w, const view_t *v, long i, const mpfi_t t)
  * exponents are far apart), so the width is |x^i - x^{i-1}| wid(sig) + O(ulp). */
 static void interp(ws_t *w, const view_t *v, long i, long k)
 {
-    double a = v->x[(i - 1) * v->n + k], b = v->x[i * v->n + k];
+    double a = v->x[ROW(v, i - 1) * v->n + k], b = v->x[ROW(v, i) * v->n + k];
     mpfi_set_d(w->d, b);
     mpfi_sub_d(w->d, w->d, a);
     mpfi_mul(w->val, w->d, w->sig);
@@ -345,6 +361,14 @@ static dvc_status check_range(const view_t *v, const mpfi_t t, ws_t *w)
     grid_time(w->tb, v->T, v->N, v->steps);
     if (mpfr_sgn(&t->left) < 0 || mpfr_cmp(&t->right, &w->tb->right) > 0)
         return dvc_error(DVC_ERR_INPUT, "tube: t outside the certified range [0, t_%ld]", v->steps);
+    if (v->window > 0 && v->steps - v->window + 1 > 0) {
+        /* a step meeting [t] must have both grid points in the window */
+        long first = v->steps - v->window + 1;
+        grid_time(w->ta, v->T, v->N, first);
+        if (mpfr_cmp(&t->left, &w->ta->right) <= 0)
+            return dvc_error(DVC_ERR_INPUT, "tube: t before the window [t_%ld, t_%ld] held", first,
+                             v->steps);
+    }
     return DVC_OK;
 }
 
@@ -449,11 +473,11 @@ void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int
     if (which == 0) {
         for (long j = 0; j < tb->n; j++) {
             /* the interpolant's hull is that of its two ends */
-            double a = tb->x[(i - 1) * tb->n + j], b = tb->x[i * tb->n + j];
+            double a = tb->x[ROW(&v, i - 1) * tb->n + j], b = tb->x[ROW(&v, i) * tb->n + j];
             mpfr_set_d(lo[j], a < b ? a : b, MPFR_RNDD);
-            mpfr_sub(lo[j], lo[j], &tb->eps_x[i]->right, MPFR_RNDD);
+            mpfr_sub(lo[j], lo[j], &tb->eps_x[ROW(&v, i)]->right, MPFR_RNDD);
             mpfr_set_d(hi[j], a < b ? b : a, MPFR_RNDU);
-            mpfr_add(hi[j], hi[j], &tb->eps_x[i]->right, MPFR_RNDU);
+            mpfr_add(hi[j], hi[j], &tb->eps_x[ROW(&v, i)]->right, MPFR_RNDU);
         }
     } else {
         for (long k = 0; k < tb->m; k++) {
@@ -467,9 +491,9 @@ void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int
 
 void dvc_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int which)
 {
-    long K = which ? tb->m : tb->n;
-    const double *val = which ? tb->y + i * tb->m : tb->x + i * tb->n;
-    mpfi_srcptr e = which ? tb->eps_y[i] : tb->eps_x[i];
+    long K = which ? tb->m : tb->n, row = tb->window > 0 ? i % tb->window : i;
+    const double *val = which ? tb->y + row * tb->m : tb->x + row * tb->n;
+    mpfi_srcptr e = which ? tb->eps_y[row] : tb->eps_x[row];
     view_t v;
     mpfr_t blo, bhi;
     view_tube(&v, tb);
@@ -495,6 +519,8 @@ dvc_status dvc_tube_from_result(dvc_tube_t tb, const dvc_dlvi_result_t r, const 
     long n = r->n, m = r->m, N = r->N, S = r->steps_done;
     dvc_status st;
     if (S < 1) return dvc_error(DVC_ERR_INPUT, "tube: the result has no certified step");
+    if (r->window)
+        return dvc_error(DVC_ERR_INPUT, "tube: a streamed result keeps no tube (use its sink)");
     if ((st = dvc_tube_alloc(tb, n, m, N, r->T, r->prec)) != DVC_OK) return st;
     tb->steps = S;
     memcpy(tb->x, r->x, (size_t)((S + 1) * n) * sizeof *tb->x);
@@ -527,6 +553,8 @@ dvc_status dvc_tube_from_result(dvc_tube_t tb, const dvc_dlvi_result_t r, const 
 dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t)
 {
     view_t v;
+    if (r->window)
+        return dvc_error(DVC_ERR_INPUT, "tube: a streamed result keeps no tube (use its sink)");
     view_result(&v, r);
     return outer_view(out, &v, t, 0);
 }
@@ -534,6 +562,8 @@ dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi
 dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t)
 {
     view_t v;
+    if (r->window)
+        return dvc_error(DVC_ERR_INPUT, "tube: a streamed result keeps no tube (use its sink)");
     view_result(&v, r);
     return outer_view(out, &v, t, 1);
 }

@@ -14,7 +14,7 @@
 #include "io/problem_json.h"
 
 /* Scratch file for edited certificates. */
-static char tmpfile_[64];
+static char tmpfile_[64], tmpfile2_[64];
 
 static json_t *load_json(const char *path)
 {
@@ -24,9 +24,49 @@ static json_t *load_json(const char *path)
     return root;
 }
 
+/* Write root in the layout dvicert writes (one member per line, the keys
+ * before "steps" first, one step per line), which the streaming reader
+ * reads step by step. */
+static void write_layout(const json_t *root, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    const char *key;
+    json_t *val;
+    int first = 1;
+    REQUIRE(f != NULL, "open %s", path);
+    fputs("{\n", f);
+    for (int pass = 0; pass < 3; pass++)
+        json_object_foreach((json_t *)root, key, val) {
+            int c = strcmp(key, "steps");
+            char *vs;
+            if ((pass == 0 && c >= 0) || (pass == 1 && c != 0) || (pass == 2 && c <= 0)) continue;
+            fprintf(f, "%s  \"%s\": ", first ? "" : ",\n", key);
+            first = 0;
+            if (c == 0) {
+                size_t i;
+                json_t *s;
+                fputs("[\n", f);
+                json_array_foreach(val, i, s) {
+                    vs = json_dumps(s, JSON_COMPACT | JSON_PRESERVE_ORDER);
+                    fprintf(f, "    %s%s\n", vs, i + 1 < json_array_size(val) ? "," : "");
+                    free(vs);
+                }
+                fputs("  ]", f);
+            } else {
+                vs = json_dumps(val, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+                fputs(vs, f);
+                free(vs);
+            }
+        }
+    fputs("\n}\n", f);
+    REQUIRE(fclose(f) == 0, "write %s", path);
+}
+
 /* Re-digest root after an edit, exactly as the writer does, write it, read
  * it back and verify it: the reader accepts it (the digest matches), so
- * only the recomputation can reject it. Takes root. */
+ * only the recomputation can reject it. The same file in dvicert's layout
+ * is verified again by the streaming reader (dvc_cert_stream), which must
+ * come to the same verdict. Takes root. */
 static dvc_status verify_edited(json_t *root)
 {
     char dg[17], tagged[32];
@@ -40,11 +80,20 @@ static dvc_status verify_edited(json_t *root)
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     json_object_set_new(root, "digest", json_string(tagged));
     REQUIRE(json_dump_file(root, tmpfile_, JSON_COMPACT) == 0, "write %s", tmpfile_);
+    write_layout(root, tmpfile2_);
     json_decref(root);
     dvc_cert_init(c);
     st = dvc_cert_read(c, tmpfile_);
     REQUIRE(st == DVC_OK, "the re-digested file must read: %s", dvc_error_message());
     st = dvc_cert_verify(c);
+    {
+        char msg[1024];
+        dvc_status st2;
+        snprintf(msg, sizeof msg, "%s", dvc_error_message());
+        st2 = dvc_cert_stream(c, tmpfile2_, 1, NULL, NULL);
+        CHECK(st2 == st, "streaming verify: status %d (%s), whole-file verify: %d (%s)", (int)st2,
+              st2 == DVC_OK ? "" : dvc_error_message(), (int)st, st == DVC_OK ? "" : msg);
+    }
     dvc_cert_clear(c);
     return st;
 }
@@ -405,6 +454,10 @@ int main(int argc, char **argv)
         fd = mkstemp(tmpfile_);
         REQUIRE(fd >= 0, "mkstemp");
         close(fd);
+        snprintf(tmpfile2_, sizeof tmpfile2_, "/tmp/dvc_test_cert2.XXXXXX");
+        fd = mkstemp(tmpfile2_);
+        REQUIRE(fd >= 0, "mkstemp");
+        close(fd);
     }
     test_slack(argv[1]);
     snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", argv[1]);
@@ -462,6 +515,7 @@ int main(int argc, char **argv)
     test_memory(argv[1]);
     test_notes(argv[1]);
     remove(tmpfile_);
+    remove(tmpfile2_);
     mpfr_free_cache();
     return check_report();
 }

@@ -32,6 +32,44 @@ dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_p
 dvc_status dvc_cert_enclose_tables(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
                                    mpfr_prec_t prec_max, int sharpen, const dvc_table_policy *tables);
 
+/* dvc_cert_enclose_retry writing the certificate to out_path while the
+ * steps are certified: memory independent of N. The file is the one
+ * dvc_cert_write would write for the same run (docs/formats.md), written
+ * through dvc_outfile_open (files.h): nothing is left at a regular path
+ * when the run fails. c (initialised; what it held is released) receives
+ * the header, the claims and the digest, but not the tube (c->tube holds
+ * only the last two grid points) nor the labels. With prec_max > 0 and a
+ * direct output (stdout, a pipe, a device), the precision is found first
+ * and the certificate computed again at it, since a direct output cannot
+ * be taken back. The table files the problem names are allowed by tables
+ * (NULL: the defaults of dvc_table_policy). */
+dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const char *out_path,
+                                   mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
+                                   const dvc_table_policy *tables);
+
+/* Called for each grid point i = 0..N, in order, by dvc_cert_stream, when
+ * c->tube holds it (and, with verification, when it has been verified):
+ * the tube may then be evaluated on the steps ending at t_i and the four
+ * before (c->tube->steps = i; see dvc_tube_alloc_window). A status other
+ * than DVC_OK stops the reading and is returned. */
+typedef dvc_status (*dvc_cert_point_fn)(const dvc_cert_t c, long i, void *ctx);
+
+/* Read a certificate file step by step in memory independent of N: c
+ * (initialised; what it held is released) receives the header and claims,
+ * c->tube a window of 6 grid rows, and fn (may be NULL) each grid point in
+ * turn. With verify != 0 the certificate is
+ * verified as dvc_cert_verify does, every step recomputed by the engine in
+ * lockstep with the reading (fn then sees verified points only; the digest
+ * and the summary are checked at the end, so a caller must not trust what
+ * fn saw before DVC_OK is returned). Returns DVC_OK, DVC_NOT_CERTIFIED
+ * (rejected; verify only) or DVC_ERR_INPUT / DVC_ERR_IO (unusable). A file
+ * whose layout is not the one dvicert writes (one top-level member per
+ * line, one step per line; e.g. re-indented by another tool) is read whole
+ * with dvc_cert_read instead (memory grows with N), provided that is seen
+ * before fn is first called; later, it is unusable. */
+dvc_status dvc_cert_stream(dvc_cert_t c, const char *path, int verify, dvc_cert_point_fn fn,
+                           void *ctx);
+
 /* Write c as JSON atomically (nothing is left at path on failure). */
 dvc_status dvc_cert_write(const dvc_cert_t c, const char *path);
 

@@ -51,6 +51,28 @@ void dvc_dlvi_problem_clear(dvc_dlvi_problem_t p);
 
 /* ---- certified time-stepping engine ---- */
 
+/* One certified grid point, as the engine hands it to a sink: grid index i
+ * (0..N), the predictor x^i, y^i, the certified [yhat^i] and the bounds of
+ * grid point i; for i >= 1 also the per-step data of step [t_{i-1}, t_i]
+ * (upper bounds, as in dvc_dlvi_result_t; 0 for i = 0). The pointers are
+ * the engine's and valid only during the call. */
+typedef struct {
+    long i;
+    double t;                  /* label: the double nearest the midpoint of [t_i] */
+    const double *x, *y;       /* n, m */
+    mpfi_srcptr yhat;          /* m */
+    mpfr_srcptr eps_x, eps_y;
+    double Lx, Lf, Lg, delta, beta_step, ry;
+} dvc_dlvi_point;
+
+/* Sink: called for grid point 0 and then after every certified step, in
+ * order. A status other than DVC_OK stops the run and is returned. */
+typedef dvc_status (*dvc_dlvi_sink)(const dvc_dlvi_point *pt, void *ctx);
+/* Source of a stored predictor (dvc_dlvi_certify_stream): fill x^i (n
+ * values) and y^i (m values) for grid index i; called for i = 0..N in
+ * order, x^{i+1} just before step [t_i, t_{i+1}] is certified. */
+typedef dvc_status (*dvc_dlvi_source)(long i, double *x, double *y, void *ctx);
+
 typedef struct {
     /* Remark 4.3 made rigorous (docs/bounds.md): on a step where the LVI
      * over the a priori box of Q x(t) + g(t) is certified with one active
@@ -70,6 +92,14 @@ typedef struct {
      * stays <= prec_max (0: no retry). r->prec tells the one used. */
     mpfr_prec_t prec_max;
     dvc_beta_opts beta;
+    /* Streaming (memory independent of N): when sink is set, every
+     * certified grid point is passed to sink(pt, sink_ctx) and the result
+     * keeps only the summary and the last two grid points (r->window = 1;
+     * its per-step arrays are then not indexed by step). prec_max is not
+     * used with a sink (the points already passed on cannot be taken
+     * back): retry at the caller's level. */
+    dvc_dlvi_sink sink;
+    void *sink_ctx;
 } dvc_dlvi_opts;
 
 void dvc_dlvi_opts_default(dvc_dlvi_opts *o);
@@ -97,6 +127,10 @@ typedef struct {
     double *beta_step; /* constant used for the LVI map on step i */
     double *ry;        /* y(t) in ([yhat^i] +- ry) meet ([yhat^{i+1}] +- ry) on step i */
     long steps_done;   /* certified steps (N on success) */
+    /* 0: the arrays above hold every grid point and step. 1 (a run with a
+     * sink): they hold grid point i in row i % 2 and only the last step in
+     * slot 0; use the sink for the data, and the summary below. */
+    int window;
     /* summary */
     mpfi_t h, T, theta;
     mpfr_t beta_lo, beta_hi;    /* bounds of beta_M (hi is the one used) */
@@ -136,6 +170,12 @@ dvc_status dvc_dlvi_run(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
  * no state shared with any other result. */
 dvc_status dvc_dlvi_certify(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
                             const dvc_dlvi_opts *o, const double *xs, const double *ys);
+
+/* Certification from a predictor handed over point by point by src (in
+ * order i = 0..N; y always given), with o->sink receiving the certified
+ * points: memory independent of N. o->sink must be set. */
+dvc_status dvc_dlvi_certify_stream(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
+                                   const dvc_dlvi_opts *o, dvc_dlvi_source src, void *src_ctx);
 
 /* Predictor only ((N+1) x n and (N+1) x m arrays), no certification. */
 dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,

@@ -27,6 +27,8 @@ extern "C" {
 typedef struct {
     long n, m, N;
     long steps;                /* steps covered: the tube is defined on [0, t_steps] */
+    long window;               /* 0: rows 0..N held; W >= 2: grid point i in row i % W,
+                                  rows steps-W+1..steps held (streaming) */
     mpfr_prec_t prec;          /* precision of the stored enclosures */
     mpfi_t T;                  /* final time */
     double *x, *y;             /* (N+1) x n, (N+1) x m: predictor (exact binary64) */
@@ -46,6 +48,14 @@ void dvc_tube_clear(dvc_tube_t tb);
  * data are zero, steps = N, T copied, no y box. */
 dvc_status dvc_tube_alloc(dvc_tube_t tb, long n, long m, long N, const mpfi_t T,
                           mpfr_prec_t prec);
+
+/* The same holding only a window of W >= 2 grid rows (grid point i in row
+ * i % W; W = 0: every row). steps = -1 until the filler sets it: a reader
+ * streaming a certificate writes grid point i into row i % W, sets
+ * steps = i, and may then evaluate the tube at times whose steps lie in
+ * rows steps-W+1..steps (DVC_ERR_INPUT for an earlier time). */
+dvc_status dvc_tube_alloc_window(dvc_tube_t tb, long n, long m, long N, const mpfi_t T,
+                                 mpfr_prec_t prec, long window);
 
 /* Meet every y tube with [l.lo, u.hi] (l, u of length m; copied exactly). */
 dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t u);

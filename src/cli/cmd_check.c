@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* dvicert check: an external trajectory against a certificate's tube. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,16 +52,134 @@ const dvc_cli_cmd dvc_cmd_check = {
     "check", "check a trajectory (CSV) against a certificate's tube", opts, NULL, DVC_CLI_CERT_PREC,
     2, 2, "dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D] [--max-report K]", help, run};
 
+/* A violation kept for the report, with the tube's inner edges at its
+ * sample (computed while the tube held that time). */
+typedef struct {
+    long sample, comp;
+    double margin;
+    char *lo, *hi;
+} kept_t;
+
+/* One check: samples sorted by time are checked as the steps they need
+ * are read, so memory does not grow with N. */
+typedef struct {
+    const dvc_traj_struct *tr;
+    long *order, *need, next;
+    dvc_traj_report rep;
+    kept_t *kept;
+    long nkept, max_report;
+    int digits, failed, seen;
+    mpfr_t lo, hi;
+} ck_t;
+
+static const dvc_traj_struct *sort_tr;
+
+static int by_time(const void *a, const void *b)
+{
+    long i = *(const long *)a, j = *(const long *)b;
+    int c = mpfr_cmp(&sort_tr->t[i]->left, &sort_tr->t[j]->left);
+    return c ? c : (i > j) - (i < j);
+}
+
+static int key_less(long s1, long c1, long s2, long c2) { return s1 < s2 || (s1 == s2 && c1 < c2); }
+
+static int by_key(const void *a, const void *b)
+{
+    const kept_t *p = a, *q = b;
+    return key_less(p->sample, p->comp, q->sample, q->comp) ? -1 : key_less(q->sample, q->comp, p->sample, p->comp);
+}
+
+static void merge_hit(double *worst, dvc_traj_hit *hit, double d, const dvc_traj_hit *h1, long s)
+{
+    /* ties go to the earlier sample, as when the samples were checked in file order */
+    if (d < *worst || (d == *worst && s < hit->sample)) {
+        *worst = d;
+        *hit = *h1;
+        hit->sample = s;
+    }
+}
+
+/* Keep the violation (s, comp) when it is among the first max_report ones
+ * in file order (all of them for -1). */
+static dvc_status keep(ck_t *k, const dvc_cert_t c, const dvc_traj_struct *one, long s,
+                       const dvc_traj_hit *h)
+{
+    long at = k->nkept;
+    if (k->max_report == 0) return DVC_OK;
+    if (k->max_report > 0 && k->nkept >= k->max_report) {
+        at = 0;
+        for (long q = 1; q < k->nkept; q++)
+            if (key_less(k->kept[at].sample, k->kept[at].comp, k->kept[q].sample, k->kept[q].comp)) at = q;
+        if (!key_less(s, h->comp, k->kept[at].sample, k->kept[at].comp)) return DVC_OK;
+        free(k->kept[at].lo);
+        free(k->kept[at].hi);
+    } else {
+        kept_t *nk = realloc(k->kept, (size_t)(k->nkept + 1) * sizeof *nk);
+        if (!nk) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        k->kept = nk;
+        k->nkept++;
+    }
+    dvc_traj_tube_at(k->lo, k->hi, one, 0, h->comp, c->tube);
+    k->kept[at].sample = s;
+    k->kept[at].comp = h->comp;
+    k->kept[at].margin = h->margin;
+    k->kept[at].lo = dvc_mpfr_str(k->lo, k->digits, MPFR_RNDU);
+    k->kept[at].hi = dvc_mpfr_str(k->hi, k->digits, MPFR_RNDD);
+    return DVC_OK;
+}
+
+static dvc_status check_one(ck_t *k, const dvc_cert_t c, long s)
+{
+    const dvc_traj_struct *tr = k->tr;
+    dvc_traj_struct one = *tr;
+    dvc_traj_report r1;
+    dvc_status st;
+    /* a one-sample view of the trajectory */
+    one.ns = 1;
+    one.line = tr->line + s;
+    one.t = tr->t + s;
+    one.v = tr->v + s * (tr->n + tr->m);
+    if ((st = dvc_traj_check(&r1, &one, c->tube, -1)) != DVC_OK) return st;
+    k->rep.nsamples++;
+    merge_hit(&k->rep.worst, &k->rep.worst_hit, r1.worst, &r1.worst_hit, s);
+    merge_hit(&k->rep.worst_x, &k->rep.worst_x_hit, r1.worst_x, &r1.worst_x_hit, s);
+    if (tr->m) merge_hit(&k->rep.worst_y, &k->rep.worst_y_hit, r1.worst_y, &r1.worst_y_hit, s);
+    k->rep.nviol += r1.nviol;
+    k->rep.nviol_samples += r1.nviol_samples;
+    for (long q = 0; q < r1.nstored && st == DVC_OK; q++) st = keep(k, c, &one, s, &r1.viol[q]);
+    dvc_traj_report_clear(&r1);
+    return st;
+}
+
+static dvc_status ck_point(const dvc_cert_t c, long i, void *ctx)
+{
+    ck_t *k = ctx;
+    dvc_status st = DVC_OK;
+    while (st == DVC_OK && k->next < k->tr->ns && k->need[k->order[k->next]] <= i)
+        st = check_one(k, c, k->order[k->next++]);
+    if (st != DVC_OK) k->failed = 1;
+    return st;
+}
+
+static dvc_status peek(const dvc_cert_t c, long i, void *ctx)
+{
+    (void)c;
+    (void)i;
+    *(int *)ctx = 1;
+    return DVC_ERR_INTERNAL; /* the header is all that is needed */
+}
+
 static int run(const dvc_cli_args *a)
 {
     const char *cpath = a->pos[0], *tpath = a->pos[1];
     int digits = a->digits_given ? a->digits : 10, verify = !dvc_cli_flag(a, "no-verify"), rc;
     const char *mr = dvc_cli_value(a, "max-report");
     long max_report = 20;
+    int seen = 0;
     dvc_cert_t c;
     dvc_traj_t tr;
-    dvc_traj_report rep;
     dvc_status st;
+    ck_t k;
     if (mr) {
         char *end;
         max_report = strtol(mr, &end, 10);
@@ -70,8 +189,9 @@ static int run(const dvc_cli_args *a)
         }
     }
     dvc_cert_init(c);
-    st = dvc_cert_read(c, cpath);
-    if (st != DVC_OK) {
+    /* the header (n, m, T) first: the trajectory is read against it */
+    st = dvc_cert_stream(c, cpath, 0, peek, &seen);
+    if (!seen) {
         fprintf(stderr, "dvicert check: unusable certificate: %s\n", dvc_error_message());
         dvc_cert_clear(c);
         return DVC_EXIT_INPUT;
@@ -83,70 +203,87 @@ static int run(const dvc_cli_args *a)
         dvc_cert_clear(c);
         return rc;
     }
-    if (verify) {
-        st = dvc_cert_verify(c);
-        if (st != DVC_OK) {
-            if (st == DVC_NOT_CERTIFIED)
-                printf("rejected certificate: %s: %s\n", cpath, dvc_error_message());
-            else
-                fprintf(stderr, "dvicert check: unusable certificate: %s\n", dvc_error_message());
-            dvc_traj_clear(tr);
-            dvc_cert_clear(c);
-            return st == DVC_NOT_CERTIFIED ? DVC_EXIT_FAIL : DVC_EXIT_INPUT;
+    memset(&k, 0, sizeof k);
+    k.tr = tr;
+    k.max_report = max_report;
+    k.digits = digits;
+    k.rep.worst = k.rep.worst_x = k.rep.worst_y = INFINITY;
+    k.order = malloc((size_t)tr->ns * sizeof *k.order);
+    k.need = malloc((size_t)tr->ns * sizeof *k.need);
+    mpfr_inits2(c->prec + DVC_TRAJ_EXTRA_BITS, k.lo, k.hi, (mpfr_ptr)0);
+    if (!k.order || !k.need) {
+        st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    } else {
+        double T = mpfr_get_d(&c->tube->T->left, MPFR_RNDD);
+        for (long s = 0; s < tr->ns; s++) {
+            /* the last grid point a step meeting the sample's time can end at
+             * (one more for the rounding of q); the tube refuses, rather than
+             * answers wrongly, a time outside the rows it holds */
+            double q = mpfr_get_d(&tr->t[s]->right, MPFR_RNDU) / T * (double)c->N;
+            k.order[s] = s;
+            k.need[s] = !(q < (double)c->N) ? c->N : (long)ceil(q) + 1;
+            if (k.need[s] > c->N) k.need[s] = c->N;
         }
-        printf("certificate: %s verified\n", cpath);
+        sort_tr = tr;
+        qsort(k.order, (size_t)tr->ns, sizeof *k.order, by_time);
+        /* one pass over the steps, verified in lockstep unless --no-verify */
+        st = dvc_cert_stream(c, cpath, verify, ck_point, &k);
     }
-    st = dvc_traj_check(&rep, tr, c->tube, max_report);
     if (st != DVC_OK) {
-        rc = dvc_cli_fail("check", st);
-        dvc_traj_clear(tr);
-        dvc_cert_clear(c);
-        return rc;
+        if (k.failed)
+            rc = dvc_cli_fail("check", st);
+        else if (st == DVC_NOT_CERTIFIED)
+            printf("rejected certificate: %s: %s\n", cpath, dvc_error_message()), rc = DVC_EXIT_FAIL;
+        else
+            fprintf(stderr, "dvicert check: unusable certificate: %s\n", dvc_error_message()), rc = DVC_EXIT_INPUT;
+        goto out;
     }
+    if (verify) printf("certificate: %s verified\n", cpath);
     {
-        mpfr_t lo, hi;
+        dvc_traj_report *rep = &k.rep;
         char name[32];
-        mpfr_inits2(c->prec + DVC_TRAJ_EXTRA_BITS, lo, hi, (mpfr_ptr)0);
-        printf("samples: %ld (checked: %ld x column%s%s)\n", rep.nsamples, tr->n, tr->n > 1 ? "s" : "",
+        if (k.nkept > 1) qsort(k.kept, (size_t)k.nkept, sizeof *k.kept, by_key);
+        printf("samples: %ld (checked: %ld x column%s%s)\n", rep->nsamples, tr->n, tr->n > 1 ? "s" : "",
                tr->m ? " and the y columns" : "");
-        comp_name(name, sizeof name, tr, rep.worst_hit.comp);
-        printf("worst margin: %.*g (line %ld, %s)\n", digits, rep.worst,
-               tr->line[rep.worst_hit.sample], name);
-        comp_name(name, sizeof name, tr, rep.worst_x_hit.comp);
-        printf("worst x margin: %.*g (line %ld, %s)\n", digits, rep.worst_x,
-               tr->line[rep.worst_x_hit.sample], name);
+        comp_name(name, sizeof name, tr, rep->worst_hit.comp);
+        printf("worst margin: %.*g (line %ld, %s)\n", digits, rep->worst,
+               tr->line[rep->worst_hit.sample], name);
+        comp_name(name, sizeof name, tr, rep->worst_x_hit.comp);
+        printf("worst x margin: %.*g (line %ld, %s)\n", digits, rep->worst_x,
+               tr->line[rep->worst_x_hit.sample], name);
         if (tr->m) {
-            comp_name(name, sizeof name, tr, rep.worst_y_hit.comp);
-            printf("worst y margin: %.*g (line %ld, %s)\n", digits, rep.worst_y,
-                   tr->line[rep.worst_y_hit.sample], name);
+            comp_name(name, sizeof name, tr, rep->worst_y_hit.comp);
+            printf("worst y margin: %.*g (line %ld, %s)\n", digits, rep->worst_y,
+                   tr->line[rep->worst_y_hit.sample], name);
         }
-        for (long k = 0; k < rep.nstored; k++) {
-            const dvc_traj_hit *h = &rep.viol[k];
+        for (long q = 0; q < k.nkept; q++) {
+            const kept_t *h = &k.kept[q];
             char *ts = dvc_ival_str(tr->t[h->sample], digits);
             char *vs = dvc_ival_str(tr->v[h->sample * (tr->n + tr->m) + h->comp], digits);
-            char *ls, *hs;
-            dvc_traj_tube_at(lo, hi, tr, h->sample, h->comp, c->tube);
-            ls = dvc_mpfr_str(lo, digits, MPFR_RNDU);
-            hs = dvc_mpfr_str(hi, digits, MPFR_RNDD);
             comp_name(name, sizeof name, tr, h->comp);
             printf("violation: line %ld t = %s %s = %s outside [%s, %s] (margin %.*g)\n",
-                   tr->line[h->sample], ts ? ts : "?", name, vs ? vs : "?", ls ? ls : "?",
-                   hs ? hs : "?", digits, h->margin);
+                   tr->line[h->sample], ts ? ts : "?", name, vs ? vs : "?", h->lo ? h->lo : "?",
+                   h->hi ? h->hi : "?", digits, h->margin);
             free(ts);
             free(vs);
-            free(ls);
-            free(hs);
         }
-        if (rep.nviol > rep.nstored)
-            printf("... %ld more violation%s not listed (--max-report %ld)\n", rep.nviol - rep.nstored,
-                   rep.nviol - rep.nstored == 1 ? "" : "s", max_report);
+        if (rep->nviol > k.nkept)
+            printf("... %ld more violation%s not listed (--max-report %ld)\n", rep->nviol - k.nkept,
+                   rep->nviol - k.nkept == 1 ? "" : "s", max_report);
         printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
-               rep.nviol ? "VIOLATED" : "inside", rep.nviol_samples, rep.nsamples, rep.nviol,
-               rep.nviol == 1 ? "" : "s");
-        mpfr_clears(lo, hi, (mpfr_ptr)0);
+               rep->nviol ? "VIOLATED" : "inside", rep->nviol_samples, rep->nsamples, rep->nviol,
+               rep->nviol == 1 ? "" : "s");
+        rc = rep->nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;
     }
-    rc = rep.nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;
-    dvc_traj_report_clear(&rep);
+out:
+    for (long q = 0; q < k.nkept; q++) {
+        free(k.kept[q].lo);
+        free(k.kept[q].hi);
+    }
+    free(k.kept);
+    free(k.order);
+    free(k.need);
+    mpfr_clears(k.lo, k.hi, (mpfr_ptr)0);
     dvc_traj_clear(tr);
     dvc_cert_clear(c);
     return rc;

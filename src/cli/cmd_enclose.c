@@ -102,9 +102,9 @@ static int run(const dvc_cli_args *a)
     }
     t0 = dvc_cli_now();
     dvc_cert_init(c);
-    st = dvc_cert_enclose_tables(c, in, prec, prec_max, sharpen, &tables);
-    if (st != DVC_OK) dvc_error_context(st, "%s: ", in); /* the engine does not know the file */
-    else st = dvc_cert_write(c, out);
+    /* steps are written as they are certified: memory independent of N */
+    st = dvc_cert_enclose_stream(c, in, out, prec, prec_max, sharpen, &tables);
+    if (st == DVC_NOT_CERTIFIED) dvc_error_context(st, "%s: ", in); /* the engine does not know the file */
     if (st != DVC_OK) {
         int rc = dvc_cli_fail("enclose", st);
         if (st == DVC_NOT_CERTIFIED && prec_max == 0)

@@ -48,177 +48,177 @@ const dvc_cli_cmd dvc_cmd_export = {
     "export", "a certificate's tube as CSV", opts, NULL, DVC_CLI_CERT_PREC, 1, 1,
     "dvicert export CERT.json -o TUBE.csv [--digits D] [--grid-only] [--w]", help, run};
 
-static int put(char **buf, size_t *len, size_t *cap, const char *s)
+/* State of one export: rows are written as the steps are read. */
+typedef struct {
+    FILE *f;
+    int digits, grid_only, want_w, verify, fail;
+    int started;
+    dvc_dlvi_problem_t p;
+    int have_p;
+    dvc_ivec_t X, Y, W, G;
+    mpfr_t *lo, *hi;
+    long k2;
+    mpfi_t t, tt;
+    dvc_status st;
+} ex_t;
+
+static void put_fr(ex_t *e, const mpfr_t x, mpfr_rnd_t r)
 {
-    size_t n = strlen(s);
-    if (*len + n + 1 > *cap) {
-        size_t nc = 2 * (*cap + n + 1);
-        char *nb = realloc(*buf, nc);
-        if (!nb) return -1;
-        *buf = nb;
-        *cap = nc;
-    }
-    memcpy(*buf + *len, s, n + 1);
-    *len += n;
-    return 0;
+    char *s = dvc_mpfr_str(x, e->digits, r);
+    e->fail |= s == NULL || fprintf(e->f, ",%s", s) < 0;
+    free(s);
 }
 
-static int put_fr(char **buf, size_t *len, size_t *cap, const mpfr_t x, int digits, mpfr_rnd_t r)
+static dvc_status ex_start(ex_t *e, const dvc_cert_t c)
 {
-    char *s = dvc_mpfr_str(x, digits, r);
-    int rc = s == NULL || put(buf, len, cap, ",") || put(buf, len, cap, s);
-    free(s);
-    return rc;
+    e->started = 1;
+    if (e->want_w) {
+        /* the problem (Q, M, g) from the certificate's self-contained copy */
+        dvc_prec_set(c->prec);
+        dvc_dlvi_problem_init(e->p, 0, 0, 0);
+        e->have_p = 1;
+        if (dvc_cert_problem(e->p, c) != DVC_OK) return DVC_ERR_INPUT;
+    }
+    dvc_ivec_init2(e->X, c->n, c->prec);
+    dvc_ivec_init2(e->Y, c->m, c->prec);
+    dvc_ivec_init2(e->W, c->m, c->prec);
+    dvc_ivec_init2(e->G, c->m, c->prec);
+    e->k2 = c->n > c->m ? c->n : c->m;
+    e->lo = calloc((size_t)(e->k2 > 0 ? e->k2 : 1), sizeof *e->lo);
+    e->hi = calloc((size_t)(e->k2 > 0 ? e->k2 : 1), sizeof *e->hi);
+    if (!e->lo || !e->hi) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long k = 0; k < e->k2; k++) {
+        mpfr_init2(e->lo[k], c->prec);
+        mpfr_init2(e->hi[k], c->prec);
+    }
+    mpfi_init2(e->t, c->prec);
+    mpfi_init2(e->tt, c->prec);
+    if (!e->verify) e->fail |= fputs("# certificate NOT re-verified (--no-verify)\n", e->f) < 0;
+    e->fail |= fputs("kind,t_lo,t_hi", e->f) < 0;
+    for (long j = 0; j < c->n; j++) e->fail |= fprintf(e->f, ",x%ld_lo,x%ld_hi", j + 1, j + 1) < 0;
+    for (long k = 0; k < c->m; k++) e->fail |= fprintf(e->f, ",y%ld_lo,y%ld_hi", k + 1, k + 1) < 0;
+    for (long k = 0; e->want_w && k < c->m; k++) e->fail |= fprintf(e->f, ",w%ld_lo,w%ld_hi", k + 1, k + 1) < 0;
+    e->fail |= fputs("\n", e->f) < 0;
+    return DVC_OK;
+}
+
+static void ex_clear(ex_t *e)
+{
+    if (!e->started) return;
+    if (e->lo && e->hi)
+        for (long k = 0; k < e->k2; k++) {
+            mpfr_clear(e->lo[k]);
+            mpfr_clear(e->hi[k]);
+        }
+    free(e->lo);
+    free(e->hi);
+    if (e->lo && e->hi) {
+        mpfi_clear(e->t);
+        mpfi_clear(e->tt);
+    }
+    dvc_ivec_clear(e->X);
+    dvc_ivec_clear(e->Y);
+    dvc_ivec_clear(e->W);
+    dvc_ivec_clear(e->G);
+    if (e->have_p) dvc_dlvi_problem_clear(e->p);
+}
+
+/* Rows of grid point i: the step [t_{i-1}, t_i] (i >= 1), then the grid point. */
+static dvc_status ex_point(const dvc_cert_t c, long i, void *ctx)
+{
+    ex_t *e = ctx;
+    dvc_status st = DVC_OK;
+    if (!e->started && (st = ex_start(e, c)) != DVC_OK) {
+        e->st = st;
+        return st;
+    }
+    for (int kind = (i == 0 || e->grid_only) ? 1 : 0; kind < 2 && st == DVC_OK; kind++) {
+        /* kind 0: the step [t_{i-1}, t_i]; kind 1: the grid point t_i */
+        e->fail |= fputs(kind ? "grid" : "step", e->f) < 0;
+        dvc_tube_time(e->t, c->tube, kind ? i : i - 1);
+        put_fr(e, &e->t->left, MPFR_RNDD);
+        dvc_tube_time(e->t, c->tube, i);
+        put_fr(e, &e->t->right, MPFR_RNDU);
+        for (int which = 0; which < 2; which++) {
+            long cnt = which ? c->m : c->n;
+            if (kind) dvc_tube_grid(e->lo, e->hi, c->tube, i, which);
+            else dvc_tube_step_hull(e->lo, e->hi, c->tube, i, which);
+            for (long j = 0; j < cnt; j++) {
+                put_fr(e, e->lo[j], MPFR_RNDD);
+                put_fr(e, e->hi[j], MPFR_RNDU);
+                mpfi_interv_fr(which ? e->Y->e[j] : e->X->e[j], e->lo[j], e->hi[j]);
+            }
+        }
+        if (e->want_w) {
+            /* w = Q X + M Y + g(T) over the row's time interval */
+            dvc_tube_time(e->tt, c->tube, kind ? i : i - 1);
+            dvc_tube_time(e->t, c->tube, i);
+            mpfi_put(e->tt, e->t);
+            dvc_imat_mul_vec(e->W, e->p->Q, e->X);
+            dvc_imat_mul_vec(e->G, e->p->M, e->Y);
+            dvc_ivec_add(e->W, e->W, e->G);
+            if (e->p->gcb.eval) {
+                st = e->p->gcb.eval(e->G, e->tt, e->p->gcb.ctx);
+                if (st == DVC_OK) dvc_ivec_add(e->W, e->W, e->G);
+            }
+            for (long k = 0; st == DVC_OK && k < c->m; k++) {
+                put_fr(e, &e->W->e[k]->left, MPFR_RNDD);
+                put_fr(e, &e->W->e[k]->right, MPFR_RNDU);
+            }
+        }
+        e->fail |= fputs("\n", e->f) < 0;
+    }
+    if (st == DVC_OK && e->fail) st = dvc_error(DVC_ERR_IO, "cannot write the output");
+    e->st = st;
+    return st;
 }
 
 static int run(const dvc_cli_args *a)
 {
     const char *in = a->pos[0], *out = a->out;
-    int digits = a->digits_given ? a->digits : 17, fail = 0;
-    int grid_only = dvc_cli_flag(a, "grid-only"), want_w = dvc_cli_flag(a, "w");
     int verify = !dvc_cli_flag(a, "no-verify");
-    dvc_dlvi_problem_t p;
-    dvc_ivec_t X, Y, W, G;
-    int have_p = 0;
-    long k2;
     dvc_cert_t c;
     dvc_status st;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    mpfr_t *lo, *hi;
-    mpfi_t t;
+    dvc_outfile of;
+    ex_t e;
+    memset(&of, 0, sizeof of);
+    memset(&e, 0, sizeof e);
+    e.digits = a->digits_given ? a->digits : 17;
+    e.grid_only = dvc_cli_flag(a, "grid-only");
+    e.want_w = dvc_cli_flag(a, "w");
+    e.verify = verify;
+    e.st = DVC_OK;
     dvc_cert_init(c);
-    st = dvc_cert_read(c, in);
-    if (st != DVC_OK) {
-        fprintf(stderr, "dvicert export: unusable certificate: %s\n", dvc_error_message());
-        dvc_cert_clear(c);
-        return DVC_EXIT_INPUT;
-    }
-    if (verify) {
-        st = dvc_cert_verify(c);
-        if (st != DVC_OK) {
-            if (st == DVC_NOT_CERTIFIED)
-                fprintf(a->report, "rejected certificate: %s: %s (nothing written)\n", in, dvc_error_message());
-            else
-                fprintf(stderr, "dvicert export: unusable certificate: %s\n", dvc_error_message());
-            dvc_cert_clear(c);
-            return st == DVC_NOT_CERTIFIED ? DVC_EXIT_FAIL : DVC_EXIT_INPUT;
-        }
-    }
-    if (want_w) {
-        /* the problem (Q, M, g) from the certificate's self-contained copy */
-        dvc_prec_set(c->prec);
-        dvc_dlvi_problem_init(p, 0, 0, 0);
-        have_p = 1;
-        st = dvc_cert_problem(p, c);
-        if (st != DVC_OK) {
-            dvc_dlvi_problem_clear(p);
-            dvc_cert_clear(c);
-            fprintf(stderr, "dvicert export: unusable certificate: %s\n", dvc_error_message());
-            return DVC_EXIT_INPUT;
-        }
-    }
-    dvc_ivec_init2(X, c->n, c->prec);
-    dvc_ivec_init2(Y, c->m, c->prec);
-    dvc_ivec_init2(W, c->m, c->prec);
-    dvc_ivec_init2(G, c->m, c->prec);
-    k2 = c->n > c->m ? c->n : c->m;
-    lo = malloc((size_t)k2 * sizeof *lo);
-    hi = malloc((size_t)k2 * sizeof *hi);
-    if (!lo || !hi) {
-        free(lo);
-        free(hi);
-        dvc_cert_clear(c);
-        fprintf(stderr, "dvicert export: error: out of memory\n");
-        return DVC_EXIT_INPUT;
-    }
-    for (long k = 0; k < k2; k++) {
-        mpfr_init2(lo[k], c->prec);
-        mpfr_init2(hi[k], c->prec);
-    }
-    mpfi_init2(t, c->prec);
-    if (!verify) fail |= put(&buf, &len, &cap, "# certificate NOT re-verified (--no-verify)\n");
-    fail |= put(&buf, &len, &cap, "kind,t_lo,t_hi");
-    for (long j = 0; j < c->n; j++) {
-        char h[64];
-        snprintf(h, sizeof h, ",x%ld_lo,x%ld_hi", j + 1, j + 1);
-        fail |= put(&buf, &len, &cap, h);
-    }
-    for (long k = 0; k < c->m; k++) {
-        char h[64];
-        snprintf(h, sizeof h, ",y%ld_lo,y%ld_hi", k + 1, k + 1);
-        fail |= put(&buf, &len, &cap, h);
-    }
-    for (long k = 0; want_w && k < c->m; k++) {
-        char h[64];
-        snprintf(h, sizeof h, ",w%ld_lo,w%ld_hi", k + 1, k + 1);
-        fail |= put(&buf, &len, &cap, h);
-    }
-    fail |= put(&buf, &len, &cap, "\n");
-    st = DVC_OK;
-    for (long i = 0; i <= c->N && !fail && st == DVC_OK; i++) {
-        for (int kind = (i == 0 || grid_only) ? 1 : 0; kind < 2; kind++) {
-            /* kind 0: the step [t_{i-1}, t_i]; kind 1: the grid point t_i */
-            fail |= put(&buf, &len, &cap, kind ? "grid" : "step");
-            dvc_tube_time(t, c->tube, kind ? i : i - 1);
-            fail |= put_fr(&buf, &len, &cap, &t->left, digits, MPFR_RNDD);
-            dvc_tube_time(t, c->tube, i);
-            fail |= put_fr(&buf, &len, &cap, &t->right, digits, MPFR_RNDU);
-            for (int which = 0; which < 2; which++) {
-                long cnt = which ? c->m : c->n;
-                if (kind) dvc_tube_grid(lo, hi, c->tube, i, which);
-                else dvc_tube_step_hull(lo, hi, c->tube, i, which);
-                for (long j = 0; j < cnt; j++) {
-                    fail |= put_fr(&buf, &len, &cap, lo[j], digits, MPFR_RNDD);
-                    fail |= put_fr(&buf, &len, &cap, hi[j], digits, MPFR_RNDU);
-                    mpfi_interv_fr(which ? Y->e[j] : X->e[j], lo[j], hi[j]);
-                }
-            }
-            if (want_w && st == DVC_OK) {
-                /* w = Q X + M Y + g(T) over the row's time interval */
-                mpfi_t tt;
-                mpfi_init2(tt, c->prec);
-                dvc_tube_time(tt, c->tube, kind ? i : i - 1);
-                dvc_tube_time(t, c->tube, i);
-                mpfi_put(tt, t);
-                dvc_imat_mul_vec(W, p->Q, X);
-                dvc_imat_mul_vec(G, p->M, Y);
-                dvc_ivec_add(W, W, G);
-                if (p->gcb.eval) {
-                    st = p->gcb.eval(G, tt, p->gcb.ctx);
-                    if (st == DVC_OK) dvc_ivec_add(W, W, G);
-                }
-                mpfi_clear(tt);
-                for (long k = 0; st == DVC_OK && k < c->m; k++) {
-                    fail |= put_fr(&buf, &len, &cap, &W->e[k]->left, digits, MPFR_RNDD);
-                    fail |= put_fr(&buf, &len, &cap, &W->e[k]->right, digits, MPFR_RNDU);
-                }
-            }
-            fail |= put(&buf, &len, &cap, "\n");
-        }
-    }
-    for (long k = 0; k < k2; k++) {
-        mpfr_clear(lo[k]);
-        mpfr_clear(hi[k]);
-    }
-    free(lo);
-    free(hi);
-    mpfi_clear(t);
-    dvc_ivec_clear(X);
-    dvc_ivec_clear(Y);
-    dvc_ivec_clear(W);
-    dvc_ivec_clear(G);
-    if (have_p) dvc_dlvi_problem_clear(p);
-    if (st != DVC_OK) ;
-    else if (fail) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    else st = dvc_write_atomic(out, buf, len);
-    free(buf);
+    st = dvc_outfile_open(&of, out);
     if (st != DVC_OK) {
         dvc_cert_clear(c);
         return dvc_cli_fail("export", st);
     }
+    e.f = of.f;
+    if (verify && of.tmp == NULL) {
+        /* a direct output cannot be taken back: verify first, then write */
+        st = dvc_cert_stream(c, in, 1, NULL, NULL);
+        if (st == DVC_OK) st = dvc_cert_stream(c, in, 0, ex_point, &e);
+    } else {
+        /* rows written as the steps are read (and verified); the temporary
+         * file is removed if the certificate is rejected later */
+        st = dvc_cert_stream(c, in, verify, ex_point, &e);
+    }
+    if (st == DVC_OK) st = dvc_outfile_commit(&of);
+    dvc_outfile_clear(&of);
+    ex_clear(&e);
+    if (st != DVC_OK) {
+        if (st == DVC_NOT_CERTIFIED)
+            fprintf(a->report, "rejected certificate: %s: %s (nothing written)\n", in, dvc_error_message());
+        else if (st == DVC_ERR_INPUT || e.st == DVC_OK)
+            fprintf(stderr, "dvicert export: unusable certificate: %s\n", dvc_error_message());
+        dvc_cert_clear(c);
+        if (st == DVC_NOT_CERTIFIED) return DVC_EXIT_FAIL;
+        if (st == DVC_ERR_INPUT || e.st == DVC_OK) return DVC_EXIT_INPUT;
+        return dvc_cli_fail("export", st);
+    }
     fprintf(a->report, "wrote %s (%ld grid points, %ld steps; certificate %s)\n", out, c->N + 1,
-            grid_only ? 0 : c->N, verify ? "verified" : "NOT re-verified (--no-verify)");
+            e.grid_only ? 0 : c->N, verify ? "verified" : "NOT re-verified (--no-verify)");
     dvc_cert_clear(c);
     return DVC_EXIT_OK;
 }

@@ -44,13 +44,8 @@ static int run(const dvc_cli_args *a)
     double t0;
     t0 = dvc_cli_now();
     dvc_cert_init(c);
-    st = dvc_cert_read(c, in);
-    if (st != DVC_OK) {
-        dvc_cert_clear(c);
-        fprintf(stderr, "dvicert verify: unusable certificate: %s\n", dvc_error_message());
-        return DVC_EXIT_INPUT;
-    }
-    st = dvc_cert_verify(c);
+    /* read and verified step by step: memory independent of N */
+    st = dvc_cert_stream(c, in, 1, NULL, NULL);
     if (st == DVC_OK) {
         printf("accepted: %s: %ld steps, every stored bound >= its recomputed rigorous bound "
                "(%ld bits, %.2f s)\n", in, c->N, (long)c->prec, dvc_cli_now() - t0);

@@ -29,7 +29,7 @@ static dvc_status cert_lvi(ws_t *w, dvc_dlvi_result_t r, long i, const dvc_ivec_
     for (long k = 0; k < m; k++) {
         if (!dvc_ival_is_finite(w->lres->y->e[k]))
             return dvc_error(DVC_NOT_CERTIFIED, "LVI enclosure is not finite");
-        mpfi_set(r->yhat[i * m + k], w->lres->y->e[k]);
+        mpfi_set(r->yhat[DVC_RROW(r, i) * m + k], w->lres->y->e[k]);
     }
     return DVC_OK;
 }
@@ -39,15 +39,15 @@ static void set_eps_y(ws_t *w, dvc_dlvi_result_t r, long i, const consts_t *c)
 {
     long m = w->m;
     mpfr_mul(w->r1, c->beta, w->nQ, MPFR_RNDU);
-    mpfr_mul(w->r1, w->r1, r->eps_x[i], MPFR_RNDU);
+    mpfr_mul(w->r1, w->r1, r->eps_x[DVC_RROW(r, i)], MPFR_RNDU);
     mpfr_set_zero(w->r2, 1);
     for (long k = 0; k < m; k++) {
-        mpfi_sub_d(w->s, r->yhat[i * m + k], r->y[i * m + k]);
+        mpfi_sub_d(w->s, r->yhat[DVC_RROW(r, i) * m + k], r->y[DVC_RROW(r, i) * m + k]);
         dvc_ival_mag(w->cc, w->s);
         if (mpfr_cmp(w->cc, w->r2) > 0) mpfr_set(w->r2, w->cc, MPFR_RNDU);
     }
-    mpfr_add(r->eps_y[i], w->r1, w->r2, MPFR_RNDU);
-    if (mpfr_cmp(r->eps_y[i], r->max_eps_y) > 0) mpfr_set(r->max_eps_y, r->eps_y[i], MPFR_RNDU);
+    mpfr_add(r->eps_y[DVC_RROW(r, i)], w->r1, w->r2, MPFR_RNDU);
+    if (mpfr_cmp(r->eps_y[DVC_RROW(r, i)], r->max_eps_y) > 0) mpfr_set(r->max_eps_y, r->eps_y[DVC_RROW(r, i)], MPFR_RNDU);
 }
 
 /* Outward binary64 copy of an interval vector (exact at 53 bits). */
@@ -75,10 +75,10 @@ static int fr_fits_d(mpfr_srcptr x) { return mpfr_number_p(x) && isfinite(mpfr_g
 static const char *grid_not_finite(const dvc_dlvi_result_t r, long i)
 {
     long m = r->m;
-    if (!fr_fits_d(r->eps_x[i])) return "eps_x";
-    if (!fr_fits_d(r->eps_y[i])) return "eps_y";
+    if (!fr_fits_d(r->eps_x[DVC_RROW(r, i)])) return "eps_x";
+    if (!fr_fits_d(r->eps_y[DVC_RROW(r, i)])) return "eps_y";
     for (long k = 0; k < m; k++)
-        if (!fr_fits_d(&r->yhat[i * m + k]->left) || !fr_fits_d(&r->yhat[i * m + k]->right)) return "yhat";
+        if (!fr_fits_d(&r->yhat[DVC_RROW(r, i) * m + k]->left) || !fr_fits_d(&r->yhat[DVC_RROW(r, i) * m + k]->right)) return "yhat";
     return NULL;
 }
 
@@ -87,25 +87,13 @@ static const char *step_not_finite(const dvc_dlvi_result_t r, long i)
 {
     const char *q = grid_not_finite(r, i + 1);
     if (q) return q;
-    if (!isfinite(r->Lx[i])) return "Lx";
-    if (!isfinite(r->Lf[i])) return "Lf";
-    if (!isfinite(r->Lg[i])) return "Lg";
-    if (!isfinite(r->delta[i])) return "delta";
-    if (!isfinite(r->beta_step[i])) return "beta_step";
-    if (!isfinite(r->ry[i])) return "ry";
+    if (!isfinite(r->Lx[DVC_RSTP(r, i)])) return "Lx";
+    if (!isfinite(r->Lf[DVC_RSTP(r, i)])) return "Lf";
+    if (!isfinite(r->Lg[DVC_RSTP(r, i)])) return "Lg";
+    if (!isfinite(r->delta[DVC_RSTP(r, i)])) return "delta";
+    if (!isfinite(r->beta_step[DVC_RSTP(r, i)])) return "beta_step";
+    if (!isfinite(r->ry[DVC_RSTP(r, i)])) return "ry";
     return NULL;
-}
-
-/* max_eps_x, max_eps_y over the grid points 0..k (after a failed step
- * their running maxima may hold the rejected values). */
-static void recompute_max(dvc_dlvi_result_t r, long k)
-{
-    mpfr_set(r->max_eps_x, r->eps_x[0], MPFR_RNDU);
-    mpfr_set(r->max_eps_y, r->eps_y[0], MPFR_RNDU);
-    for (long j = 1; j <= k; j++) {
-        if (mpfr_cmp(r->eps_x[j], r->max_eps_x) > 0) mpfr_set(r->max_eps_x, r->eps_x[j], MPFR_RNDU);
-        if (mpfr_cmp(r->eps_y[j], r->max_eps_y) > 0) mpfr_set(r->max_eps_y, r->eps_y[j], MPFR_RNDU);
-    }
 }
 
 /* Grid point 0: eps_x[0] = ||x0 - x^0||, [yhat^0], F_0 = f(0). */
@@ -177,7 +165,7 @@ static dvc_status local_beta(ws_t *w, mpfr_t out, const int *pat)
 static const consts_t *sharpen_step(ws_t *w, dvc_dlvi_result_t r, long i)
 {
     long n = w->n, m = w->m;
-    const double *xi = r->x + i * n, *xn = r->x + (i + 1) * n;
+    const double *xi = r->x + DVC_RROW(r, i) * n, *xn = r->x + DVC_RROW(r, i + 1) * n;
     dvc_status st;
     /* a priori radius eps_i + Lx h about x^i; box X also holds x^{i+1} */
     mpfr_mul(w->r1, w->Lx, w->hhi, MPFR_RNDU);
@@ -197,7 +185,7 @@ static const consts_t *sharpen_step(ws_t *w, dvc_dlvi_result_t r, long i)
             mpfi_add(w->qbox->e[a], w->qbox->e[a], w->s);
         }
     }
-    st = dvc_lvi_solve(w->lbox, w->solver, w->qbox, r->y + (i + 1) * m);
+    st = dvc_lvi_solve(w->lbox, w->solver, w->qbox, r->y + DVC_RROW(r, i + 1) * m);
     if (st != DVC_OK || w->lbox->route != DVC_LVI_ROUTE_ACTIVE_SET || w->lbox->active == NULL) {
         dvc_error_reset();
         return &w->glob;
@@ -230,7 +218,7 @@ static dvc_status step_grid(ws_t *w, dvc_dlvi_result_t r, long i, int have_y, in
                             const char **what)
 {
     long n = w->n, m = w->m;
-    const double *xn = r->x + (i + 1) * n;
+    const double *xn = r->x + DVC_RROW(r, i + 1) * n;
     dvc_status st;
     *what = "f, g at t_{i+1}";
     if (!w->fg_ready) {
@@ -254,10 +242,10 @@ static dvc_status step_grid(ws_t *w, dvc_dlvi_result_t r, long i, int have_y, in
         dvc_ivec_set_d(w->X1, xn);
         q_of_x(w, w->q, w->X1, w->Gn);
     }
-    if ((st = cert_lvi(w, r, i + 1, w->q, have_y ? r->y + (i + 1) * m : NULL)) != DVC_OK) return st;
+    if ((st = cert_lvi(w, r, i + 1, w->q, have_y ? r->y + DVC_RROW(r, i + 1) * m : NULL)) != DVC_OK) return st;
     if (!have_y)
-        for (long k = 0; k < m; k++) r->y[(i + 1) * m + k] = dvc_ival_mid_d(r->yhat[(i + 1) * m + k]);
-    if (w->fast) yrow_to_d(w->y1lo, w->y1hi, r->yhat + (i + 1) * m, m);
+        for (long k = 0; k < m; k++) r->y[DVC_RROW(r, i + 1) * m + k] = dvc_ival_mid_d(r->yhat[DVC_RROW(r, i + 1) * m + k]);
+    if (w->fast) yrow_to_d(w->y1lo, w->y1hi, r->yhat + DVC_RROW(r, i + 1) * m, m);
     return DVC_OK;
 }
 
@@ -295,8 +283,8 @@ static int step_fast(ws_t *w, dvc_dlvi_result_t r, long i, const consts_t *c)
     io.n = n;
     io.A = &w->fA;
     io.B = &w->fB;
-    io.x0 = r->x + i * n;
-    io.x1 = r->x + (i + 1) * n;
+    io.x0 = r->x + DVC_RROW(r, i) * n;
+    io.x1 = r->x + DVC_RROW(r, i + 1) * n;
     io.f0lo = w->f0lo;
     io.f0hi = w->f0hi;
     io.f1lo = w->f1lo;
@@ -326,24 +314,24 @@ static int step_fast(ws_t *w, dvc_dlvi_result_t r, long i, const consts_t *c)
         rc.beta = c->d_beta;
         rc.nQ = w->d_nQ;
         rc.hhi = w->d_hhi;
-        rc.eps_i = dvc_dlvi_up_d_(r->eps_x[i]);
+        rc.eps_i = dvc_dlvi_up_d_(r->eps_x[DVC_RROW(r, i)]);
         rc.v0n = io.v0n;
         rc.Lf = w->d_Lf;
         rc.Lg = w->d_Lg;
         rc.dn = io.dn;
         rc.dx = io.dx;
-        rc.ydev = dvc_dlvi_fast_ydev_(w->y1lo, w->y1hi, r->y + (i + 1) * m, m);
+        rc.ydev = dvc_dlvi_fast_ydev_(w->y1lo, w->y1hi, r->y + DVC_RROW(r, i + 1) * m, m);
         if (dvc_dlvi_fast_recur_(&rc) == 0) {
-            mpfr_set_d(r->eps_x[i + 1], rc.eps, MPFR_RNDU);
-            if (mpfr_cmp(r->eps_x[i + 1], r->max_eps_x) > 0) mpfr_set(r->max_eps_x, r->eps_x[i + 1], MPFR_RNDU);
-            mpfr_set_d(r->eps_y[i + 1], rc.eps_y, MPFR_RNDU);
-            if (mpfr_cmp(r->eps_y[i + 1], r->max_eps_y) > 0) mpfr_set(r->max_eps_y, r->eps_y[i + 1], MPFR_RNDU);
-            r->Lx[i] = rc.Lx;
-            r->Lf[i] = w->d_Lf;
-            r->Lg[i] = w->d_Lg;
-            r->delta[i] = io.dn;
-            r->beta_step[i] = c->d_beta;
-            r->ry[i] = rc.ry;
+            mpfr_set_d(r->eps_x[DVC_RROW(r, i + 1)], rc.eps, MPFR_RNDU);
+            if (mpfr_cmp(r->eps_x[DVC_RROW(r, i + 1)], r->max_eps_x) > 0) mpfr_set(r->max_eps_x, r->eps_x[DVC_RROW(r, i + 1)], MPFR_RNDU);
+            mpfr_set_d(r->eps_y[DVC_RROW(r, i + 1)], rc.eps_y, MPFR_RNDU);
+            if (mpfr_cmp(r->eps_y[DVC_RROW(r, i + 1)], r->max_eps_y) > 0) mpfr_set(r->max_eps_y, r->eps_y[DVC_RROW(r, i + 1)], MPFR_RNDU);
+            r->Lx[DVC_RSTP(r, i)] = rc.Lx;
+            r->Lf[DVC_RSTP(r, i)] = w->d_Lf;
+            r->Lg[DVC_RSTP(r, i)] = w->d_Lg;
+            r->delta[DVC_RSTP(r, i)] = io.dn;
+            r->beta_step[DVC_RSTP(r, i)] = c->d_beta;
+            r->ry[DVC_RSTP(r, i)] = rc.ry;
             return 2;
         }
     }
@@ -360,9 +348,9 @@ static int step_fast(ws_t *w, dvc_dlvi_result_t r, long i, const consts_t *c)
 static dvc_status step_defect(ws_t *w, dvc_dlvi_result_t r, long i)
 {
     long n = w->n, m = w->m;
-    dvc_ivec_set_d(w->X0, r->x + i * n);
-    dvc_ivec_set_d(w->X1, r->x + (i + 1) * n);
-    field_norm(w, w->v0n, w->X0, r->yhat + i * m, w->Fi);
+    dvc_ivec_set_d(w->X0, r->x + DVC_RROW(r, i) * n);
+    dvc_ivec_set_d(w->X1, r->x + DVC_RROW(r, i + 1) * n);
+    field_norm(w, w->v0n, w->X0, r->yhat + DVC_RROW(r, i) * m, w->Fi);
     mpfr_set_zero(w->dn, 1);
     mpfr_set_zero(w->dx, 1);
     for (long k = 0; k < n; k++) {
@@ -373,7 +361,7 @@ static dvc_status step_defect(ws_t *w, dvc_dlvi_result_t r, long i)
     }
     dvc_ivec_set(w->w, w->Fn);
     dvc_dlvi_spm_addmul_(w->w, &w->sA, w->Z->e, w->s);
-    dvc_dlvi_spm_addmul_(w->w, &w->sB, r->yhat + (i + 1) * m, w->s);
+    dvc_dlvi_spm_addmul_(w->w, &w->sB, r->yhat + DVC_RROW(r, i + 1) * m, w->s);
     for (long a = 0; a < n; a++) {
         mpfi_mul(w->u, w->w->e[a], w->h);
         mpfi_sub(w->s, w->X1->e[a], w->X0->e[a]);
@@ -415,7 +403,7 @@ static dvc_status step_eps_x(ws_t *w, dvc_dlvi_result_t r, long i, const consts_
     mpfr_mul(w->r1, c->invD, w->dn, MPFR_RNDU);
     mpfr_add(w->eps, w->eps, w->r1, MPFR_RNDU);
     if (!mpfr_number_p(w->eps)) return dvc_error(DVC_NOT_CERTIFIED, "error bound is not finite");
-    mpfr_set(r->eps_x[i + 1], w->eps, MPFR_RNDU);
+    mpfr_set(r->eps_x[DVC_RROW(r, i + 1)], w->eps, MPFR_RNDU);
     if (mpfr_cmp(w->eps, r->max_eps_x) > 0) mpfr_set(r->max_eps_x, w->eps, MPFR_RNDU);
     return DVC_OK;
 }
@@ -467,9 +455,12 @@ dvc_status dvc_dlvi_cert_step_(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
     int fast, done = 0;
 
     mpfi_mul_si(w->tn, w->h, i + 1);
-    r->t[i + 1] = dvc_ival_mid_d(w->tn);
+    r->t[DVC_RROW(r, i + 1)] = dvc_ival_mid_d(w->tn);
     mpfi_interv_fr(w->tstep, &w->ti->left, &w->tn->right);
-    mpfr_set(w->eps_i, r->eps_x[i], MPFR_RNDU);
+    mpfr_set(w->eps_i, r->eps_x[DVC_RROW(r, i)], MPFR_RNDU);
+    /* the maxima over grid points 0..i, restored if this step fails */
+    mpfr_set(w->pmax_x, r->max_eps_x, MPFR_RNDU);
+    mpfr_set(w->pmax_y, r->max_eps_y, MPFR_RNDU);
 
     if ((st = step_grid(w, r, i, have_y, &fast, &what)) != DVC_OK) goto fail;
     what = "Lipschitz constants of f, g";
@@ -500,17 +491,18 @@ dvc_status dvc_dlvi_cert_step_(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
         }
         set_eps_y(w, r, i + 1, c);
         step_ry(w, c);
-        r->Lx[i] = dvc_dlvi_up_d_(w->Lx);
-        r->Lf[i] = dvc_dlvi_up_d_(w->Lf);
-        r->Lg[i] = dvc_dlvi_up_d_(w->Lg);
-        r->delta[i] = dvc_dlvi_up_d_(w->dn);
-        r->beta_step[i] = dvc_dlvi_up_d_(c->beta);
-        r->ry[i] = dvc_dlvi_up_d_(w->r1);
+        r->Lx[DVC_RSTP(r, i)] = dvc_dlvi_up_d_(w->Lx);
+        r->Lf[DVC_RSTP(r, i)] = dvc_dlvi_up_d_(w->Lf);
+        r->Lg[DVC_RSTP(r, i)] = dvc_dlvi_up_d_(w->Lg);
+        r->delta[DVC_RSTP(r, i)] = dvc_dlvi_up_d_(w->dn);
+        r->beta_step[DVC_RSTP(r, i)] = dvc_dlvi_up_d_(c->beta);
+        r->ry[DVC_RSTP(r, i)] = dvc_dlvi_up_d_(w->r1);
     }
     {
         const char *q = step_not_finite(r, i);
         if (q) {
-            recompute_max(r, i);
+            mpfr_set(r->max_eps_x, w->pmax_x, MPFR_RNDU);
+            mpfr_set(r->max_eps_y, w->pmax_y, MPFR_RNDU);
             st = dvc_error(DVC_NOT_CERTIFIED, "%s is not finite (overflows binary64)", q);
             what = "bounds";
             goto fail;

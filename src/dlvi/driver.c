@@ -22,15 +22,56 @@ static void progress(ws_t *w, long i, int tty)
     }
 }
 
+/* Hand grid point i (and step i - 1 before it) to the sink, if any. */
+static dvc_status emit(const ws_t *w, const dvc_dlvi_result_t r, long i)
+{
+    const dvc_dlvi_opts *o = w->o;
+    dvc_dlvi_point pt;
+    long row = DVC_RROW(r, i);
+    if (o->sink == NULL) return DVC_OK;
+    memset(&pt, 0, sizeof pt);
+    pt.i = i;
+    pt.t = r->t[row];
+    pt.x = r->x + row * w->n;
+    pt.y = r->y + row * w->m;
+    pt.yhat = r->yhat[row * w->m];
+    pt.eps_x = r->eps_x[row];
+    pt.eps_y = r->eps_y[row];
+    if (i >= 1) {
+        long s = DVC_RSTP(r, i - 1);
+        pt.Lx = r->Lx[s];
+        pt.Lf = r->Lf[s];
+        pt.Lg = r->Lg[s];
+        pt.delta = r->delta[s];
+        pt.beta_step = r->beta_step[s];
+        pt.ry = r->ry[s];
+    }
+    return o->sink(&pt, o->sink_ctx);
+}
+
+/* x^i, y^i from a source into their rows, checked. */
+static dvc_status pull(const ws_t *w, dvc_dlvi_result_t r, long i, dvc_dlvi_source src, void *ctx)
+{
+    long row = DVC_RROW(r, i);
+    dvc_status st = src(i, r->x + row * w->n, r->y + row * w->m, ctx);
+    if (st != DVC_OK) return st;
+    for (long k = 0; k < w->n; k++)
+        if (!isfinite(r->x[row * w->n + k]))
+            return dvc_error(DVC_ERR_INPUT, "dlvi: predictor x[%ld][%ld] is not finite", i, k);
+    return DVC_OK;
+}
+
 /* The loop shared by run and certify. With predict != 0, x^{i+1}, y^{i+1}
- * are computed by the predictor just before step i is certified. */
+ * are computed by the predictor just before step i is certified; with a
+ * source, they are fetched from it then. */
 static dvc_status engine(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p, const dvc_dlvi_opts *o,
-                         const double *xs, const double *ys, int predict)
+                         const double *xs, const double *ys, int predict, dvc_dlvi_source src,
+                         void *src_ctx)
 {
     ws_t w;
     dvc_status st;
     dvc_dlvi_opts def;
-    int tty, have_y = predict || ys != NULL;
+    int tty, have_y = predict || ys != NULL || src != NULL;
     long n, m;
     if (o == NULL) {
         dvc_dlvi_opts_default(&def);
@@ -48,6 +89,8 @@ static dvc_status engine(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p, const 
             st = dvc_error_context(st, "dlvi predictor at t = 0: ");
             goto done;
         }
+    } else if (src) {
+        if ((st = pull(&w, r, 0, src, src_ctx)) != DVC_OK) goto done;
     } else {
         for (long k = 0; k < (w.N + 1) * n; k++) {
             if (!isfinite(xs[k])) {
@@ -60,7 +103,9 @@ static dvc_status engine(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p, const 
             for (long k = 0; k < (w.N + 1) * m; k++) r->y[k] = ys[k];
     }
     if ((st = dvc_dlvi_cert_start_(&w, r, have_y)) != DVC_OK) goto done;
+    if ((st = emit(&w, r, 0)) != DVC_OK) goto done;
     for (long i = 0; i < w.N; i++) {
+        long r0 = DVC_RROW(r, i), r1 = DVC_RROW(r, i + 1);
         if (predict) {
             /* f, g at [t_{i+1}] once: midpoints for the predictor, the
              * enclosures for cert_step (same values it would compute) */
@@ -83,12 +128,15 @@ static dvc_status engine(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p, const 
                 dvc_ivec_mid_d(w.gv, w.Gn);
             }
             w.fg_ready = 1;
-            memcpy(r->y + (i + 1) * m, r->y + i * m, (size_t)m * sizeof(double));
-            st = dvc_dlvi_pred_step_(&w, r->x + i * n, r->x + (i + 1) * n, r->y + (i + 1) * m,
+            memcpy(r->y + r1 * m, r->y + r0 * m, (size_t)m * sizeof(double));
+            st = dvc_dlvi_pred_step_(&w, r->x + r0 * n, r->x + r1 * n, r->y + r1 * m,
                            (double)(i + 1) * w.hd, 1);
             if (st != DVC_OK) goto done;
+        } else if (src && (st = pull(&w, r, i + 1, src, src_ctx)) != DVC_OK) {
+            goto done;
         }
         if ((st = dvc_dlvi_cert_step_(&w, r, i, have_y)) != DVC_OK) goto done;
+        if ((st = emit(&w, r, i + 1)) != DVC_OK) goto done;
         progress(&w, i + 1, tty);
     }
 done:
@@ -103,13 +151,13 @@ static dvc_status engine_retry(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
                                int predict)
 {
     dvc_dlvi_opts loc;
-    dvc_status st = engine(r, p, o, xs, ys, predict);
-    if (o == NULL || o->prec_max <= 0) return st;
+    dvc_status st = engine(r, p, o, xs, ys, predict, NULL, NULL);
+    if (o == NULL || o->prec_max <= 0 || o->sink != NULL) return st;
     loc = *o;
     loc.prec = r->prec;
     while (st == DVC_NOT_CERTIFIED && 2 * loc.prec <= o->prec_max) {
         loc.prec *= 2;
-        st = engine(r, p, &loc, xs, ys, predict);
+        st = engine(r, p, &loc, xs, ys, predict, NULL, NULL);
     }
     return st;
 }
@@ -124,4 +172,12 @@ dvc_status dvc_dlvi_certify(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
 {
     if (xs == NULL) return dvc_error(DVC_ERR_INPUT, "dlvi certify: no predictor given");
     return engine_retry(r, p, o, xs, ys, 0);
+}
+
+dvc_status dvc_dlvi_certify_stream(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p,
+                                   const dvc_dlvi_opts *o, dvc_dlvi_source src, void *src_ctx)
+{
+    if (src == NULL || o == NULL || o->sink == NULL)
+        return dvc_error(DVC_ERR_INPUT, "dlvi certify: a streaming run needs a source and a sink");
+    return engine(r, p, o, NULL, NULL, 0, src, src_ctx);
 }

@@ -17,7 +17,12 @@
 #include "dvicert/dlvi.h"
 #include "lvi_internal.h"
 
-dvc_status dvc_dlvi_result_alloc_(dvc_dlvi_result_t r, long n, long m, long N, mpfr_prec_t prec);
+/* window != 0: only two grid rows and one step slot (streaming, see
+ * dvc_dlvi_opts.sink); the index macros below map i to its slot. */
+dvc_status dvc_dlvi_result_alloc_(dvc_dlvi_result_t r, long n, long m, long N, mpfr_prec_t prec,
+                                  int window);
+#define DVC_RROW(r, i) ((r)->window ? ((i) & 1) : (i))
+#define DVC_RSTP(r, i) ((r)->window ? 0 : (i))
 
 /* MPFI has no mpfi_inits2 / mpfi_clears: NULL-terminated lists. */
 static inline void dvc_dlvi_iinits_(mpfr_prec_t prec, mpfi_ptr x, ...)
@@ -133,6 +138,7 @@ typedef struct {
     int *loc_pat;
     dvc_ivec_t Fi, Fn, Gn, Gstep, q, qbox, w, X0, X1, Z;
     spm_t sA, sB, sQ;
+    mpfr_t pmax_x, pmax_y;
     mpfr_t eps_i, eps, v0n, v0, Lx, Lf, Lg, dn, dx, cc, r1, r2, Lf_blk, Lg_blk;
     long blk_id;
     /* binary64 path (fast.c) at 53 bits */

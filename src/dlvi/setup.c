@@ -140,7 +140,7 @@ void dvc_dlvi_ws_clear_(ws_t *w)
     dvc_lvi_result_clear(w->lbox);
     dvc_dlvi_iclears_(w->h, w->theta, w->omt, w->ti, w->tn, w->tstep, w->tblk, w->s, w->u, (mpfi_ptr)0);
     mpfr_clears(w->nA, w->nB, w->nQ, w->hhi, w->eps_i, w->eps, w->v0n, w->v0, w->Lx, w->Lf, w->Lg,
-                w->dn, w->dx, w->cc, w->r1, w->r2, w->Lf_blk, w->Lg_blk, (mpfr_ptr)0);
+                w->dn, w->dx, w->cc, w->r1, w->r2, w->Lf_blk, w->Lg_blk, w->pmax_x, w->pmax_y, (mpfr_ptr)0);
     dvc_dlvi_consts_clear_(&w->glob);
     dvc_dlvi_consts_clear_(&w->loc);
     dvc_ivec_clear(w->Fi);
@@ -300,7 +300,7 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     dvc_lvi_result_init(w->lbox, m);
     dvc_dlvi_iinits_(prec, w->h, w->theta, w->omt, w->ti, w->tn, w->tstep, w->tblk, w->s, w->u, (mpfi_ptr)0);
     mpfr_inits2(prec, w->nA, w->nB, w->nQ, w->hhi, w->eps_i, w->eps, w->v0n, w->v0, w->Lx, w->Lf,
-                w->Lg, w->dn, w->dx, w->cc, w->r1, w->r2, w->Lf_blk, w->Lg_blk, (mpfr_ptr)0);
+                w->Lg, w->dn, w->dx, w->cc, w->r1, w->r2, w->Lf_blk, w->Lg_blk, w->pmax_x, w->pmax_y, (mpfr_ptr)0);
     dvc_dlvi_consts_init_(&w->glob, prec);
     dvc_dlvi_consts_init_(&w->loc, prec);
     dvc_ivec_init2(w->Fi, n, prec);
@@ -344,7 +344,7 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     w->blk_id = -1;
     if ((st = dvc_dlvi_tf_resolve_(&w->f, &p->fcb, n, "f")) != DVC_OK) return st;
     if ((st = dvc_dlvi_tf_resolve_(&w->g, &p->gcb, m, "g")) != DVC_OK) return st;
-    if ((st = dvc_dlvi_result_alloc_(r, n, m, p->N, prec)) != DVC_OK) return st;
+    if ((st = dvc_dlvi_result_alloc_(r, n, m, p->N, prec, o->sink != NULL)) != DVC_OK) return st;
     /* y solves the VI, so y(t) in [l, u]: the reported y tube is met with it */
     if ((st = dvc_dlvi_result_set_ybox(r, p)) != DVC_OK) return st;
     r->sharpen = w->sharpen;

@@ -7,10 +7,15 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "dvicert_version.h"
+#include "dvicert/files.h"
 #include "io/json.h"
 #include "io/problem_json.h"
 #include "cert_json.h"
@@ -97,31 +102,37 @@ static json_t *claims_obj(const dvc_cert_claims *cl)
     return o;
 }
 
+/* Step object of grid point i held in row `row` of tb, with its label. */
+static json_t *step_obj(const dvc_tube_struct *tb, long row, long i, const char *label)
+{
+    json_t *s = json_object(), *xs = json_array(), *ys = json_array(), *yh = json_array();
+    long n = tb->n, m = tb->m;
+    json_object_set_new(s, "t", json_string(label));
+    for (long j = 0; j < n; j++) json_array_append_new(xs, hex(tb->x[row * n + j]));
+    for (long k = 0; k < m; k++) {
+        json_t *pair = json_array();
+        json_array_append_new(ys, hex(tb->y[row * m + k]));
+        json_array_append_new(pair, dec(tb->yhat_lo[row * m + k], 0));
+        json_array_append_new(pair, dec(tb->yhat_hi[row * m + k], 1));
+        json_array_append_new(yh, pair);
+    }
+    json_object_set_new(s, "x", xs);
+    json_object_set_new(s, "y", ys);
+    json_object_set_new(s, "eps_x", dec(tb->eps_x[row], 1));
+    json_object_set_new(s, "eps_y", dec(tb->eps_y[row], 1));
+    json_object_set_new(s, "yhat", yh);
+    if (i >= 1) json_object_set_new(s, "ry", dec(tb->ry[row], 1));
+    return s;
+}
+
 static json_t *steps_arr(const dvc_cert_t c)
 {
     json_t *arr = json_array();
-    const dvc_tube_struct *tb = c->tube;
     for (long i = 0; i <= c->N; i++) {
-        json_t *s = json_object(), *xs = json_array(), *ys = json_array(), *yh = json_array();
         char buf[40];
         if (c->labels) snprintf(buf, sizeof buf, "%s", c->labels[i]);
-        else dvc_cert_time_label(buf, tb->T, c->N, i);
-        json_object_set_new(s, "t", json_string(buf));
-        for (long j = 0; j < c->n; j++) json_array_append_new(xs, hex(tb->x[i * c->n + j]));
-        for (long k = 0; k < c->m; k++) {
-            json_t *pair = json_array();
-            json_array_append_new(ys, hex(tb->y[i * c->m + k]));
-            json_array_append_new(pair, dec(tb->yhat_lo[i * c->m + k], 0));
-            json_array_append_new(pair, dec(tb->yhat_hi[i * c->m + k], 1));
-            json_array_append_new(yh, pair);
-        }
-        json_object_set_new(s, "x", xs);
-        json_object_set_new(s, "y", ys);
-        json_object_set_new(s, "eps_x", dec(tb->eps_x[i], 1));
-        json_object_set_new(s, "eps_y", dec(tb->eps_y[i], 1));
-        json_object_set_new(s, "yhat", yh);
-        if (i >= 1) json_object_set_new(s, "ry", dec(tb->ry[i], 1));
-        json_array_append_new(arr, s);
+        else dvc_cert_time_label(buf, c->tube->T, c->N, i);
+        json_array_append_new(arr, step_obj(c->tube, i, i, buf));
     }
     return arr;
 }
@@ -143,10 +154,11 @@ static json_t *build_root(const dvc_cert_t c)
     json_object_set_new(root, "generator", json_string(c->generator ? c->generator : "dvicert"));
     json_object_set_new(root, "precision", json_integer((json_int_t)c->prec));
     json_object_set_new(root, "method", claims_obj(&c->method));
-    json_object_set_new(root, "summary", claims_obj(&c->summary));
     json_object_set_new(root, "problem_digest", json_string(tagged));
     json_object_set_new(root, "problem", problem);
     json_object_set_new(root, "steps", steps_arr(c));
+    /* after the steps: a streaming writer knows it only at the end */
+    json_object_set_new(root, "summary", claims_obj(&c->summary));
     if (digest_root(dg, root) != DVC_OK) {
         json_decref(root);
         return NULL;
@@ -277,25 +289,36 @@ static dvc_status tagged_digest(char out[17], const json_t *j, const char *file,
     return DVC_OK;
 }
 
-static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
+static dvc_status check_version(const json_t *root, const char *file)
 {
-    const json_t *j, *steps, *prob, *method, *summary;
+    const json_t *j = NULL;
+    dvc_status st;
+    if ((st = need(&j, root, "version", JSON_INTEGER, file)) != DVC_OK) return st;
+    if (json_integer_value(j) != CERT_VERSION)
+        return dvc_error(DVC_ERR_INPUT, "%s: certificate version %lld, this dvicert reads %d", file,
+                         (long long)json_integer_value(j), CERT_VERSION);
+    return DVC_OK;
+}
+
+/* Everything a certificate states before its steps: format, version,
+ * precision, method, the problem and its digest; the problem gives n, m, N
+ * and T, and the tube is allocated with `window` rows (0: all). The
+ * digest of the problem is recomputed for verify. */
+static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, long window)
+{
+    const json_t *j, *prob, *method;
     dvc_status st;
     dvc_dlvi_problem_t p;
-    dvc_cert_clear(c);
-    dvc_cert_init(c);
-    if (!json_is_object(root)) return dvc_error(DVC_ERR_INPUT, "%s: not a JSON object", file);
     if ((st = known_keys(root, keys_root, file, "")) != DVC_OK) return st;
     if ((st = need(&j, root, "format", JSON_STRING, file)) != DVC_OK) return st;
     if (strcmp(json_string_value(j), CERT_FORMAT) != 0)
         return dvc_error(DVC_ERR_INPUT, "%s: not a dvicert certificate (format '%s')", file,
                          json_string_value(j));
-    if ((st = need(&j, root, "version", JSON_INTEGER, file)) != DVC_OK) return st;
-    if (json_integer_value(j) != CERT_VERSION)
-        return dvc_error(DVC_ERR_INPUT, "%s: certificate version %lld, this dvicert reads %d", file,
-                         (long long)json_integer_value(j), CERT_VERSION);
+    /* a streamed file may state the version after the steps (tail_part) */
+    if (json_object_get(root, "version") && (st = check_version(root, file)) != DVC_OK) return st;
     if ((j = json_object_get(root, "generator")) != NULL) {
         if (!json_is_string(j)) return dvc_error(DVC_ERR_INPUT, "%s: field 'generator' must be a string", file);
+        free(c->generator);
         c->generator = strdup(json_string_value(j));
     }
     if ((st = need(&j, root, "precision", JSON_INTEGER, file)) != DVC_OK) return st;
@@ -305,21 +328,15 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
                          (long long)json_integer_value(j), DVC_CERT_PREC_MAX);
     c->prec = (mpfr_prec_t)json_integer_value(j);
     if ((st = need(&method, root, "method", JSON_OBJECT, file)) != DVC_OK) return st;
-    if ((st = need(&summary, root, "summary", JSON_OBJECT, file)) != DVC_OK) return st;
     if ((st = known_keys(method, keys_method, file, "field 'method': ")) != DVC_OK) return st;
-    if ((st = known_keys(summary, keys_summary, file, "field 'summary': ")) != DVC_OK) return st;
     if ((st = need(&j, method, "sharpen", JSON_TRUE, file)) != DVC_OK) return st;
     c->sharpen = json_is_true(j);
     if ((st = read_claims(&c->method, method, file, "method")) != DVC_OK) return st;
-    if ((st = read_claims(&c->summary, summary, file, "summary")) != DVC_OK) return st;
     if ((st = need(&j, root, "problem_digest", JSON_STRING, file)) != DVC_OK) return st;
     if ((st = tagged_digest(c->problem_digest, j, file, "problem_digest")) != DVC_OK) return st;
-    if ((st = need(&j, root, "digest", JSON_STRING, file)) != DVC_OK) return st;
-    if ((st = tagged_digest(c->digest, j, file, "digest")) != DVC_OK) return st;
     if ((st = need(&prob, root, "problem", JSON_OBJECT, file)) != DVC_OK) return st;
-    /* what verify compares the stated digests with */
+    /* what verify compares the stated digest with */
     if ((st = dvc_problem_digest(c->problem_digest_read, prob)) != DVC_OK) return st;
-    if ((st = digest_root(c->digest_read, root)) != DVC_OK) return st;
     c->problem_json = json_dumps(prob, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (!c->problem_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
 
@@ -334,66 +351,98 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
         c->n = p->n;
         c->m = p->m;
         c->N = p->N;
-        st = dvc_tube_alloc(c->tube, c->n, c->m, c->N, p->T, c->prec);
+        st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, p->T, c->prec, window);
         /* the admissible box of y: [l.lo, u.hi] */
         if (st == DVC_OK) st = dvc_tube_set_ybox(c->tube, p->l, p->u);
     }
     dvc_dlvi_problem_clear(p);
-    if (st != DVC_OK) return st;
+    return st;
+}
 
+/* What follows the steps in the layout dvicert writes: summary, digest. */
+static dvc_status tail_part(dvc_cert_t c, const json_t *root, const char *file)
+{
+    const json_t *j = NULL, *summary = NULL;
+    dvc_status st;
+    if ((st = check_version(root, file)) != DVC_OK) return st;
+    if ((st = need(&summary, root, "summary", JSON_OBJECT, file)) != DVC_OK) return st;
+    if ((st = known_keys(summary, keys_summary, file, "field 'summary': ")) != DVC_OK) return st;
+    if ((st = read_claims(&c->summary, summary, file, "summary")) != DVC_OK) return st;
+    if ((st = need(&j, root, "digest", JSON_STRING, file)) != DVC_OK) return st;
+    return tagged_digest(c->digest, j, file, "digest");
+}
+
+/* Step object s (grid point i) into row `row` of c->tube; its label (owned)
+ * into *label. */
+static dvc_status read_step(dvc_cert_t c, const json_t *s, long i, long row, const char *file,
+                            char **label)
+{
+    const json_t *j, *xs, *ys, *yh;
+    dvc_tube_struct *tb = c->tube;
+    dvc_status st;
+    long n = c->n, m = c->m;
+    char where[512], w2[64];
+    if (!json_is_object(s)) return dvc_error(DVC_ERR_INPUT, "%s: step %ld must be an object", file, i);
+    snprintf(where, sizeof where, "%s: step %ld", file, i);
+    snprintf(w2, sizeof w2, "step %ld: ", i);
+    if ((st = known_keys(s, keys_step, file, w2)) != DVC_OK) return st;
+    if ((st = need(&j, s, "t", JSON_STRING, where)) != DVC_OK) return st;
+    free(*label);
+    if (!(*label = strdup(json_string_value(j)))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if ((st = need(&xs, s, "x", JSON_ARRAY, where)) != DVC_OK) return st;
+    if ((st = need(&ys, s, "y", JSON_ARRAY, where)) != DVC_OK) return st;
+    if ((st = need(&yh, s, "yhat", JSON_ARRAY, where)) != DVC_OK) return st;
+    if ((long)json_array_size(xs) != n || (long)json_array_size(ys) != m ||
+        (long)json_array_size(yh) != m)
+        return dvc_error(DVC_ERR_INPUT, "%s: fields 'x', 'y', 'yhat' must have %ld, %ld, %ld entries",
+                         where, n, m, m);
+    for (long k = 0; k < n; k++)
+        if ((st = read_hex(&tb->x[row * n + k], json_array_get(xs, (size_t)k), file, i, "x", k)) != DVC_OK)
+            return st;
+    for (long k = 0; k < m; k++) {
+        const json_t *pair = json_array_get(yh, (size_t)k);
+        if ((st = read_hex(&tb->y[row * m + k], json_array_get(ys, (size_t)k), file, i, "y", k)) != DVC_OK)
+            return st;
+        if (!json_is_array(pair) || json_array_size(pair) != 2)
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'yhat' entry %ld must be [lo, hi]", where, k + 1);
+        if ((st = read_dec(tb->yhat_lo[row * m + k], json_array_get(pair, 0), file, i, "yhat")) != DVC_OK ||
+            (st = read_dec(tb->yhat_hi[row * m + k], json_array_get(pair, 1), file, i, "yhat")) != DVC_OK)
+            return st;
+        if (mpfr_cmp(&tb->yhat_lo[row * m + k]->left, &tb->yhat_hi[row * m + k]->right) > 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'yhat' entry %ld: lo > hi", where, k + 1);
+    }
+    if ((st = read_dec(tb->eps_x[row], json_object_get(s, "eps_x"), file, i, "eps_x")) != DVC_OK) return st;
+    if ((st = read_dec(tb->eps_y[row], json_object_get(s, "eps_y"), file, i, "eps_y")) != DVC_OK) return st;
+    if (mpfr_sgn(&tb->eps_x[row]->right) < 0 || mpfr_sgn(&tb->eps_y[row]->right) < 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: negative bound", where);
+    if (i >= 1) {
+        if ((st = read_dec(tb->ry[row], json_object_get(s, "ry"), file, i, "ry")) != DVC_OK) return st;
+        if (mpfr_sgn(&tb->ry[row]->right) < 0) return dvc_error(DVC_ERR_INPUT, "%s: negative bound", where);
+    } else {
+        mpfi_set_ui(tb->ry[row], 0);
+    }
+    return DVC_OK;
+}
+
+static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
+{
+    const json_t *steps;
+    dvc_status st;
+    dvc_cert_clear(c);
+    dvc_cert_init(c);
+    if (!json_is_object(root)) return dvc_error(DVC_ERR_INPUT, "%s: not a JSON object", file);
+    if ((st = head_part(c, root, file, 0)) != DVC_OK) return st;
+    if ((st = tail_part(c, root, file)) != DVC_OK) return st;
+    if ((st = digest_root(c->digest_read, root)) != DVC_OK) return st;
     if ((st = need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
     if ((long)json_array_size(steps) != c->N + 1)
         return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' has %ld entries, the problem has N + 1 = %ld",
                          file, (long)json_array_size(steps), c->N + 1);
     c->labels = calloc((size_t)(c->N + 1), sizeof *c->labels);
     if (!c->labels) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    for (long i = 0; i <= c->N; i++) {
-        const json_t *s = json_array_get(steps, (size_t)i), *xs, *ys, *yh;
-        dvc_tube_struct *tb = c->tube;
-        char where[512];
-        if (!json_is_object(s))
-            return dvc_error(DVC_ERR_INPUT, "%s: step %ld must be an object", file, i);
-        snprintf(where, sizeof where, "%s: step %ld", file, i);
-        {
-            char w2[64];
-            snprintf(w2, sizeof w2, "step %ld: ", i);
-            if ((st = known_keys(s, keys_step, file, w2)) != DVC_OK) return st;
-        }
-        if ((st = need(&j, s, "t", JSON_STRING, where)) != DVC_OK) return st;
-        if (!(c->labels[i] = strdup(json_string_value(j)))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-        if ((st = need(&xs, s, "x", JSON_ARRAY, where)) != DVC_OK) return st;
-        if ((st = need(&ys, s, "y", JSON_ARRAY, where)) != DVC_OK) return st;
-        if ((st = need(&yh, s, "yhat", JSON_ARRAY, where)) != DVC_OK) return st;
-        if ((long)json_array_size(xs) != c->n || (long)json_array_size(ys) != c->m ||
-            (long)json_array_size(yh) != c->m)
-            return dvc_error(DVC_ERR_INPUT, "%s: fields 'x', 'y', 'yhat' must have %ld, %ld, %ld entries",
-                             where, c->n, c->m, c->m);
-        for (long k = 0; k < c->n; k++)
-            if ((st = read_hex(&tb->x[i * c->n + k], json_array_get(xs, (size_t)k), file, i, "x", k)) != DVC_OK)
-                return st;
-        for (long k = 0; k < c->m; k++) {
-            const json_t *pair = json_array_get(yh, (size_t)k);
-            if ((st = read_hex(&tb->y[i * c->m + k], json_array_get(ys, (size_t)k), file, i, "y", k)) != DVC_OK)
-                return st;
-            if (!json_is_array(pair) || json_array_size(pair) != 2)
-                return dvc_error(DVC_ERR_INPUT, "%s: field 'yhat' entry %ld must be [lo, hi]", where, k + 1);
-            if ((st = read_dec(tb->yhat_lo[i * c->m + k], json_array_get(pair, 0), file, i, "yhat")) != DVC_OK ||
-                (st = read_dec(tb->yhat_hi[i * c->m + k], json_array_get(pair, 1), file, i, "yhat")) != DVC_OK)
-                return st;
-            if (mpfr_cmp(&tb->yhat_lo[i * c->m + k]->left, &tb->yhat_hi[i * c->m + k]->right) > 0)
-                return dvc_error(DVC_ERR_INPUT, "%s: field 'yhat' entry %ld: lo > hi", where, k + 1);
-        }
-        if ((st = read_dec(tb->eps_x[i], json_object_get(s, "eps_x"), file, i, "eps_x")) != DVC_OK) return st;
-        if ((st = read_dec(tb->eps_y[i], json_object_get(s, "eps_y"), file, i, "eps_y")) != DVC_OK) return st;
-        if (mpfr_sgn(&tb->eps_x[i]->right) < 0 || mpfr_sgn(&tb->eps_y[i]->right) < 0)
-            return dvc_error(DVC_ERR_INPUT, "%s: negative bound", where);
-        if (i >= 1) {
-            if ((st = read_dec(tb->ry[i], json_object_get(s, "ry"), file, i, "ry")) != DVC_OK) return st;
-            if (mpfr_sgn(&tb->ry[i]->right) < 0) return dvc_error(DVC_ERR_INPUT, "%s: negative bound", where);
-        } else {
-            mpfi_set_ui(tb->ry[0], 0);
-        }
-    }
+    for (long i = 0; i <= c->N; i++)
+        if ((st = read_step(c, json_array_get(steps, (size_t)i), i, i, file, &c->labels[i])) != DVC_OK)
+            return st;
     return DVC_OK;
 }
 
@@ -558,3 +607,636 @@ dvc_status dvc_cert_write(const dvc_cert_t c, const char *path)
     return st;
 }
 
+
+/* ---- streaming ------------------------------------------------------------
+ * Certificates of any N in memory independent of N. The layout is the one
+ * dvc_cert_write produces: "{", one top-level member per line, the steps one
+ * per line between `"steps": [` and `]`, summary and digest after the steps,
+ * "}". The digest is still FNV-1a 64 of the canonical text (sorted keys,
+ * compact) of the whole object without `digest`: "steps" sorts after every
+ * key that precedes it in the layout and before "summary" and "version",
+ * so the canonical text is produced in file order, piece by piece. */
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+static void fnv_add(uint64_t *h, const char *s)
+{
+    for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
+        *h ^= *q;
+        *h *= FNV_PRIME;
+    }
+}
+
+/* Canonical text of obj without its closing brace (prefix) or its opening
+ * brace (suffix), hashed. */
+static int fnv_obj(uint64_t *h, const json_t *obj, int drop_last)
+{
+    char *t = json_dumps(obj, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+    size_t len;
+    if (!t) return -1;
+    len = strlen(t);
+    if (drop_last) {
+        t[len - 1] = '\0';
+        fnv_add(h, t);
+    } else {
+        fnv_add(h, t + 1);
+    }
+    free(t);
+    return 0;
+}
+
+/* One member line of the layout: `  "key": value` (no separator). */
+static int put_member(FILE *f, const char *key, const json_t *val)
+{
+    json_t *k = json_string(key);
+    char *ks = k ? json_dumps(k, JSON_ENCODE_ANY) : NULL;
+    char *vs = json_dumps(val, JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_COMPACT);
+    int rc = ks && vs && fprintf(f, "  %s: %s", ks, vs) > 0 ? 0 : -1;
+    json_decref(k);
+    free(ks);
+    free(vs);
+    return rc;
+}
+
+typedef struct {
+    FILE *f;                          /* NULL: a dry run, nothing written */
+    dvc_outfile *of;                  /* opened at the first point */
+    const char *out_path;
+    const dvc_dlvi_problem_struct *p;
+    const dvc_dlvi_result_struct *r;
+    dvc_cert_struct *c;
+    json_t *resolved;                 /* the problem as embedded */
+    uint64_t h;
+    int fail;
+} wr_t;
+
+static dvc_status wr_head(wr_t *w)
+{
+    dvc_cert_struct *c = w->c;
+    json_t *hdr;
+    char dg[17], tagged[32];
+    dvc_status st;
+    c->n = w->p->n;
+    c->m = w->p->m;
+    c->N = w->p->N;
+    c->prec = w->r->prec;
+    c->sharpen = w->r->sharpen;
+    if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
+    if ((st = dvc_cert_method_claims_(&c->method, w->p, w->r)) != DVC_OK) return st;
+    if ((st = dvc_problem_digest(dg, w->resolved)) != DVC_OK) return st;
+    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+    if (w->of && !w->f) {
+        if ((st = dvc_outfile_open(w->of, w->out_path)) != DVC_OK) return st;
+        w->f = w->of->f;
+    }
+    hdr = json_object();
+    json_object_set_new(hdr, "format", json_string(CERT_FORMAT));
+    json_object_set_new(hdr, "version", json_integer(CERT_VERSION));
+    json_object_set_new(hdr, "generator", json_string(c->generator ? c->generator : "dvicert"));
+    json_object_set_new(hdr, "precision", json_integer((json_int_t)c->prec));
+    json_object_set_new(hdr, "method", claims_obj(&c->method));
+    json_object_set_new(hdr, "problem_digest", json_string(tagged));
+    json_object_set(hdr, "problem", w->resolved);
+    if (w->f) {
+        const char *key;
+        json_t *val;
+        int first = 1;
+        w->fail |= fputs("{\n", w->f) < 0;
+        json_object_foreach(hdr, key, val) {
+            w->fail |= !first && fputs(",\n", w->f) < 0;
+            first = 0;
+            w->fail |= put_member(w->f, key, val);
+        }
+        w->fail |= fputs(",\n  \"steps\": [\n", w->f) < 0;
+    }
+    /* canonical text: every member before "steps" in key order */
+    json_object_del(hdr, "version");
+    w->h = FNV_OFFSET;
+    w->fail |= fnv_obj(&w->h, hdr, 1);
+    fnv_add(&w->h, ",\"steps\":[");
+    json_decref(hdr);
+    return DVC_OK;
+}
+
+static dvc_status wr_sink(const dvc_dlvi_point *pt, void *ctx)
+{
+    wr_t *w = ctx;
+    dvc_cert_struct *c = w->c;
+    long row = pt->i % 2;
+    char label[40], *text = NULL, *canon = NULL;
+    json_t *s;
+    dvc_status st;
+    if (pt->i == 0 && (st = wr_head(w)) != DVC_OK) return st;
+    if ((st = dvc_cert_state_point_(c->tube, row, pt)) != DVC_OK) return st;
+    dvc_cert_time_label(label, c->tube->T, c->N, pt->i);
+    s = step_obj(c->tube, row, pt->i, label);
+    if (w->f) text = json_dumps(s, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    canon = json_dumps(s, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(s);
+    if ((w->f && !text) || !canon) w->fail = 1;
+    if (w->f && text) w->fail |= fprintf(w->f, "%s    %s", pt->i ? ",\n" : "", text) < 0;
+    if (pt->i) fnv_add(&w->h, ",");
+    if (canon) fnv_add(&w->h, canon);
+    free(text);
+    free(canon);
+    c->tube->steps = pt->i;
+    if (w->fail) return dvc_error(DVC_ERR_IO, "%s: cannot write the certificate", w->out_path);
+    return DVC_OK;
+}
+
+/* After the last step: summary, digest. */
+static dvc_status wr_tail(wr_t *w)
+{
+    dvc_cert_struct *c = w->c;
+    const dvc_dlvi_result_struct *r = w->r;
+    json_t *tail;
+    dvc_status st;
+    st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
+    if (st != DVC_OK) return st;
+    tail = json_object();
+    json_object_set_new(tail, "summary", claims_obj(&c->summary));
+    json_object_set_new(tail, "version", json_integer(CERT_VERSION));
+    fnv_add(&w->h, "],");
+    w->fail |= fnv_obj(&w->h, tail, 0);
+    snprintf(c->digest, sizeof c->digest, "%016llx", (unsigned long long)w->h);
+    if (w->f) {
+        w->fail |= fputs("\n  ],\n", w->f) < 0;
+        w->fail |= put_member(w->f, "summary", json_object_get(tail, "summary"));
+        w->fail |= fprintf(w->f, ",\n  \"digest\": \"fnv1a64:%s\"\n}\n", c->digest) < 0;
+    }
+    json_decref(tail);
+    if (w->fail) return dvc_error(DVC_ERR_IO, "%s: cannot write the certificate", w->out_path);
+    return DVC_OK;
+}
+
+/* One streamed attempt at precision prec (0: the file's). */
+static dvc_status enclose_stream_at(dvc_cert_t c, const char *problem_path, wr_t *w,
+                                    mpfr_prec_t prec, int sharpen, const dvc_table_policy *tables,
+                                    mpfr_prec_t *used)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_dlvi_opts o;
+    json_t *resolved = NULL;
+    dvc_status st;
+    mpfr_prec_t saved = dvc_prec_get();
+    dvc_cert_clear(c);
+    dvc_cert_init(c);
+    c->generator = strdup("dvicert " DVC_VERSION);
+    if (!c->generator) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    st = dvc_problem_load_policy(p, &resolved, problem_path, prec, tables);
+    if (st != DVC_OK) {
+        dvc_dlvi_problem_clear(p);
+        return st;
+    }
+    *used = p->prec;
+    if (p->prec > DVC_CERT_PREC_MAX) {
+        dvc_dlvi_problem_clear(p);
+        json_decref(resolved);
+        return dvc_error(DVC_ERR_INPUT, "%s: precision %ld bits: a certificate may state at most %d "
+                         "bits (verify recomputes at that precision)", problem_path, (long)*used,
+                         DVC_CERT_PREC_MAX);
+    }
+    c->problem_json = json_dumps(resolved, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (!c->problem_json) st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
+    dvc_dlvi_opts_default(&o);
+    o.sharpen = sharpen;
+    o.prec = p->prec;
+    o.progress = 1;
+    o.sink = wr_sink;
+    o.sink_ctx = w;
+    w->p = p;
+    w->r = r;
+    w->c = c;
+    w->resolved = resolved;
+    w->fail = 0;
+    if (w->f && ftell(w->f) > 0) {
+        /* a retry: start the file again */
+        if (fflush(w->f) != 0 || ftruncate(fileno(w->f), 0) != 0 || fseek(w->f, 0, SEEK_SET) != 0)
+            st = dvc_error(DVC_ERR_IO, "%s: cannot rewrite the certificate", w->out_path);
+    }
+    dvc_prec_set(p->prec);
+    dvc_dlvi_result_init(r);
+    if (st == DVC_OK) st = dvc_dlvi_run(r, p, &o);
+    if (st == DVC_OK && r->steps_done != p->N)
+        st = dvc_error(DVC_ERR_INTERNAL, "certificate: the run stopped early");
+    if (st == DVC_OK) st = wr_tail(w);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    json_decref(resolved);
+    w->p = NULL;
+    w->r = NULL;
+    w->resolved = NULL;
+    dvc_prec_set(saved);
+    return st;
+}
+
+dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const char *out_path,
+                                   mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
+                                   const dvc_table_policy *tables)
+{
+    mpfr_prec_t used = 0, start;
+    char tried[256] = "";
+    dvc_outfile of;
+    wr_t w;
+    dvc_status st;
+    int dry = 0;
+    memset(&of, 0, sizeof of);
+    memset(&w, 0, sizeof w);
+    w.of = &of;
+    w.out_path = out_path;
+    if (prec_max > 0) {
+        /* a direct output (stdout, pipe, device) cannot be started again
+         * after a failed attempt: find the precision first, then write once */
+        struct stat sb;
+        if (strcmp(out_path, "-") == 0 ||
+            (stat(out_path, &sb) == 0 && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)))) {
+            dry = 1;
+            w.of = NULL;
+        }
+    }
+    st = enclose_stream_at(c, problem_path, &w, prec, sharpen, tables, &used);
+    start = used;
+    while (st == DVC_NOT_CERTIFIED && used > 0 && 2 * used <= prec_max &&
+           2 * used <= DVC_CERT_PREC_MAX) {
+        size_t len = strlen(tried);
+        snprintf(tried + len, sizeof tried - len, "%s%ld", len ? ", " : "", (long)used);
+        snprintf(c->retry_reason, sizeof c->retry_reason, "%s", dvc_error_message());
+        {
+            char keep[512];
+            snprintf(keep, sizeof keep, "%s", c->retry_reason);
+            st = enclose_stream_at(c, problem_path, &w, 2 * used, sharpen, tables, &used);
+            snprintf(c->retry_reason, sizeof c->retry_reason, "%s", keep);
+        }
+    }
+    if (st == DVC_OK && dry) {
+        char keep[512];
+        snprintf(keep, sizeof keep, "%s", c->retry_reason);
+        w.of = &of;
+        st = enclose_stream_at(c, problem_path, &w, used, sharpen, tables, &used);
+        snprintf(c->retry_reason, sizeof c->retry_reason, "%s", keep);
+    }
+    c->prec_start = start;
+    if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
+    else if (st == DVC_OK) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
+    dvc_outfile_clear(&of);
+    if (st == DVC_NOT_CERTIFIED && tried[0])
+        return dvc_error_context(st, "precision raised from %s to %ld bits (--prec-max) without "
+                                 "success; at %ld bits: ", tried, (long)used, (long)used);
+    if (st != DVC_OK) c->retry_reason[0] = '\0';
+    return st;
+}
+
+/* ---- streaming reader ---------------------------------------------------- */
+
+#define RD_WINDOW 6
+
+typedef struct {
+    FILE *f;
+    const char *file;
+    char *line;
+    size_t cap;
+    long lineno;
+    dvc_cert_struct *c;
+    json_t *hdr;            /* top-level members other than steps */
+    int in_steps, after_steps;
+    long next;              /* next step index to read */
+    uint64_t h;
+    char *labels[RD_WINDOW];
+    int verify, rejected, layout;
+    int comma;              /* the previous item ended with a comma: -1 no item yet */
+    long ncalls;            /* calls of fn so far */
+    dvc_cert_point_fn fn;
+    void *ctx;
+} rd_t;
+
+/* Next line without its line end and trailing blanks; NULL at the end. */
+static const char *rd_line(rd_t *rd)
+{
+    ssize_t len = getline(&rd->line, &rd->cap, rd->f);
+    if (len < 0) return NULL;
+    rd->lineno++;
+    while (len > 0 && (rd->line[len - 1] == '\n' || rd->line[len - 1] == '\r' ||
+                       rd->line[len - 1] == ' ' || rd->line[len - 1] == '\t'))
+        rd->line[--len] = '\0';
+    return rd->line;
+}
+
+static const char *skip_blank(const char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    return s;
+}
+
+/* The file does not have the layout dvicert writes. */
+static dvc_status rd_layout(rd_t *rd, const char *what)
+{
+    rd->layout = 1;
+    return dvc_error(DVC_ERR_INPUT, "%s: line %ld: %s (a certificate is read step by step in the "
+                     "layout dvicert writes: one top-level member per line, one step per line)",
+                     rd->file, rd->lineno, what);
+}
+
+/* The JSON between items: a comma after every item but the last. */
+static int rd_sep(rd_t *rd, int closing)
+{
+    return closing ? rd->comma != 1 : rd->comma != 0;
+}
+
+/* Parse a line holding one JSON value followed by an optional comma
+ * (recorded in rd->comma). */
+static json_t *rd_value(rd_t *rd, char *s, int wrap)
+{
+    size_t len = strlen(s);
+    json_error_t err;
+    json_t *j;
+    rd->comma = len > 0 && s[len - 1] == ',';
+    if (rd->comma) s[--len] = '\0';
+    if (!wrap) return json_loads(s, JSON_REJECT_DUPLICATES, &err);
+    {
+        char *t = malloc(len + 3);
+        if (!t) return NULL;
+        t[0] = '{';
+        memcpy(t + 1, s, len);
+        t[len + 1] = '}';
+        t[len + 2] = '\0';
+        j = json_loads(t, JSON_REJECT_DUPLICATES, &err);
+        free(t);
+    }
+    return j;
+}
+
+/* A member line `"key": value` into rd->hdr. */
+static dvc_status rd_member(rd_t *rd, char *s)
+{
+    json_t *one;
+    const char *key;
+    json_t *val;
+    dvc_status st = DVC_OK;
+    if (!rd_sep(rd, 0)) return rd_layout(rd, "no comma after the previous member");
+    one = rd_value(rd, s, 1);
+    if (!one || json_object_size(one) != 1) {
+        json_decref(one);
+        return rd_layout(rd, "not one member of the certificate object");
+    }
+    json_object_foreach(one, key, val) {
+        if (json_object_get(rd->hdr, key))
+            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: duplicate key '%s'", rd->file, rd->lineno, key);
+        else if (rd->after_steps && strcmp(key, "steps") < 0 && strcmp(key, "digest") != 0)
+            st = rd_layout(rd, "a key that sorts before 'steps' follows the steps");
+        else
+            json_object_set(rd->hdr, key, val);
+    }
+    json_decref(one);
+    return st;
+}
+
+/* Step i from the next line into row i % RD_WINDOW of the tube. */
+static dvc_status rd_step(rd_t *rd, long i)
+{
+    const char *l = rd_line(rd);
+    char *s;
+    json_t *j;
+    char *canon;
+    dvc_status st;
+    if (!l) return dvc_error(DVC_ERR_INPUT, "%s: the file ends inside 'steps' (step %ld)", rd->file, i);
+    s = (char *)skip_blank(l);
+    if (s[0] == ']')
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' has %ld entries, the problem has N + 1 = %ld",
+                         rd->file, i, rd->c->N + 1);
+    if (!rd_sep(rd, 0)) return rd_layout(rd, "no comma after the previous step");
+    j = rd_value(rd, s, 0);
+    if (!j || !json_is_object(j)) {
+        json_decref(j);
+        return rd_layout(rd, "not one step object");
+    }
+    st = read_step(rd->c, j, i, i % RD_WINDOW, rd->file, &rd->labels[i % RD_WINDOW]);
+    canon = st == DVC_OK ? json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (st != DVC_OK) return st;
+    if (!canon) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (i) fnv_add(&rd->h, ",");
+    fnv_add(&rd->h, canon);
+    free(canon);
+    rd->next = i + 1;
+    return DVC_OK;
+}
+
+static dvc_status rd_call(rd_t *rd, long i)
+{
+    rd->c->tube->steps = i;
+    if (!rd->fn) return DVC_OK;
+    rd->ncalls++;
+    return rd->fn(rd->c, i, rd->ctx);
+}
+
+static dvc_status rd_source(long i, double *x, double *y, void *ctx)
+{
+    rd_t *rd = ctx;
+    dvc_tube_struct *tb = rd->c->tube;
+    long row = i % RD_WINDOW;
+    dvc_status st = rd_step(rd, i);
+    if (st != DVC_OK) return st;
+    memcpy(x, tb->x + row * tb->n, (size_t)tb->n * sizeof *x);
+    memcpy(y, tb->y + row * tb->m, (size_t)tb->m * sizeof *y);
+    return DVC_OK;
+}
+
+static dvc_status rd_sink(const dvc_dlvi_point *pt, void *ctx)
+{
+    rd_t *rd = ctx;
+    dvc_status st = dvc_cert_check_point_(rd->c->tube, pt->i % RD_WINDOW, pt,
+                                          rd->labels[pt->i % RD_WINDOW]);
+    if (st != DVC_OK) {
+        rd->rejected = 1;
+        return st;
+    }
+    return rd_call(rd, pt->i);
+}
+
+/* The header up to `"steps": [`, then the tube and the digest prefix. */
+static dvc_status rd_head(rd_t *rd)
+{
+    const char *l = rd_line(rd);
+    json_t *pre;
+    const char *key;
+    json_t *val;
+    if (!l || strcmp(l, "{") != 0) return rd_layout(rd, "not '{'");
+    rd->comma = -1;
+    for (;;) {
+        char *s;
+        dvc_status st;
+        if (!(l = rd_line(rd))) return rd_layout(rd, "the file ends before 'steps'");
+        s = (char *)skip_blank(l);
+        if (strcmp(s, "\"steps\": [") == 0) {
+            if (!rd_sep(rd, 0)) return rd_layout(rd, "no comma after the previous member");
+            rd->comma = -1;
+            break;
+        }
+        if ((st = rd_member(rd, s)) != DVC_OK) return st;
+    }
+    rd->in_steps = 1;
+    pre = json_object();
+    json_object_foreach(rd->hdr, key, val)
+        if (strcmp(key, "steps") < 0 && strcmp(key, "digest") != 0) json_object_set(pre, key, val);
+    rd->h = FNV_OFFSET;
+    if (json_object_size(pre) > 0) {
+        fnv_obj(&rd->h, pre, 1);
+        fnv_add(&rd->h, ",\"steps\":[");
+    } else {
+        fnv_add(&rd->h, "{\"steps\":[");
+    }
+    json_decref(pre);
+    return head_part(rd->c, rd->hdr, rd->file, RD_WINDOW);
+}
+
+/* After the last step: `]`, the remaining members, `}`. */
+static dvc_status rd_tail(rd_t *rd)
+{
+    const char *l = rd_line(rd);
+    json_t *post;
+    const char *key;
+    json_t *val;
+    dvc_status st;
+    if (!l || skip_blank(l)[0] != ']')
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' has more than N + 1 = %ld entries (or "
+                         "does not end at line %ld)", rd->file, rd->c->N + 1, rd->lineno);
+    /* exactly `]` or `],`: nothing may ride along on this line */
+    if (strcmp(skip_blank(l), "]") != 0 && strcmp(skip_blank(l), "],") != 0)
+        return rd_layout(rd, "text after the end of 'steps'");
+    if (!rd_sep(rd, 1)) return rd_layout(rd, "a comma after the last step");
+    rd->comma = strcmp(skip_blank(l), "],") == 0;
+    rd->in_steps = 0;
+    rd->after_steps = 1;
+    for (;;) {
+        char *s;
+        if (!(l = rd_line(rd))) return dvc_error(DVC_ERR_INPUT, "%s: the file ends before '}'", rd->file);
+        s = (char *)skip_blank(l);
+        if (strcmp(s, "}") == 0) {
+            if (!rd_sep(rd, 1)) return rd_layout(rd, "a comma after the last member");
+            break;
+        }
+        if ((st = rd_member(rd, s)) != DVC_OK) return st;
+    }
+    while ((l = rd_line(rd)) != NULL)
+        if (*skip_blank(l)) return dvc_error(DVC_ERR_INPUT, "%s: line %ld: text after the certificate",
+                                             rd->file, rd->lineno);
+    if ((st = known_keys(rd->hdr, keys_root, rd->file, "")) != DVC_OK) return st;
+    if ((st = tail_part(rd->c, rd->hdr, rd->file)) != DVC_OK) return st;
+    post = json_object();
+    json_object_foreach(rd->hdr, key, val)
+        if (strcmp(key, "steps") > 0) json_object_set(post, key, val);
+    fnv_add(&rd->h, json_object_size(post) > 0 ? "]," : "]");
+    fnv_obj(&rd->h, post, 0);
+    json_decref(post);
+    snprintf(rd->c->digest_read, sizeof rd->c->digest_read, "%016llx", (unsigned long long)rd->h);
+    return DVC_OK;
+}
+
+/* Verification in lockstep: the engine pulls the steps through rd_source
+ * and hands every recomputed point to rd_sink. */
+static dvc_status rd_verify(rd_t *rd)
+{
+    dvc_cert_struct *c = rd->c;
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_dlvi_opts o;
+    dvc_status st;
+    mpfr_prec_t saved = dvc_prec_get();
+    /* 1. the problem is the one the certificate was written for */
+    if (strcmp(c->problem_digest_read, c->problem_digest) != 0)
+        return dvc_error(DVC_NOT_CERTIFIED, "field 'problem': digest %s differs from the stored "
+                         "problem_digest %s (the embedded problem was edited)", c->problem_digest_read,
+                         c->problem_digest);
+    /* 2. every bound recomputed from the stored predictor, step by step */
+    dvc_prec_set(c->prec);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    st = dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
+    if (st != DVC_OK) {
+        dvc_dlvi_problem_clear(p);
+        dvc_prec_set(saved);
+        return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
+    }
+    dvc_dlvi_opts_default(&o);
+    o.sharpen = c->sharpen;
+    o.prec = c->prec;
+    o.progress = 1; /* on a terminal only: a long file takes minutes */
+    o.sink = rd_sink;
+    o.sink_ctx = rd;
+    dvc_dlvi_result_init(r);
+    st = dvc_dlvi_certify_stream(r, p, &o, rd_source, rd);
+    if (st == DVC_NOT_CERTIFIED && !rd->rejected)
+        st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
+    if (st == DVC_OK) st = rd_tail(rd);
+    /* 3. what the certificate states about the method and the proof */
+    if (st == DVC_OK) {
+        dvc_cert_claims m = {0, NULL}, sm = {0, NULL};
+        const char *k1, *k2;
+        st = dvc_cert_method_claims_(&m, p, r);
+        if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->N & 1]);
+        k1 = st == DVC_OK ? dvc_cert_claims_hold_(&c->method, &m) : NULL;
+        k2 = st == DVC_OK && !k1 ? dvc_cert_claims_hold_(&c->summary, &sm) : NULL;
+        if (k1)
+            st = dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry '%s' does not match the "
+                           "recomputation", k1);
+        else if (k2)
+            st = dvc_error(DVC_NOT_CERTIFIED, "field 'summary' entry '%s' is not implied by the "
+                           "recomputation", k2);
+        dvc_cert_claims_clear_(&m);
+        dvc_cert_claims_clear_(&sm);
+    }
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    dvc_prec_set(saved);
+    /* 4. nothing else was edited */
+    if (st == DVC_OK && strcmp(c->digest_read, c->digest) != 0)
+        return dvc_error(DVC_NOT_CERTIFIED, "field 'digest': the certificate text was edited "
+                         "after it was written (digest %s, stored %s)", c->digest_read, c->digest);
+    return st;
+}
+
+/* The whole file in memory (a layout other than dvicert's). */
+static dvc_status stream_whole(dvc_cert_t c, const char *path, int verify, dvc_cert_point_fn fn,
+                               void *ctx)
+{
+    dvc_status st = dvc_cert_read(c, path);
+    if (st == DVC_OK && verify) st = dvc_cert_verify(c);
+    for (long i = 0; st == DVC_OK && fn && i <= c->N; i++) st = fn(c, i, ctx);
+    return st;
+}
+
+dvc_status dvc_cert_stream(dvc_cert_t c, const char *path, int verify, dvc_cert_point_fn fn,
+                           void *ctx)
+{
+    rd_t rd;
+    dvc_status st;
+    memset(&rd, 0, sizeof rd);
+    dvc_cert_clear(c);
+    dvc_cert_init(c);
+    if ((st = dvc_infile_open(&rd.f, path, "rb")) != DVC_OK) return st;
+    rd.file = path;
+    rd.c = c;
+    rd.verify = verify;
+    rd.fn = fn;
+    rd.ctx = ctx;
+    rd.hdr = json_object();
+    if (!rd.hdr) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (st == DVC_OK) st = rd_head(&rd);
+    if (st == DVC_OK && verify) {
+        st = rd_verify(&rd);
+    } else if (st == DVC_OK) {
+        for (long i = 0; st == DVC_OK && i <= c->N; i++) {
+            st = rd_step(&rd, i);
+            if (st == DVC_OK) st = rd_call(&rd, i);
+        }
+        if (st == DVC_OK) st = rd_tail(&rd);
+    }
+    fclose(rd.f);
+    free(rd.line);
+    json_decref(rd.hdr);
+    for (int k = 0; k < RD_WINDOW; k++) free(rd.labels[k]);
+    if (st != DVC_OK && rd.layout && rd.ncalls == 0) return stream_whole(c, path, verify, fn, ctx);
+    return st;
+}

@@ -16,4 +16,24 @@ dvc_status dvc_io_problem_from_text(dvc_dlvi_problem_t p, const char *text, cons
 dvc_status dvc_cert_claims_add_(dvc_cert_claims *cl, const char *key, dvc_claim_type ty,
                                 const char *text, long long ival);
 
+/* Claims shared by the in-memory and the streaming paths (src/cert.c). */
+void dvc_cert_claims_clear_(dvc_cert_claims *cl);
+dvc_status dvc_cert_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
+                                   const dvc_dlvi_result_t r);
+/* eps_T: the bound at t_N (the result may be a streamed window). */
+dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
+                                    mpfr_srcptr eps_T);
+/* First stated claim not implied by the recomputed ones, or NULL. */
+const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_claims *rec);
+/* Grid point i of a full result, as the engine's sink would see it. */
+void dvc_cert_point_of_result_(dvc_dlvi_point *pt, const dvc_dlvi_result_t r, long i);
+/* The stated numbers of a certified point into row `row` of tb (n, m set):
+ * widened, rounded to 12 digits; DVC_NOT_CERTIFIED when one is not finite. */
+dvc_status dvc_cert_state_point_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt);
+/* Verify a recomputed point against the stated row `row` of tb: each
+ * stated bound >= the recomputed one, yhat containing the recomputed
+ * enclosure, the label (when given) the grid's. DVC_NOT_CERTIFIED naming
+ * the step and the field. */
+dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_point *pt,
+                                 const char *label);
 #endif

@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
+# End-to-end tests of the streaming commands: enclose writes one step per
+# line and the summary after the steps, verify/check/export read step by step
+# (check with the samples in any order), both layouts are read, a file in
+# another layout is read whole, and enclose to standard output writes the
+# same certificate.
+# usage: bash tests/cli/stream.sh DVICERT SRCROOT
+set -u
+exe=${1:?usage: stream.sh DVICERT SRCROOT}
+src=${2:?usage: stream.sh DVICERT SRCROOT}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# expect RC PATTERN DESCRIPTION -- command...
+expect() {
+    local rc=$1 pat=$2 what=$3
+    shift 4
+    "$@" > "$tmp/out" 2>&1
+    local got=$?
+    if [ "$got" -ne "$rc" ]; then
+        bad "$what: exit $got, expected $rc"
+        sed 's/^/    /' "$tmp/out" | head -5 >&2
+        return 1
+    fi
+    if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then
+        bad "$what: output lacks '$pat'"
+        sed 's/^/    /' "$tmp/out" | head -5 >&2
+        return 1
+    fi
+    ok
+    return 0
+}
+
+N=3000
+sed 's/"h": *"0.001"/"N": '$N'/' "$src/certs/bridge/gamma0.2.json" > "$tmp/b.json"
+grep -q '"N": '$N "$tmp/b.json" || bad "problem with N = $N not made"
+C="$tmp/b.cert.json"
+expect 0 "certified: $N steps" "enclose N = $N" -- "$exe" enclose "$tmp/b.json" -o "$C"
+
+# layout: one step per line, the summary after the steps, the digest last
+steps=$(grep -c '^    {"t":' "$C")
+[ "$steps" -eq $((N + 1)) ] && ok || bad "$steps step lines, expected $((N + 1))"
+last_step=$(grep -n '^    {"t":' "$C" | tail -1 | cut -d: -f1)
+sum_line=$(grep -n '^  "summary": ' "$C" | cut -d: -f1)
+[ -n "$sum_line" ] && [ "$sum_line" -gt "$last_step" ] && ok || bad "summary not after the steps"
+tail -2 "$C" | head -1 | grep -q '^  "digest": "fnv1a64:' && ok || bad "digest not last"
+
+expect 0 "accepted: .*$N steps" "verify the streamed certificate" -- "$exe" verify "$C"
+
+# the summary before the steps (the layout of the committed certificates):
+# same canonical text, same digest
+{ sed -n '1,/^  "precision"/p' "$C"; sed -n '/^  "summary": /p' "$C";
+  sed '1,/^  "precision"/d; /^  "summary": /d' "$C"; } > "$tmp/old.cert.json"
+grep -n '"summary"' "$tmp/old.cert.json" | head -1 | grep -q '^6:' && ok || bad "reordered copy not made"
+expect 0 "accepted" "verify with the summary before the steps" -- "$exe" verify "$tmp/old.cert.json"
+
+# another layout (all on one line): read whole, same verdict
+tr -d '\n' < "$C" > "$tmp/one.cert.json"
+expect 0 "accepted" "verify a one-line certificate" -- "$exe" verify "$tmp/one.cert.json"
+
+# a step line that is not one step once steps were handed over: unusable
+awk -v L=$((last_step - 5)) 'NR == L { sub(/"eps_x"/, "\n\"eps_x\"") } { print }' "$C" > "$tmp/split.cert.json"
+expect 2 "one step per line" "export of a certificate split inside the steps" -- "$exe" export "$tmp/split.cert.json" -o "$tmp/split.csv"
+absent "$tmp/split.csv" "export of an unusable certificate"
+
+# nothing rides along on the line closing the steps, and the commas are JSON's
+sed 's/^  \],$/  ], "eps_x_everywhere_upper": "1e-30",/' "$C" > "$tmp/ride.cert.json"
+grep -q eps_x_everywhere "$tmp/ride.cert.json" || bad "ride-along copy not made"
+expect 2 "unknown key 'eps_x_everywhere_upper'" "a key after the steps' bracket refused" -- "$exe" verify "$tmp/ride.cert.json"
+awk -v L=$((last_step - 100)) 'NR == L { sub(/,$/, "") } { print }' "$C" > "$tmp/comma.cert.json"
+expect 2 "malformed JSON" "a missing comma between steps refused" -- "$exe" verify "$tmp/comma.cert.json"
+
+# export: rows written while reading, header + grid 0 + (step, grid) per step
+expect 0 "wrote" "export" -- "$exe" export "$C" -o "$tmp/b.csv"
+rows=$(wc -l < "$tmp/b.csv")
+[ "$rows" -eq $((2 * N + 2)) ] && ok || bad "export: $rows lines, expected $((2 * N + 2))"
+
+# check: grid samples (t_lo of each grid row, the middle of the x box) in a
+# scrambled order are inside; one far outside, placed first, is reported by
+# its line
+"$exe" export "$C" -o "$tmp/g.csv" --grid-only > /dev/null 2>&1
+awk -F, 'NR > 2 { printf "%s,%.17g,%.17g\n", $2, ($4 + $5) / 2, ($6 + $7) / 2 }' "$tmp/g.csv" |
+    awk '{ print (NR * 7919) % 3001, $0 }' | sort -n | cut -d' ' -f2- > "$tmp/body.csv"
+{ echo "t,x1,x2"; cat "$tmp/body.csv"; } > "$tmp/in.csv"
+expect 0 "inside: 0 of $N samples" "check of scrambled inside samples" -- "$exe" check "$C" "$tmp/in.csv"
+grep -q "certificate: .* verified" "$tmp/out" && ok || bad "check did not say the certificate was verified"
+{ echo "t,x1,x2"; echo "0.9995,5,5"; cat "$tmp/body.csv"; } > "$tmp/out.csv"
+expect 1 "violation: line 2 t = " "check reports the outside sample by its line" -- "$exe" check "$C" "$tmp/out.csv"
+grep -q "VIOLATED: 1 of $((N + 1)) samples outside the tube (2 values)" "$tmp/out" && ok || bad "check summary"
+expect 0 "inside" "check --no-verify" -- "$exe" check "$C" "$tmp/in.csv" --no-verify
+
+# enclose to standard output writes the same certificate
+"$exe" enclose "$tmp/b.json" -o - > "$tmp/stdout.cert.json" 2> /dev/null
+cmp -s "$tmp/stdout.cert.json" "$C" && ok || bad "enclose -o - differs from the file"
+
+report

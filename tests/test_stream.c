@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Streaming certificates: the streamed writer produces the file the
+ * in-memory writer produces, the streaming reader sees the tube the
+ * whole-file reader sees and comes to the same verdicts, a layout it cannot
+ * stream falls back or is refused, and memory does not grow with N.
+ * argv[1]: the source directory's certs/. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include <jansson.h>
+
+#include "dvicert/certio.h"
+#include "dvicert/problem.h"
+
+static char dir[] = "/tmp/dvc_test_stream.XXXXXX";
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    REQUIRE(f != NULL, "open %s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    REQUIRE(buf != NULL && fread(buf, 1, (size_t)n, f) == (size_t)n, "read %s", path);
+    buf[n] = '\0';
+    fclose(f);
+    if (len) *len = (size_t)n;
+    return buf;
+}
+
+static void spit(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f != NULL && fputs(text, f) >= 0 && fclose(f) == 0, "write %s", path);
+}
+
+/* The streamed certificate is byte for byte the in-memory one. */
+static void same_file(const char *problem, int sharpen)
+{
+    char pa[256], pb[256];
+    char *a, *b;
+    size_t la, lb;
+    dvc_cert_t c, c2;
+    dvc_status st;
+    snprintf(pa, sizeof pa, "%s/mem.cert.json", dir);
+    snprintf(pb, sizeof pb, "%s/stream.cert.json", dir);
+    dvc_cert_init(c);
+    dvc_cert_init(c2);
+    st = dvc_cert_enclose(c, problem, 0, sharpen);
+    REQUIRE(st == DVC_OK, "%s: %s", problem, dvc_error_message());
+    REQUIRE(dvc_cert_write(c, pa) == DVC_OK, "write %s", pa);
+    st = dvc_cert_enclose_stream(c2, problem, pb, 0, 0, sharpen, NULL);
+    REQUIRE(st == DVC_OK, "%s streamed: %s", problem, dvc_error_message());
+    a = slurp(pa, &la);
+    b = slurp(pb, &lb);
+    CHECK(la == lb && memcmp(a, b, la) == 0, "%s: streamed and in-memory certificates differ", problem);
+    CHECK(c2->N == c->N && c2->prec == c->prec, "%s: header", problem);
+    free(a);
+    free(b);
+    /* the incremental digest is the whole-object digest the reader recomputes */
+    dvc_cert_clear(c);
+    dvc_cert_init(c);
+    REQUIRE(dvc_cert_read(c, pb) == DVC_OK, "%s", dvc_error_message());
+    CHECK(strcmp(c->digest, c->digest_read) == 0 && strcmp(c->digest, c2->digest) == 0,
+          "%s: digest %s, recomputed %s", problem, c->digest, c->digest_read);
+    CHECK(dvc_cert_verify(c) == DVC_OK, "%s: in-memory verify: %s", problem, dvc_error_message());
+    dvc_cert_clear(c);
+    dvc_cert_clear(c2);
+}
+
+/* The engine with a sink (two rows kept) hands over exactly the points of
+ * the run that keeps every row. */
+typedef struct {
+    const dvc_dlvi_result_struct *full;
+    long calls, bad;
+} sink_t;
+
+static dvc_status sink_cmp(const dvc_dlvi_point *pt, void *ctx)
+{
+    sink_t *k = ctx;
+    const dvc_dlvi_result_struct *r = k->full;
+    long i = pt->i, n = r->n, m = r->m;
+    if (i != k->calls++) k->bad++;
+    if (pt->t != r->t[i]) k->bad++;
+    for (long j = 0; j < n; j++)
+        if (pt->x[j] != r->x[i * n + j]) k->bad++;
+    for (long q = 0; q < m; q++) {
+        if (pt->y[q] != r->y[i * m + q]) k->bad++;
+        if (!mpfr_equal_p(&pt->yhat[q].left, &r->yhat[i * m + q]->left) ||
+            !mpfr_equal_p(&pt->yhat[q].right, &r->yhat[i * m + q]->right))
+            k->bad++;
+    }
+    if (!mpfr_equal_p(pt->eps_x, r->eps_x[i]) || !mpfr_equal_p(pt->eps_y, r->eps_y[i])) k->bad++;
+    if (i >= 1 && (pt->ry != r->ry[i - 1] || pt->Lx != r->Lx[i - 1] || pt->Lf != r->Lf[i - 1] ||
+                   pt->Lg != r->Lg[i - 1] || pt->delta != r->delta[i - 1] ||
+                   pt->beta_step != r->beta_step[i - 1]))
+        k->bad++;
+    return DVC_OK;
+}
+
+static void engine_sink(const char *problem, int sharpen)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t full, win;
+    dvc_dlvi_opts o;
+    sink_t k = {NULL, 0, 0};
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    REQUIRE(dvc_problem_read(p, problem, 0) == DVC_OK, "%s: %s", problem, dvc_error_message());
+    dvc_dlvi_opts_default(&o);
+    o.sharpen = sharpen;
+    dvc_dlvi_result_init(full);
+    dvc_dlvi_result_init(win);
+    REQUIRE(dvc_dlvi_run(full, p, &o) == DVC_OK, "%s: %s", problem, dvc_error_message());
+    k.full = full;
+    o.sink = sink_cmp;
+    o.sink_ctx = &k;
+    CHECK(dvc_dlvi_run(win, p, &o) == DVC_OK, "%s with a sink: %s", problem, dvc_error_message());
+    CHECK(k.calls == p->N + 1 && k.bad == 0 && win->window == 1, "%s: %ld points, %ld differ",
+          problem, k.calls, k.bad);
+    CHECK(mpfr_equal_p(win->max_eps_x, full->max_eps_x) && mpfr_equal_p(win->max_eps_y, full->max_eps_y) &&
+          win->n_sharpened == full->n_sharpened && win->steps_done == full->steps_done,
+          "%s: summary of the streamed run", problem);
+    /* a streamed result keeps no tube */
+    {
+        dvc_ivec_t out;
+        dvc_ivec_init2(out, p->n, p->prec);
+        CHECK(dvc_dlvi_tube_x(out, win, p->T) == DVC_ERR_INPUT, "tube of a streamed result refused");
+        dvc_ivec_clear(out);
+    }
+    dvc_dlvi_result_clear(full);
+    dvc_dlvi_result_clear(win);
+    dvc_dlvi_problem_clear(p);
+}
+
+/* Every point the streaming reader hands over agrees with the whole-file
+ * tube: data and the outer tube over the step ending there. */
+typedef struct {
+    const dvc_cert_struct *whole;
+    long calls, bad;
+} cmp_t;
+
+static dvc_status cmp_point(const dvc_cert_t c, long i, void *ctx)
+{
+    cmp_t *k = ctx;
+    const dvc_tube_struct *w = k->whole->tube, *s = c->tube;
+    long row = i % s->window;
+    if (k->calls != i || s->steps != i) k->bad++;
+    k->calls++;
+    for (long j = 0; j < s->n; j++)
+        if (s->x[row * s->n + j] != w->x[i * w->n + j]) k->bad++;
+    if (!mpfr_equal_p(&s->eps_x[row]->right, &w->eps_x[i]->right)) k->bad++;
+    if (i >= 1) {
+        dvc_ivec_t a, b;
+        mpfi_t t, t1;
+        mpfi_init2(t, c->prec);
+        mpfi_init2(t1, c->prec);
+        dvc_ivec_init2(a, s->m, c->prec);
+        dvc_ivec_init2(b, s->m, c->prec);
+        /* the midpoint of step i (a grid time may round past t_i) */
+        dvc_tube_time(t, c->tube, i - 1);
+        dvc_tube_time(t1, c->tube, i);
+        mpfi_add(t, t, t1);
+        mpfi_div_2ui(t, t, 1);
+        {
+            mpfr_t mid;
+            mpfr_init2(mid, c->prec);
+            mpfi_mid(mid, t);
+            mpfi_set_fr(t, mid);
+            mpfr_clear(mid);
+        }
+        if (dvc_tube_outer(a, c->tube, t, 1) != DVC_OK) k->bad++;
+        if (dvc_tube_outer(b, k->whole->tube, t, 1) != DVC_OK) k->bad++;
+        for (long q = 0; q < s->m; q++)
+            if (!mpfr_equal_p(&a->e[q]->left, &b->e[q]->left) || !mpfr_equal_p(&a->e[q]->right, &b->e[q]->right))
+                k->bad++;
+        if (i >= 8) {
+            /* outside the window held: refused, not answered from stale rows */
+            dvc_tube_time(t, c->tube, i - 7);
+            dvc_ivec_t xo;
+            dvc_status st;
+            dvc_ivec_init2(xo, s->n, c->prec);
+            st = dvc_tube_outer(xo, c->tube, t, 0);
+            if (st != DVC_ERR_INPUT || !strstr(dvc_error_message(), "window")) k->bad++;
+            dvc_ivec_clear(xo);
+        }
+        dvc_ivec_clear(a);
+        dvc_ivec_clear(b);
+        mpfi_clear(t);
+        mpfi_clear(t1);
+    }
+    return DVC_OK;
+}
+
+static void reader(const char *path, int verify)
+{
+    dvc_cert_t whole, c;
+    cmp_t k = {NULL, 0, 0};
+    dvc_status st;
+    dvc_cert_init(whole);
+    dvc_cert_init(c);
+    REQUIRE(dvc_cert_read(whole, path) == DVC_OK, "%s", dvc_error_message());
+    k.whole = whole;
+    st = dvc_cert_stream(c, path, verify, cmp_point, &k);
+    CHECK(st == DVC_OK, "%s: streaming %s: %s", path, verify ? "verify" : "read", dvc_error_message());
+    CHECK(k.calls == whole->N + 1 && k.bad == 0, "%s: %ld calls for N = %ld, %ld mismatches", path,
+          k.calls, whole->N, k.bad);
+    CHECK(c->tube->window > 0 && c->labels == NULL, "%s: the streaming reader keeps a window", path);
+    dvc_cert_clear(whole);
+    dvc_cert_clear(c);
+}
+
+static dvc_status count(const dvc_cert_t c, long i, void *ctx)
+{
+    (void)c;
+    (void)i;
+    (*(long *)ctx)++;
+    return DVC_OK;
+}
+
+/* Line k (0-based) of text replaced by repl (owned result). */
+static char *replace_line(const char *text, long k, const char *repl)
+{
+    const char *p = text, *e;
+    size_t n;
+    char *out;
+    for (long q = 0; q < k; q++) {
+        p = strchr(p, '\n');
+        REQUIRE(p != NULL, "line %ld", k);
+        p++;
+    }
+    e = strchr(p, '\n');
+    n = strlen(text) + strlen(repl) + 2;
+    out = malloc(n);
+    REQUIRE(out != NULL, "alloc");
+    snprintf(out, n, "%.*s%s%s", (int)(p - text), text, repl, e ? e : "");
+    return out;
+}
+
+/* Line k of text (owned). */
+static char *get_line(const char *text, long k)
+{
+    const char *p = text, *e;
+    for (long q = 0; q < k; q++) p = strchr(p, '\n') + 1;
+    e = strchr(p, '\n');
+    return strndup(p, (size_t)(e - p));
+}
+
+/* Layouts the reader cannot stream, and a tampered streamed file. */
+static void layouts(const char *certs)
+{
+    char src[512], p[256], *text, *line, *split, *edited, *at;
+    dvc_cert_t c;
+    dvc_status st;
+    long calls = 0, first_step;
+    snprintf(src, sizeof src, "%s/bridge/gamma0.5.cert.json", certs);
+    snprintf(p, sizeof p, "%s/edit.cert.json", dir);
+    text = slurp(src, NULL);
+    dvc_cert_init(c);
+    /* the step lines start after `"steps": [` */
+    at = strstr(text, "\"steps\": [\n");
+    REQUIRE(at != NULL, "steps line");
+    first_step = 0;
+    for (const char *q = text; q < at; q++) first_step += *q == '\n';
+    first_step++;
+
+    /* a step split over two lines once points were handed over: refused */
+    line = get_line(text, first_step + 500);
+    split = malloc(strlen(line) + 2);
+    at = strstr(line, "\"eps_x\"");
+    snprintf(split, strlen(line) + 2, "%.*s\n%s", (int)(at - line), line, at);
+    edited = replace_line(text, first_step + 500, split);
+    spit(p, edited);
+    st = dvc_cert_stream(c, p, 0, count, &calls);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "one step per line") && calls == 500,
+          "split step: status %d after %ld calls: %s", (int)st, calls, dvc_error_message());
+    /* ... but read whole when nothing was handed over yet */
+    st = dvc_cert_stream(c, p, 1, NULL, NULL);
+    CHECK(st == DVC_OK, "split step, verify only: %s", dvc_error_message());
+    free(line);
+    free(split);
+    free(edited);
+
+    /* one line (compact JSON): read whole, same verdict */
+    {
+        json_error_t err;
+        json_t *root = json_load_file(src, 0, &err);
+        REQUIRE(root && json_dump_file(root, p, JSON_COMPACT) == 0, "compact copy");
+        json_decref(root);
+        calls = 0;
+        st = dvc_cert_stream(c, p, 1, count, &calls);
+        CHECK(st == DVC_OK && calls == c->N + 1, "compact: %s", dvc_error_message());
+    }
+
+    /* a bound lowered at step 10 and the digest made consistent: rejected by
+     * recomputation, and no point from step 10 on is handed over */
+    line = get_line(text, first_step + 10);
+    at = strstr(line, "\"eps_x\":\"");
+    REQUIRE(at != NULL, "eps_x of step 10");
+    {
+        char *e = strchr(at + 9, '"');
+        char *nl = malloc(strlen(line) + 8);
+        dvc_cert_t r;
+        char *dl, *fixed;
+        long last;
+        snprintf(nl, strlen(line) + 8, "%.*s1e-30%s", (int)(at + 9 - line), line, e);
+        edited = replace_line(text, first_step + 10, nl);
+        free(nl);
+        spit(p, edited);
+        dvc_cert_init(r);
+        REQUIRE(dvc_cert_read(r, p) == DVC_OK, "%s", dvc_error_message());
+        /* the digest line is the last but one */
+        last = 0;
+        for (const char *q = edited; *q; q++) last += *q == '\n';
+        dl = malloc(64);
+        snprintf(dl, 64, "  \"digest\": \"fnv1a64:%s\"", r->digest_read);
+        fixed = replace_line(edited, last - 2, dl);
+        spit(p, fixed);
+        calls = 0;
+        st = dvc_cert_stream(c, p, 1, count, &calls);
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "step 10, field 'eps_x'") &&
+              calls == 10, "tampered step 10: status %d, %ld calls: %s", (int)st, calls,
+              dvc_error_message());
+        /* the in-memory verifier agrees */
+        dvc_cert_clear(r);
+        dvc_cert_init(r);
+        REQUIRE(dvc_cert_read(r, p) == DVC_OK && strcmp(r->digest, r->digest_read) == 0,
+                "re-digested file");
+        CHECK(dvc_cert_verify(r) == DVC_NOT_CERTIFIED, "in-memory verify of the tamper");
+        dvc_cert_clear(r);
+        free(dl);
+        free(fixed);
+        free(edited);
+    }
+    free(line);
+    free(text);
+    dvc_cert_clear(c);
+}
+
+/* A run that is not certified leaves no file. */
+static void no_partial(void)
+{
+    char prob[256], out[256];
+    dvc_cert_t c;
+    dvc_status st;
+    snprintf(prob, sizeof prob, "%s/notp.json", dir);
+    snprintf(out, sizeof out, "%s/notp.cert.json", dir);
+    /* the bounds overflow part way (step 1421 of x' = x up to T = 800):
+     * certified steps were written by then, the run fails */
+    spit(prob, "{\"A\":[[1]],\"B\":[[1]],\"Q\":[[1]],\"M\":[[1]],\"l\":[0],\"u\":[\"inf\"],"
+               "\"x0\":[1],\"T\":800,\"N\":4000}\n");
+    dvc_cert_init(c);
+    st = dvc_cert_enclose_stream(c, prob, out, 0, 0, 0, NULL);
+    CHECK(st == DVC_NOT_CERTIFIED, "overflowing run: status %d: %s", (int)st, dvc_error_message());
+    CHECK(access(out, F_OK) != 0, "a failed run left %s", out);
+    /* retried at 106 bits over the steps written at 53 (the temporary file
+     * is started again), failing again: still nothing left */
+    st = dvc_cert_enclose_stream(c, prob, out, 0, 106, 0, NULL);
+    CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "from 53 to 106 bits"),
+          "retried run: status %d: %s", (int)st, dvc_error_message());
+    CHECK(access(out, F_OK) != 0, "a failed retried run left %s", out);
+    dvc_cert_clear(c);
+    remove(prob);
+}
+
+/* Peak RSS of a child that streams N = 40000 steps through enclose and
+ * verify. The in-memory code needed about 1.2 MB per 400 steps of such a
+ * problem (about 120 MB here); the streaming code needs a few MB whatever N.
+ * Skipped under AddressSanitizer, whose quarantine holds freed memory. */
+static void memory(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    printf("memory: skipped under AddressSanitizer\n");
+#else
+    char prob[256], out[256];
+    struct rusage ru;
+    int status;
+    pid_t pid;
+    snprintf(prob, sizeof prob, "%s/long.json", dir);
+    snprintf(out, sizeof out, "%s/long.cert.json", dir);
+    spit(prob, "{\"A\":[[-1]],\"B\":[[1]],\"Q\":[[1]],\"M\":[[1]],\"l\":[0],\"u\":[\"inf\"],"
+               "\"x0\":[1],\"T\":1,\"N\":40000}\n");
+    fflush(stdout);
+    pid = fork();
+    REQUIRE(pid >= 0, "fork");
+    if (pid == 0) {
+        dvc_cert_t c;
+        int rc = 0;
+        dvc_cert_init(c);
+        if (dvc_cert_enclose_stream(c, prob, out, 0, 0, 0, NULL) != DVC_OK) rc = 1;
+        else if (dvc_cert_stream(c, out, 1, NULL, NULL) != DVC_OK) rc = 2;
+        else if (c->N != 40000) rc = 3;
+        dvc_cert_clear(c);
+        _exit(rc);
+    }
+    REQUIRE(wait4(pid, &status, 0, &ru) == pid, "wait4");
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "streamed enclose + verify of N = 40000: "
+          "child status %d", status);
+    CHECK(ru.ru_maxrss < 32 * 1024, "peak RSS %ld KB for N = 40000 (bound 32 MB)", (long)ru.ru_maxrss);
+    printf("memory: N = 40000 streamed through enclose and verify, peak RSS %ld KB\n",
+           (long)ru.ru_maxrss);
+    remove(prob);
+    remove(out);
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    char path[512];
+    REQUIRE(argc >= 2, "usage: test_stream CERTS_DIR");
+    REQUIRE(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", argv[1]);
+    engine_sink(path, 0);
+    snprintf(path, sizeof path, "%s/remark43/x0_1.json", argv[1]);
+    engine_sink(path, 1);
+    snprintf(path, sizeof path, "%s/circuit/circuit.json", argv[1]);
+    engine_sink(path, 0);
+    setenv("DVC_DLVI_NOFAST", "1", 1); /* the MPFI path as well */
+    engine_sink(path, 0);
+    unsetenv("DVC_DLVI_NOFAST");
+    snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", argv[1]);
+    same_file(path, 0);
+    snprintf(path, sizeof path, "%s/remark43/x0_1.json", argv[1]);
+    same_file(path, 1);
+    snprintf(path, sizeof path, "%s/pounding/pounding.json", argv[1]);
+    same_file(path, 1);
+    /* the streamed file, and a committed one (summary before the steps) */
+    snprintf(path, sizeof path, "%s/stream.cert.json", dir);
+    reader(path, 1);
+    reader(path, 0);
+    snprintf(path, sizeof path, "%s/circuit/circuit.cert.json", argv[1]);
+    reader(path, 1);
+    layouts(argv[1]);
+    no_partial();
+    memory();
+    snprintf(path, sizeof path, "%s/mem.cert.json", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/stream.cert.json", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/edit.cert.json", dir);
+    remove(path);
+    rmdir(dir);
+    mpfr_free_cache();
+    return check_report();
+}

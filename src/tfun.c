@@ -1,17 +1,9 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 #include "dvicert/tfun.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
-
-#include "dvicert/files.h"
-
-#include "io/json.h"
-#include "io/problem_json.h"
 
 void dvc_tfun_init2(dvc_tfun_t f, mpfr_prec_t prec)
 {
@@ -77,145 +69,6 @@ dvc_status dvc_tfun_parse_table(dvc_tfun_t f, const char *text, const char *form
     else st = dvc_error(DVC_ERR_INPUT, "%s: table format must be \"csv\" or \"at2\"", name);
     f->kind = st == DVC_OK ? DVC_TFUN_TABLE : DVC_TFUN_NONE;
     return st;
-}
-
-/* ---- table files named in a problem file ------------------------------
- * A table's text is copied into the certificate, which users share: a
- * problem file must not be able to copy /etc/... into it, nor make the
- * reader wait on a FIFO or fill memory from /dev/zero. */
-
-/* *open_path: the file to open (malloc'd), checked against the rules. */
-static dvc_status table_where(char **open_path, const char *joined, const char *basedir, const char *file,
-                              int allow_outside, const char *where)
-{
-    char *dir, *real;
-    size_t n;
-    int inside;
-    *open_path = NULL;
-    if (allow_outside) {
-        *open_path = strdup(joined);
-        return *open_path ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
-    }
-    if (!(dir = realpath(basedir, NULL)))
-        return dvc_error(DVC_ERR_IO, "%s: cannot resolve the problem file's directory %s: %s", where,
-                         basedir, strerror(errno));
-    if (!(real = realpath(joined, NULL))) {
-        dvc_status st = dvc_error(DVC_ERR_IO, "%s: %s: cannot open: %s", where, joined, strerror(errno));
-        free(dir);
-        return st;
-    }
-    n = strlen(dir);
-    inside = strncmp(real, dir, n) == 0 && (real[n] == '/' || real[n] == '\0' || strcmp(dir, "/") == 0);
-    if (!inside) {
-        int same = strcmp(file, real) == 0;
-        dvc_status st = dvc_error(DVC_ERR_INPUT, "%s: table file '%s' is outside the problem file's "
-                                  "directory %s%s%s%s: refused, its contents would be copied into "
-                                  "the certificate (enclose --allow-outside-tables reads it)",
-                                  where, file, dir, same ? "" : " (it is ", same ? "" : real,
-                                  same ? "" : ")");
-        free(dir);
-        free(real);
-        return st;
-    }
-    free(dir);
-    *open_path = real; /* the checked file, not a name that may change meanwhile */
-    return DVC_OK;
-}
-
-dvc_status dvc_table_text_(char **text, char **path, const char *basedir, const char *file,
-                           const dvc_table_policy *tables, const char *where)
-{
-    size_t max = tables && tables->max_bytes ? tables->max_bytes : DVC_TABLE_MAX_BYTES;
-    size_t n = strlen(basedir) + strlen(file) + 2;
-    char *real = NULL;
-    struct stat sb;
-    dvc_status st;
-    *text = NULL;
-    if (!(*path = malloc(n))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    if (file[0] == '/') snprintf(*path, n, "%s", file);
-    else snprintf(*path, n, "%s/%s", basedir, file);
-    st = table_where(&real, *path, basedir, file, tables && tables->allow_outside, where);
-    if (st == DVC_OK) {
-        st = dvc_infile_read_text(text, real, max);
-        if (st != DVC_OK && stat(real, &sb) == 0 && S_ISREG(sb.st_mode) &&
-            (unsigned long long)sb.st_size > (unsigned long long)max)
-            st = dvc_error(st, "%s: %s: is %lld bytes, more than the limit of %zu bytes for a table "
-                           "file: refused (enclose --max-table-bytes sets another)", where, real,
-                           (long long)sb.st_size, max);
-        else if (st != DVC_OK)
-            dvc_error_context(st, "%s: ", where);
-    }
-    free(real);
-    if (st != DVC_OK) {
-        free(*path);
-        *path = NULL;
-    }
-    return st;
-}
-
-dvc_status dvc_tfun_from_json(dvc_tfun_t f, const json_t *j, const char *basedir,
-                              const dvc_expr_consts_t consts, const char *where)
-{
-    dvc_status st;
-    if (!where) where = "function of t";
-    if (!j) return dvc_error(DVC_ERR_INPUT, "%s: missing", where);
-    if (json_is_string(j)) {
-        st = dvc_tfun_set_expr(f, json_string_value(j), consts);
-        return st == DVC_OK ? st : dvc_error_context(st, "%s: ", where);
-    }
-    if (json_is_number(j)) {
-        mpfi_t c;
-        mpfi_init2(c, f->expr->prec);
-        st = dvc_json_ival(c, j, where);
-        if (st == DVC_OK) st = dvc_tfun_set_const(f, c);
-        mpfi_clear(c);
-        return st;
-    }
-    if (json_is_object(j)) {
-        const json_t *file = json_object_get(j, "table"), *fmt = json_object_get(j, "format"),
-                     *sc = json_object_get(j, "scale");
-        const char *key;
-        json_t *val;
-        mpfi_t scale;
-        json_object_foreach((json_t *)j, key, val) {
-            if (strcmp(key, "table") && strcmp(key, "format") && strcmp(key, "scale"))
-                return dvc_error(DVC_ERR_INPUT, "%s: unknown field '%s' (expected table, format, scale)",
-                                 where, key);
-        }
-        if (!json_is_string(file))
-            return dvc_error(DVC_ERR_INPUT, "%s: 'table' must be a file name", where);
-        if (fmt && !json_is_string(fmt))
-            return dvc_error(DVC_ERR_INPUT, "%s: 'format' must be \"csv\" or \"at2\"", where);
-        if (fmt && strcasecmp(json_string_value(fmt), "csv") != 0 &&
-            strcasecmp(json_string_value(fmt), "at2") != 0)
-            return dvc_error(DVC_ERR_INPUT, "%s: 'format' must be \"csv\" or \"at2\"", where);
-        mpfi_init2(scale, f->tab->prec);
-        st = DVC_OK;
-        if (sc) {
-            char w[512];
-            snprintf(w, sizeof w, "%s.scale", where);
-            st = dvc_json_ival(scale, sc, w);
-        }
-        if (st == DVC_OK && basedir && basedir[0]) {
-            /* a problem file's table: the rules of dvc_table_text_ */
-            const char *name = json_string_value(file), *ext = strrchr(name, '.');
-            const char *format = (fmt ? strcasecmp(json_string_value(fmt), "at2") == 0
-                                      : ext && strcasecmp(ext, ".at2") == 0) ? "at2" : "csv";
-            char *text = NULL, *path = NULL;
-            st = dvc_table_text_(&text, &path, basedir, name, NULL, where);
-            if (st == DVC_OK) st = dvc_tfun_parse_table(f, text, format, path, sc ? scale : NULL);
-            if (st != DVC_OK && text) st = dvc_error_context(st, "%s: ", where);
-            free(text);
-            free(path);
-        } else if (st == DVC_OK) {
-            st = dvc_tfun_read_table(f, json_string_value(file), fmt ? json_string_value(fmt) : NULL,
-                                     sc ? scale : NULL);
-            if (st != DVC_OK) st = dvc_error_context(st, "%s: ", where);
-        }
-        mpfi_clear(scale);
-        return st;
-    }
-    return dvc_error(DVC_ERR_INPUT, "%s: expected an expression string, a number or {\"table\": file}", where);
 }
 
 int dvc_tfun_is_const(const dvc_tfun_t f) { return f->kind == DVC_TFUN_CONST; }

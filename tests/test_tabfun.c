@@ -2,7 +2,8 @@
 /* Tabulated functions: ranges and Lipschitz constants over random time
  * intervals checked against exact rational (GMP mpq) interpolation of the
  * same decimal data, both AT2 layouts, CSV, scale factors, every bad-input
- * case, and the dvc_tfun wrapper. argv[1] is the tests/data directory. */
+ * case, the dvc_tfun wrapper, and functions of t as problem-file fields.
+ * argv[1] is the tests/data directory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,42 +476,42 @@ static void test_file_limits(void)
     dvc_tabfun_clear(f);
 }
 
+/* The function-of-t type itself, without files: expression, constant,
+ * table, errors. */
 static void test_tfun(void)
 {
     dvc_tfun_t f;
     dvc_expr_consts_t k;
-    json_t *j;
-    json_error_t jerr;
-    mpfi_t T, R;
+    mpfi_t T, R, c;
     mpfr_t L;
     mpq_t q;
+    char *path;
     dvc_tfun_init(f);
     dvc_expr_consts_init(k);
     dvc_expr_consts_add_str(k, "amp", "0.5");
     mpfi_init2(T, 53);
     mpfi_init2(R, 53);
+    mpfi_init2(c, 53);
     mpfr_init2(L, 53);
     mpq_init(q);
     /* expression: f = amp*t^2 on [1, 2]: range [0.5, 2], L = 2 */
-    j = json_loads("\"amp*t^2\"", JSON_DECODE_ANY, &jerr);
-    CHECK(dvc_tfun_from_json(f, j, NULL, k, "p.json: f") == DVC_OK, "expr from json");
-    json_decref(j);
+    CHECK(dvc_tfun_set_expr(f, "amp*t^2", k) == DVC_OK, "expression");
     mpfi_interv_d(T, 1, 2);
     CHECK(dvc_tfun_eval_lip(R, L, f, T) == DVC_OK && mpfr_cmp_d(&R->left, 0.5) == 0 &&
               mpfr_cmp_d(&R->right, 2) == 0 && mpfr_cmp_d(L, 2) == 0,
           "expr range and Lipschitz");
     CHECK(!dvc_tfun_is_const(f), "depends on t");
-    /* number */
-    j = json_loads("0.1", JSON_DECODE_ANY, &jerr);
-    CHECK(dvc_tfun_from_json(f, j, NULL, k, "p.json: f") == DVC_OK, "number from json");
-    json_decref(j);
+    /* constant */
+    dvc_ival_set_str(c, "0.1");
+    CHECK(dvc_tfun_set_const(f, c) == DVC_OK, "constant");
     dec_to_q(q, "0.1");
     CHECK(dvc_tfun_eval_lip(R, L, f, T) == DVC_OK && contains_q(R, q) && mpfr_zero_p(L) && dvc_tfun_is_const(f),
-          "constant");
-    /* table with basedir and scale */
-    j = json_loads("{\"table\": \"tab_small.AT2\", \"scale\": \"9.80665\"}", 0, &jerr);
-    CHECK(dvc_tfun_from_json(f, j, datadir, k, "p.json: g") == DVC_OK, "table from json: %s", dvc_error_message());
-    json_decref(j);
+          "constant value, Lipschitz 0");
+    /* table with scale */
+    path = path_of("tab_small.AT2");
+    dvc_ival_set_str(c, "9.80665");
+    CHECK(dvc_tfun_read_table(f, path, NULL, c) == DVC_OK, "table: %s", dvc_error_message());
+    free(path);
     dvc_ival_set_str(T, "0.015"); /* sample 3 */
     dec_to_q(q, ".1234567E+00");
     {
@@ -521,37 +522,108 @@ static void test_tfun(void)
         mpq_clear(s);
     }
     CHECK(dvc_tfun_eval(R, f, T) == DVC_OK && contains_q(R, q), "table value at sample 3");
-    /* errors name the field */
-    j = json_loads("{\"table\": \"missing.AT2\"}", 0, &jerr);
-    CHECK(dvc_tfun_from_json(f, j, datadir, k, "p.json: g") == DVC_ERR_IO &&
-              strstr(dvc_error_message(), "p.json: g") && strstr(dvc_error_message(), "missing.AT2"),
+    /* errors */
+    path = path_of("missing.AT2");
+    CHECK(dvc_tfun_read_table(f, path, NULL, NULL) == DVC_ERR_IO && strstr(dvc_error_message(), "missing.AT2"),
           "missing table: %s", dvc_error_message());
-    json_decref(j);
-    /* outside basedir's tree: refused, field named */
-    j = json_loads("{\"table\": \"../test_tabfun.c\", \"format\": \"csv\"}", 0, &jerr);
-    CHECK(dvc_tfun_from_json(f, j, datadir, k, "p.json: g") == DVC_ERR_INPUT &&
-              strstr(dvc_error_message(), "p.json: g: table file '../test_tabfun.c' is outside"),
-          "table outside basedir: %s", dvc_error_message());
-    json_decref(j);
-    j = json_loads("{\"tabel\": \"x.AT2\"}", 0, &jerr);
-    CHECK(dvc_tfun_from_json(f, j, datadir, k, "p.json: g") == DVC_ERR_INPUT && strstr(dvc_error_message(), "tabel"),
-          "unknown key");
-    json_decref(j);
-    j = json_loads("\"sin(\"", JSON_DECODE_ANY, &jerr);
-    CHECK(dvc_tfun_from_json(f, j, NULL, k, "p.json: f") == DVC_ERR_INPUT &&
-              strncmp(dvc_error_message(), "p.json: f: ", 11) == 0,
-          "bad expression prefixed: %s", dvc_error_message());
-    json_decref(j);
+    free(path);
+    CHECK(dvc_tfun_parse_table(f, "0,1\n1,2\n", "xls", "x.tab", NULL) == DVC_ERR_INPUT &&
+              strstr(dvc_error_message(), "x.tab"),
+          "unknown table format: %s", dvc_error_message());
+    CHECK(dvc_tfun_set_expr(f, "sin(", k) == DVC_ERR_INPUT, "bad expression");
     CHECK(dvc_tfun_eval(R, f, T) == DVC_ERR_INPUT, "unset function");
-    j = json_loads("[1]", 0, &jerr);
-    CHECK(dvc_tfun_from_json(f, j, NULL, k, "p.json: f") == DVC_ERR_INPUT, "array rejected");
-    json_decref(j);
     mpq_clear(q);
     mpfi_clear(T);
     mpfi_clear(R);
+    mpfi_clear(c);
     mpfr_clear(L);
     dvc_expr_consts_clear(k);
     dvc_tfun_clear(f);
+}
+
+/* A one-dimensional problem (n = m = 1) on [0, T] with f and g given as
+ * JSON text, read with tables relative to datadir. */
+static dvc_status read_fg(dvc_dlvi_problem_t P, const char *T, const char *f, const char *g)
+{
+    char buf[1024];
+    json_error_t jerr;
+    json_t *j;
+    dvc_status st;
+    snprintf(buf, sizeof buf,
+             "{\"constants\": {\"amp\": \"0.5\"}, \"A\": [[0]], \"B\": [[1]], \"Q\": [[1]], \"M\": [[1]],"
+             " \"l\": [0], \"u\": [\"inf\"], \"x0\": [0], \"T\": \"%s\", \"N\": 10, \"f\": [%s], \"g\": [%s]}",
+             T, f, g);
+    j = json_loads(buf, 0, &jerr);
+    REQUIRE(j != NULL, "test problem: %s", jerr.text);
+    st = dvc_problem_from_json(P, NULL, j, "p.json", datadir, 0);
+    json_decref(j);
+    return st;
+}
+
+/* Functions of t as problem-file fields f and g (the one reader of such a
+ * field): expression, number, table file, and the errors naming the field. */
+static void test_tfun_fields(void)
+{
+    dvc_dlvi_problem_t P;
+    dvc_ivec_t v;
+    mpfi_t T;
+    mpfr_t L;
+    mpq_t q;
+    dvc_dlvi_problem_init(P, 0, 0, 53);
+    dvc_ivec_init2(v, 1, 53);
+    mpfi_init2(T, 53);
+    mpfr_init2(L, 53);
+    mpq_init(q);
+    /* expression over the file's constants: f = amp*t^2 on [1, 2] */
+    CHECK(read_fg(P, "2", "\"amp*t^2\"", "0") == DVC_OK, "expr field: %s", dvc_error_message());
+    mpfi_interv_d(T, 1, 2);
+    CHECK(P->fcb.eval && P->fcb.eval(v, T, P->fcb.ctx) == DVC_OK && mpfr_cmp_d(&v->e[0]->left, 0.5) == 0 &&
+              mpfr_cmp_d(&v->e[0]->right, 2) == 0,
+          "expr field range");
+    CHECK(P->fcb.lipschitz && P->fcb.lipschitz(L, T, P->fcb.ctx) == DVC_OK && mpfr_cmp_d(L, 2) == 0,
+          "expr field Lipschitz");
+    /* a JSON number: [pred(0.1), succ(0.1)], Lipschitz 0 */
+    CHECK(read_fg(P, "2", "0.1", "0") == DVC_OK, "number field: %s", dvc_error_message());
+    dec_to_q(q, "0.1");
+    CHECK(P->fcb.eval && P->fcb.eval(v, T, P->fcb.ctx) == DVC_OK && contains_q(v->e[0], q) &&
+              P->fcb.lipschitz(L, T, P->fcb.ctx) == DVC_OK && mpfr_zero_p(L),
+          "number field: constant");
+    /* a table file relative to the problem's directory, with a scale */
+    CHECK(read_fg(P, "0.05", "0", "{\"table\": \"tab_small.AT2\", \"scale\": \"9.80665\"}") == DVC_OK,
+          "table field: %s", dvc_error_message());
+    dvc_ival_set_str(T, "0.015"); /* sample 3 */
+    dec_to_q(q, ".1234567E+00");
+    {
+        mpq_t s;
+        mpq_init(s);
+        dec_to_q(s, "9.80665");
+        mpq_mul(q, q, s);
+        mpq_clear(s);
+    }
+    CHECK(P->gcb.eval && P->gcb.eval(v, T, P->gcb.ctx) == DVC_OK && contains_q(v->e[0], q),
+          "table field value at sample 3");
+    /* errors name the field */
+    CHECK(read_fg(P, "0.05", "0", "{\"table\": \"missing.AT2\"}") == DVC_ERR_IO &&
+              strstr(dvc_error_message(), "p.json: field 'g' entry 1") && strstr(dvc_error_message(), "missing.AT2"),
+          "missing table: %s", dvc_error_message());
+    CHECK(read_fg(P, "0.05", "0", "{\"table\": \"../test_tabfun.c\", \"format\": \"csv\"}") == DVC_ERR_INPUT &&
+              strstr(dvc_error_message(), "p.json: field 'g' entry 1: table file '../test_tabfun.c' is outside"),
+          "table outside the problem's directory: %s", dvc_error_message());
+    CHECK(read_fg(P, "0.05", "0", "{\"tabel\": \"x.AT2\"}") == DVC_ERR_INPUT &&
+              strstr(dvc_error_message(), "p.json: field 'g' entry 1") && strstr(dvc_error_message(), "'tabel'"),
+          "unknown key: %s", dvc_error_message());
+    CHECK(read_fg(P, "1", "\"sin(\"", "0") == DVC_ERR_INPUT &&
+              strncmp(dvc_error_message(), "p.json: field 'f' entry 1: ", strlen("p.json: field 'f' entry 1: ")) == 0,
+          "bad expression prefixed: %s", dvc_error_message());
+    CHECK(read_fg(P, "1", "[1]", "0") == DVC_ERR_INPUT && strstr(dvc_error_message(), "p.json: field 'f' entry 1"),
+          "array of one rejected: %s", dvc_error_message());
+    CHECK(read_fg(P, "1", "true", "0") == DVC_ERR_INPUT && strstr(dvc_error_message(), "p.json: field 'f' entry 1"),
+          "boolean rejected: %s", dvc_error_message());
+    mpq_clear(q);
+    mpfi_clear(T);
+    mpfr_clear(L);
+    dvc_ivec_clear(v);
+    dvc_dlvi_problem_clear(P);
 }
 
 int main(int argc, char **argv)
@@ -563,5 +635,6 @@ int main(int argc, char **argv)
     test_bad_inputs();
     test_file_limits();
     test_tfun();
+    test_tfun_fields();
     return check_report();
 }

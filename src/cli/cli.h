@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "dvicert/dvicert.h"
-#include "io/json.h"
+#include "io/io.h"
 
 #define DVC_EXIT_OK 0
 #define DVC_EXIT_FAIL 1

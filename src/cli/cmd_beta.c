@@ -81,7 +81,6 @@ static int run(const dvc_cli_args *a)
     const char *path = a->pos[0], *val;
     char *end = NULL;
     dvc_beta_opts o;
-    json_t *root = NULL;
     dvc_imat_t M;
     dvc_beta_bound_t b, al;
     dvc_status st;
@@ -128,16 +127,8 @@ static int run(const dvc_cli_args *a)
     if (st != DVC_OK) return dvc_cli_fail("beta", st);
     if (isatty(STDERR_FILENO)) o.progress = dvc_cli_beta_progress;
 
-    st = dvc_json_load(&root, path);
-    if (st != DVC_OK) return dvc_cli_fail("beta", st);
-    if (!json_is_object(root)) {
-        json_decref(root);
-        fprintf(stderr, "dvicert beta: error: %s: top level must be a JSON object with field \"M\"\n", path);
-        return DVC_EXIT_INPUT;
-    }
     dvc_imat_init(M, 0, 0);
-    st = dvc_json_imat(M, root, "M", path);
-    json_decref(root);
+    st = dvc_io_read_matrix(M, path, "M");
     if (st == DVC_OK && (M->r != M->c || M->r == 0)) {
         fprintf(stderr, "dvicert beta: error: %s: field \"M\" must be a nonempty square matrix, got %ld x %ld\n",
                 path, M->r, M->c);

@@ -57,7 +57,6 @@ const dvc_cli_cmd dvc_cmd_classify = {
 static int run(const dvc_cli_args *a)
 {
     const char *path = a->pos[0];
-    json_t *root = NULL;
     dvc_imat_t M;
     dvc_mclass_result r;
     dvc_status st;
@@ -68,17 +67,8 @@ static int run(const dvc_cli_args *a)
                {DVC_MCLASS_SYM, "SYM"}, {DVC_MCLASS_SPD, "SPD"}, {DVC_MCLASS_PD, "PD"},
                {DVC_MCLASS_P, "P"}};
 
-    st = dvc_json_load(&root, path);
-    if (st != DVC_OK) return dvc_cli_fail("classify", st);
-    if (!json_is_object(root)) {
-        json_decref(root);
-        fprintf(stderr, "dvicert classify: error: %s: top level must be a JSON object with field \"M\"\n",
-                path);
-        return DVC_EXIT_INPUT;
-    }
     dvc_imat_init(M, 0, 0);
-    st = dvc_json_imat(M, root, "M", path);
-    json_decref(root);
+    st = dvc_io_read_matrix(M, path, "M");
     if (st != DVC_OK) {
         dvc_imat_clear(M);
         return dvc_cli_fail("classify", st);

@@ -63,7 +63,6 @@ static int run(const dvc_cli_args *a)
 {
     int digits = a->digits_given ? a->digits : 17, rc, retries = 3;
     const char *path = a->pos[0];
-    json_t *root = NULL;
     dvc_imat_t M;
     dvc_ivec_t q, l, u;
     dvc_lvi_solver_t s;
@@ -72,39 +71,12 @@ static int run(const dvc_cli_args *a)
     long m;
 
 again:
-    st = dvc_json_load(&root, path);
-    if (st != DVC_OK) return dvc_cli_fail("lvi", st);
     dvc_imat_init(M, 0, 0);
     dvc_ivec_init(q, 0);
     dvc_ivec_init(l, 0);
     dvc_ivec_init(u, 0);
-    st = dvc_json_imat(M, root, "M", path);
-    if (st == DVC_OK && M->r != M->c)
-        st = dvc_error(DVC_ERR_INPUT, "%s: field 'M' is %ldx%ld, must be square", path, M->r, M->c);
+    st = dvc_io_read_lvi(M, q, l, u, path);
     m = M->r;
-    if (st == DVC_OK) {
-        /* sized first, so that a length mismatch names the field */
-        dvc_ivec_resize(q, m);
-        dvc_ivec_resize(l, m);
-        dvc_ivec_resize(u, m);
-        st = dvc_json_ivec(q, root, "q", path, 0);
-    }
-    if (st == DVC_OK) st = dvc_json_ivec(l, root, "l", path, 1);
-    if (st == DVC_OK) st = dvc_json_ivec(u, root, "u", path, 1);
-    for (long i = 0; st == DVC_OK && i < m; i++) {
-        if (mpfr_inf_p(&l->e[i]->right) && mpfr_sgn(&l->e[i]->right) > 0)
-            st = dvc_error(DVC_ERR_INPUT, "%s: field 'l' entry %ld is +inf (a lower bound is a number or \"-inf\")", path, i + 1);
-        else if (mpfr_inf_p(&u->e[i]->left) && mpfr_sgn(&u->e[i]->left) < 0)
-            st = dvc_error(DVC_ERR_INPUT, "%s: field 'u' entry %ld is -inf (an upper bound is a number or \"inf\")", path, i + 1);
-        else if (mpfr_cmp(&l->e[i]->right, &u->e[i]->left) >= 0) {
-            char *ls = dvc_ival_str(l->e[i], 17), *us = dvc_ival_str(u->e[i], 17);
-            st = dvc_error(DVC_ERR_INPUT, "%s: field 'l' entry %ld (%s) is not below field 'u' entry %ld (%s): need l < u",
-                           path, i + 1, ls ? ls : "?", i + 1, us ? us : "?");
-            free(ls);
-            free(us);
-        }
-    }
-    json_decref(root);
     if (st != DVC_OK) {
         rc = dvc_cli_fail("lvi", st);
         goto out_data;

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include "dvicert/imat.h"
+#include "io/io.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,10 +48,6 @@ dvc_status dvc_json_ivec_ex(dvc_ivec_t v, const json_t *obj, const char *field, 
 
 /* True when both ends of x are finite and within the binary64 range. */
 int dvc_json_fits_d(const mpfi_t x);
-
-/* Write `text` to path atomically: to a temporary file beside it, then
- * rename. Nothing is left at path on failure. */
-dvc_status dvc_write_atomic(const char *path, const char *text, size_t len);
 
 #ifdef __cplusplus
 }

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* DLVI problem files (JSON, docs/formats.md) -> dvc_dlvi_problem_t, and
- * functions of t from a problem-file field. Private to the library and the
- * command (not installed): the public, jansson-free reader is
- * dvc_problem_read (problem.h). */
+/* DLVI problem files (JSON, docs/formats.md) -> dvc_dlvi_problem_t.
+ * Private to the library and the command (not installed): the public,
+ * jansson-free reader is dvc_problem_read (problem.h). */
 #ifndef DVC_IO_PROBLEM_JSON_H
 #define DVC_IO_PROBLEM_JSON_H
 
 #include <jansson.h>
 #include "dvicert/problem.h"
-#include "dvicert/tfun.h"
+#include "dvicert/tabfun.h"
 
 /* Build p from the JSON object obj.
  *   name     names the source in messages ("bridge.json");
@@ -42,28 +41,5 @@ dvc_status dvc_problem_load_policy(dvc_dlvi_problem_t p, json_t **resolved, cons
  * JSON_SORT_KEYS | JSON_COMPACT), written as 16 hex digits into buf. It
  * detects edits of a certificate's problem, it is not a cryptographic hash. */
 dvc_status dvc_problem_digest(char buf[17], const json_t *obj);
-
-/* The text of the table file `file` named in the problem field `where`
- * (for messages): taken relative to basedir (not NULL); inside basedir's
- * tree once links and '..' are resolved, unless tables->allow_outside; a
- * regular file of at most tables->max_bytes bytes (0: DVC_TABLE_MAX_BYTES)
- * without NUL bytes. tables may be NULL (the defaults). On success *text
- * and *path (basedir/file, the name for messages) are the caller's to free;
- * on failure both are NULL and the message starts with where. */
-dvc_status dvc_table_text_(char **text, char **path, const char *basedir, const char *file,
-                           const dvc_table_policy *tables, const char *where);
-
-/* One function of t from a problem-file field:
- *   "sin(4*t)"                      an expression of t (consts may be NULL);
- *   0.5 / "0.5"                     a constant (JSON number: as dvc_json_ival);
- *   {"table": "el_centro.AT2", "format": "at2", "scale": "9.80665"}
- *                                   a tabulated record; "format" and "scale"
- *                                   optional; a relative path is taken
- *                                   relative to basedir and must lie in
- *                                   its tree (dvc_table_text_); basedir
- *                                   NULL: the path as given.
- * where names the field for messages ("problem.json: f[0]"). */
-dvc_status dvc_tfun_from_json(dvc_tfun_t f, const json_t *j, const char *basedir,
-                              const dvc_expr_consts_t consts, const char *where);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "dvicert/expr.h"
 #include "io/json.h"
@@ -229,6 +230,87 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
     return DVC_OK;
 }
 
+/* ---- table files named in a problem file ------------------------------
+ * A table's text is copied into the certificate, which users share: a
+ * problem file must not be able to copy /etc/... into it, nor make the
+ * reader wait on a FIFO or fill memory from /dev/zero. */
+
+/* *open_path: the file to open (malloc'd), checked against the rules. */
+static dvc_status table_where(char **open_path, const char *joined, const char *basedir, const char *file,
+                              int allow_outside, const char *where)
+{
+    char *dir, *real;
+    size_t n;
+    int inside;
+    *open_path = NULL;
+    if (allow_outside) {
+        *open_path = strdup(joined);
+        return *open_path ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    if (!(dir = realpath(basedir, NULL)))
+        return dvc_error(DVC_ERR_IO, "%s: cannot resolve the problem file's directory %s: %s", where,
+                         basedir, strerror(errno));
+    if (!(real = realpath(joined, NULL))) {
+        dvc_status st = dvc_error(DVC_ERR_IO, "%s: %s: cannot open: %s", where, joined, strerror(errno));
+        free(dir);
+        return st;
+    }
+    n = strlen(dir);
+    inside = strncmp(real, dir, n) == 0 && (real[n] == '/' || real[n] == '\0' || strcmp(dir, "/") == 0);
+    if (!inside) {
+        int same = strcmp(file, real) == 0;
+        dvc_status st = dvc_error(DVC_ERR_INPUT, "%s: table file '%s' is outside the problem file's "
+                                  "directory %s%s%s%s: refused, its contents would be copied into "
+                                  "the certificate (enclose --allow-outside-tables reads it)",
+                                  where, file, dir, same ? "" : " (it is ", same ? "" : real,
+                                  same ? "" : ")");
+        free(dir);
+        free(real);
+        return st;
+    }
+    free(dir);
+    *open_path = real; /* the checked file, not a name that may change meanwhile */
+    return DVC_OK;
+}
+
+/* The text of the table file `file` named in the problem field `where`
+ * (for messages): taken relative to basedir; inside basedir's tree once
+ * links and '..' are resolved, unless tables->allow_outside; a regular file
+ * of at most tables->max_bytes bytes (0: DVC_TABLE_MAX_BYTES) without NUL
+ * bytes. On success *text and *path (basedir/file, the name for messages)
+ * are the caller's to free; on failure both are NULL and the message starts
+ * with where. */
+static dvc_status table_text(char **text, char **path, const char *basedir, const char *file,
+                             const dvc_table_policy *tables, const char *where)
+{
+    size_t max = tables && tables->max_bytes ? tables->max_bytes : DVC_TABLE_MAX_BYTES;
+    size_t n = strlen(basedir) + strlen(file) + 2;
+    char *real = NULL;
+    struct stat sb;
+    dvc_status st;
+    *text = NULL;
+    if (!(*path = malloc(n))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (file[0] == '/') snprintf(*path, n, "%s", file);
+    else snprintf(*path, n, "%s/%s", basedir, file);
+    st = table_where(&real, *path, basedir, file, tables && tables->allow_outside, where);
+    if (st == DVC_OK) {
+        st = dvc_infile_read_text(text, real, max);
+        if (st != DVC_OK && stat(real, &sb) == 0 && S_ISREG(sb.st_mode) &&
+            (unsigned long long)sb.st_size > (unsigned long long)max)
+            st = dvc_error(st, "%s: %s: is %lld bytes, more than the limit of %zu bytes for a table "
+                           "file: refused (enclose --max-table-bytes sets another)", where, real,
+                           (long long)sb.st_size, max);
+        else if (st != DVC_OK)
+            dvc_error_context(st, "%s: ", where);
+    }
+    free(real);
+    if (st != DVC_OK) {
+        free(*path);
+        *path = NULL;
+    }
+    return st;
+}
+
 /* ---- f and g: expressions, constants and tabulated data ----------------
  * Read into a dvc_tfun_vec (tfun.h) and attached to the problem through
  * its one callback adapter; the problem owns the vector. */
@@ -285,7 +367,7 @@ static dvc_status read_table(dvc_tfun_struct *f, json_t *rentry, const json_t *j
         if (c->basedir == NULL)
             return dvc_error(DVC_ERR_INPUT, "%s: file references are not allowed here (the problem "
                              "must be self-contained)", where);
-        st = dvc_table_text_(&buf, &path, c->basedir, file, &c->tables, where);
+        st = table_text(&buf, &path, c->basedir, file, &c->tables, where);
         if (st != DVC_OK) return st;
         text = buf;
     }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* DLVI problems, options and result records of the certified
- * time-stepping engine (Chen & Wang (4.1), (4.2)); the engine itself lives
- * in src/dlvi/ (see dlvi/internal.h), the bounds in docs/bounds.md. */
+ * time-stepping engine (Chen & Wang (4.1), (4.2)): their defaults, ownership
+ * and storage. The engine is the rest of src/dlvi/ (setup, predict,
+ * cert_step, fast, driver), the bounds are derived in docs/bounds.md. */
 #include "dlvi/internal.h"
 
 #include <math.h>

@@ -14,6 +14,7 @@
 #include "dvicert/tabfun.h"
 #include "dvicert/tfun.h"
 #include "dvicert/dlvi.h"
+#include "dvicert/lognorm.h"
 #include "dvicert/problem.h"
 #include "dvicert/cert.h"
 #include "dvicert/traj.h"

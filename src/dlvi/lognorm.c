@@ -232,7 +232,7 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     if ((st = dvc_lognorm_jac_init_(&w->J, p, prec)) != DVC_OK) return st;
     w->jac_ok = 1;
     w->npat = w->J.npat;
-    if ((st = dvc_lognorm_choose_(info, &w->J, p, o->norm, -1, prec)) != DVC_OK) return st;
+    if ((st = dvc_lognorm_choose_(info, &w->J, p, o->norm, -1, NULL, prec)) != DVC_OK) return st;
     w->nrm[0] = info;
     w->cur = 0;
     mpfr_set(r->L, info->mu, MPFR_RNDU);
@@ -418,7 +418,7 @@ static long mode_norm(lws *w, long pat)
     if (w->mode_failed || w->nmodes >= LN_MODES_MAX) return -1;
     j = w->nmodes;
     dvc_lognorm_info_init(w->modes[j]);
-    if (dvc_lognorm_choose_(w->modes[j], &w->J, w->p, DVC_LOGNORM_QUAD, pat, w->prec) != DVC_OK) {
+    if (dvc_lognorm_choose_(w->modes[j], &w->J, w->p, DVC_LOGNORM_QUAD, pat, w->nrm[0]->R, w->prec) != DVC_OK) {
         dvc_error_reset();
         dvc_lognorm_info_clear(w->modes[j]);
         w->mode_failed = 1;
@@ -467,9 +467,20 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
             long j = mode_norm(w, loc);
             if (j >= 0) b = j;
         }
+        /* switch only when the gain in mu matters over the horizon
+         * ((mu_a - mu_b) T >= 0.05) or is free (E_i = 0), and the price
+         * c_ab is at most 8 (a
+         * heuristic: every choice is sound) */
+        if (b != a && mpfr_cmp(w->nrm[b]->mu_pat[loc], w->nrm[a]->mu_pat[loc]) < 0) {
+            mpfr_sub(w->r1, w->nrm[a]->mu_pat[loc], w->nrm[b]->mu_pat[loc], MPFR_RNDD);
+            mpfr_mul(w->r1, w->r1, &w->p->T->left, MPFR_RNDD);
+            if (mpfr_cmp_d(w->r1, 0.05) < 0 && !mpfr_zero_p(w->Ei)) b = a;
+        } else {
+            b = a;
+        }
         if (b != a) {
             /* switch at t_i: ||e(t_i)||_b <= c_ab ||e(t_i)||_a */
-            if (dvc_lognorm_convert_(w->Dk, w->nrm[a], w->nrm[b], w->prec) != DVC_OK) {
+            if (dvc_lognorm_convert_(w->Dk, w->nrm[a], w->nrm[b], w->prec) != DVC_OK || mpfr_cmp_ui(w->Dk, 8) > 0) {
                 dvc_error_reset();
                 b = a;
             } else {

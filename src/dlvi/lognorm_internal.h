@@ -18,9 +18,12 @@ typedef struct {
 dvc_status dvc_lognorm_jac_init_(dvc_lognorm_jac *J, const dvc_dlvi_problem_struct *p, mpfr_prec_t prec);
 void dvc_lognorm_jac_clear_(dvc_lognorm_jac *J);
 
+/* Choose and certify a norm into info. only_pat >= 0: fitted to that
+ * pattern's Jacobian alone (a mode norm), searched near R0 when R0 is set
+ * (quadratic); mu_pat is certified for every pattern in any case. */
 dvc_status dvc_lognorm_choose_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
                                const dvc_dlvi_problem_struct *p, dvc_lognorm_kind kind, long only_pat,
-                               mpfr_prec_t prec);
+                               const double *R0, mpfr_prec_t prec);
 /* c >= sup_v ||v||_b / ||v||_a (two quadratic norms), rounded up. */
 dvc_status dvc_lognorm_convert_(mpfr_t c, const dvc_lognorm_info_struct *a, const dvc_lognorm_info_struct *b,
                                 mpfr_prec_t prec);

@@ -233,6 +233,7 @@ typedef struct {
     int quad;
     const long *pats; /* patterns in the objective (NULL: all) */
     long npats;
+
     double *R, *Ri, *C, *T, *w;
 } objective;
 
@@ -509,7 +510,7 @@ static dvc_status certify_norm(dvc_lognorm_info_t info, const dvc_lognorm_jac *J
 
 /* Binary64 search of one kind of norm; info gets w or R. */
 static dvc_status search_norm(dvc_lognorm_info_t info, const dvc_lognorm_jac *J, dvc_lognorm_kind kind,
-                              long only_pat)
+                              long only_pat, const double *R0)
 {
     long n = info->n, np = kind == DVC_LOGNORM_QUAD ? n * (n + 1) / 2 - 1 : n - 1;
     objective ob;
@@ -535,7 +536,19 @@ static dvc_status search_norm(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
     ob.C = buf + 2 * n * n;
     ob.T = buf + 3 * n * n;
     ob.w = buf + 4 * n * n;
-    if (np > 0) {
+    if (np > 0 && R0 != NULL && ob.quad) {
+        /* a mode norm: from the identity and from R0 (scaled to
+         * R0_00 = 1); the better one */
+        long c = 0;
+        double b1 = compass(&ob, x, np), b2;
+        for (long i = 0; i < n; i++)
+            for (long j = i; j < n; j++) {
+                if (i == 0 && j == 0) continue;
+                x2[c++] = i == j ? log(R0[i * n + i] / R0[0]) : R0[i * n + j] / R0[0];
+            }
+        b2 = compass(&ob, x2, np);
+        if (b2 <= b1) memcpy(x, x2, (size_t)np * sizeof(double));
+    } else if (np > 0) {
         /* start from the identity and, for the quadratic norm, from the
          * square roots of the best diagonal weights too */
         double b1 = compass(&ob, x, np);
@@ -579,7 +592,7 @@ static dvc_status search_norm(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
 /* The norm for the Jacobians J (P proof of M done by the caller). */
 dvc_status dvc_lognorm_choose_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
                                const dvc_dlvi_problem_struct *p, dvc_lognorm_kind kind, long only_pat,
-                               mpfr_prec_t prec)
+                               const double *R0, mpfr_prec_t prec)
 {
     dvc_status st;
     info_free_pat(info);
@@ -593,7 +606,7 @@ dvc_status dvc_lognorm_choose_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J
     for (long k = 0; k < J->npat; k++) mpfr_init2(info->mu_pat[k], prec);
     info->npat = J->npat;
     if (kind != DVC_LOGNORM_AUTO) {
-        if ((st = search_norm(info, J, kind, only_pat)) != DVC_OK) return st;
+        if ((st = search_norm(info, J, kind, only_pat, R0)) != DVC_OK) return st;
         return certify_norm(info, J, p, prec);
     }
     /* both; keep the smaller proven mu (the quadratic norm on ties) */
@@ -602,7 +615,7 @@ dvc_status dvc_lognorm_choose_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J
         double *w = NULL;
         dvc_status sd;
         mpfr_init2(mu_d, prec);
-        sd = search_norm(info, J, DVC_LOGNORM_DIAG, only_pat);
+        sd = search_norm(info, J, DVC_LOGNORM_DIAG, only_pat, NULL);
         if (sd == DVC_OK) sd = certify_norm(info, J, p, prec);
         if (sd == DVC_OK) {
             mpfr_set(mu_d, info->mu, MPFR_RNDU);
@@ -610,7 +623,7 @@ dvc_status dvc_lognorm_choose_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J
             info->w = NULL;
         }
         dvc_error_reset();
-        st = search_norm(info, J, DVC_LOGNORM_QUAD, only_pat);
+        st = search_norm(info, J, DVC_LOGNORM_QUAD, only_pat, R0);
         if (st == DVC_OK) st = certify_norm(info, J, p, prec);
         if (w != NULL && (st != DVC_OK || mpfr_cmp(mu_d, info->mu) < 0)) {
             dvc_error_reset();
@@ -651,7 +664,7 @@ dvc_status dvc_lognorm_norm(dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
     }
     st = dvc_lognorm_jac_init_(&J, p, prec);
     if (st == DVC_OK) {
-        st = dvc_lognorm_choose_(info, &J, p, o->norm, -1, prec);
+        st = dvc_lognorm_choose_(info, &J, p, o->norm, -1, NULL, prec);
         dvc_lognorm_jac_clear_(&J);
     }
     dvc_prec_set(saved);

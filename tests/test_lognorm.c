@@ -2,7 +2,8 @@
 /* The lognorm route (docs/lognorm.md): log norms of the piece Jacobians
  * against hand-computed values, containment of the closed-form bridge
  * (with and without contact switches, at random times between grid points)
- * and of Remark 4.3's 2 - e^t, and the tightness ratio certified radius /
+ * and of Remark 4.3's 2 - e^t, agreement of two step sizes with a
+ * time-dependent g (circuit), and the tightness ratio certified radius /
  * true error of the same predictor (256-bit reference). */
 #include <math.h>
 #include <string.h>
@@ -447,6 +448,58 @@ static void test_remark(void)
     dvc_dlvi_problem_clear(p);
 }
 
+/* A time-dependent g (the circuit of Example 5.3, m = 4): no closed form,
+ * so two runs must agree: at the common grid points the tube of h = 2e-3
+ * and the (narrower) tube of h = 2.5e-4 must intersect in every component,
+ * and the finer one must be narrower. */
+static void test_circuit(void)
+{
+    char path[1024];
+    dvc_dlvi_result_t r[2];
+    dvc_lognorm_info_t info[2];
+    long Ns[2] = {250, 2000};
+    int ok = 1;
+    snprintf(path, sizeof path, "%s/circuit/circuit.json", certs_dir);
+    for (int k = 0; k < 2; k++) {
+        dvc_dlvi_problem_t p;
+        dvc_status st;
+        dvc_dlvi_problem_init(p, 0, 0, 0);
+        dvc_dlvi_result_init(r[k]);
+        dvc_lognorm_info_init(info[k]);
+        st = dvc_problem_read(p, path, 0);
+        CHECK(st == DVC_OK, "%s: %s", path, dvc_error_message());
+        if (st == DVC_OK) {
+            REQUIRE(dvc_ival_set_str(p->T, "0.5") == DVC_OK, "T");
+            p->N = Ns[k];
+            st = dvc_lognorm_run(r[k], info[k], p, NULL);
+            CHECK(st == DVC_OK, "circuit N = %ld: %s", Ns[k], dvc_error_message());
+            ok &= st == DVC_OK;
+        } else {
+            ok = 0;
+        }
+        dvc_dlvi_problem_clear(p);
+    }
+    if (ok) {
+        long bad = 0, n = r[0]->n;
+        for (long i = 0; i <= Ns[0]; i++) {
+            const double *a = r[0]->x + i * n, *b = r[1]->x + i * (Ns[1] / Ns[0]) * n;
+            double ra = info[0]->rad[i], rb = info[1]->rad[i * (Ns[1] / Ns[0])];
+            for (long c = 0; c < n; c++)
+                if (fabs(a[c] - b[c]) > ra + rb) bad++;
+        }
+        CHECK(bad == 0, "circuit: %ld grid values where the tubes of two step sizes do not meet", bad);
+        CHECK(info[1]->rad[Ns[1]] < info[0]->rad[Ns[0]], "circuit: radius %g at h/8, %g at h",
+              info[1]->rad[Ns[1]], info[0]->rad[Ns[0]]);
+        printf("circuit T = 0.5: radius(T) %.4e (h = 2e-3), %.4e (h = 2.5e-4); |x_h - x_{h/8}| at T %.4e; "
+               "affine steps %ld/%ld\n", info[0]->rad[Ns[0]], info[1]->rad[Ns[1]],
+               fabs(r[0]->x[Ns[0] * n] - r[1]->x[Ns[1] * n]), info[0]->n_affine, Ns[0]);
+    }
+    for (int k = 0; k < 2; k++) {
+        dvc_lognorm_info_clear(info[k]);
+        dvc_dlvi_result_clear(r[k]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) certs_dir = argv[1];
@@ -456,5 +509,6 @@ int main(int argc, char **argv)
     test_remark();
     test_bridge_containment();
     test_bridge_tightness();
+    test_circuit();
     return check_report();
 }

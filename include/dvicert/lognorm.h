@@ -38,6 +38,10 @@ typedef struct {
      * certified pattern D, measure the error in a norm fitted to J_D alone,
      * paying the proven ratio of the two norms at the switch. */
     int mode_follow;
+    /* Also propagate the error set c + B r through exp(J h) on steps with
+     * one certified pattern (default 1; needs m > 0): the grid bound is the
+     * smaller of the two. */
+    int error_set;
     /* Predictor (theta method) and beta_M options. */
     dvc_dlvi_opts dlvi;
 } dvc_lognorm_opts;
@@ -66,6 +70,7 @@ typedef struct {
     long n_switch;          /* norm switches */
     long n_affine;          /* steps whose defect used the certified affine piece */
     long n_local;           /* steps that used a single pattern's mu */
+    long n_set;             /* steps propagated by the error set */
 } dvc_lognorm_info_struct;
 typedef dvc_lognorm_info_struct dvc_lognorm_info_t[1];
 

@@ -36,6 +36,20 @@ typedef struct {
     long mode_pat[LN_MODES_MAX];
     long nmodes, cur;
     int mode_failed; /* a mode norm could not be certified: stop trying */
+    /* error set e in c + B r (docs/lognorm.md section 5d): c, B doubles,
+     * r an interval vector; per-pattern cache of exp(J h) enclosures */
+    int lohner;
+    double *Lc, *LB, *Lm;
+    dvc_ivec_t Lr, Lv, Ly, Lt;
+    dvc_imat_t LM, LBi, LBp, LT1, LT2, Jhull;
+#define LN_CACHE 16
+    struct {
+        long pat;
+        dvc_imat_t Phi;    /* exp(J h) */
+        dvc_imat_t *Phik;  /* K: exp(J u), u over [h - (k+1) h/K, h - k h/K] */
+        mpfr_t rho;        /* ||J|| e^{||J|| h} (h/K)^2 / 12 */
+    } lc[LN_CACHE];
+    long nlc, lc_next;
 } lws;
 
 static void lws_clear(lws *w)
@@ -66,6 +80,25 @@ static void lws_clear(lws *w)
     free(w->rp);
     free(w->Dp);
     for (long j = 0; j < w->nmodes; j++) dvc_lognorm_info_clear(w->modes[j]);
+    if (w->lohner) {
+        free(w->Lc);
+        dvc_ivec_clear(w->Lr);
+        dvc_ivec_clear(w->Lv);
+        dvc_ivec_clear(w->Ly);
+        dvc_ivec_clear(w->Lt);
+        dvc_imat_clear(w->LM);
+        dvc_imat_clear(w->LBi);
+        dvc_imat_clear(w->LBp);
+        dvc_imat_clear(w->LT1);
+        dvc_imat_clear(w->LT2);
+        dvc_imat_clear(w->Jhull);
+        for (long c = 0; c < w->nlc; c++) {
+            dvc_imat_clear(w->lc[c].Phi);
+            for (long k = 0; k < w->K; k++) dvc_imat_clear(w->lc[c].Phik[k]);
+            free(w->lc[c].Phik);
+            mpfr_clear(w->lc[c].rho);
+        }
+    }
 }
 
 static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
@@ -247,7 +280,7 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     info->rad = calloc((size_t)(N + 1), sizeof(double));
     info->norm_used = calloc((size_t)(N + 1), sizeof(int));
     info->N = N;
-    info->n_affine = info->n_local = info->n_modes = info->n_switch = 0;
+    info->n_affine = info->n_local = info->n_modes = info->n_switch = info->n_set = 0;
     if (!info->E || !info->dW || !info->mu_step || !info->rad || !info->norm_used)
         return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld steps", N);
     mpfr_set(r->hmax, &w->h->right, MPFR_RNDD); /* no step condition on this route */
@@ -431,9 +464,255 @@ static long mode_norm(lws *w, long pat)
     return j + 1;
 }
 
+/* ---- error-set propagation (docs/lognorm.md section 5d) --------------- */
+
+static dvc_status lohner_init(lws *w)
+{
+    long n = w->n;
+    w->Lc = calloc((size_t)(n + 2 * n * n), sizeof(double));
+    if (!w->Lc) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+    w->LB = w->Lc + n;
+    w->Lm = w->LB + n * n;
+    dvc_ivec_init2(w->Lr, n, w->prec);
+    dvc_ivec_init2(w->Lv, n, w->prec);
+    dvc_ivec_init2(w->Ly, n, w->prec);
+    dvc_ivec_init2(w->Lt, n, w->prec);
+    dvc_imat_init2(w->LM, n, n, w->prec);
+    dvc_imat_init2(w->LBi, n, n, w->prec);
+    dvc_imat_init2(w->LBp, n, n, w->prec);
+    dvc_imat_init2(w->LT1, n, n, w->prec);
+    dvc_imat_init2(w->LT2, n, n, w->prec);
+    dvc_imat_init2(w->Jhull, n, n, w->prec);
+    /* hull of every piece Jacobian (pattern-change steps) */
+    dvc_imat_set(w->Jhull, w->J.J[0]);
+    for (long k = 1; k < w->npat; k++)
+        for (long e = 0; e < n * n; e++) mpfi_union(w->Jhull->e[e], w->Jhull->e[e], w->J.J[k]->e[e]);
+    w->lohner = 1;
+    return DVC_OK;
+}
+
+/* The set {e : |e_k| <= rad} (c = 0, B = I). */
+static void lohner_reset(lws *w, const mpfr_t rad)
+{
+    long n = w->n;
+    memset(w->Lc, 0, (size_t)n * sizeof(double));
+    memset(w->LB, 0, (size_t)(n * n) * sizeof(double));
+    for (long k = 0; k < n; k++) {
+        w->LB[k * n + k] = 1.0;
+        mpfi_interv_fr(w->Lr->e[k], rad, rad);
+        mpfr_neg(&w->Lr->e[k]->left, rad, MPFR_RNDD);
+    }
+}
+
+/* out encloses exp(J u) for every u in [u] >= 0 (Taylor polynomial of
+ * degree 16 by Horner in intervals plus the remainder bound
+ * z^17/17! / (1 - z/18), z >= ||J u||_inf, added to every entry). 0 when
+ * z >= 4 (steps too long for this enclosure). */
+static int expm_enclose(lws *w, dvc_imat_t out, const dvc_imat_t J, const mpfi_t u)
+{
+    long n = w->n;
+    const int deg = 16;
+    mpfr_t z, rho, t;
+    int ok = 1;
+    mpfr_inits2(w->prec, z, rho, t, (mpfr_ptr)0);
+    dvc_imat_scale(w->LT1, u, J);
+    dvc_imat_norm_inf(z, w->LT1);
+    if (!mpfr_number_p(z) || mpfr_cmp_ui(z, 4) >= 0) ok = 0;
+    if (ok) {
+        dvc_imat_one(out);
+        for (int j = deg; j >= 1; j--) {
+            dvc_imat_mul(w->LT2, w->LT1, out);
+            mpfi_set_si(w->s, j);
+            mpfi_inv(w->s, w->s);
+            dvc_imat_scale(w->LT2, w->s, w->LT2);
+            for (long k = 0; k < n; k++) mpfi_add_ui(dvc_imat_entry(w->LT2, k, k), dvc_imat_entry(w->LT2, k, k), 1);
+            dvc_imat_set(out, w->LT2);
+        }
+        /* remainder: z^{deg+1}/(deg+1)! / (1 - z/(deg+2)) */
+        mpfr_pow_ui(rho, z, deg + 1, MPFR_RNDU);
+        for (int j = 2; j <= deg + 1; j++) mpfr_div_ui(rho, rho, j, MPFR_RNDU);
+        mpfr_div_ui(t, z, deg + 2, MPFR_RNDU);
+        mpfr_ui_sub(t, 1, t, MPFR_RNDD);
+        mpfr_div(rho, rho, t, MPFR_RNDU);
+        for (long k = 0; k < n * n; k++) {
+            mpfi_interv_fr(w->v, rho, rho);
+            mpfr_neg(&w->v->left, rho, MPFR_RNDD);
+            mpfi_add(out->e[k], out->e[k], w->v);
+        }
+        ok = dvc_imat_is_finite(out);
+    }
+    mpfr_clears(z, rho, t, (mpfr_ptr)0);
+    return ok;
+}
+
+/* Cache entry for pattern pat, or -1. */
+static long lohner_cache(lws *w, long pat)
+{
+    long c, n = w->n, K = w->K;
+    mpfr_t nJ;
+    int ok;
+    for (c = 0; c < w->nlc; c++)
+        if (w->lc[c].pat == pat) return c;
+    if (w->nlc < LN_CACHE) {
+        c = w->nlc++;
+        dvc_imat_init2(w->lc[c].Phi, n, n, w->prec);
+        w->lc[c].Phik = malloc((size_t)K * sizeof(dvc_imat_t));
+        if (!w->lc[c].Phik) {
+            w->nlc--;
+            dvc_imat_clear(w->lc[c].Phi);
+            return -1;
+        }
+        for (long k = 0; k < K; k++) dvc_imat_init2(w->lc[c].Phik[k], n, n, w->prec);
+        mpfr_init2(w->lc[c].rho, w->prec);
+    } else {
+        c = w->lc_next;
+        w->lc_next = (w->lc_next + 1) % LN_CACHE;
+    }
+    w->lc[c].pat = -1;
+    ok = expm_enclose(w, w->lc[c].Phi, w->J.J[pat], w->h);
+    for (long k = 0; ok && k < K; k++) {
+        /* u in [h - (k+1) h/K, h - k h/K] */
+        mpfi_mul_si(w->tk, w->h, K - k - 1);
+        mpfi_div_si(w->tk, w->tk, K);
+        mpfi_mul_si(w->tpk, w->h, K - k);
+        mpfi_div_si(w->tpk, w->tpk, K);
+        mpfi_union(w->u, w->tk, w->tpk);
+        ok = expm_enclose(w, w->lc[c].Phik[k], w->J.J[pat], w->u);
+    }
+    if (!ok) return -1;
+    mpfr_init2(nJ, w->prec);
+    dvc_imat_norm_inf(nJ, w->J.J[pat]);
+    mpfr_mul(w->lc[c].rho, nJ, &w->h->right, MPFR_RNDU);
+    mpfr_exp(w->lc[c].rho, w->lc[c].rho, MPFR_RNDU);
+    mpfr_mul(w->lc[c].rho, w->lc[c].rho, nJ, MPFR_RNDU);
+    mpfr_div_si(nJ, &w->h->right, K, MPFR_RNDU);
+    mpfr_sqr(nJ, nJ, MPFR_RNDU);
+    mpfr_mul(w->lc[c].rho, w->lc[c].rho, nJ, MPFR_RNDU);
+    mpfr_div_ui(w->lc[c].rho, w->lc[c].rho, 12, MPFR_RNDU);
+    mpfr_clear(nJ);
+    w->lc[c].pat = pat;
+    return c;
+}
+
+/* Orthonormal columns of a (n x n, row-major; modified Gram-Schmidt) into
+ * q; 0 when a column vanishes. A frame only: its inverse is enclosed. */
+static int mgs(double *q, const double *a, long n)
+{
+    memcpy(q, a, (size_t)(n * n) * sizeof(double));
+    for (long j = 0; j < n; j++) {
+        double nr = 0.0;
+        for (long i = 0; i < j; i++) {
+            double d = 0.0;
+            for (long k = 0; k < n; k++) d += q[k * n + i] * q[k * n + j];
+            for (long k = 0; k < n; k++) q[k * n + j] -= d * q[k * n + i];
+        }
+        for (long k = 0; k < n; k++) nr += q[k * n + j] * q[k * n + j];
+        nr = sqrt(nr);
+        if (!(nr > 0) || !isfinite(nr)) return 0;
+        for (long k = 0; k < n; k++) q[k * n + j] /= nr;
+    }
+    return 1;
+}
+
+/* One step of e(t_{i+1}) = exp(J h) e(t_i) - int_0^h exp(J (h - s)) d(t_i + s) ds
+ * (exact when the step's a priori box has the single pattern pat: then
+ * F(t, x(t)) - F(t, p(t)) = J (x(t) - p(t))). Updates (c, B, r); out gets
+ * a box enclosing e(t_{i+1}). 0 when it cannot (the caller resets). */
+static int lohner_step(lws *w, long pat, dvc_ivec_t out)
+{
+    long n = w->n, K = w->K, c = lohner_cache(w, pat);
+    if (c < 0) return 0;
+    /* V encloses the integral: piece k gives (h/K) Phik (A_mid + R_k)
+     * plus +-rho ||A1 - A0|| (the affine part's deviation from its mean) */
+    dvc_ivec_zero(w->Lv);
+    mpfi_div_si(w->tk, w->h, K);
+    for (long k = 0; k < K; k++) {
+        dvc_ivec_add(w->Lt, w->av[2 * k], w->av[2 * k + 1]);
+        for (long j = 0; j < n; j++) mpfi_div_2ui(w->Lt->e[j], w->Lt->e[j], 1);
+        dvc_ivec_add(w->Lt, w->Lt, w->rp[k]);
+        dvc_imat_mul_vec(w->Ly, w->lc[c].Phik[k], w->Lt);
+        dvc_ivec_addmul(w->Lv, w->tk, w->Ly);
+        dvc_ivec_sub(w->Lt, w->av[2 * k + 1], w->av[2 * k]);
+        dvc_ivec_norm_inf(w->r1, w->Lt);
+        mpfr_mul(w->r1, w->r1, w->lc[c].rho, MPFR_RNDU);
+        dvc_ivec_inflate(w->Lv, w->Lv, w->r1);
+    }
+    /* Y = Phi c - V; c' = mid Y */
+    dvc_ivec_set_d(w->Lt, w->Lc);
+    dvc_imat_mul_vec(w->Ly, w->lc[c].Phi, w->Lt);
+    dvc_ivec_sub(w->Ly, w->Ly, w->Lv);
+    /* M = Phi B; B' = frame of mid M */
+    dvc_imat_set_d(w->LBp, w->LB);
+    dvc_imat_mul(w->LM, w->lc[c].Phi, w->LBp);
+    dvc_imat_mid_d(w->Lm, w->LM);
+    if (!mgs(w->LB, w->Lm, n)) return 0;
+    dvc_imat_set_d(w->LBp, w->LB);
+    if (dvc_imat_inv(w->LBi, w->LBp) != DVC_OK) {
+        dvc_error_reset();
+        return 0;
+    }
+    for (long j = 0; j < n; j++) w->Lc[j] = dvc_ival_mid_d(w->Ly->e[j]);
+    /* r' = (B'^{-1} M) r + B'^{-1} (Y - c') */
+    for (long j = 0; j < n; j++) mpfi_sub_d(w->Ly->e[j], w->Ly->e[j], w->Lc[j]);
+    dvc_imat_mul(w->LT1, w->LBi, w->LM);
+    dvc_imat_mul_vec(w->Lt, w->LT1, w->Lr);
+    dvc_imat_mul_vec(w->Lv, w->LBi, w->Ly);
+    dvc_ivec_add(w->Lr, w->Lt, w->Lv);
+    /* box of c' + B' r' */
+    dvc_imat_mul_vec(out, w->LBp, w->Lr);
+    for (long j = 0; j < n; j++) mpfi_add_d(out->e[j], out->e[j], w->Lc[j]);
+    return dvc_ivec_is_finite(out) && dvc_ivec_is_finite(w->Lr);
+}
+
+/* A step without a single pattern: e(t_{i+1}) = e(t_i) + int (J(s) e(s) - d(s)) ds
+ * with J(s) in the hull of every J_D and ||e(s)||_inf <= rad over the step
+ * (the a priori bound): the set moves by -int d + h [Jhull] [-rad, rad]. */
+static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
+{
+    long n = w->n, K = w->K;
+    dvc_ivec_zero(w->Lv);
+    mpfi_div_si(w->tk, w->h, K);
+    for (long k = 0; k < K; k++) {
+        /* int over piece k of d in (h/K) ((A0 + A1)/2 + R_k) */
+        dvc_ivec_add(w->Lt, w->av[2 * k], w->av[2 * k + 1]);
+        for (long j = 0; j < n; j++) mpfi_div_2ui(w->Lt->e[j], w->Lt->e[j], 1);
+        dvc_ivec_add(w->Lt, w->Lt, w->rp[k]);
+        dvc_ivec_addmul(w->Lv, w->tk, w->Lt);
+    }
+    for (long j = 0; j < n; j++) {
+        mpfi_interv_fr(w->Lt->e[j], rad, rad);
+        mpfr_neg(&w->Lt->e[j]->left, rad, MPFR_RNDD);
+    }
+    dvc_imat_mul_vec(w->Ly, w->Jhull, w->Lt);
+    dvc_ivec_scale(w->Ly, w->h, w->Ly);
+    dvc_ivec_sub(w->Ly, w->Ly, w->Lv);
+    /* c' = c + mid W, r' = r + B^{-1} (W - mid W), B unchanged */
+    dvc_imat_set_d(w->LBp, w->LB);
+    if (dvc_imat_inv(w->LBi, w->LBp) != DVC_OK) {
+        dvc_error_reset();
+        return 0;
+    }
+    for (long j = 0; j < n; j++) {
+        double mw = dvc_ival_mid_d(w->Ly->e[j]);
+        mpfi_sub_d(w->Ly->e[j], w->Ly->e[j], mw);
+        /* c + mw in intervals: the rounding goes to r */
+        mpfi_set_d(w->v, w->Lc[j]);
+        mpfi_add_d(w->v, w->v, mw);
+        w->Lc[j] = dvc_ival_mid_d(w->v);
+        mpfi_sub_d(w->v, w->v, w->Lc[j]);
+        mpfi_add(w->Ly->e[j], w->Ly->e[j], w->v);
+    }
+    dvc_imat_mul_vec(w->Lv, w->LBi, w->Ly);
+    dvc_ivec_add(w->Lr, w->Lr, w->Lv);
+    dvc_imat_mul_vec(out, w->LBp, w->Lr);
+    for (long j = 0; j < n; j++) mpfi_add_d(out->e[j], out->e[j], w->Lc[j]);
+    return dvc_ivec_is_finite(out) && dvc_ivec_is_finite(w->Lr);
+}
+
 static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
 {
     long m = w->m, pat = -1, loc = -1, a = w->cur;
+    double rad_l;
     dvc_lognorm_info_struct *info = w->info;
     const dvc_lognorm_opts *o = w->o;
     dvc_status st;
@@ -494,6 +773,29 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
             return dvc_error(DVC_NOT_CERTIFIED, "error bound E is not finite");
         info->mu_step[i] = mpfr_get_d(w->nrm[b]->mu_pat[loc], MPFR_RNDU);
     }
+    rad_l = -1.0;
+    if (w->lohner) {
+        /* the error set, where one pattern holds over the a priori box and
+         * the defect's affine data are available; else a box from E */
+        int okl;
+        if (loc >= 0 && pat == loc) {
+            okl = lohner_step(w, loc, w->pv);
+        } else {
+            mpfr_max(w->r2, w->Ei, w->Esup, MPFR_RNDU);
+            mpfr_mul(w->r2, w->r2, w->nrm[w->cur]->c_inf, MPFR_RNDU);
+            okl = lohner_change(w, w->r2, w->pv);
+        }
+        if (okl) {
+            dvc_lognorm_vnorm_(w->r1, w->nrm[w->cur], w->pv, &w->sc);
+            if (mpfr_cmp(w->r1, w->En) < 0) mpfr_set(w->En, w->r1, MPFR_RNDU);
+            dvc_ivec_norm_inf(w->r1, w->pv);
+            rad_l = mpfr_get_d(w->r1, MPFR_RNDU);
+            info->n_set++;
+        } else {
+            mpfr_mul(w->r1, w->En, w->nrm[w->cur]->c_inf, MPFR_RNDU);
+            lohner_reset(w, w->r1);
+        }
+    }
     {
         const dvc_lognorm_info_struct *nr = w->nrm[w->cur];
         /* on the step ||e|| <= max(E_i, Esup): e^{mu s} E_i + s phi(mu s) D is monotone in s */
@@ -526,6 +828,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
         info->norm_used[i + 1] = (int)w->cur;
         mpfr_mul(w->r1, w->En, nr->c_inf, MPFR_RNDU);
         info->rad[i + 1] = mpfr_get_d(w->r1, MPFR_RNDU);
+        if (rad_l >= 0 && rad_l < info->rad[i + 1]) info->rad[i + 1] = rad_l;
     }
     if ((st = grid_point(w, r, i + 1, w->tn, have_y)) != DVC_OK) return st;
     r->t[i + 1] = dvc_ival_mid_d(w->tn);
@@ -584,6 +887,15 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     dvc_lognorm_vnorm_(w.Ei, info, w.dx, &w.sc);
     info->E[0] = mpfr_get_d(w.Ei, MPFR_RNDU);
     info->rad[0] = mpfr_get_d(r->eps_x[0], MPFR_RNDU);
+    if (o->error_set && p->m > 0) {
+        if ((st = lohner_init(&w)) != DVC_OK) goto done;
+        lohner_reset(&w, r->eps_x[0]);
+        /* the start: c = mid(x0 - x^0), r = the rest */
+        for (long k = 0; k < n; k++) {
+            w.Lc[k] = dvc_ival_mid_d(w.dx->e[k]);
+            mpfi_sub_d(w.Lr->e[k], w.dx->e[k], w.Lc[k]);
+        }
+    }
     r->t[0] = 0.0;
     mpfi_set_ui(w.ti, 0);
     if ((st = grid_point(&w, r, 0, w.ti, ys != NULL)) != DVC_OK) {

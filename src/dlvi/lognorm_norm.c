@@ -24,6 +24,7 @@ void dvc_lognorm_opts_default(dvc_lognorm_opts *o)
     o->pieces = 8;
     o->local_mu = 1;
     o->mode_follow = 1;
+    o->error_set = 1;
     dvc_dlvi_opts_default(&o->dlvi);
 }
 

@@ -5,7 +5,8 @@
  * and the certified radius at T. Usage:
  *   bench_lognorm [CERTS_DIR]        the examples of certs/ (the bridge
  *                                    also at h = 1e-4 and at T = 10)
- *   bench_lognorm FILE.json [N]      one problem (N overrides the grid) */
+ *   bench_lognorm FILE.json [N [T]]  one problem (N, T override the file;
+ *                                    N = 0 keeps the file's h) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +92,7 @@ int main(int argc, char **argv)
     const char *dir = argc > 1 ? argv[1] : "certs";
     size_t len = strlen(dir);
     if (len > 5 && strcmp(dir + len - 5, ".json") == 0) {
-        one(dir, argc > 2 ? atol(argv[2]) : 0, 0);
+        one(dir, argc > 2 ? atol(argv[2]) : 0, argc > 3 ? atof(argv[3]) : 0);
         return 0;
     }
     static const char *const files[] = {"bridge/gamma0.2.json", "pounding/pounding.json", "circuit/circuit.json",
@@ -103,6 +104,8 @@ int main(int argc, char **argv)
     }
     snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", dir);
     one(path, 10000, 0);
+    one(path, 0, 10.0);
+    snprintf(path, sizeof path, "%s/pounding/pounding.json", dir);
     one(path, 0, 10.0);
     return 0;
 }

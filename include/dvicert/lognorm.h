@@ -7,7 +7,8 @@
  * any continuous piecewise-C^1 approximation p with defect d obeys
  * D+||e||_W <= mu ||e||_W + ||d||_W. The route bounds sup ||d||_W over
  * every step of the linear interpolant of a predictor and integrates that
- * inequality step by step. */
+ * inequality step by step; on steps with one certified pattern it also
+ * propagates the error set through exp(J_D h) (Lohner's method). */
 #ifndef DVICERT_LOGNORM_H
 #define DVICERT_LOGNORM_H
 

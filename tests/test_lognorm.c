@@ -393,9 +393,9 @@ static void test_bridge_tightness(void)
     /* without the error set: the norm bounds alone; one fixed norm pays
      * e^{mu T} with mu = 0.47, the mode-following norm much less */
     o.error_set = 0;
-    b = run_bridge("0", "1", 10000, 10.0, &ref, &rng, 100, &o);
+    b = run_bridge("0", "1", 5000, 10.0, &ref, &rng, 100, &o);
     o.mode_follow = 0;
-    bf = run_bridge("0", "1", 10000, 10.0, &ref, &rng, 100, &o);
+    bf = run_bridge("0", "1", 5000, 10.0, &ref, &rng, 100, &o);
     CHECK(bf.radius_T > 3.0 * b.radius_T, "mode following: %g, fixed norm %g", b.radius_T, bf.radius_T);
     ref_bridge_clear(&ref);
 }
@@ -513,6 +513,89 @@ static void test_circuit(void)
     }
 }
 
+/* Certification of a given predictor: the run's own predictor gives the
+ * same bounds; a predictor pushed off by 0.05 on steps 300..399 (more than
+ * the tube radius) is still certified, with a larger bound, and the tube
+ * still contains the reference; a NaN is bad input; m > DVC_LOGNORM_M_MAX
+ * is refused, naming m. */
+static void test_certify(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r, r2;
+    dvc_lognorm_info_t info, info2;
+    fscratch fs;
+    dvc_status st;
+    ref_bridge ref;
+    check_rng rng = {4242};
+    const long N = 1000;
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    bridge_problem(p, &fs, "0.02", "-0.3", "1", N, 1.0);
+    dvc_dlvi_result_init(r);
+    dvc_dlvi_result_init(r2);
+    dvc_lognorm_info_init(info);
+    dvc_lognorm_info_init(info2);
+    REQUIRE(ref_bridge_init(&ref, "0.02", "-0.3", 1.0) == 0, "reference");
+    st = dvc_lognorm_run(r, info, p, NULL);
+    REQUIRE(st == DVC_OK, "run: %s", dvc_error_message());
+    st = dvc_lognorm_certify(r2, info2, p, NULL, r->x, r->y);
+    CHECK(st == DVC_OK && info2->rad[N] == info->rad[N] && mpfr_equal_p(r2->eps_x[N], r->eps_x[N]),
+          "re-certification: %s", dvc_error_message());
+    for (long i = 300; i < 400; i++) r->x[2 * i] += 0.05;
+    st = dvc_lognorm_certify(r2, info2, p, NULL, r->x, NULL);
+    CHECK(st == DVC_OK, "shifted predictor: %s", dvc_error_message());
+    if (st == DVC_OK) {
+        dvc_ivec_t X;
+        mpfi_t t;
+        mpfr_t x1, x2, y, tt;
+        long bad = 0;
+        CHECK(info2->rad[N] > info->rad[N], "shifted predictor: radius %g, unshifted %g", info2->rad[N],
+              info->rad[N]);
+        dvc_ivec_init2(X, 2, 53);
+        mpfi_init2(t, 53);
+        mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
+        for (long s = 0; s < 400; s++) {
+            double td = check_rng_unif(&rng, 0.25, 0.45);
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            ref_bridge_eval(&ref, x1, x2, y, tt);
+            if (dvc_dlvi_tube_x(X, r2, t) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)) bad++;
+        }
+        CHECK(bad == 0, "shifted predictor: %ld of 400 samples outside", bad);
+        dvc_ivec_clear(X);
+        mpfi_clear(t);
+        mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
+    }
+    r->x[2 * 500 + 1] = NAN;
+    st = dvc_lognorm_certify(r2, info2, p, NULL, r->x, NULL);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "x[500][1]") != NULL, "NaN predictor: %s: %s",
+          dvc_status_name(st), dvc_error_message());
+    ref_bridge_clear(&ref);
+    dvc_lognorm_info_clear(info);
+    dvc_lognorm_info_clear(info2);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_result_clear(r2);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+    /* m = 13: M = I, l = 0, u = inf */
+    {
+        const long m = DVC_LOGNORM_M_MAX + 1;
+        dvc_lognorm_info_t in;
+        dvc_dlvi_problem_init(p, 1, m, 53);
+        for (long a = 0; a < m; a++) mpfi_set_ui(dvc_imat_entry(p->M, a, a), 1);
+        mpfi_set_ui(p->T, 1);
+        p->N = 10;
+        dvc_lognorm_info_init(in);
+        st = dvc_lognorm_norm(in, p, NULL);
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "m = 13") != NULL, "m = 13: %s: %s",
+              dvc_status_name(st), dvc_error_message());
+        dvc_lognorm_info_clear(in);
+        dvc_dlvi_problem_clear(p);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) certs_dir = argv[1];
@@ -523,5 +606,6 @@ int main(int argc, char **argv)
     test_bridge_containment();
     test_bridge_tightness();
     test_circuit();
+    test_certify();
     return check_report();
 }

@@ -22,7 +22,7 @@ typedef struct {
     int jac_ok;
     mpfr_t beta;
     mpfi_t h, ti, tn, tstep, tm, tk, tpk, s, u, v;
-    dvc_ivec_t dx, xm, pv, qm, qbox, ym, Y, fm, fk, Fk, gm, gk, Gk, a, rv, tn_, tm_, X;
+    dvc_ivec_t dx, xm, pv, qm, qbox, ym, Y, fk, Fk, gm, gk, Gk, a, tn_, tm_, X;
     mpfr_t Ei, En, Es, Dd, Dk, r1, r2, Lg, Esup, cE, cP, eK, cPK;
     dvc_lognorm_scratch sc;
     /* defect of step i: d(s) in piece k lies in conv(av[2k], av[2k+1]) + rp[k] */
@@ -62,8 +62,8 @@ static void lws_clear(lws *w)
     if (w->jac_ok) dvc_lognorm_jac_clear_(&w->J);
     mpfr_clear(w->beta);
     dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
-    dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fm, w->fk, w->Fk,
-                             w->gm, w->gk, w->Gk, w->a, w->rv, w->tn_, w->tm_, w->X};
+    dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
+                             w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X};
     for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) dvc_ivec_clear(vs[k]);
     mpfr_clears(w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK, w->cPK,
                 (mpfr_ptr)0);
@@ -110,7 +110,7 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     dvc_lvi_result_init(w->lb, mm);
     mpfr_init2(w->beta, prec);
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
-    dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fm, w->fk, w->Fk, w->a, w->rv, w->tn_, w->X};
+    dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X};
     dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_};
     for (size_t k = 0; k < sizeof vn / sizeof vn[0]; k++) dvc_ivec_init2(vn[k], n, prec);
     for (size_t k = 0; k < sizeof vm / sizeof vm[0]; k++) dvc_ivec_init2(vm[k], mm, prec);

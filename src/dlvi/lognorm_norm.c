@@ -271,8 +271,11 @@ static double obj_eval(objective *ob, const double *x)
 static double compass(objective *ob, double *x, long np)
 {
     double best = obj_eval(ob, x), step = 0.5;
-    long evals = 0;
-    while (step > 1e-7 && evals < 20000) {
+    long evals = 0, np_ = ob->pats ? ob->npats : ob->J->npat;
+    /* a budget of about 3e8 flops (an evaluation costs ~30 n^3 per pattern) */
+    double cost = 30.0 * (double)np_ * (double)ob->n * (double)ob->n * (double)ob->n;
+    long max_evals = (long)fmin(20000.0, fmax(4.0 * (double)np, 3e8 / cost));
+    while (step > 1e-7 && evals < max_evals) {
         int improved = 0;
         for (long k = 0; k < np; k++)
             for (int sg = -1; sg <= 1; sg += 2) {

@@ -40,8 +40,8 @@ typedef struct {
      * paying the proven ratio of the two norms at the switch. */
     int mode_follow;
     /* Also propagate the error set c + B r through exp(J h) on steps with
-     * one certified pattern (default 1; needs m > 0): the grid bound is the
-     * smaller of the two. */
+     * one certified pattern (default 1): the grid bound is the smaller of
+     * the two. */
     int error_set;
     /* Predictor (theta method) and beta_M options. */
     dvc_dlvi_opts dlvi;

@@ -361,7 +361,8 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             }
         }
     }
-    *pat = k_aff;
+    /* m = 0: F(t, .) is affine, one piece */
+    *pat = m > 0 ? k_aff : 0;
     for (long k = 0; k < K; k++) {
         /* piece [t_i + k h/K, t_i + (k+1) h/K]; f, g frozen at its midpoint tau */
         mpfi_mul_si(w->tk, w->h, 2 * k + 1);
@@ -727,7 +728,9 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
     if (!propagate(w, w->nrm[a]->mu, w->Ei, w->En, w->Esup))
         return dvc_error(DVC_NOT_CERTIFIED, "error bound E is not finite");
     info->mu_step[i] = mpfr_get_d(w->nrm[a]->mu, MPFR_RNDU);
-    if (o->local_mu && m > 0) {
+    if (m == 0) {
+        loc = 0;
+    } else if (o->local_mu) {
         /* a priori box of x(t) and p(t) on the step; one certified pattern
          * there: every segment between them meets one piece only */
         mpfr_max(w->Es, w->Ei, w->Esup, MPFR_RNDU);
@@ -887,7 +890,7 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     dvc_lognorm_vnorm_(w.Ei, info, w.dx, &w.sc);
     info->E[0] = mpfr_get_d(w.Ei, MPFR_RNDU);
     info->rad[0] = mpfr_get_d(r->eps_x[0], MPFR_RNDU);
-    if (o->error_set && p->m > 0) {
+    if (o->error_set) {
         if ((st = lohner_init(&w)) != DVC_OK) goto done;
         lohner_reset(&w, r->eps_x[0]);
         /* the start: c = mid(x0 - x^0), r = the rest */

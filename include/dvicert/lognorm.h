@@ -87,8 +87,8 @@ dvc_status dvc_lognorm_norm(dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
 
 /* Full run: theta-method predictor of the engine (dvc_dlvi_predict), then
  * the certification. Fills r as dvc_dlvi_run does (x, y, yhat, eps_x,
- * eps_y, ry, Lg; delta[i] holds dW[i], beta_step[i] the global beta, Lx
- * and Lf 0), so dvc_dlvi_tube_x / dvc_dlvi_tube_y apply, and info as
+ * eps_y, ry, Lg; delta[i] holds dW[i], beta_step[i] the LVI constant used
+ * on step i, Lx and Lf 0), so dvc_dlvi_tube_x / dvc_dlvi_tube_y apply, and info as
  * dvc_lognorm_norm plus the per-step data. DVC_NOT_CERTIFIED names the
  * step and the quantity; r->steps_done steps remain valid. */
 dvc_status dvc_lognorm_run(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,

@@ -21,6 +21,12 @@ typedef struct {
     dvc_lognorm_jac J;
     int jac_ok;
     mpfr_t beta;
+    /* the step's LVI constant: ||G_F||_inf on a single-pattern a priori box,
+     * else beta; yloc/yset: that pattern and whether the error-set box
+     * (in pv) holds e(t_{i+1}) */
+    mpfr_t bstep, yerr;
+    long yloc;
+    int yset;
     mpfi_t h, ti, tn, tstep, tm, tk, tpk, s, u, v;
     dvc_ivec_t dx, xm, pv, qm, qbox, ym, Y, fk, Fk, gm, gk, Gk, a, tn_, tm_, X;
     mpfr_t Ei, En, Es, Dd, Dk, r1, r2, Lg, Esup, cE, cP, eK, cPK;
@@ -60,7 +66,7 @@ static void lws_clear(lws *w)
     dvc_lvi_result_clear(w->lm);
     dvc_lvi_result_clear(w->lb);
     if (w->jac_ok) dvc_lognorm_jac_clear_(&w->J);
-    mpfr_clear(w->beta);
+    mpfr_clears(w->beta, w->bstep, w->yerr, (mpfr_ptr)0);
     dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
                              w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X};
@@ -108,7 +114,7 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     dvc_lvi_result_init(w->lg, mm);
     dvc_lvi_result_init(w->lm, mm);
     dvc_lvi_result_init(w->lb, mm);
-    mpfr_init2(w->beta, prec);
+    mpfr_inits2(prec, w->beta, w->bstep, w->yerr, (mpfr_ptr)0);
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
     dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X};
     dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_};
@@ -305,9 +311,18 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
         mpfi_set(r->yhat[j * m + a], w->lg->y->e[a]);
         if (!have_y) r->y[j * m + a] = dvc_ival_mid_d(w->lg->y->e[a]);
     }
-    /* ||y(t_j) - y^j|| <= beta c_Q E + ||[yhat^j] - y^j|| */
-    mpfr_mul(w->r1, w->beta, w->nrm[w->cur]->c_Q, MPFR_RNDU);
-    mpfr_mul(w->r1, w->r1, w->Ei, MPFR_RNDU);
+    /* ||y(t_j) - y^j|| <= ||y(t_j) - yhat^j|| + ||[yhat^j] - y^j||, the first
+     * <= ||G_F Q e(t_j)|| on a single-pattern box (e in the set box pv),
+     * else <= bstep c_Q E */
+    if (w->yloc >= 0 && w->yset) {
+        dvc_imat_mul_vec(w->tm_, w->p->Q, w->pv);
+        dvc_imat_mul_vec(w->Y, w->J.G[w->yloc], w->tm_);
+        dvc_ivec_norm_inf(w->r1, w->Y);
+        if (!mpfr_number_p(w->r1)) mpfr_set_inf(w->r1, 1);
+    } else {
+        mpfr_mul(w->r1, w->bstep, w->nrm[w->cur]->c_Q, MPFR_RNDU);
+        mpfr_mul(w->r1, w->r1, w->Ei, MPFR_RNDU);
+    }
     mpfr_set_zero(w->r2, 1);
     for (long a = 0; a < m; a++) {
         mpfi_sub_d(w->s, r->yhat[j * m + a], r->y[j * m + a]);
@@ -742,6 +757,14 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
         loc = box_pattern(w->lb, st, m);
         dvc_error_reset();
     }
+    mpfr_set(w->bstep, w->beta, MPFR_RNDU);
+    w->yloc = -1;
+    w->yset = 0;
+    if (loc >= 0 && m > 0) {
+        dvc_imat_norm_inf(w->r1, w->J.G[loc]);
+        if (mpfr_cmp(w->r1, w->bstep) < 0) mpfr_set(w->bstep, w->r1, MPFR_RNDU);
+        w->yloc = loc;
+    }
     if (loc >= 0) {
         long b = a;
         info->n_local++;
@@ -789,6 +812,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
             okl = lohner_change(w, w->r2, w->pv);
         }
         if (okl) {
+            w->yset = 1;
             dvc_lognorm_vnorm_(w->r1, w->nrm[w->cur], w->pv, &w->sc);
             if (mpfr_cmp(w->r1, w->En) < 0) mpfr_set(w->En, w->r1, MPFR_RNDU);
             dvc_ivec_norm_inf(w->r1, w->pv);
@@ -808,7 +832,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
             return dvc_error(DVC_NOT_CERTIFIED, "eps_x is not finite");
         info->dW[i] = mpfr_get_d(w->Dd, MPFR_RNDU);
         r->delta[i] = info->dW[i];
-        r->beta_step[i] = mpfr_get_d(w->beta, MPFR_RNDU);
+        r->beta_step[i] = mpfr_get_d(w->bstep, MPFR_RNDU);
         r->Lx[i] = 0.0;
         r->Lf[i] = 0.0;
         /* ry: ||y(t) - yhat^j|| <= beta (c_Q ||e|| + ||Q dx|| + L_g h), j = i, i+1 */
@@ -821,7 +845,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
             mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
             mpfr_mul(w->r2, w->Es, nr->c_Q, MPFR_RNDU);
             mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
-            mpfr_mul(w->r1, w->r1, w->beta, MPFR_RNDU);
+            mpfr_mul(w->r1, w->r1, w->bstep, MPFR_RNDU);
             r->ry[i] = mpfr_get_d(w->r1, MPFR_RNDU);
             if (!isfinite(r->ry[i])) return dvc_error(DVC_NOT_CERTIFIED, "ry is not finite");
         }
@@ -901,6 +925,9 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     }
     r->t[0] = 0.0;
     mpfi_set_ui(w.ti, 0);
+    mpfr_set(w.bstep, w.beta, MPFR_RNDU);
+    w.yloc = -1;
+    w.yset = 0;
     if ((st = grid_point(&w, r, 0, w.ti, ys != NULL)) != DVC_OK) {
         st = dvc_error_context(st, "lognorm: t = 0: ");
         goto done;

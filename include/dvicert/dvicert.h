@@ -16,6 +16,7 @@
 #include "dvicert/tfun.h"
 #include "dvicert/dlvi.h"
 #include "dvicert/tube.h"
+#include "dvicert/lognorm.h"
 #include "dvicert/problem.h"
 #include "dvicert/cert.h"
 #include "dvicert/traj.h"

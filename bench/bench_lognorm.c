@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The two certification routes side by side on problem files: Algorithm
+ * 4.2 (dvc_dlvi_run, with and without sharpening) and the lognorm route
+ * (dvc_lognorm_run): certified steps/s, certified / predictor-only time,
+ * and the certified radius at T. Usage:
+ *   bench_lognorm [CERTS_DIR]        the examples of certs/ (the bridge
+ *                                    also at h = 1e-4 and at T = 10, the
+ *                                    pounding at T = 10) and the chain of
+ *                                    bench_dlvi.c with k = 8 and 32 masses
+ *   bench_lognorm FILE.json [N [T]]  one problem (N, T override the file;
+ *                                    N = 0 keeps the file's h) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dvicert/dlvi.h"
+#include "dvicert/lognorm.h"
+#include "dvicert/problem.h"
+#include "../tests/dlvi_setup.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* The chain of k masses of bench_dlvi.c (same data, copied so that the two
+ * benches stay independent). */
+typedef struct {
+    long n;      /* state size; forcing acts on the velocities n/2..n-1 */
+    double amp, freq;
+    mpfi_t a, b;
+} forcing;
+
+/* f = (0, ..., 0, amp sin(freq t), ..., amp sin(freq t)) */
+static dvc_status f_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    forcing *F = ctx;
+    mpfi_mul_d(F->a, t, F->freq);
+    mpfi_sin(F->b, F->a);
+    mpfi_mul_d(F->b, F->b, F->amp);
+    for (long k = 0; k < F->n; k++) {
+        if (k < F->n / 2) mpfi_set_ui(out->e[k], 0);
+        else mpfi_set(out->e[k], F->b);
+    }
+    return DVC_OK;
+}
+
+static dvc_status f_lip(mpfr_t out, const mpfi_t t, void *ctx)
+{
+    forcing *F = ctx;
+    mpfi_mul_d(F->a, t, F->freq);
+    mpfi_cos(F->b, F->a);
+    mpfi_mul_d(F->b, F->b, F->amp * F->freq);
+    dvc_ival_mag(out, F->b);
+    return DVC_OK;
+}
+
+static void f_d(double *out, double t, void *ctx)
+{
+    forcing *F = ctx;
+    double v = F->amp * sin(F->freq * t);
+    for (long k = 0; k < F->n; k++) out[k] = k < F->n / 2 ? 0.0 : v;
+}
+
+static void set_d(mpfi_t x, double v) { mpfi_set_d(x, v); }
+
+static void chain(dvc_dlvi_problem_t p, forcing *F, long k, long N, const char *T)
+{
+    long n = 2 * k, m = k - 1;
+    dlvi_dims(p, n, m);
+    dvc_imat_zero(p->A);
+    dvc_imat_zero(p->B);
+    dvc_imat_zero(p->Q);
+    dvc_imat_one(p->M);
+    for (long j = 0; j < k; j++) {
+        set_d(dvc_imat_entry(p->A, j, k + j), 1);
+        set_d(dvc_imat_entry(p->A, k + j, j), -4.0 - 2.0);
+        if (j > 0) set_d(dvc_imat_entry(p->A, k + j, j - 1), 1);
+        if (j + 1 < k) set_d(dvc_imat_entry(p->A, k + j, j + 1), 1);
+        set_d(dvc_imat_entry(p->A, k + j, k + j), -0.1);
+        set_d(p->x0->e[k + j], j % 2 ? -0.5 : 0.5);
+    }
+    for (long c = 0; c < m; c++) {
+        set_d(dvc_imat_entry(p->B, k + c, c), -1);
+        set_d(dvc_imat_entry(p->B, k + c + 1, c), 1);
+        set_d(dvc_imat_entry(p->Q, c, c), -6);
+        set_d(dvc_imat_entry(p->Q, c, c + 1), 6);
+        set_d(p->l->e[c], 0);
+        mpfi_set_d(p->u->e[c], INFINITY);
+    }
+    dvc_ival_set_str(p->T, T);
+    mpfi_set_ui(p->theta, 1);
+    p->N = N;
+    p->prec = 53;
+    F->n = n;
+    F->amp = 0.5;
+    F->freq = 2 * M_PI;
+    p->fcb.k = n;
+    p->fcb.eval = f_eval;
+    p->fcb.lipschitz = f_lip;
+    p->fcb.eval_d = f_d;
+    p->fcb.ctx = F;
+    /* g = a d (constant) */
+}
+
+/* [0.06] parsed once (parsing it on every call cost more than the step) */
+static mpfi_t g_val;
+
+static dvc_status g_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    for (long k = 0; k < out->n; k++) mpfi_set(out->e[k], g_val);
+    return DVC_OK;
+}
+
+static void g_d(double *out, double t, void *ctx)
+{
+    const long *m = ctx;
+    (void)t;
+    for (long k = 0; k < *m; k++) out[k] = 0.06;
+}
+
+
+static void run_both(dvc_dlvi_problem_t p);
+
+static void one(const char *path, long N, double T)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    if (dvc_problem_read(p, path, 0) != DVC_OK) {
+        fprintf(stderr, "%s: %s\n", path, dvc_error_message());
+        dvc_dlvi_problem_clear(p);
+        return;
+    }
+    if (T > 0) {
+        if (N <= 0) N = (long)llround(T / (mpfr_get_d(&p->T->left, MPFR_RNDN) / (double)p->N));
+        mpfi_set_d(p->T, T);
+    }
+    if (N > 0) p->N = N;
+    printf("%s: n = %ld, m = %ld, T = %g, N = %ld\n", path, p->n, p->m, mpfr_get_d(&p->T->left, MPFR_RNDN), p->N);
+    run_both(p);
+    dvc_dlvi_problem_clear(p);
+}
+
+static void run_chain(long k)
+{
+    dvc_dlvi_problem_t p;
+    forcing F;
+    long m;
+    mpfi_init2(F.a, 53);
+    mpfi_init2(F.b, 53);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    chain(p, &F, k, k <= 8 ? 2000 : 500, k <= 8 ? "0.2" : "0.05");
+    m = p->m;
+    p->gcb.k = m;
+    p->gcb.eval = g_eval;
+    p->gcb.lipschitz = dlvi_zero_lip;
+    p->gcb.eval_d = g_d;
+    p->gcb.ctx = &m;
+    printf("chain k = %ld: n = %ld, m = %ld, T = %g, N = %ld\n", k, p->n, p->m, mpfr_get_d(&p->T->left, MPFR_RNDN),
+           p->N);
+    run_both(p);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(F.a);
+    mpfi_clear(F.b);
+}
+
+static void run_both(dvc_dlvi_problem_t p)
+{
+    dvc_dlvi_result_t r;
+    dvc_dlvi_opts o;
+    dvc_lognorm_opts lo;
+    dvc_lognorm_info_t info;
+    dvc_status st;
+    double t0, tpred, *xs, *ys;
+    dvc_dlvi_opts_default(&o);
+    xs = malloc((size_t)((p->N + 1) * p->n) * sizeof(double));
+    ys = malloc((size_t)((p->N + 1) * (p->m > 0 ? p->m : 1)) * sizeof(double));
+    t0 = now();
+    st = dvc_dlvi_predict(xs, ys, p, &o);
+    tpred = now() - t0;
+    free(xs);
+    free(ys);
+    if (st != DVC_OK) printf("  predictor: %s\n", dvc_error_message());
+    for (int route = 0; route < 3; route++) {
+        double t1, el, rad;
+        const char *name = route == 0 ? "alg4.2" : route == 1 ? "alg4.2 sharpen" : "lognorm";
+        dvc_dlvi_result_init(r);
+        dvc_lognorm_info_init(info);
+        t1 = now();
+        if (route < 2) {
+            o.sharpen = route;
+            st = dvc_dlvi_run(r, p, &o);
+        } else {
+            dvc_lognorm_opts_default(&lo);
+            st = dvc_lognorm_run(r, info, p, &lo);
+        }
+        el = now() - t1;
+        if (st != DVC_OK) {
+            printf("  %-15s not certified after %ld steps (%.2f s): %.150s\n", name, r->steps_done, el,
+                   dvc_error_message());
+        } else {
+            rad = route < 2 ? mpfr_get_d(r->eps_x[r->N], MPFR_RNDU) : info->rad[r->N];
+            printf("  %-15s %9.0f steps/s  certified/predictor %7.1f  radius(T) %.4e", name, r->N / el,
+                   el / tpred, rad);
+            if (route == 2)
+                printf("  [%s, mu %.4g, mode norms %ld, switches %ld, affine %ld/%ld]",
+                       info->kind == DVC_LOGNORM_QUAD ? "P" : "W", mpfr_get_d(info->mu, MPFR_RNDU), info->n_modes,
+                       info->n_switch, info->n_affine, r->N);
+            printf("\n");
+        }
+        dvc_lognorm_info_clear(info);
+        dvc_dlvi_result_clear(r);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : "certs";
+    size_t len = strlen(dir);
+    if (len > 5 && strcmp(dir + len - 5, ".json") == 0) {
+        one(dir, argc > 2 ? atol(argv[2]) : 0, argc > 3 ? atof(argv[3]) : 0);
+        return 0;
+    }
+    static const char *const files[] = {"bridge/gamma0.2.json", "pounding/pounding.json", "circuit/circuit.json",
+                                        "remark43/x0_1.json", "remark43/x0_0.json"};
+    char path[1024];
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        one(path, 0, 0);
+    }
+    snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", dir);
+    one(path, 10000, 0);
+    one(path, 0, 10.0);
+    snprintf(path, sizeof path, "%s/pounding/pounding.json", dir);
+    one(path, 0, 10.0);
+    mpfi_init2(g_val, 53);
+    dvc_ival_set_str(g_val, "0.06");
+    run_chain(8);
+    run_chain(32);
+    mpfi_clear(g_val);
+    return 0;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The one-sided-Lipschitz ("lognorm") certification route for DLVIs
+ * (derivation: docs/lognorm.md). For a P-matrix M the right-hand side
+ * F(t, x) = A x + B S(Q x + g(t)) + f(t) is piecewise affine in x with the
+ * piece Jacobians J_D = A - B (I - D + DM)^{-1} D Q, D = diag(1_F); in a
+ * norm ||.||_W with log norm mu_W(J_D) <= mu for every D, the error e of
+ * any continuous piecewise-C^1 approximation p with defect d obeys
+ * D+||e||_W <= mu ||e||_W + ||d||_W. The route bounds sup ||d||_W over
+ * every step of the linear interpolant of a predictor and integrates that
+ * inequality step by step; on steps with one certified pattern it also
+ * propagates the error set through exp(J_D h) (Lohner's method). */
+#ifndef DVICERT_LOGNORM_H
+#define DVICERT_LOGNORM_H
+
+#include "dvicert/dlvi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Patterns are enumerated: m is limited to this (2^m Jacobians). */
+#define DVC_LOGNORM_M_MAX 12
+
+typedef enum {
+    DVC_LOGNORM_AUTO = 0, /* both norms below; the smaller certified mu wins */
+    DVC_LOGNORM_DIAG,     /* ||x||_W = max_k w_k |x_k| (diagonal scaling of the inf norm) */
+    DVC_LOGNORM_QUAD      /* ||x||_P = sqrt(x^T P x), P = R^T R (R upper triangular, doubles) */
+} dvc_lognorm_kind;
+
+typedef struct {
+    dvc_lognorm_kind norm;
+    /* The defect is bounded on this many equal pieces of each step
+     * (freezing f, g at each piece's midpoint). Default 8, at most 64. */
+    long pieces;
+    /* Use the log norm of the single pattern certified over a step's a
+     * priori box instead of the global mu (default 1). */
+    int local_mu;
+    /* Follow the mode (default 1, quadratic norms only): on a step with one
+     * certified pattern D, measure the error in a norm fitted to J_D alone,
+     * paying the proven ratio of the two norms at the switch. */
+    int mode_follow;
+    /* Also propagate the error set c + B r through exp(J h) on steps with
+     * one certified pattern (default 1): the grid bound is the smaller of
+     * the two. */
+    int error_set;
+    /* Predictor (theta method) and beta_M options. */
+    dvc_dlvi_opts dlvi;
+} dvc_lognorm_opts;
+
+void dvc_lognorm_opts_default(dvc_lognorm_opts *o);
+
+/* The certified norm and the data of a run. Everything rounded up. */
+typedef struct {
+    long n, m;
+    dvc_lognorm_kind kind;  /* DIAG or QUAD */
+    double *w;              /* DIAG: n weights (exact doubles) */
+    double *R;              /* QUAD: n x n upper triangular, row-major; P = R^T R */
+    mpfr_t mu;              /* mu_W(J_D) <= mu for every pattern D */
+    long npat;              /* 2^m */
+    mpfr_t *mu_pat;         /* npat: certified mu_W(J_D), D = diag of the bits of the index */
+    mpfr_t c_inf;           /* ||v||_inf <= c_inf ||v||_W */
+    mpfr_t c_Q;             /* ||Q v||_inf <= c_Q ||v||_W */
+    /* of a run (N + 1 / N entries, NULL before) */
+    long N;
+    double *E;              /* E[i] >= ||x(t_i) - x^i|| in the norm norm_used[i] */
+    double *dW;             /* dW[i] >= sup over step i of ||d(t)|| (norm of E[i+1]) */
+    double *mu_step;        /* log-norm constant used on step i */
+    double *rad;            /* rad[i] >= ||x(t_i) - x^i||_inf (grid points) */
+    int *norm_used;         /* norm of E[i]: 0 the norm above, j > 0 the j-th mode norm */
+    long n_modes;           /* mode norms created */
+    long n_switch;          /* norm switches */
+    long n_affine;          /* steps whose defect used the certified affine piece */
+    long n_local;           /* steps that used a single pattern's mu */
+    long n_set;             /* steps propagated by the error set */
+} dvc_lognorm_info_struct;
+typedef dvc_lognorm_info_struct dvc_lognorm_info_t[1];
+
+void dvc_lognorm_info_init(dvc_lognorm_info_t info);
+void dvc_lognorm_info_clear(dvc_lognorm_info_t info);
+
+/* Choose and certify the norm for p (no time stepping): info->kind, w or
+ * R, mu, mu_pat, c_inf, c_Q. DVC_NOT_CERTIFIED when m > DVC_LOGNORM_M_MAX,
+ * M is not proven P, or a Jacobian / log norm cannot be certified;
+ * DVC_ERR_INPUT for a bad problem. */
+dvc_status dvc_lognorm_norm(dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
+                            const dvc_lognorm_opts *o);
+
+/* Full run: theta-method predictor of the engine (dvc_dlvi_predict), then
+ * the certification. Fills r as dvc_dlvi_run does (x, y, yhat, eps_x,
+ * eps_y, ry, Lg; delta[i] holds dW[i], beta_step[i] the LVI constant used
+ * on step i, Lx and Lf 0), so dvc_dlvi_tube_x / dvc_dlvi_tube_y apply, and info as
+ * dvc_lognorm_norm plus the per-step data. DVC_NOT_CERTIFIED names the
+ * step and the quantity; r->steps_done steps remain valid. */
+dvc_status dvc_lognorm_run(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
+                           const dvc_lognorm_opts *o);
+
+/* Certification of a given predictor xs ((N+1) x n, p->N steps on the
+ * uniform grid; ys (N+1) x m may be NULL: then y[] gets the midpoints of
+ * the LVI enclosures). */
+dvc_status dvc_lognorm_certify(dvc_dlvi_result_t r, dvc_lognorm_info_t info,
+                               const dvc_dlvi_problem_t p, const dvc_lognorm_opts *o,
+                               const double *xs, const double *ys);
+
+const char *dvc_lognorm_kind_name(dvc_lognorm_kind k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,968 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The lognorm route, part 2: per step, a bound of the defect of the linear
+ * interpolant over the whole step, the integrated one-sided-Lipschitz
+ * inequality, and the x and y tubes (docs/lognorm.md, sections 3-6). */
+#include "dlvi/lognorm_internal.h"
+#include "dvicert/tube.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const dvc_dlvi_problem_struct *p;
+    const dvc_lognorm_opts *o;
+    dvc_lognorm_info_struct *info;
+    long n, m, N, K, npat;
+    mpfr_prec_t prec;
+    dvc_tfun_cb f, g;
+    dvc_lvi_solver_t solver;
+    int solver_ok;
+    dvc_lvi_result_t lg, lm, lb;
+    dvc_lognorm_jac J;
+    int jac_ok;
+    mpfr_t beta;
+    /* the step's LVI constant: ||G_F||_inf on a single-pattern a priori box,
+     * else beta; yloc/yset: that pattern and whether the error-set box
+     * (in pv) holds e(t_{i+1}) */
+    mpfr_t bstep, yerr;
+    long yloc;
+    int yset;
+    mpfi_t h, ti, tn, tstep, tm, tk, tpk, s, u, v;
+    dvc_ivec_t dx, xm, pv, qm, qbox, ym, Y, fk, Fk, gm, gk, Gk, a, tn_, tm_, X;
+    mpfr_t Ei, En, Es, Dd, Dk, r1, r2, Lg, Esup, cE, cP, eK, cPK;
+    dvc_lognorm_scratch sc;
+    /* defect of step i: d(s) in piece k lies in conv(av[2k], av[2k+1]) + rp[k] */
+    dvc_ivec_t *av, *rp;
+    mpfr_t *Dp;       /* K: sup over piece k of ||d|| in the current norm */
+    mpfr_t *Di;       /* K: mean over piece k of the bound of ||d|| (convex in s) */
+    /* norms: 0 the global one (info), 1..nmodes fitted to one pattern */
+#define LN_MODES_MAX 16
+    dvc_lognorm_info_struct *nrm[LN_MODES_MAX + 1];
+    dvc_lognorm_info_t modes[LN_MODES_MAX];
+    long mode_pat[LN_MODES_MAX];
+    long nmodes, cur;
+    int mode_failed; /* a mode norm could not be certified: stop trying */
+    /* error set e in c + B r (docs/lognorm.md section 5d): c, B doubles,
+     * r an interval vector; per-pattern cache of exp(J h) enclosures */
+    int lohner;
+    double *Lc, *LB, *Lm;
+    dvc_ivec_t Lr, Lv, Ly, Lt;
+    dvc_imat_t LM, LBi, LBp, LT1, LT2, Jhull;
+#define LN_CACHE 16
+    struct {
+        long pat;
+        dvc_imat_t Phi;    /* exp(J h) */
+        dvc_imat_t *Phik;  /* K: exp(J u), u over [h - (k+1) h/K, h - k h/K] */
+        mpfr_t rho;        /* ||J|| e^{||J|| h} (h/K)^2 / 12 */
+    } lc[LN_CACHE];
+    long nlc, lc_next;
+} lws;
+
+static void lws_clear(lws *w)
+{
+    if (w->prec == 0) return;
+    if (w->solver_ok) dvc_lvi_solver_clear(w->solver);
+    dvc_lvi_result_clear(w->lg);
+    dvc_lvi_result_clear(w->lm);
+    dvc_lvi_result_clear(w->lb);
+    if (w->jac_ok) dvc_lognorm_jac_clear_(&w->J);
+    mpfr_clears(w->beta, w->bstep, w->yerr, (mpfr_ptr)0);
+    dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
+    dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
+                             w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X};
+    for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) dvc_ivec_clear(vs[k]);
+    mpfr_clears(w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK, w->cPK,
+                (mpfr_ptr)0);
+    dvc_lognorm_scratch_clear_(&w->sc);
+    for (long k = 0; k < w->K; k++) {
+        dvc_ivec_clear(w->av[2 * k]);
+        dvc_ivec_clear(w->av[2 * k + 1]);
+        dvc_ivec_clear(w->rp[k]);
+        mpfr_clear(w->Dp[k]);
+        mpfr_clear(w->Di[k]);
+    }
+    free(w->Di);
+    free(w->av);
+    free(w->rp);
+    free(w->Dp);
+    for (long j = 0; j < w->nmodes; j++) dvc_lognorm_info_clear(w->modes[j]);
+    if (w->lohner) {
+        free(w->Lc);
+        dvc_ivec_clear(w->Lr);
+        dvc_ivec_clear(w->Lv);
+        dvc_ivec_clear(w->Ly);
+        dvc_ivec_clear(w->Lt);
+        dvc_imat_clear(w->LM);
+        dvc_imat_clear(w->LBi);
+        dvc_imat_clear(w->LBp);
+        dvc_imat_clear(w->LT1);
+        dvc_imat_clear(w->LT2);
+        dvc_imat_clear(w->Jhull);
+        for (long c = 0; c < w->nlc; c++) {
+            dvc_imat_clear(w->lc[c].Phi);
+            for (long k = 0; k < w->K; k++) dvc_imat_clear(w->lc[c].Phik[k]);
+            free(w->lc[c].Phik);
+            mpfr_clear(w->lc[c].rho);
+        }
+    }
+}
+
+static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
+{
+    long mm = m > 0 ? m : 1;
+    w->prec = prec;
+    dvc_lvi_result_init(w->lg, mm);
+    dvc_lvi_result_init(w->lm, mm);
+    dvc_lvi_result_init(w->lb, mm);
+    mpfr_inits2(prec, w->beta, w->bstep, w->yerr, (mpfr_ptr)0);
+    dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
+    dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X};
+    dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_};
+    for (size_t k = 0; k < sizeof vn / sizeof vn[0]; k++) dvc_ivec_init2(vn[k], n, prec);
+    for (size_t k = 0; k < sizeof vm / sizeof vm[0]; k++) dvc_ivec_init2(vm[k], mm, prec);
+    mpfr_inits2(prec, w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK,
+                w->cPK, (mpfr_ptr)0);
+    dvc_lognorm_scratch_init_(&w->sc, prec);
+}
+
+static dvc_status lws_pieces(lws *w, long K)
+{
+    w->av = malloc((size_t)(2 * K) * sizeof(dvc_ivec_t));
+    w->rp = malloc((size_t)K * sizeof(dvc_ivec_t));
+    w->Dp = malloc((size_t)K * sizeof(mpfr_t));
+    w->Di = malloc((size_t)K * sizeof(mpfr_t));
+    if (!w->av || !w->rp || !w->Dp || !w->Di) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+    for (long k = 0; k < K; k++) {
+        dvc_ivec_init2(w->av[2 * k], w->n, w->prec);
+        dvc_ivec_init2(w->av[2 * k + 1], w->n, w->prec);
+        dvc_ivec_init2(w->rp[k], w->n, w->prec);
+        mpfr_init2(w->Dp[k], w->prec);
+        mpfr_init2(w->Di[k], w->prec);
+    }
+    w->K = K;
+    return DVC_OK;
+}
+
+/* out <- Q x + g (x an interval vector, g m entries). */
+static void q_of(lws *w, dvc_ivec_t out, const dvc_ivec_t x, const dvc_ivec_t g)
+{
+    dvc_imat_mul_vec(w->tm_, w->p->Q, x);
+    dvc_ivec_add(out, w->tm_, g);
+}
+
+/* A single certified pattern over the last box solve: its index (bit a:
+ * y_a free), or -1. */
+static long box_pattern(const dvc_lvi_result_t lr, dvc_status st, long m)
+{
+    long k = 0;
+    if (st != DVC_OK || lr->route != DVC_LVI_ROUTE_ACTIVE_SET || lr->active == NULL) return -1;
+    for (long a = 0; a < m; a++) {
+        if (lr->active[a] == 0) k |= 1L << a;
+        else if (lr->active[a] != -1 && lr->active[a] != 1) return -1;
+    }
+    return k;
+}
+
+/* For the log-norm constant mu: cE = e^{mu h}, cP = (e^{mu h} - 1)/mu,
+ * eK = e^{mu h/K}, cPK = (e^{mu h/K} - 1)/mu (h, h/K for mu = 0), all
+ * rounded up (MPFI at the interval h). */
+static int step_consts(lws *w, const mpfr_t mu)
+{
+    mpfi_set_fr(w->u, mu);
+    for (int part = 0; part < 2; part++) {
+        mpfi_set(w->tk, w->h);
+        if (part) mpfi_div_si(w->tk, w->tk, w->K);
+        mpfi_mul(w->s, w->u, w->tk);
+        mpfi_exp(w->v, w->s);
+        mpfr_set(part ? w->eK : w->cE, &w->v->right, MPFR_RNDU);
+        if (mpfr_zero_p(mu)) {
+            mpfr_set(part ? w->cPK : w->cP, &w->tk->right, MPFR_RNDU);
+        } else {
+            mpfi_expm1(w->v, w->s);
+            mpfi_div(w->v, w->v, w->u);
+            mpfr_set(part ? w->cPK : w->cP, &w->v->right, MPFR_RNDU);
+        }
+    }
+    return mpfr_number_p(w->cE) && mpfr_number_p(w->cP) && mpfr_number_p(w->eK) && mpfr_number_p(w->cPK);
+}
+
+/* Integrate D+||e|| <= mu ||e|| + ||d|| over the step from ||e(t_i)|| <= E0
+ * (docs/lognorm.md section 3): En >= e^{mu h} E0 + int e^{mu (h - s)} ||d||
+ * with, on piece k, the weight bounded by its largest value on the piece
+ * and ||d|| by the mean w->Di[k] of its convex bound; Esup >= the same
+ * with the step's sup w->Dd (the bound inside the step). Rounded up; 0
+ * when not finite. */
+static int propagate(lws *w, const mpfr_t mu, const mpfr_t E0, mpfr_t En, mpfr_t Esup)
+{
+    if (!step_consts(w, mu)) return 0;
+    /* (h/K) max(1, eK) sum_k eK^{K-1-k} Di_k by Horner */
+    mpfr_set_zero(w->r1, 1);
+    for (long k = 0; k < w->K; k++) {
+        mpfr_mul(w->r1, w->r1, w->eK, MPFR_RNDU);
+        mpfr_add(w->r1, w->r1, w->Di[k], MPFR_RNDU);
+    }
+    if (mpfr_sgn(mu) > 0) mpfr_mul(w->r1, w->r1, w->eK, MPFR_RNDU);
+    mpfr_mul(w->r1, w->r1, &w->h->right, MPFR_RNDU);
+    mpfr_div_si(w->r1, w->r1, w->K, MPFR_RNDU);
+    mpfr_mul(w->r2, w->cE, E0, MPFR_RNDU);
+    mpfr_add(En, w->r2, w->r1, MPFR_RNDU);
+    mpfr_mul(w->r1, w->cP, w->Dd, MPFR_RNDU);
+    mpfr_add(Esup, w->r2, w->r1, MPFR_RNDU);
+    return mpfr_number_p(En) && mpfr_number_p(Esup);
+}
+
+static dvc_status not_cert(long i, const mpfi_t t, const char *what)
+{
+    return dvc_error(DVC_NOT_CERTIFIED, "lognorm: step %ld (t = %.17g): %s", i,
+                     mpfr_get_d(&t->left, MPFR_RNDD), what);
+}
+
+/* Setup: validation, result arrays, P proof, beta, Jacobians, norm. */
+static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_struct *p,
+                        const dvc_lognorm_opts *o)
+{
+    long n = p->n, m = p->m, N = p->N;
+    dvc_status st;
+    mpfr_prec_t prec = o->dlvi.prec ? o->dlvi.prec : (p->prec ? p->prec : DVC_DEFAULT_PREC);
+    dvc_prec_set(prec);
+    w->p = p;
+    w->o = o;
+    w->info = info;
+    w->n = n;
+    w->m = m;
+    w->N = N;
+    lws_init(w, n, m, prec);
+    if ((st = lws_pieces(w, o->pieces < 1 ? 1 : (o->pieces > 64 ? 64 : o->pieces))) != DVC_OK) return st;
+    if ((st = dvc_dlvi_tf_resolve_(&w->f, &p->fcb, n, "f")) != DVC_OK) return st;
+    if ((st = dvc_dlvi_tf_resolve_(&w->g, &p->gcb, m, "g")) != DVC_OK) return st;
+    if ((st = dvc_dlvi_result_alloc_(r, n, m, N, prec, 0)) != DVC_OK) return st;
+    if ((st = dvc_dlvi_result_set_ybox(r, p)) != DVC_OK) return st;
+    mpfi_set(r->T, p->T);
+    mpfi_div_si(w->h, p->T, N);
+    mpfi_set(r->h, w->h);
+    mpfi_set(r->theta, p->theta);
+    if (m > 0) {
+        dvc_beta_bound_t beta;
+        st = dvc_lvi_solver_init(w->solver, p->M, p->l, p->u);
+        w->solver_ok = 1;
+        if (st != DVC_OK) return dvc_error_context(st, "lognorm: M: ");
+        r->p_reason = w->solver->p_reason;
+        dvc_beta_bound_init(beta);
+        st = dvc_beta_compute(beta, NULL, p->M, &o->dlvi.beta);
+        if (st == DVC_OK && !mpfr_number_p(beta->hi)) st = dvc_error(DVC_NOT_CERTIFIED, "no finite bound");
+        if (st != DVC_OK) {
+            dvc_beta_bound_clear(beta);
+            return dvc_error_context(st, "lognorm: beta_M: ");
+        }
+        mpfr_set(r->beta_lo, beta->lo, MPFR_RNDD);
+        mpfr_set(r->beta_hi, beta->hi, MPFR_RNDU);
+        r->beta_method = beta->method;
+        dvc_beta_bound_clear(beta);
+    } else {
+        mpfr_set_zero(r->beta_lo, 1);
+        mpfr_set_zero(r->beta_hi, 1);
+        r->p_reason = "m = 0";
+        r->beta_method = "m = 0";
+    }
+    mpfr_set(w->beta, r->beta_hi, MPFR_RNDU);
+    dvc_imat_norm_inf(r->normA, p->A);
+    dvc_imat_norm_inf(r->normB, p->B);
+    dvc_imat_norm_inf(r->normQ, p->Q);
+    if ((st = dvc_lognorm_jac_init_(&w->J, p, prec)) != DVC_OK) return st;
+    w->jac_ok = 1;
+    w->npat = w->J.npat;
+    if ((st = dvc_lognorm_choose_(info, &w->J, p, o->norm, -1, NULL, prec)) != DVC_OK) return st;
+    w->nrm[0] = info;
+    w->cur = 0;
+    mpfr_set(r->L, info->mu, MPFR_RNDU);
+    free(info->E);
+    free(info->dW);
+    free(info->mu_step);
+    free(info->rad);
+    free(info->norm_used);
+    info->E = calloc((size_t)(N + 1), sizeof(double));
+    info->dW = calloc((size_t)(N + 1), sizeof(double));
+    info->mu_step = calloc((size_t)(N + 1), sizeof(double));
+    info->rad = calloc((size_t)(N + 1), sizeof(double));
+    info->norm_used = calloc((size_t)(N + 1), sizeof(int));
+    info->N = N;
+    info->n_affine = info->n_local = info->n_modes = info->n_switch = info->n_set = 0;
+    if (!info->E || !info->dW || !info->mu_step || !info->rad || !info->norm_used)
+        return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld steps", N);
+    mpfr_set(r->hmax, &w->h->right, MPFR_RNDD); /* no step condition on this route */
+    return DVC_OK;
+}
+
+/* [yhat^j] at Q x^j + g(t) and eps_y[j] from E = ||e(t_j)|| (w->Ei). */
+static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t, int have_y)
+{
+    long n = w->n, m = w->m;
+    dvc_status st;
+    if (m == 0) {
+        mpfr_set_zero(r->eps_y[j], 1);
+        return DVC_OK;
+    }
+    if ((st = dvc_dlvi_tf_eval_(&w->g, w->gk, t, "g")) != DVC_OK) return st;
+    dvc_ivec_set_d(w->tn_, r->x + j * n);
+    q_of(w, w->qbox, w->tn_, w->gk);
+    st = dvc_lvi_solve(w->lg, w->solver, w->qbox, have_y ? r->y + j * m : NULL);
+    if (st != DVC_OK) return dvc_error_context(st, "LVI at the grid point: ");
+    for (long a = 0; a < m; a++) {
+        mpfi_set(r->yhat[j * m + a], w->lg->y->e[a]);
+        if (!have_y) r->y[j * m + a] = dvc_ival_mid_d(w->lg->y->e[a]);
+    }
+    /* ||y(t_j) - y^j|| <= ||y(t_j) - yhat^j|| + ||[yhat^j] - y^j||, the first
+     * <= ||G_F Q e(t_j)|| on a single-pattern box (e in the set box pv),
+     * else <= bstep c_Q E */
+    if (w->yloc >= 0 && w->yset) {
+        dvc_imat_mul_vec(w->tm_, w->p->Q, w->pv);
+        dvc_imat_mul_vec(w->Y, w->J.G[w->yloc], w->tm_);
+        dvc_ivec_norm_inf(w->r1, w->Y);
+        if (!mpfr_number_p(w->r1)) mpfr_set_inf(w->r1, 1);
+    } else {
+        mpfr_mul(w->r1, w->bstep, w->nrm[w->cur]->c_Q, MPFR_RNDU);
+        mpfr_mul(w->r1, w->r1, w->Ei, MPFR_RNDU);
+    }
+    mpfr_set_zero(w->r2, 1);
+    for (long a = 0; a < m; a++) {
+        mpfi_sub_d(w->s, r->yhat[j * m + a], r->y[j * m + a]);
+        dvc_ival_mag(w->sc.a, w->s);
+        mpfr_max(w->r2, w->r2, w->sc.a, MPFR_RNDU);
+    }
+    mpfr_add(r->eps_y[j], w->r1, w->r2, MPFR_RNDU);
+    if (!mpfr_number_p(r->eps_y[j])) return dvc_error(DVC_NOT_CERTIFIED, "eps_y is not finite");
+    return DVC_OK;
+}
+
+/* The defect d(s) = p'(s) - F(s, p(s)) of step i as interval data
+ * (docs/lognorm.md section 4): on piece k, d(s) lies in the segment
+ * between av[2k] and av[2k+1] plus the box rp[k]. *pat: the free set of
+ * the single pattern certified over the box of Q p(t) + g(t), or -1. */
+static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
+{
+    long n = w->n, m = w->m, K = w->K, k_aff = -1;
+    const double *xi = r->x + i * n, *xn = r->x + (i + 1) * n;
+    const dvc_dlvi_problem_struct *p = w->p;
+    dvc_status st;
+    for (long k = 0; k < n; k++) {
+        mpfi_set_d(w->dx->e[k], xn[k]);
+        mpfi_sub_d(w->dx->e[k], w->dx->e[k], xi[k]);
+        mpfi_div_2ui(w->xm->e[k], w->dx->e[k], 1);
+        mpfi_add_d(w->xm->e[k], w->xm->e[k], xi[k]);
+        mpfi_interv_d(w->X->e[k], fmin(xi[k], xn[k]), fmax(xi[k], xn[k]));
+    }
+    mpfi_add(w->tm, w->ti, w->tn);
+    mpfi_div_2ui(w->tm, w->tm, 1);
+    if (m > 0) {
+        if ((st = dvc_dlvi_tf_eval_(&w->g, w->gm, w->tm, "g")) != DVC_OK) return st;
+        q_of(w, w->qm, w->xm, w->gm);
+        st = dvc_lvi_solve(w->lm, w->solver, w->qm, r->y + (i + 1) * m);
+        if (st != DVC_OK) return dvc_error_context(st, "LVI at the step's midpoint: ");
+        dvc_ivec_set(w->ym, w->lm->y);
+        if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
+        q_of(w, w->qbox, w->X, w->Gk);
+        st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
+        k_aff = box_pattern(w->lb, st, m);
+        if (k_aff < 0) {
+            if (st == DVC_OK) {
+                dvc_ivec_set(w->Y, w->lb->y);
+            } else {
+                /* Lemma 2.1 about the midpoint: S(q) in [ym] +- beta ||q - q_mid|| */
+                dvc_error_reset();
+                dvc_ivec_sub(w->Y, w->qbox, w->qm);
+                dvc_ivec_norm_inf(w->r1, w->Y);
+                mpfr_mul(w->r1, w->r1, w->beta, MPFR_RNDU);
+                dvc_ivec_inflate(w->Y, w->ym, w->r1);
+            }
+        }
+    }
+    /* m = 0: F(t, .) is affine, one piece */
+    *pat = m > 0 ? k_aff : 0;
+    for (long k = 0; k < K; k++) {
+        /* piece [t_i + k h/K, t_i + (k+1) h/K]; f, g frozen at its midpoint tau */
+        mpfi_mul_si(w->tk, w->h, 2 * k + 1);
+        mpfi_div_si(w->tk, w->tk, 2 * K);
+        mpfi_add(w->tk, w->tk, w->ti);
+        mpfi_mul_si(w->s, w->h, k);
+        mpfi_div_si(w->s, w->s, K);
+        mpfi_add(w->s, w->s, w->ti);
+        mpfi_mul_si(w->u, w->h, k + 1);
+        mpfi_div_si(w->u, w->u, K);
+        mpfi_add(w->u, w->u, w->ti);
+        mpfi_union(w->tpk, w->s, w->u);
+        if ((st = dvc_dlvi_tf_eval_(&w->f, w->fk, w->tk, "f")) != DVC_OK) return st;
+        if ((st = dvc_dlvi_tf_eval_(&w->f, w->Fk, w->tpk, "f")) != DVC_OK) return st;
+        /* r = -(f(s) - f(tau)) - B G (g(s) - g(tau)) */
+        dvc_ivec_sub(w->rp[k], w->fk, w->Fk);
+        if (m > 0) {
+            if ((st = dvc_dlvi_tf_eval_(&w->g, w->gk, w->tk, "g")) != DVC_OK) return st;
+            if (k_aff >= 0) {
+                if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tpk, "g")) != DVC_OK) return st;
+                dvc_ivec_sub(w->Gk, w->Gk, w->gk);
+                dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->Gk);
+                dvc_imat_mul_vec(w->a, p->B, w->tm_);
+                dvc_ivec_sub(w->rp[k], w->rp[k], w->a);
+            }
+        }
+        for (long e = 0; e <= 1; e++) {
+            dvc_ivec_struct *a = w->av[2 * k + e];
+            /* sigma = s - 1/2 at the piece's end, p(s) = x_mid + sigma dx */
+            mpfi_set_si(w->v, 2 * (k + e) - K);
+            mpfi_div_si(w->v, w->v, 2 * K);
+            dvc_ivec_scale(w->pv, w->v, w->dx);
+            dvc_ivec_add(w->pv, w->pv, w->xm);
+            /* a = dx/h - A p - B y - f(tau) */
+            dvc_imat_mul_vec(a, p->A, w->pv);
+            dvc_ivec_add(a, a, w->fk);
+            if (m > 0) {
+                if (k_aff >= 0) {
+                    /* S affine on the box: y = ym + G (Q sigma dx + g(tau) - g_mid) */
+                    dvc_ivec_scale(w->tn_, w->v, w->dx);
+                    dvc_imat_mul_vec(w->tm_, p->Q, w->tn_);
+                    dvc_ivec_add(w->tm_, w->tm_, w->gk);
+                    dvc_ivec_sub(w->Y, w->tm_, w->gm);
+                    dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->Y);
+                    dvc_ivec_add(w->Y, w->tm_, w->ym);
+                }
+                dvc_imat_mul_vec(w->tn_, p->B, w->Y);
+                dvc_ivec_add(a, a, w->tn_);
+            }
+            for (long c = 0; c < n; c++) {
+                mpfi_div(w->s, w->dx->e[c], w->h);
+                mpfi_sub(a->e[c], w->s, a->e[c]);
+            }
+        }
+    }
+    return DVC_OK;
+}
+
+/* In the norm nr, with a0, a1 the norms of the piece's ends and rk of its
+ * box: ||d(s)|| <= (1 - sigma) a0 + sigma a1 + rk on piece k (convexity of
+ * the norm along the segment), so Dp[k] = max(a0, a1) + rk bounds its sup
+ * and Di[k] = (a0 + a1)/2 + rk its mean; Dd = max_k Dp[k]. */
+static int defect_norm(lws *w, const dvc_lognorm_info_struct *nr)
+{
+    mpfr_set_zero(w->Dd, 1);
+    for (long k = 0; k < w->K; k++) {
+        dvc_lognorm_vnorm_(w->Dp[k], nr, w->av[2 * k], &w->sc);
+        dvc_lognorm_vnorm_(w->r1, nr, w->av[2 * k + 1], &w->sc);
+        mpfr_add(w->Di[k], w->Dp[k], w->r1, MPFR_RNDU);
+        mpfr_div_2ui(w->Di[k], w->Di[k], 1, MPFR_RNDU);
+        mpfr_max(w->Dp[k], w->Dp[k], w->r1, MPFR_RNDU);
+        dvc_lognorm_vnorm_(w->r1, nr, w->rp[k], &w->sc);
+        mpfr_add(w->Dp[k], w->Dp[k], w->r1, MPFR_RNDU);
+        mpfr_add(w->Di[k], w->Di[k], w->r1, MPFR_RNDU);
+        mpfr_max(w->Dd, w->Dd, w->Dp[k], MPFR_RNDU);
+    }
+    return mpfr_number_p(w->Dd);
+}
+
+/* The mode norm fitted to pattern pat (index into w->nrm), created on
+ * first use; -1 when none can be certified. */
+static long mode_norm(lws *w, long pat)
+{
+    long j;
+    for (j = 0; j < w->nmodes; j++)
+        if (w->mode_pat[j] == pat) return j + 1;
+    if (w->mode_failed || w->nmodes >= LN_MODES_MAX) return -1;
+    j = w->nmodes;
+    dvc_lognorm_info_init(w->modes[j]);
+    if (dvc_lognorm_choose_(w->modes[j], &w->J, w->p, DVC_LOGNORM_QUAD, pat, w->nrm[0]->R, w->prec) != DVC_OK) {
+        dvc_error_reset();
+        dvc_lognorm_info_clear(w->modes[j]);
+        w->mode_failed = 1;
+        return -1;
+    }
+    w->mode_pat[j] = pat;
+    w->nrm[j + 1] = w->modes[j];
+    w->nmodes++;
+    w->info->n_modes = w->nmodes;
+    return j + 1;
+}
+
+/* ---- error-set propagation (docs/lognorm.md section 5d) --------------- */
+
+static dvc_status lohner_init(lws *w)
+{
+    long n = w->n;
+    w->Lc = calloc((size_t)(n + 2 * n * n), sizeof(double));
+    if (!w->Lc) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+    w->LB = w->Lc + n;
+    w->Lm = w->LB + n * n;
+    dvc_ivec_init2(w->Lr, n, w->prec);
+    dvc_ivec_init2(w->Lv, n, w->prec);
+    dvc_ivec_init2(w->Ly, n, w->prec);
+    dvc_ivec_init2(w->Lt, n, w->prec);
+    dvc_imat_init2(w->LM, n, n, w->prec);
+    dvc_imat_init2(w->LBi, n, n, w->prec);
+    dvc_imat_init2(w->LBp, n, n, w->prec);
+    dvc_imat_init2(w->LT1, n, n, w->prec);
+    dvc_imat_init2(w->LT2, n, n, w->prec);
+    dvc_imat_init2(w->Jhull, n, n, w->prec);
+    /* hull of every piece Jacobian (pattern-change steps) */
+    dvc_imat_set(w->Jhull, w->J.J[0]);
+    for (long k = 1; k < w->npat; k++)
+        for (long e = 0; e < n * n; e++) mpfi_union(w->Jhull->e[e], w->Jhull->e[e], w->J.J[k]->e[e]);
+    w->lohner = 1;
+    return DVC_OK;
+}
+
+/* The set {e : |e_k| <= rad} (c = 0, B = I). */
+static void lohner_reset(lws *w, const mpfr_t rad)
+{
+    long n = w->n;
+    memset(w->Lc, 0, (size_t)n * sizeof(double));
+    memset(w->LB, 0, (size_t)(n * n) * sizeof(double));
+    for (long k = 0; k < n; k++) {
+        w->LB[k * n + k] = 1.0;
+        mpfi_interv_fr(w->Lr->e[k], rad, rad);
+        mpfr_neg(&w->Lr->e[k]->left, rad, MPFR_RNDD);
+    }
+}
+
+/* out encloses exp(J u) for every u in [u] >= 0 (Taylor polynomial of
+ * degree 16 by Horner in intervals plus the remainder bound
+ * z^17/17! / (1 - z/18), z >= ||J u||_inf, added to every entry). 0 when
+ * z >= 4 (steps too long for this enclosure). */
+static int expm_enclose(lws *w, dvc_imat_t out, const dvc_imat_t J, const mpfi_t u)
+{
+    long n = w->n;
+    const int deg = 16;
+    mpfr_t z, rho, t;
+    int ok = 1;
+    mpfr_inits2(w->prec, z, rho, t, (mpfr_ptr)0);
+    dvc_imat_scale(w->LT1, u, J);
+    dvc_imat_norm_inf(z, w->LT1);
+    if (!mpfr_number_p(z) || mpfr_cmp_ui(z, 4) >= 0) ok = 0;
+    if (ok) {
+        dvc_imat_one(out);
+        for (int j = deg; j >= 1; j--) {
+            dvc_imat_mul(w->LT2, w->LT1, out);
+            mpfi_set_si(w->s, j);
+            mpfi_inv(w->s, w->s);
+            dvc_imat_scale(w->LT2, w->s, w->LT2);
+            for (long k = 0; k < n; k++) mpfi_add_ui(dvc_imat_entry(w->LT2, k, k), dvc_imat_entry(w->LT2, k, k), 1);
+            dvc_imat_set(out, w->LT2);
+        }
+        /* remainder: z^{deg+1}/(deg+1)! / (1 - z/(deg+2)) */
+        mpfr_pow_ui(rho, z, deg + 1, MPFR_RNDU);
+        for (int j = 2; j <= deg + 1; j++) mpfr_div_ui(rho, rho, j, MPFR_RNDU);
+        mpfr_div_ui(t, z, deg + 2, MPFR_RNDU);
+        mpfr_ui_sub(t, 1, t, MPFR_RNDD);
+        mpfr_div(rho, rho, t, MPFR_RNDU);
+        for (long k = 0; k < n * n; k++) {
+            mpfi_interv_fr(w->v, rho, rho);
+            mpfr_neg(&w->v->left, rho, MPFR_RNDD);
+            mpfi_add(out->e[k], out->e[k], w->v);
+        }
+        ok = dvc_imat_is_finite(out);
+    }
+    mpfr_clears(z, rho, t, (mpfr_ptr)0);
+    return ok;
+}
+
+/* Cache entry for pattern pat, or -1. */
+static long lohner_cache(lws *w, long pat)
+{
+    long c, n = w->n, K = w->K;
+    mpfr_t nJ;
+    int ok;
+    for (c = 0; c < w->nlc; c++)
+        if (w->lc[c].pat == pat) return c;
+    if (w->nlc < LN_CACHE) {
+        c = w->nlc++;
+        dvc_imat_init2(w->lc[c].Phi, n, n, w->prec);
+        w->lc[c].Phik = malloc((size_t)K * sizeof(dvc_imat_t));
+        if (!w->lc[c].Phik) {
+            w->nlc--;
+            dvc_imat_clear(w->lc[c].Phi);
+            return -1;
+        }
+        for (long k = 0; k < K; k++) dvc_imat_init2(w->lc[c].Phik[k], n, n, w->prec);
+        mpfr_init2(w->lc[c].rho, w->prec);
+    } else {
+        c = w->lc_next;
+        w->lc_next = (w->lc_next + 1) % LN_CACHE;
+    }
+    w->lc[c].pat = -1;
+    ok = expm_enclose(w, w->lc[c].Phi, w->J.J[pat], w->h);
+    for (long k = 0; ok && k < K; k++) {
+        /* u in [h - (k+1) h/K, h - k h/K] */
+        mpfi_mul_si(w->tk, w->h, K - k - 1);
+        mpfi_div_si(w->tk, w->tk, K);
+        mpfi_mul_si(w->tpk, w->h, K - k);
+        mpfi_div_si(w->tpk, w->tpk, K);
+        mpfi_union(w->u, w->tk, w->tpk);
+        ok = expm_enclose(w, w->lc[c].Phik[k], w->J.J[pat], w->u);
+    }
+    if (!ok) return -1;
+    mpfr_init2(nJ, w->prec);
+    dvc_imat_norm_inf(nJ, w->J.J[pat]);
+    mpfr_mul(w->lc[c].rho, nJ, &w->h->right, MPFR_RNDU);
+    mpfr_exp(w->lc[c].rho, w->lc[c].rho, MPFR_RNDU);
+    mpfr_mul(w->lc[c].rho, w->lc[c].rho, nJ, MPFR_RNDU);
+    mpfr_div_si(nJ, &w->h->right, K, MPFR_RNDU);
+    mpfr_sqr(nJ, nJ, MPFR_RNDU);
+    mpfr_mul(w->lc[c].rho, w->lc[c].rho, nJ, MPFR_RNDU);
+    mpfr_div_ui(w->lc[c].rho, w->lc[c].rho, 12, MPFR_RNDU);
+    mpfr_clear(nJ);
+    w->lc[c].pat = pat;
+    return c;
+}
+
+/* Orthonormal columns of a (n x n, row-major; modified Gram-Schmidt) into
+ * q; 0 when a column vanishes. A frame only: its inverse is enclosed. */
+static int mgs(double *q, const double *a, long n)
+{
+    memcpy(q, a, (size_t)(n * n) * sizeof(double));
+    for (long j = 0; j < n; j++) {
+        double nr = 0.0;
+        for (long i = 0; i < j; i++) {
+            double d = 0.0;
+            for (long k = 0; k < n; k++) d += q[k * n + i] * q[k * n + j];
+            for (long k = 0; k < n; k++) q[k * n + j] -= d * q[k * n + i];
+        }
+        for (long k = 0; k < n; k++) nr += q[k * n + j] * q[k * n + j];
+        nr = sqrt(nr);
+        if (!(nr > 0) || !isfinite(nr)) return 0;
+        for (long k = 0; k < n; k++) q[k * n + j] /= nr;
+    }
+    return 1;
+}
+
+/* One step of e(t_{i+1}) = exp(J h) e(t_i) - int_0^h exp(J (h - s)) d(t_i + s) ds
+ * (exact when the step's a priori box has the single pattern pat: then
+ * F(t, x(t)) - F(t, p(t)) = J (x(t) - p(t))). Updates (c, B, r); out gets
+ * a box enclosing e(t_{i+1}). 0 when it cannot (the caller resets). */
+static int lohner_step(lws *w, long pat, dvc_ivec_t out)
+{
+    long n = w->n, K = w->K, c = lohner_cache(w, pat);
+    if (c < 0) return 0;
+    /* V encloses the integral: piece k gives (h/K) Phik (A_mid + R_k)
+     * plus +-rho ||A1 - A0|| (the affine part's deviation from its mean) */
+    dvc_ivec_zero(w->Lv);
+    mpfi_div_si(w->tk, w->h, K);
+    for (long k = 0; k < K; k++) {
+        dvc_ivec_add(w->Lt, w->av[2 * k], w->av[2 * k + 1]);
+        for (long j = 0; j < n; j++) mpfi_div_2ui(w->Lt->e[j], w->Lt->e[j], 1);
+        dvc_ivec_add(w->Lt, w->Lt, w->rp[k]);
+        dvc_imat_mul_vec(w->Ly, w->lc[c].Phik[k], w->Lt);
+        dvc_ivec_addmul(w->Lv, w->tk, w->Ly);
+        dvc_ivec_sub(w->Lt, w->av[2 * k + 1], w->av[2 * k]);
+        dvc_ivec_norm_inf(w->r1, w->Lt);
+        mpfr_mul(w->r1, w->r1, w->lc[c].rho, MPFR_RNDU);
+        dvc_ivec_inflate(w->Lv, w->Lv, w->r1);
+    }
+    /* Y = Phi c - V; c' = mid Y */
+    dvc_ivec_set_d(w->Lt, w->Lc);
+    dvc_imat_mul_vec(w->Ly, w->lc[c].Phi, w->Lt);
+    dvc_ivec_sub(w->Ly, w->Ly, w->Lv);
+    /* M = Phi B; B' = frame of mid M */
+    dvc_imat_set_d(w->LBp, w->LB);
+    dvc_imat_mul(w->LM, w->lc[c].Phi, w->LBp);
+    dvc_imat_mid_d(w->Lm, w->LM);
+    if (!mgs(w->LB, w->Lm, n)) return 0;
+    dvc_imat_set_d(w->LBp, w->LB);
+    if (dvc_imat_inv(w->LBi, w->LBp) != DVC_OK) {
+        dvc_error_reset();
+        return 0;
+    }
+    for (long j = 0; j < n; j++) w->Lc[j] = dvc_ival_mid_d(w->Ly->e[j]);
+    /* r' = (B'^{-1} M) r + B'^{-1} (Y - c') */
+    for (long j = 0; j < n; j++) mpfi_sub_d(w->Ly->e[j], w->Ly->e[j], w->Lc[j]);
+    dvc_imat_mul(w->LT1, w->LBi, w->LM);
+    dvc_imat_mul_vec(w->Lt, w->LT1, w->Lr);
+    dvc_imat_mul_vec(w->Lv, w->LBi, w->Ly);
+    dvc_ivec_add(w->Lr, w->Lt, w->Lv);
+    /* box of c' + B' r' */
+    dvc_imat_mul_vec(out, w->LBp, w->Lr);
+    for (long j = 0; j < n; j++) mpfi_add_d(out->e[j], out->e[j], w->Lc[j]);
+    return dvc_ivec_is_finite(out) && dvc_ivec_is_finite(w->Lr);
+}
+
+/* A step without a single pattern: e(t_{i+1}) = e(t_i) + int (J(s) e(s) - d(s)) ds
+ * with J(s) in the hull of every J_D and ||e(s)||_inf <= rad over the step
+ * (the a priori bound): the set moves by -int d + h [Jhull] [-rad, rad]. */
+static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
+{
+    long n = w->n, K = w->K;
+    dvc_ivec_zero(w->Lv);
+    mpfi_div_si(w->tk, w->h, K);
+    for (long k = 0; k < K; k++) {
+        /* int over piece k of d in (h/K) ((A0 + A1)/2 + R_k) */
+        dvc_ivec_add(w->Lt, w->av[2 * k], w->av[2 * k + 1]);
+        for (long j = 0; j < n; j++) mpfi_div_2ui(w->Lt->e[j], w->Lt->e[j], 1);
+        dvc_ivec_add(w->Lt, w->Lt, w->rp[k]);
+        dvc_ivec_addmul(w->Lv, w->tk, w->Lt);
+    }
+    for (long j = 0; j < n; j++) {
+        mpfi_interv_fr(w->Lt->e[j], rad, rad);
+        mpfr_neg(&w->Lt->e[j]->left, rad, MPFR_RNDD);
+    }
+    dvc_imat_mul_vec(w->Ly, w->Jhull, w->Lt);
+    dvc_ivec_scale(w->Ly, w->h, w->Ly);
+    dvc_ivec_sub(w->Ly, w->Ly, w->Lv);
+    /* c' = c + mid W, r' = r + B^{-1} (W - mid W), B unchanged */
+    dvc_imat_set_d(w->LBp, w->LB);
+    if (dvc_imat_inv(w->LBi, w->LBp) != DVC_OK) {
+        dvc_error_reset();
+        return 0;
+    }
+    for (long j = 0; j < n; j++) {
+        double mw = dvc_ival_mid_d(w->Ly->e[j]);
+        mpfi_sub_d(w->Ly->e[j], w->Ly->e[j], mw);
+        /* c + mw in intervals: the rounding goes to r */
+        mpfi_set_d(w->v, w->Lc[j]);
+        mpfi_add_d(w->v, w->v, mw);
+        w->Lc[j] = dvc_ival_mid_d(w->v);
+        mpfi_sub_d(w->v, w->v, w->Lc[j]);
+        mpfi_add(w->Ly->e[j], w->Ly->e[j], w->v);
+    }
+    dvc_imat_mul_vec(w->Lv, w->LBi, w->Ly);
+    dvc_ivec_add(w->Lr, w->Lr, w->Lv);
+    dvc_imat_mul_vec(out, w->LBp, w->Lr);
+    for (long j = 0; j < n; j++) mpfi_add_d(out->e[j], out->e[j], w->Lc[j]);
+    return dvc_ivec_is_finite(out) && dvc_ivec_is_finite(w->Lr);
+}
+
+static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
+{
+    long m = w->m, pat = -1, loc = -1, a = w->cur;
+    double rad_l;
+    dvc_lognorm_info_struct *info = w->info;
+    const dvc_lognorm_opts *o = w->o;
+    dvc_status st;
+    mpfi_mul_si(w->ti, w->h, i);
+    if (i + 1 == w->N) mpfi_set(w->tn, w->p->T);
+    else mpfi_mul_si(w->tn, w->h, i + 1);
+    mpfi_union(w->tstep, w->ti, w->tn);
+    if ((st = defect_data(w, r, i, &pat)) != DVC_OK) return st;
+    if (pat >= 0) info->n_affine++;
+    /* in the current norm with its mu over every pattern */
+    if (!defect_norm(w, w->nrm[a])) return dvc_error(DVC_NOT_CERTIFIED, "defect bound is not finite");
+    if (!propagate(w, w->nrm[a]->mu, w->Ei, w->En, w->Esup))
+        return dvc_error(DVC_NOT_CERTIFIED, "error bound E is not finite");
+    info->mu_step[i] = mpfr_get_d(w->nrm[a]->mu, MPFR_RNDU);
+    if (m == 0) {
+        loc = 0;
+    } else if (o->local_mu) {
+        /* a priori box of x(t) and p(t) on the step; one certified pattern
+         * there: every segment between them meets one piece only */
+        mpfr_max(w->Es, w->Ei, w->Esup, MPFR_RNDU);
+        mpfr_mul(w->r1, w->Es, w->nrm[a]->c_inf, MPFR_RNDU);
+        dvc_ivec_inflate(w->X, w->X, w->r1);
+        if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
+        q_of(w, w->qbox, w->X, w->Gk);
+        st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
+        loc = box_pattern(w->lb, st, m);
+        dvc_error_reset();
+    }
+    mpfr_set(w->bstep, w->beta, MPFR_RNDU);
+    w->yloc = -1;
+    w->yset = 0;
+    if (loc >= 0 && m > 0) {
+        dvc_imat_norm_inf(w->r1, w->J.G[loc]);
+        if (mpfr_cmp(w->r1, w->bstep) < 0) mpfr_set(w->bstep, w->r1, MPFR_RNDU);
+        w->yloc = loc;
+    }
+    if (loc >= 0) {
+        long b = a;
+        info->n_local++;
+        if (o->mode_follow && w->nrm[0]->kind == DVC_LOGNORM_QUAD) {
+            long j = mode_norm(w, loc);
+            if (j >= 0) b = j;
+        }
+        /* switch only when the gain in mu matters over the horizon
+         * ((mu_a - mu_b) T >= 0.05) or is free (E_i = 0), and the price
+         * c_ab is at most 8 (a
+         * heuristic: every choice is sound) */
+        if (b != a && mpfr_cmp(w->nrm[b]->mu_pat[loc], w->nrm[a]->mu_pat[loc]) < 0) {
+            mpfr_sub(w->r1, w->nrm[a]->mu_pat[loc], w->nrm[b]->mu_pat[loc], MPFR_RNDD);
+            mpfr_mul(w->r1, w->r1, &w->p->T->left, MPFR_RNDD);
+            if (mpfr_cmp_d(w->r1, 0.05) < 0 && !mpfr_zero_p(w->Ei)) b = a;
+        } else {
+            b = a;
+        }
+        if (b != a) {
+            /* switch at t_i: ||e(t_i)||_b <= c_ab ||e(t_i)||_a */
+            if (dvc_lognorm_convert_(w->Dk, w->nrm[a], w->nrm[b], w->prec) != DVC_OK || mpfr_cmp_ui(w->Dk, 8) > 0) {
+                dvc_error_reset();
+                b = a;
+            } else {
+                mpfr_mul(w->Ei, w->Ei, w->Dk, MPFR_RNDU);
+                w->cur = b;
+                info->n_switch++;
+                if (!defect_norm(w, w->nrm[b])) return dvc_error(DVC_NOT_CERTIFIED, "defect bound is not finite");
+            }
+        }
+        if (!propagate(w, w->nrm[b]->mu_pat[loc], w->Ei, w->En, w->Esup))
+            return dvc_error(DVC_NOT_CERTIFIED, "error bound E is not finite");
+        info->mu_step[i] = mpfr_get_d(w->nrm[b]->mu_pat[loc], MPFR_RNDU);
+    }
+    rad_l = -1.0;
+    if (w->lohner) {
+        /* the error set, where one pattern holds over the a priori box and
+         * the defect's affine data are available; else a box from E */
+        int okl;
+        if (loc >= 0 && pat == loc) {
+            okl = lohner_step(w, loc, w->pv);
+        } else {
+            mpfr_max(w->r2, w->Ei, w->Esup, MPFR_RNDU);
+            mpfr_mul(w->r2, w->r2, w->nrm[w->cur]->c_inf, MPFR_RNDU);
+            okl = lohner_change(w, w->r2, w->pv);
+        }
+        if (okl) {
+            w->yset = 1;
+            dvc_lognorm_vnorm_(w->r1, w->nrm[w->cur], w->pv, &w->sc);
+            if (mpfr_cmp(w->r1, w->En) < 0) mpfr_set(w->En, w->r1, MPFR_RNDU);
+            dvc_ivec_norm_inf(w->r1, w->pv);
+            rad_l = mpfr_get_d(w->r1, MPFR_RNDU);
+            info->n_set++;
+        } else {
+            mpfr_mul(w->r1, w->En, w->nrm[w->cur]->c_inf, MPFR_RNDU);
+            lohner_reset(w, w->r1);
+        }
+    }
+    {
+        const dvc_lognorm_info_struct *nr = w->nrm[w->cur];
+        /* on the step ||e|| <= max(E_i, Esup): e^{mu s} E_i + s phi(mu s) D is monotone in s */
+        mpfr_max(w->Es, w->Ei, w->Esup, MPFR_RNDU);
+        mpfr_mul(r->eps_x[i + 1], w->Es, nr->c_inf, MPFR_RNDU);
+        if (!mpfr_number_p(r->eps_x[i + 1]) || !isfinite(mpfr_get_d(r->eps_x[i + 1], MPFR_RNDU)))
+            return dvc_error(DVC_NOT_CERTIFIED, "eps_x is not finite");
+        info->dW[i] = mpfr_get_d(w->Dd, MPFR_RNDU);
+        r->delta[i] = info->dW[i];
+        r->beta_step[i] = mpfr_get_d(w->bstep, MPFR_RNDU);
+        r->Lx[i] = 0.0;
+        r->Lf[i] = 0.0;
+        /* ry: ||y(t) - yhat^j|| <= beta (c_Q ||e|| + ||Q dx|| + L_g h), j = i, i+1 */
+        if (m > 0) {
+            if ((st = dvc_dlvi_tf_lip_(&w->g, w->Lg, w->tstep, "g")) != DVC_OK) return st;
+            r->Lg[i] = mpfr_get_d(w->Lg, MPFR_RNDU);
+            dvc_imat_mul_vec(w->tm_, w->p->Q, w->dx);
+            dvc_ivec_norm_inf(w->r1, w->tm_);
+            mpfr_mul(w->r2, w->Lg, &w->h->right, MPFR_RNDU);
+            mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
+            mpfr_mul(w->r2, w->Es, nr->c_Q, MPFR_RNDU);
+            mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
+            mpfr_mul(w->r1, w->r1, w->bstep, MPFR_RNDU);
+            r->ry[i] = mpfr_get_d(w->r1, MPFR_RNDU);
+            if (!isfinite(r->ry[i])) return dvc_error(DVC_NOT_CERTIFIED, "ry is not finite");
+        }
+        /* the grid point t_{i+1} */
+        mpfr_set(w->Ei, w->En, MPFR_RNDU);
+        info->E[i + 1] = mpfr_get_d(w->En, MPFR_RNDU);
+        info->norm_used[i + 1] = (int)w->cur;
+        mpfr_mul(w->r1, w->En, nr->c_inf, MPFR_RNDU);
+        info->rad[i + 1] = mpfr_get_d(w->r1, MPFR_RNDU);
+        if (rad_l >= 0 && rad_l < info->rad[i + 1]) info->rad[i + 1] = rad_l;
+    }
+    if ((st = grid_point(w, r, i + 1, w->tn, have_y)) != DVC_OK) return st;
+    r->t[i + 1] = dvc_ival_mid_d(w->tn);
+    mpfr_max(r->max_eps_x, r->max_eps_x, r->eps_x[i + 1], MPFR_RNDU);
+    mpfr_max(r->max_eps_y, r->max_eps_y, r->eps_y[i + 1], MPFR_RNDU);
+    return DVC_OK;
+}
+
+static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
+                         const dvc_lognorm_opts *o, const double *xs, const double *ys, int predict)
+{
+    lws w;
+    dvc_lognorm_opts def;
+    dvc_status st;
+    mpfr_prec_t saved = dvc_prec_get();
+    long n, m;
+    double *px = NULL, *py = NULL;
+    if (o == NULL) {
+        dvc_lognorm_opts_default(&def);
+        o = &def;
+    }
+    memset(&w, 0, sizeof w);
+    if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
+    n = p->n;
+    m = p->m;
+    if (predict) {
+        px = malloc((size_t)((p->N + 1) * n) * sizeof(double));
+        py = malloc((size_t)((p->N + 1) * (m > 0 ? m : 1)) * sizeof(double));
+        if (!px || !py) {
+            free(px);
+            free(py);
+            return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld steps", p->N);
+        }
+        if ((st = dvc_dlvi_predict(px, py, p, &o->dlvi)) != DVC_OK) {
+            free(px);
+            free(py);
+            return dvc_error_context(st, "lognorm: predictor: ");
+        }
+        xs = px;
+        ys = py;
+    }
+    st = setup(&w, r, info, p, o);
+    if (st != DVC_OK) goto done;
+    for (long k = 0; k < (p->N + 1) * n; k++) {
+        if (!isfinite(xs[k])) {
+            st = dvc_error(DVC_ERR_INPUT, "lognorm: predictor x[%ld][%ld] is not finite", k / n, k % n);
+            goto done;
+        }
+        r->x[k] = xs[k];
+    }
+    if (ys)
+        for (long k = 0; k < (p->N + 1) * m; k++) r->y[k] = ys[k];
+    /* t = 0: eps_x[0] = ||x0 - x^0||_inf, E_0 = ||x0 - x^0||_W */
+    for (long k = 0; k < n; k++) mpfi_sub_d(w.dx->e[k], p->x0->e[k], r->x[k]);
+    dvc_ivec_norm_inf(r->eps_x[0], w.dx);
+    dvc_lognorm_vnorm_(w.Ei, info, w.dx, &w.sc);
+    info->E[0] = mpfr_get_d(w.Ei, MPFR_RNDU);
+    info->rad[0] = mpfr_get_d(r->eps_x[0], MPFR_RNDU);
+    if (o->error_set) {
+        if ((st = lohner_init(&w)) != DVC_OK) goto done;
+        lohner_reset(&w, r->eps_x[0]);
+        /* the start: c = mid(x0 - x^0), r = the rest */
+        for (long k = 0; k < n; k++) {
+            w.Lc[k] = dvc_ival_mid_d(w.dx->e[k]);
+            mpfi_sub_d(w.Lr->e[k], w.dx->e[k], w.Lc[k]);
+        }
+    }
+    r->t[0] = 0.0;
+    mpfi_set_ui(w.ti, 0);
+    mpfr_set(w.bstep, w.beta, MPFR_RNDU);
+    w.yloc = -1;
+    w.yset = 0;
+    if ((st = grid_point(&w, r, 0, w.ti, ys != NULL)) != DVC_OK) {
+        st = dvc_error_context(st, "lognorm: t = 0: ");
+        goto done;
+    }
+    mpfr_set(r->max_eps_x, r->eps_x[0], MPFR_RNDU);
+    mpfr_set(r->max_eps_y, r->eps_y[0], MPFR_RNDU);
+    for (long i = 0; i < w.N; i++) {
+        if ((st = step(&w, r, i, ys != NULL)) != DVC_OK) {
+            if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INTERNAL) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%s", dvc_error_message());
+                st = not_cert(i, w.ti, msg);
+            }
+            goto done;
+        }
+        r->steps_done = i + 1;
+    }
+done:
+    lws_clear(&w);
+    dvc_prec_set(saved);
+    free(px);
+    free(py);
+    return st;
+}
+
+dvc_status dvc_lognorm_run(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
+                           const dvc_lognorm_opts *o)
+{
+    return engine(r, info, p, o, NULL, NULL, 1);
+}
+
+dvc_status dvc_lognorm_certify(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
+                               const dvc_lognorm_opts *o, const double *xs, const double *ys)
+{
+    if (xs == NULL) return dvc_error(DVC_ERR_INPUT, "lognorm: no predictor given");
+    return engine(r, info, p, o, xs, ys, 0);
+}

@@ -1,0 +1,765 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The lognorm route, part 1: the piece Jacobians J_D of F(t, .) and a norm
+ * in which their log norms are small, chosen in binary64 and then proven
+ * in interval arithmetic (docs/lognorm.md, sections 1, 2 and 5). */
+#include "dlvi/lognorm_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *dvc_lognorm_kind_name(dvc_lognorm_kind k)
+{
+    switch (k) {
+    case DVC_LOGNORM_DIAG: return "diagonal-weighted inf norm";
+    case DVC_LOGNORM_QUAD: return "quadratic norm sqrt(x^T P x)";
+    default: return "auto";
+    }
+}
+
+void dvc_lognorm_opts_default(dvc_lognorm_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->norm = DVC_LOGNORM_AUTO;
+    o->pieces = 8;
+    o->local_mu = 1;
+    o->mode_follow = 1;
+    o->error_set = 1;
+    dvc_dlvi_opts_default(&o->dlvi);
+}
+
+void dvc_lognorm_info_init(dvc_lognorm_info_t info)
+{
+    memset(info, 0, sizeof *info);
+    mpfr_inits2(53, info->mu, info->c_inf, info->c_Q, (mpfr_ptr)0);
+}
+
+static void info_free_pat(dvc_lognorm_info_t info)
+{
+    for (long k = 0; k < info->npat; k++) mpfr_clear(info->mu_pat[k]);
+    free(info->mu_pat);
+    info->mu_pat = NULL;
+    info->npat = 0;
+}
+
+void dvc_lognorm_info_clear(dvc_lognorm_info_t info)
+{
+    info_free_pat(info);
+    free(info->w);
+    free(info->R);
+    free(info->E);
+    free(info->dW);
+    free(info->mu_step);
+    free(info->rad);
+    free(info->norm_used);
+    mpfr_clears(info->mu, info->c_inf, info->c_Q, (mpfr_ptr)0);
+    memset(info, 0, sizeof *info);
+}
+
+/* ---- piece Jacobians ---------------------------------------------------- */
+
+void dvc_lognorm_jac_clear_(dvc_lognorm_jac *J)
+{
+    for (long k = 0; k < J->npat; k++) {
+        dvc_imat_clear(J->J[k]);
+        dvc_imat_clear(J->G[k]);
+    }
+    free(J->J);
+    free(J->G);
+    free(J->Jd);
+    memset(J, 0, sizeof *J);
+}
+
+/* G_F = -E_F (M_FF)^{-1} E_F^T (the Jacobian of S on the pieces with free
+ * set F) and J_F = A + B G_F Q for every F (bit k of the index: k free). */
+dvc_status dvc_lognorm_jac_init_(dvc_lognorm_jac *J, const dvc_dlvi_problem_struct *p, mpfr_prec_t prec)
+{
+    long n = p->n, m = p->m, npat;
+    dvc_status st = DVC_OK;
+    dvc_imat_t Mf, Mi, BG;
+    long idx[DVC_LOGNORM_M_MAX];
+    memset(J, 0, sizeof *J);
+    if (m > DVC_LOGNORM_M_MAX)
+        return dvc_error(DVC_NOT_CERTIFIED, "lognorm: m = %ld complementarity pairs; the patterns are "
+                         "enumerated only up to m = %d", m, DVC_LOGNORM_M_MAX);
+    npat = 1L << m;
+    J->n = n;
+    J->m = m;
+    J->J = calloc((size_t)npat, sizeof(dvc_imat_t));
+    J->G = calloc((size_t)npat, sizeof(dvc_imat_t));
+    J->Jd = calloc((size_t)(npat * n * n), sizeof(double));
+    if (!J->J || !J->G || !J->Jd) {
+        free(J->J);
+        free(J->G);
+        free(J->Jd);
+        memset(J, 0, sizeof *J);
+        return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld patterns", npat);
+    }
+    J->npat = npat;
+    for (long k = 0; k < npat; k++) {
+        dvc_imat_init2(J->J[k], n, n, prec);
+        dvc_imat_init2(J->G[k], m > 0 ? m : 1, m > 0 ? m : 1, prec);
+    }
+    dvc_imat_init2(Mf, 1, 1, prec);
+    dvc_imat_init2(Mi, 1, 1, prec);
+    dvc_imat_init2(BG, n, m > 0 ? m : 1, prec);
+    for (long k = 0; k < npat && st == DVC_OK; k++) {
+        long nf = 0;
+        for (long a = 0; a < m; a++)
+            if (k >> a & 1) idx[nf++] = a;
+        dvc_imat_zero(J->G[k]);
+        if (nf > 0) {
+            dvc_imat_submatrix(Mf, p->M, idx, nf, idx, nf);
+            dvc_imat_resize(Mi, nf, nf);
+            st = dvc_imat_inv(Mi, Mf);
+            if (st != DVC_OK) {
+                st = dvc_error_context(st, "lognorm: inverse of M on the free set %#lx: ", k);
+                break;
+            }
+            for (long a = 0; a < nf; a++)
+                for (long b = 0; b < nf; b++)
+                    mpfi_neg(dvc_imat_entry(J->G[k], idx[a], idx[b]), dvc_imat_entry(Mi, a, b));
+            dvc_imat_mul(BG, p->B, J->G[k]);
+            dvc_imat_mul(J->J[k], BG, p->Q);
+            dvc_imat_add(J->J[k], J->J[k], p->A);
+        } else {
+            dvc_imat_set(J->J[k], p->A);
+        }
+        if (!dvc_imat_is_finite(J->J[k])) {
+            st = dvc_error(DVC_NOT_CERTIFIED, "lognorm: Jacobian of the piece %#lx is not finite", k);
+            break;
+        }
+        dvc_imat_mid_d(J->Jd + k * n * n, J->J[k]);
+    }
+    dvc_imat_clear(Mf);
+    dvc_imat_clear(Mi);
+    dvc_imat_clear(BG);
+    if (st != DVC_OK) dvc_lognorm_jac_clear_(J);
+    return st;
+}
+
+/* ---- binary64 search -------------------------------------------------- */
+
+/* Largest eigenvalue of the symmetric n x n matrix S (destroyed): cyclic
+ * Jacobi. A guess only: the bound is proven afterwards. */
+static double sym_maxeig(double *S, long n)
+{
+    for (int sweep = 0; sweep < 60; sweep++) {
+        double off = 0.0, tot = 0.0;
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) {
+                tot += S[i * n + j] * S[i * n + j];
+                if (i != j) off += S[i * n + j] * S[i * n + j];
+            }
+        if (off <= 1e-30 * tot || off == 0.0) break;
+        for (long pp = 0; pp < n; pp++)
+            for (long q = pp + 1; q < n; q++) {
+                double apq = S[pp * n + q], app, aqq, th, t, c, s;
+                if (apq == 0.0) continue;
+                app = S[pp * n + pp];
+                aqq = S[q * n + q];
+                th = (aqq - app) / (2.0 * apq);
+                t = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1.0));
+                c = 1.0 / sqrt(t * t + 1.0);
+                s = t * c;
+                for (long k = 0; k < n; k++) {
+                    double skp = S[k * n + pp], skq = S[k * n + q];
+                    S[k * n + pp] = c * skp - s * skq;
+                    S[k * n + q] = s * skp + c * skq;
+                }
+                for (long k = 0; k < n; k++) {
+                    double spk = S[pp * n + k], sqk = S[q * n + k];
+                    S[pp * n + k] = c * spk - s * sqk;
+                    S[q * n + k] = s * spk + c * sqk;
+                }
+            }
+    }
+    double mx = -INFINITY;
+    for (long i = 0; i < n; i++) mx = fmax(mx, S[i * n + i]);
+    return mx;
+}
+
+/* Upper triangular R^{-1} (R upper triangular with nonzero diagonal). */
+static void triu_inv(double *Ri, const double *R, long n)
+{
+    memset(Ri, 0, (size_t)(n * n) * sizeof(double));
+    for (long j = 0; j < n; j++) {
+        Ri[j * n + j] = 1.0 / R[j * n + j];
+        for (long i = j - 1; i >= 0; i--) {
+            double s = 0.0;
+            for (long k = i + 1; k <= j; k++) s += R[i * n + k] * Ri[k * n + j];
+            Ri[i * n + j] = -s / R[i * n + i];
+        }
+    }
+}
+
+/* mu_2(R J R^{-1}) in binary64. */
+static double quad_mu_d(const double *R, const double *Ri, const double *J, long n, double *C, double *T)
+{
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            double s = 0.0;
+            for (long k = 0; k < n; k++) s += R[i * n + k] * J[k * n + j];
+            T[i * n + j] = s;
+        }
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            double s = 0.0;
+            for (long k = 0; k < n; k++) s += T[i * n + k] * Ri[k * n + j];
+            C[i * n + j] = s;
+        }
+    for (long i = 0; i < n; i++)
+        for (long j = i; j < n; j++) {
+            double s = 0.5 * (C[i * n + j] + C[j * n + i]);
+            C[i * n + j] = C[j * n + i] = s;
+        }
+    return sym_maxeig(C, n);
+}
+
+static double diag_mu_d(const double *w, const double *J, long n)
+{
+    double mx = -INFINITY;
+    for (long i = 0; i < n; i++) {
+        double s = J[i * n + i];
+        for (long j = 0; j < n; j++)
+            if (j != i) s += fabs(J[i * n + j]) * w[i] / w[j];
+        mx = fmax(mx, s);
+    }
+    return mx;
+}
+
+typedef struct {
+    const dvc_lognorm_jac *J;
+    long n;
+    int quad;
+    const long *pats; /* patterns in the objective (NULL: all) */
+    long npats;
+
+    double *R, *Ri, *C, *T, *w;
+} objective;
+
+/* Parameters: DIAG: log w_k (k >= 1; w_0 = 1); QUAD: upper triangle of R
+ * with log of the diagonal (R_00 = 1). */
+static double obj_eval(objective *ob, const double *x)
+{
+    long n = ob->n, c = 0;
+    double mx = -INFINITY;
+    if (ob->quad) {
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) {
+                if (j < i) ob->R[i * n + j] = 0.0;
+                else if (i == 0 && j == 0) ob->R[0] = 1.0;
+                else if (i == j) ob->R[i * n + j] = exp(x[c++]);
+                else ob->R[i * n + j] = x[c++];
+            }
+        triu_inv(ob->Ri, ob->R, n);
+    } else {
+        ob->w[0] = 1.0;
+        for (long i = 1; i < n; i++) ob->w[i] = exp(x[i - 1]);
+    }
+    for (long q = 0; q < (ob->pats ? ob->npats : ob->J->npat); q++) {
+        long k = ob->pats ? ob->pats[q] : q;
+        const double *Jk = ob->J->Jd + k * n * n;
+        double v = ob->quad ? quad_mu_d(ob->R, ob->Ri, Jk, n, ob->C, ob->T) : diag_mu_d(ob->w, Jk, n);
+        if (!isfinite(v)) return INFINITY;
+        mx = fmax(mx, v);
+    }
+    return mx;
+}
+
+/* Compass search from x (np parameters); x is left at the best point. */
+static double compass(objective *ob, double *x, long np)
+{
+    double best = obj_eval(ob, x), step = 0.5;
+    long evals = 0, np_ = ob->pats ? ob->npats : ob->J->npat;
+    /* a budget of about 3e8 flops (an evaluation costs ~30 n^3 per pattern) */
+    double cost = 30.0 * (double)np_ * (double)ob->n * (double)ob->n * (double)ob->n;
+    long max_evals = (long)fmin(20000.0, fmax(4.0 * (double)np, 3e8 / cost));
+    while (step > 1e-7 && evals < max_evals) {
+        int improved = 0;
+        for (long k = 0; k < np; k++)
+            for (int sg = -1; sg <= 1; sg += 2) {
+                double old = x[k], v;
+                x[k] = old + sg * step;
+                v = obj_eval(ob, x);
+                evals++;
+                if (v < best - 1e-15 * fabs(best)) {
+                    best = v;
+                    improved = 1;
+                } else {
+                    x[k] = old;
+                }
+            }
+        if (!improved) step *= 0.5;
+    }
+    obj_eval(ob, x); /* leave R / w at x */
+    return best;
+}
+
+/* ---- proofs ----------------------------------------------------------- */
+
+/* Certified mu_W(J) for the diagonal weights w: max_i J_ii + sum_{j != i}
+ * |J_ij| w_i / w_j, every operation rounded up. */
+static void diag_mu_cert(mpfr_t out, const double *w, const dvc_imat_t J, mpfr_t a, mpfr_t b)
+{
+    long n = J->r;
+    mpfr_set_inf(out, -1);
+    for (long i = 0; i < n; i++) {
+        mpfr_set(a, &dvc_imat_entry(J, i, i)->right, MPFR_RNDU);
+        for (long j = 0; j < n; j++) {
+            if (j == i) continue;
+            dvc_ival_mag(b, dvc_imat_entry(J, i, j));
+            mpfr_mul_d(b, b, w[i], MPFR_RNDU);
+            mpfr_div_d(b, b, w[j], MPFR_RNDU);
+            mpfr_add(a, a, b, MPFR_RNDU);
+        }
+        mpfr_max(out, out, a, MPFR_RNDU);
+    }
+}
+
+/* Proves mu P - sym(P J) positive definite for mu = the binary64 estimate
+ * plus a growing margin; out gets the proven mu (rounded up). */
+static dvc_status quad_mu_cert(mpfr_t out, const dvc_imat_t P, const dvc_imat_t J, double est,
+                               mpfr_prec_t prec)
+{
+    long n = J->r;
+    dvc_status st = DVC_NOT_CERTIFIED;
+    dvc_imat_t X, S;
+    mpfi_t mu, t;
+    double margin = 1e-12 * fmax(1.0, fabs(est));
+    dvc_imat_init2(X, n, n, prec);
+    dvc_imat_init2(S, n, n, prec);
+    mpfi_init2(mu, prec);
+    mpfi_init2(t, prec);
+    dvc_imat_mul(X, P, J);
+    for (int tries = 0; tries < 12 && st != DVC_OK; tries++, margin *= 8.0) {
+        mpfr_set_d(out, est, MPFR_RNDU);
+        mpfr_add_d(out, out, margin, MPFR_RNDU);
+        mpfi_set_fr(mu, out);
+        for (long i = 0; i < n; i++)
+            for (long j = i; j < n; j++) {
+                mpfi_add(t, dvc_imat_entry(X, i, j), dvc_imat_entry(X, j, i));
+                mpfi_div_2ui(t, t, 1);
+                mpfi_mul(dvc_imat_entry(S, i, j), mu, dvc_imat_entry(P, i, j));
+                mpfi_sub(dvc_imat_entry(S, i, j), dvc_imat_entry(S, i, j), t);
+                mpfi_set(dvc_imat_entry(S, j, i), dvc_imat_entry(S, i, j));
+            }
+        st = dvc_imat_cholesky_spd(S);
+        if (st != DVC_OK) dvc_error_reset();
+    }
+    dvc_imat_clear(X);
+    dvc_imat_clear(S);
+    mpfi_clear(mu);
+    mpfi_clear(t);
+    return st;
+}
+
+/* The norm of the interval vector v in info's norm (an upper bound of
+ * sup over v), rounded up; NaN-safe (+inf). */
+void dvc_lognorm_vnorm_(mpfr_t out, const dvc_lognorm_info_struct *info, const dvc_ivec_t v,
+                        dvc_lognorm_scratch *s)
+{
+    long n = info->n;
+    if (info->kind == DVC_LOGNORM_DIAG) {
+        mpfr_set_zero(out, 1);
+        for (long k = 0; k < n; k++) {
+            dvc_ival_mag(s->a, v->e[k]);
+            mpfr_mul_d(s->a, s->a, info->w[k], MPFR_RNDU);
+            if (mpfr_nan_p(s->a)) mpfr_set_inf(s->a, 1);
+            mpfr_max(out, out, s->a, MPFR_RNDU);
+        }
+        return;
+    }
+    /* ||R v||_2 */
+    mpfr_set_zero(out, 1);
+    for (long i = 0; i < n; i++) {
+        mpfi_set_ui(s->z, 0);
+        for (long k = i; k < n; k++) {
+            mpfi_mul_d(s->t, v->e[k], info->R[i * n + k]);
+            mpfi_add(s->z, s->z, s->t);
+        }
+        dvc_ival_mag(s->a, s->z);
+        mpfr_sqr(s->a, s->a, MPFR_RNDU);
+        mpfr_add(out, out, s->a, MPFR_RNDU);
+    }
+    mpfr_sqrt(out, out, MPFR_RNDU);
+    if (mpfr_nan_p(out)) mpfr_set_inf(out, 1);
+}
+
+void dvc_lognorm_scratch_init_(dvc_lognorm_scratch *s, mpfr_prec_t prec)
+{
+    mpfr_inits2(prec, s->a, s->b, (mpfr_ptr)0);
+    mpfi_init2(s->z, prec);
+    mpfi_init2(s->t, prec);
+}
+
+void dvc_lognorm_scratch_clear_(dvc_lognorm_scratch *s)
+{
+    mpfr_clears(s->a, s->b, (mpfr_ptr)0);
+    mpfi_clear(s->z);
+    mpfi_clear(s->t);
+}
+
+/* Certify a candidate norm (w or R set in info): mu_pat, mu, c_inf, c_Q. */
+static dvc_status certify_norm(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
+                               const dvc_dlvi_problem_struct *p, mpfr_prec_t prec)
+{
+    long n = info->n, m = info->m;
+    dvc_status st = DVC_OK;
+    mpfr_t a, b;
+    mpfr_inits2(prec, a, b, (mpfr_ptr)0);
+    mpfr_set_inf(info->mu, -1);
+    if (info->kind == DVC_LOGNORM_DIAG) {
+        for (long k = 0; k < J->npat; k++) {
+            diag_mu_cert(info->mu_pat[k], info->w, J->J[k], a, b);
+            mpfr_max(info->mu, info->mu, info->mu_pat[k], MPFR_RNDU);
+        }
+        mpfr_set_zero(info->c_inf, 1);
+        for (long k = 0; k < n; k++) {
+            mpfr_set_ui(a, 1, MPFR_RNDU);
+            mpfr_div_d(a, a, info->w[k], MPFR_RNDU);
+            mpfr_max(info->c_inf, info->c_inf, a, MPFR_RNDU);
+        }
+        mpfr_set_zero(info->c_Q, 1);
+        for (long r = 0; r < m; r++) {
+            mpfr_set_zero(a, 1);
+            for (long k = 0; k < n; k++) {
+                dvc_ival_mag(b, dvc_imat_entry(p->Q, r, k));
+                mpfr_div_d(b, b, info->w[k], MPFR_RNDU);
+                mpfr_add(a, a, b, MPFR_RNDU);
+            }
+            mpfr_max(info->c_Q, info->c_Q, a, MPFR_RNDU);
+        }
+    } else {
+        dvc_imat_t Rm, Rt, P, Ri, QRi;
+        double *Rd = info->R, *Rid = malloc((size_t)(n * n) * sizeof(double));
+        double *C = malloc((size_t)(n * n) * sizeof(double)), *T = malloc((size_t)(n * n) * sizeof(double));
+        dvc_imat_init2(Rm, n, n, prec);
+        dvc_imat_init2(Rt, n, n, prec);
+        dvc_imat_init2(P, n, n, prec);
+        dvc_imat_init2(Ri, n, n, prec);
+        dvc_imat_init2(QRi, m > 0 ? m : 1, n, prec);
+        if (!Rid || !C || !T) st = dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+        if (st == DVC_OK) {
+            triu_inv(Rid, Rd, n);
+            dvc_imat_set_d(Rm, Rd);
+            dvc_imat_transpose(Rt, Rm);
+            dvc_imat_mul(P, Rt, Rm);
+            /* the product is symmetric as a point matrix; make the
+             * enclosure symmetric too (hull of both entries) */
+            for (long i = 0; i < n; i++)
+                for (long j = i + 1; j < n; j++) {
+                    mpfi_union(dvc_imat_entry(P, i, j), dvc_imat_entry(P, i, j), dvc_imat_entry(P, j, i));
+                    mpfi_set(dvc_imat_entry(P, j, i), dvc_imat_entry(P, i, j));
+                }
+        }
+        for (long k = 0; st == DVC_OK && k < J->npat; k++) {
+            double est = quad_mu_d(Rd, Rid, J->Jd + k * n * n, n, C, T);
+            st = quad_mu_cert(info->mu_pat[k], P, J->J[k], est, prec);
+            if (st != DVC_OK)
+                st = dvc_error(DVC_NOT_CERTIFIED, "lognorm: log norm of the piece %#lx in the norm P not "
+                               "proven (mu P - sym(P J) not proven positive definite)", k);
+            else
+                mpfr_max(info->mu, info->mu, info->mu_pat[k], MPFR_RNDU);
+        }
+        if (st == DVC_OK && (st = dvc_imat_inv(Ri, Rm)) != DVC_OK)
+            st = dvc_error_context(st, "lognorm: inverse of R: ");
+        if (st == DVC_OK) {
+            mpfi_t z, t;
+            mpfi_init2(z, prec);
+            mpfi_init2(t, prec);
+            /* |v_k| <= ||row k of R^{-1}||_2 ||R v||_2 */
+            mpfr_set_zero(info->c_inf, 1);
+            for (long k = 0; k < n; k++) {
+                mpfr_set_zero(a, 1);
+                for (long j = 0; j < n; j++) {
+                    dvc_ival_mag(b, dvc_imat_entry(Ri, k, j));
+                    mpfr_sqr(b, b, MPFR_RNDU);
+                    mpfr_add(a, a, b, MPFR_RNDU);
+                }
+                mpfr_sqrt(a, a, MPFR_RNDU);
+                mpfr_max(info->c_inf, info->c_inf, a, MPFR_RNDU);
+            }
+            /* |(Q v)_r| <= ||row r of Q R^{-1}||_2 ||R v||_2 */
+            mpfr_set_zero(info->c_Q, 1);
+            if (m > 0) dvc_imat_mul(QRi, p->Q, Ri);
+            for (long r = 0; r < m; r++) {
+                mpfr_set_zero(a, 1);
+                for (long j = 0; j < n; j++) {
+                    dvc_ival_mag(b, dvc_imat_entry(QRi, r, j));
+                    mpfr_sqr(b, b, MPFR_RNDU);
+                    mpfr_add(a, a, b, MPFR_RNDU);
+                }
+                mpfr_sqrt(a, a, MPFR_RNDU);
+                mpfr_max(info->c_Q, info->c_Q, a, MPFR_RNDU);
+            }
+            mpfi_clear(z);
+            mpfi_clear(t);
+        }
+        dvc_imat_clear(Rm);
+        dvc_imat_clear(Rt);
+        dvc_imat_clear(P);
+        dvc_imat_clear(Ri);
+        dvc_imat_clear(QRi);
+        free(Rid);
+        free(C);
+        free(T);
+    }
+    if (st == DVC_OK && (!mpfr_number_p(info->mu) || !mpfr_number_p(info->c_inf) ||
+                         !mpfr_number_p(info->c_Q)))
+        st = dvc_error(DVC_NOT_CERTIFIED, "lognorm: the norm's constants are not finite");
+    mpfr_clears(a, b, (mpfr_ptr)0);
+    return st;
+}
+
+/* Binary64 search of one kind of norm; info gets w or R. */
+static dvc_status search_norm(dvc_lognorm_info_t info, const dvc_lognorm_jac *J, dvc_lognorm_kind kind,
+                              long only_pat, const double *R0)
+{
+    long n = info->n, np = kind == DVC_LOGNORM_QUAD ? n * (n + 1) / 2 - 1 : n - 1;
+    objective ob;
+    double *x = calloc((size_t)(np > 0 ? np : 1), sizeof(double));
+    double *x2 = calloc((size_t)(np > 0 ? np : 1), sizeof(double));
+    double *buf = calloc((size_t)(4 * n * n + n), sizeof(double));
+    if (!x || !x2 || !buf) {
+        free(x);
+        free(x2);
+        free(buf);
+        return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+    }
+    memset(&ob, 0, sizeof ob);
+    ob.J = J;
+    ob.n = n;
+    ob.quad = kind == DVC_LOGNORM_QUAD;
+    if (only_pat >= 0) {
+        ob.pats = &only_pat;
+        ob.npats = 1;
+    }
+    ob.R = buf;
+    ob.Ri = buf + n * n;
+    ob.C = buf + 2 * n * n;
+    ob.T = buf + 3 * n * n;
+    ob.w = buf + 4 * n * n;
+    if (np > 0 && R0 != NULL && ob.quad) {
+        /* a mode norm: from the identity and from R0 (scaled to
+         * R0_00 = 1); the better one */
+        long c = 0;
+        double b1 = compass(&ob, x, np), b2;
+        for (long i = 0; i < n; i++)
+            for (long j = i; j < n; j++) {
+                if (i == 0 && j == 0) continue;
+                x2[c++] = i == j ? log(R0[i * n + i] / R0[0]) : R0[i * n + j] / R0[0];
+            }
+        b2 = compass(&ob, x2, np);
+        if (b2 <= b1) memcpy(x, x2, (size_t)np * sizeof(double));
+    } else if (np > 0) {
+        /* start from the identity and, for the quadratic norm, from the
+         * square roots of the best diagonal weights too */
+        double b1 = compass(&ob, x, np);
+        if (ob.quad) {
+            objective od = ob;
+            double *xd = calloc((size_t)(n > 1 ? n - 1 : 1), sizeof(double));
+            if (xd) {
+                od.quad = 0;
+                compass(&od, xd, n - 1);
+                long c = 0;
+                for (long i = 0; i < n; i++)
+                    for (long j = i; j < n; j++) {
+                        if (i == 0 && j == 0) continue;
+                        x2[c++] = i == j ? 0.5 * xd[i - 1] : 0.0;
+                    }
+                free(xd);
+                double b2 = compass(&ob, x2, np);
+                if (b2 < b1) memcpy(x, x2, (size_t)np * sizeof(double));
+            }
+        }
+    }
+    obj_eval(&ob, x);
+    free(info->w);
+    free(info->R);
+    info->w = info->R = NULL;
+    if (ob.quad) {
+        info->R = malloc((size_t)(n * n) * sizeof(double));
+        if (info->R) memcpy(info->R, ob.R, (size_t)(n * n) * sizeof(double));
+    } else {
+        info->w = malloc((size_t)n * sizeof(double));
+        if (info->w) memcpy(info->w, ob.w, (size_t)n * sizeof(double));
+    }
+    info->kind = kind;
+    free(x);
+    free(x2);
+    free(buf);
+    if (!info->R && !info->w) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+    return DVC_OK;
+}
+
+/* The norm for the Jacobians J (P proof of M done by the caller). */
+dvc_status dvc_lognorm_choose_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
+                               const dvc_dlvi_problem_struct *p, dvc_lognorm_kind kind, long only_pat,
+                               const double *R0, mpfr_prec_t prec)
+{
+    dvc_status st;
+    info_free_pat(info);
+    info->n = p->n;
+    info->m = p->m;
+    mpfr_set_prec(info->mu, prec);
+    mpfr_set_prec(info->c_inf, prec);
+    mpfr_set_prec(info->c_Q, prec);
+    info->mu_pat = malloc((size_t)J->npat * sizeof(mpfr_t));
+    if (!info->mu_pat) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+    for (long k = 0; k < J->npat; k++) mpfr_init2(info->mu_pat[k], prec);
+    info->npat = J->npat;
+    if (kind != DVC_LOGNORM_AUTO) {
+        if ((st = search_norm(info, J, kind, only_pat, R0)) != DVC_OK) return st;
+        return certify_norm(info, J, p, prec);
+    }
+    /* both; keep the smaller proven mu (the quadratic norm on ties) */
+    {
+        mpfr_t mu_d;
+        double *w = NULL;
+        dvc_status sd;
+        mpfr_init2(mu_d, prec);
+        sd = search_norm(info, J, DVC_LOGNORM_DIAG, only_pat, NULL);
+        if (sd == DVC_OK) sd = certify_norm(info, J, p, prec);
+        if (sd == DVC_OK) {
+            mpfr_set(mu_d, info->mu, MPFR_RNDU);
+            w = info->w;
+            info->w = NULL;
+        }
+        dvc_error_reset();
+        st = search_norm(info, J, DVC_LOGNORM_QUAD, only_pat, R0);
+        if (st == DVC_OK) st = certify_norm(info, J, p, prec);
+        if (w != NULL && (st != DVC_OK || mpfr_cmp(mu_d, info->mu) < 0)) {
+            dvc_error_reset();
+            free(info->R);
+            info->R = NULL;
+            info->w = w;
+            info->kind = DVC_LOGNORM_DIAG;
+            st = certify_norm(info, J, p, prec);
+        } else {
+            free(w);
+        }
+        mpfr_clear(mu_d);
+    }
+    return st;
+}
+
+dvc_status dvc_lognorm_norm(dvc_lognorm_info_t info, const dvc_dlvi_problem_t p, const dvc_lognorm_opts *o)
+{
+    dvc_lognorm_opts def;
+    dvc_lognorm_jac J;
+    dvc_lvi_solver_t solver;
+    dvc_status st;
+    mpfr_prec_t prec, saved = dvc_prec_get();
+    if (o == NULL) {
+        dvc_lognorm_opts_default(&def);
+        o = &def;
+    }
+    if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
+    prec = o->dlvi.prec ? o->dlvi.prec : (p->prec ? p->prec : DVC_DEFAULT_PREC);
+    dvc_prec_set(prec);
+    if (p->m > 0) {
+        st = dvc_lvi_solver_init(solver, p->M, p->l, p->u);
+        dvc_lvi_solver_clear(solver);
+        if (st != DVC_OK) {
+            dvc_prec_set(saved);
+            return dvc_error_context(st, "lognorm: M: ");
+        }
+    }
+    st = dvc_lognorm_jac_init_(&J, p, prec);
+    if (st == DVC_OK) {
+        st = dvc_lognorm_choose_(info, &J, p, o->norm, -1, NULL, prec);
+        dvc_lognorm_jac_clear_(&J);
+    }
+    dvc_prec_set(saved);
+    return st;
+}
+
+/* c >= sup ||v||_b / ||v||_a = ||R_b R_a^{-1}||_2 for two quadratic norms,
+ * proven by a verified Cholesky factorisation of c^2 I - C^T C. */
+dvc_status dvc_lognorm_convert_(mpfr_t c, const dvc_lognorm_info_struct *a, const dvc_lognorm_info_struct *b,
+                                mpfr_prec_t prec)
+{
+    long n = a->n;
+    dvc_status st = DVC_NOT_CERTIFIED;
+    dvc_imat_t Ra, Rb, Ri, C, Ct, S;
+    double *Rid = malloc((size_t)(n * n) * sizeof(double)), *Cd = malloc((size_t)(n * n) * sizeof(double));
+    double est;
+    mpfi_t c2;
+    if (a->kind != DVC_LOGNORM_QUAD || b->kind != DVC_LOGNORM_QUAD || !Rid || !Cd) {
+        free(Rid);
+        free(Cd);
+        return dvc_error(DVC_NOT_CERTIFIED, "lognorm: norm conversion needs two quadratic norms");
+    }
+    dvc_imat_init2(Ra, n, n, prec);
+    dvc_imat_init2(Rb, n, n, prec);
+    dvc_imat_init2(Ri, n, n, prec);
+    dvc_imat_init2(C, n, n, prec);
+    dvc_imat_init2(Ct, n, n, prec);
+    dvc_imat_init2(S, n, n, prec);
+    mpfi_init2(c2, prec);
+    dvc_imat_set_d(Ra, a->R);
+    dvc_imat_set_d(Rb, b->R);
+    st = dvc_imat_inv(Ri, Ra);
+    if (st == DVC_OK) {
+        dvc_imat_mul(C, Rb, Ri);
+        dvc_imat_transpose(Ct, C);
+        dvc_imat_mul(S, Ct, C);
+        /* estimate lambda_max(C^T C) in binary64 */
+        triu_inv(Rid, a->R, n);
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) {
+                double s = 0.0;
+                for (long k = 0; k < n; k++) s += b->R[i * n + k] * Rid[k * n + j];
+                Cd[i * n + j] = s;
+            }
+        {
+            double *G = calloc((size_t)(n * n), sizeof(double));
+            if (!G) {
+                st = dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+                goto out;
+            }
+            for (long i = 0; i < n; i++)
+                for (long j = 0; j < n; j++) {
+                    double s = 0.0;
+                    for (long k = 0; k < n; k++) s += Cd[k * n + i] * Cd[k * n + j];
+                    G[i * n + j] = s;
+                }
+            est = sym_maxeig(G, n);
+            free(G);
+        }
+        st = DVC_NOT_CERTIFIED;
+        for (int tries = 0; tries < 12 && st != DVC_OK; tries++) {
+            dvc_imat_t D;
+            mpfr_set_d(c, est * (1.0 + 1e-12 * (double)(1L << (3 * tries))) + 1e-300, MPFR_RNDU);
+            mpfi_set_fr(c2, c);
+            dvc_imat_init2(D, n, n, prec);
+            for (long i = 0; i < n; i++)
+                for (long j = i; j < n; j++) {
+                    mpfi_neg(dvc_imat_entry(D, i, j), dvc_imat_entry(S, i, j));
+                    if (i == j) mpfi_add(dvc_imat_entry(D, i, i), dvc_imat_entry(D, i, i), c2);
+                    else {
+                        mpfi_neg(dvc_imat_entry(D, j, i), dvc_imat_entry(S, j, i));
+                        mpfi_union(dvc_imat_entry(D, i, j), dvc_imat_entry(D, i, j), dvc_imat_entry(D, j, i));
+                        mpfi_set(dvc_imat_entry(D, j, i), dvc_imat_entry(D, i, j));
+                    }
+                }
+            st = dvc_imat_cholesky_spd(D);
+            dvc_imat_clear(D);
+            if (st != DVC_OK) dvc_error_reset();
+        }
+        if (st == DVC_OK) mpfr_sqrt(c, c, MPFR_RNDU);
+        else st = dvc_error(DVC_NOT_CERTIFIED, "lognorm: norm conversion constant not proven");
+    }
+out:
+    dvc_imat_clear(Ra);
+    dvc_imat_clear(Rb);
+    dvc_imat_clear(Ri);
+    dvc_imat_clear(C);
+    dvc_imat_clear(Ct);
+    dvc_imat_clear(S);
+    mpfi_clear(c2);
+    free(Rid);
+    free(Cd);
+    return st;
+}

@@ -1,0 +1,671 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The lognorm route (docs/lognorm.md): log norms of the piece Jacobians
+ * against hand-computed values, containment of the closed-form bridge
+ * (with and without contact switches, at random times between grid points)
+ * and of Remark 4.3's 2 - e^t, agreement of two step sizes with a
+ * time-dependent g (circuit), and the tightness ratio certified radius /
+ * true error of the same predictor (256-bit reference). */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "dlvi_setup.h"
+#include "dvicert/dlvi.h"
+#include "dvicert/lognorm.h"
+#include "dvicert/problem.h"
+#include "dvicert/tfun.h"
+#include "dvicert/tube.h"
+#include "ref_bridge.h"
+#include "ref_remark43.h"
+
+static const char *certs_dir = "certs";
+
+/* Ratio certified radius / true error at T. Issue targets: <= 3 at T = 1
+ * (h = 1e-4) and <= 30 at T = 10 (h = 1e-3). */
+#define TIGHT_T1 3.0
+#define TIGHT_T10 30.0
+
+typedef struct {
+    mpfi_t a, b;
+} fscratch;
+
+/* bridge forcing f = (0, sin 4t) */
+static dvc_status bridge_f(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    fscratch *s = ctx;
+    mpfi_set_ui(out->e[0], 0);
+    mpfi_mul_ui(s->a, t, 4);
+    mpfi_sin(out->e[1], s->a);
+    return DVC_OK;
+}
+
+/* Lipschitz constant of sin 4t on [t]: 4 max |cos 4s| */
+static dvc_status bridge_flip(mpfr_t out, const mpfi_t t, void *ctx)
+{
+    fscratch *s = ctx;
+    mpfi_mul_ui(s->a, t, 4);
+    mpfi_cos(s->b, s->a);
+    dvc_ival_mag(out, s->b);
+    mpfr_mul_ui(out, out, 4, MPFR_RNDU);
+    return DVC_OK;
+}
+
+static void bridge_fd(double *out, double t, void *ctx)
+{
+    (void)ctx;
+    out[0] = 0.0;
+    out[1] = sin(4.0 * t);
+}
+
+static void set_entries(dvc_imat_t A, long r, long c, const char *const *v)
+{
+    dvc_imat_resize(A, r, c);
+    for (long k = 0; k < r * c; k++) REQUIRE(dvc_ival_set_str(A->e[k], v[k]) == DVC_OK, "entry %s", v[k]);
+}
+
+static void set_vec(dvc_ivec_t x, long n, const char *const *v)
+{
+    dvc_ivec_resize(x, n);
+    for (long k = 0; k < n; k++) REQUIRE(dvc_ival_set_str(x->e[k], v[k]) == DVC_OK, "entry %s", v[k]);
+}
+
+/* Sizes and data A, B, Q, M, l, u, x0 of p from decimal strings (row-major). */
+static void set_data(dvc_dlvi_problem_t p, long n, long m, const char *const *A, const char *const *B,
+                     const char *const *Q, const char *const *M, const char *const *l,
+                     const char *const *u, const char *const *x0)
+{
+    p->n = n;
+    p->m = m;
+    set_entries(p->A, n, n, A);
+    set_entries(p->B, n, m, B);
+    set_entries(p->Q, m, n, Q);
+    set_entries(p->M, m, m, M);
+    set_vec(p->l, m, l);
+    set_vec(p->u, m, u);
+    set_vec(p->x0, n, x0);
+}
+
+/* f given by callbacks with k components, no g. */
+static void set_f(dvc_dlvi_problem_t p, long k, dvc_status (*eval)(dvc_ivec_t, const mpfi_t, void *),
+                  dvc_status (*lipschitz)(mpfr_t, const mpfi_t, void *),
+                  void (*eval_d)(double *, double, void *), void *ctx)
+{
+    memset(&p->fcb, 0, sizeof p->fcb);
+    memset(&p->gcb, 0, sizeof p->gcb);
+    p->fcb.k = k;
+    p->fcb.eval = eval;
+    p->fcb.lipschitz = lipschitz;
+    p->fcb.eval_d = eval_d;
+    p->fcb.ctx = ctx;
+}
+
+static void bridge_problem(dvc_dlvi_problem_t p, fscratch *fs, const char *x10, const char *gamma,
+                           const char *theta, long N, double T)
+{
+    static const char *const A[] = {"0", "1", "-4", "0"}, *const B[] = {"0", "-1"},
+                             *const Q[] = {"3", "0"}, *const M[] = {"1"}, *const l[] = {"0"},
+                             *const u[] = {"inf"};
+    const char *x0[] = {x10, gamma};
+    set_data(p, 2, 1, A, B, Q, M, l, u, x0);
+    mpfi_set_d(p->T, T);
+    p->N = N;
+    REQUIRE(dvc_ival_set_str(p->theta, theta) == DVC_OK, "theta");
+    p->prec = 53;
+    set_f(p, 2, bridge_f, bridge_flip, bridge_fd, fs);
+}
+
+/* Remark 4.3: f = -2 */
+static dvc_status const_f(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    mpfi_set_si(out->e[0], -2);
+    return DVC_OK;
+}
+
+static void const_fd(double *out, double t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    out[0] = -2.0;
+}
+
+static void remark_problem(dvc_dlvi_problem_t p, const char *mu, const char *theta, long N, const char *T)
+{
+    static const char *const A[] = {"-1"}, *const B[] = {"2", "-1"}, *const Q[] = {"-1", "1"},
+                             *const l[] = {"0", "0"}, *const u[] = {"inf", "inf"}, *const x0[] = {"1"};
+    const char *M[] = {"1", "0", mu, "1"};
+    set_data(p, 1, 2, A, B, Q, M, l, u, x0);
+    REQUIRE(dvc_ival_set_str(p->T, T) == DVC_OK, "T");
+    p->N = N;
+    REQUIRE(dvc_ival_set_str(p->theta, theta) == DVC_OK, "theta");
+    p->prec = 53;
+    set_f(p, 1, const_f, dlvi_zero_lip, const_fd, NULL);
+}
+
+static int inside(const mpfi_t a, const mpfr_t x)
+{
+    return mpfr_cmp(&a->left, x) <= 0 && mpfr_cmp(x, &a->right) <= 0;
+}
+
+/* ---- norms -------------------------------------------------------------- */
+
+/* Remark 4.3 (n = 1): J_D = -1, 1, 0, 12 for the free sets {}, {1}, {2},
+ * {1,2} (hand computation in docs/lognorm.md section 2), so in any norm
+ * mu_pat must enclose them from above, tightly. */
+static void test_remark_mu(void)
+{
+    static const double exact[4] = {-1, 1, 0, 12};
+    dvc_dlvi_problem_t p;
+    dvc_lognorm_info_t info;
+    dvc_lognorm_opts o;
+    dvc_status st;
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    remark_problem(p, "10", "1", 10, "0.5");
+    dvc_lognorm_info_init(info);
+    for (int kind = DVC_LOGNORM_DIAG; kind <= DVC_LOGNORM_QUAD; kind++) {
+        dvc_lognorm_opts_default(&o);
+        o.norm = (dvc_lognorm_kind)kind;
+        st = dvc_lognorm_norm(info, p, &o);
+        CHECK(st == DVC_OK, "remark mu: %s", dvc_error_message());
+        if (st != DVC_OK) continue;
+        CHECK(info->npat == 4, "npat %ld", info->npat);
+        for (int k = 0; k < 4 && k < info->npat; k++) {
+            double v = mpfr_get_d(info->mu_pat[k], MPFR_RNDU);
+            CHECK(v >= exact[k] && v <= exact[k] + 1e-9, "kind %d pattern %d: mu %.17g, exact %g", kind, k, v,
+                  exact[k]);
+        }
+        CHECK(mpfr_cmp_d(info->mu, 12) >= 0 && mpfr_get_d(info->mu, MPFR_RNDU) < 12 + 1e-9, "mu %g",
+              mpfr_get_d(info->mu, MPFR_RNDU));
+    }
+    dvc_lognorm_info_clear(info);
+    dvc_dlvi_problem_clear(p);
+}
+
+/* mu of the bridge (J_0 = [[0,1],[-4,0]], J_1 = [[0,1],[-1,0]]): in the
+ * weighted inf norm mu >= 2 (the rotation rate); with P = diag(a, 1) the
+ * log norms are |a - k| / (2 sqrt a), k = 4, 1, minimal at a = 5/2:
+ * 3 / (2 sqrt 10) = 0.4743. The search must reach that or better, and the
+ * proven mu must not undercut the spectral abscissa 0. */
+static void test_bridge_mu(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_lognorm_info_t info;
+    dvc_lognorm_opts o;
+    fscratch fs;
+    dvc_status st;
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    bridge_problem(p, &fs, "0", "0.2", "1", 100, 1.0);
+    dvc_lognorm_info_init(info);
+    dvc_lognorm_opts_default(&o);
+    o.norm = DVC_LOGNORM_DIAG;
+    st = dvc_lognorm_norm(info, p, &o);
+    CHECK(st == DVC_OK, "bridge diag: %s", dvc_error_message());
+    if (st == DVC_OK) {
+        double mu = mpfr_get_d(info->mu, MPFR_RNDU);
+        printf("bridge: diagonal-weighted inf norm: mu = %.6g (w = %.4g, %.4g)\n", mu, info->w[0], info->w[1]);
+        CHECK(mu >= 2.0 && mu < 2.001, "bridge diag mu %g", mu);
+    }
+    o.norm = DVC_LOGNORM_AUTO;
+    st = dvc_lognorm_norm(info, p, &o);
+    CHECK(st == DVC_OK, "bridge auto: %s", dvc_error_message());
+    if (st == DVC_OK) {
+        double mu = mpfr_get_d(info->mu, MPFR_RNDU);
+        CHECK(info->kind == DVC_LOGNORM_QUAD, "bridge: auto chose %s", dvc_lognorm_kind_name(info->kind));
+        if (info->kind == DVC_LOGNORM_QUAD)
+            printf("bridge: quadratic norm: mu = %.6g, R = [[%.4g, %.4g], [0, %.4g]], c_inf = %.4g, c_Q = %.4g\n",
+                   mu, info->R[0], info->R[1], info->R[3], mpfr_get_d(info->c_inf, MPFR_RNDU),
+                   mpfr_get_d(info->c_Q, MPFR_RNDU));
+        CHECK(mu >= 0.0 && mu <= 3.0 / (2.0 * sqrt(10.0)) + 1e-6, "bridge quad mu %g", mu);
+    }
+    dvc_lognorm_info_clear(info);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+}
+
+/* mu of the examples in certs/ (printed for docs/lognorm.md; each must be
+ * certified and finite). */
+static void test_certs_mu(void)
+{
+    static const char *const files[] = {"bridge/gamma0.2.json", "pounding/pounding.json", "circuit/circuit.json",
+                                        "remark43/x0_1.json"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[1024];
+        dvc_dlvi_problem_t p;
+        dvc_lognorm_info_t info;
+        dvc_lognorm_opts o;
+        dvc_status st;
+        snprintf(path, sizeof path, "%s/%s", certs_dir, files[f]);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
+        st = dvc_problem_read(p, path, 0);
+        CHECK(st == DVC_OK, "%s: %s", path, dvc_error_message());
+        dvc_lognorm_info_init(info);
+        for (int kind = DVC_LOGNORM_DIAG; st == DVC_OK && kind <= DVC_LOGNORM_QUAD; kind++) {
+            dvc_status s2;
+            dvc_lognorm_opts_default(&o);
+            o.norm = (dvc_lognorm_kind)kind;
+            s2 = dvc_lognorm_norm(info, p, &o);
+            CHECK(s2 == DVC_OK, "%s kind %d: %s", path, kind, dvc_error_message());
+            if (s2 == DVC_OK)
+                printf("%-24s %-30s mu = %-12.6g c_inf = %.4g\n", files[f], dvc_lognorm_kind_name(info->kind),
+                       mpfr_get_d(info->mu, MPFR_RNDU), mpfr_get_d(info->c_inf, MPFR_RNDU));
+        }
+        dvc_lognorm_info_clear(info);
+        dvc_dlvi_problem_clear(p);
+    }
+}
+
+/* ---- runs --------------------------------------------------------------- */
+
+typedef struct {
+    double radius_T;  /* c_inf E_N: certified ||x(T) - x^N||_inf */
+    double err_T;     /* true ||x(T) - x^N||_inf */
+    long bad;
+} bridge_out;
+
+/* Run the route on the bridge and check the x and y tubes at nsamp times
+ * (grid points and random times between them) against the reference. */
+static bridge_out run_bridge(const char *x10, const char *gamma, long N, double T, const ref_bridge *ref,
+                             check_rng *rng, long nsamp, const dvc_lognorm_opts *o)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_lognorm_info_t info;
+    fscratch fs;
+    dvc_status st;
+    bridge_out out = {-1, -1, 0};
+    char label[96];
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    bridge_problem(p, &fs, x10, gamma, "1", N, T);
+    dvc_dlvi_result_init(r);
+    dvc_lognorm_info_init(info);
+    snprintf(label, sizeof label, "bridge x0=(%s,%s) N=%ld T=%g", x10, gamma, N, T);
+    st = dvc_lognorm_run(r, info, p, o);
+    CHECK(st == DVC_OK, "%s: %s: %s", label, dvc_status_name(st), dvc_error_message());
+    if (st == DVC_OK) {
+        dvc_ivec_t X, Y;
+        mpfi_t t;
+        mpfr_t x1, x2, y, tt;
+        double worst = 0;
+        dvc_ivec_init2(X, 2, 53);
+        dvc_ivec_init2(Y, 1, 53);
+        mpfi_init2(t, 53);
+        mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
+        for (long s = 0; s < nsamp; s++) {
+            double td = s % 2 == 0 ? fmin(r->t[check_rng_int(rng, 0, N)], T) : check_rng_unif(rng, 0.0, T);
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            ref_bridge_eval(ref, x1, x2, y, tt);
+            if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || dvc_dlvi_tube_y(Y, r, t) != DVC_OK ||
+                !inside(X->e[0], x1) || !inside(X->e[1], x2) || !inside(Y->e[0], y)) {
+                if (out.bad++ < 3)
+                    fprintf(stderr, "%s: t = %.17g: x = (%.17g, %.17g), y = %.17g outside [%g,%g] [%g,%g] [%g,%g]\n",
+                            label, td, mpfr_get_d(x1, MPFR_RNDN), mpfr_get_d(x2, MPFR_RNDN), mpfr_get_d(y, MPFR_RNDN),
+                            mpfr_get_d(&X->e[0]->left, MPFR_RNDN), mpfr_get_d(&X->e[0]->right, MPFR_RNDN),
+                            mpfr_get_d(&X->e[1]->left, MPFR_RNDN), mpfr_get_d(&X->e[1]->right, MPFR_RNDN),
+                            mpfr_get_d(&Y->e[0]->left, MPFR_RNDN), mpfr_get_d(&Y->e[0]->right, MPFR_RNDN));
+            } else {
+                for (int k = 0; k < 2; k++) {
+                    double c = 0.5 * (mpfr_get_d(&X->e[k]->left, MPFR_RNDN) + mpfr_get_d(&X->e[k]->right, MPFR_RNDN));
+                    double hw = 0.5 * (mpfr_get_d(&X->e[k]->right, MPFR_RNDN) - mpfr_get_d(&X->e[k]->left, MPFR_RNDN));
+                    double d = fabs(mpfr_get_d(k == 0 ? x1 : x2, MPFR_RNDN) - c);
+                    if (hw > 0 && d / hw > worst) worst = d / hw;
+                }
+            }
+        }
+        CHECK(out.bad == 0, "%s: %ld of %ld samples outside the tube", label, out.bad, nsamp);
+        /* the radius at T and the true error of the same predictor there */
+        mpfr_set_d(tt, T, MPFR_RNDN);
+        ref_bridge_eval(ref, x1, x2, y, tt);
+        mpfr_sub_d(x1, x1, r->x[2 * N], MPFR_RNDN);
+        mpfr_sub_d(x2, x2, r->x[2 * N + 1], MPFR_RNDN);
+        out.err_T = fmax(fabs(mpfr_get_d(x1, MPFR_RNDN)), fabs(mpfr_get_d(x2, MPFR_RNDN)));
+        out.radius_T = info->rad[N];
+        printf("%-36s %s mu = %.4g: radius(T) = %.4e, true error = %.4e, ratio %.3f; affine steps %ld, "
+               "local-mu steps %ld, mode norms %ld, switches %ld, set steps %ld; max|x - c|/halfwidth %.3f\n",
+               label, info->kind == DVC_LOGNORM_QUAD ? "P" : "W", mpfr_get_d(info->mu, MPFR_RNDU), out.radius_T,
+               out.err_T, out.radius_T / out.err_T, info->n_affine, info->n_local, info->n_modes, info->n_switch, info->n_set, worst);
+        dvc_ivec_clear(X);
+        dvc_ivec_clear(Y);
+        mpfi_clear(t);
+        mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
+    }
+    dvc_lognorm_info_clear(info);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+    return out;
+}
+
+/* Initial values with and without contact (x1 < 0, y > 0) in [0, 1]. */
+static const struct {
+    const char *x10, *gamma;
+} cases[] = {
+    {"0", "0.2"}, {"0", "2.0"}, {"0.02", "-0.3"}, {"0.01", "-0.1"}, {"-0.1", "1"},
+};
+
+static void test_bridge_containment(void)
+{
+    check_rng rng = {12345};
+    dvc_lognorm_opts o;
+    dvc_lognorm_opts_default(&o);
+    for (size_t g = 0; g < sizeof cases / sizeof cases[0]; g++) {
+        ref_bridge ref;
+        REQUIRE(ref_bridge_init(&ref, cases[g].x10, cases[g].gamma, 1.0) == 0, "reference");
+        run_bridge(cases[g].x10, cases[g].gamma, 1000, 1.0, &ref, &rng, 400, &o);
+        ref_bridge_clear(&ref);
+    }
+    /* the other norm and a single piece per step stay sound */
+    {
+        ref_bridge ref;
+        REQUIRE(ref_bridge_init(&ref, "0.02", "-0.3", 1.0) == 0, "reference");
+        o.norm = DVC_LOGNORM_DIAG;
+        o.pieces = 1;
+        o.local_mu = 0;
+        run_bridge("0.02", "-0.3", 1000, 1.0, &ref, &rng, 400, &o);
+        ref_bridge_clear(&ref);
+    }
+}
+
+/* Tightness, and the mode-following norm against one fixed norm. */
+static void test_bridge_tightness(void)
+{
+    check_rng rng = {777};
+    dvc_lognorm_opts o;
+    ref_bridge ref;
+    bridge_out b, bf;
+    dvc_lognorm_opts_default(&o);
+    REQUIRE(ref_bridge_init(&ref, "0", "0.2", 1.0) == 0, "reference");
+    b = run_bridge("0", "0.2", 10000, 1.0, &ref, &rng, 200, &o);
+    CHECK(b.err_T > 0 && b.radius_T / b.err_T <= TIGHT_T1, "bridge gamma 0.2, h = 1e-4, T = 1: ratio %g",
+          b.radius_T / b.err_T);
+    ref_bridge_clear(&ref);
+    REQUIRE(ref_bridge_init(&ref, "0", "1", 10.0) == 0, "reference T = 10");
+    CHECK(ref.nseg > 2, "x0 = (0, 1) has contact switches in [0, 10]: %d segments", ref.nseg);
+    b = run_bridge("0", "1", 10000, 10.0, &ref, &rng, 400, &o);
+    CHECK(b.err_T > 0 && b.radius_T / b.err_T <= TIGHT_T10, "bridge x0 = (0, 1), h = 1e-3, T = 10: ratio %g",
+          b.radius_T / b.err_T);
+    /* without the error set: the norm bounds alone; one fixed norm pays
+     * e^{mu T} with mu = 0.47, the mode-following norm much less */
+    o.error_set = 0;
+    b = run_bridge("0", "1", 5000, 10.0, &ref, &rng, 100, &o);
+    o.mode_follow = 0;
+    bf = run_bridge("0", "1", 5000, 10.0, &ref, &rng, 100, &o);
+    CHECK(bf.radius_T > 3.0 * b.radius_T, "mode following: %g, fixed norm %g", b.radius_T, bf.radius_T);
+    ref_bridge_clear(&ref);
+}
+
+/* Remark 4.3: x = y1 = 2 - e^t, y2 = 0. */
+static void test_remark(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_lognorm_info_t info;
+    dvc_status st;
+    check_rng rng = {99};
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    remark_problem(p, "10", "1", 500, "0.5");
+    dvc_dlvi_result_init(r);
+    dvc_lognorm_info_init(info);
+    st = dvc_lognorm_run(r, info, p, NULL);
+    CHECK(st == DVC_OK, "remark 4.3: %s", dvc_error_message());
+    if (st == DVC_OK) {
+        dvc_ivec_t X, Y;
+        mpfi_t t;
+        mpfr_t x, y1, y2, tt;
+        long bad = 0;
+        dvc_ivec_init2(X, 1, 53);
+        dvc_ivec_init2(Y, 2, 53);
+        mpfi_init2(t, 53);
+        mpfr_inits2(256, x, y1, y2, tt, (mpfr_ptr)0);
+        for (long s = 0; s < 2000; s++) {
+            double td = s % 2 ? check_rng_unif(&rng, 0, 0.5) : fmin(r->t[check_rng_int(&rng, 0, 500)], 0.5);
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            ref_remark43(x, y1, y2, tt);
+            if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || dvc_dlvi_tube_y(Y, r, t) != DVC_OK || !inside(X->e[0], x) ||
+                !inside(Y->e[0], y1) || !inside(Y->e[1], y2))
+                bad++;
+        }
+        CHECK(bad == 0, "remark 4.3: %ld of 2000 samples outside", bad);
+        /* the single pattern (y1 free) is certified on (nearly) every step:
+         * its log norm 1 replaces the global 12 */
+        CHECK(info->n_local >= 490, "remark 4.3: local mu on %ld steps", info->n_local);
+        printf("remark 4.3 mu=10: global mu %.4g, eps_x(0.5) = %.4e, eps_y(0.5) = %.4e, local-mu steps %ld, "
+               "affine steps %ld\n",
+               mpfr_get_d(info->mu, MPFR_RNDU), mpfr_get_d(r->eps_x[500], MPFR_RNDU),
+               mpfr_get_d(r->eps_y[500], MPFR_RNDU), info->n_local, info->n_affine);
+        dvc_ivec_clear(X);
+        dvc_ivec_clear(Y);
+        mpfi_clear(t);
+        mpfr_clears(x, y1, y2, tt, (mpfr_ptr)0);
+    }
+    dvc_lognorm_info_clear(info);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+}
+
+/* A time-dependent g (the circuit of Example 5.3, m = 4): no closed form,
+ * so two runs must agree: at the common grid points the tube of h = 2e-3
+ * and the (narrower) tube of h = 2.5e-4 must intersect in every component,
+ * the finer one must be narrower, and the coarse radius must be within 3x
+ * of the proven lower bound ||x_h - x_{h/8}|| - rad(h/8) of its true error. */
+static void test_circuit(void)
+{
+    char path[1024];
+    dvc_dlvi_result_t r[2];
+    dvc_lognorm_info_t info[2];
+    long Ns[2] = {250, 2000};
+    int ok = 1;
+    snprintf(path, sizeof path, "%s/circuit/circuit.json", certs_dir);
+    for (int k = 0; k < 2; k++) {
+        dvc_dlvi_problem_t p;
+        dvc_status st;
+        dvc_dlvi_problem_init(p, 0, 0, 0);
+        dvc_dlvi_result_init(r[k]);
+        dvc_lognorm_info_init(info[k]);
+        st = dvc_problem_read(p, path, 0);
+        CHECK(st == DVC_OK, "%s: %s", path, dvc_error_message());
+        if (st == DVC_OK) {
+            REQUIRE(dvc_ival_set_str(p->T, "0.5") == DVC_OK, "T");
+            p->N = Ns[k];
+            st = dvc_lognorm_run(r[k], info[k], p, NULL);
+            CHECK(st == DVC_OK, "circuit N = %ld: %s", Ns[k], dvc_error_message());
+            ok &= st == DVC_OK;
+        } else {
+            ok = 0;
+        }
+        dvc_dlvi_problem_clear(p);
+    }
+    if (ok) {
+        long bad = 0, n = r[0]->n;
+        for (long i = 0; i <= Ns[0]; i++) {
+            const double *a = r[0]->x + i * n, *b = r[1]->x + i * (Ns[1] / Ns[0]) * n;
+            double ra = info[0]->rad[i], rb = info[1]->rad[i * (Ns[1] / Ns[0])];
+            for (long c = 0; c < n; c++)
+                if (fabs(a[c] - b[c]) > ra + rb) bad++;
+        }
+        CHECK(bad == 0, "circuit: %ld grid values where the tubes of two step sizes do not meet", bad);
+        CHECK(info[1]->rad[Ns[1]] < info[0]->rad[Ns[0]], "circuit: radius %g at h/8, %g at h",
+              info[1]->rad[Ns[1]], info[0]->rad[Ns[0]]);
+        {
+            double d = 0;
+            for (long c = 0; c < n; c++) d = fmax(d, fabs(r[0]->x[Ns[0] * n + c] - r[1]->x[Ns[1] * n + c]));
+            /* the true error of x_h at T is at least d - rad(h/8): a
+             * proven lower bound, so this ratio is an upper bound of the
+             * tightness ratio */
+            double lo = d - info[1]->rad[Ns[1]];
+            printf("circuit T = 0.5: radius(T) %.4e (h = 2e-3), %.4e (h = 2.5e-4); ||x_h - x_{h/8}|| at T %.4e; "
+                   "radius / true error <= %.3f; affine steps %ld/%ld\n", info[0]->rad[Ns[0]], info[1]->rad[Ns[1]],
+                   d, info[0]->rad[Ns[0]] / lo, info[0]->n_affine, Ns[0]);
+            CHECK(lo > 0 && info[0]->rad[Ns[0]] <= 3.0 * lo, "circuit: radius %g, true error >= %g",
+                  info[0]->rad[Ns[0]], lo);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        dvc_lognorm_info_clear(info[k]);
+        dvc_dlvi_result_clear(r[k]);
+    }
+}
+
+/* Certification of a given predictor: the run's own predictor gives the
+ * same bounds; a predictor pushed off by 0.05 on steps 300..399 (more than
+ * the tube radius) is still certified, with a larger bound, and the tube
+ * still contains the reference; a NaN is bad input; m > DVC_LOGNORM_M_MAX
+ * is refused, naming m. */
+static void test_certify(void)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r, r2;
+    dvc_lognorm_info_t info, info2;
+    fscratch fs;
+    dvc_status st;
+    ref_bridge ref;
+    check_rng rng = {4242};
+    const long N = 1000;
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    bridge_problem(p, &fs, "0.02", "-0.3", "1", N, 1.0);
+    dvc_dlvi_result_init(r);
+    dvc_dlvi_result_init(r2);
+    dvc_lognorm_info_init(info);
+    dvc_lognorm_info_init(info2);
+    REQUIRE(ref_bridge_init(&ref, "0.02", "-0.3", 1.0) == 0, "reference");
+    st = dvc_lognorm_run(r, info, p, NULL);
+    REQUIRE(st == DVC_OK, "run: %s", dvc_error_message());
+    st = dvc_lognorm_certify(r2, info2, p, NULL, r->x, r->y);
+    CHECK(st == DVC_OK && info2->rad[N] == info->rad[N] && mpfr_equal_p(r2->eps_x[N], r->eps_x[N]),
+          "re-certification: %s", dvc_error_message());
+    for (long i = 300; i < 400; i++) r->x[2 * i] += 0.05;
+    st = dvc_lognorm_certify(r2, info2, p, NULL, r->x, NULL);
+    CHECK(st == DVC_OK, "shifted predictor: %s", dvc_error_message());
+    if (st == DVC_OK) {
+        dvc_ivec_t X;
+        mpfi_t t;
+        mpfr_t x1, x2, y, tt;
+        long bad = 0;
+        CHECK(info2->rad[N] > info->rad[N], "shifted predictor: radius %g, unshifted %g", info2->rad[N],
+              info->rad[N]);
+        dvc_ivec_init2(X, 2, 53);
+        mpfi_init2(t, 53);
+        mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
+        for (long s = 0; s < 400; s++) {
+            double td = check_rng_unif(&rng, 0.25, 0.45);
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            ref_bridge_eval(&ref, x1, x2, y, tt);
+            if (dvc_dlvi_tube_x(X, r2, t) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)) bad++;
+        }
+        CHECK(bad == 0, "shifted predictor: %ld of 400 samples outside", bad);
+        dvc_ivec_clear(X);
+        mpfi_clear(t);
+        mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
+    }
+    r->x[2 * 500 + 1] = NAN;
+    st = dvc_lognorm_certify(r2, info2, p, NULL, r->x, NULL);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "x[500][1]") != NULL, "NaN predictor: %s: %s",
+          dvc_status_name(st), dvc_error_message());
+    ref_bridge_clear(&ref);
+    dvc_lognorm_info_clear(info);
+    dvc_lognorm_info_clear(info2);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_result_clear(r2);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+    /* m = 13: M = I, l = 0, u = inf */
+    {
+        const long m = DVC_LOGNORM_M_MAX + 1;
+        dvc_lognorm_info_t in;
+        dvc_dlvi_problem_init(p, 1, m, 53);
+        for (long a = 0; a < m; a++) mpfi_set_ui(dvc_imat_entry(p->M, a, a), 1);
+        mpfi_set_ui(p->T, 1);
+        p->N = 10;
+        dvc_lognorm_info_init(in);
+        st = dvc_lognorm_norm(in, p, NULL);
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "m = 13") != NULL, "m = 13: %s: %s",
+              dvc_status_name(st), dvc_error_message());
+        dvc_lognorm_info_clear(in);
+        dvc_dlvi_problem_clear(p);
+    }
+}
+
+/* m = 0 (an ODE): x' = [[0, 1], [-1, 0]] x, x(0) = (1, 0), x = (cos t, -sin t),
+ * T = 10, h = 1e-2: containment at random times and the ratio at T (the
+ * error set follows the rotation; a norm bound alone gives the same here
+ * as the rotation is skew in the 2-norm). */
+static void test_ode(void)
+{
+    static const char *const A[] = {"0", "1", "-1", "0"}, *const x0[] = {"1", "0"};
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_lognorm_info_t info;
+    dvc_status st;
+    check_rng rng = {31337};
+    const long N = 1000;
+    dvc_dlvi_problem_init(p, 2, 0, 53);
+    set_entries(p->A, 2, 2, A);
+    set_vec(p->x0, 2, x0);
+    mpfi_set_ui(p->T, 10);
+    p->N = N;
+    dvc_dlvi_result_init(r);
+    dvc_lognorm_info_init(info);
+    st = dvc_lognorm_run(r, info, p, NULL);
+    CHECK(st == DVC_OK, "ode: %s", dvc_error_message());
+    if (st == DVC_OK) {
+        dvc_ivec_t X;
+        mpfi_t t;
+        mpfr_t c, sn, tt;
+        long bad = 0;
+        double eT;
+        dvc_ivec_init2(X, 2, 53);
+        mpfi_init2(t, 53);
+        mpfr_inits2(256, c, sn, tt, (mpfr_ptr)0);
+        for (long s = 0; s < 1000; s++) {
+            double td = s % 2 ? check_rng_unif(&rng, 0, 10) : fmin(r->t[check_rng_int(&rng, 0, N)], 10.0);
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            mpfr_sin_cos(sn, c, tt, MPFR_RNDN);
+            mpfr_neg(sn, sn, MPFR_RNDN);
+            if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || !inside(X->e[0], c) || !inside(X->e[1], sn)) bad++;
+        }
+        CHECK(bad == 0, "ode: %ld of 1000 samples outside", bad);
+        mpfr_set_ui(tt, 10, MPFR_RNDN);
+        mpfr_sin_cos(sn, c, tt, MPFR_RNDN);
+        mpfr_neg(sn, sn, MPFR_RNDN);
+        mpfr_sub_d(c, c, r->x[2 * N], MPFR_RNDN);
+        mpfr_sub_d(sn, sn, r->x[2 * N + 1], MPFR_RNDN);
+        eT = fmax(fabs(mpfr_get_d(c, MPFR_RNDN)), fabs(mpfr_get_d(sn, MPFR_RNDN)));
+        printf("ode (m = 0) T = 10, h = 1e-2: radius(T) %.4e, true error %.4e, ratio %.3f, mu %.3g, set steps %ld\n",
+               info->rad[N], eT, info->rad[N] / eT, mpfr_get_d(info->mu, MPFR_RNDU), info->n_set);
+        CHECK(info->rad[N] <= 2.0 * eT, "ode: radius %g, true error %g", info->rad[N], eT);
+        dvc_ivec_clear(X);
+        mpfi_clear(t);
+        mpfr_clears(c, sn, tt, (mpfr_ptr)0);
+    }
+    dvc_lognorm_info_clear(info);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) certs_dir = argv[1];
+    test_remark_mu();
+    test_bridge_mu();
+    test_certs_mu();
+    test_remark();
+    test_bridge_containment();
+    test_bridge_tightness();
+    test_circuit();
+    test_certify();
+    test_ode();
+    return check_report();
+}

@@ -8,7 +8,11 @@
  *                                    pounding at T = 10) and the chain of
  *                                    bench_dlvi.c with k = 8 and 32 masses
  *   bench_lognorm FILE.json [N [T]]  one problem (N, T override the file;
- *                                    N = 0 keeps the file's h) */
+ *                                    N = 0 keeps the file's h)
+ *   bench_lognorm --ref FILE.json [N [T [DERIV]]]  the lognorm radius
+ *                                    against the predictor at h/64
+ *                                    (DERIV 0: without the derivative
+ *                                    enclosures of f, g) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,10 +223,80 @@ static void run_both(dvc_dlvi_problem_t p)
     }
 }
 
+/* Tightness against a finer predictor: the lognorm route at N steps and
+ * the theta method at 64 N; at every grid point the error estimate
+ * err_i = ||x_h(t_i) - x_{h/64}(t_i)||_inf. Prints the ratio at T and the
+ * largest radius(t_i) / max_{j <= i} err_j (the radius against the error
+ * envelope so far: an error crossing zero does not count as tightness). */
+static void ref64(const char *path, long N, double T, int deriv)
+{
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_lognorm_opts lo;
+    dvc_lognorm_info_t info;
+    dvc_status st;
+    long n, Nf;
+    double *xf, *yf, env = 0, worst = 0, worst_t = 0, t0;
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    if (dvc_problem_read(p, path, 0) != DVC_OK) {
+        fprintf(stderr, "%s: %s\n", path, dvc_error_message());
+        dvc_dlvi_problem_clear(p);
+        return;
+    }
+    if (T > 0) mpfi_set_d(p->T, T);
+    if (N > 0) p->N = N;
+    n = p->n;
+    N = p->N;
+    dvc_lognorm_opts_default(&lo);
+    lo.use_deriv = deriv;
+    dvc_dlvi_result_init(r);
+    dvc_lognorm_info_init(info);
+    t0 = now();
+    st = dvc_lognorm_run(r, info, p, &lo);
+    printf("%s: T = %g, N = %ld, derivatives %s: lognorm %.1f s\n", path, mpfr_get_d(&p->T->left, MPFR_RNDN), N,
+           deriv ? "on" : "off", now() - t0);
+    if (st != DVC_OK) {
+        printf("  not certified: %s\n", dvc_error_message());
+    } else {
+        Nf = 64 * N;
+        p->N = Nf;
+        xf = malloc((size_t)((Nf + 1) * n) * sizeof(double));
+        yf = malloc((size_t)((Nf + 1) * (p->m > 0 ? p->m : 1)) * sizeof(double));
+        if (dvc_dlvi_predict(xf, yf, p, &lo.dlvi) != DVC_OK) {
+            printf("  reference predictor: %s\n", dvc_error_message());
+        } else {
+            double eT = 0;
+            for (long i = 0; i <= N; i++) {
+                double e = 0;
+                for (long k = 0; k < n; k++) e = fmax(e, fabs(r->x[i * n + k] - xf[64 * i * n + k]));
+                env = fmax(env, e);
+                if (i == N) eT = e;
+                if (env > 0 && info->rad[i] / env > worst) {
+                    worst = info->rad[i] / env;
+                    worst_t = (double)i / (double)N * mpfr_get_d(&p->T->left, MPFR_RNDN);
+                }
+            }
+            printf("  radius(T) %.4e, error estimate at T %.4e (ratio %.2f); max over t of radius / error "
+                   "envelope %.2f (t = %.3g); pieces with derivatives %ld\n",
+                   info->rad[N], eT, info->rad[N] / eT, worst, worst_t, info->n_deriv);
+        }
+        free(xf);
+        free(yf);
+    }
+    dvc_lognorm_info_clear(info);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "certs";
     size_t len = strlen(dir);
+    if (strcmp(dir, "--ref") == 0 && argc > 2) {
+        /* bench_lognorm --ref FILE.json [N [T [DERIV]]] */
+        ref64(argv[2], argc > 3 ? atol(argv[3]) : 0, argc > 4 ? atof(argv[4]) : 0, argc > 5 ? atoi(argv[5]) : 1);
+        return 0;
+    }
     if (len > 5 && strcmp(dir + len - 5, ".json") == 0) {
         one(dir, argc > 2 ? atol(argv[2]) : 0, argc > 3 ? atof(argv[3]) : 0);
         return 0;

@@ -566,3 +566,25 @@ dvc_status dvc_tabfun_lipschitz(mpfr_t L, const dvc_tabfun_t f, const mpfi_t T)
 {
     return dvc_tabfun_eval_lip(NULL, L, f, T);
 }
+
+dvc_status dvc_tabfun_deriv(mpfi_t d, const dvc_tabfun_t fc, const mpfi_t T)
+{
+    dvc_tabfun_struct *f = (dvc_tabfun_struct *)fc;
+    int empty = 1;
+    /* the same checks and messages as an evaluation */
+    dvc_status st = dvc_tabfun_eval_lip(NULL, NULL, fc, T);
+    if (st != DVC_OK) return st;
+    for (long k = first_segment(f, &T->left); k + 1 < f->n && mpfr_cmp(&f->t[k]->left, &T->right) <= 0; k++) {
+        if (empty) mpfi_set(d, f->slope[k]);
+        else mpfi_union(d, d, f->slope[k]);
+        empty = 0;
+    }
+    if (empty) mpfi_set_ui(d, 0);
+    /* the constant continuation within the rounding of t_0 / t_N */
+    if (mpfr_cmp(&T->left, &f->t[0]->right) < 0 || mpfr_cmp(&T->right, &f->t[f->n - 1]->left) > 0) {
+        mpfi_ptr z = f->tmp[2];
+        mpfi_set_ui(z, 0);
+        mpfi_union(d, d, z);
+    }
+    return DVC_OK;
+}

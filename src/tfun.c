@@ -104,6 +104,16 @@ dvc_status dvc_tfun_eval(mpfi_t r, const dvc_tfun_t f, const mpfi_t T)
     return dvc_tfun_eval_lip(r, NULL, f, T);
 }
 
+dvc_status dvc_tfun_deriv(mpfi_t d, const dvc_tfun_t f, const mpfi_t T)
+{
+    switch (f->kind) {
+    case DVC_TFUN_CONST: mpfi_set_ui(d, 0); return DVC_OK;
+    case DVC_TFUN_EXPR: return dvc_expr_eval_d1(NULL, d, f->expr, T);
+    case DVC_TFUN_TABLE: return dvc_tabfun_deriv(d, f->tab, T);
+    default: return dvc_error(DVC_ERR_INPUT, "function of t not set");
+    }
+}
+
 /* ---- vectors and the callback adapter --------------------------------- */
 
 dvc_status dvc_tfun_vec_init(dvc_tfun_vec_t v, long k, mpfr_prec_t prec)
@@ -247,6 +257,19 @@ static dvc_status vec_lip(mpfr_t out, const mpfi_t t, void *ctx)
     return DVC_OK;
 }
 
+static dvc_status vec_deriv(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    dvc_tfun_vec_struct *v = ctx;
+    for (long i = 0; i < v->k; i++) {
+        dvc_tfun_struct *f = &v->fn[i];
+        dvc_status st = DVC_OK;
+        if (f->kind == DVC_TFUN_NONE) mpfi_set_ui(out->e[i], 0);
+        else st = dvc_tfun_deriv(out->e[i], f, f->kind == DVC_TFUN_TABLE ? clip(v, t) : t);
+        if (st != DVC_OK) return dvc_error_context(st, "component %ld: derivative: ", i + 1);
+    }
+    return DVC_OK;
+}
+
 static void vec_eval_d(double *out, double t, void *ctx)
 {
     dvc_tfun_vec_struct *v = ctx;
@@ -279,6 +302,7 @@ void dvc_tfun_vec_cb(dvc_tfun_cb *cb, dvc_tfun_vec_struct *v, int own)
     cb->eval = vec_eval;
     cb->lipschitz = vec_lip;
     cb->eval_d = vec_eval_d;
+    cb->deriv = vec_deriv;
     cb->ctx = v;
     cb->release = own ? vec_release : NULL;
 }

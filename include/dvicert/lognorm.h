@@ -43,6 +43,10 @@ typedef struct {
      * one certified pattern (default 1): the grid bound is the smaller of
      * the two. */
     int error_set;
+    /* Use the derivative enclosures of f and g (dvc_tfun_cb.deriv, where
+     * given) on each piece, so that their variation inside a piece enters
+     * the defect with its sign (default 1). */
+    int use_deriv;
     /* Predictor (theta method) and beta_M options. */
     dvc_dlvi_opts dlvi;
 } dvc_lognorm_opts;
@@ -72,6 +76,7 @@ typedef struct {
     long n_affine;          /* steps whose defect used the certified affine piece */
     long n_local;           /* steps that used a single pattern's mu */
     long n_set;             /* steps propagated by the error set */
+    long n_deriv;           /* pieces whose f, g variation used the derivative enclosures */
 } dvc_lognorm_info_struct;
 typedef dvc_lognorm_info_struct dvc_lognorm_info_t[1];
 

@@ -87,6 +87,10 @@ dvc_status dvc_tabfun_eval(mpfi_t r, const dvc_tabfun_t f, const mpfi_t T);
 dvc_status dvc_tabfun_lipschitz(mpfr_t L, const dvc_tabfun_t f, const mpfi_t T);
 /* Both at once (r or L may be NULL). */
 dvc_status dvc_tabfun_eval_lip(mpfi_t r, mpfr_t L, const dvc_tabfun_t f, const mpfi_t T);
+/* d encloses every slope of the segments meeting T (0 included where T
+ * reaches the constant continuation before the first / after the last
+ * sample): f(s) - f(s') lies in (s - s') d for s, s' in T. */
+dvc_status dvc_tabfun_deriv(mpfi_t d, const dvc_tabfun_t f, const mpfi_t T);
 
 #ifdef __cplusplus
 }

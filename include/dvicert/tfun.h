@@ -30,6 +30,10 @@ typedef struct {
     /* When not NULL, the holder of the callback owns ctx and releases it
      * with release(ctx) (e.g. dvc_dlvi_problem_clear). */
     void (*release)(void *ctx);
+    /* Optional (may be NULL): enclosure of v'(s) for every s in [t] (out
+     * has k entries); where v has kinks, of every one-sided derivative, so
+     * that v(s) - v(s') lies in (s - s') out for s, s' in [t]. */
+    dvc_status (*deriv)(dvc_ivec_t out, const mpfi_t t, void *ctx);
 } dvc_tfun_cb;
 
 /* ---- one function of t ------------------------------------------------ */
@@ -77,6 +81,9 @@ dvc_status dvc_tfun_eval(mpfi_t r, const dvc_tfun_t f, const mpfi_t T);
 /* r as above (may be NULL) and L >= a Lipschitz constant of f on T, rounded
  * up (may be NULL). */
 dvc_status dvc_tfun_eval_lip(mpfi_t r, mpfr_t L, const dvc_tfun_t f, const mpfi_t T);
+/* d encloses the derivative of f over T (for tables and kinks: every
+ * one-sided derivative, i.e. every slope met; constants: 0). */
+dvc_status dvc_tfun_deriv(mpfi_t d, const dvc_tfun_t f, const mpfi_t T);
 
 /* ---- a vector of k functions of t ---------------------------------------
  * Entry i is fn[i] (set it with the dvc_tfun_set_* functions; entries left

@@ -30,6 +30,10 @@ typedef struct {
     int yset;
     mpfi_t h, ti, tn, tstep, tm, tk, tpk, s, u, v;
     dvc_ivec_t dx, xm, pv, qm, qbox, ym, Y, fk, Fk, gm, gk, Gk, a, tn_, tm_, X;
+    /* derivative enclosures: C = -(f' + B G g') over a piece, c0 its
+     * midpoint (the affine part of the f, g variation) */
+    int deriv;
+    dvc_ivec_t C, c0, gd;
     mpfr_t Ei, En, Es, Dd, Dk, r1, r2, Lg, Esup, cE, cP, eK, cPK;
     dvc_lognorm_scratch sc;
     /* defect of step i: d(s) in piece k lies in conv(av[2k], av[2k+1]) + rp[k] */
@@ -70,7 +74,7 @@ static void lws_clear(lws *w)
     mpfr_clears(w->beta, w->bstep, w->yerr, (mpfr_ptr)0);
     dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
-                             w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X};
+                             w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd};
     for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) dvc_ivec_clear(vs[k]);
     mpfr_clears(w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK, w->cPK,
                 (mpfr_ptr)0);
@@ -117,8 +121,8 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     dvc_lvi_result_init(w->lb, mm);
     mpfr_inits2(prec, w->beta, w->bstep, w->yerr, (mpfr_ptr)0);
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
-    dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X};
-    dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_};
+    dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0};
+    dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_, w->gd};
     for (size_t k = 0; k < sizeof vn / sizeof vn[0]; k++) dvc_ivec_init2(vn[k], n, prec);
     for (size_t k = 0; k < sizeof vm / sizeof vm[0]; k++) dvc_ivec_init2(vm[k], mm, prec);
     mpfr_inits2(prec, w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK,
@@ -236,6 +240,8 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     if ((st = lws_pieces(w, o->pieces < 1 ? 1 : (o->pieces > 64 ? 64 : o->pieces))) != DVC_OK) return st;
     if ((st = dvc_dlvi_tf_resolve_(&w->f, &p->fcb, n, "f")) != DVC_OK) return st;
     if ((st = dvc_dlvi_tf_resolve_(&w->g, &p->gcb, m, "g")) != DVC_OK) return st;
+    w->deriv = o->use_deriv && (w->f.eval == NULL || w->f.deriv != NULL) &&
+               (w->g.eval == NULL || w->g.deriv != NULL);
     if ((st = dvc_dlvi_result_alloc_(r, n, m, N, prec, 0)) != DVC_OK) return st;
     if ((st = dvc_dlvi_result_set_ybox(r, p)) != DVC_OK) return st;
     mpfi_set(r->T, p->T);
@@ -287,7 +293,7 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     info->rad = calloc((size_t)(N + 1), sizeof(double));
     info->norm_used = calloc((size_t)(N + 1), sizeof(int));
     info->N = N;
-    info->n_affine = info->n_local = info->n_modes = info->n_switch = info->n_set = 0;
+    info->n_affine = info->n_local = info->n_modes = info->n_switch = info->n_set = info->n_deriv = 0;
     if (!info->E || !info->dW || !info->mu_step || !info->rad || !info->norm_used)
         return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld steps", N);
     mpfr_set(r->hmax, &w->h->right, MPFR_RNDD); /* no step condition on this route */
@@ -333,6 +339,36 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
     mpfr_add(r->eps_y[j], w->r1, w->r2, MPFR_RNDU);
     if (!mpfr_number_p(r->eps_y[j])) return dvc_error(DVC_NOT_CERTIFIED, "eps_y is not finite");
     return DVC_OK;
+}
+
+/* C = -(f'(piece) + B G g'(piece)) (the g term only on a single-pattern
+ * step k_aff >= 0: elsewhere the LVI box covers g) and c0 = mid C, for the
+ * piece in w->tpk. 0 when a derivative cannot be enclosed (the piece then
+ * keeps the box r of the values). */
+static int piece_deriv(lws *w, long k_aff)
+{
+    long n = w->n, m = w->m;
+    dvc_status st = DVC_OK;
+    if (w->f.eval == NULL) dvc_ivec_zero(w->C);
+    else st = w->f.deriv(w->C, w->tpk, w->f.ctx);
+    if (st == DVC_OK && m > 0 && k_aff >= 0 && w->g.eval != NULL) {
+        st = w->g.deriv(w->gd, w->tpk, w->g.ctx);
+        if (st == DVC_OK) {
+            dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->gd);
+            dvc_imat_mul_vec(w->a, w->p->B, w->tm_);
+            dvc_ivec_add(w->C, w->C, w->a);
+        }
+    }
+    if (st != DVC_OK || !dvc_ivec_is_finite(w->C)) {
+        dvc_error_reset();
+        return 0;
+    }
+    for (long c = 0; c < n; c++) {
+        mpfi_neg(w->C->e[c], w->C->e[c]);
+        mpfi_mid(&w->c0->e[c]->left, w->C->e[c]);
+        mpfr_set(&w->c0->e[c]->right, &w->c0->e[c]->left, MPFR_RNDN);
+    }
+    return 1;
 }
 
 /* The defect d(s) = p'(s) - F(s, p(s)) of step i as interval data
@@ -405,6 +441,20 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
                 dvc_ivec_sub(w->rp[k], w->rp[k], w->a);
             }
         }
+        /* With derivatives: f(s) - f(tau) in (s - tau) [f'(piece)] (mean
+         * value, componentwise), so r(s) = (s - tau) c(s), c(s) in C; its
+         * affine part (s - tau) c0 goes to the ends, the rest
+         * (s - tau)(C - c0) is a box of second order */
+        int dk = w->deriv && piece_deriv(w, k_aff);
+        if (dk) {
+            mpfi_div_si(w->s, w->h, 2 * K);
+            mpfr_neg(&w->s->left, &w->s->right, MPFR_RNDD);
+            for (long c = 0; c < n; c++) {
+                mpfi_sub(w->u, w->C->e[c], w->c0->e[c]);
+                mpfi_mul(w->rp[k]->e[c], w->u, w->s);
+            }
+            w->info->n_deriv++;
+        }
         for (long e = 0; e <= 1; e++) {
             dvc_ivec_struct *a = w->av[2 * k + e];
             /* sigma = s - 1/2 at the piece's end, p(s) = x_mid + sigma dx */
@@ -431,6 +481,11 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             for (long c = 0; c < n; c++) {
                 mpfi_div(w->s, w->dx->e[c], w->h);
                 mpfi_sub(a->e[c], w->s, a->e[c]);
+            }
+            if (dk) {
+                /* + (s - tau) c0 at the end: s - tau = -+ h/(2K) */
+                mpfi_div_si(w->s, w->h, e ? 2 * K : -2 * K);
+                dvc_ivec_addmul(a, w->s, w->c0);
             }
         }
     }

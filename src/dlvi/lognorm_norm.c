@@ -25,6 +25,7 @@ void dvc_lognorm_opts_default(dvc_lognorm_opts *o)
     o->local_mu = 1;
     o->mode_follow = 1;
     o->error_set = 1;
+    o->use_deriv = 1;
     dvc_dlvi_opts_default(&o->dlvi);
 }
 

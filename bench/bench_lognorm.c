@@ -9,10 +9,11 @@
  *                                    bench_dlvi.c with k = 8 and 32 masses
  *   bench_lognorm FILE.json [N [T]]  one problem (N, T override the file;
  *                                    N = 0 keeps the file's h)
- *   bench_lognorm --ref FILE.json [N [T [DERIV]]]  the lognorm radius
+ *   bench_lognorm --ref FILE.json [N [T [DERIV [K]]]]  the lognorm radius
  *                                    against the predictor at h/64
  *                                    (DERIV 0: without the derivative
- *                                    enclosures of f, g) */
+ *                                    enclosures of f, g; K pieces per
+ *                                    step) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,7 +229,7 @@ static void run_both(dvc_dlvi_problem_t p)
  * err_i = ||x_h(t_i) - x_{h/64}(t_i)||_inf. Prints the ratio at T and the
  * largest radius(t_i) / max_{j <= i} err_j (the radius against the error
  * envelope so far: an error crossing zero does not count as tightness). */
-static void ref64(const char *path, long N, double T, int deriv)
+static void ref64(const char *path, long N, double T, int deriv, long pieces)
 {
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
@@ -249,12 +250,13 @@ static void ref64(const char *path, long N, double T, int deriv)
     N = p->N;
     dvc_lognorm_opts_default(&lo);
     lo.use_deriv = deriv;
+    if (pieces > 0) lo.pieces = pieces;
     dvc_dlvi_result_init(r);
     dvc_lognorm_info_init(info);
     t0 = now();
     st = dvc_lognorm_run(r, info, p, &lo);
-    printf("%s: T = %g, N = %ld, derivatives %s: lognorm %.1f s\n", path, mpfr_get_d(&p->T->left, MPFR_RNDN), N,
-           deriv ? "on" : "off", now() - t0);
+    printf("%s: T = %g, N = %ld, derivatives %s, K = %ld: lognorm %.2f s\n", path,
+           mpfr_get_d(&p->T->left, MPFR_RNDN), N, deriv ? "on" : "off", lo.pieces, now() - t0);
     if (st != DVC_OK) {
         printf("  not certified: %s\n", dvc_error_message());
     } else {
@@ -293,8 +295,9 @@ int main(int argc, char **argv)
     const char *dir = argc > 1 ? argv[1] : "certs";
     size_t len = strlen(dir);
     if (strcmp(dir, "--ref") == 0 && argc > 2) {
-        /* bench_lognorm --ref FILE.json [N [T [DERIV]]] */
-        ref64(argv[2], argc > 3 ? atol(argv[3]) : 0, argc > 4 ? atof(argv[4]) : 0, argc > 5 ? atoi(argv[5]) : 1);
+        /* bench_lognorm --ref FILE.json [N [T [DERIV [PIECES]]]] */
+        ref64(argv[2], argc > 3 ? atol(argv[3]) : 0, argc > 4 ? atof(argv[4]) : 0, argc > 5 ? atoi(argv[5]) : 1,
+              argc > 6 ? atol(argv[6]) : 0);
         return 0;
     }
     if (len > 5 && strcmp(dir + len - 5, ".json") == 0) {

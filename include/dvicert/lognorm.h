@@ -30,7 +30,8 @@ typedef enum {
 typedef struct {
     dvc_lognorm_kind norm;
     /* The defect is bounded on this many equal pieces of each step
-     * (freezing f, g at each piece's midpoint). Default 8, at most 64. */
+     * (f, g frozen at its midpoint plus their derivative enclosures over
+     * the piece). Default 4, at most 64. */
     long pieces;
     /* Use the log norm of the single pattern certified over a step's a
      * priori box instead of the global mu (default 1). */

@@ -428,23 +428,12 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         mpfi_add(w->u, w->u, w->ti);
         mpfi_union(w->tpk, w->s, w->u);
         if ((st = dvc_dlvi_tf_eval_(&w->f, w->fk, w->tk, "f")) != DVC_OK) return st;
-        if ((st = dvc_dlvi_tf_eval_(&w->f, w->Fk, w->tpk, "f")) != DVC_OK) return st;
-        /* r = -(f(s) - f(tau)) - B G (g(s) - g(tau)) */
-        dvc_ivec_sub(w->rp[k], w->fk, w->Fk);
-        if (m > 0) {
-            if ((st = dvc_dlvi_tf_eval_(&w->g, w->gk, w->tk, "g")) != DVC_OK) return st;
-            if (k_aff >= 0) {
-                if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tpk, "g")) != DVC_OK) return st;
-                dvc_ivec_sub(w->Gk, w->Gk, w->gk);
-                dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->Gk);
-                dvc_imat_mul_vec(w->a, p->B, w->tm_);
-                dvc_ivec_sub(w->rp[k], w->rp[k], w->a);
-            }
-        }
-        /* With derivatives: f(s) - f(tau) in (s - tau) [f'(piece)] (mean
-         * value, componentwise), so r(s) = (s - tau) c(s), c(s) in C; its
-         * affine part (s - tau) c0 goes to the ends, the rest
-         * (s - tau)(C - c0) is a box of second order */
+        if (m > 0 && (st = dvc_dlvi_tf_eval_(&w->g, w->gk, w->tk, "g")) != DVC_OK) return st;
+        /* r(s) = -(f(s) - f(tau)) - B G (g(s) - g(tau)). With derivatives:
+         * f(s) - f(tau) in (s - tau) [f'(piece)] (mean value, componentwise),
+         * so r(s) = (s - tau) c(s), c(s) in C; its affine part (s - tau) c0
+         * goes to the ends, the rest (s - tau)(C - c0) is a box of second
+         * order. Without: the box of the values over the piece. */
         int dk = w->deriv && piece_deriv(w, k_aff);
         if (dk) {
             mpfi_div_si(w->s, w->h, 2 * K);
@@ -454,6 +443,16 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
                 mpfi_mul(w->rp[k]->e[c], w->u, w->s);
             }
             w->info->n_deriv++;
+        } else {
+            if ((st = dvc_dlvi_tf_eval_(&w->f, w->Fk, w->tpk, "f")) != DVC_OK) return st;
+            dvc_ivec_sub(w->rp[k], w->fk, w->Fk);
+            if (m > 0 && k_aff >= 0) {
+                if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tpk, "g")) != DVC_OK) return st;
+                dvc_ivec_sub(w->Gk, w->Gk, w->gk);
+                dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->Gk);
+                dvc_imat_mul_vec(w->a, p->B, w->tm_);
+                dvc_ivec_sub(w->rp[k], w->rp[k], w->a);
+            }
         }
         for (long e = 0; e <= 1; e++) {
             dvc_ivec_struct *a = w->av[2 * k + e];

@@ -21,7 +21,7 @@ void dvc_lognorm_opts_default(dvc_lognorm_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->norm = DVC_LOGNORM_AUTO;
-    o->pieces = 8;
+    o->pieces = 4;
     o->local_mu = 1;
     o->mode_follow = 1;
     o->error_set = 1;

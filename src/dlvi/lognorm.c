@@ -34,6 +34,10 @@ typedef struct {
      * midpoint (the affine part of the f, g variation) */
     int deriv;
     dvc_ivec_t C, c0, gd;
+    /* step_consts of the last (mu, h) */
+    int cvalid;
+    mpfr_t cmu;
+    mpfi_t ch;
     mpfr_t Ei, En, Es, Dd, Dk, r1, r2, Lg, Esup, cE, cP, eK, cPK;
     dvc_lognorm_scratch sc;
     /* defect of step i: d(s) in piece k lies in conv(av[2k], av[2k+1]) + rp[k] */
@@ -71,7 +75,8 @@ static void lws_clear(lws *w)
     dvc_lvi_result_clear(w->lm);
     dvc_lvi_result_clear(w->lb);
     if (w->jac_ok) dvc_lognorm_jac_clear_(&w->J);
-    mpfr_clears(w->beta, w->bstep, w->yerr, (mpfr_ptr)0);
+    mpfr_clears(w->beta, w->bstep, w->yerr, w->cmu, (mpfr_ptr)0);
+    mpfi_clear(w->ch);
     dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
                              w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd};
@@ -119,7 +124,8 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     dvc_lvi_result_init(w->lg, mm);
     dvc_lvi_result_init(w->lm, mm);
     dvc_lvi_result_init(w->lb, mm);
-    mpfr_inits2(prec, w->beta, w->bstep, w->yerr, (mpfr_ptr)0);
+    mpfr_inits2(prec, w->beta, w->bstep, w->yerr, w->cmu, (mpfr_ptr)0);
+    mpfi_init2(w->ch, prec);
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
     dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0};
     dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_, w->gd};
@@ -173,6 +179,13 @@ static long box_pattern(const dvc_lvi_result_t lr, dvc_status st, long m)
  * rounded up (MPFI at the interval h). */
 static int step_consts(lws *w, const mpfr_t mu)
 {
+    /* mu changes only with the norm or the pattern, h not at all on a
+     * uniform grid: reuse the last constants */
+    if (w->cvalid && mpfr_equal_p(mu, w->cmu) && mpfr_equal_p(&w->h->left, &w->ch->left) && mpfr_equal_p(&w->h->right, &w->ch->right))
+        return 1;
+    w->cvalid = 0;
+    mpfr_set(w->cmu, mu, MPFR_RNDN);
+    mpfi_set(w->ch, w->h);
     mpfi_set_fr(w->u, mu);
     for (int part = 0; part < 2; part++) {
         mpfi_set(w->tk, w->h);
@@ -188,7 +201,8 @@ static int step_consts(lws *w, const mpfr_t mu)
             mpfr_set(part ? w->cPK : w->cP, &w->v->right, MPFR_RNDU);
         }
     }
-    return mpfr_number_p(w->cE) && mpfr_number_p(w->cP) && mpfr_number_p(w->eK) && mpfr_number_p(w->cPK);
+    w->cvalid = mpfr_number_p(w->cE) && mpfr_number_p(w->cP) && mpfr_number_p(w->eK) && mpfr_number_p(w->cPK);
+    return w->cvalid;
 }
 
 /* Integrate D+||e|| <= mu ||e|| + ||d|| over the step from ||e(t_i)|| <= E0
@@ -341,18 +355,18 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
     return DVC_OK;
 }
 
-/* C = -(f'(piece) + B G g'(piece)) (the g term only on a single-pattern
- * step k_aff >= 0: elsewhere the LVI box covers g) and c0 = mid C, for the
- * piece in w->tpk. 0 when a derivative cannot be enclosed (the piece then
+/* C = -(f'(t) + B G g'(t)) (the g term only on a single-pattern step
+ * k_aff >= 0: elsewhere the LVI box covers g) and c0 = mid C, over the
+ * time interval t (a piece or the whole step). 0 when a derivative cannot be enclosed (the piece then
  * keeps the box r of the values). */
-static int piece_deriv(lws *w, long k_aff)
+static int piece_deriv(lws *w, long k_aff, const mpfi_t t)
 {
     long n = w->n, m = w->m;
     dvc_status st = DVC_OK;
     if (w->f.eval == NULL) dvc_ivec_zero(w->C);
-    else st = w->f.deriv(w->C, w->tpk, w->f.ctx);
+    else st = w->f.deriv(w->C, t, w->f.ctx);
     if (st == DVC_OK && m > 0 && k_aff >= 0 && w->g.eval != NULL) {
-        st = w->g.deriv(w->gd, w->tpk, w->g.ctx);
+        st = w->g.deriv(w->gd, t, w->g.ctx);
         if (st == DVC_OK) {
             dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->gd);
             dvc_imat_mul_vec(w->a, w->p->B, w->tm_);
@@ -415,6 +429,17 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
     }
     /* m = 0: F(t, .) is affine, one piece */
     *pat = m > 0 ? k_aff : 0;
+    /* One derivative enclosure over the whole step serves every piece when
+     * it is narrow (smooth f, g; a table between two samples): the
+     * remainder (s - tau)(C - c0) is then second order already. A wide one
+     * (a table sample inside the step) is redone per piece. */
+    int dstep = w->deriv && piece_deriv(w, k_aff, w->tstep);
+    for (long c = 0; dstep && c < n; c++) {
+        dvc_ival_mag(w->r1, w->C->e[c]);
+        mpfr_mul_2si(w->r1, w->r1, -4, MPFR_RNDN);
+        mpfr_sub(w->r2, &w->C->e[c]->right, &w->C->e[c]->left, MPFR_RNDU);
+        if (mpfr_cmp(w->r2, w->r1) > 0) dstep = 0;
+    }
     for (long k = 0; k < K; k++) {
         /* piece [t_i + k h/K, t_i + (k+1) h/K]; f, g frozen at its midpoint tau */
         mpfi_mul_si(w->tk, w->h, 2 * k + 1);
@@ -434,7 +459,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
          * so r(s) = (s - tau) c(s), c(s) in C; its affine part (s - tau) c0
          * goes to the ends, the rest (s - tau)(C - c0) is a box of second
          * order. Without: the box of the values over the piece. */
-        int dk = w->deriv && piece_deriv(w, k_aff);
+        int dk = dstep || (w->deriv && piece_deriv(w, k_aff, w->tpk));
         if (dk) {
             mpfi_div_si(w->s, w->h, 2 * K);
             mpfr_neg(&w->s->left, &w->s->right, MPFR_RNDD);

@@ -756,6 +756,105 @@ static void test_pounding_deriv(void)
     dvc_dlvi_problem_clear(p);
 }
 
+/* The bridge right-hand side in binary64 for the RK4 below (y = max(0, -3 x1)). */
+static void bridge_rhs(double *dx, double t, const double *x)
+{
+    double y = fmax(0.0, -3.0 * x[0]);
+    dx[0] = x[1];
+    dx[1] = -4.0 * x[0] - y + sin(4.0 * t);
+}
+
+/* A trajectory of another tool: the bridge x(0) = (0, 1) integrated by the
+ * classical RK4 at h = 1e-3 over [0, 10] (contact switches included, with
+ * no special treatment of the kinks), certified as the predictor of the
+ * lognorm route. The 256-bit reference lies inside at random times, and the
+ * certified radius is within 10x of the true error of the trajectory's
+ * linear interpolant (its sup over sampled times: between samples the
+ * interpolant, not the RK4 value, is what is certified). */
+static void test_rk4_trajectory(void)
+{
+    const long N = 10000;
+    const double T = 10.0, h = T / (double)N;
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_lognorm_info_t info;
+    fscratch fs;
+    ref_bridge ref;
+    check_rng rng = {777};
+    double *xs = malloc((size_t)(2 * (N + 1)) * sizeof(double)), k1[2], k2[2], k3[2], k4[2], z[2];
+    REQUIRE(xs != NULL, "memory");
+    xs[0] = 0.0;
+    xs[1] = 1.0;
+    for (long i = 0; i < N; i++) {
+        const double *x = xs + 2 * i;
+        double t = i * h;
+        bridge_rhs(k1, t, x);
+        for (int c = 0; c < 2; c++) z[c] = x[c] + 0.5 * h * k1[c];
+        bridge_rhs(k2, t + 0.5 * h, z);
+        for (int c = 0; c < 2; c++) z[c] = x[c] + 0.5 * h * k2[c];
+        bridge_rhs(k3, t + 0.5 * h, z);
+        for (int c = 0; c < 2; c++) z[c] = x[c] + h * k3[c];
+        bridge_rhs(k4, t + h, z);
+        for (int c = 0; c < 2; c++) xs[2 * (i + 1) + c] = x[c] + h / 6.0 * (k1[c] + 2 * k2[c] + 2 * k3[c] + k4[c]);
+    }
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    bridge_problem(p, &fs, "0", "1", "1", N, T);
+    dvc_dlvi_result_init(r);
+    dvc_lognorm_info_init(info);
+    REQUIRE(ref_bridge_init(&ref, "0", "1", T) == 0, "reference");
+    dvc_lognorm_opts o;
+    dvc_lognorm_opts_default(&o);
+    o.pieces = DVC_LOGNORM_PIECES_EXT;
+    CHECK(dvc_lognorm_certify(r, info, p, &o, xs, NULL) == DVC_OK, "RK4 trajectory: %s", dvc_error_message());
+    if (r->steps_done == N) {
+        dvc_ivec_t X;
+        mpfi_t t;
+        mpfr_t x1, x2, y, tt;
+        long bad = 0;
+        double err = 0.0, radmax = 0.0;
+        dvc_ivec_init2(X, 2, 53);
+        mpfi_init2(t, 53);
+        mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
+        for (long s = 0; s < 20000; s++) {
+            /* half the samples at random times, half at step midpoints
+             * (where the interpolation error peaks) */
+            double td = s % 2 ? check_rng_unif(&rng, 0.0, T) : (s / 2 + 0.5) * (T / 10000.0);
+            long i = (long)(td / h);
+            double sg, p1, p2;
+            if (i >= N) i = N - 1;
+            sg = (td - i * h) / h;
+            p1 = (1 - sg) * xs[2 * i] + sg * xs[2 * i + 2];
+            p2 = (1 - sg) * xs[2 * i + 1] + sg * xs[2 * i + 3];
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            ref_bridge_eval(&ref, x1, x2, y, tt);
+            if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)) bad++;
+            err = fmax(err, fmax(fabs(mpfr_get_d(x1, MPFR_RNDN) - p1), fabs(mpfr_get_d(x2, MPFR_RNDN) - p2)));
+        }
+        for (long i = 1; i <= N; i++) radmax = fmax(radmax, mpfr_get_d(r->eps_x[i], MPFR_RNDU));
+        printf("RK4 trajectory (bridge x0 = (0, 1), h = 1e-3, T = 10): max radius %.4e, sup error of its "
+               "interpolant %.4e, ratio %.2f; radius at T %.4e\n",
+               radmax, err, radmax / err, info->rad[N]);
+        CHECK(bad == 0, "RK4 trajectory: %ld of 20000 reference samples outside", bad);
+        /* the contact switches: pieces of the pattern-change steps with a
+         * certified pattern of their own */
+        CHECK(info->n_piece_aff > 0, "RK4 trajectory: %ld affine pieces on pattern-change steps", info->n_piece_aff);
+        CHECK(err > 0 && radmax <= 10 * err, "RK4 trajectory: radius %g within 10x of the error %g", radmax, err);
+        dvc_ivec_clear(X);
+        mpfi_clear(t);
+        mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
+    }
+    ref_bridge_clear(&ref);
+    dvc_lognorm_info_clear(info);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+    free(xs);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) certs_dir = argv[1];
@@ -770,5 +869,6 @@ int main(int argc, char **argv)
     test_ode();
     test_tfun_deriv();
     test_pounding_deriv();
+    test_rk4_trajectory();
     return check_report();
 }

@@ -21,6 +21,11 @@ extern "C" {
 /* Patterns are enumerated: m is limited to this (2^m Jacobians). */
 #define DVC_LOGNORM_M_MAX 12
 
+/* Pieces per step for trajectories of other tools (dvicert enclose
+ * --from): their nodes are accurate (high order), so the remainder of the
+ * f, g variation inside a piece, not the node error, must stay small. */
+#define DVC_LOGNORM_PIECES_EXT 8
+
 typedef enum {
     DVC_LOGNORM_AUTO = 0, /* both norms below; the smaller certified mu wins */
     DVC_LOGNORM_DIAG,     /* ||x||_W = max_k w_k |x_k| (diagonal scaling of the inf norm) */
@@ -78,6 +83,7 @@ typedef struct {
     long n_local;           /* steps that used a single pattern's mu */
     long n_set;             /* steps propagated by the error set */
     long n_deriv;           /* pieces whose f, g variation used the derivative enclosures */
+    long n_piece_aff;       /* pieces of pattern-change steps with one certified pattern of their own */
 } dvc_lognorm_info_struct;
 typedef dvc_lognorm_info_struct dvc_lognorm_info_t[1];
 

@@ -28,12 +28,16 @@ typedef struct {
     mpfr_t bstep, yerr;
     long yloc;
     int yset;
-    mpfi_t h, ti, tn, tstep, tm, tk, tpk, s, u, v;
+    mpfi_t h, ti, tn, tstep, tm, tk, tpk, s, u, v, tpk_sa;
     dvc_ivec_t dx, xm, pv, qm, qbox, ym, Y, fk, Fk, gm, gk, Gk, a, tn_, tm_, X;
     /* derivative enclosures: C = -(f' + B G g') over a piece, c0 its
      * midpoint (the affine part of the f, g variation) */
     int deriv;
-    dvc_ivec_t C, c0, gd;
+    dvc_ivec_t C, c0, gd, Cs, cs0;
+    /* pattern-change steps, per piece: the piece's box solve, the anchor
+     * solve at its midpoint, the step's crude y box */
+    dvc_lvi_result_t lp, la;
+    dvc_ivec_t Ycr, yma, ga, Xk;
     /* step_consts of the last (mu, h) */
     int cvalid;
     mpfr_t cmu;
@@ -62,7 +66,9 @@ typedef struct {
         long pat;
         dvc_imat_t Phi;    /* exp(J h) */
         dvc_imat_t *Phik;  /* K: exp(J u), u over [h - (k+1) h/K, h - k h/K] */
+        dvc_imat_t *Phim;  /* K: exp(J u), u = h - (k + 1/2) h/K (the piece's midpoint) */
         mpfr_t rho;        /* ||J|| e^{||J|| h} (h/K)^2 / 12 */
+        mpfr_t rho2;       /* e^{||J|| (h + d)} ||J||^2 d^3 / 3, d = h/(2K) */
     } lc[LN_CACHE];
     long nlc, lc_next;
 } lws;
@@ -74,12 +80,15 @@ static void lws_clear(lws *w)
     dvc_lvi_result_clear(w->lg);
     dvc_lvi_result_clear(w->lm);
     dvc_lvi_result_clear(w->lb);
+    dvc_lvi_result_clear(w->lp);
+    dvc_lvi_result_clear(w->la);
     if (w->jac_ok) dvc_lognorm_jac_clear_(&w->J);
     mpfr_clears(w->beta, w->bstep, w->yerr, w->cmu, (mpfr_ptr)0);
     mpfi_clear(w->ch);
-    dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
+    dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa, (mpfi_ptr)0);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
-                             w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd};
+                             w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd,
+                             w->Cs, w->cs0, w->Ycr, w->yma, w->ga, w->Xk};
     for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) dvc_ivec_clear(vs[k]);
     mpfr_clears(w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK, w->cPK,
                 (mpfr_ptr)0);
@@ -110,9 +119,14 @@ static void lws_clear(lws *w)
         dvc_imat_clear(w->Jhull);
         for (long c = 0; c < w->nlc; c++) {
             dvc_imat_clear(w->lc[c].Phi);
-            for (long k = 0; k < w->K; k++) dvc_imat_clear(w->lc[c].Phik[k]);
+            for (long k = 0; k < w->K; k++) {
+                dvc_imat_clear(w->lc[c].Phik[k]);
+                dvc_imat_clear(w->lc[c].Phim[k]);
+            }
             free(w->lc[c].Phik);
+            free(w->lc[c].Phim);
             mpfr_clear(w->lc[c].rho);
+            mpfr_clear(w->lc[c].rho2);
         }
     }
 }
@@ -124,11 +138,14 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     dvc_lvi_result_init(w->lg, mm);
     dvc_lvi_result_init(w->lm, mm);
     dvc_lvi_result_init(w->lb, mm);
+    dvc_lvi_result_init(w->lp, mm);
+    dvc_lvi_result_init(w->la, mm);
     mpfr_inits2(prec, w->beta, w->bstep, w->yerr, w->cmu, (mpfr_ptr)0);
     mpfi_init2(w->ch, prec);
-    dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, (mpfi_ptr)0);
-    dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0};
-    dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_, w->gd};
+    dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa,
+                     (mpfi_ptr)0);
+    dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0, w->Cs, w->cs0, w->Xk};
+    dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_, w->gd, w->Ycr, w->yma, w->ga};
     for (size_t k = 0; k < sizeof vn / sizeof vn[0]; k++) dvc_ivec_init2(vn[k], n, prec);
     for (size_t k = 0; k < sizeof vm / sizeof vm[0]; k++) dvc_ivec_init2(vm[k], mm, prec);
     mpfr_inits2(prec, w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK,
@@ -307,7 +324,7 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     info->rad = calloc((size_t)(N + 1), sizeof(double));
     info->norm_used = calloc((size_t)(N + 1), sizeof(int));
     info->N = N;
-    info->n_affine = info->n_local = info->n_modes = info->n_switch = info->n_set = info->n_deriv = 0;
+    info->n_affine = info->n_local = info->n_modes = info->n_switch = info->n_set = info->n_deriv = info->n_piece_aff = 0;
     if (!info->E || !info->dW || !info->mu_step || !info->rad || !info->norm_used)
         return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld steps", N);
     mpfr_set(r->hmax, &w->h->right, MPFR_RNDD); /* no step condition on this route */
@@ -385,6 +402,47 @@ static int piece_deriv(lws *w, long k_aff, const mpfi_t t)
     return 1;
 }
 
+/* On a pattern-change step: the certified pattern of piece k over the box
+ * Q hull(p(s_k), p(s_{k+1})) + g(piece) (w->tpk), or -1 in *kp; when one
+ * is found, the anchor yma = S(Q p(tau) + g(tau)) at the piece's midpoint
+ * (sigma_a = tau's sigma in w->tpk_sa; g(tau) in w->gk). */
+static dvc_status piece_pattern(lws *w, long k, long *kp)
+{
+    long n = w->n, m = w->m, K = w->K;
+    dvc_status st;
+    *kp = -1;
+    for (int e = 0; e <= 1; e++) {
+        mpfi_set_si(w->v, 2 * (k + e) - K);
+        mpfi_div_si(w->v, w->v, 2 * K);
+        dvc_ivec_scale(w->pv, w->v, w->dx);
+        dvc_ivec_add(w->pv, w->pv, w->xm);
+        for (long c = 0; c < n; c++) {
+            if (e == 0) mpfi_set(w->Xk->e[c], w->pv->e[c]);
+            else mpfi_union(w->Xk->e[c], w->Xk->e[c], w->pv->e[c]);
+        }
+    }
+    if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tpk, "g")) != DVC_OK) return st;
+    q_of(w, w->qbox, w->Xk, w->Gk);
+    st = dvc_lvi_solve(w->lp, w->solver, w->qbox, NULL);
+    *kp = box_pattern(w->lp, st, m);
+    dvc_error_reset();
+    if (*kp < 0) return DVC_OK;
+    /* the anchor at sigma_a = (2k + 1 - K)/(2K) */
+    mpfi_set_si(w->tpk_sa, 2 * k + 1 - K);
+    mpfi_div_si(w->tpk_sa, w->tpk_sa, 2 * K);
+    dvc_ivec_scale(w->pv, w->tpk_sa, w->dx);
+    dvc_ivec_add(w->pv, w->pv, w->xm);
+    q_of(w, w->qbox, w->pv, w->gk);
+    st = dvc_lvi_solve(w->la, w->solver, w->qbox, NULL);
+    if (st != DVC_OK) {
+        dvc_error_reset();
+        *kp = -1;
+        return DVC_OK;
+    }
+    dvc_ivec_set(w->yma, w->la->y);
+    return DVC_OK;
+}
+
 /* The defect d(s) = p'(s) - F(s, p(s)) of step i as interval data
  * (docs/lognorm.md section 4): on piece k, d(s) lies in the segment
  * between av[2k] and av[2k+1] plus the box rp[k]. *pat: the free set of
@@ -434,12 +492,23 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
      * remainder (s - tau)(C - c0) is then second order already. A wide one
      * (a table sample inside the step) is redone per piece. */
     int dstep = w->deriv && piece_deriv(w, k_aff, w->tstep);
-    for (long c = 0; dstep && c < n; c++) {
-        dvc_ival_mag(w->r1, w->C->e[c]);
-        mpfr_mul_2si(w->r1, w->r1, -4, MPFR_RNDN);
-        mpfr_sub(w->r2, &w->C->e[c]->right, &w->C->e[c]->left, MPFR_RNDU);
-        if (mpfr_cmp(w->r2, w->r1) > 0) dstep = 0;
+    if (dstep) {
+        /* a heuristic (either choice is sound): the step's enclosure when
+         * its remainder, (h/2K) rad C per unit time, would add less than 1%
+         * of the current radius over the whole horizon */
+        double rc = 0.0, hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
+        for (long c = 0; c < n; c++) {
+            double a = mpfr_get_d(&w->C->e[c]->left, MPFR_RNDD), b = mpfr_get_d(&w->C->e[c]->right, MPFR_RNDU);
+            rc = fmax(rc, 0.5 * (b - a));
+        }
+        if (!(mpfr_get_d(&w->p->T->right, MPFR_RNDU) * hh / (2.0 * (double)K) * rc <= 0.01 * w->info->rad[i]))
+            dstep = 0;
     }
+    if (dstep) {
+        dvc_ivec_set(w->Cs, w->C);
+        dvc_ivec_set(w->cs0, w->c0);
+    }
+    if (m > 0 && k_aff < 0) dvc_ivec_set(w->Ycr, w->Y);
     for (long k = 0; k < K; k++) {
         /* piece [t_i + k h/K, t_i + (k+1) h/K]; f, g frozen at its midpoint tau */
         mpfi_mul_si(w->tk, w->h, 2 * k + 1);
@@ -459,7 +528,21 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
          * so r(s) = (s - tau) c(s), c(s) in C; its affine part (s - tau) c0
          * goes to the ends, the rest (s - tau)(C - c0) is a box of second
          * order. Without: the box of the values over the piece. */
-        int dk = dstep || (w->deriv && piece_deriv(w, k_aff, w->tpk));
+        /* on a pattern-change step, a piece may still have one certified
+         * pattern kp over its own box: S is affine there about the anchor
+         * (yma, ga) at the piece's midpoint sigma_a */
+        long kp = k_aff;
+        mpfi_set_ui(w->tpk_sa, 0);
+        if (m > 0 && k_aff < 0 && (st = piece_pattern(w, k, &kp)) != DVC_OK) return st;
+        if (kp >= 0 && k_aff < 0) w->info->n_piece_aff++;
+        int dk = 0;
+        if (dstep && (kp == k_aff || w->g.eval == NULL)) {
+            dvc_ivec_set(w->C, w->Cs);
+            dvc_ivec_set(w->c0, w->cs0);
+            dk = 1;
+        } else if (w->deriv) {
+            dk = piece_deriv(w, kp, w->tpk);
+        }
         if (dk) {
             mpfi_div_si(w->s, w->h, 2 * K);
             mpfr_neg(&w->s->left, &w->s->right, MPFR_RNDD);
@@ -471,10 +554,10 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         } else {
             if ((st = dvc_dlvi_tf_eval_(&w->f, w->Fk, w->tpk, "f")) != DVC_OK) return st;
             dvc_ivec_sub(w->rp[k], w->fk, w->Fk);
-            if (m > 0 && k_aff >= 0) {
+            if (m > 0 && kp >= 0) {
                 if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tpk, "g")) != DVC_OK) return st;
                 dvc_ivec_sub(w->Gk, w->Gk, w->gk);
-                dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->Gk);
+                dvc_imat_mul_vec(w->tm_, w->J.G[kp], w->Gk);
                 dvc_imat_mul_vec(w->a, p->B, w->tm_);
                 dvc_ivec_sub(w->rp[k], w->rp[k], w->a);
             }
@@ -498,6 +581,15 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
                     dvc_ivec_sub(w->Y, w->tm_, w->gm);
                     dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->Y);
                     dvc_ivec_add(w->Y, w->tm_, w->ym);
+                } else if (kp >= 0) {
+                    /* affine on the piece's box: y = yma + G (Q (sigma - sigma_a) dx) */
+                    mpfi_sub(w->s, w->v, w->tpk_sa);
+                    dvc_ivec_scale(w->tn_, w->s, w->dx);
+                    dvc_imat_mul_vec(w->tm_, p->Q, w->tn_);
+                    dvc_imat_mul_vec(w->Y, w->J.G[kp], w->tm_);
+                    dvc_ivec_add(w->Y, w->Y, w->yma);
+                } else {
+                    dvc_ivec_set(w->Y, w->Ycr);
                 }
                 dvc_imat_mul_vec(w->tn_, p->B, w->Y);
                 dvc_ivec_add(a, a, w->tn_);
@@ -653,13 +745,20 @@ static long lohner_cache(lws *w, long pat)
         c = w->nlc++;
         dvc_imat_init2(w->lc[c].Phi, n, n, w->prec);
         w->lc[c].Phik = malloc((size_t)K * sizeof(dvc_imat_t));
-        if (!w->lc[c].Phik) {
+        w->lc[c].Phim = malloc((size_t)K * sizeof(dvc_imat_t));
+        if (!w->lc[c].Phik || !w->lc[c].Phim) {
             w->nlc--;
             dvc_imat_clear(w->lc[c].Phi);
+            free(w->lc[c].Phik);
+            free(w->lc[c].Phim);
             return -1;
         }
-        for (long k = 0; k < K; k++) dvc_imat_init2(w->lc[c].Phik[k], n, n, w->prec);
+        for (long k = 0; k < K; k++) {
+            dvc_imat_init2(w->lc[c].Phik[k], n, n, w->prec);
+            dvc_imat_init2(w->lc[c].Phim[k], n, n, w->prec);
+        }
         mpfr_init2(w->lc[c].rho, w->prec);
+        mpfr_init2(w->lc[c].rho2, w->prec);
     } else {
         c = w->lc_next;
         w->lc_next = (w->lc_next + 1) % LN_CACHE;
@@ -674,10 +773,31 @@ static long lohner_cache(lws *w, long pat)
         mpfi_div_si(w->tpk, w->tpk, K);
         mpfi_union(w->u, w->tk, w->tpk);
         ok = expm_enclose(w, w->lc[c].Phik[k], w->J.J[pat], w->u);
+        /* u = h (2 (K - k) - 1) / (2K) */
+        mpfi_mul_si(w->u, w->h, 2 * (K - k) - 1);
+        mpfi_div_si(w->u, w->u, 2 * K);
+        if (ok) ok = expm_enclose(w, w->lc[c].Phim[k], w->J.J[pat], w->u);
     }
     if (!ok) return -1;
     mpfr_init2(nJ, w->prec);
     dvc_imat_norm_inf(nJ, w->J.J[pat]);
+    {
+        /* rho2 = e^{||J|| (h + d)} ||J||^2 d^3 / 3, d = h/(2K): the midpoint
+         * rule's remainder, int_{-d}^{d} (exp(J v) - I - J v) dv, times
+         * ||exp(J (h - s_mid))|| <= e^{||J|| h} */
+        mpfr_t d, e;
+        mpfr_inits2(w->prec, d, e, (mpfr_ptr)0);
+        mpfr_div_si(d, &w->h->right, 2 * K, MPFR_RNDU);
+        mpfr_add(e, &w->h->right, d, MPFR_RNDU);
+        mpfr_mul(e, e, nJ, MPFR_RNDU);
+        mpfr_exp(e, e, MPFR_RNDU);
+        mpfr_mul(e, e, nJ, MPFR_RNDU);
+        mpfr_mul(e, e, nJ, MPFR_RNDU);
+        mpfr_pow_ui(d, d, 3, MPFR_RNDU);
+        mpfr_mul(e, e, d, MPFR_RNDU);
+        mpfr_div_ui(w->lc[c].rho2, e, 3, MPFR_RNDU);
+        mpfr_clears(d, e, (mpfr_ptr)0);
+    }
     mpfr_mul(w->lc[c].rho, nJ, &w->h->right, MPFR_RNDU);
     mpfr_exp(w->lc[c].rho, w->lc[c].rho, MPFR_RNDU);
     mpfr_mul(w->lc[c].rho, w->lc[c].rho, nJ, MPFR_RNDU);
@@ -718,15 +838,21 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
 {
     long n = w->n, K = w->K, c = lohner_cache(w, pat);
     if (c < 0) return 0;
-    /* V encloses the integral: piece k gives (h/K) Phik (A_mid + R_k)
-     * plus +-rho ||A1 - A0|| (the affine part's deviation from its mean) */
+    /* V encloses the integral: piece k gives (h/K) Phim A_mid +- rho2
+     * ||A_mid|| (midpoint rule for the constant part), (h/K) Phik R_k (mean
+     * value over the piece), and +-rho ||A1 - A0|| (the affine part's
+     * deviation from its mean) */
     dvc_ivec_zero(w->Lv);
     mpfi_div_si(w->tk, w->h, K);
     for (long k = 0; k < K; k++) {
         dvc_ivec_add(w->Lt, w->av[2 * k], w->av[2 * k + 1]);
         for (long j = 0; j < n; j++) mpfi_div_2ui(w->Lt->e[j], w->Lt->e[j], 1);
-        dvc_ivec_add(w->Lt, w->Lt, w->rp[k]);
-        dvc_imat_mul_vec(w->Ly, w->lc[c].Phik[k], w->Lt);
+        dvc_imat_mul_vec(w->Ly, w->lc[c].Phim[k], w->Lt);
+        dvc_ivec_addmul(w->Lv, w->tk, w->Ly);
+        dvc_ivec_norm_inf(w->r1, w->Lt);
+        mpfr_mul(w->r1, w->r1, w->lc[c].rho2, MPFR_RNDU);
+        dvc_ivec_inflate(w->Lv, w->Lv, w->r1);
+        dvc_imat_mul_vec(w->Ly, w->lc[c].Phik[k], w->rp[k]);
         dvc_ivec_addmul(w->Lv, w->tk, w->Ly);
         dvc_ivec_sub(w->Lt, w->av[2 * k + 1], w->av[2 * k]);
         dvc_ivec_norm_inf(w->r1, w->Lt);

@@ -38,10 +38,11 @@ typedef struct {
      * solve at its midpoint, the step's crude y box */
     dvc_lvi_result_t lp, la;
     dvc_ivec_t Ycr, yma, ga, Xk;
-    /* step_consts of the last (mu, h) */
-    int cvalid;
-    mpfr_t cmu;
-    mpfi_t ch;
+    /* step_consts cache: (mu, h) -> e^{mu h}, (e^{mu h} - 1)/mu, and the same at h/K */
+#define LN_SC 4
+    int sc_ok[LN_SC], sc_next;
+    mpfr_t sc_mu[LN_SC], sc_v[LN_SC][4];
+    mpfi_t sc_h[LN_SC];
     mpfr_t Ei, En, Es, Dd, Dk, r1, r2, Lg, Esup, cE, cP, eK, cPK;
     dvc_lognorm_scratch sc;
     /* defect of step i: d(s) in piece k lies in conv(av[2k], av[2k+1]) + rp[k] */
@@ -83,8 +84,11 @@ static void lws_clear(lws *w)
     dvc_lvi_result_clear(w->lp);
     dvc_lvi_result_clear(w->la);
     if (w->jac_ok) dvc_lognorm_jac_clear_(&w->J);
-    mpfr_clears(w->beta, w->bstep, w->yerr, w->cmu, (mpfr_ptr)0);
-    mpfi_clear(w->ch);
+    mpfr_clears(w->beta, w->bstep, w->yerr, (mpfr_ptr)0);
+    for (int c = 0; c < LN_SC; c++) {
+        mpfr_clears(w->sc_mu[c], w->sc_v[c][0], w->sc_v[c][1], w->sc_v[c][2], w->sc_v[c][3], (mpfr_ptr)0);
+        mpfi_clear(w->sc_h[c]);
+    }
     dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa, (mpfi_ptr)0);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
                              w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd,
@@ -140,8 +144,13 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     dvc_lvi_result_init(w->lb, mm);
     dvc_lvi_result_init(w->lp, mm);
     dvc_lvi_result_init(w->la, mm);
-    mpfr_inits2(prec, w->beta, w->bstep, w->yerr, w->cmu, (mpfr_ptr)0);
-    mpfi_init2(w->ch, prec);
+    mpfr_inits2(prec, w->beta, w->bstep, w->yerr, (mpfr_ptr)0);
+    for (int c = 0; c < LN_SC; c++) {
+        mpfr_inits2(prec, w->sc_mu[c], w->sc_v[c][0], w->sc_v[c][1], w->sc_v[c][2], w->sc_v[c][3], (mpfr_ptr)0);
+        mpfi_init2(w->sc_h[c], prec);
+        w->sc_ok[c] = 0;
+    }
+    w->sc_next = 0;
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa,
                      (mpfi_ptr)0);
     dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0, w->Cs, w->cs0, w->Xk};
@@ -196,13 +205,18 @@ static long box_pattern(const dvc_lvi_result_t lr, dvc_status st, long m)
  * rounded up (MPFI at the interval h). */
 static int step_consts(lws *w, const mpfr_t mu)
 {
-    /* mu changes only with the norm or the pattern, h not at all on a
-     * uniform grid: reuse the last constants */
-    if (w->cvalid && mpfr_equal_p(mu, w->cmu) && mpfr_equal_p(&w->h->left, &w->ch->left) && mpfr_equal_p(&w->h->right, &w->ch->right))
-        return 1;
-    w->cvalid = 0;
-    mpfr_set(w->cmu, mu, MPFR_RNDN);
-    mpfi_set(w->ch, w->h);
+    /* mu takes few values (the norms' global and per-pattern constants), h
+     * one on a uniform grid: a small cache keyed by (mu, h) */
+    for (int c = 0; c < LN_SC; c++) {
+        if (w->sc_ok[c] && mpfr_equal_p(mu, w->sc_mu[c]) && mpfr_equal_p(&w->h->left, &w->sc_h[c]->left) &&
+            mpfr_equal_p(&w->h->right, &w->sc_h[c]->right)) {
+            mpfr_set(w->cE, w->sc_v[c][0], MPFR_RNDU);
+            mpfr_set(w->cP, w->sc_v[c][1], MPFR_RNDU);
+            mpfr_set(w->eK, w->sc_v[c][2], MPFR_RNDU);
+            mpfr_set(w->cPK, w->sc_v[c][3], MPFR_RNDU);
+            return 1;
+        }
+    }
     mpfi_set_fr(w->u, mu);
     for (int part = 0; part < 2; part++) {
         mpfi_set(w->tk, w->h);
@@ -218,8 +232,20 @@ static int step_consts(lws *w, const mpfr_t mu)
             mpfr_set(part ? w->cPK : w->cP, &w->v->right, MPFR_RNDU);
         }
     }
-    w->cvalid = mpfr_number_p(w->cE) && mpfr_number_p(w->cP) && mpfr_number_p(w->eK) && mpfr_number_p(w->cPK);
-    return w->cvalid;
+    if (!(mpfr_number_p(w->cE) && mpfr_number_p(w->cP) && mpfr_number_p(w->eK) && mpfr_number_p(w->cPK)))
+        return 0;
+    {
+        int c = w->sc_next;
+        w->sc_next = (w->sc_next + 1) % LN_SC;
+        mpfr_set(w->sc_mu[c], mu, MPFR_RNDN);
+        mpfi_set(w->sc_h[c], w->h);
+        mpfr_set(w->sc_v[c][0], w->cE, MPFR_RNDU);
+        mpfr_set(w->sc_v[c][1], w->cP, MPFR_RNDU);
+        mpfr_set(w->sc_v[c][2], w->eK, MPFR_RNDU);
+        mpfr_set(w->sc_v[c][3], w->cPK, MPFR_RNDU);
+        w->sc_ok[c] = 1;
+    }
+    return 1;
 }
 
 /* Integrate D+||e|| <= mu ||e|| + ||d|| over the step from ||e(t_i)|| <= E0

@@ -102,7 +102,10 @@ dvc_status dvc_lognorm_norm(dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
  * eps_y, ry, Lg; delta[i] holds dW[i], beta_step[i] the LVI constant used
  * on step i, Lx and Lf 0), so dvc_dlvi_tube_x / dvc_dlvi_tube_y apply, and info as
  * dvc_lognorm_norm plus the per-step data. DVC_NOT_CERTIFIED names the
- * step and the quantity; r->steps_done steps remain valid. */
+ * step and the quantity; r->steps_done steps remain valid. When
+ * o->dlvi.sink is set, grid point 0 and every certified step are handed to
+ * it in order, as the Algorithm 4.2 engine does (the result still keeps
+ * every grid point). */
 dvc_status dvc_lognorm_run(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                            const dvc_lognorm_opts *o);
 

@@ -1096,6 +1096,35 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
     return DVC_OK;
 }
 
+/* Hand grid point i (and step i - 1 before it) to the sink of o->dlvi, if
+ * any: the same points as the Algorithm 4.2 engine hands out, so that the
+ * streaming certificate writer takes either route. The result keeps every
+ * grid point (r->window = 0). */
+static dvc_status emit(const lws *w, const dvc_dlvi_result_t r, long i)
+{
+    const dvc_dlvi_opts *o = &w->o->dlvi;
+    dvc_dlvi_point pt;
+    long m = w->m;
+    if (o->sink == NULL) return DVC_OK;
+    memset(&pt, 0, sizeof pt);
+    pt.i = i;
+    pt.t = r->t[i];
+    pt.x = r->x + i * w->n;
+    pt.y = r->y + i * m;
+    pt.yhat = m > 0 ? r->yhat[i * m] : NULL;
+    pt.eps_x = r->eps_x[i];
+    pt.eps_y = r->eps_y[i];
+    if (i >= 1) {
+        pt.Lx = r->Lx[i - 1];
+        pt.Lf = r->Lf[i - 1];
+        pt.Lg = r->Lg[i - 1];
+        pt.delta = r->delta[i - 1];
+        pt.beta_step = r->beta_step[i - 1];
+        pt.ry = r->ry[i - 1];
+    }
+    return o->sink(&pt, o->sink_ctx);
+}
+
 static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                          const dvc_lognorm_opts *o, const double *xs, const double *ys, int predict)
 {
@@ -1166,8 +1195,10 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     }
     mpfr_set(r->max_eps_x, r->eps_x[0], MPFR_RNDU);
     mpfr_set(r->max_eps_y, r->eps_y[0], MPFR_RNDU);
+    if ((st = emit(&w, r, 0)) != DVC_OK) goto done;
     for (long i = 0; i < w.N; i++) {
-        if ((st = step(&w, r, i, ys != NULL)) != DVC_OK) {
+        if ((st = step(&w, r, i, ys != NULL)) == DVC_OK) st = emit(&w, r, i + 1);
+        if (st != DVC_OK) {
             if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INTERNAL) {
                 char msg[512];
                 snprintf(msg, sizeof msg, "%s", dvc_error_message());

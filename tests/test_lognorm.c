@@ -868,6 +868,14 @@ static dvc_status log_sink(const dvc_dlvi_point *pt, void *ctx)
     return DVC_OK;
 }
 
+static dvc_status src_of(long i, double *x, double *y, void *ctx)
+{
+    sink_log *L = ctx;
+    for (long k = 0; k < L->r->n; k++) x[k] = L->r->x[i * L->r->n + k];
+    for (long k = 0; k < L->r->m; k++) y[k] = L->r->y[i * L->r->m + k];
+    return DVC_OK;
+}
+
 /* The sink of o->dlvi sees grid point 0 and every step in order, with the
  * bounds the result holds (the streaming certificate writer relies on it). */
 static void test_sink(void)
@@ -889,6 +897,23 @@ static void test_sink(void)
     dvc_lognorm_info_init(info);
     CHECK(dvc_lognorm_run(r, info, p, &o) == DVC_OK, "run with a sink: %s", dvc_error_message());
     CHECK(L.calls == 201 && L.bad == 0, "sink: %ld calls (want 201), %ld out of order", L.calls, L.bad);
+    {
+        /* the same predictor handed over point by point: the same bounds */
+        dvc_dlvi_result_t r2;
+        dvc_lognorm_info_t info2;
+        sink_log L2 = {0, 0, r};
+        o.dlvi.sink_ctx = &L2;
+        dvc_dlvi_result_init(r2);
+        dvc_lognorm_info_init(info2);
+        CHECK(dvc_lognorm_certify_stream(r2, info2, p, &o, src_of, &L2) == DVC_OK, "certify_stream: %s",
+              dvc_error_message());
+        CHECK(L2.calls == 201 && r2->N == 200 && mpfr_equal_p(r2->eps_x[200], r->eps_x[200]) &&
+                  mpfr_equal_p(r2->eps_y[200], r->eps_y[200]),
+              "certify_stream: the bounds of the run");
+        CHECK(dvc_lognorm_certify_stream(r2, info2, p, &o, NULL, NULL) == DVC_ERR_INPUT, "no source refused");
+        dvc_lognorm_info_clear(info2);
+        dvc_dlvi_result_clear(r2);
+    }
     dvc_lognorm_info_clear(info);
     dvc_dlvi_result_clear(r);
     dvc_dlvi_problem_clear(p);

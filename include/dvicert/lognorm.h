@@ -116,6 +116,13 @@ dvc_status dvc_lognorm_certify(dvc_dlvi_result_t r, dvc_lognorm_info_t info,
                                const dvc_dlvi_problem_t p, const dvc_lognorm_opts *o,
                                const double *xs, const double *ys);
 
+/* The same, with the predictor handed over point by point by src (i =
+ * 0..N in order, x^{i+1} just before step i; y always given), e.g. by a
+ * certificate reader verifying in lockstep through o->dlvi.sink. */
+dvc_status dvc_lognorm_certify_stream(dvc_dlvi_result_t r, dvc_lognorm_info_t info,
+                                      const dvc_dlvi_problem_t p, const dvc_lognorm_opts *o,
+                                      dvc_dlvi_source src, void *src_ctx);
+
 const char *dvc_lognorm_kind_name(dvc_lognorm_kind k);
 
 #ifdef __cplusplus

@@ -1126,7 +1126,8 @@ static dvc_status emit(const lws *w, const dvc_dlvi_result_t r, long i)
 }
 
 static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
-                         const dvc_lognorm_opts *o, const double *xs, const double *ys, int predict)
+                         const dvc_lognorm_opts *o, const double *xs, const double *ys, int predict,
+                         dvc_dlvi_source src, void *src_ctx)
 {
     lws w;
     dvc_lognorm_opts def;
@@ -1160,15 +1161,26 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     }
     st = setup(&w, r, info, p, o);
     if (st != DVC_OK) goto done;
-    for (long k = 0; k < (p->N + 1) * n; k++) {
-        if (!isfinite(xs[k])) {
-            st = dvc_error(DVC_ERR_INPUT, "lognorm: predictor x[%ld][%ld] is not finite", k / n, k % n);
-            goto done;
+    if (src) {
+        /* x^0 now, x^{i+1} before step i */
+        if ((st = src(0, r->x, r->y, src_ctx)) != DVC_OK) goto done;
+        for (long k = 0; k < n; k++)
+            if (!isfinite(r->x[k])) {
+                st = dvc_error(DVC_ERR_INPUT, "lognorm: predictor x[0][%ld] is not finite", k);
+                goto done;
+            }
+        ys = r->y; /* y is always given by a source */
+    } else {
+        for (long k = 0; k < (p->N + 1) * n; k++) {
+            if (!isfinite(xs[k])) {
+                st = dvc_error(DVC_ERR_INPUT, "lognorm: predictor x[%ld][%ld] is not finite", k / n, k % n);
+                goto done;
+            }
+            r->x[k] = xs[k];
         }
-        r->x[k] = xs[k];
+        if (ys)
+            for (long k = 0; k < (p->N + 1) * m; k++) r->y[k] = ys[k];
     }
-    if (ys)
-        for (long k = 0; k < (p->N + 1) * m; k++) r->y[k] = ys[k];
     /* t = 0: eps_x[0] = ||x0 - x^0||_inf, E_0 = ||x0 - x^0||_W */
     for (long k = 0; k < n; k++) mpfi_sub_d(w.dx->e[k], p->x0->e[k], r->x[k]);
     dvc_ivec_norm_inf(r->eps_x[0], w.dx);
@@ -1197,6 +1209,14 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     mpfr_set(r->max_eps_y, r->eps_y[0], MPFR_RNDU);
     if ((st = emit(&w, r, 0)) != DVC_OK) goto done;
     for (long i = 0; i < w.N; i++) {
+        if (src) {
+            if ((st = src(i + 1, r->x + (i + 1) * n, r->y + (i + 1) * m, src_ctx)) != DVC_OK) goto done;
+            for (long k = 0; k < n; k++)
+                if (!isfinite(r->x[(i + 1) * n + k])) {
+                    st = dvc_error(DVC_ERR_INPUT, "lognorm: predictor x[%ld][%ld] is not finite", i + 1, k);
+                    goto done;
+                }
+        }
         if ((st = step(&w, r, i, ys != NULL)) == DVC_OK) st = emit(&w, r, i + 1);
         if (st != DVC_OK) {
             if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INTERNAL) {
@@ -1219,12 +1239,19 @@ done:
 dvc_status dvc_lognorm_run(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                            const dvc_lognorm_opts *o)
 {
-    return engine(r, info, p, o, NULL, NULL, 1);
+    return engine(r, info, p, o, NULL, NULL, 1, NULL, NULL);
 }
 
 dvc_status dvc_lognorm_certify(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                                const dvc_lognorm_opts *o, const double *xs, const double *ys)
 {
     if (xs == NULL) return dvc_error(DVC_ERR_INPUT, "lognorm: no predictor given");
-    return engine(r, info, p, o, xs, ys, 0);
+    return engine(r, info, p, o, xs, ys, 0, NULL, NULL);
+}
+
+dvc_status dvc_lognorm_certify_stream(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
+                                      const dvc_lognorm_opts *o, dvc_dlvi_source src, void *src_ctx)
+{
+    if (src == NULL) return dvc_error(DVC_ERR_INPUT, "lognorm: no predictor source given");
+    return engine(r, info, p, o, NULL, NULL, 0, src, src_ctx);
 }

@@ -281,6 +281,18 @@ static void ref64(const char *path, long N, double T, int deriv, long pieces)
             printf("  radius(T) %.4e, error estimate at T %.4e (ratio %.2f); max over t of radius / error "
                    "envelope %.2f (t = %.3g); pieces with derivatives %ld\n",
                    info->rad[N], eT, info->rad[N] / eT, worst, worst_t, info->n_deriv);
+            {
+                /* Algorithm 4.2 on the same grid (same theta predictor) */
+                dvc_dlvi_result_t r2;
+                p->N = N;
+                dvc_dlvi_result_init(r2);
+                if (dvc_dlvi_run(r2, p, &lo.dlvi) == DVC_OK)
+                    printf("  alg4.2: radius(T) %.4e (ratio %.3g)\n", mpfr_get_d(r2->eps_x[N], MPFR_RNDU),
+                           mpfr_get_d(r2->eps_x[N], MPFR_RNDU) / eT);
+                else
+                    printf("  alg4.2: not certified after %ld steps: %.120s\n", r2->steps_done, dvc_error_message());
+                dvc_dlvi_result_clear(r2);
+            }
         }
         free(xf);
         free(yf);

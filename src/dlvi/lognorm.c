@@ -33,7 +33,7 @@ typedef struct {
     /* derivative enclosures: C = -(f' + B G g') over a piece, c0 its
      * midpoint (the affine part of the f, g variation) */
     int deriv;
-    dvc_ivec_t C, c0, gd, Cs, cs0;
+    dvc_ivec_t C, c0, gd, Cs, cs0, Fd, Fs, fm;
     /* pattern-change steps, per piece: the piece's box solve, the anchor
      * solve at its midpoint, the step's crude y box */
     dvc_lvi_result_t lp, la;
@@ -92,7 +92,7 @@ static void lws_clear(lws *w)
     dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa, (mpfi_ptr)0);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
                              w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd,
-                             w->Cs, w->cs0, w->Ycr, w->yma, w->ga, w->Xk};
+                             w->Cs, w->cs0, w->Ycr, w->yma, w->ga, w->Xk, w->Fd, w->Fs, w->fm};
     for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) dvc_ivec_clear(vs[k]);
     mpfr_clears(w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK, w->cPK,
                 (mpfr_ptr)0);
@@ -153,7 +153,8 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     w->sc_next = 0;
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa,
                      (mpfi_ptr)0);
-    dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0, w->Cs, w->cs0, w->Xk};
+    dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0, w->Cs, w->cs0, w->Xk,
+                             w->Fd, w->Fs, w->fm};
     dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_, w->gd, w->Ycr, w->yma, w->ga};
     for (size_t k = 0; k < sizeof vn / sizeof vn[0]; k++) dvc_ivec_init2(vn[k], n, prec);
     for (size_t k = 0; k < sizeof vm / sizeof vm[0]; k++) dvc_ivec_init2(vm[k], mm, prec);
@@ -408,6 +409,7 @@ static int piece_deriv(lws *w, long k_aff, const mpfi_t t)
     dvc_status st = DVC_OK;
     if (w->f.eval == NULL) dvc_ivec_zero(w->C);
     else st = w->f.deriv(w->C, t, w->f.ctx);
+    if (st == DVC_OK) dvc_ivec_set(w->Fd, w->C);
     if (st == DVC_OK && m > 0 && k_aff >= 0 && w->g.eval != NULL) {
         st = w->g.deriv(w->gd, t, w->g.ctx);
         if (st == DVC_OK) {
@@ -530,9 +532,23 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         if (!(mpfr_get_d(&w->p->T->right, MPFR_RNDU) * hh / (2.0 * (double)K) * rc <= 0.01 * w->info->rad[i]))
             dstep = 0;
     }
+    /* f once per step: f(tau) in f(t_m) + (tau - t_m) [f'(step)], when
+     * that box, (h/2) wid f' per unit time, would also add less than 1% of
+     * the current radius over the horizon (fewer evaluations of f) */
+    int fone = 0;
     if (dstep) {
         dvc_ivec_set(w->Cs, w->C);
         dvc_ivec_set(w->cs0, w->c0);
+        if (w->f.eval != NULL) {
+            double rc = 0.0, hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
+            for (long c = 0; c < n; c++)
+                rc = fmax(rc, mpfr_get_d(&w->Fd->e[c]->right, MPFR_RNDU) - mpfr_get_d(&w->Fd->e[c]->left, MPFR_RNDD));
+            fone = mpfr_get_d(&w->p->T->right, MPFR_RNDU) * 0.5 * hh * rc <= 0.01 * w->info->rad[i];
+        }
+        if (fone) {
+            dvc_ivec_set(w->Fs, w->Fd);
+            if ((st = dvc_dlvi_tf_eval_(&w->f, w->fm, w->tm, "f")) != DVC_OK) return st;
+        }
     }
     if (m > 0 && k_aff < 0) dvc_ivec_set(w->Ycr, w->Y);
     for (long k = 0; k < K; k++) {
@@ -547,7 +563,13 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         mpfi_div_si(w->u, w->u, K);
         mpfi_add(w->u, w->u, w->ti);
         mpfi_union(w->tpk, w->s, w->u);
-        if ((st = dvc_dlvi_tf_eval_(&w->f, w->fk, w->tk, "f")) != DVC_OK) return st;
+        if (fone) {
+            mpfi_sub(w->s, w->tk, w->tm);
+            dvc_ivec_set(w->fk, w->fm);
+            dvc_ivec_addmul(w->fk, w->s, w->Fs);
+        } else if ((st = dvc_dlvi_tf_eval_(&w->f, w->fk, w->tk, "f")) != DVC_OK) {
+            return st;
+        }
         if (m > 0 && (st = dvc_dlvi_tf_eval_(&w->g, w->gk, w->tk, "g")) != DVC_OK) return st;
         /* r(s) = -(f(s) - f(tau)) - B G (g(s) - g(tau)). With derivatives:
          * f(s) - f(tau) in (s - tau) [f'(piece)] (mean value, componentwise),

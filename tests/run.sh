@@ -6,7 +6,7 @@
 #   bash tests/run.sh sanitize  the test suite again under AddressSanitizer + UBSan
 #   bash tests/run.sh fuzz      libFuzzer harnesses (clang, build-fuzz): replay the seed
 #                               corpora and regression inputs, then fuzz each reader for
-#                               DVC_FUZZ_SECONDS (default 25) seconds; see tests/fuzz/meson.build
+#                               DVC_FUZZ_SECONDS (default 20) seconds; see tests/fuzz/meson.build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -34,7 +34,7 @@ replay)
     ;;
 fuzz)
     name=$1 seeds=$2 work=$3 art=$4 dict=${5:-}
-    secs=${DVC_FUZZ_SECONDS:-25}
+    secs=${DVC_FUZZ_SECONDS:-20}
     mkdir -p "$work" "$art"
     log="$art/fuzz.log"
     start=$(date +%s)

@@ -9,13 +9,17 @@ set -uo pipefail
 mode=$1 exe=$(realpath "$2")
 shift 2
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+# the harnesses write each input to a file under TMPDIR (in memory when
+# possible); a crashing input skips their cleanup, so remove it all here
+TMPDIR=$(mktemp -d /dev/shm/dvc-fuzz.XXXXXX 2>/dev/null || mktemp -d)
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 limits=(-rss_limit_mb=2048 -timeout=10)
 
 case "$mode" in
 replay)
     n=0 bad=0
-    log=$(mktemp)
-    trap 'rm -f "$log"' EXIT
+    log=$TMPDIR/replay.log
     for dir in "$@"; do
         [ -d "$dir" ] || continue
         for f in "$dir"/*; do

@@ -137,25 +137,40 @@ static json_t *steps_arr(const dvc_cert_t c)
     return arr;
 }
 
+/* The members before "steps", in file order, for the whole-file and the
+ * streaming writers: *out is a new object holding a reference to problem. */
+static dvc_status head_obj(json_t **out, const dvc_cert_t c, json_t *problem)
+{
+    json_t *hdr;
+    char dg[17], tagged[32];
+    dvc_status st;
+    *out = NULL;
+    if ((st = dvc_problem_digest(dg, problem)) != DVC_OK) return st;
+    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+    hdr = json_object();
+    if (!hdr) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    json_object_set_new(hdr, "format", json_string(CERT_FORMAT));
+    json_object_set_new(hdr, "version", json_integer(CERT_VERSION));
+    json_object_set_new(hdr, "generator", json_string(c->generator ? c->generator : "dvicert"));
+    json_object_set_new(hdr, "precision", json_integer((json_int_t)c->prec));
+    json_object_set_new(hdr, "method", claims_obj(&c->method));
+    json_object_set_new(hdr, "problem_digest", json_string(tagged));
+    json_object_set(hdr, "problem", problem);
+    *out = hdr;
+    return DVC_OK;
+}
+
 static json_t *build_root(const dvc_cert_t c)
 {
-    json_t *root = json_object(), *problem;
+    json_t *root, *problem;
     json_error_t err;
     char dg[17], tagged[32];
+    dvc_status st;
     problem = json_loads(c->problem_json ? c->problem_json : "", 0, &err);
-    if (!problem || dvc_problem_digest(dg, problem) != DVC_OK) {
-        json_decref(problem);
-        json_decref(root);
-        return NULL;
-    }
-    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
-    json_object_set_new(root, "format", json_string(CERT_FORMAT));
-    json_object_set_new(root, "version", json_integer(CERT_VERSION));
-    json_object_set_new(root, "generator", json_string(c->generator ? c->generator : "dvicert"));
-    json_object_set_new(root, "precision", json_integer((json_int_t)c->prec));
-    json_object_set_new(root, "method", claims_obj(&c->method));
-    json_object_set_new(root, "problem_digest", json_string(tagged));
-    json_object_set_new(root, "problem", problem);
+    if (!problem) return NULL;
+    st = head_obj(&root, c, problem);
+    json_decref(problem);
+    if (st != DVC_OK) return NULL;
     json_object_set_new(root, "steps", steps_arr(c));
     /* after the steps: a streaming writer knows it only at the end */
     json_object_set_new(root, "summary", claims_obj(&c->summary));
@@ -485,6 +500,20 @@ static int append(char **buf, size_t *len, size_t *cap, const char *s)
     return 0;
 }
 
+/* One member of the layout, `"key": value` (malloc'd; NULL: out of memory). */
+static char *member_text(const char *key, const json_t *val)
+{
+    json_t *k = json_string(key);
+    char *ks = k ? json_dumps(k, JSON_ENCODE_ANY) : NULL;
+    char *vs = json_dumps(val, JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_COMPACT);
+    char *t = ks && vs ? malloc(strlen(ks) + strlen(vs) + 3) : NULL;
+    if (t) sprintf(t, "%s: %s", ks, vs);
+    json_decref(k);
+    free(ks);
+    free(vs);
+    return t;
+}
+
 /* Readable layout: top-level keys one per line, one step per line. */
 dvc_status dvc_cert_write(const dvc_cert_t c, const char *path)
 {
@@ -498,18 +527,12 @@ dvc_status dvc_cert_write(const dvc_cert_t c, const char *path)
     if (!root) return dvc_error(DVC_ERR_INPUT, "%s: the certificate is incomplete (no problem)", path);
     fail |= append(&buf, &len, &cap, "{\n");
     json_object_foreach(root, key, val) {
-        json_t *k = json_string(key);
-        char *ks = json_dumps(k, JSON_ENCODE_ANY);
-        json_decref(k);
         fail |= append(&buf, &len, &cap, first ? "  " : ",\n  ");
         first = 0;
-        fail |= ks == NULL || append(&buf, &len, &cap, ks);
-        free(ks);
-        fail |= append(&buf, &len, &cap, ": ");
         if (strcmp(key, "steps") == 0) {
             size_t i;
             json_t *s;
-            fail |= append(&buf, &len, &cap, "[\n");
+            fail |= append(&buf, &len, &cap, "\"steps\": [\n");
             json_array_foreach(val, i, s) {
                 piece = json_dumps(s, JSON_COMPACT | JSON_PRESERVE_ORDER);
                 fail |= piece == NULL || append(&buf, &len, &cap, "    ");
@@ -519,7 +542,7 @@ dvc_status dvc_cert_write(const dvc_cert_t c, const char *path)
             }
             fail |= append(&buf, &len, &cap, "  ]");
         } else {
-            piece = json_dumps(val, JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_COMPACT);
+            piece = member_text(key, val);
             fail |= piece == NULL || append(&buf, &len, &cap, piece);
             free(piece);
         }
@@ -577,13 +600,9 @@ static int fnv_obj(uint64_t *h, const json_t *obj, int drop_last)
 /* One member line of the layout: `  "key": value` (no separator). */
 static int put_member(FILE *f, const char *key, const json_t *val)
 {
-    json_t *k = json_string(key);
-    char *ks = k ? json_dumps(k, JSON_ENCODE_ANY) : NULL;
-    char *vs = json_dumps(val, JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_COMPACT);
-    int rc = ks && vs && fprintf(f, "  %s: %s", ks, vs) > 0 ? 0 : -1;
-    json_decref(k);
-    free(ks);
-    free(vs);
+    char *t = member_text(key, val);
+    int rc = t && fprintf(f, "  %s", t) > 0 ? 0 : -1;
+    free(t);
     return rc;
 }
 
@@ -603,7 +622,6 @@ static dvc_status wr_head(wr_t *w)
 {
     dvc_cert_struct *c = w->c;
     json_t *hdr;
-    char dg[17], tagged[32];
     dvc_status st;
     c->n = w->p->n;
     c->m = w->p->m;
@@ -612,20 +630,14 @@ static dvc_status wr_head(wr_t *w)
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
     if ((st = dvc_cert_method_claims_(&c->method, w->p, w->r)) != DVC_OK) return st;
-    if ((st = dvc_problem_digest(dg, w->resolved)) != DVC_OK) return st;
-    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+    if ((st = head_obj(&hdr, c, w->resolved)) != DVC_OK) return st;
     if (w->of && !w->f) {
-        if ((st = dvc_outfile_open(w->of, w->out_path)) != DVC_OK) return st;
+        if ((st = dvc_outfile_open(w->of, w->out_path)) != DVC_OK) {
+            json_decref(hdr);
+            return st;
+        }
         w->f = w->of->f;
     }
-    hdr = json_object();
-    json_object_set_new(hdr, "format", json_string(CERT_FORMAT));
-    json_object_set_new(hdr, "version", json_integer(CERT_VERSION));
-    json_object_set_new(hdr, "generator", json_string(c->generator ? c->generator : "dvicert"));
-    json_object_set_new(hdr, "precision", json_integer((json_int_t)c->prec));
-    json_object_set_new(hdr, "method", claims_obj(&c->method));
-    json_object_set_new(hdr, "problem_digest", json_string(tagged));
-    json_object_set(hdr, "problem", w->resolved);
     if (w->f) {
         const char *key;
         json_t *val;

@@ -1,0 +1,699 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The event-driven engine (docs/hybrid.md section 4): steps of the
+ * validated flow, detection of possible crossings from the step enclosure,
+ * interval Newton on phi(t) = g(t, x(t)) with phi' = dg/dt + grad g . f,
+ * proofs of existence, uniqueness and transversality, the mean-value
+ * transfer of the state set through the switch, and the classification of
+ * the approaches that cannot be certified. */
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "hybrid/flow.h"
+#include "expr/internal.h"
+
+#define HYB_MAX_SPLIT 14 /* halvings of a step before giving up */
+
+void dvc_hybrid_result_init(dvc_hybrid_result_t r)
+{
+    memset(r, 0, sizeof *r);
+    r->prec = dvc_prec_get();
+    mpfi_init2(r->stop_t, r->prec);
+    r->stop_g = -1;
+}
+
+void dvc_hybrid_result_clear(dvc_hybrid_result_t r)
+{
+    for (long i = 0; i < r->alloc; i++) {
+        mpfr_clear(r->t[i]);
+        dvc_ivec_clear(r->x[i]);
+        dvc_ivec_clear(r->box[i]);
+    }
+    free(r->t);
+    free(r->x);
+    free(r->box);
+    free(r->mode);
+    for (long k = 0; k < r->nevents; k++) {
+        mpfi_clear(r->ev[k].t);
+        mpfi_clear(r->ev[k].dphi);
+        dvc_ivec_clear(r->ev[k].x);
+    }
+    free(r->ev);
+    mpfi_clear(r->stop_t);
+    memset(r, 0, sizeof *r);
+}
+
+typedef struct {
+    const dvc_hybrid_model_struct *m;
+    dvc_hybrid_result_struct *r;
+    long n;
+    int K;
+    mpfr_prec_t prec;
+} ctx;
+
+/* Append grid point t_{nsteps} (x) after a step with the given box. */
+static dvc_status push_point(ctx *c, const mpfr_t t, const dvc_ivec_t x, const dvc_ivec_t box,
+                             long mode)
+{
+    dvc_hybrid_result_struct *r = c->r;
+    long need = r->nsteps + 2;
+    if (need > r->alloc) {
+        long na = r->alloc ? 2 * r->alloc : 64;
+        mpfr_t *nt = realloc(r->t, (size_t)na * sizeof *nt);
+        if (!nt) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        r->t = nt;
+        dvc_ivec_t *nx = realloc(r->x, (size_t)na * sizeof *nx);
+        if (!nx) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        r->x = nx;
+        dvc_ivec_t *nb = realloc(r->box, (size_t)na * sizeof *nb);
+        if (!nb) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        r->box = nb;
+        long *nm = realloc(r->mode, (size_t)na * sizeof *nm);
+        if (!nm) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        r->mode = nm;
+        for (long i = r->alloc; i < na; i++) {
+            mpfr_init2(r->t[i], c->prec);
+            dvc_ivec_init2(r->x[i], c->n, c->prec);
+            dvc_ivec_init2(r->box[i], c->n, c->prec);
+            r->mode[i] = -1;
+        }
+        r->alloc = na;
+    }
+    if (box) {
+        dvc_ivec_set(r->box[r->nsteps], box);
+        r->mode[r->nsteps] = mode;
+        r->nsteps++;
+    }
+    mpfr_set(r->t[r->nsteps], t, MPFR_RNDN);
+    dvc_ivec_set(r->x[r->nsteps], x);
+    return DVC_OK;
+}
+
+static dvc_status push_event(ctx *c, const mpfi_t t, long g, long from, long to,
+                             const dvc_ivec_t x, const mpfi_t dphi)
+{
+    dvc_hybrid_result_struct *r = c->r;
+    if (r->nevents == r->aevents) {
+        long na = r->aevents ? 2 * r->aevents : 16;
+        dvc_hybrid_event *ne = realloc(r->ev, (size_t)na * sizeof *ne);
+        if (!ne) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        r->ev = ne;
+        r->aevents = na;
+    }
+    dvc_hybrid_event *e = &r->ev[r->nevents++];
+    mpfi_init2(e->t, c->prec);
+    mpfi_init2(e->dphi, c->prec);
+    dvc_ivec_init2(e->x, c->n, c->prec);
+    mpfi_set(e->t, t);
+    mpfi_set(e->dphi, dphi);
+    dvc_ivec_set(e->x, x);
+    e->g = g;
+    e->mode_before = from;
+    e->mode_after = to;
+    return DVC_OK;
+}
+
+/* phi' = dg/dt + grad g . f over T x X in the given mode. */
+static dvc_status dphi_eval(mpfi_t phi, mpfi_t dphi, const ctx *c, long g,
+                            const dvc_hybrid_mode *md, const mpfi_t T, const dvc_ivec_t X)
+{
+    dvc_ivec_t F;
+    mpfi_t one;
+    dvc_ivec_init2(F, c->n, c->prec);
+    mpfi_init2(one, c->prec);
+    mpfi_set_ui(one, 1);
+    dvc_status st = hyb_field(F, md, T, X);
+    if (st == DVC_OK) st = dvc_expr_eval_tangent(phi, dphi, c->m->g[g], T, X, one, F);
+    dvc_ivec_clear(F);
+    mpfi_clear(one);
+    return st;
+}
+
+static int sgn(const mpfi_t x)
+{
+    if (dvc_ival_is_pos(x)) return 1;
+    if (dvc_ival_is_neg(x)) return -1;
+    return 0;
+}
+
+/* S <- [a - t0] for a point time a (an interval: the difference may round). */
+static void diff_pt(mpfi_t S, const mpfr_t a, const mpfr_t t0)
+{
+    mpfi_set_fr(S, a);
+    mpfi_sub_fr(S, S, t0);
+}
+
+static void time_str(char *buf, size_t len, const mpfi_t T)
+{
+    char *s = dvc_ival_str(T, 17);
+    snprintf(buf, len, "%s", s ? s : "?");
+    free(s);
+}
+
+/* Interval Newton on phi over Tc (in place): every zero of phi in Tc stays
+ * in Tc. dphi receives phi' over the final Tc. */
+static dvc_status newton(ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybrid_mode *md,
+                         const hyb_set *L, const mpfr_t t0)
+{
+    mpfr_t mid;
+    mpfi_t S, Tm, phim, phi, N;
+    dvc_ivec_t X;
+    dvc_status st = DVC_OK;
+    mpfr_init2(mid, c->prec);
+    mpfi_init2(S, c->prec);
+    mpfi_init2(Tm, c->prec);
+    mpfi_init2(phim, c->prec);
+    mpfi_init2(phi, c->prec);
+    mpfi_init2(N, c->prec);
+    dvc_ivec_init2(X, c->n, c->prec);
+    for (int it = 0; it < 80; it++) {
+        /* phi' over Tc */
+        mpfi_sub_fr(S, Tc, t0);
+        if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);
+        st = hyb_flow_over(X, md, L, t0, S, c->K);
+        if (st == DVC_OK) st = dphi_eval(phi, dphi, c, g, md, Tc, X);
+        if (st != DVC_OK) break;
+        if (mpfi_has_zero(dphi)) {
+            st = dvc_error(DVC_ERR_INTERNAL, "interval Newton: phi' lost its sign");
+            break;
+        }
+        /* phi at the midpoint */
+        mpfi_mid(mid, Tc);
+        diff_pt(S, mid, t0);
+        st = hyb_flow_over(X, md, L, t0, S, c->K);
+        mpfi_set_fr(Tm, mid);
+        if (st == DVC_OK) st = dvc_expr_eval_x(phim, c->m->g[g], Tm, X);
+        if (st != DVC_OK) break;
+        mpfi_div(N, phim, dphi);
+        mpfi_sub(N, Tm, N);
+        double w0 = mpfr_get_d(&Tc->right, MPFR_RNDU) - mpfr_get_d(&Tc->left, MPFR_RNDD);
+        if (mpfi_intersect(N, N, Tc) != 0 || mpfi_is_empty(N)) {
+            st = dvc_error(DVC_NOT_CERTIFIED, "interval Newton: empty intersection (no zero)");
+            break;
+        }
+        int same = mpfr_equal_p(&N->left, &Tc->left) && mpfr_equal_p(&N->right, &Tc->right);
+        mpfi_set(Tc, N);
+        double w1 = mpfr_get_d(&Tc->right, MPFR_RNDU) - mpfr_get_d(&Tc->left, MPFR_RNDD);
+        if (same || (it > 2 && w1 > 0.75 * w0)) {
+            /* final phi' over the final Tc */
+            mpfi_sub_fr(S, Tc, t0);
+            if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);
+            st = hyb_flow_over(X, md, L, t0, S, c->K);
+            if (st == DVC_OK) st = dphi_eval(phi, dphi, c, g, md, Tc, X);
+            break;
+        }
+    }
+    mpfr_clear(mid);
+    mpfi_clear(S);
+    mpfi_clear(Tm);
+    mpfi_clear(phim);
+    mpfi_clear(phi);
+    mpfi_clear(N);
+    dvc_ivec_clear(X);
+    return st;
+}
+
+/* A switching function whose phi' may vanish on the step could not be
+ * split away: classify from phi'' (second Lie derivative, Taylor mode). */
+static dvc_status classify_tangent(ctx *c, long g, const dvc_hybrid_mode *md, const hyb_set *L,
+                                   const mpfr_t t0, const mpfr_t t1)
+{
+    dvc_hybrid_result_struct *r = c->r;
+    long n = c->n;
+    dvc_status st;
+    mpfi_t T, S, gs[3], ts[3];
+    dvc_ivec_t X;
+    mpfi_t **xs = malloc((size_t)n * sizeof *xs), **vars = malloc((size_t)(n + 1) * sizeof *vars);
+    mpfi_init2(T, c->prec);
+    mpfi_init2(S, c->prec);
+    for (int k = 0; k < 3; k++) {
+        mpfi_init2(gs[k], c->prec);
+        mpfi_init2(ts[k], c->prec);
+    }
+    dvc_ivec_init2(X, n, c->prec);
+    for (long i = 0; i < n; i++) {
+        xs[i] = malloc(3 * sizeof **xs);
+        for (int k = 0; k < 3; k++) mpfi_init2(xs[i][k], c->prec);
+    }
+    mpfi_interv_fr(T, t0, t1);
+    diff_pt(S, t1, t0);
+    mpfr_set_ui(&S->left, 0, MPFR_RNDD);
+    st = hyb_flow_over(X, md, L, t0, S, c->K);
+    if (st == DVC_OK) st = hyb_state_series(xs, md, T, X, 2);
+    if (st == DVC_OK) {
+        mpfi_set(ts[0], T);
+        mpfi_set_ui(ts[1], 1);
+        mpfi_set_ui(ts[2], 0);
+        vars[0] = ts;
+        for (long i = 0; i < n; i++) vars[i + 1] = xs[i];
+        st = dvc_expr_taylor_(gs, c->m->g[g], vars, 2);
+    }
+    char tb[160];
+    time_str(tb, sizeof tb, T);
+    mpfi_set(r->stop_t, T);
+    r->stop_g = g;
+    if (st != DVC_OK) {
+        r->stop_class = DVC_HYB_UNDECIDED;
+        st = dvc_error_context(DVC_NOT_CERTIFIED,
+                               "t in %s: switching function '%s': transversality not proven, and "
+                               "phi'' could not be enclosed",
+                               tb, c->m->gname[g]);
+    } else if (sgn(gs[2]) != 0) {
+        r->stop_class = DVC_HYB_GRAZING;
+        st = dvc_error(DVC_NOT_CERTIFIED,
+                       "t in %s: switching function '%s' in mode '%s': grazing (possible "
+                       "tangency): phi' = dg/dt + grad g . f may vanish while phi may vanish, "
+                       "with phi'' %s 0 there; not integrated through",
+                       tb, c->m->gname[g], md->name, sgn(gs[2]) > 0 ? ">" : "<");
+    } else {
+        r->stop_class = DVC_HYB_UNDECIDED;
+        st = dvc_error(DVC_NOT_CERTIFIED,
+                       "t in %s: switching function '%s' in mode '%s': transversality not "
+                       "proven (0 in phi' and in phi'')",
+                       tb, c->m->gname[g], md->name);
+    }
+    for (long i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) mpfi_clear(xs[i][k]);
+        free(xs[i]);
+    }
+    free(xs);
+    free(vars);
+    for (int k = 0; k < 3; k++) {
+        mpfi_clear(gs[k]);
+        mpfi_clear(ts[k]);
+    }
+    mpfi_clear(T);
+    mpfi_clear(S);
+    dvc_ivec_clear(X);
+    return st;
+}
+
+/* Y encloses the solution of mode md on Tc = [t_lo, tau] from any state of
+ * Xc at any t* in Tc (Picard-Lindelof: Xc + [0, w] f(Tc, Y) inside Y). */
+static dvc_status apriori(dvc_ivec_t Y, const ctx *c, const dvc_hybrid_mode *md, const mpfi_t Tc,
+                          const dvc_ivec_t Xc)
+{
+    long n = c->n;
+    dvc_ivec_t F, Z;
+    mpfi_t w, e;
+    mpfr_t rad;
+    dvc_ivec_init2(F, n, c->prec);
+    dvc_ivec_init2(Z, n, c->prec);
+    mpfi_init2(w, c->prec);
+    mpfi_init2(e, c->prec);
+    mpfr_init2(rad, c->prec);
+    mpfi_diam_abs(rad, Tc);
+    mpfi_interv_d(w, 0.0, 0.0);
+    mpfi_put_fr(w, rad);
+    dvc_status st = hyb_field(F, md, Tc, Xc);
+    int ok = 0;
+    if (st == DVC_OK) {
+        /* first guess, inflated */
+        for (long i = 0; i < n; i++) {
+            mpfi_mul(e, w, F->e[i]);
+            mpfi_add(Y->e[i], Xc->e[i], e);
+            mpfi_diam_abs(rad, Y->e[i]);
+            mpfr_mul_d(rad, rad, 0.5, MPFR_RNDU);
+            mpfr_add_d(rad, rad, 1e-300, MPFR_RNDU);
+            mpfi_interv_fr(e, rad, rad);
+            mpfi_neg(F->e[i], e);
+            mpfi_put(e, F->e[i]);
+            mpfi_add(Y->e[i], Y->e[i], e);
+        }
+        for (int it = 0; it < 8 && st == DVC_OK && !ok; it++) {
+            st = hyb_field(F, md, Tc, Y);
+            if (st != DVC_OK) break;
+            ok = 1;
+            for (long i = 0; i < n; i++) {
+                mpfi_mul(e, w, F->e[i]);
+                mpfi_add(Z->e[i], Xc->e[i], e);
+                if (!mpfi_is_inside(Z->e[i], Y->e[i])) ok = 0;
+            }
+            if (!ok)
+                for (long i = 0; i < n; i++) mpfi_union(Y->e[i], Y->e[i], Z->e[i]);
+        }
+    }
+    dvc_ivec_clear(F);
+    dvc_ivec_clear(Z);
+    mpfi_clear(w);
+    mpfi_clear(e);
+    mpfr_clear(rad);
+    if (st != DVC_OK) return st;
+    return ok ? DVC_OK : dvc_error(DVC_NOT_CERTIFIED, "no a-priori enclosure after the switch");
+}
+
+typedef struct {
+    long tr;
+    int dir;
+    mpfi_t T, dphi;
+} cand;
+
+/* Apply the crossing of transition tr in Tc: record the event, move the
+ * set to tau = sup Tc through the switch, record the step [t, tau]. */
+static dvc_status do_event(ctx *c, hyb_set *L, mpfr_t t, long *mode, const cand *cd)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_transition *tr = &m->trans[cd->tr];
+    const dvc_hybrid_mode *m1 = &m->modes[tr->from], *m2 = &m->modes[tr->to];
+    dvc_hybrid_result_struct *r = c->r;
+    long n = c->n;
+    dvc_status st;
+    char tb[160];
+    time_str(tb, sizeof tb, cd->T);
+    mpfr_t tau, that, wd;
+    mpfi_t S, phi, d2, e;
+    dvc_ivec_t Xc, F1, F2, Y, box, C;
+    dvc_imat_t E2;
+    mpfr_inits2(c->prec, tau, that, wd, (mpfr_ptr)0);
+    mpfi_init2(S, c->prec);
+    mpfi_init2(phi, c->prec);
+    mpfi_init2(d2, c->prec);
+    mpfi_init2(e, c->prec);
+    dvc_ivec_init2(Xc, n, c->prec);
+    dvc_ivec_init2(F1, n, c->prec);
+    dvc_ivec_init2(F2, n, c->prec);
+    dvc_ivec_init2(Y, n, c->prec);
+    dvc_ivec_init2(box, n, c->prec);
+    dvc_ivec_init2(C, n, c->prec);
+    dvc_imat_init2(E2, n, n, c->prec);
+    mpfr_set(tau, &cd->T->right, MPFR_RNDU);
+    mpfi_mid(that, cd->T);
+    /* state at the crossing and the step box up to tau */
+    mpfi_sub_fr(S, cd->T, t);
+    if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);
+    st = hyb_flow_over(Xc, m1, L, t, S, c->K);
+    if (st != DVC_OK) goto out;
+    diff_pt(S, tau, t);
+    mpfr_set_ui(&S->left, 0, MPFR_RNDD);
+    st = hyb_flow_over(box, m1, L, t, S, c->K);
+    if (st != DVC_OK) goto out;
+    if (tr->reset) {
+        r->stop_class = DVC_HYB_UNDECIDED;
+        st = dvc_error(DVC_NOT_CERTIFIED,
+                       "t in %s: transition on '%s' has a reset map, which this engine cannot "
+                       "carry yet", tb, m->gname[tr->g]);
+        goto out;
+    }
+    /* the new mode's field must cross in the same direction (else sliding) */
+    st = dphi_eval(phi, d2, c, tr->g, m2, cd->T, Xc);
+    if (st != DVC_OK) goto out;
+    if (sgn(d2) != cd->dir) {
+        mpfi_set(r->stop_t, cd->T);
+        r->stop_g = tr->g;
+        r->stop_class = sgn(d2) == -cd->dir ? DVC_HYB_SLIDING : DVC_HYB_UNDECIDED;
+        st = dvc_error(DVC_NOT_CERTIFIED,
+                       "t in %s: switching function '%s': the field of mode '%s' %s (grad g . f "
+                       "%s 0 on the %s side); %s; not integrated through",
+                       tb, m->gname[tr->g], m2->name,
+                       sgn(d2) == -cd->dir ? "points back to the surface" : "may be tangent",
+                       sgn(d2) == -cd->dir ? (cd->dir > 0 ? "<" : ">") : "~",
+                       cd->dir > 0 ? "positive" : "negative",
+                       sgn(d2) == -cd->dir ? "possible sliding (both fields point toward the surface)"
+                                           : "transversality on the new side not proven");
+        goto out;
+    }
+    /* the new mode on [t*, tau]: a-priori box, no return and no other event */
+    st = apriori(Y, c, m2, cd->T, Xc);
+    if (st != DVC_OK) goto out;
+    st = dphi_eval(phi, d2, c, tr->g, m2, cd->T, Y);
+    if (st != DVC_OK) goto out;
+    if (sgn(d2) != cd->dir) {
+        st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: '%s': cannot prove the crossing is left "
+                       "behind in mode '%s'", tb, m->gname[tr->g], m2->name);
+        goto out;
+    }
+    for (long k = 0; k < m->ntrans; k++) {
+        if (m->trans[k].from != tr->to || m->trans[k].g == tr->g) continue;
+        st = dvc_expr_eval_x(phi, m->g[m->trans[k].g], cd->T, Y);
+        if (st != DVC_OK) goto out;
+        if (mpfi_has_zero(phi)) {
+            st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: switching functions '%s' and '%s' may "
+                           "vanish together", tb, m->gname[tr->g], m->gname[m->trans[k].g]);
+            goto out;
+        }
+    }
+    dvc_ivec_hull(box, box, Y);
+    st = push_event(c, cd->T, tr->g, tr->from, tr->to, Xc, cd->dphi);
+    if (st != DVC_OK) goto out;
+    /* mean-value transfer: x(tau) = G(t*) with G(s) = phi2(tau; s, phi1(s; t, x0)),
+     * G'(s) = exp(A2 (tau - s)) [f1 - f2](s, x(s)), so
+     * x(tau) in G(that) + G'(Tc) (Tc - that). */
+    st = hyb_field(F1, m1, cd->T, Xc);
+    if (st == DVC_OK) st = hyb_field(F2, m2, cd->T, Xc);
+    if (st != DVC_OK) goto out;
+    dvc_ivec_sub(F1, F1, F2);
+    mpfi_sub_fr(S, cd->T, tau);
+    mpfi_neg(S, S);
+    mpfr_set_ui(&S->left, 0, MPFR_RNDD);
+    if (!m2->linear) {
+        st = dvc_error(DVC_NOT_CERTIFIED, "mode '%s': nonlinear modes are not carried yet", m2->name);
+        goto out;
+    }
+    st = hyb_expm(E2, m2->A, S, c->K);
+    if (st != DVC_OK) goto out;
+    dvc_imat_mul_vec(C, E2, F1);
+    mpfi_sub_fr(e, cd->T, that);
+    for (long i = 0; i < n; i++) mpfi_mul(C->e[i], C->e[i], e);
+    diff_pt(S, that, t);
+    st = hyb_advance(L, m1, t, S, c->K);
+    if (st != DVC_OK) goto out;
+    diff_pt(S, tau, that);
+    st = hyb_advance(L, m2, that, S, c->K);
+    if (st != DVC_OK) goto out;
+    dvc_ivec_add(L->P, L->P, C);
+    hyb_set_box(Xc, L);
+    st = push_point(c, tau, Xc, box, tr->from);
+    if (st != DVC_OK) goto out;
+    mpfr_set(t, tau, MPFR_RNDN);
+    *mode = tr->to;
+out:
+    if (st != DVC_OK && mpfi_is_empty(r->stop_t) == 0 && r->stop_g < 0) {
+        mpfi_set(r->stop_t, cd->T);
+        r->stop_g = tr->g;
+    }
+    mpfr_clears(tau, that, wd, (mpfr_ptr)0);
+    mpfi_clear(S);
+    mpfi_clear(phi);
+    mpfi_clear(d2);
+    mpfi_clear(e);
+    dvc_ivec_clear(Xc);
+    dvc_ivec_clear(F1);
+    dvc_ivec_clear(F2);
+    dvc_ivec_clear(Y);
+    dvc_ivec_clear(box);
+    dvc_ivec_clear(C);
+    dvc_imat_clear(E2);
+    return st;
+}
+
+static double default_h(const dvc_hybrid_model_struct *m)
+{
+    if (m->h > 0) return m->h;
+    double amax = 0;
+    mpfr_t a;
+    mpfr_init2(a, m->prec);
+    for (long k = 0; k < m->nmodes; k++)
+        if (m->modes[k].linear) {
+            dvc_imat_norm_inf(a, m->modes[k].A);
+            double d = mpfr_get_d(a, MPFR_RNDU);
+            if (d > amax) amax = d;
+        }
+    mpfr_clear(a);
+    double h = 0.25;
+    if (amax > 0 && 0.5 / amax < h) h = 0.5 / amax;
+    return h;
+}
+
+dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
+{
+    if (m->mode0 < 0 || m->mode0 >= m->nmodes)
+        return dvc_error(DVC_ERR_INPUT, "hybrid model: no initial mode");
+    for (long k = 0; k < m->nmodes; k++)
+        if (!m->modes[k].linear)
+            return dvc_error(DVC_NOT_CERTIFIED, "mode '%s': the validated flow of nonlinear modes "
+                             "is not implemented yet", m->modes[k].name);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_result_init(r);
+    r->prec = m->prec;
+    mpfi_clear(r->stop_t);
+    mpfi_init2(r->stop_t, m->prec);
+    ctx c = {m, r, m->n, m->order > 0 ? m->order : 20, m->prec};
+    long n = m->n;
+    dvc_status st = DVC_OK;
+    double hmax = default_h(m);
+    hyb_set L;
+    hyb_set_init(&L, n, c.prec);
+    hyb_set_from_box(&L, m->x0);
+    mpfr_t t, t1, hh;
+    mpfi_t S, Tstep, phi, dphi, Ta;
+    dvc_ivec_t X, Xa, box;
+    mpfr_inits2(c.prec, t, t1, hh, (mpfr_ptr)0);
+    mpfi_init2(S, c.prec);
+    mpfi_init2(Tstep, c.prec);
+    mpfi_init2(phi, c.prec);
+    mpfi_init2(dphi, c.prec);
+    mpfi_init2(Ta, c.prec);
+    dvc_ivec_init2(X, n, c.prec);
+    dvc_ivec_init2(Xa, n, c.prec);
+    dvc_ivec_init2(box, n, c.prec);
+    long ncand = 0;
+    cand *cands = calloc((size_t)(m->ntrans + 1), sizeof *cands);
+    for (long k = 0; k <= m->ntrans; k++) {
+        mpfi_init2(cands[k].T, c.prec);
+        mpfi_init2(cands[k].dphi, c.prec);
+    }
+    long mode = m->mode0;
+    mpfr_set(t, m->t0, MPFR_RNDN);
+    hyb_set_box(Xa, &L);
+    st = push_point(&c, t, Xa, NULL, mode);
+    while (st == DVC_OK && mpfr_cmp(t, m->T) < 0) {
+        const dvc_hybrid_mode *md = &m->modes[mode];
+        double h = hmax;
+        int split = 0;
+        for (;;) {
+            /* t1 = min(t + h, T) */
+            mpfr_set_d(hh, h, MPFR_RNDN);
+            mpfr_add(t1, t, hh, MPFR_RNDN);
+            if (mpfr_cmp(t1, m->T) > 0) mpfr_set(t1, m->T, MPFR_RNDN);
+            diff_pt(S, t1, t);
+            mpfr_set_ui(&S->left, 0, MPFR_RNDD);
+            mpfi_interv_fr(Tstep, t, t1);
+            st = hyb_flow_over(X, md, &L, t, S, c.K);
+            if (st != DVC_OK) break;
+            ncand = 0;
+            long bad_g = -1;
+            int need = 0; /* 1: transversality, 2: zero at the step end */
+            for (long k = 0; k < m->ntrans && st == DVC_OK && !need; k++) {
+                const dvc_hybrid_transition *tr = &m->trans[k];
+                if (tr->from != mode) continue;
+                st = dvc_expr_eval_x(phi, m->g[tr->g], Tstep, X);
+                if (st != DVC_OK) break;
+                if (!mpfi_has_zero(phi)) continue; /* no zero on the step */
+                st = dphi_eval(phi, dphi, &c, tr->g, md, Tstep, X);
+                if (st != DVC_OK) break;
+                int s = sgn(dphi);
+                if (s == 0) {
+                    need = 1;
+                    bad_g = tr->g;
+                    break;
+                }
+                if (tr->dir != 0 && tr->dir != s) continue; /* cannot fire */
+                /* phi at both ends */
+                hyb_set_box(Xa, &L);
+                mpfi_set_fr(Ta, t);
+                st = dvc_expr_eval_x(phi, m->g[tr->g], Ta, Xa);
+                if (st != DVC_OK) break;
+                int sa = sgn(phi);
+                if (sa == 0) {
+                    char tb[160];
+                    time_str(tb, sizeof tb, Ta);
+                    mpfi_set(r->stop_t, Ta);
+                    r->stop_g = tr->g;
+                    r->stop_class = DVC_HYB_UNDECIDED;
+                    st = dvc_error(DVC_NOT_CERTIFIED, "t = %s: the state may lie on the surface "
+                                   "'%s' = 0 with the field crossing it toward the transition",
+                                   tb, m->gname[tr->g]);
+                    break;
+                }
+                if (sa == s) continue; /* moving away from zero */
+                diff_pt(S, t1, t);
+                st = hyb_flow_over(Xa, md, &L, t, S, c.K);
+                mpfi_set_fr(Ta, t1);
+                if (st == DVC_OK) st = dvc_expr_eval_x(phi, m->g[tr->g], Ta, Xa);
+                if (st != DVC_OK) break;
+                int sb = sgn(phi);
+                if (sb == 0) {
+                    need = 2;
+                    bad_g = tr->g;
+                    break;
+                }
+                if (sb == sa) continue; /* monotone, same sign at both ends */
+                /* a unique transversal zero in [t, t1]: enclose it */
+                cand *cd = &cands[ncand];
+                cd->tr = k;
+                cd->dir = s;
+                mpfi_set(cd->T, Tstep);
+                st = newton(&c, cd->T, cd->dphi, tr->g, md, &L, t);
+                if (st != DVC_OK) break;
+                ncand++;
+            }
+            if (st != DVC_OK) break;
+            if (!need) break;
+            if (++split > HYB_MAX_SPLIT) {
+                if (need == 1) {
+                    st = classify_tangent(&c, bad_g, md, &L, t, t1);
+                } else {
+                    mpfi_interv_fr(r->stop_t, t, t1);
+                    r->stop_g = bad_g;
+                    r->stop_class = DVC_HYB_UNDECIDED;
+                    st = dvc_error(DVC_NOT_CERTIFIED, "near t = %g: cannot separate a zero of '%s' "
+                                   "from the step ends", mpfr_get_d(t, MPFR_RNDN), m->gname[bad_g]);
+                }
+                break;
+            }
+            h *= need == 1 ? 0.5 : 0.7;
+        }
+        if (st != DVC_OK) break;
+        if (ncand == 0) {
+            dvc_ivec_set(box, X);
+            diff_pt(S, t1, t);
+            st = hyb_advance(&L, md, t, S, c.K);
+            if (st != DVC_OK) break;
+            hyb_set_box(Xa, &L);
+            st = push_point(&c, t1, Xa, box, mode);
+            mpfr_set(t, t1, MPFR_RNDN);
+            continue;
+        }
+        /* the earliest crossing must precede every other one */
+        long first = 0;
+        for (long k = 1; k < ncand; k++)
+            if (mpfr_cmp(&cands[k].T->left, &cands[first].T->left) < 0) first = k;
+        for (long k = 0; k < ncand; k++)
+            if (k != first && mpfr_cmp(&cands[k].T->left, &cands[first].T->right) <= 0) {
+                char tb[160];
+                time_str(tb, sizeof tb, cands[first].T);
+                mpfi_set(r->stop_t, cands[first].T);
+                r->stop_class = DVC_HYB_UNDECIDED;
+                st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: switching functions '%s' and '%s' "
+                               "cross at times that cannot be ordered",
+                               tb, m->gname[m->trans[cands[first].tr].g],
+                               m->gname[m->trans[cands[k].tr].g]);
+                break;
+            }
+        if (st != DVC_OK) break;
+        st = do_event(&c, &L, t, &mode, &cands[first]);
+    }
+    if (st == DVC_OK) r->certified = 1;
+    else if (st == DVC_NOT_CERTIFIED) {
+        /* keep the message, it already says where and why */
+    }
+    for (long k = 0; k <= m->ntrans; k++) {
+        mpfi_clear(cands[k].T);
+        mpfi_clear(cands[k].dphi);
+    }
+    free(cands);
+    hyb_set_clear(&L);
+    mpfr_clears(t, t1, hh, (mpfr_ptr)0);
+    mpfi_clear(S);
+    mpfi_clear(Tstep);
+    mpfi_clear(phi);
+    mpfi_clear(dphi);
+    mpfi_clear(Ta);
+    dvc_ivec_clear(X);
+    dvc_ivec_clear(Xa);
+    dvc_ivec_clear(box);
+    return st;
+}
+
+dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_result_t r, const mpfi_t tt)
+{
+    int found = 0;
+    if (r->nsteps == 0) return dvc_error(DVC_ERR_INPUT, "empty hybrid result");
+    for (long i = 0; i < r->nsteps; i++) {
+        if (mpfr_cmp(&tt->right, r->t[i]) < 0 || mpfr_cmp(&tt->left, r->t[i + 1]) > 0) continue;
+        if (!found) dvc_ivec_set(X, r->box[i]);
+        else dvc_ivec_hull(X, X, r->box[i]);
+        found = 1;
+    }
+    if (!found) return dvc_error(DVC_ERR_INPUT, "time outside the certified tube");
+    return DVC_OK;
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Hybrid engine: certified crossings and tubes against closed forms computed
+ * independently at 256 bits (MPFR only), grazing and sliding detection,
+ * Taylor-mode coefficients, model construction errors. */
+#include <string.h>
+#include <math.h>
+#include "check.h"
+#include "dvicert/hybrid.h"
+#include "expr/internal.h"
+#include "ref_bridge.h"
+
+#define RP 256
+
+/* ---- closed form of the piecewise harmonic oscillator (Hirani et al. 4.1)
+ * x > 0: x'' = -x; x < 0: x'' = -3x; from (1, 0). Crossings alternate
+ * t_1 = pi/2, then + pi/sqrt3 (in x < 0), + pi (in x > 0). */
+typedef struct {
+    int n;
+    mpfr_t tc[64]; /* crossing times */
+} ref_osc;
+
+static void ref_osc_init(ref_osc *r, double T)
+{
+    mpfr_t pi, s3, a;
+    mpfr_inits2(RP, pi, s3, a, (mpfr_ptr)0);
+    mpfr_const_pi(pi, MPFR_RNDN);
+    mpfr_sqrt_ui(s3, 3, MPFR_RNDN);
+    mpfr_div(s3, pi, s3, MPFR_RNDN); /* pi / sqrt 3 */
+    mpfr_div_ui(a, pi, 2, MPFR_RNDN);
+    r->n = 0;
+    for (int k = 0; k < 64 && mpfr_get_d(a, MPFR_RNDN) <= T; k++) {
+        mpfr_init2(r->tc[r->n], RP);
+        mpfr_set(r->tc[r->n++], a, MPFR_RNDN);
+        mpfr_add(a, a, (k % 2 == 0) ? s3 : pi, MPFR_RNDN);
+    }
+    mpfr_clears(pi, s3, a, (mpfr_ptr)0);
+}
+
+static void ref_osc_clear(ref_osc *r)
+{
+    for (int k = 0; k < r->n; k++) mpfr_clear(r->tc[k]);
+}
+
+/* (x, y) at t. Segment k >= 1 starts at tc[k-1]; odd segments (k odd) are
+ * in x < 0 with y(start) = -1, even ones in x > 0 with y(start) = +1. */
+static void ref_osc_eval(const ref_osc *r, mpfr_t x, mpfr_t y, const mpfr_t t)
+{
+    mpfr_t s, w;
+    mpfr_inits2(RP, s, w, (mpfr_ptr)0);
+    int k = 0;
+    while (k < r->n && mpfr_cmp(t, r->tc[k]) > 0) k++;
+    if (k == 0) {
+        mpfr_cos(x, t, MPFR_RNDN);
+        mpfr_sin(y, t, MPFR_RNDN);
+        mpfr_neg(y, y, MPFR_RNDN);
+    } else {
+        mpfr_sub(s, t, r->tc[k - 1], MPFR_RNDN);
+        if (k % 2 == 1) { /* x = -sin(w s)/w, y = -cos(w s), w = sqrt 3 */
+            mpfr_sqrt_ui(w, 3, MPFR_RNDN);
+            mpfr_mul(s, s, w, MPFR_RNDN);
+            mpfr_sin(x, s, MPFR_RNDN);
+            mpfr_div(x, x, w, MPFR_RNDN);
+            mpfr_neg(x, x, MPFR_RNDN);
+            mpfr_cos(y, s, MPFR_RNDN);
+            mpfr_neg(y, y, MPFR_RNDN);
+        } else { /* x = sin s, y = cos s */
+            mpfr_sin(x, s, MPFR_RNDN);
+            mpfr_cos(y, s, MPFR_RNDN);
+        }
+    }
+    mpfr_clears(s, w, (mpfr_ptr)0);
+}
+
+static int contains(const mpfi_t X, const mpfr_t v)
+{
+    return mpfr_cmp(&X->left, v) <= 0 && mpfr_cmp(v, &X->right) <= 0;
+}
+
+static double width(const mpfi_t X)
+{
+    mpfr_t w;
+    mpfr_init2(w, 64);
+    mpfr_sub(w, &X->right, &X->left, MPFR_RNDU);
+    double d = mpfr_get_d(w, MPFR_RNDU);
+    mpfr_clear(w);
+    return d;
+}
+
+static double vec_width(const dvc_ivec_t X)
+{
+    double w = 0;
+    for (long i = 0; i < X->n; i++)
+        if (width(X->e[i]) > w) w = width(X->e[i]);
+    return w;
+}
+
+/* Two-mode model on g = x (first state): mode "pos" (g > 0) and "neg". */
+static void two_mode(dvc_hybrid_model_t m, const double *Ap, const char *const *bp,
+                     const double *An, const char *const *bn, const char *g, double x0, double y0,
+                     int start_pos, double T, mpfr_prec_t prec)
+{
+    const char *names[2] = {"x", "y"};
+    REQUIRE(dvc_hybrid_model_init(m, 2, names, prec) == DVC_OK, "%s", dvc_error_message());
+    dvc_imat_t A;
+    dvc_imat_init2(A, 2, 2, prec);
+    long ip, in, ig;
+    dvc_imat_set_d(A, Ap);
+    REQUIRE(dvc_hybrid_add_mode_linear(m, "pos", A, bp, NULL, &ip) == DVC_OK, "%s",
+            dvc_error_message());
+    dvc_imat_set_d(A, An);
+    REQUIRE(dvc_hybrid_add_mode_linear(m, "neg", A, bn, NULL, &in) == DVC_OK, "%s",
+            dvc_error_message());
+    REQUIRE(dvc_hybrid_add_switch(m, "g", g, NULL, &ig) == DVC_OK, "%s", dvc_error_message());
+    REQUIRE(dvc_hybrid_add_transition(m, ip, ig, -1, in, NULL, NULL) == DVC_OK, "%s",
+            dvc_error_message());
+    REQUIRE(dvc_hybrid_add_transition(m, in, ig, +1, ip, NULL, NULL) == DVC_OK, "%s",
+            dvc_error_message());
+    dvc_ivec_t x;
+    dvc_ivec_init2(x, 2, prec);
+    double xv[2] = {x0, y0};
+    dvc_ivec_set_d(x, xv);
+    mpfr_t t0, tT;
+    mpfr_inits2(prec, t0, tT, (mpfr_ptr)0);
+    mpfr_set_ui(t0, 0, MPFR_RNDN);
+    mpfr_set_d(tT, T, MPFR_RNDN);
+    REQUIRE(dvc_hybrid_set_initial(m, start_pos ? ip : in, x, t0, tT) == DVC_OK, "%s",
+            dvc_error_message());
+    mpfr_clears(t0, tT, (mpfr_ptr)0);
+    dvc_ivec_clear(x);
+    dvc_imat_clear(A);
+}
+
+static void test_oscillator(void)
+{
+    const double Ap[4] = {0, 1, -1, 0}, An[4] = {0, 1, -3, 0};
+    dvc_hybrid_model_t m;
+    two_mode(m, Ap, NULL, An, NULL, "x", 1, 0, 1, 100, 53);
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_OK, "oscillator: %s", dvc_error_message());
+    ref_osc ref;
+    ref_osc_init(&ref, 100);
+    CHECK(ref.n >= 40 && r->nevents == ref.n, "oscillator: %ld events, %d expected", r->nevents,
+          ref.n);
+    double wmax = 0;
+    for (long k = 0; k < r->nevents && k < ref.n; k++) {
+        CHECK(contains(r->ev[k].t, ref.tc[k]), "crossing %ld: closed form not enclosed", k + 1);
+        CHECK(r->ev[k].mode_before == (k % 2 == 0 ? 0 : 1), "crossing %ld: mode before", k + 1);
+        double w = width(r->ev[k].t);
+        if (w > wmax) wmax = w;
+        if (k == 0 || k == 9 || k == 19 || k == 29 || k == r->nevents - 1)
+            printf("oscillator crossing %3ld: width %.3g\n", k + 1, w);
+    }
+    if (r->nevents > 0)
+        CHECK(width(r->ev[0].t) <= 1e-13, "first crossing width %g > 1e-13", width(r->ev[0].t));
+    CHECK(wmax < 1e-9, "largest crossing width %g >= 1e-9", wmax);
+    /* tube at the grid and between grid points; energies */
+    mpfr_t x, y, tt;
+    mpfi_t E, Ti;
+    dvc_ivec_t X;
+    mpfr_inits2(RP, x, y, tt, (mpfr_ptr)0);
+    mpfi_init2(E, 53);
+    mpfi_init2(Ti, 53);
+    dvc_ivec_init2(X, 2, 53);
+    long bad = 0, badE = 0, bads = 0;
+    for (long i = 0; i <= r->nsteps; i++) {
+        ref_osc_eval(&ref, x, y, r->t[i]);
+        if (!contains(r->x[i]->e[0], x) || !contains(r->x[i]->e[1], y)) bad++;
+        /* energy of the side the state is on: x^2 + y^2 (x >= 0) or 3 x^2 + y^2 */
+        if (dvc_ival_is_pos(r->x[i]->e[0]) || dvc_ival_is_neg(r->x[i]->e[0])) {
+            mpfi_sqr(E, r->x[i]->e[0]);
+            if (dvc_ival_is_neg(r->x[i]->e[0])) mpfi_mul_ui(E, E, 3);
+            mpfi_t y2;
+            mpfi_init2(y2, 53);
+            mpfi_sqr(y2, r->x[i]->e[1]);
+            mpfi_add(E, E, y2);
+            mpfi_clear(y2);
+            if (!(mpfi_cmp_ui(E, 1) == 0) || width(E) > 1e-9) badE++;
+        }
+        if (i < r->nsteps) {
+            for (int j = 1; j < 4; j++) { /* sampled times inside the step */
+                mpfr_sub(tt, r->t[i + 1], r->t[i], MPFR_RNDN);
+                mpfr_mul_d(tt, tt, j / 4.0, MPFR_RNDN);
+                mpfr_add(tt, tt, r->t[i], MPFR_RNDN);
+                ref_osc_eval(&ref, x, y, tt);
+                mpfi_set_fr(Ti, tt);
+                if (dvc_hybrid_eval(X, r, Ti) != DVC_OK || !contains(X->e[0], x) ||
+                    !contains(X->e[1], y))
+                    bads++;
+            }
+        }
+    }
+    CHECK(bad == 0, "oscillator: %ld grid points outside the tube", bad);
+    CHECK(bads == 0, "oscillator: %ld sampled times outside the tube", bads);
+    CHECK(badE == 0, "oscillator: %ld energies not enclosing 1 or wider than 1e-9", badE);
+    if (r->nsteps > 0)
+        printf("oscillator: %ld steps, %ld crossings, tube width at T = %.3g\n", r->nsteps,
+               r->nevents, vec_width(r->x[r->nsteps]));
+    mpfr_clears(x, y, tt, (mpfr_ptr)0);
+    mpfi_clear(E);
+    mpfi_clear(Ti);
+    dvc_ivec_clear(X);
+    ref_osc_clear(&ref);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+}
+
+int main(void)
+{
+    test_oscillator();
+    return check_report();
+}

@@ -206,8 +206,118 @@ static void test_oscillator(void)
     dvc_hybrid_model_clear(m);
 }
 
+/* x' = y, y' = -x from (0, 1) against g = x - 1: the orbit touches the
+ * surface tangentially at t = pi/2 (x = sin t <= 1). */
+static void test_grazing(void)
+{
+    const double A[4] = {0, 1, -1, 0};
+    dvc_hybrid_model_t m;
+    two_mode(m, A, NULL, A, NULL, "x - 1", 0, 1, 0, 3, 53);
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_NOT_CERTIFIED, "grazing: status %s", dvc_status_name(st));
+    CHECK(r->stop_class == DVC_HYB_GRAZING, "grazing: classified %s: %s",
+          dvc_hybrid_class_name(r->stop_class), dvc_error_message());
+    CHECK(strstr(dvc_error_message(), "grazing") != NULL, "message: %s", dvc_error_message());
+    mpfr_t pi2;
+    mpfr_init2(pi2, RP);
+    mpfr_const_pi(pi2, MPFR_RNDN);
+    mpfr_div_ui(pi2, pi2, 2, MPFR_RNDN);
+    CHECK(contains(r->stop_t, pi2), "grazing: pi/2 not in the reported time %s",
+          dvc_error_message());
+    CHECK(r->nevents == 0 && r->certified == 0, "grazing: integrated through");
+    /* the certified part ends before the tangency */
+    CHECK(r->nsteps > 0 && mpfr_cmp(r->t[r->nsteps], pi2) < 0, "grazing: tube past pi/2");
+    printf("grazing: %s\n", dvc_error_message());
+    mpfr_clear(pi2);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+}
+
+/* x' = 1 for x < 0, x' = -1 for x > 0, from x = -1: at t = 1 both fields
+ * point toward x = 0 (sliding). */
+static void test_sliding(void)
+{
+    const double Z[4] = {0, 0, 0, 0};
+    const char *bp[2] = {"-1", "0"}, *bn[2] = {"1", "0"};
+    dvc_hybrid_model_t m;
+    two_mode(m, Z, bp, Z, bn, "x", -1, 0, 0, 3, 53);
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_NOT_CERTIFIED, "sliding: status %s", dvc_status_name(st));
+    CHECK(r->stop_class == DVC_HYB_SLIDING, "sliding: classified %s: %s",
+          dvc_hybrid_class_name(r->stop_class), dvc_error_message());
+    CHECK(strstr(dvc_error_message(), "sliding") != NULL, "message: %s", dvc_error_message());
+    CHECK(mpfi_cmp_ui(r->stop_t, 1) == 0, "sliding: t = 1 not in the reported time");
+    CHECK(r->nevents == 0 && r->certified == 0, "sliding: integrated through");
+    printf("sliding: %s\n", dvc_error_message());
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+}
+
+/* The bridge DLVI (Chen & Wang Example 5.1) as a switched linear system:
+ * x1 >= 0: x1'' = -4 x1 + sin 4t; x1 < 0: x1'' = -x1 + sin 4t; x(0) = (0, 1). */
+static void test_bridge(void)
+{
+    const double Ap[4] = {0, 1, -4, 0}, An[4] = {0, 1, -1, 0};
+    const char *b[2] = {"0", "sin(4*t)"};
+    dvc_hybrid_model_t m;
+    two_mode(m, Ap, b, An, b, "x", 0, 1, 1, 10, 53);
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_OK, "bridge: %s", dvc_error_message());
+    ref_bridge ref;
+    REQUIRE(ref_bridge_init(&ref, "0", "1", 10) == 0, "bridge reference");
+    CHECK(r->nevents == ref.nseg - 1, "bridge: %ld events, reference %d", r->nevents,
+          ref.nseg - 1);
+    for (long k = 0; k < r->nevents && k + 1 < ref.nseg; k++) {
+        CHECK(contains(r->ev[k].t, ref.s[k + 1]), "bridge crossing %ld not enclosed", k + 1);
+        CHECK(r->ev[k].mode_before == (ref.pos[k] ? 0 : 1), "bridge crossing %ld: mode", k + 1);
+        CHECK(width(r->ev[k].t) < 1e-9, "bridge crossing %ld: width %g", k + 1,
+              width(r->ev[k].t));
+    }
+    mpfr_t x1, x2, y, tt;
+    mpfi_t Ti;
+    dvc_ivec_t X;
+    mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
+    mpfi_init2(Ti, 53);
+    dvc_ivec_init2(X, 2, 53);
+    long bad = 0;
+    for (long i = 0; i <= r->nsteps; i++) {
+        ref_bridge_eval(&ref, x1, x2, y, r->t[i]);
+        if (!contains(r->x[i]->e[0], x1) || !contains(r->x[i]->e[1], x2)) bad++;
+        if (i < r->nsteps)
+            for (int j = 1; j < 4; j++) {
+                mpfr_sub(tt, r->t[i + 1], r->t[i], MPFR_RNDN);
+                mpfr_mul_d(tt, tt, j / 4.0, MPFR_RNDN);
+                mpfr_add(tt, tt, r->t[i], MPFR_RNDN);
+                ref_bridge_eval(&ref, x1, x2, y, tt);
+                mpfi_set_fr(Ti, tt);
+                if (dvc_hybrid_eval(X, r, Ti) != DVC_OK || !contains(X->e[0], x1) ||
+                    !contains(X->e[1], x2))
+                    bad++;
+            }
+    }
+    CHECK(bad == 0, "bridge: %ld points outside the tube", bad);
+    if (r->nsteps > 0)
+        printf("bridge: %ld steps, %ld crossings, tube width at T = %.3g\n", r->nsteps,
+               r->nevents, vec_width(r->x[r->nsteps]));
+    mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
+    mpfi_clear(Ti);
+    dvc_ivec_clear(X);
+    ref_bridge_clear(&ref);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+}
+
 int main(void)
 {
     test_oscillator();
+    test_grazing();
+    test_sliding();
+    test_bridge();
     return check_report();
 }

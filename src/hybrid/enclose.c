@@ -255,7 +255,7 @@ static dvc_status classify_tangent(ctx *c, long g, const dvc_hybrid_mode *md, co
         r->stop_class = DVC_HYB_UNDECIDED;
         st = dvc_error_context(DVC_NOT_CERTIFIED,
                                "t in %s: switching function '%s': transversality not proven, and "
-                               "phi'' could not be enclosed",
+                               "phi'' could not be enclosed: ",
                                tb, c->m->gname[g]);
     } else if (sgn(gs[2]) != 0) {
         r->stop_class = DVC_HYB_GRAZING;

@@ -95,7 +95,7 @@ dvc_status hyb_set_map(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v)
     dvc_imat_set_d(Bn, a);
     st = dvc_imat_inv(Bi, Bn);
     if (st != DVC_OK) {
-        st = dvc_error_context(st, "Lohner frame");
+        st = dvc_error_context(st, "Lohner frame: ");
         goto out;
     }
     {
@@ -202,14 +202,17 @@ static dvc_status forcing_coeffs(mpfi_t **bk, const dvc_hybrid_mode *md, long n,
 {
     mpfi_t *ts = malloc((size_t)K * sizeof *ts);
     if (!ts) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    for (int k = 0; k < K; k++) mpfi_init2(ts[k], prec);
+    for (int k = 0; k < K; k++) {
+        mpfi_init2(ts[k], prec);
+        mpfi_set_ui(ts[k], 0);
+    }
     mpfi_set(ts[0], T);
     if (K > 1) mpfi_set_ui(ts[1], 1);
     mpfi_t *vars[1] = {ts};
     dvc_status st = DVC_OK;
     for (long i = 0; i < n && st == DVC_OK; i++) {
         st = dvc_expr_taylor_(bk[i], md->b[i], vars, K - 1);
-        if (st != DVC_OK) st = dvc_error_context(st, "forcing b[%ld]", i);
+        if (st != DVC_OK) st = dvc_error_context(st, "forcing b[%ld]: ", i);
     }
     for (int k = 0; k < K; k++) mpfi_clear(ts[k]);
     free(ts);

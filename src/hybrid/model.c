@@ -124,7 +124,7 @@ static dvc_status parse_vec(dvc_expr_t **out, const dvc_hybrid_model_struct *m,
                                : dvc_expr_parse(e[i], text[i], consts);
         if (st != DVC_OK) {
             free_exprs(e, m->n);
-            return dvc_error_context(st, "%s[%ld]", what, i);
+            return dvc_error_context(st, "%s[%ld]: ", what, i);
         }
     }
     *out = e;
@@ -159,7 +159,7 @@ dvc_status dvc_hybrid_add_mode_linear(dvc_hybrid_model_t m, const char *name, co
     dvc_expr_t *be = NULL;
     if (b) {
         dvc_status st = parse_vec(&be, m, b, consts, 0, "b");
-        if (st != DVC_OK) return dvc_error_context(st, "mode '%s'", name ? name : "");
+        if (st != DVC_OK) return dvc_error_context(st, "mode '%s': ", name ? name : "");
     }
     dvc_hybrid_mode *md;
     dvc_status st = new_mode(m, name, &md);
@@ -182,7 +182,7 @@ dvc_status dvc_hybrid_add_mode_field(dvc_hybrid_model_t m, const char *name,
     if (!f) return dvc_error(DVC_ERR_INPUT, "mode '%s' has no vector field", name ? name : "");
     dvc_expr_t *fe = NULL;
     dvc_status st = parse_vec(&fe, m, f, consts, 1, "f");
-    if (st != DVC_OK) return dvc_error_context(st, "mode '%s'", name ? name : "");
+    if (st != DVC_OK) return dvc_error_context(st, "mode '%s': ", name ? name : "");
     dvc_hybrid_mode *md;
     st = new_mode(m, name, &md);
     if (st != DVC_OK) {
@@ -212,7 +212,7 @@ dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const c
                                         (const char *const *)m->names);
     if (st != DVC_OK) {
         dvc_expr_clear(m->g[m->ng]);
-        return dvc_error_context(st, "switching function '%s'", name);
+        return dvc_error_context(st, "switching function '%s': ", name);
     }
     m->gname[m->ng] = xstrdup(name);
     if (!m->gname[m->ng]) {

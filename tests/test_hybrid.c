@@ -8,6 +8,7 @@
 #include "dvicert/hybrid.h"
 #include "expr/internal.h"
 #include "ref_bridge.h"
+#include "io/hybrid_json.h"
 
 #define RP 256
 
@@ -313,8 +314,84 @@ static void test_bridge(void)
     dvc_hybrid_model_clear(m);
 }
 
-int main(void)
+/* A model file with one edit: returns the status, message in dvc_error_message(). */
+static dvc_status load_text(const char *text)
 {
+    json_error_t err;
+    json_t *root = json_loads(text, 0, &err);
+    REQUIRE(root != NULL, "test JSON malformed: %s", err.text);
+    dvc_hybrid_model_t m;
+    dvc_status st = dvc_hybrid_from_json(m, root, "model.json", 0);
+    dvc_hybrid_model_clear(m);
+    json_decref(root);
+    return st;
+}
+
+#define MODEL(MODES, SW, TR, INIT)                                                              \
+    "{\"states\": [\"x\", \"y\"], \"modes\": {" MODES "}, \"switches\": {" SW          \
+    "}, \"transitions\": [" TR "], \"initial\": " INIT ", \"T\": 1}"
+#define GOOD_MODES "\"p\": {\"A\": [[0,1],[-1,0]]}, \"n\": {\"f\": [\"y\", \"-3*x\"]}"
+#define GOOD_SW "\"g\": \"x\""
+#define GOOD_TR "{\"from\": \"p\", \"switch\": \"g\", \"direction\": \"-\", \"to\": \"n\"}"
+#define GOOD_INIT "{\"mode\": \"p\", \"x\": [1, 0]}"
+
+static void expect_bad(const char *text, const char *needle, const char *what)
+{
+    dvc_status st = load_text(text);
+    CHECK(st == DVC_ERR_INPUT, "%s: status %s", what, dvc_status_name(st));
+    CHECK(strstr(dvc_error_message(), "model.json") && strstr(dvc_error_message(), needle),
+          "%s: message does not name '%s': %s", what, needle, dvc_error_message());
+    printf("%s -> %s\n", what, dvc_error_message());
+}
+
+static void test_json(const char *certs)
+{
+    CHECK(load_text(MODEL(GOOD_MODES, GOOD_SW, GOOD_TR, GOOD_INIT)) == DVC_OK, "good model: %s",
+          dvc_error_message());
+    expect_bad(MODEL(GOOD_MODES, GOOD_SW, GOOD_TR, "{\"mode\": \"p\", \"x\": {\"x\": 1, \"z\": 0}}"),
+               "unknown state name 'z'", "unknown state name");
+    expect_bad(MODEL(GOOD_MODES ", \"q\": {\"b\": [0, 0]}", GOOD_SW, GOOD_TR, GOOD_INIT),
+               "modes.q", "mode without vector field");
+    expect_bad(MODEL("\"p\": {\"A\": [[0,1],[-1,0]]}, \"n\": {\"f\": [\"y\", \"-3*\"]}", GOOD_SW,
+                     GOOD_TR, GOOD_INIT),
+               "modes.n.f", "malformed expression");
+    expect_bad(MODEL(GOOD_MODES, GOOD_SW,
+                     "{\"from\": \"p\", \"switch\": \"g\", \"direction\": \"-\", \"to\": \"m\"}",
+                     GOOD_INIT),
+               "transitions[0].to", "transition to a missing mode");
+    expect_bad(MODEL(GOOD_MODES, "\"g\": \"x + z\"", GOOD_TR, GOOD_INIT), "switches.g",
+               "switching function of a missing variable");
+    expect_bad(MODEL(GOOD_MODES, GOOD_SW, GOOD_TR, "{\"mode\": \"p\", \"x\": [1, \"inf\"]}"),
+               "initial.x", "non-finite initial state");
+    expect_bad(MODEL(GOOD_MODES, GOOD_SW, GOOD_TR, "{\"mode\": \"p\", \"x\": [1, \"1e999\"]}"),
+               "model.json", "overflowing initial state");
+    /* the committed model files load and run (bridge: same crossings as the
+     * programmatic model, checked in test_bridge) */
+    char path[1024];
+    const char *files[3] = {"pw-harmonic/pw-harmonic.json", "bridge-switched/bridge-switched.json",
+                            "elliptic/elliptic.json"};
+    long expect_ev[2] = {40, 4};
+    for (int f = 0; f < 3; f++) {
+        snprintf(path, sizeof path, "%s/%s", certs, files[f]);
+        dvc_hybrid_model_t m;
+        dvc_status st = dvc_hybrid_load(m, path, 0);
+        CHECK(st == DVC_OK, "%s: %s", files[f], dvc_error_message());
+        if (st == DVC_OK && f < 2) {
+            dvc_hybrid_result_t r;
+            dvc_hybrid_result_init(r);
+            st = dvc_hybrid_enclose(r, m);
+            CHECK(st == DVC_OK && r->nevents == expect_ev[f], "%s: %s, %ld events", files[f],
+                  dvc_status_name(st), r->nevents);
+            dvc_hybrid_result_clear(r);
+        }
+        dvc_hybrid_model_clear(m);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    REQUIRE(argc > 1, "usage: test_hybrid CERTS_DIR");
+    test_json(argv[1]);
     test_oscillator();
     test_grazing();
     test_sliding();

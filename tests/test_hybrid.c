@@ -95,6 +95,31 @@ static double vec_width(const dvc_ivec_t X)
     return w;
 }
 
+/* Tube radius at T over the true error of the binary64 predictor run on the
+ * same grid (infinity norms; the exact value from the 256-bit reference). */
+static double tightness(const dvc_hybrid_model_t m, const dvc_hybrid_result_t r, const mpfr_t x1,
+                        const mpfr_t x2, double *rad_out, double *err_out)
+{
+    long N = r->nsteps, n = m->n;
+    double *xs = malloc((size_t)((N + 1) * n) * sizeof *xs);
+    CHECK(dvc_hybrid_predict(xs, m, r) == DVC_OK, "predictor: %s", dvc_error_message());
+    mpfr_t d;
+    mpfr_init2(d, RP);
+    double err = 0, rad = 0;
+    for (long j = 0; j < 2; j++) {
+        mpfr_sub_d(d, j ? x2 : x1, xs[N * n + j], MPFR_RNDN);
+        double e = fabs(mpfr_get_d(d, MPFR_RNDN));
+        if (e > err) err = e;
+        double w = width(r->x[N]->e[j]) / 2;
+        if (w > rad) rad = w;
+    }
+    mpfr_clear(d);
+    free(xs);
+    *rad_out = rad;
+    *err_out = err;
+    return err > 0 ? rad / err : INFINITY;
+}
+
 /* Two-mode model on g = x (first state): mode "pos" (g > 0) and "neg". */
 static void two_mode(dvc_hybrid_model_t m, const double *Ap, const char *const *bp,
                      const double *An, const char *const *bn, const char *g, double x0, double y0,
@@ -193,6 +218,13 @@ static void test_oscillator(void)
         }
     }
     CHECK(bad == 0, "oscillator: %ld grid points outside the tube", bad);
+    {
+        double rad, err;
+        ref_osc_eval(&ref, x, y, r->t[r->nsteps]);
+        double q = tightness(m, r, x, y, &rad, &err);
+        printf("oscillator tightness at T: radius %.3g / predictor error %.3g = %.3g\n", rad, err, q);
+        CHECK(q <= 1000, "oscillator tightness %g > 1000", q);
+    }
     CHECK(bads == 0, "oscillator: %ld sampled times outside the tube", bads);
     CHECK(badE == 0, "oscillator: %ld energies not enclosing 1 or wider than 1e-9", badE);
     if (r->nsteps > 0)
@@ -303,6 +335,13 @@ static void test_bridge(void)
             }
     }
     CHECK(bad == 0, "bridge: %ld points outside the tube", bad);
+    {
+        double rad, err;
+        ref_bridge_eval(&ref, x1, x2, y, r->t[r->nsteps]);
+        double q = tightness(m, r, x1, x2, &rad, &err);
+        printf("bridge tightness at T: radius %.3g / predictor error %.3g = %.3g\n", rad, err, q);
+        CHECK(q <= 1000, "bridge tightness %g > 1000", q);
+    }
     if (r->nsteps > 0)
         printf("bridge: %ld steps, %ld crossings, tube width at T = %.3g\n", r->nsteps,
                r->nevents, vec_width(r->x[r->nsteps]));

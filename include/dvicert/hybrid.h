@@ -128,6 +128,12 @@ void dvc_hybrid_result_clear(dvc_hybrid_result_t r);
  * up to there), or DVC_ERR_INPUT. */
 dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m);
 
+/* Floating-point predictor (not a bound): the same one-step maps in binary64
+ * along the grid of a result r computed for m, with the mode changing at
+ * the midpoints of the event enclosures; xs[i*n + j] approximates x_j at
+ * r->t[i] (i = 0..r->nsteps; xs has (nsteps+1) n entries). */
+dvc_status dvc_hybrid_predict(double *xs, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r);
+
 /* Tube evaluation: X encloses x(t) for t in the interval tt (within
  * [t0, T] of a certified result), as the hull of the step boxes met. */
 dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_result_t r, const mpfi_t tt);

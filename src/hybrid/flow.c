@@ -9,6 +9,9 @@
 #include "hybrid/flow.h"
 #include "expr/internal.h"
 
+/* Largest condition number (infinity norm) of a frame kept without QR. */
+#define HYB_COND_MAX 1e3
+
 void hyb_set_init(hyb_set *L, long n, mpfr_prec_t prec)
 {
     dvc_ivec_init2(L->P, n, prec);
@@ -89,11 +92,28 @@ dvc_status hyb_set_map(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v)
     dvc_imat_mul_vec(Pn, M, L->P);
     if (v) dvc_ivec_add(Pn, Pn, v);
     dvc_imat_mul(MB, M, L->B);
-    /* new frame: orthonormalised midpoint of M B (QR, Lohner's method) */
+    /* new frame: the midpoint of M B itself while it stays well conditioned
+     * (then Bn^-1 M B is near the identity and the box R is not wrapped);
+     * otherwise its orthonormalisation (QR, Lohner's method), which keeps
+     * the frame stable at the price of some wrapping */
     dvc_imat_mid_d(a, MB);
-    gram_schmidt(a, n);
     dvc_imat_set_d(Bn, a);
     st = dvc_imat_inv(Bi, Bn);
+    if (st == DVC_OK) {
+        mpfr_t c1, c2;
+        mpfr_inits2(prec, c1, c2, (mpfr_ptr)0);
+        dvc_imat_norm_inf(c1, Bn);
+        dvc_imat_norm_inf(c2, Bi);
+        mpfr_mul(c1, c1, c2, MPFR_RNDU);
+        int ill = mpfr_cmp_d(c1, HYB_COND_MAX) > 0;
+        mpfr_clears(c1, c2, (mpfr_ptr)0);
+        if (ill) st = DVC_NOT_CERTIFIED;
+    }
+    if (st != DVC_OK) {
+        gram_schmidt(a, n);
+        dvc_imat_set_d(Bn, a);
+        st = dvc_imat_inv(Bi, Bn);
+    }
     if (st != DVC_OK) {
         st = dvc_error_context(st, "Lohner frame: ");
         goto out;

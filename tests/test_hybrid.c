@@ -353,6 +353,166 @@ static void test_bridge(void)
     dvc_hybrid_model_clear(m);
 }
 
+/* Taylor coefficients of f(t0 + s) by the AD, against exact coefficients
+ * ref(k) at 256 bits: every enclosure must contain the exact value and be
+ * narrow. */
+typedef void (*coef_fn)(mpfr_t c, long k, const mpfr_t t0);
+
+static void coef_exp3(mpfr_t c, long k, const mpfr_t t0) /* e^{3t}: e^{3 t0} 3^k / k! */
+{
+    mpfr_t a;
+    mpfr_init2(a, RP);
+    mpfr_mul_ui(c, t0, 3, MPFR_RNDN);
+    mpfr_exp(c, c, MPFR_RNDN);
+    mpfr_ui_pow_ui(a, 3, (unsigned long)k, MPFR_RNDN);
+    mpfr_mul(c, c, a, MPFR_RNDN);
+    mpfr_fac_ui(a, (unsigned long)k, MPFR_RNDN);
+    mpfr_div(c, c, a, MPFR_RNDN);
+    mpfr_clear(a);
+}
+
+static void coef_log1p(mpfr_t c, long k, const mpfr_t t0) /* log(1+t): (-1)^{k+1}/(k (1+t0)^k) */
+{
+    if (k == 0) {
+        mpfr_log1p(c, t0, MPFR_RNDN);
+        return;
+    }
+    mpfr_add_ui(c, t0, 1, MPFR_RNDN);
+    mpfr_pow_ui(c, c, (unsigned long)k, MPFR_RNDN);
+    mpfr_mul_ui(c, c, (unsigned long)k, MPFR_RNDN);
+    mpfr_ui_div(c, 1, c, MPFR_RNDN);
+    if (k % 2 == 0) mpfr_neg(c, c, MPFR_RNDN);
+}
+
+static void coef_recip(mpfr_t c, long k, const mpfr_t t0) /* 1/(1-t): (1-t0)^{-k-1} */
+{
+    mpfr_ui_sub(c, 1, t0, MPFR_RNDN);
+    mpfr_pow_si(c, c, -k - 1, MPFR_RNDN);
+}
+
+static void coef_sin2t(mpfr_t c, long k, const mpfr_t t0) /* sin(2t): 2^k sin(2 t0 + k pi/2)/k! */
+{
+    mpfr_t a;
+    mpfr_init2(a, RP);
+    mpfr_const_pi(a, MPFR_RNDN);
+    mpfr_mul_ui(a, a, (unsigned long)k, MPFR_RNDN);
+    mpfr_div_ui(a, a, 2, MPFR_RNDN);
+    mpfr_mul_ui(c, t0, 2, MPFR_RNDN);
+    mpfr_add(c, c, a, MPFR_RNDN);
+    mpfr_sin(c, c, MPFR_RNDN);
+    mpfr_mul_2ui(c, c, (unsigned long)k, MPFR_RNDN);
+    mpfr_fac_ui(a, (unsigned long)k, MPFR_RNDN);
+    mpfr_div(c, c, a, MPFR_RNDN);
+    mpfr_clear(a);
+}
+
+static void coef_sqrt(mpfr_t c, long k, const mpfr_t t0) /* sqrt t: binom(1/2, k) t0^{1/2-k} */
+{
+    mpfr_t a;
+    mpfr_init2(a, RP);
+    mpfr_sqrt(c, t0, MPFR_RNDN);
+    for (long i = 0; i < k; i++) { /* binom(1/2, k) = prod (1/2 - i)/(i+1) */
+        mpfr_set_d(a, 0.5 - (double)i, MPFR_RNDN);
+        mpfr_mul(c, c, a, MPFR_RNDN);
+        mpfr_div_ui(c, c, (unsigned long)(i + 1), MPFR_RNDN);
+        mpfr_div(c, c, t0, MPFR_RNDN);
+    }
+    mpfr_clear(a);
+}
+
+static void coef_cosh(mpfr_t c, long k, const mpfr_t t0) /* cosh: (cosh or sinh)(t0)/k! */
+{
+    mpfr_t a;
+    mpfr_init2(a, RP);
+    if (k % 2 == 0) mpfr_cosh(c, t0, MPFR_RNDN);
+    else mpfr_sinh(c, t0, MPFR_RNDN);
+    mpfr_fac_ui(a, (unsigned long)k, MPFR_RNDN);
+    mpfr_div(c, c, a, MPFR_RNDN);
+    mpfr_clear(a);
+}
+
+static void test_taylor(void)
+{
+    struct {
+        const char *text;
+        coef_fn ref;
+        double t0;
+    } cases[] = {
+        {"exp(3*t)", coef_exp3, 0.5},     {"log(1 + t)", coef_log1p, 0.5},
+        {"1/(1 - t)", coef_recip, 0.25},  {"2*sin(t)*cos(t)", coef_sin2t, 0.75},
+        {"sqrt(t)", coef_sqrt, 4},        {"cosh(t)", coef_cosh, -0.5},
+        {"(exp(t) + exp(-t))/2", coef_cosh, 1.25}, {"t^(1/2)", coef_sqrt, 2},
+    };
+    const long K = 12;
+    mpfi_t out[13], ts[13];
+    mpfr_t c, t0;
+    mpfr_inits2(RP, c, t0, (mpfr_ptr)0);
+    for (long k = 0; k <= K; k++) {
+        mpfi_init2(out[k], 53);
+        mpfi_init2(ts[k], 53);
+        mpfi_set_ui(ts[k], 0);
+    }
+    mpfi_set_ui(ts[1], 1);
+    mpfi_t *vars[1] = {ts};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dvc_expr_t e;
+        dvc_expr_init2(e, 53);
+        REQUIRE(dvc_expr_parse(e, cases[i].text, NULL) == DVC_OK, "%s", dvc_error_message());
+        mpfi_set_d(ts[0], cases[i].t0);
+        mpfr_set_d(t0, cases[i].t0, MPFR_RNDN);
+        dvc_status st = dvc_expr_taylor_(out, e, vars, K);
+        CHECK(st == DVC_OK, "taylor %s: %s", cases[i].text, dvc_error_message());
+        for (long k = 0; k <= K && st == DVC_OK; k++) {
+            cases[i].ref(c, k, t0);
+            CHECK(contains(out[k], c), "taylor %s: coefficient %ld not enclosed", cases[i].text, k);
+            double mag = fabs(mpfr_get_d(c, MPFR_RNDN)) + 1e-300;
+            CHECK(width(out[k]) <= 1e-12 * (mag > 1 ? mag : 1) || width(out[k]) < 1e-13,
+                  "taylor %s: coefficient %ld width %g", cases[i].text, k, width(out[k]));
+        }
+        dvc_expr_clear(e);
+    }
+    /* state series: x = 1 + s (x^3 = 1 + 3s + 3s^2 + s^3), interval expansion point */
+    {
+        const char *nm[1] = {"x"};
+        dvc_expr_t e;
+        dvc_expr_init2(e, 53);
+        REQUIRE(dvc_expr_parse_vars(e, "x^3 - t", NULL, 1, nm) == DVC_OK, "%s",
+                dvc_error_message());
+        mpfi_t xs[13];
+        for (long k = 0; k <= K; k++) mpfi_init2(xs[k], 53), mpfi_set_ui(xs[k], 0);
+        mpfi_interv_d(xs[0], 0.5, 1.5);
+        mpfi_set_ui(xs[1], 1);
+        mpfi_set_ui(ts[0], 0);
+        mpfi_t *v2[2] = {ts, xs};
+        CHECK(dvc_expr_taylor_(out, e, v2, K) == DVC_OK, "x^3: %s", dvc_error_message());
+        /* at x0 = 1: 1, 3 - 1, 3, 1, 0...; the enclosures hold it for x0 in [0.5, 1.5] */
+        const double ex[5] = {1, 2, 3, 1, 0};
+        for (long k = 0; k < 5; k++)
+            CHECK(mpfi_cmp_d(out[k], ex[k]) == 0, "x^3 coefficient %ld", k);
+        CHECK(mpfi_cmp_d(out[4], 0) == 0 && width(out[4]) == 0, "x^3: coefficient 4 not 0");
+        for (long k = 0; k <= K; k++) mpfi_clear(xs[k]);
+        dvc_expr_clear(e);
+    }
+    /* non-smooth operations are refused, with the reason */
+    {
+        dvc_expr_t e;
+        dvc_expr_init2(e, 53);
+        REQUIRE(dvc_expr_parse(e, "abs(t - 1)", NULL) == DVC_OK, "%s", dvc_error_message());
+        mpfi_set_ui(ts[0], 0);
+        CHECK(dvc_expr_taylor_(out, e, vars, 3) == DVC_NOT_CERTIFIED &&
+                  strstr(dvc_error_message(), "abs"),
+              "abs: %s", dvc_error_message());
+        REQUIRE(dvc_expr_parse(e, "1/t", NULL) == DVC_OK, "%s", dvc_error_message());
+        CHECK(dvc_expr_taylor_(out, e, vars, 3) == DVC_NOT_CERTIFIED, "1/t at 0 must be refused");
+        dvc_expr_clear(e);
+    }
+    for (long k = 0; k <= K; k++) {
+        mpfi_clear(out[k]);
+        mpfi_clear(ts[k]);
+    }
+    mpfr_clears(c, t0, (mpfr_ptr)0);
+}
+
 /* A model file with one edit: returns the status, message in dvc_error_message(). */
 static dvc_status load_text(const char *text)
 {
@@ -430,6 +590,7 @@ static void test_json(const char *certs)
 int main(int argc, char **argv)
 {
     REQUIRE(argc > 1, "usage: test_hybrid CERTS_DIR");
+    test_taylor();
     test_json(argv[1]);
     test_oscillator();
     test_grazing();

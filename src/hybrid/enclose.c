@@ -444,11 +444,7 @@ static dvc_status do_event(ctx *c, hyb_set *L, mpfr_t t, long *mode, const cand 
     mpfi_sub_fr(S, cd->T, tau);
     mpfi_neg(S, S);
     mpfr_set_ui(&S->left, 0, MPFR_RNDD);
-    if (!m2->linear) {
-        st = dvc_error(DVC_NOT_CERTIFIED, "mode '%s': nonlinear modes are not carried yet", m2->name);
-        goto out;
-    }
-    st = hyb_expm(E2, m2->A, S, c->K);
+    st = hyb_jacobian(E2, m2, cd->T, Y, S, c->K);
     if (st != DVC_OK) goto out;
     dvc_imat_mul_vec(C, E2, F1);
     mpfi_sub_fr(e, cd->T, that);
@@ -499,6 +495,8 @@ static double default_h(const dvc_hybrid_model_struct *m)
         }
     mpfr_clear(a);
     double h = 0.25;
+    for (long k = 0; k < m->nmodes; k++)
+        if (!m->modes[k].linear) h = 0.01; /* field modes: no norm to scale by */
     if (amax > 0 && 0.5 / amax < h) h = 0.5 / amax;
     return h;
 }
@@ -507,16 +505,15 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
 {
     if (m->mode0 < 0 || m->mode0 >= m->nmodes)
         return dvc_error(DVC_ERR_INPUT, "hybrid model: no initial mode");
-    for (long k = 0; k < m->nmodes; k++)
-        if (!m->modes[k].linear)
-            return dvc_error(DVC_NOT_CERTIFIED, "mode '%s': the validated flow of nonlinear modes "
-                             "is not implemented yet", m->modes[k].name);
     dvc_hybrid_result_clear(r);
     dvc_hybrid_result_init(r);
     r->prec = m->prec;
     mpfi_clear(r->stop_t);
     mpfi_init2(r->stop_t, m->prec);
-    ctx c = {m, r, m->n, m->order > 0 ? m->order : 20, m->prec};
+    int any_field = 0;
+    for (long k = 0; k < m->nmodes; k++)
+        if (!m->modes[k].linear) any_field = 1;
+    ctx c = {m, r, m->n, m->order > 0 ? m->order : any_field ? 12 : 20, m->prec};
     long n = m->n;
     dvc_status st = DVC_OK;
     double hmax = default_h(m);

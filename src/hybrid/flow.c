@@ -71,6 +71,11 @@ static void gram_schmidt(double *a, long n)
 
 dvc_status hyb_set_map(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v)
 {
+    return hyb_set_map_c(L, M, v, NULL);
+}
+
+dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, const dvc_ivec_t ctr)
+{
     long n = L->P->n;
     mpfr_prec_t prec = dvc_ivec_prec(L->P);
     dvc_status st = DVC_OK;
@@ -88,9 +93,21 @@ dvc_status hyb_set_map(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v)
         st = dvc_error(DVC_ERR_NOMEM, "out of memory");
         goto out;
     }
-    /* M P + v, then its midpoint as the new centre */
-    dvc_imat_mul_vec(Pn, M, L->P);
-    if (v) dvc_ivec_add(Pn, Pn, v);
+    /* M P + v (or ctr + M (P - mid P)), then its midpoint as the new centre */
+    if (ctr) {
+        mpfr_t mid;
+        mpfr_init2(mid, prec);
+        for (long i = 0; i < n; i++) {
+            mpfi_mid(mid, L->P->e[i]);
+            mpfi_sub_fr(d->e[i], L->P->e[i], mid);
+        }
+        mpfr_clear(mid);
+        dvc_imat_mul_vec(Pn, M, d);
+        dvc_ivec_add(Pn, Pn, ctr);
+    } else {
+        dvc_imat_mul_vec(Pn, M, L->P);
+        if (v) dvc_ivec_add(Pn, Pn, v);
+    }
     dvc_imat_mul(MB, M, L->B);
     /* new frame: the midpoint of M B itself while it stays well conditioned
      * (then Bn^-1 M B is near the identity and the box R is not wrapped);
@@ -379,6 +396,7 @@ dvc_status hyb_field(dvc_ivec_t F, const dvc_hybrid_mode *md, const mpfi_t T, co
 dvc_status hyb_flow_over(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
                          const mpfr_t t0, const mpfi_t S, int K)
 {
+    if (!md->linear) return hyb_field_flow(X, NULL, md, L, t0, S, K);
     long n = X->n;
     mpfr_prec_t prec = dvc_ivec_prec(X);
     dvc_imat_t E, EB;
@@ -406,6 +424,7 @@ dvc_status hyb_flow_over(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set 
 dvc_status hyb_advance(hyb_set *L, const dvc_hybrid_mode *md, const mpfr_t t0, const mpfi_t S,
                        int K)
 {
+    if (!md->linear) return hyb_field_flow(NULL, L, md, L, t0, S, K);
     long n = L->P->n;
     mpfr_prec_t prec = dvc_ivec_prec(L->P);
     dvc_imat_t E;

@@ -22,6 +22,19 @@ void hyb_set_box(dvc_ivec_t X, const hyb_set *L);
 /* The set's image under x -> M x + v (v may be NULL), re-framed by QR. */
 dvc_status hyb_set_map(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v);
 
+/* Same, with the centre's image given: P' from ctr + M (P - mid P). */
+dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, const dvc_ivec_t ctr);
+
+/* Field (nonlinear) modes (field.c): X (if not NULL) encloses x(t0 + s),
+ * s in S, from every state of L; Lout (if not NULL) receives the image of L
+ * at s (S narrow). */
+dvc_status hyb_field_flow(dvc_ivec_t X, hyb_set *Lout, const dvc_hybrid_mode *md, const hyb_set *L,
+                          const mpfr_t t0, const mpfi_t S, int K);
+/* J encloses D_x Phi(t0 + s; t0, x0) for s in S, for every solution of the
+ * mode that stays in Y on [t0, t0 + sup S] (T encloses those times). */
+dvc_status hyb_jacobian(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T,
+                        const dvc_ivec_t Y, const mpfi_t S, int K);
+
 /* x <- x^k for an interval x. */
 void hyb_pow_ui(mpfi_t x, int k);
 /* E encloses exp(A s) for all s in S (0 <= S), Taylor order K. */

@@ -513,6 +513,108 @@ static void test_taylor(void)
     mpfr_clears(c, t0, (mpfr_ptr)0);
 }
 
+/* Elliptic-curve system (Hirani et al. 4.2) from certs/elliptic/: no closed
+ * form in t, but H_a = y^2 - x^3 - a x is conserved in each region, so the
+ * crossing points are roots of x^3 + x^2 + a x + H - 1 = 0 on the circle,
+ * and H jumps by (a_old - a_new) x at a crossing. Computed at 256 bits from
+ * x(0) = (-1.2, 0) only; the engine's enclosures must contain them. */
+static void cubic_root_near(mpfr_t x, const mpfr_t H, long a, double guess)
+{
+    mpfr_t f, df, t;
+    mpfr_inits2(RP, f, df, t, (mpfr_ptr)0);
+    mpfr_set_d(x, guess, MPFR_RNDN);
+    for (int it = 0; it < 200; it++) { /* Newton at 256 bits */
+        mpfr_add_ui(f, x, 1, MPFR_RNDN); /* ((x + 1) x + a) x + H - 1 */
+        mpfr_mul(f, f, x, MPFR_RNDN);
+        mpfr_add_si(f, f, a, MPFR_RNDN);
+        mpfr_mul(f, f, x, MPFR_RNDN);
+        mpfr_add(f, f, H, MPFR_RNDN);
+        mpfr_sub_ui(f, f, 1, MPFR_RNDN);
+        mpfr_mul_ui(df, x, 3, MPFR_RNDN); /* (3x + 2) x + a */
+        mpfr_add_ui(df, df, 2, MPFR_RNDN);
+        mpfr_mul(df, df, x, MPFR_RNDN);
+        mpfr_add_si(df, df, a, MPFR_RNDN);
+        mpfr_div(t, f, df, MPFR_RNDN);
+        mpfr_sub(x, x, t, MPFR_RNDN);
+    }
+    mpfr_clears(f, df, t, (mpfr_ptr)0);
+}
+
+static void energy(mpfi_t E, const dvc_ivec_t X, long a)
+{
+    mpfi_t t;
+    mpfi_init2(t, 128);
+    mpfi_sqr(E, X->e[1]);
+    mpfi_sqr(t, X->e[0]);
+    mpfi_mul(t, t, X->e[0]);
+    mpfi_sub(E, E, t);
+    mpfi_mul_si(t, X->e[0], a);
+    mpfi_sub(E, E, t);
+    mpfi_clear(t);
+}
+
+static void test_elliptic(const char *certs)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/elliptic/elliptic.json", certs);
+    dvc_hybrid_model_t m;
+    REQUIRE(dvc_hybrid_load(m, path, 0) == DVC_OK, "%s", dvc_error_message());
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_OK, "elliptic: %s", dvc_error_message());
+    CHECK(r->nevents == 12, "elliptic: %ld crossings, 12 expected", r->nevents);
+    long in = dvc_hybrid_find_mode(m, "inside");
+    mpfr_t H, x, y;
+    mpfi_t E;
+    mpfr_inits2(RP, H, x, y, (mpfr_ptr)0);
+    mpfi_init2(E, 128);
+    /* H_out(x0) = -x0^3 + 2 x0 with x0 = -6/5 */
+    mpfr_set_si(x, -6, MPFR_RNDN);
+    mpfr_div_ui(x, x, 5, MPFR_RNDN);
+    mpfr_pow_ui(H, x, 3, MPFR_RNDN);
+    mpfr_neg(H, H, MPFR_RNDN);
+    mpfr_mul_ui(y, x, 2, MPFR_RNDN);
+    mpfr_add(H, H, y, MPFR_RNDN);
+    long ev = 0, bad = 0;
+    for (long i = 0; i <= r->nsteps; i++) {
+        /* grid points strictly inside a segment: H of that segment */
+        long md = i < r->nsteps ? r->mode[i] : r->mode[i - 1];
+        int at_event = ev < r->nevents && mpfr_equal_p(r->t[i], &r->ev[ev].t->right);
+        if (at_event) {
+            /* the crossing point from the cubic of the current side */
+            const dvc_hybrid_event *e = &r->ev[ev];
+            long a = e->mode_before == in ? -3 : -2, a2 = a == -3 ? -2 : -3;
+            cubic_root_near(x, H, a, dvc_ival_mid_d(e->x->e[0]));
+            CHECK(contains(e->x->e[0], x), "elliptic crossing %ld: x not enclosed", ev + 1);
+            mpfr_sqr(y, x, MPFR_RNDN);
+            mpfr_ui_sub(y, 1, y, MPFR_RNDN);
+            mpfr_sqrt(y, y, MPFR_RNDN);
+            if (dvc_ival_mid_d(e->x->e[1]) < 0) mpfr_neg(y, y, MPFR_RNDN);
+            CHECK(contains(e->x->e[1], y), "elliptic crossing %ld: y not enclosed", ev + 1);
+            /* H_new = H_old + (a_old - a_new) x */
+            mpfr_mul_si(y, x, a - a2, MPFR_RNDN);
+            mpfr_add(H, H, y, MPFR_RNDN);
+            if (ev < 3 || ev == r->nevents - 1)
+                printf("elliptic crossing %2ld: t width %.3g, state width %.3g\n", ev + 1,
+                       width(e->t), vec_width(e->x));
+            ev++;
+            md = e->mode_after;
+        }
+        energy(E, r->x[i], md == in ? -3 : -2);
+        if (!contains(E, H)) bad++;
+    }
+    CHECK(ev == r->nevents, "elliptic: %ld events matched of %ld", ev, r->nevents);
+    CHECK(bad == 0, "elliptic: %ld grid points whose energy misses the exact one", bad);
+    if (r->nsteps > 0)
+        printf("elliptic: %ld steps, %ld crossings, tube width at T = %.3g\n", r->nsteps,
+               r->nevents, vec_width(r->x[r->nsteps]));
+    mpfr_clears(H, x, y, (mpfr_ptr)0);
+    mpfi_clear(E);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+}
+
 /* A model file with one edit: returns the status, message in dvc_error_message(). */
 static dvc_status load_text(const char *text)
 {
@@ -592,6 +694,7 @@ int main(int argc, char **argv)
     REQUIRE(argc > 1, "usage: test_hybrid CERTS_DIR");
     test_taylor();
     test_json(argv[1]);
+    test_elliptic(argv[1]);
     test_oscillator();
     test_grazing();
     test_sliding();

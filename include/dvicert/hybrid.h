@@ -51,7 +51,9 @@ typedef struct {
     dvc_ivec_t x0;         /* initial state (point or box) */
     mpfr_t t0, T;          /* time interval [t0, T] */
     double h;              /* largest step (0: chosen from ||A||) */
-    int order;             /* Taylor order (0: 20 for linear modes) */
+    int order;             /* Taylor order (0: 20, or 12 with a field mode) */
+    long guard_bits;       /* extra bits of the engine's internal precision
+                            * (results are rounded outward to prec); 0: none */
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 

@@ -47,7 +47,8 @@ typedef struct {
     dvc_hybrid_result_struct *r;
     long n;
     int K;
-    mpfr_prec_t prec;
+    mpfr_prec_t prec;  /* internal: the model's precision plus its guard bits */
+    mpfr_prec_t oprec; /* of the results and of the grid times */
 } ctx;
 
 /* Append grid point t_{nsteps} (x) after a step with the given box. */
@@ -71,9 +72,9 @@ static dvc_status push_point(ctx *c, const mpfr_t t, const dvc_ivec_t x, const d
         if (!nm) return dvc_error(DVC_ERR_NOMEM, "out of memory");
         r->mode = nm;
         for (long i = r->alloc; i < na; i++) {
-            mpfr_init2(r->t[i], c->prec);
-            dvc_ivec_init2(r->x[i], c->n, c->prec);
-            dvc_ivec_init2(r->box[i], c->n, c->prec);
+            mpfr_init2(r->t[i], c->oprec);
+            dvc_ivec_init2(r->x[i], c->n, c->oprec);
+            dvc_ivec_init2(r->box[i], c->n, c->oprec);
             r->mode[i] = -1;
         }
         r->alloc = na;
@@ -100,9 +101,9 @@ static dvc_status push_event(ctx *c, const mpfi_t t, long g, long from, long to,
         r->aevents = na;
     }
     dvc_hybrid_event *e = &r->ev[r->nevents++];
-    mpfi_init2(e->t, c->prec);
-    mpfi_init2(e->dphi, c->prec);
-    dvc_ivec_init2(e->x, c->n, c->prec);
+    mpfi_init2(e->t, c->oprec);
+    mpfi_init2(e->dphi, c->oprec);
+    dvc_ivec_init2(e->x, c->n, c->oprec);
     mpfi_set(e->t, t);
     mpfi_set(e->dphi, dphi);
     dvc_ivec_set(e->x, x);
@@ -363,7 +364,8 @@ static dvc_status do_event(ctx *c, hyb_set *L, mpfr_t t, long *mode, const cand 
     mpfi_t S, phi, d2, e;
     dvc_ivec_t Xc, F1, F2, Y, box, C;
     dvc_imat_t E2;
-    mpfr_inits2(c->prec, tau, that, wd, (mpfr_ptr)0);
+    mpfr_inits2(c->prec, that, wd, (mpfr_ptr)0);
+    mpfr_init2(tau, c->oprec); /* a grid time: rounded up to the output precision */
     mpfi_init2(S, c->prec);
     mpfi_init2(phi, c->prec);
     mpfi_init2(d2, c->prec);
@@ -513,7 +515,8 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     int any_field = 0;
     for (long k = 0; k < m->nmodes; k++)
         if (!m->modes[k].linear) any_field = 1;
-    ctx c = {m, r, m->n, m->order > 0 ? m->order : any_field ? 12 : 20, m->prec};
+    ctx c = {m, r, m->n, m->order > 0 ? m->order : any_field ? 12 : 20,
+             m->prec + (m->guard_bits > 0 ? m->guard_bits : 0), m->prec};
     long n = m->n;
     dvc_status st = DVC_OK;
     double hmax = default_h(m);
@@ -523,7 +526,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     mpfr_t t, t1, hh;
     mpfi_t S, Tstep, phi, dphi, Ta;
     dvc_ivec_t X, Xa, box;
-    mpfr_inits2(c.prec, t, t1, hh, (mpfr_ptr)0);
+    mpfr_inits2(c.oprec, t, t1, hh, (mpfr_ptr)0);
     mpfi_init2(S, c.prec);
     mpfi_init2(Tstep, c.prec);
     mpfi_init2(phi, c.prec);

@@ -172,7 +172,7 @@ out:
 dvc_status hyb_expm(dvc_imat_t E, const dvc_imat_t A, const mpfi_t S, int K)
 {
     long n = A->r;
-    mpfr_prec_t prec = dvc_imat_prec(A);
+    mpfr_prec_t prec = dvc_imat_prec(E);
     dvc_status st = DVC_OK;
     mpfr_t a, x, y;
     mpfi_t c, rho;

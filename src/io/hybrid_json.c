@@ -372,6 +372,13 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
         else
             m->order = (int)json_integer_value(jo);
     }
+    if (st == DVC_OK && json_object_get(obj, "guard_bits")) {
+        const json_t *jo = json_object_get(obj, "guard_bits");
+        if (!json_is_integer(jo) || json_integer_value(jo) < 0 || json_integer_value(jo) > 1024)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'guard_bits': an integer in [0, 1024]", file);
+        else
+            m->guard_bits = (long)json_integer_value(jo);
+    }
     dvc_expr_consts_clear(c);
     return st;
 }

@@ -671,6 +671,14 @@ static void test_json(const char *certs)
                "switching function of a missing variable");
     expect_bad(MODEL(GOOD_MODES, GOOD_SW, GOOD_TR, "{\"mode\": \"p\", \"x\": [1, \"inf\"]}"),
                "initial.x", "non-finite initial state");
+    /* T as a JSON real is the binary64 value written; "0.1" (a decimal
+     * string) is not a number of 53 bits and is refused for a grid time */
+    CHECK(load_text("{\"states\": [\"x\"], \"modes\": {\"a\": {\"A\": [[0]]}}, "
+                    "\"initial\": {\"mode\": \"a\", \"x\": [1]}, \"T\": 0.5, \"h\": 0.125}") == DVC_OK,
+          "real T and h: %s", dvc_error_message());
+    expect_bad("{\"states\": [\"x\"], \"modes\": {\"a\": {\"A\": [[0]]}}, "
+               "\"initial\": {\"mode\": \"a\", \"x\": [1]}, \"T\": \"0.1\"}",
+               "field 'T'", "inexact T");
     expect_bad(MODEL(GOOD_MODES, GOOD_SW, GOOD_TR, "{\"mode\": \"p\", \"x\": [1, \"1e999\"]}"),
                "model.json", "overflowing initial state");
     /* the committed model files load and run (bridge: same crossings as the

@@ -174,7 +174,8 @@ static dvc_status newton(ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybri
         if (st == DVC_OK) st = dphi_eval(phi, dphi, c, g, md, Tc, X);
         if (st != DVC_OK) break;
         if (mpfi_has_zero(dphi)) {
-            st = dvc_error(DVC_ERR_INTERNAL, "interval Newton: phi' lost its sign");
+            st = dvc_error(DVC_NOT_CERTIFIED, "switching function '%s': interval Newton: phi' "
+                           "not proven nonzero on a sub-interval", c->m->gname[g]);
             break;
         }
         /* phi at the midpoint */

@@ -3,6 +3,7 @@
  * field ("osc.json: field 'modes.neg': ..."). */
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "io/hybrid_json.h"
 #include "io/json.h"
 
@@ -92,6 +93,14 @@ static dvc_status read_time(mpfr_t t, const json_t *obj, const char *key, const 
     }
     char where[256];
     snprintf(where, sizeof where, "%s: field '%s'", file, key);
+    if (json_is_real(j)) { /* the binary64 value written, exactly */
+        if (!isfinite(json_real_value(j)))
+            return dvc_error(DVC_ERR_INPUT, "%s: not a finite number", where);
+        mpfr_set_d(t, json_real_value(j), MPFR_RNDN);
+        if (mpfr_cmp_d(t, json_real_value(j)) != 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: not exact at %ld bits", where, (long)prec);
+        return DVC_OK;
+    }
     mpfi_t x;
     mpfi_init2(x, prec);
     dvc_status st = dvc_json_ival(x, j, where);

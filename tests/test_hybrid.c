@@ -18,28 +18,46 @@
 typedef struct {
     int n;
     mpfr_t tc[64]; /* crossing times */
+    mpfr_t R, phase; /* start (R cos phase, -R sin phase), x > 0 */
 } ref_osc;
 
-static void ref_osc_init(ref_osc *r, double T)
+/* From (x0, y0), x0 > 0 (decimal strings): x = R cos(t + phase) until the
+ * first crossing at pi/2 - phase; then as from (1, 0), scaled by R. */
+static void ref_osc_init2(ref_osc *r, double T, const char *x0, const char *y0)
 {
-    mpfr_t pi, s3, a;
-    mpfr_inits2(RP, pi, s3, a, (mpfr_ptr)0);
+    mpfr_t pi, s3, a, b;
+    mpfr_inits2(RP, pi, s3, a, b, (mpfr_ptr)0);
+    mpfr_init2(r->R, RP);
+    mpfr_init2(r->phase, RP);
+    mpfr_set_str(a, x0, 0, MPFR_RNDN); /* decimal or C99 hex */
+    mpfr_set_str(b, y0, 0, MPFR_RNDN);
+    mpfr_hypot(r->R, a, b, MPFR_RNDN);
+    mpfr_neg(b, b, MPFR_RNDN);
+    mpfr_atan2(r->phase, b, a, MPFR_RNDN); /* y0 = -R sin phase */
     mpfr_const_pi(pi, MPFR_RNDN);
     mpfr_sqrt_ui(s3, 3, MPFR_RNDN);
     mpfr_div(s3, pi, s3, MPFR_RNDN); /* pi / sqrt 3 */
     mpfr_div_ui(a, pi, 2, MPFR_RNDN);
+    mpfr_sub(a, a, r->phase, MPFR_RNDN);
     r->n = 0;
     for (int k = 0; k < 64 && mpfr_get_d(a, MPFR_RNDN) <= T; k++) {
         mpfr_init2(r->tc[r->n], RP);
         mpfr_set(r->tc[r->n++], a, MPFR_RNDN);
         mpfr_add(a, a, (k % 2 == 0) ? s3 : pi, MPFR_RNDN);
     }
-    mpfr_clears(pi, s3, a, (mpfr_ptr)0);
+    mpfr_clears(pi, s3, a, b, (mpfr_ptr)0);
+}
+
+static void ref_osc_init(ref_osc *r, double T)
+{
+    ref_osc_init2(r, T, "1", "0");
 }
 
 static void ref_osc_clear(ref_osc *r)
 {
     for (int k = 0; k < r->n; k++) mpfr_clear(r->tc[k]);
+    mpfr_clear(r->R);
+    mpfr_clear(r->phase);
 }
 
 /* (x, y) at t. Segment k >= 1 starts at tc[k-1]; odd segments (k odd) are
@@ -51,8 +69,9 @@ static void ref_osc_eval(const ref_osc *r, mpfr_t x, mpfr_t y, const mpfr_t t)
     int k = 0;
     while (k < r->n && mpfr_cmp(t, r->tc[k]) > 0) k++;
     if (k == 0) {
-        mpfr_cos(x, t, MPFR_RNDN);
-        mpfr_sin(y, t, MPFR_RNDN);
+        mpfr_add(s, t, r->phase, MPFR_RNDN);
+        mpfr_cos(x, s, MPFR_RNDN);
+        mpfr_sin(y, s, MPFR_RNDN);
         mpfr_neg(y, y, MPFR_RNDN);
     } else {
         mpfr_sub(s, t, r->tc[k - 1], MPFR_RNDN);
@@ -69,6 +88,8 @@ static void ref_osc_eval(const ref_osc *r, mpfr_t x, mpfr_t y, const mpfr_t t)
             mpfr_cos(y, s, MPFR_RNDN);
         }
     }
+    mpfr_mul(x, x, r->R, MPFR_RNDN);
+    mpfr_mul(y, y, r->R, MPFR_RNDN);
     mpfr_clears(s, w, (mpfr_ptr)0);
 }
 
@@ -239,6 +260,58 @@ static void test_oscillator(long guard)
     mpfi_clear(Ti);
     dvc_ivec_clear(X);
     ref_osc_clear(&ref);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+}
+
+/* The oscillator from an initial box [1 +- 1e-6] x [+- 1e-6], T = 30: the
+ * closed-form solutions from the corners and from random points of the
+ * box lie in the tube at every grid point, and their crossing times in the
+ * event enclosures (which then hold the crossing of every start point). */
+static void test_oscillator_box(void)
+{
+    const double Ap[4] = {0, 1, -1, 0}, An[4] = {0, 1, -3, 0};
+    dvc_hybrid_model_t m;
+    two_mode(m, Ap, NULL, An, NULL, "x", 1, 0, 1, 30, 53);
+    mpfi_interv_d(m->x0->e[0], 1 - 1e-6, 1 + 1e-6);
+    mpfi_interv_d(m->x0->e[1], -1e-6, 1e-6);
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_OK, "oscillator box: %s", dvc_error_message());
+    check_rng rng = {42};
+    long bad = 0, bade = 0, nev = 0;
+    mpfr_t x, y;
+    mpfr_inits2(RP, x, y, (mpfr_ptr)0);
+    for (int p = 0; p < 12; p++) {
+        double a = p < 4 ? 1 + ((p & 1) ? 1e-6 : -1e-6) : check_rng_unif(&rng, 1 - 1e-6, 1 + 1e-6);
+        double b = p < 4 ? ((p & 2) ? 1e-6 : -1e-6) : check_rng_unif(&rng, -1e-6, 1e-6);
+        char sa[64], sb[64];
+        snprintf(sa, sizeof sa, "%a", a); /* exact */
+        snprintf(sb, sizeof sb, "%a", b);
+        ref_osc ref;
+        ref_osc_init2(&ref, 30, sa, sb);
+        nev = ref.n;
+        for (long i = 0; i <= r->nsteps; i++) {
+            ref_osc_eval(&ref, x, y, r->t[i]);
+            if (!contains(r->x[i]->e[0], x) || !contains(r->x[i]->e[1], y)) {
+                bad++;
+                fprintf(stderr, "box start %d (%s, %s): t = %.17g: x = %.17g, y = %.17g\n", p, sa, sb,
+                        mpfr_get_d(r->t[i], MPFR_RNDN), mpfr_get_d(x, MPFR_RNDN), mpfr_get_d(y, MPFR_RNDN));
+                dvc_ivec_fprint(stderr, r->x[i], 17);
+            }
+        }
+        for (long k = 0; k < r->nevents && k < ref.n; k++)
+            if (!contains(r->ev[k].t, ref.tc[k])) bade++;
+        ref_osc_clear(&ref);
+    }
+    CHECK(r->nevents == nev, "oscillator box: %ld events, %ld expected", r->nevents, nev);
+    CHECK(bad == 0, "oscillator box: %ld grid points outside the tube", bad);
+    CHECK(bade == 0, "oscillator box: %ld crossing times not enclosed", bade);
+    if (r->nevents > 0)
+        printf("oscillator box: %ld crossings, last width %.3g, tube width at T %.3g\n",
+               r->nevents, width(r->ev[r->nevents - 1].t), vec_width(r->x[r->nsteps]));
+    mpfr_clears(x, y, (mpfr_ptr)0);
     dvc_hybrid_result_clear(r);
     dvc_hybrid_model_clear(m);
 }
@@ -712,6 +785,7 @@ int main(int argc, char **argv)
     test_elliptic(argv[1]);
     test_oscillator(0);
     test_oscillator(32);
+    test_oscillator_box();
     test_grazing();
     test_sliding();
     test_bridge(0);

@@ -695,6 +695,97 @@ static void test_elliptic(const char *certs)
     dvc_hybrid_model_clear(m);
 }
 
+/* Bouncing ball with a reset map: x' = v, v' = -1, at x = 0 (downward)
+ * v -> -v/2. From (1, 0): impacts at t_1 = sqrt 2, then flights of
+ * sqrt2 / 2^(k-1): t_2 = 2 sqrt 2, t_3 = 2.5 sqrt 2, t_4 = 2.75 sqrt 2. */
+static void test_bouncing(void)
+{
+    const double A[4] = {0, 1, 0, 0};
+    const char *b[2] = {"0", "-1"}, *names[2] = {"x", "v"};
+    const char *reset[2] = {"x", "-v/2"};
+    dvc_hybrid_model_t m;
+    dvc_imat_t Am;
+    dvc_ivec_t x0;
+    mpfr_t t0, tT, ref, x, v, s;
+    long fly, g;
+    REQUIRE(dvc_hybrid_model_init(m, 2, names, 53) == DVC_OK, "%s", dvc_error_message());
+    dvc_imat_init2(Am, 2, 2, 53);
+    dvc_imat_set_d(Am, A);
+    REQUIRE(dvc_hybrid_add_mode_linear(m, "fly", Am, b, NULL, &fly) == DVC_OK, "%s",
+            dvc_error_message());
+    REQUIRE(dvc_hybrid_add_switch(m, "ground", "x", NULL, &g) == DVC_OK, "%s", dvc_error_message());
+    REQUIRE(dvc_hybrid_add_transition(m, fly, g, -1, fly, reset, NULL) == DVC_OK, "%s",
+            dvc_error_message());
+    dvc_ivec_init2(x0, 2, 53);
+    const double xv[2] = {1, 0};
+    dvc_ivec_set_d(x0, xv);
+    mpfr_inits2(RP, t0, tT, ref, x, v, s, (mpfr_ptr)0);
+    mpfr_set_ui(t0, 0, MPFR_RNDN);
+    mpfr_set_ui(tT, 4, MPFR_RNDN);
+    REQUIRE(dvc_hybrid_set_initial(m, fly, x0, t0, tT) == DVC_OK, "%s", dvc_error_message());
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_OK, "bouncing ball: %s", dvc_error_message());
+    CHECK(r->nevents == 4, "bouncing ball: %ld impacts, 4 expected", r->nevents);
+    const double mult[4] = {1, 2, 2.5, 2.75};
+    long bad = 0;
+    for (long k = 0; k < r->nevents && k < 4; k++) {
+        mpfr_sqrt_ui(ref, 2, MPFR_RNDN);
+        mpfr_mul_d(ref, ref, mult[k], MPFR_RNDN);
+        CHECK(contains(r->ev[k].t, ref), "impact %ld not enclosed", k + 1);
+        CHECK(width(r->ev[k].t) < 1e-12, "impact %ld: width %g", k + 1, width(r->ev[k].t));
+        /* impact velocity -sqrt2 / 2^k before the reset */
+        mpfr_sqrt_ui(v, 2, MPFR_RNDN);
+        mpfr_div_2ui(v, v, (unsigned long)k, MPFR_RNDN);
+        mpfr_neg(v, v, MPFR_RNDN);
+        CHECK(contains(r->ev[k].x->e[1], v), "impact %ld: velocity not enclosed", k + 1);
+    }
+    /* the tube against the closed form: after impact k at t_k (k = 0: the
+     * start), x = v_k (t - t_k) - (t - t_k)^2 / 2 + x_k */
+    for (long i = 0; i <= r->nsteps; i++) {
+        int k = 0;
+        mpfr_set_ui(ref, 0, MPFR_RNDN);
+        for (int j = 0; j < 4; j++) {
+            mpfr_sqrt_ui(s, 2, MPFR_RNDN);
+            mpfr_mul_d(s, s, mult[j], MPFR_RNDN);
+            if (mpfr_cmp(r->t[i], s) >= 0) {
+                k = j + 1;
+                mpfr_set(ref, s, MPFR_RNDN);
+            }
+        }
+        mpfr_sub(s, r->t[i], ref, MPFR_RNDN); /* time since the last impact */
+        if (k == 0) {
+            mpfr_set_ui(v, 0, MPFR_RNDN);
+            mpfr_set_ui(x, 1, MPFR_RNDN);
+        } else {
+            mpfr_sqrt_ui(v, 2, MPFR_RNDN);
+            mpfr_div_2ui(v, v, (unsigned long)k, MPFR_RNDN);
+            mpfr_set_ui(x, 0, MPFR_RNDN);
+        }
+        /* x += v s - s^2/2; v -= s */
+        mpfr_t q;
+        mpfr_init2(q, RP);
+        mpfr_mul(q, v, s, MPFR_RNDN);
+        mpfr_add(x, x, q, MPFR_RNDN);
+        mpfr_sqr(q, s, MPFR_RNDN);
+        mpfr_div_2ui(q, q, 1, MPFR_RNDN);
+        mpfr_sub(x, x, q, MPFR_RNDN);
+        mpfr_sub(v, v, s, MPFR_RNDN);
+        mpfr_clear(q);
+        if (!contains(r->x[i]->e[0], x) || !contains(r->x[i]->e[1], v)) bad++;
+    }
+    CHECK(bad == 0, "bouncing ball: %ld grid points outside the tube", bad);
+    if (r->nsteps > 0)
+        printf("bouncing ball: %ld steps, %ld impacts, tube width at T = %.3g\n", r->nsteps,
+               r->nevents, vec_width(r->x[r->nsteps]));
+    mpfr_clears(t0, tT, ref, x, v, s, (mpfr_ptr)0);
+    dvc_ivec_clear(x0);
+    dvc_imat_clear(Am);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+}
+
 /* A model file with one edit: returns the status, message in dvc_error_message(). */
 static dvc_status load_text(const char *text)
 {
@@ -788,6 +879,7 @@ int main(int argc, char **argv)
     test_oscillator_box();
     test_grazing();
     test_sliding();
+    test_bouncing();
     test_bridge(0);
     test_bridge(32);
     return check_report();

@@ -349,6 +349,100 @@ typedef struct {
     mpfi_t T, dphi;
 } cand;
 
+/* After a reset to Yp at t* in T: Y (out) encloses the new mode on
+ * [t*, sup T]; no transition of the new mode fires there: each switching
+ * function is nonzero on Y, or moves with a proven sign in a direction
+ * that its transition does not take. */
+static dvc_status reset_checks(ctx *c, const dvc_hybrid_transition *tr, const mpfi_t T,
+                               const dvc_ivec_t Yp, dvc_ivec_t Y, const char *tb)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *m2 = &m->modes[tr->to];
+    mpfi_t phi, d2;
+    mpfi_init2(phi, c->prec);
+    mpfi_init2(d2, c->prec);
+    dvc_status st = apriori(Y, c, m2, T, Yp);
+    for (long k = 0; k < m->ntrans && st == DVC_OK; k++) {
+        const dvc_hybrid_transition *tk = &m->trans[k];
+        if (tk->from != tr->to) continue;
+        st = dvc_expr_eval_x(phi, m->g[tk->g], T, Y);
+        if (st != DVC_OK || !mpfi_has_zero(phi)) continue;
+        st = dphi_eval(phi, d2, c, tk->g, m2, T, Y);
+        if (st != DVC_OK) break;
+        if (sgn(d2) == 0 || tk->dir == 0 || tk->dir == sgn(d2)) {
+            c->r->stop_class = DVC_HYB_UNDECIDED;
+            st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: after the reset of the transition on "
+                           "'%s', '%s' may trigger mode '%s' at once", tb, m->gname[tr->g],
+                           m->gname[tk->g], m2->name);
+        }
+    }
+    mpfi_clear(phi);
+    mpfi_clear(d2);
+    return st;
+}
+
+/* V <- R_t + R_x F over T x X (the velocity of s -> R(s, x(s))). V may alias F. */
+static dvc_status reset_velocity(dvc_ivec_t V, ctx *c, const dvc_hybrid_transition *tr,
+                                 const mpfi_t T, const dvc_ivec_t X, const dvc_ivec_t F)
+{
+    long n = c->n;
+    mpfi_t one;
+    dvc_ivec_t out;
+    mpfi_init2(one, c->prec);
+    dvc_ivec_init2(out, n, c->prec);
+    mpfi_set_ui(one, 1);
+    dvc_status st = DVC_OK;
+    mpfi_t f;
+    mpfi_init2(f, c->prec);
+    for (long i = 0; i < n && st == DVC_OK; i++)
+        st = dvc_expr_eval_tangent(f, out->e[i], tr->reset[i], T, X, one, F);
+    if (st == DVC_OK) dvc_ivec_set(V, out);
+    mpfi_clear(f);
+    mpfi_clear(one);
+    dvc_ivec_clear(out);
+    return st;
+}
+
+/* L <- R(that, L) by the mean-value form about c = mid P:
+ * R(that, x) in R(that, c) + R_x(that, hull(set, c)) (x - c). */
+static dvc_status reset_set(hyb_set *L, ctx *c, const dvc_hybrid_transition *tr, const mpfr_t that)
+{
+    long n = c->n;
+    dvc_ivec_t X, ctr, g, cv;
+    dvc_imat_t D;
+    mpfi_t T;
+    mpfr_t mid;
+    dvc_ivec_init2(X, n, c->prec);
+    dvc_ivec_init2(ctr, n, c->prec);
+    dvc_ivec_init2(cv, n, c->prec);
+    dvc_ivec_init2(g, n + 1, c->prec);
+    dvc_imat_init2(D, n, n, c->prec);
+    mpfi_init2(T, c->prec);
+    mpfr_init2(mid, c->prec);
+    mpfi_set_fr(T, that);
+    hyb_set_box(X, L);
+    for (long i = 0; i < n; i++) {
+        mpfi_mid(mid, L->P->e[i]);
+        mpfi_set_fr(cv->e[i], mid);
+    }
+    dvc_ivec_hull(X, X, cv);
+    dvc_status st = DVC_OK;
+    for (long i = 0; i < n && st == DVC_OK; i++) {
+        st = dvc_expr_eval_x(ctr->e[i], tr->reset[i], T, cv);
+        if (st == DVC_OK) st = dvc_expr_grad(NULL, g, tr->reset[i], T, X);
+        for (long j = 0; j < n && st == DVC_OK; j++) mpfi_set(dvc_imat_entry(D, i, j), g->e[j + 1]);
+    }
+    if (st == DVC_OK) st = hyb_set_map_c(L, D, NULL, ctr);
+    dvc_ivec_clear(X);
+    dvc_ivec_clear(ctr);
+    dvc_ivec_clear(cv);
+    dvc_ivec_clear(g);
+    dvc_imat_clear(D);
+    mpfi_clear(T);
+    mpfr_clear(mid);
+    return st;
+}
+
 /* Apply the crossing of transition tr in Tc: record the event, move the
  * set to tau = sup Tc through the switch, record the step [t, tau]. */
 static dvc_status do_event(ctx *c, hyb_set *L, mpfr_t t, long *mode, const cand *cd)
@@ -363,9 +457,10 @@ static dvc_status do_event(ctx *c, hyb_set *L, mpfr_t t, long *mode, const cand 
     time_str(tb, sizeof tb, cd->T);
     mpfr_t tau, that, wd;
     mpfi_t S, phi, d2, e;
-    dvc_ivec_t Xc, F1, F2, Y, box, C;
+    dvc_ivec_t Xc, F1, F2, Y, Yp, box, C;
     dvc_imat_t E2;
     mpfr_inits2(c->prec, that, wd, (mpfr_ptr)0);
+    dvc_ivec_init2(Yp, n, c->prec);
     mpfr_init2(tau, c->oprec); /* a grid time: rounded up to the output precision */
     mpfi_init2(S, c->prec);
     mpfi_init2(phi, c->prec);
@@ -389,13 +484,20 @@ static dvc_status do_event(ctx *c, hyb_set *L, mpfr_t t, long *mode, const cand 
     mpfr_set_ui(&S->left, 0, MPFR_RNDD);
     st = hyb_flow_over(box, m1, L, t, S, c->K);
     if (st != DVC_OK) goto out;
+    /* the state right after the switch: Yp = R(T*, X*) (identity: X*) */
     if (tr->reset) {
-        r->stop_class = DVC_HYB_UNDECIDED;
-        st = dvc_error(DVC_NOT_CERTIFIED,
-                       "t in %s: transition on '%s' has a reset map, which this engine cannot "
-                       "carry yet", tb, m->gname[tr->g]);
-        goto out;
+        for (long i = 0; i < n && st == DVC_OK; i++)
+            st = dvc_expr_eval_x(Yp->e[i], tr->reset[i], cd->T, Xc);
+        if (st != DVC_OK) {
+            st = dvc_error_context(st, "t in %s: reset map of the transition on '%s': ", tb,
+                                   m->gname[tr->g]);
+            goto out;
+        }
+        st = reset_checks(c, tr, cd->T, Yp, Y, tb);
+        if (st != DVC_OK) goto out;
+        goto transfer;
     }
+    dvc_ivec_set(Yp, Xc);
     /* the new mode's field must cross in the same direction (else sliding) */
     st = dphi_eval(phi, d2, c, tr->g, m2, cd->T, Xc);
     if (st != DVC_OK) goto out;
@@ -415,7 +517,7 @@ static dvc_status do_event(ctx *c, hyb_set *L, mpfr_t t, long *mode, const cand 
         goto out;
     }
     /* the new mode on [t*, tau]: a-priori box, no return and no other event */
-    st = apriori(Y, c, m2, cd->T, Xc);
+    st = apriori(Y, c, m2, cd->T, Yp);
     if (st != DVC_OK) goto out;
     st = dphi_eval(phi, d2, c, tr->g, m2, cd->T, Y);
     if (st != DVC_OK) goto out;
@@ -434,15 +536,21 @@ static dvc_status do_event(ctx *c, hyb_set *L, mpfr_t t, long *mode, const cand 
             goto out;
         }
     }
+transfer:
     dvc_ivec_hull(box, box, Y);
     st = push_event(c, cd->T, tr->g, tr->from, tr->to, Xc, cd->dphi);
     if (st != DVC_OK) goto out;
-    /* mean-value transfer: x(tau) = G(t*) with G(s) = phi2(tau; s, phi1(s; t, x0)),
-     * G'(s) = exp(A2 (tau - s)) [f1 - f2](s, x(s)), so
-     * x(tau) in G(that) + G'(Tc) (Tc - that). */
+    /* mean-value transfer: x(tau) = G(t*) with
+     * G(s) = phi2(tau; s, R(s, phi1(s; t, x0))),
+     * G'(s) = D phi2(tau; s, .) [R_t + R_x f1 - f2(s, R)](s, x(s)), so
+     * x(tau) in G(that) + G'(Tc) (Tc - that). Identity R: [f1 - f2]. */
     st = hyb_field(F1, m1, cd->T, Xc);
-    if (st == DVC_OK) st = hyb_field(F2, m2, cd->T, Xc);
+    if (st == DVC_OK) st = hyb_field(F2, m2, cd->T, Yp);
     if (st != DVC_OK) goto out;
+    if (tr->reset) {
+        st = reset_velocity(F1, c, tr, cd->T, Xc, F1);
+        if (st != DVC_OK) goto out;
+    }
     dvc_ivec_sub(F1, F1, F2);
     mpfi_sub_fr(S, cd->T, tau);
     mpfi_neg(S, S);
@@ -455,6 +563,10 @@ static dvc_status do_event(ctx *c, hyb_set *L, mpfr_t t, long *mode, const cand 
     diff_pt(S, that, t);
     st = hyb_advance(L, m1, t, S, c->K);
     if (st != DVC_OK) goto out;
+    if (tr->reset) {
+        st = reset_set(L, c, tr, that);
+        if (st != DVC_OK) goto out;
+    }
     diff_pt(S, tau, that);
     st = hyb_advance(L, m2, that, S, c->K);
     if (st != DVC_OK) goto out;
@@ -478,6 +590,7 @@ out:
     dvc_ivec_clear(F1);
     dvc_ivec_clear(F2);
     dvc_ivec_clear(Y);
+    dvc_ivec_clear(Yp);
     dvc_ivec_clear(box);
     dvc_ivec_clear(C);
     dvc_imat_clear(E2);

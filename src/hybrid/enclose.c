@@ -403,42 +403,107 @@ static dvc_status reset_velocity(dvc_ivec_t V, ctx *c, const dvc_hybrid_transiti
     return st;
 }
 
-/* L <- R(that, L) by the mean-value form about c = mid P:
- * R(that, x) in R(that, c) + R_x(that, hull(set, c)) (x - c). */
-static dvc_status reset_set(hyb_set *L, ctx *c, const dvc_hybrid_transition *tr, const mpfr_t that)
+/* The set at that (mode 1) -> the set at tau (mode 2), the switch time
+ * t*(y) depending on the state y at that (docs/hybrid.md section 5):
+ *   x(tau) = H(t*, y),  H(s, y) = Phi2(tau; s, R(s, Phi1(s; that, y))),
+ *   t* - that = -g(that, y) / phi'(eta),   eta in T*,
+ *   H(t*, y) in H(that, y) - (V / phi') g(that, y),   V = dH/ds over T*,
+ * and with the mean-value forms of H(that, .) and g(that, .) about c:
+ *   x(tau) in [H(that, c) - (V/phi') g(that, c)]
+ *             + [D_y H(that, Yh) - (V/phi') grad g(that, Yh)^T] (y - c). */
+static dvc_status transfer_set(hyb_set *L, ctx *c, const dvc_hybrid_transition *tr,
+                               const cand *cd, const mpfr_t that, const mpfr_t tau,
+                               const dvc_ivec_t V, const dvc_ivec_t Yp)
 {
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *m2 = &m->modes[tr->to];
     long n = c->n;
-    dvc_ivec_t X, ctr, g, cv;
-    dvc_imat_t D;
-    mpfi_t T;
+    dvc_ivec_t Yh, cv, Rc, RY, Ypre, Y2, G0, gr;
+    dvc_imat_t Rx, J2, Meff;
+    mpfi_t T, S, gc, q;
     mpfr_t mid;
-    dvc_ivec_init2(X, n, c->prec);
-    dvc_ivec_init2(ctr, n, c->prec);
+    hyb_set Lp;
+    dvc_ivec_init2(Yh, n, c->prec);
     dvc_ivec_init2(cv, n, c->prec);
-    dvc_ivec_init2(g, n + 1, c->prec);
-    dvc_imat_init2(D, n, n, c->prec);
+    dvc_ivec_init2(Rc, n, c->prec);
+    dvc_ivec_init2(RY, n, c->prec);
+    dvc_ivec_init2(Ypre, n, c->prec);
+    dvc_ivec_init2(Y2, n, c->prec);
+    dvc_ivec_init2(G0, n, c->prec);
+    dvc_ivec_init2(gr, n + 1, c->prec);
+    dvc_imat_init2(Rx, n, n, c->prec);
+    dvc_imat_init2(J2, n, n, c->prec);
+    dvc_imat_init2(Meff, n, n, c->prec);
     mpfi_init2(T, c->prec);
+    mpfi_init2(S, c->prec);
+    mpfi_init2(gc, c->prec);
+    mpfi_init2(q, c->prec);
     mpfr_init2(mid, c->prec);
+    hyb_set_init(&Lp, n, c->prec);
+    dvc_status st = DVC_OK;
     mpfi_set_fr(T, that);
-    hyb_set_box(X, L);
+    hyb_set_box(Yh, L);
     for (long i = 0; i < n; i++) {
         mpfi_mid(mid, L->P->e[i]);
         mpfi_set_fr(cv->e[i], mid);
     }
-    dvc_ivec_hull(X, X, cv);
-    dvc_status st = DVC_OK;
-    for (long i = 0; i < n && st == DVC_OK; i++) {
-        st = dvc_expr_eval_x(ctr->e[i], tr->reset[i], T, cv);
-        if (st == DVC_OK) st = dvc_expr_grad(NULL, g, tr->reset[i], T, X);
-        for (long j = 0; j < n && st == DVC_OK; j++) mpfi_set(dvc_imat_entry(D, i, j), g->e[j + 1]);
+    dvc_ivec_hull(Yh, Yh, cv);
+    /* R(that, c), R_x(that, Yh), R(that, Yh) */
+    if (tr->reset) {
+        for (long i = 0; i < n && st == DVC_OK; i++) {
+            st = dvc_expr_eval_x(Rc->e[i], tr->reset[i], T, cv);
+            if (st == DVC_OK) st = dvc_expr_grad(RY->e[i], gr, tr->reset[i], T, Yh);
+            for (long j = 0; j < n && st == DVC_OK; j++)
+                mpfi_set(dvc_imat_entry(Rx, i, j), gr->e[j + 1]);
+        }
+    } else {
+        dvc_ivec_set(Rc, cv);
+        dvc_ivec_set(RY, Yh);
+        dvc_imat_one(Rx);
     }
-    if (st == DVC_OK) st = hyb_set_map_c(L, D, NULL, ctr);
-    dvc_ivec_clear(X);
-    dvc_ivec_clear(ctr);
+    if (st != DVC_OK) goto out;
+    /* mode 2 from R(that, Yh) and from Yp over T* (which holds that and tau) */
+    dvc_ivec_hull(Ypre, Yp, RY);
+    st = apriori(Y2, c, m2, cd->T, Ypre);
+    if (st != DVC_OK) goto out;
+    diff_pt(S, tau, that);
+    st = hyb_jacobian(J2, m2, cd->T, Y2, S, c->K);
+    if (st != DVC_OK) goto out;
+    hyb_set_from_box(&Lp, Rc);
+    st = hyb_flow_over(G0, m2, &Lp, that, S, c->K);
+    if (st != DVC_OK) goto out;
+    /* g(that, c) and grad g(that, Yh) */
+    st = dvc_expr_eval_x(gc, m->g[tr->g], T, cv);
+    if (st == DVC_OK) st = dvc_expr_grad(NULL, gr, m->g[tr->g], T, Yh);
+    if (st != DVC_OK) goto out;
+    dvc_imat_mul(Meff, J2, Rx);
+    for (long i = 0; i < n; i++) {
+        mpfi_div(q, V->e[i], cd->dphi); /* V_i / phi' */
+        mpfi_mul(S, q, gc);
+        mpfi_sub(G0->e[i], G0->e[i], S);
+        for (long j = 0; j < n; j++) {
+            mpfi_mul(S, q, gr->e[j + 1]);
+            mpfi_sub(dvc_imat_entry(Meff, i, j), dvc_imat_entry(Meff, i, j), S);
+        }
+    }
+    st = hyb_set_map_c(L, Meff, NULL, G0);
+out:
+    hyb_set_clear(&Lp);
+    dvc_ivec_clear(Yh);
     dvc_ivec_clear(cv);
-    dvc_ivec_clear(g);
-    dvc_imat_clear(D);
+    dvc_ivec_clear(Rc);
+    dvc_ivec_clear(RY);
+    dvc_ivec_clear(Ypre);
+    dvc_ivec_clear(Y2);
+    dvc_ivec_clear(G0);
+    dvc_ivec_clear(gr);
+    dvc_imat_clear(Rx);
+    dvc_imat_clear(J2);
+    dvc_imat_clear(Meff);
     mpfi_clear(T);
+    mpfi_clear(S);
+    mpfi_clear(gc);
+    mpfi_clear(q);
     mpfr_clear(mid);
     return st;
 }
@@ -455,17 +520,16 @@ static dvc_status do_event(ctx *c, hyb_set *L, mpfr_t t, long *mode, const cand 
     dvc_status st;
     char tb[160];
     time_str(tb, sizeof tb, cd->T);
-    mpfr_t tau, that, wd;
-    mpfi_t S, phi, d2, e;
+    mpfr_t tau, that;
+    mpfi_t S, phi, d2;
     dvc_ivec_t Xc, F1, F2, Y, Yp, box, C;
     dvc_imat_t E2;
-    mpfr_inits2(c->prec, that, wd, (mpfr_ptr)0);
+    mpfr_init2(that, c->prec);
     dvc_ivec_init2(Yp, n, c->prec);
     mpfr_init2(tau, c->oprec); /* a grid time: rounded up to the output precision */
     mpfi_init2(S, c->prec);
     mpfi_init2(phi, c->prec);
     mpfi_init2(d2, c->prec);
-    mpfi_init2(e, c->prec);
     dvc_ivec_init2(Xc, n, c->prec);
     dvc_ivec_init2(F1, n, c->prec);
     dvc_ivec_init2(F2, n, c->prec);
@@ -557,20 +621,12 @@ transfer:
     mpfr_set_ui(&S->left, 0, MPFR_RNDD);
     st = hyb_jacobian(E2, m2, cd->T, Y, S, c->K);
     if (st != DVC_OK) goto out;
-    dvc_imat_mul_vec(C, E2, F1);
-    mpfi_sub_fr(e, cd->T, that);
-    for (long i = 0; i < n; i++) mpfi_mul(C->e[i], C->e[i], e);
+    dvc_imat_mul_vec(C, E2, F1); /* V = dG/ds over T* */
     diff_pt(S, that, t);
     st = hyb_advance(L, m1, t, S, c->K);
     if (st != DVC_OK) goto out;
-    if (tr->reset) {
-        st = reset_set(L, c, tr, that);
-        if (st != DVC_OK) goto out;
-    }
-    diff_pt(S, tau, that);
-    st = hyb_advance(L, m2, that, S, c->K);
+    st = transfer_set(L, c, tr, cd, that, tau, C, Yp);
     if (st != DVC_OK) goto out;
-    dvc_ivec_add(L->P, L->P, C);
     hyb_set_box(Xc, L);
     st = push_point(c, tau, Xc, box, tr->from);
     if (st != DVC_OK) goto out;
@@ -581,11 +637,10 @@ out:
         mpfi_set(r->stop_t, cd->T);
         r->stop_g = tr->g;
     }
-    mpfr_clears(tau, that, wd, (mpfr_ptr)0);
+    mpfr_clears(tau, that, (mpfr_ptr)0);
     mpfi_clear(S);
     mpfi_clear(phi);
     mpfi_clear(d2);
-    mpfi_clear(e);
     dvc_ivec_clear(Xc);
     dvc_ivec_clear(F1);
     dvc_ivec_clear(F2);

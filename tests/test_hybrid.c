@@ -336,6 +336,8 @@ static void test_grazing(void)
     mpfr_div_ui(pi2, pi2, 2, MPFR_RNDN);
     CHECK(contains(r->stop_t, pi2), "grazing: pi/2 not in the reported time %s",
           dvc_error_message());
+    CHECK(width(r->stop_t) < 1e-12, "grazing: critical time not narrowed (width %g)",
+          width(r->stop_t));
     CHECK(r->nevents == 0 && r->certified == 0, "grazing: integrated through");
     /* the certified part ends before the tangency */
     CHECK(r->nsteps > 0 && mpfr_cmp(r->t[r->nsteps], pi2) < 0, "grazing: tube past pi/2");

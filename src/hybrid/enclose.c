@@ -260,12 +260,72 @@ static dvc_status classify_tangent(ctx *c, long g, const dvc_hybrid_mode *md, co
                                "phi'' could not be enclosed: ",
                                tb, c->m->gname[g]);
     } else if (sgn(gs[2]) != 0) {
+        /* phi is strictly convex or concave on the step: its critical time
+         * (the zero of phi', unique) by interval Newton on phi' with phi'' */
+        int s2 = sgn(gs[2]);
+        char cb[160] = "", pb[160] = "";
+        mpfi_t Tc, N, f0, d1, ph;
+        mpfr_t mid;
+        mpfi_init2(Tc, c->prec);
+        mpfi_init2(N, c->prec);
+        mpfi_init2(f0, c->prec);
+        mpfi_init2(d1, c->prec);
+        mpfi_init2(ph, c->prec);
+        mpfr_init2(mid, c->prec);
+        mpfi_set(Tc, T);
+        dvc_status sn = DVC_OK;
+        int found = 0;
+        for (int it = 0; it < 60 && sn == DVC_OK; it++) {
+            mpfi_sub_fr(S, Tc, t0);
+            if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);
+            sn = hyb_flow_over(X, md, L, t0, S, c->K);
+            if (sn == DVC_OK) sn = hyb_state_series(xs, md, Tc, X, 2);
+            if (sn == DVC_OK) {
+                mpfi_set(ts[0], Tc);
+                sn = dvc_expr_taylor_(gs, c->m->g[g], vars, 2);
+            }
+            if (sn != DVC_OK || sgn(gs[2]) != s2) break;
+            mpfi_mul_ui(gs[2], gs[2], 2); /* phi'' over Tc */
+            mpfi_mid(mid, Tc);
+            diff_pt(S, mid, t0);
+            mpfi_set_fr(N, mid);
+            sn = hyb_flow_over(X, md, L, t0, S, c->K);
+            if (sn == DVC_OK) sn = dphi_eval(f0, d1, c, g, md, N, X);
+            if (sn != DVC_OK) break;
+            mpfi_div(d1, d1, gs[2]);
+            mpfi_sub(N, N, d1);
+            if (mpfi_intersect(N, N, Tc) != 0 || mpfi_is_empty(N)) break; /* phi' != 0 */
+            int same = mpfr_equal_p(&N->left, &Tc->left) && mpfr_equal_p(&N->right, &Tc->right);
+            mpfi_set(Tc, N);
+            found = 1;
+            if (same) break;
+        }
+        if (found) {
+            /* phi at the critical time */
+            mpfi_sub_fr(S, Tc, t0);
+            if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);
+            if (hyb_flow_over(X, md, L, t0, S, c->K) == DVC_OK &&
+                dvc_expr_eval_x(ph, c->m->g[g], Tc, X) == DVC_OK) {
+                char *p1 = dvc_ival_str(Tc, 17), *p2 = dvc_ival_str(ph, 6);
+                snprintf(cb, sizeof cb, "; phi' = 0 at t in %s", p1 ? p1 : "?");
+                snprintf(pb, sizeof pb, ", where phi is in %s", p2 ? p2 : "?");
+                free(p1);
+                free(p2);
+                mpfi_set(r->stop_t, Tc);
+            }
+        }
         r->stop_class = DVC_HYB_GRAZING;
         st = dvc_error(DVC_NOT_CERTIFIED,
                        "t in %s: switching function '%s' in mode '%s': grazing (possible "
                        "tangency): phi' = dg/dt + grad g . f may vanish while phi may vanish, "
-                       "with phi'' %s 0 there; not integrated through",
-                       tb, c->m->gname[g], md->name, sgn(gs[2]) > 0 ? ">" : "<");
+                       "with phi'' %s 0 there%s%s; not integrated through",
+                       tb, c->m->gname[g], md->name, s2 > 0 ? ">" : "<", cb, pb);
+        mpfi_clear(Tc);
+        mpfi_clear(N);
+        mpfi_clear(f0);
+        mpfi_clear(d1);
+        mpfi_clear(ph);
+        mpfr_clear(mid);
     } else {
         r->stop_class = DVC_HYB_UNDECIDED;
         st = dvc_error(DVC_NOT_CERTIFIED,

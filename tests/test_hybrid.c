@@ -788,6 +788,68 @@ static void test_bouncing(void)
     dvc_hybrid_model_clear(m);
 }
 
+/* Two switching functions crossing in the same step: x' = y, y' = -x from
+ * (1, 0) (x = cos t, y = -sin t); g1 = x - cos(0.1) falls through 0 at
+ * t = 0.1, g2 = y + sin(s2) at t = s2. With s2 = 0.2 both lie in the first
+ * step and must be ordered; with s2 = 0.1 they coincide and cannot be. */
+static void test_two_switches(void)
+{
+    const double A[4] = {0, 1, -1, 0}, xv[2] = {1, 0};
+    const char *g2text[2] = {"y + sin(0.2)", "y + sin(0.1)"};
+    for (int cse = 0; cse < 2; cse++) {
+        dvc_hybrid_model_t m;
+        dvc_imat_t Am;
+        dvc_ivec_t x0;
+        mpfr_t t0, tT, ref;
+        long a, b, cm, g1, g2;
+        REQUIRE(dvc_hybrid_model_init(m, 2, (const char *const[]){"x", "y"}, 53) == DVC_OK,
+                "%s", dvc_error_message());
+        dvc_imat_init2(Am, 2, 2, 53);
+        dvc_imat_set_d(Am, A);
+        dvc_hybrid_add_mode_linear(m, "a", Am, NULL, NULL, &a);
+        dvc_hybrid_add_mode_linear(m, "b", Am, NULL, NULL, &b);
+        dvc_hybrid_add_mode_linear(m, "c", Am, NULL, NULL, &cm);
+        dvc_hybrid_add_switch(m, "g1", "x - cos(0.1)", NULL, &g1);
+        dvc_hybrid_add_switch(m, "g2", g2text[cse], NULL, &g2);
+        dvc_hybrid_add_transition(m, a, g1, -1, b, NULL, NULL);
+        dvc_hybrid_add_transition(m, a, g2, -1, cm, NULL, NULL);
+        dvc_hybrid_add_transition(m, b, g2, -1, cm, NULL, NULL);
+        dvc_ivec_init2(x0, 2, 53);
+        dvc_ivec_set_d(x0, xv);
+        mpfr_inits2(RP, t0, tT, ref, (mpfr_ptr)0);
+        mpfr_set_ui(t0, 0, MPFR_RNDN);
+        mpfr_set_d(tT, 0.5, MPFR_RNDN);
+        REQUIRE(dvc_hybrid_set_initial(m, a, x0, t0, tT) == DVC_OK, "%s", dvc_error_message());
+        dvc_hybrid_result_t r;
+        dvc_hybrid_result_init(r);
+        dvc_status st = dvc_hybrid_enclose(r, m);
+        if (cse == 0) {
+            CHECK(st == DVC_OK && r->nevents == 2, "two switches: %s, %ld events",
+                  dvc_error_message(), r->nevents);
+            if (r->nevents == 2) {
+                mpfr_set_str(ref, "0.1", 10, MPFR_RNDN);
+                CHECK(r->ev[0].g == g1 && r->ev[0].mode_after == b && contains(r->ev[0].t, ref),
+                      "two switches: first event");
+                mpfr_set_str(ref, "0.2", 10, MPFR_RNDN);
+                CHECK(r->ev[1].g == g2 && r->ev[1].mode_before == b && r->ev[1].mode_after == cm &&
+                          contains(r->ev[1].t, ref),
+                      "two switches: second event");
+            }
+        } else {
+            CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "cannot be ordered"),
+                  "simultaneous switches: %s: %s", dvc_status_name(st), dvc_error_message());
+            mpfr_set_str(ref, "0.1", 10, MPFR_RNDN);
+            CHECK(contains(r->stop_t, ref), "simultaneous switches: where");
+            printf("simultaneous: %s\n", dvc_error_message());
+        }
+        mpfr_clears(t0, tT, ref, (mpfr_ptr)0);
+        dvc_ivec_clear(x0);
+        dvc_imat_clear(Am);
+        dvc_hybrid_result_clear(r);
+        dvc_hybrid_model_clear(m);
+    }
+}
+
 /* A model file with one edit: returns the status, message in dvc_error_message(). */
 static dvc_status load_text(const char *text)
 {
@@ -882,6 +944,7 @@ int main(int argc, char **argv)
     test_grazing();
     test_sliding();
     test_bouncing();
+    test_two_switches();
     test_bridge(0);
     test_bridge(32);
     return check_report();

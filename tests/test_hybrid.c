@@ -850,6 +850,68 @@ static void test_two_switches(void)
     }
 }
 
+/* The bridge from the box x1 in [0, 1e-6], x2 in [1 - 1e-6, 1 + 1e-6]
+ * (decimal ends, enclosed outward), T = 10: the closed forms from the
+ * corners and from random decimal points of the box lie in the tube at
+ * every grid point, and their switch times in the event enclosures. */
+static void test_bridge_box(void)
+{
+    const double Ap[4] = {0, 1, -4, 0}, An[4] = {0, 1, -1, 0};
+    const char *b[2] = {"0", "sin(4*t)"};
+    dvc_hybrid_model_t m;
+    two_mode(m, Ap, b, An, b, "x", 0, 1, 1, 10, 53);
+    mpfi_t lo, hi;
+    mpfi_init2(lo, 53);
+    mpfi_init2(hi, 53);
+    dvc_ival_set_str(hi, "0.000001");
+    mpfi_set_ui(m->x0->e[0], 0);
+    mpfi_union(m->x0->e[0], m->x0->e[0], hi);
+    dvc_ival_set_str(lo, "0.999999");
+    dvc_ival_set_str(hi, "1.000001");
+    mpfi_union(m->x0->e[1], lo, hi);
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_OK, "bridge box: %s", dvc_error_message());
+    check_rng rng = {7};
+    long bad = 0, bade = 0, badn = 0;
+    mpfr_t x1, x2, y;
+    mpfr_inits2(REF_PREC, x1, x2, y, (mpfr_ptr)0);
+    for (int p = 0; p < 10; p++) {
+        /* x1 = k1 1e-9, k1 in [0, 1000]; x2 = k2 1e-9, k2 in [999999000, 1000001000] */
+        long k1 = p < 4 ? ((p & 1) ? 1000 : 0) : (long)check_rng_unif(&rng, 0, 1001);
+        long k2 = p < 4 ? ((p & 2) ? 1000001000 : 999999000)
+                        : 999999000 + (long)check_rng_unif(&rng, 0, 2001);
+        char s1[32], s2[32];
+        snprintf(s1, sizeof s1, "0.%09ld", k1);
+        snprintf(s2, sizeof s2, "%ld.%09ld", k2 / 1000000000, k2 % 1000000000);
+        ref_bridge ref;
+        if (ref_bridge_init(&ref, s1, s2, 10) != 0) {
+            badn++;
+            continue;
+        }
+        if (ref.nseg - 1 != r->nevents) badn++;
+        for (long i = 0; i <= r->nsteps; i++) {
+            ref_bridge_eval(&ref, x1, x2, y, r->t[i]);
+            if (!contains(r->x[i]->e[0], x1) || !contains(r->x[i]->e[1], x2)) bad++;
+        }
+        for (long k = 0; k < r->nevents && k + 1 < ref.nseg; k++)
+            if (!contains(r->ev[k].t, ref.s[k + 1])) bade++;
+        ref_bridge_clear(&ref);
+    }
+    CHECK(badn == 0, "bridge box: %ld references with another number of switches", badn);
+    CHECK(bad == 0, "bridge box: %ld grid points outside the tube", bad);
+    CHECK(bade == 0, "bridge box: %ld switch times not enclosed", bade);
+    if (r->nsteps > 0)
+        printf("bridge box: %ld switches, tube width at T %.3g\n", r->nevents,
+               vec_width(r->x[r->nsteps]));
+    mpfr_clears(x1, x2, y, (mpfr_ptr)0);
+    mpfi_clear(lo);
+    mpfi_clear(hi);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+}
+
 /* A model file with one edit: returns the status, message in dvc_error_message(). */
 static dvc_status load_text(const char *text)
 {
@@ -947,5 +1009,6 @@ int main(int argc, char **argv)
     test_two_switches();
     test_bridge(0);
     test_bridge(32);
+    test_bridge_box();
     return check_report();
 }

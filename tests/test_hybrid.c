@@ -416,6 +416,45 @@ static void test_bridge(long guard)
             }
     }
     CHECK(bad == 0, "bridge: %ld points outside the tube", bad);
+    /* re-check by recomputation: the honest result passes, edits are caught */
+    if (guard == 0 && r->nevents >= 2) {
+        CHECK(dvc_hybrid_verify(m, r) == DVC_OK, "verify: honest result rejected: %s",
+              dvc_error_message());
+        mpfr_t mid;
+        mpfr_init2(mid, 53);
+        mpfi_t keep;
+        mpfi_init2(keep, 53);
+        /* event interval narrowed to its upper half */
+        mpfi_set(keep, r->ev[1].t);
+        mpfi_mid(mid, r->ev[1].t);
+        mpfr_set(&r->ev[1].t->left, mid, MPFR_RNDU);
+        CHECK(dvc_hybrid_verify(m, r) == DVC_NOT_CERTIFIED &&
+                  strstr(dvc_error_message(), "event 2"),
+              "verify: narrowed event accepted: %s", dvc_error_message());
+        mpfi_set(r->ev[1].t, keep);
+        /* a state enclosure shifted by its width */
+        long i = r->nsteps / 2;
+        mpfi_set(keep, r->x[i]->e[0]);
+        mpfi_diam_abs(mid, r->x[i]->e[0]);
+        mpfi_add_fr(r->x[i]->e[0], r->x[i]->e[0], mid);
+        mpfi_add_fr(r->x[i]->e[0], r->x[i]->e[0], mid);
+        CHECK(dvc_hybrid_verify(m, r) == DVC_NOT_CERTIFIED &&
+                  strstr(dvc_error_message(), "grid point"),
+              "verify: edited state accepted: %s", dvc_error_message());
+        mpfi_set(r->x[i]->e[0], keep);
+        /* a mode edited */
+        r->mode[i] = 1 - r->mode[i];
+        CHECK(dvc_hybrid_verify(m, r) == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "mode"),
+              "verify: edited mode accepted: %s", dvc_error_message());
+        r->mode[i] = 1 - r->mode[i];
+        r->ev[0].mode_after = 0;
+        CHECK(dvc_hybrid_verify(m, r) == DVC_NOT_CERTIFIED, "verify: edited event mode accepted");
+        r->ev[0].mode_after = 1;
+        CHECK(dvc_hybrid_verify(m, r) == DVC_OK, "verify: restored result rejected: %s",
+              dvc_error_message());
+        mpfr_clear(mid);
+        mpfi_clear(keep);
+    }
     {
         double rad, err;
         ref_bridge_eval(&ref, x1, x2, y, r->t[r->nsteps]);

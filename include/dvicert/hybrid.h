@@ -136,6 +136,16 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
  * r->t[i] (i = 0..r->nsteps; xs has (nsteps+1) n entries). */
 dvc_status dvc_hybrid_predict(double *xs, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r);
 
+/* Independent re-check of a claimed result (e.g. read back from a
+ * certificate) for the model m: the engine is re-run and the claim is
+ * accepted (DVC_OK) only if it has the same grid times (exactly), the same
+ * modes per step, the same events (switching function, modes before and
+ * after) and if every claimed enclosure (grid states, step boxes, event
+ * times and states) contains the recomputed one. Otherwise
+ * DVC_NOT_CERTIFIED with a message naming the first step or event that
+ * differs. A claim that reached T must be reproduced as reaching T. */
+dvc_status dvc_hybrid_verify(const dvc_hybrid_model_t m, const dvc_hybrid_result_t claim);
+
 /* Tube evaluation: X encloses x(t) for t in the interval tt (within
  * [t0, T] of a certified result), as the hull of the step boxes met. */
 dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_result_t r, const mpfi_t tt);

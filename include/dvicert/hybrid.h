@@ -110,6 +110,8 @@ typedef struct {
     mpfr_t *t;        /* grid times t_0 < ... < t_nsteps (exact) */
     dvc_ivec_t *x;    /* enclosure of x(t_i) */
     dvc_ivec_t *box;  /* enclosure of x on [t_i, t_{i+1}] (nsteps entries) */
+    dvc_ivec_t *P, *R;/* the state set at t_i: {p + B r : p in P_i, r in R_i} */
+    dvc_imat_t *B;    /* (B_i a point matrix; internal precision) */
     long *mode;       /* mode on [t_i, t_{i+1}] */
     long nevents, aevents;
     dvc_hybrid_event *ev;
@@ -146,9 +148,13 @@ dvc_status dvc_hybrid_predict(double *xs, const dvc_hybrid_model_t m, const dvc_
  * differs. A claim that reached T must be reproduced as reaching T. */
 dvc_status dvc_hybrid_verify(const dvc_hybrid_model_t m, const dvc_hybrid_result_t claim);
 
-/* Tube evaluation: X encloses x(t) for t in the interval tt (within
- * [t0, T] of a certified result), as the hull of the step boxes met. */
-dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_result_t r, const mpfi_t tt);
+/* Tube evaluation: X encloses x(t) for every t in the interval tt, which
+ * must lie in [t0, t_nsteps] of r (computed by dvc_hybrid_enclose for m).
+ * Within one step that does not end at a switch, the flow of the step's
+ * set is evaluated at tt (as tight as the grid states); otherwise the hull
+ * of the step boxes met. */
+dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,
+                           const mpfi_t tt);
 
 #ifdef __cplusplus
 }

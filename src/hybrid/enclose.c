@@ -27,10 +27,16 @@ void dvc_hybrid_result_clear(dvc_hybrid_result_t r)
         mpfr_clear(r->t[i]);
         dvc_ivec_clear(r->x[i]);
         dvc_ivec_clear(r->box[i]);
+        dvc_ivec_clear(r->P[i]);
+        dvc_ivec_clear(r->R[i]);
+        dvc_imat_clear(r->B[i]);
     }
     free(r->t);
     free(r->x);
     free(r->box);
+    free(r->P);
+    free(r->R);
+    free(r->B);
     free(r->mode);
     for (long k = 0; k < r->nevents; k++) {
         mpfi_clear(r->ev[k].t);
@@ -52,7 +58,7 @@ typedef struct {
 } ctx;
 
 /* Append grid point t_{nsteps} (x) after a step with the given box. */
-static dvc_status push_point(ctx *c, const mpfr_t t, const dvc_ivec_t x, const dvc_ivec_t box,
+static dvc_status push_point(ctx *c, const mpfr_t t, const hyb_set *L, const dvc_ivec_t box,
                              long mode)
 {
     dvc_hybrid_result_struct *r = c->r;
@@ -71,10 +77,22 @@ static dvc_status push_point(ctx *c, const mpfr_t t, const dvc_ivec_t x, const d
         long *nm = realloc(r->mode, (size_t)na * sizeof *nm);
         if (!nm) return dvc_error(DVC_ERR_NOMEM, "out of memory");
         r->mode = nm;
+        dvc_ivec_t *nP = realloc(r->P, (size_t)na * sizeof *nP);
+        if (!nP) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        r->P = nP;
+        dvc_ivec_t *nR = realloc(r->R, (size_t)na * sizeof *nR);
+        if (!nR) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        r->R = nR;
+        dvc_imat_t *nB = realloc(r->B, (size_t)na * sizeof *nB);
+        if (!nB) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        r->B = nB;
         for (long i = r->alloc; i < na; i++) {
             mpfr_init2(r->t[i], c->oprec);
             dvc_ivec_init2(r->x[i], c->n, c->oprec);
             dvc_ivec_init2(r->box[i], c->n, c->oprec);
+            dvc_ivec_init2(r->P[i], c->n, c->prec);
+            dvc_ivec_init2(r->R[i], c->n, c->prec);
+            dvc_imat_init2(r->B[i], c->n, c->n, c->prec);
             r->mode[i] = -1;
         }
         r->alloc = na;
@@ -85,7 +103,14 @@ static dvc_status push_point(ctx *c, const mpfr_t t, const dvc_ivec_t x, const d
         r->nsteps++;
     }
     mpfr_set(r->t[r->nsteps], t, MPFR_RNDN);
+    dvc_ivec_set(r->P[r->nsteps], L->P);
+    dvc_ivec_set(r->R[r->nsteps], L->R);
+    dvc_imat_set(r->B[r->nsteps], L->B);
+    dvc_ivec_t x;
+    dvc_ivec_init2(x, c->n, c->prec);
+    hyb_set_box(x, L);
     dvc_ivec_set(r->x[r->nsteps], x);
+    dvc_ivec_clear(x);
     return DVC_OK;
 }
 
@@ -687,8 +712,7 @@ transfer:
     if (st != DVC_OK) goto out;
     st = transfer_set(L, c, tr, cd, that, tau, C, Yp);
     if (st != DVC_OK) goto out;
-    hyb_set_box(Xc, L);
-    st = push_point(c, tau, Xc, box, tr->from);
+    st = push_point(c, tau, L, box, tr->from);
     if (st != DVC_OK) goto out;
     mpfr_set(t, tau, MPFR_RNDN);
     *mode = tr->to;
@@ -772,8 +796,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     }
     long mode = m->mode0;
     mpfr_set(t, m->t0, MPFR_RNDN);
-    hyb_set_box(Xa, &L);
-    st = push_point(&c, t, Xa, NULL, mode);
+    st = push_point(&c, t, &L, NULL, mode);
     while (st == DVC_OK && mpfr_cmp(t, m->T) < 0) {
         const dvc_hybrid_mode *md = &m->modes[mode];
         double h = hmax;
@@ -867,8 +890,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
             diff_pt(S, t1, t);
             st = hyb_advance(&L, md, t, S, c.K);
             if (st != DVC_OK) break;
-            hyb_set_box(Xa, &L);
-            st = push_point(&c, t1, Xa, box, mode);
+            st = push_point(&c, t1, &L, box, mode);
             mpfr_set(t, t1, MPFR_RNDN);
             continue;
         }
@@ -913,10 +935,59 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     return st;
 }
 
-dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_result_t r, const mpfi_t tt)
+dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,
+                           const mpfi_t tt)
 {
-    int found = 0;
     if (r->nsteps == 0) return dvc_error(DVC_ERR_INPUT, "empty hybrid result");
+    if (mpfr_cmp(&tt->left, r->t[0]) < 0 || mpfr_cmp(&tt->right, r->t[r->nsteps]) > 0)
+        return dvc_error(DVC_ERR_INPUT, "time outside the certified tube");
+    /* the step holding tt, if one does */
+    long lo = 0, hi = r->nsteps;
+    while (hi - lo > 1) {
+        long mid = (lo + hi) / 2;
+        if (mpfr_cmp(r->t[mid], &tt->left) <= 0) lo = mid;
+        else hi = mid;
+    }
+    if (mpfr_cmp(&tt->right, r->t[lo + 1]) <= 0 && r->mode[lo] >= 0 && r->mode[lo] < m->nmodes) {
+        /* a step that ends at a switch is in the old mode up to its t_lo */
+        int ok = 1;
+        for (long k = 0; k < r->nevents; k++)
+            if (mpfr_equal_p(r->t[lo + 1], &r->ev[k].t->right) &&
+                mpfr_cmp(&tt->right, &r->ev[k].t->left) >= 0)
+                ok = 0;
+        if (ok) {
+            mpfr_prec_t prec = dvc_ivec_prec(r->P[lo]);
+            hyb_set L;
+            mpfi_t S;
+            dvc_ivec_t Y;
+            hyb_set_init(&L, m->n, prec);
+            dvc_ivec_set(L.P, r->P[lo]);
+            dvc_ivec_set(L.R, r->R[lo]);
+            dvc_imat_set(L.B, r->B[lo]);
+            mpfi_init2(S, prec);
+            dvc_ivec_init2(Y, m->n, prec);
+            mpfi_set(S, tt);
+            mpfi_sub_fr(S, S, r->t[lo]);
+            if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);
+            int K = m->order > 0 ? m->order : 20;
+            for (long k = 0; k < m->nmodes; k++)
+                if (!m->modes[k].linear && m->order <= 0) K = 12;
+            dvc_status st = hyb_flow_over(Y, &m->modes[r->mode[lo]], &L, r->t[lo], S, K);
+            if (st == DVC_OK) {
+                /* never wider than the step's box */
+                for (long i = 0; i < m->n; i++) {
+                    mpfi_intersect(Y->e[i], Y->e[i], r->box[lo]->e[i]);
+                    if (mpfi_is_empty(Y->e[i])) st = dvc_error(DVC_ERR_INTERNAL, "empty tube");
+                }
+                if (st == DVC_OK) dvc_ivec_set(X, Y);
+            }
+            hyb_set_clear(&L);
+            mpfi_clear(S);
+            dvc_ivec_clear(Y);
+            if (st == DVC_OK) return st;
+        }
+    }
+    int found = 0;
     for (long i = 0; i < r->nsteps; i++) {
         if (mpfr_cmp(&tt->right, r->t[i]) < 0 || mpfr_cmp(&tt->left, r->t[i + 1]) > 0) continue;
         if (!found) dvc_ivec_set(X, r->box[i]);

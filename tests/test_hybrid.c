@@ -370,6 +370,13 @@ static void test_sliding(void)
     CHECK(mpfi_cmp_ui(r->stop_t, 1) == 0, "sliding: t = 1 not in the reported time");
     CHECK(r->nevents == 0 && r->certified == 0, "sliding: integrated through");
     printf("sliding: %s\n", dvc_error_message());
+    /* started on the surface (x = 0) in mode neg: sliding at once */
+    mpfi_set_ui(m->x0->e[0], 0);
+    st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_NOT_CERTIFIED && r->stop_class == DVC_HYB_SLIDING &&
+              mpfi_cmp_ui(r->stop_t, 0) == 0,
+          "sliding from the surface: %s, %s: %s", dvc_status_name(st),
+          dvc_hybrid_class_name(r->stop_class), dvc_error_message());
     dvc_hybrid_result_clear(r);
     dvc_hybrid_model_clear(m);
 }

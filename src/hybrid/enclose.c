@@ -109,14 +109,28 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
                 if (st != DVC_OK) break;
                 int sa = hyb_sgn(phi);
                 if (sa == 0) {
+                    /* on the surface, moving toward the transition: if the
+                     * target mode's field points back, both fields point
+                     * toward the surface (sliding); else undecided */
                     char tb[160];
+                    mpfi_t p2, d2;
+                    mpfi_init2(p2, c.prec);
+                    mpfi_init2(d2, c.prec);
+                    int s2 = hyb_dphi_eval(p2, d2, &c, tr->g, &m->modes[tr->to], Ta, Xa) == DVC_OK
+                                 ? hyb_sgn(d2)
+                                 : 0;
+                    mpfi_clear(p2);
+                    mpfi_clear(d2);
                     hyb_time_str(tb, sizeof tb, Ta);
                     mpfi_set(r->stop_t, Ta);
                     r->stop_g = tr->g;
-                    r->stop_class = DVC_HYB_UNDECIDED;
+                    r->stop_class = s2 == -s ? DVC_HYB_SLIDING : DVC_HYB_UNDECIDED;
                     st = dvc_error(DVC_NOT_CERTIFIED, "t = %s: the state may lie on the surface "
-                                   "'%s' = 0 with the field crossing it toward the transition",
-                                   tb, m->gname[tr->g]);
+                                   "'%s' = 0 with the field crossing it toward the transition%s",
+                                   tb, m->gname[tr->g],
+                                   s2 == -s ? "; the field of the next mode points back: possible "
+                                              "sliding (both fields point toward the surface)"
+                                            : "");
                     break;
                 }
                 if (sa == s) continue; /* moving away from zero */

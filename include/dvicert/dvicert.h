@@ -21,5 +21,6 @@
 #include "dvicert/cert.h"
 #include "dvicert/traj.h"
 #include "dvicert/certio.h"
+#include "dvicert/hybrid.h"
 
 #endif

@@ -32,4 +32,12 @@ dvc_status dvc_expr_fail_(const dvc_expr_struct *e, dvc_status code, int pos, co
  * constant operands, by the parser's folding. */
 dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_t *d, long *spp);
 
+/* Taylor mode (taylor.c): out[0..K] encloses the Taylor coefficients, in
+ * the expansion variable s, of e evaluated along the series vars[0] (t) and
+ * vars[1..nvars] (the state), each with K+1 coefficients at e->prec (the
+ * coefficients may be intervals: the expansion point may be a box). Same
+ * three outcomes as dvc_expr_eval; abs, min, max and atan have no Taylor
+ * rule here (DVC_NOT_CERTIFIED naming the operation). */
+dvc_status dvc_expr_taylor_(mpfi_t *out, const dvc_expr_struct *e, mpfi_t *const *vars, long K);
+
 #endif

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Switched / piecewise-smooth ODEs: a model in memory (modes, switching
+ * functions, transitions), a validated flow per mode and certified
+ * switch-time enclosures with proofs of existence, uniqueness and
+ * transversality. Derivation: docs/hybrid.md.
+ *
+ * Ownership: a model owns everything added to it (dvc_hybrid_model_clear
+ * frees it); a result owns its steps and events (dvc_hybrid_result_clear).
+ * Strings passed in are copied. */
+#ifndef DVICERT_HYBRID_H
+#define DVICERT_HYBRID_H
+
+#include "dvicert/imat.h"
+#include "dvicert/expr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One mode: x' = A x + b(t) (linear) or x' = f(t, x) (field). */
+typedef struct {
+    char *name;
+    int linear;
+    dvc_imat_t A;     /* n x n (linear modes; 0 x 0 otherwise) */
+    dvc_expr_t *b;    /* n expressions of t (linear modes), NULL: b = 0 */
+    dvc_expr_t *f;    /* n expressions of t and the state (field modes) */
+} dvc_hybrid_mode;
+
+/* A transition: when g crosses zero in direction dir (+1: from g < 0 to
+ * g > 0, -1: from g > 0 to g < 0, 0: either) while the mode is `from`,
+ * switch to `to`; the state is mapped by reset (n expressions of t and the
+ * state; NULL: identity). */
+typedef struct {
+    long from, g, to;
+    int dir;
+    dvc_expr_t *reset;
+} dvc_hybrid_transition;
+
+typedef struct {
+    long n;
+    char **names;          /* state names (default x1..xn) */
+    mpfr_prec_t prec;
+    long nmodes;
+    dvc_hybrid_mode *modes;
+    long ng;
+    char **gname;
+    dvc_expr_t *g;         /* switching functions g(t, x) */
+    long ntrans;
+    dvc_hybrid_transition *trans;
+    long mode0;            /* initial mode (-1: not set) */
+    dvc_ivec_t x0;         /* initial state (point or box) */
+    mpfr_t t0, T;          /* time interval [t0, T] */
+    double h;              /* largest step (0: chosen from ||A||) */
+    int order;             /* Taylor order (0: 20, or 12 with a field mode) */
+    long guard_bits;       /* extra bits of the engine's internal precision
+                            * (results are rounded outward to prec); 0: none */
+} dvc_hybrid_model_struct;
+typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
+
+/* An empty model with n states at precision prec (0: dvc_prec_get()).
+ * names may be NULL (x1..xn); otherwise n identifiers, all distinct. */
+dvc_status dvc_hybrid_model_init(dvc_hybrid_model_t m, long n, const char *const *names,
+                                 mpfr_prec_t prec);
+void dvc_hybrid_model_clear(dvc_hybrid_model_t m);
+
+/* Add a linear mode x' = A x + b(t); b: n expressions of t (NULL: zero).
+ * *index (may be NULL) receives the mode's index. Names must be unique. */
+dvc_status dvc_hybrid_add_mode_linear(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,
+                                      const char *const *b, const dvc_expr_consts_t consts,
+                                      long *index);
+/* Add a mode x' = f(t, x): n expressions of t and the state names. */
+dvc_status dvc_hybrid_add_mode_field(dvc_hybrid_model_t m, const char *name,
+                                     const char *const *f, const dvc_expr_consts_t consts,
+                                     long *index);
+/* Add a switching function g(t, x) (an expression of t and the state). */
+dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const char *text,
+                                 const dvc_expr_consts_t consts, long *index);
+/* Add a transition (indices as returned above); reset: n expressions or
+ * NULL (identity). */
+dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, int dir, long to,
+                                     const char *const *reset, const dvc_expr_consts_t consts);
+/* Index of a mode / switching function by name, or -1. */
+long dvc_hybrid_find_mode(const dvc_hybrid_model_t m, const char *name);
+long dvc_hybrid_find_switch(const dvc_hybrid_model_t m, const char *name);
+/* Initial mode, state (copied; must be finite) and time interval. */
+dvc_status dvc_hybrid_set_initial(dvc_hybrid_model_t m, long mode, const dvc_ivec_t x0,
+                                  const mpfr_t t0, const mpfr_t T);
+
+/* How the approach to a switching surface was classified. */
+typedef enum {
+    DVC_HYB_TRANSVERSE = 0,  /* proven crossing, unique, 0 not in phi' */
+    DVC_HYB_GRAZING,         /* phi' may vanish near a zero of phi (tangency) */
+    DVC_HYB_SLIDING,         /* both fields point toward the surface */
+    DVC_HYB_REPELLING,       /* both fields point away from the surface */
+    DVC_HYB_UNDECIDED        /* none of the above could be proven */
+} dvc_hybrid_class;
+const char *dvc_hybrid_class_name(dvc_hybrid_class c);
+
+/* A certified crossing: g(t*, x(t*)) = 0 for exactly one t* in t, with
+ * g' != 0 on t; x encloses x(t*) (before the reset). */
+typedef struct {
+    mpfi_t t;
+    long g, mode_before, mode_after;
+    dvc_ivec_t x;
+    mpfi_t dphi;   /* enclosure of phi' = dg/dt + grad g . f over t */
+} dvc_hybrid_event;
+
+typedef struct {
+    long nsteps, alloc;
+    mpfr_t *t;        /* grid times t_0 < ... < t_nsteps (exact) */
+    dvc_ivec_t *x;    /* enclosure of x(t_i) */
+    dvc_ivec_t *box;  /* enclosure of x on [t_i, t_{i+1}] (nsteps entries) */
+    dvc_ivec_t *P, *R;/* the state set at t_i: {p + B r : p in P_i, r in R_i} */
+    dvc_imat_t *B;    /* (B_i a point matrix; internal precision) */
+    long *mode;       /* mode on [t_i, t_{i+1}] */
+    long nevents, aevents;
+    dvc_hybrid_event *ev;
+    int certified;              /* 1: reached T */
+    dvc_hybrid_class stop_class;/* when not certified: why */
+    mpfi_t stop_t;              /* ... and where (time enclosure) */
+    long stop_g;                /* switching function concerned, or -1 */
+    mpfr_prec_t prec;
+} dvc_hybrid_result_struct;
+typedef dvc_hybrid_result_struct dvc_hybrid_result_t[1];
+
+void dvc_hybrid_result_init(dvc_hybrid_result_t r);
+void dvc_hybrid_result_clear(dvc_hybrid_result_t r);
+
+/* Enclose the solution on [t0, T]. Returns DVC_OK (r->certified = 1),
+ * DVC_NOT_CERTIFIED with r->stop_class, r->stop_t and a message naming the
+ * time, the switching function and the reason (r holds the certified part
+ * up to there), or DVC_ERR_INPUT. */
+dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m);
+
+/* Floating-point predictor (not a bound): the same one-step maps in binary64
+ * along the grid of a result r computed for m, with the mode changing at
+ * the midpoints of the event enclosures; xs[i*n + j] approximates x_j at
+ * r->t[i] (i = 0..r->nsteps; xs has (nsteps+1) n entries). */
+dvc_status dvc_hybrid_predict(double *xs, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r);
+
+/* Independent re-check of a claimed result (e.g. read back from a
+ * certificate) for the model m: the engine is re-run and the claim is
+ * accepted (DVC_OK) only if it has the same grid times (exactly), the same
+ * modes per step, the same events (switching function, modes before and
+ * after) and if every claimed enclosure (grid states, step boxes, event
+ * times and states) contains the recomputed one. Otherwise
+ * DVC_NOT_CERTIFIED with a message naming the first step or event that
+ * differs. A claim that reached T must be reproduced as reaching T. */
+dvc_status dvc_hybrid_verify(const dvc_hybrid_model_t m, const dvc_hybrid_result_t claim);
+
+/* Tube evaluation: X encloses x(t) for every t in the interval tt, which
+ * must lie in [t0, t_nsteps] of r (computed by dvc_hybrid_enclose for m).
+ * Within one step that does not end at a switch, the flow of the step's
+ * set is evaluated at tt (as tight as the grid states); otherwise the hull
+ * of the step boxes met. */
+dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,
+                           const mpfi_t tt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Validated flow of a linear mode x' = A x + b(t) over s in S (docs/hybrid.md
+ * sections 2-3): exp(A s) by its Taylor series with a rigorous tail, the
+ * forcing term z(s) = int_0^s exp(A(s-u)) b(t0+u) du by its Taylor series in
+ * s with a Lagrange remainder, and the Lohner set x in P + B R. */
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "hybrid/flow.h"
+#include "expr/internal.h"
+
+/* Largest condition number (infinity norm) of a frame kept without QR. */
+#define HYB_COND_MAX 1e3
+
+void hyb_set_init(hyb_set *L, long n, mpfr_prec_t prec)
+{
+    dvc_ivec_init2(L->P, n, prec);
+    dvc_imat_init2(L->B, n, n, prec);
+    dvc_ivec_init2(L->R, n, prec);
+    dvc_imat_one(L->B);
+}
+
+void hyb_set_clear(hyb_set *L)
+{
+    dvc_ivec_clear(L->P);
+    dvc_imat_clear(L->B);
+    dvc_ivec_clear(L->R);
+}
+
+/* x0 box -> P = mid, B = I, R = x0 - mid. */
+void hyb_set_from_box(hyb_set *L, const dvc_ivec_t X)
+{
+    long n = X->n;
+    mpfr_t mid;
+    mpfr_init2(mid, dvc_ivec_prec(X));
+    dvc_imat_one(L->B);
+    for (long i = 0; i < n; i++) {
+        mpfi_mid(mid, X->e[i]);
+        mpfi_set_fr(L->P->e[i], mid);
+        mpfi_sub_fr(L->R->e[i], X->e[i], mid);
+    }
+    mpfr_clear(mid);
+}
+
+void hyb_set_box(dvc_ivec_t X, const hyb_set *L)
+{
+    dvc_ivec_t t;
+    dvc_ivec_init2(t, L->P->n, dvc_ivec_prec(L->P));
+    dvc_imat_mul_vec(t, L->B, L->R);
+    dvc_ivec_add(X, L->P, t);
+    dvc_ivec_clear(t);
+}
+
+/* Modified Gram-Schmidt on the columns of a (n x n, row-major doubles);
+ * the result only has to be invertible (its inverse is verified). */
+static void gram_schmidt(double *a, long n)
+{
+    for (long j = 0; j < n; j++) {
+        for (long k = 0; k < j; k++) {
+            double d = 0;
+            for (long i = 0; i < n; i++) d += a[i * n + k] * a[i * n + j];
+            for (long i = 0; i < n; i++) a[i * n + j] -= d * a[i * n + k];
+        }
+        double s = 0;
+        for (long i = 0; i < n; i++) s += a[i * n + j] * a[i * n + j];
+        s = sqrt(s);
+        if (s > 0)
+            for (long i = 0; i < n; i++) a[i * n + j] /= s;
+    }
+}
+
+dvc_status hyb_set_map(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v)
+{
+    return hyb_set_map_c(L, M, v, NULL);
+}
+
+dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, const dvc_ivec_t ctr)
+{
+    long n = L->P->n;
+    mpfr_prec_t prec = dvc_ivec_prec(L->P);
+    dvc_status st = DVC_OK;
+    dvc_imat_t MB, Bn, Bi, C;
+    dvc_ivec_t Pn, d, t;
+    dvc_imat_init2(MB, n, n, prec);
+    dvc_imat_init2(Bn, n, n, prec);
+    dvc_imat_init2(Bi, n, n, prec);
+    dvc_imat_init2(C, n, n, prec);
+    dvc_ivec_init2(Pn, n, prec);
+    dvc_ivec_init2(d, n, prec);
+    dvc_ivec_init2(t, n, prec);
+    double *a = malloc((size_t)(n * n) * sizeof *a);
+    if (!a) {
+        st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    /* M P + v (or ctr + M (P - mid P)), then its midpoint as the new centre */
+    if (ctr) {
+        mpfr_t mid;
+        mpfr_init2(mid, prec);
+        for (long i = 0; i < n; i++) {
+            mpfi_mid(mid, L->P->e[i]);
+            mpfi_sub_fr(d->e[i], L->P->e[i], mid);
+        }
+        mpfr_clear(mid);
+        dvc_imat_mul_vec(Pn, M, d);
+        dvc_ivec_add(Pn, Pn, ctr);
+    } else {
+        dvc_imat_mul_vec(Pn, M, L->P);
+        if (v) dvc_ivec_add(Pn, Pn, v);
+    }
+    dvc_imat_mul(MB, M, L->B);
+    /* new frame: the midpoint of M B itself while it stays well conditioned
+     * (then Bn^-1 M B is near the identity and the box R is not wrapped);
+     * otherwise its orthonormalisation (QR, Lohner's method), which keeps
+     * the frame stable at the price of some wrapping */
+    dvc_imat_mid_d(a, MB);
+    dvc_imat_set_d(Bn, a);
+    st = dvc_imat_inv(Bi, Bn);
+    if (st == DVC_OK) {
+        mpfr_t c1, c2;
+        mpfr_inits2(prec, c1, c2, (mpfr_ptr)0);
+        dvc_imat_norm_inf(c1, Bn);
+        dvc_imat_norm_inf(c2, Bi);
+        mpfr_mul(c1, c1, c2, MPFR_RNDU);
+        int ill = mpfr_cmp_d(c1, HYB_COND_MAX) > 0;
+        mpfr_clears(c1, c2, (mpfr_ptr)0);
+        if (ill) st = DVC_NOT_CERTIFIED;
+    }
+    if (st != DVC_OK) {
+        gram_schmidt(a, n);
+        dvc_imat_set_d(Bn, a);
+        st = dvc_imat_inv(Bi, Bn);
+    }
+    if (st != DVC_OK) {
+        st = dvc_error_context(st, "Lohner frame: ");
+        goto out;
+    }
+    {
+        mpfr_t mid;
+        mpfr_init2(mid, prec);
+        for (long i = 0; i < n; i++) {
+            mpfi_mid(mid, Pn->e[i]);
+            mpfi_sub_fr(d->e[i], Pn->e[i], mid);
+            mpfi_set_fr(L->P->e[i], mid);
+        }
+        mpfr_clear(mid);
+    }
+    /* R' = (Bn^-1 M B) R + Bn^-1 (M P + v - P') */
+    dvc_imat_mul(C, Bi, MB);
+    dvc_imat_mul_vec(t, C, L->R);
+    dvc_imat_mul_vec(L->R, Bi, d);
+    dvc_ivec_add(L->R, L->R, t);
+    dvc_imat_set(L->B, Bn);
+    if (!dvc_ivec_is_finite(L->R) || !dvc_ivec_is_finite(L->P))
+        st = dvc_error(DVC_NOT_CERTIFIED, "the flow enclosure is unbounded (no information)");
+out:
+    free(a);
+    dvc_imat_clear(MB);
+    dvc_imat_clear(Bn);
+    dvc_imat_clear(Bi);
+    dvc_imat_clear(C);
+    dvc_ivec_clear(Pn);
+    dvc_ivec_clear(d);
+    dvc_ivec_clear(t);
+    return st;
+}
+
+/* E encloses exp(A s) for every s in S = [s_lo, s_hi], 0 <= s_lo. Taylor
+ * polynomial of order K-1 by Horner in intervals, plus the tail
+ * sum_{k>=K} (|A| s)^k / k! <= (a s)^K / K! / (1 - a s/(K+1)) with
+ * a = ||A||_inf, added to every entry (an entry is at most the norm). */
+dvc_status hyb_expm(dvc_imat_t E, const dvc_imat_t A, const mpfi_t S, int K)
+{
+    long n = A->r;
+    mpfr_prec_t prec = dvc_imat_prec(E);
+    dvc_status st = DVC_OK;
+    mpfr_t a, x, y;
+    mpfi_t c, rho;
+    dvc_imat_t T1, T2;
+    mpfr_inits2(prec, a, x, y, (mpfr_ptr)0);
+    mpfi_init2(c, prec);
+    mpfi_init2(rho, prec);
+    dvc_imat_init2(T1, n, n, prec);
+    dvc_imat_init2(T2, n, n, prec);
+    dvc_imat_norm_inf(a, A);
+    mpfr_mul(x, a, &S->right, MPFR_RNDU); /* a s_max, rounded up */
+    mpfr_set_si(y, K + 1, MPFR_RNDN);
+    if (mpfr_cmp(x, y) >= 0) {
+        st = dvc_error(DVC_NOT_CERTIFIED, "exp(A s): ||A|| s = %g too large for order %d",
+                       mpfr_get_d(x, MPFR_RNDU), K);
+        goto out;
+    }
+    /* Horner: E = I + A S/1 (I + A S/2 (... (I + A S/(K-1)))) */
+    dvc_imat_one(E);
+    for (int k = K - 1; k >= 1; k--) {
+        mpfi_div_ui(c, S, (unsigned long)k);
+        dvc_imat_scale(T1, c, A);
+        dvc_imat_mul(T2, T1, E);
+        dvc_imat_one(E);
+        dvc_imat_add(E, E, T2);
+    }
+    /* tail bound */
+    mpfi_set_fr(rho, x);
+    hyb_pow_ui(rho, K);
+    for (int k = 2; k <= K; k++) mpfi_div_ui(rho, rho, (unsigned long)k);
+    mpfi_set_fr(c, x);
+    mpfi_div_ui(c, c, (unsigned long)(K + 1));
+    mpfi_ui_sub(c, 1, c);
+    mpfi_div(rho, rho, c);
+    mpfr_set(y, &rho->right, MPFR_RNDU);
+    mpfi_interv_fr(rho, y, y);
+    mpfi_neg(c, rho);
+    mpfi_put(rho, c);
+    for (long i = 0; i < n * n; i++) mpfi_add(E->e[i], E->e[i], rho);
+    if (!dvc_imat_is_finite(E)) st = dvc_error(DVC_NOT_CERTIFIED, "exp(A s) unbounded");
+out:
+    mpfr_clears(a, x, y, (mpfr_ptr)0);
+    mpfi_clear(c);
+    mpfi_clear(rho);
+    dvc_imat_clear(T1);
+    dvc_imat_clear(T2);
+    return st;
+}
+
+/* x^k for an interval x >= 0 (used for the tails). */
+void hyb_pow_ui(mpfi_t x, int k)
+{
+    mpfi_t b;
+    mpfi_init2(b, mpfi_get_prec(x));
+    mpfi_set(b, x);
+    mpfi_set_ui(x, 1);
+    for (int i = 0; i < k; i++) mpfi_mul(x, x, b);
+    mpfi_clear(b);
+}
+
+/* Taylor coefficients b_0..b_{K-1} of b at t = T (series t = T + s). */
+static dvc_status forcing_coeffs(mpfi_t **bk, const dvc_hybrid_mode *md, long n, const mpfi_t T,
+                                 int K, mpfr_prec_t prec)
+{
+    mpfi_t *ts = malloc((size_t)K * sizeof *ts);
+    if (!ts) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (int k = 0; k < K; k++) {
+        mpfi_init2(ts[k], prec);
+        mpfi_set_ui(ts[k], 0);
+    }
+    mpfi_set(ts[0], T);
+    if (K > 1) mpfi_set_ui(ts[1], 1);
+    mpfi_t *vars[1] = {ts};
+    dvc_status st = DVC_OK;
+    for (long i = 0; i < n && st == DVC_OK; i++) {
+        st = dvc_expr_taylor_(bk[i], md->b[i], vars, K - 1);
+        if (st != DVC_OK) st = dvc_error_context(st, "forcing b[%ld]: ", i);
+    }
+    for (int k = 0; k < K; k++) mpfi_clear(ts[k]);
+    free(ts);
+    return st;
+}
+
+static mpfi_t **coeffs_new(long n, int K, mpfr_prec_t prec)
+{
+    mpfi_t **c = malloc((size_t)n * sizeof *c);
+    for (long i = 0; i < n; i++) {
+        c[i] = malloc((size_t)(K + 1) * sizeof **c);
+        for (int k = 0; k <= K; k++) mpfi_init2(c[i][k], prec);
+    }
+    return c;
+}
+
+static void coeffs_free(mpfi_t **c, long n, int K)
+{
+    for (long i = 0; i < n; i++) {
+        for (int k = 0; k <= K; k++) mpfi_clear(c[i][k]);
+        free(c[i]);
+    }
+    free(c);
+}
+
+/* z_{k+1} = (A z_k + b_k)/(k+1), k = 0..K-1, from z_0 given. */
+static void forcing_recursion(mpfi_t **z, mpfi_t **bk, const dvc_imat_t A, long n, int K,
+                              mpfi_t tmp)
+{
+    for (int k = 0; k < K; k++)
+        for (long i = 0; i < n; i++) {
+            mpfi_set(z[i][k + 1], bk[i][k]);
+            for (long j = 0; j < n; j++) {
+                mpfi_mul(tmp, dvc_imat_entry(A, i, j), z[j][k]);
+                mpfi_add(z[i][k + 1], z[i][k + 1], tmp);
+            }
+            mpfi_div_ui(z[i][k + 1], z[i][k + 1], (unsigned long)(k + 1));
+        }
+}
+
+dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0, const mpfi_t S,
+                       int K)
+{
+    long n = z->n;
+    if (!md->b) {
+        dvc_ivec_zero(z);
+        return DVC_OK;
+    }
+    mpfr_prec_t prec = dvc_ivec_prec(z);
+    dvc_status st;
+    mpfi_t T, tmp, acc;
+    mpfr_t a, rho;
+    mpfi_init2(T, prec);
+    mpfi_init2(tmp, prec);
+    mpfi_init2(acc, prec);
+    mpfr_inits2(prec, a, rho, (mpfr_ptr)0);
+    mpfi_t **bk = coeffs_new(n, K, prec), **zc = coeffs_new(n, K, prec);
+    /* coefficients at the point t0 */
+    mpfi_set_fr(T, t0);
+    st = forcing_coeffs(bk, md, n, T, K, prec);
+    if (st != DVC_OK) goto out;
+    for (long i = 0; i < n; i++) mpfi_set_ui(zc[i][0], 0);
+    forcing_recursion(zc, bk, md->A, n, K - 1, tmp);
+    /* polynomial part sum_{k=1}^{K-1} z_k S^k (Horner) */
+    for (long i = 0; i < n; i++) {
+        mpfi_set_ui(acc, 0);
+        for (int k = K - 1; k >= 1; k--) {
+            mpfi_add(acc, acc, zc[i][k]);
+            mpfi_mul(acc, acc, S);
+        }
+        mpfi_set(z->e[i], acc);
+    }
+    /* remainder z_K(xi) s^K, xi in [0, s_max]: from the a-priori bound
+     * |z(xi)| <= s_max e^{||A|| s_max} sup |b| and the coefficients of b
+     * over [t0, t0 + s_max] */
+    mpfi_set_fr(T, t0);
+    mpfi_set_fr(tmp, &S->right);
+    mpfi_add(tmp, T, tmp);
+    mpfi_put_fr(T, &tmp->right);
+    st = forcing_coeffs(bk, md, n, T, K, prec);
+    if (st != DVC_OK) goto out;
+    mpfr_set_ui(rho, 0, MPFR_RNDU);
+    for (long i = 0; i < n; i++) {
+        dvc_ival_mag(a, bk[i][0]);
+        mpfr_max(rho, rho, a, MPFR_RNDU);
+    }
+    dvc_imat_norm_inf(a, md->A);
+    mpfi_set_fr(tmp, a);
+    mpfi_mul_fr(tmp, tmp, &S->right);
+    mpfi_exp(tmp, tmp);
+    mpfi_mul_fr(tmp, tmp, &S->right);
+    mpfi_mul_fr(tmp, tmp, rho);
+    mpfr_set(rho, &tmp->right, MPFR_RNDU);
+    for (long i = 0; i < n; i++) {
+        mpfi_interv_fr(zc[i][0], rho, rho);
+        mpfi_neg(tmp, zc[i][0]);
+        mpfi_put(zc[i][0], tmp);
+    }
+    forcing_recursion(zc, bk, md->A, n, K, tmp);
+    mpfi_set(acc, S);
+    hyb_pow_ui(acc, K);
+    for (long i = 0; i < n; i++) {
+        mpfi_mul(tmp, zc[i][K], acc);
+        mpfi_add(z->e[i], z->e[i], tmp);
+    }
+    if (!dvc_ivec_is_finite(z)) st = dvc_error(DVC_NOT_CERTIFIED, "forcing term unbounded");
+out:
+    coeffs_free(bk, n, K);
+    coeffs_free(zc, n, K);
+    mpfi_clear(T);
+    mpfi_clear(tmp);
+    mpfi_clear(acc);
+    mpfr_clears(a, rho, (mpfr_ptr)0);
+    return st;
+}
+
+dvc_status hyb_field(dvc_ivec_t F, const dvc_hybrid_mode *md, const mpfi_t T, const dvc_ivec_t X)
+{
+    long n = X->n;
+    if (md->linear) {
+        dvc_imat_mul_vec(F, md->A, X);
+        if (md->b) {
+            mpfi_t v;
+            mpfi_init2(v, dvc_ivec_prec(F));
+            for (long i = 0; i < n; i++) {
+                dvc_status st = dvc_expr_eval(v, md->b[i], T);
+                if (st != DVC_OK) {
+                    mpfi_clear(v);
+                    return st;
+                }
+                mpfi_add(F->e[i], F->e[i], v);
+            }
+            mpfi_clear(v);
+        }
+        return DVC_OK;
+    }
+    for (long i = 0; i < n; i++) {
+        dvc_status st = dvc_expr_eval_x(F->e[i], md->f[i], T, X);
+        if (st != DVC_OK) return st;
+    }
+    return DVC_OK;
+}
+
+dvc_status hyb_flow_over(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
+                         const mpfr_t t0, const mpfi_t S, int K)
+{
+    if (!md->linear) return hyb_field_flow(X, NULL, md, L, t0, S, K);
+    long n = X->n;
+    mpfr_prec_t prec = dvc_ivec_prec(X);
+    dvc_imat_t E, EB;
+    dvc_ivec_t a, b;
+    dvc_imat_init2(E, n, n, prec);
+    dvc_imat_init2(EB, n, n, prec);
+    dvc_ivec_init2(a, n, prec);
+    dvc_ivec_init2(b, n, prec);
+    dvc_status st = hyb_expm(E, md->A, S, K);
+    if (st == DVC_OK) st = hyb_forcing(b, md, t0, S, K);
+    if (st == DVC_OK) {
+        dvc_imat_mul(EB, E, L->B);
+        dvc_imat_mul_vec(a, EB, L->R);
+        dvc_imat_mul_vec(X, E, L->P);
+        dvc_ivec_add(X, X, a);
+        dvc_ivec_add(X, X, b);
+    }
+    dvc_imat_clear(E);
+    dvc_imat_clear(EB);
+    dvc_ivec_clear(a);
+    dvc_ivec_clear(b);
+    return st;
+}
+
+dvc_status hyb_advance(hyb_set *L, const dvc_hybrid_mode *md, const mpfr_t t0, const mpfi_t S,
+                       int K)
+{
+    if (!md->linear) return hyb_field_flow(NULL, L, md, L, t0, S, K);
+    long n = L->P->n;
+    mpfr_prec_t prec = dvc_ivec_prec(L->P);
+    dvc_imat_t E;
+    dvc_ivec_t z;
+    dvc_imat_init2(E, n, n, prec);
+    dvc_ivec_init2(z, n, prec);
+    dvc_status st = hyb_expm(E, md->A, S, K);
+    if (st == DVC_OK) st = hyb_forcing(z, md, t0, S, K);
+    if (st == DVC_OK) st = hyb_set_map(L, E, z);
+    dvc_imat_clear(E);
+    dvc_ivec_clear(z);
+    return st;
+}
+
+dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t T,
+                            const dvc_ivec_t X, int K)
+{
+    long n = X->n;
+    mpfr_prec_t prec = dvc_ivec_prec(X);
+    dvc_status st = DVC_OK;
+    mpfi_t tmp;
+    mpfi_init2(tmp, prec);
+    mpfi_t *ts = malloc((size_t)(K + 1) * sizeof *ts);
+    mpfi_t *fs = malloc((size_t)(K + 1) * sizeof *fs);
+    mpfi_t **vars = malloc((size_t)(n + 1) * sizeof *vars);
+    for (int k = 0; k <= K; k++) {
+        mpfi_init2(ts[k], prec);
+        mpfi_init2(fs[k], prec);
+        mpfi_set_ui(ts[k], 0);
+    }
+    mpfi_set(ts[0], T);
+    if (K >= 1) mpfi_set_ui(ts[1], 1);
+    vars[0] = ts;
+    for (long i = 0; i < n; i++) {
+        vars[i + 1] = xs[i];
+        mpfi_set(xs[i][0], X->e[i]);
+        for (int k = 1; k <= K; k++) mpfi_set_ui(xs[i][k], 0);
+    }
+    mpfi_t **bk = NULL;
+    if (md->linear && md->b && K >= 1) {
+        bk = coeffs_new(n, K, prec);
+        st = forcing_coeffs(bk, md, n, T, K, prec);
+    }
+    for (int k = 0; k < K && st == DVC_OK; k++) {
+        for (long i = 0; i < n && st == DVC_OK; i++) {
+            if (md->linear) {
+                if (bk) mpfi_set(fs[k], bk[i][k]);
+                else mpfi_set_ui(fs[k], 0);
+                for (long j = 0; j < n; j++) {
+                    mpfi_mul(tmp, dvc_imat_entry(md->A, i, j), xs[j][k]);
+                    mpfi_add(fs[k], fs[k], tmp);
+                }
+            } else {
+                /* coefficients 0..k of f_i need x up to order k only */
+                st = dvc_expr_taylor_(fs, md->f[i], vars, k);
+            }
+            if (st == DVC_OK) mpfi_div_ui(xs[i][k + 1], fs[k], (unsigned long)(k + 1));
+        }
+    }
+    if (bk) coeffs_free(bk, n, K);
+    for (int k = 0; k <= K; k++) {
+        mpfi_clear(ts[k]);
+        mpfi_clear(fs[k]);
+    }
+    free(ts);
+    free(fs);
+    free(vars);
+    mpfi_clear(tmp);
+    return st;
+}

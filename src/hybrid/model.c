@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Hybrid models in memory: modes, switching functions, transitions. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "hybrid/internal.h"
+
+static char *xstrdup(const char *s)
+{
+    size_t k = strlen(s) + 1;
+    char *r = malloc(k);
+    if (r) memcpy(r, s, k);
+    return r;
+}
+
+static int is_ident(const char *s)
+{
+    if (!s || !*s) return 0;
+    if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return 0;
+    for (const char *p = s + 1; *p; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+              *p == '_'))
+            return 0;
+    return 1;
+}
+
+dvc_status dvc_hybrid_model_init(dvc_hybrid_model_t m, long n, const char *const *names,
+                                 mpfr_prec_t prec)
+{
+    memset(m, 0, sizeof *m);
+    if (prec <= 0) prec = dvc_prec_get();
+    m->prec = prec;
+    m->mode0 = -1;
+    mpfr_init2(m->t0, prec);
+    mpfr_init2(m->T, prec);
+    mpfr_set_ui(m->t0, 0, MPFR_RNDN);
+    mpfr_set_ui(m->T, 0, MPFR_RNDN);
+    dvc_ivec_init2(m->x0, n > 0 ? n : 0, prec);
+    if (n <= 0) return dvc_error(DVC_ERR_INPUT, "a hybrid model needs at least one state (n = %ld)", n);
+    m->n = n;
+    m->names = calloc((size_t)n, sizeof *m->names);
+    if (!m->names) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; i < n; i++) {
+        char buf[32];
+        if (names) {
+            if (!is_ident(names[i]) || !strcmp(names[i], "t") || !strcmp(names[i], "pi"))
+                return dvc_error(DVC_ERR_INPUT, "state name '%s' is not a usable identifier",
+                                 names[i] ? names[i] : "");
+            for (long j = 0; j < i; j++)
+                if (!strcmp(names[i], names[j]))
+                    return dvc_error(DVC_ERR_INPUT, "state name '%s' given twice", names[i]);
+        } else {
+            snprintf(buf, sizeof buf, "x%ld", i + 1);
+        }
+        m->names[i] = xstrdup(names ? names[i] : buf);
+        if (!m->names[i]) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    return DVC_OK;
+}
+
+static void free_exprs(dvc_expr_t *e, long n)
+{
+    if (!e) return;
+    for (long i = 0; i < n; i++) dvc_expr_clear(e[i]);
+    free(e);
+}
+
+void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
+{
+    for (long i = 0; i < m->n && m->names; i++) free(m->names[i]);
+    free(m->names);
+    for (long k = 0; k < m->nmodes; k++) {
+        dvc_hybrid_mode *md = &m->modes[k];
+        free(md->name);
+        dvc_imat_clear(md->A);
+        free_exprs(md->b, m->n);
+        free_exprs(md->f, m->n);
+    }
+    free(m->modes);
+    for (long k = 0; k < m->ng; k++) {
+        free(m->gname[k]);
+        dvc_expr_clear(m->g[k]);
+    }
+    free(m->gname);
+    free(m->g);
+    for (long k = 0; k < m->ntrans; k++) free_exprs(m->trans[k].reset, m->n);
+    free(m->trans);
+    dvc_ivec_clear(m->x0);
+    mpfr_clear(m->t0);
+    mpfr_clear(m->T);
+    memset(m, 0, sizeof *m);
+}
+
+long dvc_hybrid_find_mode(const dvc_hybrid_model_t m, const char *name)
+{
+    for (long k = 0; k < m->nmodes; k++)
+        if (!strcmp(m->modes[k].name, name)) return k;
+    return -1;
+}
+
+long dvc_hybrid_find_switch(const dvc_hybrid_model_t m, const char *name)
+{
+    for (long k = 0; k < m->ng; k++)
+        if (!strcmp(m->gname[k], name)) return k;
+    return -1;
+}
+
+/* n expressions of t and the state, parsed at the model's precision. */
+static dvc_status parse_vec(dvc_expr_t **out, const dvc_hybrid_model_struct *m,
+                            const char *const *text, const dvc_expr_consts_struct *consts,
+                            int with_x, const char *what)
+{
+    dvc_expr_t *e = calloc((size_t)m->n, sizeof *e);
+    if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; i < m->n; i++) dvc_expr_init2(e[i], m->prec);
+    for (long i = 0; i < m->n; i++) {
+        if (!text[i]) {
+            free_exprs(e, m->n);
+            return dvc_error(DVC_ERR_INPUT, "%s[%ld]: missing expression", what, i);
+        }
+        dvc_status st = with_x ? dvc_expr_parse_vars(e[i], text[i], consts, m->n,
+                                                     (const char *const *)m->names)
+                               : dvc_expr_parse(e[i], text[i], consts);
+        if (st != DVC_OK) {
+            free_exprs(e, m->n);
+            return dvc_error_context(st, "%s[%ld]: ", what, i);
+        }
+    }
+    *out = e;
+    return DVC_OK;
+}
+
+static dvc_status new_mode(dvc_hybrid_model_struct *m, const char *name, dvc_hybrid_mode **md)
+{
+    if (!name || !*name) return dvc_error(DVC_ERR_INPUT, "a mode needs a name");
+    if (dvc_hybrid_find_mode(m, name) >= 0)
+        return dvc_error(DVC_ERR_INPUT, "mode '%s' defined twice", name);
+    dvc_hybrid_mode *nm = realloc(m->modes, (size_t)(m->nmodes + 1) * sizeof *nm);
+    if (!nm) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    m->modes = nm;
+    *md = &nm[m->nmodes];
+    memset(*md, 0, sizeof **md);
+    (*md)->name = xstrdup(name);
+    dvc_imat_init2((*md)->A, 0, 0, m->prec);
+    m->nmodes++;
+    return (*md)->name ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
+}
+
+dvc_status dvc_hybrid_add_mode_linear(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,
+                                      const char *const *b, const dvc_expr_consts_t consts,
+                                      long *index)
+{
+    if (A->r != m->n || A->c != m->n)
+        return dvc_error(DVC_ERR_INPUT, "mode '%s': A is %ld x %ld, expected %ld x %ld",
+                         name ? name : "", A->r, A->c, m->n, m->n);
+    if (!dvc_imat_is_finite(A))
+        return dvc_error(DVC_ERR_INPUT, "mode '%s': A has a non-finite entry", name ? name : "");
+    dvc_expr_t *be = NULL;
+    if (b) {
+        dvc_status st = parse_vec(&be, m, b, consts, 0, "b");
+        if (st != DVC_OK) return dvc_error_context(st, "mode '%s': ", name ? name : "");
+    }
+    dvc_hybrid_mode *md;
+    dvc_status st = new_mode(m, name, &md);
+    if (st != DVC_OK) {
+        free_exprs(be, m->n);
+        return st;
+    }
+    md->linear = 1;
+    dvc_imat_resize(md->A, m->n, m->n);
+    dvc_imat_set(md->A, A);
+    md->b = be;
+    if (index) *index = m->nmodes - 1;
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_add_mode_field(dvc_hybrid_model_t m, const char *name,
+                                     const char *const *f, const dvc_expr_consts_t consts,
+                                     long *index)
+{
+    if (!f) return dvc_error(DVC_ERR_INPUT, "mode '%s' has no vector field", name ? name : "");
+    dvc_expr_t *fe = NULL;
+    dvc_status st = parse_vec(&fe, m, f, consts, 1, "f");
+    if (st != DVC_OK) return dvc_error_context(st, "mode '%s': ", name ? name : "");
+    dvc_hybrid_mode *md;
+    st = new_mode(m, name, &md);
+    if (st != DVC_OK) {
+        free_exprs(fe, m->n);
+        return st;
+    }
+    md->f = fe;
+    if (index) *index = m->nmodes - 1;
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const char *text,
+                                 const dvc_expr_consts_t consts, long *index)
+{
+    if (!name || !*name) return dvc_error(DVC_ERR_INPUT, "a switching function needs a name");
+    if (dvc_hybrid_find_switch(m, name) >= 0)
+        return dvc_error(DVC_ERR_INPUT, "switching function '%s' defined twice", name);
+    if (!text) return dvc_error(DVC_ERR_INPUT, "switching function '%s': no expression", name);
+    dvc_expr_t *ng = realloc(m->g, (size_t)(m->ng + 1) * sizeof *ng);
+    if (!ng) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    m->g = ng;
+    char **nn = realloc(m->gname, (size_t)(m->ng + 1) * sizeof *nn);
+    if (!nn) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    m->gname = nn;
+    dvc_expr_init2(m->g[m->ng], m->prec);
+    dvc_status st = dvc_expr_parse_vars(m->g[m->ng], text, consts, m->n,
+                                        (const char *const *)m->names);
+    if (st != DVC_OK) {
+        dvc_expr_clear(m->g[m->ng]);
+        return dvc_error_context(st, "switching function '%s': ", name);
+    }
+    m->gname[m->ng] = xstrdup(name);
+    if (!m->gname[m->ng]) {
+        dvc_expr_clear(m->g[m->ng]);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    if (index) *index = m->ng;
+    m->ng++;
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, int dir, long to,
+                                     const char *const *reset, const dvc_expr_consts_t consts)
+{
+    if (from < 0 || from >= m->nmodes || to < 0 || to >= m->nmodes)
+        return dvc_error(DVC_ERR_INPUT, "transition between missing modes (%ld -> %ld)", from, to);
+    if (g < 0 || g >= m->ng)
+        return dvc_error(DVC_ERR_INPUT, "transition on a missing switching function (%ld)", g);
+    if (dir < -1 || dir > 1) return dvc_error(DVC_ERR_INPUT, "direction %d not in {-1, 0, 1}", dir);
+    for (long k = 0; k < m->ntrans; k++)
+        if (m->trans[k].from == from && m->trans[k].g == g &&
+            (m->trans[k].dir == 0 || dir == 0 || m->trans[k].dir == dir))
+            return dvc_error(DVC_ERR_INPUT,
+                             "mode '%s' has two transitions on '%s' in the same direction",
+                             m->modes[from].name, m->gname[g]);
+    dvc_expr_t *re = NULL;
+    if (reset) {
+        dvc_status st = parse_vec(&re, m, reset, consts, 1, "reset");
+        if (st != DVC_OK) return st;
+    }
+    dvc_hybrid_transition *nt = realloc(m->trans, (size_t)(m->ntrans + 1) * sizeof *nt);
+    if (!nt) {
+        free_exprs(re, m->n);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    m->trans = nt;
+    nt[m->ntrans].from = from;
+    nt[m->ntrans].g = g;
+    nt[m->ntrans].dir = dir;
+    nt[m->ntrans].to = to;
+    nt[m->ntrans].reset = re;
+    m->ntrans++;
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_set_initial(dvc_hybrid_model_t m, long mode, const dvc_ivec_t x0,
+                                  const mpfr_t t0, const mpfr_t T)
+{
+    if (mode < 0 || mode >= m->nmodes)
+        return dvc_error(DVC_ERR_INPUT, "initial mode %ld does not exist", mode);
+    if (x0->n != m->n)
+        return dvc_error(DVC_ERR_INPUT, "initial state has %ld entries, expected %ld", x0->n, m->n);
+    for (long i = 0; i < m->n; i++)
+        if (!dvc_ival_is_valid(x0->e[i]) || !dvc_ival_is_finite(x0->e[i]))
+            return dvc_error(DVC_ERR_INPUT, "initial state %s is not finite", m->names[i]);
+    if (!mpfr_number_p(t0) || !mpfr_number_p(T) || mpfr_cmp(T, t0) <= 0)
+        return dvc_error(DVC_ERR_INPUT, "the time interval [t0, T] must be finite with T > t0");
+    m->mode0 = mode;
+    dvc_ivec_set(m->x0, x0);
+    mpfr_set(m->t0, t0, MPFR_RNDN);
+    mpfr_set(m->T, T, MPFR_RNDN);
+    return DVC_OK;
+}
+
+const char *dvc_hybrid_class_name(dvc_hybrid_class c)
+{
+    switch (c) {
+    case DVC_HYB_TRANSVERSE: return "transverse";
+    case DVC_HYB_GRAZING: return "grazing";
+    case DVC_HYB_SLIDING: return "sliding";
+    case DVC_HYB_REPELLING: return "repelling";
+    default: return "undecided";
+    }
+}

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Reader of hybrid model files. Every message names the file and the
+ * field ("osc.json: field 'modes.neg': ..."). */
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "io/hybrid_json.h"
+#include "io/json.h"
+
+int dvc_hybrid_json_is_model(const json_t *obj)
+{
+    return json_is_object(obj) && json_object_get(obj, "modes") != NULL;
+}
+
+/* n strings (or numbers, written back as text) from a JSON array. */
+static dvc_status str_array(const char ***out, char ***own, const json_t *a, long n,
+                            const char *file, const char *field)
+{
+    if (!json_is_array(a) || (long)json_array_size(a) != n)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s': expected an array of %ld expressions",
+                         file, field, n);
+    const char **s = calloc((size_t)n, sizeof *s);
+    char **o = calloc((size_t)n, sizeof *o);
+    if (!s || !o) {
+        free(s);
+        free(o);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    for (long i = 0; i < n; i++) {
+        const json_t *e = json_array_get(a, (size_t)i);
+        if (json_is_string(e)) {
+            s[i] = json_string_value(e);
+        } else if (json_is_number(e)) {
+            o[i] = json_dumps(e, JSON_ENCODE_ANY);
+            s[i] = o[i];
+        } else {
+            free(s);
+            for (long k = 0; k < n; k++) free(o[k]);
+            free(o);
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s' entry %ld: expected an expression",
+                             file, field, i + 1);
+        }
+    }
+    *out = s;
+    *own = o;
+    return DVC_OK;
+}
+
+static void str_free(const char **s, char **o, long n)
+{
+    free(s);
+    if (o)
+        for (long k = 0; k < n; k++) free(o[k]);
+    free(o);
+}
+
+static dvc_status read_consts(dvc_expr_consts_t c, const json_t *obj, const char *file,
+                              mpfr_prec_t prec)
+{
+    const json_t *cs = json_object_get(obj, "constants");
+    if (!cs) return DVC_OK;
+    if (!json_is_object(cs))
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'constants': expected an object", file);
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)cs, key, val)
+    {
+        dvc_status st;
+        if (json_is_string(val)) {
+            st = dvc_expr_consts_add_str(c, key, json_string_value(val));
+            if (st != DVC_OK) st = dvc_expr_consts_add_expr(c, key, json_string_value(val));
+        } else {
+            mpfi_t x;
+            char where[256];
+            snprintf(where, sizeof where, "%s: field 'constants.%s'", file, key);
+            mpfi_init2(x, prec);
+            st = dvc_json_ival(x, val, where);
+            if (st == DVC_OK) st = dvc_expr_consts_add(c, key, x);
+            mpfi_clear(x);
+        }
+        if (st != DVC_OK) return dvc_error_context(st, "%s: field 'constants.%s': ", file, key);
+    }
+    return DVC_OK;
+}
+
+static dvc_status read_time(mpfr_t t, const json_t *obj, const char *key, const char *file,
+                            int required, mpfr_prec_t prec)
+{
+    const json_t *j = json_object_get(obj, key);
+    if (!j) {
+        if (required) return dvc_error(DVC_ERR_INPUT, "%s: field '%s' is missing", file, key);
+        return DVC_OK;
+    }
+    char where[256];
+    snprintf(where, sizeof where, "%s: field '%s'", file, key);
+    if (json_is_real(j)) { /* the binary64 value written, exactly */
+        if (!isfinite(json_real_value(j)))
+            return dvc_error(DVC_ERR_INPUT, "%s: not a finite number", where);
+        mpfr_set_d(t, json_real_value(j), MPFR_RNDN);
+        if (mpfr_cmp_d(t, json_real_value(j)) != 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: not exact at %ld bits", where, (long)prec);
+        return DVC_OK;
+    }
+    mpfi_t x;
+    mpfi_init2(x, prec);
+    dvc_status st = dvc_json_ival(x, j, where);
+    if (st == DVC_OK && (!mpfr_equal_p(&x->left, &x->right) || !dvc_ival_is_finite(x)))
+        st = dvc_error(DVC_ERR_INPUT, "%s: must be a finite number exact at %ld bits", where,
+                       (long)prec);
+    if (st == DVC_OK) mpfr_set(t, &x->left, MPFR_RNDN);
+    mpfi_clear(x);
+    return st;
+}
+
+static dvc_status read_mode(dvc_hybrid_model_t m, const char *mname, const json_t *mo,
+                            const dvc_expr_consts_t c, const char *file)
+{
+    char field[256];
+    snprintf(field, sizeof field, "modes.%s", mname);
+    if (!json_is_object(mo))
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s': expected an object", file, field);
+    const json_t *A = json_object_get(mo, "A"), *f = json_object_get(mo, "f"),
+                 *b = json_object_get(mo, "b");
+    dvc_status st;
+    if (A && f)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s': give either 'A' (and 'b') or 'f', not both",
+                         file, field);
+    if (!A && !f)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s': mode without vector field (needs 'A' or 'f')",
+                         file, field);
+    if (f) {
+        if (b)
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s.b': only linear modes (with 'A') take 'b'",
+                             file, field);
+        const char **s;
+        char **o;
+        char ff[300];
+        snprintf(ff, sizeof ff, "%s.f", field);
+        st = str_array(&s, &o, f, m->n, file, ff);
+        if (st != DVC_OK) return st;
+        st = dvc_hybrid_add_mode_field(m, mname, s, c, NULL);
+        str_free(s, o, m->n);
+        if (st != DVC_OK) return dvc_error_context(st, "%s: field '%s.f': ", file, field);
+        return DVC_OK;
+    }
+    dvc_imat_t Am;
+    dvc_imat_init2(Am, 0, 0, m->prec);
+    st = dvc_json_imat_ex(Am, mo, "A", file, m->n, m->n, m->prec, NULL, NULL);
+    if (st != DVC_OK) {
+        dvc_imat_clear(Am);
+        return dvc_error_context(st, "%s: field '%s': ", file, field);
+    }
+    const char **s = NULL;
+    char **o = NULL;
+    if (b) {
+        char ff[300];
+        snprintf(ff, sizeof ff, "%s.b", field);
+        st = str_array(&s, &o, b, m->n, file, ff);
+    }
+    if (st == DVC_OK) {
+        st = dvc_hybrid_add_mode_linear(m, mname, Am, s, c, NULL);
+        if (st != DVC_OK) st = dvc_error_context(st, "%s: field '%s': ", file, field);
+    }
+    str_free(s, o, m->n);
+    dvc_imat_clear(Am);
+    return st;
+}
+
+static dvc_status read_transition(dvc_hybrid_model_t m, const json_t *tr, size_t k,
+                                  const dvc_expr_consts_t c, const char *file)
+{
+    char field[64];
+    snprintf(field, sizeof field, "transitions[%zu]", k);
+    if (!json_is_object(tr))
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s': expected an object", file, field);
+    const json_t *jf = json_object_get(tr, "from"), *jt = json_object_get(tr, "to"),
+                 *jg = json_object_get(tr, "switch"), *jd = json_object_get(tr, "direction"),
+                 *jr = json_object_get(tr, "reset");
+    if (!json_is_string(jf) || !json_is_string(jt) || !json_is_string(jg))
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s': 'from', 'to' and 'switch' must be names",
+                         file, field);
+    long from = dvc_hybrid_find_mode(m, json_string_value(jf));
+    long to = dvc_hybrid_find_mode(m, json_string_value(jt));
+    long g = dvc_hybrid_find_switch(m, json_string_value(jg));
+    if (from < 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s.from': no mode named '%s'", file, field,
+                         json_string_value(jf));
+    if (to < 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s.to': transition to a missing mode '%s'",
+                         file, field, json_string_value(jt));
+    if (g < 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s.switch': no switching function named '%s'",
+                         file, field, json_string_value(jg));
+    int dir = 0;
+    if (jd) {
+        const char *d = json_is_string(jd) ? json_string_value(jd) : "";
+        if (!strcmp(d, "+") || !strcmp(d, "up")) dir = 1;
+        else if (!strcmp(d, "-") || !strcmp(d, "down")) dir = -1;
+        else if (!strcmp(d, "any")) dir = 0;
+        else
+            return dvc_error(DVC_ERR_INPUT,
+                             "%s: field '%s.direction': expected \"+\", \"-\" or \"any\"", file,
+                             field);
+    }
+    const char **s = NULL;
+    char **o = NULL;
+    dvc_status st = DVC_OK;
+    if (jr) {
+        char ff[96];
+        snprintf(ff, sizeof ff, "%s.reset", field);
+        st = str_array(&s, &o, jr, m->n, file, ff);
+        if (st != DVC_OK) return st;
+    }
+    st = dvc_hybrid_add_transition(m, from, g, dir, to, s, c);
+    str_free(s, o, m->n);
+    if (st != DVC_OK) return dvc_error_context(st, "%s: field '%s': ", file, field);
+    return DVC_OK;
+}
+
+static dvc_status read_initial(dvc_hybrid_model_t m, const json_t *obj, const char *file)
+{
+    const json_t *in = json_object_get(obj, "initial");
+    if (!json_is_object(in))
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'initial' is missing or not an object", file);
+    const json_t *jm = json_object_get(in, "mode"), *jx = json_object_get(in, "x");
+    if (!json_is_string(jm))
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'initial.mode' must name a mode", file);
+    long mode = dvc_hybrid_find_mode(m, json_string_value(jm));
+    if (mode < 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'initial.mode': no mode named '%s'", file,
+                         json_string_value(jm));
+    dvc_ivec_t x;
+    dvc_ivec_init2(x, m->n, m->prec);
+    dvc_status st = DVC_OK;
+    char where[300];
+    if (json_is_array(jx)) {
+        if ((long)json_array_size(jx) != m->n)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'initial.x': %zu entries, expected %ld", file,
+                           json_array_size(jx), m->n);
+        for (long i = 0; i < m->n && st == DVC_OK; i++) {
+            snprintf(where, sizeof where, "%s: field 'initial.x' entry %ld (%s)", file, i + 1,
+                     m->names[i]);
+            st = dvc_json_ival(x->e[i], json_array_get(jx, (size_t)i), where);
+            if (st == DVC_OK && !dvc_json_fits_d(x->e[i]))
+                st = dvc_error(DVC_ERR_INPUT, "%s: not a finite number (within the binary64 range)", where);
+        }
+    } else if (json_is_object(jx)) {
+        const char *key;
+        json_t *val;
+        int *seen = calloc((size_t)m->n, sizeof *seen);
+        json_object_foreach((json_t *)jx, key, val)
+        {
+            long i = 0;
+            while (i < m->n && strcmp(m->names[i], key)) i++;
+            if (i == m->n) {
+                st = dvc_error(DVC_ERR_INPUT, "%s: field 'initial.x': unknown state name '%s'",
+                               file, key);
+                break;
+            }
+            snprintf(where, sizeof where, "%s: field 'initial.x.%s'", file, key);
+            st = dvc_json_ival(x->e[i], val, where);
+            if (st == DVC_OK && !dvc_json_fits_d(x->e[i]))
+                st = dvc_error(DVC_ERR_INPUT, "%s: not a finite number (within the binary64 range)", where);
+            if (st != DVC_OK) break;
+            seen[i] = 1;
+        }
+        for (long i = 0; i < m->n && st == DVC_OK; i++)
+            if (!seen[i])
+                st = dvc_error(DVC_ERR_INPUT, "%s: field 'initial.x': no value for '%s'", file,
+                               m->names[i]);
+        free(seen);
+    } else {
+        st = dvc_error(DVC_ERR_INPUT, "%s: field 'initial.x' must be an array or an object", file);
+    }
+    mpfr_t t0, T;
+    mpfr_inits2(m->prec, t0, T, (mpfr_ptr)0);
+    mpfr_set_ui(t0, 0, MPFR_RNDN);
+    if (st == DVC_OK) st = read_time(t0, obj, "t0", file, 0, m->prec);
+    if (st == DVC_OK) st = read_time(T, obj, "T", file, 1, m->prec);
+    if (st == DVC_OK) {
+        st = dvc_hybrid_set_initial(m, mode, x, t0, T);
+        if (st != DVC_OK) st = dvc_error_context(st, "%s: field 'T': ", file);
+    }
+    mpfr_clears(t0, T, (mpfr_ptr)0);
+    dvc_ivec_clear(x);
+    return st;
+}
+
+dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const char *file,
+                                mpfr_prec_t prec)
+{
+    memset(m, 0, sizeof *m);
+    if (prec <= 0) {
+        const json_t *jp = json_object_get(obj, "prec");
+        prec = json_is_integer(jp) ? (mpfr_prec_t)json_integer_value(jp) : 53;
+        if (prec < 24 || prec > 4096) {
+            dvc_hybrid_model_init(m, 1, NULL, 53);
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'prec': %ld bits is out of range [24, 4096]",
+                             file, (long)prec);
+        }
+    }
+    const json_t *js = json_object_get(obj, "states");
+    long n = json_is_array(js) ? (long)json_array_size(js) : 0;
+    const char **names = calloc((size_t)(n > 0 ? n : 1), sizeof *names);
+    dvc_status st = DVC_OK;
+    if (!json_is_array(js) || n == 0)
+        st = dvc_error(DVC_ERR_INPUT, "%s: field 'states': expected a non-empty array of names",
+                       file);
+    for (long i = 0; i < n && st == DVC_OK; i++) {
+        names[i] = json_string_value(json_array_get(js, (size_t)i));
+        if (!names[i])
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'states' entry %ld: expected a name", file,
+                           i + 1);
+    }
+    if (st != DVC_OK) {
+        free(names);
+        dvc_status st2 = st;
+        char *msg = strdup(dvc_error_message());
+        dvc_hybrid_model_init(m, 1, NULL, prec);
+        st2 = dvc_error(st, "%s", msg ? msg : "");
+        free(msg);
+        return st2;
+    }
+    st = dvc_hybrid_model_init(m, n, names, prec);
+    free(names);
+    if (st != DVC_OK) return dvc_error_context(st, "%s: field 'states': ", file);
+    dvc_expr_consts_t c;
+    dvc_expr_consts_init(c);
+    st = read_consts(c, obj, file, prec);
+    const json_t *jm = json_object_get(obj, "modes");
+    if (st == DVC_OK && (!json_is_object(jm) || json_object_size(jm) == 0))
+        st = dvc_error(DVC_ERR_INPUT, "%s: field 'modes': expected a non-empty object", file);
+    if (st == DVC_OK) {
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)jm, key, val)
+        {
+            st = read_mode(m, key, val, c, file);
+            if (st != DVC_OK) break;
+        }
+    }
+    const json_t *jg = json_object_get(obj, "switches");
+    if (st == DVC_OK && jg && !json_is_object(jg))
+        st = dvc_error(DVC_ERR_INPUT, "%s: field 'switches': expected an object", file);
+    if (st == DVC_OK && jg) {
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)jg, key, val)
+        {
+            if (!json_is_string(val)) {
+                st = dvc_error(DVC_ERR_INPUT, "%s: field 'switches.%s': expected an expression",
+                               file, key);
+                break;
+            }
+            st = dvc_hybrid_add_switch(m, key, json_string_value(val), c, NULL);
+            if (st != DVC_OK) {
+                st = dvc_error_context(st, "%s: field 'switches.%s': ", file, key);
+                break;
+            }
+        }
+    }
+    const json_t *jt = json_object_get(obj, "transitions");
+    if (st == DVC_OK && jt && !json_is_array(jt))
+        st = dvc_error(DVC_ERR_INPUT, "%s: field 'transitions': expected an array", file);
+    for (size_t k = 0; st == DVC_OK && jt && k < json_array_size(jt); k++)
+        st = read_transition(m, json_array_get(jt, k), k, c, file);
+    if (st == DVC_OK) st = read_initial(m, obj, file);
+    if (st == DVC_OK && json_object_get(obj, "h")) {
+        mpfr_t h;
+        mpfr_init2(h, prec);
+        st = read_time(h, obj, "h", file, 1, prec);
+        if (st == DVC_OK && mpfr_sgn(h) <= 0)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'h': must be > 0", file);
+        if (st == DVC_OK) m->h = mpfr_get_d(h, MPFR_RNDN);
+        mpfr_clear(h);
+    }
+    if (st == DVC_OK && json_object_get(obj, "order")) {
+        const json_t *jo = json_object_get(obj, "order");
+        if (!json_is_integer(jo) || json_integer_value(jo) < 4 || json_integer_value(jo) > 60)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'order': an integer in [4, 60]", file);
+        else
+            m->order = (int)json_integer_value(jo);
+    }
+    if (st == DVC_OK && json_object_get(obj, "guard_bits")) {
+        const json_t *jo = json_object_get(obj, "guard_bits");
+        if (!json_is_integer(jo) || json_integer_value(jo) < 0 || json_integer_value(jo) > 1024)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'guard_bits': an integer in [0, 1024]", file);
+        else
+            m->guard_bits = (long)json_integer_value(jo);
+    }
+    dvc_expr_consts_clear(c);
+    return st;
+}
+
+dvc_status dvc_hybrid_load(dvc_hybrid_model_t m, const char *path, mpfr_prec_t prec)
+{
+    json_t *root;
+    dvc_status st = dvc_json_load(&root, path);
+    if (st != DVC_OK) {
+        char *msg = strdup(dvc_error_message());
+        dvc_hybrid_model_init(m, 1, NULL, 53);
+        st = dvc_error(st, "%s", msg ? msg : "");
+        free(msg);
+        return st;
+    }
+    const char *base = strrchr(path, '/');
+    st = dvc_hybrid_from_json(m, root, base ? base + 1 : path, prec);
+    json_decref(root);
+    return st;
+}

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "hybrid.h"
 #include "dvicert/certio.h"
 
 static void help(void)
@@ -180,6 +181,7 @@ static int run(const dvc_cli_args *a)
     dvc_traj_t tr;
     dvc_status st;
     ck_t k;
+    if (dvc_hybrid_file_kind(cpath) == 2) return dvc_cli_hybrid_check(a);
     if (mr) {
         char *end;
         max_report = strtol(mr, &end, 10);

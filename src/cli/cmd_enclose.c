@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "hybrid.h"
 #include "dvicert/certio.h"
 
 static const dvc_cli_opt opts[] = {
@@ -70,6 +71,7 @@ static int run(const dvc_cli_args *a)
     dvc_cert_t c;
     dvc_status st;
     double t0;
+    if (dvc_hybrid_file_kind(in) == 1) return dvc_cli_hybrid_enclose(a);
     if (dvc_cli_value(a, "prec-max")) {
         const char *v = dvc_cli_value(a, "prec-max");
         char *end;

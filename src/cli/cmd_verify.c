@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "hybrid.h"
 #include "dvicert/certio.h"
 
 static void help(void)
@@ -42,6 +43,7 @@ static int run(const dvc_cli_args *a)
     dvc_cert_t c;
     dvc_status st;
     double t0;
+    if (dvc_hybrid_file_kind(in) == 2) return dvc_cli_hybrid_verify(a);
     t0 = dvc_cli_now();
     dvc_cert_init(c);
     /* read and verified step by step: memory independent of N */

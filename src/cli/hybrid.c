@@ -177,7 +177,7 @@ int dvc_cli_hybrid_check(const dvc_cli_args *a)
             mpfr_sub(d1, &v->left, &X->e[k]->left, MPFR_RNDD);
             mpfr_sub(d2, &X->e[k]->right, &v->right, MPFR_RNDD);
             mpfr_min(d1, d1, d2, MPFR_RNDD);
-            mg = mpfr_get_d(d1, MPFR_RNDD);
+            mg = mpfr_get_d(d1, MPFR_RNDD) + 0.0; /* no "-0" */
             if (mg < worst) worst = mg, worst_s = s, worst_k = k;
             if (mpfr_sgn(d1) < 0) {
                 nviol++;

@@ -39,9 +39,24 @@ int dvc_hybrid_file_kind(const char *path)
     json_t *root;
     json_error_t err;
     int kind = 0;
+    char *head;
+    size_t got;
     FILE *f;
-    /* a quiet look: whatever fails here is reported by the reader chosen */
+    /* a quiet look: whatever fails here is reported by the reader chosen.
+     * A DLVI certificate may be far larger than memory should hold (it is
+     * read step by step), so the file is parsed whole only when its first
+     * 64 KiB name a hybrid model key or the hybrid certificate format. */
     if (dvc_infile_open(&f, path, "rb") != DVC_OK) return 0;
+    head = malloc(65537);
+    got = head ? fread(head, 1, 65536, f) : 0;
+    if (head) head[got] = '\0';
+    if (!head || (!strstr(head, "\"modes\"") && !strstr(head, "\"" HCERT_FORMAT "\""))) {
+        free(head);
+        fclose(f);
+        return 0;
+    }
+    free(head);
+    rewind(f);
     root = json_loadf(f, 0, &err);
     fclose(f);
     if (!root) return 0;

@@ -46,7 +46,7 @@ static double vwid(const dvc_ivec_t x)
 
 int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
 {
-    static const char *const no[] = {"sharpen", "prec-max", "allow-outside-tables",
+    static const char *const no[] = {"sharpen", "prec-max", "method", "from", "allow-outside-tables",
                                      "max-table-bytes", NULL};
     const char *in = a->pos[0], *out = a->out;
     FILE *rep = a->report;

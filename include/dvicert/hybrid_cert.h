@@ -47,7 +47,8 @@ void dvc_hybrid_cert_clear(dvc_hybrid_cert_t c);
  * "modes"), 2 a hybrid certificate, 0 anything else (including a file that
  * cannot be read or parsed: its own reader reports that). Only a file whose
  * first 64 KiB hold the key "modes" or the hybrid certificate format is
- * parsed (a DLVI certificate is not read whole). */
+ * parsed (a DLVI certificate is not read whole), and only a regular file
+ * (a pipe is left to its reader). */
 int dvc_hybrid_file_kind(const char *path);
 
 /* Load the model file at path (prec 0: the file's "prec", else 53) and

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dvicert_version.h"
 #include "dvicert/cert.h"
@@ -46,6 +47,9 @@ int dvc_hybrid_file_kind(const char *path)
      * A DLVI certificate may be far larger than memory should hold (it is
      * read step by step), so the file is parsed whole only when its first
      * 64 KiB name a hybrid model key or the hybrid certificate format. */
+    struct stat sb;
+    /* only a regular file: a pipe read here would be lost to its reader */
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
     if (dvc_infile_open(&f, path, "rb") != DVC_OK) return 0;
     head = malloc(65537);
     got = head ? fread(head, 1, 65536, f) : 0;

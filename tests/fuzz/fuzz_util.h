@@ -78,7 +78,9 @@ static inline void fuzz_note(const char *what, int st)
 {
     static int verbose = -1;
     if (verbose < 0) verbose = getenv("DVC_FUZZ_VERBOSE") != NULL;
-    if (verbose) fprintf(stderr, "fuzz: %s: %s\n", what, dvc_status_name((dvc_status)st));
+    if (verbose)
+        fprintf(stderr, "fuzz: %s: %s%s%s\n", what, dvc_status_name((dvc_status)st),
+                st == DVC_OK ? "" : ": ", st == DVC_OK ? "" : dvc_error_message());
 }
 
 /* A property the library promises does not hold: report and crash, so

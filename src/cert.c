@@ -430,54 +430,35 @@ const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_
     return bad;
 }
 
-dvc_status dvc_cert_verify(const dvc_cert_t c)
+/* Steps 1 and 2 of a verification, shared by dvc_cert_verify and the
+ * streaming reader: the embedded problem is the one the certificate was
+ * written for, and p is built from it at the certificate's precision, which
+ * is left set (dvc_cert_verify_close_ restores the caller's). */
+dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p)
 {
     dvc_status st;
-    dvc_dlvi_problem_t p;
-    dvc_dlvi_result_t r;
-    dvc_dlvi_opts o;
-    mpfr_prec_t saved = dvc_prec_get();
-    const dvc_tube_struct *tb = c->tube;
-
-    /* 1. the problem is the one the certificate was written for */
     if (strcmp(c->problem_digest_read, c->problem_digest) != 0)
         return dvc_error(DVC_NOT_CERTIFIED, "field 'problem': digest %s differs from the stored "
                          "problem_digest %s (the embedded problem was edited)", c->problem_digest_read,
                          c->problem_digest);
     if (!c->problem_json) return dvc_error(DVC_ERR_INPUT, "certificate without a problem");
-
-    /* 2. recompute every bound from the stored predictor, from scratch */
     dvc_prec_set(c->prec);
-    dvc_dlvi_problem_init(p, 0, 0, 0);
     st = dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
-    if (st != DVC_OK) {
-        dvc_dlvi_problem_clear(p);
-        dvc_prec_set(saved);
-        return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
-    }
-    if (p->n != c->n || p->m != c->m || p->N != c->N) {
-        dvc_dlvi_problem_clear(p);
-        dvc_prec_set(saved);
-        return dvc_error(DVC_ERR_INPUT, "certificate: dimensions differ from the embedded problem's");
-    }
-    dvc_dlvi_opts_default(&o);
-    o.sharpen = c->sharpen;
-    o.prec = c->prec;
-    dvc_dlvi_result_init(r);
-    st = dvc_dlvi_certify(r, p, &o, tb->x, tb->y);
-    if (st == DVC_NOT_CERTIFIED)
-        st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
-    for (long i = 0; st == DVC_OK && i <= c->N; i++) {
-        dvc_dlvi_point pt;
-        dvc_cert_point_of_result_(&pt, r, i);
-        st = dvc_cert_check_point_(tb, i, &pt, c->labels ? c->labels[i] : NULL);
-    }
+    return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
+}
+
+/* Steps 3 and 4, after the recomputation r (st its status): the stated
+ * method and summary claims, then the digest. Clears r and p and restores
+ * the precision saved. */
+dvc_status dvc_cert_verify_close_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                                  dvc_status st, mpfr_prec_t saved)
+{
     /* 3. what the certificate states about the method and the proof */
     if (st == DVC_OK) {
         dvc_cert_claims m = {0, NULL}, sm = {0, NULL};
         const char *k1, *k2;
         st = dvc_cert_method_claims_(&m, p, r);
-        if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->N]);
+        if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
         k1 = st == DVC_OK ? dvc_cert_claims_hold_(&c->method, &m) : NULL;
         k2 = st == DVC_OK && !k1 ? dvc_cert_claims_hold_(&c->summary, &sm) : NULL;
         if (k1)
@@ -497,4 +478,39 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
         return dvc_error(DVC_NOT_CERTIFIED, "field 'digest': the certificate text was edited "
                          "after it was written (digest %s, stored %s)", c->digest_read, c->digest);
     return st;
+}
+
+dvc_status dvc_cert_verify(const dvc_cert_t c)
+{
+    dvc_status st;
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_dlvi_opts o;
+    mpfr_prec_t saved = dvc_prec_get();
+    const dvc_tube_struct *tb = c->tube;
+
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    dvc_dlvi_result_init(r);
+    st = dvc_cert_verify_open_(c, p);
+    if (st == DVC_OK && (p->n != c->n || p->m != c->m || p->N != c->N))
+        st = dvc_error(DVC_ERR_INPUT, "certificate: dimensions differ from the embedded problem's");
+    if (st != DVC_OK) {
+        dvc_dlvi_result_clear(r);
+        dvc_dlvi_problem_clear(p);
+        dvc_prec_set(saved);
+        return st;
+    }
+    /* 2. recompute every bound from the stored predictor, from scratch */
+    dvc_dlvi_opts_default(&o);
+    o.sharpen = c->sharpen;
+    o.prec = c->prec;
+    st = dvc_dlvi_certify(r, p, &o, tb->x, tb->y);
+    if (st == DVC_NOT_CERTIFIED)
+        st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
+    for (long i = 0; st == DVC_OK && i <= c->N; i++) {
+        dvc_dlvi_point pt;
+        dvc_cert_point_of_result_(&pt, r, i);
+        st = dvc_cert_check_point_(tb, i, &pt, c->labels ? c->labels[i] : NULL);
+    }
+    return dvc_cert_verify_close_(c, p, r, st, saved);
 }

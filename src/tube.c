@@ -372,31 +372,50 @@ static dvc_status check_range(const view_t *v, const mpfi_t t, ws_t *w)
     return DVC_OK;
 }
 
-static dvc_status outer_view(dvc_ivec_t out, const view_t *v, const mpfi_t t, int which)
+/* The edges of component `which` (0: x, 1: y) at the time interval t, over
+ * every step t may fall in. Outer (out given): the hull of the steps' outer
+ * edges, into out. Inner (out NULL): the intersection of the steps' inner
+ * edges, into lo, hi, since a value inside at every time of every such step
+ * must lie above the highest lower edge and below the lowest upper edge. */
+static dvc_status edges_view(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_t *v,
+                             const mpfi_t t, int which)
 {
     ws_t w;
     long i0, i1, cnt = 0, K = which ? v->m : v->n;
+    int inner = out == NULL;
     dvc_status st;
-    if (out->n != K)
+    if (!inner && out->n != K)
         return dvc_error(DVC_ERR_INPUT, "tube: out has %ld entries, need %ld", out->n, K);
     ws_init(&w, v->prec);
     if ((st = check_range(v, t, &w)) != DVC_OK) {
         ws_clear(&w);
         return st;
     }
+    for (long k = 0; inner && k < K; k++) {
+        mpfr_set_inf(lo[k], -1);
+        mpfr_set_inf(hi[k], 1);
+    }
     step_range(&i0, &i1, v, t);
     for (long i = i0; i <= i1; i++) {
         if (!piece(&w, v, i, t)) continue;
         if (!which) get_eps_x(w.e, v, i);
         for (long k = 0; k < K; k++) {
-            if (!which) {
+            if (which) {
+                y_edges(&w, v, i, k, inner);
+            } else if (inner) {
+                interp(&w, v, i, k);
+                mpfr_sub(w.a, &w.val->right, &w.e->left, MPFR_RNDU);
+                mpfr_add(w.b, &w.val->left, &w.e->left, MPFR_RNDD);
+            } else {
                 interp(&w, v, i, k);
                 mpfr_sub(w.a, &w.val->left, &w.e->right, MPFR_RNDD);
                 mpfr_add(w.b, &w.val->right, &w.e->right, MPFR_RNDU);
-            } else {
-                y_edges(&w, v, i, k, 0);
             }
-            if (cnt == 0) {
+            if (inner) {
+                /* every step the time may fall in must contain the value */
+                if (mpfr_cmp(w.a, lo[k]) > 0) mpfr_set(lo[k], w.a, MPFR_RNDU);
+                if (mpfr_cmp(w.b, hi[k]) < 0) mpfr_set(hi[k], w.b, MPFR_RNDD);
+            } else if (cnt == 0) {
                 mpfi_interv_fr(out->e[k], w.a, w.b);
             } else {
                 /* hull over the steps, rounded outward */
@@ -411,57 +430,18 @@ static dvc_status outer_view(dvc_ivec_t out, const view_t *v, const mpfi_t t, in
     return DVC_OK;
 }
 
-static dvc_status inner_view(mpfr_t *lo, mpfr_t *hi, const view_t *v, const mpfi_t t, int which)
-{
-    ws_t w;
-    long i0, i1, cnt = 0, K = which ? v->m : v->n;
-    dvc_status st;
-    ws_init(&w, v->prec);
-    if ((st = check_range(v, t, &w)) != DVC_OK) {
-        ws_clear(&w);
-        return st;
-    }
-    for (long k = 0; k < K; k++) {
-        mpfr_set_inf(lo[k], -1);
-        mpfr_set_inf(hi[k], 1);
-    }
-    step_range(&i0, &i1, v, t);
-    for (long i = i0; i <= i1; i++) {
-        if (!piece(&w, v, i, t)) continue;
-        if (!which) get_eps_x(w.e, v, i);
-        for (long k = 0; k < K; k++) {
-            if (!which) {
-                /* inside at every time of the piece: above the highest
-                 * lower edge, below the lowest upper edge */
-                interp(&w, v, i, k);
-                mpfr_sub(w.a, &w.val->right, &w.e->left, MPFR_RNDU);
-                mpfr_add(w.b, &w.val->left, &w.e->left, MPFR_RNDD);
-            } else {
-                y_edges(&w, v, i, k, 1);
-            }
-            /* every step the time may fall in must contain the value */
-            if (mpfr_cmp(w.a, lo[k]) > 0) mpfr_set(lo[k], w.a, MPFR_RNDU);
-            if (mpfr_cmp(w.b, hi[k]) < 0) mpfr_set(hi[k], w.b, MPFR_RNDD);
-        }
-        cnt++;
-    }
-    ws_clear(&w);
-    if (cnt == 0) return dvc_error(DVC_ERR_INTERNAL, "tube: no step found for t");
-    return DVC_OK;
-}
-
 dvc_status dvc_tube_outer(dvc_ivec_t out, const dvc_tube_t tb, const mpfi_t t, int which)
 {
     view_t v;
     view_tube(&v, tb);
-    return outer_view(out, &v, t, which);
+    return edges_view(out, NULL, NULL, &v, t, which);
 }
 
 dvc_status dvc_tube_inner(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, const mpfi_t t, int which)
 {
     view_t v;
     view_tube(&v, tb);
-    return inner_view(lo, hi, &v, t, which);
+    return edges_view(NULL, lo, hi, &v, t, which);
 }
 
 void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int which)
@@ -550,22 +530,23 @@ dvc_status dvc_tube_from_result(dvc_tube_t tb, const dvc_dlvi_result_t r, const 
     return st;
 }
 
-dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t)
+static dvc_status result_outer(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t, int which)
 {
     view_t v;
     if (r->window)
         return dvc_error(DVC_ERR_INPUT, "tube: a streamed result keeps no tube (use its sink)");
     view_result(&v, r);
-    return outer_view(out, &v, t, 0);
+    return edges_view(out, NULL, NULL, &v, t, which);
+}
+
+dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t)
+{
+    return result_outer(out, r, t, 0);
 }
 
 dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t)
 {
-    view_t v;
-    if (r->window)
-        return dvc_error(DVC_ERR_INPUT, "tube: a streamed result keeps no tube (use its sink)");
-    view_result(&v, r);
-    return outer_view(out, &v, t, 1);
+    return result_outer(out, r, t, 1);
 }
 
 dvc_status dvc_dlvi_result_set_ybox(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p)

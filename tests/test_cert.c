@@ -444,6 +444,44 @@ static void test_notes(const char *certs)
     }
 }
 
+/* The precision retry is one loop for both destinations: the in-memory and
+ * the streamed certificate both record the start precision and the reason
+ * the first attempt failed (the in-memory one used to lose the reason when
+ * the certificate was rebuilt). M is a P-matrix (det 1e-20) that 53 bits
+ * cannot prove; 106 bits can. */
+static void test_retry(void)
+{
+    char prob[64], reason[512];
+    FILE *f;
+    int fd;
+    dvc_cert_t c;
+    snprintf(prob, sizeof prob, "/tmp/dvc_test_retry.XXXXXX");
+    fd = mkstemp(prob);
+    REQUIRE(fd >= 0 && (f = fdopen(fd, "w")) != NULL, "mkstemp");
+    fputs("{\"A\": [[-1]], \"B\": [[0, 0]], \"Q\": [[0], [0]],\n"
+          " \"M\": [[1, 1], [1, \"1.00000000000000000001\"]], \"l\": [0, 0], \"u\": [\"inf\", \"inf\"],\n"
+          " \"g\": [\"1\", \"1\"], \"x0\": [1], \"T\": 1, \"N\": 10}\n", f);
+    REQUIRE(fclose(f) == 0, "write %s", prob);
+    dvc_cert_init(c);
+    REQUIRE(dvc_cert_enclose_retry(c, prob, 0, 212, 0) == DVC_OK, "in-memory retry: %s",
+            dvc_error_message());
+    CHECK(c->prec == 106 && c->prec_start == 53, "in-memory: %ld bits from %ld", (long)c->prec,
+          (long)c->prec_start);
+    CHECK(strstr(c->retry_reason, "P-matrix") != NULL, "in-memory retry reason: '%s'", c->retry_reason);
+    snprintf(reason, sizeof reason, "%s", c->retry_reason);
+    CHECK(dvc_cert_verify(c) == DVC_OK, "in-memory 106-bit certificate: %s", dvc_error_message());
+    REQUIRE(dvc_cert_enclose_stream(c, prob, tmpfile2_, 0, 212, 0, NULL) == DVC_OK, "streamed retry: %s",
+            dvc_error_message());
+    CHECK(c->prec == 106 && c->prec_start == 53, "streamed: %ld bits from %ld", (long)c->prec,
+          (long)c->prec_start);
+    CHECK(strcmp(c->retry_reason, reason) == 0, "streamed retry reason '%s' differs from '%s'",
+          c->retry_reason, reason);
+    CHECK(dvc_cert_stream(c, tmpfile2_, 1, NULL, NULL) == DVC_OK, "streamed 106-bit certificate: %s",
+          dvc_error_message());
+    dvc_cert_clear(c);
+    unlink(prob);
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
@@ -460,6 +498,7 @@ int main(int argc, char **argv)
         close(fd);
     }
     test_slack(argv[1]);
+    test_retry();
     snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", argv[1]);
 
     /* control: the stored certificate, re-digested without an edit */

@@ -87,6 +87,14 @@ void dvc_cli_print_options(const dvc_cli_cmd *cmd);
  * return the exit code for status st. */
 int dvc_cli_fail(const char *cmd, dvc_status st);
 
+/* A certificate that cannot be used, after reading or verifying it failed
+ * with st: a rejection (DVC_NOT_CERTIFIED) is the command's result, printed
+ * on rep as "rejected certificate: PATH: reason" (then " (nothing DONE)"
+ * when `nothing` is "DONE"), exit 1; any other status is an unusable file,
+ * said on stderr as "dvicert CMD: unusable certificate: reason", exit 2. */
+int dvc_cli_cert_refused(const char *cmd, FILE *rep, const char *path, dvc_status st,
+                         const char *nothing);
+
 /* Exit code for a status. */
 int dvc_cli_exit_code(dvc_status st);
 

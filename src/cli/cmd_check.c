@@ -192,9 +192,9 @@ static int run(const dvc_cli_args *a)
     /* the header (n, m, T) first: the trajectory is read against it */
     st = dvc_cert_stream(c, cpath, 0, peek, &seen);
     if (!seen) {
-        fprintf(stderr, "dvicert check: unusable certificate: %s\n", dvc_error_message());
+        rc = dvc_cli_cert_refused("check", stdout, cpath, DVC_ERR_INPUT, NULL);
         dvc_cert_clear(c);
-        return DVC_EXIT_INPUT;
+        return rc;
     }
     dvc_traj_init(tr);
     st = dvc_traj_read(tr, tpath, c->n, c->m, c->tube->T);
@@ -230,12 +230,7 @@ static int run(const dvc_cli_args *a)
         st = dvc_cert_stream(c, cpath, verify, ck_point, &k);
     }
     if (st != DVC_OK) {
-        if (k.failed)
-            rc = dvc_cli_fail("check", st);
-        else if (st == DVC_NOT_CERTIFIED)
-            printf("rejected certificate: %s: %s\n", cpath, dvc_error_message()), rc = DVC_EXIT_FAIL;
-        else
-            fprintf(stderr, "dvicert check: unusable certificate: %s\n", dvc_error_message()), rc = DVC_EXIT_INPUT;
+        rc = k.failed ? dvc_cli_fail("check", st) : dvc_cli_cert_refused("check", stdout, cpath, st, NULL);
         goto out;
     }
     if (verify) printf("certificate: %s verified\n", cpath);

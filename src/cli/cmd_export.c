@@ -208,14 +208,14 @@ static int run(const dvc_cli_args *a)
     dvc_outfile_clear(&of);
     ex_clear(&e);
     if (st != DVC_OK) {
-        if (st == DVC_NOT_CERTIFIED)
-            fprintf(a->report, "rejected certificate: %s: %s (nothing written)\n", in, dvc_error_message());
-        else if (st == DVC_ERR_INPUT || e.st == DVC_OK)
-            fprintf(stderr, "dvicert export: unusable certificate: %s\n", dvc_error_message());
+        int rc;
+        /* e.st set: the failure was writing the rows, not the certificate */
+        if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT || e.st == DVC_OK)
+            rc = dvc_cli_cert_refused("export", a->report, in, st, "written");
+        else
+            rc = dvc_cli_fail("export", st);
         dvc_cert_clear(c);
-        if (st == DVC_NOT_CERTIFIED) return DVC_EXIT_FAIL;
-        if (st == DVC_ERR_INPUT || e.st == DVC_OK) return DVC_EXIT_INPUT;
-        return dvc_cli_fail("export", st);
+        return rc;
     }
     fprintf(a->report, "wrote %s (%ld grid points, %ld steps; certificate %s)\n", out, c->N + 1,
             e.grid_only ? 0 : c->N, verify ? "verified" : "NOT re-verified (--no-verify)");

@@ -92,19 +92,16 @@ static int run(const dvc_cli_args *a)
     dvc_cert_init(c);
     st = dvc_cert_read(c, in);
     if (st != DVC_OK) {
-        fprintf(stderr, "dvicert plot: unusable certificate: %s\n", dvc_error_message());
+        int rc = dvc_cli_cert_refused("plot", a->report, in, DVC_ERR_INPUT, NULL);
         dvc_cert_clear(c);
-        return DVC_EXIT_INPUT;
+        return rc;
     }
     if (verify) {
         st = dvc_cert_verify(c);
         if (st != DVC_OK) {
-            if (st == DVC_NOT_CERTIFIED)
-                fprintf(a->report, "rejected certificate: %s: %s (nothing plotted)\n", in, dvc_error_message());
-            else
-                fprintf(stderr, "dvicert plot: unusable certificate: %s\n", dvc_error_message());
+            int rc = dvc_cli_cert_refused("plot", a->report, in, st, "plotted");
             dvc_cert_clear(c);
-            return st == DVC_NOT_CERTIFIED ? DVC_EXIT_FAIL : DVC_EXIT_INPUT;
+            return rc;
         }
         fprintf(a->report, "certificate: %s verified\n", in);
     } else {

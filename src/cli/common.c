@@ -22,6 +22,19 @@ int dvc_cli_fail(const char *cmd, dvc_status st)
     return dvc_cli_exit_code(st);
 }
 
+int dvc_cli_cert_refused(const char *cmd, FILE *rep, const char *path, dvc_status st,
+                         const char *nothing)
+{
+    if (st == DVC_NOT_CERTIFIED) {
+        fprintf(rep, "rejected certificate: %s: %s", path, dvc_error_message());
+        if (nothing) fprintf(rep, " (nothing %s)", nothing);
+        fputc('\n', rep);
+        return DVC_EXIT_FAIL;
+    }
+    fprintf(stderr, "dvicert %s: unusable certificate: %s\n", cmd, dvc_error_message());
+    return DVC_EXIT_INPUT;
+}
+
 double dvc_cli_now(void)
 {
     struct timespec ts;

@@ -137,25 +137,40 @@ static json_t *steps_arr(const dvc_cert_t c)
     return arr;
 }
 
+/* The members before "steps", in file order, for the whole-file and the
+ * streaming writers: *out is a new object holding a reference to problem. */
+static dvc_status head_obj(json_t **out, const dvc_cert_t c, json_t *problem)
+{
+    json_t *hdr;
+    char dg[17], tagged[32];
+    dvc_status st;
+    *out = NULL;
+    if ((st = dvc_problem_digest(dg, problem)) != DVC_OK) return st;
+    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+    hdr = json_object();
+    if (!hdr) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    json_object_set_new(hdr, "format", json_string(CERT_FORMAT));
+    json_object_set_new(hdr, "version", json_integer(CERT_VERSION));
+    json_object_set_new(hdr, "generator", json_string(c->generator ? c->generator : "dvicert"));
+    json_object_set_new(hdr, "precision", json_integer((json_int_t)c->prec));
+    json_object_set_new(hdr, "method", claims_obj(&c->method));
+    json_object_set_new(hdr, "problem_digest", json_string(tagged));
+    json_object_set(hdr, "problem", problem);
+    *out = hdr;
+    return DVC_OK;
+}
+
 static json_t *build_root(const dvc_cert_t c)
 {
-    json_t *root = json_object(), *problem;
+    json_t *root, *problem;
     json_error_t err;
     char dg[17], tagged[32];
+    dvc_status st;
     problem = json_loads(c->problem_json ? c->problem_json : "", 0, &err);
-    if (!problem || dvc_problem_digest(dg, problem) != DVC_OK) {
-        json_decref(problem);
-        json_decref(root);
-        return NULL;
-    }
-    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
-    json_object_set_new(root, "format", json_string(CERT_FORMAT));
-    json_object_set_new(root, "version", json_integer(CERT_VERSION));
-    json_object_set_new(root, "generator", json_string(c->generator ? c->generator : "dvicert"));
-    json_object_set_new(root, "precision", json_integer((json_int_t)c->prec));
-    json_object_set_new(root, "method", claims_obj(&c->method));
-    json_object_set_new(root, "problem_digest", json_string(tagged));
-    json_object_set_new(root, "problem", problem);
+    if (!problem) return NULL;
+    st = head_obj(&root, c, problem);
+    json_decref(problem);
+    if (st != DVC_OK) return NULL;
     json_object_set_new(root, "steps", steps_arr(c));
     /* after the steps: a streaming writer knows it only at the end */
     json_object_set_new(root, "summary", claims_obj(&c->summary));
@@ -458,88 +473,16 @@ dvc_status dvc_cert_read(dvc_cert_t c, const char *path)
 
 /* ---- enclose / write ---------------------------------------------------- */
 
-/* One attempt at precision prec (0: the file's). */
-static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec, int sharpen,
-                             const dvc_table_policy *tables, mpfr_prec_t *used)
-{
-    dvc_dlvi_problem_t p;
-    dvc_dlvi_result_t r;
-    dvc_dlvi_opts o;
-    json_t *resolved = NULL;
-    dvc_status st;
-    mpfr_prec_t saved = dvc_prec_get();
-    dvc_dlvi_problem_init(p, 0, 0, 0);
-    st = dvc_problem_load_policy(p, &resolved, problem_path, prec, tables);
-    if (st != DVC_OK) {
-        dvc_dlvi_problem_clear(p);
-        return st;
-    }
-    *used = p->prec;
-    if (p->prec > DVC_CERT_PREC_MAX) {
-        dvc_dlvi_problem_clear(p);
-        json_decref(resolved);
-        return dvc_error(DVC_ERR_INPUT, "%s: precision %ld bits: a certificate may state at most %d "
-                         "bits (verify recomputes at that precision)", problem_path, (long)*used,
-                         DVC_CERT_PREC_MAX);
-    }
-    dvc_dlvi_opts_default(&o);
-    o.sharpen = sharpen;
-    o.prec = p->prec;
-    o.progress = 1;
-    dvc_prec_set(p->prec);
-    dvc_dlvi_result_init(r);
-    st = dvc_dlvi_run(r, p, &o);
-    if (st == DVC_OK) {
-        /* the problem as given, tables included: the certificate's copy */
-        char *text = json_dumps(resolved, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        if (!text) st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
-        else st = dvc_cert_from_result(c, p, text, r);
-        free(text);
-    }
-    dvc_dlvi_result_clear(r);
-    dvc_dlvi_problem_clear(p);
-    json_decref(resolved);
-    dvc_prec_set(saved);
-    return st;
-}
-
 dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec, int sharpen)
 {
     return dvc_cert_enclose_retry(c, problem_path, prec, 0, sharpen);
 }
 
-/* The retry is done here rather than with the engine's opts.prec_max: the
- * engine would keep the problem's data (decimal enclosures, tables) at the
- * start precision while verify rebuilds them at the certificate's, so the
- * two runs would not see the same numbers. */
+/* The retry loop is enclose_retry, further down. */
 dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
                                   mpfr_prec_t prec_max, int sharpen)
 {
     return dvc_cert_enclose_tables(c, problem_path, prec, prec_max, sharpen, NULL);
-}
-
-dvc_status dvc_cert_enclose_tables(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
-                                   mpfr_prec_t prec_max, int sharpen, const dvc_table_policy *tables)
-{
-    mpfr_prec_t used = 0, start;
-    char tried[256] = "";
-    dvc_status st = enclose_at(c, problem_path, prec, sharpen, tables, &used);
-    start = used;
-    c->prec_start = start;
-    c->retry_reason[0] = '\0';
-    while (st == DVC_NOT_CERTIFIED && used > 0 && 2 * used <= prec_max &&
-           2 * used <= DVC_CERT_PREC_MAX) {
-        size_t len = strlen(tried);
-        snprintf(tried + len, sizeof tried - len, "%s%ld", len ? ", " : "", (long)used);
-        snprintf(c->retry_reason, sizeof c->retry_reason, "%s", dvc_error_message());
-        st = enclose_at(c, problem_path, 2 * used, sharpen, tables, &used);
-    }
-    c->prec_start = start;
-    if (st == DVC_NOT_CERTIFIED && tried[0])
-        return dvc_error_context(st, "precision raised from %s to %ld bits (--prec-max) without "
-                                 "success; at %ld bits: ", tried, (long)used, (long)used);
-    if (st != DVC_OK) c->retry_reason[0] = '\0';
-    return st;
 }
 
 static int append(char **buf, size_t *len, size_t *cap, const char *s)
@@ -557,6 +500,20 @@ static int append(char **buf, size_t *len, size_t *cap, const char *s)
     return 0;
 }
 
+/* One member of the layout, `"key": value` (malloc'd; NULL: out of memory). */
+static char *member_text(const char *key, const json_t *val)
+{
+    json_t *k = json_string(key);
+    char *ks = k ? json_dumps(k, JSON_ENCODE_ANY) : NULL;
+    char *vs = json_dumps(val, JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_COMPACT);
+    char *t = ks && vs ? malloc(strlen(ks) + strlen(vs) + 3) : NULL;
+    if (t) sprintf(t, "%s: %s", ks, vs);
+    json_decref(k);
+    free(ks);
+    free(vs);
+    return t;
+}
+
 /* Readable layout: top-level keys one per line, one step per line. */
 dvc_status dvc_cert_write(const dvc_cert_t c, const char *path)
 {
@@ -570,18 +527,12 @@ dvc_status dvc_cert_write(const dvc_cert_t c, const char *path)
     if (!root) return dvc_error(DVC_ERR_INPUT, "%s: the certificate is incomplete (no problem)", path);
     fail |= append(&buf, &len, &cap, "{\n");
     json_object_foreach(root, key, val) {
-        json_t *k = json_string(key);
-        char *ks = json_dumps(k, JSON_ENCODE_ANY);
-        json_decref(k);
         fail |= append(&buf, &len, &cap, first ? "  " : ",\n  ");
         first = 0;
-        fail |= ks == NULL || append(&buf, &len, &cap, ks);
-        free(ks);
-        fail |= append(&buf, &len, &cap, ": ");
         if (strcmp(key, "steps") == 0) {
             size_t i;
             json_t *s;
-            fail |= append(&buf, &len, &cap, "[\n");
+            fail |= append(&buf, &len, &cap, "\"steps\": [\n");
             json_array_foreach(val, i, s) {
                 piece = json_dumps(s, JSON_COMPACT | JSON_PRESERVE_ORDER);
                 fail |= piece == NULL || append(&buf, &len, &cap, "    ");
@@ -591,7 +542,7 @@ dvc_status dvc_cert_write(const dvc_cert_t c, const char *path)
             }
             fail |= append(&buf, &len, &cap, "  ]");
         } else {
-            piece = json_dumps(val, JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_COMPACT);
+            piece = member_text(key, val);
             fail |= piece == NULL || append(&buf, &len, &cap, piece);
             free(piece);
         }
@@ -649,13 +600,9 @@ static int fnv_obj(uint64_t *h, const json_t *obj, int drop_last)
 /* One member line of the layout: `  "key": value` (no separator). */
 static int put_member(FILE *f, const char *key, const json_t *val)
 {
-    json_t *k = json_string(key);
-    char *ks = k ? json_dumps(k, JSON_ENCODE_ANY) : NULL;
-    char *vs = json_dumps(val, JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_COMPACT);
-    int rc = ks && vs && fprintf(f, "  %s: %s", ks, vs) > 0 ? 0 : -1;
-    json_decref(k);
-    free(ks);
-    free(vs);
+    char *t = member_text(key, val);
+    int rc = t && fprintf(f, "  %s", t) > 0 ? 0 : -1;
+    free(t);
     return rc;
 }
 
@@ -675,7 +622,6 @@ static dvc_status wr_head(wr_t *w)
 {
     dvc_cert_struct *c = w->c;
     json_t *hdr;
-    char dg[17], tagged[32];
     dvc_status st;
     c->n = w->p->n;
     c->m = w->p->m;
@@ -684,20 +630,14 @@ static dvc_status wr_head(wr_t *w)
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
     if ((st = dvc_cert_method_claims_(&c->method, w->p, w->r)) != DVC_OK) return st;
-    if ((st = dvc_problem_digest(dg, w->resolved)) != DVC_OK) return st;
-    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+    if ((st = head_obj(&hdr, c, w->resolved)) != DVC_OK) return st;
     if (w->of && !w->f) {
-        if ((st = dvc_outfile_open(w->of, w->out_path)) != DVC_OK) return st;
+        if ((st = dvc_outfile_open(w->of, w->out_path)) != DVC_OK) {
+            json_decref(hdr);
+            return st;
+        }
         w->f = w->of->f;
     }
-    hdr = json_object();
-    json_object_set_new(hdr, "format", json_string(CERT_FORMAT));
-    json_object_set_new(hdr, "version", json_integer(CERT_VERSION));
-    json_object_set_new(hdr, "generator", json_string(c->generator ? c->generator : "dvicert"));
-    json_object_set_new(hdr, "precision", json_integer((json_int_t)c->prec));
-    json_object_set_new(hdr, "method", claims_obj(&c->method));
-    json_object_set_new(hdr, "problem_digest", json_string(tagged));
-    json_object_set(hdr, "problem", w->resolved);
     if (w->f) {
         const char *key;
         json_t *val;
@@ -770,21 +710,21 @@ static dvc_status wr_tail(wr_t *w)
     return DVC_OK;
 }
 
-/* One streamed attempt at precision prec (0: the file's). */
-static dvc_status enclose_stream_at(dvc_cert_t c, const char *problem_path, wr_t *w,
-                                    mpfr_prec_t prec, int sharpen, const dvc_table_policy *tables,
-                                    mpfr_prec_t *used)
+/* One attempt at precision prec (0: the file's). The steps go to w (a
+ * streamed file, or nowhere on a dry run) or, with w == NULL, stay in memory
+ * and become the certificate through dvc_cert_from_result. */
+static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mpfr_prec_t prec,
+                             int sharpen, const dvc_table_policy *tables, mpfr_prec_t *used)
 {
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
     dvc_dlvi_opts o;
     json_t *resolved = NULL;
+    char *text = NULL;
     dvc_status st;
     mpfr_prec_t saved = dvc_prec_get();
     dvc_cert_clear(c);
     dvc_cert_init(c);
-    c->generator = strdup("dvicert " DVC_VERSION);
-    if (!c->generator) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     dvc_dlvi_problem_init(p, 0, 0, 0);
     st = dvc_problem_load_policy(p, &resolved, problem_path, prec, tables);
     if (st != DVC_OK) {
@@ -799,46 +739,110 @@ static dvc_status enclose_stream_at(dvc_cert_t c, const char *problem_path, wr_t
                          "bits (verify recomputes at that precision)", problem_path, (long)*used,
                          DVC_CERT_PREC_MAX);
     }
-    c->problem_json = json_dumps(resolved, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (!c->problem_json) st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
+    /* the problem as given, tables included: the certificate's copy */
+    text = json_dumps(resolved, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (!text) st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
     dvc_dlvi_opts_default(&o);
     o.sharpen = sharpen;
     o.prec = p->prec;
     o.progress = 1;
-    o.sink = wr_sink;
-    o.sink_ctx = w;
-    w->p = p;
-    w->r = r;
-    w->c = c;
-    w->resolved = resolved;
-    w->fail = 0;
-    if (w->f && ftell(w->f) > 0) {
-        /* a retry: start the file again */
-        if (fflush(w->f) != 0 || ftruncate(fileno(w->f), 0) != 0 || fseek(w->f, 0, SEEK_SET) != 0)
-            st = dvc_error(DVC_ERR_IO, "%s: cannot rewrite the certificate", w->out_path);
+    if (w) {
+        c->generator = strdup("dvicert " DVC_VERSION);
+        if (st == DVC_OK && !c->generator) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+        c->problem_json = text;
+        text = NULL;
+        o.sink = wr_sink;
+        o.sink_ctx = w;
+        w->p = p;
+        w->r = r;
+        w->c = c;
+        w->resolved = resolved;
+        w->fail = 0;
+        if (st == DVC_OK && w->f && ftell(w->f) > 0) {
+            /* a retry: start the file again */
+            if (fflush(w->f) != 0 || ftruncate(fileno(w->f), 0) != 0 || fseek(w->f, 0, SEEK_SET) != 0)
+                st = dvc_error(DVC_ERR_IO, "%s: cannot rewrite the certificate", w->out_path);
+        }
     }
     dvc_prec_set(p->prec);
     dvc_dlvi_result_init(r);
     if (st == DVC_OK) st = dvc_dlvi_run(r, p, &o);
-    if (st == DVC_OK && r->steps_done != p->N)
-        st = dvc_error(DVC_ERR_INTERNAL, "certificate: the run stopped early");
-    if (st == DVC_OK) st = wr_tail(w);
+    if (w) {
+        if (st == DVC_OK && r->steps_done != p->N)
+            st = dvc_error(DVC_ERR_INTERNAL, "certificate: the run stopped early");
+        if (st == DVC_OK) st = wr_tail(w);
+        w->p = NULL;
+        w->r = NULL;
+        w->resolved = NULL;
+    } else if (st == DVC_OK) {
+        st = dvc_cert_from_result(c, p, text, r);
+    }
+    free(text);
     dvc_dlvi_result_clear(r);
     dvc_dlvi_problem_clear(p);
     json_decref(resolved);
-    w->p = NULL;
-    w->r = NULL;
-    w->resolved = NULL;
     dvc_prec_set(saved);
     return st;
+}
+
+/* enclose_at keeping c->retry_reason, which the attempt clears with c */
+static dvc_status enclose_again(dvc_cert_t c, const char *problem_path, wr_t *w, mpfr_prec_t prec,
+                                int sharpen, const dvc_table_policy *tables, mpfr_prec_t *used)
+{
+    char keep[sizeof c->retry_reason];
+    dvc_status st;
+    memcpy(keep, c->retry_reason, sizeof keep);
+    st = enclose_at(c, problem_path, w, prec, sharpen, tables, used);
+    memcpy(c->retry_reason, keep, sizeof keep);
+    return st;
+}
+
+/* The precision retry, for both destinations of the steps (w as in
+ * enclose_at). With `then` set, the attempts are dry runs that only find the
+ * precision, and the certificate is then written once through `then`.
+ *
+ * The retry is done here rather than with the engine's opts.prec_max: the
+ * engine would keep the problem's data (decimal enclosures, tables) at the
+ * start precision while verify rebuilds them at the certificate's, so the
+ * two runs would not see the same numbers. */
+static dvc_status enclose_retry(dvc_cert_t c, const char *problem_path, wr_t *w, dvc_outfile *then,
+                                mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
+                                const dvc_table_policy *tables)
+{
+    mpfr_prec_t used = 0, start;
+    char tried[256] = "";
+    dvc_status st = enclose_at(c, problem_path, w, prec, sharpen, tables, &used);
+    start = used;
+    c->retry_reason[0] = '\0';
+    while (st == DVC_NOT_CERTIFIED && used > 0 && 2 * used <= prec_max &&
+           2 * used <= DVC_CERT_PREC_MAX) {
+        size_t len = strlen(tried);
+        snprintf(tried + len, sizeof tried - len, "%s%ld", len ? ", " : "", (long)used);
+        snprintf(c->retry_reason, sizeof c->retry_reason, "%s", dvc_error_message());
+        st = enclose_again(c, problem_path, w, 2 * used, sharpen, tables, &used);
+    }
+    if (st == DVC_OK && then) {
+        w->of = then;
+        st = enclose_again(c, problem_path, w, used, sharpen, tables, &used);
+    }
+    c->prec_start = start;
+    if (st == DVC_NOT_CERTIFIED && tried[0])
+        return dvc_error_context(st, "precision raised from %s to %ld bits (--prec-max) without "
+                                 "success; at %ld bits: ", tried, (long)used, (long)used);
+    if (st != DVC_OK) c->retry_reason[0] = '\0';
+    return st;
+}
+
+dvc_status dvc_cert_enclose_tables(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
+                                   mpfr_prec_t prec_max, int sharpen, const dvc_table_policy *tables)
+{
+    return enclose_retry(c, problem_path, NULL, NULL, prec, prec_max, sharpen, tables);
 }
 
 dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const char *out_path,
                                    mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
                                    const dvc_table_policy *tables)
 {
-    mpfr_prec_t used = 0, start;
-    char tried[256] = "";
     dvc_outfile of;
     wr_t w;
     dvc_status st;
@@ -857,34 +861,10 @@ dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const
             w.of = NULL;
         }
     }
-    st = enclose_stream_at(c, problem_path, &w, prec, sharpen, tables, &used);
-    start = used;
-    while (st == DVC_NOT_CERTIFIED && used > 0 && 2 * used <= prec_max &&
-           2 * used <= DVC_CERT_PREC_MAX) {
-        size_t len = strlen(tried);
-        snprintf(tried + len, sizeof tried - len, "%s%ld", len ? ", " : "", (long)used);
-        snprintf(c->retry_reason, sizeof c->retry_reason, "%s", dvc_error_message());
-        {
-            char keep[512];
-            snprintf(keep, sizeof keep, "%s", c->retry_reason);
-            st = enclose_stream_at(c, problem_path, &w, 2 * used, sharpen, tables, &used);
-            snprintf(c->retry_reason, sizeof c->retry_reason, "%s", keep);
-        }
-    }
-    if (st == DVC_OK && dry) {
-        char keep[512];
-        snprintf(keep, sizeof keep, "%s", c->retry_reason);
-        w.of = &of;
-        st = enclose_stream_at(c, problem_path, &w, used, sharpen, tables, &used);
-        snprintf(c->retry_reason, sizeof c->retry_reason, "%s", keep);
-    }
-    c->prec_start = start;
+    st = enclose_retry(c, problem_path, &w, dry ? &of : NULL, prec, prec_max, sharpen, tables);
     if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
     else if (st == DVC_OK) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
     dvc_outfile_clear(&of);
-    if (st == DVC_NOT_CERTIFIED && tried[0])
-        return dvc_error_context(st, "precision raised from %s to %ld bits (--prec-max) without "
-                                 "success; at %ld bits: ", tried, (long)used, (long)used);
     if (st != DVC_OK) c->retry_reason[0] = '\0';
     return st;
 }
@@ -1145,56 +1125,26 @@ static dvc_status rd_verify(rd_t *rd)
     dvc_dlvi_opts o;
     dvc_status st;
     mpfr_prec_t saved = dvc_prec_get();
-    /* 1. the problem is the one the certificate was written for */
-    if (strcmp(c->problem_digest_read, c->problem_digest) != 0)
-        return dvc_error(DVC_NOT_CERTIFIED, "field 'problem': digest %s differs from the stored "
-                         "problem_digest %s (the embedded problem was edited)", c->problem_digest_read,
-                         c->problem_digest);
-    /* 2. every bound recomputed from the stored predictor, step by step */
-    dvc_prec_set(c->prec);
     dvc_dlvi_problem_init(p, 0, 0, 0);
-    st = dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
-    if (st != DVC_OK) {
+    dvc_dlvi_result_init(r);
+    if ((st = dvc_cert_verify_open_(c, p)) != DVC_OK) {
+        dvc_dlvi_result_clear(r);
         dvc_dlvi_problem_clear(p);
         dvc_prec_set(saved);
-        return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
+        return st;
     }
+    /* 2. every bound recomputed from the stored predictor, step by step */
     dvc_dlvi_opts_default(&o);
     o.sharpen = c->sharpen;
     o.prec = c->prec;
     o.progress = 1; /* on a terminal only: a long file takes minutes */
     o.sink = rd_sink;
     o.sink_ctx = rd;
-    dvc_dlvi_result_init(r);
     st = dvc_dlvi_certify_stream(r, p, &o, rd_source, rd);
     if (st == DVC_NOT_CERTIFIED && !rd->rejected)
         st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
     if (st == DVC_OK) st = rd_tail(rd);
-    /* 3. what the certificate states about the method and the proof */
-    if (st == DVC_OK) {
-        dvc_cert_claims m = {0, NULL}, sm = {0, NULL};
-        const char *k1, *k2;
-        st = dvc_cert_method_claims_(&m, p, r);
-        if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->N & 1]);
-        k1 = st == DVC_OK ? dvc_cert_claims_hold_(&c->method, &m) : NULL;
-        k2 = st == DVC_OK && !k1 ? dvc_cert_claims_hold_(&c->summary, &sm) : NULL;
-        if (k1)
-            st = dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry '%s' does not match the "
-                           "recomputation", k1);
-        else if (k2)
-            st = dvc_error(DVC_NOT_CERTIFIED, "field 'summary' entry '%s' is not implied by the "
-                           "recomputation", k2);
-        dvc_cert_claims_clear_(&m);
-        dvc_cert_claims_clear_(&sm);
-    }
-    dvc_dlvi_result_clear(r);
-    dvc_dlvi_problem_clear(p);
-    dvc_prec_set(saved);
-    /* 4. nothing else was edited */
-    if (st == DVC_OK && strcmp(c->digest_read, c->digest) != 0)
-        return dvc_error(DVC_NOT_CERTIFIED, "field 'digest': the certificate text was edited "
-                         "after it was written (digest %s, stored %s)", c->digest_read, c->digest);
-    return st;
+    return dvc_cert_verify_close_(c, p, r, st, saved);
 }
 
 /* The whole file in memory (a layout other than dvicert's). */

@@ -25,6 +25,14 @@ dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t
                                     mpfr_srcptr eps_T);
 /* First stated claim not implied by the recomputed ones, or NULL. */
 const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_claims *rec);
+/* The verification's first and last steps, shared by dvc_cert_verify and
+ * the streaming reader (src/cert.c): open_ checks the problem digest and
+ * builds p (initialised by the caller) at c's precision; close_ checks the
+ * method and summary claims against r and the digest, clears r and p and
+ * restores the precision saved. */
+dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p);
+dvc_status dvc_cert_verify_close_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                                  dvc_status st, mpfr_prec_t saved);
 /* Grid point i of a full result, as the engine's sink would see it. */
 void dvc_cert_point_of_result_(dvc_dlvi_point *pt, const dvc_dlvi_result_t r, long i);
 /* The stated numbers of a certified point into row `row` of tb (n, m set):

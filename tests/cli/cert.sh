@@ -83,6 +83,18 @@ EOF
 chmod +x "$tmp/fakegp"
 expect 1 "rejected certificate" "plot refuses a rejected certificate" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$tmp/bad.json" -o "$tmp/bad.png"
 absent "$tmp/bad.png" "plot of a rejected certificate"
+# the same words from check, export and plot: a rejection (exit 1) names the
+# file and what was not done; an unusable file (exit 2) names the command
+grep -q "^rejected certificate: $tmp/bad.json: .* (nothing plotted)\$" "$tmp/out" && ok || bad "plot: rejection line"
+expect 1 "^rejected certificate: $tmp/bad.json: .* (nothing written)\$" "export: rejection line" -- "$exe" export "$tmp/bad.json" -o "$tmp/bad.csv"
+printf 't,x1,y1,y2\n0,1,1,0\n' > "$tmp/r43.csv"
+expect 1 "^rejected certificate: $tmp/bad.json: [^(]*\$" "check: rejection line" -- "$exe" check "$tmp/bad.json" "$tmp/r43.csv"
+printf 'not a certificate\n' > "$tmp/junk.json"
+expect 2 "^dvicert check: unusable certificate: " "check: unusable certificate" -- "$exe" check "$tmp/junk.json" "$tmp/r43.csv"
+expect 2 "^dvicert export: unusable certificate: " "export: unusable certificate" -- "$exe" export "$tmp/junk.json" -o "$tmp/junk.csv"
+absent "$tmp/junk.csv" "export of an unusable certificate"
+expect 2 "^dvicert plot: unusable certificate: " "plot: unusable certificate" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$tmp/junk.json" -o "$tmp/junk.png"
+absent "$tmp/junk.png" "plot of an unusable certificate"
 expect 0 "NOT re-verified" "plot --no-verify says so" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$tmp/bad.json" -o "$tmp/nv.png" --no-verify
 grep -q "certificate NOT re-verified" "$tmp/gp.in" && ok || bad "plot --no-verify: the figure title does not say so"
 expect 0 "certificate: .* verified" "plot verifies a good certificate" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$C" -o "$tmp/ok.png"

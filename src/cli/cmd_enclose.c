@@ -106,7 +106,8 @@ static int run(const dvc_cli_args *a)
     dvc_cert_init(c);
     /* steps are written as they are certified: memory independent of N */
     st = dvc_cert_enclose_stream(c, in, out, prec, prec_max, sharpen, &tables);
-    if (st == DVC_NOT_CERTIFIED) dvc_error_context(st, "%s: ", in); /* the engine does not know the file */
+    /* the engine does not know the file (a reader error names it already) */
+    if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);
     if (st != DVC_OK) {
         int rc = dvc_cli_fail("enclose", st);
         if (st == DVC_NOT_CERTIFIED && prec_max == 0)

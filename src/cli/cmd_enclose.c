@@ -44,7 +44,9 @@ static void help(void)
         "by the theta time-stepping method (Chen & Wang (4.2)) with the error bounds of\n"
         "Theorem 4.1 re-derived in docs/bounds.md (predictor defect and the Lipschitz\n"
         "constants of f and g included), all in outward-rounded interval arithmetic.\n"
-        "M must be proven a P-matrix and h = T/N must satisfy h (L - theta ||A||) < 1.\n\n");
+        "M must be proven a P-matrix and h = T/N must satisfy h (L - theta ||A||) < 1.\n"
+        "A hybrid model file (an object with \"modes\", docs/hybrid.md) is enclosed by the\n"
+        "hybrid engine instead; its certificate lists the certified crossings ('events').\n\n");
     dvc_cli_print_options(&dvc_cmd_enclose);
     printf(
         "\nProblem and certificate formats: docs/formats.md. Re-check a certificate with\n"

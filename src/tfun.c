@@ -230,7 +230,7 @@ static dvc_status vec_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
         case DVC_TFUN_EXPR: st = dvc_expr_eval(out->e[i], f->expr, t); break;
         case DVC_TFUN_TABLE: st = dvc_tabfun_eval(out->e[i], f->tab, clip(v, t)); break;
         }
-        if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", i + 1);
+        if (st != DVC_OK) return dvc_error_context(st, "entry %ld: ", i + 1);
     }
     return DVC_OK;
 }
@@ -245,7 +245,7 @@ static dvc_status vec_lip(mpfr_t out, const mpfi_t t, void *ctx)
         if (f->kind == DVC_TFUN_NONE || f->kind == DVC_TFUN_CONST) continue;
         if (f->kind == DVC_TFUN_EXPR) st = dvc_expr_lipschitz(v->ltmp, f->expr, t);
         else st = dvc_tabfun_lipschitz(v->ltmp, f->tab, clip(v, t));
-        if (st != DVC_OK) return dvc_error_context(st, "component %ld: ", i + 1);
+        if (st != DVC_OK) return dvc_error_context(st, "entry %ld: ", i + 1);
         if (v->has_claim[i] && mpfr_cmp(v->ltmp, v->claim[i]) > 0)
             return dvc_error(DVC_NOT_CERTIFIED, "component %ld: the stated Lipschitz constant %.6g "
                              "could not be confirmed: the certified bound on t in [%.17g, %.17g] is %.6g",

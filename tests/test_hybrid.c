@@ -9,6 +9,8 @@
 #include "expr/internal.h"
 #include "ref_bridge.h"
 #include "io/hybrid_json.h"
+#include "dvicert/hybrid_cert.h"
+#include <unistd.h>
 
 #define RP 256
 
@@ -1045,11 +1047,170 @@ static void test_json(const char *certs)
     }
 }
 
+/* ---- certificates ---------------------------------------------------------
+ * The events of a certificate read from a file against the 256-bit closed
+ * form of the oscillator; a certificate edited in memory and written back
+ * (the writer recomputes both digests) is rejected by recomputation only. */
+static void cert_events_vs_closed_form(const dvc_hybrid_cert_t c, double wfirst, double wall,
+                                       const char *what)
+{
+    ref_osc ref;
+    mpfr_t x, y;
+    ref_osc_init(&ref, 100);
+    mpfr_inits2(RP, x, y, (mpfr_ptr)0);
+    CHECK(ref.n >= 40 && c->res->nevents == ref.n, "%s: %ld events, %d crossings of the closed "
+          "form", what, c->res->nevents, ref.n);
+    double wmax = 0;
+    long bad_t = 0, bad_x = 0;
+    for (long k = 0; k < c->res->nevents && k < ref.n; k++) {
+        const dvc_hybrid_event *e = &c->res->ev[k];
+        bad_t += !contains(e->t, ref.tc[k]);
+        ref_osc_eval(&ref, x, y, ref.tc[k]);
+        bad_x += !contains(e->x->e[1], y);
+        if (width(e->t) > wmax) wmax = width(e->t);
+        CHECK(e->mode_before == (k % 2 == 0 ? 0 : 1) && e->mode_after == (k % 2 == 0 ? 1 : 0),
+              "%s: crossing %ld: modes", what, k + 1);
+    }
+    CHECK(bad_t == 0, "%s: %ld crossing times do not contain the closed form", what, bad_t);
+    CHECK(bad_x == 0, "%s: %ld crossing states do not contain the closed form", what, bad_x);
+    CHECK(c->res->nevents > 0 && width(c->res->ev[0].t) <= wfirst, "%s: first crossing width %g",
+          what, c->res->nevents > 0 ? width(c->res->ev[0].t) : -1.0);
+    CHECK(wmax < wall, "%s: widest crossing %g", what, wmax);
+    printf("%s: %ld crossings, first width %.3g, widest %.3g\n", what, c->res->nevents,
+           c->res->nevents > 0 ? width(c->res->ev[0].t) : -1.0, wmax);
+    mpfr_clears(x, y, (mpfr_ptr)0);
+    ref_osc_clear(&ref);
+}
+
+/* Apply edit to a copy of the certificate at path, write it (fresh digests),
+ * read it back and verify: expect status want and a message holding needle. */
+static void tamper(const char *path, const char *tmp, void (*edit)(dvc_hybrid_cert_t),
+                   dvc_status want, const char *needle, const char *what)
+{
+    dvc_hybrid_cert_t c, d;
+    dvc_hybrid_cert_init(c);
+    dvc_hybrid_cert_init(d);
+    REQUIRE(dvc_hybrid_cert_read(c, path) == DVC_OK, "%s: %s", what, dvc_error_message());
+    if (edit) edit(c);
+    CHECK(dvc_hybrid_cert_write(c, tmp) == DVC_OK, "%s: write: %s", what, dvc_error_message());
+    CHECK(dvc_hybrid_cert_read(d, tmp) == DVC_OK, "%s: read back: %s", what, dvc_error_message());
+    CHECK(strcmp(d->digest, d->digest_read) == 0 && strcmp(d->model_digest, d->model_digest_read) == 0,
+          "%s: the digests were not recomputed", what);
+    dvc_status st = dvc_hybrid_cert_verify(d, NULL);
+    CHECK(st == want, "%s: %s (%s)", what, dvc_status_name(st), dvc_error_message());
+    if (st != DVC_OK)
+        CHECK(strstr(dvc_error_message(), needle) != NULL && !strstr(dvc_error_message(), "digest"),
+              "%s: message '%s' lacks '%s'", what, dvc_error_message(), needle);
+    printf("tamper %s: %s\n", what, st == DVC_OK ? "accepted" : dvc_error_message());
+    dvc_hybrid_cert_clear(c);
+    dvc_hybrid_cert_clear(d);
+}
+
+static void ed_narrow(dvc_hybrid_cert_t c)
+{
+    /* event 7's time interval shrunk to its upper end */
+    mpfi_set_fr(c->res->ev[6].t, &c->res->ev[6].t->right);
+}
+static void ed_state(dvc_hybrid_cert_t c)
+{
+    /* grid point 300: x moved by 1e-12 (width kept) */
+    mpfi_add_d(c->res->x[300]->e[0], c->res->x[300]->e[0], 1e-12);
+}
+static void ed_event_state(dvc_hybrid_cert_t c)
+{
+    mpfi_add_d(c->res->ev[20].x->e[1], c->res->ev[20].x->e[1], 1e-12);
+}
+static void ed_box(dvc_hybrid_cert_t c)
+{
+    mpfi_set_fr(c->res->box[10]->e[1], &c->res->box[10]->e[1]->left);
+}
+static void ed_mode(dvc_hybrid_cert_t c)
+{
+    c->res->mode[50] = 1 - c->res->mode[50];
+}
+static void ed_event_mode(dvc_hybrid_cert_t c)
+{
+    c->res->ev[3].mode_after = c->res->ev[3].mode_before;
+}
+static void ed_dphi(dvc_hybrid_cert_t c)
+{
+    mpfi_set_fr(c->res->ev[0].dphi, &c->res->ev[0].dphi->left);
+}
+
+static void test_cert(const char *certs)
+{
+    char path[1024], model[1024], tmp[64];
+    dvc_hybrid_cert_t c;
+    snprintf(path, sizeof path, "%s/pw-harmonic/pw-harmonic.cert.json", certs);
+    snprintf(model, sizeof model, "%s/pw-harmonic/pw-harmonic.json", certs);
+    snprintf(tmp, sizeof tmp, "/tmp/test_hybrid_cert_XXXXXX");
+    int fd = mkstemp(tmp);
+    REQUIRE(fd >= 0, "mkstemp");
+    close(fd);
+    CHECK(dvc_hybrid_file_kind(path) == 2 && dvc_hybrid_file_kind(model) == 1,
+          "file kinds: %d %d", dvc_hybrid_file_kind(path), dvc_hybrid_file_kind(model));
+    /* the committed certificate: accepted, events against the closed form */
+    dvc_hybrid_cert_init(c);
+    REQUIRE(dvc_hybrid_cert_read(c, path) == DVC_OK, "%s", dvc_error_message());
+    CHECK(dvc_hybrid_cert_verify(c, NULL) == DVC_OK, "committed certificate: %s", dvc_error_message());
+    cert_events_vs_closed_form(c, 1e-13, 1e-9, "pw-harmonic certificate, 53 bits");
+    dvc_hybrid_cert_clear(c);
+    /* at 256 bits through enclose / write / read */
+    dvc_hybrid_cert_init(c);
+    CHECK(dvc_hybrid_cert_enclose(c, model, 256) == DVC_OK, "256 bits: %s", dvc_error_message());
+    CHECK(dvc_hybrid_cert_write(c, tmp) == DVC_OK, "256 bits: write: %s", dvc_error_message());
+    dvc_hybrid_cert_clear(c);
+    dvc_hybrid_cert_init(c);
+    CHECK(dvc_hybrid_cert_read(c, tmp) == DVC_OK && c->prec == 256, "256 bits: read: %s",
+          dvc_error_message());
+    CHECK(dvc_hybrid_cert_verify(c, NULL) == DVC_OK, "256 bits: verify: %s", dvc_error_message());
+    cert_events_vs_closed_form(c, 1e-30, 1e-20, "pw-harmonic certificate, 256 bits");
+    dvc_hybrid_cert_clear(c);
+    /* tampering, digests recomputed: only the recomputation can reject */
+    tamper(path, tmp, NULL, DVC_OK, "", "unedited copy");
+    tamper(path, tmp, ed_narrow, DVC_NOT_CERTIFIED, "event 7", "event interval narrowed");
+    tamper(path, tmp, ed_state, DVC_NOT_CERTIFIED, "grid point 300", "state enclosure edited");
+    tamper(path, tmp, ed_event_state, DVC_NOT_CERTIFIED, "event 21", "event state edited");
+    tamper(path, tmp, ed_box, DVC_NOT_CERTIFIED, "step 11", "step box narrowed");
+    tamper(path, tmp, ed_mode, DVC_NOT_CERTIFIED, "mode", "mode edited");
+    tamper(path, tmp, ed_event_mode, DVC_NOT_CERTIFIED, "event 4", "event mode edited");
+    tamper(path, tmp, ed_dphi, DVC_NOT_CERTIFIED, "dphi", "phi' narrowed");
+    /* the stated boxes alone still enclose the closed form (check --no-verify) */
+    dvc_hybrid_cert_init(c);
+    REQUIRE(dvc_hybrid_cert_read(c, path) == DVC_OK, "%s", dvc_error_message());
+    {
+        ref_osc ref;
+        mpfr_t x, y;
+        mpfi_t tt;
+        dvc_ivec_t X;
+        long bad = 0;
+        ref_osc_init(&ref, 100);
+        mpfr_inits2(RP, x, y, (mpfr_ptr)0);
+        mpfi_init2(tt, RP);
+        dvc_ivec_init2(X, 2, 53);
+        for (int i = 0; i <= 1000; i++) {
+            mpfi_set_d(tt, 0.1 * i);
+            mpfr_set_d(x, 0.1 * i, MPFR_RNDN);
+            ref_osc_eval(&ref, x, y, x);
+            CHECK(dvc_hybrid_cert_eval(X, c, tt) == DVC_OK, "stated eval: %s", dvc_error_message());
+            bad += !contains(X->e[0], x) || !contains(X->e[1], y);
+        }
+        CHECK(bad == 0, "stated boxes: %ld samples of the closed form outside", bad);
+        dvc_ivec_clear(X);
+        mpfi_clear(tt);
+        mpfr_clears(x, y, (mpfr_ptr)0);
+        ref_osc_clear(&ref);
+    }
+    dvc_hybrid_cert_clear(c);
+    unlink(tmp);
+}
+
 int main(int argc, char **argv)
 {
     REQUIRE(argc > 1, "usage: test_hybrid CERTS_DIR");
     test_taylor();
     test_json(argv[1]);
+    test_cert(argv[1]);
     test_elliptic(argv[1]);
     test_oscillator(0);
     test_oscillator(32);

@@ -80,7 +80,7 @@ dvc_status dvc_cert_write(const dvc_cert_t c, const char *path);
 dvc_status dvc_cert_read(dvc_cert_t c, const char *path);
 
 /* The problem embedded in c, rebuilt at c's precision (as verify does).
- * Clear p with dvc_problem_clear (include/dvicert/problem.h). */
+ * Clear p with dvc_dlvi_problem_clear (include/dvicert/dlvi.h). */
 dvc_status dvc_cert_problem(dvc_dlvi_problem_t p, const dvc_cert_t c);
 
 /* Read a CSV trajectory for a problem with n states and m multipliers

@@ -22,5 +22,6 @@
 #include "dvicert/traj.h"
 #include "dvicert/certio.h"
 #include "dvicert/hybrid.h"
+#include "dvicert/hybrid_cert.h"
 
 #endif

@@ -147,6 +147,11 @@ dvc_status dvc_hybrid_predict(double *xs, const dvc_hybrid_model_t m, const dvc_
  * DVC_NOT_CERTIFIED with a message naming the first step or event that
  * differs. A claim that reached T must be reproduced as reaching T. */
 dvc_status dvc_hybrid_verify(const dvc_hybrid_model_t m, const dvc_hybrid_result_t claim);
+/* The same, keeping the recomputed result in rec (initialised; what it held
+ * is released), which a caller may evaluate (dvc_hybrid_eval) once the
+ * claim is accepted: every claimed enclosure contains it. */
+dvc_status dvc_hybrid_verify_keep(dvc_hybrid_result_t rec, const dvc_hybrid_model_t m,
+                                  const dvc_hybrid_result_t claim);
 
 /* Tube evaluation: X encloses x(t) for every t in the interval tt, which
  * must lie in [t0, t_nsteps] of r (computed by dvc_hybrid_enclose for m).

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "hybrid.h"
 #include "dvicert/certio.h"
 
 static void help(void)
@@ -22,7 +23,8 @@ static void help(void)
         "  y: (yhat^{i-1} +- ry^i) meet (yhat^i +- ry^i) meet [l, u] on [t_{i-1}, t_i]\n"
         "     (y solves the LVI, so a y below l or above u is outside)\n"
         "The certificate is first re-verified (as 'dvicert verify'); --no-verify skips it.\n"
-        "Everything is computed at the certificate's precision (--prec is refused).\n\n"
+        "Everything is computed at the certificate's precision (--prec is refused).\n"
+        "For a hybrid certificate the header is t and the model's state names or x1..xn.\n\n"
         "Output: the number of samples, the worst margin (smallest distance to a tube\n"
         "edge, negative = outside) of the x values and, separately, of the y values (a y\n"
         "on its bound l or u has margin 0 there), and the first violations (t, component,\n"
@@ -180,6 +182,7 @@ static int run(const dvc_cli_args *a)
     dvc_traj_t tr;
     dvc_status st;
     ck_t k;
+    if (dvc_hybrid_file_kind(cpath) == 2) return dvc_cli_hybrid_check(a);
     if (mr) {
         char *end;
         max_report = strtol(mr, &end, 10);

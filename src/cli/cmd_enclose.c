@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "hybrid.h"
 #include "dvicert/certio.h"
 
 static const dvc_cli_opt opts[] = {
@@ -43,7 +44,9 @@ static void help(void)
         "by the theta time-stepping method (Chen & Wang (4.2)) with the error bounds of\n"
         "Theorem 4.1 re-derived in docs/bounds.md (predictor defect and the Lipschitz\n"
         "constants of f and g included), all in outward-rounded interval arithmetic.\n"
-        "M must be proven a P-matrix and h = T/N must satisfy h (L - theta ||A||) < 1.\n\n");
+        "M must be proven a P-matrix and h = T/N must satisfy h (L - theta ||A||) < 1.\n"
+        "A hybrid model file (an object with \"modes\", docs/hybrid.md) is enclosed by the\n"
+        "hybrid engine instead; its certificate lists the certified crossings ('events').\n\n");
     dvc_cli_print_options(&dvc_cmd_enclose);
     printf(
         "\nProblem and certificate formats: docs/formats.md. Re-check a certificate with\n"
@@ -70,6 +73,7 @@ static int run(const dvc_cli_args *a)
     dvc_cert_t c;
     dvc_status st;
     double t0;
+    if (dvc_hybrid_file_kind(in) == 1) return dvc_cli_hybrid_enclose(a);
     if (dvc_cli_value(a, "prec-max")) {
         const char *v = dvc_cli_value(a, "prec-max");
         char *end;
@@ -104,7 +108,8 @@ static int run(const dvc_cli_args *a)
     dvc_cert_init(c);
     /* steps are written as they are certified: memory independent of N */
     st = dvc_cert_enclose_stream(c, in, out, prec, prec_max, sharpen, &tables);
-    if (st == DVC_NOT_CERTIFIED) dvc_error_context(st, "%s: ", in); /* the engine does not know the file */
+    /* the engine does not know the file (a reader error names it already) */
+    if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);
     if (st != DVC_OK) {
         int rc = dvc_cli_fail("enclose", st);
         if (st == DVC_NOT_CERTIFIED && prec_max == 0)

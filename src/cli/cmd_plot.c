@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "hybrid.h"
 #include "dvicert/certio.h"
 
 static void help(void)
@@ -89,6 +90,7 @@ static int run(const dvc_cli_args *a)
                 "apt-get install gnuplot-nox\n", gp);
         return DVC_EXIT_INPUT;
     }
+    if (dvc_hybrid_file_kind(in) == 2) return dvc_cli_hybrid_plot(a);
     dvc_cert_init(c);
     st = dvc_cert_read(c, in);
     if (st != DVC_OK) {

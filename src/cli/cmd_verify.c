@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "hybrid.h"
 #include "dvicert/certio.h"
 
 static void help(void)
@@ -21,7 +22,9 @@ static void help(void)
         "certificate records (field 'precision', possibly raised by 'enclose --prec-max'),\n"
         "so --prec is refused; a certificate stating more than 4096 bits is refused as\n"
         "unusable (verify's cost grows with the precision). Keys not in docs/formats.md\n"
-        "make a certificate unusable; keys starting with '_' are notes, never read.\n\n");
+        "make a certificate unusable; keys starting with '_' are notes, never read.\n"
+        "A hybrid certificate is verified by re-running the hybrid engine on the embedded\n"
+        "model: every stated enclosure must contain the recomputed one.\n\n");
     dvc_cli_print_options(&dvc_cmd_verify);
     printf(
         "\nexit status: 0 accepted, 1 rejected (the first reason names the step and the\n"
@@ -42,6 +45,7 @@ static int run(const dvc_cli_args *a)
     dvc_cert_t c;
     dvc_status st;
     double t0;
+    if (dvc_hybrid_file_kind(in) == 2) return dvc_cli_hybrid_verify(a);
     t0 = dvc_cli_now();
     dvc_cert_init(c);
     /* read and verified step by step: memory independent of N */

@@ -98,7 +98,7 @@ dvc_status dvc_dlvi_tf_eval_(const dvc_tfun_cb *f, dvc_ivec_t out, const mpfi_t 
         return DVC_OK;
     }
     st = f->eval(out, t, f->ctx);
-    if (st != DVC_OK) return dvc_error_context(st, "%s(t): ", name);
+    if (st != DVC_OK) return dvc_error_context(st, "field '%s' ", name);
     for (long k = 0; k < out->n; k++)
         if (!dvc_ival_is_finite(out->e[k]) || !dvc_ival_is_valid(out->e[k]))
             return dvc_error(DVC_NOT_CERTIFIED, "%s(t) component %ld: no finite enclosure", name, k + 1);

@@ -18,11 +18,18 @@ dvc_status dvc_hybrid_verify(const dvc_hybrid_model_t m, const dvc_hybrid_result
 {
     dvc_hybrid_result_t r;
     dvc_hybrid_result_init(r);
+    dvc_status st = dvc_hybrid_verify_keep(r, m, claim);
+    dvc_hybrid_result_clear(r);
+    return st;
+}
+
+dvc_status dvc_hybrid_verify_keep(dvc_hybrid_result_t r, const dvc_hybrid_model_t m,
+                                  const dvc_hybrid_result_t claim)
+{
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_result_init(r);
     dvc_status st = dvc_hybrid_enclose(r, m);
-    if (st == DVC_ERR_INPUT || st == DVC_ERR_NOMEM || st == DVC_ERR_INTERNAL) {
-        dvc_hybrid_result_clear(r);
-        return st;
-    }
+    if (st == DVC_ERR_INPUT || st == DVC_ERR_NOMEM || st == DVC_ERR_INTERNAL) return st;
     if (claim->certified && !r->certified)
         st = dvc_error(DVC_NOT_CERTIFIED, "the claim reaches T, the recomputation does not: %s",
                        dvc_error_message());
@@ -59,6 +66,5 @@ dvc_status dvc_hybrid_verify(const dvc_hybrid_model_t m, const dvc_hybrid_result
             st = dvc_error(DVC_NOT_CERTIFIED, "event %ld: the claimed state does not contain the "
                            "recomputed enclosure", k + 1);
     }
-    dvc_hybrid_result_clear(r);
     return st;
 }

@@ -321,7 +321,7 @@ static dvc_status check_version(const json_t *root, const char *file)
  * digest of the problem is recomputed for verify. */
 static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, long window)
 {
-    const json_t *j, *prob, *method;
+    const json_t *j = NULL, *prob = NULL, *method = NULL; /* set by need(), see from_root */
     dvc_status st;
     dvc_dlvi_problem_t p;
     if ((st = known_keys(root, keys_root, file, "")) != DVC_OK) return st;
@@ -392,7 +392,7 @@ static dvc_status tail_part(dvc_cert_t c, const json_t *root, const char *file)
 static dvc_status read_step(dvc_cert_t c, const json_t *s, long i, long row, const char *file,
                             char **label)
 {
-    const json_t *j, *xs, *ys, *yh;
+    const json_t *j = NULL, *xs = NULL, *ys = NULL, *yh = NULL;
     dvc_tube_struct *tb = c->tube;
     dvc_status st;
     long n = c->n, m = c->m;
@@ -441,7 +441,7 @@ static dvc_status read_step(dvc_cert_t c, const json_t *s, long i, long row, con
 
 static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
 {
-    const json_t *steps;
+    const json_t *steps = NULL; /* set by need(); gcc -O3 cannot see it */
     dvc_status st;
     dvc_cert_clear(c);
     dvc_cert_init(c);

@@ -7,7 +7,7 @@
 
 /* Build p from the problem's JSON text (as embedded in a certificate) at
  * precision prec; name prefixes the messages. Clear p with
- * dvc_problem_clear. */
+ * dvc_dlvi_problem_clear. */
 dvc_status dvc_io_problem_from_text(dvc_dlvi_problem_t p, const char *text, const char *name,
                                     mpfr_prec_t prec);
 

@@ -19,12 +19,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mpfi_t v[6];
     mpfi_ptr lo = v[0], hi = v[1], T = v[2], r = v[3], fa = v[4], fb = v[5];
     mpfr_t L, d, w;
+    dvc_status st;
 
     dvc_prec_set(53);
     dvc_tabfun_init(tf);
     for (int i = 0; i < 6; i++) mpfi_init2(v[i], 53);
     mpfr_inits2(53, L, d, w, (mpfr_ptr)0);
-    if (dvc_tabfun_read(tf, path, FUZZ_FORMAT, NULL) == DVC_OK) {
+    st = dvc_tabfun_read(tf, path, FUZZ_FORMAT, NULL);
+    fuzz_note("read", st);
+    if (st == DVC_OK) {
         dvc_tabfun_tmin(lo, tf);
         dvc_tabfun_tmax(hi, tf);
         mpfi_interv_fr(T, &lo->right, &hi->left);

@@ -5,19 +5,34 @@
 #ifndef DVC_FUZZ_UTIL_H
 #define DVC_FUZZ_UTIL_H
 
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "dvicert/error.h"
+
 static char fuzz_dir[4096];
 static char fuzz_path[4096 + 64];
 
+/* Remove the directory and every file a harness wrote into it. */
 static inline void fuzz_cleanup(void)
 {
-    if (fuzz_path[0]) unlink(fuzz_path);
-    if (fuzz_dir[0]) rmdir(fuzz_dir);
+    DIR *d;
+    struct dirent *e;
+    char p[sizeof fuzz_path];
+    if (!fuzz_dir[0]) return;
+    if ((d = opendir(fuzz_dir))) {
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(p, sizeof p, "%s/%s", fuzz_dir, e->d_name);
+                unlink(p);
+            }
+        closedir(d);
+    }
+    rmdir(fuzz_dir);
 }
 
 /* Write data to DIR/name and return that path; aborts when it cannot
@@ -55,6 +70,17 @@ static inline char *fuzz_str(const uint8_t *data, size_t size)
     memcpy(s, data, size);
     s[size] = '\0';
     return s;
+}
+
+/* With DVC_FUZZ_VERBOSE set, say how far an input got (to check that the
+ * seeds reach the code behind the readers); silent otherwise. */
+static inline void fuzz_note(const char *what, int st)
+{
+    static int verbose = -1;
+    if (verbose < 0) verbose = getenv("DVC_FUZZ_VERBOSE") != NULL;
+    if (verbose)
+        fprintf(stderr, "fuzz: %s: %s%s%s\n", what, dvc_status_name((dvc_status)st),
+                st == DVC_OK ? "" : ": ", st == DVC_OK ? "" : dvc_error_message());
 }
 
 /* A property the library promises does not hold: report and crash, so

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Certificates of hybrid (switched / piecewise-smooth) enclosures: the
+ * embedded model, the stated tube (grid times, state enclosures, modes and
+ * step boxes) and the certified events, as JSON (docs/formats.md, "Hybrid
+ * certificates"). Verified by recomputation: the engine is deterministic,
+ * so every stated enclosure must contain the recomputed one.
+ *
+ * Ownership: a certificate owns its strings, model and result
+ * (dvc_hybrid_cert_clear frees them); a trajectory read here is the
+ * caller's (dvc_traj_clear). */
+#ifndef DVICERT_HYBRID_CERT_H
+#define DVICERT_HYBRID_CERT_H
+
+#include "dvicert/hybrid.h"
+#include "dvicert/traj.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    mpfr_prec_t prec;       /* precision of the model and the stated bounds */
+    char *generator;        /* "dvicert <version>" of the producer */
+    char *model_json;       /* the embedded model, JSON text */
+    /* Digests (16 hex digits, "" when unknown): stated in a file and
+     * recomputed from the text read; verify requires them equal. */
+    char model_digest[17], model_digest_read[17];
+    char digest[17], digest_read[17];
+    int order;              /* stated Taylor order, guard bits and largest */
+    long guard_bits;        /* step (checked against the model by verify) */
+    double h;
+    int have_model;
+    dvc_hybrid_model_t model; /* built from model_json at prec */
+    dvc_hybrid_result_t res;  /* the stated tube and events */
+    /* stated summary (read from a file only): counts, and upper bounds of
+     * the widest component at T and of the widest event time */
+    int have_sum;
+    long sum_steps, sum_crossings;
+    mpfr_t sum_wT, sum_wev;
+} dvc_hybrid_cert_struct;
+typedef dvc_hybrid_cert_struct dvc_hybrid_cert_t[1];
+
+void dvc_hybrid_cert_init(dvc_hybrid_cert_t c);
+void dvc_hybrid_cert_clear(dvc_hybrid_cert_t c);
+
+/* What the JSON file at path holds: 1 a hybrid model (an object with
+ * "modes"), 2 a hybrid certificate, 0 anything else (including a file that
+ * cannot be read or parsed: its own reader reports that). Only a file whose
+ * first 64 KiB hold the key "modes" or the hybrid certificate format is
+ * parsed (a DLVI certificate is not read whole), and only a regular file
+ * (a pipe is left to its reader). */
+int dvc_hybrid_file_kind(const char *path);
+
+/* Load the model file at path (prec 0: the file's "prec", else 53) and
+ * enclose its solution. DVC_NOT_CERTIFIED with the engine's reason (time,
+ * switching function, classification) when it stops before T;
+ * DVC_ERR_INPUT for a bad model (the message names the file and field) or a
+ * precision above DVC_CERT_PREC_MAX. */
+dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec);
+
+/* Write c as JSON atomically (nothing is left at path on failure): top-level
+ * members one per line, one grid point per line, one event per line. */
+dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path);
+
+/* Read a hybrid certificate (strict keys; keys starting with '_' are notes).
+ * DVC_ERR_INPUT / DVC_ERR_IO when unusable; no bound is checked here. */
+dvc_status dvc_hybrid_cert_read(dvc_hybrid_cert_t c, const char *path);
+
+/* Re-verification: digests, the stated method against the embedded model,
+ * then dvc_hybrid_verify_keep (grid, modes, boxes, events and phi'), and the
+ * summary. rec (may be NULL; initialised) receives the recomputed result.
+ * DVC_OK accepted, DVC_NOT_CERTIFIED rejected (message: first reason),
+ * DVC_ERR_INPUT unusable. */
+dvc_status dvc_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec);
+
+/* Outer enclosure of x over the time interval tt from the stated data only
+ * (hull of the step boxes met; the grid state at a grid time): for a
+ * certificate that was not re-verified. */
+dvc_status dvc_hybrid_cert_eval(dvc_ivec_t X, const dvc_hybrid_cert_t c, const mpfi_t tt);
+
+/* Read a trajectory CSV for model m: header t and the state names of m or
+ * x1..xn (any order, all required), times in [t0, T]. Decimals enclosed at
+ * prec + DVC_TRAJ_EXTRA_BITS. Errors name the file and the line. */
+dvc_status dvc_hybrid_traj_read(dvc_traj_t tr, const char *path, const dvc_hybrid_model_t m,
+                                mpfr_prec_t prec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* dvicert on hybrid models (docs/hybrid.md) and their certificates
+ * (docs/formats.md, "Hybrid certificates"): enclose, verify, check, export,
+ * plot. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "hybrid.h"
+#include "dvicert/files.h"
+#include "dvicert/hybrid_cert.h"
+
+/* Options of the DLVI path that mean nothing for a hybrid model. */
+static int refuse(const dvc_cli_args *a, const char *cmd, const char *const *names)
+{
+    for (const char *const *n = names; *n; n++)
+        if (dvc_cli_value(a, *n)) {
+            fprintf(stderr, "dvicert %s: error: %s: --%s does not apply to a hybrid model\n", cmd,
+                    a->pos[0], *n);
+            return 1;
+        }
+    return 0;
+}
+
+static double wid(const mpfi_t x)
+{
+    mpfr_t w;
+    double d;
+    mpfr_init2(w, 64);
+    mpfr_sub(w, &x->right, &x->left, MPFR_RNDU);
+    d = mpfr_get_d(w, MPFR_RNDU);
+    mpfr_clear(w);
+    return d;
+}
+
+static double vwid(const dvc_ivec_t x)
+{
+    double w = 0;
+    for (long i = 0; i < x->n; i++)
+        if (wid(x->e[i]) > w) w = wid(x->e[i]);
+    return w;
+}
+
+int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
+{
+    static const char *const no[] = {"sharpen", "prec-max", "method", "from", "allow-outside-tables",
+                                     "max-table-bytes", NULL};
+    const char *in = a->pos[0], *out = a->out;
+    FILE *rep = a->report;
+    dvc_hybrid_cert_t c;
+    dvc_status st;
+    double t0 = dvc_cli_now();
+    if (refuse(a, "enclose", no)) return DVC_EXIT_INPUT;
+    dvc_hybrid_cert_init(c);
+    st = dvc_hybrid_cert_enclose(c, in, a->prec_given ? a->prec : 0);
+    if (st == DVC_OK) st = dvc_hybrid_cert_write(c, out);
+    if (st != DVC_OK) {
+        int rc = dvc_cli_fail("enclose", st);
+        if (st == DVC_NOT_CERTIFIED)
+            fprintf(stderr, "dvicert enclose: nothing written; certified up to t = %.17g "
+                    "(%ld steps, %ld crossings)\n",
+                    c->res->nsteps > 0 ? mpfr_get_d(c->res->t[c->res->nsteps], MPFR_RNDN) : 0.0,
+                    c->res->nsteps, c->res->nevents);
+        dvc_hybrid_cert_clear(c);
+        return rc;
+    }
+    {
+        const dvc_hybrid_result_struct *r = c->res;
+        double wmax = 0;
+        for (long k = 0; k < r->nevents; k++)
+            if (wid(r->ev[k].t) > wmax) wmax = wid(r->ev[k].t);
+        fprintf(rep, "certified: hybrid model, %ld steps, %ld crossings, n = %ld, %ld bits\n",
+                r->nsteps, r->nevents, c->model->n, (long)c->prec);
+        if (r->nevents > 0)
+            fprintf(rep, "crossing times: first width %.3g, widest %.3g\n", wid(r->ev[0].t), wmax);
+        fprintf(rep, "widest state enclosure at T: %.3g\n", vwid(r->x[r->nsteps]));
+        fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
+    }
+    dvc_hybrid_cert_clear(c);
+    return DVC_EXIT_OK;
+}
+
+int dvc_cli_hybrid_verify(const dvc_cli_args *a)
+{
+    const char *in = a->pos[0];
+    dvc_hybrid_cert_t c;
+    dvc_status st;
+    double t0 = dvc_cli_now();
+    dvc_hybrid_cert_init(c);
+    st = dvc_hybrid_cert_read(c, in);
+    if (st == DVC_OK) st = dvc_hybrid_cert_verify(c, NULL);
+    if (st == DVC_OK)
+        printf("accepted: %s: hybrid, %ld steps, %ld crossings, every stated enclosure contains "
+               "its recomputed one (%ld bits, %.2f s)\n", in, c->res->nsteps, c->res->nevents,
+               (long)c->prec, dvc_cli_now() - t0);
+    else if (st == DVC_NOT_CERTIFIED)
+        printf("rejected: %s: %s\n", in, dvc_error_message());
+    else
+        fprintf(stderr, "dvicert verify: unusable certificate: %s\n", dvc_error_message());
+    dvc_hybrid_cert_clear(c);
+    return dvc_cli_exit_code(st);
+}
+
+/* The certificate read and, unless --no-verify, verified: rec then holds the
+ * recomputed result (tight between grid points); otherwise the stated data
+ * are used. Returns -1 when usable, else the exit code (message printed). */
+static int load(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec, int *have_rec, const char *cmd,
+                const char *path, int verify, FILE *rep, const char *nothing)
+{
+    dvc_status st = dvc_hybrid_cert_read(c, path);
+    *have_rec = 0;
+    if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, path, DVC_ERR_INPUT, NULL);
+    if (!verify) {
+        fprintf(rep, "certificate: %s NOT re-verified (--no-verify)\n", path);
+        return -1;
+    }
+    st = dvc_hybrid_cert_verify(c, rec);
+    if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, path, st, nothing);
+    *have_rec = 1;
+    fprintf(rep, "certificate: %s verified\n", path);
+    return -1;
+}
+
+/* Enclosure of x over tt: the recomputed tube when there is one. */
+static dvc_status tube_at(dvc_ivec_t X, const dvc_hybrid_cert_t c, const dvc_hybrid_result_t rec,
+                          int have_rec, const mpfi_t tt)
+{
+    if (have_rec) return dvc_hybrid_eval(X, c->model, rec, tt);
+    return dvc_hybrid_cert_eval(X, c, tt);
+}
+
+int dvc_cli_hybrid_check(const dvc_cli_args *a)
+{
+    const char *cpath = a->pos[0], *tpath = a->pos[1], *mr = dvc_cli_value(a, "max-report");
+    int digits = a->digits_given ? a->digits : 10, verify = !dvc_cli_flag(a, "no-verify");
+    int have_rec, rc;
+    long max_report = 20, nviol = 0, nviol_s = 0, shown = 0, worst_s = -1, worst_k = 0;
+    double worst = INFINITY;
+    dvc_hybrid_cert_t c;
+    dvc_hybrid_result_t rec;
+    dvc_traj_t tr;
+    dvc_ivec_t X;
+    mpfr_t d1, d2;
+    dvc_status st = DVC_OK;
+    if (mr) {
+        char *end;
+        max_report = strtol(mr, &end, 10);
+        if (end == mr || *end != '\0' || max_report < -1) {
+            fprintf(stderr, "dvicert check: error: --max-report must be an integer >= -1, got '%s'\n", mr);
+            return DVC_EXIT_INPUT;
+        }
+    }
+    dvc_hybrid_cert_init(c);
+    dvc_hybrid_result_init(rec);
+    dvc_traj_init(tr);
+    rc = load(c, rec, &have_rec, "check", cpath, verify, stdout, NULL);
+    if (rc >= 0) goto out;
+    if ((st = dvc_hybrid_traj_read(tr, tpath, c->model, c->prec)) != DVC_OK) {
+        rc = dvc_cli_fail("check", st);
+        goto out;
+    }
+    dvc_ivec_init2(X, c->model->n, c->prec);
+    mpfr_inits2(64, d1, d2, (mpfr_ptr)0);
+    for (long s = 0; s < tr->ns && st == DVC_OK; s++) {
+        int bad = 0;
+        if ((st = tube_at(X, c, rec, have_rec, tr->t[s])) != DVC_OK) {
+            dvc_error_context(st, "%s: line %ld: ", tpath, tr->line[s]);
+            break;
+        }
+        for (long k = 0; k < tr->n; k++) {
+            mpfi_srcptr v = tr->v[s * tr->n + k];
+            double mg;
+            /* distance to the nearer edge, rounded down */
+            mpfr_sub(d1, &v->left, &X->e[k]->left, MPFR_RNDD);
+            mpfr_sub(d2, &X->e[k]->right, &v->right, MPFR_RNDD);
+            mpfr_min(d1, d1, d2, MPFR_RNDD);
+            mg = mpfr_get_d(d1, MPFR_RNDD) + 0.0; /* no "-0" */
+            if (mg < worst) worst = mg, worst_s = s, worst_k = k;
+            if (mpfr_sgn(d1) < 0) {
+                nviol++;
+                bad = 1;
+                if (max_report < 0 || shown < max_report) {
+                    char *ts = dvc_ival_str(tr->t[s], digits), *vs = dvc_ival_str(v, digits);
+                    char *xs = dvc_ival_str(X->e[k], digits);
+                    printf("violation: line %ld t = %s %s = %s outside %s (margin %.*g)\n",
+                           tr->line[s], ts ? ts : "?", c->model->names[k], vs ? vs : "?",
+                           xs ? xs : "?", digits, mg);
+                    free(ts);
+                    free(vs);
+                    free(xs);
+                    shown++;
+                }
+            }
+        }
+        nviol_s += bad;
+    }
+    mpfr_clears(d1, d2, (mpfr_ptr)0);
+    dvc_ivec_clear(X);
+    if (st != DVC_OK) {
+        rc = dvc_cli_fail("check", st);
+        goto out;
+    }
+    printf("samples: %ld (states %s..%s; tube %s)\n", tr->ns, c->model->names[0],
+           c->model->names[c->model->n - 1],
+           have_rec ? "recomputed (flow of the step's set at each time)"
+                    : "as stated (hull of the step boxes)");
+    printf("worst margin: %.*g (line %ld, %s)\n", digits, worst, tr->line[worst_s],
+           c->model->names[worst_k]);
+    if (nviol > shown)
+        printf("... %ld more violation%s not listed (--max-report %ld)\n", nviol - shown,
+               nviol - shown == 1 ? "" : "s", max_report);
+    printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n", nviol ? "VIOLATED" : "inside",
+           nviol_s, tr->ns, nviol, nviol == 1 ? "" : "s");
+    rc = nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;
+out:
+    dvc_traj_clear(tr);
+    dvc_hybrid_result_clear(rec);
+    dvc_hybrid_cert_clear(c);
+    return rc;
+}
+
+static int put_end(FILE *f, mpfr_srcptr x, int digits, mpfr_rnd_t r)
+{
+    char *s = dvc_mpfr_str(x, digits, r);
+    int fail = s == NULL || fprintf(f, ",%s", s) < 0;
+    free(s);
+    return fail;
+}
+
+static int put_vec(FILE *f, const dvc_ivec_t x, int digits)
+{
+    int fail = 0;
+    for (long j = 0; j < x->n; j++) {
+        fail |= put_end(f, &x->e[j]->left, digits, MPFR_RNDD);
+        fail |= put_end(f, &x->e[j]->right, digits, MPFR_RNDU);
+    }
+    return fail;
+}
+
+int dvc_cli_hybrid_export(const dvc_cli_args *a)
+{
+    static const char *const no[] = {"w", NULL};
+    const char *in = a->pos[0], *out = a->out;
+    int digits = a->digits_given ? a->digits : 17, verify = !dvc_cli_flag(a, "no-verify");
+    int grid_only = dvc_cli_flag(a, "grid-only"), have_rec, rc, fail = 0;
+    dvc_hybrid_cert_t c;
+    dvc_hybrid_result_t rec;
+    dvc_outfile of;
+    dvc_status st;
+    if (refuse(a, "export", no)) return DVC_EXIT_INPUT;
+    memset(&of, 0, sizeof of);
+    dvc_hybrid_cert_init(c);
+    dvc_hybrid_result_init(rec);
+    rc = load(c, rec, &have_rec, "export", in, verify, a->report, "written");
+    if (rc >= 0) goto out;
+    if ((st = dvc_outfile_open(&of, out)) != DVC_OK) {
+        rc = dvc_cli_fail("export", st);
+        goto out;
+    }
+    {
+        /* the stated enclosures: every one contains the recomputed one */
+        const dvc_hybrid_result_struct *r = c->res;
+        const dvc_hybrid_model_struct *m = c->model;
+        FILE *f = of.f;
+        if (!verify) fail |= fputs("# certificate NOT re-verified (--no-verify)\n", f) < 0;
+        fail |= fputs("kind,t_lo,t_hi", f) < 0;
+        for (long j = 0; j < m->n; j++)
+            fail |= fprintf(f, ",%s_lo,%s_hi", m->names[j], m->names[j]) < 0;
+        fail |= fputs(",mode\n", f) < 0;
+        for (long i = 0; i <= r->nsteps; i++) {
+            if (i > 0 && !grid_only) {
+                fail |= fputs("step", f) < 0;
+                fail |= put_end(f, r->t[i - 1], digits, MPFR_RNDD);
+                fail |= put_end(f, r->t[i], digits, MPFR_RNDU);
+                fail |= put_vec(f, r->box[i - 1], digits);
+                fail |= fprintf(f, ",%s\n", m->modes[r->mode[i - 1]].name) < 0;
+            }
+            fail |= fputs("grid", f) < 0;
+            fail |= put_end(f, r->t[i], digits, MPFR_RNDD);
+            fail |= put_end(f, r->t[i], digits, MPFR_RNDU);
+            fail |= put_vec(f, r->x[i], digits);
+            fail |= fprintf(f, ",%s\n", m->modes[r->mode[i < r->nsteps ? i : i - 1]].name) < 0;
+        }
+        for (long k = 0; k < r->nevents; k++) {
+            const dvc_hybrid_event *e = &r->ev[k];
+            fail |= fputs("event", f) < 0;
+            fail |= put_end(f, &e->t->left, digits, MPFR_RNDD);
+            fail |= put_end(f, &e->t->right, digits, MPFR_RNDU);
+            fail |= put_vec(f, e->x, digits);
+            fail |= fprintf(f, ",%s->%s\n", m->modes[e->mode_before].name,
+                            m->modes[e->mode_after].name) < 0;
+        }
+    }
+    st = fail ? dvc_error(DVC_ERR_IO, "%s: cannot write the output", out) : dvc_outfile_commit(&of);
+    if (st != DVC_OK) {
+        rc = dvc_cli_fail("export", st);
+        goto out;
+    }
+    fprintf(a->report, "wrote %s (%ld grid points, %ld steps, %ld events; certificate %s)\n", out,
+            c->res->nsteps + 1, grid_only ? 0 : c->res->nsteps, c->res->nevents,
+            verify ? "verified" : "NOT re-verified (--no-verify)");
+    rc = DVC_EXIT_OK;
+out:
+    dvc_outfile_clear(&of);
+    dvc_hybrid_result_clear(rec);
+    dvc_hybrid_cert_clear(c);
+    return rc;
+}
+
+static void gp_quoted(FILE *p, const char *s)
+{
+    for (; *s; s++) fprintf(p, *s == '\'' ? "''" : *s == '\n' ? " " : "%c", *s);
+}
+
+int dvc_cli_hybrid_plot(const dvc_cli_args *a)
+{
+    const char *in = a->pos[0], *out = a->out, *title = dvc_cli_value(a, "title");
+    const char *only = dvc_cli_value(a, "only"), *gp = getenv("DVC_GNUPLOT"), *ext, *term, *tmp;
+    int verify = !dvc_cli_flag(a, "no-verify"), have_rec, rc, status;
+    dvc_hybrid_cert_t c;
+    dvc_hybrid_result_t rec;
+    dvc_outfile of;
+    dvc_status st;
+    char cmd[4096];
+    FILE *p;
+    /* checked by the command before it dispatches: the extension, gnuplot */
+    ext = strrchr(out, '.');
+    term = ext && strcmp(ext, ".svg") == 0 ? "svg noenhanced size 900,%ld dynamic font 'sans,10'"
+                                           : "pngcairo noenhanced size 900,%ld font ',10'";
+    if (!gp || !*gp) gp = "gnuplot";
+    if (only && strcmp(only, "x") != 0) {
+        fprintf(stderr, "dvicert plot: error: %s: a hybrid model has no y panels (--only y)\n", in);
+        return DVC_EXIT_INPUT;
+    }
+    memset(&of, 0, sizeof of);
+    dvc_hybrid_cert_init(c);
+    dvc_hybrid_result_init(rec);
+    rc = load(c, rec, &have_rec, "plot", in, verify, a->report, "plotted");
+    if (rc >= 0) goto out;
+    if ((st = dvc_outfile_open(&of, out)) != DVC_OK) {
+        rc = dvc_cli_fail("plot", st);
+        goto out;
+    }
+    tmp = of.tmp ? of.tmp : of.path;
+    snprintf(cmd, sizeof cmd, "'%s' 2>&1", gp);
+    p = popen(cmd, "w");
+    if (!p) {
+        fprintf(stderr, "dvicert plot: error: cannot run gnuplot: %s\n", strerror(errno));
+        rc = DVC_EXIT_INPUT;
+        goto out;
+    }
+    {
+        const dvc_hybrid_result_struct *r = c->res;
+        const dvc_hybrid_model_struct *m = c->model;
+        fprintf(p, "set terminal ");
+        fprintf(p, term, 60 + 240 * m->n);
+        fprintf(p, "\nset output '");
+        gp_quoted(p, tmp);
+        fprintf(p, "'\nset datafile separator ','\nset grid\nset key top left opaque samplen 2\n");
+        /* t, then per state: midpoint, lower, upper of the stated grid enclosure */
+        fprintf(p, "$D << EOD\n");
+        for (long i = 0; i <= r->nsteps; i++) {
+            fprintf(p, "%.17g", mpfr_get_d(r->t[i], MPFR_RNDN));
+            for (long j = 0; j < m->n; j++)
+                fprintf(p, ",%.17g,%.17g,%.17g", dvc_ival_mid_d(r->x[i]->e[j]),
+                        mpfr_get_d(&r->x[i]->e[j]->left, MPFR_RNDD),
+                        mpfr_get_d(&r->x[i]->e[j]->right, MPFR_RNDU));
+            fprintf(p, "\n");
+        }
+        fprintf(p, "EOD\n");
+        /* every certified crossing: a vertical line at its time enclosure */
+        for (long k = 0; k < r->nevents; k++)
+            fprintf(p, "set arrow %ld from %.17g, graph 0 to %.17g, graph 1 nohead dt 3 "
+                       "lc rgb '#888888' # event %ld: %s %s->%s\n",
+                    k + 1, dvc_ival_mid_d(r->ev[k].t), dvc_ival_mid_d(r->ev[k].t), k + 1,
+                    m->gname[r->ev[k].g], m->modes[r->ev[k].mode_before].name,
+                    m->modes[r->ev[k].mode_after].name);
+        fprintf(p, "set multiplot layout %ld,1 title '", m->n);
+        gp_quoted(p, title ? title : "certified hybrid enclosure: bounds at the grid points, "
+                                     "dotted lines at the certified crossings");
+        if (!verify) fprintf(p, " (certificate NOT re-verified)");
+        fprintf(p, "'\n");
+        for (long j = 0; j < m->n; j++) {
+            long col = 2 + 3 * j;
+            fprintf(p, "set xlabel 't'\nset ylabel '");
+            gp_quoted(p, m->names[j]);
+            fprintf(p, "'\nplot $D using 1:%ld with lines lw 1.5 lc rgb '#1f4e9c' title 'mid', "
+                       "'' using 1:%ld with lines dt 2 lc rgb '#c0392b' title 'lower', "
+                       "'' using 1:%ld with lines dt 2 lc rgb '#27ae60' title 'upper'\n",
+                    col, col + 1, col + 2);
+        }
+        fprintf(p, "unset multiplot\nset output\n");
+    }
+    status = pclose(p);
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "dvicert plot: error: gnuplot failed (exit status %d)\n",
+                status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        rc = DVC_EXIT_INPUT;
+        goto out;
+    }
+    if ((st = dvc_outfile_commit(&of)) != DVC_OK) {
+        rc = dvc_cli_fail("plot", st);
+        goto out;
+    }
+    fprintf(a->report, "wrote %s (%ld panels, %ld events marked)\n", out, c->model->n,
+            c->res->nevents);
+    rc = DVC_EXIT_OK;
+out:
+    dvc_outfile_clear(&of);
+    dvc_hybrid_result_clear(rec);
+    dvc_hybrid_cert_clear(c);
+    return rc;
+}

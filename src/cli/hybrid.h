@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The hybrid-model paths of enclose, verify, check, export and plot: each
+ * command calls its path when its input is a hybrid model or certificate
+ * (dvc_hybrid_file_kind). Arguments and exit codes as the command's. */
+#ifndef DVC_CLI_HYBRID_H
+#define DVC_CLI_HYBRID_H
+
+#include "cli.h"
+
+int dvc_cli_hybrid_enclose(const dvc_cli_args *a);
+int dvc_cli_hybrid_verify(const dvc_cli_args *a);
+int dvc_cli_hybrid_check(const dvc_cli_args *a);
+int dvc_cli_hybrid_export(const dvc_cli_args *a);
+int dvc_cli_hybrid_plot(const dvc_cli_args *a);
+
+#endif

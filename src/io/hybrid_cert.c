@@ -1,0 +1,831 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Hybrid certificates as JSON (docs/formats.md, "Hybrid certificates"):
+ * the embedded model, the stated grid and events, verification by
+ * recomputation, and trajectory files named by the model's states. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dvicert_version.h"
+#include "dvicert/cert.h"
+#include "dvicert/files.h"
+#include "dvicert/hybrid_cert.h"
+#include "io/hybrid_json.h"
+#include "io/json.h"
+#include "io/problem_json.h"
+
+#define HCERT_FORMAT "dvicert-hybrid-certificate"
+#define HCERT_VERSION 1
+
+void dvc_hybrid_cert_init(dvc_hybrid_cert_t c)
+{
+    memset(c, 0, sizeof *c);
+    dvc_hybrid_result_init(c->res);
+}
+
+void dvc_hybrid_cert_clear(dvc_hybrid_cert_t c)
+{
+    free(c->generator);
+    free(c->model_json);
+    if (c->have_model) dvc_hybrid_model_clear(c->model);
+    if (c->have_sum) mpfr_clears(c->sum_wT, c->sum_wev, (mpfr_ptr)0);
+    dvc_hybrid_result_clear(c->res);
+    memset(c, 0, sizeof *c);
+}
+
+int dvc_hybrid_file_kind(const char *path)
+{
+    json_t *root;
+    json_error_t err;
+    int kind = 0;
+    char *head;
+    size_t got;
+    FILE *f;
+    /* a quiet look: whatever fails here is reported by the reader chosen.
+     * A DLVI certificate may be far larger than memory should hold (it is
+     * read step by step), so the file is parsed whole only when its first
+     * 64 KiB name a hybrid model key or the hybrid certificate format. */
+    struct stat sb;
+    /* only a regular file: a pipe read here would be lost to its reader */
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
+    if (dvc_infile_open(&f, path, "rb") != DVC_OK) return 0;
+    head = malloc(65537);
+    got = head ? fread(head, 1, 65536, f) : 0;
+    if (head) head[got] = '\0';
+    if (!head || (!strstr(head, "\"modes\"") && !strstr(head, "\"" HCERT_FORMAT "\""))) {
+        free(head);
+        fclose(f);
+        return 0;
+    }
+    free(head);
+    rewind(f);
+    root = json_loadf(f, 0, &err);
+    fclose(f);
+    if (!root) return 0;
+    if (dvc_hybrid_json_is_model(root)) kind = 1;
+    else if (json_is_object(root) && json_is_string(json_object_get(root, "format")) &&
+             strcmp(json_string_value(json_object_get(root, "format")), HCERT_FORMAT) == 0)
+        kind = 2;
+    json_decref(root);
+    return kind;
+}
+
+/* The Taylor order the engine uses for m (as src/hybrid/enclose.c). */
+static int eff_order(const dvc_hybrid_model_t m)
+{
+    if (m->order > 0) return m->order;
+    for (long k = 0; k < m->nmodes; k++)
+        if (!m->modes[k].linear) return 12;
+    return 20;
+}
+
+dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec)
+{
+    json_t *root;
+    dvc_status st;
+    const char *base = strrchr(path, '/');
+    dvc_hybrid_cert_clear(c);
+    dvc_hybrid_cert_init(c);
+    if ((st = dvc_json_load(&root, path)) != DVC_OK) return st;
+    st = dvc_hybrid_from_json(c->model, root, base ? base + 1 : path, prec);
+    c->have_model = 1;
+    if (st == DVC_OK && c->model->prec > DVC_CERT_PREC_MAX)
+        st = dvc_error(DVC_ERR_INPUT, "%s: precision %ld above the largest a certificate may state "
+                       "(%d bits)", path, (long)c->model->prec, DVC_CERT_PREC_MAX);
+    if (st == DVC_OK) {
+        c->model_json = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        c->generator = strdup("dvicert " DVC_VERSION);
+        if (!c->model_json || !c->generator) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    json_decref(root);
+    if (st != DVC_OK) return st;
+    c->prec = c->model->prec;
+    c->order = eff_order(c->model);
+    c->guard_bits = c->model->guard_bits;
+    c->h = c->model->h;
+    {
+        mpfr_prec_t saved = dvc_prec_get();
+        dvc_prec_set(c->prec);
+        dvc_hybrid_result_clear(c->res);
+        dvc_hybrid_result_init(c->res);
+        st = dvc_hybrid_enclose(c->res, c->model);
+        dvc_prec_set(saved);
+    }
+    if (st == DVC_NOT_CERTIFIED) dvc_error_context(st, "%s: ", path);
+    return st;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* Decimal digits that keep a stated end within a few ulps at prec. */
+static int digits_of(mpfr_prec_t prec) { return (int)(prec * 0.30103) + 3; }
+
+static json_t *dec_end(mpfr_srcptr x, int up, mpfr_prec_t prec)
+{
+    char *s = dvc_mpfr_str(x, digits_of(prec), up ? MPFR_RNDU : MPFR_RNDD);
+    json_t *j = json_string(s ? s : "nan");
+    free(s);
+    return j;
+}
+
+static json_t *dec_pair(const mpfi_t x, mpfr_prec_t prec)
+{
+    json_t *a = json_array();
+    json_array_append_new(a, dec_end(&x->left, 0, prec));
+    json_array_append_new(a, dec_end(&x->right, 1, prec));
+    return a;
+}
+
+static json_t *dec_vec(const dvc_ivec_t x, mpfr_prec_t prec)
+{
+    json_t *a = json_array();
+    for (long i = 0; i < x->n; i++) json_array_append_new(a, dec_pair(x->e[i], prec));
+    return a;
+}
+
+static json_t *hex_fr(const mpfr_t t)
+{
+    char *s = NULL;
+    json_t *j;
+    if (mpfr_asprintf(&s, "%Ra", t) < 0) return json_string("nan");
+    j = json_string(s);
+    mpfr_free_str(s);
+    return j;
+}
+
+static json_t *hex_d(double d)
+{
+    char buf[40];
+    dvc_double_hex(buf, d);
+    return json_string(buf);
+}
+
+/* Widest component of x (upper bound), at 64 bits. */
+static void vec_width(mpfr_t w, const dvc_ivec_t x)
+{
+    mpfr_t d;
+    mpfr_init2(d, 64);
+    mpfr_set_ui(w, 0, MPFR_RNDN);
+    for (long i = 0; i < x->n; i++) {
+        mpfr_sub(d, &x->e[i]->right, &x->e[i]->left, MPFR_RNDU);
+        mpfr_max(w, w, d, MPFR_RNDU);
+    }
+    mpfr_clear(d);
+}
+
+static void summary_widths(mpfr_t wT, mpfr_t wev, const dvc_hybrid_result_struct *r)
+{
+    mpfr_t d;
+    mpfr_init2(d, 64);
+    vec_width(wT, r->x[r->nsteps]);
+    mpfr_set_ui(wev, 0, MPFR_RNDN);
+    for (long k = 0; k < r->nevents; k++) {
+        mpfr_sub(d, &r->ev[k].t->right, &r->ev[k].t->left, MPFR_RNDU);
+        mpfr_max(wev, wev, d, MPFR_RNDU);
+    }
+    mpfr_clear(d);
+}
+
+static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
+{
+    const dvc_hybrid_result_struct *r = c->res;
+    const dvc_hybrid_model_struct *m = c->model;
+    json_t *root = json_object(), *meth = json_object(), *steps = json_array(),
+           *evs = json_array(), *sum = json_object();
+    char dg[17], tagged[32];
+    mpfr_t wT, wev;
+    if (dvc_problem_digest(dg, model) != DVC_OK) dg[0] = '\0';
+    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+    json_object_set_new(root, "format", json_string(HCERT_FORMAT));
+    json_object_set_new(root, "version", json_integer(HCERT_VERSION));
+    json_object_set_new(root, "generator", json_string(c->generator ? c->generator : "dvicert"));
+    json_object_set_new(root, "precision", json_integer((json_int_t)c->prec));
+    json_object_set_new(meth, "engine", json_string("hybrid: validated flow per mode (Taylor / "
+                                                    "exp(Ah), Lohner sets), switch times by "
+                                                    "interval Newton (docs/hybrid.md)"));
+    json_object_set_new(meth, "order", json_integer(c->order));
+    json_object_set_new(meth, "guard_bits", json_integer((json_int_t)c->guard_bits));
+    json_object_set_new(meth, "h", hex_d(c->h));
+    json_object_set_new(root, "method", meth);
+    json_object_set_new(root, "model_digest", json_string(tagged));
+    json_object_set(root, "model", model);
+    for (long i = 0; i <= r->nsteps; i++) {
+        json_t *s = json_object();
+        json_object_set_new(s, "t", hex_fr(r->t[i]));
+        json_object_set_new(s, "x", dec_vec(r->x[i], c->prec));
+        if (i >= 1) {
+            json_object_set_new(s, "mode", json_string(m->modes[r->mode[i - 1]].name));
+            json_object_set_new(s, "box", dec_vec(r->box[i - 1], c->prec));
+        }
+        json_array_append_new(steps, s);
+    }
+    json_object_set_new(root, "steps", steps);
+    for (long k = 0; k < r->nevents; k++) {
+        const dvc_hybrid_event *e = &r->ev[k];
+        json_t *o = json_object();
+        json_object_set_new(o, "t_lo", dec_end(&e->t->left, 0, c->prec));
+        json_object_set_new(o, "t_hi", dec_end(&e->t->right, 1, c->prec));
+        json_object_set_new(o, "switch", json_string(m->gname[e->g]));
+        json_object_set_new(o, "from", json_string(m->modes[e->mode_before].name));
+        json_object_set_new(o, "to", json_string(m->modes[e->mode_after].name));
+        json_object_set_new(o, "x", dec_vec(e->x, c->prec));
+        json_object_set_new(o, "dphi", dec_pair(e->dphi, c->prec));
+        json_array_append_new(evs, o);
+    }
+    json_object_set_new(root, "events", evs);
+    mpfr_inits2(64, wT, wev, (mpfr_ptr)0);
+    summary_widths(wT, wev, r);
+    json_object_set_new(sum, "steps", json_integer(r->nsteps));
+    json_object_set_new(sum, "crossings", json_integer(r->nevents));
+    json_object_set_new(sum, "max_width_at_T_upper", dec_end(wT, 1, 53));
+    json_object_set_new(sum, "max_event_width_upper", dec_end(wev, 1, 53));
+    mpfr_clears(wT, wev, (mpfr_ptr)0);
+    json_object_set_new(root, "summary", sum);
+    {
+        json_t *copy = json_copy(root);
+        if (!copy || dvc_problem_digest(dg, copy) != DVC_OK) dg[0] = '\0';
+        json_decref(copy);
+    }
+    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+    json_object_set_new(root, "digest", json_string(tagged));
+    return root;
+}
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    int fail;
+} sbuf;
+
+static void put(sbuf *b, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (!s) {
+        b->fail = 1;
+        return;
+    }
+    if (b->len + n + 1 > b->cap) {
+        size_t nc = (b->cap + n + 1) * 2;
+        char *nb = realloc(b->buf, nc);
+        if (!nb) {
+            b->fail = 1;
+            return;
+        }
+        b->buf = nb;
+        b->cap = nc;
+    }
+    memcpy(b->buf + b->len, s, n + 1);
+    b->len += n;
+}
+
+static void put_json(sbuf *b, const json_t *v)
+{
+    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
+    put(b, s);
+    free(s);
+}
+
+dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
+{
+    json_t *model, *root, *val;
+    json_error_t err;
+    const char *key;
+    sbuf b = {NULL, 0, 0, 0};
+    int first = 1;
+    dvc_status st;
+    if (!c->model_json || !c->have_model || c->res->nsteps < 1)
+        return dvc_error(DVC_ERR_INPUT, "%s: the hybrid certificate is incomplete", path);
+    model = json_loads(c->model_json, 0, &err);
+    if (!model) return dvc_error(DVC_ERR_INPUT, "%s: the embedded model is not JSON", path);
+    root = build_root(c, model);
+    json_decref(model);
+    put(&b, "{\n");
+    json_object_foreach(root, key, val) {
+        json_t *k = json_string(key);
+        put(&b, first ? "  " : ",\n  ");
+        first = 0;
+        put_json(&b, k);
+        json_decref(k);
+        put(&b, ": ");
+        if (json_is_array(val) && (!strcmp(key, "steps") || !strcmp(key, "events"))) {
+            size_t i;
+            json_t *s;
+            put(&b, "[\n");
+            json_array_foreach(val, i, s) {
+                put(&b, "    ");
+                put_json(&b, s);
+                put(&b, i + 1 < json_array_size(val) ? ",\n" : "\n");
+            }
+            put(&b, "  ]");
+        } else {
+            put_json(&b, val);
+        }
+    }
+    put(&b, "\n}\n");
+    json_decref(root);
+    if (b.fail) {
+        free(b.buf);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory while writing %s", path);
+    }
+    st = dvc_write_atomic(path, b.buf, b.len);
+    free(b.buf);
+    return st;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static dvc_status need(const json_t **out, const json_t *obj, const char *key, json_type ty,
+                       const char *where)
+{
+    const json_t *j = json_object_get(obj, key);
+    static const char *const names[] = {"an object", "an array", "a string", "an integer",
+                                        "a number", "a boolean", "a boolean", "null"};
+    if (j == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", where, key);
+    if (json_typeof(j) != ty && !(ty == JSON_TRUE && json_is_boolean(j)))
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be %s", where, key, names[ty]);
+    *out = j;
+    return DVC_OK;
+}
+
+static dvc_status known_keys(const json_t *obj, const char *const *allowed, const char *where)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)obj, key, v) {
+        int ok = key[0] == '_';
+        for (const char *const *a = allowed; !ok && *a; a++) ok = strcmp(key, *a) == 0;
+        if (!ok) return dvc_error(DVC_ERR_INPUT, "%s: unknown field '%s'", where, key);
+    }
+    return DVC_OK;
+}
+
+static const char *const keys_root[] = {"format", "version", "generator", "precision", "method",
+                                        "model_digest", "model", "steps", "events", "summary",
+                                        "digest", NULL};
+static const char *const keys_method[] = {"engine", "order", "guard_bits", "h", NULL};
+static const char *const keys_step[] = {"t", "x", "mode", "box", NULL};
+static const char *const keys_event[] = {"t_lo", "t_hi", "switch", "from", "to", "x", "dphi", NULL};
+static const char *const keys_summary[] = {"steps", "crossings", "max_width_at_T_upper",
+                                           "max_event_width_upper", NULL};
+
+/* One stated end: a decimal string, enclosed; the lower end keeps the lower
+ * end of its enclosure (a weaker claim is still what the file says). */
+static dvc_status read_end(mpfr_t x, const json_t *j, int up, const char *where)
+{
+    mpfi_t e;
+    dvc_status st;
+    if (!json_is_string(j)) return dvc_error(DVC_ERR_INPUT, "%s: expected a decimal string", where);
+    mpfi_init2(e, mpfr_get_prec(x));
+    st = dvc_ival_set_str(e, json_string_value(j));
+    if (st != DVC_OK || !mpfr_number_p(&e->left) || !mpfr_number_p(&e->right))
+        st = dvc_error(DVC_ERR_INPUT, "%s: not a finite decimal: '%s'", where, json_string_value(j));
+    else
+        mpfr_set(x, up ? &e->right : &e->left, up ? MPFR_RNDU : MPFR_RNDD);
+    mpfi_clear(e);
+    return st;
+}
+
+static dvc_status read_pair(mpfi_t x, const json_t *j, const char *where)
+{
+    dvc_status st;
+    mpfr_t lo, hi;
+    if (!json_is_array(j) || json_array_size(j) != 2)
+        return dvc_error(DVC_ERR_INPUT, "%s: expected [lo, hi]", where);
+    mpfr_inits2(mpfi_get_prec(x), lo, hi, (mpfr_ptr)0);
+    st = read_end(lo, json_array_get(j, 0), 0, where);
+    if (st == DVC_OK) st = read_end(hi, json_array_get(j, 1), 1, where);
+    if (st == DVC_OK && mpfr_cmp(lo, hi) > 0)
+        st = dvc_error(DVC_ERR_INPUT, "%s: lower end above the upper end", where);
+    if (st == DVC_OK) mpfi_interv_fr(x, lo, hi);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    return st;
+}
+
+static dvc_status read_vec(dvc_ivec_t x, const json_t *j, const char *where)
+{
+    char w[256];
+    dvc_status st = DVC_OK;
+    if (!json_is_array(j) || (long)json_array_size(j) != x->n)
+        return dvc_error(DVC_ERR_INPUT, "%s: expected %ld pairs [lo, hi]", where, x->n);
+    for (long i = 0; st == DVC_OK && i < x->n; i++) {
+        snprintf(w, sizeof w, "%s[%ld]", where, i);
+        st = read_pair(x->e[i], json_array_get(j, (size_t)i), w);
+    }
+    return st;
+}
+
+static dvc_status read_mode(long *mode, const json_t *o, const char *key, const dvc_hybrid_model_t m,
+                            const char *where)
+{
+    const json_t *j = NULL;
+    dvc_status st = need(&j, o, key, JSON_STRING, where);
+    if (st != DVC_OK) return st;
+    *mode = dvc_hybrid_find_mode(m, json_string_value(j));
+    if (*mode < 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s': no mode '%s' in the model", where, key,
+                         json_string_value(j));
+    return DVC_OK;
+}
+
+/* The arrays of a result holding N steps (all entries initialised). */
+static dvc_status result_alloc(dvc_hybrid_result_struct *r, long N, long n, mpfr_prec_t prec)
+{
+    long na = N + 1;
+    r->t = calloc((size_t)na, sizeof *r->t);
+    r->x = calloc((size_t)na, sizeof *r->x);
+    r->box = calloc((size_t)na, sizeof *r->box);
+    r->P = calloc((size_t)na, sizeof *r->P);
+    r->R = calloc((size_t)na, sizeof *r->R);
+    r->B = calloc((size_t)na, sizeof *r->B);
+    r->mode = calloc((size_t)na, sizeof *r->mode);
+    if (!r->t || !r->x || !r->box || !r->P || !r->R || !r->B || !r->mode)
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; i < na; i++) {
+        mpfr_init2(r->t[i], prec);
+        dvc_ivec_init2(r->x[i], n, prec);
+        dvc_ivec_init2(r->box[i], n, prec);
+        dvc_ivec_init2(r->P[i], n, prec);
+        dvc_ivec_init2(r->R[i], n, prec);
+        dvc_imat_init2(r->B[i], n, n, prec);
+        r->mode[i] = -1;
+    }
+    r->alloc = na;
+    r->nsteps = N;
+    r->prec = prec;
+    return DVC_OK;
+}
+
+static dvc_status read_step(dvc_hybrid_cert_t c, const json_t *s, long i, const char *file)
+{
+    char w[300];
+    const json_t *j = NULL;
+    dvc_status st;
+    dvc_hybrid_result_struct *r = c->res;
+    snprintf(w, sizeof w, "%s: steps[%ld]", file, i);
+    if (!json_is_object(s)) return dvc_error(DVC_ERR_INPUT, "%s: expected an object", w);
+    if ((st = known_keys(s, keys_step, w)) != DVC_OK) return st;
+    if ((st = need(&j, s, "t", JSON_STRING, w)) != DVC_OK) return st;
+    {
+        const char *txt = json_string_value(j);
+        char *end;
+        int inex = mpfr_strtofr(r->t[i], txt, &end, 0, MPFR_RNDN);
+        if (end == txt || *end != '\0' || inex != 0 || strncmp(txt + (txt[0] == '-'), "0x", 2) != 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: field 't' must be an exact hexadecimal binary "
+                             "number at the certificate's precision, got '%s'", w, txt);
+    }
+    if (i > 0 && mpfr_cmp(r->t[i], r->t[i - 1]) <= 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 't': times must increase", w);
+    snprintf(w, sizeof w, "%s: steps[%ld].x", file, i);
+    if ((st = read_vec(r->x[i], json_object_get(s, "x"), w)) != DVC_OK) return st;
+    snprintf(w, sizeof w, "%s: steps[%ld]", file, i);
+    if (i == 0) {
+        if (json_object_get(s, "mode") || json_object_get(s, "box"))
+            return dvc_error(DVC_ERR_INPUT, "%s: the first grid point has no step ('mode', 'box')", w);
+        return DVC_OK;
+    }
+    if ((st = read_mode(&r->mode[i - 1], s, "mode", c->model, w)) != DVC_OK) return st;
+    snprintf(w, sizeof w, "%s: steps[%ld].box", file, i);
+    return read_vec(r->box[i - 1], json_object_get(s, "box"), w);
+}
+
+static dvc_status read_event(dvc_hybrid_cert_t c, const json_t *o, long k, const char *file)
+{
+    char w[300];
+    const json_t *j = NULL;
+    dvc_status st;
+    dvc_hybrid_event *e = &c->res->ev[k];
+    mpfr_t lo, hi;
+    snprintf(w, sizeof w, "%s: events[%ld]", file, k);
+    if (!json_is_object(o)) return dvc_error(DVC_ERR_INPUT, "%s: expected an object", w);
+    if ((st = known_keys(o, keys_event, w)) != DVC_OK) return st;
+    mpfr_inits2(c->prec, lo, hi, (mpfr_ptr)0);
+    st = read_end(lo, json_object_get(o, "t_lo"), 0, w);
+    if (st == DVC_OK) st = read_end(hi, json_object_get(o, "t_hi"), 1, w);
+    if (st == DVC_OK && mpfr_cmp(lo, hi) > 0)
+        st = dvc_error(DVC_ERR_INPUT, "%s: t_lo above t_hi", w);
+    if (st == DVC_OK) mpfi_interv_fr(e->t, lo, hi);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    if (st == DVC_OK && (st = need(&j, o, "switch", JSON_STRING, w)) == DVC_OK) {
+        e->g = dvc_hybrid_find_switch(c->model, json_string_value(j));
+        if (e->g < 0)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'switch': no switching function '%s' in the "
+                           "model", w, json_string_value(j));
+    }
+    if (st == DVC_OK) st = read_mode(&e->mode_before, o, "from", c->model, w);
+    if (st == DVC_OK) st = read_mode(&e->mode_after, o, "to", c->model, w);
+    if (st == DVC_OK) {
+        snprintf(w, sizeof w, "%s: events[%ld].x", file, k);
+        st = read_vec(e->x, json_object_get(o, "x"), w);
+    }
+    if (st == DVC_OK) {
+        snprintf(w, sizeof w, "%s: events[%ld].dphi", file, k);
+        st = read_pair(e->dphi, json_object_get(o, "dphi"), w);
+    }
+    return st;
+}
+
+static dvc_status tagged_digest(char out[17], const json_t *root, const char *key, const char *file)
+{
+    const json_t *j = NULL;
+    dvc_status st = need(&j, root, key, JSON_STRING, file);
+    if (st != DVC_OK) return st;
+    if (strncmp(json_string_value(j), "fnv1a64:", 8) != 0 || strlen(json_string_value(j)) != 24)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be fnv1a64:<16 hex digits>", file, key);
+    memcpy(out, json_string_value(j) + 8, 17);
+    return DVC_OK;
+}
+
+static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
+{
+    const json_t *j = NULL, *meth = NULL, *model = NULL, *steps = NULL, *evs = NULL, *sum = NULL;
+    dvc_status st;
+    if (!json_is_object(root)) return dvc_error(DVC_ERR_INPUT, "%s: not a JSON object", file);
+    if ((st = known_keys(root, keys_root, file)) != DVC_OK) return st;
+    if ((st = need(&j, root, "format", JSON_STRING, file)) != DVC_OK) return st;
+    if (strcmp(json_string_value(j), HCERT_FORMAT) != 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'format' must be \"%s\"", file, HCERT_FORMAT);
+    if ((st = need(&j, root, "version", JSON_INTEGER, file)) != DVC_OK) return st;
+    if (json_integer_value(j) != HCERT_VERSION)
+        return dvc_error(DVC_ERR_INPUT, "%s: hybrid certificate version %lld, this dvicert reads %d",
+                         file, (long long)json_integer_value(j), HCERT_VERSION);
+    if ((st = need(&j, root, "generator", JSON_STRING, file)) != DVC_OK) return st;
+    c->generator = strdup(json_string_value(j));
+    if ((st = need(&j, root, "precision", JSON_INTEGER, file)) != DVC_OK) return st;
+    if (json_integer_value(j) < 24 || json_integer_value(j) > DVC_CERT_PREC_MAX)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'precision' must be in [24, %d]", file,
+                         DVC_CERT_PREC_MAX);
+    c->prec = (mpfr_prec_t)json_integer_value(j);
+    if ((st = need(&meth, root, "method", JSON_OBJECT, file)) != DVC_OK) return st;
+    if ((st = known_keys(meth, keys_method, "field 'method'")) != DVC_OK) return st;
+    if ((st = need(&j, meth, "order", JSON_INTEGER, "field 'method'")) != DVC_OK) return st;
+    c->order = (int)json_integer_value(j);
+    if ((st = need(&j, meth, "guard_bits", JSON_INTEGER, "field 'method'")) != DVC_OK) return st;
+    c->guard_bits = (long)json_integer_value(j);
+    if ((st = need(&j, meth, "h", JSON_STRING, "field 'method'")) != DVC_OK) return st;
+    {
+        char *end;
+        c->h = strtod(json_string_value(j), &end);
+        if (*end != '\0' || end == json_string_value(j))
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'method.h' must be a hexadecimal double", file);
+    }
+    if ((st = tagged_digest(c->model_digest, root, "model_digest", file)) != DVC_OK) return st;
+    if ((st = need(&model, root, "model", JSON_OBJECT, file)) != DVC_OK) return st;
+    if ((st = dvc_problem_digest(c->model_digest_read, model)) != DVC_OK) return st;
+    c->model_json = json_dumps(model, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (!c->generator || !c->model_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    {
+        char name[300];
+        snprintf(name, sizeof name, "%s: embedded model", file);
+        st = dvc_hybrid_from_json(c->model, model, name, c->prec);
+        c->have_model = 1;
+        if (st != DVC_OK) return st;
+    }
+    if ((st = need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
+    if (json_array_size(steps) < 2)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' needs at least two grid points", file);
+    if ((st = result_alloc(c->res, (long)json_array_size(steps) - 1, c->model->n, c->prec)) != DVC_OK)
+        return st;
+    for (long i = 0; st == DVC_OK && i < (long)json_array_size(steps); i++)
+        st = read_step(c, json_array_get(steps, (size_t)i), i, file);
+    if (st != DVC_OK) return st;
+    if ((st = need(&evs, root, "events", JSON_ARRAY, file)) != DVC_OK) return st;
+    {
+        long ne = (long)json_array_size(evs);
+        c->res->ev = calloc((size_t)(ne > 0 ? ne : 1), sizeof *c->res->ev);
+        if (!c->res->ev) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        c->res->aevents = ne > 0 ? ne : 1;
+        for (long k = 0; k < ne; k++) {
+            dvc_hybrid_event *e = &c->res->ev[k];
+            mpfi_init2(e->t, c->prec);
+            mpfi_init2(e->dphi, c->prec);
+            dvc_ivec_init2(e->x, c->model->n, c->prec);
+            c->res->nevents = k + 1;
+            if ((st = read_event(c, json_array_get(evs, (size_t)k), k, file)) != DVC_OK) return st;
+        }
+    }
+    if ((st = need(&sum, root, "summary", JSON_OBJECT, file)) != DVC_OK) return st;
+    if ((st = known_keys(sum, keys_summary, "field 'summary'")) != DVC_OK) return st;
+    if ((st = need(&j, sum, "steps", JSON_INTEGER, "field 'summary'")) != DVC_OK) return st;
+    c->sum_steps = (long)json_integer_value(j);
+    if ((st = need(&j, sum, "crossings", JSON_INTEGER, "field 'summary'")) != DVC_OK) return st;
+    c->sum_crossings = (long)json_integer_value(j);
+    mpfr_init2(c->sum_wT, 64);
+    mpfr_init2(c->sum_wev, 64);
+    c->have_sum = 1;
+    st = read_end(c->sum_wT, json_object_get(sum, "max_width_at_T_upper"), 1,
+                  "field 'summary.max_width_at_T_upper'");
+    if (st == DVC_OK)
+        st = read_end(c->sum_wev, json_object_get(sum, "max_event_width_upper"), 1,
+                      "field 'summary.max_event_width_upper'");
+    if (st != DVC_OK) return st;
+    c->res->certified = 1;
+    if ((st = tagged_digest(c->digest, root, "digest", file)) != DVC_OK) return st;
+    {
+        json_t *copy = json_copy(root);
+        if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        json_object_del(copy, "digest");
+        st = dvc_problem_digest(c->digest_read, copy);
+        json_decref(copy);
+    }
+    return st;
+}
+
+dvc_status dvc_hybrid_cert_read(dvc_hybrid_cert_t c, const char *path)
+{
+    json_t *root;
+    dvc_status st;
+    dvc_hybrid_cert_clear(c);
+    dvc_hybrid_cert_init(c);
+    if ((st = dvc_json_load(&root, path)) != DVC_OK) return st;
+    st = from_root(c, root, path);
+    json_decref(root);
+    return st;
+}
+
+/* ---- verification ------------------------------------------------------- */
+
+dvc_status dvc_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec)
+{
+    dvc_hybrid_result_t own;
+    dvc_hybrid_result_struct *r = rec ? rec : own;
+    dvc_status st;
+    mpfr_prec_t saved = dvc_prec_get();
+    if (!c->have_model) return dvc_error(DVC_ERR_INPUT, "hybrid certificate without a model");
+    if (strcmp(c->model_digest, c->model_digest_read) != 0)
+        return dvc_error(DVC_NOT_CERTIFIED, "the embedded model does not match its digest "
+                         "(model_digest): the model was edited");
+    if (strcmp(c->digest, c->digest_read) != 0)
+        return dvc_error(DVC_NOT_CERTIFIED, "the certificate does not match its digest (digest): "
+                         "it was edited");
+    if (c->order != eff_order(c->model) || c->guard_bits != c->model->guard_bits ||
+        !(c->h == c->model->h))
+        return dvc_error(DVC_NOT_CERTIFIED, "method: order, guard_bits or h differ from the "
+                         "embedded model's");
+    if (!rec) dvc_hybrid_result_init(own);
+    dvc_prec_set(c->prec);
+    st = dvc_hybrid_verify_keep(r, c->model, c->res);
+    dvc_prec_set(saved);
+    for (long k = 0; st == DVC_OK && k < r->nevents; k++)
+        if (!mpfi_is_inside(r->ev[k].dphi, c->res->ev[k].dphi))
+            st = dvc_error(DVC_NOT_CERTIFIED, "event %ld: the claimed dphi does not contain the "
+                           "recomputed enclosure", k + 1);
+    if (st == DVC_OK && c->have_sum) {
+        mpfr_t wT, wev;
+        mpfr_inits2(64, wT, wev, (mpfr_ptr)0);
+        summary_widths(wT, wev, r);
+        if (c->sum_steps != r->nsteps || c->sum_crossings != r->nevents)
+            st = dvc_error(DVC_NOT_CERTIFIED, "summary: steps or crossings differ from the "
+                           "recomputed ones");
+        else if (mpfr_cmp(c->sum_wT, wT) < 0 || mpfr_cmp(c->sum_wev, wev) < 0)
+            st = dvc_error(DVC_NOT_CERTIFIED, "summary: a stated width is below the recomputed one");
+        mpfr_clears(wT, wev, (mpfr_ptr)0);
+    }
+    if (!rec) dvc_hybrid_result_clear(own);
+    return st;
+}
+
+dvc_status dvc_hybrid_cert_eval(dvc_ivec_t X, const dvc_hybrid_cert_t c, const mpfi_t tt)
+{
+    const dvc_hybrid_result_struct *r = c->res;
+    int found = 0;
+    if (r->nsteps < 1) return dvc_error(DVC_ERR_INPUT, "empty hybrid certificate");
+    if (mpfr_cmp(&tt->left, r->t[0]) < 0 || mpfr_cmp(&tt->right, r->t[r->nsteps]) > 0)
+        return dvc_error(DVC_ERR_INPUT, "time outside the certified tube");
+    for (long i = 0; i < r->nsteps; i++) {
+        if (mpfr_cmp(&tt->right, r->t[i]) < 0 || mpfr_cmp(&tt->left, r->t[i + 1]) > 0) continue;
+        if (!found) dvc_ivec_set(X, r->box[i]);
+        else dvc_ivec_hull(X, X, r->box[i]);
+        found = 1;
+    }
+    for (long i = 0; i <= r->nsteps; i++)
+        if (mpfr_equal_p(&tt->left, r->t[i]) && mpfr_equal_p(&tt->right, r->t[i]))
+            for (long j = 0; j < X->n; j++) mpfi_intersect(X->e[j], X->e[j], r->x[i]->e[j]);
+    return DVC_OK;
+}
+
+/* ---- trajectories -------------------------------------------------------- */
+
+static char *trim(char *s)
+{
+    char *e;
+    while (isspace((unsigned char)*s)) s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+    return s;
+}
+
+/* Column name -> 0 (t), 1..n (a state by name or x1..xn), -1 unknown. */
+static long slot_of(const char *name, const dvc_hybrid_model_t m)
+{
+    char buf[32];
+    if (strcmp(name, "t") == 0) return 0;
+    for (long j = 0; j < m->n; j++) {
+        snprintf(buf, sizeof buf, "x%ld", j + 1);
+        if (strcmp(name, m->names[j]) == 0 || strcmp(name, buf) == 0) return j + 1;
+    }
+    return -1;
+}
+
+dvc_status dvc_hybrid_traj_read(dvc_traj_t tr, const char *path, const dvc_hybrid_model_t m,
+                                mpfr_prec_t prec)
+{
+    char *text = NULL, *p, *next;
+    long lineno = 0, ncols = 0, ns = 0, s = 0, n = m->n;
+    long *col = NULL; /* column k -> slot */
+    dvc_status st;
+    prec += DVC_TRAJ_EXTRA_BITS;
+    dvc_traj_clear(tr);
+    if ((st = dvc_infile_read_text(&text, path, (size_t)1 << 30)) != DVC_OK) return st;
+    /* data lines: every non-empty, non-comment line after the header */
+    for (p = text; *p; p = next) {
+        next = strchr(p, '\n');
+        next = next ? next + 1 : p + strlen(p);
+        while (p < next && isspace((unsigned char)*p)) p++;
+        if (p < next && *p != '#') ns++;
+    }
+    ns--;
+    if (ns < 1) {
+        free(text);
+        return dvc_error(DVC_ERR_INPUT, "%s: no samples (a header t,%s... and one line per sample)",
+                         path, m->names[0]);
+    }
+    if ((st = dvc_traj_alloc(tr, ns, n, 0, prec)) != DVC_OK) {
+        free(text);
+        return st;
+    }
+    for (p = text; *p && st == DVC_OK; p = next) {
+        char *line = p, *f;
+        long k = 0, seen = 0;
+        next = strchr(p, '\n');
+        if (next) *next++ = '\0';
+        else next = p + strlen(p);
+        lineno++;
+        line = trim(line);
+        if (*line == '\0' || *line == '#') continue;
+        if (!col) {
+            long cnt = 1;
+            for (char *q = line; *q; q++) cnt += *q == ',';
+            ncols = cnt;
+            col = malloc((size_t)ncols * sizeof *col);
+            if (!col) {
+                st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+                break;
+            }
+            for (f = line; st == DVC_OK; k++) {
+                char *cm = strchr(f, ',');
+                if (cm) *cm = '\0';
+                col[k] = slot_of(trim(f), m);
+                if (col[k] < 0)
+                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: unknown column '%s' (expected t "
+                                   "and the states %s..%s or x1..x%ld)", path, lineno, trim(f),
+                                   m->names[0], m->names[n - 1], n);
+                for (long q = 0; st == DVC_OK && q < k; q++)
+                    if (col[q] == col[k])
+                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s' names a state "
+                                       "already given", path, lineno, trim(f));
+                if (st == DVC_OK && col[k] > 0) tr->col[col[k] - 1] = k;
+                if (!cm) break;
+                f = cm + 1;
+            }
+            for (long j = 0; st == DVC_OK && j <= n; j++) {
+                int have = 0;
+                for (long q = 0; q < ncols; q++) have |= col[q] == j;
+                if (!have)
+                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column '%s'", path, lineno,
+                                   j == 0 ? "t" : m->names[j - 1]);
+            }
+            continue;
+        }
+        for (f = line; st == DVC_OK; k++) {
+            char *cm = strchr(f, ',');
+            if (cm) *cm = '\0';
+            if (k >= ncols) {
+                st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: more than %ld fields", path, lineno,
+                               ncols);
+                break;
+            }
+            mpfi_ptr dst = col[k] == 0 ? tr->t[s] : tr->v[s * n + col[k] - 1];
+            if (dvc_ival_set_str(dst, trim(f)) != DVC_OK || !mpfr_number_p(&dst->left) ||
+                !mpfr_number_p(&dst->right))
+                st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: field %ld: not a finite decimal: '%s'",
+                               path, lineno, k + 1, trim(f));
+            seen++;
+            if (!cm) break;
+            f = cm + 1;
+        }
+        if (st == DVC_OK && seen != ncols)
+            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the header has %ld", path,
+                           lineno, seen, ncols);
+        if (st == DVC_OK &&
+            (mpfr_cmp(&tr->t[s]->left, m->t0) < 0 || mpfr_cmp(&tr->t[s]->right, m->T) > 0))
+            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: t outside [t0, T] of the model", path,
+                           lineno);
+        tr->line[s++] = lineno;
+    }
+    free(col);
+    free(text);
+    if (st != DVC_OK) dvc_traj_clear(tr);
+    return st;
+}

@@ -134,6 +134,19 @@ static dvc_status claim_bound(dvc_cert_claims *cl, const char *key, const mpfr_t
     return st;
 }
 
+dvc_status dvc_cert_claim_bound_(dvc_cert_claims *cl, const char *key, const mpfr_t x, int up)
+{
+    return claim_bound(cl, key, x, up);
+}
+
+int dvc_cert_route_(const dvc_cert_t c)
+{
+    const dvc_cert_claim *r = dvc_cert_claim_get(&c->method, "route");
+    if (r == NULL) return 0;
+    if (r->type == DVC_CLAIM_TEXT && strcmp(r->text, "lognorm") == 0) return 1;
+    return -1;
+}
+
 /* The stated decimal of a bound into its enclosure e (what a reader of the
  * written text gets). */
 /* A certified bound is finite by contract: an overflow (e.g. data in units
@@ -380,7 +393,8 @@ dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const 
 static int is_stated_claim(const char *key)
 {
     return strcmp(key, "P_matrix") == 0 || strcmp(key, "step_condition") == 0 ||
-           strcmp(key, "theta") == 0;
+           strcmp(key, "theta") == 0 || strcmp(key, "route") == 0 || strcmp(key, "predictor") == 0 ||
+           strcmp(key, "lognorm_norm") == 0;
 }
 
 /* Compare stated claims with the recomputed ones. Decimals are claims: an
@@ -436,6 +450,9 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
     dvc_dlvi_opts o;
+    dvc_lognorm_opts lo;
+    dvc_lognorm_info_t info;
+    int route;
     mpfr_prec_t saved = dvc_prec_get();
     const dvc_tube_struct *tb = c->tube;
 
@@ -464,8 +481,23 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     o.sharpen = c->sharpen;
     o.prec = c->prec;
     dvc_dlvi_result_init(r);
-    st = dvc_dlvi_certify(r, p, &o, tb->x, tb->y);
-    if (st == DVC_NOT_CERTIFIED)
+    dvc_lognorm_info_init(info);
+    dvc_lognorm_opts_default(&lo);
+    route = dvc_cert_route_(c);
+    if (route < 0) {
+        st = dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry 'route': unknown route '%s'",
+                       dvc_cert_claim_text(&c->method, "route"));
+    } else if (route == 1) {
+        /* the lognorm route: the same run on the stored predictor (the norm
+         * searched and proven again, every bound recomputed) */
+        const dvc_cert_claim *pc = dvc_cert_claim_get(&c->method, "pieces");
+        if (pc && pc->type == DVC_CLAIM_INT) lo.pieces = (long)pc->ival;
+        lo.dlvi = o;
+        st = dvc_lognorm_certify(r, info, p, &lo, tb->x, tb->y);
+    } else {
+        st = dvc_dlvi_certify(r, p, &o, tb->x, tb->y);
+    }
+    if (st == DVC_NOT_CERTIFIED && route >= 0)
         st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
     for (long i = 0; st == DVC_OK && i <= c->N; i++) {
         dvc_dlvi_point pt;
@@ -476,8 +508,15 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     if (st == DVC_OK) {
         dvc_cert_claims m = {0, NULL}, sm = {0, NULL};
         const char *k1, *k2;
-        st = dvc_cert_method_claims_(&m, p, r);
-        if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->N]);
+        if (route == 1) {
+            st = dvc_cert_lognorm_method_claims_(&m, p, r, lo.pieces,
+                                                 strcmp(dvc_cert_claim_text(&c->method, "predictor"),
+                                                        "external") == 0);
+            if (st == DVC_OK) st = dvc_cert_lognorm_summary_claims_(&sm, r, info, r->eps_x[r->N]);
+        } else {
+            st = dvc_cert_method_claims_(&m, p, r);
+            if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->N]);
+        }
         k1 = st == DVC_OK ? dvc_cert_claims_hold_(&c->method, &m) : NULL;
         k2 = st == DVC_OK && !k1 ? dvc_cert_claims_hold_(&c->summary, &sm) : NULL;
         if (k1)
@@ -489,6 +528,7 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
         dvc_cert_claims_clear_(&m);
         dvc_cert_claims_clear_(&sm);
     }
+    dvc_lognorm_info_clear(info);
     dvc_dlvi_result_clear(r);
     dvc_dlvi_problem_clear(p);
     dvc_prec_set(saved);

@@ -94,6 +94,13 @@ awk -F, 'NR == 1 || (NR - 2) % 3 != 1 || NR == 10002 { print }' "$tmp/rk4.csv" >
 expect 0 "route: lognorm" "--from with non-uniform times" -- "$exe" enclose "$tmp/b10.json" --from "$tmp/nonu.csv" -o "$tmp/nonu.cert.json"
 expect 0 "inside: 0 of 2000" "the exact solution inside (non-uniform trajectory)" -- "$exe" check "$tmp/nonu.cert.json" "$tmp/ref10.csv"
 
+# ---- a long horizon: pounding over 25 s of ground motion (Algorithm 4.2: 8e+40)
+P=$tmp/pl.cert.json
+expect 0 "route: lognorm" "enclose pounding over 25 s" -- "$exe" enclose "$src/certs/pounding/pounding_long.json" -o "$P" --method lognorm
+pe=$(grep -o 'eps_x at T <= [0-9.e+-]*' "$tmp/out" | awk '{ print $5 }')
+awk -v e="$pe" 'BEGIN { exit !(e > 0 && e < 1e-3) }' && ok || bad "pounding 25 s: eps_x at T $pe not below 1e-3"
+expect 0 "accepted: .*25000 steps" "verify pounding over 25 s" -- "$exe" verify "$P"
+
 # bad trajectories: exit 2 naming the line, no output file
 bad_traj() { # DESCRIPTION PATTERN
     expect 2 "$2" "$1" -- "$exe" enclose "$tmp/b10.json" --from "$tmp/bad.csv" -o "$tmp/bad.cert.json"

@@ -134,6 +134,38 @@ static dvc_status claim_bound(dvc_cert_claims *cl, const char *key, const mpfr_t
     return st;
 }
 
+dvc_status dvc_cert_claim_bound_(dvc_cert_claims *cl, const char *key, const mpfr_t x, int up)
+{
+    return claim_bound(cl, key, x, up);
+}
+
+int dvc_cert_route_(const dvc_cert_t c)
+{
+    const dvc_cert_claim *r = dvc_cert_claim_get(&c->method, "route");
+    if (r == NULL) return 0;
+    if (r->type == DVC_CLAIM_TEXT && strcmp(r->text, "lognorm") == 0) return 1;
+    return -1;
+}
+
+dvc_status dvc_cert_route_opts_(const dvc_cert_t c, const dvc_dlvi_opts *o, dvc_lognorm_opts *lo, int *route_out)
+{
+    int route = dvc_cert_route_(c);
+    *route_out = route;
+    dvc_lognorm_opts_default(lo);
+    lo->dlvi = *o;
+    if (route < 0)
+        return dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry 'route': unknown route '%s'",
+                         dvc_cert_claim_text(&c->method, "route"));
+    if (route == 1) {
+        const dvc_cert_claim *pc = dvc_cert_claim_get(&c->method, "pieces");
+        if (pc == NULL || pc->type != DVC_CLAIM_INT || pc->ival < 1 || pc->ival > 64)
+            return dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry 'pieces': an integer in [1, 64] is "
+                             "needed by the lognorm route");
+        lo->pieces = (long)pc->ival;
+    }
+    return DVC_OK;
+}
+
 /* The stated decimal of a bound into its enclosure e (what a reader of the
  * written text gets). */
 /* A certified bound is finite by contract: an overflow (e.g. data in units
@@ -380,7 +412,8 @@ dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const 
 static int is_stated_claim(const char *key)
 {
     return strcmp(key, "P_matrix") == 0 || strcmp(key, "step_condition") == 0 ||
-           strcmp(key, "theta") == 0;
+           strcmp(key, "theta") == 0 || strcmp(key, "route") == 0 || strcmp(key, "predictor") == 0 ||
+           strcmp(key, "lognorm_norm") == 0;
 }
 
 /* Compare stated claims with the recomputed ones. Decimals are claims: an
@@ -450,15 +483,43 @@ dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p)
 /* Steps 3 and 4, after the recomputation r (st its status): the stated
  * method and summary claims, then the digest. Clears r and p and restores
  * the precision saved. */
+static dvc_status verify_close(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                               const dvc_lognorm_info_struct *info, long pieces, dvc_status st,
+                               mpfr_prec_t saved);
+
 dvc_status dvc_cert_verify_close_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
                                   dvc_status st, mpfr_prec_t saved)
+{
+    return verify_close(c, p, r, NULL, 0, st, saved);
+}
+
+dvc_status dvc_cert_verify_close_lognorm_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                                          dvc_lognorm_info_t info, long pieces, dvc_status st,
+                                          mpfr_prec_t saved)
+{
+    st = verify_close(c, p, r, info, pieces, st, saved);
+    dvc_lognorm_info_clear(info);
+    return st;
+}
+
+/* info != NULL: the lognorm route's claims */
+static dvc_status verify_close(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                               const dvc_lognorm_info_struct *info, long pieces, dvc_status st,
+                               mpfr_prec_t saved)
 {
     /* 3. what the certificate states about the method and the proof */
     if (st == DVC_OK) {
         dvc_cert_claims m = {0, NULL}, sm = {0, NULL};
         const char *k1, *k2;
-        st = dvc_cert_method_claims_(&m, p, r);
-        if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
+        if (info) {
+            st = dvc_cert_lognorm_method_claims_(&m, p, r, pieces,
+                                                 strcmp(dvc_cert_claim_text(&c->method, "predictor"),
+                                                        "external") == 0);
+            if (st == DVC_OK) st = dvc_cert_lognorm_summary_claims_(&sm, r, info, r->eps_x[r->N]);
+        } else {
+            st = dvc_cert_method_claims_(&m, p, r);
+            if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
+        }
         k1 = st == DVC_OK ? dvc_cert_claims_hold_(&c->method, &m) : NULL;
         k2 = st == DVC_OK && !k1 ? dvc_cert_claims_hold_(&c->summary, &sm) : NULL;
         if (k1)
@@ -486,6 +547,9 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
     dvc_dlvi_opts o;
+    dvc_lognorm_opts lo;
+    dvc_lognorm_info_t info;
+    int route = 0;
     mpfr_prec_t saved = dvc_prec_get();
     const dvc_tube_struct *tb = c->tube;
 
@@ -500,17 +564,25 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
         dvc_prec_set(saved);
         return st;
     }
-    /* 2. recompute every bound from the stored predictor, from scratch */
+    /* 2. recompute every bound from the stored predictor, from scratch (the
+     * lognorm route: the norm searched and proven again) */
     dvc_dlvi_opts_default(&o);
     o.sharpen = c->sharpen;
     o.prec = c->prec;
-    st = dvc_dlvi_certify(r, p, &o, tb->x, tb->y);
-    if (st == DVC_NOT_CERTIFIED)
-        st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
+    dvc_lognorm_info_init(info);
+    st = dvc_cert_route_opts_(c, &o, &lo, &route);
+    if (st == DVC_OK) {
+        if (route == 1) st = dvc_lognorm_certify(r, info, p, &lo, tb->x, tb->y);
+        else st = dvc_dlvi_certify(r, p, &o, tb->x, tb->y);
+        if (st == DVC_NOT_CERTIFIED)
+            st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
+    }
     for (long i = 0; st == DVC_OK && i <= c->N; i++) {
         dvc_dlvi_point pt;
         dvc_cert_point_of_result_(&pt, r, i);
         st = dvc_cert_check_point_(tb, i, &pt, c->labels ? c->labels[i] : NULL);
     }
+    if (route == 1) return dvc_cert_verify_close_lognorm_(c, p, r, info, lo.pieces, st, saved);
+    dvc_lognorm_info_clear(info);
     return dvc_cert_verify_close_(c, p, r, st, saved);
 }

@@ -341,6 +341,59 @@ static void test_tamper_steps(const char *certs)
     }
 }
 
+/* The lognorm route (docs/lognorm.md): its certificate verifies, and a
+ * step bound lowered, mu lowered (global or of one pattern) or the norm
+ * matrix edited is rejected by recomputation, the digest recomputed. */
+static void test_lognorm_tamper(const char *certs)
+{
+    char problem[4096], path[64];
+    dvc_cert_route_opts ro = {DVC_CERT_ROUTE_LOGNORM, 0, 0, NULL};
+    dvc_cert_t c;
+    dvc_status st;
+    int fd;
+    snprintf(problem, sizeof problem, "%s/bridge/gamma0.2.json", certs);
+    snprintf(path, sizeof path, "/tmp/dvc_test_cert3.XXXXXX");
+    fd = mkstemp(path);
+    REQUIRE(fd >= 0, "mkstemp");
+    close(fd);
+    dvc_cert_init(c);
+    st = dvc_cert_enclose_stream_route(c, problem, path, 0, &ro, NULL);
+    REQUIRE(st == DVC_OK, "lognorm enclose: %s", dvc_error_message());
+    REQUIRE(strcmp(dvc_cert_claim_text(&c->method, "route"), "lognorm") == 0, "route recorded");
+    dvc_cert_clear(c);
+    CHECK(verify_edited(load_json(path)) == DVC_OK, "untouched lognorm certificate: %s", dvc_error_message());
+    for (long i = 200; i <= 800; i += 300) {
+        st = tamper_step(path, i, "eps_x", -1, 0, -1e-9);
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "eps_x") && !strstr(dvc_error_message(), "digest"),
+              "lognorm step %ld eps_x lowered by 1e-9: %d: %s", i, (int)st, dvc_error_message());
+    }
+    static const char *const mus[] = {"mu_upper", "mu_pattern_0_upper", "mu_pattern_1_upper", "c_inf_upper",
+                                      "max_eps_x"};
+    for (size_t k = 0; k < sizeof mus / sizeof *mus; k++) {
+        st = tamper_summary(path, mus[k], -1e-9, NULL);
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), mus[k]) != NULL,
+              "lognorm '%s' lowered by 1e-9: %d: %s", mus[k], (int)st, dvc_error_message());
+    }
+    {
+        /* the norm matrix: its last entry scaled by 1.5 (an exact double) */
+        json_t *root = load_json(path), *sum = json_object_get(root, "summary");
+        const char *nt = json_string_value(json_object_get(sum, "lognorm_norm"));
+        char buf[1024], *last;
+        double v;
+        REQUIRE(nt != NULL && strlen(nt) < sizeof buf - 40, "summary has 'lognorm_norm'");
+        snprintf(buf, sizeof buf, "%s", nt);
+        last = strrchr(buf, ' ');
+        REQUIRE(last != NULL, "norm text '%s'", nt);
+        v = strtod(last + 1, NULL);
+        snprintf(last + 1, sizeof buf - (size_t)(last + 1 - buf), "%a", 1.5 * v);
+        json_object_set_new(sum, "lognorm_norm", json_string(buf));
+        st = verify_edited(root);
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "lognorm_norm") != NULL,
+              "lognorm norm matrix edited: %d: %s", (int)st, dvc_error_message());
+    }
+    unlink(path);
+}
+
 /* The time labels of the committed certificates are the nearest doubles of
  * t_i = i T / N (docs/formats.md), computed here at 256 bits. */
 static void test_labels(const char *certs)
@@ -499,6 +552,7 @@ int main(int argc, char **argv)
     }
     test_slack(argv[1]);
     test_retry();
+    test_lognorm_tamper(argv[1]);
     snprintf(path, sizeof path, "%s/remark43/x0_1.cert.json", argv[1]);
 
     /* control: the stored certificate, re-digested without an edit */

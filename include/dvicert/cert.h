@@ -68,6 +68,12 @@ typedef struct {
      * last lower precision failed with. */
     mpfr_prec_t prec_start;
     char retry_reason[512];
+    /* Filled by dvc_cert_enclose_stream_route with a trajectory only: its
+     * samples, whether they were the grid, and the largest distance of the
+     * grid's interpolant from the samples (0 when they were). */
+    long from_samples;
+    int from_uniform;
+    double from_dev;
 } dvc_cert_struct;
 typedef dvc_cert_struct dvc_cert_t[1];
 

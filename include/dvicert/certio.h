@@ -47,6 +47,36 @@ dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const
                                    mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
                                    const dvc_table_policy *tables);
 
+/* The certification route of a certificate (docs/lognorm.md). */
+typedef enum {
+    DVC_CERT_ROUTE_CHEN_WANG = 0, /* Algorithm 4.2 (the paper's; Table 1) */
+    DVC_CERT_ROUTE_LOGNORM        /* one-sided Lipschitz bounds in weighted norms */
+} dvc_cert_route;
+
+typedef struct {
+    dvc_cert_route route;
+    int sharpen;      /* chen-wang only (Remark 4.3) */
+    long pieces;      /* lognorm: pieces per step (0: the default, or
+                         DVC_LOGNORM_PIECES_EXT with a trajectory) */
+    const char *from; /* lognorm: a CSV trajectory t,x1..xn of another tool
+                         (extra columns ignored, times increasing from 0 to
+                         at least T) certified instead of the theta
+                         predictor; NULL: the theta predictor */
+} dvc_cert_route_opts;
+
+/* dvc_cert_enclose_stream by the route of ro (NULL: chen-wang, no
+ * sharpening), without precision retries. For a trajectory, the certificate's
+ * grid is the trajectory's times when they are uniform (t_j = j T / M to a
+ * relative 1e-9), else min(4 M, ceil(T / shortest step)) uniform steps with
+ * the trajectory's interpolant at the grid points (c->from_uniform,
+ * c->from_samples and c->from_dev, the largest distance between the two
+ * interpolants at the samples, tell which); the embedded problem then
+ * states that N. Bad trajectories are DVC_ERR_INPUT naming the file and the
+ * line; nothing is left at out_path on failure. */
+dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path, const char *out_path,
+                                         mpfr_prec_t prec, const dvc_cert_route_opts *ro,
+                                         const dvc_table_policy *tables);
+
 /* Called for each grid point i = 0..N, in order, by dvc_cert_stream, when
  * c->tube holds it (and, with verification, when it has been verified):
  * the tube may then be evaluated on the steps ending at t_i and the four

@@ -17,6 +17,15 @@ static const dvc_cli_opt opts[] = {
     {"output", 'o', "FILE", "a file name", "certificate to write (nothing is written on failure)"},
     {"sharpen", 0, NULL, NULL, "Remark 4.3: on steps where one active set is certified, use\n"
                                "||(M_FF)^{-1}|| instead of beta_M"},
+    {"method", 0, "NAME", "chen-wang or lognorm",
+     "certification route: chen-wang (default; Algorithm 4.2 of the\n"
+     "paper, bounds grow like e^{LT}) or lognorm (one-sided Lipschitz\n"
+     "bounds in weighted norms, docs/lognorm.md: tight on long horizons,\n"
+     "about 10x the cost per step, m <= 12)"},
+    {"from", 0, "TRAJ.csv", "a file name",
+     "certify a trajectory of another tool instead of the theta predictor\n"
+     "(lognorm route): CSV t,x1..xn, extra columns ignored, times\n"
+     "increasing from 0 to at least T, need not be uniform"},
     {"prec", 0, "BITS", "a number of bits", "working precision (default: the file's \"prec\", else 53)"},
     {"prec-max", 0, "BITS", "a number of bits",
      "when the run is not certified, retry at twice the precision\n"
@@ -36,7 +45,8 @@ static const dvc_cli_opt opts[] = {
 static void help(void)
 {
     printf(
-        "usage: dvicert enclose PROBLEM.json -o OUT.cert.json [--sharpen] [--prec BITS]\n"
+        "usage: dvicert enclose PROBLEM.json -o OUT.cert.json [--method chen-wang|lognorm]\n"
+        "                       [--from TRAJ.csv] [--sharpen] [--prec BITS]\n"
         "                       [--prec-max BITS] [--allow-outside-tables]\n"
         "                       [--max-table-bytes BYTES]\n\n"
         "Certified enclosure of the solution of the DLVI in PROBLEM.json\n"
@@ -70,6 +80,7 @@ static int run(const dvc_cli_args *a)
     mpfr_prec_t prec = a->prec_given ? a->prec : 0, prec_max = 0;
     FILE *rep = a->report;
     dvc_table_policy tables = {0, 0};
+    dvc_cert_route_opts ro = {DVC_CERT_ROUTE_CHEN_WANG, 0, 0, NULL};
     dvc_cert_t c;
     dvc_status st;
     double t0;
@@ -104,10 +115,31 @@ static int run(const dvc_cli_args *a)
         }
         tables.max_bytes = (size_t)b << shift;
     }
+    {
+        const char *mv = dvc_cli_value(a, "method");
+        if (mv && strcmp(mv, "chen-wang") != 0 && strcmp(mv, "lognorm") != 0) {
+            fprintf(stderr, "dvicert enclose: error: --method must be chen-wang or lognorm, got '%s'\n", mv);
+            return DVC_EXIT_INPUT;
+        }
+        ro.from = dvc_cli_value(a, "from");
+        if (ro.from && mv && strcmp(mv, "chen-wang") == 0) {
+            fprintf(stderr, "dvicert enclose: error: --from certifies a trajectory by the lognorm route; "
+                    "--method chen-wang certifies its own predictor\n");
+            return DVC_EXIT_INPUT;
+        }
+        ro.route = (mv && strcmp(mv, "lognorm") == 0) || ro.from ? DVC_CERT_ROUTE_LOGNORM
+                                                                 : DVC_CERT_ROUTE_CHEN_WANG;
+        if (ro.route == DVC_CERT_ROUTE_LOGNORM && (sharpen || prec_max > 0)) {
+            fprintf(stderr, "dvicert enclose: error: %s belongs to the chen-wang route\n",
+                    sharpen ? "--sharpen" : "--prec-max");
+            return DVC_EXIT_INPUT;
+        }
+    }
     t0 = dvc_cli_now();
     dvc_cert_init(c);
     /* steps are written as they are certified: memory independent of N */
-    st = dvc_cert_enclose_stream(c, in, out, prec, prec_max, sharpen, &tables);
+    if (ro.route == DVC_CERT_ROUTE_LOGNORM) st = dvc_cert_enclose_stream_route(c, in, out, prec, &ro, &tables);
+    else st = dvc_cert_enclose_stream(c, in, out, prec, prec_max, sharpen, &tables);
     /* the engine does not know the file (a reader error names it already) */
     if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);
     if (st != DVC_OK) {
@@ -130,8 +162,26 @@ static int run(const dvc_cli_args *a)
         fprintf(rep, "P-matrix: %s\n", dvc_cert_claim_text(s, "P_matrix"));
         fprintf(rep, "beta_M <= %s (%s)\n", dvc_cert_claim_text(s, "beta_M_upper"),
                dvc_cert_claim_text(s, "beta_method"));
-        fprintf(rep, "L <= %s, h_max >= %s\n", dvc_cert_claim_text(s, "L_upper"),
-               dvc_cert_claim_text(s, "h_max_lower"));
+        if (ro.route == DVC_CERT_ROUTE_LOGNORM) {
+            const dvc_cert_claim *mn = dvc_cert_claim_get(s, "mode_norms"),
+                                 *sw = dvc_cert_claim_get(s, "norm_switches");
+            fprintf(rep, "route: lognorm, %s, mu <= %s, c_inf <= %s, mode norms %lld, switches %lld\n",
+                    strncmp(dvc_cert_claim_text(s, "lognorm_norm"), "quad", 4) == 0 ? "quadratic norm"
+                                                                                   : "weighted inf norm",
+                    dvc_cert_claim_text(s, "mu_upper"), dvc_cert_claim_text(s, "c_inf_upper"),
+                    mn ? mn->ival : 0LL, sw ? sw->ival : 0LL);
+            if (ro.from) {
+                if (c->from_uniform)
+                    fprintf(rep, "trajectory: %ld samples, the grid itself\n", c->from_samples);
+                else
+                    fprintf(rep, "trajectory: %ld samples on a non-uniform grid, resampled to %ld steps; the "
+                            "grid's interpolant is within %.3g of the samples (add it for the trajectory's "
+                            "own error)\n", c->from_samples, c->N, c->from_dev);
+            }
+        } else {
+            fprintf(rep, "L <= %s, h_max >= %s\n", dvc_cert_claim_text(s, "L_upper"),
+                   dvc_cert_claim_text(s, "h_max_lower"));
+        }
         fprintf(rep, "eps_x at T <= %s, max eps_x <= %s, max eps_y <= %s\n",
                dvc_cert_claim_text(s, "eps_x_at_T"), dvc_cert_claim_text(s, "max_eps_x"),
                dvc_cert_claim_text(s, "max_eps_y"));

@@ -19,6 +19,7 @@
 #include "io/json.h"
 #include "io/problem_json.h"
 #include "cert_json.h"
+#include "io/traj_from.h"
 
 #define CERT_FORMAT "dvicert-certificate"
 #define CERT_VERSION 1
@@ -250,13 +251,16 @@ bad:
 static const char *const keys_root[] = {"format", "version", "generator", "precision", "method",
                                         "summary", "problem_digest", "problem", "steps", "digest",
                                         NULL};
-static const char *const keys_method[] = {"scheme", "N", "h_lo", "h_hi", "theta", "sharpen", NULL};
+static const char *const keys_method[] = {"scheme", "N", "h_lo", "h_hi", "theta", "sharpen", "route",
+                                          "predictor", "pieces", NULL};
 static const char *const keys_summary[] = {"theorem", "P_matrix", "beta_M_upper", "beta_M_lower",
                                            "beta_method", "norm_A_upper", "norm_B_upper",
                                            "norm_Q_upper", "L_upper", "h_max_lower",
                                            "step_condition", "max_eps_x", "max_eps_y",
                                            "eps_x_at_T", "steps_sharpened", "precision_bits",
-                                           "norm", NULL};
+                                           "norm", "lognorm_norm", "mu_upper",
+                                           "c_inf_upper", "c_Q_upper", "mode_norms", "norm_switches",
+                                           "steps_error_set", NULL};
 static const char *const keys_step[] = {"t", "x", "y", "eps_x", "eps_y", "yhat", "ry", NULL};
 
 static dvc_status known_keys(const json_t *obj, const char *const *allowed, const char *file,
@@ -267,6 +271,10 @@ static dvc_status known_keys(const json_t *obj, const char *const *allowed, cons
     json_object_foreach((json_t *)obj, key, v) {
         int ok = key[0] == '_';
         for (const char *const *a = allowed; !ok && *a; a++) ok = strcmp(key, *a) == 0;
+        /* the lognorm route's per-pattern constants mu_pattern_<k>_upper */
+        if (!ok && allowed == keys_summary && strncmp(key, "mu_pattern_", 11) == 0 && strlen(key) > 17 &&
+            strcmp(key + strlen(key) - 6, "_upper") == 0 && strspn(key + 11, "0123456789") == strlen(key) - 17)
+            ok = 1;
         if (!ok)
             return dvc_error(DVC_ERR_INPUT, "%s: %sunknown key '%s' (a certificate carries only "
                              "the keys of docs/formats.md; notes go in keys starting with '_')",
@@ -616,6 +624,11 @@ typedef struct {
     json_t *resolved;                 /* the problem as embedded */
     uint64_t h;
     int fail;
+    /* route: 0 Algorithm 4.2, 1 lognorm (its pieces, predictor, info) */
+    int route, external;
+    long pieces;
+    const char *from;                 /* lognorm: trajectory of another tool, or NULL */
+    const dvc_lognorm_info_struct *info;
 } wr_t;
 
 static dvc_status wr_head(wr_t *w)
@@ -629,7 +642,9 @@ static dvc_status wr_head(wr_t *w)
     c->prec = w->r->prec;
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
-    if ((st = dvc_cert_method_claims_(&c->method, w->p, w->r)) != DVC_OK) return st;
+    if (w->route == 1) st = dvc_cert_lognorm_method_claims_(&c->method, w->p, w->r, w->pieces, w->external);
+    else st = dvc_cert_method_claims_(&c->method, w->p, w->r);
+    if (st != DVC_OK) return st;
     if ((st = head_obj(&hdr, c, w->resolved)) != DVC_OK) return st;
     if (w->of && !w->f) {
         if ((st = dvc_outfile_open(w->of, w->out_path)) != DVC_OK) {
@@ -692,7 +707,8 @@ static dvc_status wr_tail(wr_t *w)
     const dvc_dlvi_result_struct *r = w->r;
     json_t *tail;
     dvc_status st;
-    st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
+    if (w->route == 1) st = dvc_cert_lognorm_summary_claims_(&c->summary, r, w->info, r->eps_x[r->N]);
+    else st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
     if (st != DVC_OK) return st;
     tail = json_object();
     json_object_set_new(tail, "summary", claims_obj(&c->summary));
@@ -719,6 +735,8 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
     dvc_dlvi_opts o;
+    dvc_lognorm_info_t info;
+    dvc_traj_from tf;
     json_t *resolved = NULL;
     char *text = NULL;
     dvc_status st;
@@ -766,7 +784,42 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
     }
     dvc_prec_set(p->prec);
     dvc_dlvi_result_init(r);
-    if (st == DVC_OK) st = dvc_dlvi_run(r, p, &o);
+    dvc_lognorm_info_init(info);
+    memset(&tf, 0, sizeof tf);
+    if (st == DVC_OK && w && w->route == 1) {
+        dvc_lognorm_opts lo;
+        dvc_lognorm_opts_default(&lo);
+        o.sharpen = 0;
+        lo.dlvi = o;
+        w->external = w->from != NULL;
+        if (w->external) lo.pieces = DVC_LOGNORM_PIECES_EXT;
+        if (w->pieces > 0) lo.pieces = w->pieces;
+        w->pieces = lo.pieces;
+        w->info = info;
+        if (w->from) {
+            /* the trajectory's grid becomes the problem's: N in the embedded
+             * copy, so that verify rebuilds the same grid */
+            double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
+            st = dvc_traj_from_read(&tf, w->from, p->n, T);
+            if (st == DVC_OK) st = dvc_traj_from_grid(&tf, T);
+            if (st == DVC_OK) {
+                p->N = tf.N;
+                json_object_del(resolved, "h");
+                json_object_set_new(resolved, "N", json_integer((json_int_t)tf.N));
+                free(c->problem_json);
+                c->problem_json = json_dumps(resolved, JSON_COMPACT | JSON_PRESERVE_ORDER);
+                if (!c->problem_json) st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
+                c->from_uniform = tf.uniform;
+                c->from_samples = tf.ns;
+                c->from_dev = tf.dev;
+            }
+            if (st == DVC_OK) st = dvc_lognorm_certify(r, info, p, &lo, tf.xs, NULL);
+        } else {
+            st = dvc_lognorm_run(r, info, p, &lo);
+        }
+    } else if (st == DVC_OK) {
+        st = dvc_dlvi_run(r, p, &o);
+    }
     if (w) {
         if (st == DVC_OK && r->steps_done != p->N)
             st = dvc_error(DVC_ERR_INTERNAL, "certificate: the run stopped early");
@@ -778,6 +831,9 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
         st = dvc_cert_from_result(c, p, text, r);
     }
     free(text);
+    dvc_traj_from_clear(&tf);
+    dvc_lognorm_info_clear(info);
+    if (w) w->info = NULL;
     dvc_dlvi_result_clear(r);
     dvc_dlvi_problem_clear(p);
     json_decref(resolved);
@@ -866,6 +922,36 @@ dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const
     else if (st == DVC_OK) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
     dvc_outfile_clear(&of);
     if (st != DVC_OK) c->retry_reason[0] = '\0';
+    return st;
+}
+
+dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path, const char *out_path,
+                                         mpfr_prec_t prec, const dvc_cert_route_opts *ro,
+                                         const dvc_table_policy *tables)
+{
+    mpfr_prec_t used = 0;
+    dvc_outfile of;
+    wr_t w;
+    dvc_status st;
+    if (ro == NULL || ro->route == DVC_CERT_ROUTE_CHEN_WANG) {
+        if (ro && ro->from)
+            return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is certified by the lognorm route only");
+        return dvc_cert_enclose_stream(c, problem_path, out_path, prec, 0, ro ? ro->sharpen : 0, tables);
+    }
+    if (ro->route != DVC_CERT_ROUTE_LOGNORM) return dvc_error(DVC_ERR_INPUT, "unknown certification route");
+    if (ro->sharpen) return dvc_error(DVC_ERR_INPUT, "--sharpen belongs to the chen-wang route");
+    memset(&of, 0, sizeof of);
+    memset(&w, 0, sizeof w);
+    w.of = &of;
+    w.out_path = out_path;
+    w.route = 1;
+    w.pieces = ro->pieces;
+    w.from = ro->from;
+    st = enclose_at(c, problem_path, &w, prec, 0, tables, &used);
+    c->prec_start = used;
+    if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
+    else if (st == DVC_OK) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
+    dvc_outfile_clear(&of);
     return st;
 }
 
@@ -1123,6 +1209,9 @@ static dvc_status rd_verify(rd_t *rd)
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
     dvc_dlvi_opts o;
+    dvc_lognorm_opts lo;
+    dvc_lognorm_info_t info;
+    int route = 0;
     dvc_status st;
     mpfr_prec_t saved = dvc_prec_get();
     dvc_dlvi_problem_init(p, 0, 0, 0);
@@ -1133,17 +1222,28 @@ static dvc_status rd_verify(rd_t *rd)
         dvc_prec_set(saved);
         return st;
     }
-    /* 2. every bound recomputed from the stored predictor, step by step */
+    /* 2. every bound recomputed from the stored predictor, step by step (the
+     * lognorm route: the norm searched and proven again) */
     dvc_dlvi_opts_default(&o);
     o.sharpen = c->sharpen;
     o.prec = c->prec;
     o.progress = 1; /* on a terminal only: a long file takes minutes */
     o.sink = rd_sink;
     o.sink_ctx = rd;
-    st = dvc_dlvi_certify_stream(r, p, &o, rd_source, rd);
+    dvc_lognorm_info_init(info);
+    st = dvc_cert_route_opts_(c, &o, &lo, &route);
+    if (st != DVC_OK) {
+        rd->rejected = 1;
+    } else if (route == 1) {
+        st = dvc_lognorm_certify_stream(r, info, p, &lo, rd_source, rd);
+    } else {
+        st = dvc_dlvi_certify_stream(r, p, &o, rd_source, rd);
+    }
     if (st == DVC_NOT_CERTIFIED && !rd->rejected)
         st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
     if (st == DVC_OK) st = rd_tail(rd);
+    if (route == 1) return dvc_cert_verify_close_lognorm_(c, p, r, info, lo.pieces, st, saved);
+    dvc_lognorm_info_clear(info);
     return dvc_cert_verify_close_(c, p, r, st, saved);
 }
 

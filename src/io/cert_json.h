@@ -4,6 +4,7 @@
 #define DVC_IO_CERT_JSON_H
 
 #include "dvicert/cert.h"
+#include "dvicert/lognorm.h"
 
 /* Build p from the problem's JSON text (as embedded in a certificate) at
  * precision prec; name prefixes the messages. Clear p with
@@ -15,6 +16,21 @@ dvc_status dvc_io_problem_from_text(dvc_dlvi_problem_t p, const char *text, cons
  * reader. */
 dvc_status dvc_cert_claims_add_(dvc_cert_claims *cl, const char *key, dvc_claim_type ty,
                                 const char *text, long long ival);
+
+/* A decimal claim of x widened and rounded outward (up: an upper bound),
+ * as every stated bound (src/cert.c). */
+dvc_status dvc_cert_claim_bound_(dvc_cert_claims *cl, const char *key, const mpfr_t x, int up);
+
+/* The claims of the lognorm route (src/cert_lognorm.c): the method (route,
+ * predictor, pieces, grid) and the summary (norm as exact doubles, mu of
+ * every pattern, norm constants, counts, the bounds). */
+dvc_status dvc_cert_lognorm_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
+                                           const dvc_dlvi_result_t r, long pieces, int external);
+dvc_status dvc_cert_lognorm_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
+                                            const dvc_lognorm_info_struct *info, mpfr_srcptr eps_T);
+/* The route a certificate states (method entry 'route'): 1 lognorm, 0
+ * Algorithm 4.2 (absent), -1 unknown. */
+int dvc_cert_route_(const dvc_cert_t c);
 
 /* Claims shared by the in-memory and the streaming paths (src/cert.c). */
 void dvc_cert_claims_clear_(dvc_cert_claims *cl);
@@ -33,6 +49,15 @@ const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_
 dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p);
 dvc_status dvc_cert_verify_close_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
                                   dvc_status st, mpfr_prec_t saved);
+/* The same for the lognorm route: its claims from r and info (run with
+ * pieces pieces per step); also clears info. */
+dvc_status dvc_cert_verify_close_lognorm_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                                          dvc_lognorm_info_t info, long pieces, dvc_status st,
+                                          mpfr_prec_t saved);
+/* The options of the route a certificate states (method 'route', 'pieces'):
+ * 1 lognorm (lo filled, lo->dlvi = *o), 0 Algorithm 4.2, or
+ * DVC_NOT_CERTIFIED for an unknown route (*route_out = -1). */
+dvc_status dvc_cert_route_opts_(const dvc_cert_t c, const dvc_dlvi_opts *o, dvc_lognorm_opts *lo, int *route_out);
 /* Grid point i of a full result, as the engine's sink would see it. */
 void dvc_cert_point_of_result_(dvc_dlvi_point *pt, const dvc_dlvi_result_t r, long i);
 /* The stated numbers of a certified point into row `row` of tb (n, m set):

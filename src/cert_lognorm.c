@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The claims of a certificate of the lognorm route (docs/lognorm.md,
+ * docs/formats.md): what verify recomputes and compares besides the steps. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dvicert/lognorm.h"
+#include "io/cert_json.h"
+
+static const char *const theorem_lognorm =
+    "one-sided Lipschitz bound D+||e||_W <= mu_W ||e||_W + ||d||_W for the error e = x - p of the "
+    "linear interpolant p of the stored predictor (defect d bounded over every whole step), "
+    "mu_W >= the log norm of every piece Jacobian A - B (I - D + DM)^{-1} D Q, with the error set "
+    "propagated through exp(J_D h) on steps with one certified pattern; derived in docs/lognorm.md, "
+    "all in outward-rounded interval arithmetic";
+
+/* "quad R = <n*n hex doubles>" or "diag w = <n hex doubles>": the norm, as
+ * exact binary64 values. Owned string or NULL. */
+static char *norm_text(const dvc_lognorm_info_struct *info)
+{
+    long cnt = info->kind == DVC_LOGNORM_QUAD ? info->n * info->n : info->n;
+    const double *v = info->kind == DVC_LOGNORM_QUAD ? info->R : info->w;
+    size_t cap = 16 + (size_t)cnt * 32, len;
+    char *s = malloc(cap);
+    if (!s || !v) {
+        free(s);
+        return NULL;
+    }
+    len = (size_t)snprintf(s, cap, "%s", info->kind == DVC_LOGNORM_QUAD ? "quad R =" : "diag w =");
+    for (long k = 0; k < cnt && len < cap; k++) len += (size_t)snprintf(s + len, cap - len, " %a", v[k]);
+    return s;
+}
+
+dvc_status dvc_cert_lognorm_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
+                                           const dvc_dlvi_result_t r, long pieces, int external)
+{
+    char buf[40];
+    dvc_status st;
+    mpfr_t h;
+    st = dvc_cert_claims_add_(cl, "scheme", DVC_CLAIM_TEXT,
+                              external ? "a trajectory of another tool, joined by straight lines"
+                                       : "theta time stepping, Chen & Wang (4.2), joined by straight lines",
+                              0);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "route", DVC_CLAIM_TEXT, "lognorm", 0);
+    if (st == DVC_OK)
+        st = dvc_cert_claims_add_(cl, "predictor", DVC_CLAIM_TEXT, external ? "external" : "theta", 0);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "pieces", DVC_CLAIM_INT, NULL, pieces);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "N", DVC_CLAIM_INT, NULL, p->N);
+    mpfr_init2(h, r->prec);
+    mpfi_get_left(h, r->h);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "h_lo", h, 0);
+    mpfi_get_right(h, r->h);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "h_hi", h, 1);
+    mpfr_clear(h);
+    snprintf(buf, sizeof buf, "%.17g", dvc_ival_mid_d(p->theta));
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "theta", DVC_CLAIM_TEXT, buf, 0);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "sharpen", DVC_CLAIM_BOOL, NULL, 0);
+    return st;
+}
+
+dvc_status dvc_cert_lognorm_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
+                                            const dvc_lognorm_info_struct *info, mpfr_srcptr eps_T)
+{
+    dvc_status st;
+    char *nt = norm_text(info);
+    if (!nt) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    st = dvc_cert_claims_add_(cl, "theorem", DVC_CLAIM_TEXT, theorem_lognorm, 0);
+    if (st == DVC_OK)
+        st = dvc_cert_claims_add_(cl, "P_matrix", DVC_CLAIM_TEXT, r->p_reason ? r->p_reason : "proven", 0);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "beta_M_upper", r->beta_hi, 1);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "beta_M_lower", r->beta_lo, 0);
+    if (st == DVC_OK)
+        st = dvc_cert_claims_add_(cl, "beta_method", DVC_CLAIM_TEXT, r->beta_method ? r->beta_method : "", 0);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "lognorm_norm", DVC_CLAIM_TEXT, nt, 0);
+    free(nt);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "mu_upper", info->mu, 1);
+    /* every pattern's mu, for small m (the others are recomputed all the same) */
+    for (long k = 0; st == DVC_OK && info->npat <= 16 && k < info->npat; k++) {
+        char key[48];
+        snprintf(key, sizeof key, "mu_pattern_%ld_upper", k);
+        st = dvc_cert_claim_bound_(cl, key, info->mu_pat[k], 1);
+    }
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "c_inf_upper", info->c_inf, 1);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "c_Q_upper", info->c_Q, 1);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "mode_norms", DVC_CLAIM_INT, NULL, info->n_modes);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "norm_switches", DVC_CLAIM_INT, NULL, info->n_switch);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "steps_error_set", DVC_CLAIM_INT, NULL, info->n_set);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "max_eps_x", r->max_eps_x, 1);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "max_eps_y", r->max_eps_y, 1);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "eps_x_at_T", eps_T, 1);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "precision_bits", DVC_CLAIM_INT, NULL, (long long)r->prec);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "norm", DVC_CLAIM_TEXT, "infinity norm", 0);
+    return st;
+}

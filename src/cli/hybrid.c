@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "hybrid.h"
+#include "dvicert/certio.h"
 #include "dvicert/files.h"
 #include "dvicert/hybrid_cert.h"
 
@@ -165,9 +166,19 @@ int dvc_cli_hybrid_check(const dvc_cli_args *a)
     dvc_traj_init(tr);
     rc = load(c, rec, &have_rec, "check", cpath, verify, stdout, NULL);
     if (rc >= 0) goto out;
-    if ((st = dvc_hybrid_traj_read(tr, tpath, c->model, c->prec)) != DVC_OK) {
-        rc = dvc_cli_fail("check", st);
-        goto out;
+    {
+        /* samples enclosed at the certificate's precision + DVC_TRAJ_EXTRA_BITS */
+        mpfr_prec_t tp = mpfr_get_prec(c->model->T);
+        mpfi_t T;
+        mpfi_init2(T, tp > c->prec ? tp : c->prec);
+        mpfi_set_fr(T, c->model->T);
+        st = dvc_traj_read_named(tr, tpath, c->model->n, 0, c->model->t0, T,
+                                 (const char *const *)c->model->names);
+        mpfi_clear(T);
+        if (st != DVC_OK) {
+            rc = dvc_cli_fail("check", st);
+            goto out;
+        }
     }
     dvc_ivec_init2(X, c->model->n, c->prec);
     mpfr_inits2(64, d1, d2, (mpfr_ptr)0);

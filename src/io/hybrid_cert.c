@@ -161,6 +161,18 @@ static json_t *hex_d(double d)
     return json_string(buf);
 }
 
+static dvc_status digest_root(char buf[17], json_t *root)
+{
+    /* digest of everything but the digest field itself */
+    json_t *copy = json_copy(root);
+    dvc_status st;
+    if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    json_object_del(copy, "digest");
+    st = dvc_problem_digest(buf, copy);
+    json_decref(copy);
+    return st;
+}
+
 /* Widest component of x (upper bound), at 64 bits. */
 static void vec_width(mpfr_t w, const dvc_ivec_t x)
 {
@@ -242,11 +254,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
     json_object_set_new(sum, "max_event_width_upper", dec_end(wev, 1, 53));
     mpfr_clears(wT, wev, (mpfr_ptr)0);
     json_object_set_new(root, "summary", sum);
-    {
-        json_t *copy = json_copy(root);
-        if (!copy || dvc_problem_digest(dg, copy) != DVC_OK) dg[0] = '\0';
-        json_decref(copy);
-    }
+    if (digest_root(dg, root) != DVC_OK) dg[0] = '\0';
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     json_object_set_new(root, "digest", json_string(tagged));
     return root;
@@ -621,14 +629,7 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
     if (st != DVC_OK) return st;
     c->res->certified = 1;
     if ((st = tagged_digest(c->digest, root, "digest", file)) != DVC_OK) return st;
-    {
-        json_t *copy = json_copy(root);
-        if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-        json_object_del(copy, "digest");
-        st = dvc_problem_digest(c->digest_read, copy);
-        json_decref(copy);
-    }
-    return st;
+    return digest_root(c->digest_read, root);
 }
 
 dvc_status dvc_hybrid_cert_read(dvc_hybrid_cert_t c, const char *path)

@@ -11,7 +11,9 @@
  *      solutions at 10,000 random times and at the points where the bound
  *      is attained are inside; a radius 1e-10 too small is caught;
  *   4. the tube of an engine result (dvc_tube_from_result) encloses the
- *      exact solution and its inner part lies in its outer part. */
+ *      exact solution and its inner part lies in its outer part;
+ *   5. the CSV reader with state names (dvc_traj_read_named): names and
+ *      x1..xn headers, any order, t in [t0, T]; dvc_traj_read keeps x1..xn. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -357,6 +359,68 @@ static void test_from_result(void)
     dvc_dlvi_problem_clear(p);
 }
 
+/* ---- 5. CSV headers: state names or x1..xn ------------------------------ */
+
+/* Read text as a trajectory; 1 when it is accepted. On refusal the message
+ * must contain want. */
+static int read_named(dvc_traj_t tr, const char *text, const char *const *names, mpfr_srcptr t0,
+                      const mpfi_t T, const char *want)
+{
+    char path[256];
+    dvc_status st;
+    write_file(path, sizeof path, "named.csv", text);
+    st = names || t0 ? dvc_traj_read_named(tr, path, 2, 0, t0, T, names)
+                     : dvc_traj_read(tr, path, 2, 0, T);
+    if (st == DVC_OK) return 1;
+    CHECK(want && strstr(dvc_error_message(), want) && strstr(dvc_error_message(), path),
+          "message '%s' lacks '%s' or the file name", dvc_error_message(), want ? want : "");
+    return 0;
+}
+
+static void test_named_headers(void)
+{
+    static const char *const names[] = {"pos", "vel"};
+    dvc_traj_t tr;
+    mpfi_t T;
+    mpfr_t t0;
+    mpfi_init2(T, 53);
+    mpfi_set_ui(T, 2);
+    mpfr_init2(t0, 53);
+    mpfr_set_d(t0, 0.5, MPFR_RNDN);
+    dvc_traj_init(tr);
+    /* names in any order: columns map to the states they name */
+    CHECK(read_named(tr, "t,vel,pos\n1,0.25,-3\n# c\n1.5,1,2\n", names, t0, T, NULL), "names header");
+    CHECK(tr->ns == 2 && tr->n == 2 && tr->m == 0 && tr->line[1] == 4, "names: shape");
+    CHECK(tr->ns == 2 && mpfi_cmp_si(tr->v[0], -3) == 0 && mpfi_cmp_d(tr->v[1], 0.25) == 0 &&
+          mpfi_cmp_ui(tr->v[2], 2) == 0 && mpfi_cmp_ui(tr->v[3], 1) == 0 &&
+          mpfi_cmp_d(tr->t[1], 1.5) == 0, "names: values in the wrong slots");
+    /* x1..xn still accepted, and mixed with a name */
+    CHECK(read_named(tr, "t,x2,x1\n1,7,8\n", names, t0, T, NULL) && mpfi_cmp_ui(tr->v[0], 8) == 0 &&
+          mpfi_cmp_ui(tr->v[1], 7) == 0, "x1..xn header with names");
+    CHECK(read_named(tr, "t,pos,x2\n1,7,8\n", names, t0, T, NULL) && mpfi_cmp_ui(tr->v[1], 8) == 0,
+          "name and x2 mixed");
+    /* refusals name file and line */
+    CHECK(!read_named(tr, "t,pos,x1\n1,7,8\n", names, t0, T, "line 1: column 'x1' names a state already given"),
+          "a state given twice");
+    CHECK(!read_named(tr, "t,pos\n1,7\n", names, t0, T, "line 1: missing column 'vel'"), "missing state");
+    CHECK(!read_named(tr, "t,pos,acc\n1,7,8\n", names, t0, T, "unknown column 'acc' (expected t and the states pos..vel"),
+          "unknown name");
+    CHECK(!read_named(tr, "t,pos,vel\n1,7,8\n0.25,1,1\n", names, t0, T, "line 3: t = 0.25 lies outside [t0, T]"),
+          "t before t0");
+    CHECK(!read_named(tr, "t,pos,vel\n1,7,abc\n", names, t0, T, "line 2: column 'vel': 'abc' is not a finite"),
+          "bad value names its column");
+    CHECK(!read_named(tr, "t,pos,vel\n1,7\n", names, t0, T, "line 2: 2 fields, the header has 3"), "short line");
+    CHECK(!read_named(tr, "# only\n", names, t0, T, "empty file"), "empty");
+    /* without names: x1..xn only, times from 0 */
+    CHECK(read_named(tr, "t,x1,x2\n0.25,1,2\n", NULL, NULL, T, NULL) && mpfi_cmp_ui(tr->v[1], 2) == 0,
+          "plain reader: x1..xn, t below 0.5");
+    CHECK(!read_named(tr, "t,pos,vel\n1,7,8\n", NULL, NULL, T, "line 1: unknown column 'pos' (expected t, x1..x2"),
+          "plain reader refuses names");
+    dvc_traj_clear(tr);
+    mpfr_clear(t0);
+    mpfi_clear(T);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/dvc_test_traj.XXXXXX");
@@ -365,6 +429,7 @@ int main(void)
     test_max_edges();
     test_random_attained();
     test_from_result();
+    test_named_headers();
     {
         char cmd[128];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

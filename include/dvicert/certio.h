@@ -120,6 +120,14 @@ dvc_status dvc_cert_problem(dvc_dlvi_problem_t p, const dvc_cert_t c);
  * bits. Errors (DVC_ERR_INPUT) name the file and the line. */
 dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T);
 
+/* dvc_traj_read, with two generalisations for models that name their
+ * states: when names is not NULL (n strings), a state column may be headed
+ * by its name or by xj; when t0 is not NULL, times must lie in [t0, T]
+ * instead of [0, T]. dvc_traj_read(...) is
+ * dvc_traj_read_named(tr, path, n, m, NULL, T, NULL). */
+dvc_status dvc_traj_read_named(dvc_traj_t tr, const char *path, long n, long m, mpfr_srcptr t0,
+                               const mpfi_t T, const char *const *names);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,13 +6,12 @@
  * so every stated enclosure must contain the recomputed one.
  *
  * Ownership: a certificate owns its strings, model and result
- * (dvc_hybrid_cert_clear frees them); a trajectory read here is the
- * caller's (dvc_traj_clear). */
+ * (dvc_hybrid_cert_clear frees them). Trajectory files named by the
+ * model's states are read by dvc_traj_read_named (include/dvicert/certio.h). */
 #ifndef DVICERT_HYBRID_CERT_H
 #define DVICERT_HYBRID_CERT_H
 
 #include "dvicert/hybrid.h"
-#include "dvicert/traj.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,12 +76,6 @@ dvc_status dvc_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t
  * (hull of the step boxes met; the grid state at a grid time): for a
  * certificate that was not re-verified. */
 dvc_status dvc_hybrid_cert_eval(dvc_ivec_t X, const dvc_hybrid_cert_t c, const mpfi_t tt);
-
-/* Read a trajectory CSV for model m: header t and the state names of m or
- * x1..xn (any order, all required), times in [t0, T]. Decimals enclosed at
- * prec + DVC_TRAJ_EXTRA_BITS. Errors name the file and the line. */
-dvc_status dvc_hybrid_traj_read(dvc_traj_t tr, const char *path, const dvc_hybrid_model_t m,
-                                mpfr_prec_t prec);
 
 #ifdef __cplusplus
 }

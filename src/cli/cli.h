@@ -98,6 +98,10 @@ int dvc_cli_cert_refused(const char *cmd, FILE *rep, const char *path, dvc_statu
 /* Exit code for a status. */
 int dvc_cli_exit_code(dvc_status st);
 
+/* --max-report of `check` into *max (20 when not given; -1 = all). Returns
+ * -1 when fine, else the exit code after the message on stderr. */
+int dvc_cli_max_report(const dvc_cli_args *a, long *max);
+
 /* Seconds from a monotonic clock. */
 double dvc_cli_now(void);
 /* Progress of beta_M / alpha_M searches on stderr, one line rewritten in

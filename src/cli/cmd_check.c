@@ -175,22 +175,14 @@ static int run(const dvc_cli_args *a)
 {
     const char *cpath = a->pos[0], *tpath = a->pos[1];
     int digits = a->digits_given ? a->digits : 10, verify = !dvc_cli_flag(a, "no-verify"), rc;
-    const char *mr = dvc_cli_value(a, "max-report");
-    long max_report = 20;
+    long max_report;
     int seen = 0;
     dvc_cert_t c;
     dvc_traj_t tr;
     dvc_status st;
     ck_t k;
     if (dvc_hybrid_file_kind(cpath) == 2) return dvc_cli_hybrid_check(a);
-    if (mr) {
-        char *end;
-        max_report = strtol(mr, &end, 10);
-        if (end == mr || *end != '\0' || max_report < -1) {
-            fprintf(stderr, "dvicert check: error: --max-report must be an integer >= -1, got '%s'\n", mr);
-            return DVC_EXIT_INPUT;
-        }
-    }
+    if ((rc = dvc_cli_max_report(a, &max_report)) >= 0) return rc;
     dvc_cert_init(c);
     /* the header (n, m, T) first: the trajectory is read against it */
     st = dvc_cert_stream(c, cpath, 0, peek, &seen);

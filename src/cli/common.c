@@ -15,6 +15,20 @@ int dvc_cli_exit_code(dvc_status st)
     }
 }
 
+int dvc_cli_max_report(const dvc_cli_args *a, long *max)
+{
+    const char *mr = dvc_cli_value(a, "max-report");
+    char *end;
+    *max = 20;
+    if (!mr) return -1;
+    *max = strtol(mr, &end, 10);
+    if (end == mr || *end != '\0' || *max < -1) {
+        fprintf(stderr, "dvicert check: error: --max-report must be an integer >= -1, got '%s'\n", mr);
+        return DVC_EXIT_INPUT;
+    }
+    return -1;
+}
+
 int dvc_cli_fail(const char *cmd, dvc_status st)
 {
     fprintf(stderr, "dvicert %s: %s: %s\n", cmd,

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "hybrid.h"
+#include "dvicert/certio.h"
 #include "dvicert/files.h"
 #include "dvicert/hybrid_cert.h"
 
@@ -124,6 +125,20 @@ static int load(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec, int *have_rec, con
     return -1;
 }
 
+/* load(), then the output opened (export, plot: nothing is written before
+ * the certificate is accepted). Returns -1 when both worked, else the exit
+ * code (message printed). */
+static int load_for_output(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec, int *have_rec,
+                           dvc_outfile *of, const char *cmd, const char *in, const char *out,
+                           int verify, FILE *rep, const char *nothing)
+{
+    dvc_status st;
+    int rc = load(c, rec, have_rec, cmd, in, verify, rep, nothing);
+    if (rc >= 0) return rc;
+    if ((st = dvc_outfile_open(of, out)) != DVC_OK) return dvc_cli_fail(cmd, st);
+    return -1;
+}
+
 /* Enclosure of x over tt: the recomputed tube when there is one. */
 static dvc_status tube_at(dvc_ivec_t X, const dvc_hybrid_cert_t c, const dvc_hybrid_result_t rec,
                           int have_rec, const mpfi_t tt)
@@ -134,10 +149,10 @@ static dvc_status tube_at(dvc_ivec_t X, const dvc_hybrid_cert_t c, const dvc_hyb
 
 int dvc_cli_hybrid_check(const dvc_cli_args *a)
 {
-    const char *cpath = a->pos[0], *tpath = a->pos[1], *mr = dvc_cli_value(a, "max-report");
+    const char *cpath = a->pos[0], *tpath = a->pos[1];
     int digits = a->digits_given ? a->digits : 10, verify = !dvc_cli_flag(a, "no-verify");
     int have_rec, rc;
-    long max_report = 20, nviol = 0, nviol_s = 0, shown = 0, worst_s = -1, worst_k = 0;
+    long max_report, nviol = 0, nviol_s = 0, shown = 0, worst_s = -1, worst_k = 0;
     double worst = INFINITY;
     dvc_hybrid_cert_t c;
     dvc_hybrid_result_t rec;
@@ -145,22 +160,25 @@ int dvc_cli_hybrid_check(const dvc_cli_args *a)
     dvc_ivec_t X;
     mpfr_t d1, d2;
     dvc_status st = DVC_OK;
-    if (mr) {
-        char *end;
-        max_report = strtol(mr, &end, 10);
-        if (end == mr || *end != '\0' || max_report < -1) {
-            fprintf(stderr, "dvicert check: error: --max-report must be an integer >= -1, got '%s'\n", mr);
-            return DVC_EXIT_INPUT;
-        }
-    }
+    if ((rc = dvc_cli_max_report(a, &max_report)) >= 0) return rc;
     dvc_hybrid_cert_init(c);
     dvc_hybrid_result_init(rec);
     dvc_traj_init(tr);
     rc = load(c, rec, &have_rec, "check", cpath, verify, stdout, NULL);
     if (rc >= 0) goto out;
-    if ((st = dvc_hybrid_traj_read(tr, tpath, c->model, c->prec)) != DVC_OK) {
-        rc = dvc_cli_fail("check", st);
-        goto out;
+    {
+        /* samples enclosed at the certificate's precision + DVC_TRAJ_EXTRA_BITS */
+        mpfr_prec_t tp = mpfr_get_prec(c->model->T);
+        mpfi_t T;
+        mpfi_init2(T, tp > c->prec ? tp : c->prec);
+        mpfi_set_fr(T, c->model->T);
+        st = dvc_traj_read_named(tr, tpath, c->model->n, 0, c->model->t0, T,
+                                 (const char *const *)c->model->names);
+        mpfi_clear(T);
+        if (st != DVC_OK) {
+            rc = dvc_cli_fail("check", st);
+            goto out;
+        }
     }
     dvc_ivec_init2(X, c->model->n, c->prec);
     mpfr_inits2(64, d1, d2, (mpfr_ptr)0);
@@ -254,12 +272,8 @@ int dvc_cli_hybrid_export(const dvc_cli_args *a)
     memset(&of, 0, sizeof of);
     dvc_hybrid_cert_init(c);
     dvc_hybrid_result_init(rec);
-    rc = load(c, rec, &have_rec, "export", in, verify, a->report, "written");
+    rc = load_for_output(c, rec, &have_rec, &of, "export", in, out, verify, a->report, "written");
     if (rc >= 0) goto out;
-    if ((st = dvc_outfile_open(&of, out)) != DVC_OK) {
-        rc = dvc_cli_fail("export", st);
-        goto out;
-    }
     {
         /* the stated enclosures: every one contains the recomputed one */
         const dvc_hybrid_result_struct *r = c->res;
@@ -338,12 +352,8 @@ int dvc_cli_hybrid_plot(const dvc_cli_args *a)
     memset(&of, 0, sizeof of);
     dvc_hybrid_cert_init(c);
     dvc_hybrid_result_init(rec);
-    rc = load(c, rec, &have_rec, "plot", in, verify, a->report, "plotted");
+    rc = load_for_output(c, rec, &have_rec, &of, "plot", in, out, verify, a->report, "plotted");
     if (rc >= 0) goto out;
-    if ((st = dvc_outfile_open(&of, out)) != DVC_OK) {
-        rc = dvc_cli_fail("plot", st);
-        goto out;
-    }
     tmp = of.tmp ? of.tmp : of.path;
     snprintf(cmd, sizeof cmd, "'%s' 2>&1", gp);
     p = popen(cmd, "w");

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Hybrid certificates as JSON (docs/formats.md, "Hybrid certificates"):
- * the embedded model, the stated grid and events, verification by
- * recomputation, and trajectory files named by the model's states. */
-#include <ctype.h>
+ * the embedded model, the stated grid and events, and verification by
+ * recomputation. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +161,18 @@ static json_t *hex_d(double d)
     return json_string(buf);
 }
 
+static dvc_status digest_root(char buf[17], json_t *root)
+{
+    /* digest of everything but the digest field itself */
+    json_t *copy = json_copy(root);
+    dvc_status st;
+    if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    json_object_del(copy, "digest");
+    st = dvc_problem_digest(buf, copy);
+    json_decref(copy);
+    return st;
+}
+
 /* Widest component of x (upper bound), at 64 bits. */
 static void vec_width(mpfr_t w, const dvc_ivec_t x)
 {
@@ -243,11 +254,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
     json_object_set_new(sum, "max_event_width_upper", dec_end(wev, 1, 53));
     mpfr_clears(wT, wev, (mpfr_ptr)0);
     json_object_set_new(root, "summary", sum);
-    {
-        json_t *copy = json_copy(root);
-        if (!copy || dvc_problem_digest(dg, copy) != DVC_OK) dg[0] = '\0';
-        json_decref(copy);
-    }
+    if (digest_root(dg, root) != DVC_OK) dg[0] = '\0';
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     json_object_set_new(root, "digest", json_string(tagged));
     return root;
@@ -622,14 +629,7 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
     if (st != DVC_OK) return st;
     c->res->certified = 1;
     if ((st = tagged_digest(c->digest, root, "digest", file)) != DVC_OK) return st;
-    {
-        json_t *copy = json_copy(root);
-        if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-        json_object_del(copy, "digest");
-        st = dvc_problem_digest(c->digest_read, copy);
-        json_decref(copy);
-    }
-    return st;
+    return digest_root(c->digest_read, root);
 }
 
 dvc_status dvc_hybrid_cert_read(dvc_hybrid_cert_t c, const char *path)
@@ -703,129 +703,4 @@ dvc_status dvc_hybrid_cert_eval(dvc_ivec_t X, const dvc_hybrid_cert_t c, const m
         if (mpfr_equal_p(&tt->left, r->t[i]) && mpfr_equal_p(&tt->right, r->t[i]))
             for (long j = 0; j < X->n; j++) mpfi_intersect(X->e[j], X->e[j], r->x[i]->e[j]);
     return DVC_OK;
-}
-
-/* ---- trajectories -------------------------------------------------------- */
-
-static char *trim(char *s)
-{
-    char *e;
-    while (isspace((unsigned char)*s)) s++;
-    e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
-    return s;
-}
-
-/* Column name -> 0 (t), 1..n (a state by name or x1..xn), -1 unknown. */
-static long slot_of(const char *name, const dvc_hybrid_model_t m)
-{
-    char buf[32];
-    if (strcmp(name, "t") == 0) return 0;
-    for (long j = 0; j < m->n; j++) {
-        snprintf(buf, sizeof buf, "x%ld", j + 1);
-        if (strcmp(name, m->names[j]) == 0 || strcmp(name, buf) == 0) return j + 1;
-    }
-    return -1;
-}
-
-dvc_status dvc_hybrid_traj_read(dvc_traj_t tr, const char *path, const dvc_hybrid_model_t m,
-                                mpfr_prec_t prec)
-{
-    char *text = NULL, *p, *next;
-    long lineno = 0, ncols = 0, ns = 0, s = 0, n = m->n;
-    long *col = NULL; /* column k -> slot */
-    dvc_status st;
-    prec += DVC_TRAJ_EXTRA_BITS;
-    dvc_traj_clear(tr);
-    if ((st = dvc_infile_read_text(&text, path, (size_t)1 << 30)) != DVC_OK) return st;
-    /* data lines: every non-empty, non-comment line after the header */
-    for (p = text; *p; p = next) {
-        next = strchr(p, '\n');
-        next = next ? next + 1 : p + strlen(p);
-        while (p < next && isspace((unsigned char)*p)) p++;
-        if (p < next && *p != '#') ns++;
-    }
-    ns--;
-    if (ns < 1) {
-        free(text);
-        return dvc_error(DVC_ERR_INPUT, "%s: no samples (a header t,%s... and one line per sample)",
-                         path, m->names[0]);
-    }
-    if ((st = dvc_traj_alloc(tr, ns, n, 0, prec)) != DVC_OK) {
-        free(text);
-        return st;
-    }
-    for (p = text; *p && st == DVC_OK; p = next) {
-        char *line = p, *f;
-        long k = 0, seen = 0;
-        next = strchr(p, '\n');
-        if (next) *next++ = '\0';
-        else next = p + strlen(p);
-        lineno++;
-        line = trim(line);
-        if (*line == '\0' || *line == '#') continue;
-        if (!col) {
-            long cnt = 1;
-            for (char *q = line; *q; q++) cnt += *q == ',';
-            ncols = cnt;
-            col = malloc((size_t)ncols * sizeof *col);
-            if (!col) {
-                st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                break;
-            }
-            for (f = line; st == DVC_OK; k++) {
-                char *cm = strchr(f, ',');
-                if (cm) *cm = '\0';
-                col[k] = slot_of(trim(f), m);
-                if (col[k] < 0)
-                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: unknown column '%s' (expected t "
-                                   "and the states %s..%s or x1..x%ld)", path, lineno, trim(f),
-                                   m->names[0], m->names[n - 1], n);
-                for (long q = 0; st == DVC_OK && q < k; q++)
-                    if (col[q] == col[k])
-                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s' names a state "
-                                       "already given", path, lineno, trim(f));
-                if (st == DVC_OK && col[k] > 0) tr->col[col[k] - 1] = k;
-                if (!cm) break;
-                f = cm + 1;
-            }
-            for (long j = 0; st == DVC_OK && j <= n; j++) {
-                int have = 0;
-                for (long q = 0; q < ncols; q++) have |= col[q] == j;
-                if (!have)
-                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column '%s'", path, lineno,
-                                   j == 0 ? "t" : m->names[j - 1]);
-            }
-            continue;
-        }
-        for (f = line; st == DVC_OK; k++) {
-            char *cm = strchr(f, ',');
-            if (cm) *cm = '\0';
-            if (k >= ncols) {
-                st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: more than %ld fields", path, lineno,
-                               ncols);
-                break;
-            }
-            mpfi_ptr dst = col[k] == 0 ? tr->t[s] : tr->v[s * n + col[k] - 1];
-            if (dvc_ival_set_str(dst, trim(f)) != DVC_OK || !mpfr_number_p(&dst->left) ||
-                !mpfr_number_p(&dst->right))
-                st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: field %ld: not a finite decimal: '%s'",
-                               path, lineno, k + 1, trim(f));
-            seen++;
-            if (!cm) break;
-            f = cm + 1;
-        }
-        if (st == DVC_OK && seen != ncols)
-            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the header has %ld", path,
-                           lineno, seen, ncols);
-        if (st == DVC_OK &&
-            (mpfr_cmp(&tr->t[s]->left, m->t0) < 0 || mpfr_cmp(&tr->t[s]->right, m->T) > 0))
-            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: t outside [t0, T] of the model", path,
-                           lineno);
-        tr->line[s++] = lineno;
-    }
-    free(col);
-    free(text);
-    if (st != DVC_OK) dvc_traj_clear(tr);
-    return st;
 }

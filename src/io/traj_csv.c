@@ -35,12 +35,16 @@ static long split(char *line, char **f, long max)
     return k;
 }
 
-/* Column name -> slot: 0 = t, 1..n = x, n+1..n+m = y; -1 unknown. */
-static long slot_of(const char *name, long n, long m)
+/* Column name -> slot: 0 = t, 1..n = x (a state name when names is given,
+ * else or then x1..xn), n+1..n+m = y; -1 unknown. */
+static long slot_of(const char *name, long n, long m, const char *const *names)
 {
     char *end;
     long k;
     if (strcmp(name, "t") == 0) return 0;
+    if (names)
+        for (long j = 0; j < n; j++)
+            if (strcmp(name, names[j]) == 0) return j + 1;
     if ((name[0] != 'x' && name[0] != 'y') || !isdigit((unsigned char)name[1])) return -1;
     errno = 0;
     k = strtol(name + 1, &end, 10);
@@ -50,6 +54,12 @@ static long slot_of(const char *name, long n, long m)
 }
 
 dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T)
+{
+    return dvc_traj_read_named(tr, path, n, m, NULL, T, NULL);
+}
+
+dvc_status dvc_traj_read_named(dvc_traj_t tr, const char *path, long n, long m, mpfr_srcptr t0,
+                               const mpfi_t T, const char *const *names)
 {
     FILE *f;
     char *line = NULL;
@@ -89,18 +99,21 @@ dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const 
             }
             split(p, fld, ncols);
             for (long k = 0; k < ncols; k++) {
-                long s = slot_of(fld[k], n, m);
-                if (s < 0) {
+                long s = slot_of(fld[k], n, m, names);
+                if (s < 0 && names)
+                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: unknown column '%s' (expected t "
+                                   "and the states %s..%s or x1..x%ld)", path, lineno, fld[k],
+                                   names[0], names[n - 1], n);
+                else if (s < 0)
                     st = dvc_error(DVC_ERR_INPUT,
                                    "%s: line %ld: unknown column '%s' (expected t, x1..x%ld, y1..y%ld)",
                                    path, lineno, fld[k], n, m);
-                    break;
-                }
-                if (slot_col[s] >= 0) {
-                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s' appears twice", path,
-                                   lineno, fld[k]);
-                    break;
-                }
+                else if (slot_col[s] >= 0)
+                    /* with names, a state may be given by name and as xj */
+                    st = dvc_error(DVC_ERR_INPUT, names && s >= 1 && s <= n
+                                   ? "%s: line %ld: column '%s' names a state already given"
+                                   : "%s: line %ld: column '%s' appears twice", path, lineno, fld[k]);
+                if (st != DVC_OK) break;
                 slot_col[s] = k;
             }
             if (st != DVC_OK) break;
@@ -111,8 +124,12 @@ dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const 
             }
             for (long s = 1; s <= n; s++)
                 if (slot_col[s] < 0) {
-                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 'x%ld' (the problem "
-                                   "has %ld states)", path, lineno, s, n);
+                    if (names)
+                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column '%s' (the model "
+                                       "has %ld states)", path, lineno, names[s - 1], n);
+                    else
+                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 'x%ld' (the "
+                                       "problem has %ld states)", path, lineno, s, n);
                     break;
                 }
             if (st != DVC_OK) break;
@@ -172,26 +189,41 @@ dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const 
                                path, lineno, fld[slot_col[0]]);
                 break;
             }
-            if (mpfr_sgn(&tr->t[s]->left) < 0 || mpfr_cmp(&tr->t[s]->right, &T->right) > 0) {
-                st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %s lies outside [0, T] = [0, %.17g]",
-                               path, lineno, fld[slot_col[0]], dvc_ival_mid_d(T));
+            if ((t0 ? mpfr_cmp(&tr->t[s]->left, t0) : mpfr_sgn(&tr->t[s]->left)) < 0 ||
+                mpfr_cmp(&tr->t[s]->right, &T->right) > 0) {
+                if (t0)
+                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %s lies outside [t0, T] = "
+                                   "[%.17g, %.17g]", path, lineno, fld[slot_col[0]],
+                                   mpfr_get_d(t0, MPFR_RNDD), dvc_ival_mid_d(T));
+                else
+                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %s lies outside [0, T] = "
+                                   "[0, %.17g]", path, lineno, fld[slot_col[0]], dvc_ival_mid_d(T));
                 break;
             }
             for (long k = 0; k < w; k++) {
                 const char *txt = fld[tr->col[k]];
                 if (dvc_ival_set_str(tr->v[s * w + k], txt) != DVC_OK || strchr(txt, '[') ||
                     !dvc_ival_is_finite(tr->v[s * w + k])) {
-                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s%ld': '%s' is not a finite "
-                                   "decimal number", path, lineno, k < tr->n ? "x" : "y",
-                                   k < tr->n ? k + 1 : k - tr->n + 1, txt);
+                    char lab[32];
+                    if (k < tr->n && names)
+                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s': '%s' is not a "
+                                       "finite decimal number", path, lineno, names[k], txt);
+                    else {
+                        snprintf(lab, sizeof lab, "%s%ld", k < tr->n ? "x" : "y",
+                                 k < tr->n ? k + 1 : k - tr->n + 1);
+                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s': '%s' is not a "
+                                       "finite decimal number", path, lineno, lab, txt);
+                    }
                     break;
                 }
             }
         }
     }
     if (st == DVC_OK && !have_header)
-        st = dvc_error(DVC_ERR_INPUT, "%s: empty file (expected a header t,x1..x%ld[,y1..y%ld])", path,
-                       n, m);
+        st = names ? dvc_error(DVC_ERR_INPUT, "%s: empty file (expected a header t and the states "
+                               "%s..%s or x1..x%ld)", path, names[0], names[n - 1], n)
+                   : dvc_error(DVC_ERR_INPUT, "%s: empty file (expected a header t,x1..x%ld[,y1..y%ld])",
+                               path, n, m);
     if (st == DVC_OK && tr->ns == 0)
         st = dvc_error(DVC_ERR_INPUT, "%s: no samples after the header", path);
     if (st == DVC_OK && ferror(f)) st = dvc_error(DVC_ERR_IO, "%s: read error", path);

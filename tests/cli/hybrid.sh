@@ -87,8 +87,15 @@ expect 0 "inside: 0 of 400" "check --no-verify: the closed form inside the state
 grep -q "NOT re-verified" "$tmp/out" && ok || bad "check --no-verify does not say so"
 printf 't,x,z\n1,0,0\n' > "$tmp/badcol.csv"
 expect 2 "unknown column 'z'" "check: unknown column" -- "$exe" check "$C" "$tmp/badcol.csv"
+printf 't,x,x1\n1,0,0\n' > "$tmp/dup.csv"
+expect 2 "dup.csv: line 1: column 'x1' names a state already given" "check: a state by name and as x1" -- \
+    "$exe" check "$C" "$tmp/dup.csv"
+printf 't,x\n1,0\n' > "$tmp/miss.csv"
+expect 2 "miss.csv: line 1: missing column 'y'" "check: missing state" -- "$exe" check "$C" "$tmp/miss.csv"
+printf 't,y,x\n1,0,zz\n' > "$tmp/val.csv"
+expect 2 "val.csv: line 2: column 'x': 'zz' is not a finite" "check: bad value" -- "$exe" check "$C" "$tmp/val.csv"
 printf 't,x,y\n101,0,0\n' > "$tmp/late.csv"
-expect 2 "line 2: t outside" "check: time after T" -- "$exe" check "$C" "$tmp/late.csv"
+expect 2 "line 2: t = 101 lies outside \[t0, T\]" "check: time after T" -- "$exe" check "$C" "$tmp/late.csv"
 expect 1 "^rejected certificate: " "check refuses an edited certificate" -- "$exe" check "$tmp/mode.json" "$tmp/names.csv"
 # the switched bridge against the piecewise closed form of Example 5.1
 B="$src/certs/bridge-switched/bridge-switched.cert.json"

@@ -192,6 +192,7 @@ static void run_both(dvc_dlvi_problem_t p)
     free(xs);
     free(ys);
     if (st != DVC_OK) printf("  predictor: %s\n", dvc_error_message());
+    double el_alg = -1.0;
     for (int route = 0; route < 3; route++) {
         double t1, el, rad;
         const char *name = route == 0 ? "alg4.2" : route == 1 ? "alg4.2 sharpen" : "lognorm";
@@ -218,6 +219,10 @@ static void run_both(dvc_dlvi_problem_t p)
                        info->kind == DVC_LOGNORM_QUAD ? "P" : "W", mpfr_get_d(info->mu, MPFR_RNDU), info->n_modes,
                        info->n_switch, info->n_affine, r->N);
             printf("\n");
+            if (route == 0) el_alg = el;
+            /* the cost target: lognorm <= 3x Algorithm 4.2 per step */
+            if (route == 2 && el_alg > 0)
+                printf("  cost per step lognorm / alg4.2: %.1fx\n", el / el_alg);
         }
         dvc_lognorm_info_clear(info);
         dvc_dlvi_result_clear(r);

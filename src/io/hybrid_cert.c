@@ -154,24 +154,7 @@ static json_t *hex_fr(const mpfr_t t)
     return j;
 }
 
-static json_t *hex_d(double d)
-{
-    char buf[40];
-    dvc_double_hex(buf, d);
-    return json_string(buf);
-}
 
-static dvc_status digest_root(char buf[17], json_t *root)
-{
-    /* digest of everything but the digest field itself */
-    json_t *copy = json_copy(root);
-    dvc_status st;
-    if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    json_object_del(copy, "digest");
-    st = dvc_problem_digest(buf, copy);
-    json_decref(copy);
-    return st;
-}
 
 /* Widest component of x (upper bound), at 64 bits. */
 static void vec_width(mpfr_t w, const dvc_ivec_t x)
@@ -207,7 +190,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
            *evs = json_array(), *sum = json_object();
     char dg[17], tagged[32];
     mpfr_t wT, wev;
-    if (dvc_problem_digest(dg, model) != DVC_OK) dg[0] = '\0';
+    if (dvc_json_digest(dg, model) != DVC_OK) dg[0] = '\0';
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     json_object_set_new(root, "format", json_string(HCERT_FORMAT));
     json_object_set_new(root, "version", json_integer(HCERT_VERSION));
@@ -218,7 +201,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
                                                     "interval Newton (docs/hybrid.md)"));
     json_object_set_new(meth, "order", json_integer(c->order));
     json_object_set_new(meth, "guard_bits", json_integer((json_int_t)c->guard_bits));
-    json_object_set_new(meth, "h", hex_d(c->h));
+    json_object_set_new(meth, "h", dvc_json_hex(c->h));
     json_object_set_new(root, "method", meth);
     json_object_set_new(root, "model_digest", json_string(tagged));
     json_object_set(root, "model", model);
@@ -254,7 +237,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
     json_object_set_new(sum, "max_event_width_upper", dec_end(wev, 1, 53));
     mpfr_clears(wT, wev, (mpfr_ptr)0);
     json_object_set_new(root, "summary", sum);
-    if (digest_root(dg, root) != DVC_OK) dg[0] = '\0';
+    if (dvc_json_digest_root(dg, root) != DVC_OK) dg[0] = '\0';
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     json_object_set_new(root, "digest", json_string(tagged));
     return root;
@@ -343,18 +326,6 @@ dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
 
 /* ---- reading ------------------------------------------------------------ */
 
-static dvc_status need(const json_t **out, const json_t *obj, const char *key, json_type ty,
-                       const char *where)
-{
-    const json_t *j = json_object_get(obj, key);
-    static const char *const names[] = {"an object", "an array", "a string", "an integer",
-                                        "a number", "a boolean", "a boolean", "null"};
-    if (j == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", where, key);
-    if (json_typeof(j) != ty && !(ty == JSON_TRUE && json_is_boolean(j)))
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be %s", where, key, names[ty]);
-    *out = j;
-    return DVC_OK;
-}
 
 static dvc_status known_keys(const json_t *obj, const char *const *allowed, const char *where)
 {
@@ -427,7 +398,7 @@ static dvc_status read_mode(long *mode, const json_t *o, const char *key, const 
                             const char *where)
 {
     const json_t *j = NULL;
-    dvc_status st = need(&j, o, key, JSON_STRING, where);
+    dvc_status st = dvc_json_need(&j, o, key, JSON_STRING, where);
     if (st != DVC_OK) return st;
     *mode = dvc_hybrid_find_mode(m, json_string_value(j));
     if (*mode < 0)
@@ -473,7 +444,7 @@ static dvc_status read_step(dvc_hybrid_cert_t c, const json_t *s, long i, const 
     snprintf(w, sizeof w, "%s: steps[%ld]", file, i);
     if (!json_is_object(s)) return dvc_error(DVC_ERR_INPUT, "%s: expected an object", w);
     if ((st = known_keys(s, keys_step, w)) != DVC_OK) return st;
-    if ((st = need(&j, s, "t", JSON_STRING, w)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, s, "t", JSON_STRING, w)) != DVC_OK) return st;
     {
         const char *txt = json_string_value(j);
         char *end;
@@ -514,7 +485,7 @@ static dvc_status read_event(dvc_hybrid_cert_t c, const json_t *o, long k, const
         st = dvc_error(DVC_ERR_INPUT, "%s: t_lo above t_hi", w);
     if (st == DVC_OK) mpfi_interv_fr(e->t, lo, hi);
     mpfr_clears(lo, hi, (mpfr_ptr)0);
-    if (st == DVC_OK && (st = need(&j, o, "switch", JSON_STRING, w)) == DVC_OK) {
+    if (st == DVC_OK && (st = dvc_json_need(&j, o, "switch", JSON_STRING, w)) == DVC_OK) {
         e->g = dvc_hybrid_find_switch(c->model, json_string_value(j));
         if (e->g < 0)
             st = dvc_error(DVC_ERR_INPUT, "%s: field 'switch': no switching function '%s' in the "
@@ -536,12 +507,9 @@ static dvc_status read_event(dvc_hybrid_cert_t c, const json_t *o, long k, const
 static dvc_status tagged_digest(char out[17], const json_t *root, const char *key, const char *file)
 {
     const json_t *j = NULL;
-    dvc_status st = need(&j, root, key, JSON_STRING, file);
+    dvc_status st = dvc_json_need(&j, root, key, JSON_STRING, file);
     if (st != DVC_OK) return st;
-    if (strncmp(json_string_value(j), "fnv1a64:", 8) != 0 || strlen(json_string_value(j)) != 24)
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be fnv1a64:<16 hex digits>", file, key);
-    memcpy(out, json_string_value(j) + 8, 17);
-    return DVC_OK;
+    return dvc_json_tagged_digest(out, j, file, key);
 }
 
 static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
@@ -550,27 +518,27 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
     dvc_status st;
     if (!json_is_object(root)) return dvc_error(DVC_ERR_INPUT, "%s: not a JSON object", file);
     if ((st = known_keys(root, keys_root, file)) != DVC_OK) return st;
-    if ((st = need(&j, root, "format", JSON_STRING, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, root, "format", JSON_STRING, file)) != DVC_OK) return st;
     if (strcmp(json_string_value(j), HCERT_FORMAT) != 0)
         return dvc_error(DVC_ERR_INPUT, "%s: field 'format' must be \"%s\"", file, HCERT_FORMAT);
-    if ((st = need(&j, root, "version", JSON_INTEGER, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, root, "version", JSON_INTEGER, file)) != DVC_OK) return st;
     if (json_integer_value(j) != HCERT_VERSION)
         return dvc_error(DVC_ERR_INPUT, "%s: hybrid certificate version %lld, this dvicert reads %d",
                          file, (long long)json_integer_value(j), HCERT_VERSION);
-    if ((st = need(&j, root, "generator", JSON_STRING, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, root, "generator", JSON_STRING, file)) != DVC_OK) return st;
     c->generator = strdup(json_string_value(j));
-    if ((st = need(&j, root, "precision", JSON_INTEGER, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, root, "precision", JSON_INTEGER, file)) != DVC_OK) return st;
     if (json_integer_value(j) < 24 || json_integer_value(j) > DVC_CERT_PREC_MAX)
         return dvc_error(DVC_ERR_INPUT, "%s: field 'precision' must be in [24, %d]", file,
                          DVC_CERT_PREC_MAX);
     c->prec = (mpfr_prec_t)json_integer_value(j);
-    if ((st = need(&meth, root, "method", JSON_OBJECT, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&meth, root, "method", JSON_OBJECT, file)) != DVC_OK) return st;
     if ((st = known_keys(meth, keys_method, "field 'method'")) != DVC_OK) return st;
-    if ((st = need(&j, meth, "order", JSON_INTEGER, "field 'method'")) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, meth, "order", JSON_INTEGER, "field 'method'")) != DVC_OK) return st;
     c->order = (int)json_integer_value(j);
-    if ((st = need(&j, meth, "guard_bits", JSON_INTEGER, "field 'method'")) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, meth, "guard_bits", JSON_INTEGER, "field 'method'")) != DVC_OK) return st;
     c->guard_bits = (long)json_integer_value(j);
-    if ((st = need(&j, meth, "h", JSON_STRING, "field 'method'")) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, meth, "h", JSON_STRING, "field 'method'")) != DVC_OK) return st;
     {
         char *end;
         c->h = strtod(json_string_value(j), &end);
@@ -578,8 +546,8 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
             return dvc_error(DVC_ERR_INPUT, "%s: field 'method.h' must be a hexadecimal double", file);
     }
     if ((st = tagged_digest(c->model_digest, root, "model_digest", file)) != DVC_OK) return st;
-    if ((st = need(&model, root, "model", JSON_OBJECT, file)) != DVC_OK) return st;
-    if ((st = dvc_problem_digest(c->model_digest_read, model)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&model, root, "model", JSON_OBJECT, file)) != DVC_OK) return st;
+    if ((st = dvc_json_digest(c->model_digest_read, model)) != DVC_OK) return st;
     c->model_json = json_dumps(model, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (!c->generator || !c->model_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     {
@@ -589,7 +557,7 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
         c->have_model = 1;
         if (st != DVC_OK) return st;
     }
-    if ((st = need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
     if (json_array_size(steps) < 2)
         return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' needs at least two grid points", file);
     if ((st = result_alloc(c->res, (long)json_array_size(steps) - 1, c->model->n, c->prec)) != DVC_OK)
@@ -597,7 +565,7 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
     for (long i = 0; st == DVC_OK && i < (long)json_array_size(steps); i++)
         st = read_step(c, json_array_get(steps, (size_t)i), i, file);
     if (st != DVC_OK) return st;
-    if ((st = need(&evs, root, "events", JSON_ARRAY, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&evs, root, "events", JSON_ARRAY, file)) != DVC_OK) return st;
     {
         long ne = (long)json_array_size(evs);
         c->res->ev = calloc((size_t)(ne > 0 ? ne : 1), sizeof *c->res->ev);
@@ -612,11 +580,11 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
             if ((st = read_event(c, json_array_get(evs, (size_t)k), k, file)) != DVC_OK) return st;
         }
     }
-    if ((st = need(&sum, root, "summary", JSON_OBJECT, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&sum, root, "summary", JSON_OBJECT, file)) != DVC_OK) return st;
     if ((st = known_keys(sum, keys_summary, "field 'summary'")) != DVC_OK) return st;
-    if ((st = need(&j, sum, "steps", JSON_INTEGER, "field 'summary'")) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, sum, "steps", JSON_INTEGER, "field 'summary'")) != DVC_OK) return st;
     c->sum_steps = (long)json_integer_value(j);
-    if ((st = need(&j, sum, "crossings", JSON_INTEGER, "field 'summary'")) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, sum, "crossings", JSON_INTEGER, "field 'summary'")) != DVC_OK) return st;
     c->sum_crossings = (long)json_integer_value(j);
     mpfr_init2(c->sum_wT, 64);
     mpfr_init2(c->sum_wev, 64);
@@ -629,7 +597,7 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
     if (st != DVC_OK) return st;
     c->res->certified = 1;
     if ((st = tagged_digest(c->digest, root, "digest", file)) != DVC_OK) return st;
-    return digest_root(c->digest_read, root);
+    return dvc_json_digest_root(c->digest_read, root);
 }
 
 dvc_status dvc_hybrid_cert_read(dvc_hybrid_cert_t c, const char *path)

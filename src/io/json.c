@@ -3,6 +3,7 @@
 #include "dvicert/files.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,4 +205,57 @@ dvc_status dvc_json_ivec(dvc_ivec_t v, const json_t *obj, const char *field, con
                          int allow_inf)
 {
     return dvc_json_ivec_ex(v, obj, field, file, v->n != 0 ? v->n : -1, allow_inf, 0, NULL, NULL);
+}
+
+dvc_status dvc_json_need(const json_t **out, const json_t *obj, const char *key, json_type ty,
+                         const char *where)
+{
+    const json_t *j = json_object_get(obj, key);
+    static const char *const names[] = {"an object", "an array", "a string", "an integer",
+                                        "a number", "a boolean", "a boolean", "null"};
+    if (j == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", where, key);
+    if (json_typeof(j) != ty && !(ty == JSON_TRUE && json_is_boolean(j)))
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be %s", where, key, names[ty]);
+    *out = j;
+    return DVC_OK;
+}
+
+json_t *dvc_json_hex(double d)
+{
+    char buf[40];
+    dvc_double_hex(buf, d);
+    return json_string(buf);
+}
+
+dvc_status dvc_json_digest(char buf[17], const json_t *obj)
+{
+    char *text = json_dumps(obj, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (text == NULL) return dvc_error(DVC_ERR_NOMEM, "cannot serialise the JSON text to digest");
+    for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
+        h ^= *s;
+        h *= 0x100000001b3ull;
+    }
+    free(text);
+    snprintf(buf, 17, "%016llx", (unsigned long long)h);
+    return DVC_OK;
+}
+
+dvc_status dvc_json_digest_root(char buf[17], const json_t *root)
+{
+    json_t *copy = json_copy((json_t *)root);
+    dvc_status st;
+    if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    json_object_del(copy, "digest");
+    st = dvc_json_digest(buf, copy);
+    json_decref(copy);
+    return st;
+}
+
+dvc_status dvc_json_tagged_digest(char out[17], const json_t *j, const char *file, const char *field)
+{
+    if (strncmp(json_string_value(j), "fnv1a64:", 8) != 0 || strlen(json_string_value(j)) != 24)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be fnv1a64:<16 hex digits>", file, field);
+    memcpy(out, json_string_value(j) + 8, 17);
+    return DVC_OK;
 }

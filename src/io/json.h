@@ -49,6 +49,24 @@ dvc_status dvc_json_ivec_ex(dvc_ivec_t v, const json_t *obj, const char *field, 
 /* True when both ends of x are finite and within the binary64 range. */
 int dvc_json_fits_d(const mpfi_t x);
 
+/* ---- certificate files (DLVI and hybrid share these conventions) ---- */
+
+/* *out <- the member key of obj, which must have type ty (JSON_TRUE: any
+ * boolean); else DVC_ERR_INPUT naming where and the key. */
+dvc_status dvc_json_need(const json_t **out, const json_t *obj, const char *key, json_type ty,
+                         const char *where);
+/* A double as an exact hexadecimal float string ("0x1.8p+1"). */
+json_t *dvc_json_hex(double d);
+/* 64-bit FNV-1a digest (16 hex digits) of the canonical text of obj
+ * (json_dumps with JSON_SORT_KEYS | JSON_COMPACT): detects edits, it is not a
+ * cryptographic hash. */
+dvc_status dvc_json_digest(char buf[17], const json_t *obj);
+/* The same over root without its member "digest". */
+dvc_status dvc_json_digest_root(char buf[17], const json_t *root);
+/* out <- the 16 hex digits of a "fnv1a64:<16 hex digits>" string j, which
+ * names field of file in messages. */
+dvc_status dvc_json_tagged_digest(char out[17], const json_t *j, const char *file, const char *field);
+
 #ifdef __cplusplus
 }
 #endif

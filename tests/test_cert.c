@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "dvicert/certio.h"
+#include "io/json.h"
 #include "io/problem_json.h"
 
 /* Scratch file for edited certificates. */
@@ -75,7 +76,7 @@ static dvc_status verify_edited(json_t *root)
     json_t *copy = json_copy(root);
     REQUIRE(copy != NULL, "copy");
     json_object_del(copy, "digest");
-    REQUIRE(dvc_problem_digest(dg, copy) == DVC_OK, "digest");
+    REQUIRE(dvc_json_digest(dg, copy) == DVC_OK, "digest");
     json_decref(copy);
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     json_object_set_new(root, "digest", json_string(tagged));
@@ -481,7 +482,7 @@ static void test_notes(const char *certs)
                 dvc_cert_t c;
                 json_t *copy = json_copy(root);
                 json_object_del(copy, "digest");
-                REQUIRE(dvc_problem_digest(dg, copy) == DVC_OK, "digest");
+                REQUIRE(dvc_json_digest(dg, copy) == DVC_OK, "digest");
                 json_decref(copy);
                 snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
                 json_object_set_new(root, "digest", json_string(tagged));

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "io/json.h"
 #include "io/problem_json.h"
 
 static unsigned long long rng = 20121126ull;
@@ -201,9 +202,9 @@ static void test_digest(void)
     json_t *b = json_loads("{\"f\": [\"sin(t)\"], \"T\": \"1\", \"A\": [[1, 2]]}", 0, &err);
     json_t *c = json_loads("{\"f\": [\"sin(t)\"], \"T\": \"1\", \"A\": [[1, 3]]}", 0, &err);
     char da[17], db[17], dc[17];
-    CHECK(dvc_problem_digest(da, a) == DVC_OK, "digest");
-    dvc_problem_digest(db, b);
-    dvc_problem_digest(dc, c);
+    CHECK(dvc_json_digest(da, a) == DVC_OK, "digest");
+    dvc_json_digest(db, b);
+    dvc_json_digest(dc, c);
     CHECK(strcmp(da, db) == 0, "key order must not matter: %s vs %s", da, db);
     CHECK(strcmp(da, dc) != 0, "an edit must change the digest");
     CHECK(strlen(da) == 16, "16 hex digits");

@@ -44,25 +44,6 @@ dvc_status dvc_cert_problem(dvc_dlvi_problem_t p, const dvc_cert_t c)
     return dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
 }
 
-static dvc_status digest_root(char buf[17], json_t *root)
-{
-    /* digest of everything but the digest field itself */
-    json_t *copy = json_copy(root);
-    dvc_status st;
-    if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    json_object_del(copy, "digest");
-    st = dvc_problem_digest(buf, copy);
-    json_decref(copy);
-    return st;
-}
-
-
-static json_t *hex(double d)
-{
-    char buf[40];
-    dvc_double_hex(buf, d);
-    return json_string(buf);
-}
 
 /* The decimal a tube enclosure e stands for: the CERT_DIGITS-digit decimal
  * nearest to its midpoint when that decimal has exactly this enclosure (a
@@ -109,10 +90,10 @@ static json_t *step_obj(const dvc_tube_struct *tb, long row, long i, const char 
     json_t *s = json_object(), *xs = json_array(), *ys = json_array(), *yh = json_array();
     long n = tb->n, m = tb->m;
     json_object_set_new(s, "t", json_string(label));
-    for (long j = 0; j < n; j++) json_array_append_new(xs, hex(tb->x[row * n + j]));
+    for (long j = 0; j < n; j++) json_array_append_new(xs, dvc_json_hex(tb->x[row * n + j]));
     for (long k = 0; k < m; k++) {
         json_t *pair = json_array();
-        json_array_append_new(ys, hex(tb->y[row * m + k]));
+        json_array_append_new(ys, dvc_json_hex(tb->y[row * m + k]));
         json_array_append_new(pair, dec(tb->yhat_lo[row * m + k], 0));
         json_array_append_new(pair, dec(tb->yhat_hi[row * m + k], 1));
         json_array_append_new(yh, pair);
@@ -146,7 +127,7 @@ static dvc_status head_obj(json_t **out, const dvc_cert_t c, json_t *problem)
     char dg[17], tagged[32];
     dvc_status st;
     *out = NULL;
-    if ((st = dvc_problem_digest(dg, problem)) != DVC_OK) return st;
+    if ((st = dvc_json_digest(dg, problem)) != DVC_OK) return st;
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     hdr = json_object();
     if (!hdr) return dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -175,7 +156,7 @@ static json_t *build_root(const dvc_cert_t c)
     json_object_set_new(root, "steps", steps_arr(c));
     /* after the steps: a streaming writer knows it only at the end */
     json_object_set_new(root, "summary", claims_obj(&c->summary));
-    if (digest_root(dg, root) != DVC_OK) {
+    if (dvc_json_digest_root(dg, root) != DVC_OK) {
         json_decref(root);
         return NULL;
     }
@@ -185,19 +166,6 @@ static json_t *build_root(const dvc_cert_t c)
 }
 
 /* ---- reading ------------------------------------------------------------ */
-
-static dvc_status need(const json_t **out, const json_t *obj, const char *key, json_type ty,
-                       const char *where)
-{
-    const json_t *j = json_object_get(obj, key);
-    static const char *const names[] = {"an object", "an array", "a string", "an integer",
-                                        "a number", "a boolean", "a boolean", "null"};
-    if (j == NULL) return dvc_error(DVC_ERR_INPUT, "%s: missing field '%s'", where, key);
-    if (json_typeof(j) != ty && !(ty == JSON_TRUE && json_is_boolean(j)))
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be %s", where, key, names[ty]);
-    *out = j;
-    return DVC_OK;
-}
 
 static dvc_status read_dec(mpfi_t x, const json_t *j, const char *file, long i, const char *field)
 {
@@ -304,19 +272,11 @@ static dvc_status read_claims(dvc_cert_claims *cl, const json_t *obj, const char
     return st;
 }
 
-static dvc_status tagged_digest(char out[17], const json_t *j, const char *file, const char *field)
-{
-    if (strncmp(json_string_value(j), "fnv1a64:", 8) != 0 || strlen(json_string_value(j)) != 24)
-        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be fnv1a64:<16 hex digits>", file, field);
-    memcpy(out, json_string_value(j) + 8, 17);
-    return DVC_OK;
-}
-
 static dvc_status check_version(const json_t *root, const char *file)
 {
     const json_t *j = NULL;
     dvc_status st;
-    if ((st = need(&j, root, "version", JSON_INTEGER, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, root, "version", JSON_INTEGER, file)) != DVC_OK) return st;
     if (json_integer_value(j) != CERT_VERSION)
         return dvc_error(DVC_ERR_INPUT, "%s: certificate version %lld, this dvicert reads %d", file,
                          (long long)json_integer_value(j), CERT_VERSION);
@@ -329,11 +289,11 @@ static dvc_status check_version(const json_t *root, const char *file)
  * digest of the problem is recomputed for verify. */
 static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, long window)
 {
-    const json_t *j = NULL, *prob = NULL, *method = NULL; /* set by need(), see from_root */
+    const json_t *j = NULL, *prob = NULL, *method = NULL; /* set by dvc_json_need(), see from_root */
     dvc_status st;
     dvc_dlvi_problem_t p;
     if ((st = known_keys(root, keys_root, file, "")) != DVC_OK) return st;
-    if ((st = need(&j, root, "format", JSON_STRING, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, root, "format", JSON_STRING, file)) != DVC_OK) return st;
     if (strcmp(json_string_value(j), CERT_FORMAT) != 0)
         return dvc_error(DVC_ERR_INPUT, "%s: not a dvicert certificate (format '%s')", file,
                          json_string_value(j));
@@ -344,22 +304,22 @@ static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, 
         free(c->generator);
         c->generator = strdup(json_string_value(j));
     }
-    if ((st = need(&j, root, "precision", JSON_INTEGER, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, root, "precision", JSON_INTEGER, file)) != DVC_OK) return st;
     if (json_integer_value(j) < 24 || json_integer_value(j) > DVC_CERT_PREC_MAX)
         return dvc_error(DVC_ERR_INPUT, "%s: field 'precision': %lld bits is outside [24, %d] (the "
                          "cost of verify grows with the precision; larger ones are refused)", file,
                          (long long)json_integer_value(j), DVC_CERT_PREC_MAX);
     c->prec = (mpfr_prec_t)json_integer_value(j);
-    if ((st = need(&method, root, "method", JSON_OBJECT, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&method, root, "method", JSON_OBJECT, file)) != DVC_OK) return st;
     if ((st = known_keys(method, keys_method, file, "field 'method': ")) != DVC_OK) return st;
-    if ((st = need(&j, method, "sharpen", JSON_TRUE, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, method, "sharpen", JSON_TRUE, file)) != DVC_OK) return st;
     c->sharpen = json_is_true(j);
     if ((st = read_claims(&c->method, method, file, "method")) != DVC_OK) return st;
-    if ((st = need(&j, root, "problem_digest", JSON_STRING, file)) != DVC_OK) return st;
-    if ((st = tagged_digest(c->problem_digest, j, file, "problem_digest")) != DVC_OK) return st;
-    if ((st = need(&prob, root, "problem", JSON_OBJECT, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, root, "problem_digest", JSON_STRING, file)) != DVC_OK) return st;
+    if ((st = dvc_json_tagged_digest(c->problem_digest, j, file, "problem_digest")) != DVC_OK) return st;
+    if ((st = dvc_json_need(&prob, root, "problem", JSON_OBJECT, file)) != DVC_OK) return st;
     /* what verify compares the stated digest with */
-    if ((st = dvc_problem_digest(c->problem_digest_read, prob)) != DVC_OK) return st;
+    if ((st = dvc_json_digest(c->problem_digest_read, prob)) != DVC_OK) return st;
     c->problem_json = json_dumps(prob, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (!c->problem_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
 
@@ -388,11 +348,11 @@ static dvc_status tail_part(dvc_cert_t c, const json_t *root, const char *file)
     const json_t *j = NULL, *summary = NULL;
     dvc_status st;
     if ((st = check_version(root, file)) != DVC_OK) return st;
-    if ((st = need(&summary, root, "summary", JSON_OBJECT, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&summary, root, "summary", JSON_OBJECT, file)) != DVC_OK) return st;
     if ((st = known_keys(summary, keys_summary, file, "field 'summary': ")) != DVC_OK) return st;
     if ((st = read_claims(&c->summary, summary, file, "summary")) != DVC_OK) return st;
-    if ((st = need(&j, root, "digest", JSON_STRING, file)) != DVC_OK) return st;
-    return tagged_digest(c->digest, j, file, "digest");
+    if ((st = dvc_json_need(&j, root, "digest", JSON_STRING, file)) != DVC_OK) return st;
+    return dvc_json_tagged_digest(c->digest, j, file, "digest");
 }
 
 /* Step object s (grid point i) into row `row` of c->tube; its label (owned)
@@ -409,12 +369,12 @@ static dvc_status read_step(dvc_cert_t c, const json_t *s, long i, long row, con
     snprintf(where, sizeof where, "%s: step %ld", file, i);
     snprintf(w2, sizeof w2, "step %ld: ", i);
     if ((st = known_keys(s, keys_step, file, w2)) != DVC_OK) return st;
-    if ((st = need(&j, s, "t", JSON_STRING, where)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&j, s, "t", JSON_STRING, where)) != DVC_OK) return st;
     free(*label);
     if (!(*label = strdup(json_string_value(j)))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    if ((st = need(&xs, s, "x", JSON_ARRAY, where)) != DVC_OK) return st;
-    if ((st = need(&ys, s, "y", JSON_ARRAY, where)) != DVC_OK) return st;
-    if ((st = need(&yh, s, "yhat", JSON_ARRAY, where)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&xs, s, "x", JSON_ARRAY, where)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&ys, s, "y", JSON_ARRAY, where)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&yh, s, "yhat", JSON_ARRAY, where)) != DVC_OK) return st;
     if ((long)json_array_size(xs) != n || (long)json_array_size(ys) != m ||
         (long)json_array_size(yh) != m)
         return dvc_error(DVC_ERR_INPUT, "%s: fields 'x', 'y', 'yhat' must have %ld, %ld, %ld entries",
@@ -449,15 +409,15 @@ static dvc_status read_step(dvc_cert_t c, const json_t *s, long i, long row, con
 
 static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
 {
-    const json_t *steps = NULL; /* set by need(); gcc -O3 cannot see it */
+    const json_t *steps = NULL; /* set by dvc_json_need(); gcc -O3 cannot see it */
     dvc_status st;
     dvc_cert_clear(c);
     dvc_cert_init(c);
     if (!json_is_object(root)) return dvc_error(DVC_ERR_INPUT, "%s: not a JSON object", file);
     if ((st = head_part(c, root, file, 0)) != DVC_OK) return st;
     if ((st = tail_part(c, root, file)) != DVC_OK) return st;
-    if ((st = digest_root(c->digest_read, root)) != DVC_OK) return st;
-    if ((st = need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
+    if ((st = dvc_json_digest_root(c->digest_read, root)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
     if ((long)json_array_size(steps) != c->N + 1)
         return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' has %ld entries, the problem has N + 1 = %ld",
                          file, (long)json_array_size(steps), c->N + 1);

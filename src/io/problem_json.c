@@ -674,20 +674,6 @@ dvc_status dvc_problem_load_policy(dvc_dlvi_problem_t p, json_t **resolved, cons
     return st;
 }
 
-dvc_status dvc_problem_digest(char buf[17], const json_t *obj)
-{
-    char *text = json_dumps(obj, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
-    uint64_t h = 0xcbf29ce484222325ull;
-    if (text == NULL) return dvc_error(DVC_ERR_NOMEM, "cannot serialise the problem");
-    for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
-        h ^= *s;
-        h *= 0x100000001b3ull;
-    }
-    free(text);
-    snprintf(buf, 17, "%016llx", (unsigned long long)h);
-    return DVC_OK;
-}
-
 dvc_status dvc_problem_read(dvc_dlvi_problem_t p, const char *path, mpfr_prec_t prec)
 {
     dvc_status st = dvc_problem_load(p, NULL, path, prec);

@@ -37,9 +37,5 @@ dvc_status dvc_problem_load(dvc_dlvi_problem_t p, json_t **resolved, const char 
 dvc_status dvc_problem_load_policy(dvc_dlvi_problem_t p, json_t **resolved, const char *path,
                                    mpfr_prec_t prec, const dvc_table_policy *tables);
 
-/* 64-bit FNV-1a digest of the canonical text of obj (json_dumps with
- * JSON_SORT_KEYS | JSON_COMPACT), written as 16 hex digits into buf. It
- * detects edits of a certificate's problem, it is not a cryptographic hash. */
-dvc_status dvc_problem_digest(char buf[17], const json_t *obj);
 
 #endif

@@ -191,3 +191,30 @@ int dvc_ival_is_pos(const mpfi_t x) { return !has_nan(x) && mpfr_sgn(&x->left) >
 int dvc_ival_is_neg(const mpfi_t x) { return !has_nan(x) && mpfr_sgn(&x->right) < 0; }
 int dvc_ival_is_nonneg(const mpfi_t x) { return !has_nan(x) && mpfr_sgn(&x->left) >= 0; }
 int dvc_ival_is_nonpos(const mpfi_t x) { return !has_nan(x) && mpfr_sgn(&x->right) <= 0; }
+
+/* True when some point of x is beyond 2^DVC_TRIG_EXP_MAX in magnitude (or x
+ * has an infinite end). */
+static int trig_huge(const mpfi_t x)
+{
+    return !mpfr_number_p(&x->left) || !mpfr_number_p(&x->right) ||
+           (!mpfr_zero_p(&x->left) && mpfr_get_exp(&x->left) > DVC_TRIG_EXP_MAX) ||
+           (!mpfr_zero_p(&x->right) && mpfr_get_exp(&x->right) > DVC_TRIG_EXP_MAX);
+}
+
+void dvc_ival_sin(mpfi_t r, const mpfi_t x)
+{
+    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right) || !trig_huge(x)) {
+        mpfi_sin(r, x);
+        return;
+    }
+    mpfi_interv_si(r, -1, 1);
+}
+
+void dvc_ival_cos(mpfi_t r, const mpfi_t x)
+{
+    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right) || !trig_huge(x)) {
+        mpfi_cos(r, x);
+        return;
+    }
+    mpfi_interv_si(r, -1, 1);
+}

@@ -51,6 +51,15 @@ int dvc_ival_is_finite(const mpfi_t x);
 /* True when x is a NaN-free interval (may have infinite endpoints). */
 int dvc_ival_is_valid(const mpfi_t x);
 
+/* Arguments of sin and cos beyond 2^DVC_TRIG_EXP_MAX in magnitude get the
+ * enclosure [-1, 1]: argument reduction costs time proportional to the
+ * exponent (an expression such as sin(9^99999999) would otherwise run for
+ * minutes), and no finite precision would resolve the phase anyway. */
+#define DVC_TRIG_EXP_MAX 4096
+/* r encloses sin(x) (cos(x)) for every x in the interval x; r may be x. */
+void dvc_ival_sin(mpfi_t r, const mpfi_t x);
+void dvc_ival_cos(mpfi_t r, const mpfi_t x);
+
 /* Certain sign tests: true only when proven for every point of x. */
 int dvc_ival_is_pos(const mpfi_t x);  /* x > 0 */
 int dvc_ival_is_neg(const mpfi_t x);  /* x < 0 */

@@ -169,18 +169,18 @@ dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_
         break;
     case OP_SIN:
         if (d) {
-            mpfi_cos(t0, a);
+            dvc_ival_cos(t0, a);
             mpfi_mul(da, da, t0);
         }
-        mpfi_sin(a, a);
+        dvc_ival_sin(a, a);
         break;
     case OP_COS:
         if (d) {
-            mpfi_sin(t0, a);
+            dvc_ival_sin(t0, a);
             mpfi_neg(t0, t0);
             mpfi_mul(da, da, t0);
         }
-        mpfi_cos(a, a);
+        dvc_ival_cos(a, a);
         break;
     case OP_EXP:
         mpfi_exp(a, a);

@@ -57,8 +57,8 @@ static void ser_exp(tctx *x, mpfi_t *c, mpfi_t *a)
 /* s = sin(a), c = cos(a); neither aliases a or each other. */
 static void ser_sincos(tctx *x, mpfi_t *s, mpfi_t *c, mpfi_t *a)
 {
-    mpfi_sin(s[0], a[0]);
-    mpfi_cos(c[0], a[0]);
+    dvc_ival_sin(s[0], a[0]);
+    dvc_ival_cos(c[0], a[0]);
     for (long k = 1; k <= x->K; k++) {
         mpfi_set_ui(s[k], 0);
         mpfi_set_ui(c[k], 0);

@@ -15,6 +15,10 @@ TMPDIR=$(mktemp -d /dev/shm/dvc-fuzz.XXXXXX 2>/dev/null || mktemp -d)
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 limits=(-rss_limit_mb=2048 -timeout=10)
+# A fixed seed (DVC_FUZZ_SEED, default 1) makes the CI run the same mutations
+# each time, so CI passes or fails on the code, not on luck; DVC_FUZZ_SEED=0
+# lets libFuzzer pick a new seed for exploratory runs.
+seed=(-seed="${DVC_FUZZ_SEED:-1}")
 
 case "$mode" in
 replay)
@@ -44,7 +48,7 @@ fuzz)
     start=$(date +%s)
     # new inputs go to the first directory (work); stdout/stderr of the
     # code under test are closed, libFuzzer's own report stays
-    "$exe" "${limits[@]}" -max_total_time="$secs" -close_fd_mask=3 -print_final_stats=1 \
+    "$exe" "${limits[@]}" "${seed[@]}" -max_total_time="$secs" -close_fd_mask=3 -print_final_stats=1 \
         -artifact_prefix="$art/" ${dict:+-dict="$dict"} "$work" "$seeds" </dev/null >"$log" 2>&1
     rc=$?
     execs=$(awk '/stat::number_of_executed_units/ {print $2}' "$log" | tail -1)

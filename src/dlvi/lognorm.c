@@ -306,29 +306,7 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     mpfi_div_si(w->h, p->T, N);
     mpfi_set(r->h, w->h);
     mpfi_set(r->theta, p->theta);
-    if (m > 0) {
-        dvc_beta_bound_t beta;
-        st = dvc_lvi_solver_init(w->solver, p->M, p->l, p->u);
-        w->solver_ok = 1;
-        if (st != DVC_OK) return dvc_error_context(st, "lognorm: M: ");
-        r->p_reason = w->solver->p_reason;
-        dvc_beta_bound_init(beta);
-        st = dvc_beta_compute(beta, NULL, p->M, &o->dlvi.beta);
-        if (st == DVC_OK && !mpfr_number_p(beta->hi)) st = dvc_error(DVC_NOT_CERTIFIED, "no finite bound");
-        if (st != DVC_OK) {
-            dvc_beta_bound_clear(beta);
-            return dvc_error_context(st, "lognorm: beta_M: ");
-        }
-        mpfr_set(r->beta_lo, beta->lo, MPFR_RNDD);
-        mpfr_set(r->beta_hi, beta->hi, MPFR_RNDU);
-        r->beta_method = beta->method;
-        dvc_beta_bound_clear(beta);
-    } else {
-        mpfr_set_zero(r->beta_lo, 1);
-        mpfr_set_zero(r->beta_hi, 1);
-        r->p_reason = "m = 0";
-        r->beta_method = "m = 0";
-    }
+    if ((st = dvc_dlvi_prove_beta_(r, w->solver, &w->solver_ok, p, &o->dlvi.beta)) != DVC_OK) return st;
     mpfr_set(w->beta, r->beta_hi, MPFR_RNDU);
     dvc_imat_norm_inf(r->normA, p->A);
     dvc_imat_norm_inf(r->normB, p->B);

@@ -278,13 +278,43 @@ int dvc_dlvi_make_consts_(ws_t *w, consts_t *c, const mpfr_t beta)
     return ok;
 }
 
+/* The hypotheses every DLVI route rests on: M a P-matrix (proven while the
+ * LVI solver is set up; *solver_ok tells that solver needs a clear) and a
+ * finite upper bound of beta_M, recorded in r. m = 0: nothing to prove. */
+dvc_status dvc_dlvi_prove_beta_(dvc_dlvi_result_t r, dvc_lvi_solver_t solver, int *solver_ok,
+                                const dvc_dlvi_problem_t p, const dvc_beta_opts *bo)
+{
+    dvc_beta_bound_t beta;
+    dvc_status st;
+    if (p->m == 0) {
+        mpfr_set_zero(r->beta_lo, 1);
+        mpfr_set_zero(r->beta_hi, 1);
+        r->p_reason = "m = 0";
+        r->beta_method = "m = 0";
+        return DVC_OK;
+    }
+    st = dvc_lvi_solver_init(solver, p->M, p->l, p->u);
+    *solver_ok = 1;
+    if (st != DVC_OK) return dvc_error_context(st, "M: ");
+    r->p_reason = solver->p_reason;
+    dvc_beta_bound_init(beta);
+    st = dvc_beta_compute(beta, NULL, p->M, bo);
+    if (st == DVC_OK && !mpfr_number_p(beta->hi)) st = dvc_error(DVC_NOT_CERTIFIED, "no finite bound");
+    if (st == DVC_OK) {
+        mpfr_set(r->beta_lo, beta->lo, MPFR_RNDD);
+        mpfr_set(r->beta_hi, beta->hi, MPFR_RNDU);
+        r->beta_method = beta->method;
+    }
+    dvc_beta_bound_clear(beta);
+    return st == DVC_OK ? DVC_OK : dvc_error_context(st, "beta_M: ");
+}
+
 dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_problem_struct *p,
                           const dvc_dlvi_opts *o)
 {
     dvc_status st;
     long n = p->n, m = p->m;
     mpfr_prec_t prec;
-    dvc_beta_bound_t beta;
     dvc_dlvi_ws_zero_(w);
     if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
     prec = o->prec > 0 ? o->prec : (p->prec > 0 ? p->prec : DVC_DEFAULT_PREC);
@@ -359,28 +389,7 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     mpfi_ui_sub(w->omt, 1, w->theta);
 
     /* P-matrix proof and beta_M bound */
-    if (m > 0) {
-        st = dvc_lvi_solver_init(w->solver, p->M, p->l, p->u);
-        w->solver_ok = 1;
-        if (st != DVC_OK) return dvc_error_context(st, "dlvi: M: ");
-        r->p_reason = w->solver->p_reason;
-        dvc_beta_bound_init(beta);
-        st = dvc_beta_compute(beta, NULL, p->M, &o->beta);
-        if (st == DVC_OK && !mpfr_number_p(beta->hi)) st = dvc_error(DVC_NOT_CERTIFIED, "no finite bound");
-        if (st != DVC_OK) {
-            dvc_beta_bound_clear(beta);
-            return dvc_error_context(st, "dlvi: beta_M: ");
-        }
-        mpfr_set(r->beta_lo, beta->lo, MPFR_RNDD);
-        mpfr_set(r->beta_hi, beta->hi, MPFR_RNDU);
-        r->beta_method = beta->method;
-        dvc_beta_bound_clear(beta);
-    } else {
-        mpfr_set_zero(r->beta_lo, 1);
-        mpfr_set_zero(r->beta_hi, 1);
-        r->p_reason = "m = 0";
-        r->beta_method = "m = 0";
-    }
+    if ((st = dvc_dlvi_prove_beta_(r, w->solver, &w->solver_ok, p, &o->beta)) != DVC_OK) return st;
     dvc_imat_norm_inf(w->nA, p->A);
     dvc_imat_norm_inf(w->nB, p->B);
     dvc_imat_norm_inf(w->nQ, p->Q);

@@ -10,26 +10,6 @@ exe=${1:?usage: cert.sh DVICERT SRCROOT}
 src=${2:?usage: cert.sh DVICERT SRCROOT}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# expect RC PATTERN DESCRIPTION -- command...
-expect() {
-    local rc=$1 pat=$2 what=$3
-    shift 4
-    "$@" > "$tmp/out" 2>&1
-    local got=$?
-    if [ "$got" -ne "$rc" ]; then
-        bad "$what: exit $got, expected $rc"
-        sed 's/^/    /' "$tmp/out" | head -5 >&2
-        return 1
-    fi
-    if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then
-        bad "$what: output lacks '$pat'"
-        sed 's/^/    /' "$tmp/out" | head -5 >&2
-        return 1
-    fi
-    ok
-    return 0
-}
-
 # ---- exact equilibrium: eps_x = 0, every sample x0 is inside -----------------
 # x' = -x + y + 1, y in SOL([0, inf), x + y - 1, 1): at x0 = 1, y = 0 and x' = 0
 cat > "$tmp/eq.json" <<'EOF'

@@ -11,28 +11,6 @@ exe=${1:?usage: dlvi.sh DVICERT SRCROOT}
 src=${2:?usage: dlvi.sh DVICERT SRCROOT}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# expect RC PATTERN DESCRIPTION -- command...: exit status RC and (when PATTERN
-# is not empty) PATTERN in the combined output.
-expect() {
-    local rc=$1 pat=$2 what=$3
-    shift 4
-    "$@" > "$tmp/out" 2>&1
-    local got=$?
-    if [ "$got" -ne "$rc" ]; then
-        bad "$what: exit $got, expected $rc"
-        sed 's/^/    /' "$tmp/out" | head -5 >&2
-        return 1
-    fi
-    if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then
-        bad "$what: output lacks '$pat'"
-        sed 's/^/    /' "$tmp/out" | head -5 >&2
-        return 1
-    fi
-    ok
-    return 0
-}
-
-
 gen=./gen_traj
 if [ ! -x "$gen" ]; then
     gen="$tmp/gen_traj"

@@ -12,26 +12,6 @@ exe=${1:?usage: hybrid.sh DVICERT SRCROOT}
 src=${2:?usage: hybrid.sh DVICERT SRCROOT}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# expect RC PATTERN DESCRIPTION -- command...
-expect() {
-    local rc=$1 pat=$2 what=$3
-    shift 4
-    "$@" > "$tmp/out" 2>&1
-    local got=$?
-    if [ "$got" -ne "$rc" ]; then
-        bad "$what: exit $got, expected $rc"
-        sed 's/^/    /' "$tmp/out" | head -5 >&2
-        return 1
-    fi
-    if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then
-        bad "$what: output lacks '$pat'"
-        sed 's/^/    /' "$tmp/out" | head -5 >&2
-        return 1
-    fi
-    ok
-    return 0
-}
-
 # Exact trajectories: closed forms at 256 bits (tests/gen_hyb_traj.c for the
 # oscillator, tests/gen_traj.c bridgesw for the switched bridge).
 gen=./gen_hyb_traj

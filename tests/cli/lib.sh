@@ -13,6 +13,27 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 # absent FILE WHAT: a failed command must not leave a partial output file.
 absent() { if [ -e "$1" ]; then bad "$2: partial output $1 left behind"; else ok; fi; }
 
+# expect RC PATTERN DESCRIPTION -- command...: exit status RC and (when
+# PATTERN is not empty) PATTERN in the combined output, kept in $tmp/out.
+expect() {
+    local rc=$1 pat=$2 what=$3
+    shift 4
+    "$@" > "$tmp/out" 2>&1
+    local got=$?
+    if [ "$got" -ne "$rc" ]; then
+        bad "$what: exit $got, expected $rc"
+        sed 's/^/    /' "$tmp/out" | head -5 >&2
+        return 1
+    fi
+    if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then
+        bad "$what: output lacks '$pat'"
+        sed 's/^/    /' "$tmp/out" | head -5 >&2
+        return 1
+    fi
+    ok
+    return 0
+}
+
 # report: the summary line; exit status nonzero when any check failed.
 report() {
     echo "$pass passed, $fail failed"

@@ -14,26 +14,6 @@ src=${2:?usage: lognorm.sh DVICERT SRCROOT}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 gen=./gen_traj
 
-# expect RC PATTERN DESCRIPTION -- command...
-expect() {
-    local rc=$1 pat=$2 what=$3
-    shift 4
-    "$@" > "$tmp/out" 2>&1
-    local got=$?
-    if [ "$got" -ne "$rc" ]; then
-        bad "$what: exit $got, expected $rc"
-        sed 's/^/    /' "$tmp/out" | head -5 >&2
-        return 1
-    fi
-    if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then
-        bad "$what: output lacks '$pat'"
-        sed 's/^/    /' "$tmp/out" | head -5 >&2
-        return 1
-    fi
-    ok
-    return 0
-}
-
 # the bridge (Example 5.1) from x(0) = (0, 1): contact phases in [0, 10]
 bridge() { # T N
     cat <<EOF

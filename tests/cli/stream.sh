@@ -11,26 +11,6 @@ exe=${1:?usage: stream.sh DVICERT SRCROOT}
 src=${2:?usage: stream.sh DVICERT SRCROOT}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# expect RC PATTERN DESCRIPTION -- command...
-expect() {
-    local rc=$1 pat=$2 what=$3
-    shift 4
-    "$@" > "$tmp/out" 2>&1
-    local got=$?
-    if [ "$got" -ne "$rc" ]; then
-        bad "$what: exit $got, expected $rc"
-        sed 's/^/    /' "$tmp/out" | head -5 >&2
-        return 1
-    fi
-    if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then
-        bad "$what: output lacks '$pat'"
-        sed 's/^/    /' "$tmp/out" | head -5 >&2
-        return 1
-    fi
-    ok
-    return 0
-}
-
 N=3000
 sed 's/"h": *"0.001"/"N": '$N'/' "$src/certs/bridge/gamma0.2.json" > "$tmp/b.json"
 grep -q '"N": '$N "$tmp/b.json" || bad "problem with N = $N not made"

@@ -48,48 +48,6 @@ static void bridge_fd(double *out, double t, void *ctx)
     out[1] = sin(4.0 * t);
 }
 
-static void set_entries(dvc_imat_t A, long r, long c, const char *const *v)
-{
-    dvc_imat_resize(A, r, c);
-    for (long k = 0; k < r * c; k++) REQUIRE(dvc_ival_set_str(A->e[k], v[k]) == DVC_OK, "entry %s", v[k]);
-}
-
-static void set_vec(dvc_ivec_t x, long n, const char *const *v)
-{
-    dvc_ivec_resize(x, n);
-    for (long k = 0; k < n; k++) REQUIRE(dvc_ival_set_str(x->e[k], v[k]) == DVC_OK, "entry %s", v[k]);
-}
-
-/* Sizes and data A, B, Q, M, l, u, x0 of p from decimal strings (row-major). */
-static void set_data(dvc_dlvi_problem_t p, long n, long m, const char *const *A, const char *const *B,
-                     const char *const *Q, const char *const *M, const char *const *l,
-                     const char *const *u, const char *const *x0)
-{
-    p->n = n;
-    p->m = m;
-    set_entries(p->A, n, n, A);
-    set_entries(p->B, n, m, B);
-    set_entries(p->Q, m, n, Q);
-    set_entries(p->M, m, m, M);
-    set_vec(p->l, m, l);
-    set_vec(p->u, m, u);
-    set_vec(p->x0, n, x0);
-}
-
-/* f given by callbacks with k components, no g. */
-static void set_f(dvc_dlvi_problem_t p, long k, dvc_status (*eval)(dvc_ivec_t, const mpfi_t, void *),
-                  dvc_status (*lipschitz)(mpfr_t, const mpfi_t, void *),
-                  void (*eval_d)(double *, double, void *), void *ctx)
-{
-    memset(&p->fcb, 0, sizeof p->fcb);
-    memset(&p->gcb, 0, sizeof p->gcb);
-    p->fcb.k = k;
-    p->fcb.eval = eval;
-    p->fcb.lipschitz = lipschitz;
-    p->fcb.eval_d = eval_d;
-    p->fcb.ctx = ctx;
-}
-
 static void bridge_problem(dvc_dlvi_problem_t p, fscratch *fs, const char *x10, const char *gamma,
                            const char *theta, long N)
 {

@@ -81,6 +81,7 @@ void dvc_cert_init(dvc_cert_t c)
     memset(c, 0, sizeof *c);
     c->prec = dvc_prec_get();
     dvc_tube_init(c->tube);
+    dvc_width_init(c->width);
 }
 
 static void labels_free(dvc_cert_t c)
@@ -95,6 +96,7 @@ void dvc_cert_clear(dvc_cert_t c)
 {
     labels_free(c);
     dvc_tube_clear(c->tube);
+    dvc_width_clear(c->width);
     dvc_cert_claims_clear_(&c->method);
     dvc_cert_claims_clear_(&c->summary);
     free(c->generator);
@@ -238,6 +240,40 @@ dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "precision_bits", DVC_CLAIM_INT, NULL, (long long)r->prec);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "norm", DVC_CLAIM_TEXT, "infinity norm", 0);
     mpfr_clear(tmp);
+    return st;
+}
+
+dvc_status dvc_cert_width_point_(dvc_cert_struct *c, long i, long row)
+{
+    dvc_status st;
+    if (i == 0 && (st = dvc_width_start(c->width, c->n, c->m)) != DVC_OK) return st;
+    if (c->width->points != i) return DVC_OK; /* out of order: no figure rather than a wrong one */
+    dvc_width_add(c->width, c->tube->x + row * c->n, c->tube->y + row * c->m, c->tube->eps_x[row],
+                  c->tube->eps_y[row]);
+    return DVC_OK;
+}
+
+dvc_status dvc_cert_width_claims_(dvc_cert_claims *cl, const dvc_width_t w)
+{
+    long worst;
+    double rmax = 0, rT = 0;
+    dvc_width_verdict v;
+    dvc_status st;
+    mpfr_t a;
+    if (w->points == 0 || w->n == 0) return DVC_OK;
+    v = dvc_width_judge(w, &worst);
+    for (long j = 0; j < w->n; j++) {
+        double r = dvc_width_rel(w, j, 0), s = dvc_width_rel(w, j, 1);
+        if (r > rmax) rmax = r;
+        if (s > rT) rT = s;
+    }
+    mpfr_init2(a, 53);
+    mpfr_set_d(a, rmax, MPFR_RNDU);
+    st = mpfr_number_p(a) ? claim_bound(cl, "radius_rel_max_upper", a, 1) : DVC_OK;
+    mpfr_set_d(a, rT, MPFR_RNDU);
+    if (st == DVC_OK && mpfr_number_p(a)) st = claim_bound(cl, "radius_rel_at_T_upper", a, 1);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "radius_verdict", DVC_CLAIM_TEXT, dvc_width_verdict_name(v), 0);
+    mpfr_clear(a);
     return st;
 }
 
@@ -399,9 +435,11 @@ dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const 
         dvc_dlvi_point pt;
         dvc_cert_point_of_result_(&pt, r, i);
         st = dvc_cert_state_point_(c->tube, i, &pt);
+        if (st == DVC_OK) st = dvc_cert_width_point_(c, i, i);
     }
     if (st == DVC_OK) st = dvc_cert_method_claims_(&c->method, p, r);
     if (st == DVC_OK) st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->N]);
+    if (st == DVC_OK) st = dvc_cert_width_claims_(&c->summary, c->width);
     return st;
 }
 
@@ -413,7 +451,14 @@ static int is_stated_claim(const char *key)
 {
     return strcmp(key, "P_matrix") == 0 || strcmp(key, "step_condition") == 0 ||
            strcmp(key, "theta") == 0 || strcmp(key, "route") == 0 || strcmp(key, "predictor") == 0 ||
-           strcmp(key, "lognorm_norm") == 0;
+           strcmp(key, "lognorm_norm") == 0 || strcmp(key, "radius_verdict") == 0;
+}
+
+/* Claims a certificate may lack: they were added after version 1 was
+ * fixed, and say how informative the tube is, not what it proves. */
+static int is_optional_claim(const char *key)
+{
+    return strncmp(key, "radius_", 7) == 0;
 }
 
 /* Compare stated claims with the recomputed ones. Decimals are claims: an
@@ -434,6 +479,7 @@ const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_
         int up = strstr(key, "upper") || strncmp(key, "max_", 4) == 0 ||
                  strncmp(key, "eps_", 4) == 0 || strcmp(key, "h_hi") == 0;
         int lo = strstr(key, "lower") || strcmp(key, "h_lo") == 0;
+        if (sv == NULL && is_optional_claim(key)) continue;
         if (sv == NULL || sv->type != v->type) {
             bad = key;
             break;
@@ -520,6 +566,7 @@ static dvc_status verify_close(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlv
             st = dvc_cert_method_claims_(&m, p, r);
             if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
         }
+        if (st == DVC_OK) st = dvc_cert_width_claims_(&sm, c->width);
         k1 = st == DVC_OK ? dvc_cert_claims_hold_(&c->method, &m) : NULL;
         k2 = st == DVC_OK && !k1 ? dvc_cert_claims_hold_(&c->summary, &sm) : NULL;
         if (k1)

@@ -5,6 +5,8 @@
  * certificate must be rejected whenever a stated bound is on the wrong side
  * of the recomputed one, however close, or a stated hypothesis changed.
  * argv[1]: the source directory's certs/. */
+#include <gmp.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -138,6 +140,88 @@ static dvc_status tamper_summary(const char *path, const char *key, double rel, 
     if (used) *used = s;
     else mpfr_free_str(s);
     return verify_edited(root);
+}
+
+/* The radius_* claims (how informative the tube is) against the tube read
+ * from the JSON here, with exact rationals: the stated relative radius is
+ * >= max_i eps_x^i / max_i |x_j^i| for every state j, the verdict follows
+ * from it; editing them is rejected; a certificate without them (written
+ * before they existed) is still accepted. */
+static void test_width_claims(const char *certs)
+{
+    static const char *const names[] = {"bridge/gamma0.2.cert.json", "remark43/x0_1.cert.json",
+                                        "circuit/circuit.cert.json"};
+    for (size_t f = 0; f < sizeof names / sizeof *names; f++) {
+        char path[4096];
+        json_t *root, *sum, *steps;
+        long n;
+        mpq_t emax, q, mag, worst;
+        snprintf(path, sizeof path, "%s/%s", certs, names[f]);
+        root = load_json(path);
+        sum = json_object_get(root, "summary");
+        steps = json_object_get(root, "steps");
+        REQUIRE(json_is_string(json_object_get(sum, "radius_verdict")), "%s: radius_verdict", path);
+        n = (long)json_array_size(json_object_get(json_array_get(steps, 0), "x"));
+        mpq_inits(emax, q, mag, worst, NULL);
+        for (size_t i = 0; i < json_array_size(steps); i++) {
+            const char *e = json_string_value(json_object_get(json_array_get(steps, i), "eps_x"));
+            REQUIRE(e != NULL, "%s: step %zu: eps_x", path, i);
+            {
+                mpfr_t a;
+                mpfr_init2(a, 200);
+                mpfr_set_str(a, e, 10, MPFR_RNDU); /* >= the stated decimal */
+                mpfr_get_q(q, a);
+                mpfr_clear(a);
+            }
+            if (mpq_cmp(q, emax) > 0) mpq_set(emax, q);
+        }
+        for (long j = 0; j < n; j++) {
+            mpq_set_ui(mag, 0, 1);
+            for (size_t i = 0; i < json_array_size(steps); i++) {
+                const char *h = json_string_value(
+                    json_array_get(json_object_get(json_array_get(steps, i), "x"), (size_t)j));
+                double d = strtod(h, NULL); /* hexadecimal float: exact */
+                mpq_set_d(q, fabs(d));
+                if (mpq_cmp(q, mag) > 0) mpq_set(mag, q);
+            }
+            REQUIRE(mpq_sgn(mag) > 0, "%s: a state of size 0", path);
+            mpq_div(q, emax, mag);
+            if (j == 0 || mpq_cmp(q, worst) > 0) mpq_set(worst, q);
+        }
+        {
+            mpfr_t st;
+            mpfr_init2(st, 200);
+            mpfr_set_str(st, json_string_value(json_object_get(sum, "radius_rel_max_upper")), 10, MPFR_RNDD);
+            mpfr_get_q(q, st);
+            CHECK(mpq_cmp(q, worst) >= 0, "%s: radius_rel_max_upper below the exact relative radius", path);
+            /* and not far above it: 12 digits plus a relative 2^-40 */
+            mpq_set_d(mag, 1 + 1e-10);
+            mpq_mul(mag, mag, worst);
+            CHECK(mpq_cmp(q, mag) <= 0, "%s: radius_rel_max_upper far above the exact value", path);
+            mpfr_clear(st);
+        }
+        {
+            const char *v = json_string_value(json_object_get(sum, "radius_verdict"));
+            const char *want = mpq_cmp_ui(worst, 1, 1) > 0 ? "uninformative"
+                               : mpq_cmp_ui(worst, 1, 10) > 0 ? "wide" : "informative";
+            CHECK(strcmp(v, want) == 0, "%s: verdict %s, exact relative radius says %s", path, v, want);
+            /* a better verdict is a false statement about the tube */
+            json_object_set_new(sum, "radius_verdict",
+                                json_string(strcmp(v, "informative") == 0 ? "wide" : "informative"));
+            dvc_status st = verify_edited(json_copy(root));
+            CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "radius_verdict"),
+                  "%s: edited verdict accepted: %s", path, dvc_error_message());
+            json_object_set_new(sum, "radius_verdict", json_string(v));
+        }
+        CHECK(tamper_summary(path, "radius_rel_max_upper", -1e-9, NULL) == DVC_NOT_CERTIFIED,
+              "%s: lowered radius_rel_max_upper accepted", path);
+        /* written before the claims existed: accepted */
+        json_object_del(sum, "radius_verdict");
+        json_object_del(sum, "radius_rel_max_upper");
+        json_object_del(sum, "radius_rel_at_T_upper");
+        CHECK(verify_edited(root) == DVC_OK, "%s: without radius_* claims: %s", path, dvc_error_message());
+        mpq_clears(emax, q, mag, worst, NULL);
+    }
 }
 
 /* y solves the LVI, so y(t) in [l, u]: every y tube is met with [l.lo, u.hi].
@@ -608,6 +692,7 @@ int main(int argc, char **argv)
     test_labels(argv[1]);
     test_memory(argv[1]);
     test_notes(argv[1]);
+    test_width_claims(argv[1]);
     remove(tmpfile_);
     remove(tmpfile2_);
     mpfr_free_cache();

@@ -17,6 +17,7 @@
 
 #include "dvicert/dlvi.h"
 #include "dvicert/tube.h"
+#include "dvicert/width.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +64,10 @@ typedef struct {
      * verify checks them against the grid. */
     char **labels;
     dvc_cert_claims method, summary;
+    /* How informative the tube is (width.h), accumulated over the grid
+     * points as they are certified or read; the claims radius_* of the
+     * summary state it. */
+    dvc_width_t width;
     /* Filled by dvc_cert_enclose_retry only (not stored in a file): the
      * precision the run started at and, when it was raised, the reason the
      * last lower precision failed with. */

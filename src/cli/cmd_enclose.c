@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "hybrid.h"
+#include "width_report.h"
 #include "dvicert/certio.h"
 
 static const dvc_cli_opt opts[] = {
@@ -188,6 +189,7 @@ static int run(const dvc_cli_args *a)
         if (sharpen)
             fprintf(rep, "sharpened steps (Remark 4.3): %lld\n",
                    ns ? ns->ival : 0LL);
+        dvc_cli_width_report(rep, c);
         fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
     }
     dvc_cert_clear(c);

@@ -228,7 +228,8 @@ static const char *const keys_summary[] = {"theorem", "P_matrix", "beta_M_upper"
                                            "eps_x_at_T", "steps_sharpened", "precision_bits",
                                            "norm", "lognorm_norm", "mu_upper",
                                            "c_inf_upper", "c_Q_upper", "mode_norms", "norm_switches",
-                                           "steps_error_set", NULL};
+                                           "steps_error_set", "radius_rel_max_upper",
+                                           "radius_rel_at_T_upper", "radius_verdict", NULL};
 static const char *const keys_step[] = {"t", "x", "y", "eps_x", "eps_y", "yhat", "ry", NULL};
 
 static dvc_status known_keys(const json_t *obj, const char *const *allowed, const char *file,
@@ -404,7 +405,7 @@ static dvc_status read_step(dvc_cert_t c, const json_t *s, long i, long row, con
     } else {
         mpfi_set_ui(tb->ry[row], 0);
     }
-    return DVC_OK;
+    return dvc_cert_width_point_(c, i, row);
 }
 
 static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
@@ -644,6 +645,7 @@ static dvc_status wr_sink(const dvc_dlvi_point *pt, void *ctx)
     dvc_status st;
     if (pt->i == 0 && (st = wr_head(w)) != DVC_OK) return st;
     if ((st = dvc_cert_state_point_(c->tube, row, pt)) != DVC_OK) return st;
+    if ((st = dvc_cert_width_point_(c, pt->i, row)) != DVC_OK) return st;
     dvc_cert_time_label(label, c->tube->T, c->N, pt->i);
     s = step_obj(c->tube, row, pt->i, label);
     if (w->f) text = json_dumps(s, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -669,6 +671,7 @@ static dvc_status wr_tail(wr_t *w)
     dvc_status st;
     if (w->route == 1) st = dvc_cert_lognorm_summary_claims_(&c->summary, r, w->info, r->eps_x[r->N]);
     else st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
+    if (st == DVC_OK) st = dvc_cert_width_claims_(&c->summary, c->width);
     if (st != DVC_OK) return st;
     tail = json_object();
     json_object_set_new(tail, "summary", claims_obj(&c->summary));

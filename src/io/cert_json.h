@@ -63,6 +63,11 @@ void dvc_cert_point_of_result_(dvc_dlvi_point *pt, const dvc_dlvi_result_t r, lo
 /* The stated numbers of a certified point into row `row` of tb (n, m set):
  * widened, rounded to 12 digits; DVC_NOT_CERTIFIED when one is not finite. */
 dvc_status dvc_cert_state_point_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt);
+/* Grid point i, held in row `row` of c->tube, into c->width (i = 0 starts
+ * it; points must come in order). */
+dvc_status dvc_cert_width_point_(dvc_cert_struct *c, long i, long row);
+/* The summary claims radius_* from w (none when w is empty). */
+dvc_status dvc_cert_width_claims_(dvc_cert_claims *cl, const dvc_width_t w);
 /* Verify a recomputed point against the stated row `row` of tb: each
  * stated bound >= the recomputed one, yhat containing the recomputed
  * enclosure, the label (when given) the grid's. DVC_NOT_CERTIFIED naming

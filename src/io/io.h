@@ -31,6 +31,10 @@ dvc_status dvc_io_read_lvi(dvc_imat_t M, dvc_ivec_t q, dvc_ivec_t l, dvc_ivec_t 
 
 /* Write `text` to path atomically: to a temporary file beside it, then
  * rename. Nothing is left at path on failure. */
+/* The top-level string member key of a problem's JSON text (owned), or
+ * NULL when it is absent, not a string, or the text is not JSON. */
+char *dvc_io_problem_string(const char *problem_json, const char *key);
+
 dvc_status dvc_write_atomic(const char *path, const char *text, size_t len);
 
 #ifdef __cplusplus

@@ -2,6 +2,7 @@
 /* Problem files: JSON -> dvc_dlvi_problem_t. Every number is enclosed
  * (decimal strings exactly), every error names the file and the field. */
 #include "io/problem_json.h"
+#include "io/io.h"
 #include "dvicert/files.h"
 
 #include <errno.h>
@@ -684,4 +685,14 @@ dvc_status dvc_problem_read(dvc_dlvi_problem_t p, const char *path, mpfr_prec_t 
         dvc_dlvi_problem_init(p, 0, 0, pp);
     }
     return st;
+}
+
+char *dvc_io_problem_string(const char *problem_json, const char *key)
+{
+    json_error_t err;
+    json_t *root = problem_json ? json_loads(problem_json, 0, &err) : NULL;
+    const json_t *j = root ? json_object_get(root, key) : NULL;
+    char *s = json_is_string(j) ? strdup(json_string_value(j)) : NULL;
+    json_decref(root);
+    return s;
 }

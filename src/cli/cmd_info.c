@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* dvicert info: what a certificate states, and how informative it is. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "hybrid.h"
+#include "width_report.h"
+#include "dvicert/certio.h"
+
+static const dvc_cli_opt opts[] = {
+    {"verify", 0, NULL, NULL, "verify the certificate while reading it (as 'dvicert verify')"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static void help(void)
+{
+    printf(
+        "usage: dvicert info CERT.json [--verify]\n\n"
+        "Summary of a DLVI certificate written by 'dvicert enclose': the problem's\n"
+        "name (key \"name\" of the problem file), n, m, T, N, the certification\n"
+        "route, the precision, the stated bounds, and how informative the tube is:\n"
+        "per state, the largest radius and the radius at T relative to the size of\n"
+        "the solution (the largest |x_j| of the predictor), and a verdict:\n"
+        "  informative    every relative radius <= 0.1\n"
+        "  wide           some relative radius in (0.1, 1]\n"
+        "  uninformative  some relative radius > 1 (the tube is larger than the solution)\n"
+        "A wide certificate is still true; the report says why it is wide and what\n"
+        "helps. The verdict is also stated in the certificate (summary entries\n"
+        "radius_verdict, radius_rel_max_upper, radius_rel_at_T_upper, which verify\n"
+        "recomputes). Without --verify nothing is checked: the figures are what the\n"
+        "file states.\n\n");
+    dvc_cli_print_options(&dvc_cmd_info);
+    printf("\nexit status: 0 read (and accepted with --verify), 1 rejected by --verify,\n"
+           "2 unusable file.\n");
+}
+
+static int run(const dvc_cli_args *a);
+
+const dvc_cli_cmd dvc_cmd_info = {
+    "info", "summary of a certificate: problem, route, bounds, and how informative the tube is",
+    opts, "it prints a summary, with the certificate's own decimals", DVC_CLI_CERT_PREC, 1, 1,
+    "dvicert info CERT.json [--verify]", help, run};
+
+static int run(const dvc_cli_args *a)
+{
+    const char *in = a->pos[0];
+    int verify = dvc_cli_flag(a, "verify");
+    dvc_cert_t c;
+    dvc_status st;
+    double t0 = dvc_cli_now();
+    char *name, *route;
+    if (dvc_hybrid_file_kind(in) == 2) {
+        fprintf(stderr, "dvicert info: %s is a hybrid certificate; 'dvicert info' reads DLVI certificates "
+                "(use 'dvicert verify' and 'dvicert export' on it)\n", in);
+        return DVC_EXIT_INPUT;
+    }
+    dvc_cert_init(c);
+    st = dvc_cert_stream(c, in, verify, NULL, NULL);
+    if (st == DVC_NOT_CERTIFIED) {
+        printf("rejected: %s: %s\n", in, dvc_error_message());
+        dvc_cert_clear(c);
+        return DVC_EXIT_FAIL;
+    }
+    if (st != DVC_OK) {
+        fprintf(stderr, "dvicert info: unusable certificate: %s\n", dvc_error_message());
+        dvc_cert_clear(c);
+        return DVC_EXIT_INPUT;
+    }
+    name = dvc_io_problem_string(c->problem_json, "name");
+    route = *dvc_cert_claim_text(&c->method, "route") ? (char *)dvc_cert_claim_text(&c->method, "route")
+                                                       : "chen-wang";
+    printf("certificate: %s\n", in);
+    printf("problem: %s\n", name ? name : "(no \"name\" in the problem file)");
+    printf("n = %ld states, m = %ld multipliers, T = %.17g, N = %ld steps, %ld bits\n", c->n, c->m,
+           mpfr_get_d(&c->tube->T->left, MPFR_RNDN), c->N, (long)c->prec);
+    printf("route: %s%s\n", route, strcmp(route, "lognorm") == 0 ? " (one-sided Lipschitz bounds)"
+                                                                 : " (Algorithm 4.2 of Chen & Wang)");
+    printf("generator: %s\n", c->generator ? c->generator : "?");
+    printf("eps_x at T <= %s, max eps_x <= %s, max eps_y <= %s\n",
+           dvc_cert_claim_text(&c->summary, "eps_x_at_T"), dvc_cert_claim_text(&c->summary, "max_eps_x"),
+           dvc_cert_claim_text(&c->summary, "max_eps_y"));
+    dvc_cli_width_report(stdout, c);
+    if (verify) printf("verified: accepted (%.2f s)\n", dvc_cli_now() - t0);
+    else printf("not verified (the figures are the file's; --verify recomputes them)\n");
+    free(name);
+    dvc_cert_clear(c);
+    return DVC_EXIT_OK;
+}

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
+# How informative a certificate is: enclose prints the width table and a
+# verdict (informative / wide / uninformative) with the reason and what
+# helps; 'dvicert info' prints the same from a certificate, with --verify
+# recomputing it; bad files are refused. The verdicts are checked on the
+# bridge (Example 5.1, gamma = 0.2, T = 1), where the radius is known to
+# fall like h: N = 1000 uninformative, 10000 wide, 30000 informative
+# (relative radii 1.52, 0.148, 0.049 by the table's own column), and the
+# lognorm route informative at N = 1000.
+# usage: bash tests/cli/info.sh DVICERT SRCROOT   (run in the build's tests dir)
+set -u
+exe=${1:?usage: info.sh DVICERT SRCROOT}
+src=${2:?usage: info.sh DVICERT SRCROOT}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+bridge() { # N
+    cat <<EOF2
+{"name": "bridge N=$1", "A": [[0, 1], [-4, 0]], "B": [[0], [-1]], "f": ["0", "sin(4*t)"],
+ "Q": [[3, 0]], "M": [[1]], "g": ["0"], "l": [0], "u": ["inf"],
+ "x0": [0, "0.2"], "T": 1, "N": $1, "theta": 1}
+EOF2
+}
+for N in 1000 10000 30000; do bridge $N > "$tmp/b$N.json"; done
+
+# the relative radius in the table is max eps_x / max |x_j| (checked here
+# from the exported tube, independently of the table)
+rel_of() { # CERT -> largest max-radius / size over the states, from export
+    "$exe" export "$1" -o "$tmp/e.csv" > /dev/null 2>&1 || { echo nan; return; }
+    awk -F, 'NR == 1 { for (k = 1; k <= NF; k++) if ($k ~ /^x[0-9]+_lo$/) lo[k] = 1; next }
+             { for (k in lo) { r = ($(k + 1) - $k) / 2; m = ($(k + 1) + $k) / 2;
+                               if (r > R) R = r; if (m < 0) m = -m; if (m > S[k]) S[k] = m } }
+             END { w = 0; for (k in S) if (R / S[k] > w) w = R / S[k]; printf "%.6g\n", w }' "$tmp/e.csv"
+}
+
+expect 0 "verdict: uninformative" "N = 1000: uninformative" -- "$exe" enclose "$tmp/b1000.json" -o "$tmp/c1.json"
+grep -q "e^{L T}" "$tmp/out" && ok || bad "no growth factor in the reason"
+grep -q -- "--method lognorm" "$tmp/out" && ok || bad "no advice"
+expect 0 "verdict: wide" "N = 10000: wide" -- "$exe" enclose "$tmp/b10000.json" -o "$tmp/c2.json"
+expect 0 "verdict: informative" "N = 30000: informative" -- "$exe" enclose "$tmp/b30000.json" -o "$tmp/c3.json"
+expect 0 "verdict: informative" "lognorm route, N = 1000: informative" -- \
+    "$exe" enclose "$tmp/b1000.json" -o "$tmp/c4.json" --method lognorm
+# the verdicts agree with the exported tube (an independent reading)
+for c in c1:1 c2:0.1 c3:0; do
+    r=$(rel_of "$tmp/${c%%:*}.json")
+    awk -v r="$r" -v t="${c##*:}" 'BEGIN { exit !(r > t) }' && ok || bad "${c%%:*}: relative radius $r not above ${c##*:}"
+done
+r=$(rel_of "$tmp/c3.json")
+awk -v r="$r" 'BEGIN { exit !(r <= 0.1) }' && ok || bad "c3: relative radius $r above 0.1"
+
+# ---- dvicert info -------------------------------------------------------------
+expect 0 "problem: bridge N=1000" "info names the problem" -- "$exe" info "$tmp/c1.json"
+grep -q "n = 2 states, m = 1 multipliers, T = 1, N = 1000 steps, 53 bits" "$tmp/out" && ok || bad "info: sizes"
+grep -q "route: chen-wang" "$tmp/out" && ok || bad "info: route"
+grep -q "verdict: uninformative" "$tmp/out" && ok || bad "info: verdict"
+grep -q "not verified" "$tmp/out" && ok || bad "info without --verify says so"
+expect 0 "verified: accepted" "info --verify" -- "$exe" info "$tmp/c4.json" --verify
+grep -q "route: lognorm" "$tmp/out" && ok || bad "info: lognorm route"
+grep -q "verdict: informative" "$tmp/out" && ok || bad "info: lognorm verdict"
+sed 's/"radius_verdict":"uninformative"/"radius_verdict":"informative"/' "$tmp/c1.json" > "$tmp/t1.json"
+cmp -s "$tmp/c1.json" "$tmp/t1.json" && bad "the edit did not change the file" || ok
+expect 1 "^rejected" "info --verify rejects an edited verdict" -- "$exe" info "$tmp/t1.json" --verify
+expect 2 "unusable" "info on a file that is not a certificate" -- "$exe" info "$tmp/b1000.json"
+printf '{"version": 1,' > "$tmp/trunc.json"
+expect 2 "unusable" "info on a truncated certificate" -- "$exe" info "$tmp/trunc.json"
+expect 2 "hybrid" "info on a hybrid certificate" -- "$exe" info "$src/certs/pw-harmonic/pw-harmonic.cert.json"
+expect 0 "informative" "info --help explains the verdicts" -- "$exe" info --help
+expect 2 "" "info without a file" -- "$exe" info
+# committed certificates carry the verdict, and verify accepts it
+for c in "$src"/certs/bridge/gamma0.2.cert.json "$src"/certs/circuit/circuit.cert.json; do
+    expect 0 "verdict:" "info on $(basename "$c")" -- "$exe" info "$c" --verify
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

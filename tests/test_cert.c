@@ -201,7 +201,7 @@ static void test_width_claims(const char *certs)
             mpfr_clear(st);
         }
         {
-            const char *v = json_string_value(json_object_get(sum, "radius_verdict"));
+            char *v = strdup(json_string_value(json_object_get(sum, "radius_verdict")));
             const char *want = mpq_cmp_ui(worst, 1, 1) > 0 ? "uninformative"
                                : mpq_cmp_ui(worst, 1, 10) > 0 ? "wide" : "informative";
             CHECK(strcmp(v, want) == 0, "%s: verdict %s, exact relative radius says %s", path, v, want);
@@ -212,6 +212,7 @@ static void test_width_claims(const char *certs)
             CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "radius_verdict"),
                   "%s: edited verdict accepted: %s", path, dvc_error_message());
             json_object_set_new(sum, "radius_verdict", json_string(v));
+            free(v);
         }
         CHECK(tamper_summary(path, "radius_rel_max_upper", -1e-9, NULL) == DVC_NOT_CERTIFIED,
               "%s: lowered radius_rel_max_upper accepted", path);

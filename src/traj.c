@@ -101,12 +101,21 @@ static void worst_update(double *worst, dvc_traj_hit *hit, double d, long s, lon
 dvc_status dvc_traj_check(dvc_traj_report *rep, const dvc_traj_t tr, const dvc_tube_t tb,
                           long max_stored)
 {
+    return dvc_traj_check_tol(rep, tr, tb, max_stored, NULL);
+}
+
+dvc_status dvc_traj_check_tol(dvc_traj_report *rep, const dvc_traj_t tr, const dvc_tube_t tb,
+                              long max_stored, const double *tol)
+{
     long w = tr->n + tr->m, k2 = tb->n > tb->m ? tb->n : tb->m;
     mpfr_prec_t prec = tb->prec + DVC_TRAJ_EXTRA_BITS;
     mpfr_t mg, tmp;
     mpfr_t *lo, *hi;
     dvc_status st = DVC_OK;
     memset(rep, 0, sizeof *rep);
+    for (long k = 0; tol && k < w; k++)
+        if (!(tol[k] >= 0) || isinf(tol[k]))
+            return dvc_error(DVC_ERR_INPUT, "tolerance of column %ld: must be a finite number >= 0", k + 1);
     if (tr->n != tb->n || (tr->m != 0 && tr->m != tb->m))
         return dvc_error(DVC_ERR_INPUT, "trajectory has %ld x and %ld y columns, the tube "
                          "%ld and %ld", tr->n, tr->m, tb->n, tb->m);
@@ -137,6 +146,14 @@ dvc_status dvc_traj_check(dvc_traj_report *rep, const dvc_traj_t tr, const dvc_t
                 if (which) worst_update(&rep->worst_y, &rep->worst_y_hit, d, s, off + k);
                 else worst_update(&rep->worst_x, &rep->worst_x_hit, d, s, off + k);
                 if (d >= 0) continue;
+                if (tol && tol[off + k] > 0) {
+                    /* within the tolerance of the tube: accepted, counted */
+                    mpfr_add_d(tmp, mg, tol[off + k], MPFR_RNDD);
+                    if (mpfr_sgn(tmp) >= 0) {
+                        rep->ntol++;
+                        continue;
+                    }
+                }
                 outside = 1;
                 if (max_stored < 0 || rep->nstored < max_stored) {
                     dvc_traj_hit *nv = realloc(rep->viol, (size_t)(rep->nstored + 1) * sizeof *nv);

@@ -128,6 +128,32 @@ dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const 
 dvc_status dvc_traj_read_named(dvc_traj_t tr, const char *path, long n, long m, mpfr_srcptr t0,
                                const mpfi_t T, const char *const *names);
 
+/* How a trajectory file is read (dvc_traj_read_opts_init: the defaults of
+ * dvc_traj_read). */
+typedef struct {
+    mpfr_srcptr t0;            /* first time (NULL: 0) */
+    const char *const *names;  /* n state names accepted besides x1..xn, or NULL */
+    const char *const *ynames; /* m output names accepted besides y1..ym, or NULL */
+    /* NULL: the first line that is not blank or a comment ('#') is a header
+     * naming the columns. Else the file has no header and this names its
+     * columns in order, separated by commas: t, a state or output name,
+     * xj, yk, or _ for a column that is ignored (e.g. a Siconos-style
+     * matrix with time in column 0: "t,x1,x2,_,y1"). */
+    const char *columns;
+    /* NULL, or a number >= 0: a time in (T, T + t_tol] is read as T, and
+     * counted in clipped (simulators print the last time one ulp past T). */
+    mpfr_srcptr t_tol;
+    long clipped;              /* out: times clipped to T */
+} dvc_traj_read_opts;
+
+void dvc_traj_read_opts_init(dvc_traj_read_opts *o);
+
+/* The general reader. Fields are separated by commas when the first line
+ * that is not blank or a comment has a comma, else by blanks (spaces and
+ * tabs: whitespace-separated text as numpy.savetxt or Siconos write it). */
+dvc_status dvc_traj_read_ex(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T,
+                            dvc_traj_read_opts *o);
+
 #ifdef __cplusplus
 }
 #endif

@@ -51,7 +51,8 @@ typedef struct {
     dvc_traj_hit worst_hit;
     double worst_x, worst_y; /* the same over the x (y) components; +inf when none */
     dvc_traj_hit worst_x_hit, worst_y_hit;
-    long nviol;            /* values outside */
+    long nviol;            /* values outside (beyond the tolerance, if any) */
+    long ntol;             /* values outside the tube but within the tolerance */
     long nviol_samples;    /* samples with a value outside */
     long nstored;          /* entries of viol: the first violations, in order */
     dvc_traj_hit *viol;
@@ -67,6 +68,14 @@ void dvc_traj_report_clear(dvc_traj_report *rep);
  * all are counted. */
 dvc_status dvc_traj_check(dvc_traj_report *rep, const dvc_traj_t tr, const dvc_tube_t tb,
                           long max_stored);
+
+/* dvc_traj_check with a tolerance: tol (NULL: none) holds n + m numbers
+ * >= 0, one per column (x1..xn, y1..ym); a value whose margin is below 0
+ * but >= -tol (a rounded-down margin, so the value is provably within tol
+ * of the tube) is not a violation, and is counted in rep->ntol. Margins
+ * are reported as they are (negative for those values). */
+dvc_status dvc_traj_check_tol(dvc_traj_report *rep, const dvc_traj_t tr, const dvc_tube_t tb,
+                              long max_stored, const double *tol);
 
 /* Inner edges of the tube at sample s, component k, for messages (the
  * edges the check compares against). */

@@ -8,15 +8,23 @@
 #include "cli.h"
 #include "commands.h"
 #include "hybrid.h"
+#include "io/labels.h"
 #include "dvicert/certio.h"
 
 static void help(void)
 {
     printf(
-        "usage: dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D] [--max-report K]\n\n"
+        "usage: dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D] [--max-report K]\n"
+        "                     [--tol SPEC] [--columns LIST]\n\n"
         "Checks a trajectory computed by any tool against the certified tube.\n"
         "TRAJ.csv has a header row t,x1,...,xn[,y1,...,ym] (columns in any order; the y\n"
-        "columns are optional, all or none), times anywhere in [0, T] and in any order.\n"
+        "columns are optional, all or none; a problem that names its states and outputs\n"
+        "(state_names, output_names) accepts those names too), times anywhere in [0, T]\n"
+        "and in any order. Fields are separated by commas, or by blanks when the first\n"
+        "line has no comma (whitespace-separated text as numpy.savetxt writes it); lines\n"
+        "starting with '#' are comments. A file without a header (a Siconos-style matrix\n"
+        "with time in column 0) is read with --columns naming its columns in order, '_'\n"
+        "for a column to skip: --columns t,x1,x2,_,y1.\n"
         "Every decimal is enclosed exactly; a sample is inside only if its whole\n"
         "enclosure lies inside the tube for every time its t may denote:\n"
         "  x: x^h(t) +- eps_x^i on [t_{i-1}, t_i] (x^h: linear interpolation of the predictor)\n"
@@ -25,26 +33,36 @@ static void help(void)
         "The certificate is first re-verified (as 'dvicert verify'); --no-verify skips it.\n"
         "Everything is computed at the certificate's precision (--prec is refused).\n"
         "For a hybrid certificate the header is t and the model's state names or x1..xn.\n\n"
-        "Output: the number of samples, the worst margin (smallest distance to a tube\n"
-        "edge, negative = outside) of the x values and, separately, of the y values (a y\n"
-        "on its bound l or u has margin 0 there), and the first violations (t, component,\n"
-        "value, inner edges of the tube).\n\n");
+        "Output, summary first: the number of samples and columns checked, the worst\n"
+        "margin (smallest distance to a tube edge, negative = outside) of the x values\n"
+        "and, separately, of the y values (a y on its bound l or u has margin 0 there),\n"
+        "each with its line and column, the verdict with the number of values outside,\n"
+        "then the first K violations (t, column, value, inner edges of the tube).\n\n"
+        "Without --tol the test is exact. Simulator output is rounded (a contact force\n"
+        "of -1e-17, a last time one ulp past T): --tol 1e-12 accepts values within 1e-12\n"
+        "of the tube and reads times within 1e-12 past T as T; --tol x1=1e-9,y1=1e-12,t=0\n"
+        "sets it per column (names as in the header; unnamed columns get 0). The verdict\n"
+        "then says \"accepted with tolerance\" and counts the values that needed it.\n\n");
     dvc_cli_print_options(&dvc_cmd_check);
     printf(
         "\nexit status: 0 every sample inside, 1 a violation (or the certificate rejected),\n"
         "2 unusable input (missing columns, non-numeric values, t outside [0, T]).\n");
 }
 
+static const dvc_labels *names_;
+
 static void comp_name(char *buf, size_t n, const dvc_traj_t tr, long k)
 {
-    if (k < tr->n) snprintf(buf, n, "x%ld", k + 1);
-    else snprintf(buf, n, "y%ld", k - tr->n + 1);
+    if (k < tr->n) snprintf(buf, n, "%s", names_->x[k]);
+    else snprintf(buf, n, "%s", names_->y[k - tr->n]);
 }
 
 static const dvc_cli_opt opts[] = {
     {"no-verify", 0, NULL, NULL, "do not re-verify the certificate first"},
     {"digits", 0, "D", "a number of digits", "significant digits of the printed values and bounds (default 10)"},
     {"max-report", 0, "K", "a number of violations", "print the first K violations (default 20; 0: none, -1: all),\nthen the count of the others"},
+    {"tol", 0, "SPEC", "a tolerance", "accept values within this distance of the tube and times\nthis far past T: a number for every column, or\nNAME=VALUE,... per column (t, x1.., y1.. or the names)"},
+    {"columns", 0, "LIST", "a list of columns", "the file has no header: its columns in order (t, x1..,\ny1.. or the names; _ skips a column)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -52,7 +70,7 @@ static int run(const dvc_cli_args *a);
 
 const dvc_cli_cmd dvc_cmd_check = {
     "check", "check a trajectory (CSV) against a certificate's tube", opts, NULL, DVC_CLI_CERT_PREC,
-    2, 2, "dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D] [--max-report K]", help, run};
+    2, 2, "dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D] [--max-report K] [--tol SPEC] [--columns LIST]", help, run};
 
 /* A violation kept for the report, with the tube's inner edges at its
  * sample (computed while the tube held that time). */
@@ -71,6 +89,7 @@ typedef struct {
     kept_t *kept;
     long nkept, max_report;
     int digits, failed, seen;
+    const double *tol; /* n + m, or NULL */
     mpfr_t lo, hi;
 } ck_t;
 
@@ -141,8 +160,9 @@ static dvc_status check_one(ck_t *k, const dvc_cert_t c, long s)
     one.line = tr->line + s;
     one.t = tr->t + s;
     one.v = tr->v + s * (tr->n + tr->m);
-    if ((st = dvc_traj_check(&r1, &one, c->tube, -1)) != DVC_OK) return st;
+    if ((st = dvc_traj_check_tol(&r1, &one, c->tube, -1, k->tol)) != DVC_OK) return st;
     k->rep.nsamples++;
+    k->rep.ntol += r1.ntol;
     merge_hit(&k->rep.worst, &k->rep.worst_hit, r1.worst, &r1.worst_hit, s);
     merge_hit(&k->rep.worst_x, &k->rep.worst_x_hit, r1.worst_x, &r1.worst_x_hit, s);
     if (tr->m) merge_hit(&k->rep.worst_y, &k->rep.worst_y_hit, r1.worst_y, &r1.worst_y_hit, s);
@@ -171,6 +191,67 @@ static dvc_status peek(const dvc_cert_t c, long i, void *ctx)
     return DVC_ERR_INTERNAL; /* the header is all that is needed */
 }
 
+/* --tol SPEC: a number for every column and the time, or NAME=VALUE,...
+ * (t, x1.., y1.. or the problem's names). tol has n + m entries. */
+static int parse_tol(double *tol, double *t_tol, const char *spec, const dvc_labels *L)
+{
+    char *copy = strdup(spec), *save = NULL, *end;
+    int rc = -1;
+    if (!copy) return DVC_EXIT_INPUT;
+    *t_tol = 0;
+    for (long k = 0; k < L->n + L->m; k++) tol[k] = 0;
+    if (!strchr(spec, '=')) {
+        double v = strtod(spec, &end);
+        if (end == spec || *end || !(v >= 0) || isinf(v)) {
+            fprintf(stderr, "dvicert check: error: --tol: '%s' is not a number >= 0\n", spec);
+            rc = DVC_EXIT_INPUT;
+        }
+        for (long k = 0; k < L->n + L->m; k++) tol[k] = v;
+        *t_tol = v;
+        free(copy);
+        return rc;
+    }
+    for (char *item = strtok_r(copy, ",", &save); item && rc < 0; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        double v;
+        long slot = -1;
+        if (!eq) {
+            fprintf(stderr, "dvicert check: error: --tol: '%s' is not NAME=VALUE\n", item);
+            rc = DVC_EXIT_INPUT;
+            break;
+        }
+        *eq = '\0';
+        v = strtod(eq + 1, &end);
+        if (end == eq + 1 || *end || !(v >= 0) || isinf(v)) {
+            fprintf(stderr, "dvicert check: error: --tol: '%s' is not a number >= 0\n", eq + 1);
+            rc = DVC_EXIT_INPUT;
+            break;
+        }
+        if (strcmp(item, "t") == 0) {
+            *t_tol = v;
+            continue;
+        }
+        for (long k = 0; k < L->n && slot < 0; k++) {
+            char xk[32];
+            snprintf(xk, sizeof xk, "x%ld", k + 1);
+            if (strcmp(item, L->x[k]) == 0 || strcmp(item, xk) == 0) slot = k;
+        }
+        for (long k = 0; k < L->m && slot < 0; k++) {
+            char yk[32];
+            snprintf(yk, sizeof yk, "y%ld", k + 1);
+            if (strcmp(item, L->y[k]) == 0 || strcmp(item, yk) == 0) slot = L->n + k;
+        }
+        if (slot < 0) {
+            fprintf(stderr, "dvicert check: error: --tol: '%s' is not t or a column of the problem\n", item);
+            rc = DVC_EXIT_INPUT;
+            break;
+        }
+        tol[slot] = v;
+    }
+    free(copy);
+    return rc;
+}
+
 static int run(const dvc_cli_args *a)
 {
     const char *cpath = a->pos[0], *tpath = a->pos[1];
@@ -181,6 +262,10 @@ static int run(const dvc_cli_args *a)
     dvc_traj_t tr;
     dvc_status st;
     ck_t k;
+    dvc_labels L;
+    dvc_traj_read_opts ro;
+    double *tol = NULL, t_tol = 0;
+    mpfr_t ttol;
     if (dvc_hybrid_file_kind(cpath) == 2) return dvc_cli_hybrid_check(a);
     if ((rc = dvc_cli_max_report(a, &max_report)) >= 0) return rc;
     dvc_cert_init(c);
@@ -191,10 +276,35 @@ static int run(const dvc_cli_args *a)
         dvc_cert_clear(c);
         return rc;
     }
+    dvc_labels_init(&L);
+    if (dvc_labels_from_text(&L, c->problem_json, c->n, c->m) != DVC_OK) {
+        dvc_cert_clear(c);
+        return dvc_cli_fail("check", DVC_ERR_NOMEM);
+    }
+    names_ = &L;
+    if (dvc_cli_value(a, "tol")) {
+        tol = malloc((size_t)(c->n + c->m + 1) * sizeof *tol);
+        if (!tol || (rc = parse_tol(tol, &t_tol, dvc_cli_value(a, "tol"), &L)) >= 0) {
+            free(tol);
+            dvc_labels_clear(&L);
+            dvc_cert_clear(c);
+            return DVC_EXIT_INPUT;
+        }
+    }
     dvc_traj_init(tr);
-    st = dvc_traj_read(tr, tpath, c->n, c->m, c->tube->T);
+    dvc_traj_read_opts_init(&ro);
+    ro.names = (const char *const *)L.x;
+    ro.ynames = (const char *const *)L.y;
+    ro.columns = dvc_cli_value(a, "columns");
+    mpfr_init2(ttol, 53);
+    mpfr_set_d(ttol, t_tol, MPFR_RNDD);
+    if (tol) ro.t_tol = ttol;
+    st = dvc_traj_read_ex(tr, tpath, c->n, c->m, c->tube->T, &ro);
     if (st != DVC_OK) {
         rc = dvc_cli_fail("check", st);
+        mpfr_clear(ttol);
+        free(tol);
+        dvc_labels_clear(&L);
         dvc_cert_clear(c);
         return rc;
     }
@@ -202,6 +312,7 @@ static int run(const dvc_cli_args *a)
     k.tr = tr;
     k.max_report = max_report;
     k.digits = digits;
+    k.tol = tol;
     k.rep.worst = k.rep.worst_x = k.rep.worst_y = INFINITY;
     k.order = malloc((size_t)tr->ns * sizeof *k.order);
     k.need = malloc((size_t)tr->ns * sizeof *k.need);
@@ -231,13 +342,13 @@ static int run(const dvc_cli_args *a)
     if (verify) printf("certificate: %s verified\n", cpath);
     {
         dvc_traj_report *rep = &k.rep;
-        char name[32];
+        char name[64];
         if (k.nkept > 1) qsort(k.kept, (size_t)k.nkept, sizeof *k.kept, by_key);
         printf("samples: %ld (checked: %ld x column%s%s)\n", rep->nsamples, tr->n, tr->n > 1 ? "s" : "",
                tr->m ? " and the y columns" : "");
-        comp_name(name, sizeof name, tr, rep->worst_hit.comp);
-        printf("worst margin: %.*g (line %ld, %s)\n", digits, rep->worst,
-               tr->line[rep->worst_hit.sample], name);
+        if (ro.clipped)
+            printf("note: %ld time%s past T by at most the tolerance %g read as T\n", ro.clipped,
+                   ro.clipped == 1 ? "" : "s", t_tol);
         comp_name(name, sizeof name, tr, rep->worst_x_hit.comp);
         printf("worst x margin: %.*g (line %ld, %s)\n", digits, rep->worst_x,
                tr->line[rep->worst_x_hit.sample], name);
@@ -246,6 +357,15 @@ static int run(const dvc_cli_args *a)
             printf("worst y margin: %.*g (line %ld, %s)\n", digits, rep->worst_y,
                    tr->line[rep->worst_y_hit.sample], name);
         }
+        printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
+               rep->nviol ? "VIOLATED" : "inside", rep->nviol_samples, rep->nsamples, rep->nviol,
+               rep->nviol == 1 ? "" : "s");
+        if (tol && !rep->nviol)
+            printf("accepted with tolerance %s: %ld value%s outside the tube by less than the tolerance\n",
+                   dvc_cli_value(a, "tol"), rep->ntol, rep->ntol == 1 ? "" : "s");
+        else if (tol)
+            printf("tolerance %s: %ld more value%s outside the tube by less than it\n",
+                   dvc_cli_value(a, "tol"), rep->ntol, rep->ntol == 1 ? "" : "s");
         for (long q = 0; q < k.nkept; q++) {
             const kept_t *h = &k.kept[q];
             char *ts = dvc_ival_str(tr->t[h->sample], digits);
@@ -260,9 +380,6 @@ static int run(const dvc_cli_args *a)
         if (rep->nviol > k.nkept)
             printf("... %ld more violation%s not listed (--max-report %ld)\n", rep->nviol - k.nkept,
                    rep->nviol - k.nkept == 1 ? "" : "s", max_report);
-        printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
-               rep->nviol ? "VIOLATED" : "inside", rep->nviol_samples, rep->nsamples, rep->nviol,
-               rep->nviol == 1 ? "" : "s");
         rc = rep->nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;
     }
 out:
@@ -275,6 +392,9 @@ out:
     free(k.need);
     mpfr_clears(k.lo, k.hi, (mpfr_ptr)0);
     dvc_traj_clear(tr);
+    mpfr_clear(ttol);
+    free(tol);
+    dvc_labels_clear(&L);
     dvc_cert_clear(c);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "hybrid.h"
+#include "io/labels.h"
 #include "dvicert/certio.h"
 
 static const dvc_cli_opt opts[] = {
@@ -24,6 +25,8 @@ static void help(void)
         "usage: dvicert export CERT.json -o TUBE.csv [--digits D] [--grid-only] [--w]\n\n"
         "Writes the certified tube as CSV (columns documented in docs/formats.md):\n"
         "  kind,t_lo,t_hi,x1_lo,x1_hi,...,xn_lo,xn_hi,y1_lo,y1_hi,...,ym_lo,ym_hi\n"
+        "(a problem that names its states and outputs, state_names and output_names,\n"
+        "gives those names instead of x1.., y1..)\n"
         "kind = grid: bounds at the grid point t_i (t_lo, t_hi enclose t_i = i T/N):\n"
         "       x^i +- eps_x^i and y^i +- eps_y^i;\n"
         "kind = step: bounds valid for every t in [t_{i-1}, t_i] (t_lo, t_hi: that\n"
@@ -96,8 +99,16 @@ static dvc_status ex_start(ex_t *e, const dvc_cert_t c)
     mpfi_init2(e->tt, c->prec);
     if (!e->verify) e->fail |= fputs("# certificate NOT re-verified (--no-verify)\n", e->f) < 0;
     e->fail |= fputs("kind,t_lo,t_hi", e->f) < 0;
-    for (long j = 0; j < c->n; j++) e->fail |= fprintf(e->f, ",x%ld_lo,x%ld_hi", j + 1, j + 1) < 0;
-    for (long k = 0; k < c->m; k++) e->fail |= fprintf(e->f, ",y%ld_lo,y%ld_hi", k + 1, k + 1) < 0;
+    {
+        /* the problem's state and output names when it gives them */
+        dvc_labels L;
+        dvc_labels_init(&L);
+        if (dvc_labels_from_text(&L, c->problem_json, c->n, c->m) != DVC_OK)
+            return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        for (long j = 0; j < c->n; j++) e->fail |= fprintf(e->f, ",%s_lo,%s_hi", L.x[j], L.x[j]) < 0;
+        for (long k = 0; k < c->m; k++) e->fail |= fprintf(e->f, ",%s_lo,%s_hi", L.y[k], L.y[k]) < 0;
+        dvc_labels_clear(&L);
+    }
     for (long k = 0; e->want_w && k < c->m; k++) e->fail |= fprintf(e->f, ",w%ld_lo,w%ld_hi", k + 1, k + 1) < 0;
     e->fail |= fputs("\n", e->f) < 0;
     return DVC_OK;

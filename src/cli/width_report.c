@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "width_report.h"
+#include "io/labels.h"
 
 /* The claim named key as a double (NaN when absent). */
 static double claim_d(const dvc_cert_claims *cl, const char *key)
@@ -23,15 +24,18 @@ void dvc_cli_width_report(FILE *f, const dvc_cert_t c)
     dvc_width_verdict v;
     double T = mpfr_get_d(&c->tube->T->right, MPFR_RNDU);
     int lognorm = strcmp(dvc_cert_claim_text(&c->method, "route"), "lognorm") == 0;
+    dvc_labels L;
     if (w->points == 0 || w->n == 0) return;
+    dvc_labels_init(&L);
+    if (dvc_labels_from_text(&L, c->problem_json, c->n, c->m) != DVC_OK) return;
     v = dvc_width_judge(w, &worst);
     fprintf(f, "radius of the x tube (one bound for every state), relative to the size of the\n"
                "solution (the largest |x_j| of the predictor over the grid):\n");
     fprintf(f, "  %-8s %12s %12s %12s %12s %12s\n", "state", "size", "max radius", "radius at T",
             "relative max", "rel. at T");
     for (long j = 0; j < w->n; j++) {
-        char name[24];
-        snprintf(name, sizeof name, "x%ld", j + 1);
+        char name[64];
+        dvc_labels_axis(name, sizeof name, L.x[j], L.x_unit[j]);
         fprintf(f, "  %-8s %12.4g %12.4g %12.4g %12.4g %12.4g\n", name, w->xmag[j], w->rx_max, w->rx_T,
                 dvc_width_rel(w, j, 0), dvc_width_rel(w, j, 1));
     }
@@ -43,11 +47,12 @@ void dvc_cli_width_report(FILE *f, const dvc_cert_t c)
     }
     if (v == DVC_WIDTH_INFORMATIVE) {
         fprintf(f, "verdict: informative (every relative radius <= %g)\n", DVC_WIDTH_WIDE_AT);
+        dvc_labels_clear(&L);
         return;
     }
-    fprintf(f, "verdict: %s: the largest radius is %.3g times the size of x%ld (above %g);\n"
+    fprintf(f, "verdict: %s: the largest radius is %.3g times the size of %s (above %g);\n"
                "  the tube is still certified (a true bound). Why, and what helps:\n",
-            dvc_width_verdict_name(v), dvc_width_rel(w, worst, 0), worst + 1,
+            dvc_width_verdict_name(v), dvc_width_rel(w, worst, 0), L.x[worst],
             v == DVC_WIDTH_WIDE ? DVC_WIDTH_WIDE_AT : DVC_WIDTH_UNINFORMATIVE_AT);
     {
         double L = claim_d(&c->summary, lognorm ? "mu_upper" : "L_upper"), g = exp(L * T);
@@ -72,4 +77,5 @@ void dvc_cli_width_report(FILE *f, const dvc_cert_t c)
         fprintf(f, "  - a smaller step h = T/N (a larger N in the problem file): the predictor's\n"
                    "    defect falls like h\n");
     }
+    dvc_labels_clear(&L);
 }

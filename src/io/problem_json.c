@@ -16,6 +16,7 @@
 
 #include "dvicert/expr.h"
 #include "io/json.h"
+#include "io/labels.h"
 #include "dvicert/tabfun.h"
 #include "dvicert/tfun.h"
 
@@ -591,7 +592,15 @@ static dvc_status build(dvc_dlvi_problem_t p, json_t *res, const json_t *obj, ct
     }
     if ((st = read_funs(&p->fcb, res, obj, "f", n, p->T, c)) != DVC_OK) return st;
     if ((st = read_funs(&p->gcb, res, obj, "g", m, p->T, c)) != DVC_OK) return st;
-    return DVC_OK;
+    {
+        /* names and units are only shown, but a bad one is refused here,
+         * before a certificate carries it */
+        dvc_labels L;
+        dvc_labels_init(&L);
+        st = dvc_labels_from_json(&L, obj, n, m, c->file);
+        dvc_labels_clear(&L);
+    }
+    return st;
 }
 
 static mpfr_prec_t file_prec(const json_t *obj, const char *file, dvc_status *st)

@@ -18,11 +18,23 @@ static char *trim(char *s)
     return s;
 }
 
-/* Split line in place at commas; returns the number of fields (<= max). */
-static long split(char *line, char **f, long max)
+/* Split line in place at delim (',' or ' ': runs of blanks); returns the
+ * number of fields (the first max are stored). */
+static long split(char *line, char **f, long max, char delim)
 {
     long k = 0;
     char *p = line;
+    if (delim == ' ') {
+        for (;;) {
+            while (*p == ' ' || *p == '\t') p++;
+            if (!*p) return k;
+            if (k < max) f[k] = p;
+            k++;
+            while (*p && *p != ' ' && *p != '\t') p++;
+            if (!*p) return k;
+            *p++ = '\0';
+        }
+    }
     for (;;) {
         char *c = strchr(p, ',');
         /* cut before trimming, so "t ,x1" gives "t" */
@@ -35,16 +47,23 @@ static long split(char *line, char **f, long max)
     return k;
 }
 
+#define SLOT_IGNORED (-2)
+
 /* Column name -> slot: 0 = t, 1..n = x (a state name when names is given,
- * else or then x1..xn), n+1..n+m = y; -1 unknown. */
-static long slot_of(const char *name, long n, long m, const char *const *names)
+ * else or then x1..xn), n+1..n+m = y (likewise with ynames); SLOT_IGNORED
+ * for "_" when ignoring is allowed; -1 unknown. */
+static long slot_of(const char *name, long n, long m, const dvc_traj_read_opts *o, int allow_ignore)
 {
     char *end;
     long k;
     if (strcmp(name, "t") == 0) return 0;
-    if (names)
+    if (allow_ignore && strcmp(name, "_") == 0) return SLOT_IGNORED;
+    if (o->names)
         for (long j = 0; j < n; j++)
-            if (strcmp(name, names[j]) == 0) return j + 1;
+            if (strcmp(name, o->names[j]) == 0) return j + 1;
+    if (o->ynames)
+        for (long j = 0; j < m; j++)
+            if (strcmp(name, o->ynames[j]) == 0) return n + j + 1;
     if ((name[0] != 'x' && name[0] != 'y') || !isdigit((unsigned char)name[1])) return -1;
     errno = 0;
     k = strtol(name + 1, &end, 10);
@@ -53,27 +72,117 @@ static long slot_of(const char *name, long n, long m, const char *const *names)
     return k <= m ? n + k : -1;
 }
 
+void dvc_traj_read_opts_init(dvc_traj_read_opts *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
 dvc_status dvc_traj_read(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T)
 {
-    return dvc_traj_read_named(tr, path, n, m, NULL, T, NULL);
+    dvc_traj_read_opts o;
+    dvc_traj_read_opts_init(&o);
+    return dvc_traj_read_ex(tr, path, n, m, T, &o);
 }
 
 dvc_status dvc_traj_read_named(dvc_traj_t tr, const char *path, long n, long m, mpfr_srcptr t0,
                                const mpfi_t T, const char *const *names)
 {
+    dvc_traj_read_opts o;
+    dvc_traj_read_opts_init(&o);
+    o.t0 = t0;
+    o.names = names;
+    return dvc_traj_read_ex(tr, path, n, m, T, &o);
+}
+
+/* The column names (a header line, or o->columns) into slot_col; *ncols
+ * receives their number. Messages name what as "line L" or "--columns". */
+static dvc_status read_names(long *slot_col, long **col_slot, long *ncols, char *text, char delim, long n,
+                             long m, dvc_traj_read_opts *o, const char *path, const char *what)
+{
+    long cnt, nslots = 1 + n + m;
+    char **fld;
+    dvc_status st = DVC_OK;
+    int listed = o->columns != NULL;
+    char *copy = strdup(text);
+    if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    cnt = split(copy, NULL, 0, delim);
+    free(copy);
+    fld = malloc((size_t)(cnt > 0 ? cnt : 1) * sizeof *fld);
+    *col_slot = malloc((size_t)(cnt > 0 ? cnt : 1) * sizeof **col_slot);
+    if (!fld || !*col_slot) {
+        free(fld);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    split(text, fld, cnt, delim);
+    *ncols = cnt;
+    for (long k = 0; k < cnt && st == DVC_OK; k++) {
+        long s = slot_of(fld[k], n, m, o, listed);
+        (*col_slot)[k] = s;
+        if (s == SLOT_IGNORED) continue;
+        if (s < 0 && o->names)
+            st = dvc_error(DVC_ERR_INPUT, "%s: %s: unknown column '%s' (expected t and the states "
+                           "%s..%s or x1..x%ld%s)", path, what, fld[k], o->names[0], o->names[n - 1], n,
+                           listed ? ", or _ to skip a column" : "; --columns reads other layouts");
+        else if (s < 0)
+            st = dvc_error(DVC_ERR_INPUT, "%s: %s: unknown column '%s' (expected t, x1..x%ld, y1..y%ld%s)",
+                           path, what, fld[k], n, m,
+                           listed ? ", or _ to skip a column" : "; --columns reads other layouts");
+        else if (slot_col[s] >= 0)
+            /* with names, a state may be given by name and as xj */
+            st = dvc_error(DVC_ERR_INPUT, o->names && s >= 1 && s <= n
+                           ? "%s: %s: column '%s' names a state already given"
+                           : o->ynames && s > n ? "%s: %s: column '%s' names an output already given"
+                                                : "%s: %s: column '%s' appears twice", path, what, fld[k]);
+        else
+            slot_col[s] = k;
+    }
+    free(fld);
+    if (st != DVC_OK) return st;
+    if (slot_col[0] < 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: %s: missing column 't' (header must be "
+                         "t,x1..x%ld[,y1..y%ld])", path, what, n, m);
+    for (long s = 1; s <= n; s++)
+        if (slot_col[s] < 0) {
+            if (o->names)
+                return dvc_error(DVC_ERR_INPUT, "%s: %s: missing column '%s' (the model "
+                                 "has %ld states)", path, what, o->names[s - 1], n);
+            return dvc_error(DVC_ERR_INPUT, "%s: %s: missing column 'x%ld' (the "
+                             "problem has %ld states)", path, what, s, n);
+        }
+    {
+        long ny = 0;
+        for (long s = n + 1; s < nslots; s++) ny += slot_col[s] >= 0;
+        if (ny != 0 && ny != m)
+            for (long s = n + 1; s < nslots; s++)
+                if (slot_col[s] < 0)
+                    return dvc_error(DVC_ERR_INPUT, "%s: %s: missing column 'y%ld' "
+                                     "(give all of y1..y%ld or none)", path, what, s - n, m);
+    }
+    return DVC_OK;
+}
+
+dvc_status dvc_traj_read_ex(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T,
+                            dvc_traj_read_opts *o)
+{
     FILE *f;
-    char *line = NULL;
+    char *line = NULL, delim = 0;
     size_t cap = 0;
     ssize_t len;
     long lineno = 0, nslots = 1 + n + m, ncols = 0, alloc = 0;
     long *slot_col = NULL;  /* slot -> column, -1 absent */
+    long *col_slot = NULL;  /* column -> slot */
     char **fld = NULL;
+    const char *const *names = o->names;
     dvc_status st = DVC_OK;
     int have_header = 0;
     /* samples are decimals: enclose them tighter than the tube's numbers */
     mpfr_prec_t prec = mpfi_get_prec(T) + DVC_TRAJ_EXTRA_BITS;
+    mpfr_t tmax; /* T + t_tol rounded down: the clipping never reaches past it */
 
     dvc_traj_clear(tr);
+    o->clipped = 0;
+    if (o->t_tol && !(mpfr_number_p(o->t_tol) && mpfr_sgn(o->t_tol) >= 0))
+        return dvc_error(DVC_ERR_INPUT, "time tolerance: must be a finite number >= 0");
     if ((st = dvc_infile_open(&f, path, "r")) != DVC_OK) return st;
     slot_col = malloc((size_t)nslots * sizeof *slot_col);
     if (!slot_col) {
@@ -81,6 +190,8 @@ dvc_status dvc_traj_read_named(dvc_traj_t tr, const char *path, long n, long m, 
         return dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
     for (long s = 0; s < nslots; s++) slot_col[s] = -1;
+    mpfr_init2(tmax, prec);
+    if (o->t_tol) mpfr_add(tmax, &T->left, o->t_tol, MPFR_RNDD);
 
     while (st == DVC_OK && (len = getline(&line, &cap, f)) >= 0) {
         char *p;
@@ -89,78 +200,55 @@ dvc_status dvc_traj_read_named(dvc_traj_t tr, const char *path, long n, long m, 
         p = trim(line);
         if (*p == '\0' || *p == '#') continue;
         if (!have_header) {
-            long cnt = 1;
-            for (char *q = p; *q; q++) cnt += *q == ',';
-            ncols = cnt;
+            char what[64];
+            delim = strchr(p, ',') ? ',' : ' ';
+            if (o->columns) {
+                char *cols = strdup(o->columns);
+                if (!cols) {
+                    st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+                    break;
+                }
+                st = read_names(slot_col, &col_slot, &ncols, cols, ',', n, m, o, path, "--columns");
+                free(cols);
+            } else {
+                snprintf(what, sizeof what, "line %ld", lineno);
+                st = read_names(slot_col, &col_slot, &ncols, p, delim, n, m, o, path, what);
+            }
+            if (st != DVC_OK) break;
             fld = malloc((size_t)ncols * sizeof *fld);
-            if (!fld) {
-                st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                break;
-            }
-            split(p, fld, ncols);
-            for (long k = 0; k < ncols; k++) {
-                long s = slot_of(fld[k], n, m, names);
-                if (s < 0 && names)
-                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: unknown column '%s' (expected t "
-                                   "and the states %s..%s or x1..x%ld)", path, lineno, fld[k],
-                                   names[0], names[n - 1], n);
-                else if (s < 0)
-                    st = dvc_error(DVC_ERR_INPUT,
-                                   "%s: line %ld: unknown column '%s' (expected t, x1..x%ld, y1..y%ld)",
-                                   path, lineno, fld[k], n, m);
-                else if (slot_col[s] >= 0)
-                    /* with names, a state may be given by name and as xj */
-                    st = dvc_error(DVC_ERR_INPUT, names && s >= 1 && s <= n
-                                   ? "%s: line %ld: column '%s' names a state already given"
-                                   : "%s: line %ld: column '%s' appears twice", path, lineno, fld[k]);
-                if (st != DVC_OK) break;
-                slot_col[s] = k;
-            }
-            if (st != DVC_OK) break;
-            if (slot_col[0] < 0) {
-                st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 't' (header must be "
-                               "t,x1..x%ld[,y1..y%ld])", path, lineno, n, m);
-                break;
-            }
-            for (long s = 1; s <= n; s++)
-                if (slot_col[s] < 0) {
-                    if (names)
-                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column '%s' (the model "
-                                       "has %ld states)", path, lineno, names[s - 1], n);
-                    else
-                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 'x%ld' (the "
-                                       "problem has %ld states)", path, lineno, s, n);
-                    break;
-                }
-            if (st != DVC_OK) break;
-            {
-                long ny = 0;
-                for (long s = n + 1; s < nslots; s++) ny += slot_col[s] >= 0;
-                if (ny != 0 && ny != m) {
-                    for (long s = n + 1; s < nslots; s++)
-                        if (slot_col[s] < 0) {
-                            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 'y%ld' "
-                                           "(give all of y1..y%ld or none)", path, lineno, s - n, m);
-                            break;
-                        }
-                    break;
-                }
-                tr->n = n;
-                tr->m = ny;
-            }
             tr->col = malloc((size_t)(n + m + 1) * sizeof *tr->col);
-            if (!tr->col) {
+            if (!fld || !tr->col) {
                 st = dvc_error(DVC_ERR_NOMEM, "out of memory");
                 break;
             }
+            tr->n = n;
+            tr->m = 0;
+            for (long q = n + 1; q < nslots; q++) tr->m += slot_col[q] >= 0;
             for (long k = 0; k < tr->n + tr->m; k++) tr->col[k] = slot_col[k + 1];
             have_header = 1;
-            continue;
+            if (!o->columns) continue; /* without a header list this line was the header */
+            {
+                /* a header line above a --columns list is skipped: its time
+                 * field is not a number */
+                char *copy = strdup(p);
+                mpfi_t t1;
+                int header = 0;
+                if (!copy) {
+                    st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+                    break;
+                }
+                mpfi_init2(t1, 64);
+                if (split(copy, fld, ncols, delim) == ncols)
+                    header = dvc_ival_set_str(t1, fld[slot_col[0]]) != DVC_OK;
+                mpfi_clear(t1);
+                free(copy);
+                if (header) continue;
+            }
         }
-        nf = split(p, fld, ncols);
+        nf = split(p, fld, ncols, delim);
         if (nf != ncols) {
-            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the header has %ld", path,
-                           lineno, nf, ncols);
+            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the %s has %ld", path,
+                           lineno, nf, o->columns ? "--columns list" : "header", ncols);
             break;
         }
         if (tr->ns == alloc) {
@@ -189,15 +277,21 @@ dvc_status dvc_traj_read_named(dvc_traj_t tr, const char *path, long n, long m, 
                                path, lineno, fld[slot_col[0]]);
                 break;
             }
-            if ((t0 ? mpfr_cmp(&tr->t[s]->left, t0) : mpfr_sgn(&tr->t[s]->left)) < 0 ||
+            if (o->t_tol && mpfr_cmp(&tr->t[s]->right, &T->right) > 0 &&
+                mpfr_cmp(&tr->t[s]->left, &T->left) >= 0 && mpfr_cmp(&tr->t[s]->right, tmax) <= 0) {
+                mpfi_set(tr->t[s], T); /* within the tolerance past T: read as T */
+                o->clipped++;
+            }
+            if ((o->t0 ? mpfr_cmp(&tr->t[s]->left, o->t0) : mpfr_sgn(&tr->t[s]->left)) < 0 ||
                 mpfr_cmp(&tr->t[s]->right, &T->right) > 0) {
-                if (t0)
+                if (o->t0)
                     st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %s lies outside [t0, T] = "
                                    "[%.17g, %.17g]", path, lineno, fld[slot_col[0]],
-                                   mpfr_get_d(t0, MPFR_RNDD), dvc_ival_mid_d(T));
+                                   mpfr_get_d(o->t0, MPFR_RNDD), dvc_ival_mid_d(T));
                 else
                     st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %s lies outside [0, T] = "
-                                   "[0, %.17g]", path, lineno, fld[slot_col[0]], dvc_ival_mid_d(T));
+                                   "[0, %.17g]%s", path, lineno, fld[slot_col[0]], dvc_ival_mid_d(T),
+                                   o->t_tol ? "" : " (--tol clips times just past T)");
                 break;
             }
             for (long k = 0; k < w; k++) {
@@ -208,6 +302,9 @@ dvc_status dvc_traj_read_named(dvc_traj_t tr, const char *path, long n, long m, 
                     if (k < tr->n && names)
                         st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s': '%s' is not a "
                                        "finite decimal number", path, lineno, names[k], txt);
+                    else if (k >= tr->n && o->ynames)
+                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s': '%s' is not a "
+                                       "finite decimal number", path, lineno, o->ynames[k - tr->n], txt);
                     else {
                         snprintf(lab, sizeof lab, "%s%ld", k < tr->n ? "x" : "y",
                                  k < tr->n ? k + 1 : k - tr->n + 1);
@@ -230,8 +327,9 @@ dvc_status dvc_traj_read_named(dvc_traj_t tr, const char *path, long n, long m, 
     free(line);
     free(fld);
     free(slot_col);
+    free(col_slot);
+    mpfr_clear(tmax);
     fclose(f);
     if (st != DVC_OK) dvc_traj_clear(tr);
     return st;
 }
-

@@ -73,7 +73,7 @@ expect 2 "" "missing certificate file" -- "$exe" verify "$tmp/nonexistent.json"
 # ---- 4. check: exact solutions inside, perturbed ones outside -----------------
 "$gen" bridge 0.2 1 10000 20121 > "$tmp/exact.csv"
 expect 0 "inside: 0 of 10000" "exact bridge solution (10000 random times) inside" -- "$exe" check "$C" "$tmp/exact.csv"
-grep -q "worst margin: [0-9]" "$tmp/out" && ok || bad "worst margin should be positive"
+grep -q "worst x margin: [0-9]" "$tmp/out" && ok || bad "worst margin should be positive"
 # perturbation 0.5 > max eps_x = 0.4652...: every sample outside
 "$gen" bridge 0.2 1 10000 20121 0.5 > "$tmp/pert.csv"
 expect 1 "VIOLATED: 10000 of 10000" "perturbed bridge solution rejected" -- "$exe" check "$C" "$tmp/pert.csv"
@@ -289,7 +289,7 @@ expect 2 "option --digits has no effect here" "enclose --digits refused" -- "$ex
 absent "$tmp/d.cert.json" "enclose --digits"
 expect 2 "option --digits has no effect here" "plot --digits refused" -- "$exe" plot "$C" -o "$tmp/d.png" --digits 5
 expect 2 "option --digits has no effect here" "classify --digits refused" -- "$exe" classify "$src/certs/lvi/lcp2.json" --digits 5
-expect 0 "worst margin: [0-9][.][0-9][0-9]e-[0-9]* " "check --digits 3 honoured" -- "$exe" check "$C" "$tmp/xonly.csv" --digits 3
+expect 0 "worst x margin: [0-9][.][0-9][0-9]e-[0-9]* " "check --digits 3 honoured" -- "$exe" check "$C" "$tmp/xonly.csv" --digits 3
 expect 0 "wrote" "export --digits 5" -- "$exe" export "$C" -o "$tmp/d5.csv" --digits 5
 awk -F, 'NR > 1 { for (k = 2; k <= NF; k++) { s = $k; sub(/^-/, "", s); sub(/e.*/, "", s); gsub(/[.]/, "", s); sub(/^0+/, "", s); if (length(s) > 5) b++ } }
     END { exit b > 0 }' "$tmp/d5.csv" && ok || bad "export --digits 5: more than 5 digits"

@@ -400,6 +400,7 @@ dvc_status dvc_lcpall_enum_(dvc_lcpall_result_t r, const dvc_lcpall_data_ *d,
         size_t len = strlen(r->reason);
         char *p = r->reason + len;
         size_t room = sizeof r->reason - len;
+        if (c.stop) r->covered = 0; /* bases left unexamined */
         if (c.stop == 1)
             snprintf(p, room, "time budget of %g s spent after %ld of 2^%ld bases; ",
                      o->max_seconds, r->bases, n);

@@ -229,6 +229,158 @@ static void test_random(void)
     CHECK(complete >= 100 && degenerate >= 30, "too few instances: %ld, %ld", complete, degenerate);
 }
 
+/* Feasible bases of the exact point problem (M, q): feas[] (masks), *deg
+ * when one of them is degenerate. Returns their number, or -1 when some
+ * M_JJ is singular (the reference cannot enumerate then). */
+static long reference(unsigned *feas, int *deg, mpq_t *M, mpq_t *q, long n)
+{
+    mpq_t z[8], w[8];
+    long nfeas = 0;
+    *deg = 0;
+    for (long i = 0; i < n; i++) {
+        mpq_init(z[i]);
+        mpq_init(w[i]);
+    }
+    for (unsigned mask = 0; mask < (1u << n); mask++) {
+        if (!exact_basis(z, w, M, q, n, mask)) {
+            nfeas = -1;
+            break;
+        }
+        int ok = 1, strict = 1;
+        for (long i = 0; i < n; i++) {
+            const mpq_t *v = (mask >> i & 1) ? &z[i] : &w[i];
+            if (mpq_sgn(*v) < 0) ok = 0;
+            if (mpq_sgn(*v) == 0) strict = 0;
+        }
+        if (ok) {
+            feas[nfeas++] = mask;
+            if (!strict) *deg = 1;
+        }
+    }
+    for (long i = 0; i < n; i++) {
+        mpq_clear(z[i]);
+        mpq_clear(w[i]);
+    }
+    return nfeas;
+}
+
+/* Interval data: M integer +- 2^-10, q in quarters +- 2^-10 (exact binary
+ * endpoints). At three exact sample points (all lower endpoints, all upper,
+ * the midpoints) every solution lies in the box of its basis when the result
+ * is covered, and every basis of an `exists` box is feasible. */
+static void test_random_interval(void)
+{
+    check_rng g = {99};
+    long tested = 0, checked = 0;
+    for (int inst = 0; inst < 300; inst++) {
+        long n = check_rng_int(&g, 1, 6);
+        double Mc[36], qc[6], rad = 0x1p-10;
+        dvc_imat_t Mi;
+        dvc_ivec_t qi;
+        dvc_lcpall_result_t r;
+        for (long k = 0; k < n * n; k++) {
+            long v = check_rng_int(&g, -4, 4);
+            if (k % (n + 1) == 0 && v == 0) v = 2;
+            Mc[k] = (double)v;
+        }
+        for (long i = 0; i < n; i++) qc[i] = check_rng_int(&g, -12, 12) / 4.0;
+        dvc_imat_init2(Mi, n, n, 53);
+        dvc_ivec_init2(qi, n, 53);
+        for (long k = 0; k < n * n; k++) mpfi_interv_d(Mi->e[k], Mc[k] - rad, Mc[k] + rad);
+        for (long i = 0; i < n; i++) mpfi_interv_d(qi->e[i], qc[i] - rad, qc[i] + rad);
+        dvc_lcpall_result_init(r);
+        dvc_status st = dvc_lcpall_solve(r, Mi, qi, NULL);
+        CHECK(st == DVC_OK || st == DVC_NOT_CERTIFIED, "interval instance %d: status %d", inst, st);
+        tested++;
+        for (int smp = -1; smp <= 1; smp++) {
+            mpq_t M[36], q[6], z[6], w[6];
+            unsigned feas[64];
+            int deg;
+            for (long k = 0; k < n * n; k++) {
+                mpq_init(M[k]);
+                mpq_set_d(M[k], Mc[k] + smp * rad);
+            }
+            for (long i = 0; i < n; i++) {
+                mpq_init(q[i]);
+                mpq_set_d(q[i], qc[i] + smp * rad);
+                mpq_init(z[i]);
+                mpq_init(w[i]);
+            }
+            long nfeas = reference(feas, &deg, M, q, n);
+            if (nfeas >= 0) {
+                checked++;
+                if (r->verdict == DVC_LCPALL_COMPLETE)
+                    CHECK(r->nsol == nfeas, "interval instance %d sample %d: %ld boxes, exact %ld", inst,
+                          smp, r->nsol, nfeas);
+                for (long s = 0; s < nfeas && r->covered; s++) {
+                    long k = r->route[0] == 'P' ? 0 : find_box(r, feas[s]);
+                    exact_basis(z, w, M, q, n, feas[s]);
+                    CHECK(k >= 0 && box_contains(r, k, z, w), "interval instance %d sample %d: "
+                          "solution of basis %#x not enclosed", inst, smp, feas[s]);
+                }
+                for (long k = 0; k < r->nsol && r->route[0] != 'P'; k++) {
+                    char b[8];
+                    unsigned m = 0;
+                    int found = 0;
+                    if (dvc_lcpall_get(r, k, NULL, NULL, b, NULL) != DVC_LCPALL_SOL_EXISTS) continue;
+                    for (long i = 0; i < n; i++)
+                        if (b[i]) m |= 1u << i;
+                    for (long s2 = 0; s2 < nfeas; s2++) found |= feas[s2] == m;
+                    CHECK(found, "interval instance %d sample %d: box %ld proven, basis %#x infeasible",
+                          inst, smp, k, m);
+                }
+            }
+            for (long k = 0; k < n * n; k++) mpq_clear(M[k]);
+            for (long i = 0; i < n; i++) {
+                mpq_clear(q[i]);
+                mpq_clear(z[i]);
+                mpq_clear(w[i]);
+            }
+        }
+        dvc_lcpall_result_clear(r);
+        dvc_imat_clear(Mi);
+        dvc_ivec_clear(qi);
+    }
+    printf("random interval data: %ld instances, %ld exact sample problems checked\n", tested, checked);
+    CHECK(checked >= 300, "too few sample problems: %ld", checked);
+}
+
+/* The time budget and the box cap end the enumeration with INCOMPLETE, not
+ * covered, and say so. */
+static void test_budgets(void)
+{
+    long n = 22;
+    dvc_imat_t M;
+    dvc_ivec_t q;
+    dvc_lcpall_result_t r;
+    dvc_lcpall_opts o;
+    dvc_imat_init2(M, n, n, 53);
+    dvc_ivec_init2(q, n, 53);
+    for (long i = 0; i < n; i++) {
+        mpfi_set_si(dvc_imat_entry(M, i, i), -1);
+        mpfi_set_si(q->e[i], 1);
+    }
+    dvc_lcpall_opts_default(&o);
+    o.max_seconds = 0.05; /* 2^22 bases take seconds */
+    dvc_lcpall_result_init(r);
+    CHECK(dvc_lcpall_solve(r, M, q, &o) == DVC_NOT_CERTIFIED && r->verdict == DVC_LCPALL_INCOMPLETE &&
+          !r->covered && strstr(r->reason, "time budget") != NULL && r->bases < (1L << 22),
+          "budget: verdict %d, %ld bases, %s", r->verdict, r->bases, r->reason);
+    dvc_lcpall_opts_default(&o);
+    o.max_solutions = 10;
+    dvc_imat_resize(M, 6, 6);
+    dvc_ivec_resize(q, 6);
+    for (long i = 0; i < 6; i++) {
+        mpfi_set_si(dvc_imat_entry(M, i, i), -1);
+        mpfi_set_si(q->e[i], 1);
+    }
+    CHECK(dvc_lcpall_solve(r, M, q, &o) == DVC_NOT_CERTIFIED && r->nsol == 10 && !r->covered &&
+          strstr(r->reason, "more than 10 boxes") != NULL, "cap: %ld boxes, %s", r->nsol, r->reason);
+    dvc_lcpall_result_clear(r);
+    dvc_imat_clear(M);
+    dvc_ivec_clear(q);
+}
+
 /* n = 17: eight 2 x 2 blocks [[-a, 2a - 1], [2a - 1, -a]] with q = (1, 1)
  * (3 solutions each: z = 0, z = (1/a, 0), z = (0, 1/a)) and one 1 x 1
  * block -1 with q = 1 (z = 0 or 1): 3^8 * 2 solutions in closed form. */
@@ -486,5 +638,7 @@ int main(void)
     test_minus_identity();
     test_blocks();
     test_random();
+    test_random_interval();
+    test_budgets();
     return check_report();
 }

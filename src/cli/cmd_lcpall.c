@@ -80,6 +80,10 @@ static char *dstr(double x, int digits, mpfr_rnd_t rnd)
 static void put_ival(FILE *f, const mpfi_t x, int digits, int json)
 {
     double lo = mpfr_get_d(&x[0].left, MPFR_RNDD), hi = mpfr_get_d(&x[0].right, MPFR_RNDU);
+    if (lo == 0 && hi == 0) { /* the exact zeros off the basis: half of all entries */
+        fprintf(f, json ? "[\"0\", \"0\"]" : "[0, 0]");
+        return;
+    }
     char *l = dstr(lo, digits, MPFR_RNDD), *h = dstr(hi, digits, MPFR_RNDU);
     if (json) fprintf(f, "[\"%s\", \"%s\"]", l ? l : "-inf", h ? h : "inf");
     else fprintf(f, "[%s, %s]", l ? l : "-inf", h ? h : "inf");

@@ -381,6 +381,95 @@ static void test_budgets(void)
     dvc_ivec_clear(q);
 }
 
+/* Zero diagonals and singular principal submatrices allowed (the pivot
+ * path breaks, Farkas certificates from shifted tableaux): soundness only.
+ * Every box proven to exist has an exactly nonsingular, feasible basis;
+ * when the result is covered, every solution of a nonsingular basis lies in
+ * its box; a complete answer has no singular feasible face (checked by the
+ * count of the nonsingular feasible bases). */
+static void test_random_singular(void)
+{
+    check_rng g = {4242};
+    long tested = 0, covered = 0, with_singular = 0;
+    for (int inst = 0; inst < 400; inst++) {
+        long n = check_rng_int(&g, 1, 6);
+        mpq_t M[36], q[6], z[6], w[6];
+        double Md[36], qd[6];
+        unsigned feas[64];
+        long nfeas = 0, nsing = 0;
+        for (long k = 0; k < n * n; k++) {
+            Md[k] = (double)check_rng_int(&g, -2, 2);
+            mpq_init(M[k]);
+            mpq_set_d(M[k], Md[k]);
+        }
+        for (long i = 0; i < n; i++) {
+            qd[i] = (double)check_rng_int(&g, -3, 3);
+            mpq_init(q[i]);
+            mpq_set_d(q[i], qd[i]);
+            mpq_init(z[i]);
+            mpq_init(w[i]);
+        }
+        for (unsigned mask = 0; mask < (1u << n); mask++) {
+            if (!exact_basis(z, w, M, q, n, mask)) {
+                nsing++;
+                continue;
+            }
+            int ok = 1;
+            for (long i = 0; i < n; i++)
+                if (mpq_sgn((mask >> i & 1) ? z[i] : w[i]) < 0) ok = 0;
+            if (ok) feas[nfeas++] = mask;
+        }
+        dvc_imat_t Mi;
+        dvc_ivec_t qi;
+        dvc_lcpall_result_t r;
+        dvc_lcpall_opts o;
+        dvc_imat_init2(Mi, n, n, 53);
+        dvc_ivec_init2(qi, n, 53);
+        dvc_imat_set_d(Mi, Md);
+        dvc_ivec_set_d(qi, qd);
+        dvc_lcpall_opts_default(&o);
+        o.method = DVC_LCPALL_ENUM;
+        dvc_lcpall_result_init(r);
+        dvc_lcpall_solve(r, Mi, qi, &o);
+        tested++;
+        with_singular += nsing > 0;
+        for (long k = 0; k < r->nsol; k++) {
+            char b[8];
+            unsigned m = 0;
+            int found = 0;
+            if (dvc_lcpall_get(r, k, NULL, NULL, b, NULL) != DVC_LCPALL_SOL_EXISTS) continue;
+            for (long i = 0; i < n; i++)
+                if (b[i]) m |= 1u << i;
+            for (long s2 = 0; s2 < nfeas; s2++) found |= feas[s2] == m;
+            CHECK(found, "singular instance %d: box %ld proven, basis %#x singular or infeasible", inst, k, m);
+        }
+        if (r->covered) {
+            covered++;
+            for (long s2 = 0; s2 < nfeas; s2++) {
+                long k = find_box(r, feas[s2]);
+                exact_basis(z, w, M, q, n, feas[s2]);
+                CHECK(k >= 0 && box_contains(r, k, z, w), "singular instance %d: solution of basis %#x "
+                      "not enclosed", inst, feas[s2]);
+            }
+        }
+        if (r->verdict == DVC_LCPALL_COMPLETE)
+            CHECK(r->nsol == nfeas, "singular instance %d: complete with %ld boxes, %ld exact", inst,
+                  r->nsol, nfeas);
+        dvc_lcpall_result_clear(r);
+        dvc_imat_clear(Mi);
+        dvc_ivec_clear(qi);
+        for (long k = 0; k < n * n; k++) mpq_clear(M[k]);
+        for (long i = 0; i < n; i++) {
+            mpq_clear(q[i]);
+            mpq_clear(z[i]);
+            mpq_clear(w[i]);
+        }
+    }
+    printf("random with singular bases: %ld instances (%ld with a singular M_JJ), %ld covered\n", tested,
+           with_singular, covered);
+    CHECK(with_singular >= 100 && covered >= 100, "too few: %ld, %ld", with_singular, covered);
+}
+
 /* n = 17: eight 2 x 2 blocks [[-a, 2a - 1], [2a - 1, -a]] with q = (1, 1)
  * (3 solutions each: z = 0, z = (1/a, 0), z = (0, 1/a)) and one 1 x 1
  * block -1 with q = 1 (z = 0 or 1): 3^8 * 2 solutions in closed form. */
@@ -639,6 +728,7 @@ int main(void)
     test_blocks();
     test_random();
     test_random_interval();
+    test_random_singular();
     test_budgets();
     return check_report();
 }

@@ -64,6 +64,11 @@ grep -q "wrote $tmp/out.json" "$tmp/log" && ok || bad "-o: summary"
 if command -v python3 >/dev/null; then
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["solutions"]) == 3' "$tmp/out.json" && ok || bad "-o: not JSON"
 fi
+# -o -: the JSON on standard output, the report on standard error
+"$exe" lcp-all "$tmp/three.json" -o - > "$tmp/stdout.json" 2> "$tmp/stderr.txt"
+grep -q '"verdict": "complete"' "$tmp/stdout.json" && ok || bad "-o -: no JSON on stdout"
+grep -q "^verdict: all solutions enclosed" "$tmp/stderr.txt" && ok || bad "-o -: no report on stderr"
+grep -q "^verdict:" "$tmp/stdout.json" && bad "-o -: report mixed into the JSON" || ok
 printf '%s\n' '{"M": [[1]], "q": [1], "l": [0], "u": [1]}' > "$tmp/box.json"
 "$exe" lcp-all "$tmp/box.json" -o "$tmp/none.json" > /dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "-o with bad input: exit not 2"

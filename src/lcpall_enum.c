@@ -127,7 +127,8 @@ typedef struct {
     const dvc_lcpall_opts *o;
     long n, w;       /* w = n + 1: row length of a tableau */
     double *tab;     /* (n + 1) tableaux of n x (n + 1) */
-    double *u, *cs, *lo, *hi, *ws, *scr;
+    double *u, *cs, *lo, *hi, *ws, *scr, *lp;
+    long *lpb;       /* basis of the LP tableau */
     long *sup;       /* support of u */
     char *basis;
     double deadline;
@@ -135,42 +136,24 @@ typedef struct {
     char first_undecided[64];
 } enum_ctx;
 
-/* Farkas certificate for row r of the leaf tableau T: u_J = -(T[r, J] +
- * delta * sum_{k in J} T[k, J]), u_r = 1 when r is off the basis. With the
- * exact tableau, (M^T u)_J = -delta 1 - [r in J] e_r and
- * u^T q = t_r + delta sum_{k in J} t_k: both negative for a small delta. */
-static int farkas(enum_ctx *c, const double *T, long r)
+/* The rigorous check of a Farkas certificate c->u (zero off J and r):
+ * u_K >= 0, u^T q < 0 and (M^T u)_i <= 0 for i in J, for every M in [M]
+ * and q in [q], with upper bounds computed rounding upward. */
+static int check_u(enum_ctx *c)
 {
-    long n = c->n, w = c->w, ns = 0;
+    long n = c->n, ns = 0;
     const double *Mlo = c->d->Mlo, *Mhi = c->d->Mhi, *qlo = c->d->qlo, *qhi = c->d->qhi;
     const char *B = c->basis;
-    double tr = T[r * w + n], S = 0, delta, s;
-    double *u = c->u, *cs = c->cs;
+    const double *u = c->u;
     long *sup = c->sup;
+    double s;
     int ok = 1;
 
-    for (long k = 0; k < n; k++)
-        if (B[k] && T[k * w + n] > 0) S += T[k * w + n];
-    delta = S > 0 ? -tr / (2 * S) : 1.0;
-    if (delta > 1) delta = 1;
-    for (long j = 0; j < n; j++) cs[j] = 0;
-    for (long k = 0; k < n; k++)
-        if (B[k])
-            for (long j = 0; j < n; j++)
-                if (B[j]) cs[j] += T[k * w + j];
     for (long j = 0; j < n; j++) {
-        u[j] = 0;
-        if (B[j]) {
-            u[j] = -(T[r * w + j] + delta * cs[j]);
-            if (u[j] != 0) sup[ns++] = j;
-        }
-    }
-    if (!B[r]) {
-        u[r] = 1;
-        sup[ns++] = r;
+        if (u[j] != 0 || u[j] != u[j]) sup[ns++] = j;
+        if (!B[j] && !(u[j] >= 0)) return 0;
     }
     if (ns == 0) return 0;
-
     int saved = dvc_rnd_save();
     dvc_rnd_set(FE_UPWARD);
     /* u^T q < 0 for every q in [q] */
@@ -192,6 +175,113 @@ static int farkas(enum_ctx *c, const double *T, long r)
     }
     dvc_rnd_restore(saved);
     return ok;
+}
+
+/* Farkas certificate for row r of the leaf tableau T: u_J = -(T[r, J] +
+ * delta * sum_{k in J} T[k, J]), u_r = 1 when r is off the basis. With the
+ * exact tableau, (M^T u)_J = -delta 1 - [r in J] e_r and
+ * u^T q = t_r + delta sum_{k in J} t_k: both negative for a small delta. */
+static int farkas(enum_ctx *c, const double *T, long r)
+{
+    long n = c->n, w = c->w;
+    const char *B = c->basis;
+    double tr = T[r * w + n], S = 0, delta;
+    double *u = c->u, *cs = c->cs;
+
+    for (long k = 0; k < n; k++)
+        if (B[k] && T[k * w + n] > 0) S += T[k * w + n];
+    delta = S > 0 ? -tr / (2 * S) : 1.0;
+    if (delta > 1) delta = 1;
+    for (long j = 0; j < n; j++) cs[j] = 0;
+    for (long k = 0; k < n; k++)
+        if (B[k])
+            for (long j = 0; j < n; j++)
+                if (B[j]) cs[j] += T[k * w + j];
+    for (long j = 0; j < n; j++) u[j] = B[j] ? -(T[r * w + j] + delta * cs[j]) : 0;
+    if (!B[r]) u[r] = 1;
+    return check_u(c);
+}
+
+/* A Farkas certificate by linear programming, for a basis whose M_JJ is
+ * singular or nearly so: phase 1 of the simplex method (Bland's rule, dense
+ * tableau) on the midpoint data finds u with u_K >= 0, u_J = p - m (p,
+ * m >= 0), (M^T u)_J + s = 0 (s >= 0) and q^T u + s' = -1 (s' >= 0, one
+ * artificial variable). Only a predictor: check_u decides. */
+static int farkas_lp(enum_ctx *c)
+{
+    long n = c->n, nj = 0, nk = 0, *J = c->sup, *K = c->sup + n;
+    const dvc_lcpall_data_ *d = c->d;
+    for (long i = 0; i < n; i++) {
+        if (c->basis[i]) J[nj++] = i;
+        else K[nk++] = i;
+    }
+    long R = nj + 1, nv = 2 * nj + nk, N = nv + R + 1, W = N + 1, art = N - 1;
+    double *T = c->lp, *obj = T + R * W;
+    long *bas = c->lpb;
+    memset(T, 0, sizeof(double) * (size_t)((R + 1) * W));
+#define MID(a) (0.5 * d->Mlo[a] + 0.5 * d->Mhi[a])
+    for (long a = 0; a < nj; a++) {
+        long i = J[a];
+        for (long b = 0; b < nj; b++) {
+            T[a * W + b] = MID(J[b] * n + i);
+            T[a * W + nj + b] = -MID(J[b] * n + i);
+        }
+        for (long k = 0; k < nk; k++) T[a * W + 2 * nj + k] = MID(K[k] * n + i);
+        T[a * W + nv + a] = 1;
+        bas[a] = nv + a;
+    }
+#undef MID
+    /* last row, negated so that its right-hand side is 1 */
+    for (long b = 0; b < nj; b++) {
+        double qj = 0.5 * d->qlo[J[b]] + 0.5 * d->qhi[J[b]];
+        T[nj * W + b] = -qj;
+        T[nj * W + nj + b] = qj;
+    }
+    for (long k = 0; k < nk; k++) T[nj * W + 2 * nj + k] = -(0.5 * d->qlo[K[k]] + 0.5 * d->qhi[K[k]]);
+    T[nj * W + nv + nj] = -1;
+    T[nj * W + art] = 1;
+    T[nj * W + N] = 1;
+    bas[nj] = art;
+    for (long j = 0; j < W; j++) obj[j] = j == art ? 0 : -T[nj * W + j];
+
+    for (long it = 0; it < 50 * (R + N); it++) {
+        long e = -1, row = -1;
+        double best = 0;
+        for (long j = 0; j < N && e < 0; j++)
+            if (obj[j] < -1e-12) e = j;
+        if (e < 0) break;
+        for (long i = 0; i < R; i++) {
+            double a = T[i * W + e];
+            if (!(a > 1e-12)) continue;
+            double ratio = T[i * W + N] / a;
+            if (row < 0 || ratio < best || (ratio == best && bas[i] < bas[row])) {
+                row = i;
+                best = ratio;
+            }
+        }
+        if (row < 0) break;
+        double piv = T[row * W + e];
+        for (long j = 0; j < W; j++) T[row * W + j] /= piv;
+        for (long i = 0; i <= R; i++) {
+            double *ti = i < R ? T + i * W : obj;
+            if (i == row || ti[e] == 0) continue;
+            double f = ti[e];
+            for (long j = 0; j < W; j++) ti[j] -= f * T[row * W + j];
+            ti[e] = 0;
+        }
+        bas[row] = e;
+    }
+    for (long i = 0; i < R; i++)
+        if (bas[i] == art && T[i * W + N] > 1e-9) return 0; /* infeasible (or not solved) */
+    for (long j = 0; j < n; j++) c->u[j] = 0;
+    for (long i = 0; i < R; i++) {
+        long v = bas[i];
+        double x = T[i * W + N];
+        if (v < nj) c->u[J[v]] += x;
+        else if (v < 2 * nj) c->u[J[v - nj]] -= x;
+        else if (v < nv) c->u[K[v - 2 * nj]] = x;
+    }
+    return check_u(c);
 }
 
 /* The leaf tableau of the current basis J computed from scratch, from
@@ -300,6 +390,10 @@ static void leaf(enum_ctx *c, const double *T)
                 return;
             }
         }
+        if (farkas_lp(c)) {
+            r->excl_farkas++;
+            return;
+        }
         if (r->undecided++ == 0) dvc_lcpall_basis_str_(c->first_undecided, c->basis, n);
         r->covered = 0;
         return;
@@ -367,9 +461,13 @@ dvc_status dvc_lcpall_enum_(dvc_lcpall_result_t r, const dvc_lcpall_data_ *d,
     c.n = n;
     c.w = w;
     c.tab = malloc(sizeof(double) * (size_t)((n + 2) * n * w + 4 * n + 4 * n * n + 8 * n + 1));
-    c.sup = malloc(sizeof(long) * (size_t)(n + 1));
+    c.sup = malloc(sizeof(long) * (size_t)(2 * n + 2));
+    c.lpb = malloc(sizeof(long) * (size_t)(n + 2));
+    c.lp = malloc(sizeof(double) * (size_t)((n + 2) * (4 * n + 4)));
     c.basis = calloc((size_t)n + 1, 1);
-    if (c.tab == NULL || c.sup == NULL || c.basis == NULL) {
+    if (c.tab == NULL || c.sup == NULL || c.basis == NULL || c.lp == NULL || c.lpb == NULL) {
+        free(c.lp);
+        free(c.lpb);
         free(c.tab);
         free(c.sup);
         free(c.basis);
@@ -414,6 +512,8 @@ dvc_status dvc_lcpall_enum_(dvc_lcpall_result_t r, const dvc_lcpall_data_ *d,
                      "basis: M_JJ not proven nonsingular); ",
                      r->undecided, r->undecided == 1 ? "is" : "es", c.first_undecided);
     }
+    free(c.lp);
+    free(c.lpb);
     free(c.tab);
     free(c.sup);
     free(c.basis);

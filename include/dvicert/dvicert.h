@@ -11,6 +11,7 @@
 #include "dvicert/mclass.h"
 #include "dvicert/beta.h"
 #include "dvicert/lvi.h"
+#include "dvicert/lcpall.h"
 #include "dvicert/expr.h"
 #include "dvicert/tabfun.h"
 #include "dvicert/tfun.h"

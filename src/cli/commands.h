@@ -6,6 +6,7 @@
 #include "cli.h"
 
 extern const dvc_cli_cmd dvc_cmd_lvi;
+extern const dvc_cli_cmd dvc_cmd_lcpall;
 extern const dvc_cli_cmd dvc_cmd_beta;
 extern const dvc_cli_cmd dvc_cmd_classify;
 extern const dvc_cli_cmd dvc_cmd_enclose;

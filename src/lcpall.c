@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* All solutions of an LCP: the driver (docs/lcpall.md). The P-matrix route
+ * proves uniqueness and encloses the one solution with the LVI solver;
+ * otherwise (or when its solution is not proven nondegenerate) every
+ * complementary basis is decided by src/lcpall_enum.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dvicert/lvi.h"
+#include "lcpall_internal.h"
+
+void dvc_lcpall_opts_default(dvc_lcpall_opts *o)
+{
+    o->method = DVC_LCPALL_AUTO;
+    o->max_n = 24;
+    o->max_seconds = 60;
+    o->max_solutions = 1L << 20;
+}
+
+void dvc_lcpall_result_init(dvc_lcpall_result_t r)
+{
+    memset(r, 0, sizeof *r);
+    r->verdict = DVC_LCPALL_FAILED;
+    r->route = "";
+}
+
+void dvc_lcpall_result_clear(dvc_lcpall_result_t r)
+{
+    free(r->basis_);
+    free(r->stat_);
+    free(r->lo_);
+    free(r->hi_);
+    memset(r, 0, sizeof *r);
+}
+
+static void reset(dvc_lcpall_result_t r, long n)
+{
+    dvc_lcpall_result_clear(r);
+    dvc_lcpall_result_init(r);
+    r->n = n;
+}
+
+int dvc_lcpall_push_(dvc_lcpall_result_t r, const char *basis, const double *lo,
+                     const double *hi, int status, int nondegenerate, long cap)
+{
+    long n = r->n;
+    if (r->nsol >= cap) return -1;
+    if (r->nsol == r->cap_) {
+        long c = r->cap_ ? 2 * r->cap_ : 16;
+        if (c > cap) c = cap;
+        char *b = realloc(r->basis_, (size_t)(c * n) + 1);
+        if (b != NULL) r->basis_ = b;
+        unsigned char *s = realloc(r->stat_, (size_t)c);
+        if (s != NULL) r->stat_ = s;
+        double *l = realloc(r->lo_, sizeof(double) * (size_t)(c * n + 1));
+        if (l != NULL) r->lo_ = l;
+        double *h = realloc(r->hi_, sizeof(double) * (size_t)(c * n + 1));
+        if (h != NULL) r->hi_ = h;
+        if (b == NULL || s == NULL || l == NULL || h == NULL) return -1;
+        r->cap_ = c;
+    }
+    memcpy(r->basis_ + r->nsol * n, basis, (size_t)n);
+    memcpy(r->lo_ + r->nsol * n, lo, sizeof(double) * (size_t)n);
+    memcpy(r->hi_ + r->nsol * n, hi, sizeof(double) * (size_t)n);
+    r->stat_[r->nsol] = (unsigned char)(status | (nondegenerate ? 2 : 0));
+    r->nsol++;
+    if (status == DVC_LCPALL_SOL_EXISTS) {
+        r->nexists++;
+        if (!nondegenerate) r->ndegenerate++;
+    }
+    return 0;
+}
+
+int dvc_lcpall_get(const dvc_lcpall_result_t r, long k, dvc_ivec_t z, dvc_ivec_t w, char *basis,
+                   int *nondegenerate)
+{
+    long n = r->n;
+    if (k < 0 || k >= r->nsol) return -1;
+    const char *b = r->basis_ + k * n;
+    const double *lo = r->lo_ + k * n, *hi = r->hi_ + k * n;
+    if (z != NULL && z->n != n) dvc_ivec_resize(z, n);
+    if (w != NULL && w->n != n) dvc_ivec_resize(w, n);
+    for (long i = 0; i < n; i++) {
+        if (z != NULL) {
+            if (b[i]) mpfi_interv_d(z->e[i], lo[i], hi[i]);
+            else mpfi_set_ui(z->e[i], 0);
+        }
+        if (w != NULL) {
+            if (b[i]) mpfi_set_ui(w->e[i], 0);
+            else mpfi_interv_d(w->e[i], lo[i], hi[i]);
+        }
+    }
+    if (basis != NULL) memcpy(basis, b, (size_t)n);
+    if (nondegenerate != NULL) *nondegenerate = (r->stat_[k] & 2) != 0;
+    return r->stat_[k] & 1;
+}
+
+const char *dvc_lcpall_verdict_name(dvc_lcpall_verdict v)
+{
+    switch (v) {
+    case DVC_LCPALL_COMPLETE: return "all solutions enclosed, proven complete";
+    case DVC_LCPALL_INCOMPLETE: return "solutions enclosed, completeness not proven";
+    case DVC_LCPALL_FAILED: return "failed";
+    }
+    return "?";
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void append(dvc_lcpall_result_t r, const char *s)
+{
+    size_t len = strlen(r->reason);
+    snprintf(r->reason + len, sizeof r->reason - len, "%s", s);
+}
+
+/* The P-matrix route: 1 when it proved COMPLETE (the one solution stored),
+ * 0 when M is not proven P or the solution is not proven nondegenerate (r
+ * reset, *unique set when P was proven), -1 on bad input (message set). */
+static int p_route(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc_ivec_t q, int *unique)
+{
+    long n = M->r;
+    mpfr_prec_t prec = dvc_imat_prec(M);
+    dvc_ivec_t l, u, wv;
+    dvc_lvi_solver_t s;
+    dvc_lvi_result_t lr;
+    dvc_status st;
+    int ret = 0;
+
+    dvc_ivec_init2(l, n, prec);
+    dvc_ivec_init2(u, n, prec);
+    for (long i = 0; i < n; i++) mpfi_set_d(u->e[i], INFINITY);
+    st = dvc_lvi_solver_init2(s, M, l, u, prec);
+    if (st == DVC_ERR_INPUT) {
+        ret = -1;
+        goto out_solver;
+    }
+    if (st != DVC_OK) goto out_solver;
+    *unique = 1;
+    dvc_lvi_result_init2(lr, n, prec);
+    if (dvc_lvi_solve(lr, s, q, NULL) == DVC_OK) {
+        char *basis = malloc((size_t)n + 1);
+        double *lo = malloc(sizeof(double) * (size_t)(2 * n + 1)), *hi = lo ? lo + n : NULL;
+        int decided = basis != NULL && lo != NULL;
+        dvc_ivec_init2(wv, n, prec);
+        dvc_imat_mul_vec(wv, M, lr->y);
+        dvc_ivec_add(wv, wv, q);
+        /* the solution is nondegenerate when every i has z_i > 0 (then
+         * w_i = 0) or w_i > 0 (then z_i = 0) proven */
+        for (long i = 0; decided && i < n; i++) {
+            const mpfi_t *e = NULL;
+            if (dvc_ival_is_pos(lr->y->e[i])) {
+                basis[i] = 1;
+                e = &lr->y->e[i];
+            } else if (dvc_ival_is_pos(wv->e[i])) {
+                basis[i] = 0;
+                e = &wv->e[i];
+            } else {
+                decided = 0;
+                break;
+            }
+            lo[i] = mpfr_get_d(&(*e)[0].left, MPFR_RNDD);
+            hi[i] = mpfr_get_d(&(*e)[0].right, MPFR_RNDU);
+            if (!(lo[i] > 0) || !isfinite(hi[i])) decided = 0;
+        }
+        if (decided) {
+            r->route = "P-matrix: unique solution, enclosed by the LVI route";
+            r->covered = 1;
+            if (dvc_lcpall_push_(r, basis, lo, hi, DVC_LCPALL_SOL_EXISTS, 1, 1) == 0) ret = 1;
+        }
+        dvc_ivec_clear(wv);
+        free(basis);
+        free(lo);
+    }
+    dvc_lvi_result_clear(lr);
+out_solver:
+    dvc_lvi_solver_clear(s);
+    dvc_ivec_clear(l);
+    dvc_ivec_clear(u);
+    if (ret == 0) reset(r, n);
+    return ret;
+}
+
+dvc_status dvc_lcpall_solve(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc_ivec_t q,
+                            const dvc_lcpall_opts *opts)
+{
+    dvc_lcpall_opts o;
+    long n = M->r;
+    double t0 = now_s();
+    int unique = 0;
+    dvc_status st = DVC_OK;
+
+    if (opts != NULL) o = *opts;
+    else dvc_lcpall_opts_default(&o);
+    reset(r, n);
+    if (!dvc_imat_is_square(M) || q->n != n || n < 1) {
+        snprintf(r->reason, sizeof r->reason, "M must be square and q of its size");
+        return dvc_error(DVC_ERR_INPUT, "lcp-all: M is %ld x %ld, q has %ld entries: M must be "
+                         "square (n >= 1) and q of length n", M->r, M->c, q->n);
+    }
+    if (!dvc_imat_is_finite(M) || !dvc_ivec_is_finite(q)) {
+        snprintf(r->reason, sizeof r->reason, "non-finite data");
+        return dvc_error(DVC_ERR_INPUT, "lcp-all: M and q must be finite");
+    }
+    if (o.max_n > DVC_LCPALL_N_MAX) o.max_n = DVC_LCPALL_N_MAX;
+    if (o.max_solutions < 1) o.max_solutions = 1;
+
+    if (o.method == DVC_LCPALL_AUTO) {
+        int p = p_route(r, M, q, &unique);
+        if (p < 0) {
+            snprintf(r->reason, sizeof r->reason, "%s", dvc_error_message());
+            return DVC_ERR_INPUT;
+        }
+        if (p == 1) {
+            r->verdict = DVC_LCPALL_COMPLETE;
+            r->seconds = now_s() - t0;
+            return DVC_OK;
+        }
+    }
+    if (n > o.max_n) {
+        r->verdict = DVC_LCPALL_FAILED;
+        r->route = "none";
+        snprintf(r->reason, sizeof r->reason,
+                 "%s; enumeration of the 2^%ld complementary bases refused above n = %ld",
+                 unique ? "M is a P-matrix but its solution was not proven nondegenerate"
+                        : "M is not proven a P-matrix",
+                 n, o.max_n);
+        r->seconds = now_s() - t0;
+        return dvc_error(DVC_NOT_CERTIFIED, "lcp-all: %s", r->reason);
+    }
+
+    /* outward binary64 copies of the data */
+    {
+        double *buf = malloc(sizeof(double) * (size_t)(2 * n * n + 2 * n));
+        dvc_lcpall_data_ d;
+        if (buf == NULL) return dvc_error(DVC_ERR_NOMEM, "lcp-all: out of memory");
+        double *Mlo = buf, *Mhi = Mlo + n * n, *qlo = Mhi + n * n, *qhi = qlo + n;
+        for (long k = 0; k < n * n; k++) {
+            Mlo[k] = mpfr_get_d(&M->e[k][0].left, MPFR_RNDD);
+            Mhi[k] = mpfr_get_d(&M->e[k][0].right, MPFR_RNDU);
+        }
+        for (long k = 0; k < n; k++) {
+            qlo[k] = mpfr_get_d(&q->e[k][0].left, MPFR_RNDD);
+            qhi[k] = mpfr_get_d(&q->e[k][0].right, MPFR_RNDU);
+        }
+        for (long k = 0; k < 2 * n * n + 2 * n; k++)
+            if (!isfinite(buf[k])) {
+                free(buf);
+                r->verdict = DVC_LCPALL_FAILED;
+                snprintf(r->reason, sizeof r->reason, "data beyond the binary64 range");
+                return dvc_error(DVC_NOT_CERTIFIED, "lcp-all: %s", r->reason);
+            }
+        d.n = n;
+        d.Mlo = Mlo;
+        d.Mhi = Mhi;
+        d.qlo = qlo;
+        d.qhi = qhi;
+        r->route = "enumeration of complementary bases";
+        st = dvc_lcpall_enum_(r, &d, &o);
+        free(buf);
+        if (st != DVC_OK) {
+            r->verdict = DVC_LCPALL_FAILED;
+            return st;
+        }
+    }
+
+    if (unique) append(r, "M is a P-matrix (the solution is unique) but the LVI route did not "
+                          "prove it nondegenerate; ");
+    if (r->ndegenerate > 0) {
+        char buf[200];
+        snprintf(buf, sizeof buf, "%ld solution box%s not proven nondegenerate (strict "
+                 "complementarity): one degenerate solution can belong to several bases; ",
+                 r->ndegenerate, r->ndegenerate == 1 ? "" : "es");
+        append(r, buf);
+    }
+    if (r->nsol > r->nexists) {
+        char buf[200];
+        snprintf(buf, sizeof buf, "%ld candidate box%s (basis neither excluded nor proven "
+                 "feasible); ", r->nsol - r->nexists, r->nsol - r->nexists == 1 ? "" : "es");
+        append(r, buf);
+    }
+    r->seconds = now_s() - t0;
+    if (r->reason[0] == 0 && r->covered) {
+        r->verdict = DVC_LCPALL_COMPLETE;
+        return DVC_OK;
+    }
+    {
+        size_t len = strlen(r->reason);
+        while (len > 0 && (r->reason[len - 1] == ' ' || r->reason[len - 1] == ';'))
+            r->reason[--len] = 0;
+    }
+    r->verdict = DVC_LCPALL_INCOMPLETE;
+    return dvc_error(DVC_NOT_CERTIFIED, "lcp-all: %s", r->reason);
+}

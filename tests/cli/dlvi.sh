@@ -246,7 +246,8 @@ for cc in "$C" "$tmp/sw.cert.json"; do
         ok || bad "export $(basename "$cc"): y1_lo < 0 in some row (or the clip never applied)"
 done
 # plot: the data handed to gnuplot (a stand-in program records it) never has
-# y below l; columns t, then value, lower, upper per component: y1 lower is 9
+# y below l; columns t, then predictor min, max, lower, upper per component:
+# y1 lower is 12; N = 1000 steps in the default 900 pixel columns
 cat > "$tmp/fakegp" <<EOS
 #!/bin/sh
 cat > "$tmp/gp.in"
@@ -255,8 +256,8 @@ f=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "$tmp/gp.in" | head -1)
 EOS
 chmod +x "$tmp/fakegp"
 expect 0 "wrote" "plot with a recording gnuplot" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$C" -o "$tmp/rec.png"
-awk -F, '/^EOD/ { d = 0 } d { n++; if ($9 < 0) b++; if ($9 == 0) z++ } /<< EOD/ { d = 1 }
-    END { exit !(n == 1001 && b == 0 && z > 0) }' "$tmp/gp.in" && ok || bad "plot: y lower curve below l = 0"
+awk -F, '/^EOD/ { d = 0 } d { n++; if ($12 < 0) b++; if ($12 == 0) z++ } /<< EOD/ { d = 1 }
+    END { exit !(n == 900 && b == 0 && z > 0) }' "$tmp/gp.in" && ok || bad "plot: y lower curve below l = 0"
 
 # ---- 8. precision retry (--prec-max) -------------------------------------------
 # M = [[1, 1], [1, 1 + 1e-20]] is a P-matrix (det 1e-20), but at 53 bits its

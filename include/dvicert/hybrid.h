@@ -53,9 +53,16 @@ typedef struct {
     double h;              /* largest step (0: chosen from ||A||) */
     int order;             /* Taylor order (0: 20, or 12 with a field mode) */
     long guard_bits;       /* extra bits of the engine's internal precision
-                            * (results are rounded outward to prec); 0: none */
+                            * (results are rounded outward to prec); 0: none;
+                            * DVC_HYBRID_GUARD_BITS after dvc_hybrid_model_init */
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
+
+/* Default guard bits: the engine runs at prec + 11 bits (64 at the default
+ * 53, still one machine word per MPFR number), so the rounding of each
+ * step's centre no longer adds up at the 53-bit level (docs/hybrid.md,
+ * section 7, "Guard bits"). */
+#define DVC_HYBRID_GUARD_BITS 11
 
 /* An empty model with n states at precision prec (0: dvc_prec_get()).
  * names may be NULL (x1..xn); otherwise n identifiers, all distinct. */

@@ -38,7 +38,7 @@ for f in pw-harmonic bridge-switched elliptic; do
 done
 # an edit without a new digest is caught by the digest; edits with the
 # digests recomputed are rejected by recomputation (tests/test_hybrid.c)
-sed '0,/"t_lo":"1.5707963267948941[0-9]*e+00"/s//"t_lo":"1.5707963267948950e+00"/' "$C" > "$tmp/narrow.json"
+sed '0,/"t_lo":"1.570796326794896[0-9]*e+00"/s//"t_lo":"1.57079632679489670e+00"/' "$C" > "$tmp/narrow.json"
 cmp -s "$C" "$tmp/narrow.json" && bad "the sed edit did not apply" || ok
 expect 1 "^rejected: .*digest" "verify rejects an edited event" -- "$exe" verify "$tmp/narrow.json"
 sed 's/"mode":"minus"/"mode":"plus"/' "$C" > "$tmp/mode.json"

@@ -386,6 +386,36 @@ static void test_sliding(void)
     dvc_hybrid_model_clear(m);
 }
 
+/* x' = 1 for x > 0, x' = -1 for x < 0, from x = 0: both fields point away
+ * from the surface (repelling), x = t and x = -t are both solutions. */
+static void test_repelling(void)
+{
+    const double Z[4] = {0, 0, 0, 0};
+    const char *bp[2] = {"1", "0"}, *bn[2] = {"-1", "0"};
+    for (int start_pos = 0; start_pos <= 1; start_pos++) {
+        dvc_hybrid_model_t m;
+        two_mode(m, Z, bp, Z, bn, "x", 0, 0, start_pos, 3, 53);
+        dvc_hybrid_result_t r;
+        dvc_hybrid_result_init(r);
+        dvc_status st = dvc_hybrid_enclose(r, m);
+        CHECK(st == DVC_NOT_CERTIFIED, "repelling: status %s", dvc_status_name(st));
+        CHECK(r->stop_class == DVC_HYB_REPELLING, "repelling (start in %s): classified %s: %s",
+              start_pos ? "pos" : "neg", dvc_hybrid_class_name(r->stop_class),
+              dvc_error_message());
+        CHECK(strstr(dvc_error_message(), "repelling") != NULL, "message: %s", dvc_error_message());
+        CHECK(mpfi_cmp_ui(r->stop_t, 0) == 0 && r->stop_g == 0, "repelling: where");
+        CHECK(r->nsteps == 0 && r->certified == 0, "repelling: integrated through");
+        if (start_pos) printf("repelling: %s\n", dvc_error_message());
+        /* away from the surface the same model is certified (x = +-(1 + t)) */
+        mpfi_set_si(m->x0->e[0], start_pos ? 1 : -1);
+        st = dvc_hybrid_enclose(r, m);
+        CHECK(st == DVC_OK && r->nevents == 0, "repelling model from x = +-1: %s",
+              dvc_error_message());
+        dvc_hybrid_result_clear(r);
+        dvc_hybrid_model_clear(m);
+    }
+}
+
 /* The bridge DLVI (Chen & Wang Example 5.1) as a switched linear system:
  * x1 >= 0: x1'' = -4 x1 + sin 4t; x1 < 0: x1'' = -x1 + sin 4t; x(0) = (0, 1). */
 static void test_bridge(long guard)
@@ -1224,6 +1254,7 @@ int main(int argc, char **argv)
     test_oscillator_box();
     test_grazing();
     test_sliding();
+    test_repelling();
     test_bouncing();
     test_two_switches();
     test_bridge(-1);

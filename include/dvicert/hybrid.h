@@ -110,6 +110,8 @@ typedef struct {
     long g, mode_before, mode_after;
     dvc_ivec_t x;
     mpfi_t dphi;   /* enclosure of phi' = dg/dt + grad g . f over t */
+    dvc_hybrid_class cls; /* DVC_HYB_TRANSVERSE: the engine records no other
+                           * (the other classes stop the run, stop_class) */
 } dvc_hybrid_event;
 
 typedef struct {

@@ -61,8 +61,12 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
     if (st != DVC_OK) {
         int rc = dvc_cli_fail("enclose", st);
         if (st == DVC_NOT_CERTIFIED)
-            fprintf(stderr, "dvicert enclose: nothing written; certified up to t = %.17g "
-                    "(%ld steps, %ld crossings)\n",
+            fprintf(stderr, "dvicert enclose: %s%s%snothing written; certified up to "
+                    "t = %.17g (%ld steps, %ld crossings)\n",
+                    c->res->stop_class != DVC_HYB_TRANSVERSE ? "classified: " : "",
+                    c->res->stop_class != DVC_HYB_TRANSVERSE
+                        ? dvc_hybrid_class_name(c->res->stop_class) : "",
+                    c->res->stop_class != DVC_HYB_TRANSVERSE ? "; " : "",
                     c->res->nsteps > 0 ? mpfr_get_d(c->res->t[c->res->nsteps], MPFR_RNDN) : 0.0,
                     c->res->nsteps, c->res->nevents);
         dvc_hybrid_cert_clear(c);

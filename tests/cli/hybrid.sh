@@ -151,4 +151,20 @@ expect 1 "sliding.json: .*sliding" "sliding model: exit 1, classified" -- "$exe"
 grep -q "t in \[1.0000000000000000e+00, 1.0000000000000000e+00\]" "$tmp/out" && ok || bad "sliding: the message does not say where (t = 1)"
 absent "$tmp/sliding.cert.json" "enclose of a sliding model"
 
+cat > "$tmp/repelling.json" <<'EOF'
+{"states": ["x", "y"],
+ "modes": {"pos": {"A": [[0, 0], [0, 0]], "b": ["1", "0"]}, "neg": {"A": [[0, 0], [0, 0]], "b": ["-1", "0"]}},
+ "switches": {"g": "x"},
+ "transitions": [{"from": "pos", "switch": "g", "direction": "-", "to": "neg"},
+                 {"from": "neg", "switch": "g", "direction": "+", "to": "pos"}],
+ "initial": {"mode": "pos", "x": [0, 0]}, "T": 3}
+EOF
+expect 1 "repelling.json: .*both fields pointing away" "repelling model: exit 1, classified" -- "$exe" enclose "$tmp/repelling.json" -o "$tmp/repelling.cert.json"
+grep -q "classified: repelling" "$tmp/out" && ok || bad "repelling: the class is not stated"
+absent "$tmp/repelling.cert.json" "enclose of a repelling model"
+# every certified crossing states its class
+grep -q '"class":"transverse"' "$C" && ok || bad "certificate events do not state their class"
+sed '0,/"class":"transverse"/s//"class":"grazing"/' "$C" > "$tmp/class.json"
+expect 2 "class" "a certificate event of another class is refused" -- "$exe" verify "$tmp/class.json"
+
 report

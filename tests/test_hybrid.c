@@ -262,6 +262,31 @@ static void test_oscillator(long guard)
     CHECK(bads == 0, "oscillator: %ld sampled times outside the tube", bads);
     CHECK(loose == 0, "oscillator: %ld sampled times where x + 1e-9 is inside the tube", loose);
     CHECK(badE == 0, "oscillator: %ld energies not enclosing 1 or wider than 1e-9", badE);
+    if (guard < 0) {
+        /* the result as a tube (non-uniform grid, events, the flow between
+         * grid points): as tight at mid-step as the engine's own evaluation,
+         * and the closed form at every mid-step time is inside */
+        dvc_tube_t tb;
+        dvc_hybrid_flow_ref fl;
+        long out = 0, wide = 0;
+        dvc_tube_init(tb);
+        CHECK(dvc_hybrid_tube(tb, m, r, &fl) == DVC_OK, "hybrid tube: %s", dvc_error_message());
+        CHECK(tb->N == r->nsteps && tb->nev == r->nevents && tb->t != NULL, "hybrid tube shape");
+        for (long i = 0; i < r->nsteps && tb->N == r->nsteps; i++) {
+            mpfr_add(tt, r->t[i], r->t[i + 1], MPFR_RNDN);
+            mpfr_div_2ui(tt, tt, 1, MPFR_RNDN);
+            mpfi_set_fr(Ti, tt);
+            ref_osc_eval(&ref, x, y, tt);
+            if (dvc_tube_outer(X, tb, Ti, 0) != DVC_OK || !contains(X->e[0], x) ||
+                !contains(X->e[1], y))
+                out++;
+            else if (vec_width(X) > 1e-12)
+                wide++;
+        }
+        CHECK(out == 0, "hybrid tube: closed form outside at %ld mid-step times", out);
+        CHECK(wide == 0, "hybrid tube: wider than 1e-12 at %ld mid-step times", wide);
+        dvc_tube_clear(tb);
+    }
     if (r->nsteps > 0)
         printf("oscillator: %ld steps, %ld crossings, tube width at T = %.3g\n", r->nsteps,
                r->nevents, vec_width(r->x[r->nsteps]));

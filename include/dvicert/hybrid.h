@@ -12,6 +12,7 @@
 
 #include "dvicert/imat.h"
 #include "dvicert/expr.h"
+#include "dvicert/tube.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -169,6 +170,20 @@ dvc_status dvc_hybrid_verify_keep(dvc_hybrid_result_t rec, const dvc_hybrid_mode
  * of the step boxes met. */
 dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,
                            const mpfi_t tt);
+
+/* The tube of a result, for check, export, plot and the library: grid
+ * times t_0 < ... < t_N of r, grid enclosures and step boxes (an enclosure
+ * tube, include/dvicert/tube.h), x^i the midpoints of the grid enclosures
+ * with eps_x^i a rigorous radius of step i about their interpolant, and
+ * the events (label "g: from->to"). flow non-NULL: filled with (m, r) and
+ * installed as the tube's evaluator (dvc_hybrid_eval: as tight between
+ * grid points as at them); then m, r and *flow must outlive tb's use. */
+typedef struct {
+    const dvc_hybrid_model_struct *m;
+    const dvc_hybrid_result_struct *r;
+} dvc_hybrid_flow_ref;
+dvc_status dvc_hybrid_tube(dvc_tube_t tb, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,
+                           dvc_hybrid_flow_ref *flow);
 
 #ifdef __cplusplus
 }

@@ -441,6 +441,83 @@ static void test_repelling(void)
     }
 }
 
+/* The floating-point companion (conservative DMM + Mannshardt) on the
+ * piecewise oscillator, against the certified crossings (< 1e-13 wide,
+ * the reference): all 40 transitions found, each within 0.2 tau^2 t of the
+ * certified time, order 2 kept after 40 crossings (halving tau divides the
+ * worst time error by about 4, Hirani et al. Theorem 3.1), the energies
+ * x^2 + y^2 (x >= 0) and 3x^2 + y^2 (x < 0) kept to rounding (the shape of
+ * the orbit is exact, the error is in time only), the transition points on
+ * the surface x = 0. */
+static void test_dmm(void)
+{
+    const double Ap[4] = {0, 1, -1, 0}, An[4] = {0, 1, -3, 0};
+    dvc_hybrid_model_t m;
+    dvc_hybrid_result_t r;
+    double terr[2] = {0, 0};
+    two_mode(m, Ap, NULL, An, NULL, "x", 1, 0, 1, 100, 53);
+    dvc_hybrid_result_init(r);
+    REQUIRE(dvc_hybrid_enclose(r, m) == DVC_OK, "oscillator: %s", dvc_error_message());
+    for (int q = 0; q < 2; q++) {
+        double tau = q ? 0.005 : 0.01, drift = 0, off = 0;
+        long far = 0;
+        dvc_hybrid_traj tr;
+        dvc_hybrid_traj_init(&tr);
+        REQUIRE(dvc_hybrid_dmm(&tr, m, tau) == DVC_OK, "dmm: %s", dvc_error_message());
+        CHECK(tr.nev == r->nevents && tr.nev == 40, "dmm: %ld transitions, %ld certified", tr.nev,
+              r->nevents);
+        CHECK(tr.t[tr.ns - 1] == 100 && tr.ns > (long)(100 / tau), "dmm: rows end at %g",
+              tr.t[tr.ns - 1]);
+        for (long k = 0; k < tr.ns; k++) {
+            double x = tr.x[2 * k], y = tr.x[2 * k + 1];
+            double E = (x >= 0 ? x * x : 3 * x * x) + y * y;
+            if (fabs(E - 1) > drift) drift = fabs(E - 1);
+        }
+        for (long e = 0; e < tr.nev && e < r->nevents; e++) {
+            double te = tr.t[tr.ev_row[e]], d = fabs(te - dvc_ival_mid_d(r->ev[e].t));
+            if (d > 0.2 * tau * tau * (te > 1 ? te : 1)) far++;
+            if (d > terr[q]) terr[q] = d;
+            if (fabs(tr.x[2 * tr.ev_row[e]]) > off) off = fabs(tr.x[2 * tr.ev_row[e]]);
+        }
+        printf("dmm tau %g: %ld rows, energy drift %.3g, worst crossing-time error %.3g, "
+               "|x| at the transition points <= %.3g\n", tau, tr.ns, drift, terr[q], off);
+        CHECK(far == 0, "dmm tau %g: %ld crossings off by more than 0.2 tau^2 t", tau, far);
+        CHECK(drift < 1e-12, "dmm tau %g: energy drift %g (not rounding level)", tau, drift);
+        CHECK(off < 1e-15, "dmm tau %g: transition point off the surface by %g", tau, off);
+        dvc_hybrid_traj_clear(&tr);
+    }
+    CHECK(terr[1] > 0 && terr[0] / terr[1] > 3.5 && terr[0] / terr[1] < 4.5,
+          "dmm: halving tau divided the crossing-time error by %g, not ~4", terr[0] / terr[1]);
+    {
+        /* field modes are not covered */
+        dvc_hybrid_model_t mf;
+        const char *names[1] = {"x"}, *f[1] = {"-x"};
+        dvc_hybrid_traj tr;
+        dvc_hybrid_traj_init(&tr);
+        REQUIRE(dvc_hybrid_model_init(mf, 1, names, 53) == DVC_OK, "model");
+        REQUIRE(dvc_hybrid_add_mode_field(mf, "a", f, NULL, NULL) == DVC_OK, "mode");
+        dvc_ivec_t x0;
+        mpfr_t t0, t1;
+        long ia;
+        dvc_ivec_init2(x0, 1, 53);
+        mpfi_set_ui(x0->e[0], 1);
+        mpfr_inits2(53, t0, t1, (mpfr_ptr)0);
+        mpfr_set_ui(t0, 0, MPFR_RNDN);
+        mpfr_set_ui(t1, 1, MPFR_RNDN);
+        ia = dvc_hybrid_find_mode(mf, "a");
+        REQUIRE(dvc_hybrid_set_initial(mf, ia, x0, t0, t1) == DVC_OK, "initial");
+        CHECK(dvc_hybrid_dmm(&tr, mf, 0.1) == DVC_ERR_INPUT &&
+                  strstr(dvc_error_message(), "not linear") != NULL,
+              "dmm of a field mode not refused: %s", dvc_error_message());
+        mpfr_clears(t0, t1, (mpfr_ptr)0);
+        dvc_ivec_clear(x0);
+        dvc_hybrid_traj_clear(&tr);
+        dvc_hybrid_model_clear(mf);
+    }
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+}
+
 /* The bridge DLVI (Chen & Wang Example 5.1) as a switched linear system:
  * x1 >= 0: x1'' = -4 x1 + sin 4t; x1 < 0: x1'' = -x1 + sin 4t; x(0) = (0, 1). */
 static void test_bridge(long guard)
@@ -1280,6 +1357,7 @@ int main(int argc, char **argv)
     test_grazing();
     test_sliding();
     test_repelling();
+    test_dmm();
     test_bouncing();
     test_two_switches();
     test_bridge(-1);

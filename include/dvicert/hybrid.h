@@ -171,6 +171,24 @@ dvc_status dvc_hybrid_verify_keep(dvc_hybrid_result_t rec, const dvc_hybrid_mode
 dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,
                            const mpfi_t tt);
 
+/* Floating-point companion (never a bound): the conservative DMM step of
+ * Hirani, Wan & Wojtalewicz for linear modes (the implicit midpoint rule,
+ * which keeps every quadratic invariant of x' = A x) with Mannshardt's
+ * transition scheme at the switches, on the grid t0 + k tau (last step to
+ * T). Rows: (t, x) at the grid times and at every transition point
+ * (t^, x^) on a surface (state before any reset; ev_row, ev_g list them).
+ * Field modes are refused (DVC_ERR_INPUT). */
+typedef struct {
+    long n, ns, alloc;  /* ns rows */
+    double *t, *x;      /* t[k], x[k*n + j] */
+    long nev;
+    long *ev_row, *ev_g;/* row and switching function of each transition */
+} dvc_hybrid_traj;
+void dvc_hybrid_traj_init(dvc_hybrid_traj *tr);
+/* Releases the arrays (the struct may be reused after it). */
+void dvc_hybrid_traj_clear(dvc_hybrid_traj *tr);
+dvc_status dvc_hybrid_dmm(dvc_hybrid_traj *tr, const dvc_hybrid_model_t m, double tau);
+
 /* The tube of a result, for check, export, plot and the library: grid
  * times t_0 < ... < t_N of r, grid enclosures and step boxes (an enclosure
  * tube, include/dvicert/tube.h), x^i the midpoints of the grid enclosures

@@ -42,9 +42,32 @@ static void clear_box(dvc_tube_t tb)
 /* Rows held: every grid point, or the window. */
 static long rows_held(const dvc_tube_struct *tb) { return tb->window > 0 ? tb->window : tb->N + 1; }
 
+static void free_encl(dvc_tube_t tb)
+{
+    if (tb->t) {
+        for (long i = 0; i <= tb->N; i++) mpfr_clear(tb->t[i]);
+        free(tb->t);
+    }
+    clear_ivals(tb->xg, tb->xg ? (tb->N + 1) * tb->n : 0);
+    clear_ivals(tb->xs, tb->xs ? tb->N * tb->n : 0);
+    for (long k = 0; k < tb->nev; k++) {
+        mpfi_clear(tb->ev[k].t);
+        dvc_ivec_clear(tb->ev[k].x);
+        free(tb->ev[k].label);
+    }
+    free(tb->ev);
+    tb->t = NULL;
+    tb->xg = tb->xs = NULL;
+    tb->ev = NULL;
+    tb->nev = 0;
+    tb->eval = NULL;
+    tb->eval_ctx = NULL;
+}
+
 static void free_arrays(dvc_tube_t tb)
 {
     long np = rows_held(tb);
+    free_encl(tb);
     clear_box(tb);
     clear_ivals(tb->eps_x, tb->eps_x ? np : 0);
     clear_ivals(tb->eps_y, tb->eps_y ? np : 0);
@@ -139,6 +162,66 @@ dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t
     return DVC_OK;
 }
 
+dvc_status dvc_tube_set_times(dvc_tube_t tb, const mpfr_t *t)
+{
+    long N = tb->N;
+    if (N < 1 || tb->window > 0) return dvc_error(DVC_ERR_INPUT, "tube: times need a whole tube");
+    for (long i = 0; i <= N; i++)
+        if (!mpfr_number_p(t[i]) || (i > 0 && mpfr_cmp(t[i], t[i - 1]) <= 0))
+            return dvc_error(DVC_ERR_INPUT, "tube: grid time %ld is not finite and above the "
+                             "previous one", i);
+    if (tb->t) {
+        for (long i = 0; i <= N; i++) mpfr_clear(tb->t[i]);
+        free(tb->t);
+    }
+    tb->t = malloc((size_t)(N + 1) * sizeof *tb->t);
+    if (!tb->t) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; i <= N; i++) {
+        mpfr_init2(tb->t[i], mpfr_get_prec(t[i]));
+        mpfr_set(tb->t[i], t[i], MPFR_RNDN); /* exact */
+    }
+    mpfi_set_prec(tb->T, mpfr_get_prec(t[N]) > tb->prec ? mpfr_get_prec(t[N]) : tb->prec);
+    mpfi_set_fr(tb->T, t[N]);
+    return DVC_OK;
+}
+
+dvc_status dvc_tube_set_boxes(dvc_tube_t tb)
+{
+    if (tb->N < 1 || tb->window > 0) return dvc_error(DVC_ERR_INPUT, "tube: boxes need a whole tube");
+    clear_ivals(tb->xg, tb->xg ? (tb->N + 1) * tb->n : 0);
+    clear_ivals(tb->xs, tb->xs ? tb->N * tb->n : 0);
+    tb->xg = ivals_new((tb->N + 1) * tb->n, tb->prec);
+    tb->xs = tb->xg ? ivals_new(tb->N * tb->n, tb->prec) : NULL;
+    if (!tb->xg || !tb->xs) {
+        clear_ivals(tb->xg, tb->xg ? (tb->N + 1) * tb->n : 0);
+        tb->xg = NULL;
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    return DVC_OK;
+}
+
+void dvc_tube_set_eval(dvc_tube_t tb, dvc_tube_eval_fn fn, const void *ctx)
+{
+    tb->eval = tb->xs ? fn : NULL;
+    tb->eval_ctx = tb->eval ? ctx : NULL;
+}
+
+dvc_status dvc_tube_add_event(dvc_tube_t tb, const mpfi_t t, const dvc_ivec_t x, const char *label)
+{
+    dvc_tube_event *ne = realloc(tb->ev, (size_t)(tb->nev + 1) * sizeof *ne);
+    if (!ne) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    tb->ev = ne;
+    ne += tb->nev;
+    ne->label = strdup(label ? label : "");
+    if (!ne->label) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    mpfi_init2(ne->t, mpfi_get_prec(t));
+    mpfi_set(ne->t, t);
+    dvc_ivec_init2(ne->x, x->n, dvc_ivec_prec(x));
+    dvc_ivec_set(ne->x, x);
+    tb->nev++;
+    return DVC_OK;
+}
+
 /* ---- one view of both storages ------------------------------------------ */
 
 typedef struct {
@@ -148,6 +231,7 @@ typedef struct {
     const double *x;
     const dvc_tube_struct *tb;        /* exactly one of tb, r */
     const dvc_dlvi_result_struct *r;
+    const mpfr_t *times;              /* or NULL: uniform */
 } view_t;
 
 static void view_tube(view_t *v, const dvc_tube_t tb)
@@ -162,6 +246,7 @@ static void view_tube(view_t *v, const dvc_tube_t tb)
     v->x = tb->x;
     v->tb = tb;
     v->r = NULL;
+    v->times = (const mpfr_t *)tb->t;
 }
 
 static void view_result(view_t *v, const dvc_dlvi_result_t r)
@@ -176,6 +261,7 @@ static void view_result(view_t *v, const dvc_dlvi_result_t r)
     v->x = r->x;
     v->tb = NULL;
     v->r = r;
+    v->times = NULL;
 }
 
 /* The row holding grid point i. */
@@ -263,23 +349,29 @@ static void ws_clear(ws_t *w)
     mpfr_clears(w->a, w->b, w->blo, w->bhi, (mpfr_ptr)0);
 }
 
-static void grid_time(mpfi_t t, mpfi_srcptr T, long N, long i)
+static void grid_time(mpfi_t t, const view_t *v, long i)
 {
-    mpfi_mul_si(t, T, i);
-    mpfi_div_si(t, t, N);
+    if (v->times) {
+        mpfi_set_fr(t, v->times[i]);
+        return;
+    }
+    mpfi_mul_si(t, v->T, i);
+    mpfi_div_si(t, t, v->N);
 }
 
 void dvc_tube_time(mpfi_t t, const dvc_tube_t tb, long i)
 {
-    grid_time(t, tb->T, tb->N, i);
+    view_t v;
+    view_tube(&v, tb);
+    grid_time(t, &v, i);
 }
 
 /* Does [t] meet step i = [t_{i-1}, t_i]? If so, w->sig encloses
  * (s - t_{i-1}) / h for s in the common part, clipped to [0, 1]. */
 static int piece(ws_t *w, const view_t *v, long i, const mpfi_t t)
 {
-    grid_time(w->ta, v->T, v->N, i - 1);
-    grid_time(w->tb, v->T, v->N, i);
+    grid_time(w->ta, v, i - 1);
+    grid_time(w->tb, v, i);
     mpfr_max(w->a, &t->left, &w->ta->left, MPFR_RNDD);
     mpfr_min(w->b, &t->right, &w->tb->right, MPFR_RNDU);
     if (mpfr_cmp(w->a, w->b) > 0) return 0;
@@ -344,6 +436,24 @@ static void y_edges(ws_t *w, const view_t *v, long i, long k, int inner)
  * tests the intersection). */
 static void step_range(long *i0, long *i1, const view_t *v, const mpfi_t t)
 {
+    if (v->times) {
+        /* i0: the first step with t_i >= t.lo; i1: the last with t_{i-1} <= t.hi */
+        long lo = 1, hi = v->steps;
+        while (lo < hi) {
+            long mid = (lo + hi) / 2;
+            if (mpfr_cmp(v->times[mid], &t->left) >= 0) hi = mid;
+            else lo = mid + 1;
+        }
+        *i0 = lo;
+        lo = 1, hi = v->steps;
+        while (lo < hi) {
+            long mid = (lo + hi + 1) / 2;
+            if (mpfr_cmp(v->times[mid - 1], &t->right) <= 0) lo = mid;
+            else hi = mid - 1;
+        }
+        *i1 = lo;
+        return;
+    }
     double T = mpfr_get_d(&v->T->left, MPFR_RNDD);
     double lo = mpfr_get_d(&t->left, MPFR_RNDD) / T * (double)v->N;
     double hi = mpfr_get_d(&t->right, MPFR_RNDU) / T * (double)v->N;
@@ -358,18 +468,77 @@ static dvc_status check_range(const view_t *v, const mpfi_t t, ws_t *w)
     if (v->steps < 1) return dvc_error(DVC_ERR_INPUT, "tube: no certified step");
     if (!dvc_ival_is_valid(t) || !dvc_ival_is_finite(t))
         return dvc_error(DVC_ERR_INPUT, "tube: t is not a finite interval");
-    grid_time(w->tb, v->T, v->N, v->steps);
-    if (mpfr_sgn(&t->left) < 0 || mpfr_cmp(&t->right, &w->tb->right) > 0)
-        return dvc_error(DVC_ERR_INPUT, "tube: t outside the certified range [0, t_%ld]", v->steps);
+    grid_time(w->tb, v, v->steps);
+    if ((v->times ? mpfr_cmp(&t->left, v->times[0]) : mpfr_sgn(&t->left)) < 0 ||
+        mpfr_cmp(&t->right, &w->tb->right) > 0)
+        return dvc_error(DVC_ERR_INPUT, "tube: t outside the certified range [%s, t_%ld]",
+                         v->times ? "t_0" : "0", v->steps);
     if (v->window > 0 && v->steps - v->window + 1 > 0) {
         /* a step meeting [t] must have both grid points in the window */
         long first = v->steps - v->window + 1;
-        grid_time(w->ta, v->T, v->N, first);
+        grid_time(w->ta, v, first);
         if (mpfr_cmp(&t->left, &w->ta->right) <= 0)
             return dvc_error(DVC_ERR_INPUT, "tube: t before the window [t_%ld, t_%ld] held", first,
                              v->steps);
     }
     return DVC_OK;
+}
+
+/* x edges of an enclosure tube at the time interval t (range checked):
+ * the evaluator's enclosure, else the hull (outer) or the intersection
+ * (inner) of the step enclosures met, met with xg_i at the point t_i. */
+static dvc_status encl_edges(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_t *v,
+                             const mpfi_t t)
+{
+    const dvc_tube_struct *tb = v->tb;
+    long n = v->n, i0, i1, cnt = 0;
+    dvc_ivec_t X;
+    mpfi_t ga, gb;
+    dvc_status st = DVC_OK;
+    dvc_ivec_init2(X, n, v->prec);
+    mpfi_init2(ga, v->prec);
+    mpfi_init2(gb, v->prec);
+    if (tb->eval) {
+        st = tb->eval(X, tb->eval_ctx, t);
+    } else {
+        step_range(&i0, &i1, v, t);
+        for (long i = i0; i <= i1; i++) {
+            /* step i = [t_{i-1}, t_i] may meet t */
+            grid_time(ga, v, i - 1);
+            grid_time(gb, v, i);
+            if (mpfr_cmp(&t->right, &ga->left) < 0 || mpfr_cmp(&t->left, &gb->right) > 0) continue;
+            for (long k = 0; k < n; k++) {
+                mpfi_srcptr b = tb->xs[(i - 1) * n + k];
+                if (cnt == 0) mpfi_set(X->e[k], b);
+                else if (out) mpfi_union(X->e[k], X->e[k], b);
+                else mpfi_intersect(X->e[k], X->e[k], b);
+            }
+            cnt++;
+        }
+        if (cnt == 0) st = dvc_error(DVC_ERR_INTERNAL, "tube: no step found for t");
+        for (long i = i0 - 1; st == DVC_OK && i <= i1; i++) {
+            if (i < 0) continue;
+            grid_time(ga, v, i);
+            if (mpfr_equal_p(&t->left, &ga->left) && mpfr_equal_p(&t->right, &ga->right) &&
+                mpfr_equal_p(&ga->left, &ga->right))
+                for (long k = 0; k < n; k++) mpfi_intersect(X->e[k], X->e[k], tb->xg[i * n + k]);
+        }
+    }
+    mpfi_clear(ga);
+    mpfi_clear(gb);
+    for (long k = 0; st == DVC_OK && k < n; k++) {
+        if (out) {
+            mpfi_set(out->e[k], X->e[k]);
+        } else if (mpfi_is_empty(X->e[k])) {
+            mpfr_set_inf(lo[k], 1); /* lo > hi: nothing certainly inside */
+            mpfr_set_inf(hi[k], -1);
+        } else {
+            mpfr_set(lo[k], &X->e[k]->left, MPFR_RNDU);
+            mpfr_set(hi[k], &X->e[k]->right, MPFR_RNDD);
+        }
+    }
+    dvc_ivec_clear(X);
+    return st;
 }
 
 /* The edges of component `which` (0: x, 1: y) at the time interval t, over
@@ -388,6 +557,11 @@ static dvc_status edges_view(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_
         return dvc_error(DVC_ERR_INPUT, "tube: out has %ld entries, need %ld", out->n, K);
     ws_init(&w, v->prec);
     if ((st = check_range(v, t, &w)) != DVC_OK) {
+        ws_clear(&w);
+        return st;
+    }
+    if (!which && v->tb && v->tb->xs) {
+        st = encl_edges(out, lo, hi, v, t);
         ws_clear(&w);
         return st;
     }
@@ -450,7 +624,12 @@ void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int
     ws_t w;
     view_tube(&v, tb);
     ws_init(&w, v.prec);
-    if (which == 0) {
+    if (which == 0 && tb->xs) {
+        for (long j = 0; j < tb->n; j++) {
+            mpfr_set(lo[j], &tb->xs[(i - 1) * tb->n + j]->left, MPFR_RNDD);
+            mpfr_set(hi[j], &tb->xs[(i - 1) * tb->n + j]->right, MPFR_RNDU);
+        }
+    } else if (which == 0) {
         for (long j = 0; j < tb->n; j++) {
             /* the interpolant's hull is that of its two ends */
             double a = tb->x[ROW(&v, i - 1) * tb->n + j], b = tb->x[ROW(&v, i) * tb->n + j];
@@ -476,6 +655,13 @@ void dvc_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int whic
     mpfi_srcptr e = which ? tb->eps_y[row] : tb->eps_x[row];
     view_t v;
     mpfr_t blo, bhi;
+    if (!which && tb->xg) {
+        for (long j = 0; j < K; j++) {
+            mpfr_set(lo[j], &tb->xg[i * K + j]->left, MPFR_RNDD);
+            mpfr_set(hi[j], &tb->xg[i * K + j]->right, MPFR_RNDU);
+        }
+        return;
+    }
     view_tube(&v, tb);
     mpfr_inits2(tb->prec, blo, bhi, (mpfr_ptr)0);
     for (long j = 0; j < K; j++) {

@@ -13,7 +13,10 @@
  *   4. the tube of an engine result (dvc_tube_from_result) encloses the
  *      exact solution and its inner part lies in its outer part;
  *   5. the CSV reader with state names (dvc_traj_read_named): names and
- *      x1..xn headers, any order, t in [t0, T]; dvc_traj_read keeps x1..xn. */
+ *      x1..xn headers, any order, t in [t0, T]; dvc_traj_read keeps x1..xn;
+ *   6. a non-uniform grid (dvc_tube_set_times) against hand-computed edges,
+ *      and a uniform grid given as times identical to the uniform tube;
+ *   7. an enclosure tube (grid and step boxes, an evaluator). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -421,6 +424,190 @@ static void test_named_headers(void)
     mpfi_clear(T);
 }
 
+/* ---- 6. a non-uniform grid ------------------------------------------------- */
+
+/* x = t^2 on the grid 0, 1/8, 1/2, 3/4, 2 with x^i = t_i^2 and eps_x^i the
+ * exact interpolation error (b - a)^2 / 4, attained at the step midpoints:
+ * at 5/16 (step 2) the tube is [0.09765625, 0.16796875], at 11/8 (step 4)
+ * [1.890625, 2.671875] (hand-computed); on the uniform grid of the same N
+ * and T the same data would give other edges. */
+static void test_nonuniform(void)
+{
+    const double tg[5] = {0, 0.125, 0.5, 0.75, 2};
+    const long N = 4;
+    dvc_tube_t tb, tu;
+    mpfr_t tt[5];
+    mpfi_t T, t;
+    dvc_ivec_t X;
+    mpfi_init2(T, 53);
+    mpfi_init2(t, 53);
+    mpfi_set_ui(T, 2);
+    dvc_ivec_init2(X, 1, 53);
+    dvc_tube_init(tb);
+    REQUIRE(dvc_tube_alloc(tb, 1, 0, N, T, 53) == DVC_OK, "alloc: %s", dvc_error_message());
+    for (long i = 0; i <= N; i++) {
+        mpfr_init2(tt[i], 53);
+        mpfr_set_d(tt[i], tg[i], MPFR_RNDN);
+        tb->x[i] = tg[i] * tg[i];
+        if (i > 0) mpfi_set_d(tb->eps_x[i], (tg[i] - tg[i - 1]) * (tg[i] - tg[i - 1]) / 4);
+    }
+    CHECK(dvc_tube_set_times(tb, (const mpfr_t *)tt) == DVC_OK, "times: %s", dvc_error_message());
+    mpfi_set_d(t, 0.3125);
+    CHECK(dvc_tube_outer(X, tb, t, 0) == DVC_OK, "outer: %s", dvc_error_message());
+    CHECK(mpfr_cmp_d(&X->e[0]->left, 0.09765625) == 0 && mpfr_cmp_d(&X->e[0]->right, 0.16796875) == 0,
+          "non-uniform step 2: [%.17g, %.17g]", mpfr_get_d(&X->e[0]->left, MPFR_RNDD),
+          mpfr_get_d(&X->e[0]->right, MPFR_RNDU));
+    mpfi_set_d(t, 1.375);
+    CHECK(dvc_tube_outer(X, tb, t, 0) == DVC_OK, "outer: %s", dvc_error_message());
+    CHECK(mpfr_cmp_d(&X->e[0]->left, 1.890625) == 0 && mpfr_cmp_d(&X->e[0]->right, 2.671875) == 0,
+          "non-uniform step 4: [%.17g, %.17g]", mpfr_get_d(&X->e[0]->left, MPFR_RNDD),
+          mpfr_get_d(&X->e[0]->right, MPFR_RNDU));
+    /* a time interval over steps 1..3: the hull of their edges */
+    mpfi_interv_d(t, 0.0625, 0.625);
+    CHECK(dvc_tube_outer(X, tb, t, 0) == DVC_OK && mpfr_cmp_d(&X->e[0]->left, 0) < 0,
+          "outer over steps 1-3: %s", dvc_error_message());
+    mpfi_set_d(t, -0.0625);
+    CHECK(dvc_tube_outer(X, tb, t, 0) == DVC_ERR_INPUT, "t < t_0 accepted");
+    mpfi_interv_d(t, 1.5, 2.0625);
+    CHECK(dvc_tube_outer(X, tb, t, 0) == DVC_ERR_INPUT, "t > t_N accepted");
+    {
+        /* exact solution at random times inside; t^2 - 1e-12 at the step
+         * midpoints (where the lower edge is attained) outside */
+        const long ns = 2000;
+        dvc_traj_t tr;
+        dvc_traj_report rep;
+        dvc_traj_init(tr);
+        REQUIRE(dvc_traj_alloc(tr, ns + N, 1, 0, 53 + DVC_TRAJ_EXTRA_BITS) == DVC_OK, "alloc");
+        for (long s = 0; s < ns; s++) {
+            char buf[40];
+            snprintf(buf, sizeof buf, "%.17g", 2 * rng_unit());
+            REQUIRE(dvc_ival_set_str(tr->t[s], buf) == DVC_OK, "t");
+            mpfi_sqr(tr->v[s], tr->t[s]);
+        }
+        for (long i = 1; i <= N; i++) {
+            mpfi_set_d(tr->t[ns + i - 1], (tg[i] + tg[i - 1]) / 2);
+            mpfi_sqr(tr->v[ns + i - 1], tr->t[ns + i - 1]);
+            mpfi_sub_d(tr->v[ns + i - 1], tr->v[ns + i - 1], 1e-12);
+        }
+        REQUIRE(dvc_traj_check(&rep, tr, tb, -1) == DVC_OK, "check: %s", dvc_error_message());
+        CHECK(rep.nviol == N && rep.viol[0].sample == ns, "non-uniform check: %ld violations, "
+              "%ld expected (the shifted midpoints only)", rep.nviol, N);
+        dvc_traj_report_clear(&rep);
+        dvc_traj_clear(tr);
+    }
+    /* a uniform grid given as times gives the same tube as the uniform one */
+    dvc_tube_init(tu);
+    mpfi_set_ui(T, 1);
+    REQUIRE(dvc_tube_alloc(tu, 1, 0, N, T, 53) == DVC_OK, "alloc");
+    REQUIRE(dvc_tube_alloc(tb, 1, 0, N, T, 53) == DVC_OK, "alloc");
+    for (long i = 0; i <= N; i++) {
+        mpfr_set_d(tt[i], i / 4.0, MPFR_RNDN);
+        tb->x[i] = tu->x[i] = sin((double)i);
+        mpfi_set_d(tb->eps_x[i], 1e-3 * (double)(i + 1));
+        mpfi_set_d(tu->eps_x[i], 1e-3 * (double)(i + 1));
+    }
+    REQUIRE(dvc_tube_set_times(tb, (const mpfr_t *)tt) == DVC_OK, "times");
+    {
+        long diff = 0;
+        dvc_ivec_t Y;
+        mpfr_t lo1[1], hi1[1], lo2[1], hi2[1];
+        dvc_ivec_init2(Y, 1, 53);
+        mpfr_inits2(53, lo1[0], hi1[0], lo2[0], hi2[0], (mpfr_ptr)0);
+        for (int s = 0; s < 500; s++) {
+            double a = rng_unit(), b = s % 2 ? a : a + 0.01 * rng_unit();
+            mpfi_interv_d(t, a, b > 1 ? 1 : b);
+            if (dvc_tube_outer(X, tb, t, 0) != DVC_OK || dvc_tube_outer(Y, tu, t, 0) != DVC_OK ||
+                dvc_tube_inner(lo1, hi1, tb, t, 0) != DVC_OK ||
+                dvc_tube_inner(lo2, hi2, tu, t, 0) != DVC_OK ||
+                !mpfr_equal_p(&X->e[0]->left, &Y->e[0]->left) ||
+                !mpfr_equal_p(&X->e[0]->right, &Y->e[0]->right) || !mpfr_equal_p(lo1[0], lo2[0]) ||
+                !mpfr_equal_p(hi1[0], hi2[0]))
+                diff++;
+        }
+        CHECK(diff == 0, "times i/N: %ld of 500 evaluations differ from the uniform tube", diff);
+        mpfr_clears(lo1[0], hi1[0], lo2[0], hi2[0], (mpfr_ptr)0);
+        dvc_ivec_clear(Y);
+    }
+    mpfr_set_d(tt[2], 0.75, MPFR_RNDN); /* t_2 = t_3 */
+    CHECK(dvc_tube_set_times(tb, (const mpfr_t *)tt) == DVC_ERR_INPUT, "non-increasing times accepted");
+    for (long i = 0; i <= N; i++) mpfr_clear(tt[i]);
+    dvc_tube_clear(tb);
+    dvc_tube_clear(tu);
+    dvc_ivec_clear(X);
+    mpfi_clear(T);
+    mpfi_clear(t);
+}
+
+/* ---- 7. an enclosure tube -------------------------------------------------- */
+
+static dvc_status const_eval(dvc_ivec_t X, const void *ctx, const mpfi_t t)
+{
+    (void)t;
+    mpfi_interv_d(X->e[0], *(const double *)ctx, *(const double *)ctx + 1);
+    return DVC_OK;
+}
+
+/* grid 0, 1, 3; x(t_i) in [0, 0], [1, 1.1], [2, 2.5]; x in [0, 1.2] on step 1
+ * and [0.9, 2.6] on step 2. */
+static void test_enclosure(void)
+{
+    const double tg[3] = {0, 1, 3};
+    dvc_tube_t tb;
+    mpfr_t tt[3], lo[1], hi[1];
+    mpfi_t T, t;
+    dvc_ivec_t X;
+    double c42 = 42;
+    mpfi_init2(T, 53);
+    mpfi_init2(t, 53);
+    mpfi_set_ui(T, 3);
+    dvc_ivec_init2(X, 1, 53);
+    mpfr_inits2(53, lo[0], hi[0], (mpfr_ptr)0);
+    dvc_tube_init(tb);
+    REQUIRE(dvc_tube_alloc(tb, 1, 0, 2, T, 53) == DVC_OK, "alloc");
+    for (int i = 0; i < 3; i++) {
+        mpfr_init2(tt[i], 53);
+        mpfr_set_d(tt[i], tg[i], MPFR_RNDN);
+    }
+    REQUIRE(dvc_tube_set_times(tb, (const mpfr_t *)tt) == DVC_OK, "times");
+    REQUIRE(dvc_tube_set_boxes(tb) == DVC_OK, "boxes");
+    mpfi_interv_d(tb->xg[0], 0, 0);
+    mpfi_interv_d(tb->xg[1], 1, 1.1);
+    mpfi_interv_d(tb->xg[2], 2, 2.5);
+    mpfi_interv_d(tb->xs[0], 0, 1.2);
+    mpfi_interv_d(tb->xs[1], 0.9, 2.6);
+    mpfi_set_d(t, 0.5);
+    CHECK(dvc_tube_outer(X, tb, t, 0) == DVC_OK && mpfr_cmp_d(&X->e[0]->left, 0) == 0 &&
+              mpfr_cmp_d(&X->e[0]->right, 1.2) == 0, "enclosure tube inside step 1");
+    mpfi_set_d(t, 1);
+    CHECK(dvc_tube_outer(X, tb, t, 0) == DVC_OK && mpfr_cmp_d(&X->e[0]->left, 1) == 0 &&
+              mpfr_cmp_d(&X->e[0]->right, 1.1) == 0, "enclosure tube at the grid point t_1");
+    mpfi_interv_d(t, 0.5, 2);
+    CHECK(dvc_tube_outer(X, tb, t, 0) == DVC_OK && mpfr_cmp_d(&X->e[0]->left, 0) == 0 &&
+              mpfr_cmp_d(&X->e[0]->right, 2.6) == 0, "enclosure tube over both steps: hull");
+    CHECK(dvc_tube_inner(lo, hi, tb, t, 0) == DVC_OK && mpfr_cmp_d(lo[0], 0.9) == 0 &&
+              mpfr_cmp_d(hi[0], 1.2) == 0, "enclosure tube over both steps: inner [%g, %g]",
+          mpfr_get_d(lo[0], MPFR_RNDN), mpfr_get_d(hi[0], MPFR_RNDN));
+    dvc_tube_step_hull(lo, hi, tb, 2, 0);
+    CHECK(mpfr_cmp_d(lo[0], 0.9) == 0 && mpfr_cmp_d(hi[0], 2.6) == 0, "step hull 2");
+    dvc_tube_grid(lo, hi, tb, 2, 0);
+    CHECK(mpfr_cmp_d(lo[0], 2) == 0 && mpfr_cmp_d(hi[0], 2.5) == 0, "grid 2");
+    dvc_tube_time(t, tb, 1);
+    CHECK(mpfi_cmp_d(t, 1) == 0 && mpfr_equal_p(&t->left, &t->right), "time t_1");
+    /* an evaluator replaces the boxes */
+    dvc_tube_set_eval(tb, const_eval, &c42);
+    mpfi_set_d(t, 0.5);
+    CHECK(dvc_tube_outer(X, tb, t, 0) == DVC_OK && mpfr_cmp_d(&X->e[0]->left, 42) == 0,
+          "evaluator not used");
+    mpfi_set_d(t, 3.5);
+    CHECK(dvc_tube_outer(X, tb, t, 0) == DVC_ERR_INPUT, "evaluator asked outside the tube");
+    for (int i = 0; i < 3; i++) mpfr_clear(tt[i]);
+    mpfr_clears(lo[0], hi[0], (mpfr_ptr)0);
+    dvc_tube_clear(tb);
+    dvc_ivec_clear(X);
+    mpfi_clear(T);
+    mpfi_clear(t);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/dvc_test_traj.XXXXXX");
@@ -430,6 +617,8 @@ int main(void)
     test_random_attained();
     test_from_result();
     test_named_headers();
+    test_nonuniform();
+    test_enclosure();
     {
         char cmd[128];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

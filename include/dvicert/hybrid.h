@@ -12,6 +12,7 @@
 
 #include "dvicert/imat.h"
 #include "dvicert/expr.h"
+#include "dvicert/tube.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,9 +54,16 @@ typedef struct {
     double h;              /* largest step (0: chosen from ||A||) */
     int order;             /* Taylor order (0: 20, or 12 with a field mode) */
     long guard_bits;       /* extra bits of the engine's internal precision
-                            * (results are rounded outward to prec); 0: none */
+                            * (results are rounded outward to prec); 0: none;
+                            * DVC_HYBRID_GUARD_BITS after dvc_hybrid_model_init */
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
+
+/* Default guard bits: the engine runs at prec + 11 bits (64 at the default
+ * 53, still one machine word per MPFR number), so the rounding of each
+ * step's centre no longer adds up at the 53-bit level (docs/hybrid.md,
+ * section 7, "Guard bits"). */
+#define DVC_HYBRID_GUARD_BITS 11
 
 /* An empty model with n states at precision prec (0: dvc_prec_get()).
  * names may be NULL (x1..xn); otherwise n identifiers, all distinct. */
@@ -103,6 +111,8 @@ typedef struct {
     long g, mode_before, mode_after;
     dvc_ivec_t x;
     mpfi_t dphi;   /* enclosure of phi' = dg/dt + grad g . f over t */
+    dvc_hybrid_class cls; /* DVC_HYB_TRANSVERSE: the engine records no other
+                           * (the other classes stop the run, stop_class) */
 } dvc_hybrid_event;
 
 typedef struct {
@@ -160,6 +170,38 @@ dvc_status dvc_hybrid_verify_keep(dvc_hybrid_result_t rec, const dvc_hybrid_mode
  * of the step boxes met. */
 dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,
                            const mpfi_t tt);
+
+/* Floating-point companion (never a bound): the conservative DMM step of
+ * Hirani, Wan & Wojtalewicz for linear modes (the implicit midpoint rule,
+ * which keeps every quadratic invariant of x' = A x) with Mannshardt's
+ * transition scheme at the switches, on the grid t0 + k tau (last step to
+ * T). Rows: (t, x) at the grid times and at every transition point
+ * (t^, x^) on a surface (state before any reset; ev_row, ev_g list them).
+ * Field modes are refused (DVC_ERR_INPUT). */
+typedef struct {
+    long n, ns, alloc;  /* ns rows */
+    double *t, *x;      /* t[k], x[k*n + j] */
+    long nev;
+    long *ev_row, *ev_g;/* row and switching function of each transition */
+} dvc_hybrid_traj;
+void dvc_hybrid_traj_init(dvc_hybrid_traj *tr);
+/* Releases the arrays (the struct may be reused after it). */
+void dvc_hybrid_traj_clear(dvc_hybrid_traj *tr);
+dvc_status dvc_hybrid_dmm(dvc_hybrid_traj *tr, const dvc_hybrid_model_t m, double tau);
+
+/* The tube of a result, for check, export, plot and the library: grid
+ * times t_0 < ... < t_N of r, grid enclosures and step boxes (an enclosure
+ * tube, include/dvicert/tube.h), x^i the midpoints of the grid enclosures
+ * with eps_x^i a rigorous radius of step i about their interpolant, and
+ * the events (label "g: from->to"). flow non-NULL: filled with (m, r) and
+ * installed as the tube's evaluator (dvc_hybrid_eval: as tight between
+ * grid points as at them); then m, r and *flow must outlive tb's use. */
+typedef struct {
+    const dvc_hybrid_model_struct *m;
+    const dvc_hybrid_result_struct *r;
+} dvc_hybrid_flow_ref;
+dvc_status dvc_hybrid_tube(dvc_tube_t tb, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,
+                           dvc_hybrid_flow_ref *flow);
 
 #ifdef __cplusplus
 }

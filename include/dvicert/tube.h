@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* A certified tube, whatever produced it (an engine result or a
  * certificate): per-step data and its geometry. Grid t_i = i T / N
- * (i = 0..N), step i = [t_{i-1}, t_i] (i = 1..N). The tube states:
+ * (i = 0..N) by default, or any increasing list of times t_0 < ... < t_N
+ * (dvc_tube_set_times: event-driven engines); step i = [t_{i-1}, t_i]
+ * (i = 1..N). The tube states:
  *   |x_j(t) - x^h_j(t)| <= eps_x^i for t in step i (x^h the linear
  *       interpolant of the grid values x^{i-1}, x^i), ||x(0) - x^0|| <= eps_x^0;
  *   ||y(t_i) - y^i|| <= eps_y^i;
@@ -14,7 +16,18 @@
  *
  * Outer edges enclose the solution at every time of a time interval; inner
  * edges bound the part of the tube that is inside at every such time (what
- * a sample must lie in to be certainly inside). */
+ * a sample must lie in to be certainly inside).
+ *
+ * Enclosure tubes (dvc_tube_set_boxes: engines that state enclosures, not a
+ * predictor and radii, e.g. the hybrid engine) replace the x tube by
+ *   x(t_i) in xg_i (per component) and x(t) in xs_i for t in step i;
+ * at a time interval the outer x edges are the hull of the step enclosures
+ * met (met with xg_i at the point t_i), the inner ones their intersection.
+ * An engine that can evaluate x more tightly inside a step (a flow of the
+ * step's set) installs an evaluator (dvc_tube_set_eval): it then gives the x
+ * edges, outer and inner alike (its enclosure over the time interval; the
+ * time enclosures of samples are 2^-64 relative wide). Events (switches)
+ * are listed with their time and state enclosures (dvc_tube_add_event). */
 #ifndef DVICERT_TUBE_H
 #define DVICERT_TUBE_H
 
@@ -23,6 +36,17 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* An engine's evaluation of x over a time interval t inside the tube:
+ * X encloses x(s) for every s in t. */
+typedef dvc_status (*dvc_tube_eval_fn)(dvc_ivec_t X, const void *ctx, const mpfi_t t);
+
+/* An event of the tube (a certified switch): time and state enclosures. */
+typedef struct {
+    mpfi_t t;
+    dvc_ivec_t x;   /* state at the event (n entries) */
+    char *label;    /* e.g. "g: plus->minus" */
+} dvc_tube_event;
 
 typedef struct {
     long n, m, N;
@@ -36,6 +60,13 @@ typedef struct {
     mpfi_t *yhat_lo, *yhat_hi; /* (N+1) x m: enclosures of the ends of yhat^i */
     mpfi_t *ry;                /* N+1; ry[i] belongs to step i (entry 0 unused, 0) */
     mpfr_t *ybox_lo, *ybox_hi; /* m each, or NULL: [l.lo, u.hi] (exact copies) */
+    mpfr_t *t;                 /* N+1 grid times (exact), or NULL: t_i = i T / N */
+    mpfi_t *xg, *xs;           /* enclosure tube: (N+1) x n grid and N x n step
+                                  enclosures (step i in row i-1), or NULL */
+    dvc_tube_eval_fn eval;     /* or NULL; eval_ctx is not owned */
+    const void *eval_ctx;
+    long nev;                  /* events, in time order */
+    dvc_tube_event *ev;
 } dvc_tube_struct;
 typedef dvc_tube_struct dvc_tube_t[1];
 
@@ -57,6 +88,19 @@ dvc_status dvc_tube_alloc(dvc_tube_t tb, long n, long m, long N, const mpfi_t T,
 dvc_status dvc_tube_alloc_window(dvc_tube_t tb, long n, long m, long N, const mpfi_t T,
                                  mpfr_prec_t prec, long window);
 
+/* Grid times t_0 < ... < t_N (N + 1 numbers, copied exactly; T becomes t_N).
+ * Without it t_i = i T / N. DVC_ERR_INPUT unless strictly increasing. */
+dvc_status dvc_tube_set_times(dvc_tube_t tb, const mpfr_t *t);
+/* Make tb an enclosure tube: allocates xg ((N+1) x n) and xs (N x n) at the
+ * tube's precision, [0, 0] until the filler sets them. */
+dvc_status dvc_tube_set_boxes(dvc_tube_t tb);
+/* Install (fn non-NULL) or remove an evaluator of x; ctx must outlive tb's
+ * use of it. Only for enclosure tubes. */
+void dvc_tube_set_eval(dvc_tube_t tb, dvc_tube_eval_fn fn, const void *ctx);
+/* Append an event (t, x and label copied; events in time order). */
+dvc_status dvc_tube_add_event(dvc_tube_t tb, const mpfi_t t, const dvc_ivec_t x,
+                              const char *label);
+
 /* Meet every y tube with [l.lo, u.hi] (l, u of length m; copied exactly). */
 dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t u);
 
@@ -65,13 +109,13 @@ dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t
 dvc_status dvc_tube_from_result(dvc_tube_t tb, const dvc_dlvi_result_t r, const dvc_ivec_t l,
                                 const dvc_ivec_t u);
 
-/* t_i = i T / N (enclosure, at t's precision). */
+/* t_i (enclosure, at t's precision): i T / N, or the stated time. */
 void dvc_tube_time(mpfi_t t, const dvc_tube_t tb, long i);
 
 /* Outer evaluation over a time interval: out (n entries for which = 0, x;
  * m for which = 1, y) encloses x(s) (y(s)) for every s in [t]. [t] must
- * lie in [0, t_steps] (DVC_ERR_INPUT otherwise); a point interval is a
- * single time. */
+ * lie in [t_0, t_steps] (t_0 = 0 on a uniform grid; DVC_ERR_INPUT
+ * otherwise); a point interval is a single time. */
 dvc_status dvc_tube_outer(dvc_ivec_t out, const dvc_tube_t tb, const mpfi_t t, int which);
 
 /* Inner evaluation over a time interval: for each component k, every

@@ -101,7 +101,36 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
                     bad_g = tr->g;
                     break;
                 }
-                if (tr->dir != 0 && tr->dir != s) continue; /* cannot fire */
+                if (tr->dir != 0 && tr->dir != s) {
+                    /* cannot fire; but a state that may lie on the surface,
+                     * with the next mode's field pointing away too, is
+                     * repelling: both continuations are solutions */
+                    hyb_set_box(Xa, &L);
+                    mpfi_set_fr(Ta, t);
+                    st = dvc_expr_eval_x(phi, m->g[tr->g], Ta, Xa);
+                    if (st != DVC_OK) break;
+                    if (!mpfi_has_zero(phi)) continue;
+                    mpfi_t p2, d2;
+                    mpfi_init2(p2, c.prec);
+                    mpfi_init2(d2, c.prec);
+                    int s2 = hyb_dphi_eval(p2, d2, &c, tr->g, &m->modes[tr->to], Ta, Xa) == DVC_OK
+                                 ? hyb_sgn(d2)
+                                 : 0;
+                    mpfi_clear(p2);
+                    mpfi_clear(d2);
+                    if (s2 != -s) continue; /* the next mode's field crosses back: unique */
+                    char tb[160];
+                    hyb_time_str(tb, sizeof tb, Ta);
+                    mpfi_set(r->stop_t, Ta);
+                    r->stop_g = tr->g;
+                    r->stop_class = DVC_HYB_REPELLING;
+                    st = dvc_error(DVC_NOT_CERTIFIED, "t = %s: the state may lie on the surface "
+                                   "'%s' = 0 with both fields pointing away from it (repelling: "
+                                   "mode '%s' and mode '%s' each leave into their own side, so "
+                                   "the solution is not unique)",
+                                   tb, m->gname[tr->g], md->name, m->modes[tr->to].name);
+                    break;
+                }
                 /* phi at both ends */
                 hyb_set_box(Xa, &L);
                 mpfi_set_fr(Ta, t);

@@ -153,6 +153,100 @@ static void series_free(mpfi_t **c, long n, int K)
     free(c);
 }
 
+/* Xc encloses the centre's solution x(t0 + s; c) for s in S: its series at
+ * t0 (cs) plus the Lagrange remainder from the series over the step box (rs). */
+static void centre_at(dvc_ivec_t Xc, mpfi_t **cs, mpfi_t **rs, const mpfi_t S, int K, long n,
+                      mpfi_t acc, mpfi_t Sk, mpfi_t tmp)
+{
+    mpfi_set(Sk, S);
+    hyb_pow_ui(Sk, K);
+    for (long i = 0; i < n; i++) {
+        mpfi_set_ui(acc, 0);
+        for (int k = K - 1; k >= 1; k--) {
+            mpfi_add(acc, acc, cs[i][k]);
+            mpfi_mul(acc, acc, S);
+        }
+        mpfi_add(acc, acc, cs[i][0]);
+        mpfi_mul(tmp, rs[i][K], Sk);
+        mpfi_add(Xc->e[i], acc, tmp);
+    }
+}
+
+/* J encloses D_x Phi(t0 + s; t0, x0) for s in S and x0 in X0 (the hull of
+ * the set and c) as a product J_m ... J_1 over m equal sub-steps of length
+ * s/m in S/m: J_i over the a-priori box B_i of the solutions over the i-th
+ * sub-step only (width O(h/m) instead of O(h)), so the overestimation of
+ * each factor is O((h/m)^2) and of the product O(h^2/m) (docs/hybrid.md
+ * section 2b). The solutions at the start of sub-step i lie in
+ * x(s_{i-1}; c) + (J_{i-1} ... J_1)(X0 - c) (mean-value form), met with the
+ * step box Bx. */
+#define HYB_JAC_SUB 4
+static dvc_status sub_jacobian(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T,
+                               const dvc_ivec_t Bx, const dvc_ivec_t X0, const dvc_ivec_t c,
+                               mpfi_t **cs, mpfi_t **rs, const mpfi_t S, int K)
+{
+    long n = X0->n;
+    mpfr_prec_t prec = dvc_ivec_prec(X0);
+    dvc_status st = DVC_OK;
+    dvc_imat_t Ji, W;
+    dvc_ivec_t Xi, Bi, d, Xc;
+    mpfi_t Sh, Si, acc, Sk, tmp;
+    dvc_imat_init2(Ji, n, n, prec);
+    dvc_imat_init2(W, n, n, prec);
+    dvc_ivec_init2(Xi, n, prec);
+    dvc_ivec_init2(Bi, n, prec);
+    dvc_ivec_init2(d, n, prec);
+    dvc_ivec_init2(Xc, n, prec);
+    mpfi_init2(Sh, prec);
+    mpfi_init2(Si, prec);
+    mpfi_init2(acc, prec);
+    mpfi_init2(Sk, prec);
+    mpfi_init2(tmp, prec);
+    mpfi_div_ui(Sh, S, HYB_JAC_SUB);
+    dvc_ivec_sub(d, X0, c);
+    dvc_imat_one(J);
+    dvc_ivec_set(Xi, X0);
+    for (int i = 1; i <= HYB_JAC_SUB && st == DVC_OK; i++) {
+        if (i > 1) {
+            /* the solutions at s_{i-1} = (i - 1) s / m */
+            mpfi_mul_ui(Si, Sh, (unsigned long)(i - 1));
+            centre_at(Xc, cs, rs, Si, K, n, acc, Sk, tmp);
+            dvc_imat_mul_vec(Xi, J, d);
+            dvc_ivec_add(Xi, Xi, Xc);
+            for (long k = 0; k < n; k++) {
+                mpfi_intersect(Xi->e[k], Xi->e[k], Bx->e[k]);
+                if (mpfi_is_empty(Xi->e[k]))
+                    st = dvc_error(DVC_ERR_INTERNAL, "variational sub-step: empty enclosure");
+            }
+            if (st != DVC_OK) break;
+        }
+        st = apriori_box(Bi, md, T, Xi, &Sh->right);
+        if (st != DVC_OK) break;
+        for (long k = 0; k < n; k++) {
+            mpfi_intersect(Bi->e[k], Bi->e[k], Bx->e[k]);
+            if (mpfi_is_empty(Bi->e[k]))
+                st = dvc_error(DVC_ERR_INTERNAL, "variational sub-step: empty box");
+        }
+        if (st == DVC_OK) st = hyb_jacobian(Ji, md, T, Bi, Sh, K);
+        if (st == DVC_OK) {
+            dvc_imat_mul(W, Ji, J);
+            dvc_imat_set(J, W);
+        }
+    }
+    dvc_imat_clear(Ji);
+    dvc_imat_clear(W);
+    dvc_ivec_clear(Xi);
+    dvc_ivec_clear(Bi);
+    dvc_ivec_clear(d);
+    dvc_ivec_clear(Xc);
+    mpfi_clear(Sh);
+    mpfi_clear(Si);
+    mpfi_clear(acc);
+    mpfi_clear(Sk);
+    mpfi_clear(tmp);
+    return st;
+}
+
 dvc_status hyb_field_flow(dvc_ivec_t X, hyb_set *Lout, const dvc_hybrid_mode *md, const hyb_set *L,
                           const mpfr_t t0, const mpfi_t S, int K)
 {
@@ -211,8 +305,10 @@ dvc_status hyb_field_flow(dvc_ivec_t X, hyb_set *Lout, const dvc_hybrid_mode *md
         mpfi_mul(Tp, rs[i][K], Sk);
         mpfi_add(Xc->e[i], acc, Tp);
     }
-    /* variational part over the a-priori box */
-    st = hyb_jacobian(J, md, T, Bx, S, K);
+    /* variational part: over the a-priori box for the enclosure over S;
+     * for the set's image at S (S narrow) as a product of sub-steps */
+    st = Lout ? sub_jacobian(J, md, T, Bx, X0, c, cs, rs, S, K)
+              : hyb_jacobian(J, md, T, Bx, S, K);
     if (st != DVC_OK) goto out;
     if (X) {
         dvc_imat_mul(JB, J, L->B);

@@ -118,6 +118,7 @@ dvc_status hyb_push_event(hyb_ctx *c, const mpfi_t t, long g, long from, long to
     e->g = g;
     e->mode_before = from;
     e->mode_after = to;
+    e->cls = DVC_HYB_TRANSVERSE;
     return DVC_OK;
 }
 

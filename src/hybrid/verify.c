@@ -56,8 +56,9 @@ dvc_status dvc_hybrid_verify_keep(dvc_hybrid_result_t r, const dvc_hybrid_model_
     }
     for (long k = 0; k < r->nevents && st == DVC_OK; k++) {
         const dvc_hybrid_event *a = &claim->ev[k], *b = &r->ev[k];
-        if (a->g != b->g || a->mode_before != b->mode_before || a->mode_after != b->mode_after)
-            st = dvc_error(DVC_NOT_CERTIFIED, "event %ld: switching function or modes differ "
+        if (a->g != b->g || a->mode_before != b->mode_before || a->mode_after != b->mode_after ||
+            a->cls != b->cls)
+            st = dvc_error(DVC_NOT_CERTIFIED, "event %ld: switching function, modes or class differ "
                            "from the recomputed ones", k + 1);
         else if (!mpfi_is_inside(b->t, a->t))
             st = dvc_error(DVC_NOT_CERTIFIED, "event %ld: the claimed time interval does not "

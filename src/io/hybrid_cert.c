@@ -226,6 +226,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
         json_object_set_new(o, "to", json_string(m->modes[e->mode_after].name));
         json_object_set_new(o, "x", dec_vec(e->x, c->prec));
         json_object_set_new(o, "dphi", dec_pair(e->dphi, c->prec));
+        json_object_set_new(o, "class", json_string(dvc_hybrid_class_name(e->cls)));
         json_array_append_new(evs, o);
     }
     json_object_set_new(root, "events", evs);
@@ -344,7 +345,8 @@ static const char *const keys_root[] = {"format", "version", "generator", "preci
                                         "digest", NULL};
 static const char *const keys_method[] = {"engine", "order", "guard_bits", "h", NULL};
 static const char *const keys_step[] = {"t", "x", "mode", "box", NULL};
-static const char *const keys_event[] = {"t_lo", "t_hi", "switch", "from", "to", "x", "dphi", NULL};
+static const char *const keys_event[] = {"t_lo", "t_hi", "switch", "from", "to", "x", "dphi",
+                                         "class", NULL};
 static const char *const keys_summary[] = {"steps", "crossings", "max_width_at_T_upper",
                                            "max_event_width_upper", NULL};
 
@@ -500,6 +502,14 @@ static dvc_status read_event(dvc_hybrid_cert_t c, const json_t *o, long k, const
     if (st == DVC_OK) {
         snprintf(w, sizeof w, "%s: events[%ld].dphi", file, k);
         st = read_pair(e->dphi, json_object_get(o, "dphi"), w);
+    }
+    /* a recorded crossing is proven transverse; the other classes stop a run */
+    snprintf(w, sizeof w, "%s: events[%ld]", file, k);
+    if (st == DVC_OK && (st = dvc_json_need(&j, o, "class", JSON_STRING, w)) == DVC_OK) {
+        if (strcmp(json_string_value(j), dvc_hybrid_class_name(DVC_HYB_TRANSVERSE)) != 0)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'class': a certified crossing is "
+                           "\"transverse\", got \"%s\"", w, json_string_value(j));
+        e->cls = DVC_HYB_TRANSVERSE;
     }
     return st;
 }

@@ -38,7 +38,7 @@ for f in pw-harmonic bridge-switched elliptic; do
 done
 # an edit without a new digest is caught by the digest; edits with the
 # digests recomputed are rejected by recomputation (tests/test_hybrid.c)
-sed '0,/"t_lo":"1.5707963267948941[0-9]*e+00"/s//"t_lo":"1.5707963267948950e+00"/' "$C" > "$tmp/narrow.json"
+sed '0,/"t_lo":"1.570796326794896[0-9]*e+00"/s//"t_lo":"1.57079632679489670e+00"/' "$C" > "$tmp/narrow.json"
 cmp -s "$C" "$tmp/narrow.json" && bad "the sed edit did not apply" || ok
 expect 1 "^rejected: .*digest" "verify rejects an edited event" -- "$exe" verify "$tmp/narrow.json"
 sed 's/"mode":"minus"/"mode":"plus"/' "$C" > "$tmp/mode.json"
@@ -150,5 +150,32 @@ EOF
 expect 1 "sliding.json: .*sliding" "sliding model: exit 1, classified" -- "$exe" enclose "$tmp/sliding.json" -o "$tmp/sliding.cert.json"
 grep -q "t in \[1.0000000000000000e+00, 1.0000000000000000e+00\]" "$tmp/out" && ok || bad "sliding: the message does not say where (t = 1)"
 absent "$tmp/sliding.cert.json" "enclose of a sliding model"
+
+cat > "$tmp/repelling.json" <<'EOF'
+{"states": ["x", "y"],
+ "modes": {"pos": {"A": [[0, 0], [0, 0]], "b": ["1", "0"]}, "neg": {"A": [[0, 0], [0, 0]], "b": ["-1", "0"]}},
+ "switches": {"g": "x"},
+ "transitions": [{"from": "pos", "switch": "g", "direction": "-", "to": "neg"},
+                 {"from": "neg", "switch": "g", "direction": "+", "to": "pos"}],
+ "initial": {"mode": "pos", "x": [0, 0]}, "T": 3}
+EOF
+expect 1 "repelling.json: .*both fields pointing away" "repelling model: exit 1, classified" -- "$exe" enclose "$tmp/repelling.json" -o "$tmp/repelling.cert.json"
+grep -q "classified: repelling" "$tmp/out" && ok || bad "repelling: the class is not stated"
+absent "$tmp/repelling.cert.json" "enclose of a repelling model"
+# every certified crossing states its class
+grep -q '"class":"transverse"' "$C" && ok || bad "certificate events do not state their class"
+sed '0,/"class":"transverse"/s//"class":"grazing"/' "$C" > "$tmp/class.json"
+expect 2 "class" "a certificate event of another class is refused" -- "$exe" verify "$tmp/class.json"
+
+# ---- predict: the floating-point companion (DMM + Mannshardt), a CSV check takes
+expect 0 "10041 rows, 40 transitions" "predict writes the DMM trajectory" -- "$exe" predict "$P" -o "$tmp/dmm.csv"
+head -1 "$tmp/dmm.csv" | grep -q '^t,x,y$' && ok || bad "predict: header is not t,x,y"
+# the certified tube is ~1e-14 wide, the companion is off by its O(h^2)
+# time error: check measures it (worst margin about -2.4e-3)
+expect 1 "worst margin: -0.00[0-9]*" "check measures the companion's error" -- "$exe" check "$C" "$tmp/dmm.csv" --max-report 0
+expect 2 "not linear" "predict refuses field modes" -- "$exe" predict "$src/certs/elliptic/elliptic.json" -o "$tmp/ell.csv"
+absent "$tmp/ell.csv" "predict of a field model"
+expect 2 "--h must be a positive number" "predict: bad step" -- "$exe" predict "$P" -o "$tmp/bad.csv" --h -1
+absent "$tmp/bad.csv" "predict with a bad step"
 
 report

@@ -10,7 +10,8 @@ Usage: test_dvicert.py DVICERT_EXE SRC_ROOT GEN_TRAJ (run by run.sh).
   Python, and the tube agrees with `dvicert export`;
 - errors: a bad dict raises InputError naming the key; a tampered
   certificate raises NotCertified; a trajectory certified from Python
-  (the --from route) gives a certificate the command accepts.
+  (the --from route) gives a certificate the command accepts, and so does
+  the example script docs/python_example.py.
 """
 
 import csv
@@ -183,6 +184,14 @@ try:
     raises(dvicert.InputError, "shape", "check shape", cw.check, [0.0, 0.5], [[0.0, 0.2]])
     raises(dvicert.InputError, "", "check time beyond T", cw.check, [2.0], [[0.0, 0.2]])
     raises(OSError, "", "missing certificate", dvicert.read, "no-such.cert.json")
+
+    # ---- the example script (an RK4 trajectory with contact phases certified)
+    p = subprocess.run([sys.executable, os.path.join(src, "docs", "python_example.py"), "ex.cert.json"],
+                       capture_output=True, text=True)
+    ok(p.returncode == 0 and p.stdout.count("0 values outside") == 2,
+       "docs/python_example.py: %s%s" % (p.stdout, p.stderr))
+    p = run("verify", "ex.cert.json")
+    ok(p.returncode == 0, "dvicert verify of the example's certificate: %s%s" % (p.stdout, p.stderr))
 finally:
     os.chdir("/")
     shutil.rmtree(tmp, ignore_errors=True)

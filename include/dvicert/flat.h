@@ -5,7 +5,8 @@
  * and tube modules (cert.h, certio.h, tube.h, traj.h), so a result here is
  * the one the command line gives for the same files.
  *
- * Status: every function returning int returns a dvc_status (error.h); on
+ * Status: the functions returning int return a dvc_status (error.h) unless
+ * said otherwise (dvc_flat_claim, dvc_flat_width); on
  * failure dvc_error_message() says why, naming the file and the field.
  *
  * Doubles out of a tube are rounded outward: lower edges down, upper edges

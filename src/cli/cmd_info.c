@@ -12,13 +12,17 @@
 
 static const dvc_cli_opt opts[] = {
     {"verify", 0, NULL, NULL, "verify the certificate while reading it (as 'dvicert verify')"},
+    {"csv", 0, NULL, NULL,
+     "print one CSV header line and one data line instead of the report:\n"
+     "file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict\n"
+     "(per-run summaries of a sweep collect into one table; docs/formats.md)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
 static void help(void)
 {
     printf(
-        "usage: dvicert info CERT.json [--verify]\n\n"
+        "usage: dvicert info CERT.json [--verify] [--csv]\n\n"
         "Summary of a DLVI certificate written by 'dvicert enclose': the problem's\n"
         "name (key \"name\" of the problem file), n, m, T, N, the certification\n"
         "route, the precision, the stated bounds, and how informative the tube is:\n"
@@ -42,12 +46,57 @@ static int run(const dvc_cli_args *a);
 const dvc_cli_cmd dvc_cmd_info = {
     "info", "summary of a certificate: problem, route, bounds, and how informative the tube is",
     opts, "it prints a summary, with the certificate's own decimals", DVC_CLI_CERT_PREC, 1, 1,
-    "dvicert info CERT.json [--verify]", help, run};
+    "dvicert info CERT.json [--verify] [--csv]", help, run};
+
+/* One CSV field: quoted (quotes doubled) when it holds a comma, a quote or
+ * a line break. */
+static void csv_field(const char *s, int last)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        putchar('"');
+        for (; *s; s++) {
+            if (*s == '"') putchar('"');
+            putchar(*s);
+        }
+        putchar('"');
+    } else {
+        fputs(s, stdout);
+    }
+    putchar(last ? '\n' : ',');
+}
+
+/* The --csv line: the stated figures, or (for certificates written before
+ * the width claims existed) the ones recomputed while reading. */
+static void csv_line(const char *in, const dvc_cert_t c, const char *name, const char *route)
+{
+    char buf[64];
+    const char *rel = dvc_cert_claim_text(&c->summary, "radius_rel_max_upper");
+    const char *verdict = dvc_cert_claim_text(&c->summary, "radius_verdict");
+    printf("file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict\n");
+    csv_field(in, 0);
+    csv_field(name ? name : "", 0);
+    printf("%ld,%ld,%.17g,%ld,", c->n, c->m, mpfr_get_d(&c->tube->T->left, MPFR_RNDN), c->N);
+    csv_field(route, 0);
+    printf("%ld,", (long)c->prec);
+    csv_field(dvc_cert_claim_text(&c->summary, "eps_x_at_T"), 0);
+    csv_field(dvc_cert_claim_text(&c->summary, "max_eps_x"), 0);
+    if (!*rel && c->width->points > 0) {
+        double r = 0;
+        for (long j = 0; j < c->width->n; j++)
+            if (dvc_width_rel(c->width, j, 0) > r) r = dvc_width_rel(c->width, j, 0);
+        snprintf(buf, sizeof buf, "%.6e", r);
+        rel = buf;
+    }
+    csv_field(rel, 0);
+    csv_field(*verdict ? verdict
+                       : c->width->points > 0 ? dvc_width_verdict_name(dvc_width_judge(c->width, NULL)) : "",
+              1);
+}
 
 static int run(const dvc_cli_args *a)
 {
     const char *in = a->pos[0];
-    int verify = dvc_cli_flag(a, "verify");
+    int verify = dvc_cli_flag(a, "verify"), csv = dvc_cli_flag(a, "csv");
     dvc_cert_t c;
     dvc_status st;
     double t0 = dvc_cli_now();
@@ -60,7 +109,7 @@ static int run(const dvc_cli_args *a)
     dvc_cert_init(c);
     st = dvc_cert_stream(c, in, verify, NULL, NULL);
     if (st == DVC_NOT_CERTIFIED) {
-        printf("rejected: %s: %s\n", in, dvc_error_message());
+        fprintf(csv ? stderr : stdout, "rejected: %s: %s\n", in, dvc_error_message());
         dvc_cert_clear(c);
         return DVC_EXIT_FAIL;
     }
@@ -72,6 +121,12 @@ static int run(const dvc_cli_args *a)
     name = dvc_io_problem_string(c->problem_json, "name");
     route = *dvc_cert_claim_text(&c->method, "route") ? (char *)dvc_cert_claim_text(&c->method, "route")
                                                        : "chen-wang";
+    if (csv) {
+        csv_line(in, c, name, route);
+        free(name);
+        dvc_cert_clear(c);
+        return DVC_EXIT_OK;
+    }
     printf("certificate: %s\n", in);
     printf("problem: %s\n", name ? name : "(no \"name\" in the problem file)");
     printf("n = %ld states, m = %ld multipliers, T = %.17g, N = %ld steps, %ld bits\n", c->n, c->m,

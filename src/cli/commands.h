@@ -16,5 +16,6 @@ extern const dvc_cli_cmd dvc_cmd_export;
 extern const dvc_cli_cmd dvc_cmd_plot;
 extern const dvc_cli_cmd dvc_cmd_info;
 extern const dvc_cli_cmd dvc_cmd_predict;
+extern const dvc_cli_cmd dvc_cmd_sweep;
 
 #endif

@@ -1,0 +1,481 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
+"""Certified enclosures of DLVI solutions from Python.
+
+A ctypes binding over the shared library libdvicert (its flat interface,
+include/dvicert/flat.h): every bound comes from the same C code, and the
+same files, as the ``dvicert`` command. See python/README.md and
+docs/python.md.
+
+    import numpy as np, dvicert
+    cert = dvicert.enclose({"A": [[0, 1], [-4, 0]], ...}, "bridge.cert.json")
+    tube = cert.tube()            # t, x_lo, x_hi, y_lo, y_hi (numpy arrays)
+    res = cert.check(t, x)        # margins of a numpy trajectory
+    print(cert.verdict, cert.summary["eps_x_at_T"])
+"""
+
+import ctypes
+import json
+import math
+import numbers
+import os
+import tempfile
+
+import numpy as np
+
+__all__ = ["enclose", "read", "verify", "Certificate", "Tube", "CheckResult",
+           "DvicertError", "InputError", "NotCertified", "problem_json"]
+
+# dvc_status (include/dvicert/error.h)
+_OK, _NOT_CERTIFIED, _ERR_INPUT, _ERR_IO, _ERR_NOMEM = 0, 1, 2, 3, 4
+
+
+class DvicertError(Exception):
+    """An error reported by libdvicert (the message names file and field)."""
+
+
+class InputError(DvicertError, ValueError):
+    """Bad input: a malformed problem, certificate, trajectory or argument."""
+
+
+class NotCertified(DvicertError):
+    """Valid input, but no proof could be produced (or a certificate was
+    rejected by verification); the message says where and why."""
+
+
+# ---------------------------------------------------------------- library
+
+def _find_library():
+    env = os.environ.get("DVICERT_LIB")
+    if env:
+        return env
+    try:  # written by `meson install` (python/meson.build)
+        from . import _config
+        if os.path.exists(_config.LIBRARY):
+            return _config.LIBRARY
+    except ImportError:
+        pass
+    return "libdvicert.so.0"
+
+
+_lib = None
+
+
+def _L():
+    global _lib
+    if _lib is not None:
+        return _lib
+    path = _find_library()
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        raise ImportError("dvicert: cannot load the shared library %r (%s); set DVICERT_LIB "
+                          "to the path of libdvicert.so (e.g. build/libdvicert.so)" % (path, e))
+    c_long_p = ctypes.POINTER(ctypes.c_long)
+    c_double_p = ctypes.POINTER(ctypes.c_double)
+    vp = ctypes.c_void_p
+    sig = {
+        "dvc_flat_enclose": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                            ctypes.c_char_p, ctypes.c_long, ctypes.c_long,
+                                            ctypes.c_int, ctypes.c_int]),
+        "dvc_flat_open": (ctypes.c_int, [ctypes.POINTER(vp), ctypes.c_char_p, ctypes.c_int]),
+        "dvc_flat_close": (None, [vp]),
+        "dvc_flat_dims": (None, [vp, c_long_p]),
+        "dvc_flat_problem_json": (ctypes.c_char_p, [vp]),
+        "dvc_flat_grid": (ctypes.c_int, [vp] + [c_double_p] * 5),
+        "dvc_flat_hulls": (ctypes.c_int, [vp] + [c_double_p] * 4),
+        "dvc_flat_predictor": (ctypes.c_int, [vp, c_double_p, c_double_p]),
+        "dvc_flat_check": (ctypes.c_int, [vp, ctypes.c_long, c_double_p, c_double_p, c_double_p,
+                                          c_double_p, c_long_p, c_double_p]),
+        "dvc_flat_claim": (ctypes.c_int, [vp, ctypes.c_int, ctypes.c_long,
+                                          ctypes.POINTER(ctypes.c_char_p),
+                                          ctypes.POINTER(ctypes.c_char_p),
+                                          ctypes.POINTER(ctypes.c_longlong)]),
+        "dvc_flat_width": (ctypes.c_int, [vp, c_double_p, c_double_p]),
+        "dvc_flat_write": (ctypes.c_int, [vp, ctypes.c_char_p]),
+        "dvc_error_message": (ctypes.c_char_p, []),
+    }
+    for name, (res, args) in sig.items():
+        f = getattr(lib, name)
+        f.restype = res
+        f.argtypes = args
+    _lib = lib
+    return lib
+
+
+def _raise(st, replace=None):
+    msg = _L().dvc_error_message().decode("utf-8", "replace")
+    if replace:
+        for old, new in replace:
+            msg = msg.replace(old, new)
+    if st == _NOT_CERTIFIED:
+        raise NotCertified(msg)
+    if st == _ERR_INPUT:
+        raise InputError(msg)
+    if st == _ERR_IO:
+        raise OSError(msg)
+    if st == _ERR_NOMEM:
+        raise MemoryError(msg)
+    raise DvicertError(msg)
+
+
+def _enc(s):
+    return None if s is None else os.fsencode(s)
+
+
+def _dptr(a):
+    return None if a is None else a.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+
+
+# ------------------------------------------------------------- problems
+
+# The keys of a problem file (docs/formats.md, "DLVI problem files").
+_REQUIRED = ("A", "B", "Q", "M", "l", "u", "x0", "T")
+_KNOWN = set(_REQUIRED) | {"h", "N", "theta", "f", "g", "prec", "constants", "name",
+                           "description", "comment", "units", "state_names", "output_names"}
+_FREE = {"name", "description", "comment", "units", "state_names", "output_names"}
+
+
+def _number(v, where):
+    """A problem-file number: decimal strings and integers stay exact."""
+    if isinstance(v, (bool, np.bool_)):
+        raise InputError("%s: a boolean is not a number" % where)
+    if isinstance(v, str):
+        return v
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        f = float(v)
+        if not math.isfinite(f):
+            if f > 0:
+                return "inf"
+            if f < 0:
+                return "-inf"
+            raise InputError("%s: NaN is not a number" % where)
+        return f
+    raise InputError("%s: expected a number, a decimal string or [lo, hi], got %s"
+                     % (where, type(v).__name__))
+
+
+def _value(v, where, depth):
+    """Numbers, vectors (depth 1) or matrices (depth 2) to JSON values."""
+    if isinstance(v, np.ndarray):
+        if v.ndim != depth and not (v.ndim == depth + 1 and v.shape[-1] == 2):
+            raise InputError("%s: expected %s, got an array of shape %s"
+                             % (where, ("a number", "a vector", "a matrix")[depth], v.shape))
+        v = v.tolist()
+    if depth == 0:
+        if isinstance(v, (list, tuple)):  # an interval [lo, hi]
+            if len(v) != 2:
+                raise InputError("%s: an interval is [lo, hi], got %d entries" % (where, len(v)))
+            return [_number(e, where) for e in v]
+        return _number(v, where)
+    if not isinstance(v, (list, tuple)):
+        raise InputError("%s: expected %s, got %s"
+                         % (where, "a vector" if depth == 1 else "a matrix", type(v).__name__))
+    return [_value(e, "%s[%d]" % (where, i), depth - 1) for i, e in enumerate(v)]
+
+
+def _functions(v, where):
+    """f or g: one entry per component (expression, constant, table object, None)."""
+    if v is None:
+        return None
+    if isinstance(v, np.ndarray):
+        v = v.tolist()
+    if not isinstance(v, (list, tuple)):
+        raise InputError("%s: expected one entry per component, got %s" % (where, type(v).__name__))
+    out = []
+    for i, e in enumerate(v):
+        w = "%s[%d]" % (where, i)
+        if e is None or isinstance(e, (str, dict)):
+            out.append(e)
+        else:
+            out.append(_value(e, w, 0))
+    return out
+
+
+def problem_json(problem):
+    """The problem dict as the JSON text of a problem file (docs/formats.md).
+
+    Matrices and vectors may be numpy arrays or nested lists; numbers may be
+    decimal strings (enclosed exactly), integers, floats (the double is
+    enclosed) or [lo, hi]. Raises InputError naming the key."""
+    if not isinstance(problem, dict):
+        raise InputError("problem: expected a dict, got %s" % type(problem).__name__)
+    for k in _REQUIRED:
+        if k not in problem:
+            raise InputError("problem: missing key '%s'" % k)
+    if "h" not in problem and "N" not in problem:
+        raise InputError("problem: missing key 'N' or 'h' (the time grid)")
+    out = {}
+    for k, v in problem.items():
+        if not isinstance(k, str):
+            raise InputError("problem: key %r is not a string" % (k,))
+        where = "problem['%s']" % k
+        if k not in _KNOWN and not k.startswith("_"):
+            raise InputError("problem: unknown key '%s' (known: %s)" % (k, ", ".join(sorted(_KNOWN))))
+        if k in _FREE or k.startswith("_"):
+            out[k] = v.tolist() if isinstance(v, np.ndarray) else v
+        elif k in ("A", "B", "Q", "M"):
+            out[k] = _value(v, where, 2)
+        elif k in ("l", "u", "x0"):
+            out[k] = _value(v, where, 1)
+        elif k in ("f", "g"):
+            out[k] = _functions(v, where)
+        elif k in ("N", "prec"):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral):
+                raise InputError("%s: expected an integer, got %s" % (where, type(v).__name__))
+            out[k] = int(v)
+        elif k == "constants":
+            if not isinstance(v, dict):
+                raise InputError("%s: expected a dict of name: value" % where)
+            out[k] = {str(c): _value(cv, "%s['%s']" % (where, c), 0) for c, cv in v.items()}
+        else:  # T, h, theta
+            out[k] = _value(v, where, 0)
+    return json.dumps(out, indent=1)
+
+
+# ----------------------------------------------------------- certificates
+
+class Tube:
+    """The tube at the grid points (outer bounds, rounded outward): t (N+1),
+    x_lo, x_hi (N+1, n), y_lo, y_hi (N+1, m); and, over each step
+    [t_{i-1}, t_i], the hulls hx_lo, hx_hi (N, n), hy_lo, hy_hi (N, m).
+    t holds the nearest doubles of i T / N (labels)."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def __repr__(self):
+        return "Tube(N=%d, n=%d, m=%d)" % (len(self.t) - 1, self.x_lo.shape[1], self.y_lo.shape[1])
+
+
+class CheckResult:
+    """Result of Certificate.check: margins (ns, n [+ m]) per value, the
+    distance to the nearest edge of the tube rounded down (negative:
+    outside); violations (values outside), violating_samples, worst
+    (smallest margin), worst_x, worst_y, worst_sample, worst_component
+    (0-based; n.. are y), and ok (no value outside)."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def __repr__(self):
+        return ("CheckResult(ok=%s, violations=%d, worst=%.3g)"
+                % (self.ok, self.violations, self.worst))
+
+
+_VERDICTS = ("informative", "wide", "uninformative")
+
+
+class Certificate:
+    """A certificate file read whole (memory grows with N)."""
+
+    def __init__(self, path, verify=False):
+        lib = _L()
+        h = ctypes.c_void_p()
+        st = lib.dvc_flat_open(ctypes.byref(h), _enc(path), 1 if verify else 0)
+        if st != _OK:
+            _raise(st)
+        self._h = h
+        self.path = os.fspath(path)
+        self.verified = bool(verify)
+        dims = (ctypes.c_long * 4)()
+        lib.dvc_flat_dims(h, dims)
+        self.n, self.m, self.N, self.precision = dims[0], dims[1], dims[2], dims[3]
+        self.problem = json.loads(lib.dvc_flat_problem_json(h).decode("utf-8"))
+        self.method = self._claims(0)
+        self.summary = self._claims(1)
+
+    def __del__(self):
+        h = getattr(self, "_h", None)
+        if h is not None and _lib is not None:
+            _lib.dvc_flat_close(h)
+            self._h = None
+
+    def _claims(self, which):
+        out, i = {}, 0
+        key, text, ival = ctypes.c_char_p(), ctypes.c_char_p(), ctypes.c_longlong()
+        while True:
+            ty = _L().dvc_flat_claim(self._h, which, i, ctypes.byref(key), ctypes.byref(text),
+                                     ctypes.byref(ival))
+            if ty < 0:
+                return out
+            k = key.value.decode("utf-8")
+            out[k] = text.value.decode("utf-8") if ty == 0 else (int(ival.value) if ty == 1
+                                                                   else bool(ival.value))
+            i += 1
+
+    @property
+    def route(self):
+        return self.method.get("route", "chen-wang")
+
+    @property
+    def name(self):
+        return self.problem.get("name")
+
+    def _width(self):
+        rmax = np.empty(self.n)
+        rT = np.empty(self.n)
+        v = _L().dvc_flat_width(self._h, _dptr(rmax), _dptr(rT))
+        return v, rmax, rT
+
+    @property
+    def verdict(self):
+        """'informative', 'wide' or 'uninformative' (README, "Reading a certificate")."""
+        return _VERDICTS[self._width()[0]]
+
+    @property
+    def relative_radius(self):
+        """(rel_max, rel_at_T): per state, the largest radius and the radius at
+        T relative to the size of the solution (rounded up)."""
+        _, rmax, rT = self._width()
+        return rmax, rT
+
+    def tube(self, hulls=True):
+        N, n, m = self.N, self.n, self.m
+        t = np.empty(N + 1)
+        a = [np.empty((N + 1, n)), np.empty((N + 1, n)), np.empty((N + 1, m)), np.empty((N + 1, m))]
+        st = _L().dvc_flat_grid(self._h, _dptr(t), *[_dptr(x) for x in a])
+        if st != _OK:
+            _raise(st)
+        kw = dict(t=t, x_lo=a[0], x_hi=a[1], y_lo=a[2], y_hi=a[3])
+        if hulls:
+            b = [np.empty((N, n)), np.empty((N, n)), np.empty((N, m)), np.empty((N, m))]
+            st = _L().dvc_flat_hulls(self._h, *[_dptr(x) for x in b])
+            if st != _OK:
+                _raise(st)
+            kw.update(hx_lo=b[0], hx_hi=b[1], hy_lo=b[2], hy_hi=b[3])
+        return Tube(**kw)
+
+    def predictor(self):
+        """The stored predictor (x (N+1, n), y (N+1, m)), exact binary values."""
+        x = np.empty((self.N + 1, self.n))
+        y = np.empty((self.N + 1, self.m))
+        st = _L().dvc_flat_predictor(self._h, _dptr(x), _dptr(y))
+        if st != _OK:
+            _raise(st)
+        return x, y
+
+    def check(self, t, x, y=None):
+        """Check samples (t (ns,), x (ns, n), y (ns, m) or None) against the
+        tube, as `dvicert check` does. Returns a CheckResult."""
+        t = np.ascontiguousarray(t, dtype=np.float64).reshape(-1)
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        ns = t.shape[0]
+        if x.ndim == 1 and self.n == 1:
+            x = x.reshape(-1, 1)
+        if x.shape != (ns, self.n):
+            raise InputError("check: x has shape %s, expected (%d, %d)" % (x.shape, ns, self.n))
+        w = self.n
+        if y is not None:
+            y = np.ascontiguousarray(y, dtype=np.float64)
+            if y.ndim == 1 and self.m == 1:
+                y = y.reshape(-1, 1)
+            if y.shape != (ns, self.m):
+                raise InputError("check: y has shape %s, expected (%d, %d)" % (y.shape, ns, self.m))
+            w += self.m
+        margins = np.empty((ns, w))
+        counts = (ctypes.c_long * 4)()
+        worst = (ctypes.c_double * 3)()
+        st = _L().dvc_flat_check(self._h, ns, _dptr(t), _dptr(x), _dptr(y), _dptr(margins),
+                                 counts, worst)
+        if st != _OK:
+            _raise(st)
+        return CheckResult(margins=margins, violations=counts[0], violating_samples=counts[1],
+                           worst_sample=counts[2], worst_component=counts[3], worst=worst[0],
+                           worst_x=worst[1], worst_y=worst[2], ok=counts[0] == 0)
+
+    def verify(self):
+        """Re-verify the file as `dvicert verify` does: True when accepted;
+        raises NotCertified with the reason when rejected."""
+        return verify(self.path)
+
+    def write(self, path):
+        """Write the certificate (atomically) to path."""
+        st = _L().dvc_flat_write(self._h, _enc(path))
+        if st != _OK:
+            _raise(st)
+
+    def __repr__(self):
+        return "Certificate(%r, n=%d, m=%d, N=%d, route=%s)" % (self.path, self.n, self.m, self.N,
+                                                                self.route)
+
+
+def read(path, verify=False):
+    """Read a certificate file (verify=True: re-verify it while reading)."""
+    return Certificate(path, verify)
+
+
+def verify(path):
+    """True when the certificate at path is accepted; raises NotCertified
+    (rejected, with the reason) or InputError (unusable file)."""
+    lib = _L()
+    h = ctypes.c_void_p()
+    st = lib.dvc_flat_open(ctypes.byref(h), _enc(path), 1)
+    if st != _OK:
+        _raise(st)
+    lib.dvc_flat_close(h)
+    return True
+
+
+def _write_csv(path, t, x):
+    t = np.asarray(t, dtype=np.float64).reshape(-1)
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 1:
+        x = x.reshape(-1, 1)
+    if x.shape[0] != t.shape[0]:
+        raise InputError("trajectory: %d times but %d rows of x" % (t.shape[0], x.shape[0]))
+    with open(path, "w") as f:
+        f.write("t," + ",".join("x%d" % (j + 1) for j in range(x.shape[1])) + "\n")
+        for s in range(t.shape[0]):
+            # repr: the shortest decimal that reads back as the same double
+            f.write(",".join(repr(float(v)) for v in (t[s], *x[s])) + "\n")
+
+
+def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sharpen=False,
+            allow_outside_tables=False, base_dir=None):
+    """Certified enclosure of a problem (a dict with the keys of a problem
+    file, numpy arrays allowed, or the path of a problem file), written to
+    the certificate file path as `dvicert enclose` writes it; returns the
+    Certificate read back.
+
+    method: "chen-wang" (default) or "lognorm"; trajectory: (t, x) arrays
+    of another integrator to certify instead of the theta predictor (the
+    lognorm route, `enclose --from`). Table files named in a dict are taken
+    relative to base_dir (default: the current directory). Raises
+    InputError (bad problem, naming the key) or NotCertified (no proof)."""
+    lib = _L()
+    tmpdir = None
+    replace = []
+    try:
+        if isinstance(problem, dict):
+            text = problem_json(problem)
+            d = os.path.abspath(base_dir if base_dir is not None else os.getcwd())
+            fd, ppath = tempfile.mkstemp(prefix=".dvicert-problem-", suffix=".json", dir=d)
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            replace.append((ppath, "problem"))
+            tmpdir = [ppath]
+        else:
+            ppath = os.fspath(problem)
+            tmpdir = []
+        fpath = None
+        if trajectory is not None:
+            t, x = trajectory
+            fd, fpath = tempfile.mkstemp(prefix="dvicert-traj-", suffix=".csv")
+            os.close(fd)
+            tmpdir.append(fpath)
+            _write_csv(fpath, t, x)
+            replace.append((fpath, "trajectory"))
+        st = lib.dvc_flat_enclose(_enc(ppath), _enc(path), _enc(method), _enc(fpath), int(prec),
+                                  int(prec_max), 1 if sharpen else 0,
+                                  1 if allow_outside_tables else 0)
+        if st != _OK:
+            _raise(st, replace)
+    finally:
+        for p in tmpdir or []:
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
+    return Certificate(path)

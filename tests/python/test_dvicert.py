@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
+"""Tests of the Python module (python/dvicert) against the built library.
+
+Usage: test_dvicert.py DVICERT_EXE SRC_ROOT GEN_TRAJ (run by run.sh).
+- containment: the closed-form bridge solution (tests/gen_traj, 256-bit
+  MPFR) lies in the tubes of both routes; shifted by more than the tube's
+  radius, it is reported outside;
+- round trip: a certificate written from Python is accepted by
+  `dvicert verify`, one written by the command is read and verified from
+  Python, and the tube agrees with `dvicert export`;
+- errors: a bad dict raises InputError naming the key; a tampered
+  certificate raises NotCertified; a trajectory certified from Python
+  (the --from route) gives a certificate the command accepts, and so does
+  the example script docs/python_example.py.
+"""
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+import dvicert
+
+exe, src, gen = sys.argv[1:4]
+passed = failed = 0
+
+
+def ok(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL: " + what, file=sys.stderr)
+
+
+def raises(exc, needle, what, fn, *a, **kw):
+    try:
+        fn(*a, **kw)
+    except exc as e:
+        ok(needle in str(e), "%s: message %r lacks %r" % (what, str(e), needle))
+        return
+    except Exception as e:  # noqa: BLE001 - any other exception is a failure
+        ok(False, "%s: raised %s (%s), expected %s" % (what, type(e).__name__, e, exc.__name__))
+        return
+    ok(False, "%s: no exception, expected %s" % (what, exc.__name__))
+
+
+def gen_traj(*args):
+    out = subprocess.run([gen] + [str(a) for a in args], check=True, capture_output=True,
+                         text=True).stdout
+    rows = list(csv.reader(io.StringIO(out)))
+    head, data = rows[0], np.array([[float(v) for v in r] for r in rows[1:]])
+    return head, data
+
+
+def run(*args):
+    return subprocess.run([exe] + [str(a) for a in args], capture_output=True, text=True)
+
+
+tmp = tempfile.mkdtemp()
+os.chdir(tmp)
+try:
+    # Example 5.1 of the paper (certs/bridge/gamma0.2.json) as a dict with numpy arrays.
+    bridge = {
+        "name": "bridge gamma 0.2",
+        "constants": {"gamma": "0.2"},
+        "A": np.array([[0, 1], [-4, 0]]), "B": np.array([[0], [-1]]),
+        "f": ["0", "sin(4*t)"], "Q": np.array([[3, 0]]), "M": np.array([[1]]),
+        "l": np.array([0]), "u": ["inf"], "g": ["0"],
+        "x0": [0, "gamma"], "T": 1, "h": "0.001", "theta": 1,
+    }
+
+    # ---- containment of the closed form, both routes
+    head, ref = gen_traj("bridge", "0.2", 1, 400, 11)
+    ok(head == ["t", "x1", "x2", "y1"], "gen_traj header %s" % head)
+    for method in ("chen-wang", "lognorm"):
+        c = dvicert.enclose(bridge, "py-%s.cert.json" % method, method=method)
+        ok(c.route == method, "%s: route %s" % (method, c.route))
+        ok((c.n, c.m, c.N) == (2, 1, 1000), "%s: dims %s" % (method, (c.n, c.m, c.N)))
+        ok(c.name == "bridge gamma 0.2", "%s: name %r" % (method, c.name))
+        r = c.check(ref[:, 0], ref[:, 1:3], ref[:, 3:4])
+        ok(r.ok and r.violations == 0 and r.worst >= 0,
+           "%s: closed form outside the tube: %s" % (method, r))
+        ok(r.margins.shape == (len(ref), 3), "%s: margins shape %s" % (method, r.margins.shape))
+        tb = c.tube()
+        # the grid bounds contain the closed form at the grid times t = 0 and T
+        ok(tb.x_lo[0, 1] <= 0.2 <= tb.x_hi[0, 1], "%s: x2(0) = 0.2 not in the tube" % method)
+        end = ref[ref[:, 0] == 1.0][0]
+        ok(np.all(tb.x_lo[-1] <= end[1:3]) and np.all(end[1:3] <= tb.x_hi[-1]),
+           "%s: x(T) not in the grid bounds" % method)
+        ok(np.all(tb.hx_lo <= tb.x_hi[1:]) and np.all(tb.hx_lo <= tb.x_lo[1:] + 0) and
+           np.all(tb.hx_hi >= tb.x_hi[1:]), "%s: step hulls do not contain the grid bounds" % method)
+        eps = float(c.summary["eps_x_at_T"])
+        ok(eps > 0 and abs((tb.x_hi[-1] - tb.x_lo[-1]).max() / 2 - eps) <= 1e-9 * eps + 1e-15,
+           "%s: radius at T %s vs eps_x_at_T %s" % (method, (tb.x_hi[-1] - tb.x_lo[-1]) / 2, eps))
+        # a trajectory shifted by more than the radius must be reported outside
+        _, shifted = gen_traj("bridge", "0.2", 1, 400, 11, "%.6g" % (3 * float(c.summary["max_eps_x"])))
+        r = c.check(shifted[:, 0], shifted[:, 1:3])
+        ok(not r.ok and r.violations > 0 and r.worst < 0 and r.worst_component == 0,
+           "%s: shifted trajectory accepted: %s" % (method, r))
+        ok(np.isinf(r.worst_y), "%s: worst_y without y columns should be inf" % method)
+    # chen-wang on the bridge is wide/uninformative (README), lognorm informative
+    ok(dvicert.read("py-lognorm.cert.json").verdict == "informative", "lognorm verdict")
+    cw = dvicert.read("py-chen-wang.cert.json")
+    ok(cw.verdict == cw.summary["radius_verdict"], "verdict %s vs summary %s"
+       % (cw.verdict, cw.summary.get("radius_verdict")))
+
+    # ---- round trips with the command
+    for f in ("py-chen-wang.cert.json", "py-lognorm.cert.json"):
+        p = run("verify", f)
+        ok(p.returncode == 0 and "accepted" in p.stdout, "dvicert verify %s: %s%s" % (f, p.stdout, p.stderr))
+    cw.write("rewritten.cert.json")
+    p = run("verify", "rewritten.cert.json")
+    ok(p.returncode == 0, "dvicert verify of Certificate.write: %s%s" % (p.stdout, p.stderr))
+    cli_cert = os.path.join(src, "certs", "bridge", "gamma0.2.cert.json")
+    c = dvicert.read(cli_cert, verify=True)
+    ok(c.verified and c.N == 1000, "read(verify=True) of the committed certificate")
+    ok(dvicert.verify(cli_cert) is True, "verify() of the committed certificate")
+    p = run("export", cli_cert, "--grid-only", "-o", "tube.csv")
+    ok(p.returncode == 0, "dvicert export: %s" % p.stderr)
+    ex = np.genfromtxt("tube.csv", delimiter=",", skip_header=1)[:, 3:]
+    tb = c.tube(hulls=False)
+    # export prints 17 digits rounded outward: never inside our doubles
+    ok(ex.shape == (1001, 6), "export shape %s" % (ex.shape,))
+    ok(np.all(ex[:, 0] <= tb.x_lo[:, 0]) and np.all(ex[:, 1] >= tb.x_hi[:, 0]) and
+       np.all(ex[:, 4] <= tb.y_lo[:, 0]) and np.all(ex[:, 5] >= tb.y_hi[:, 0]),
+       "python tube not inside the exported one")
+    ok(np.allclose(ex[:, 0], tb.x_lo[:, 0], rtol=1e-14, atol=1e-300) and
+       np.allclose(ex[:, 3], tb.x_hi[:, 1], rtol=1e-14, atol=1e-300), "python tube differs from export")
+
+    # ---- a tampered certificate is rejected
+    text = open(cli_cert).read().replace('"eps_x_at_T":"4.', '"eps_x_at_T":"1.', 1)
+    if text == open(cli_cert).read():
+        ok(False, "tamper: pattern not found")
+    open("tampered.cert.json", "w").write(text)
+    raises(dvicert.NotCertified, "", "tampered certificate", dvicert.verify, "tampered.cert.json")
+
+    # ---- a trajectory of another integrator certified (the --from route)
+    def rk4(x0, T, N):
+        def F(t, x):  # contact free for this start: y = 0
+            return np.array([x[1], -4 * x[0] + np.sin(4 * t)])
+        h, x, xs = T / N, np.array(x0, dtype=float), [np.array(x0, dtype=float)]
+        for i in range(N):
+            t = i * h
+            k1 = F(t, x); k2 = F(t + h / 2, x + h / 2 * k1)
+            k3 = F(t + h / 2, x + h / 2 * k2); k4 = F(t + h, x + h * k3)
+            x = x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            xs.append(x)
+        return np.linspace(0, T, N + 1), np.array(xs)
+    t, xs = rk4([0, 0.2], 1.0, 500)
+    c = dvicert.enclose(bridge, "rk4.cert.json", trajectory=(t, xs))
+    ok(c.route == "lognorm" and c.method.get("predictor") == "external" and c.N == 500,
+       "trajectory route: %s %s N=%d" % (c.route, c.method.get("predictor"), c.N))
+    r = c.check(ref[:, 0], ref[:, 1:3])
+    ok(r.ok, "closed form outside the RK4 certificate: %s" % r)
+    p = run("verify", "rk4.cert.json")
+    ok(p.returncode == 0, "dvicert verify of the RK4 certificate: %s%s" % (p.stdout, p.stderr))
+
+    # ---- errors name the key
+    bad = dict(bridge)
+    del bad["Q"]
+    raises(dvicert.InputError, "'Q'", "missing key", dvicert.enclose, bad, "bad.cert.json")
+    raises(dvicert.InputError, "'Bx'", "unknown key", dvicert.enclose, dict(bridge, Bx=1), "bad.cert.json")
+    raises(dvicert.InputError, "field 'B'", "dimension mismatch", dvicert.enclose,
+           dict(bridge, B=np.zeros((3, 1))), "bad.cert.json")
+    raises(dvicert.InputError, "problem['x0']", "object in a vector", dvicert.enclose,
+           dict(bridge, x0=[0, object()]), "bad.cert.json")
+    raises(dvicert.InputError, "problem['N']", "N not an integer", dvicert.enclose,
+           dict(bridge, N=2.5), "bad.cert.json")
+    raises(dvicert.InputError, "method", "unknown method", dvicert.enclose, bridge, "bad.cert.json",
+           method="euler")
+    raises(dvicert.NotCertified, "P-matrix", "M not a P-matrix", dvicert.enclose,
+           dict(bridge, M=[[-1]]), "bad.cert.json")
+    ok(not os.path.exists("bad.cert.json"), "a failed enclose left bad.cert.json")
+    ok(not any(f.startswith(".dvicert-problem-") for f in os.listdir(".")),
+       "temporary problem files left behind")
+    raises(dvicert.InputError, "shape", "check shape", cw.check, [0.0, 0.5], [[0.0, 0.2]])
+    raises(dvicert.InputError, "", "check time beyond T", cw.check, [2.0], [[0.0, 0.2]])
+    raises(OSError, "", "missing certificate", dvicert.read, "no-such.cert.json")
+
+    # ---- the example script (an RK4 trajectory with contact phases certified)
+    p = subprocess.run([sys.executable, os.path.join(src, "docs", "python_example.py"), "ex.cert.json"],
+                       capture_output=True, text=True)
+    ok(p.returncode == 0 and p.stdout.count("0 values outside") == 2,
+       "docs/python_example.py: %s%s" % (p.stdout, p.stderr))
+    p = run("verify", "ex.cert.json")
+    ok(p.returncode == 0, "dvicert verify of the example's certificate: %s%s" % (p.stdout, p.stderr))
+finally:
+    os.chdir("/")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

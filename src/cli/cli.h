@@ -102,6 +102,13 @@ int dvc_cli_exit_code(dvc_status st);
  * -1 when fine, else the exit code after the message on stderr. */
 int dvc_cli_max_report(const dvc_cli_args *a, long *max);
 
+/* check --tol SPEC: a number >= 0 for every column and the time, or
+ * NAME=VALUE,... per column (t, x1.., y1.., or the names xn (n) and yn (m;
+ * may be NULL)); tol receives n + m values, *t_tol the time's. Returns -1
+ * when the spec is fine, else DVC_EXIT_INPUT after a message. */
+int dvc_cli_parse_tol(double *tol, double *t_tol, const char *spec, const char *const *xn, long n,
+                      const char *const *yn, long m);
+
 /* Seconds from a monotonic clock. */
 double dvc_cli_now(void);
 /* Progress of beta_M / alpha_M searches on stderr, one line rewritten in

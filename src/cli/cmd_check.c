@@ -191,67 +191,6 @@ static dvc_status peek(const dvc_cert_t c, long i, void *ctx)
     return DVC_ERR_INTERNAL; /* the header is all that is needed */
 }
 
-/* --tol SPEC: a number for every column and the time, or NAME=VALUE,...
- * (t, x1.., y1.. or the problem's names). tol has n + m entries. */
-static int parse_tol(double *tol, double *t_tol, const char *spec, const dvc_labels *L)
-{
-    char *copy = strdup(spec), *save = NULL, *end;
-    int rc = -1;
-    if (!copy) return DVC_EXIT_INPUT;
-    *t_tol = 0;
-    for (long k = 0; k < L->n + L->m; k++) tol[k] = 0;
-    if (!strchr(spec, '=')) {
-        double v = strtod(spec, &end);
-        if (end == spec || *end || !(v >= 0) || isinf(v)) {
-            fprintf(stderr, "dvicert check: error: --tol: '%s' is not a number >= 0\n", spec);
-            rc = DVC_EXIT_INPUT;
-        }
-        for (long k = 0; k < L->n + L->m; k++) tol[k] = v;
-        *t_tol = v;
-        free(copy);
-        return rc;
-    }
-    for (char *item = strtok_r(copy, ",", &save); item && rc < 0; item = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(item, '=');
-        double v;
-        long slot = -1;
-        if (!eq) {
-            fprintf(stderr, "dvicert check: error: --tol: '%s' is not NAME=VALUE\n", item);
-            rc = DVC_EXIT_INPUT;
-            break;
-        }
-        *eq = '\0';
-        v = strtod(eq + 1, &end);
-        if (end == eq + 1 || *end || !(v >= 0) || isinf(v)) {
-            fprintf(stderr, "dvicert check: error: --tol: '%s' is not a number >= 0\n", eq + 1);
-            rc = DVC_EXIT_INPUT;
-            break;
-        }
-        if (strcmp(item, "t") == 0) {
-            *t_tol = v;
-            continue;
-        }
-        for (long k = 0; k < L->n && slot < 0; k++) {
-            char xk[32];
-            snprintf(xk, sizeof xk, "x%ld", k + 1);
-            if (strcmp(item, L->x[k]) == 0 || strcmp(item, xk) == 0) slot = k;
-        }
-        for (long k = 0; k < L->m && slot < 0; k++) {
-            char yk[32];
-            snprintf(yk, sizeof yk, "y%ld", k + 1);
-            if (strcmp(item, L->y[k]) == 0 || strcmp(item, yk) == 0) slot = L->n + k;
-        }
-        if (slot < 0) {
-            fprintf(stderr, "dvicert check: error: --tol: '%s' is not t or a column of the problem\n", item);
-            rc = DVC_EXIT_INPUT;
-            break;
-        }
-        tol[slot] = v;
-    }
-    free(copy);
-    return rc;
-}
-
 static int run(const dvc_cli_args *a)
 {
     const char *cpath = a->pos[0], *tpath = a->pos[1];
@@ -284,7 +223,8 @@ static int run(const dvc_cli_args *a)
     names_ = &L;
     if (dvc_cli_value(a, "tol")) {
         tol = malloc((size_t)(c->n + c->m + 1) * sizeof *tol);
-        if (!tol || (rc = parse_tol(tol, &t_tol, dvc_cli_value(a, "tol"), &L)) >= 0) {
+        if (!tol || (rc = dvc_cli_parse_tol(tol, &t_tol, dvc_cli_value(a, "tol"), (const char *const *)L.x, L.n,
+                                                       (const char *const *)L.y, L.m)) >= 0) {
             free(tol);
             dvc_labels_clear(&L);
             dvc_cert_clear(c);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 #include "cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,4 +68,65 @@ void dvc_cli_beta_progress(const dvc_beta_progress *p, void *data)
                 p->lo, p->hi, p->seconds);
     if (p->final) fputc('\n', stderr);
     fflush(stderr);
+}
+
+/* See cli.h. */
+int dvc_cli_parse_tol(double *tol, double *t_tol, const char *spec, const char *const *xn, long n,
+                      const char *const *yn, long m)
+{
+    char *copy = strdup(spec), *save = NULL, *end;
+    int rc = -1;
+    if (!copy) return DVC_EXIT_INPUT;
+    *t_tol = 0;
+    for (long k = 0; k < n + m; k++) tol[k] = 0;
+    if (!strchr(spec, '=')) {
+        double v = strtod(spec, &end);
+        if (end == spec || *end || !(v >= 0) || isinf(v)) {
+            fprintf(stderr, "dvicert check: error: --tol: '%s' is not a number >= 0\n", spec);
+            rc = DVC_EXIT_INPUT;
+        }
+        for (long k = 0; k < n + m; k++) tol[k] = v;
+        *t_tol = v;
+        free(copy);
+        return rc;
+    }
+    for (char *item = strtok_r(copy, ",", &save); item && rc < 0; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        double v;
+        long slot = -1;
+        if (!eq) {
+            fprintf(stderr, "dvicert check: error: --tol: '%s' is not NAME=VALUE\n", item);
+            rc = DVC_EXIT_INPUT;
+            break;
+        }
+        *eq = '\0';
+        v = strtod(eq + 1, &end);
+        if (end == eq + 1 || *end || !(v >= 0) || isinf(v)) {
+            fprintf(stderr, "dvicert check: error: --tol: '%s' is not a number >= 0\n", eq + 1);
+            rc = DVC_EXIT_INPUT;
+            break;
+        }
+        if (strcmp(item, "t") == 0) {
+            *t_tol = v;
+            continue;
+        }
+        for (long k = 0; k < n && slot < 0; k++) {
+            char xk[32];
+            snprintf(xk, sizeof xk, "x%ld", k + 1);
+            if (strcmp(item, xn[k]) == 0 || strcmp(item, xk) == 0) slot = k;
+        }
+        for (long k = 0; k < m && slot < 0; k++) {
+            char yk[32];
+            snprintf(yk, sizeof yk, "y%ld", k + 1);
+            if (strcmp(item, yn[k]) == 0 || strcmp(item, yk) == 0) slot = n + k;
+        }
+        if (slot < 0) {
+            fprintf(stderr, "dvicert check: error: --tol: '%s' is not t or a column of the problem\n", item);
+            rc = DVC_EXIT_INPUT;
+            break;
+        }
+        tol[slot] = v;
+    }
+    free(copy);
+    return rc;
 }

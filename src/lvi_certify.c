@@ -18,6 +18,7 @@
 #include "fprnd.h"
 #include "imat_dd.h"
 #include "lvi_internal.h"
+#include "mclass_internal.h"
 #include "rounding.h"
 
 
@@ -31,14 +32,14 @@ typedef struct {
      * interface): a solver costs a few mallocs instead of thousands, which
      * dominated setting one up. The pool's entries are never cleared or
      * resized one by one. */
-    mpfi_t *pool, *mpool;          /* mpool: m x m, the entries of s->M */
+    mpfi_t *pool, *mpool;          /* mpool: the entries of s->M, s->l, s->u */
     void *limbs, *mlimbs;
     mpfr_prec_t prec;
     mpfi_t *apool, *bpool, *xpool; /* storage behind the reduced-system views */
     /* binary64 copy of the data for the active-set route (dd_ok: M, l, u
      * exact doubles in the range where binary64 and 53-bit MPFI round
      * alike, working precision 53) */
-    int dd_ok;
+    int dd_ok, Mex; /* Mex: dvc_imat_outward_dd_ of M into Mlo, Mhi */
     double *dbuf, *Mlo, *Mhi, *llo, *lhi, *ulo, *uhi, *qlo, *qhi, *Alo, *Ahi;
     double *blo, *bhi, *xlo, *xhi, *Ylo, *Yhi;
     long *pidx, pk; /* apool holds M_FF for this free set F (pk < 0: nothing) */
@@ -88,7 +89,7 @@ static lvi_ws *ws_new(long m, mpfr_prec_t prec)
     w->pk = -1;
     /* M now; the MPFI workspace of the routes only when a route needs it
      * (ws_mpfi): the binary64 active-set route does without */
-    w->mpool = pool_init(m * m, prec, &w->mlimbs);
+    w->mpool = pool_init(m * m + 2 * m, prec, &w->mlimbs); /* M, then l and u */
     w->prec = prec;
     mpfr_inits2(prec, w->f, w->f2, w->lo, w->hi, (mpfr_ptr)0);
     double *d = w->dbuf = xcalloc((size_t)(4 * m * m + 12 * m), sizeof(double));
@@ -172,13 +173,24 @@ static int dd_vec(double *lo, double *hi, const dvc_ivec_t v, int inf_ok)
     return 1;
 }
 
+/* q as exact doubles in dd_range (dd_vec's test, with the fast exact
+ * conversion of the verified solve). */
+static int dd_qvec(lvi_ws *w, const dvc_ivec_t q)
+{
+    dvc_imat_struct row = {q->e, 1, q->n, q->prec};
+    if (dvc_imat_outward_dd_(w->qlo, w->qhi, &row) != 1) return 0;
+    for (long i = 0; i < q->n; i++)
+        if (!dd_range(w->qlo[i]) || !dd_range(w->qhi[i])) return 0;
+    return 1;
+}
+
 /* Md (the predictor's midpoints, as dvc_imat_mid_d computes them) and the
  * binary64 copy of M, l, u when the active-set route can use it. */
 static void dd_setup(dvc_lvi_solver_t s, const dvc_imat_t M)
 {
     lvi_ws *w = s->ws;
     long m = s->m, mm = m * m;
-    int ex = dvc_imat_outward_dd_(w->Mlo, w->Mhi, M);
+    int ex = w->Mex;
     if (ex == 1)
         for (long t = 0; t < mm; t++) s->Md[t] = 0.5 * w->Mlo[t] + 0.5 * w->Mhi[t];
     else
@@ -231,7 +243,7 @@ static int active_route_dd(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *ac
     lvi_ws *w = s->ws;
     long m = s->m, k = 0, na = 0;
     double c;
-    if (!w->dd_ok || mpfi_get_prec(y->e[0]) != 53 || !dd_vec(w->qlo, w->qhi, q, 0)) return -1;
+    if (!w->dd_ok || mpfi_get_prec(y->e[0]) != 53 || !dd_qvec(w, q)) return -1;
     for (long i = 0; i < m; i++) {
         if (act[i] < 0) {
             w->Ylo[i] = w->llo[i];
@@ -320,7 +332,13 @@ static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const d
                          m, DVC_LVI_M_MAX);
     if (l->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: l has %ld entries, M is %ld x %ld", l->n, m, m);
     if (u->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: u has %ld entries, M is %ld x %ld", u->n, m, m);
-    if (!dvc_imat_is_finite(M)) return dvc_error(DVC_ERR_INPUT, "lvi: M has a NaN or infinite entry");
+    s->ws = ws_new(m, prec);
+    {
+        lvi_ws *w = s->ws;
+        w->Mex = dvc_imat_outward_dd_(w->Mlo, w->Mhi, M);
+        if (w->Mex < 0 && !dvc_imat_is_finite(M))
+            return dvc_error(DVC_ERR_INPUT, "lvi: M has a NaN or infinite entry");
+    }
     for (long i = 0; i < m; i++) {
         const mpfi_srcptr li = l->e[i], ui = u->e[i];
         if (!dvc_ival_is_valid(li)) return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld is NaN", i + 1);
@@ -336,14 +354,16 @@ static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const d
             return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld is not below u entry %ld (need l < u)", i + 1, i + 1);
     }
     s->m = m;
-    s->ws = ws_new(m, prec);
     /* s->M's entries are the pool's (dvc_lvi_solver_clear detaches them) */
     free(s->M->e);
     s->M->e = ((lvi_ws *)s->ws)->mpool;
     s->M->r = s->M->c = m;
     dvc_imat_set(s->M, M);
-    dvc_ivec_resize(s->l, m);
-    dvc_ivec_resize(s->u, m);
+    free(s->l->e);
+    free(s->u->e);
+    s->l->e = ((lvi_ws *)s->ws)->mpool + m * m;
+    s->u->e = s->l->e + m;
+    s->l->n = s->u->n = m;
     dvc_ivec_set(s->l, l);
     dvc_ivec_set(s->u, u);
     s->Md = xcalloc((size_t)(m * m), sizeof(double));
@@ -356,7 +376,7 @@ static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const d
         if (!(s->ld[i] < s->ud[i])) /* l, u closer than a double ulp: keep order */
             return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld and u entry %ld are too close for the predictor", i + 1, i + 1);
     }
-    st = dvc_mclass_prove_p(M, &how);
+    st = dvc_mclass_prove_p_dd_(M, ((lvi_ws *)s->ws)->Mlo, ((lvi_ws *)s->ws)->Mex, &how);
     if (st != DVC_OK)
         return dvc_error_context(st == DVC_NOT_CERTIFIED ? DVC_NOT_CERTIFIED : st,
                                  "lvi: M is not proven to be a P-matrix: ");
@@ -369,6 +389,8 @@ void dvc_lvi_solver_clear(dvc_lvi_solver_t s)
     if (s->ws != NULL && s->M->e == ((lvi_ws *)s->ws)->mpool) {
         s->M->e = NULL;
         s->M->r = s->M->c = 0;
+        s->l->e = s->u->e = NULL;
+        s->l->n = s->u->n = 0;
     }
     ws_free(s->ws);
     s->ws = NULL;

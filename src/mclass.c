@@ -12,6 +12,7 @@
 
 #include "fprnd.h"
 #include "imat_dd.h"
+#include "mclass_internal.h"
 #include "rounding.h"
 
 static void *xmalloc(size_t n)
@@ -27,15 +28,6 @@ static mpfr_prec_t mat_prec(const dvc_imat_t M)
     for (long q = 0; q < M->r * M->c; q++)
         if (mpfi_get_prec(M->e[q]) > p) p = mpfi_get_prec(M->e[q]);
     return p < DVC_DEFAULT_PREC ? DVC_DEFAULT_PREC : p;
-}
-
-static dvc_status check_input(const dvc_imat_t M, const char *fn)
-{
-    if (M->r != M->c)
-        return dvc_error(DVC_ERR_INPUT, "%s: matrix is %ld x %ld, not square", fn, M->r, M->c);
-    if (!dvc_imat_is_finite(M))
-        return dvc_error(DVC_ERR_INPUT, "%s: matrix has a non-finite entry", fn);
-    return DVC_OK;
 }
 
 /* ---- elementary tests --------------------------------------------------- */
@@ -159,31 +151,75 @@ typedef struct {
     long m;
     int exact;        /* 1: lo, hi are the endpoints; 0: rounded outward; -1: unusable */
     int point;        /* lo == hi */
+    int owned;        /* lo (and hi) allocated here */
     mpfr_prec_t prec; /* mat_prec(M) */
     double *lo, *hi;
 } ddview;
 
 static void ddview_init(ddview *d, const dvc_imat_t M)
 {
-    d->m = M->r;
+    d->m = M->r == M->c ? M->r : 0; /* check_input_dd refuses the rest */
     d->prec = mat_prec(M);
     d->lo = xmalloc((size_t)(2 * d->m * d->m) * sizeof(double));
     d->hi = d->lo + d->m * d->m;
-    d->exact = dvc_imat_outward_dd_(d->lo, d->hi, M);
+    d->exact = M->r == M->c ? dvc_imat_outward_dd_(d->lo, d->hi, M) : -1;
     d->point = d->exact == 1 && memcmp(d->lo, d->hi, (size_t)(d->m * d->m) * sizeof(double)) == 0;
+    d->owned = 1;
 }
 
-static void ddview_clear(ddview *d) { free(d->lo); }
+/* A view on doubles the caller converted already (not owned). */
+static void ddview_borrow(ddview *d, const dvc_imat_t M, const double *lohi, int exact)
+{
+    d->m = M->r;
+    d->prec = mat_prec(M);
+    d->lo = (double *)lohi;
+    d->hi = d->lo + d->m * d->m;
+    d->exact = exact;
+    d->point = exact == 1 && memcmp(d->lo, d->hi, (size_t)(d->m * d->m) * sizeof(double)) == 0;
+    d->owned = 0;
+}
+
+static void ddview_clear(ddview *d)
+{
+    if (d->owned) free(d->lo);
+}
+
+/* check_input, with the finiteness already known when the view is usable */
+static dvc_status check_input_dd(const dvc_imat_t M, const ddview *d, const char *fn)
+{
+    if (M->r != M->c)
+        return dvc_error(DVC_ERR_INPUT, "%s: matrix is %ld x %ld, not square", fn, M->r, M->c);
+    if (d->exact < 0 && !dvc_imat_is_finite(M))
+        return dvc_error(DVC_ERR_INPUT, "%s: matrix has a non-finite entry", fn);
+    return DVC_OK;
+}
 
 /* The MPFI versions could still succeed where binary64 failed. */
 static int dd_final(const ddview *d) { return d->point && d->prec <= 53; }
 
-/* C v > 0 for a v > 0 (v solves mid v = e in round-to-nearest, exact
- * doubles) proven by sums of products of lower bounds rounded downward:
- * with v > 0 each rounded product is <= clo_ij v_j <= c_ij v_j. */
+/* C v > 0 for a v > 0 proven by sums of products of lower bounds rounded
+ * downward: with v > 0 each rounded product is <= clo_ij v_j <= c_ij v_j.
+ * v = e first (no factorization), else v solving mid v = e in
+ * round-to-nearest (exact doubles). */
+/* C e > 0 (rows strictly diagonally dominant in the comparison sense):
+ * the O(n^2) case of semipositive_dd, tried first. */
+static int rowsums_pos_dd(const double *clo, long n)
+{
+    int ok = 1, saved = dvc_rnd_save();
+    dvc_rnd_set(FE_DOWNWARD);
+    for (long i = 0; i < n && ok; i++) {
+        double s = 0;
+        for (long j = 0; j < n; j++) s += clo[i * n + j];
+        if (!(s > 0)) ok = 0;
+    }
+    dvc_rnd_restore(saved);
+    return ok;
+}
+
 static int semipositive_dd(const double *clo, const double *mid, long n)
 {
     int ok = 1;
+    if (rowsums_pos_dd(clo, n)) return 1;
     double *a = xmalloc((size_t)(n * n + n) * sizeof(double)), *v = a + n * n;
     long *piv = xmalloc((size_t)n * sizeof(long));
     memcpy(a, mid, (size_t)(n * n) * sizeof(double));
@@ -647,17 +683,15 @@ void dvc_mclass_cache_stats(unsigned long *hits, unsigned long *misses)
  * unload, so that leak checkers see nothing. */
 __attribute__((destructor)) static void pcache_at_exit(void) { dvc_mclass_cache_clear(); }
 
-static dvc_status dvc_mclass_prove_p_rn(const dvc_imat_t M, const char **how)
+static dvc_status prove_p_view(const dvc_imat_t M, ddview *d, const char **how)
 {
     const char *h = NULL;
     char msg[400];
     int v;
-    ddview d;
     pcache_entry *e;
-    dvc_status st = check_input(M, "dvc_mclass_prove_p");
+    dvc_status st = check_input_dd(M, d, "dvc_mclass_prove_p");
     if (st != DVC_OK) return st;
-    ddview_init(&d, M);
-    e = pcache_find(&d);
+    e = pcache_find(d);
     if (e && e->p_done) {
         pcache_hits++;
         v = e->p_verdict;
@@ -666,8 +700,8 @@ static dvc_status dvc_mclass_prove_p_rn(const dvc_imat_t M, const char **how)
     } else {
         pcache_misses++;
         msg[0] = '\0';
-        v = prove_p_core(M, &d, &h, msg, sizeof msg);
-        if (e == NULL) e = pcache_add(&d);
+        v = prove_p_core(M, d, &h, msg, sizeof msg);
+        if (e == NULL) e = pcache_add(d);
         if (e) {
             e->p_done = 1;
             e->p_verdict = v;
@@ -675,10 +709,31 @@ static dvc_status dvc_mclass_prove_p_rn(const dvc_imat_t M, const char **how)
             snprintf(e->p_msg, sizeof e->p_msg, "%s", msg);
         }
     }
-    ddview_clear(&d);
     if (how) *how = v == 1 ? h : NULL;
     if (v == 1) return DVC_OK;
     return dvc_error(DVC_NOT_CERTIFIED, "%s", msg);
+}
+
+static dvc_status dvc_mclass_prove_p_rn(const dvc_imat_t M, const char **how)
+{
+    ddview d;
+    dvc_status st;
+    ddview_init(&d, M);
+    st = prove_p_view(M, &d, how);
+    ddview_clear(&d);
+    return st;
+}
+
+dvc_status dvc_mclass_prove_p_dd_(const dvc_imat_t M, const double *lohi, int exact, const char **how)
+{
+    int saved = dvc_rnd_save();
+    ddview d;
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    ddview_borrow(&d, M, lohi, exact);
+    st = prove_p_view(M, &d, how);
+    dvc_rnd_restore(saved);
+    return st;
 }
 
 static void classify_core(dvc_mclass_result *res, const dvc_imat_t M, const ddview *d)
@@ -739,9 +794,13 @@ static dvc_status dvc_mclass_classify_rn(dvc_mclass_result *res, const dvc_imat_
 {
     ddview d;
     pcache_entry *e;
-    dvc_status st = check_input(M, "dvc_mclass_classify");
-    if (st != DVC_OK) return st;
+    dvc_status st;
     ddview_init(&d, M);
+    st = check_input_dd(M, &d, "dvc_mclass_classify");
+    if (st != DVC_OK) {
+        ddview_clear(&d);
+        return st;
+    }
     e = pcache_find(&d);
     if (e && e->cls_done) {
         pcache_hits++;

@@ -10,6 +10,7 @@
  *     contraction inside that ball.
  * Everything in MPFI; the predictor (doubles) only chooses what to prove. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,6 +157,14 @@ static int dd_range(double x)
     return a == 0 || (a >= 0x1p-500 && a <= 0x1p500);
 }
 
+/* Every entry of Mlo, Mhi in dd_range. */
+static int dd_range_all(const lvi_ws *w, long m)
+{
+    for (long t = 0; t < m * m; t++)
+        if (!dd_range(w->Mlo[t]) || !dd_range(w->Mhi[t])) return 0;
+    return 1;
+}
+
 /* Exact doubles of a vector's endpoints (infinities allowed): 1, or 0 when
  * some endpoint is not a double in dd_range (or infinite with inf_ok 0). */
 static int dd_vec(double *lo, double *hi, const dvc_ivec_t v, int inf_ok)
@@ -184,6 +193,23 @@ static int dd_qvec(lvi_ws *w, const dvc_ivec_t q)
     return 1;
 }
 
+/* x (a pool entry of 53 bits) <- v exactly, v a normal double:
+ * the significand is written directly (mpfr_set_d's generic path dominated
+ * copying M into the solver). */
+static void set53_d(mpfr_ptr x, double v)
+{
+#if GMP_NUMB_BITS == 64
+    uint64_t b;
+    mp_limb_t *d = mpfr_custom_get_significand(x);
+    memcpy(&b, &v, sizeof b);
+    d[0] = ((mp_limb_t)1 << 63) | (mp_limb_t)((b & 0xfffffffffffffULL) << 11);
+    mpfr_custom_init_set(x, (b >> 63) ? -MPFR_REGULAR_KIND : MPFR_REGULAR_KIND,
+                         (mpfr_exp_t)((b >> 52) & 0x7ff) - 1022, 53, d);
+#else
+    mpfr_set_d(x, v, MPFR_RNDN); /* exact: 53 bits */
+#endif
+}
+
 /* Md (the predictor's midpoints, as dvc_imat_mid_d computes them) and the
  * binary64 copy of M, l, u when the active-set route can use it. */
 static void dd_setup(dvc_lvi_solver_t s, const dvc_imat_t M)
@@ -195,8 +221,7 @@ static void dd_setup(dvc_lvi_solver_t s, const dvc_imat_t M)
         for (long t = 0; t < mm; t++) s->Md[t] = 0.5 * w->Mlo[t] + 0.5 * w->Mhi[t];
     else
         dvc_imat_mid_d(s->Md, M);
-    w->dd_ok = ex == 1 && s->prec == 53 && mpfi_get_prec(s->M->e[0]) == 53;
-    for (long t = 0; t < mm && w->dd_ok; t++) w->dd_ok = dd_range(w->Mlo[t]) && dd_range(w->Mhi[t]);
+    w->dd_ok = ex == 1 && s->prec == 53 && mpfi_get_prec(s->M->e[0]) == 53 && dd_range_all(w, m);
     if (w->dd_ok) w->dd_ok = dd_vec(w->llo, w->lhi, s->l, 1) && dd_vec(w->ulo, w->uhi, s->u, 1);
 }
 
@@ -215,6 +240,10 @@ static void dd_rows(const lvi_ws *w, long m, const long *rows, long nr, double *
             for (long j = 0; j < m; j++) {
                 double al = ml[j], ah = mh[j], bl = w->Ylo[j], bh = w->Yhi[j];
                 if ((al == 0 && ah == 0) || (bl == 0 && bh == 0)) continue;
+                if (al == ah && bl == bh) { /* point times point: one product */
+                    acc += al * bl;
+                    continue;
+                }
                 double p1 = al * bl, p2 = al * bh, p3 = ah * bl, p4 = ah * bh, p;
                 if (dir == 0) {
                     p = p1 < p2 ? p1 : p2;
@@ -358,7 +387,17 @@ static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const d
     free(s->M->e);
     s->M->e = ((lvi_ws *)s->ws)->mpool;
     s->M->r = s->M->c = m;
-    dvc_imat_set(s->M, M);
+    if (((lvi_ws *)s->ws)->Mex == 1 && prec == 53 && dd_range_all(s->ws, m))
+        for (long t = 0; t < m * m; t++) { /* exact doubles: written directly */
+            double lo = ((lvi_ws *)s->ws)->Mlo[t], hi = ((lvi_ws *)s->ws)->Mhi[t];
+            /* zeros copied, for their sign */
+            if (lo != 0) set53_d(&s->M->e[t]->left, lo);
+            else mpfr_set(&s->M->e[t]->left, &M->e[t]->left, MPFR_RNDD);
+            if (hi != 0) set53_d(&s->M->e[t]->right, hi);
+            else mpfr_set(&s->M->e[t]->right, &M->e[t]->right, MPFR_RNDU);
+        }
+    else
+        dvc_imat_set(s->M, M);
     free(s->l->e);
     free(s->u->e);
     s->l->e = ((lvi_ws *)s->ws)->mpool + m * m;

@@ -41,6 +41,7 @@ typedef struct {
      * exact doubles in the range where binary64 and 53-bit MPFI round
      * alike, working precision 53) */
     int dd_ok, Mex; /* Mex: dvc_imat_outward_dd_ of M into Mlo, Mhi */
+    int lu_ok;      /* llo, lhi, ulo, uhi: the exact endpoints of s->l, s->u */
     double *dbuf, *Mlo, *Mhi, *llo, *lhi, *ulo, *uhi, *qlo, *qhi, *Alo, *Ahi;
     double *blo, *bhi, *xlo, *xhi, *Ylo, *Yhi;
     long *pidx, pk; /* apool holds M_FF for this free set F (pk < 0: nothing) */
@@ -61,7 +62,8 @@ static mpfi_t *pool_init(long n, mpfr_prec_t prec, void **limbs)
 {
     size_t a = sizeof(mp_limb_t), sz = (mpfr_custom_get_size(prec) + a - 1) / a * a;
     mpfi_t *p = xcalloc((size_t)n, sizeof(mpfi_t));
-    char *b = xcalloc((size_t)(2 * n), sz);
+    char *b = malloc((size_t)(2 * n) * sz + 1); /* set by mpfr_custom_init_set */
+    if (b == NULL) abort();
     for (long k = 0; k < n; k++) {
         void *l = b + (size_t)(2 * k) * sz, *r = b + (size_t)(2 * k + 1) * sz;
         mpfr_custom_init(l, prec);
@@ -93,7 +95,8 @@ static lvi_ws *ws_new(long m, mpfr_prec_t prec)
     w->mpool = pool_init(m * m + 2 * m, prec, &w->mlimbs); /* M, then l and u */
     w->prec = prec;
     mpfr_inits2(prec, w->f, w->f2, w->lo, w->hi, (mpfr_ptr)0);
-    double *d = w->dbuf = xcalloc((size_t)(4 * m * m + 12 * m), sizeof(double));
+    double *d = w->dbuf = malloc((size_t)(4 * m * m + 12 * m) * sizeof(double)); /* scratch */
+    if (d == NULL) abort();
     w->Mlo = d, d += m * m;
     w->Mhi = d, d += m * m;
     w->Alo = d, d += m * m;
@@ -171,13 +174,14 @@ static int dd_vec(double *lo, double *hi, const dvc_ivec_t v, int inf_ok)
 {
     for (long i = 0; i < v->n; i++) {
         mpfr_srcptr a = &v->e[i]->left, b = &v->e[i]->right;
-        lo[i] = mpfr_get_d(a, MPFR_RNDD);
-        hi[i] = mpfr_get_d(b, MPFR_RNDU);
-        if (mpfr_nan_p(a) || mpfr_nan_p(b) || mpfr_cmp_d(a, lo[i]) != 0 || mpfr_cmp_d(b, hi[i]) != 0) return 0;
-        if (isinf(lo[i]) || isinf(hi[i])) {
-            if (!inf_ok) return 0;
-        } else if (!dd_range(lo[i]) || !dd_range(hi[i]))
-            return 0;
+        if (mpfr_inf_p(a) || mpfr_inf_p(b)) { /* -inf / +inf bounds: exact */
+            if (!inf_ok || !mpfr_inf_p(a) || !mpfr_inf_p(b)) return 0;
+            lo[i] = mpfr_get_d(a, MPFR_RNDD);
+            hi[i] = mpfr_get_d(b, MPFR_RNDU);
+            continue;
+        }
+        dvc_imat_struct one = {&v->e[i], 1, 1, v->prec};
+        if (dvc_imat_outward_dd_(&lo[i], &hi[i], &one) != 1 || !dd_range(lo[i]) || !dd_range(hi[i])) return 0;
     }
     return 1;
 }
@@ -210,9 +214,10 @@ static void set53_d(mpfr_ptr x, double v)
 #endif
 }
 
-/* Md (the predictor's midpoints, as dvc_imat_mid_d computes them) and the
- * binary64 copy of M, l, u when the active-set route can use it. */
-static void dd_setup(dvc_lvi_solver_t s, const dvc_imat_t M)
+/* Md (the predictor's midpoints, as dvc_imat_mid_d computes them), the
+ * exact doubles of l, u when they are doubles (lu_ok), and whether the
+ * active-set route can run in binary64 (dd_ok). */
+static void dd_setup(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l, const dvc_ivec_t u)
 {
     lvi_ws *w = s->ws;
     long m = s->m, mm = m * m;
@@ -221,8 +226,9 @@ static void dd_setup(dvc_lvi_solver_t s, const dvc_imat_t M)
         for (long t = 0; t < mm; t++) s->Md[t] = 0.5 * w->Mlo[t] + 0.5 * w->Mhi[t];
     else
         dvc_imat_mid_d(s->Md, M);
-    w->dd_ok = ex == 1 && s->prec == 53 && mpfi_get_prec(s->M->e[0]) == 53 && dd_range_all(w, m);
-    if (w->dd_ok) w->dd_ok = dd_vec(w->llo, w->lhi, s->l, 1) && dd_vec(w->ulo, w->uhi, s->u, 1);
+    /* the caller's l, u (what bound_d reads); at 53 bits s->l, s->u equal them */
+    w->lu_ok = dd_vec(w->llo, w->lhi, l, 1) && dd_vec(w->ulo, w->uhi, u, 1);
+    w->dd_ok = w->lu_ok && ex == 1 && s->prec == 53 && mpfi_get_prec(s->M->e[0]) == 53 && dd_range_all(w, m);
 }
 
 /* Rows rows[0..nr) of r = q + M Y (Y in [Ylo, Yhi], exact zeros skipped as
@@ -408,10 +414,16 @@ static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const d
     s->Md = xcalloc((size_t)(m * m), sizeof(double));
     s->ld = xcalloc((size_t)m, sizeof(double));
     s->ud = xcalloc((size_t)m, sizeof(double));
-    dd_setup(s, M);
+    dd_setup(s, M, l, u);
     for (long i = 0; i < m; i++) {
-        s->ld[i] = bound_d(l->e[i]);
-        s->ud[i] = bound_d(u->e[i]);
+        lvi_ws *w = s->ws;
+        if (w->lu_ok) { /* exact endpoints: what bound_d computes, without MPFR */
+            s->ld[i] = isinf(w->llo[i]) ? w->llo[i] : 0.5 * w->llo[i] + 0.5 * w->lhi[i];
+            s->ud[i] = isinf(w->uhi[i]) ? w->uhi[i] : 0.5 * w->ulo[i] + 0.5 * w->uhi[i];
+        } else {
+            s->ld[i] = bound_d(l->e[i]);
+            s->ud[i] = bound_d(u->e[i]);
+        }
         if (!(s->ld[i] < s->ud[i])) /* l, u closer than a double ulp: keep order */
             return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld and u entry %ld are too close for the predictor", i + 1, i + 1);
     }

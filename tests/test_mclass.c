@@ -461,6 +461,27 @@ static void test_cache(void)
           "cache: classify again");
     dvc_mclass_cache_stats(&h1, &m1);
     CHECK(h1 - h0 == 2 && m1 - m0 == 2, "cache: %lu hits, %lu misses (expected 2, 2)", h1 - h0, m1 - m0);
+    /* The DLVI pattern: an LVI solver and the beta_M bound on one M prove
+     * P once between them. */
+    {
+        dvc_ivec_t l, u;
+        dvc_lvi_solver_t sv;
+        dvc_beta_bound_t bb;
+        dvc_ivec_init(l, m);
+        dvc_ivec_init(u, m);
+        for (long i = 0; i < m; i++) mpfi_set_d(u->e[i], INFINITY);
+        dvc_mclass_cache_clear();
+        dvc_mclass_cache_stats(&h0, &m0);
+        CHECK(dvc_lvi_solver_init(sv, A, l, u) == DVC_OK, "cache: solver %s", dvc_error_message());
+        dvc_beta_bound_init(bb);
+        CHECK(dvc_beta_compute(bb, NULL, A, NULL) == DVC_OK, "cache: beta %s", dvc_error_message());
+        dvc_mclass_cache_stats(&h1, &m1);
+        CHECK(m1 - m0 == 1 && h1 - h0 >= 1, "cache: solver + beta proved %lu times (%lu reuses)", m1 - m0, h1 - h0);
+        dvc_beta_bound_clear(bb);
+        dvc_lvi_solver_clear(sv);
+        dvc_ivec_clear(l);
+        dvc_ivec_clear(u);
+    }
     /* [[1, 1], [1, 1 + 2^-52]] is P (det 2^-52); [[1, 1], [1, 1]] is not. */
     for (int order = 0; order < 2; order++) {
         for (int k = 0; k < 2; k++) {

@@ -363,7 +363,7 @@ static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const d
     if (m > DVC_LVI_M_MAX)
         return dvc_error(DVC_ERR_INPUT,
                          "lvi: m = %ld is above the supported size %d (dense interval work: about "
-                         "7 s at m = 1000, growing like m^3)",
+                         "1 s at m = 1000, growing like m^3)",
                          m, DVC_LVI_M_MAX);
     if (l->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: l has %ld entries, M is %ld x %ld", l->n, m, m);
     if (u->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: u has %ld entries, M is %ld x %ld", u->n, m, m);

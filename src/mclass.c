@@ -736,7 +736,8 @@ dvc_status dvc_mclass_prove_p_dd_(const dvc_imat_t M, const double *lohi, int ex
     return st;
 }
 
-static void classify_core(dvc_mclass_result *res, const dvc_imat_t M, const ddview *d)
+/* pe (may be NULL): the cache entry of M, whose P verdict is reused. */
+static void classify_core(dvc_mclass_result *res, const dvc_imat_t M, const ddview *d, const pcache_entry *pe)
 {
     char msg[400];
     const char *how = NULL;
@@ -775,7 +776,14 @@ static void classify_core(dvc_mclass_result *res, const dvc_imat_t M, const ddvi
                             ? "H-matrix with positive diagonal (comparison matrix is an M-matrix)"
                             : "positive definite (M + M^T verified SPD)";
     } else if (!(dis & DVC_MCLASS_P)) {
-        int v = prove_p_core(M, d, &how, msg, sizeof msg);
+        int v;
+        if (pe && pe->p_done) { /* proven (or not) already: not again */
+            v = pe->p_verdict;
+            how = pe->p_how;
+            snprintf(msg, sizeof msg, "%s", pe->p_msg);
+        } else {
+            v = prove_p_core(M, d, &how, msg, sizeof msg);
+        }
         if (v != 1) snprintf(res->p_detail, sizeof res->p_detail, "%s", msg);
         if (v == 1) {
             pr |= DVC_MCLASS_P;
@@ -807,7 +815,7 @@ static dvc_status dvc_mclass_classify_rn(dvc_mclass_result *res, const dvc_imat_
         *res = e->cls;
     } else {
         pcache_misses++;
-        classify_core(res, M, &d);
+        classify_core(res, M, &d, e);
         if (e == NULL) e = pcache_add(&d);
         if (e) {
             e->cls_done = 1;

@@ -4,9 +4,13 @@
  *   - "plain MPFI": interval Gauss-Jordan in MPFI on each M_JJ (the way an
  *     interval toolbox loop would do it),
  *   - "imat_inv": the library's verified inverse dvc_imat_inv per subset.
- * Random nonsymmetric positive definite matrices (hence P), fixed seed. */
+ * Random nonsymmetric positive definite matrices (hence P), fixed seed.
+ *   ./build/bench/bench_beta            m = 10, 16, 20
+ *   ./build/bench/bench_beta big [s]    m = 24, 30: automatic method and
+ *                                       branch-and-bound, budget s (60) */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "dvicert/dvicert.h"
@@ -29,7 +33,7 @@ static double unif(void) /* splitmix64 in [-1, 1) */
     return 2.0 * ((double)(z >> 11) * 0x1.0p-53) - 1.0;
 }
 
-static void gen_pd(dvc_imat_t M, int m)
+static void gen_pd_sym(dvc_imat_t M, int m, int skew)
 {
     double *L = malloc(sizeof(double) * (size_t)(m * m));
     for (int i = 0; i < m * m; i++) L[i] = unif();
@@ -37,10 +41,56 @@ static void gen_pd(dvc_imat_t M, int m)
         for (int j = 0; j < m; j++) {
             double v = 0;
             for (int k = 0; k < m; k++) v += L[i * m + k] * L[j * m + k];
-            v = v / m + (i == j ? 0.05 : 0) + (i < j ? 0.5 * L[i * m + j] : i > j ? -0.5 * L[j * m + i] : 0);
+            v = v / m + (i == j ? 0.05 : 0) +
+                (skew ? (i < j ? 0.5 * L[i * m + j] : i > j ? -0.5 * L[j * m + i] : 0) : 0);
             mpfi_set_d(dvc_imat_entry(M, i, j), v);
         }
     free(L);
+}
+
+static void gen_pd(dvc_imat_t M, int m) { gen_pd_sym(M, m, 1); }
+
+/* Past m = 20: the automatic method (default budget 60 s) and the
+ * branch-and-bound with a fine gap, on the symmetric PD family (gen_pd
+ * without the skew part) and the nonsymmetric PD family (gen_pd). */
+static void big(int argc, char **argv)
+{
+    static const int ms[] = {24, 30};
+    double budget = argc > 2 ? atof(argv[2]) : 60;
+    printf("beta_M past m = 20 (thread CPU seconds; budget %g s; seed 12345 per matrix)\n", budget);
+    printf("%-14s %4s %-5s %9s %12s %10s %20s %20s %10s  %s\n", "family", "m", "meth", "gap goal", "nodes", "seconds",
+           "beta lo", "beta hi", "rel gap", "method");
+    for (int fam = 0; fam < 2; fam++)
+        for (int t = 0; t < 2; t++)
+            for (int meth = 0; meth < 2; meth++) {
+                int m = ms[t];
+                dvc_imat_t M;
+                dvc_beta_bound_t b;
+                dvc_beta_opts o;
+                double t0, tb, lo, hi;
+                rng_s = 12345;
+                dvc_imat_init(M, m, m);
+                gen_pd_sym(M, m, fam);
+                dvc_beta_bound_init(b);
+                dvc_beta_opts_default(&o);
+                o.max_seconds = budget;
+                if (meth == 1) {
+                    o.method = DVC_BETA_BNB;
+                    o.rel_gap = m <= 24 ? 1e-9 : 1e-6;
+                    o.max_nodes = 1000000000L;
+                }
+                t0 = now();
+                dvc_status st = dvc_beta_compute(b, NULL, M, &o);
+                tb = now() - t0;
+                lo = mpfr_get_d(b->lo, MPFR_RNDD);
+                hi = mpfr_get_d(b->hi, MPFR_RNDU);
+                printf("%-14s %4d %-5s %9.0e %12ld %10.2f %20.12g %20.12g %10.2e  %s%s\n",
+                       fam ? "nonsym PD" : "sym PD", m, meth ? "bnb" : "auto", o.rel_gap, b->nodes, tb, lo, hi,
+                       (hi - lo) / hi, st == DVC_OK ? b->method : "NOT CERTIFIED", b->stopped ? " (stopped)" : "");
+                fflush(stdout);
+                dvc_beta_bound_clear(b);
+                dvc_imat_clear(M);
+            }
 }
 
 /* Plain MPFI: interval Gauss-Jordan (no pivoting search beyond the
@@ -142,9 +192,13 @@ static double per_subset(const dvc_imat_t M, int m, int which, double *hi)
     return now() - t0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     static const int ms[] = {10, 16, 20};
+    if (argc > 1 && strcmp(argv[1], "big") == 0) {
+        big(argc, argv);
+        return 0;
+    }
     double t_enum10 = 0, t_plain10 = 0, t_inv10 = 0;
     printf("beta_M by vertex enumeration (random PD matrices, seed 12345; thread CPU seconds)\n");
     printf("%4s %9s %14s %14s %12s %12s %10s\n", "m", "vertices", "enum s", "enum+alpha s",

@@ -451,6 +451,27 @@ static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, bu
     return st;
 }
 
+/* Seconds the enumeration of all 2^m vertices would take here, from a
+ * timed run of 2^k of them (k = 12: a few milliseconds) whose sets J have
+ * the average size m/2 of the whole enumeration (a vertex costs O(|J|^2)).
+ * The vertices visited are real ones: their lower bounds are kept. */
+static double enum_estimate(const dvc_bk_mat *K, int m, int want_alpha, bnd *bb, bnd *ba)
+{
+    int k = m < 12 ? m : 12, nb = m / 2 - k / 2, freeidx[64];
+    uint64_t base = 0;
+    dvc_bk_acc acc;
+    double t0 = now_s(), t;
+    if (nb < 0) nb = 0;
+    for (int i = 0; i < nb; i++) base |= (uint64_t)1 << i;
+    for (int j = 0; j < k; j++) freeidx[j] = nb + j;
+    dvc_bk_acc_init(&acc);
+    if (dvc_bk_enum(K, base, freeidx, k, want_alpha, &acc) != DVC_OK) return INFINITY;
+    t = now_s() - t0;
+    bnd_lo(bb, acc.beta_lo);
+    if (want_alpha) bnd_lo(ba, acc.alpha_lo);
+    return t * ldexp(1.0, m - k);
+}
+
 /* ---- driver ------------------------------------------------------------------------ */
 
 static void put(dvc_beta_bound_t r, const bnd *b, long nodes, double secs, const char *how,
@@ -516,8 +537,14 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
     if (o.method != DVC_BETA_STRUCT && m <= 64) {
         st = dvc_bk_mat_init(&K, M);
         if (st != DVC_OK) return dvc_error_context(st, "beta: ");
-        if (o.method == DVC_BETA_ENUM ||
-            (o.method == DVC_BETA_AUTO && m <= o.enum_max_m && m <= 30)) {
+        int enumerate = o.method == DVC_BETA_ENUM || (o.method == DVC_BETA_AUTO && m <= o.enum_max_m);
+        if (!enumerate && o.method == DVC_BETA_AUTO && m <= 30 && !(beta_exact && !want_alpha)) {
+            /* beyond enum_max_m: enumerate when it fits in the time budget
+             * with a margin, rather than settle for a branch-and-bound gap */
+            double est = enum_estimate(&K, (int)m, want_alpha, &bb, &ba);
+            enumerate = 1.3 * est + (now_s() - t0) <= o.max_seconds;
+        }
+        if (enumerate) {
             if (!(beta_exact && !want_alpha)) {
                 dvc_bk_acc acc;
                 int idx[64];

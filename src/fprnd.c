@@ -156,7 +156,30 @@ DVC_VEC void dvc_fp_gemm_acc(double *restrict C, const double *restrict A, const
         }
         return;
     }
-    for (long i = 0; i < m; i++) {
+    long i = 0;
+    /* two rows of C per pass: each row of B is loaded once for both (the
+     * operations on every c_ij, and their order, are those of the one-row
+     * loop below) */
+    for (; i + 1 < m; i += 2) {
+        double *c0 = C + i * k, *c1 = c0 + k;
+        const double *a0 = A + i * n, *a1 = a0 + n;
+        for (long p = 0; p < n; p++) {
+            double x = a0[p], y = a1[p];
+            const double *bp = B + p * k;
+            if (x != 0 && y != 0) {
+                for (long j = 0; j < k; j++) {
+                    double b = bp[j];
+                    c0[j] += x * b;
+                    c1[j] += y * b;
+                }
+            } else if (x != 0) {
+                for (long j = 0; j < k; j++) c0[j] += x * bp[j];
+            } else if (y != 0) {
+                for (long j = 0; j < k; j++) c1[j] += y * bp[j];
+            }
+        }
+    }
+    for (; i < m; i++) {
         double *ci = C + i * k;
         for (long p = 0; p < n; p++) {
             double a = A[i * n + p];

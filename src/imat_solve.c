@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "fprnd.h"
+#include "imat_dd.h"
 #include "rounding.h"
 
 static void *xmalloc(size_t n)
@@ -102,6 +103,26 @@ static int to_dd(double *lo, double *hi, mpfi_t *e, long len)
         if (mpfr_regular_p(h) && mpfr_get_exp(h) > emax) emax = mpfr_get_exp(h);
     }
     return tiny && emax < -900 ? 0 : 1;
+}
+
+int dvc_imat_outward_dd_(double *lo, double *hi, const dvc_imat_t A)
+{
+    int exact = 1;
+    for (long t = 0; t < A->r * A->c; t++) {
+        mpfr_srcptr l = &A->e[t]->left, h = &A->e[t]->right;
+        int a = get_exact_d(&lo[t], l), b = get_exact_d(&hi[t], h);
+        if (a == 2 || b == 2) return -1;
+        if (a == 0) {
+            lo[t] = mpfr_get_d(l, MPFR_RNDD);
+            exact = 0;
+        }
+        if (b == 0) {
+            hi[t] = mpfr_get_d(h, MPFR_RNDU);
+            exact = 0;
+        }
+        if (!isfinite(lo[t]) || !isfinite(hi[t])) return -1; /* beyond the binary64 range */
+    }
+    return exact;
 }
 
 static int entries_finite(mpfi_t *e, long len)

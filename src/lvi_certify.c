@@ -10,12 +10,16 @@
  *     contraction inside that ball.
  * Everything in MPFI; the predictor (doubles) only chooses what to prove. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dvicert/beta.h"
 #include "dvicert/mclass.h"
+#include "fprnd.h"
+#include "imat_dd.h"
 #include "lvi_internal.h"
+#include "mclass_internal.h"
 #include "rounding.h"
 
 
@@ -24,10 +28,25 @@ typedef struct {
     double *qd, *v;
     int *act, *dfix;
     long *idx, *amb, *jdx;
+    /* Every interval of the workspace and the solver's copy of M lives in
+     * one pool whose significands share one allocation (MPFR's custom
+     * interface): a solver costs a few mallocs instead of thousands, which
+     * dominated setting one up. The pool's entries are never cleared or
+     * resized one by one. */
+    mpfi_t *pool, *mpool;          /* mpool: the entries of s->M, s->l, s->u */
+    void *limbs, *mlimbs;
+    mpfr_prec_t prec;
     mpfi_t *apool, *bpool, *xpool; /* storage behind the reduced-system views */
+    /* binary64 copy of the data for the active-set route (dd_ok: M, l, u
+     * exact doubles in the range where binary64 and 53-bit MPFI round
+     * alike, working precision 53) */
+    int dd_ok, Mex; /* Mex: dvc_imat_outward_dd_ of M into Mlo, Mhi */
+    int lu_ok;      /* llo, lhi, ulo, uhi: the exact endpoints of s->l, s->u */
+    double *dbuf, *Mlo, *Mhi, *llo, *lhi, *ulo, *uhi, *qlo, *qhi, *Alo, *Ahi;
+    double *blo, *bhi, *xlo, *xhi, *Ylo, *Yhi;
     long *pidx, pk; /* apool holds M_FF for this free set F (pk < 0: nothing) */
-    dvc_ivec_t Z, R, S, Y, N, E, W, X;
-    mpfi_t t, t2, ta, tb;
+    dvc_ivec_struct Z[1], R[1], S[1], Y[1], N[1], E[1], W[1], X[1]; /* views on the pool */
+    mpfi_ptr t, t2, ta, tb;
     mpfr_t f, f2, lo, hi;
 } lvi_ws;
 
@@ -38,19 +57,25 @@ static void *xcalloc(size_t n, size_t sz)
     return p;
 }
 
-static mpfi_t *pool_init(long n, mpfr_prec_t prec)
+/* n intervals at precision prec, significands in one block. */
+static mpfi_t *pool_init(long n, mpfr_prec_t prec, void **limbs)
 {
+    size_t a = sizeof(mp_limb_t), sz = (mpfr_custom_get_size(prec) + a - 1) / a * a;
     mpfi_t *p = xcalloc((size_t)n, sizeof(mpfi_t));
-    for (long k = 0; k < n; k++) mpfi_init2(p[k], prec);
+    char *b = malloc((size_t)(2 * n) * sz + 1); /* set by mpfr_custom_init_set */
+    if (b == NULL) abort();
+    for (long k = 0; k < n; k++) {
+        void *l = b + (size_t)(2 * k) * sz, *r = b + (size_t)(2 * k + 1) * sz;
+        mpfr_custom_init(l, prec);
+        mpfr_custom_init(r, prec);
+        mpfr_custom_init_set(&p[k]->left, MPFR_ZERO_KIND, 0, prec, l);
+        mpfr_custom_init_set(&p[k]->right, MPFR_ZERO_KIND, 0, prec, r);
+    }
+    *limbs = b;
     return p;
 }
 
-static void pool_clear(mpfi_t *p, long n)
-{
-    if (p == NULL) return;
-    for (long k = 0; k < n; k++) mpfi_clear(p[k]);
-    free(p);
-}
+static void vec_view(dvc_ivec_struct *v, mpfi_t *pool, long k);
 
 static lvi_ws *ws_new(long m, mpfr_prec_t prec)
 {
@@ -63,28 +88,47 @@ static lvi_ws *ws_new(long m, mpfr_prec_t prec)
     w->idx = xcalloc((size_t)m, sizeof(long));
     w->amb = xcalloc((size_t)m, sizeof(long));
     w->jdx = xcalloc((size_t)m, sizeof(long));
-    w->apool = pool_init(m * m, prec);
     w->pidx = xcalloc((size_t)m, sizeof(long));
     w->pk = -1;
-    w->bpool = pool_init(m, prec);
-    w->xpool = pool_init(m, prec);
-    dvc_ivec_init2(w->Z, m, prec);
-    dvc_ivec_init2(w->R, m, prec);
-    dvc_ivec_init2(w->S, m, prec);
-    dvc_ivec_init2(w->Y, m, prec);
-    dvc_ivec_init2(w->N, m, prec);
-    dvc_ivec_init2(w->E, m, prec);
-    dvc_ivec_init2(w->W, m, prec);
-    dvc_ivec_init2(w->X, m, prec);
-    mpfi_init2(w->t, prec);
-    mpfi_init2(w->t2, prec);
-    mpfi_init2(w->ta, prec);
-    mpfi_init2(w->tb, prec);
+    /* M now; the MPFI workspace of the routes only when a route needs it
+     * (ws_mpfi): the binary64 active-set route does without */
+    w->mpool = pool_init(m * m + 2 * m, prec, &w->mlimbs); /* M, then l and u */
+    w->prec = prec;
     mpfr_inits2(prec, w->f, w->f2, w->lo, w->hi, (mpfr_ptr)0);
+    double *d = w->dbuf = malloc((size_t)(4 * m * m + 12 * m) * sizeof(double)); /* scratch */
+    if (d == NULL) abort();
+    w->Mlo = d, d += m * m;
+    w->Mhi = d, d += m * m;
+    w->Alo = d, d += m * m;
+    w->Ahi = d, d += m * m;
+    double **vv[12] = {&w->llo, &w->lhi, &w->ulo, &w->uhi, &w->qlo, &w->qhi,
+                       &w->blo, &w->bhi, &w->xlo, &w->xhi, &w->Ylo, &w->Yhi};
+    for (int k = 0; k < 12; k++, d += m) *vv[k] = d;
     return w;
 }
 
-static void ws_free(lvi_ws *w, long m)
+/* The MPFI workspace (M_FF, b, x, eight vectors, four scalars), made on
+ * first use. */
+static void ws_mpfi(lvi_ws *w, long m)
+{
+    mpfi_t *q;
+    if (w->pool != NULL) return;
+    q = w->pool = pool_init(m * m + 10 * m + 4, w->prec, &w->limbs);
+    w->apool = q;
+    q += m * m;
+    w->bpool = q;
+    q += m;
+    w->xpool = q;
+    q += m;
+    dvc_ivec_struct *vs[8] = {w->Z, w->R, w->S, w->Y, w->N, w->E, w->W, w->X};
+    for (int k = 0; k < 8; k++, q += m) vec_view(vs[k], q, m);
+    w->t = q[0];
+    w->t2 = q[1];
+    w->ta = q[2];
+    w->tb = q[3];
+}
+
+static void ws_free(lvi_ws *w)
 {
     if (w == NULL) return;
     dvc_lvi_pred_ws_clear(&w->pw);
@@ -95,24 +139,198 @@ static void ws_free(lvi_ws *w, long m)
     free(w->idx);
     free(w->amb);
     free(w->jdx);
-    pool_clear(w->apool, m * m);
     free(w->pidx);
-    pool_clear(w->bpool, m);
-    pool_clear(w->xpool, m);
-    dvc_ivec_clear(w->Z);
-    dvc_ivec_clear(w->R);
-    dvc_ivec_clear(w->S);
-    dvc_ivec_clear(w->Y);
-    dvc_ivec_clear(w->N);
-    dvc_ivec_clear(w->E);
-    dvc_ivec_clear(w->W);
-    dvc_ivec_clear(w->X);
-    mpfi_clear(w->t);
-    mpfi_clear(w->t2);
-    mpfi_clear(w->ta);
-    mpfi_clear(w->tb);
+    free(w->pool);
+    free(w->limbs);
+    free(w->mpool);
+    free(w->mlimbs);
+    free(w->dbuf);
     mpfr_clears(w->f, w->f2, w->lo, w->hi, (mpfr_ptr)0);
     free(w);
+}
+
+/* ---- binary64 data --------------------------------------------------- */
+
+/* 0, or 2^-500 <= |x| <= 2^500: products and sums of such numbers neither
+ * underflow nor overflow, so binary64 with directed rounding gives the
+ * endpoints MPFI gives at 53 bits. */
+static int dd_range(double x)
+{
+    double a = fabs(x);
+    return a == 0 || (a >= 0x1p-500 && a <= 0x1p500);
+}
+
+/* Every entry of Mlo, Mhi in dd_range. */
+static int dd_range_all(const lvi_ws *w, long m)
+{
+    for (long t = 0; t < m * m; t++)
+        if (!dd_range(w->Mlo[t]) || !dd_range(w->Mhi[t])) return 0;
+    return 1;
+}
+
+/* Exact doubles of a vector's endpoints (infinities allowed): 1, or 0 when
+ * some endpoint is not a double in dd_range (or infinite with inf_ok 0). */
+static int dd_vec(double *lo, double *hi, const dvc_ivec_t v, int inf_ok)
+{
+    for (long i = 0; i < v->n; i++) {
+        mpfr_srcptr a = &v->e[i]->left, b = &v->e[i]->right;
+        if (mpfr_inf_p(a) || mpfr_inf_p(b)) { /* -inf / +inf bounds: exact */
+            if (!inf_ok || !mpfr_inf_p(a) || !mpfr_inf_p(b)) return 0;
+            lo[i] = mpfr_get_d(a, MPFR_RNDD);
+            hi[i] = mpfr_get_d(b, MPFR_RNDU);
+            continue;
+        }
+        dvc_imat_struct one = {&v->e[i], 1, 1, v->prec};
+        if (dvc_imat_outward_dd_(&lo[i], &hi[i], &one) != 1 || !dd_range(lo[i]) || !dd_range(hi[i])) return 0;
+    }
+    return 1;
+}
+
+/* q as exact doubles in dd_range (dd_vec's test, with the fast exact
+ * conversion of the verified solve). */
+static int dd_qvec(lvi_ws *w, const dvc_ivec_t q)
+{
+    dvc_imat_struct row = {q->e, 1, q->n, q->prec};
+    if (dvc_imat_outward_dd_(w->qlo, w->qhi, &row) != 1) return 0;
+    for (long i = 0; i < q->n; i++)
+        if (!dd_range(w->qlo[i]) || !dd_range(w->qhi[i])) return 0;
+    return 1;
+}
+
+/* x (a pool entry of 53 bits) <- v exactly, v a normal double:
+ * the significand is written directly (mpfr_set_d's generic path dominated
+ * copying M into the solver). */
+static void set53_d(mpfr_ptr x, double v)
+{
+#if GMP_NUMB_BITS == 64
+    uint64_t b;
+    mp_limb_t *d = mpfr_custom_get_significand(x);
+    memcpy(&b, &v, sizeof b);
+    d[0] = ((mp_limb_t)1 << 63) | (mp_limb_t)((b & 0xfffffffffffffULL) << 11);
+    mpfr_custom_init_set(x, (b >> 63) ? -MPFR_REGULAR_KIND : MPFR_REGULAR_KIND,
+                         (mpfr_exp_t)((b >> 52) & 0x7ff) - 1022, 53, d);
+#else
+    mpfr_set_d(x, v, MPFR_RNDN); /* exact: 53 bits */
+#endif
+}
+
+/* Md (the predictor's midpoints, as dvc_imat_mid_d computes them), the
+ * exact doubles of l, u when they are doubles (lu_ok), and whether the
+ * active-set route can run in binary64 (dd_ok). */
+static void dd_setup(dvc_lvi_solver_t s, const dvc_imat_t M, const dvc_ivec_t l, const dvc_ivec_t u)
+{
+    lvi_ws *w = s->ws;
+    long m = s->m, mm = m * m;
+    int ex = w->Mex;
+    if (ex == 1)
+        for (long t = 0; t < mm; t++) s->Md[t] = 0.5 * w->Mlo[t] + 0.5 * w->Mhi[t];
+    else
+        dvc_imat_mid_d(s->Md, M);
+    /* the caller's l, u (what bound_d reads); at 53 bits s->l, s->u equal them */
+    w->lu_ok = dd_vec(w->llo, w->lhi, l, 1) && dd_vec(w->ulo, w->uhi, u, 1);
+    w->dd_ok = w->lu_ok && ex == 1 && s->prec == 53 && mpfi_get_prec(s->M->e[0]) == 53 && dd_range_all(w, m);
+}
+
+/* Rows rows[0..nr) of r = q + M Y (Y in [Ylo, Yhi], exact zeros skipped as
+ * row_dot does) into [rlo, rhi], each product and sum rounded outward in
+ * the same order as row_dot: the same endpoints as MPFI at 53 bits. */
+static void dd_rows(const lvi_ws *w, long m, const long *rows, long nr, double *rlo, double *rhi)
+{
+    int saved = dvc_rnd_save();
+    for (int dir = 0; dir < 2; dir++) {
+        dvc_rnd_set(dir == 0 ? FE_DOWNWARD : FE_UPWARD);
+        for (long a = 0; a < nr; a++) {
+            long i = rows[a];
+            double acc = dir == 0 ? w->qlo[i] : w->qhi[i];
+            const double *ml = w->Mlo + i * m, *mh = w->Mhi + i * m;
+            for (long j = 0; j < m; j++) {
+                double al = ml[j], ah = mh[j], bl = w->Ylo[j], bh = w->Yhi[j];
+                if ((al == 0 && ah == 0) || (bl == 0 && bh == 0)) continue;
+                if (al == ah && bl == bh) { /* point times point: one product */
+                    acc += al * bl;
+                    continue;
+                }
+                double p1 = al * bl, p2 = al * bh, p3 = ah * bl, p4 = ah * bh, p;
+                if (dir == 0) {
+                    p = p1 < p2 ? p1 : p2;
+                    p = p3 < p ? p3 : p;
+                    p = p4 < p ? p4 : p;
+                } else {
+                    p = p1 > p2 ? p1 : p2;
+                    p = p3 > p ? p3 : p;
+                    p = p4 > p ? p4 : p;
+                }
+                acc += p;
+            }
+            if (dir == 0) rlo[a] = acc;
+            else rhi[a] = acc;
+        }
+    }
+    dvc_rnd_restore(saved);
+}
+
+/* The active-set route of active_route in binary64: 1 proven (y set), 0
+ * not proven, -1 not applicable (use the MPFI route). Same operations, same
+ * rounding, same kernel (dvc_fp_verify_solve, as dvc_imat_solve uses it at
+ * 53 bits): the same enclosures, without the MPFI copies of M_FF. */
+static int active_route_dd(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *act, dvc_ivec_t y)
+{
+    lvi_ws *w = s->ws;
+    long m = s->m, k = 0, na = 0;
+    double c;
+    if (!w->dd_ok || mpfi_get_prec(y->e[0]) != 53 || !dd_qvec(w, q)) return -1;
+    for (long i = 0; i < m; i++) {
+        if (act[i] < 0) {
+            w->Ylo[i] = w->llo[i];
+            w->Yhi[i] = w->lhi[i];
+        } else if (act[i] > 0) {
+            w->Ylo[i] = w->ulo[i];
+            w->Yhi[i] = w->uhi[i];
+        } else {
+            w->idx[k++] = i;
+            w->Ylo[i] = w->Yhi[i] = 0;
+            continue;
+        }
+        if (isinf(w->Ylo[i]) || isinf(w->Yhi[i])) return -1;
+        w->jdx[na++] = i;
+    }
+    if (k > 0) {
+        dd_rows(w, m, w->idx, k, w->blo, w->bhi);
+        for (long a = 0; a < k; a++) { /* b = -(q + M Y), exact negation */
+            double t = w->blo[a];
+            w->blo[a] = -w->bhi[a];
+            w->bhi[a] = -t;
+            /* dvc_imat_solve hands b this tiny to MPFI */
+            if ((w->blo[a] != 0 && fabs(w->blo[a]) < 0x1p-900) || (w->bhi[a] != 0 && fabs(w->bhi[a]) < 0x1p-900))
+                return -1;
+        }
+        for (long a = 0; a < k; a++)
+            for (long b = 0; b < k; b++) {
+                w->Alo[a * k + b] = w->Mlo[w->idx[a] * m + w->idx[b]];
+                w->Ahi[a * k + b] = w->Mhi[w->idx[a] * m + w->idx[b]];
+            }
+        if (dvc_fp_verify_solve(k, 1, w->Alo, w->Ahi, w->blo, w->bhi, w->xlo, w->xhi, &c) != DVC_FP_OK) return 0;
+        for (long a = 0; a < k; a++) {
+            long i = w->idx[a];
+            if (w->xlo[a] < w->lhi[i] || w->xhi[a] > w->ulo[i]) return 0;
+            w->Ylo[i] = w->xlo[a];
+            w->Yhi[i] = w->xhi[a];
+        }
+    }
+    if (na > 0) {
+        dd_rows(w, m, w->jdx, na, w->blo, w->bhi);
+        for (long a = 0; a < na; a++) {
+            long i = w->jdx[a];
+            if (act[i] < 0 && !(w->blo[a] >= 0)) return 0;
+            if (act[i] > 0 && !(w->bhi[a] <= 0)) return 0;
+        }
+    }
+    for (long i = 0; i < m; i++) {
+        if (act[i] < 0) mpfi_set(y->e[i], s->l->e[i]);
+        else if (act[i] > 0) mpfi_set(y->e[i], s->u->e[i]);
+        else mpfi_interv_d(y->e[i], w->Ylo[i], w->Yhi[i]);
+    }
+    return 1;
 }
 
 /* ---- solver ------------------------------------------------------------ */
@@ -145,11 +363,17 @@ static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const d
     if (m > DVC_LVI_M_MAX)
         return dvc_error(DVC_ERR_INPUT,
                          "lvi: m = %ld is above the supported size %d (dense interval work: about "
-                         "7 s at m = 1000, growing like m^3)",
+                         "1 s at m = 1000, growing like m^3)",
                          m, DVC_LVI_M_MAX);
     if (l->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: l has %ld entries, M is %ld x %ld", l->n, m, m);
     if (u->n != m) return dvc_error(DVC_ERR_INPUT, "lvi: u has %ld entries, M is %ld x %ld", u->n, m, m);
-    if (!dvc_imat_is_finite(M)) return dvc_error(DVC_ERR_INPUT, "lvi: M has a NaN or infinite entry");
+    s->ws = ws_new(m, prec);
+    {
+        lvi_ws *w = s->ws;
+        w->Mex = dvc_imat_outward_dd_(w->Mlo, w->Mhi, M);
+        if (w->Mex < 0 && !dvc_imat_is_finite(M))
+            return dvc_error(DVC_ERR_INPUT, "lvi: M has a NaN or infinite entry");
+    }
     for (long i = 0; i < m; i++) {
         const mpfi_srcptr li = l->e[i], ui = u->e[i];
         if (!dvc_ival_is_valid(li)) return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld is NaN", i + 1);
@@ -165,24 +389,45 @@ static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const d
             return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld is not below u entry %ld (need l < u)", i + 1, i + 1);
     }
     s->m = m;
-    dvc_imat_resize(s->M, m, m);
-    dvc_imat_set(s->M, M);
-    dvc_ivec_resize(s->l, m);
-    dvc_ivec_resize(s->u, m);
+    /* s->M's entries are the pool's (dvc_lvi_solver_clear detaches them) */
+    free(s->M->e);
+    s->M->e = ((lvi_ws *)s->ws)->mpool;
+    s->M->r = s->M->c = m;
+    if (((lvi_ws *)s->ws)->Mex == 1 && prec == 53 && dd_range_all(s->ws, m))
+        for (long t = 0; t < m * m; t++) { /* exact doubles: written directly */
+            double lo = ((lvi_ws *)s->ws)->Mlo[t], hi = ((lvi_ws *)s->ws)->Mhi[t];
+            /* zeros copied, for their sign */
+            if (lo != 0) set53_d(&s->M->e[t]->left, lo);
+            else mpfr_set(&s->M->e[t]->left, &M->e[t]->left, MPFR_RNDD);
+            if (hi != 0) set53_d(&s->M->e[t]->right, hi);
+            else mpfr_set(&s->M->e[t]->right, &M->e[t]->right, MPFR_RNDU);
+        }
+    else
+        dvc_imat_set(s->M, M);
+    free(s->l->e);
+    free(s->u->e);
+    s->l->e = ((lvi_ws *)s->ws)->mpool + m * m;
+    s->u->e = s->l->e + m;
+    s->l->n = s->u->n = m;
     dvc_ivec_set(s->l, l);
     dvc_ivec_set(s->u, u);
     s->Md = xcalloc((size_t)(m * m), sizeof(double));
     s->ld = xcalloc((size_t)m, sizeof(double));
     s->ud = xcalloc((size_t)m, sizeof(double));
-    dvc_imat_mid_d(s->Md, M);
+    dd_setup(s, M, l, u);
     for (long i = 0; i < m; i++) {
-        s->ld[i] = bound_d(l->e[i]);
-        s->ud[i] = bound_d(u->e[i]);
+        lvi_ws *w = s->ws;
+        if (w->lu_ok) { /* exact endpoints: what bound_d computes, without MPFR */
+            s->ld[i] = isinf(w->llo[i]) ? w->llo[i] : 0.5 * w->llo[i] + 0.5 * w->lhi[i];
+            s->ud[i] = isinf(w->uhi[i]) ? w->uhi[i] : 0.5 * w->ulo[i] + 0.5 * w->uhi[i];
+        } else {
+            s->ld[i] = bound_d(l->e[i]);
+            s->ud[i] = bound_d(u->e[i]);
+        }
         if (!(s->ld[i] < s->ud[i])) /* l, u closer than a double ulp: keep order */
             return dvc_error(DVC_ERR_INPUT, "lvi: l entry %ld and u entry %ld are too close for the predictor", i + 1, i + 1);
     }
-    s->ws = ws_new(m, prec);
-    st = dvc_mclass_prove_p(M, &how);
+    st = dvc_mclass_prove_p_dd_(M, ((lvi_ws *)s->ws)->Mlo, ((lvi_ws *)s->ws)->Mex, &how);
     if (st != DVC_OK)
         return dvc_error_context(st == DVC_NOT_CERTIFIED ? DVC_NOT_CERTIFIED : st,
                                  "lvi: M is not proven to be a P-matrix: ");
@@ -192,7 +437,13 @@ static dvc_status solver_init_rn(dvc_lvi_solver_t s, const dvc_imat_t M, const d
 
 void dvc_lvi_solver_clear(dvc_lvi_solver_t s)
 {
-    ws_free(s->ws, s->m);
+    if (s->ws != NULL && s->M->e == ((lvi_ws *)s->ws)->mpool) {
+        s->M->e = NULL;
+        s->M->r = s->M->c = 0;
+        s->l->e = s->u->e = NULL;
+        s->l->n = s->u->n = 0;
+    }
+    ws_free(s->ws);
     s->ws = NULL;
     free(s->Md);
     free(s->ld);
@@ -312,7 +563,7 @@ static mpfr_srcptr med3(mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c)
 
 /* ---- route 1: active set ---------------------------------------------- */
 
-static int active_route(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *act, dvc_ivec_t y)
+static int active_route_mpfi(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *act, dvc_ivec_t y)
 {
     lvi_ws *w = s->ws;
     long m = s->m, k = 0;
@@ -361,6 +612,14 @@ static int active_route(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *act, 
     }
     dvc_ivec_set(y, w->Y);
     return 1;
+}
+
+static int active_route(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *act, dvc_ivec_t y)
+{
+    int r = active_route_dd(s, q, act, y);
+    if (r >= 0) return r;
+    ws_mpfi(s->ws, s->m);
+    return active_route_mpfi(s, q, act, y);
 }
 
 /* ---- route 2/3: vertex enumeration ------------------------------------ */
@@ -627,6 +886,7 @@ static dvc_status dvc_lvi_solve_rn(dvc_lvi_result_t r, dvc_lvi_solver_t s, const
         mpfr_set_zero(r->resid, 1);
         return DVC_OK;
     }
+    ws_mpfi(w, m);
     residual(s, q, w->v);
     mpfr_set(r->resid, w->f, MPFR_RNDU);
     if (vertex_route(s, w->v, r)) {

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "fprnd.h"
+#include "imat_dd.h"
+#include "mclass_internal.h"
 #include "rounding.h"
 
 static void *xmalloc(size_t n)
@@ -26,15 +28,6 @@ static mpfr_prec_t mat_prec(const dvc_imat_t M)
     for (long q = 0; q < M->r * M->c; q++)
         if (mpfi_get_prec(M->e[q]) > p) p = mpfi_get_prec(M->e[q]);
     return p < DVC_DEFAULT_PREC ? DVC_DEFAULT_PREC : p;
-}
-
-static dvc_status check_input(const dvc_imat_t M, const char *fn)
-{
-    if (M->r != M->c)
-        return dvc_error(DVC_ERR_INPUT, "%s: matrix is %ld x %ld, not square", fn, M->r, M->c);
-    if (!dvc_imat_is_finite(M))
-        return dvc_error(DVC_ERR_INPUT, "%s: matrix has a non-finite entry", fn);
-    return DVC_OK;
 }
 
 /* ---- elementary tests --------------------------------------------------- */
@@ -115,8 +108,6 @@ static int test_posdiag(const dvc_imat_t M)
     return all;
 }
 
-static int prove_m(const dvc_imat_t M) { return test_z(M) == 1 && semipositive(M); }
-
 /* H with positive diagonal: diagonal > 0 and the comparison matrix <M>
  * (a point-valued Z-matrix below <M'> for every M' in [M]) is an M-matrix:
  * <M'> v >= <M> v > 0. */
@@ -145,6 +136,176 @@ static int prove_pd(const dvc_imat_t M)
     dvc_imat_clear(S);
     dvc_error_reset();
     return ok;
+}
+
+/* ---- the same tests in binary64 with directed rounding -------------------
+ * Each is O(m^3) flops on doubles (microseconds at m = 20, where the MPFI
+ * loops above cost tens of microseconds). They run on an outward binary64
+ * enclosure [lo, hi] of [M]; when that enclosure is exact and M has 53-bit
+ * entries they do the same operations in the same order and rounding
+ * directions as the MPFI versions (identical verdicts on point matrices),
+ * otherwise a failure falls back to the MPFI version at the precision of
+ * M. */
+
+typedef struct {
+    long m;
+    int exact;        /* 1: lo, hi are the endpoints; 0: rounded outward; -1: unusable */
+    int point;        /* lo == hi */
+    int owned;        /* lo (and hi) allocated here */
+    mpfr_prec_t prec; /* mat_prec(M) */
+    double *lo, *hi;
+} ddview;
+
+static void ddview_init(ddview *d, const dvc_imat_t M)
+{
+    d->m = M->r == M->c ? M->r : 0; /* check_input_dd refuses the rest */
+    d->prec = mat_prec(M);
+    d->lo = xmalloc((size_t)(2 * d->m * d->m) * sizeof(double));
+    d->hi = d->lo + d->m * d->m;
+    d->exact = M->r == M->c ? dvc_imat_outward_dd_(d->lo, d->hi, M) : -1;
+    d->point = d->exact == 1 && memcmp(d->lo, d->hi, (size_t)(d->m * d->m) * sizeof(double)) == 0;
+    d->owned = 1;
+}
+
+/* A view on doubles the caller converted already (not owned). */
+static void ddview_borrow(ddview *d, const dvc_imat_t M, const double *lohi, int exact)
+{
+    d->m = M->r;
+    d->prec = mat_prec(M);
+    d->lo = (double *)lohi;
+    d->hi = d->lo + d->m * d->m;
+    d->exact = exact;
+    d->point = exact == 1 && memcmp(d->lo, d->hi, (size_t)(d->m * d->m) * sizeof(double)) == 0;
+    d->owned = 0;
+}
+
+static void ddview_clear(ddview *d)
+{
+    if (d->owned) free(d->lo);
+}
+
+/* check_input, with the finiteness already known when the view is usable */
+static dvc_status check_input_dd(const dvc_imat_t M, const ddview *d, const char *fn)
+{
+    if (M->r != M->c)
+        return dvc_error(DVC_ERR_INPUT, "%s: matrix is %ld x %ld, not square", fn, M->r, M->c);
+    if (d->exact < 0 && !dvc_imat_is_finite(M))
+        return dvc_error(DVC_ERR_INPUT, "%s: matrix has a non-finite entry", fn);
+    return DVC_OK;
+}
+
+/* The MPFI versions could still succeed where binary64 failed. */
+static int dd_final(const ddview *d) { return d->point && d->prec <= 53; }
+
+/* C v > 0 for a v > 0 proven by sums of products of lower bounds rounded
+ * downward: with v > 0 each rounded product is <= clo_ij v_j <= c_ij v_j.
+ * v = e first (no factorization), else v solving mid v = e in
+ * round-to-nearest (exact doubles). */
+/* C e > 0 (rows strictly diagonally dominant in the comparison sense):
+ * the O(n^2) case of semipositive_dd, tried first. */
+static int rowsums_pos_dd(const double *clo, long n)
+{
+    int ok = 1, saved = dvc_rnd_save();
+    dvc_rnd_set(FE_DOWNWARD);
+    for (long i = 0; i < n && ok; i++) {
+        double s = 0;
+        for (long j = 0; j < n; j++) s += clo[i * n + j];
+        if (!(s > 0)) ok = 0;
+    }
+    dvc_rnd_restore(saved);
+    return ok;
+}
+
+static int semipositive_dd(const double *clo, const double *mid, long n)
+{
+    int ok = 1;
+    if (rowsums_pos_dd(clo, n)) return 1;
+    double *a = xmalloc((size_t)(n * n + n) * sizeof(double)), *v = a + n * n;
+    long *piv = xmalloc((size_t)n * sizeof(long));
+    memcpy(a, mid, (size_t)(n * n) * sizeof(double));
+    for (long i = 0; i < n; i++) v[i] = 1.0;
+    if (dvc_fp_lu(a, piv, n) != 0) ok = 0;
+    if (ok) dvc_fp_lu_solve(a, piv, n, v);
+    for (long i = 0; i < n && ok; i++)
+        if (!(v[i] > 0) || !isfinite(v[i])) ok = 0;
+    if (ok) {
+        int saved = dvc_rnd_save();
+        dvc_rnd_set(FE_DOWNWARD);
+        for (long i = 0; i < n && ok; i++) {
+            double s = 0;
+            for (long j = 0; j < n; j++) s += clo[i * n + j] * v[j];
+            if (!(s > 0)) ok = 0;
+        }
+        dvc_rnd_restore(saved);
+    }
+    free(a);
+    free(piv);
+    return ok;
+}
+
+static int prove_m_dd(const dvc_imat_t M, const ddview *d)
+{
+    long n = d->m, nn = n * n;
+    int ok;
+    if (test_z(M) != 1) return 0;
+    if (d->exact < 0) return semipositive(M);
+    double *mid = xmalloc((size_t)nn * sizeof(double));
+    for (long t = 0; t < nn; t++) mid[t] = d->lo[t] == d->hi[t] ? d->lo[t] : 0.5 * d->lo[t] + 0.5 * d->hi[t];
+    ok = semipositive_dd(d->lo, mid, n);
+    free(mid);
+    return ok || dd_final(d) ? ok : semipositive(M);
+}
+
+/* The comparison matrix below that of every member, in doubles:
+ * diagonal lo (> 0 checked by the caller), off-diagonal -max(|lo|, |hi|);
+ * all exact operations on the outward endpoints. */
+static int prove_hplus_dd(const dvc_imat_t M, const ddview *d)
+{
+    long n = d->m, nn = n * n;
+    int ok;
+    if (test_posdiag(M) != 1) return 0;
+    if (d->exact < 0) return prove_hplus(M);
+    double *c = xmalloc((size_t)nn * sizeof(double));
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            long t = i * n + j;
+            c[t] = i == j ? d->lo[t] : -fmax(fabs(d->lo[t]), fabs(d->hi[t]));
+        }
+    ok = semipositive_dd(c, c, n);
+    free(c);
+    return ok || dd_final(d) ? ok : prove_hplus(M);
+}
+
+/* Every symmetric matrix in [lo, hi] (symmetric bounds) SPD: 1 proven, 0
+ * not proven, 2 not proven here but dvc_imat_cholesky_spd may still prove
+ * it (its interval Cholesky, tried below 5 x 5 and above 53 bits). */
+static int spd_dd(const double *lo, const double *hi, long n, const ddview *d)
+{
+    double margin;
+    for (long i = 0; i < n; i++)
+        if (!(lo[i * n + i] > 0)) return 0;
+    if (dvc_fp_verify_spd(n, lo, hi, &margin) == DVC_FP_OK) return 1;
+    return dd_final(d) && n > 4 ? 0 : 2;
+}
+
+static int prove_pd_dd(const dvc_imat_t M, const ddview *d)
+{
+    long n = d->m, nn = n * n;
+    int r;
+    if (d->exact < 0) return prove_pd(M);
+    double *s = xmalloc((size_t)(2 * nn) * sizeof(double)), *sh = s + nn;
+    int saved = dvc_rnd_save();
+    /* (M + M^T)_ij and _ji are the same rounded sums: symmetric bounds */
+    dvc_rnd_set(FE_DOWNWARD);
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) s[i * n + j] = d->lo[i * n + j] + d->lo[j * n + i];
+    dvc_rnd_set(FE_UPWARD);
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) sh[i * n + j] = d->hi[i * n + j] + d->hi[j * n + i];
+    dvc_rnd_restore(saved);
+    r = spd_dd(s, sh, n, d);
+    free(s);
+    return r == 2 ? prove_pd(M) : r;
 }
 
 /* ---- principal-minor enumeration ------------------------------------------
@@ -375,7 +536,7 @@ static int p_by_regularity(const dvc_imat_t M, unsigned long *bad, int *mid_not_
 
 /* Core of the P test. Returns 1 proven (how set), -1 disproven, 0 not
  * proven; msg receives the explanation in the latter cases. */
-static int prove_p_core(const dvc_imat_t M, const char **how, char *msg, size_t len)
+static int prove_p_core(const dvc_imat_t M, const ddview *d, const char **how, char *msg, size_t len)
 {
     long m = M->r, bi = -1, bj = -1;
     unsigned long bad = 0;
@@ -384,15 +545,15 @@ static int prove_p_core(const dvc_imat_t M, const char **how, char *msg, size_t 
         *how = "empty matrix";
         return 1;
     }
-    if (prove_m(M)) {
+    if (prove_m_dd(M, d)) {
         *how = "M-matrix (Z-matrix with a verified v > 0, M v > 0)";
         return 1;
     }
-    if (prove_hplus(M)) {
+    if (prove_hplus_dd(M, d)) {
         *how = "H-matrix with positive diagonal (comparison matrix is an M-matrix)";
         return 1;
     }
-    if (prove_pd(M)) {
+    if (prove_pd_dd(M, d)) {
         *how = "positive definite (M + M^T verified SPD)";
         return 1;
     }
@@ -452,24 +613,134 @@ static int prove_p_core(const dvc_imat_t M, const char **how, char *msg, size_t 
     return 0;
 }
 
-static dvc_status dvc_mclass_prove_p_rn(const dvc_imat_t M, const char **how)
+/* ---- proofs remembered per matrix --------------------------------------
+ * Keyed by the exact endpoints (as doubles: only matrices whose endpoints
+ * are binary64 numbers are cached) and the precision, compared in full:
+ * a hit is the same interval matrix, so the stored verdict is a proof for
+ * it. Per thread, so no locking. */
+
+#define PCACHE_N 4
+
+typedef struct {
+    long m; /* 0: empty slot */
+    mpfr_prec_t prec;
+    double *key; /* owned: lo then hi, 2 m^2 doubles */
+    int p_done, p_verdict;
+    const char *p_how;
+    char p_msg[400];
+    int cls_done;
+    dvc_mclass_result cls;
+} pcache_entry;
+
+static _Thread_local pcache_entry pcache[PCACHE_N];
+static _Thread_local int pcache_next;
+static _Thread_local unsigned long pcache_hits, pcache_misses;
+
+static pcache_entry *pcache_find(const ddview *d)
+{
+    if (d->exact != 1 || d->m > DVC_MCLASS_CACHE_MAX_M) return NULL;
+    for (int k = 0; k < PCACHE_N; k++) {
+        pcache_entry *e = &pcache[k];
+        if (e->m == d->m && e->prec == d->prec &&
+            memcmp(e->key, d->lo, (size_t)(2 * d->m * d->m) * sizeof(double)) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* A slot for d (oldest replaced), or NULL when d is not cacheable. */
+static pcache_entry *pcache_add(const ddview *d)
+{
+    if (d->exact != 1 || d->m > DVC_MCLASS_CACHE_MAX_M) return NULL;
+    pcache_entry *e = &pcache[pcache_next];
+    size_t len = (size_t)(2 * d->m * d->m) * sizeof(double);
+    pcache_next = (pcache_next + 1) % PCACHE_N;
+    free(e->key);
+    memset(e, 0, sizeof *e);
+    e->key = xmalloc(len);
+    memcpy(e->key, d->lo, len);
+    e->m = d->m;
+    e->prec = d->prec;
+    return e;
+}
+
+void dvc_mclass_cache_clear(void)
+{
+    for (int k = 0; k < PCACHE_N; k++) {
+        free(pcache[k].key);
+        memset(&pcache[k], 0, sizeof pcache[k]);
+    }
+    pcache_next = 0;
+}
+
+void dvc_mclass_cache_stats(unsigned long *hits, unsigned long *misses)
+{
+    if (hits) *hits = pcache_hits;
+    if (misses) *misses = pcache_misses;
+}
+
+/* The exiting thread's cache (normally the main thread's) at exit or
+ * unload, so that leak checkers see nothing. */
+__attribute__((destructor)) static void pcache_at_exit(void) { dvc_mclass_cache_clear(); }
+
+static dvc_status prove_p_view(const dvc_imat_t M, ddview *d, const char **how)
 {
     const char *h = NULL;
     char msg[400];
-    dvc_status st = check_input(M, "dvc_mclass_prove_p");
+    int v;
+    pcache_entry *e;
+    dvc_status st = check_input_dd(M, d, "dvc_mclass_prove_p");
     if (st != DVC_OK) return st;
-    int v = prove_p_core(M, &h, msg, sizeof msg);
+    e = pcache_find(d);
+    if (e && e->p_done) {
+        pcache_hits++;
+        v = e->p_verdict;
+        h = e->p_how;
+        snprintf(msg, sizeof msg, "%s", e->p_msg);
+    } else {
+        pcache_misses++;
+        msg[0] = '\0';
+        v = prove_p_core(M, d, &h, msg, sizeof msg);
+        if (e == NULL) e = pcache_add(d);
+        if (e) {
+            e->p_done = 1;
+            e->p_verdict = v;
+            e->p_how = h;
+            snprintf(e->p_msg, sizeof e->p_msg, "%s", msg);
+        }
+    }
     if (how) *how = v == 1 ? h : NULL;
     if (v == 1) return DVC_OK;
     return dvc_error(DVC_NOT_CERTIFIED, "%s", msg);
 }
 
-static dvc_status dvc_mclass_classify_rn(dvc_mclass_result *res, const dvc_imat_t M)
+static dvc_status dvc_mclass_prove_p_rn(const dvc_imat_t M, const char **how)
+{
+    ddview d;
+    dvc_status st;
+    ddview_init(&d, M);
+    st = prove_p_view(M, &d, how);
+    ddview_clear(&d);
+    return st;
+}
+
+dvc_status dvc_mclass_prove_p_dd_(const dvc_imat_t M, const double *lohi, int exact, const char **how)
+{
+    int saved = dvc_rnd_save();
+    ddview d;
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    ddview_borrow(&d, M, lohi, exact);
+    st = prove_p_view(M, &d, how);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+/* pe (may be NULL): the cache entry of M, whose P verdict is reused. */
+static void classify_core(dvc_mclass_result *res, const dvc_imat_t M, const ddview *d, const pcache_entry *pe)
 {
     char msg[400];
     const char *how = NULL;
-    dvc_status st = check_input(M, "dvc_mclass_classify");
-    if (st != DVC_OK) return st;
     unsigned pr = 0, dis = 0;
     int z = test_z(M), sym = test_sym(M), pdiag = test_posdiag(M);
     if (z == 1) pr |= DVC_MCLASS_Z;
@@ -478,13 +749,17 @@ static dvc_status dvc_mclass_classify_rn(dvc_mclass_result *res, const dvc_imat_
     if (sym == -1) dis |= DVC_MCLASS_SYM | DVC_MCLASS_SPD;
     if (pdiag == -1) /* e_i^T M e_i = M_ii <= 0 */
         dis |= DVC_MCLASS_M | DVC_MCLASS_H | DVC_MCLASS_SPD | DVC_MCLASS_PD | DVC_MCLASS_P;
-    if (z == 1 && semipositive(M)) pr |= DVC_MCLASS_M | DVC_MCLASS_H;
-    if (!(pr & DVC_MCLASS_H) && prove_hplus(M)) pr |= DVC_MCLASS_H;
+    if (z == 1 && prove_m_dd(M, d)) pr |= DVC_MCLASS_M | DVC_MCLASS_H;
+    if (!(pr & DVC_MCLASS_H) && prove_hplus_dd(M, d)) pr |= DVC_MCLASS_H;
     if (sym == 1 && pdiag == 1) {
-        if (dvc_imat_cholesky_spd(M) == DVC_OK) pr |= DVC_MCLASS_SPD | DVC_MCLASS_PD;
-        dvc_error_reset();
+        int r = d->exact < 0 ? 2 : spd_dd(d->lo, d->hi, d->m, d);
+        if (r == 2) {
+            r = dvc_imat_cholesky_spd(M) == DVC_OK;
+            dvc_error_reset();
+        }
+        if (r == 1) pr |= DVC_MCLASS_SPD | DVC_MCLASS_PD;
     }
-    if (!(pr & DVC_MCLASS_PD) && pdiag == 1 && prove_pd(M)) pr |= DVC_MCLASS_PD;
+    if (!(pr & DVC_MCLASS_PD) && pdiag == 1 && prove_pd_dd(M, d)) pr |= DVC_MCLASS_PD;
     res->p_reason = NULL;
     res->p_detail[0] = '\0';
     if (pdiag == -1)
@@ -501,7 +776,14 @@ static dvc_status dvc_mclass_classify_rn(dvc_mclass_result *res, const dvc_imat_
                             ? "H-matrix with positive diagonal (comparison matrix is an M-matrix)"
                             : "positive definite (M + M^T verified SPD)";
     } else if (!(dis & DVC_MCLASS_P)) {
-        int v = prove_p_core(M, &how, msg, sizeof msg);
+        int v;
+        if (pe && pe->p_done) { /* proven (or not) already: not again */
+            v = pe->p_verdict;
+            how = pe->p_how;
+            snprintf(msg, sizeof msg, "%s", pe->p_msg);
+        } else {
+            v = prove_p_core(M, d, &how, msg, sizeof msg);
+        }
         if (v != 1) snprintf(res->p_detail, sizeof res->p_detail, "%s", msg);
         if (v == 1) {
             pr |= DVC_MCLASS_P;
@@ -514,6 +796,33 @@ static dvc_status dvc_mclass_classify_rn(dvc_mclass_result *res, const dvc_imat_
     dvc_error_reset();
     res->proven = pr;
     res->disproven = dis & ~pr;
+}
+
+static dvc_status dvc_mclass_classify_rn(dvc_mclass_result *res, const dvc_imat_t M)
+{
+    ddview d;
+    pcache_entry *e;
+    dvc_status st;
+    ddview_init(&d, M);
+    st = check_input_dd(M, &d, "dvc_mclass_classify");
+    if (st != DVC_OK) {
+        ddview_clear(&d);
+        return st;
+    }
+    e = pcache_find(&d);
+    if (e && e->cls_done) {
+        pcache_hits++;
+        *res = e->cls;
+    } else {
+        pcache_misses++;
+        classify_core(res, M, &d, e);
+        if (e == NULL) e = pcache_add(&d);
+        if (e) {
+            e->cls_done = 1;
+            e->cls = *res;
+        }
+    }
+    ddview_clear(&d);
     return DVC_OK;
 }
 

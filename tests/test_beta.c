@@ -577,6 +577,21 @@ static void test_budget(void)
               hi_d(b), mpq_get_d(nj), mask);
         mpq_clear(nj);
     }
+    /* Beyond enum_max_m AUTO still enumerates when the estimated time fits
+     * the budget (2^14 vertices: milliseconds), and does not when it
+     * cannot (a budget of a microsecond). */
+    o.enum_max_m = 8;
+    st = dvc_beta_compute(b2, NULL, A, &o);
+    CHECK(st == DVC_OK && b2->nodes == (1l << m) && strcmp(b2->method, "vertex enumeration") == 0 &&
+              mpfr_equal_p(b2->hi, b->hi) && mpfr_equal_p(b2->lo, b->lo),
+          "auto with enum_max_m = 8 enumerates m = 14 when it fits (%ld vertices, %s)", b2->nodes, b2->method);
+    o.max_seconds = 1e-6;
+    st = dvc_beta_compute(b2, NULL, A, &o);
+    CHECK(b2->nodes != (1l << m) && strcmp(b2->method, "vertex enumeration") != 0,
+          "auto with a 1 us budget chose the enumeration (%ld vertices, %s)", b2->nodes, b2->method);
+    CHECK(st != DVC_OK || (mpfr_cmp(b2->lo, b->hi) <= 0 && mpfr_cmp(b->lo, b2->hi) <= 0), "1 us budget bounds");
+    o.max_seconds = 60;
+    o.enum_max_m = 20;
     o.method = DVC_BETA_BNB;
     o.max_nodes = 50;
     st = dvc_beta_compute(b2, NULL, A, &o);

@@ -553,10 +553,60 @@ static void test_path(void)
            routes[DVC_LVI_ROUTE_ACTIVE_SET], routes[DVC_LVI_ROUTE_VERTEX], routes[DVC_LVI_ROUTE_RESIDUAL]);
 }
 
+/* The solver's copies of M, l, u hold exactly the caller's endpoints
+ * (written directly from binary64 when they are doubles): every sign,
+ * exponent range and signed zero. */
+static void test_solver_copy(void)
+{
+    check_rng rng = {4242};
+    long m = 7;
+    dvc_imat_t M;
+    dvc_ivec_t l, u;
+    dvc_lvi_solver_t s;
+    dvc_imat_init(M, m, m);
+    dvc_ivec_init(l, m);
+    dvc_ivec_init(u, m);
+    for (int rep = 0; rep < 20; rep++) {
+        for (long i = 0; i < m; i++) {
+            double sum = 0;
+            for (long j = 0; j < m; j++) {
+                if (i == j) continue;
+                double v = ldexp(check_rng_unif(&rng, -1, 1), (int)check_rng_int(&rng, -60, 0));
+                if (check_rng_int(&rng, 0, 4) == 0) v = check_rng_int(&rng, 0, 1) ? 0.0 : -0.0;
+                sum += fabs(v);
+                if (check_rng_int(&rng, 0, 3) == 0)
+                    mpfi_interv_d(dvc_imat_entry(M, i, j), v - ldexp(1, -70), v + ldexp(1, -70));
+                else
+                    mpfi_set_d(dvc_imat_entry(M, i, j), v);
+            }
+            mpfi_set_d(dvc_imat_entry(M, i, i), sum + ldexp(check_rng_unif(&rng, 1, 2), (int)check_rng_int(&rng, 0, 40)));
+            mpfi_set_d(l->e[i], -check_rng_unif(&rng, 0.5, 2));
+            mpfi_set_d(u->e[i], check_rng_int(&rng, 0, 1) ? INFINITY : check_rng_unif(&rng, 0.5, 2));
+        }
+        REQUIRE(dvc_lvi_solver_init(s, M, l, u) == DVC_OK, "copy: init %s", dvc_error_message());
+        int same = 1;
+        for (long t = 0; t < m * m; t++) {
+            mpfr_srcptr a[2] = {&M->e[t]->left, &M->e[t]->right}, b[2] = {&s->M->e[t]->left, &s->M->e[t]->right};
+            for (int k = 0; k < 2; k++)
+                if (!mpfr_equal_p(a[k], b[k]) || mpfr_signbit(a[k]) != mpfr_signbit(b[k])) same = 0;
+        }
+        for (long i = 0; i < m; i++)
+            if (!mpfi_is_inside(l->e[i], s->l->e[i]) || !mpfi_is_inside(s->l->e[i], l->e[i]) ||
+                !mpfi_is_inside(u->e[i], s->u->e[i]) || !mpfi_is_inside(s->u->e[i], u->e[i]))
+                same = 0;
+        CHECK(same, "solver copy of M, l, u differs from the input (rep %d)", rep);
+        dvc_lvi_solver_clear(s);
+    }
+    dvc_imat_clear(M);
+    dvc_ivec_clear(l);
+    dvc_ivec_clear(u);
+}
+
 int main(void)
 {
     test_errors();
     test_closed_form();
+    test_solver_copy();
     test_predictor();
     test_path();
     test_random();

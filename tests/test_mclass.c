@@ -435,11 +435,82 @@ static void test_interval_fallback(void)
     dvc_imat_clear(A);
 }
 
+
+/* The proof cache: the same interval matrix is proven once per thread; a
+ * matrix differing in one endpoint by one ulp is proven on its own (and
+ * the answers are the right ones for both, in both orders). */
+static void test_cache(void)
+{
+    check_rng rng = {5};
+    long m = 14, M[14 * 14], perm[14];
+    unsigned long h0, m0, h1, m1;
+    const char *how = NULL;
+    dvc_mclass_result r;
+    dvc_imat_t A, B;
+    dvc_imat_init2(A, m, m, 53);
+    dvc_imat_init2(B, 2, 2, 53);
+    block_p(M, m, &rng, perm, 0); /* P, proven only by enumeration */
+    set_mat(A, M, m);
+    dvc_mclass_cache_clear();
+    dvc_mclass_cache_stats(&h0, &m0);
+    CHECK(dvc_mclass_prove_p(A, &how) == DVC_OK && how && strstr(how, "enumeration"), "cache: first proof");
+    CHECK(dvc_mclass_prove_p(A, &how) == DVC_OK && how && strstr(how, "enumeration"), "cache: second proof");
+    CHECK(dvc_mclass_classify(&r, A) == DVC_OK && (r.proven & DVC_MCLASS_P), "cache: classify");
+    CHECK(dvc_mclass_classify(&r, A) == DVC_OK && (r.proven & DVC_MCLASS_P) && r.p_reason &&
+              strstr(r.p_reason, "enumeration"),
+          "cache: classify again");
+    dvc_mclass_cache_stats(&h1, &m1);
+    CHECK(h1 - h0 == 2 && m1 - m0 == 2, "cache: %lu hits, %lu misses (expected 2, 2)", h1 - h0, m1 - m0);
+    /* The DLVI pattern: an LVI solver and the beta_M bound on one M prove
+     * P once between them. */
+    {
+        dvc_ivec_t l, u;
+        dvc_lvi_solver_t sv;
+        dvc_beta_bound_t bb;
+        dvc_ivec_init(l, m);
+        dvc_ivec_init(u, m);
+        for (long i = 0; i < m; i++) mpfi_set_d(u->e[i], INFINITY);
+        dvc_mclass_cache_clear();
+        dvc_mclass_cache_stats(&h0, &m0);
+        CHECK(dvc_lvi_solver_init(sv, A, l, u) == DVC_OK, "cache: solver %s", dvc_error_message());
+        dvc_beta_bound_init(bb);
+        CHECK(dvc_beta_compute(bb, NULL, A, NULL) == DVC_OK, "cache: beta %s", dvc_error_message());
+        dvc_mclass_cache_stats(&h1, &m1);
+        CHECK(m1 - m0 == 1 && h1 - h0 >= 1, "cache: solver + beta proved %lu times (%lu reuses)", m1 - m0, h1 - h0);
+        dvc_beta_bound_clear(bb);
+        dvc_lvi_solver_clear(sv);
+        dvc_ivec_clear(l);
+        dvc_ivec_clear(u);
+    }
+    /* [[1, 1], [1, 1 + 2^-52]] is P (det 2^-52); [[1, 1], [1, 1]] is not. */
+    for (int order = 0; order < 2; order++) {
+        for (int k = 0; k < 2; k++) {
+            int p = (k + order) % 2 == 0;
+            for (long q = 0; q < 4; q++) mpfi_set_d(B->e[q], 1.0);
+            if (p) mpfi_set_d(B->e[3], 1.0 + 0x1p-52);
+            dvc_error_reset();
+            dvc_status st = dvc_mclass_prove_p(B, &how);
+            CHECK(p ? st == DVC_OK : st == DVC_NOT_CERTIFIED, "cache: 2x2 %s answered %d", p ? "P" : "non-P", (int)st);
+            CHECK(dvc_mclass_classify(&r, B) == DVC_OK &&
+                      (p ? (r.proven & DVC_MCLASS_P) != 0 : (r.disproven & DVC_MCLASS_P) != 0),
+                  "cache: classify 2x2 %s", p ? "P" : "non-P");
+        }
+    }
+    /* One interval endpoint changed: a different matrix. */
+    mpfi_interv_d(B->e[3], 1.0, 1.0 + 0x1p-52);
+    dvc_error_reset();
+    CHECK(dvc_mclass_prove_p(B, &how) == DVC_NOT_CERTIFIED, "cache: interval 2x2 with a singular member proven P");
+    dvc_mclass_cache_clear();
+    dvc_imat_clear(A);
+    dvc_imat_clear(B);
+}
+
 int main(void)
 {
     test_known();
     test_random(400, 1);
     test_p16();
     test_interval_fallback();
+    test_cache();
     return check_report();
 }

@@ -36,7 +36,7 @@ static void help(void)
         "              enumerated (2^k reduced solves) inside a self-validating box\n"
         "  residual    ||y - y*|| <= alpha_M ||r(y)|| with a rigorous alpha_M bound,\n"
         "              then contracted by the vertex step\n\n"
-        "Size: about 0.1 s at m = 100, 1.7 s at m = 500, 7 s and 0.5 GB at m = 1000\n"
+        "Size: about 0.19 s CPU at m = 500, 0.85 s CPU and 0.26 GB at m = 1000\n"
         "(time ~ m^3, memory ~ m^2); above m = 1000 a warning is printed, above\n"
         "m = 4000 the problem is refused.\n\n"
         "When no route certifies at the working precision (--prec, default 53 bits),\n"
@@ -84,7 +84,8 @@ again:
 
     if (m > DVC_LVI_M_PRACTICAL && m <= DVC_LVI_M_MAX && retries == 3)
         fprintf(stderr, "dvicert lvi: warning: m = %ld is above the practical size %d: expect "
-                "minutes (about 7 s at m = 1000, growing like m^3) and memory growing like m^2\n",
+                "long runs (about 1 s CPU at m = 1000, growing like m^3: a minute at m = 4000) and memory\n"
+                "growing like m^2\n",
                 m, DVC_LVI_M_PRACTICAL);
     st = dvc_lvi_solver_init(s, M, l, u);
     if (isatty(STDERR_FILENO)) s->alpha_opts.progress = dvc_cli_beta_progress; /* lazy alpha_M */

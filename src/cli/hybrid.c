@@ -167,9 +167,13 @@ int dvc_cli_hybrid_check(const dvc_cli_args *a)
     dvc_tube_t tb;
     dvc_traj_t tr;
     dvc_traj_report rp;
+    dvc_traj_read_opts ro;
+    double *tol = NULL, t_tol = 0;
+    mpfr_t ttol;
     dvc_status st = DVC_OK;
     if ((rc = dvc_cli_max_report(a, &max_report)) >= 0) return rc;
     memset(&rp, 0, sizeof rp);
+    mpfr_init2(ttol, 53);
     dvc_hybrid_cert_init(c);
     dvc_hybrid_result_init(rec);
     dvc_tube_init(tb);
@@ -182,17 +186,47 @@ int dvc_cli_hybrid_check(const dvc_cli_args *a)
         mpfi_t T;
         mpfi_init2(T, tp > c->prec ? tp : c->prec);
         mpfi_set_fr(T, c->model->T);
-        st = dvc_traj_read_named(tr, tpath, c->model->n, 0, c->model->t0, T,
-                                 (const char *const *)c->model->names);
+        if (dvc_cli_value(a, "tol")) {
+            tol = malloc((size_t)(c->model->n + 1) * sizeof *tol);
+            if (!tol || dvc_cli_parse_tol(tol, &t_tol, dvc_cli_value(a, "tol"),
+                                          (const char *const *)c->model->names, c->model->n, NULL, 0) >= 0) {
+                mpfi_clear(T);
+                rc = DVC_EXIT_INPUT;
+                goto out;
+            }
+            mpfr_set_d(ttol, t_tol, MPFR_RNDD);
+        }
+        dvc_traj_read_opts_init(&ro);
+        ro.t0 = c->model->t0;
+        ro.names = (const char *const *)c->model->names;
+        ro.columns = dvc_cli_value(a, "columns");
+        if (tol) ro.t_tol = ttol;
+        st = dvc_traj_read_ex(tr, tpath, c->model->n, 0, T, &ro);
         mpfi_clear(T);
         if (st == DVC_OK) st = cert_tube(tb, &flow, c, rec, have_rec);
-        if (st == DVC_OK) st = dvc_traj_check(&rp, tr, tb, max_report);
+        if (st == DVC_OK) st = dvc_traj_check_tol(&rp, tr, tb, max_report, tol);
         if (st != DVC_OK) {
             if (st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", tpath);
             rc = dvc_cli_fail("check", st);
             goto out;
         }
     }
+    printf("samples: %ld (states %s..%s; tube %s)\n", tr->ns, c->model->names[0],
+           c->model->names[c->model->n - 1],
+           have_rec ? "recomputed (flow of the step's set at each time)"
+                    : "as stated (hull of the step boxes)");
+    if (ro.clipped)
+        printf("note: %ld time%s past T by at most the tolerance %g read as T\n", ro.clipped,
+               ro.clipped == 1 ? "" : "s", t_tol);
+    printf("worst x margin: %.*g (line %ld, %s)\n", digits, rp.worst, tr->line[rp.worst_hit.sample],
+           c->model->names[rp.worst_hit.comp]);
+    printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
+           rp.nviol ? "VIOLATED" : "inside", rp.nviol_samples, tr->ns, rp.nviol,
+           rp.nviol == 1 ? "" : "s");
+    if (tol)
+        printf(rp.nviol ? "tolerance %s: %ld more value%s outside the tube by less than it\n"
+                        : "accepted with tolerance %s: %ld value%s outside the tube by less than the tolerance\n",
+               dvc_cli_value(a, "tol"), rp.ntol, rp.ntol == 1 ? "" : "s");
     {
         mpfr_t lo, hi;
         mpfi_t X;
@@ -217,20 +251,13 @@ int dvc_cli_hybrid_check(const dvc_cli_args *a)
         mpfr_clears(lo, hi, (mpfr_ptr)0);
         mpfi_clear(X);
     }
-    printf("samples: %ld (states %s..%s; tube %s)\n", tr->ns, c->model->names[0],
-           c->model->names[c->model->n - 1],
-           have_rec ? "recomputed (flow of the step's set at each time)"
-                    : "as stated (hull of the step boxes)");
-    printf("worst margin: %.*g (line %ld, %s)\n", digits, rp.worst, tr->line[rp.worst_hit.sample],
-           c->model->names[rp.worst_hit.comp]);
     if (rp.nviol > rp.nstored)
         printf("... %ld more violation%s not listed (--max-report %ld)\n", rp.nviol - rp.nstored,
                rp.nviol - rp.nstored == 1 ? "" : "s", max_report);
-    printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
-           rp.nviol ? "VIOLATED" : "inside", rp.nviol_samples, tr->ns, rp.nviol,
-           rp.nviol == 1 ? "" : "s");
     rc = rp.nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;
 out:
+    free(tol);
+    mpfr_clear(ttol);
     dvc_traj_report_clear(&rp);
     dvc_traj_clear(tr);
     dvc_tube_clear(tb);

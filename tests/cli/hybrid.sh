@@ -65,6 +65,19 @@ grep -q "^violation: line 2 t = .* y = " "$tmp/out" && ok || bad "check: violati
 expect 0 "inside: 0 of 400" "check --no-verify: the closed form inside the stated boxes" -- \
     "$exe" check "$C" "$tmp/names.csv" --no-verify
 grep -q "NOT re-verified" "$tmp/out" && ok || bad "check --no-verify does not say so"
+# simulator formats and tolerance, as for DLVI certificates: whitespace, a
+# headerless matrix with --columns, values 1e-11 off accepted only with --tol
+tr ',' ' ' < "$tmp/names.csv" > "$tmp/ws.txt"
+expect 0 "inside: 0 of 400 samples" "check: whitespace-separated" -- "$exe" check "$C" "$tmp/ws.txt"
+tail -n +2 "$tmp/index.csv" | tr ',' ' ' > "$tmp/mat.txt"
+expect 0 "inside: 0 of 400 samples" "check: headerless matrix with --columns" -- \
+    "$exe" check "$C" "$tmp/mat.txt" --columns t,x1,x2
+expect 0 "accepted with tolerance 2e-11: 400 values" "check: --tol accepts y + 1e-11" -- \
+    "$exe" check "$C" "$tmp/pert.csv" --tol 2e-11
+expect 1 "VIOLATED: 400 of 400" "check: --tol on x does not accept y + 1e-11" -- \
+    "$exe" check "$C" "$tmp/pert.csv" --tol x=1
+awk '/^samples:/ {s = NR} /^worst x margin:/ {x = NR} /^VIOLATED:/ {v = NR} /^violation:/ && !f {f = NR}
+     END { exit !(s < x && x < v && v < f) }' "$tmp/out" && ok || bad "hybrid check: summary first"
 printf 't,x,z\n1,0,0\n' > "$tmp/badcol.csv"
 expect 2 "unknown column 'z'" "check: unknown column" -- "$exe" check "$C" "$tmp/badcol.csv"
 printf 't,x,x1\n1,0,0\n' > "$tmp/dup.csv"
@@ -172,7 +185,7 @@ expect 0 "10041 rows, 40 transitions" "predict writes the DMM trajectory" -- "$e
 head -1 "$tmp/dmm.csv" | grep -q '^t,x,y$' && ok || bad "predict: header is not t,x,y"
 # the certified tube is ~1e-14 wide, the companion is off by its O(h^2)
 # time error: check measures it (worst margin about -2.4e-3)
-expect 1 "worst margin: -0.00[0-9]*" "check measures the companion's error" -- "$exe" check "$C" "$tmp/dmm.csv" --max-report 0
+expect 1 "worst x margin: -0.00[0-9]*" "check measures the companion's error" -- "$exe" check "$C" "$tmp/dmm.csv" --max-report 0
 expect 2 "not linear" "predict refuses field modes" -- "$exe" predict "$src/certs/elliptic/elliptic.json" -o "$tmp/ell.csv"
 absent "$tmp/ell.csv" "predict of a field model"
 expect 2 "--h must be a positive number" "predict: bad step" -- "$exe" predict "$P" -o "$tmp/bad.csv" --h -1

@@ -24,7 +24,21 @@ typedef struct {
     dvc_imat_t A;     /* n x n (linear modes; 0 x 0 otherwise) */
     dvc_expr_t *b;    /* n expressions of t (linear modes), NULL: b = 0 */
     dvc_expr_t *f;    /* n expressions of t and the state (field modes) */
+    int side;         /* 0: a plain mode; 1 / -1: the region h > 0 / h < 0 of
+                       * contact `contact`; 2: sliding on its surface h = 0 */
+    long contact;     /* index into the model's contacts (when side != 0) */
 } dvc_hybrid_mode;
+
+/* A discontinuous term of Stewart's decomposed form x' = f0 + f^j(x), with
+ * f^j = f+ where h > 0 and f- where h < 0, h affine in the state (a
+ * friction sgn-term). dvc_hybrid_add_contact generates its three modes, the
+ * switching functions h, h'+ = grad h . (f0 + f+), h'- = grad h . (f0 + f-)
+ * and the transitions between them (docs/sliding.md). */
+typedef struct {
+    char *name;
+    long h, qplus, qminus;       /* switching functions */
+    long mplus, mminus, mslide;  /* modes h > 0, h < 0, sliding on h = 0 */
+} dvc_hybrid_contact;
 
 /* A transition: when g crosses zero in direction dir (+1: from g < 0 to
  * g > 0, -1: from g > 0 to g < 0, 0: either) while the mode is `from`,
@@ -54,6 +68,8 @@ typedef struct {
     int order;             /* Taylor order (0: 20, or 12 with a field mode) */
     long guard_bits;       /* extra bits of the engine's internal precision
                             * (results are rounded outward to prec); 0: none */
+    long ncontacts;
+    dvc_hybrid_contact *contacts; /* decomposed form (dvc_hybrid_add_contact) */
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 
@@ -79,6 +95,20 @@ dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const c
  * NULL (identity). */
 dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, int dir, long to,
                                      const char *const *reset, const dvc_expr_consts_t consts);
+/* Add a discontinuous term named name (Stewart's decomposed form, one
+ * contact): x' = f0(t, x) + f+(t, x) where h(x) > 0, f0 + f- where h < 0,
+ * the Filippov convex combination on h = 0 where both fields point toward
+ * the surface. h must be affine in the state and free of t (proven from its
+ * expression); f0, fplus, fminus: n expressions of t and the state. Adds
+ * the modes "name>0", "name<0", "name=0" (sliding), the switching functions
+ * "name", "name'+", "name'-" and their transitions; *index (may be NULL)
+ * receives the contact's index. A second contact is refused (several
+ * contacts switching at once need Stewart's active-set LCP). */
+dvc_status dvc_hybrid_add_contact(dvc_hybrid_model_t m, const char *name, const char *h,
+                                  const char *const *f0, const char *const *fplus,
+                                  const char *const *fminus, const dvc_expr_consts_t consts,
+                                  long *index);
+
 /* Index of a mode / switching function by name, or -1. */
 long dvc_hybrid_find_mode(const dvc_hybrid_model_t m, const char *name);
 long dvc_hybrid_find_switch(const dvc_hybrid_model_t m, const char *name);
@@ -104,6 +134,22 @@ typedef struct {
     dvc_ivec_t x;
     mpfi_t dphi;   /* enclosure of phi' = dg/dt + grad g . f over t */
 } dvc_hybrid_event;
+
+/* What an event does: a crossing, the start of a sliding motion on a
+ * contact surface, or its end (docs/sliding.md). */
+typedef enum {
+    DVC_HYB_EV_CROSS = 0,
+    DVC_HYB_EV_ENTER_SLIDE,
+    DVC_HYB_EV_LEAVE_SLIDE
+} dvc_hybrid_event_kind;
+/* The kind of event e of a result for m (from its modes before and after). */
+dvc_hybrid_event_kind dvc_hybrid_event_kind_of(const dvc_hybrid_model_t m,
+                                               const dvc_hybrid_event *e);
+/* "cross", "enter-slide", "leave-slide". */
+const char *dvc_hybrid_event_kind_name(dvc_hybrid_event_kind k);
+/* The active set of mode md in Stewart's sense for its contact: "+" (h > 0),
+ * "-" (h < 0) or "+-" (sliding); NULL for a plain mode. */
+const char *dvc_hybrid_mode_active(const dvc_hybrid_mode *md);
 
 typedef struct {
     long nsteps, alloc;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hybrid/engine.h"
+#include "hybrid/sliding.h"
 
 #define HYB_MAX_SPLIT 14 /* halvings of a step before giving up */
 
@@ -70,6 +71,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     long mode = m->mode0;
     mpfr_set(t, m->t0, MPFR_RNDN);
     st = hyb_push_point(&c, t, &L, NULL, mode);
+    if (st == DVC_OK) st = hyb_slide_initial(&c);
     while (st == DVC_OK && mpfr_cmp(t, m->T) < 0) {
         const dvc_hybrid_mode *md = &m->modes[mode];
         double h = hmax;

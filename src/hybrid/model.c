@@ -5,6 +5,7 @@
 #include <string.h>
 #include <math.h>
 #include "hybrid/internal.h"
+#include "hybrid/sliding.h"
 
 static char *xstrdup(const char *s)
 {
@@ -86,6 +87,7 @@ void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
     free(m->g);
     for (long k = 0; k < m->ntrans; k++) free_exprs(m->trans[k].reset, m->n);
     free(m->trans);
+    hyb_contacts_clear(m);
     dvc_ivec_clear(m->x0);
     mpfr_clear(m->t0);
     mpfr_clear(m->T);

@@ -53,7 +53,8 @@ int dvc_hybrid_file_kind(const char *path)
     head = malloc(65537);
     got = head ? fread(head, 1, 65536, f) : 0;
     if (head) head[got] = '\0';
-    if (!head || (!strstr(head, "\"modes\"") && !strstr(head, "\"" HCERT_FORMAT "\""))) {
+    if (!head || (!strstr(head, "\"modes\"") && !strstr(head, "\"decomposed\"") &&
+                  !strstr(head, "\"" HCERT_FORMAT "\""))) {
         free(head);
         fclose(f);
         return 0;

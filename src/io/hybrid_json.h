@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include "dvicert/hybrid.h"
 
-/* True when obj looks like a hybrid model (it has "modes"). */
+/* True when obj looks like a hybrid model (it has "modes" or "decomposed"). */
 int dvc_hybrid_json_is_model(const json_t *obj);
 
 /* Build m (not initialised; dvc_hybrid_model_clear it after any return)
@@ -17,5 +17,16 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
                                 mpfr_prec_t prec);
 /* Same, reading the file at path. */
 dvc_status dvc_hybrid_load(dvc_hybrid_model_t m, const char *path, mpfr_prec_t prec);
+
+/* n expression texts (strings, or numbers written back) from the array a;
+ * free with dvc_hybrid_json_strs_free. Messages name file and field. */
+dvc_status dvc_hybrid_json_strs(const char ***out, char ***own, const json_t *a, long n,
+                                const char *file, const char *field);
+void dvc_hybrid_json_strs_free(const char **s, char **own, long n);
+/* The "decomposed" section jd of the model file obj (decomposed_json.c;
+ * docs/formats.md): f0 and the discontinuous terms, compiled into m. */
+dvc_status dvc_hybrid_decomposed_from_json(dvc_hybrid_model_t m, const json_t *obj,
+                                           const json_t *jd, const dvc_expr_consts_t c,
+                                           const char *file);
 
 #endif

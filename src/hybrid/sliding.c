@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Filippov sliding on the surface h = 0 of a contact (docs/sliding.md
+ * section 2): the choice between sliding and crossing when the surface is
+ * reached, the proof of the Filippov condition over the enclosures, the
+ * departure from the surface, and the names of event kinds. The event
+ * times themselves are enclosed by switch.c like any switch time. */
+#include <stdio.h>
+#include "hybrid/sliding.h"
+
+dvc_hybrid_event_kind dvc_hybrid_event_kind_of(const dvc_hybrid_model_t m,
+                                               const dvc_hybrid_event *e)
+{
+    int a = m->modes[e->mode_before].side, b = m->modes[e->mode_after].side;
+    if (b == 2 && a != 2) return DVC_HYB_EV_ENTER_SLIDE;
+    if (a == 2 && b != 2) return DVC_HYB_EV_LEAVE_SLIDE;
+    return DVC_HYB_EV_CROSS;
+}
+
+const char *dvc_hybrid_event_kind_name(dvc_hybrid_event_kind k)
+{
+    switch (k) {
+    case DVC_HYB_EV_ENTER_SLIDE: return "enter-slide";
+    case DVC_HYB_EV_LEAVE_SLIDE: return "leave-slide";
+    default: return "cross";
+    }
+}
+
+const char *dvc_hybrid_mode_active(const dvc_hybrid_mode *md)
+{
+    switch (md->side) {
+    case 1: return "+";
+    case -1: return "-";
+    case 2: return "+-";
+    default: return NULL;
+    }
+}
+
+static void stop_at(hyb_ctx *c, const mpfi_t T, long g)
+{
+    mpfi_set(c->r->stop_t, T);
+    c->r->stop_g = g;
+    c->r->stop_class = DVC_HYB_UNDECIDED;
+}
+
+dvc_status hyb_slide_decide(hyb_ctx *c, const dvc_hybrid_transition *tr, const hyb_cand *cd,
+                            const dvc_ivec_t Xc, dvc_hybrid_transition *out)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *from = &m->modes[tr->from];
+    const dvc_hybrid_contact *ct = &m->contacts[from->contact];
+    *out = *tr;
+    /* the field of the other side: toward the surface (slide) or away */
+    long q = from->side == 1 ? ct->qminus : ct->qplus;
+    int toward = from->side == 1 ? 1 : -1;
+    mpfi_t v;
+    mpfi_init2(v, c->prec);
+    dvc_status st = dvc_expr_eval_x(v, m->g[q], cd->T, Xc);
+    int s = st == DVC_OK ? hyb_sgn(v) : 0;
+    mpfi_clear(v);
+    if (s == toward) {
+        out->to = ct->mslide;
+        return DVC_OK;
+    }
+    if (s == -toward) {
+        out->to = from->side == 1 ? ct->mminus : ct->mplus;
+        return DVC_OK;
+    }
+    char tb[160];
+    hyb_time_str(tb, sizeof tb, cd->T);
+    stop_at(c, cd->T, ct->h);
+    return dvc_error(DVC_NOT_CERTIFIED, "t in %s: contact '%s' reached from %s: the field on the "
+                     "other side ('%s') is not proven to point toward the surface or away from "
+                     "it; neither sliding nor crossing proven", tb, ct->name,
+                     from->side == 1 ? "h > 0" : "h < 0", m->gname[q]);
+}
+
+/* 1: h'+ < 0 < h'- over T x Y (the Filippov condition; then the pivot
+ * D = h'+ - h'- of the bordered system is < 0 and alpha = h'- / (h'- - h'+)
+ * lies strictly inside (0, 1)); 0 when not proven. */
+static int filippov(const hyb_ctx *c, const dvc_hybrid_contact *ct, const mpfi_t T,
+                    const dvc_ivec_t Y)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    mpfi_t a, b;
+    mpfi_init2(a, c->prec);
+    mpfi_init2(b, c->prec);
+    int ok = dvc_expr_eval_x(a, m->g[ct->qplus], T, Y) == DVC_OK &&
+             dvc_expr_eval_x(b, m->g[ct->qminus], T, Y) == DVC_OK && hyb_sgn(a) == -1 &&
+             hyb_sgn(b) == 1;
+    mpfi_clear(a);
+    mpfi_clear(b);
+    return ok;
+}
+
+dvc_status hyb_slide_enter_checks(hyb_ctx *c, const dvc_hybrid_transition *tr,
+                                  const hyb_cand *cd, const dvc_ivec_t Xc, dvc_ivec_t Y)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *ms = &m->modes[tr->to];
+    const dvc_hybrid_contact *ct = &m->contacts[ms->contact];
+    char tb[160];
+    hyb_time_str(tb, sizeof tb, cd->T);
+    dvc_status st = hyb_apriori(Y, c, ms, cd->T, Xc);
+    if (st != DVC_OK) {
+        stop_at(c, cd->T, ct->h);
+        return dvc_error_context(st, "t in %s: contact '%s', sliding motion: ", tb, ct->name);
+    }
+    if (!filippov(c, ct, cd->T, Xc) || !filippov(c, ct, cd->T, Y)) {
+        stop_at(c, cd->T, ct->h);
+        return dvc_error(DVC_NOT_CERTIFIED, "t in %s: contact '%s': the Filippov sliding "
+                         "condition (%s < 0 < %s) is not proven right after the surface is "
+                         "reached", tb, ct->name, m->gname[ct->qplus], m->gname[ct->qminus]);
+    }
+    return DVC_OK;
+}
+
+int hyb_slide_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
+                      const dvc_hybrid_transition *tk)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *mf = &m->modes[tr->from], *mt = &m->modes[tr->to];
+    if (mf->side != 2 || (mt->side != 1 && mt->side != -1) || mt->contact != mf->contact)
+        return 0;
+    const dvc_hybrid_contact *ct = &m->contacts[mf->contact];
+    /* leaving by h'+ rising through 0 into h > 0 (or h'- falling into
+     * h < 0): on the event's time enclosure, h' = h'+- is 0 at t* and
+     * strictly monotone with the side's sign (the caller proved the sign of
+     * its derivative along the new field), h(t*) = 0, so h keeps the side's
+     * sign after t* and the way back to the surface cannot fire there */
+    if (tr->g != (mt->side == 1 ? ct->qplus : ct->qminus) || tr->dir != mt->side) return 0;
+    return tk->from == tr->to && tk->g == ct->h && tk->dir == -mt->side;
+}
+
+dvc_status hyb_slide_initial(hyb_ctx *c)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *md = &m->modes[m->mode0];
+    if (md->side != 2) return DVC_OK;
+    const dvc_hybrid_contact *ct = &m->contacts[md->contact];
+    mpfi_t T, v;
+    dvc_ivec_t X;
+    mpfi_init2(T, c->prec);
+    mpfi_init2(v, c->prec);
+    dvc_ivec_init2(X, c->n, c->prec);
+    mpfi_set_fr(T, m->t0);
+    dvc_ivec_set(X, m->x0);
+    dvc_status st = dvc_expr_eval_x(v, m->g[ct->h], T, X);
+    if (st == DVC_OK && !mpfi_is_zero(v))
+        st = dvc_error(DVC_NOT_CERTIFIED, "initial mode '%s' slides on '%s' = 0, but the initial "
+                       "state is not proven to lie on that surface (h(x0) must be exactly 0)",
+                       md->name, ct->name);
+    else if (st == DVC_OK && !filippov(c, ct, T, X))
+        st = dvc_error(DVC_NOT_CERTIFIED, "initial mode '%s': the Filippov sliding condition "
+                       "(%s < 0 < %s) is not proven at the initial state", md->name,
+                       m->gname[ct->qplus], m->gname[ct->qminus]);
+    if (st != DVC_OK) stop_at(c, T, ct->h);
+    mpfi_clear(T);
+    mpfi_clear(v);
+    dvc_ivec_clear(X);
+    return st;
+}

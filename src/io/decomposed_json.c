@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The "decomposed" section of a hybrid model file (docs/formats.md):
+ * Stewart's decomposed form x' = f0 + sum_j f^j with one discontinuous term
+ * per contact, each given by its indicator h and its values f+ (h > 0) and
+ * f- (h < 0). Every message names the file and the field. */
+#include <string.h>
+#include "io/hybrid_json.h"
+
+static const char *const keys_dec[] = {"f0", "terms", NULL};
+static const char *const keys_term[] = {"h", "f+", "f-", NULL};
+
+static dvc_status only_keys(const json_t *o, const char *const *allowed, const char *file,
+                            const char *field)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)o, key, v) {
+        int ok = 0;
+        for (const char *const *a = allowed; !ok && *a; a++) ok = !strcmp(key, *a);
+        if (!ok)
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s': unknown field '%s'", file, field, key);
+    }
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_decomposed_from_json(dvc_hybrid_model_t m, const json_t *obj,
+                                           const json_t *jd, const dvc_expr_consts_t c,
+                                           const char *file)
+{
+    static const char *const plain[] = {"modes", "switches", "transitions"};
+    for (int k = 0; k < 3; k++)
+        if (json_object_get(obj, plain[k]))
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s': a model gives either 'decomposed' "
+                             "or modes, switches and transitions, not both", file, plain[k]);
+    if (!json_is_object(jd))
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'decomposed': expected an object", file);
+    dvc_status st = only_keys(jd, keys_dec, file, "decomposed");
+    if (st != DVC_OK) return st;
+    const json_t *jt = json_object_get(jd, "terms");
+    if (!json_is_object(jt) || json_object_size(jt) == 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'decomposed.terms': expected a non-empty "
+                         "object (one discontinuous term per contact)", file);
+    const char **f0 = NULL;
+    char **f0o = NULL;
+    st = dvc_hybrid_json_strs(&f0, &f0o, json_object_get(jd, "f0"), m->n, file, "decomposed.f0");
+    if (st != DVC_OK) return st;
+    const char *key;
+    json_t *term;
+    json_object_foreach((json_t *)jt, key, term) {
+        char field[300], ff[320];
+        snprintf(field, sizeof field, "decomposed.terms.%s", key);
+        if (!json_is_object(term)) {
+            st = dvc_error(DVC_ERR_INPUT, "%s: field '%s': expected an object", file, field);
+            break;
+        }
+        if ((st = only_keys(term, keys_term, file, field)) != DVC_OK) break;
+        const json_t *jh = json_object_get(term, "h");
+        if (!json_is_string(jh)) {
+            st = dvc_error(DVC_ERR_INPUT, "%s: field '%s.h': expected an expression", file, field);
+            break;
+        }
+        const char **fp = NULL, **fm = NULL;
+        char **fpo = NULL, **fmo = NULL;
+        snprintf(ff, sizeof ff, "%s.f+", field);
+        st = dvc_hybrid_json_strs(&fp, &fpo, json_object_get(term, "f+"), m->n, file, ff);
+        if (st == DVC_OK) {
+            snprintf(ff, sizeof ff, "%s.f-", field);
+            st = dvc_hybrid_json_strs(&fm, &fmo, json_object_get(term, "f-"), m->n, file, ff);
+        }
+        if (st == DVC_OK) {
+            st = dvc_hybrid_add_contact(m, key, json_string_value(jh), f0, fp, fm, c, NULL);
+            if (st != DVC_OK) st = dvc_error_context(st, "%s: field '%s': ", file, field);
+        }
+        if (fp) dvc_hybrid_json_strs_free(fp, fpo, m->n);
+        if (fm) dvc_hybrid_json_strs_free(fm, fmo, m->n);
+        if (st != DVC_OK) break;
+    }
+    dvc_hybrid_json_strs_free(f0, f0o, m->n);
+    return st;
+}

@@ -227,6 +227,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
         json_object_set_new(o, "to", json_string(m->modes[e->mode_after].name));
         json_object_set_new(o, "x", dec_vec(e->x, c->prec));
         json_object_set_new(o, "dphi", dec_pair(e->dphi, c->prec));
+        dvc_hybrid_event_json_kind(o, m, e);
         json_array_append_new(evs, o);
     }
     json_object_set_new(root, "events", evs);
@@ -345,7 +346,8 @@ static const char *const keys_root[] = {"format", "version", "generator", "preci
                                         "digest", NULL};
 static const char *const keys_method[] = {"engine", "order", "guard_bits", "h", NULL};
 static const char *const keys_step[] = {"t", "x", "mode", "box", NULL};
-static const char *const keys_event[] = {"t_lo", "t_hi", "switch", "from", "to", "x", "dphi", NULL};
+static const char *const keys_event[] = {"t_lo", "t_hi", "switch", "from", "to", "x", "dphi",
+                                         "kind", "active", NULL};
 static const char *const keys_summary[] = {"steps", "crossings", "max_width_at_T_upper",
                                            "max_event_width_upper", NULL};
 
@@ -494,6 +496,7 @@ static dvc_status read_event(dvc_hybrid_cert_t c, const json_t *o, long k, const
     }
     if (st == DVC_OK) st = read_mode(&e->mode_before, o, "from", c->model, w);
     if (st == DVC_OK) st = read_mode(&e->mode_after, o, "to", c->model, w);
+    if (st == DVC_OK) st = dvc_hybrid_event_json_check_kind(o, c->model, e, w);
     if (st == DVC_OK) {
         snprintf(w, sizeof w, "%s: events[%ld].x", file, k);
         st = read_vec(e->x, json_object_get(o, "x"), w);

@@ -28,5 +28,13 @@ void dvc_hybrid_json_strs_free(const char **s, char **own, long n);
 dvc_status dvc_hybrid_decomposed_from_json(dvc_hybrid_model_t m, const json_t *obj,
                                            const json_t *jd, const dvc_expr_consts_t c,
                                            const char *file);
+/* Events of a model with contacts (sliding_cert.c): "kind" (cross,
+ * enter-slide, leave-slide) and "active" (the active set after the event)
+ * added to the event object o; and checked against the event's modes when
+ * read back (required with contacts, refused without). */
+void dvc_hybrid_event_json_kind(json_t *o, const dvc_hybrid_model_struct *m,
+                                const dvc_hybrid_event *e);
+dvc_status dvc_hybrid_event_json_check_kind(const json_t *o, const dvc_hybrid_model_struct *m,
+                                            const dvc_hybrid_event *e, const char *where);
 
 #endif

@@ -484,9 +484,34 @@ static void test_stickslip(const char *certs)
     ref_clear(&R);
 }
 
+/* The reference as a trajectory file for `dvicert check` (t,p1,p2,v1,v2 at
+ * N+1 equally spaced times on [0, 10], 40 digits), p1 moved by pert. */
+static int write_csv(long N, double pert)
+{
+    ref_ss R;
+    ref_build(&R, 10);
+    mpfr_t x[4], t;
+    for (int i = 0; i < 4; i++) mpfr_init2(x[i], RP);
+    mpfr_init2(t, RP);
+    printf("t,p1,p2,v1,v2\n");
+    for (long j = 0; j <= N; j++) {
+        mpfr_set_ui(t, 10, MPFR_RNDN);
+        mpfr_mul_ui(t, t, (unsigned long)j, MPFR_RNDN);
+        mpfr_div_ui(t, t, (unsigned long)N, MPFR_RNDN);
+        ref_eval(x, &R, t);
+        mpfr_add_d(x[0], x[0], pert, MPFR_RNDN);
+        mpfr_printf("%.40Re,%.40Re,%.40Re,%.40Re,%.40Re\n", t, x[0], x[1], x[2], x[3]);
+    }
+    for (int i = 0; i < 4; i++) mpfr_clear(x[i]);
+    mpfr_clear(t);
+    ref_clear(&R);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    REQUIRE(argc > 1, "usage: test_sliding CERTS_DIR");
+    REQUIRE(argc > 1, "usage: test_sliding CERTS_DIR | test_sliding --csv N PERT");
+    if (!strcmp(argv[1], "--csv") && argc > 3) return write_csv(atol(argv[2]), atof(argv[3]));
     test_one_d();
     test_refusals();
     test_stickslip(argv[1]);

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
+# End-to-end tests of Filippov sliding through the command: a model in
+# decomposed form (GESDA's stick-slip example) is enclosed, its certificate
+# lists the enter-slide / leave-slide events with their active sets, verify
+# re-checks it, check accepts the 256-bit reference (./test_sliding --csv)
+# and rejects a perturbed copy, edits are rejected; bad decomposed models
+# exit 2 naming the field, with no output file left.
+# usage: bash tests/cli/sliding.sh DVICERT SRCROOT
+set -u
+exe=${1:?usage: sliding.sh DVICERT SRCROOT}
+src=${2:?usage: sliding.sh DVICERT SRCROOT}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+P="$src/certs/stickslip/stickslip.json"
+C="$tmp/ss.cert.json"
+expect 0 "6 crossings" "enclose a decomposed model (stick-slip)" -- "$exe" enclose "$P" -o "$C"
+for k in leave-slide enter-slide; do
+    n=$(grep -c "\"kind\":\"$k\"" "$C")
+    [ "$n" -eq 3 ] && ok || bad "certificate: $n $k events, expected 3"
+done
+grep -q '"kind":"enter-slide","active":{"friction":"+-"}' "$C" && ok || bad "active set of sliding"
+expect 0 "^accepted: .*6 crossings" "verify the stick-slip certificate" -- "$exe" verify "$C"
+expect 0 "^accepted: " "committed stick-slip certificate re-verified" -- \
+    "$exe" verify "$src/certs/stickslip/stickslip.cert.json"
+# edits: caught by the digest, and by the reader for a kind that does not
+# match the modes (recomputation-only edits: tests/test_sliding.c)
+sed '0,/"kind":"enter-slide"/s//"kind":"cross"/' "$C" > "$tmp/kind.json"
+cmp -s "$C" "$tmp/kind.json" && bad "the sed edit did not apply" || ok
+expect 2 "field 'kind'" "verify rejects an edited event kind" -- "$exe" verify "$tmp/kind.json"
+sed '0,/"t_lo":"9.2729521800161[0-9]*e-01"/s//"t_lo":"9.2729521800161250e-01"/' "$C" > "$tmp/t.json"
+cmp -s "$C" "$tmp/t.json" && bad "the sed edit did not apply" || ok
+expect 1 "^rejected: " "verify rejects a narrowed leave-slide time" -- "$exe" verify "$tmp/t.json"
+
+# check: the independent reference (closed forms, switch times bisected at
+# 256 bits) inside the tube; p1 moved by 1e-9 outside
+./test_sliding --csv 997 0 > "$tmp/ref.csv" && ok || bad "reference trajectory"
+./test_sliding --csv 997 1e-9 > "$tmp/pert.csv" && ok || bad "perturbed trajectory"
+expect 0 "inside: 0 of 998 samples" "check: the reference" -- "$exe" check "$C" "$tmp/ref.csv"
+expect 1 "VIOLATED" "check: a perturbed reference" -- "$exe" check "$C" "$tmp/pert.csv"
+expect 0 "" "export the stick-slip tube" -- "$exe" export "$C" -o "$tmp/tube.csv"
+[ -s "$tmp/tube.csv" ] && ok || bad "export wrote nothing"
+
+# bad decomposed models: exit 2, the field named, no output
+bad_model() {
+    local what=$1 pat=$2 file="$tmp/bad.json"
+    cat > "$file"
+    expect 2 "$pat" "bad model: $what" -- "$exe" enclose "$file" -o "$tmp/bad.cert.json"
+    absent "$tmp/bad.cert.json" "bad model: $what"
+}
+head='"states": ["x", "v"], "initial": {"mode": "c=0", "x": [0, 0]}, "T": 1'
+bad_model "h not affine" "decomposed.terms.c.*affine" <<EOF2
+{$head, "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v*v", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+bad_model "f+ of the wrong size" "decomposed.terms.c.f+" <<EOF2
+{$head, "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "f+": [0], "f-": [0, 1]}}}}
+EOF2
+bad_model "unknown state in f0" "decomposed.f0\|unknown" <<EOF2
+{$head, "decomposed": {"f0": ["w", "0"], "terms": {"c": {"h": "v", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+bad_model "two terms" "several discontinuous terms" <<EOF2
+{$head, "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "f+": [0, -1], "f-": [0, 1]},
+  "d": {"h": "x", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+bad_model "decomposed and modes" "either 'decomposed'" <<EOF2
+{$head, "modes": {"a": {"f": ["v", "0"]}}, "decomposed": {"f0": ["v", "0"], "terms": {}}}
+EOF2
+bad_model "unknown key in a term" "unknown field 'g'" <<EOF2
+{$head, "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "g": 1, "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+bad_model "initial mode not generated" "initial.mode" <<EOF2
+{"states": ["x", "v"], "initial": {"mode": "stick", "x": [0, 0]}, "T": 1,
+ "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+# sliding start off the surface: exit 1 with the reason
+cat > "$tmp/off.json" <<EOF2
+{"states": ["x", "v"], "initial": {"mode": "c=0", "x": [0, 0.5]}, "T": 1,
+ "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+expect 1 "not proven to lie on that surface" "sliding start off the surface" -- \
+    "$exe" enclose "$tmp/off.json" -o "$tmp/off.cert.json"
+absent "$tmp/off.cert.json" "sliding start off the surface"
+report

@@ -95,6 +95,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
                 st = dvc_expr_eval_x(phi, m->g[tr->g], Tstep, X);
                 if (st != DVC_OK) break;
                 if (!mpfi_has_zero(phi)) continue; /* no zero on the step */
+                if (hyb_slide_departing(&c, tr, mode, Tstep, X)) continue;
                 st = hyb_dphi_eval(phi, dphi, &c, tr->g, md, Tstep, X);
                 if (st != DVC_OK) break;
                 int s = hyb_sgn(dphi);

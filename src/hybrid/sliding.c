@@ -131,6 +131,29 @@ int hyb_slide_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
     return tk->from == tr->to && tk->g == ct->h && tk->dir == -mt->side;
 }
 
+int hyb_slide_departing(hyb_ctx *c, const dvc_hybrid_transition *tr, long mode,
+                        const mpfi_t Tstep, const dvc_ivec_t X)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_result_struct *r = c->r;
+    const dvc_hybrid_mode *md = &m->modes[mode];
+    if ((md->side != 1 && md->side != -1) || r->nevents == 0) return 0;
+    const dvc_hybrid_contact *ct = &m->contacts[md->contact];
+    const dvc_hybrid_event *e = &r->ev[r->nevents - 1];
+    if (e->mode_after != mode || m->modes[e->mode_before].side != 2 ||
+        m->modes[e->mode_before].contact != md->contact)
+        return 0;
+    if (tr->from != mode || tr->g != ct->h || tr->dir != -md->side) return 0;
+    mpfi_t q, dq;
+    mpfi_init2(q, c->prec);
+    mpfi_init2(dq, c->prec);
+    long g = md->side == 1 ? ct->qplus : ct->qminus;
+    int ok = hyb_dphi_eval(q, dq, c, g, md, Tstep, X) == DVC_OK && hyb_sgn(dq) == md->side;
+    mpfi_clear(q);
+    mpfi_clear(dq);
+    return ok;
+}
+
 dvc_status hyb_slide_initial(hyb_ctx *c)
 {
     const dvc_hybrid_model_struct *m = c->m;

@@ -104,6 +104,12 @@ static void test_one_d(void)
     CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "not proven to lie on"),
           "sliding start off the surface: %s: %s", dvc_status_name(st), dvc_error_message());
     dvc_hybrid_model_clear(m);
+    /* on the surface, sliding, but started in a side's mode: told so */
+    REQUIRE(one_d(m, "0.5", "c>0", 0, 1) == DVC_OK, "1-d model: %s", dvc_error_message());
+    st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "give the initial mode 'c=0'"),
+          "side mode on a sliding surface: %s: %s", dvc_status_name(st), dvc_error_message());
+    dvc_hybrid_model_clear(m);
     /* ... or on it with a field that leaves it (x' = 1.5 - sgn x at x = 0) */
     REQUIRE(one_d(m, "1.5", "c=0", 0, 1) == DVC_OK, "1-d model: %s", dvc_error_message());
     st = dvc_hybrid_enclose(r, m);

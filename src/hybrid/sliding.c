@@ -158,7 +158,7 @@ dvc_status hyb_slide_initial(hyb_ctx *c)
 {
     const dvc_hybrid_model_struct *m = c->m;
     const dvc_hybrid_mode *md = &m->modes[m->mode0];
-    if (md->side != 2) return DVC_OK;
+    if (md->side == 0) return DVC_OK;
     const dvc_hybrid_contact *ct = &m->contacts[md->contact];
     mpfi_t T, v;
     dvc_ivec_t X;
@@ -168,7 +168,17 @@ dvc_status hyb_slide_initial(hyb_ctx *c)
     mpfi_set_fr(T, m->t0);
     dvc_ivec_set(X, m->x0);
     dvc_status st = dvc_expr_eval_x(v, m->g[ct->h], T, X);
-    if (st == DVC_OK && !mpfi_is_zero(v))
+    if (md->side != 2) {
+        /* a side's mode on the surface where the solution slides: say so
+         * (the engine would only report an undecided approach) */
+        if (st == DVC_OK && mpfi_is_zero(v) && filippov(c, ct, T, X))
+            st = dvc_error(DVC_NOT_CERTIFIED, "the initial state lies on the surface '%s' = 0 "
+                           "where the Filippov sliding condition holds: the solution slides "
+                           "there; give the initial mode '%s'", ct->name,
+                           m->modes[ct->mslide].name);
+        else
+            st = DVC_OK;
+    } else if (st == DVC_OK && !mpfi_is_zero(v))
         st = dvc_error(DVC_NOT_CERTIFIED, "initial mode '%s' slides on '%s' = 0, but the initial "
                        "state is not proven to lie on that surface (h(x0) must be exactly 0)",
                        md->name, ct->name);

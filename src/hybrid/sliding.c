@@ -144,13 +144,30 @@ int hyb_slide_departing(hyb_ctx *c, const dvc_hybrid_transition *tr, long mode,
         m->modes[e->mode_before].contact != md->contact)
         return 0;
     if (tr->from != mode || tr->g != ct->h || tr->dir != -md->side) return 0;
-    mpfi_t q, dq;
+    /* the grid point at the end of the event's step (sup T*) */
+    long i0 = r->nsteps;
+    while (i0 > 0 && !mpfr_equal_p(r->t[i0], &e->t->right)) i0--;
+    if (i0 == 0) return 0;
+    /* the solution on [t*, sup Tstep] lies in the event step's box (which
+     * holds the new mode's a-priori box on T*), the boxes of the steps since
+     * and X; h'+- along the new field strictly monotone (the side's
+     * direction) over all of it, from h'+- = 0 and h = 0 at t*, keeps h on
+     * the side: the way back cannot fire on this step */
+    mpfi_t q, dq, Th;
+    dvc_ivec_t Xh;
     mpfi_init2(q, c->prec);
     mpfi_init2(dq, c->prec);
+    mpfi_init2(Th, c->prec);
+    dvc_ivec_init2(Xh, c->n, c->prec);
+    dvc_ivec_set(Xh, X);
+    for (long i = i0 - 1; i < r->nsteps; i++) dvc_ivec_hull(Xh, Xh, r->box[i]);
+    mpfi_interv_fr(Th, &e->t->left, &Tstep->right);
     long g = md->side == 1 ? ct->qplus : ct->qminus;
-    int ok = hyb_dphi_eval(q, dq, c, g, md, Tstep, X) == DVC_OK && hyb_sgn(dq) == md->side;
+    int ok = hyb_dphi_eval(q, dq, c, g, md, Th, Xh) == DVC_OK && hyb_sgn(dq) == md->side;
     mpfi_clear(q);
     mpfi_clear(dq);
+    mpfi_clear(Th);
+    dvc_ivec_clear(Xh);
     return ok;
 }
 

@@ -31,8 +31,8 @@ int hyb_slide_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
 /* 1 when the transition tr of the current mode (a side h > 0 or h < 0 of
  * a contact, entered by leaving its sliding mode at the last event, with no
  * event since) cannot fire on the step Tstep with box X: h'+- is proven
- * strictly monotone away from 0 on the step (as on the event enclosure and
- * on every step since, by induction), so h keeps the side's sign. */
+ * strictly monotone away from 0 from the event time to the end of the step
+ * (over the hull of the boxes since the event), so h keeps the side's sign. */
 int hyb_slide_departing(hyb_ctx *c, const dvc_hybrid_transition *tr, long mode,
                         const mpfi_t Tstep, const dvc_ivec_t X);
 /* A run starting in a sliding mode: the initial state must lie on the

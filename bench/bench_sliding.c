@@ -30,8 +30,8 @@ static int build(dvc_hybrid_model_t m)
     const double x0[4] = {1, 1, 0, 0};
     dvc_hybrid_model_init(m, 4, names, 53);
     m->h = 0.25; /* as certs/stickslip/stickslip.json */
-    if (dvc_hybrid_add_contact(m, "friction", "v1 - v2", f0, fp, fm, NULL, NULL) != DVC_OK)
-        return 1;
+    dvc_hybrid_term term = {"friction", "v1 - v2", fp, fm};
+    if (dvc_hybrid_add_decomposed(m, f0, 1, &term, NULL) != DVC_OK) return 1;
     dvc_ivec_t x;
     mpfr_t t0, T;
     dvc_ivec_init2(x, 4, 53);
@@ -75,14 +75,14 @@ static double predictor(const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,
 {
     x[0] = x[1] = 1;
     x[2] = x[3] = 0;
-    int side = m->modes[r->mode[0]].side;
+    int side = m->modes[r->mode[0]].sides[0];
     long ev = 0;
     for (long i = 0; i < r->nsteps; i++) {
         double t0 = mpfr_get_d(r->t[i], MPFR_RNDN), t1 = mpfr_get_d(r->t[i + 1], MPFR_RNDN);
         if (ev < r->nevents && mpfr_equal_p(r->t[i + 1], &r->ev[ev].t->right)) {
             double tm = dvc_ival_mid_d(r->ev[ev].t);
             rk4(x, side, t0, tm - t0);
-            side = m->modes[r->ev[ev].mode_after].side;
+            side = m->modes[r->ev[ev].mode_after].sides[0];
             rk4(x, side, tm, t1 - tm);
             ev++;
         } else {

@@ -33,7 +33,8 @@ static dvc_status one_d(dvc_hybrid_model_t m, const char *a, const char *mode0, 
 {
     const char *names[1] = {"x"}, *f0[1] = {a}, *fp[1] = {"-1"}, *fm[1] = {"1"};
     dvc_hybrid_model_init(m, 1, names, 53);
-    dvc_status st = dvc_hybrid_add_contact(m, "c", "x", f0, fp, fm, NULL, NULL);
+    dvc_hybrid_term term = {"c", "x", fp, fm};
+    dvc_status st = dvc_hybrid_add_decomposed(m, f0, 1, &term, NULL);
     if (st != DVC_OK) return st;
     dvc_ivec_t X;
     mpfr_t t0, t1;
@@ -122,30 +123,119 @@ static void test_one_d(void)
 
 /* ---- model errors ---------------------------------------------------------- */
 
+static dvc_status add1(dvc_hybrid_model_t m, const char *h, const char *const *f0,
+                       const char *const *fp, const char *const *fm)
+{
+    dvc_hybrid_term term = {"c", h, fp, fm};
+    return dvc_hybrid_add_decomposed(m, f0, 1, &term, NULL);
+}
+
 static void test_refusals(void)
 {
     const char *names[2] = {"x", "y"}, *f0[2] = {"y", "0"}, *fp[2] = {"0", "-1"},
                *fm[2] = {"0", "1"};
     dvc_hybrid_model_t m;
     dvc_hybrid_model_init(m, 2, names, 53);
-    dvc_status st = dvc_hybrid_add_contact(m, "c", "x*y", f0, fp, fm, NULL, NULL);
+    dvc_status st = add1(m, "x*y", f0, fp, fm);
     CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "affine"), "h = x*y: %s",
           dvc_error_message());
-    st = dvc_hybrid_add_contact(m, "c", "y + t", f0, fp, fm, NULL, NULL);
+    dvc_hybrid_model_clear(m);
+    dvc_hybrid_model_init(m, 2, names, 53);
+    st = add1(m, "y + t", f0, fp, fm);
     CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "free of t"), "h = y + t: %s",
           dvc_error_message());
-    st = dvc_hybrid_add_contact(m, "c", "2", f0, fp, fm, NULL, NULL);
+    dvc_hybrid_model_clear(m);
+    dvc_hybrid_model_init(m, 2, names, 53);
+    st = add1(m, "2", f0, fp, fm);
     CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "does not depend"), "h = 2: %s",
           dvc_error_message());
-    st = dvc_hybrid_add_contact(m, "c", "2*(y - x/4) + 1", f0, fp, fm, NULL, NULL);
+    dvc_hybrid_model_clear(m);
+    dvc_hybrid_model_init(m, 2, names, 53);
+    st = add1(m, "2*(y - x/4) + 1", f0, fp, fm);
     CHECK(st == DVC_OK, "h affine: %s", dvc_error_message());
     CHECK(m->nmodes == 3 && m->ng == 3 && m->ntrans == 4 && m->ncontacts == 1,
           "one term: %ld modes, %ld switches, %ld transitions", m->nmodes, m->ng, m->ntrans);
-    st = dvc_hybrid_add_contact(m, "d", "x", f0, fp, fm, NULL, NULL);
-    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "several discontinuous terms"),
-          "second term: %s", dvc_error_message());
-    printf("second term: %s\n", dvc_error_message());
+    st = add1(m, "x", f0, fp, fm);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "only content"),
+          "a second decomposed form: %s", dvc_error_message());
     dvc_hybrid_model_clear(m);
+}
+
+/* ---- two contacts ---------------------------------------------------------- */
+
+/* x' = a - sgn x, y' = b - sgn y (Stewart's introduction: two terms) */
+static void two_d(dvc_hybrid_model_t m, const char *a, const char *b, const char *mode0, double x0,
+                  double y0, double T)
+{
+    const char *names[2] = {"x", "y"}, *f0[2] = {a, b};
+    const char *fxp[2] = {"-1", "0"}, *fxm[2] = {"1", "0"}, *fyp[2] = {"0", "-1"},
+               *fym[2] = {"0", "1"};
+    dvc_hybrid_term terms[2] = {{"cx", "x", fxp, fxm}, {"cy", "y", fyp, fym}};
+    dvc_hybrid_model_init(m, 2, names, 53);
+    dvc_status st = dvc_hybrid_add_decomposed(m, f0, 2, terms, NULL);
+    REQUIRE(st == DVC_OK, "two terms: %s", dvc_error_message());
+    dvc_ivec_t X;
+    mpfr_t t0, t1;
+    dvc_ivec_init2(X, 2, 53);
+    mpfr_inits2(53, t0, t1, (mpfr_ptr)0);
+    mpfi_set_d(X->e[0], x0);
+    mpfi_set_d(X->e[1], y0);
+    mpfr_set_ui(t0, 0, MPFR_RNDN);
+    mpfr_set_d(t1, T, MPFR_RNDN);
+    st = dvc_hybrid_set_initial(m, dvc_hybrid_find_mode(m, mode0), X, t0, T > 0 ? t1 : t1);
+    REQUIRE(st == DVC_OK, "two terms: %s", dvc_error_message());
+    dvc_ivec_clear(X);
+    mpfr_clears(t0, t1, (mpfr_ptr)0);
+}
+
+static void test_two_contacts(void)
+{
+    dvc_hybrid_model_t m;
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    mpfr_t e;
+    mpfr_init2(e, RP);
+    /* x' = -sgn x from 1, y' = 2 - sgn y from -1: y crosses at 1/3 (the
+     * other side pushes on), x sticks at 1; y goes on alone */
+    two_d(m, "0", "2", "cx>0,cy<0", 1, -1, 3);
+    CHECK(m->nmodes == 8 && m->ncontacts == 2, "two terms: %ld modes", m->nmodes);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_OK && r->nevents == 2, "two terms: %s, %ld events", dvc_error_message(),
+          r->nevents);
+    if (st == DVC_OK && r->nevents == 2) {
+        mpfr_set_ui(e, 1, MPFR_RNDN);
+        mpfr_div_ui(e, e, 3, MPFR_RNDN);
+        CHECK(contains(r->ev[0].t, e) && dvc_hybrid_event_kind_of(m, &r->ev[0]) == DVC_HYB_EV_CROSS &&
+                  !strcmp(m->modes[r->ev[0].mode_after].name, "cx>0,cy>0"),
+              "two terms: first event %s", m->modes[r->ev[0].mode_after].name);
+        mpfr_set_ui(e, 1, MPFR_RNDN);
+        CHECK(contains(r->ev[1].t, e) &&
+                  dvc_hybrid_event_kind_of(m, &r->ev[1]) == DVC_HYB_EV_ENTER_SLIDE &&
+                  !strcmp(m->modes[r->ev[1].mode_after].name, "cx=0,cy>0") &&
+                  !strcmp(dvc_hybrid_mode_active(&m->modes[r->ev[1].mode_after], 0), "+-") &&
+                  !strcmp(dvc_hybrid_mode_active(&m->modes[r->ev[1].mode_after], 1), "+"),
+              "two terms: second event %s", m->modes[r->ev[1].mode_after].name);
+        /* x(3) = 0, y(3) = 3 - 1/3 = 8/3 */
+        mpfr_set_ui(e, 0, MPFR_RNDN);
+        CHECK(contains(r->x[r->nsteps]->e[0], e), "two terms: x(3) = 0 not enclosed");
+        mpfr_set_ui(e, 8, MPFR_RNDN);
+        mpfr_div_ui(e, e, 3, MPFR_RNDN);
+        CHECK(contains(r->x[r->nsteps]->e[1], e), "two terms: y(3) = 8/3 not enclosed");
+    }
+    dvc_hybrid_model_clear(m);
+    /* x' = -sgn x, y' = -sgn y from (1, 2): x sticks at 1, then y reaches
+     * its surface at 2 while x sticks: refused, not guessed */
+    two_d(m, "0", "0", "cx>0,cy>0", 1, 2, 3);
+    st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_NOT_CERTIFIED && r->nevents == 1 &&
+              strstr(dvc_error_message(), "several contacts switch at once: not supported yet"),
+          "two surfaces at once: %s: %s", dvc_status_name(st), dvc_error_message());
+    mpfr_set_ui(e, 2, MPFR_RNDN);
+    CHECK(contains(r->stop_t, e), "two surfaces at once: t = 2 not in the reported time");
+    printf("two surfaces at once: %s\n", dvc_error_message());
+    dvc_hybrid_model_clear(m);
+    mpfr_clear(e);
+    dvc_hybrid_result_clear(r);
 }
 
 /* ---- GESDA Appendix A: independent reference ---------------------------- */
@@ -346,7 +436,7 @@ static void test_stickslip_result(const dvc_hybrid_model_t m, const dvc_hybrid_r
             mpfr_t s;
             mpfr_init2(s, RP);
             mpfr_sin(s, R->ta[k + 1], MPFR_RNDN);
-            CHECK(!strcmp(dvc_hybrid_mode_active(&m->modes[e->mode_after]),
+            CHECK(!strcmp(dvc_hybrid_mode_active(&m->modes[e->mode_after], 0),
                           mpfr_sgn(s) > 0 ? "+" : "-"),
                   "%s: event %ld leaves to %s", what, k + 1, m->modes[e->mode_after].name);
             mpfr_clear(s);
@@ -537,6 +627,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "--csv") && argc > 3) return write_csv(atol(argv[2]), atof(argv[3]));
     test_one_d();
     test_refusals();
+    test_two_contacts();
     test_stickslip(argv[1]);
     return check_report();
 }

@@ -24,20 +24,28 @@ typedef struct {
     dvc_imat_t A;     /* n x n (linear modes; 0 x 0 otherwise) */
     dvc_expr_t *b;    /* n expressions of t (linear modes), NULL: b = 0 */
     dvc_expr_t *f;    /* n expressions of t and the state (field modes) */
-    int side;         /* 0: a plain mode; 1 / -1: the region h > 0 / h < 0 of
-                       * contact `contact`; 2: sliding on its surface h = 0 */
-    long contact;     /* index into the model's contacts (when side != 0) */
+    int *sides;       /* a mode of a decomposed model: per discontinuous term,
+                       * 1 / -1: in its region h > 0 / h < 0, 2: sliding on
+                       * its surface h = 0 (at most one term slides); NULL
+                       * for a plain mode */
 } dvc_hybrid_mode;
 
-/* A discontinuous term of Stewart's decomposed form x' = f0 + f^j(x), with
- * f^j = f+ where h > 0 and f- where h < 0, h affine in the state (a
- * friction sgn-term). dvc_hybrid_add_contact generates its three modes, the
- * switching functions h, h'+ = grad h . (f0 + f+), h'- = grad h . (f0 + f-)
- * and the transitions between them (docs/sliding.md). */
+/* One discontinuous term of Stewart's decomposed form (a contact): f+
+ * where h(x) > 0, f- where h(x) < 0 (n expressions each); h affine in the
+ * state and free of t. */
+typedef struct {
+    const char *name, *h;
+    const char *const *fplus, *const *fminus;
+} dvc_hybrid_term;
+
+/* A term as compiled into the model (docs/sliding.md): its switching
+ * functions h and, for each assignment o of the other terms' regions
+ * (index: bit l set when the l-th other term is in h < 0; 2^(m-1) entries),
+ * a = grad h . (f0 + f+ + sum_o) and b = grad h . (f0 + f- + sum_o). */
 typedef struct {
     char *name;
-    long h, qplus, qminus;       /* switching functions */
-    long mplus, mminus, mslide;  /* modes h > 0, h < 0, sliding on h = 0 */
+    long h;
+    long *qplus, *qminus;
 } dvc_hybrid_contact;
 
 /* A transition: when g crosses zero in direction dir (+1: from g < 0 to
@@ -69,7 +77,7 @@ typedef struct {
     long guard_bits;       /* extra bits of the engine's internal precision
                             * (results are rounded outward to prec); 0: none */
     long ncontacts;
-    dvc_hybrid_contact *contacts; /* decomposed form (dvc_hybrid_add_contact) */
+    dvc_hybrid_contact *contacts; /* decomposed form (dvc_hybrid_add_decomposed) */
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 
@@ -95,19 +103,19 @@ dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const c
  * NULL (identity). */
 dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, int dir, long to,
                                      const char *const *reset, const dvc_expr_consts_t consts);
-/* Add a discontinuous term named name (Stewart's decomposed form, one
- * contact): x' = f0(t, x) + f+(t, x) where h(x) > 0, f0 + f- where h < 0,
- * the Filippov convex combination on h = 0 where both fields point toward
- * the surface. h must be affine in the state and free of t (proven from its
- * expression); f0, fplus, fminus: n expressions of t and the state. Adds
- * the modes "name>0", "name<0", "name=0" (sliding), the switching functions
- * "name", "name'+", "name'-" and their transitions; *index (may be NULL)
- * receives the contact's index. A second contact is refused (several
- * contacts switching at once need Stewart's active-set LCP). */
-dvc_status dvc_hybrid_add_contact(dvc_hybrid_model_t m, const char *name, const char *h,
-                                  const char *const *f0, const char *const *fplus,
-                                  const char *const *fminus, const dvc_expr_consts_t consts,
-                                  long *index);
+/* Stewart's decomposed form x' = f0(t, x) + sum_j f^j(t, x) with nterms
+ * discontinuous terms (contacts), Filippov's convex combination on a
+ * surface h_j = 0 where the fields of both sides point toward it. Adds one
+ * mode per assignment of regions with at most one term sliding, named by
+ * its regions ("friction>0", "friction=0", "a>0,b<0"), the switching
+ * functions "name" (h) and "name'+", "name'-" (a and b above; with several
+ * terms "name'+@<regions of the others>") and their transitions. A model
+ * takes one decomposed form and no other modes. Two terms on their surfaces
+ * at once (one sliding while another reaches its surface) are refused when
+ * met ("several contacts switch at once: not supported yet"). */
+dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0, long nterms,
+                                     const dvc_hybrid_term *terms,
+                                     const dvc_expr_consts_t consts);
 
 /* Index of a mode / switching function by name, or -1. */
 long dvc_hybrid_find_mode(const dvc_hybrid_model_t m, const char *name);
@@ -147,9 +155,9 @@ dvc_hybrid_event_kind dvc_hybrid_event_kind_of(const dvc_hybrid_model_t m,
                                                const dvc_hybrid_event *e);
 /* "cross", "enter-slide", "leave-slide". */
 const char *dvc_hybrid_event_kind_name(dvc_hybrid_event_kind k);
-/* The active set of mode md in Stewart's sense for its contact: "+" (h > 0),
+/* The active set of mode md in Stewart's sense for term j: "+" (h > 0),
  * "-" (h < 0) or "+-" (sliding); NULL for a plain mode. */
-const char *dvc_hybrid_mode_active(const dvc_hybrid_mode *md);
+const char *dvc_hybrid_mode_active(const dvc_hybrid_mode *md, long j);
 
 typedef struct {
     long nsteps, alloc;

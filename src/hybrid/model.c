@@ -69,6 +69,7 @@ static void free_exprs(dvc_expr_t *e, long n)
 
 void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
 {
+    hyb_contacts_clear(m);
     for (long i = 0; i < m->n && m->names; i++) free(m->names[i]);
     free(m->names);
     for (long k = 0; k < m->nmodes; k++) {
@@ -87,7 +88,6 @@ void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
     free(m->g);
     for (long k = 0; k < m->ntrans; k++) free_exprs(m->trans[k].reset, m->n);
     free(m->trans);
-    hyb_contacts_clear(m);
     dvc_ivec_clear(m->x0);
     mpfr_clear(m->t0);
     mpfr_clear(m->T);

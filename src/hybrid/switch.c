@@ -501,8 +501,9 @@ dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_
     st = hyb_flow_over(box, m1, L, t, S, c->K);
     if (st != DVC_OK) goto out;
     dvc_hybrid_transition trs; /* a contact surface reached: slide or cross */
-    if (m2->side == 2 && m1->side != 2) {
-        st = hyb_slide_decide(c, tr, cd, Xc, &trs);
+    long ck;
+    if (hyb_slide_reaches(c, tr, &ck)) {
+        st = hyb_slide_decide(c, tr, ck, cd, Xc, &trs);
         if (st != DVC_OK) goto out;
         tr = &trs;
         m2 = &m->modes[tr->to];
@@ -521,7 +522,7 @@ dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_
         goto transfer;
     }
     dvc_ivec_set(Yp, Xc);
-    if (m2->side == 2) { /* sliding: the Filippov condition replaces the crossing checks */
+    if (hyb_sliding_term(m, m2) >= 0) { /* sliding: the Filippov condition replaces the crossing checks */
         st = hyb_slide_enter_checks(c, tr, cd, Xc, Y);
         if (st != DVC_OK) goto out;
         goto others;

@@ -3,6 +3,7 @@
  * Stewart's decomposed form x' = f0 + sum_j f^j with one discontinuous term
  * per contact, each given by its indicator h and its values f+ (h > 0) and
  * f- (h < 0). Every message names the file and the field. */
+#include <stdlib.h>
 #include <string.h>
 #include "io/hybrid_json.h"
 
@@ -44,9 +45,16 @@ dvc_status dvc_hybrid_decomposed_from_json(dvc_hybrid_model_t m, const json_t *o
     char **f0o = NULL;
     st = dvc_hybrid_json_strs(&f0, &f0o, json_object_get(jd, "f0"), m->n, file, "decomposed.f0");
     if (st != DVC_OK) return st;
+    long nt = (long)json_object_size(jt);
+    dvc_hybrid_term *terms = calloc((size_t)nt, sizeof *terms);
+    const char ***strs = calloc((size_t)(2 * nt), sizeof *strs);
+    char ***owns = calloc((size_t)(2 * nt), sizeof *owns);
+    if (!terms || !strs || !owns) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     const char *key;
     json_t *term;
+    long k = 0;
     json_object_foreach((json_t *)jt, key, term) {
+        if (st != DVC_OK) break;
         char field[300], ff[320];
         snprintf(field, sizeof field, "decomposed.terms.%s", key);
         if (!json_is_object(term)) {
@@ -59,22 +67,29 @@ dvc_status dvc_hybrid_decomposed_from_json(dvc_hybrid_model_t m, const json_t *o
             st = dvc_error(DVC_ERR_INPUT, "%s: field '%s.h': expected an expression", file, field);
             break;
         }
-        const char **fp = NULL, **fm = NULL;
-        char **fpo = NULL, **fmo = NULL;
         snprintf(ff, sizeof ff, "%s.f+", field);
-        st = dvc_hybrid_json_strs(&fp, &fpo, json_object_get(term, "f+"), m->n, file, ff);
+        st = dvc_hybrid_json_strs(&strs[2 * k], &owns[2 * k], json_object_get(term, "f+"), m->n,
+                                  file, ff);
         if (st == DVC_OK) {
             snprintf(ff, sizeof ff, "%s.f-", field);
-            st = dvc_hybrid_json_strs(&fm, &fmo, json_object_get(term, "f-"), m->n, file, ff);
+            st = dvc_hybrid_json_strs(&strs[2 * k + 1], &owns[2 * k + 1],
+                                      json_object_get(term, "f-"), m->n, file, ff);
         }
-        if (st == DVC_OK) {
-            st = dvc_hybrid_add_contact(m, key, json_string_value(jh), f0, fp, fm, c, NULL);
-            if (st != DVC_OK) st = dvc_error_context(st, "%s: field '%s': ", file, field);
-        }
-        if (fp) dvc_hybrid_json_strs_free(fp, fpo, m->n);
-        if (fm) dvc_hybrid_json_strs_free(fm, fmo, m->n);
-        if (st != DVC_OK) break;
+        terms[k].name = key;
+        terms[k].h = json_string_value(jh);
+        terms[k].fplus = strs[2 * k];
+        terms[k].fminus = strs[2 * k + 1];
+        k++;
     }
+    if (st == DVC_OK) {
+        st = dvc_hybrid_add_decomposed(m, f0, nt, terms, c);
+        if (st != DVC_OK) st = dvc_error_context(st, "%s: field 'decomposed.terms': ", file);
+    }
+    for (long i = 0; strs && i < 2 * nt; i++)
+        if (strs[i]) dvc_hybrid_json_strs_free(strs[i], owns[i], m->n);
+    free(strs);
+    free(owns);
+    free(terms);
     dvc_hybrid_json_strs_free(f0, f0o, m->n);
     return st;
 }

@@ -9,8 +9,10 @@ static json_t *active_json(const dvc_hybrid_model_struct *m, long mode)
 {
     const dvc_hybrid_mode *md = &m->modes[mode];
     json_t *o = json_object();
-    const char *a = dvc_hybrid_mode_active(md);
-    if (a) json_object_set_new(o, m->contacts[md->contact].name, json_string(a));
+    for (long j = 0; j < m->ncontacts; j++) {
+        const char *a = dvc_hybrid_mode_active(md, j);
+        if (a) json_object_set_new(o, m->contacts[j].name, json_string(a));
+    }
     return o;
 }
 

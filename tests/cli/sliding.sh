@@ -79,6 +79,22 @@ EOF2
 expect 1 "several contacts switch at once: not supported yet" "two surfaces at once" -- \
     "$exe" enclose "$tmp/two.json" -o "$tmp/two.cert.json"
 absent "$tmp/two.cert.json" "two surfaces at once"
+# Stewart's three-mass problem (15): certified through its first 9
+# switching points, then m3 reaches its surface while m1 sticks (t = 3.8806):
+# refused there, with the certified part reported
+cat > "$tmp/threemass.json" <<'EOF2'
+{"states": ["x1", "x2", "x3", "v1", "v2", "v3"], "constants": {"mu": "0.3"},
+ "decomposed": {"f0": ["v1", "v2", "v3", "-x1 + (x2 - x1) - v1", "(x1 - x2) + (x3 - x2) - v2",
+                       "(x2 - x3) - v3 + 10*cos(pi*t)"],
+  "terms": {"m1": {"h": "v1", "f+": [0, 0, 0, "-mu", 0, 0], "f-": [0, 0, 0, "mu", 0, 0]},
+            "m2": {"h": "v2", "f+": [0, 0, 0, 0, "-mu", 0], "f-": [0, 0, 0, 0, "mu", 0]},
+            "m3": {"h": "v3", "f+": [0, 0, 0, 0, 0, "-mu"], "f-": [0, 0, 0, 0, 0, "mu"]}}},
+ "initial": {"mode": "m1<0,m2>0,m3>0", "x": [-1, 1, -1, -1, 1, 1]}, "T": 10, "h": 0.05}
+EOF2
+expect 1 "t in \[3.88061.*'m3' reaches its surface while 'm1' slides: several contacts switch at once" \
+    "three-mass: two surfaces at once" -- "$exe" enclose "$tmp/threemass.json" -o "$tmp/tm.cert.json"
+grep -q "certified up to t = 3.87.*9 crossings" "$tmp/out" && ok || bad "three-mass: certified part"
+absent "$tmp/tm.cert.json" "three-mass"
 # sliding start off the surface: exit 1 with the reason
 cat > "$tmp/off.json" <<EOF2
 {"states": ["x", "v"], "initial": {"mode": "c=0", "x": [0, 0.5]}, "T": 1,

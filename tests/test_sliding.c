@@ -197,7 +197,7 @@ static void test_two_contacts(void)
     mpfr_init2(e, RP);
     /* x' = -sgn x from 1, y' = 2 - sgn y from -1: y crosses at 1/3 (the
      * other side pushes on), x sticks at 1; y goes on alone */
-    two_d(m, "0", "2", "cx>0,cy<0", 1, -1, 3);
+    two_d(m, "0", "2", "cx>0&cy<0", 1, -1, 3);
     CHECK(m->nmodes == 8 && m->ncontacts == 2, "two terms: %ld modes", m->nmodes);
     dvc_status st = dvc_hybrid_enclose(r, m);
     CHECK(st == DVC_OK && r->nevents == 2, "two terms: %s, %ld events", dvc_error_message(),
@@ -206,12 +206,12 @@ static void test_two_contacts(void)
         mpfr_set_ui(e, 1, MPFR_RNDN);
         mpfr_div_ui(e, e, 3, MPFR_RNDN);
         CHECK(contains(r->ev[0].t, e) && dvc_hybrid_event_kind_of(m, &r->ev[0]) == DVC_HYB_EV_CROSS &&
-                  !strcmp(m->modes[r->ev[0].mode_after].name, "cx>0,cy>0"),
+                  !strcmp(m->modes[r->ev[0].mode_after].name, "cx>0&cy>0"),
               "two terms: first event %s", m->modes[r->ev[0].mode_after].name);
         mpfr_set_ui(e, 1, MPFR_RNDN);
         CHECK(contains(r->ev[1].t, e) &&
                   dvc_hybrid_event_kind_of(m, &r->ev[1]) == DVC_HYB_EV_ENTER_SLIDE &&
-                  !strcmp(m->modes[r->ev[1].mode_after].name, "cx=0,cy>0") &&
+                  !strcmp(m->modes[r->ev[1].mode_after].name, "cx=0&cy>0") &&
                   !strcmp(dvc_hybrid_mode_active(&m->modes[r->ev[1].mode_after], 0), "+-") &&
                   !strcmp(dvc_hybrid_mode_active(&m->modes[r->ev[1].mode_after], 1), "+"),
               "two terms: second event %s", m->modes[r->ev[1].mode_after].name);
@@ -225,7 +225,7 @@ static void test_two_contacts(void)
     dvc_hybrid_model_clear(m);
     /* x' = -sgn x, y' = -sgn y from (1, 2): x sticks at 1, then y reaches
      * its surface at 2 while x sticks: refused, not guessed */
-    two_d(m, "0", "0", "cx>0,cy>0", 1, 2, 3);
+    two_d(m, "0", "0", "cx>0&cy>0", 1, 2, 3);
     st = dvc_hybrid_enclose(r, m);
     CHECK(st == DVC_NOT_CERTIFIED && r->nevents == 1 &&
               strstr(dvc_error_message(), "several contacts switch at once: not supported yet"),

@@ -107,7 +107,7 @@ dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, in
  * discontinuous terms (contacts), Filippov's convex combination on a
  * surface h_j = 0 where the fields of both sides point toward it. Adds one
  * mode per assignment of regions with at most one term sliding, named by
- * its regions ("friction>0", "friction=0", "a>0,b<0"), the switching
+ * its regions ("friction>0", "friction=0", "a>0&b<0"), the switching
  * functions "name" (h) and "name'+", "name'-" (a and b above; with several
  * terms "name'+@<regions of the others>") and their transitions. A model
  * takes one decomposed form and no other modes. Two terms on their surfaces

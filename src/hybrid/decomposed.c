@@ -128,14 +128,15 @@ static char **base_texts(long n, const char *const *f0, long nt, const dvc_hybri
     return b;
 }
 
-/* "name>0,other<0" for the regions s (2: "=0"), skipping term skip */
+/* "name>0&other<0" for the regions s (2: "=0"), skipping term skip (no
+ * comma: mode names appear in CSV files) */
 static char *regions_name(long nt, const dvc_hybrid_term *terms, const int *s, long skip)
 {
     char *r = cat(NULL, "");
     int first = 1;
     for (long l = 0; l < nt && r; l++) {
         if (l == skip) continue;
-        if (!first) r = cat(r, ",");
+        if (!first) r = cat(r, "&");
         r = r ? cat(r, terms[l].name) : NULL;
         r = r ? cat(r, s[l] == 1 ? ">0" : s[l] == -1 ? "<0" : "=0") : NULL;
         first = 0;

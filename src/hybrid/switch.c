@@ -522,7 +522,7 @@ dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_
         goto transfer;
     }
     dvc_ivec_set(Yp, Xc);
-    if (hyb_sliding_term(m, m2) >= 0) { /* sliding: the Filippov condition replaces the crossing checks */
+    if (hyb_sliding_term(m, m2) >= 0) { /* sliding: Filippov replaces the crossing checks */
         st = hyb_slide_enter_checks(c, tr, cd, Xc, Y);
         if (st != DVC_OK) goto out;
         goto others;

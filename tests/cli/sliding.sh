@@ -69,10 +69,24 @@ bad_model "initial mode not generated" "initial.mode" <<EOF2
 {"states": ["x", "v"], "initial": {"mode": "stick", "x": [0, 0]}, "T": 1,
  "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "f+": [0, -1], "f-": [0, 1]}}}}
 EOF2
+# two terms (x' = -sgn x, y' = 2 - sgn y): y crosses at 1/3, x sticks at 1;
+# certified, verified, exported (mode names hold no comma: 8 CSV fields)
+cat > "$tmp/two_ok.json" <<EOF2
+{"states": ["x", "y"], "initial": {"mode": "cx>0&cy<0", "x": [1, -1]}, "T": 3,
+ "decomposed": {"f0": ["0", "2"], "terms": {"cx": {"h": "x", "f+": [-1, 0], "f-": [1, 0]},
+                                            "cy": {"h": "y", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+expect 0 "2 crossings" "two terms: cross and stick" -- "$exe" enclose "$tmp/two_ok.json" -o "$tmp/two_ok.cert.json"
+grep -q '"kind":"cross","active":{"cx":"+","cy":"+"}' "$tmp/two_ok.cert.json" && ok || bad "two terms: cross event"
+grep -q '"kind":"enter-slide","active":{"cx":"+-","cy":"+"}' "$tmp/two_ok.cert.json" && ok ||
+    bad "two terms: enter-slide event"
+expect 0 "^accepted: " "two terms: verify" -- "$exe" verify "$tmp/two_ok.cert.json"
+expect 0 "" "two terms: export" -- "$exe" export "$tmp/two_ok.cert.json" -o "$tmp/two.csv"
+awk -F, 'NF != 8 { bad = 1 } END { exit bad }' "$tmp/two.csv" && ok || bad "two terms: export rows not of 8 fields"
 # two terms (x' = -sgn x, y' = -sgn y): x sticks at t = 1, y reaches its
 # surface at t = 2 while x sticks: exit 1, never a guessed active set
 cat > "$tmp/two.json" <<EOF2
-{"states": ["x", "y"], "initial": {"mode": "cx>0,cy>0", "x": [1, 2]}, "T": 3,
+{"states": ["x", "y"], "initial": {"mode": "cx>0&cy>0", "x": [1, 2]}, "T": 3,
  "decomposed": {"f0": ["0", "0"], "terms": {"cx": {"h": "x", "f+": [-1, 0], "f-": [1, 0]},
                                             "cy": {"h": "y", "f+": [0, -1], "f-": [0, 1]}}}}
 EOF2
@@ -89,7 +103,7 @@ cat > "$tmp/threemass.json" <<'EOF2'
   "terms": {"m1": {"h": "v1", "f+": [0, 0, 0, "-mu", 0, 0], "f-": [0, 0, 0, "mu", 0, 0]},
             "m2": {"h": "v2", "f+": [0, 0, 0, 0, "-mu", 0], "f-": [0, 0, 0, 0, "mu", 0]},
             "m3": {"h": "v3", "f+": [0, 0, 0, 0, 0, "-mu"], "f-": [0, 0, 0, 0, 0, "mu"]}}},
- "initial": {"mode": "m1<0,m2>0,m3>0", "x": [-1, 1, -1, -1, 1, 1]}, "T": 10, "h": 0.05}
+ "initial": {"mode": "m1<0&m2>0&m3>0", "x": [-1, 1, -1, -1, 1, 1]}, "T": 10, "h": 0.05}
 EOF2
 expect 1 "t in \[3.88061.*'m3' reaches its surface while 'm1' slides: several contacts switch at once" \
     "three-mass: two surfaces at once" -- "$exe" enclose "$tmp/threemass.json" -o "$tmp/tm.cert.json"

@@ -176,8 +176,8 @@ long hyb_sliding_term(const dvc_hybrid_model_struct *m, const dvc_hybrid_mode *m
     return -1;
 }
 
-/* the m-th assignment of regions: j sliding (or -1), the others from the
- * bits of code (bit set: h < 0) */
+/* an assignment of regions: term j sliding (or none: -1), the others from
+ * the bits of code (bit set: h < 0) */
 static void assign(int *s, long nt, long j, long code)
 {
     long bit = 0;
@@ -191,6 +191,16 @@ static void assign(int *s, long nt, long j, long code)
     }
 }
 
+/* a term's name goes into mode names and CSV files: an identifier */
+static int is_ident(const char *p)
+{
+    if (!p || !(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z'))) return 0;
+    for (p++; *p; p++)
+        if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+              (*p >= '0' && *p <= '9')))
+            return 0;
+    return 1;
+}
 
 dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0, long nt,
                                      const dvc_hybrid_term *terms,
@@ -207,7 +217,9 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
         if (!f0[i]) return dvc_error(DVC_ERR_INPUT, "f0: missing expression for %s", m->names[i]);
     for (long k = 0; k < nt; k++) {
         const dvc_hybrid_term *tk = &terms[k];
-        if (!tk->name || !*tk->name) return dvc_error(DVC_ERR_INPUT, "a term needs a name");
+        if (!is_ident(tk->name))
+            return dvc_error(DVC_ERR_INPUT, "term name '%s' is not an identifier",
+                             tk->name ? tk->name : "");
         if (!tk->h || !tk->fplus || !tk->fminus)
             return dvc_error(DVC_ERR_INPUT, "term '%s': needs h, f+ and f-", tk->name);
         for (long i = 0; i < n; i++)

@@ -65,6 +65,9 @@ EOF2
 bad_model "unknown key in a term" "unknown field 'g'" <<EOF2
 {$head, "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "g": 1, "f+": [0, -1], "f-": [0, 1]}}}}
 EOF2
+bad_model "term name not an identifier" "term name 'c,d' is not an identifier" <<EOF2
+{$head, "decomposed": {"f0": ["v", "0"], "terms": {"c,d": {"h": "v", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
 bad_model "initial mode not generated" "initial.mode" <<EOF2
 {"states": ["x", "v"], "initial": {"mode": "stick", "x": [0, 0]}, "T": 1,
  "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "f+": [0, -1], "f-": [0, 1]}}}}

@@ -242,7 +242,8 @@ static void test_two_contacts(void)
 
 /* State (p1, p2, v1, v2) at time t of the piece that starts at ta in state
  * xa, in phase ph (0: stick, +1: v1 > v2, -1: v1 < v2); closed forms with
- * m1 = m2 = 1, f1 = sin t, f2 = 0, mu FN = 0.4. */
+ * m1 = m2 = 1, f1 = sin t, f2 = 0, mu FN = ref_mu. */
+static const char *ref_mu = "0.4";
 static void piece(mpfr_t *x, const mpfr_t *xa, const mpfr_t ta, int ph, const mpfr_t t)
 {
     mpfr_t s, c0, u, w;
@@ -262,7 +263,7 @@ static void piece(mpfr_t *x, const mpfr_t *xa, const mpfr_t ta, int ph, const mp
     mpfr_t va, mu, q;
     mpfr_inits2(RP, va, mu, q, (mpfr_ptr)0);
     mpfr_set(va, xa[2], MPFR_RNDN); /* v1 = v2 at the start of every piece */
-    mpfr_set_str(mu, "0.4", 10, MPFR_RNDN);
+    mpfr_set_str(mu, ref_mu, 10, MPFR_RNDN);
     if (ph == 0) {
         /* v = va + u/2, p_i = p_i(ta) + va s + w/2 */
         mpfr_div_ui(q, u, 2, MPFR_RNDN);
@@ -293,15 +294,16 @@ static void piece(mpfr_t *x, const mpfr_t *xa, const mpfr_t ta, int ph, const mp
     mpfr_clears(s, c0, u, w, sa, va, mu, q, (mpfr_ptr)0);
 }
 
-/* The function whose zero ends a piece: stick: sin t - 0.8 (leave to +)
- * times sin t + 0.8 (leave to -); slip: v1 - v2. */
+/* The function whose zero ends a piece: stick: sin t - 2 mu (leave to +)
+ * times sin t + 2 mu (leave to -); slip: v1 - v2. */
 static void end_fn(mpfr_t y, const mpfr_t *xa, const mpfr_t ta, int ph, const mpfr_t t)
 {
     if (ph == 0) {
         mpfr_t a, b;
         mpfr_inits2(RP, a, b, (mpfr_ptr)0);
         mpfr_sin(a, t, MPFR_RNDN);
-        mpfr_set_str(b, "0.8", 10, MPFR_RNDN);
+        mpfr_set_str(b, ref_mu, 10, MPFR_RNDN);
+        mpfr_mul_2ui(b, b, 1, MPFR_RNDN);
         mpfr_add(y, a, b, MPFR_RNDN);
         mpfr_sub(a, a, b, MPFR_RNDN);
         mpfr_mul(y, y, a, MPFR_RNDN);
@@ -381,12 +383,16 @@ static void ref_build(ref_ss *R, double T)
             mpfr_sin(ym, tl, MPFR_RNDN);
             R->ph[k + 1] = mpfr_sgn(ym) > 0 ? 1 : -1;
         } else {
-            /* the surface reached from a slip: the Filippov condition
-             * |sin t| < 0.8 holds at every such time here, so it sticks */
+            /* the surface reached from a slip: sticks where the Filippov
+             * condition |sin t| < 2 mu holds, else slips the other way */
+            mpfr_t b;
+            mpfr_init2(b, RP);
+            mpfr_set_str(b, ref_mu, 10, MPFR_RNDN);
+            mpfr_mul_2ui(b, b, 1, MPFR_RNDN);
             mpfr_sin(ym, tl, MPFR_RNDN);
             mpfr_abs(ym, ym, MPFR_RNDN);
-            CHECK(mpfr_cmp_d(ym, 0.79) < 0, "reference: a slip ends where |sin t| >= 0.79");
-            R->ph[k + 1] = 0;
+            R->ph[k + 1] = mpfr_cmp(ym, b) < 0 ? 0 : -R->ph[k];
+            mpfr_clear(b);
         }
         R->npiece = k + 2;
     }
@@ -407,6 +413,9 @@ static void ref_eval(mpfr_t *x, const ref_ss *R, const mpfr_t t)
     while (k + 1 < R->npiece && mpfr_cmp(R->ta[k + 1], t) <= 0) k++;
     piece(x, (const mpfr_t *)R->xa[k], R->ta[k], R->ph[k], t);
 }
+
+static void tube_vs_ref(const dvc_hybrid_model_t m, const dvc_hybrid_result_t r, const ref_ss *R,
+                        const char *what, double wmax);
 
 static void test_stickslip_result(const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,
                                   const ref_ss *R, const char *what)
@@ -455,7 +464,13 @@ static void test_stickslip_result(const dvc_hybrid_model_t m, const dvc_hybrid_r
               "%s: the first switch does not contain arcsin(0.8)", what);
         mpfr_clears(lo, hi, (mpfr_ptr)0);
     }
-    /* the tube contains the reference at 1001 times (grid and between) */
+    tube_vs_ref(m, r, R, what, wmax);
+}
+
+/* The tube contains the reference at 1001 times (grid and between). */
+static void tube_vs_ref(const dvc_hybrid_model_t m, const dvc_hybrid_result_t r, const ref_ss *R,
+                        const char *what, double wmax)
+{
     mpfr_t x[4], tt;
     mpfi_t T;
     dvc_ivec_t X;
@@ -484,6 +499,73 @@ static void test_stickslip_result(const dvc_hybrid_model_t m, const dvc_hybrid_r
     mpfr_clear(tt);
     mpfi_clear(T);
     dvc_ivec_clear(X);
+}
+
+/* The stick-slip model with friction mu (m1 = m2 = FN = 1, h = 0.25). */
+static void build_ss(dvc_hybrid_model_t m, const char *mu)
+{
+    const char *names[4] = {"p1", "p2", "v1", "v2"};
+    const char *f0[4] = {"v1", "v2", "sin(t)", "0"};
+    char mp[32], mm[32];
+    snprintf(mp, sizeof mp, "-%s", mu);
+    snprintf(mm, sizeof mm, "%s", mu);
+    const char *fp[4] = {"0", "0", mp, mm}, *fm[4] = {"0", "0", mm, mp};
+    const double x0[4] = {1, 1, 0, 0};
+    dvc_hybrid_model_init(m, 4, names, 53);
+    m->h = 0.25;
+    dvc_hybrid_term term = {"friction", "v1 - v2", fp, fm};
+    REQUIRE(dvc_hybrid_add_decomposed(m, f0, 1, &term, NULL) == DVC_OK, "%s", dvc_error_message());
+    dvc_ivec_t x;
+    mpfr_t t0, T;
+    dvc_ivec_init2(x, 4, 53);
+    dvc_ivec_set_d(x, x0);
+    mpfr_inits2(53, t0, T, (mpfr_ptr)0);
+    mpfr_set_ui(t0, 0, MPFR_RNDN);
+    mpfr_set_ui(T, 10, MPFR_RNDN);
+    REQUIRE(dvc_hybrid_set_initial(m, dvc_hybrid_find_mode(m, "friction=0"), x, t0, T) == DVC_OK,
+            "%s", dvc_error_message());
+    mpfr_clears(t0, T, (mpfr_ptr)0);
+    dvc_ivec_clear(x);
+}
+
+/* Weaker friction: slips that end where |sin t| > 2 mu cross the surface
+ * (kind cross) instead of sticking; events and tube against the reference. */
+static void test_stickslip_mu(const char *mu)
+{
+    char what[64];
+    snprintf(what, sizeof what, "stick-slip, mu = %s", mu);
+    ref_mu = mu;
+    ref_ss R;
+    ref_build(&R, 10);
+    dvc_hybrid_model_t m;
+    build_ss(m, mu);
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_OK && r->certified, "%s: %s", what, dvc_error_message());
+    CHECK(r->nevents == R.npiece - 1, "%s: %ld events, reference %d", what, r->nevents,
+          R.npiece - 1);
+    long ncross = 0;
+    double wmax = 0;
+    for (long k = 0; st == DVC_OK && k < r->nevents && k + 1 < R.npiece; k++) {
+        const dvc_hybrid_event *e = &r->ev[k];
+        int a = R.ph[k], b = R.ph[k + 1];
+        dvc_hybrid_event_kind want = a == 0 ? DVC_HYB_EV_LEAVE_SLIDE
+                                     : b == 0 ? DVC_HYB_EV_ENTER_SLIDE : DVC_HYB_EV_CROSS;
+        ncross += want == DVC_HYB_EV_CROSS;
+        CHECK(dvc_hybrid_event_kind_of(m, e) == want, "%s: event %ld is %s", what, k + 1,
+              dvc_hybrid_event_kind_name(dvc_hybrid_event_kind_of(m, e)));
+        CHECK(contains(e->t, R.ta[k + 1]) && width(e->t) < 1e-10,
+              "%s: event %ld misses the reference time %.17g (width %g)", what, k + 1,
+              mpfr_get_d(R.ta[k + 1], MPFR_RNDN), width(e->t));
+        if (width(e->t) > wmax) wmax = width(e->t);
+    }
+    CHECK(ncross > 0, "%s: no crossing event (the test needs one)", what);
+    if (st == DVC_OK) tube_vs_ref(m, r, &R, what, wmax);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+    ref_clear(&R);
+    ref_mu = "0.4";
 }
 
 /* Certificate edits with fresh digests: only the recomputation rejects. */
@@ -629,5 +711,7 @@ int main(int argc, char **argv)
     test_refusals();
     test_two_contacts();
     test_stickslip(argv[1]);
+    test_stickslip_mu("0.1");
+    test_stickslip_mu("0.25");
     return check_report();
 }

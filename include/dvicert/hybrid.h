@@ -25,7 +25,29 @@ typedef struct {
     dvc_imat_t A;     /* n x n (linear modes; 0 x 0 otherwise) */
     dvc_expr_t *b;    /* n expressions of t (linear modes), NULL: b = 0 */
     dvc_expr_t *f;    /* n expressions of t and the state (field modes) */
+    int *sides;       /* a mode of a decomposed model: per discontinuous term,
+                       * 1 / -1: in its region h > 0 / h < 0, 2: sliding on
+                       * its surface h = 0 (at most one term slides); NULL
+                       * for a plain mode */
 } dvc_hybrid_mode;
+
+/* One discontinuous term of Stewart's decomposed form (a contact): f+
+ * where h(x) > 0, f- where h(x) < 0 (n expressions each); h affine in the
+ * state and free of t. */
+typedef struct {
+    const char *name, *h;
+    const char *const *fplus, *const *fminus;
+} dvc_hybrid_term;
+
+/* A term as compiled into the model (docs/sliding.md): its switching
+ * functions h and, for each assignment o of the other terms' regions
+ * (index: bit l set when the l-th other term is in h < 0; 2^(m-1) entries),
+ * a = grad h . (f0 + f+ + sum_o) and b = grad h . (f0 + f- + sum_o). */
+typedef struct {
+    char *name;
+    long h;
+    long *qplus, *qminus;
+} dvc_hybrid_contact;
 
 /* A transition: when g crosses zero in direction dir (+1: from g < 0 to
  * g > 0, -1: from g > 0 to g < 0, 0: either) while the mode is `from`,
@@ -56,6 +78,8 @@ typedef struct {
     long guard_bits;       /* extra bits of the engine's internal precision
                             * (results are rounded outward to prec); 0: none;
                             * DVC_HYBRID_GUARD_BITS after dvc_hybrid_model_init */
+    long ncontacts;
+    dvc_hybrid_contact *contacts; /* decomposed form (dvc_hybrid_add_decomposed) */
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 
@@ -87,6 +111,20 @@ dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const c
  * NULL (identity). */
 dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, int dir, long to,
                                      const char *const *reset, const dvc_expr_consts_t consts);
+/* Stewart's decomposed form x' = f0(t, x) + sum_j f^j(t, x) with nterms
+ * discontinuous terms (contacts), Filippov's convex combination on a
+ * surface h_j = 0 where the fields of both sides point toward it. Adds one
+ * mode per assignment of regions with at most one term sliding, named by
+ * its regions ("friction>0", "friction=0", "a>0&b<0"), the switching
+ * functions "name" (h) and "name'+", "name'-" (a and b above; with several
+ * terms "name'+@<regions of the others>") and their transitions. A model
+ * takes one decomposed form and no other modes. Two terms on their surfaces
+ * at once (one sliding while another reaches its surface) are refused when
+ * met ("several contacts switch at once: not supported yet"). */
+dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0, long nterms,
+                                     const dvc_hybrid_term *terms,
+                                     const dvc_expr_consts_t consts);
+
 /* Index of a mode / switching function by name, or -1. */
 long dvc_hybrid_find_mode(const dvc_hybrid_model_t m, const char *name);
 long dvc_hybrid_find_switch(const dvc_hybrid_model_t m, const char *name);
@@ -114,6 +152,22 @@ typedef struct {
     dvc_hybrid_class cls; /* DVC_HYB_TRANSVERSE: the engine records no other
                            * (the other classes stop the run, stop_class) */
 } dvc_hybrid_event;
+
+/* What an event does: a crossing, the start of a sliding motion on a
+ * contact surface, or its end (docs/sliding.md). */
+typedef enum {
+    DVC_HYB_EV_CROSS = 0,
+    DVC_HYB_EV_ENTER_SLIDE,
+    DVC_HYB_EV_LEAVE_SLIDE
+} dvc_hybrid_event_kind;
+/* The kind of event e of a result for m (from its modes before and after). */
+dvc_hybrid_event_kind dvc_hybrid_event_kind_of(const dvc_hybrid_model_t m,
+                                               const dvc_hybrid_event *e);
+/* "cross", "enter-slide", "leave-slide". */
+const char *dvc_hybrid_event_kind_name(dvc_hybrid_event_kind k);
+/* The active set of mode md in Stewart's sense for term j: "+" (h > 0),
+ * "-" (h < 0) or "+-" (sliding); NULL for a plain mode. */
+const char *dvc_hybrid_mode_active(const dvc_hybrid_mode *md, long j);
 
 typedef struct {
     long nsteps, alloc;

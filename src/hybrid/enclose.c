@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hybrid/engine.h"
+#include "hybrid/sliding.h"
 
 #define HYB_MAX_SPLIT 14 /* halvings of a step before giving up */
 
@@ -70,6 +71,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     long mode = m->mode0;
     mpfr_set(t, m->t0, MPFR_RNDN);
     st = hyb_push_point(&c, t, &L, NULL, mode);
+    if (st == DVC_OK) st = hyb_slide_initial(&c);
     while (st == DVC_OK && mpfr_cmp(t, m->T) < 0) {
         const dvc_hybrid_mode *md = &m->modes[mode];
         double h = hmax;
@@ -93,6 +95,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
                 st = dvc_expr_eval_x(phi, m->g[tr->g], Tstep, X);
                 if (st != DVC_OK) break;
                 if (!mpfi_has_zero(phi)) continue; /* no zero on the step */
+                if (hyb_slide_departing(&c, tr, mode, Tstep, X)) continue;
                 st = hyb_dphi_eval(phi, dphi, &c, tr->g, md, Tstep, X);
                 if (st != DVC_OK) break;
                 int s = hyb_sgn(dphi);

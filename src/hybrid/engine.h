@@ -47,5 +47,9 @@ dvc_status hyb_classify_tangent(hyb_ctx *c, long g, const dvc_hybrid_mode *md, c
 /* Apply a certified crossing: record it, move L to sup T through the
  * switch, record the step; t and mode are updated. */
 dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_cand *cd);
+/* Y encloses the solution of mode md on Tc from any state of Xc at any
+ * time of Tc (Picard-Lindelof; switch.c). */
+dvc_status hyb_apriori(dvc_ivec_t Y, const hyb_ctx *c, const dvc_hybrid_mode *md, const mpfi_t Tc,
+                       const dvc_ivec_t Xc);
 
 #endif

@@ -131,6 +131,10 @@ dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, con
         dvc_imat_set_d(Bn, a);
         st = dvc_imat_inv(Bi, Bn);
     }
+    if (st != DVC_OK) { /* a singular image (onto a sliding surface): the frame I */
+        dvc_imat_one(Bn);
+        st = dvc_imat_inv(Bi, Bn);
+    }
     if (st != DVC_OK) {
         st = dvc_error_context(st, "Lohner frame: ");
         goto out;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <math.h>
 #include "hybrid/internal.h"
+#include "hybrid/sliding.h"
 
 static char *xstrdup(const char *s)
 {
@@ -69,6 +70,7 @@ static void free_exprs(dvc_expr_t *e, long n)
 
 void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
 {
+    hyb_contacts_clear(m);
     for (long i = 0; i < m->n && m->names; i++) free(m->names[i]);
     free(m->names);
     for (long k = 0; k < m->nmodes; k++) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hybrid/engine.h"
+#include "hybrid/sliding.h"
 #include "expr/internal.h"
 
 /* phi' = dg/dt + grad g . f over T x X in the given mode. */
@@ -499,6 +500,14 @@ dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_
     mpfr_set_ui(&S->left, 0, MPFR_RNDD);
     st = hyb_flow_over(box, m1, L, t, S, c->K);
     if (st != DVC_OK) goto out;
+    dvc_hybrid_transition trs; /* a contact surface reached: slide or cross */
+    long ck;
+    if (hyb_slide_reaches(c, tr, &ck)) {
+        st = hyb_slide_decide(c, tr, ck, cd, Xc, &trs);
+        if (st != DVC_OK) goto out;
+        tr = &trs;
+        m2 = &m->modes[tr->to];
+    }
     /* the state right after the switch: Yp = R(T*, X*) (identity: X*) */
     if (tr->reset) {
         for (long i = 0; i < n && st == DVC_OK; i++)
@@ -513,6 +522,11 @@ dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_
         goto transfer;
     }
     dvc_ivec_set(Yp, Xc);
+    if (hyb_sliding_term(m, m2) >= 0) { /* sliding: Filippov replaces the crossing checks */
+        st = hyb_slide_enter_checks(c, tr, cd, Xc, Y);
+        if (st != DVC_OK) goto out;
+        goto others;
+    }
     /* the new mode's field must cross in the same direction (else sliding) */
     st = hyb_dphi_eval(phi, d2, c, tr->g, m2, cd->T, Xc);
     if (st != DVC_OK) goto out;
@@ -541,8 +555,10 @@ dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_
                        "behind in mode '%s'", tb, m->gname[tr->g], m2->name);
         goto out;
     }
+others:
     for (long k = 0; k < m->ntrans; k++) {
         if (m->trans[k].from != tr->to || m->trans[k].g == tr->g) continue;
+        if (hyb_slide_departs(c, tr, &m->trans[k])) continue;
         st = dvc_expr_eval_x(phi, m->g[m->trans[k].g], cd->T, Y);
         if (st != DVC_OK) goto out;
         if (mpfi_has_zero(phi)) {

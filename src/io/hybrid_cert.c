@@ -53,7 +53,8 @@ int dvc_hybrid_file_kind(const char *path)
     head = malloc(65537);
     got = head ? fread(head, 1, 65536, f) : 0;
     if (head) head[got] = '\0';
-    if (!head || (!strstr(head, "\"modes\"") && !strstr(head, "\"" HCERT_FORMAT "\""))) {
+    if (!head || (!strstr(head, "\"modes\"") && !strstr(head, "\"decomposed\"") &&
+                  !strstr(head, "\"" HCERT_FORMAT "\""))) {
         free(head);
         fclose(f);
         return 0;
@@ -227,6 +228,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
         json_object_set_new(o, "x", dec_vec(e->x, c->prec));
         json_object_set_new(o, "dphi", dec_pair(e->dphi, c->prec));
         json_object_set_new(o, "class", json_string(dvc_hybrid_class_name(e->cls)));
+        dvc_hybrid_event_json_kind(o, m, e);
         json_array_append_new(evs, o);
     }
     json_object_set_new(root, "events", evs);
@@ -346,7 +348,7 @@ static const char *const keys_root[] = {"format", "version", "generator", "preci
 static const char *const keys_method[] = {"engine", "order", "guard_bits", "h", NULL};
 static const char *const keys_step[] = {"t", "x", "mode", "box", NULL};
 static const char *const keys_event[] = {"t_lo", "t_hi", "switch", "from", "to", "x", "dphi",
-                                         "class", NULL};
+                                         "class", "kind", "active", NULL};
 static const char *const keys_summary[] = {"steps", "crossings", "max_width_at_T_upper",
                                            "max_event_width_upper", NULL};
 
@@ -495,6 +497,7 @@ static dvc_status read_event(dvc_hybrid_cert_t c, const json_t *o, long k, const
     }
     if (st == DVC_OK) st = read_mode(&e->mode_before, o, "from", c->model, w);
     if (st == DVC_OK) st = read_mode(&e->mode_after, o, "to", c->model, w);
+    if (st == DVC_OK) st = dvc_hybrid_event_json_check_kind(o, c->model, e, w);
     if (st == DVC_OK) {
         snprintf(w, sizeof w, "%s: events[%ld].x", file, k);
         st = read_vec(e->x, json_object_get(o, "x"), w);

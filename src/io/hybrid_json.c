@@ -9,7 +9,8 @@
 
 int dvc_hybrid_json_is_model(const json_t *obj)
 {
-    return json_is_object(obj) && json_object_get(obj, "modes") != NULL;
+    return json_is_object(obj) &&
+           (json_object_get(obj, "modes") != NULL || json_object_get(obj, "decomposed") != NULL);
 }
 
 /* n strings (or numbers, written back as text) from a JSON array. */
@@ -52,6 +53,17 @@ static void str_free(const char **s, char **o, long n)
     if (o)
         for (long k = 0; k < n; k++) free(o[k]);
     free(o);
+}
+
+dvc_status dvc_hybrid_json_strs(const char ***out, char ***own, const json_t *a, long n,
+                                const char *file, const char *field)
+{
+    return str_array(out, own, a, n, file, field);
+}
+
+void dvc_hybrid_json_strs_free(const char **s, char **own, long n)
+{
+    str_free(s, own, n);
 }
 
 static dvc_status read_consts(dvc_expr_consts_t c, const json_t *obj, const char *file,
@@ -327,10 +339,11 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
     dvc_expr_consts_t c;
     dvc_expr_consts_init(c);
     st = read_consts(c, obj, file, prec);
-    const json_t *jm = json_object_get(obj, "modes");
-    if (st == DVC_OK && (!json_is_object(jm) || json_object_size(jm) == 0))
+    const json_t *jm = json_object_get(obj, "modes"), *jdec = json_object_get(obj, "decomposed");
+    if (st == DVC_OK && jdec) st = dvc_hybrid_decomposed_from_json(m, obj, jdec, c, file);
+    else if (st == DVC_OK && (!json_is_object(jm) || json_object_size(jm) == 0))
         st = dvc_error(DVC_ERR_INPUT, "%s: field 'modes': expected a non-empty object", file);
-    if (st == DVC_OK) {
+    if (st == DVC_OK && !jdec) {
         const char *key;
         json_t *val;
         json_object_foreach((json_t *)jm, key, val)

@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include "dvicert/hybrid.h"
 
-/* True when obj looks like a hybrid model (it has "modes"). */
+/* True when obj looks like a hybrid model (it has "modes" or "decomposed"). */
 int dvc_hybrid_json_is_model(const json_t *obj);
 
 /* Build m (not initialised; dvc_hybrid_model_clear it after any return)
@@ -17,5 +17,24 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
                                 mpfr_prec_t prec);
 /* Same, reading the file at path. */
 dvc_status dvc_hybrid_load(dvc_hybrid_model_t m, const char *path, mpfr_prec_t prec);
+
+/* n expression texts (strings, or numbers written back) from the array a;
+ * free with dvc_hybrid_json_strs_free. Messages name file and field. */
+dvc_status dvc_hybrid_json_strs(const char ***out, char ***own, const json_t *a, long n,
+                                const char *file, const char *field);
+void dvc_hybrid_json_strs_free(const char **s, char **own, long n);
+/* The "decomposed" section jd of the model file obj (decomposed_json.c;
+ * docs/formats.md): f0 and the discontinuous terms, compiled into m. */
+dvc_status dvc_hybrid_decomposed_from_json(dvc_hybrid_model_t m, const json_t *obj,
+                                           const json_t *jd, const dvc_expr_consts_t c,
+                                           const char *file);
+/* Events of a model with contacts (sliding_cert.c): "kind" (cross,
+ * enter-slide, leave-slide) and "active" (the active set after the event)
+ * added to the event object o; and checked against the event's modes when
+ * read back (required with contacts, refused without). */
+void dvc_hybrid_event_json_kind(json_t *o, const dvc_hybrid_model_struct *m,
+                                const dvc_hybrid_event *e);
+dvc_status dvc_hybrid_event_json_check_kind(const json_t *o, const dvc_hybrid_model_struct *m,
+                                            const dvc_hybrid_event *e, const char *where);
 
 #endif

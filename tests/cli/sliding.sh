@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
+# End-to-end tests of Filippov sliding through the command: a model in
+# decomposed form (GESDA's stick-slip example) is enclosed, its certificate
+# lists the enter-slide / leave-slide events with their active sets, verify
+# re-checks it, check accepts the 256-bit reference (./test_sliding --csv)
+# and rejects a perturbed copy, edits are rejected; bad decomposed models
+# exit 2 naming the field, two contact surfaces at once exit 1, with no
+# output file left.
+# usage: bash tests/cli/sliding.sh DVICERT SRCROOT
+set -u
+exe=${1:?usage: sliding.sh DVICERT SRCROOT}
+src=${2:?usage: sliding.sh DVICERT SRCROOT}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+P="$src/certs/stickslip/stickslip.json"
+C="$tmp/ss.cert.json"
+expect 0 "6 crossings" "enclose a decomposed model (stick-slip)" -- "$exe" enclose "$P" -o "$C"
+for k in leave-slide enter-slide; do
+    n=$(grep -c "\"kind\":\"$k\"" "$C")
+    [ "$n" -eq 3 ] && ok || bad "certificate: $n $k events, expected 3"
+done
+grep -q '"kind":"enter-slide","active":{"friction":"+-"}' "$C" && ok || bad "active set of sliding"
+expect 0 "^accepted: .*6 crossings" "verify the stick-slip certificate" -- "$exe" verify "$C"
+expect 0 "^accepted: " "committed stick-slip certificate re-verified" -- \
+    "$exe" verify "$src/certs/stickslip/stickslip.cert.json"
+# edits: caught by the digest, and by the reader for a kind that does not
+# match the modes (recomputation-only edits: tests/test_sliding.c)
+sed '0,/"kind":"enter-slide"/s//"kind":"cross"/' "$C" > "$tmp/kind.json"
+cmp -s "$C" "$tmp/kind.json" && bad "the sed edit did not apply" || ok
+expect 2 "field 'kind'" "verify rejects an edited event kind" -- "$exe" verify "$tmp/kind.json"
+sed '0,/"t_lo":"9.2729521800161[0-9]*e-01"/s//"t_lo":"9.2729521800161250e-01"/' "$C" > "$tmp/t.json"
+cmp -s "$C" "$tmp/t.json" && bad "the sed edit did not apply" || ok
+expect 1 "^rejected: " "verify rejects a narrowed leave-slide time" -- "$exe" verify "$tmp/t.json"
+
+# check: the independent reference (closed forms, switch times bisected at
+# 256 bits) inside the tube; p1 moved by 1e-9 outside
+./test_sliding --csv 997 0 > "$tmp/ref.csv" && ok || bad "reference trajectory"
+./test_sliding --csv 997 1e-9 > "$tmp/pert.csv" && ok || bad "perturbed trajectory"
+expect 0 "inside: 0 of 998 samples" "check: the reference" -- "$exe" check "$C" "$tmp/ref.csv"
+expect 1 "VIOLATED" "check: a perturbed reference" -- "$exe" check "$C" "$tmp/pert.csv"
+expect 0 "" "export the stick-slip tube" -- "$exe" export "$C" -o "$tmp/tube.csv"
+[ -s "$tmp/tube.csv" ] && ok || bad "export wrote nothing"
+
+# bad decomposed models: exit 2, the field named, no output
+bad_model() {
+    local what=$1 pat=$2 file="$tmp/bad.json"
+    cat > "$file"
+    expect 2 "$pat" "bad model: $what" -- "$exe" enclose "$file" -o "$tmp/bad.cert.json"
+    absent "$tmp/bad.cert.json" "bad model: $what"
+}
+head='"states": ["x", "v"], "initial": {"mode": "c=0", "x": [0, 0]}, "T": 1'
+bad_model "h not affine" "decomposed.terms.*term 'c'.*field 'h'.*affine" <<EOF2
+{$head, "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v*v", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+bad_model "f+ of the wrong size" "decomposed.terms.c.f+" <<EOF2
+{$head, "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "f+": [0], "f-": [0, 1]}}}}
+EOF2
+bad_model "unknown state in f0" "decomposed.f0\|unknown" <<EOF2
+{$head, "decomposed": {"f0": ["w", "0"], "terms": {"c": {"h": "v", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+bad_model "decomposed and modes" "either 'decomposed'" <<EOF2
+{$head, "modes": {"a": {"f": ["v", "0"]}}, "decomposed": {"f0": ["v", "0"], "terms": {}}}
+EOF2
+bad_model "unknown key in a term" "unknown field 'g'" <<EOF2
+{$head, "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "g": 1, "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+bad_model "term name not an identifier" "term name 'c,d' is not an identifier" <<EOF2
+{$head, "decomposed": {"f0": ["v", "0"], "terms": {"c,d": {"h": "v", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+bad_model "initial mode not generated" "initial.mode" <<EOF2
+{"states": ["x", "v"], "initial": {"mode": "stick", "x": [0, 0]}, "T": 1,
+ "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+# two terms (x' = -sgn x, y' = 2 - sgn y): y crosses at 1/3, x sticks at 1;
+# certified, verified, exported (mode names hold no comma: 8 CSV fields)
+cat > "$tmp/two_ok.json" <<EOF2
+{"states": ["x", "y"], "initial": {"mode": "cx>0&cy<0", "x": [1, -1]}, "T": 3,
+ "decomposed": {"f0": ["0", "2"], "terms": {"cx": {"h": "x", "f+": [-1, 0], "f-": [1, 0]},
+                                            "cy": {"h": "y", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+expect 0 "2 crossings" "two terms: cross and stick" -- "$exe" enclose "$tmp/two_ok.json" -o "$tmp/two_ok.cert.json"
+grep -q '"kind":"cross","active":{"cx":"+","cy":"+"}' "$tmp/two_ok.cert.json" && ok || bad "two terms: cross event"
+grep -q '"kind":"enter-slide","active":{"cx":"+-","cy":"+"}' "$tmp/two_ok.cert.json" && ok ||
+    bad "two terms: enter-slide event"
+expect 0 "^accepted: " "two terms: verify" -- "$exe" verify "$tmp/two_ok.cert.json"
+expect 0 "" "two terms: export" -- "$exe" export "$tmp/two_ok.cert.json" -o "$tmp/two.csv"
+awk -F, 'NF != 8 { bad = 1 } END { exit bad }' "$tmp/two.csv" && ok || bad "two terms: export rows not of 8 fields"
+# two terms (x' = -sgn x, y' = -sgn y): x sticks at t = 1, y reaches its
+# surface at t = 2 while x sticks: exit 1, never a guessed active set
+cat > "$tmp/two.json" <<EOF2
+{"states": ["x", "y"], "initial": {"mode": "cx>0&cy>0", "x": [1, 2]}, "T": 3,
+ "decomposed": {"f0": ["0", "0"], "terms": {"cx": {"h": "x", "f+": [-1, 0], "f-": [1, 0]},
+                                            "cy": {"h": "y", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+expect 1 "several contacts switch at once: not supported yet" "two surfaces at once" -- \
+    "$exe" enclose "$tmp/two.json" -o "$tmp/two.cert.json"
+absent "$tmp/two.cert.json" "two surfaces at once"
+# Stewart's three-mass problem (15): certified through its first 9
+# switching points, then m3 reaches its surface while m1 sticks (t = 3.8806):
+# refused there, with the certified part reported
+cat > "$tmp/threemass.json" <<'EOF2'
+{"states": ["x1", "x2", "x3", "v1", "v2", "v3"], "constants": {"mu": "0.3"},
+ "decomposed": {"f0": ["v1", "v2", "v3", "-x1 + (x2 - x1) - v1", "(x1 - x2) + (x3 - x2) - v2",
+                       "(x2 - x3) - v3 + 10*cos(pi*t)"],
+  "terms": {"m1": {"h": "v1", "f+": [0, 0, 0, "-mu", 0, 0], "f-": [0, 0, 0, "mu", 0, 0]},
+            "m2": {"h": "v2", "f+": [0, 0, 0, 0, "-mu", 0], "f-": [0, 0, 0, 0, "mu", 0]},
+            "m3": {"h": "v3", "f+": [0, 0, 0, 0, 0, "-mu"], "f-": [0, 0, 0, 0, 0, "mu"]}}},
+ "initial": {"mode": "m1<0&m2>0&m3>0", "x": [-1, 1, -1, -1, 1, 1]}, "T": 10, "h": 0.05}
+EOF2
+expect 1 "t in \[3.88061.*'m3' reaches its surface while 'm1' slides: several contacts switch at once" \
+    "three-mass: two surfaces at once" -- "$exe" enclose "$tmp/threemass.json" -o "$tmp/tm.cert.json"
+grep -q "certified up to t = 3.87.*9 crossings" "$tmp/out" && ok || bad "three-mass: certified part"
+absent "$tmp/tm.cert.json" "three-mass"
+# sliding start off the surface: exit 1 with the reason
+cat > "$tmp/off.json" <<EOF2
+{"states": ["x", "v"], "initial": {"mode": "c=0", "x": [0, 0.5]}, "T": 1,
+ "decomposed": {"f0": ["v", "0"], "terms": {"c": {"h": "v", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+expect 1 "not proven to lie on that surface" "sliding start off the surface" -- \
+    "$exe" enclose "$tmp/off.json" -o "$tmp/off.cert.json"
+absent "$tmp/off.cert.json" "sliding start off the surface"
+report

@@ -5,6 +5,7 @@
  * and of Remark 4.3's 2 - e^t, agreement of two step sizes with a
  * time-dependent g (circuit), and the tightness ratio certified radius /
  * true error of the same predictor (256-bit reference). */
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -879,6 +880,75 @@ static void test_sink(void)
     mpfi_clear(fs.b);
 }
 
+/* The binary64 kernels at 53 bits (src/dlvi/lognorm_fast.c) against the
+ * MPFI path (DVC_DLVI_NOFAST) on the bridge with contact switches: the
+ * kernels take the single-pattern steps, the MPFI path none; both tubes
+ * hold the 256-bit reference (run_bridge) and agree to rounding; the
+ * caller's rounding mode survives; above 53 bits the kernels stay off. */
+static void test_fast_path(void)
+{
+    check_rng rng = {777};
+    dvc_lognorm_opts o;
+    ref_bridge ref;
+    bridge_out bf, bs;
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r[2];
+    dvc_lognorm_info_t info[2];
+    fscratch fs;
+    long nf[2];
+    double dmax = 0;
+    dvc_lognorm_opts_default(&o);
+    REQUIRE(ref_bridge_init(&ref, "0.02", "-0.3", 1.0) == 0, "reference");
+    bf = run_bridge("0.02", "-0.3", 1000, 1.0, &ref, &rng, 400, &o);
+    setenv("DVC_DLVI_NOFAST", "1", 1);
+    bs = run_bridge("0.02", "-0.3", 1000, 1.0, &ref, &rng, 400, &o);
+    unsetenv("DVC_DLVI_NOFAST");
+    CHECK(bf.bad == 0 && bs.bad == 0, "fast path: both tubes hold the reference");
+    ref_bridge_clear(&ref);
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    for (int k = 0; k < 2; k++) {
+        dvc_dlvi_problem_init(p, 0, 0, 0);
+        bridge_problem(p, &fs, "0.02", "-0.3", "1", 1000, 1.0);
+        if (k == 1) setenv("DVC_DLVI_NOFAST", "1", 1);
+        dvc_dlvi_result_init(r[k]);
+        dvc_lognorm_info_init(info[k]);
+        fesetround(FE_DOWNWARD);
+        CHECK(dvc_lognorm_run(r[k], info[k], p, &o) == DVC_OK, "fast path run %d: %s", k, dvc_error_message());
+        CHECK(fegetround() == FE_DOWNWARD, "fast path: the caller's rounding mode is restored");
+        fesetround(FE_TONEAREST);
+        unsetenv("DVC_DLVI_NOFAST");
+        nf[k] = info[k]->n_fast;
+        dvc_dlvi_problem_clear(p);
+    }
+    CHECK(nf[0] >= 990 && nf[1] == 0, "binary64 steps: %ld with the kernels, %ld without", nf[0], nf[1]);
+    for (long i = 0; i <= 1000; i++) {
+        double a = info[0]->rad[i], b = info[1]->rad[i];
+        if (b > 0) dmax = fmax(dmax, fabs(a - b) / b);
+    }
+    CHECK(dmax <= 1e-9, "fast path: radii agree with the MPFI path to 1e-9 (largest difference %.3g)", dmax);
+    printf("fast path: %ld of 1000 steps in binary64, radius(T) %.6e (MPFI path %.6e), largest relative "
+           "difference %.2g\n",
+           nf[0], info[0]->rad[1000], info[1]->rad[1000], dmax);
+    for (int k = 0; k < 2; k++) {
+        dvc_lognorm_info_clear(info[k]);
+        dvc_dlvi_result_clear(r[k]);
+    }
+    /* above 53 bits: MPFI throughout */
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    bridge_problem(p, &fs, "0.02", "-0.3", "1", 200, 0.2);
+    p->prec = 64;
+    dvc_dlvi_result_init(r[0]);
+    dvc_lognorm_info_init(info[0]);
+    CHECK(dvc_lognorm_run(r[0], info[0], p, &o) == DVC_OK && info[0]->n_fast == 0,
+          "64 bits: no binary64 steps (%ld)", info[0]->n_fast);
+    dvc_lognorm_info_clear(info[0]);
+    dvc_dlvi_result_clear(r[0]);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) certs_dir = argv[1];
@@ -895,5 +965,6 @@ int main(int argc, char **argv)
     test_pounding_deriv();
     test_rk4_trajectory();
     test_sink();
+    test_fast_path();
     return check_report();
 }

@@ -84,6 +84,7 @@ typedef struct {
     long n_set;             /* steps propagated by the error set */
     long n_deriv;           /* pieces whose f, g variation used the derivative enclosures */
     long n_piece_aff;       /* pieces of pattern-change steps with one certified pattern of their own */
+    long n_fast;            /* steps whose defect was bounded by the binary64 kernels (53 bits) */
 } dvc_lognorm_info_struct;
 typedef dvc_lognorm_info_struct dvc_lognorm_info_t[1];
 

@@ -39,4 +39,59 @@ void dvc_lognorm_scratch_clear_(dvc_lognorm_scratch *s);
 void dvc_lognorm_vnorm_(mpfr_t out, const dvc_lognorm_info_struct *info, const dvc_ivec_t v,
                         dvc_lognorm_scratch *s);
 
+/* ---- binary64 kernels at 53 bits (lognorm_fast.c) ----------------------
+ * Every function returns 0, or nonzero (and leaves the caller's state
+ * untouched) when a value is not finite or a proof fails: the caller then
+ * does the same work in MPFI. */
+
+/* The defect's ends on a step with one certified pattern (docs/lognorm.md
+ * section 4): end e of piece k at alo/ahi + (2k + e) n. */
+typedef struct {
+    long n, m, K;
+    const dvc_dlvi_fspm *A, *B, *Q, *G;      /* G: the step's pattern (m > 0) */
+    const double *xi, *xn;                   /* x^i, x^{i+1} */
+    double hlo, hhi;                         /* h */
+    const double *ymlo, *ymhi, *gmlo, *gmhi; /* m: [S(q_mid)], g(t_m) */
+    const double *gklo, *gkhi;               /* K x m: g(tau_k) */
+    int fone;                                /* f(tau_k) = f(t_m) + (tau_k - t_m) [Fs] */
+    const double *fmlo, *fmhi, *Fslo, *Fshi; /* n (fone) */
+    const double *fklo, *fkhi;               /* K x n: f(tau_k) (not fone) */
+    int dk;                                  /* derivative enclosures: C, c0 */
+    const double *Clo, *Chi, *c0;
+    double *alo, *ahi;                       /* out: 2K x n */
+    double *rlo, *rhi;                       /* out (dk): K x n, the remainder boxes */
+    double *w;                               /* scratch: 12 n + 4 m */
+} dvc_lnf_defect_io;
+
+int dvc_lnf_defect_(dvc_lnf_defect_io *io);
+
+/* Upper bound of ||v||_W over the box [lo, hi]. */
+double dvc_lnf_vnorm_(const dvc_lognorm_info_struct *nr, const double *lo, const double *hi);
+
+/* Dp[k] = max(||A0||, ||A1||) + ||R_k||, Di[k] = (||A0|| + ||A1||)/2 + ||R_k||,
+ * *Dd = max_k Dp[k], all rounded up (the data of dvc_lnf_defect_). */
+int dvc_lnf_defect_norm_(const dvc_lognorm_info_struct *nr, long K, const double *alo, const double *ahi,
+                         const double *rlo, const double *rhi, double *Dp, double *Di, double *Dd);
+
+/* Orthonormal columns of a (n x n, row-major; modified Gram-Schmidt) into
+ * q; 0 when a column vanishes. A frame only: its inverse is enclosed. */
+int dvc_lnf_mgs_(double *q, const double *a, long n);
+
+/* One error-set step on a single-pattern step (docs/lognorm.md section
+ * 5d): (c, B, r) updated in place, out the box of e(t_{i+1}). */
+typedef struct {
+    long n, K;
+    const double *Plo, *Phi;   /* exp(J h), n x n */
+    const double *Pmlo, *Pmhi; /* K x n x n: exp(J u) at the pieces' midpoints */
+    const double *Pklo, *Pkhi; /* K x n x n: exp(J u) over the pieces */
+    double rho, rho2, hlo, hhi;
+    const double *alo, *ahi, *rlo, *rhi; /* the defect (dvc_lnf_defect_io) */
+    double *c, *B, *Lrlo, *Lrhi;         /* in/out: the set c + B r */
+    double *outlo, *outhi;
+    double *w;                           /* scratch: dvc_lnf_lohner_scratch_(n) doubles */
+} dvc_lnf_lohner_io;
+
+size_t dvc_lnf_lohner_scratch_(long n);
+int dvc_lnf_lohner_(dvc_lnf_lohner_io *io);
+
 #endif

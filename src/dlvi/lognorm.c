@@ -45,6 +45,8 @@ typedef struct {
     mpfi_t sc_h[LN_SC];
     mpfr_t Ei, En, Es, Dd, Dk, r1, r2, Lg, Esup, cE, cP, eK, cPK;
     dvc_lognorm_scratch sc;
+    /* f or g proven constant on [0, T]: its value, served by cst_* */
+    dvc_ivec_t fc, gc;
     /* defect of step i: d(s) in piece k lies in conv(av[2k], av[2k+1]) + rp[k] */
     dvc_ivec_t *av, *rp;
     mpfr_t *Dp;       /* K: sup over piece k of ||d|| in the current norm */
@@ -105,6 +107,8 @@ static void lws_clear(lws *w)
     mpfr_clears(w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK, w->cPK,
                 (mpfr_ptr)0);
     dvc_lognorm_scratch_clear_(&w->sc);
+    dvc_ivec_clear(w->fc);
+    dvc_ivec_clear(w->gc);
     for (long k = 0; k < w->K; k++) {
         dvc_ivec_clear(w->av[2 * k]);
         dvc_ivec_clear(w->av[2 * k + 1]);
@@ -179,6 +183,8 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     mpfr_inits2(prec, w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK,
                 w->cPK, (mpfr_ptr)0);
     dvc_lognorm_scratch_init_(&w->sc, prec);
+    dvc_ivec_init2(w->fc, n, prec);
+    dvc_ivec_init2(w->gc, mm, prec);
 }
 
 static dvc_status lws_pieces(lws *w, long K)
@@ -298,6 +304,47 @@ static dvc_status not_cert(long i, const mpfi_t t, const char *what)
                      mpfr_get_d(&t->left, MPFR_RNDD), what);
 }
 
+/* A function of time with Lipschitz constant 0 on [0, T] is constant
+ * there: its enclosure over [0, T] serves every time in [0, T] (the
+ * engine only asks about such times), instead of an evaluation per call. */
+static dvc_status cst_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    dvc_ivec_set(out, (dvc_ivec_struct *)ctx);
+    return DVC_OK;
+}
+
+static dvc_status cst_lip(mpfr_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    mpfr_set_zero(out, 1);
+    return DVC_OK;
+}
+
+static dvc_status cst_deriv(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    dvc_ivec_zero(out);
+    return DVC_OK;
+}
+
+static void const_cb(lws *w, dvc_tfun_cb *f, dvc_ivec_t store)
+{
+    if (f->eval == NULL || store->n != f->k) return;
+    mpfi_interv_fr(w->tstep, &w->p->T->left, &w->p->T->right);
+    mpfi_put_ui(w->tstep, 0);
+    if (f->lipschitz(w->r1, w->tstep, f->ctx) == DVC_OK && mpfr_zero_p(w->r1) &&
+        dvc_dlvi_tf_eval_(f, store, w->tstep, "f") == DVC_OK) {
+        f->eval = cst_eval;
+        f->lipschitz = cst_lip;
+        f->deriv = cst_deriv;
+        f->ctx = store;
+    }
+    dvc_error_reset();
+}
+
 /* The binary64 path: at 53 bits (every MPFR value a double) unless
  * DVC_DLVI_NOFAST is set (tests compare both paths). */
 static dvc_status fast_init(lws *w)
@@ -306,9 +353,9 @@ static dvc_status fast_init(lws *w)
     double *b;
     w->fast = 0;
     if (w->prec != 53 || getenv("DVC_DLVI_NOFAST") != NULL) return DVC_OK;
-    /* av 2 x 2Kn, rp and fk 2 x Kn each, gk 2Km, ym gm 4m, fm Fs C c0 7n, Dp Di
+    /* av 2 x 2Kn, rp and fk 2 x Kn each, gk 2Km, ym gm 4m, fm Fs 4n, C c0 3Kn, Dp Di
      * 2K, defect scratch 12n + 4m, Lr and the set's box 4n, lohner scratch */
-    sz = 4 * K * n + 4 * K * n + 2 * K * m + 4 * m + 7 * n + 2 * K + 12 * n + 4 * m + 4 * n +
+    sz = 4 * K * n + 4 * K * n + 2 * K * m + 4 * m + 4 * n + 3 * K * n + 2 * K + 12 * n + 4 * m + 4 * n +
          (long)dvc_lnf_lohner_scratch_(n);
     w->fbuf = calloc((size_t)sz, sizeof(double));
     w->fG = calloc((size_t)w->npat, sizeof(dvc_dlvi_fspm));
@@ -334,9 +381,9 @@ static dvc_status fast_init(lws *w)
     w->fmh = b, b += n;
     w->Fsl = b, b += n;
     w->Fsh = b, b += n;
-    w->Cl = b, b += n;
-    w->Ch = b, b += n;
-    w->c0d = b, b += n;
+    w->Cl = b, b += K * n;
+    w->Ch = b, b += K * n;
+    w->c0d = b, b += K * n;
     w->Dpd = b, b += K;
     w->Did = b, b += K;
     w->scr = b, b += 12 * n + 4 * m;
@@ -408,6 +455,8 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     if ((st = lws_pieces(w, o->pieces < 1 ? 1 : (o->pieces > 64 ? 64 : o->pieces))) != DVC_OK) return st;
     if ((st = dvc_dlvi_tf_resolve_(&w->f, &p->fcb, n, "f")) != DVC_OK) return st;
     if ((st = dvc_dlvi_tf_resolve_(&w->g, &p->gcb, m, "g")) != DVC_OK) return st;
+    const_cb(w, &w->f, w->fc);
+    if (m > 0) const_cb(w, &w->g, w->gc);
     w->deriv = o->use_deriv && (w->f.eval == NULL || w->f.deriv != NULL) &&
                (w->g.eval == NULL || w->g.deriv != NULL);
     if ((st = dvc_dlvi_result_alloc_(r, n, m, N, prec, 0)) != DVC_OK) return st;
@@ -562,9 +611,10 @@ static dvc_status piece_pattern(lws *w, long k, long *kp)
 }
 
 /* The binary64 form of the piece loop of defect_data on a step with one
- * certified pattern k_aff (or m = 0) and the step's derivative enclosure
- * (w->Cs, w->cs0): sets w->fdef on success; otherwise the MPFI loop runs. */
-static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, int fone)
+ * certified pattern k_aff (or m = 0) and derivative enclosures, the
+ * step's (dstep: w->Cs, w->cs0) or one per piece: sets w->fdef on
+ * success; otherwise the MPFI loop runs. */
+static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, int fone, int dstep)
 {
     long n = w->n, m = w->m, K = w->K;
     dvc_lnf_defect_io io;
@@ -577,11 +627,24 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
     memset(&io, 0, sizeof io);
     /* f, g at the pieces' midpoints tau_k where they are not taken from
      * f(t_m) and the derivative (MPFI, as in the loop) */
-    if ((!fone && w->f.eval != NULL) || (m > 0 && w->g.eval != NULL)) {
+    if ((!fone && w->f.eval != NULL) || (m > 0 && w->g.eval != NULL) || !dstep) {
         for (long k = 0; k < K; k++) {
             mpfi_mul_si(w->tk, w->h, 2 * k + 1);
             mpfi_div_si(w->tk, w->tk, 2 * K);
             mpfi_add(w->tk, w->tk, w->ti);
+            if (!dstep) {
+                /* the piece's derivative enclosure */
+                mpfi_mul_si(w->s, w->h, k);
+                mpfi_div_si(w->s, w->s, K);
+                mpfi_add(w->s, w->s, w->ti);
+                mpfi_mul_si(w->u, w->h, k + 1);
+                mpfi_div_si(w->u, w->u, K);
+                mpfi_add(w->u, w->u, w->ti);
+                mpfi_union(w->tpk, w->s, w->u);
+                if (!piece_deriv(w, k_aff, w->tpk)) return DVC_OK;
+                to_d(w->Cl + k * n, w->Ch + k * n, w->C);
+                for (long c = 0; c < n; c++) w->c0d[k * n + c] = mpfr_get_d(&w->c0->e[c]->left, MPFR_RNDN);
+            }
             if (!fone && w->f.eval != NULL) {
                 if ((st = dvc_dlvi_tf_eval_(&w->f, w->fk, w->tk, "f")) != DVC_OK) return st;
                 to_d(w->fkl + k * n, w->fkh + k * n, w->fk);
@@ -610,8 +673,11 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
         to_d(w->yml, w->ymh, w->ym);
         to_d(w->gml, w->gmh, w->gm);
     }
-    to_d(w->Cl, w->Ch, w->Cs);
-    for (long c = 0; c < n; c++) w->c0d[c] = mpfr_get_d(&w->cs0->e[c]->left, MPFR_RNDN);
+    if (dstep) {
+        to_d(w->Cl, w->Ch, w->Cs);
+        for (long c = 0; c < n; c++) w->c0d[c] = mpfr_get_d(&w->cs0->e[c]->left, MPFR_RNDN);
+    }
+    io.cstride = dstep ? 0 : n;
     io.n = n;
     io.m = m;
     io.K = K;
@@ -734,8 +800,8 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
     if (m > 0 && k_aff < 0) dvc_ivec_set(w->Ycr, w->Y);
     w->fdef = 0;
     w->fmp = 1;
-    if (w->fast && dstep && (m == 0 || k_aff >= 0)) {
-        if ((st = defect_fast(w, r, i, k_aff, fone)) != DVC_OK) return st;
+    if (w->fast && (dstep || w->deriv) && (m == 0 || k_aff >= 0)) {
+        if ((st = defect_fast(w, r, i, k_aff, fone, dstep)) != DVC_OK) return st;
         if (w->fdef) return DVC_OK;
     }
     for (long k = 0; k < K; k++) {

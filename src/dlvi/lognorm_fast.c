@@ -105,16 +105,8 @@ int dvc_lnf_defect_(dvc_lnf_defect_io *io)
     /* h/(2K) */
     h2h = io->hhi / twoK;
     h2l = -((-io->hlo) / twoK);
-    /* the remainder box (s - tau)(C - c0), s - tau in [-h/(2K), h/(2K)]: the
-     * same on every piece */
-    if (io->dk) {
-        for (long c = 0; c < n; c++) {
-            double ul, uh;
-            fsub(io->Clo[c], io->Chi[c], io->c0[c], io->c0[c], &ul, &uh);
-            dvc_fi_mul_(ul, uh, -h2h, h2h, &io->rlo[c], &io->rhi[c]);
-        }
-    }
     for (long k = 0; k < K; k++) {
+        const double *c0 = io->c0 + k * io->cstride;
         /* f(tau_k) */
         if (io->fone) {
             double cl, ch, sl, sh;
@@ -129,9 +121,19 @@ int dvc_lnf_defect_(dvc_lnf_defect_io *io)
             memcpy(fl, io->fklo + k * n, (size_t)n * sizeof(double));
             memcpy(fh, io->fkhi + k * n, (size_t)n * sizeof(double));
         }
-        if (k > 0 && io->dk) {
-            memcpy(io->rlo + k * n, io->rlo, (size_t)n * sizeof(double));
-            memcpy(io->rhi + k * n, io->rhi, (size_t)n * sizeof(double));
+        /* the remainder box (s - tau)(C - c0), s - tau in [-h/(2K), h/(2K)] */
+        if (io->dk) {
+            if (k == 0 || io->cstride > 0) {
+                for (long c = 0; c < n; c++) {
+                    double ul, uh;
+                    long j = k * io->cstride + c;
+                    fsub(io->Clo[j], io->Chi[j], io->c0[j], io->c0[j], &ul, &uh);
+                    dvc_fi_mul_(ul, uh, -h2h, h2h, &io->rlo[k * n + c], &io->rhi[k * n + c]);
+                }
+            } else {
+                memcpy(io->rlo + k * n, io->rlo, (size_t)n * sizeof(double));
+                memcpy(io->rhi + k * n, io->rhi, (size_t)n * sizeof(double));
+            }
         }
         for (long e = 0; e <= 1; e++) {
             double sgl, sgh;
@@ -162,8 +164,8 @@ int dvc_lnf_defect_(dvc_lnf_defect_io *io)
                 fsub(dhl[c], dhh[c], l, hgh, &al[c], &ah[c]);
                 if (io->dk) {
                     double ql, qh;
-                    if (e) dvc_fi_mul_(h2l, h2h, io->c0[c], io->c0[c], &ql, &qh);
-                    else dvc_fi_mul_(-h2h, -h2l, io->c0[c], io->c0[c], &ql, &qh);
+                    if (e) dvc_fi_mul_(h2l, h2h, c0[c], c0[c], &ql, &qh);
+                    else dvc_fi_mul_(-h2h, -h2l, c0[c], c0[c], &ql, &qh);
                     fadd(al[c], ah[c], ql, qh, &al[c], &ah[c]);
                 }
             }

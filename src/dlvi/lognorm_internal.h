@@ -57,7 +57,8 @@ typedef struct {
     const double *fmlo, *fmhi, *Fslo, *Fshi; /* n (fone) */
     const double *fklo, *fkhi;               /* K x n: f(tau_k) (not fone) */
     int dk;                                  /* derivative enclosures: C, c0 */
-    const double *Clo, *Chi, *c0;
+    const double *Clo, *Chi, *c0;            /* piece k at k cstride (0: one for all) */
+    long cstride;
     double *alo, *ahi;                       /* out: 2K x n */
     double *rlo, *rhi;                       /* out (dk): K x n, the remainder boxes */
     double *w;                               /* scratch: 12 n + 4 m */

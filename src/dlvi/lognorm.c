@@ -225,6 +225,22 @@ static long box_pattern(const dvc_lvi_result_t lr, dvc_status st, long m)
     return k;
 }
 
+/* The Jacobian slot of a certified pattern (bits as box_pattern), or -1.
+ * In the hull mode a pattern met for the first time gets its slot here and
+ * its log norm in every norm created so far (a norm created later
+ * certifies every slot itself). */
+static long pat_slot(lws *w, long bits)
+{
+    long before = w->J.npat, k = dvc_lognorm_jac_slot_(&w->J, bits);
+    if (k < 0 || k < before) return k;
+    for (long j = 0; j <= w->nmodes; j++)
+        if (dvc_lognorm_pat_mu_(w->nrm[j], &w->J, k, w->prec) != DVC_OK) {
+            dvc_error_reset();
+            return -1;
+        }
+    return k;
+}
+
 /* For the log-norm constant mu: cE = e^{mu h}, cP = (e^{mu h} - 1)/mu,
  * eK = e^{mu h/K}, cPK = (e^{mu h/K} - 1)/mu (h, h/K for mu = 0), all
  * rounded up (MPFI at the interval h). */
@@ -472,7 +488,7 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     dvc_imat_norm_inf(r->normQ, p->Q);
     if ((st = dvc_lognorm_jac_init_(&w->J, p, prec)) != DVC_OK) return st;
     w->jac_ok = 1;
-    w->npat = w->J.npat;
+    w->npat = w->J.cap;
     if ((st = fast_init(w)) != DVC_OK) return st;
     if ((st = dvc_lognorm_choose_(info, &w->J, p, o->norm, -1, NULL, prec)) != DVC_OK) return st;
     w->nrm[0] = info;
@@ -591,7 +607,7 @@ static dvc_status piece_pattern(lws *w, long k, long *kp)
     if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tpk, "g")) != DVC_OK) return st;
     q_of(w, w->qbox, w->Xk, w->Gk);
     st = dvc_lvi_solve(w->lp, w->solver, w->qbox, NULL);
-    *kp = box_pattern(w->lp, st, m);
+    *kp = pat_slot(w, box_pattern(w->lp, st, m));
     dvc_error_reset();
     if (*kp < 0) return DVC_OK;
     /* the anchor at sigma_a = (2k + 1 - K)/(2K) */
@@ -746,7 +762,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
         q_of(w, w->qbox, w->X, w->Gk);
         st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
-        k_aff = box_pattern(w->lb, st, m);
+        k_aff = pat_slot(w, box_pattern(w->lb, st, m));
         if (k_aff < 0) {
             if (st == DVC_OK) {
                 dvc_ivec_set(w->Y, w->lb->y);
@@ -985,9 +1001,7 @@ static dvc_status lohner_init(lws *w)
     dvc_imat_init2(w->LT2, n, n, w->prec);
     dvc_imat_init2(w->Jhull, n, n, w->prec);
     /* hull of every piece Jacobian (pattern-change steps) */
-    dvc_imat_set(w->Jhull, w->J.J[0]);
-    for (long k = 1; k < w->npat; k++)
-        for (long e = 0; e < n * n; e++) mpfi_union(w->Jhull->e[e], w->Jhull->e[e], w->J.J[k]->e[e]);
+    dvc_imat_set(w->Jhull, w->J.Jh);
     w->lohner = 1;
     return DVC_OK;
 }
@@ -1309,7 +1323,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
         if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
         q_of(w, w->qbox, w->X, w->Gk);
         st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
-        loc = box_pattern(w->lb, st, m);
+        loc = pat_slot(w, box_pattern(w->lb, st, m));
         dvc_error_reset();
     }
     mpfr_set(w->bstep, w->beta, MPFR_RNDU);

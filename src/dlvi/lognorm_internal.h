@@ -7,16 +7,32 @@
 #include "dlvi/internal.h"
 #include "dvicert/lognorm.h"
 
-/* The piece Jacobians: index k in [0, 2^m), bit a set when y_a is free. */
+/* The piece Jacobians, in slots. For m <= DVC_LOGNORM_M_MAX every pattern
+ * has its slot (slot k: bit a of k set when y_a is free). Beyond, the hull
+ * mode: the slots hold the patterns met so far (key[k] its bits; at most
+ * cap), and Jh encloses the Jacobians of every pattern (docs/lognorm.md
+ * section 2). */
 typedef struct {
-    long n, m, npat;
-    dvc_imat_t *J;  /* npat, n x n: A + B G_k Q */
-    dvc_imat_t *G;  /* npat, m x m: -E_F (M_FF)^{-1} E_F^T */
-    double *Jd;     /* npat * n * n midpoints (the norm search) */
+    long n, m, npat, cap;
+    int hull;
+    long *key;      /* cap: the pattern of slot k */
+    dvc_imat_t *J;  /* cap, n x n: A + B G_k Q */
+    dvc_imat_t *G;  /* cap, m x m: -E_F (M_FF)^{-1} E_F^T */
+    double *Jd;     /* cap * n * n midpoints (the norm search) */
+    dvc_imat_t Jh;  /* n x n: contains J_D for every D */
+    const dvc_dlvi_problem_struct *p;
 } dvc_lognorm_jac;
+
+/* Slots kept in the hull mode. */
+#define DVC_LOGNORM_SLOTS 64
 
 dvc_status dvc_lognorm_jac_init_(dvc_lognorm_jac *J, const dvc_dlvi_problem_struct *p, mpfr_prec_t prec);
 void dvc_lognorm_jac_clear_(dvc_lognorm_jac *J);
+/* The slot of the pattern bits (created in the hull mode), or -1 when it
+ * is full or the piece cannot be enclosed. */
+long dvc_lognorm_jac_slot_(dvc_lognorm_jac *J, long bits);
+/* mu_pat[slot] of a norm for a slot created after the norm was chosen. */
+dvc_status dvc_lognorm_pat_mu_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J, long slot, mpfr_prec_t prec);
 
 /* Choose and certify a norm into info. only_pat >= 0: fitted to that
  * pattern's Jacobian alone (a mode norm), searched near R0 when R0 is set

@@ -360,7 +360,10 @@ static double compass(objective *ob, double *x, long np)
     long evals = 0, np_ = ob->pats ? ob->npats : ob->J->npat;
     /* a budget of about 3e8 flops (an evaluation costs ~30 n^3 per pattern) */
     double cost = 30.0 * (double)np_ * (double)ob->n * (double)ob->n * (double)ob->n;
-    long max_evals = (long)fmin(20000.0, fmax(4.0 * (double)np, 3e8 / cost));
+    /* a mode norm (one pattern, created during the run) at n >= 8 gets a
+     * tenth: there the search, not the stepping, would dominate a run */
+    double budget = ob->pats != NULL && ob->n >= 8 ? 3e7 : 3e8;
+    long max_evals = (long)fmin(20000.0, fmax(4.0 * (double)np, budget / cost));
     /* no search when one sweep over the parameters alone would cost more
      * than 1e10 flops (large n, e.g. the quadratic norm at n = 64): the
      * start point is the answer (the proof decides what it is worth) */

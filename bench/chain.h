@@ -39,6 +39,21 @@ static dvc_status f_lip(mpfr_t out, const mpfi_t t, void *ctx)
     return DVC_OK;
 }
 
+/* f' = (0, ..., 0, amp freq cos(freq t), ...) over [t] (used by the
+ * lognorm route's defect bound) */
+static dvc_status f_deriv(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    forcing *F = ctx;
+    mpfi_mul_d(F->a, t, F->freq);
+    mpfi_cos(F->b, F->a);
+    mpfi_mul_d(F->b, F->b, F->amp * F->freq);
+    for (long k = 0; k < F->n; k++) {
+        if (k < F->n / 2) mpfi_set_ui(out->e[k], 0);
+        else mpfi_set(out->e[k], F->b);
+    }
+    return DVC_OK;
+}
+
 static void f_d(double *out, double t, void *ctx)
 {
     forcing *F = ctx;
@@ -87,6 +102,7 @@ static void chain(dvc_dlvi_problem_t p, forcing *F, long k, long N, const char *
     p->fcb.eval = f_eval;
     p->fcb.lipschitz = f_lip;
     p->fcb.eval_d = f_d;
+    p->fcb.deriv = f_deriv;
     p->fcb.ctx = F;
     /* g = a d (constant) */
 }

@@ -5,6 +5,7 @@
  * and of Remark 4.3's 2 - e^t, agreement of two step sizes with a
  * time-dependent g (circuit), and the tightness ratio certified radius /
  * true error of the same predictor (256-bit reference). */
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -489,7 +490,7 @@ static void test_circuit(void)
  * same bounds; a predictor pushed off by 0.05 on steps 300..399 (more than
  * the tube radius) is still certified, with a larger bound, and the tube
  * still contains the reference; a NaN is bad input; m > DVC_LOGNORM_M_MAX
- * is refused, naming m. */
+ * takes the interval hull. */
 static void test_certify(void)
 {
     dvc_dlvi_problem_t p;
@@ -561,8 +562,9 @@ static void test_certify(void)
         p->N = 10;
         dvc_lognorm_info_init(in);
         st = dvc_lognorm_norm(in, p, NULL);
-        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "m = 13") != NULL, "m = 13: %s: %s",
-              dvc_status_name(st), dvc_error_message());
+        /* beyond enumeration: the interval hull (here J_D = 0 for every D) */
+        CHECK(st == DVC_OK && in->hull && mpfr_cmp_ui(in->mu, 0) >= 0 && mpfr_cmp_d(in->mu, 1e-9) <= 0,
+              "m = 13: hull mode, mu = %g: %s", mpfr_get_d(in->mu, MPFR_RNDU), dvc_error_message());
         dvc_lognorm_info_clear(in);
         dvc_dlvi_problem_clear(p);
     }
@@ -879,6 +881,190 @@ static void test_sink(void)
     mpfi_clear(fs.b);
 }
 
+/* The hull mode (m > DVC_LOGNORM_M_MAX, docs/lognorm.md section 2): the
+ * bridge x0 = (-0.1, 1) with 13 contacts y_a on the same spring, y_a _|_
+ * y_a + 3 x1 + a/64 >= 0, only y_0 acting on the velocity. y_0 is the
+ * bridge's y, y_a = max(0, -(3 x1 + a/64)): the patterns change one
+ * contact at a time near x1 = 0, so slots are created on the way. The x
+ * and y tubes hold the 256-bit reference at grid points and between. */
+static dvc_status gh_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    for (long a = 0; a < out->n; a++) {
+        mpfi_set_si(out->e[a], a);
+        mpfi_div_2ui(out->e[a], out->e[a], 6);
+    }
+    return DVC_OK;
+}
+
+static void gh_d(double *out, double t, void *ctx)
+{
+    (void)t;
+    for (long a = 0; a < *(long *)ctx; a++) out[a] = a / 64.0;
+}
+
+static void test_hull(void)
+{
+    const long m = 13, N = 1000;
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_lognorm_info_t info;
+    fscratch fs;
+    ref_bridge ref;
+    check_rng rng = {4242};
+    long mm = m, bad = 0;
+    dvc_status st;
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    bridge_problem(p, &fs, "-0.1", "1", "1", N, 1.0);
+    dlvi_dims(p, 2, m);
+    dvc_imat_zero(p->A);
+    mpfi_set_si(dvc_imat_entry(p->A, 0, 1), 1);
+    mpfi_set_si(dvc_imat_entry(p->A, 1, 0), -4);
+    dvc_imat_zero(p->B);
+    mpfi_set_si(dvc_imat_entry(p->B, 1, 0), -1);
+    dvc_imat_zero(p->Q);
+    dvc_imat_one(p->M);
+    for (long a = 0; a < m; a++) {
+        mpfi_set_si(dvc_imat_entry(p->Q, a, 0), 3);
+        mpfi_set_ui(p->l->e[a], 0);
+        mpfr_set_inf(&p->u->e[a]->left, 1);
+        mpfr_set_inf(&p->u->e[a]->right, 1);
+    }
+    dlvi_dec(p->x0->e[0], "-0.1");
+    dlvi_dec(p->x0->e[1], "1");
+    memset(&p->gcb, 0, sizeof p->gcb);
+    p->gcb.k = m;
+    p->gcb.eval = gh_eval;
+    p->gcb.lipschitz = dlvi_zero_lip;
+    p->gcb.eval_d = gh_d;
+    p->gcb.ctx = &mm;
+    REQUIRE(ref_bridge_init(&ref, "-0.1", "1", 1.0) == 0, "reference");
+    dvc_dlvi_result_init(r);
+    dvc_lognorm_info_init(info);
+    st = dvc_lognorm_run(r, info, p, NULL);
+    CHECK(st == DVC_OK && info->hull, "hull mode, m = 13: %s: %s", dvc_status_name(st), dvc_error_message());
+    if (st == DVC_OK) {
+        dvc_ivec_t X, Y;
+        mpfi_t t;
+        mpfr_t x1, x2, y, tt, ya;
+        double e1, e2;
+        dvc_ivec_init2(X, 2, 53);
+        dvc_ivec_init2(Y, m, 53);
+        mpfi_init2(t, 53);
+        mpfr_inits2(REF_PREC, x1, x2, y, tt, ya, (mpfr_ptr)0);
+        for (long s = 0; s < 600; s++) {
+            double td = s % 2 == 0 ? r->t[check_rng_int(&rng, 0, N)] : check_rng_unif(&rng, 0.0, 1.0);
+            int ok;
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            ref_bridge_eval(&ref, x1, x2, y, tt);
+            ok = dvc_dlvi_tube_x(X, r, t) == DVC_OK && dvc_dlvi_tube_y(Y, r, t) == DVC_OK && inside(X->e[0], x1) &&
+                 inside(X->e[1], x2) && inside(Y->e[0], y);
+            for (long a = 1; ok && a < m; a++) {
+                /* y_a = max(0, -(3 x1 + a/64)) */
+                mpfr_mul_ui(ya, x1, 3, MPFR_RNDN);
+                mpfr_add_d(ya, ya, a / 64.0, MPFR_RNDN);
+                mpfr_neg(ya, ya, MPFR_RNDN);
+                if (mpfr_sgn(ya) < 0) mpfr_set_zero(ya, 1);
+                ok = inside(Y->e[a], ya);
+            }
+            if (!ok) bad++;
+        }
+        CHECK(bad == 0, "hull mode: %ld of 600 samples outside the tube", bad);
+        mpfr_set_d(tt, 1.0, MPFR_RNDN);
+        ref_bridge_eval(&ref, x1, x2, y, tt);
+        e1 = fabs(mpfr_get_d(x1, MPFR_RNDN) - r->x[2 * N]);
+        e2 = fabs(mpfr_get_d(x2, MPFR_RNDN) - r->x[2 * N + 1]);
+        printf("hull mode (m = 13, bridge x0 = (-0.1, 1), h = 1e-3, T = 1): %s mu = %.4g, radius(T) %.4e, true "
+               "error %.4e, ratio %.3f; affine steps %ld, set steps %ld\n",
+               info->kind == DVC_LOGNORM_QUAD ? "P" : "W", mpfr_get_d(info->mu, MPFR_RNDU), info->rad[N],
+               fmax(e1, e2), info->rad[N] / fmax(e1, e2), info->n_affine, info->n_set);
+        CHECK(info->n_affine > N / 2, "hull mode: most steps have one certified pattern (%ld)", info->n_affine);
+        dvc_ivec_clear(X);
+        dvc_ivec_clear(Y);
+        mpfi_clear(t);
+        mpfr_clears(x1, x2, y, tt, ya, (mpfr_ptr)0);
+    }
+    ref_bridge_clear(&ref);
+    dvc_lognorm_info_clear(info);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+}
+
+/* The binary64 kernels at 53 bits (src/dlvi/lognorm_fast.c) against the
+ * MPFI path (DVC_DLVI_NOFAST) on the bridge with contact switches: the
+ * kernels take the single-pattern steps, the MPFI path none; both tubes
+ * hold the 256-bit reference (run_bridge) and agree to rounding; the
+ * caller's rounding mode survives; above 53 bits the kernels stay off. */
+static void test_fast_path(void)
+{
+    check_rng rng = {777};
+    dvc_lognorm_opts o;
+    ref_bridge ref;
+    bridge_out bf, bs;
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r[2];
+    dvc_lognorm_info_t info[2];
+    fscratch fs;
+    long nf[2];
+    double dmax = 0;
+    dvc_lognorm_opts_default(&o);
+    REQUIRE(ref_bridge_init(&ref, "0.02", "-0.3", 1.0) == 0, "reference");
+    bf = run_bridge("0.02", "-0.3", 1000, 1.0, &ref, &rng, 400, &o);
+    setenv("DVC_DLVI_NOFAST", "1", 1);
+    bs = run_bridge("0.02", "-0.3", 1000, 1.0, &ref, &rng, 400, &o);
+    unsetenv("DVC_DLVI_NOFAST");
+    CHECK(bf.bad == 0 && bs.bad == 0, "fast path: both tubes hold the reference");
+    ref_bridge_clear(&ref);
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    for (int k = 0; k < 2; k++) {
+        dvc_dlvi_problem_init(p, 0, 0, 0);
+        bridge_problem(p, &fs, "0.02", "-0.3", "1", 1000, 1.0);
+        if (k == 1) setenv("DVC_DLVI_NOFAST", "1", 1);
+        dvc_dlvi_result_init(r[k]);
+        dvc_lognorm_info_init(info[k]);
+        fesetround(FE_DOWNWARD);
+        CHECK(dvc_lognorm_run(r[k], info[k], p, &o) == DVC_OK, "fast path run %d: %s", k, dvc_error_message());
+        CHECK(fegetround() == FE_DOWNWARD, "fast path: the caller's rounding mode is restored");
+        fesetround(FE_TONEAREST);
+        unsetenv("DVC_DLVI_NOFAST");
+        nf[k] = info[k]->n_fast;
+        dvc_dlvi_problem_clear(p);
+    }
+    CHECK(nf[0] >= 990 && nf[1] == 0, "binary64 steps: %ld with the kernels, %ld without", nf[0], nf[1]);
+    for (long i = 0; i <= 1000; i++) {
+        double a = info[0]->rad[i], b = info[1]->rad[i];
+        if (b > 0) dmax = fmax(dmax, fabs(a - b) / b);
+    }
+    CHECK(dmax <= 1e-9, "fast path: radii agree with the MPFI path to 1e-9 (largest difference %.3g)", dmax);
+    printf("fast path: %ld of 1000 steps in binary64, radius(T) %.6e (MPFI path %.6e), largest relative "
+           "difference %.2g\n",
+           nf[0], info[0]->rad[1000], info[1]->rad[1000], dmax);
+    for (int k = 0; k < 2; k++) {
+        dvc_lognorm_info_clear(info[k]);
+        dvc_dlvi_result_clear(r[k]);
+    }
+    /* above 53 bits: MPFI throughout */
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    bridge_problem(p, &fs, "0.02", "-0.3", "1", 200, 0.2);
+    p->prec = 64;
+    dvc_dlvi_result_init(r[0]);
+    dvc_lognorm_info_init(info[0]);
+    CHECK(dvc_lognorm_run(r[0], info[0], p, &o) == DVC_OK && info[0]->n_fast == 0,
+          "64 bits: no binary64 steps (%ld)", info[0]->n_fast);
+    dvc_lognorm_info_clear(info[0]);
+    dvc_dlvi_result_clear(r[0]);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) certs_dir = argv[1];
@@ -895,5 +1081,7 @@ int main(int argc, char **argv)
     test_pounding_deriv();
     test_rk4_trajectory();
     test_sink();
+    test_fast_path();
+    test_hull();
     return check_report();
 }

@@ -18,7 +18,8 @@
 extern "C" {
 #endif
 
-/* Patterns are enumerated: m is limited to this (2^m Jacobians). */
+/* Patterns are enumerated up to this m (2^m Jacobians); beyond (up to
+ * m = 62) the log norm is bounded over an interval hull of all of them. */
 #define DVC_LOGNORM_M_MAX 12
 
 /* Pieces per step for trajectories of other tools (dvicert enclose
@@ -66,8 +67,10 @@ typedef struct {
     double *w;              /* DIAG: n weights (exact doubles) */
     double *R;              /* QUAD: n x n upper triangular, row-major; P = R^T R */
     mpfr_t mu;              /* mu_W(J_D) <= mu for every pattern D */
-    long npat;              /* 2^m */
-    mpfr_t *mu_pat;         /* npat: certified mu_W(J_D), D = diag of the bits of the index */
+    long npat;              /* 2^m (m <= DVC_LOGNORM_M_MAX), else the slots of the hull mode */
+    mpfr_t *mu_pat;         /* npat: certified mu_W(J_D), D = diag of the bits of the index
+                             * (hull mode: of the pattern held by the slot) */
+    int hull;               /* mu bounded over the interval hull of the J_D (m > DVC_LOGNORM_M_MAX) */
     mpfr_t c_inf;           /* ||v||_inf <= c_inf ||v||_W */
     mpfr_t c_Q;             /* ||Q v||_inf <= c_Q ||v||_W */
     /* of a run (N + 1 / N entries, NULL before) */
@@ -84,6 +87,7 @@ typedef struct {
     long n_set;             /* steps propagated by the error set */
     long n_deriv;           /* pieces whose f, g variation used the derivative enclosures */
     long n_piece_aff;       /* pieces of pattern-change steps with one certified pattern of their own */
+    long n_fast;            /* steps whose defect was bounded by the binary64 kernels (53 bits) */
 } dvc_lognorm_info_struct;
 typedef dvc_lognorm_info_struct dvc_lognorm_info_t[1];
 
@@ -91,8 +95,9 @@ void dvc_lognorm_info_init(dvc_lognorm_info_t info);
 void dvc_lognorm_info_clear(dvc_lognorm_info_t info);
 
 /* Choose and certify the norm for p (no time stepping): info->kind, w or
- * R, mu, mu_pat, c_inf, c_Q. DVC_NOT_CERTIFIED when m > DVC_LOGNORM_M_MAX,
- * M is not proven P, or a Jacobian / log norm cannot be certified;
+ * R, mu, mu_pat, c_inf, c_Q. DVC_NOT_CERTIFIED when M is not proven P, or
+ * a Jacobian / log norm (or, for m > DVC_LOGNORM_M_MAX, the interval hull
+ * of the Jacobians) cannot be certified;
  * DVC_ERR_INPUT for a bad problem. */
 dvc_status dvc_lognorm_norm(dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                             const dvc_lognorm_opts *o);

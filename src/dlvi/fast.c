@@ -69,58 +69,21 @@ void dvc_dlvi_fspm_clear_(dvc_dlvi_fspm *S)
 
 /* ---- interval operations under FE_UPWARD -------------------------------- */
 
-/* [lo, hi] <- [al, ah] * [bl, bh] (MPFI's result: the extreme exact
- * products rounded outward) */
-static inline void imul(double al, double ah, double bl, double bh, double *lo, double *hi)
-{
-    if (al == ah) {
-        double a = al, na = -al;
-        if (a >= 0) {
-            *hi = a * bh;
-            *lo = -(na * bl);
-        } else {
-            *hi = a * bl;
-            *lo = -(na * bh);
-        }
-        return;
-    }
-    {
-        double nal = -al, nah = -ah;
-        double h1 = al * bl, h2 = al * bh, h3 = ah * bl, h4 = ah * bh;
-        double l1 = nal * bl, l2 = nal * bh, l3 = nah * bl, l4 = nah * bh;
-        double h = h1 > h2 ? h1 : h2, l = l1 > l2 ? l1 : l2;
-        if (h3 > h) h = h3;
-        if (h4 > h) h = h4;
-        if (l3 > l) l = l3;
-        if (l4 > l) l = l4;
-        *hi = h;
-        *lo = -l;
-    }
-}
-
 /* lo/hi[i] += sum_k S_ik [xlo_k, xhi_k] in MPFI's order */
-static void spm_addmul_u(double *lo, double *hi, const dvc_dlvi_fspm *S, const double *xlo, const double *xhi)
+void dvc_dlvi_spm_addmul_u_(double *lo, double *hi, const dvc_dlvi_fspm *S, const double *xlo, const double *xhi)
 {
     for (long i = 0; i < S->r; i++) {
         double sl = lo[i], sh = hi[i];
         for (long k = S->start[i]; k < S->start[i + 1]; k++) {
             double pl, ph;
             long j = S->col[k];
-            imul(S->lo[k], S->hi[k], xlo[j], xhi[j], &pl, &ph);
+            dvc_fi_mul_(S->lo[k], S->hi[k], xlo[j], xhi[j], &pl, &ph);
             sh = sh + ph;
             sl = -((-sl) + (-pl));
         }
         lo[i] = sl;
         hi[i] = sh;
     }
-}
-
-/* magnitude of [lo, hi] (NaN: +inf) */
-static inline double mag(double lo, double hi)
-{
-    double a = fabs(lo), b = fabs(hi);
-    if (lo != lo || hi != hi) return INFINITY;
-    return a > b ? a : b;
 }
 
 static int all_finite(const double *v, long n)
@@ -139,7 +102,7 @@ int dvc_dlvi_fast_q_(double *qlo, double *qhi, const dvc_dlvi_fspm *Q, const dou
     memcpy(qhi, ghi, (size_t)m * sizeof(double));
     int saved = dvc_rnd_save();
     dvc_rnd_set(FE_UPWARD);
-    spm_addmul_u(qlo, qhi, Q, x, x);
+    dvc_dlvi_spm_addmul_u_(qlo, qhi, Q, x, x);
     dvc_rnd_restore(saved);
     ok = all_finite(qlo, m) && all_finite(qhi, m);
     return ok ? 0 : -1;
@@ -156,34 +119,34 @@ int dvc_dlvi_fast_step_(dvc_dlvi_fast_io *io)
     /* ||A x^i + B yhat^i + f(t_i)|| */
     memcpy(wl, io->f0lo, (size_t)n * sizeof(double));
     memcpy(wh, io->f0hi, (size_t)n * sizeof(double));
-    spm_addmul_u(wl, wh, io->A, x0, x0);
-    spm_addmul_u(wl, wh, io->B, io->y0lo, io->y0hi);
+    dvc_dlvi_spm_addmul_u_(wl, wh, io->A, x0, x0);
+    dvc_dlvi_spm_addmul_u_(wl, wh, io->B, io->y0lo, io->y0hi);
     for (long k = 0; k < n; k++) {
-        double t = mag(wl[k], wh[k]);
+        double t = dvc_fi_mag_(wl[k], wh[k]);
         if (!(t <= v0n)) v0n = t;
     }
     /* z = x^{i+1} + theta (x^i - x^{i+1}) */
     for (long k = 0; k < n; k++) {
         double sl = -(x1[k] - x0[k]), sh = x0[k] - x1[k], pl, ph;
-        imul(sl, sh, io->thlo, io->thhi, &pl, &ph);
+        dvc_fi_mul_(sl, sh, io->thlo, io->thhi, &pl, &ph);
         zh[k] = ph + x1[k];
         zl[k] = -((-pl) + (-x1[k]));
     }
     memcpy(wl, io->f1lo, (size_t)n * sizeof(double));
     memcpy(wh, io->f1hi, (size_t)n * sizeof(double));
-    spm_addmul_u(wl, wh, io->A, zl, zh);
-    spm_addmul_u(wl, wh, io->B, io->y1lo, io->y1hi);
+    dvc_dlvi_spm_addmul_u_(wl, wh, io->A, zl, zh);
+    dvc_dlvi_spm_addmul_u_(wl, wh, io->B, io->y1lo, io->y1hi);
     for (long a = 0; a < n; a++) {
         double ul, uh, sl, sh, t;
         /* u = w h; s = x^{i+1} - x^i; s - u */
-        imul(wl[a], wh[a], io->hlo, io->hhi, &ul, &uh);
+        dvc_fi_mul_(wl[a], wh[a], io->hlo, io->hhi, &ul, &uh);
         sl = -(x0[a] - x1[a]);
         sh = x1[a] - x0[a];
-        t = mag(sl, sh);
+        t = dvc_fi_mag_(sl, sh);
         if (!(t <= dx)) dx = t;
         {
             double dl = -((-sl) + uh), dh = sh + (-ul);
-            t = mag(dl, dh);
+            t = dvc_fi_mag_(dl, dh);
         }
         if (!isfinite(t)) {
             dvc_rnd_restore(saved);
@@ -257,7 +220,7 @@ double dvc_dlvi_fast_ydev_(const double *ylo, const double *yhi, const double *y
     for (long k = 0; k < m; k++) {
         /* mag([ylo - y, yhi - y]) = max(y - ylo, yhi - y) rounded up */
         double a = y[k] - ylo[k], b = yhi[k] - y[k];
-        double t = mag(-a, b);
+        double t = dvc_fi_mag_(-a, b);
         if (!(t <= r)) r = t;
     }
     DVC_FP_PIN(r);

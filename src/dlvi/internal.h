@@ -72,6 +72,48 @@ long dvc_dlvi_pattern_(long *start, long *col, const dvc_imat_t A);
 int dvc_dlvi_fspm_build_(dvc_dlvi_fspm *S, const dvc_imat_t A);
 void dvc_dlvi_fspm_clear_(dvc_dlvi_fspm *S);
 
+/* Inf-sup interval kernels, to be called under FE_UPWARD (upper bounds
+ * rounded up, lower bounds as -(upper bound of the negation)). */
+/* [lo, hi] <- [al, ah] * [bl, bh] (MPFI's result: the extreme exact
+ * products rounded outward) */
+static inline void dvc_fi_mul_(double al, double ah, double bl, double bh, double *lo, double *hi)
+{
+    if (al == ah) {
+        double a = al, na = -al;
+        if (a >= 0) {
+            *hi = a * bh;
+            *lo = -(na * bl);
+        } else {
+            *hi = a * bl;
+            *lo = -(na * bh);
+        }
+        return;
+    }
+    {
+        double nal = -al, nah = -ah;
+        double h1 = al * bl, h2 = al * bh, h3 = ah * bl, h4 = ah * bh;
+        double l1 = nal * bl, l2 = nal * bh, l3 = nah * bl, l4 = nah * bh;
+        double h = h1 > h2 ? h1 : h2, l = l1 > l2 ? l1 : l2;
+        if (h3 > h) h = h3;
+        if (h4 > h) h = h4;
+        if (l3 > l) l = l3;
+        if (l4 > l) l = l4;
+        *hi = h;
+        *lo = -l;
+    }
+}
+
+/* magnitude of [lo, hi] (NaN: +inf) */
+static inline double dvc_fi_mag_(double lo, double hi)
+{
+    double a = lo < 0 ? -lo : lo, b = hi < 0 ? -hi : hi;
+    if (lo != lo || hi != hi) return __builtin_inf();
+    return a > b ? a : b;
+}
+
+/* lo/hi[i] += sum_k S_ik [xlo_k, xhi_k] in MPFI's order (under FE_UPWARD) */
+void dvc_dlvi_spm_addmul_u_(double *lo, double *hi, const dvc_dlvi_fspm *S, const double *xlo, const double *xhi);
+
 /* q = g + Q x (x point): 0, or -1 when not finite. */
 int dvc_dlvi_fast_q_(double *qlo, double *qhi, const dvc_dlvi_fspm *Q, const double *x,
                     const double *glo, const double *ghi);

@@ -45,6 +45,8 @@ typedef struct {
     mpfi_t sc_h[LN_SC];
     mpfr_t Ei, En, Es, Dd, Dk, r1, r2, Lg, Esup, cE, cP, eK, cPK;
     dvc_lognorm_scratch sc;
+    /* f or g proven constant on [0, T]: its value, served by cst_* */
+    dvc_ivec_t fc, gc;
     /* defect of step i: d(s) in piece k lies in conv(av[2k], av[2k+1]) + rp[k] */
     dvc_ivec_t *av, *rp;
     mpfr_t *Dp;       /* K: sup over piece k of ||d|| in the current norm */
@@ -70,8 +72,16 @@ typedef struct {
         dvc_imat_t *Phim;  /* K: exp(J u), u = h - (k + 1/2) h/K (the piece's midpoint) */
         mpfr_t rho;        /* ||J|| e^{||J|| h} (h/K)^2 / 12 */
         mpfr_t rho2;       /* e^{||J|| (h + d)} ||J||^2 d^3 / 3, d = h/(2K) */
+        double *Pd;        /* binary64 copies (fast path): Phi, Phim, Phik, each lo then hi */
+        double rho_d, rho2_d;
     } lc[LN_CACHE];
     long nlc, lc_next;
+    /* binary64 path at 53 bits (lognorm_fast.c): fdef when this step's
+     * defect data are in the double arrays, fmp when av/rp hold them */
+    int fast, fdef, fmp;
+    dvc_dlvi_fspm fA, fB, fQ, *fG;
+    double *fbuf, *avl, *avh, *rpl, *rph, *fkl, *fkh, *gkl, *gkh, *yml, *ymh, *gml, *gmh, *fml, *fmh, *Fsl, *Fsh,
+        *Cl, *Ch, *c0d, *Dpd, *Did, *scr, *Lrl, *Lrh, *ol, *oh, *lscr;
 } lws;
 
 static void lws_clear(lws *w)
@@ -97,6 +107,8 @@ static void lws_clear(lws *w)
     mpfr_clears(w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK, w->cPK,
                 (mpfr_ptr)0);
     dvc_lognorm_scratch_clear_(&w->sc);
+    dvc_ivec_clear(w->fc);
+    dvc_ivec_clear(w->gc);
     for (long k = 0; k < w->K; k++) {
         dvc_ivec_clear(w->av[2 * k]);
         dvc_ivec_clear(w->av[2 * k + 1]);
@@ -109,6 +121,15 @@ static void lws_clear(lws *w)
     free(w->rp);
     free(w->Dp);
     for (long j = 0; j < w->nmodes; j++) dvc_lognorm_info_clear(w->modes[j]);
+    if (w->fast) {
+        dvc_dlvi_fspm_clear_(&w->fA);
+        dvc_dlvi_fspm_clear_(&w->fB);
+        dvc_dlvi_fspm_clear_(&w->fQ);
+        for (long k = 0; k < w->npat; k++)
+            if (w->fG[k].start) dvc_dlvi_fspm_clear_(&w->fG[k]);
+        free(w->fG);
+        free(w->fbuf);
+    }
     if (w->lohner) {
         free(w->Lc);
         dvc_ivec_clear(w->Lr);
@@ -129,6 +150,7 @@ static void lws_clear(lws *w)
             }
             free(w->lc[c].Phik);
             free(w->lc[c].Phim);
+            free(w->lc[c].Pd);
             mpfr_clear(w->lc[c].rho);
             mpfr_clear(w->lc[c].rho2);
         }
@@ -161,6 +183,8 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     mpfr_inits2(prec, w->Ei, w->En, w->Es, w->Dd, w->Dk, w->r1, w->r2, w->Lg, w->Esup, w->cE, w->cP, w->eK,
                 w->cPK, (mpfr_ptr)0);
     dvc_lognorm_scratch_init_(&w->sc, prec);
+    dvc_ivec_init2(w->fc, n, prec);
+    dvc_ivec_init2(w->gc, mm, prec);
 }
 
 static dvc_status lws_pieces(lws *w, long K)
@@ -198,6 +222,22 @@ static long box_pattern(const dvc_lvi_result_t lr, dvc_status st, long m)
         if (lr->active[a] == 0) k |= 1L << a;
         else if (lr->active[a] != -1 && lr->active[a] != 1) return -1;
     }
+    return k;
+}
+
+/* The Jacobian slot of a certified pattern (bits as box_pattern), or -1.
+ * In the hull mode a pattern met for the first time gets its slot here and
+ * its log norm in every norm created so far (a norm created later
+ * certifies every slot itself). */
+static long pat_slot(lws *w, long bits)
+{
+    long before = w->J.npat, k = dvc_lognorm_jac_slot_(&w->J, bits);
+    if (k < 0 || k < before) return k;
+    for (long j = 0; j <= w->nmodes; j++)
+        if (dvc_lognorm_pat_mu_(w->nrm[j], &w->J, k, w->prec) != DVC_OK) {
+            dvc_error_reset();
+            return -1;
+        }
     return k;
 }
 
@@ -280,6 +320,139 @@ static dvc_status not_cert(long i, const mpfi_t t, const char *what)
                      mpfr_get_d(&t->left, MPFR_RNDD), what);
 }
 
+/* A function of time with Lipschitz constant 0 on [0, T] is constant
+ * there: its enclosure over [0, T] serves every time in [0, T] (the
+ * engine only asks about such times), instead of an evaluation per call. */
+static dvc_status cst_eval(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    dvc_ivec_set(out, (dvc_ivec_struct *)ctx);
+    return DVC_OK;
+}
+
+static dvc_status cst_lip(mpfr_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    mpfr_set_zero(out, 1);
+    return DVC_OK;
+}
+
+static dvc_status cst_deriv(dvc_ivec_t out, const mpfi_t t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    dvc_ivec_zero(out);
+    return DVC_OK;
+}
+
+static void const_cb(lws *w, dvc_tfun_cb *f, dvc_ivec_t store)
+{
+    if (f->eval == NULL || store->n != f->k) return;
+    mpfi_interv_fr(w->tstep, &w->p->T->left, &w->p->T->right);
+    mpfi_put_ui(w->tstep, 0);
+    if (f->lipschitz(w->r1, w->tstep, f->ctx) == DVC_OK && mpfr_zero_p(w->r1) &&
+        dvc_dlvi_tf_eval_(f, store, w->tstep, "f") == DVC_OK) {
+        f->eval = cst_eval;
+        f->lipschitz = cst_lip;
+        f->deriv = cst_deriv;
+        f->ctx = store;
+    }
+    dvc_error_reset();
+}
+
+/* The binary64 path: at 53 bits (every MPFR value a double) unless
+ * DVC_DLVI_NOFAST is set (tests compare both paths). */
+static dvc_status fast_init(lws *w)
+{
+    long n = w->n, m = w->m > 0 ? w->m : 1, K = w->K, sz;
+    double *b;
+    w->fast = 0;
+    if (w->prec != 53 || getenv("DVC_DLVI_NOFAST") != NULL) return DVC_OK;
+    /* av 2 x 2Kn, rp and fk 2 x Kn each, gk 2Km, ym gm 4m, fm Fs 4n, C c0 3Kn, Dp Di
+     * 2K, defect scratch 12n + 4m, Lr and the set's box 4n, lohner scratch */
+    sz = 4 * K * n + 4 * K * n + 2 * K * m + 4 * m + 4 * n + 3 * K * n + 2 * K + 12 * n + 4 * m + 4 * n +
+         (long)dvc_lnf_lohner_scratch_(n);
+    w->fbuf = calloc((size_t)sz, sizeof(double));
+    w->fG = calloc((size_t)w->npat, sizeof(dvc_dlvi_fspm));
+    if (!w->fbuf || !w->fG) {
+        free(w->fbuf);
+        free(w->fG);
+        return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+    }
+    b = w->fbuf;
+    w->avl = b, b += 2 * K * n;
+    w->avh = b, b += 2 * K * n;
+    w->rpl = b, b += K * n;
+    w->rph = b, b += K * n;
+    w->fkl = b, b += K * n;
+    w->fkh = b, b += K * n;
+    w->gkl = b, b += K * m;
+    w->gkh = b, b += K * m;
+    w->yml = b, b += m;
+    w->ymh = b, b += m;
+    w->gml = b, b += m;
+    w->gmh = b, b += m;
+    w->fml = b, b += n;
+    w->fmh = b, b += n;
+    w->Fsl = b, b += n;
+    w->Fsh = b, b += n;
+    w->Cl = b, b += K * n;
+    w->Ch = b, b += K * n;
+    w->c0d = b, b += K * n;
+    w->Dpd = b, b += K;
+    w->Did = b, b += K;
+    w->scr = b, b += 12 * n + 4 * m;
+    w->Lrl = b, b += n;
+    w->Lrh = b, b += n;
+    w->ol = b, b += n;
+    w->oh = b, b += n;
+    w->lscr = b;
+    w->fast = 1;
+    if (!dvc_dlvi_fspm_build_(&w->fA, w->p->A) | !dvc_dlvi_fspm_build_(&w->fB, w->p->B) |
+        !dvc_dlvi_fspm_build_(&w->fQ, w->p->Q)) {
+        /* an endpoint beyond binary64: MPFI only */
+        dvc_dlvi_fspm_clear_(&w->fA);
+        dvc_dlvi_fspm_clear_(&w->fB);
+        dvc_dlvi_fspm_clear_(&w->fQ);
+        free(w->fG);
+        free(w->fbuf);
+        w->fG = NULL;
+        w->fbuf = NULL;
+        w->fast = 0;
+    }
+    return DVC_OK;
+}
+
+/* x <- lo/hi of an MPFI vector (exact at 53 bits) */
+static void to_d(double *lo, double *hi, const dvc_ivec_t v)
+{
+    for (long k = 0; k < v->n; k++) {
+        lo[k] = mpfr_get_d(&v->e[k]->left, MPFR_RNDD);
+        hi[k] = mpfr_get_d(&v->e[k]->right, MPFR_RNDU);
+    }
+}
+
+static void from_d(dvc_ivec_t v, const double *lo, const double *hi)
+{
+    for (long k = 0; k < v->n; k++) mpfi_interv_d(v->e[k], lo[k], hi[k]);
+}
+
+/* av, rp from the binary64 defect data, once per step */
+static void defect_mpfi(lws *w)
+{
+    long n = w->n;
+    if (w->fmp) return;
+    for (long k = 0; k < w->K; k++) {
+        for (long e = 0; e <= 1; e++) {
+            long j = 2 * k + e;
+            for (long c = 0; c < n; c++) mpfi_interv_d(w->av[j]->e[c], w->avl[j * n + c], w->avh[j * n + c]);
+        }
+        for (long c = 0; c < n; c++) mpfi_interv_d(w->rp[k]->e[c], w->rpl[k * n + c], w->rph[k * n + c]);
+    }
+    w->fmp = 1;
+}
+
 /* Setup: validation, result arrays, P proof, beta, Jacobians, norm. */
 static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_struct *p,
                         const dvc_lognorm_opts *o)
@@ -298,6 +471,8 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     if ((st = lws_pieces(w, o->pieces < 1 ? 1 : (o->pieces > 64 ? 64 : o->pieces))) != DVC_OK) return st;
     if ((st = dvc_dlvi_tf_resolve_(&w->f, &p->fcb, n, "f")) != DVC_OK) return st;
     if ((st = dvc_dlvi_tf_resolve_(&w->g, &p->gcb, m, "g")) != DVC_OK) return st;
+    const_cb(w, &w->f, w->fc);
+    if (m > 0) const_cb(w, &w->g, w->gc);
     w->deriv = o->use_deriv && (w->f.eval == NULL || w->f.deriv != NULL) &&
                (w->g.eval == NULL || w->g.deriv != NULL);
     if ((st = dvc_dlvi_result_alloc_(r, n, m, N, prec, 0)) != DVC_OK) return st;
@@ -313,7 +488,8 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     dvc_imat_norm_inf(r->normQ, p->Q);
     if ((st = dvc_lognorm_jac_init_(&w->J, p, prec)) != DVC_OK) return st;
     w->jac_ok = 1;
-    w->npat = w->J.npat;
+    w->npat = w->J.cap;
+    if ((st = fast_init(w)) != DVC_OK) return st;
     if ((st = dvc_lognorm_choose_(info, &w->J, p, o->norm, -1, NULL, prec)) != DVC_OK) return st;
     w->nrm[0] = info;
     w->cur = 0;
@@ -329,7 +505,8 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     info->rad = calloc((size_t)(N + 1), sizeof(double));
     info->norm_used = calloc((size_t)(N + 1), sizeof(int));
     info->N = N;
-    info->n_affine = info->n_local = info->n_modes = info->n_switch = info->n_set = info->n_deriv = info->n_piece_aff = 0;
+    info->n_affine = info->n_local = info->n_modes = info->n_switch = info->n_set = info->n_deriv =
+        info->n_piece_aff = info->n_fast = 0;
     if (!info->E || !info->dW || !info->mu_step || !info->rad || !info->norm_used)
         return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld steps", N);
     mpfr_set(r->hmax, &w->h->right, MPFR_RNDD); /* no step condition on this route */
@@ -430,7 +607,7 @@ static dvc_status piece_pattern(lws *w, long k, long *kp)
     if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tpk, "g")) != DVC_OK) return st;
     q_of(w, w->qbox, w->Xk, w->Gk);
     st = dvc_lvi_solve(w->lp, w->solver, w->qbox, NULL);
-    *kp = box_pattern(w->lp, st, m);
+    *kp = pat_slot(w, box_pattern(w->lp, st, m));
     dvc_error_reset();
     if (*kp < 0) return DVC_OK;
     /* the anchor at sigma_a = (2k + 1 - K)/(2K) */
@@ -446,6 +623,114 @@ static dvc_status piece_pattern(lws *w, long k, long *kp)
         return DVC_OK;
     }
     dvc_ivec_set(w->yma, w->la->y);
+    return DVC_OK;
+}
+
+/* The binary64 form of the piece loop of defect_data on a step with one
+ * certified pattern k_aff (or m = 0) and derivative enclosures, the
+ * step's (dstep: w->Cs, w->cs0) or one per piece: sets w->fdef on
+ * success; otherwise the MPFI loop runs. */
+static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, int fone, int dstep)
+{
+    long n = w->n, m = w->m, K = w->K;
+    dvc_lnf_defect_io io;
+    dvc_status st;
+    if (m > 0) {
+        dvc_dlvi_fspm *G = &w->fG[k_aff];
+        if (G->start == NULL) dvc_dlvi_fspm_build_(G, w->J.G[k_aff]);
+        if (!G->ok) return DVC_OK;
+    }
+    memset(&io, 0, sizeof io);
+    /* f, g at the pieces' midpoints tau_k where they are not taken from
+     * f(t_m) and the derivative (MPFI, as in the loop) */
+    if ((!fone && w->f.eval != NULL) || (m > 0 && w->g.eval != NULL) || !dstep) {
+        for (long k = 0; k < K; k++) {
+            mpfi_mul_si(w->tk, w->h, 2 * k + 1);
+            mpfi_div_si(w->tk, w->tk, 2 * K);
+            mpfi_add(w->tk, w->tk, w->ti);
+            if (!dstep) {
+                /* the piece's derivative enclosure */
+                mpfi_mul_si(w->s, w->h, k);
+                mpfi_div_si(w->s, w->s, K);
+                mpfi_add(w->s, w->s, w->ti);
+                mpfi_mul_si(w->u, w->h, k + 1);
+                mpfi_div_si(w->u, w->u, K);
+                mpfi_add(w->u, w->u, w->ti);
+                mpfi_union(w->tpk, w->s, w->u);
+                if (!piece_deriv(w, k_aff, w->tpk)) return DVC_OK;
+                to_d(w->Cl + k * n, w->Ch + k * n, w->C);
+                for (long c = 0; c < n; c++) w->c0d[k * n + c] = mpfr_get_d(&w->c0->e[c]->left, MPFR_RNDN);
+            }
+            if (!fone && w->f.eval != NULL) {
+                if ((st = dvc_dlvi_tf_eval_(&w->f, w->fk, w->tk, "f")) != DVC_OK) return st;
+                to_d(w->fkl + k * n, w->fkh + k * n, w->fk);
+            }
+            if (m > 0 && w->g.eval != NULL) {
+                if ((st = dvc_dlvi_tf_eval_(&w->g, w->gk, w->tk, "g")) != DVC_OK) return st;
+                to_d(w->gkl + k * m, w->gkh + k * m, w->gk);
+            }
+        }
+    }
+    if (m > 0 && w->g.eval == NULL) {
+        memset(w->gkl, 0, (size_t)(K * m) * sizeof(double));
+        memset(w->gkh, 0, (size_t)(K * m) * sizeof(double));
+    }
+    io.fone = fone || w->f.eval == NULL;
+    if (w->f.eval == NULL) {
+        memset(w->fml, 0, (size_t)n * sizeof(double));
+        memset(w->fmh, 0, (size_t)n * sizeof(double));
+        memset(w->Fsl, 0, (size_t)n * sizeof(double));
+        memset(w->Fsh, 0, (size_t)n * sizeof(double));
+    } else if (fone) {
+        to_d(w->fml, w->fmh, w->fm);
+        to_d(w->Fsl, w->Fsh, w->Fs);
+    }
+    if (m > 0) {
+        to_d(w->yml, w->ymh, w->ym);
+        to_d(w->gml, w->gmh, w->gm);
+    }
+    if (dstep) {
+        to_d(w->Cl, w->Ch, w->Cs);
+        for (long c = 0; c < n; c++) w->c0d[c] = mpfr_get_d(&w->cs0->e[c]->left, MPFR_RNDN);
+    }
+    io.cstride = dstep ? 0 : n;
+    io.n = n;
+    io.m = m;
+    io.K = K;
+    io.A = &w->fA;
+    io.B = &w->fB;
+    io.Q = &w->fQ;
+    io.G = m > 0 ? &w->fG[k_aff] : NULL;
+    io.xi = r->x + i * n;
+    io.xn = r->x + (i + 1) * n;
+    io.hlo = mpfr_get_d(&w->h->left, MPFR_RNDD);
+    io.hhi = mpfr_get_d(&w->h->right, MPFR_RNDU);
+    io.ymlo = w->yml;
+    io.ymhi = w->ymh;
+    io.gmlo = w->gml;
+    io.gmhi = w->gmh;
+    io.gklo = w->gkl;
+    io.gkhi = w->gkh;
+    io.fmlo = w->fml;
+    io.fmhi = w->fmh;
+    io.Fslo = w->Fsl;
+    io.Fshi = w->Fsh;
+    io.fklo = w->fkl;
+    io.fkhi = w->fkh;
+    io.dk = 1;
+    io.Clo = w->Cl;
+    io.Chi = w->Ch;
+    io.c0 = w->c0d;
+    io.alo = w->avl;
+    io.ahi = w->avh;
+    io.rlo = w->rpl;
+    io.rhi = w->rph;
+    io.w = w->scr;
+    if (dvc_lnf_defect_(&io) != 0) return DVC_OK;
+    w->info->n_deriv += K;
+    w->info->n_fast++;
+    w->fdef = 1;
+    w->fmp = 0;
     return DVC_OK;
 }
 
@@ -477,7 +762,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
         q_of(w, w->qbox, w->X, w->Gk);
         st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
-        k_aff = box_pattern(w->lb, st, m);
+        k_aff = pat_slot(w, box_pattern(w->lb, st, m));
         if (k_aff < 0) {
             if (st == DVC_OK) {
                 dvc_ivec_set(w->Y, w->lb->y);
@@ -529,6 +814,12 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         }
     }
     if (m > 0 && k_aff < 0) dvc_ivec_set(w->Ycr, w->Y);
+    w->fdef = 0;
+    w->fmp = 1;
+    if (w->fast && (dstep || w->deriv) && (m == 0 || k_aff >= 0)) {
+        if ((st = defect_fast(w, r, i, k_aff, fone, dstep)) != DVC_OK) return st;
+        if (w->fdef) return DVC_OK;
+    }
     for (long k = 0; k < K; k++) {
         /* piece [t_i + k h/K, t_i + (k+1) h/K]; f, g frozen at its midpoint tau */
         mpfi_mul_si(w->tk, w->h, 2 * k + 1);
@@ -640,6 +931,18 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
  * and Di[k] = (a0 + a1)/2 + rk its mean; Dd = max_k Dp[k]. */
 static int defect_norm(lws *w, const dvc_lognorm_info_struct *nr)
 {
+    if (w->fdef) {
+        double dd;
+        if (dvc_lnf_defect_norm_(nr, w->K, w->avl, w->avh, w->rpl, w->rph, w->Dpd, w->Did, &dd) == 0) {
+            for (long k = 0; k < w->K; k++) {
+                mpfr_set_d(w->Dp[k], w->Dpd[k], MPFR_RNDU);
+                mpfr_set_d(w->Di[k], w->Did[k], MPFR_RNDU);
+            }
+            mpfr_set_d(w->Dd, dd, MPFR_RNDU);
+            return 1;
+        }
+        defect_mpfi(w);
+    }
     mpfr_set_zero(w->Dd, 1);
     for (long k = 0; k < w->K; k++) {
         dvc_lognorm_vnorm_(w->Dp[k], nr, w->av[2 * k], &w->sc);
@@ -698,9 +1001,7 @@ static dvc_status lohner_init(lws *w)
     dvc_imat_init2(w->LT2, n, n, w->prec);
     dvc_imat_init2(w->Jhull, n, n, w->prec);
     /* hull of every piece Jacobian (pattern-change steps) */
-    dvc_imat_set(w->Jhull, w->J.J[0]);
-    for (long k = 1; k < w->npat; k++)
-        for (long e = 0; e < n * n; e++) mpfi_union(w->Jhull->e[e], w->Jhull->e[e], w->J.J[k]->e[e]);
+    dvc_imat_set(w->Jhull, w->J.Jh);
     w->lohner = 1;
     return DVC_OK;
 }
@@ -833,27 +1134,27 @@ static long lohner_cache(lws *w, long pat)
     mpfr_div_ui(w->lc[c].rho, w->lc[c].rho, 12, MPFR_RNDU);
     mpfr_clear(nJ);
     w->lc[c].pat = pat;
-    return c;
-}
-
-/* Orthonormal columns of a (n x n, row-major; modified Gram-Schmidt) into
- * q; 0 when a column vanishes. A frame only: its inverse is enclosed. */
-static int mgs(double *q, const double *a, long n)
-{
-    memcpy(q, a, (size_t)(n * n) * sizeof(double));
-    for (long j = 0; j < n; j++) {
-        double nr = 0.0;
-        for (long i = 0; i < j; i++) {
-            double d = 0.0;
-            for (long k = 0; k < n; k++) d += q[k * n + i] * q[k * n + j];
-            for (long k = 0; k < n; k++) q[k * n + j] -= d * q[k * n + i];
+    if (w->fast) {
+        /* binary64 copies (exact at 53 bits) for lohner_step */
+        long nn = n * n;
+        if (w->lc[c].Pd == NULL) w->lc[c].Pd = malloc((size_t)(2 * (1 + 2 * K) * nn) * sizeof(double));
+        if (w->lc[c].Pd != NULL) {
+            double *P = w->lc[c].Pd;
+            for (long e = 0; e < nn; e++) {
+                P[e] = mpfr_get_d(&w->lc[c].Phi->e[e]->left, MPFR_RNDD);
+                P[nn + e] = mpfr_get_d(&w->lc[c].Phi->e[e]->right, MPFR_RNDU);
+                for (long k = 0; k < K; k++) {
+                    P[(2 + k) * nn + e] = mpfr_get_d(&w->lc[c].Phim[k]->e[e]->left, MPFR_RNDD);
+                    P[(2 + K + k) * nn + e] = mpfr_get_d(&w->lc[c].Phim[k]->e[e]->right, MPFR_RNDU);
+                    P[(2 + 2 * K + k) * nn + e] = mpfr_get_d(&w->lc[c].Phik[k]->e[e]->left, MPFR_RNDD);
+                    P[(2 + 3 * K + k) * nn + e] = mpfr_get_d(&w->lc[c].Phik[k]->e[e]->right, MPFR_RNDU);
+                }
+            }
+            w->lc[c].rho_d = mpfr_get_d(w->lc[c].rho, MPFR_RNDU);
+            w->lc[c].rho2_d = mpfr_get_d(w->lc[c].rho2, MPFR_RNDU);
         }
-        for (long k = 0; k < n; k++) nr += q[k * n + j] * q[k * n + j];
-        nr = sqrt(nr);
-        if (!(nr > 0) || !isfinite(nr)) return 0;
-        for (long k = 0; k < n; k++) q[k * n + j] /= nr;
     }
-    return 1;
+    return c;
 }
 
 /* One step of e(t_{i+1}) = exp(J h) e(t_i) - int_0^h exp(J (h - s)) d(t_i + s) ds
@@ -864,6 +1165,41 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
 {
     long n = w->n, K = w->K, c = lohner_cache(w, pat);
     if (c < 0) return 0;
+    if (w->fdef && w->lc[c].Pd != NULL) {
+        dvc_lnf_lohner_io io;
+        long nn = n * n;
+        const double *P = w->lc[c].Pd;
+        io.n = n;
+        io.K = K;
+        io.Plo = P;
+        io.Phi = P + nn;
+        io.Pmlo = P + 2 * nn;
+        io.Pmhi = P + (2 + K) * nn;
+        io.Pklo = P + (2 + 2 * K) * nn;
+        io.Pkhi = P + (2 + 3 * K) * nn;
+        io.rho = w->lc[c].rho_d;
+        io.rho2 = w->lc[c].rho2_d;
+        io.hlo = mpfr_get_d(&w->h->left, MPFR_RNDD);
+        io.hhi = mpfr_get_d(&w->h->right, MPFR_RNDU);
+        io.alo = w->avl;
+        io.ahi = w->avh;
+        io.rlo = w->rpl;
+        io.rhi = w->rph;
+        io.c = w->Lc;
+        io.B = w->LB;
+        to_d(w->Lrl, w->Lrh, w->Lr);
+        io.Lrlo = w->Lrl;
+        io.Lrhi = w->Lrh;
+        io.outlo = w->ol;
+        io.outhi = w->oh;
+        io.w = w->lscr;
+        if (dvc_lnf_lohner_(&io) == 0) {
+            from_d(w->Lr, w->Lrl, w->Lrh);
+            from_d(out, w->ol, w->oh);
+            return 1;
+        }
+    }
+    defect_mpfi(w);
     /* V encloses the integral: piece k gives (h/K) Phim A_mid +- rho2
      * ||A_mid|| (midpoint rule for the constant part), (h/K) Phik R_k (mean
      * value over the piece), and +-rho ||A1 - A0|| (the affine part's
@@ -893,7 +1229,7 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
     dvc_imat_set_d(w->LBp, w->LB);
     dvc_imat_mul(w->LM, w->lc[c].Phi, w->LBp);
     dvc_imat_mid_d(w->Lm, w->LM);
-    if (!mgs(w->LB, w->Lm, n)) return 0;
+    if (!dvc_lnf_mgs_(w->LB, w->Lm, n)) return 0;
     dvc_imat_set_d(w->LBp, w->LB);
     if (dvc_imat_inv(w->LBi, w->LBp) != DVC_OK) {
         dvc_error_reset();
@@ -918,6 +1254,7 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
 static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
 {
     long n = w->n, K = w->K;
+    defect_mpfi(w);
     dvc_ivec_zero(w->Lv);
     mpfi_div_si(w->tk, w->h, K);
     for (long k = 0; k < K; k++) {
@@ -986,7 +1323,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
         if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
         q_of(w, w->qbox, w->X, w->Gk);
         st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
-        loc = box_pattern(w->lb, st, m);
+        loc = pat_slot(w, box_pattern(w->lb, st, m));
         dvc_error_reset();
     }
     mpfr_set(w->bstep, w->beta, MPFR_RNDU);

@@ -7,16 +7,32 @@
 #include "dlvi/internal.h"
 #include "dvicert/lognorm.h"
 
-/* The piece Jacobians: index k in [0, 2^m), bit a set when y_a is free. */
+/* The piece Jacobians, in slots. For m <= DVC_LOGNORM_M_MAX every pattern
+ * has its slot (slot k: bit a of k set when y_a is free). Beyond, the hull
+ * mode: the slots hold the patterns met so far (key[k] its bits; at most
+ * cap), and Jh encloses the Jacobians of every pattern (docs/lognorm.md
+ * section 2). */
 typedef struct {
-    long n, m, npat;
-    dvc_imat_t *J;  /* npat, n x n: A + B G_k Q */
-    dvc_imat_t *G;  /* npat, m x m: -E_F (M_FF)^{-1} E_F^T */
-    double *Jd;     /* npat * n * n midpoints (the norm search) */
+    long n, m, npat, cap;
+    int hull;
+    long *key;      /* cap: the pattern of slot k */
+    dvc_imat_t *J;  /* cap, n x n: A + B G_k Q */
+    dvc_imat_t *G;  /* cap, m x m: -E_F (M_FF)^{-1} E_F^T */
+    double *Jd;     /* cap * n * n midpoints (the norm search) */
+    dvc_imat_t Jh;  /* n x n: contains J_D for every D */
+    const dvc_dlvi_problem_struct *p;
 } dvc_lognorm_jac;
+
+/* Slots kept in the hull mode. */
+#define DVC_LOGNORM_SLOTS 64
 
 dvc_status dvc_lognorm_jac_init_(dvc_lognorm_jac *J, const dvc_dlvi_problem_struct *p, mpfr_prec_t prec);
 void dvc_lognorm_jac_clear_(dvc_lognorm_jac *J);
+/* The slot of the pattern bits (created in the hull mode), or -1 when it
+ * is full or the piece cannot be enclosed. */
+long dvc_lognorm_jac_slot_(dvc_lognorm_jac *J, long bits);
+/* mu_pat[slot] of a norm for a slot created after the norm was chosen. */
+dvc_status dvc_lognorm_pat_mu_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J, long slot, mpfr_prec_t prec);
 
 /* Choose and certify a norm into info. only_pat >= 0: fitted to that
  * pattern's Jacobian alone (a mode norm), searched near R0 when R0 is set
@@ -38,5 +54,61 @@ void dvc_lognorm_scratch_clear_(dvc_lognorm_scratch *s);
 /* Upper bound of sup over the interval vector v of ||v||_W. */
 void dvc_lognorm_vnorm_(mpfr_t out, const dvc_lognorm_info_struct *info, const dvc_ivec_t v,
                         dvc_lognorm_scratch *s);
+
+/* ---- binary64 kernels at 53 bits (lognorm_fast.c) ----------------------
+ * Every function returns 0, or nonzero (and leaves the caller's state
+ * untouched) when a value is not finite or a proof fails: the caller then
+ * does the same work in MPFI. */
+
+/* The defect's ends on a step with one certified pattern (docs/lognorm.md
+ * section 4): end e of piece k at alo/ahi + (2k + e) n. */
+typedef struct {
+    long n, m, K;
+    const dvc_dlvi_fspm *A, *B, *Q, *G;      /* G: the step's pattern (m > 0) */
+    const double *xi, *xn;                   /* x^i, x^{i+1} */
+    double hlo, hhi;                         /* h */
+    const double *ymlo, *ymhi, *gmlo, *gmhi; /* m: [S(q_mid)], g(t_m) */
+    const double *gklo, *gkhi;               /* K x m: g(tau_k) */
+    int fone;                                /* f(tau_k) = f(t_m) + (tau_k - t_m) [Fs] */
+    const double *fmlo, *fmhi, *Fslo, *Fshi; /* n (fone) */
+    const double *fklo, *fkhi;               /* K x n: f(tau_k) (not fone) */
+    int dk;                                  /* derivative enclosures: C, c0 */
+    const double *Clo, *Chi, *c0;            /* piece k at k cstride (0: one for all) */
+    long cstride;
+    double *alo, *ahi;                       /* out: 2K x n */
+    double *rlo, *rhi;                       /* out (dk): K x n, the remainder boxes */
+    double *w;                               /* scratch: 12 n + 4 m */
+} dvc_lnf_defect_io;
+
+int dvc_lnf_defect_(dvc_lnf_defect_io *io);
+
+/* Upper bound of ||v||_W over the box [lo, hi]. */
+double dvc_lnf_vnorm_(const dvc_lognorm_info_struct *nr, const double *lo, const double *hi);
+
+/* Dp[k] = max(||A0||, ||A1||) + ||R_k||, Di[k] = (||A0|| + ||A1||)/2 + ||R_k||,
+ * *Dd = max_k Dp[k], all rounded up (the data of dvc_lnf_defect_). */
+int dvc_lnf_defect_norm_(const dvc_lognorm_info_struct *nr, long K, const double *alo, const double *ahi,
+                         const double *rlo, const double *rhi, double *Dp, double *Di, double *Dd);
+
+/* Orthonormal columns of a (n x n, row-major; modified Gram-Schmidt) into
+ * q; 0 when a column vanishes. A frame only: its inverse is enclosed. */
+int dvc_lnf_mgs_(double *q, const double *a, long n);
+
+/* One error-set step on a single-pattern step (docs/lognorm.md section
+ * 5d): (c, B, r) updated in place, out the box of e(t_{i+1}). */
+typedef struct {
+    long n, K;
+    const double *Plo, *Phi;   /* exp(J h), n x n */
+    const double *Pmlo, *Pmhi; /* K x n x n: exp(J u) at the pieces' midpoints */
+    const double *Pklo, *Pkhi; /* K x n x n: exp(J u) over the pieces */
+    double rho, rho2, hlo, hhi;
+    const double *alo, *ahi, *rlo, *rhi; /* the defect (dvc_lnf_defect_io) */
+    double *c, *B, *Lrlo, *Lrhi;         /* in/out: the set c + B r */
+    double *outlo, *outhi;
+    double *w;                           /* scratch: dvc_lnf_lohner_scratch_(n) doubles */
+} dvc_lnf_lohner_io;
+
+size_t dvc_lnf_lohner_scratch_(long n);
+int dvc_lnf_lohner_(dvc_lnf_lohner_io *io);
 
 #endif

@@ -409,8 +409,10 @@ static dvc_status fast_init(lws *w)
     w->oh = b, b += n;
     w->lscr = b;
     w->fast = 1;
-    if (!dvc_dlvi_fspm_build_(&w->fA, w->p->A) | !dvc_dlvi_fspm_build_(&w->fB, w->p->B) |
-        !dvc_dlvi_fspm_build_(&w->fQ, w->p->Q)) {
+    /* all three built (no short circuit), so that all three can be cleared */
+    int okA = dvc_dlvi_fspm_build_(&w->fA, w->p->A), okB = dvc_dlvi_fspm_build_(&w->fB, w->p->B),
+        okQ = dvc_dlvi_fspm_build_(&w->fQ, w->p->Q);
+    if (!okA || !okB || !okQ) {
         /* an endpoint beyond binary64: MPFI only */
         dvc_dlvi_fspm_clear_(&w->fA);
         dvc_dlvi_fspm_clear_(&w->fB);

@@ -114,8 +114,7 @@ dvc_status dvc_infile_read_text(char **text, const char *path, size_t max_bytes)
     return DVC_OK;
 }
 
-/* The directory part of path ("." when it has none); malloc'd. */
-static char *dir_of(const char *path)
+char *dvc_path_dir(const char *path)
 {
     const char *s = strrchr(path, '/');
     char *d;
@@ -154,7 +153,7 @@ static dvc_status classify(const char *path, int *how, struct stat *target, int 
         int e = errno;
         if (e != ENOENT) return dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(e));
         /* a new file: its directory must exist, say so before any work */
-        dir = dir_of(path);
+        dir = dvc_path_dir(path);
         if (!dir) return dvc_error(DVC_ERR_NOMEM, "out of memory");
         if (stat(dir, &dsb) != 0) e = errno;
         else if (!S_ISDIR(dsb.st_mode)) e = ENOTDIR;
@@ -300,7 +299,7 @@ dvc_status dvc_outfile_open(dvc_outfile *o, const char *path)
         o->done = 0;
         return DVC_OK;
     }
-    dir = dir_of(path);
+    dir = dvc_path_dir(path);
     base = strrchr(path, '/');
     base = base ? base + 1 : path;
     n = (dir ? strlen(dir) : 0) + strlen(base) + 16;
@@ -355,7 +354,7 @@ dvc_status dvc_outfile_commit(dvc_outfile *o)
     }
     if (o->tmp) {
         /* make the rename itself durable; best effort */
-        char *dir = dir_of(o->path);
+        char *dir = dvc_path_dir(o->path);
         int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
         if (dfd >= 0) {
             (void)fsync(dfd);

@@ -85,21 +85,6 @@ const char *dvc_flat_problem_json(const dvc_flat_cert *h)
     return h->c->problem_json ? h->c->problem_json : "";
 }
 
-static mpfr_t *edges_new(long k, mpfr_prec_t prec)
-{
-    mpfr_t *e = malloc((size_t)(k > 0 ? k : 1) * sizeof *e);
-    if (e)
-        for (long i = 0; i < k; i++) mpfr_init2(e[i], prec);
-    return e;
-}
-
-static void edges_free(mpfr_t *e, long k)
-{
-    if (!e) return;
-    for (long i = 0; i < k; i++) mpfr_clear(e[i]);
-    free(e);
-}
-
 /* Rows of lo/hi edges into double arrays, rounded outward. */
 static void put_row(double *lo_out, double *hi_out, long row, long k, mpfr_t *lo, mpfr_t *hi)
 {
@@ -118,11 +103,11 @@ static int export_rows(const dvc_flat_cert *h, int hull, double *t, double *x_lo
     mpfr_t *lo, *hi;
     if (tb->window != 0 || tb->steps != tb->N)
         return dvc_error(DVC_ERR_INPUT, "the certificate's tube is not held whole");
-    lo = edges_new(k, tb->prec);
-    hi = edges_new(k, tb->prec);
+    lo = dvc_mpfr_array_new(k, tb->prec);
+    hi = dvc_mpfr_array_new(k, tb->prec);
     if (!lo || !hi) {
-        edges_free(lo, lo ? k : 0);
-        edges_free(hi, hi ? k : 0);
+        dvc_mpfr_array_free(lo, lo ? k : 0);
+        dvc_mpfr_array_free(hi, hi ? k : 0);
         return dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
     for (long i = hull ? 1 : 0; i <= tb->N; i++) {
@@ -144,8 +129,8 @@ static int export_rows(const dvc_flat_cert *h, int hull, double *t, double *x_lo
             put_row(y_lo, y_hi, row, m, lo, hi);
         }
     }
-    edges_free(lo, k);
-    edges_free(hi, k);
+    dvc_mpfr_array_free(lo, k);
+    dvc_mpfr_array_free(hi, k);
     return DVC_OK;
 }
 

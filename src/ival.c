@@ -218,3 +218,18 @@ void dvc_ival_cos(mpfi_t r, const mpfi_t x)
     }
     mpfi_interv_si(r, -1, 1);
 }
+
+mpfr_t *dvc_mpfr_array_new(long k, mpfr_prec_t prec)
+{
+    mpfr_t *e = malloc((size_t)(k > 0 ? k : 1) * sizeof *e);
+    if (e)
+        for (long i = 0; i < k; i++) mpfr_init2(e[i], prec);
+    return e;
+}
+
+void dvc_mpfr_array_free(mpfr_t *e, long k)
+{
+    if (!e) return;
+    for (long i = 0; i < k; i++) mpfr_clear(e[i]);
+    free(e);
+}

@@ -73,21 +73,6 @@ static void margin_one(mpfr_t mg, const mpfi_t v, const mpfr_t lo, const mpfr_t 
     if (mpfr_cmp(tmp, mg) < 0) mpfr_set(mg, tmp, MPFR_RNDD);
 }
 
-static mpfr_t *edges_new(long k, mpfr_prec_t prec)
-{
-    mpfr_t *e = malloc((size_t)(k > 0 ? k : 1) * sizeof *e);
-    if (e)
-        for (long i = 0; i < k; i++) mpfr_init2(e[i], prec);
-    return e;
-}
-
-static void edges_free(mpfr_t *e, long k)
-{
-    if (!e) return;
-    for (long i = 0; i < k; i++) mpfr_clear(e[i]);
-    free(e);
-}
-
 static void worst_update(double *worst, dvc_traj_hit *hit, double d, long s, long k)
 {
     if (d < *worst) {
@@ -119,11 +104,11 @@ dvc_status dvc_traj_check_tol(dvc_traj_report *rep, const dvc_traj_t tr, const d
     if (tr->n != tb->n || (tr->m != 0 && tr->m != tb->m))
         return dvc_error(DVC_ERR_INPUT, "trajectory has %ld x and %ld y columns, the tube "
                          "%ld and %ld", tr->n, tr->m, tb->n, tb->m);
-    lo = edges_new(k2, prec);
-    hi = edges_new(k2, prec);
+    lo = dvc_mpfr_array_new(k2, prec);
+    hi = dvc_mpfr_array_new(k2, prec);
     if (!lo || !hi) {
-        edges_free(lo, lo ? k2 : 0);
-        edges_free(hi, hi ? k2 : 0);
+        dvc_mpfr_array_free(lo, lo ? k2 : 0);
+        dvc_mpfr_array_free(hi, hi ? k2 : 0);
         return dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
     mpfr_inits2(prec, mg, tmp, (mpfr_ptr)0);
@@ -173,8 +158,8 @@ dvc_status dvc_traj_check_tol(dvc_traj_report *rep, const dvc_traj_t tr, const d
         rep->nviol_samples += outside;
     }
     mpfr_clears(mg, tmp, (mpfr_ptr)0);
-    edges_free(lo, k2);
-    edges_free(hi, k2);
+    dvc_mpfr_array_free(lo, k2);
+    dvc_mpfr_array_free(hi, k2);
     if (st != DVC_OK) dvc_traj_report_clear(rep);
     return st;
 }
@@ -185,13 +170,13 @@ void dvc_traj_tube_at(mpfr_t lo, mpfr_t hi, const dvc_traj_t tr, long s, long k,
     int which = k >= tr->n;
     long kk = which ? k - tr->n : k;
     mpfr_prec_t prec = tb->prec + DVC_TRAJ_EXTRA_BITS;
-    mpfr_t *el = edges_new(k2, prec), *eh = edges_new(k2, prec);
+    mpfr_t *el = dvc_mpfr_array_new(k2, prec), *eh = dvc_mpfr_array_new(k2, prec);
     mpfr_set_inf(lo, -1);
     mpfr_set_inf(hi, 1);
     if (el && eh && dvc_tube_inner(el, eh, tb, tr->t[s], which) == DVC_OK) {
         mpfr_set(lo, el[kk], MPFR_RNDU);
         mpfr_set(hi, eh[kk], MPFR_RNDD);
     }
-    edges_free(el, el ? k2 : 0);
-    edges_free(eh, eh ? k2 : 0);
+    dvc_mpfr_array_free(el, el ? k2 : 0);
+    dvc_mpfr_array_free(eh, eh ? k2 : 0);
 }

@@ -35,6 +35,10 @@ extern "C" {
  * fclose; on failure *f is NULL and the message names the path. */
 dvc_status dvc_infile_open(FILE **f, const char *path, const char *mode);
 
+/* The directory part of path ("." when it has none, "/" for a file in the
+ * root); malloc'd (NULL: out of memory). */
+char *dvc_path_dir(const char *path);
+
 /* Read the whole text file at path into a new NUL-terminated buffer (*text,
  * the caller's to free; NULL on failure). Only a regular file is read: a
  * directory, a device, a FIFO or a socket is refused before any byte is

@@ -37,6 +37,10 @@ char *dvc_ival_hi_str(const mpfi_t x, int digits);
 char *dvc_ival_str(const mpfi_t x, int digits);
 /* mpfr number rounded in the given direction, as decimal. Caller frees. */
 char *dvc_mpfr_str(const mpfr_t x, int digits, mpfr_rnd_t rnd);
+/* An array of k numbers initialised at prec (k = 0: a valid empty array),
+ * or NULL when out of memory; released with dvc_mpfr_array_free(e, k). */
+mpfr_t *dvc_mpfr_array_new(long k, mpfr_prec_t prec);
+void dvc_mpfr_array_free(mpfr_t *e, long k);
 /* Exact binary value of a double as a decimal-free string ("0x1.8p+1"). */
 void dvc_double_hex(char buf[40], double x);
 

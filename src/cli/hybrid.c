@@ -294,21 +294,6 @@ static int put_edges(FILE *f, mpfr_t *lo, mpfr_t *hi, long n, int digits)
     return fail;
 }
 
-static mpfr_t *edges_new(long n, mpfr_prec_t prec)
-{
-    mpfr_t *e = malloc((size_t)(n > 0 ? n : 1) * sizeof *e);
-    if (e)
-        for (long j = 0; j < n; j++) mpfr_init2(e[j], prec);
-    return e;
-}
-
-static void edges_free(mpfr_t *e, long n)
-{
-    if (!e) return;
-    for (long j = 0; j < n; j++) mpfr_clear(e[j]);
-    free(e);
-}
-
 int dvc_cli_hybrid_export(const dvc_cli_args *a)
 {
     static const char *const no[] = {"w", NULL};
@@ -338,7 +323,7 @@ int dvc_cli_hybrid_export(const dvc_cli_args *a)
         const dvc_hybrid_result_struct *r = c->res;
         const dvc_hybrid_model_struct *m = c->model;
         long n = tb->n;
-        mpfr_t *lo = edges_new(n, tb->prec), *hi = edges_new(n, tb->prec);
+        mpfr_t *lo = dvc_mpfr_array_new(n, tb->prec), *hi = dvc_mpfr_array_new(n, tb->prec);
         mpfi_t ta, tb1;
         FILE *f = of.f;
         mpfi_init2(ta, mpfi_get_prec(tb->T));
@@ -378,8 +363,8 @@ int dvc_cli_hybrid_export(const dvc_cli_args *a)
         }
         mpfi_clear(ta);
         mpfi_clear(tb1);
-        edges_free(lo, lo ? n : 0);
-        edges_free(hi, hi ? n : 0);
+        dvc_mpfr_array_free(lo, lo ? n : 0);
+        dvc_mpfr_array_free(hi, hi ? n : 0);
     }
     st = fail ? dvc_error(DVC_ERR_IO, "%s: cannot write the output", out) : dvc_outfile_commit(&of);
     if (st != DVC_OK) {
@@ -438,8 +423,8 @@ int dvc_cli_hybrid_plot(const dvc_cli_args *a)
         rc = dvc_cli_fail("plot", st);
         goto out;
     }
-    lo = edges_new(tb->n, tb->prec);
-    hi = edges_new(tb->n, tb->prec);
+    lo = dvc_mpfr_array_new(tb->n, tb->prec);
+    hi = dvc_mpfr_array_new(tb->n, tb->prec);
     mpfi_init2(tt, mpfi_get_prec(tb->T));
     have_tt = 1;
     if (!lo || !hi) {
@@ -514,8 +499,8 @@ int dvc_cli_hybrid_plot(const dvc_cli_args *a)
 out:
     dvc_outfile_clear(&of);
     if (have_tt) mpfi_clear(tt);
-    edges_free(lo, lo ? tb->n : 0);
-    edges_free(hi, hi ? tb->n : 0);
+    dvc_mpfr_array_free(lo, lo ? tb->n : 0);
+    dvc_mpfr_array_free(hi, hi ? tb->n : 0);
     dvc_tube_clear(tb);
     dvc_hybrid_result_clear(rec);
     dvc_hybrid_cert_clear(c);

@@ -101,21 +101,6 @@ static int is_number(const json_t *v)
     return json_is_string(v) || json_is_integer(v) || json_is_real(v);
 }
 
-/* The directory part of path ("." when none), malloc'd. */
-static char *dir_of(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    char *d;
-    if (!s) return strdup(".");
-    if (s == path) return strdup("/");
-    d = malloc((size_t)(s - path) + 1);
-    if (d) {
-        memcpy(d, path, (size_t)(s - path));
-        d[s - path] = '\0';
-    }
-    return d;
-}
-
 static char *join(const char *dir, const char *file)
 {
     size_t n = strlen(dir) + strlen(file) + 2;
@@ -398,7 +383,7 @@ dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec, int allow_outside)
     dvc_sweep_clear(sw);
     dvc_dlvi_problem_init(p, 0, 0, 0);
     if ((st = dvc_json_load(&root, spec)) != DVC_OK) goto out;
-    if (!(specdir = dir_of(spec))) goto nomem;
+    if (!(specdir = dvc_path_dir(spec))) goto nomem;
     json_object_foreach(root, k, v) {
         (void)v;
         if (!known_key(k)) {
@@ -412,7 +397,7 @@ dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec, int allow_outside)
         st = dvc_error(DVC_ERR_INPUT, "%s: field 'base': expected the base problem file's name", spec);
         goto out;
     }
-    if (!(basepath = join(specdir, json_string_value(jb))) || !(basedir = dir_of(basepath))) goto nomem;
+    if (!(basepath = join(specdir, json_string_value(jb))) || !(basedir = dvc_path_dir(basepath))) goto nomem;
     /* the base as the problem reader sees it, its table files embedded */
     if ((st = dvc_json_load(&base, basepath)) != DVC_OK ||
         (st = dvc_problem_from_json(p, &problem, base, basepath, basedir, 0)) != DVC_OK) {

@@ -189,6 +189,12 @@ static li lsmul(ld x, li a)
     return x >= 0 ? L(ldn_mul(x, a.lo), x * a.hi) : L(ldn_mul(x, a.hi), x * a.lo);
 }
 
+/* p * z for z >= 0: two products */
+static li lmulz(li p, li z)
+{
+    return L(p.lo >= 0 ? ldn_mul(p.lo, z.lo) : ldn_mul(p.lo, z.hi), p.hi >= 0 ? p.hi * z.hi : p.hi * z.lo);
+}
+
 static li widen(li a, ld e) { return L(ldn_add(a.lo, -e), a.hi + e); }
 
 /* sum_{k<n} s_k c_k x^k with c_k = tab[first + step k] and s_k = (-1)^k
@@ -196,10 +202,15 @@ static li widen(li a, ld e) { return L(ldn_add(a.lo, -e), a.hi + e); }
 static li horner(const ld (*tab)[2], int first, int step, int n, int alt, li x)
 {
     li p = {0, 0};
+    if (x.hi <= 0) { /* sum c_k (-1)^k (-x)^k: keep the argument >= 0 */
+        x = lneg(x);
+        alt = !alt;
+    }
+    int nonneg = x.lo >= 0;
     for (int k = n - 1; k >= 0; k--) {
         const ld *c = tab[first + step * k];
         li ck = (alt && (k & 1)) ? L(-c[1], -c[0]) : L(c[0], c[1]);
-        p = k == n - 1 ? ck : ladd(lmul(p, x), ck);
+        p = k == n - 1 ? ck : ladd(nonneg ? lmulz(p, x) : lmul(p, x), ck);
     }
     return p;
 }

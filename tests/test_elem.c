@@ -185,6 +185,55 @@ static void run_function(int f, check_rng *g, int count, long n)
     }
 }
 
+/* The extended-precision enclosures before rounding: they contain the
+ * 256-bit value and are at most 16 units of 2^-64 wide (relative). This is
+ * what fails when a truncation bound or a reduction constant is too small,
+ * even where the rounding to 53 bits happens not to change. */
+static void enclosures(void)
+{
+    static const int fmap[8] = {F_SIN, F_COS, F_EXP, F_LOG, F_ATAN, F_TANH, F_SINH, F_COSH};
+    check_rng g = {4242};
+    mpfr_t x, y, w;
+    mpfr_init2(x, 256);
+    mpfr_init2(y, 256);
+    mpfr_init2(w, 256);
+    for (int f = 0; f < 8; f++) {
+        long bad = 0, wide = 0, n = 0;
+        for (int i = 0; i < 30000; i++) {
+            double a;
+            int kind = i % 3;
+            if (f == 3) a = kind == 0 ? check_rng_unif(&g, 1e-3, 1e3) : kind == 1 ? check_rng_unif(&g, 0.7, 1.42)
+                                                                     : ldexp(check_rng_unif(&g, 1, 2), (int)(check_rng_next(&g) % 400) - 200);
+            else if (f == 2) a = kind == 0 ? check_rng_unif(&g, -700, 700) : check_rng_unif(&g, -2, 2);
+            else if (f <= 1) a = kind == 0 ? check_rng_unif(&g, -1e5, 1e5) : check_rng_unif(&g, -4, 4);
+            else a = kind == 0 ? check_rng_unif(&g, -20, 20) : check_rng_unif(&g, -1.2, 1.2);
+            long double lo, hi;
+            int saved = dvc_rnd_save();
+            dvc_rnd_set(FE_UPWARD);
+            int st = dvc_di_encl_(f, a, &lo, &hi);
+            dvc_rnd_restore(saved);
+            if (st) continue;
+            n++;
+            mpfr_set_d(x, a, MPFR_RNDN);
+            mpfr_f(fmap[f], y, x, 0);
+            if (mpfr_cmp_ld(y, lo) < 0 || mpfr_cmp_ld(y, hi) > 0) bad++;
+            /* (hi - lo)/|v| <= 2^-60 (tanh: 2^-58, 1 - 2/(e^2x + 1) cancels) */
+            mpfr_set_ld(w, hi, MPFR_RNDN);
+            mpfr_set_ld(x, lo, MPFR_RNDN);
+            mpfr_sub(w, w, x, MPFR_RNDN);
+            mpfr_abs(x, y, MPFR_RNDN);
+            mpfr_mul_2si(x, x, f == 5 ? -58 : -60, MPFR_RNDN);
+            if (mpfr_cmp(w, x) > 0) wide++;
+        }
+        CHECK(bad == 0, "%s: %ld of %ld extended enclosures miss the 256-bit value", fname[fmap[f]], bad, n);
+        CHECK(wide == 0, "%s: %ld of %ld extended enclosures wider than 2^-60 (tanh 2^-58) relative", fname[fmap[f]], wide, n);
+        CHECK(n > 25000, "%s: only %ld arguments in range", fname[fmap[f]], n);
+    }
+    mpfr_clear(x);
+    mpfr_clear(y);
+    mpfr_clear(w);
+}
+
 /* Ordinary arguments: the fast path must accept almost all of them. */
 static void coverage(void)
 {
@@ -338,6 +387,7 @@ int main(void)
         }
         printf("  %-5s random and hard cases: %ld of %ld by the fast path\n", fname[f], n_fast[f], n_try[f]);
     }
+    enclosures();
     coverage();
     special();
     expressions();

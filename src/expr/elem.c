@@ -574,3 +574,30 @@ int dvc_di_powi(dvc_di *r, dvc_di a, long n)
     *r = p;
     return !fin(*r) || tiny(r->lo) || tiny(r->hi);
 }
+
+/* ---- for tests: the extended-precision enclosures themselves ------------- */
+
+int dvc_di_encl_(int f, double x, long double *lo, long double *hi)
+{
+    li v;
+    long k;
+    int st;
+    switch (f) {
+    case 0:
+    case 1:
+        st = red_pio2(x, &k, &v);
+        if (!st) v = trig_kr(k, v, f);
+        break;
+    case 2: st = exp_pt(&v, x); break;
+    case 3: st = log_pt(&v, x); break;
+    case 4: st = atan_pt(&v, x); break;
+    case 5: st = tanh_pt(&v, x); break;
+    case 6: st = sinh_pt(&v, x); break;
+    default: st = cosh_pt(&v, x); break;
+    }
+    if (!st) {
+        *lo = v.lo;
+        *hi = v.hi;
+    }
+    return st;
+}

@@ -44,6 +44,11 @@ int dvc_di_powi(dvc_di *r, dvc_di a, long n); /* n < 0: 0 outside a */
  * fast path is off (every evaluation uses MPFI). */
 int dvc_di_available(void);
 
+/* Tests: the extended-precision enclosure [lo, hi] of f(x) before rounding,
+ * f = 0 sin, 1 cos, 2 exp, 3 log, 4 atan, 5 tanh, 6 sinh, 7 cosh
+ * (FE_UPWARD). Nonzero when x is outside the method's range. */
+int dvc_di_encl_(int f, double x, long double *lo, long double *hi);
+
 /* The largest |argument| of the sin / cos reduction (beyond: MPFI). */
 #define DVC_DI_TRIG_MAX 0x1p20
 

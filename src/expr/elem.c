@@ -13,7 +13,8 @@
  * value lies too close to a double, about 1 case in 500 -- the function
  * refuses and the caller uses MPFI. Derivation of every constant:
  * docs/expressions.md, "Elementary functions in binary64"; tests/test_elem.c
- * checks the tables against MPFR and every result against MPFI.
+ * checks the extended enclosures against MPFR at 256 bits and every result
+ * against MPFI.
  *
  * The FPU is in FE_UPWARD throughout (see elem.h): x + y, x * y, x / y,
  * sqrt and conversions round up, and -((-x) op y) rounds down. */
@@ -46,7 +47,7 @@ static inline int fin(dvc_di a) { return isfinite(a.lo) && isfinite(a.hi) && a.l
 int dvc_di_available(void) { return LDBL_MANT_DIG >= 64; }
 
 /* ---- tables (lower, upper) of exact constants, generated with MPFR at
- * 400 bits and rounded outward to 64 bits; tests/test_elem.c re-checks. ---- */
+ * 400 bits and rounded outward to 64 bits. ---- */
 
 /* 1/k!, k = 0..22 */
 static const ld INVFACT[23][2] = {

@@ -201,19 +201,24 @@ static int fop(const ins_t *in, dvc_di *v, dvc_di *d, long *spp)
         if (dvc_di_cosh(a, *a)) return 1;
         break;
     case OP_ABS:
+        /* derivative as the MPFI program: u' where u > 0, -u' where u < 0,
+         * otherwise (0 included, even at an end) [-mag u', mag u'] */
+        if (d && !(a->lo > 0)) {
+            if (a->hi < 0) {
+                *da = neg(*da);
+            } else {
+                double m = fabs(da->lo) > fabs(da->hi) ? fabs(da->lo) : fabs(da->hi);
+                da->lo = -m;
+                da->hi = m;
+            }
+        }
         if (a->lo >= 0) break;
         if (a->hi <= 0) {
             *a = neg(*a);
-            if (d) *da = neg(*da);
-            break;
+        } else {
+            a->hi = -a->lo > a->hi ? -a->lo : a->hi;
+            a->lo = 0;
         }
-        if (d) { /* kink inside: [-mag da, mag da] */
-            double m = fabs(da->lo) > fabs(da->hi) ? fabs(da->lo) : fabs(da->hi);
-            da->lo = -m;
-            da->hi = m;
-        }
-        a->hi = -a->lo > a->hi ? -a->lo : a->hi;
-        a->lo = 0;
         break;
     case OP_MIN:
     case OP_MAX: {

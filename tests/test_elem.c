@@ -377,6 +377,82 @@ static void expressions(void)
     mpfr_clears(La, Lb, (mpfr_ptr)0);
 }
 
+/* A random expression of t (depth <= d) into buf. */
+static void gen(check_rng *g, char *buf, size_t cap, int d)
+{
+    static const char *fn[] = {"sin", "cos", "exp", "log", "sqrt", "abs", "atan", "tanh", "sinh", "cosh"};
+    static const char *leaf[] = {"t", "t", "t", "0.3", "2", "pi", "1e-3", "7"};
+    static const char *bin[] = {"+", "-", "*", "/", "^"};
+    char a[1024], b[1024];
+    int k = d <= 0 ? 0 : (int)(check_rng_next(g) % 4), len;
+    if (k == 0) {
+        len = snprintf(buf, cap, "%s", leaf[check_rng_next(g) % 8]);
+    } else if (k == 1) {
+        gen(g, a, sizeof a, d - 1);
+        len = snprintf(buf, cap, "%s(%s)", fn[check_rng_next(g) % 10], a);
+    } else if (k == 2) {
+        gen(g, a, sizeof a, d - 1);
+        gen(g, b, sizeof b, d - 1);
+        len = snprintf(buf, cap, "%s(%s, %s)", (check_rng_next(g) & 1) ? "min" : "max", a, b);
+    } else {
+        gen(g, a, sizeof a, d - 1);
+        int op = (int)(check_rng_next(g) % 5);
+        if (op == 4) snprintf(b, sizeof b, "%d", (int)(check_rng_next(g) % 7) - 3);
+        else gen(g, b, sizeof b, d - 1);
+        len = snprintf(buf, cap, "(%s)%s(%s)", a, bin[op], b);
+    }
+    if (len < 0 || (size_t)len >= cap) snprintf(buf, cap, "t"); /* too long: a leaf */
+}
+
+/* Random expressions: values, derivatives and statuses with the fast path
+ * on and off are identical. */
+static void random_expressions(void)
+{
+    check_rng g = {31337};
+    mpfi_t T, a, b, da, db;
+    mpfi_init2(T, 53);
+    mpfi_init2(a, 53);
+    mpfi_init2(b, 53);
+    mpfi_init2(da, 53);
+    mpfi_init2(db, 53);
+    long tried = 0;
+    for (int k = 0; k < 600; k++) {
+        char text[1024];
+        dvc_expr_t e;
+        gen(&g, text, sizeof text, 4);
+        dvc_expr_init2(e, 53);
+        if (dvc_expr_parse(e, text, NULL) != DVC_OK) {
+            dvc_error_reset();
+            dvc_expr_clear(e);
+            continue;
+        }
+        for (int i = 0; i < 20; i++) {
+            double t0 = check_rng_unif(&g, -3, 3), w = (i % 2) ? 0 : ldexp(1, -(int)(check_rng_next(&g) % 30));
+            mpfi_interv_d(T, t0, t0 + w);
+            dvc_expr_fast_enable_(1);
+            dvc_status s1 = dvc_expr_eval_d1(a, da, e, T);
+            dvc_error_reset();
+            dvc_expr_fast_enable_(0);
+            dvc_status s2 = dvc_expr_eval_d1(b, db, e, T);
+            dvc_error_reset();
+            dvc_expr_fast_enable_(1);
+            tried++;
+            CHECK(s1 == s2, "%s on [%a, %a]: status %d vs %d", text, t0, t0 + w, s1, s2);
+            if (s1 == DVC_OK && s2 == DVC_OK)
+                CHECK(mpfr_equal_p(&a->left, &b->left) && mpfr_equal_p(&a->right, &b->right) &&
+                          mpfr_equal_p(&da->left, &db->left) && mpfr_equal_p(&da->right, &db->right),
+                      "%s on [%a, %a]: differs from MPFI", text, t0, t0 + w);
+        }
+        dvc_expr_clear(e);
+    }
+    CHECK(tried > 5000, "only %ld random evaluations", tried);
+    mpfi_clear(T);
+    mpfi_clear(a);
+    mpfi_clear(b);
+    mpfi_clear(da);
+    mpfi_clear(db);
+}
+
 /* The callback of a tfun vector gives predictor values by the double
  * evaluator (libm), not by the midpoint of an interval evaluation: for
  * sin(1e6 t) the two differ by about 1e-10. */
@@ -423,6 +499,7 @@ int main(void)
     }
     enclosures();
     predictor_values();
+    random_expressions();
     coverage();
     special();
     expressions();

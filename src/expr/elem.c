@@ -44,7 +44,9 @@ static inline li lpt(ld x) { return L(x, x); }
 static inline li lneg(li a) { return L(-a.hi, -a.lo); }
 static inline int fin(dvc_di a) { return isfinite(a.lo) && isfinite(a.hi) && a.lo <= a.hi; }
 
-int dvc_di_available(void) { return LDBL_MANT_DIG >= 64; }
+/* x87 only: other long double formats (e.g. software binary128) are not
+ * relied on to honour the rounding mode. */
+int dvc_di_available(void) { return LDBL_MANT_DIG == 64; }
 
 /* ---- tables (lower, upper) of exact constants, generated with MPFR at
  * 400 bits and rounded outward to 64 bits. ---- */

@@ -40,7 +40,7 @@ int dvc_di_sinh(dvc_di *r, dvc_di a);
 int dvc_di_cosh(dvc_di *r, dvc_di a);
 int dvc_di_powi(dvc_di *r, dvc_di a, long n); /* n < 0: 0 outside a */
 
-/* Nonzero when long double has a 64-bit significand (x87); otherwise the
+/* Nonzero when long double is x87 extended (64-bit significand); otherwise the
  * fast path is off (every evaluation uses MPFI). */
 int dvc_di_available(void);
 

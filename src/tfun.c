@@ -270,27 +270,36 @@ static dvc_status vec_deriv(dvc_ivec_t out, const mpfi_t t, void *ctx)
     return DVC_OK;
 }
 
+/* Predictor values in plain binary64: expressions by the double
+ * evaluator (libm), constants by their midpoints; only tables go through
+ * the interval evaluation. */
 static void vec_eval_d(double *out, double t, void *ctx)
 {
     dvc_tfun_vec_struct *v = ctx;
     mpfi_t tt;
-    mpfi_init2(tt, 53);
-    mpfi_set_d(tt, t);
+    int have_tt = 0;
     for (long i = 0; i < v->k; i++) {
         dvc_tfun_struct *f = &v->fn[i];
         dvc_status st = DVC_OK;
         switch (f->kind) {
-        case DVC_TFUN_NONE: mpfi_set_ui(v->tmp, 0); break;
-        case DVC_TFUN_CONST: mpfi_set(v->tmp, f->c); break;
-        case DVC_TFUN_EXPR: st = dvc_expr_eval(v->tmp, f->expr, tt); break;
-        case DVC_TFUN_TABLE: st = dvc_tabfun_eval(v->tmp, f->tab, tt); break;
+        case DVC_TFUN_NONE: out[i] = 0.0; break;
+        case DVC_TFUN_CONST: out[i] = dvc_ival_mid_d(f->c); break;
+        case DVC_TFUN_EXPR: out[i] = dvc_expr_eval_double(f->expr, t, NULL); break;
+        case DVC_TFUN_TABLE:
+            if (!have_tt) {
+                mpfi_init2(tt, 53);
+                mpfi_set_d(tt, t);
+                have_tt = 1;
+            }
+            st = dvc_tabfun_eval(v->tmp, f->tab, tt);
+            /* a predictor only: an evaluation failure gives NaN, which the
+             * certification then refuses with its own message */
+            out[i] = st == DVC_OK ? dvc_ival_mid_d(v->tmp) : NAN;
+            if (st != DVC_OK) dvc_error_reset();
+            break;
         }
-        /* a predictor only: an evaluation failure gives NaN, which the
-         * certification then refuses with its own message */
-        out[i] = st == DVC_OK ? dvc_ival_mid_d(v->tmp) : NAN;
-        if (st != DVC_OK) dvc_error_reset();
     }
-    mpfi_clear(tt);
+    if (have_tt) mpfi_clear(tt);
 }
 
 static void vec_release(void *ctx) { dvc_tfun_vec_free(ctx); }

@@ -57,6 +57,7 @@ typedef struct {
     mpfi_t *v, *d;          /* value and tangent stacks (scratch) */
     mpfi_t *var, *dvar;     /* t, x1..xn and their tangents (scratch) */
     mpfi_t tmp[4];          /* scratch */
+    struct dvc_expr_fast_s *fast; /* binary64 scratch of the 53-bit fast path */
 } dvc_expr_struct;
 typedef dvc_expr_struct dvc_expr_t[1];
 
@@ -114,6 +115,13 @@ dvc_status dvc_expr_grad(mpfi_t f, dvc_ivec_t grad, const dvc_expr_t e,
                          const mpfi_t T, const dvc_ivec_t X);
 /* L >= sup {|f'(t)| : t in T} (rounded up): a Lipschitz constant of f on T. */
 dvc_status dvc_expr_lipschitz(mpfr_t L, const dvc_expr_t e, const mpfi_t T);
+
+/* A predictor value: f(t, x) in plain binary64 arithmetic (libm, the
+ * caller's rounding mode, literals by their nearest doubles), with no
+ * guarantee. x has nvars entries (NULL: all 0). Returns NaN where f is not
+ * defined (log or sqrt of a negative number, division by 0) or not finite.
+ * Allocates nothing; writes scratch inside e, like the evaluations above. */
+double dvc_expr_eval_double(const dvc_expr_t e, double t, const double *x);
 
 #ifdef __cplusplus
 }

@@ -290,6 +290,8 @@ static dvc_status run(dvc_expr_struct *e, int deriv)
 {
     long sp = 0;
     if (e->nins == 0) return dvc_error(DVC_ERR_INPUT, "empty expression (nothing parsed)");
+    /* 53 bits: binary64 intervals first; MPFI when they prove nothing */
+    if (dvc_expr_fast_run_(e, deriv) == 0) return DVC_OK;
     for (long i = 0; i < e->nins; i++) {
         const ins_t *in = &e->ins[i];
         if (in->op == OP_CONST) {

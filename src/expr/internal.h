@@ -40,4 +40,16 @@ dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_
  * rule here (DVC_NOT_CERTIFIED naming the operation). */
 dvc_status dvc_expr_taylor_(mpfi_t *out, const dvc_expr_struct *e, mpfi_t *const *vars, long K);
 
+/* The binary64 fast path (feval.c, elem.c). alloc: after a successful
+ * parse (the literal pool is final); free: on reset. run: e->var (and
+ * e->dvar when deriv) loaded; returns 0 with the result in e->v[0] (and
+ * e->d[0]), or nonzero when the caller must run the MPFI program (the
+ * precision is not 53 bits, or the fast path could not prove a finite
+ * enclosure). */
+dvc_status dvc_expr_fast_alloc_(dvc_expr_struct *e);
+void dvc_expr_fast_free_(dvc_expr_struct *e);
+int dvc_expr_fast_run_(dvc_expr_struct *e, int deriv);
+/* Tests and benchmarks: 0 switches the fast path off (process-wide). */
+void dvc_expr_fast_enable_(int on);
+
 #endif

@@ -193,6 +193,7 @@ static void reset(dvc_expr_struct *e)
     clear_array(e->v, e->depth);
     clear_array(e->d, e->depth);
     e->v = e->d = NULL;
+    dvc_expr_fast_free_(e);
     e->depth = 0;
     e->uses_t = e->uses_x = 0;
 }
@@ -607,6 +608,7 @@ dvc_status dvc_expr_parse_vars(dvc_expr_t e, const char *text, const dvc_expr_co
         e->d = alloc_array(e->depth, e->prec);
         if (!e->v || !e->d) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
+    if (st == DVC_OK) st = dvc_expr_fast_alloc_(e);
     if (st != DVC_OK) reset(e);
     return st;
 }

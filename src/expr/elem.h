@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Private to the expression module: binary64 interval arithmetic and
+ * rigorous elementary functions (elem.c), the fast path of 53-bit
+ * evaluation. Method and error bounds: docs/expressions.md, "Elementary
+ * functions in binary64".
+ *
+ * Every result is exactly MPFI's at 53 bits (endpoints correctly rounded
+ * outward), or refused. Every function here must be called with the FPU
+ * in FE_UPWARD (the caller switches once per evaluation through
+ * src/rounding.h): upper bounds are computed directly, lower bounds as
+ * -(up(-x)). A function returns 0 and the enclosure, or nonzero when it
+ * cannot prove MPFI's result (the value too close to a double for the
+ * extended-precision enclosure to decide its rounding, an argument too
+ * large for the reduction, domain, overflow, a subnormal result, NaN):
+ * the caller then falls back to MPFI. */
+#ifndef DVC_EXPR_ELEM_H
+#define DVC_EXPR_ELEM_H
+
+typedef struct {
+    double lo, hi;
+} dvc_di;
+
+/* Basic operations (finite operands; results may overflow to inf, which
+ * the caller detects). div needs 0 outside b. */
+dvc_di dvc_di_add(dvc_di a, dvc_di b);
+dvc_di dvc_di_sub(dvc_di a, dvc_di b);
+dvc_di dvc_di_mul(dvc_di a, dvc_di b);
+dvc_di dvc_di_div(dvc_di a, dvc_di b);
+dvc_di dvc_di_sqr(dvc_di a);
+
+/* r encloses {f(x) : x in a}. */
+int dvc_di_exp(dvc_di *r, dvc_di a);
+int dvc_di_log(dvc_di *r, dvc_di a);    /* a > 0 */
+int dvc_di_sqrt(dvc_di *r, dvc_di a);   /* a >= 0 */
+int dvc_di_sin(dvc_di *r, dvc_di a);
+int dvc_di_cos(dvc_di *r, dvc_di a);
+int dvc_di_atan(dvc_di *r, dvc_di a);
+int dvc_di_tanh(dvc_di *r, dvc_di a);
+int dvc_di_sinh(dvc_di *r, dvc_di a);
+int dvc_di_cosh(dvc_di *r, dvc_di a);
+int dvc_di_powi(dvc_di *r, dvc_di a, long n); /* n < 0: 0 outside a */
+
+/* Nonzero when long double is x87 extended (64-bit significand); otherwise the
+ * fast path is off (every evaluation uses MPFI). */
+int dvc_di_available(void);
+
+/* Tests: the extended-precision enclosure [lo, hi] of f(x) before rounding,
+ * f = 0 sin, 1 cos, 2 exp, 3 log, 4 atan, 5 tanh, 6 sinh, 7 cosh
+ * (FE_UPWARD). Nonzero when x is outside the method's range. */
+int dvc_di_encl_(int f, double x, long double *lo, long double *hi);
+
+/* The largest |argument| of the sin / cos reduction (beyond: MPFI). */
+#define DVC_DI_TRIG_MAX 0x1p20
+
+#endif

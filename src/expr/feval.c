@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The binary64 evaluators of compiled expressions:
+ *  - the fast path of 53-bit evaluation: the program runs on binary64
+ *    intervals with directed rounding and the rigorous elementary functions
+ *    of elem.c; whenever it cannot prove a finite result (a domain
+ *    condition, a huge argument, overflow) the caller runs the MPFI
+ *    program instead, which also gives the message;
+ *  - the plain double evaluator for predictors (libm, round-to-nearest). */
+#include "expr/elem.h"
+#include "expr/internal.h"
+#include "rounding.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+struct dvc_expr_fast_s {
+    int usable;         /* every literal is a finite binary64 interval */
+    dvc_di *cst;        /* literal pool, exact at 53 bits */
+    double *pcst;       /* nearest doubles of the literals' midpoints */
+    dvc_di *v, *d;      /* value and tangent stacks */
+    dvc_di *var, *dvar; /* t, x1..xn and their tangents */
+    double *pv;         /* stack of the double evaluator */
+};
+
+/* Finite, and outside the subnormal range (MPFR has none: results there
+ * would differ from MPFI's). */
+static inline int tiny(double x) { return x != 0 && fabs(x) < 0x1p-1021; }
+static inline int fin(dvc_di a)
+{
+    return isfinite(a.lo) && isfinite(a.hi) && a.lo <= a.hi && !tiny(a.lo) && !tiny(a.hi);
+}
+static int fast_on = 1;
+void dvc_expr_fast_enable_(int on) { fast_on = on; }
+
+void dvc_expr_fast_free_(dvc_expr_struct *e)
+{
+    struct dvc_expr_fast_s *f = e->fast;
+    if (!f) return;
+    free(f->cst);
+    free(f->pcst);
+    free(f->v);
+    free(f->d);
+    free(f->var);
+    free(f->dvar);
+    free(f->pv);
+    free(f);
+    e->fast = NULL;
+}
+
+dvc_status dvc_expr_fast_alloc_(dvc_expr_struct *e)
+{
+    size_t nc = (size_t)(e->ncst > 0 ? e->ncst : 1), nd = (size_t)(e->depth > 0 ? e->depth : 1);
+    size_t nv = (size_t)e->nvars + 1;
+    struct dvc_expr_fast_s *f = calloc(1, sizeof *f);
+    dvc_expr_fast_free_(e);
+    if (!f) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    e->fast = f;
+    f->cst = malloc(nc * sizeof *f->cst);
+    f->pcst = malloc(nc * sizeof *f->pcst);
+    f->v = malloc(nd * sizeof *f->v);
+    f->d = malloc(nd * sizeof *f->d);
+    f->var = malloc(nv * sizeof *f->var);
+    f->dvar = malloc(nv * sizeof *f->dvar);
+    f->pv = malloc(nd * sizeof *f->pv);
+    if (!f->cst || !f->pcst || !f->v || !f->d || !f->var || !f->dvar || !f->pv) {
+        dvc_expr_fast_free_(e);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    f->usable = e->prec == 53 && dvc_di_available();
+    for (long i = 0; i < e->ncst; i++) {
+        /* outward: exact when the literal's precision is 53 bits */
+        f->cst[i].lo = mpfr_get_d(&e->cst[i]->left, MPFR_RNDD);
+        f->cst[i].hi = mpfr_get_d(&e->cst[i]->right, MPFR_RNDU);
+        if (!fin(f->cst[i])) f->usable = 0;
+        f->pcst[i] = dvc_ival_mid_d(e->cst[i]);
+    }
+    return DVC_OK;
+}
+
+static inline int has0(dvc_di a) { return a.lo <= 0 && a.hi >= 0; }
+static inline dvc_di neg(dvc_di a) { dvc_di r = {-a.hi, -a.lo}; return r; }
+
+/* One instruction on the binary64 stacks (FE_UPWARD). 0: done. */
+static int fop(const ins_t *in, dvc_di *v, dvc_di *d, long *spp)
+{
+    long sp = *spp;
+    dvc_di *a, *b = NULL, *da = NULL, *db = NULL, t0, t1;
+    int binary = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL || in->op == OP_DIV ||
+                 in->op == OP_POW || in->op == OP_MIN || in->op == OP_MAX;
+    if (binary) {
+        a = &v[sp - 2];
+        b = &v[sp - 1];
+        if (d) {
+            da = &d[sp - 2];
+            db = &d[sp - 1];
+        }
+        sp--;
+    } else {
+        a = &v[sp - 1];
+        if (d) da = &d[sp - 1];
+    }
+    switch (in->op) {
+    case OP_NEG:
+        *a = neg(*a);
+        if (d) *da = neg(*da);
+        break;
+    case OP_ADD:
+        *a = dvc_di_add(*a, *b);
+        if (d) *da = dvc_di_add(*da, *db);
+        break;
+    case OP_SUB:
+        *a = dvc_di_sub(*a, *b);
+        if (d) *da = dvc_di_sub(*da, *db);
+        break;
+    case OP_MUL:
+        if (d) *da = dvc_di_add(dvc_di_mul(*da, *b), dvc_di_mul(*a, *db));
+        *a = dvc_di_mul(*a, *b);
+        break;
+    case OP_DIV:
+        if (has0(*b)) return 1;
+        *a = dvc_di_div(*a, *b);
+        if (d) *da = dvc_di_div(dvc_di_sub(*da, dvc_di_mul(*a, *db)), *b);
+        break;
+    case OP_POWI:
+        if (in->arg < 0 && has0(*a)) return 1;
+        if (d) {
+            if (in->arg == 0) {
+                da->lo = da->hi = 0;
+            } else {
+                if (dvc_di_powi(&t0, *a, in->arg - 1)) return 1;
+                t1.lo = t1.hi = (double)in->arg;
+                *da = dvc_di_mul(*da, dvc_di_mul(t1, t0));
+            }
+        }
+        if (dvc_di_powi(a, *a, in->arg)) return 1;
+        break;
+    case OP_POW:
+        if (!(a->lo > 0) || dvc_di_log(&t0, *a)) return 1;
+        if (d) /* (u^w)' = u^w (w' log u + w u'/u) */
+            t1 = dvc_di_add(dvc_di_mul(dvc_di_div(*da, *a), *b), dvc_di_mul(*db, t0));
+        if (dvc_di_exp(a, dvc_di_mul(t0, *b))) return 1;
+        if (d) *da = dvc_di_mul(*a, t1);
+        break;
+    case OP_SIN:
+        if (d) {
+            if (dvc_di_cos(&t0, *a)) return 1;
+            *da = dvc_di_mul(*da, t0);
+        }
+        if (dvc_di_sin(a, *a)) return 1;
+        break;
+    case OP_COS:
+        if (d) {
+            if (dvc_di_sin(&t0, *a)) return 1;
+            *da = dvc_di_mul(*da, neg(t0));
+        }
+        if (dvc_di_cos(a, *a)) return 1;
+        break;
+    case OP_EXP:
+        if (dvc_di_exp(a, *a)) return 1;
+        if (d) *da = dvc_di_mul(*da, *a);
+        break;
+    case OP_LOG:
+        if (!(a->lo > 0)) return 1;
+        if (d) *da = dvc_di_div(*da, *a);
+        if (dvc_di_log(a, *a)) return 1;
+        break;
+    case OP_SQRT:
+        if (!(a->lo >= 0) || (d && !(a->lo > 0))) return 1;
+        if (dvc_di_sqrt(a, *a)) return 1;
+        if (d) {
+            if (has0(*a)) return 1;
+            *da = dvc_di_div(*da, *a);
+            da->lo *= 0.5;
+            da->hi *= 0.5;
+        }
+        break;
+    case OP_ATAN:
+        if (d) {
+            t0 = dvc_di_sqr(*a);
+            t0 = dvc_di_add(t0, (dvc_di){1, 1});
+            *da = dvc_di_div(*da, t0);
+        }
+        if (dvc_di_atan(a, *a)) return 1;
+        break;
+    case OP_TANH:
+        if (dvc_di_tanh(a, *a)) return 1;
+        if (d) *da = dvc_di_mul(*da, dvc_di_sub((dvc_di){1, 1}, dvc_di_sqr(*a)));
+        break;
+    case OP_SINH:
+        if (d) {
+            if (dvc_di_cosh(&t0, *a)) return 1;
+            *da = dvc_di_mul(*da, t0);
+        }
+        if (dvc_di_sinh(a, *a)) return 1;
+        break;
+    case OP_COSH:
+        if (d) {
+            if (dvc_di_sinh(&t0, *a)) return 1;
+            *da = dvc_di_mul(*da, t0);
+        }
+        if (dvc_di_cosh(a, *a)) return 1;
+        break;
+    case OP_ABS:
+        /* derivative as the MPFI program: u' where u > 0, -u' where u < 0,
+         * otherwise (0 included, even at an end) [-mag u', mag u'] */
+        if (d && !(a->lo > 0)) {
+            if (a->hi < 0) {
+                *da = neg(*da);
+            } else {
+                double m = fabs(da->lo) > fabs(da->hi) ? fabs(da->lo) : fabs(da->hi);
+                da->lo = -m;
+                da->hi = m;
+            }
+        }
+        if (a->lo >= 0) break;
+        if (a->hi <= 0) {
+            *a = neg(*a);
+        } else {
+            a->hi = -a->lo > a->hi ? -a->lo : a->hi;
+            a->lo = 0;
+        }
+        break;
+    case OP_MIN:
+    case OP_MAX: {
+        int ismin = in->op == OP_MIN;
+        int a_below = a->hi < b->lo, b_below = b->hi < a->lo;
+        if ((ismin && b_below) || (!ismin && a_below)) {
+            *a = *b;
+            if (d) *da = *db;
+        } else if ((ismin && a_below) || (!ismin && b_below)) {
+            /* a holds the result */
+        } else {
+            if (ismin) {
+                a->lo = a->lo < b->lo ? a->lo : b->lo;
+                a->hi = a->hi < b->hi ? a->hi : b->hi;
+            } else {
+                a->lo = a->lo > b->lo ? a->lo : b->lo;
+                a->hi = a->hi > b->hi ? a->hi : b->hi;
+            }
+            if (d) {
+                da->lo = da->lo < db->lo ? da->lo : db->lo;
+                da->hi = da->hi > db->hi ? da->hi : db->hi;
+            }
+        }
+        break;
+    }
+    default:
+        return 1;
+    }
+    if (!fin(*a) || (d && !fin(*da))) return 1;
+    *spp = sp;
+    return 0;
+}
+
+static int frun(const dvc_expr_struct *e, struct dvc_expr_fast_s *f, int deriv)
+{
+    long sp = 0;
+    for (long i = 0; i < e->nins; i++) {
+        const ins_t *in = &e->ins[i];
+        if (in->op == OP_CONST) {
+            f->v[sp] = f->cst[in->arg];
+            if (deriv) f->d[sp].lo = f->d[sp].hi = 0;
+            sp++;
+        } else if (in->op == OP_VAR) {
+            f->v[sp] = f->var[in->arg];
+            if (deriv) f->d[sp] = f->dvar[in->arg];
+            sp++;
+        } else if (fop(in, f->v, deriv ? f->d : NULL, &sp)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int load(dvc_di *out, const mpfi_t x)
+{
+    out->lo = mpfr_get_d(&x->left, MPFR_RNDD);
+    out->hi = mpfr_get_d(&x->right, MPFR_RNDU);
+    return fin(*out);
+}
+
+int dvc_expr_fast_run_(dvc_expr_struct *e, int deriv)
+{
+    struct dvc_expr_fast_s *f = e->fast;
+    if (!fast_on || !f || !f->usable || e->nins == 0) return 1;
+    for (long i = 0; i <= e->nvars; i++) {
+        if (!load(&f->var[i], e->var[i])) return 1;
+        if (deriv && !load(&f->dvar[i], e->dvar[i])) return 1;
+    }
+    int saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    int bad = frun(e, f, deriv);
+    dvc_rnd_restore(saved);
+    if (bad) return 1;
+    mpfi_interv_d(e->v[0], f->v[0].lo, f->v[0].hi);
+    if (deriv) mpfi_interv_d(e->d[0], f->d[0].lo, f->d[0].hi);
+    return 0;
+}
+
+/* ---- the double evaluator --------------------------------------------- */
+
+double dvc_expr_eval_double(const dvc_expr_t e, double t, const double *x)
+{
+    const dvc_expr_struct *w = e;
+    struct dvc_expr_fast_s *f = w->fast;
+    double *v;
+    long sp = 0;
+    if (!f || w->nins == 0) return NAN;
+    v = f->pv;
+    for (long i = 0; i < w->nins; i++) {
+        const ins_t *in = &w->ins[i];
+        double a, b = 0;
+        int binary = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL || in->op == OP_DIV ||
+                     in->op == OP_POW || in->op == OP_MIN || in->op == OP_MAX;
+        if (in->op == OP_CONST) {
+            v[sp++] = f->pcst[in->arg];
+            continue;
+        }
+        if (in->op == OP_VAR) {
+            v[sp++] = in->arg == 0 ? t : (x ? x[in->arg - 1] : 0.0);
+            continue;
+        }
+        if (binary) b = v[--sp];
+        a = v[sp - 1];
+        switch (in->op) {
+        case OP_NEG: a = -a; break;
+        case OP_ADD: a = a + b; break;
+        case OP_SUB: a = a - b; break;
+        case OP_MUL: a = a * b; break;
+        case OP_DIV: a = b != 0 ? a / b : NAN; break;
+        case OP_POWI: a = in->arg == 0 ? 1.0 : pow(a, (double)in->arg); break;
+        case OP_POW: a = a > 0 ? pow(a, b) : NAN; break;
+        case OP_SIN: a = sin(a); break;
+        case OP_COS: a = cos(a); break;
+        case OP_EXP: a = exp(a); break;
+        case OP_LOG: a = a > 0 ? log(a) : NAN; break;
+        case OP_SQRT: a = a >= 0 ? sqrt(a) : NAN; break;
+        case OP_ABS: a = fabs(a); break;
+        case OP_MIN: a = a < b ? a : b; break;
+        case OP_MAX: a = a > b ? a : b; break;
+        case OP_ATAN: a = atan(a); break;
+        case OP_TANH: a = tanh(a); break;
+        case OP_SINH: a = sinh(a); break;
+        case OP_COSH: a = cosh(a); break;
+        default: return NAN;
+        }
+        v[sp - 1] = a;
+    }
+    return isfinite(v[0]) ? v[0] : NAN;
+}

@@ -21,8 +21,17 @@ int dvc_flat_enclose(const char *problem_path, const char *cert_path, const char
     dvc_cert_t c;
     dvc_status st;
     if (!problem_path || !cert_path) return dvc_error(DVC_ERR_INPUT, "no problem or certificate path");
-    if (method && strcmp(method, "chen-wang") != 0 && strcmp(method, "lognorm") != 0)
-        return dvc_error(DVC_ERR_INPUT, "method must be chen-wang or lognorm, got '%s'", method);
+    int fallback = 0;
+    if (method && strcmp(method, "chen-wang") != 0 && strcmp(method, "lognorm") != 0 &&
+        strcmp(method, "auto") != 0)
+        return dvc_error(DVC_ERR_INPUT, "method must be auto, chen-wang or lognorm, got '%s'", method);
+    if (!method || strcmp(method, "auto") == 0) {
+        /* as the command's default (certio.h, dvc_cert_auto_route) */
+        if (from_csv) method = "lognorm";
+        else if (sharpen || prec_max > 0) method = "chen-wang";
+        else if (dvc_cert_auto_route(problem_path) == DVC_CERT_ROUTE_LOGNORM) method = "lognorm", fallback = 1;
+        else method = "chen-wang", sharpen = 1;
+    }
     if (from_csv && method && strcmp(method, "chen-wang") == 0)
         return dvc_error(DVC_ERR_INPUT, "a trajectory is certified by the lognorm route; "
                          "method chen-wang certifies its own predictor");
@@ -41,6 +50,11 @@ int dvc_flat_enclose(const char *problem_path, const char *cert_path, const char
     else
         st = dvc_cert_enclose_stream(c, problem_path, cert_path, (mpfr_prec_t)prec,
                                      (mpfr_prec_t)prec_max, sharpen != 0, &tables);
+    if (st == DVC_NOT_CERTIFIED && fallback) {
+        dvc_cert_clear(c);
+        dvc_cert_init(c);
+        st = dvc_cert_enclose_stream(c, problem_path, cert_path, (mpfr_prec_t)prec, 0, 1, &tables);
+    }
     if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", problem_path);
     dvc_cert_clear(c);
     return st;

@@ -8,13 +8,13 @@ exe=${1:-build/dvicert}
 src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 c="$src/certs"
 for g in 0.2 0.5 1.0 1.5 2.0; do
-    "$exe" enclose "$c/bridge/gamma$g.json" -o "$c/bridge/gamma$g.cert.json"
+    "$exe" enclose --method chen-wang "$c/bridge/gamma$g.json" -o "$c/bridge/gamma$g.cert.json"
 done
-"$exe" enclose "$c/remark43/x0_1.json" -o "$c/remark43/x0_1.cert.json"
-"$exe" enclose "$c/remark43/x0_1.json" -o "$c/remark43/x0_1.sharpen.cert.json" --sharpen
-"$exe" enclose "$c/remark43/x0_0.json" -o "$c/remark43/x0_0.sharpen.cert.json" --sharpen
-"$exe" enclose "$c/circuit/circuit.json" -o "$c/circuit/circuit.cert.json"
-"$exe" enclose "$c/pounding/pounding.json" -o "$c/pounding/pounding.cert.json" --sharpen
+"$exe" enclose --method chen-wang "$c/remark43/x0_1.json" -o "$c/remark43/x0_1.cert.json"
+"$exe" enclose --method chen-wang "$c/remark43/x0_1.json" -o "$c/remark43/x0_1.sharpen.cert.json" --sharpen
+"$exe" enclose --method chen-wang "$c/remark43/x0_0.json" -o "$c/remark43/x0_0.sharpen.cert.json" --sharpen
+"$exe" enclose --method chen-wang "$c/circuit/circuit.json" -o "$c/circuit/circuit.cert.json"
+"$exe" enclose --method chen-wang "$c/pounding/pounding.json" -o "$c/pounding/pounding.cert.json" --sharpen
 for f in pw-harmonic bridge-switched elliptic stickslip; do
     "$exe" enclose "$c/$f/$f.json" -o "$c/$f/$f.cert.json"
 done

@@ -64,6 +64,16 @@ typedef struct {
                          predictor; NULL: the theta predictor */
 } dvc_cert_route_opts;
 
+/* The route of the default choice ("auto"): lognorm, the tighter route,
+ * when the problem file states at most DVC_CERT_AUTO_LOGNORM_N states (its
+ * cost per step grows like n^3), else chen-wang, to be run with the local
+ * constant of Remark 4.3 (sharpen). A caller taking lognorm this way falls
+ * back to chen-wang with sharpen when it does not certify. A file whose
+ * sizes cannot be read gives chen-wang (its reader then says what is
+ * wrong). */
+#define DVC_CERT_AUTO_LOGNORM_N 16
+dvc_cert_route dvc_cert_auto_route(const char *problem_path);
+
 /* dvc_cert_enclose_stream by the route of ro (NULL: chen-wang, no
  * sharpening), without precision retries. For a trajectory, the certificate's
  * grid is the trajectory's times when they are uniform (t_j = j T / M to a

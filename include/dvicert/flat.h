@@ -25,8 +25,10 @@ extern "C" {
  * by dvc_flat_close). */
 typedef struct dvc_flat_cert dvc_flat_cert;
 
-/* dvicert enclose PROBLEM -o CERT: method "chen-wang" or "lognorm" (NULL:
- * chen-wang, or lognorm when from_csv is given); from_csv (may be NULL) a
+/* dvicert enclose PROBLEM -o CERT: method "auto", "chen-wang" or "lognorm"
+ * (NULL: "auto", the command's default: dvc_cert_auto_route, certio.h,
+ * lognorm when from_csv is given, chen-wang when sharpen or prec_max > 0
+ * is); from_csv (may be NULL) a
  * trajectory t,x1..xn certified instead of the theta predictor (lognorm);
  * prec 0: the file's; prec_max > 0: retry at doubled precision up to it
  * (chen-wang); sharpen: Remark 4.3 (chen-wang); allow_outside_tables as

@@ -439,7 +439,8 @@ def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sha
     the certificate file path as `dvicert enclose` writes it; returns the
     Certificate read back.
 
-    method: "chen-wang" (default) or "lognorm"; trajectory: (t, x) arrays
+    method: "auto" (default, as `dvicert enclose`: lognorm for n <= 16,
+    else chen-wang with the local beta), "chen-wang" or "lognorm"; trajectory: (t, x) arrays
     of another integrator to certify instead of the theta predictor (the
     lognorm route, `enclose --from`). Table files named in a dict are taken
     relative to base_dir (default: the current directory). Raises

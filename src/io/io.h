@@ -35,6 +35,11 @@ dvc_status dvc_io_read_lvi(dvc_imat_t M, dvc_ivec_t q, dvc_ivec_t l, dvc_ivec_t 
  * NULL when it is absent, not a string, or the text is not JSON. */
 char *dvc_io_problem_string(const char *problem_json, const char *key);
 
+/* The sizes n (rows of "A") and m (rows of "M") a problem file states,
+ * without reading it further: 1 when found, 0 otherwise (the file is then
+ * read as usual, which reports what is wrong). */
+int dvc_io_problem_dims(const char *path, long *n, long *m);
+
 dvc_status dvc_write_atomic(const char *path, const char *text, size_t len);
 
 #ifdef __cplusplus

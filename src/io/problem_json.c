@@ -3,6 +3,7 @@
  * (decimal strings exactly), every error names the file and the field. */
 #include "io/problem_json.h"
 #include "io/io.h"
+#include "dvicert/certio.h"
 #include "dvicert/files.h"
 
 #include <errno.h>
@@ -704,4 +705,32 @@ char *dvc_io_problem_string(const char *problem_json, const char *key)
     char *s = json_is_string(j) ? strdup(json_string_value(j)) : NULL;
     json_decref(root);
     return s;
+}
+
+int dvc_io_problem_dims(const char *path, long *n, long *m)
+{
+    json_t *root = NULL;
+    const json_t *A, *M;
+    int ok;
+    if (dvc_json_load(&root, path) != DVC_OK) {
+        dvc_error_reset();
+        return 0;
+    }
+    A = json_object_get(root, "A");
+    M = json_object_get(root, "M");
+    ok = json_is_array(A) && json_is_array(M);
+    if (ok) {
+        *n = (long)json_array_size(A);
+        *m = (long)json_array_size(M);
+    }
+    json_decref(root);
+    return ok;
+}
+
+dvc_cert_route dvc_cert_auto_route(const char *problem_path)
+{
+    long n, m;
+    return dvc_io_problem_dims(problem_path, &n, &m) && n <= DVC_CERT_AUTO_LOGNORM_N
+               ? DVC_CERT_ROUTE_LOGNORM
+               : DVC_CERT_ROUTE_CHEN_WANG;
 }

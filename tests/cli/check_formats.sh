@@ -80,7 +80,9 @@ expect 1 "VIOLATED: 1 of 200" "--tol just below the distance" -- "$exe" check "$
 expect 1 "VIOLATED" "--tol on another column does not help" -- "$exe" check "$C" "$tmp/neg.csv" --tol pos=1
 ( cat "$tmp/ref.csv"; echo "1.0000000000000002,0.3,-0.0041,0" ) > "$tmp/past.csv"
 expect 2 "outside \[0, T\]" "a time past T without --tol" -- "$exe" check "$C" "$tmp/past.csv"
-( cat "$tmp/ref.csv"; tail -n 1 "$tmp/ref.csv" | sed 's/^[^,]*,/1.0000000000000002,/' ) > "$tmp/past.csv"
+# a sample at T's successor: the predictor at T (the midpoint of the last grid row)
+mid=$(awk -F, 'END { printf "%.17g,%.17g,%.17g", ($4 + $5) / 2, ($6 + $7) / 2, ($8 + $9) / 2 }' "$tmp/tube.csv")
+( cat "$tmp/ref.csv"; echo "1.0000000000000002,$mid" ) > "$tmp/past.csv"
 expect 0 "note: 1 time past T" "a time past T clipped by --tol" -- "$exe" check "$C" "$tmp/past.csv" --tol 1e-12
 expect 2 "outside \[0, T\]" "--tol t=0 clips nothing" -- "$exe" check "$C" "$tmp/past.csv" --tol t=0,y1=1
 expect 2 "not t or a column" "--tol with an unknown name" -- "$exe" check "$C" "$tmp/neg.csv" --tol foo=1

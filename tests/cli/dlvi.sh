@@ -6,6 +6,8 @@
 # Exact reference trajectories come from tests/gen_traj.c (closed forms at 256
 # bits, independent of the engine); it is taken from the build directory (the
 # working directory under meson) or compiled here.
+# Every enclose here names the Algorithm 4.2 route (--method chen-wang), whose
+# step condition, bounds and messages these tests are about.
 set -u
 exe=${1:?usage: dlvi.sh DVICERT SRCROOT}
 src=${2:?usage: dlvi.sh DVICERT SRCROOT}
@@ -29,7 +31,7 @@ done
 
 # ---- 2. enclose from a problem file, then verify -----------------------------
 cp "$src/certs/bridge/gamma0.2.json" "$tmp/b.json"
-expect 0 "certified: 1000 steps" "enclose bridge" -- "$exe" enclose "$tmp/b.json" -o "$tmp/b.cert.json"
+expect 0 "certified: 1000 steps" "enclose bridge" -- "$exe" enclose --method chen-wang "$tmp/b.json" -o "$tmp/b.cert.json"
 expect 0 "accepted" "verify fresh bridge certificate" -- "$exe" verify "$tmp/b.cert.json"
 C="$tmp/b.cert.json"
 
@@ -86,7 +88,7 @@ done
 # with contact phases: from x(0) = (0.1, -0.5) the contact (x1 < 0, y > 0)
 # holds most of [0, 1]; the exact y is checked against the y tube too
 sed -e 's/"x0": \[0, "gamma"\]/"x0": ["0.1", "-0.5"]/' "$src/certs/bridge/gamma0.2.json" > "$tmp/sw.json"
-expect 0 "certified" "enclose bridge with contact" -- "$exe" enclose "$tmp/sw.json" -o "$tmp/sw.cert.json"
+expect 0 "certified" "enclose bridge with contact" -- "$exe" enclose --method chen-wang "$tmp/sw.json" -o "$tmp/sw.cert.json"
 "$gen" bridgesw 0.1 -0.5 1 5000 77 > "$tmp/sw.csv"
 awk -F, 'NR > 1 && $4 > 1e-3 { n++ } END { exit !(n > 500) }' "$tmp/sw.csv" && ok || bad "reference: contact (y > 0) expected on many samples"
 expect 0 "inside: 0 of 5000" "exact bridge with contact inside (x and y)" -- "$exe" check "$tmp/sw.cert.json" "$tmp/sw.csv"
@@ -132,7 +134,7 @@ mk() { # mk NAME SED-EXPRESSION: a broken copy of the bridge problem
     sed "$2" "$src/certs/bridge/gamma0.2.json" > "$tmp/$1.json"
 }
 run_bad() { # run_bad NAME RC PATTERN DESCRIPTION
-    expect "$2" "$3" "$4" -- "$exe" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json"
+    expect "$2" "$3" "$4" -- "$exe" enclose --method chen-wang "$tmp/$1.json" -o "$tmp/$1.cert.json"
     absent "$tmp/$1.cert.json" "$4"
 }
 mk nonp 's/"M": \[\[1\]\]/"M": [[-1]]/'
@@ -168,7 +170,7 @@ mk lu 's/"u": \["inf"\]/"u": [-1]/'
 run_bad lu 2 "need l < u" "l >= u"
 # a stated Lipschitz constant is a claim: confirmed (4 = max |d/dt sin 4t|) or refused
 mk lipok 's/"sin(4\*t)"/{"expr": "sin(4*t)", "lipschitz": "4"}/'
-expect 0 "certified" "stated Lipschitz constant 4 confirmed" -- "$exe" enclose "$tmp/lipok.json" -o "$tmp/lipok.cert.json"
+expect 0 "certified" "stated Lipschitz constant 4 confirmed" -- "$exe" enclose --method chen-wang "$tmp/lipok.json" -o "$tmp/lipok.cert.json"
 expect 0 "accepted" "certificate with a stated Lipschitz constant verifies" -- "$exe" verify "$tmp/lipok.cert.json"
 mk lipbad 's/"sin(4\*t)"/{"expr": "sin(4*t)", "lipschitz": "3.9"}/'
 run_bad lipbad 1 "stated Lipschitz constant 3.9 could not be confirmed" "stated Lipschitz constant too small"
@@ -181,7 +183,7 @@ run_bad json 2 "malformed JSON at line" "malformed JSON"
 # tabulated data: a good CSV table, then broken AT2 / CSV files
 printf 't,v\n0,0\n0.5,1\n1,0\n' > "$tmp/tab.csv"
 mk tabok 's/"sin(4\*t)"/{"csv": "tab.csv", "scale": "2"}/'
-expect 0 "certified" "tabulated CSV forcing" -- "$exe" enclose "$tmp/tabok.json" -o "$tmp/tabok.cert.json"
+expect 0 "certified" "tabulated CSV forcing" -- "$exe" enclose --method chen-wang "$tmp/tabok.json" -o "$tmp/tabok.cert.json"
 rm "$tmp/tab.csv"
 expect 0 "accepted" "verify is self-contained (table file removed)" -- "$exe" verify "$tmp/tabok.cert.json"
 printf 'PEER NGA\nrecord\nACCELERATION IN G\nNPTS= 5, DT= 0.5 SEC\n0.1 0.2 x 0.4 0.5\n' > "$tmp/bad.AT2"
@@ -193,7 +195,7 @@ run_bad at2short 2 "must cover \[0, T\]" "AT2 record shorter than T"
 mk nofile 's/"sin(4\*t)"/{"csv": "nonexistent.csv"}/'
 run_bad nofile 2 "nonexistent.csv" "missing table file"
 # an output path that cannot be written: nothing left, clear error
-expect 2 "cannot write" "unwritable output" -- "$exe" enclose "$tmp/b.json" -o "$tmp/no/such/dir/c.json"
+expect 2 "cannot write" "unwritable output" -- "$exe" enclose --method chen-wang "$tmp/b.json" -o "$tmp/no/such/dir/c.json"
 
 # ---- 6. export and plot -------------------------------------------------------
 expect 0 "wrote" "export" -- "$exe" export "$C" -o "$tmp/tube.csv"
@@ -270,23 +272,23 @@ cat > "$tmp/ns.json" <<'EOS'
 EOS
 run_bad ns 1 "not proven to be a P-matrix" "near-singular M at 53 bits, no retry by default"
 grep -q "prec-max" "$tmp/out" && ok || bad "failure at 53 bits mentions --prec-max"
-expect 1 "not proven" "--prec-max 100 < 106: no retry" -- "$exe" enclose "$tmp/ns.json" -o "$tmp/ns.cert.json" --prec-max 100
+expect 1 "not proven" "--prec-max 100 < 106: no retry" -- "$exe" enclose --method chen-wang "$tmp/ns.json" -o "$tmp/ns.cert.json" --prec-max 100
 absent "$tmp/ns.cert.json" "--prec-max too small"
-expect 0 "raised from 53 to 106 bits" "--prec-max 212 retries at 106 bits" -- "$exe" enclose "$tmp/ns.json" -o "$tmp/ns.cert.json" --prec-max 212
+expect 0 "raised from 53 to 106 bits" "--prec-max 212 retries at 106 bits" -- "$exe" enclose --method chen-wang "$tmp/ns.json" -o "$tmp/ns.cert.json" --prec-max 212
 grep -q "certified: 10 steps .* 106 bits" "$tmp/out" && ok || bad "enclose prints the precision used"
 grep -q '"precision": 106' "$tmp/ns.cert.json" && ok || bad "the certificate records 106 bits"
 expect 0 "(106 bits" "the 106-bit certificate verifies at 106 bits" -- "$exe" verify "$tmp/ns.cert.json"
-expect 0 "certified: 10 steps .* 106 bits" "--prec 106 directly" -- "$exe" enclose "$tmp/ns.json" -o "$tmp/ns2.cert.json" --prec=106
-expect 1 "raised from 53 to 106 bits" "--prec-max: the failure names the precisions tried" -- "$exe" enclose "$tmp/nonp.json" -o "$tmp/np.cert.json" --prec-max 106
+expect 0 "certified: 10 steps .* 106 bits" "--prec 106 directly" -- "$exe" enclose --method chen-wang "$tmp/ns.json" -o "$tmp/ns2.cert.json" --prec=106
+expect 1 "raised from 53 to 106 bits" "--prec-max: the failure names the precisions tried" -- "$exe" enclose --method chen-wang "$tmp/nonp.json" -o "$tmp/np.cert.json" --prec-max 106
 absent "$tmp/np.cert.json" "--prec-max, not certified"
-expect 2 "--prec-max must be an integer" "--prec-max out of range" -- "$exe" enclose "$tmp/ns.json" -o "$tmp/ns3.cert.json" --prec-max 10
-expect 2 "needs a number of bits" "--prec-max without a value" -- "$exe" enclose "$tmp/ns.json" -o "$tmp/ns3.cert.json" --prec-max
+expect 2 "--prec-max must be an integer" "--prec-max out of range" -- "$exe" enclose --method chen-wang "$tmp/ns.json" -o "$tmp/ns3.cert.json" --prec-max 10
+expect 2 "needs a number of bits" "--prec-max without a value" -- "$exe" enclose --method chen-wang "$tmp/ns.json" -o "$tmp/ns3.cert.json" --prec-max
 
 # ---- 9. common options: refused where they have no meaning; --help -------------
 expect 2 "option --prec has no effect here" "verify --prec refused" -- "$exe" verify "$C" --prec 106
 expect 2 "option --prec has no effect here" "check --prec refused" -- "$exe" check "$C" "$tmp/exact.csv" --prec=106
 expect 2 "option --digits has no effect here" "verify --digits refused" -- "$exe" verify "$C" --digits 5
-expect 2 "option --digits has no effect here" "enclose --digits refused" -- "$exe" enclose "$tmp/b.json" -o "$tmp/d.cert.json" --digits 5
+expect 2 "option --digits has no effect here" "enclose --digits refused" -- "$exe" enclose --method chen-wang "$tmp/b.json" -o "$tmp/d.cert.json" --digits 5
 absent "$tmp/d.cert.json" "enclose --digits"
 expect 2 "option --digits has no effect here" "plot --digits refused" -- "$exe" plot "$C" -o "$tmp/d.png" --digits 5
 expect 2 "option --digits has no effect here" "classify --digits refused" -- "$exe" classify "$src/certs/lvi/lcp2.json" --digits 5

@@ -5,6 +5,8 @@
 # values beyond the binary64 range are refused at input naming the field, and
 # a run whose bounds overflow ends "not certified" (exit 1) without output.
 # usage: bash tests/cli/engine_input.sh DVICERT SRCROOT
+# Every enclose here names the Algorithm 4.2 route (--method chen-wang), whose
+# step condition, bounds and messages these tests are about.
 set -u
 exe=${1:?usage: engine_input.sh DVICERT SRCROOT}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -18,7 +20,7 @@ prob() {
 
 # run_enclose NAME RC PATTERN DESCRIPTION: enclose $tmp/NAME.json; no output on failure.
 run_enclose() {
-    expect "$2" "$3" "$4" -- "$exe" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json"
+    expect "$2" "$3" "$4" -- "$exe" enclose --method chen-wang "$tmp/$1.json" -o "$tmp/$1.cert.json"
     if [ "$2" -ne 0 ]; then absent "$tmp/$1.cert.json" "$4"; fi
 }
 
@@ -49,7 +51,7 @@ run_enclose fbig 2 "field 'f' entry 1" "constant f = 1e309"
 sed 's/"N":11/"N":11,"f":[{"csv_text":"t,v\\n0,1\\n5,1e309\\n20,0\\n"}]/' "$tmp/t10ok.json" > "$tmp/tabbig.json"
 run_enclose tabbig 2 "field 'f' entry 1: sample 2" "table value 1e309"
 sed 's/"N":11/"N":11,"f":[{"csv_text":"t,v\\n0,1\\n5,1e300\\n20,0\\n"}]/' "$tmp/t10ok.json" > "$tmp/tabok.json"
-expect 1 "not certified" "table value 1e300 is read (then not certified)" -- "$exe" enclose "$tmp/tabok.json" -o "$tmp/tabok.cert.json"
+expect 1 "not certified" "table value 1e300 is read (then not certified)" -- "$exe" enclose --method chen-wang "$tmp/tabok.json" -o "$tmp/tabok.cert.json"
 
 # --- bounds that overflow binary64: not certified, step named, no output ---
 # x' = 1000 y (L = 1000, hL = 1/2): eps grows by a factor >= 2 per step from 1e-9.

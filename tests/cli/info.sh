@@ -7,7 +7,7 @@
 # bridge (Example 5.1, gamma = 0.2, T = 1), where the radius is known to
 # fall like h: N = 1000 uninformative, 10000 wide, 30000 informative
 # (relative radii 1.52, 0.148, 0.049 by the table's own column), and the
-# lognorm route informative at N = 1000.
+# lognorm route informative at N = 1000 (also the default route, auto).
 # usage: bash tests/cli/info.sh DVICERT SRCROOT   (run in the build's tests dir)
 set -u
 exe=${1:?usage: info.sh DVICERT SRCROOT}
@@ -33,13 +33,16 @@ rel_of() { # CERT -> largest max-radius / size over the states, from export
              END { w = 0; for (k in S) if (R / S[k] > w) w = R / S[k]; printf "%.6g\n", w }' "$tmp/e.csv"
 }
 
-expect 0 "verdict: uninformative" "N = 1000: uninformative" -- "$exe" enclose "$tmp/b1000.json" -o "$tmp/c1.json"
+expect 0 "verdict: uninformative" "N = 1000: uninformative" -- "$exe" enclose "$tmp/b1000.json" -o "$tmp/c1.json" --method chen-wang
 grep -q "e^{L T}" "$tmp/out" && ok || bad "no growth factor in the reason"
 grep -q -- "--method lognorm" "$tmp/out" && ok || bad "no advice"
-expect 0 "verdict: wide" "N = 10000: wide" -- "$exe" enclose "$tmp/b10000.json" -o "$tmp/c2.json"
-expect 0 "verdict: informative" "N = 30000: informative" -- "$exe" enclose "$tmp/b30000.json" -o "$tmp/c3.json"
+expect 0 "verdict: wide" "N = 10000: wide" -- "$exe" enclose "$tmp/b10000.json" -o "$tmp/c2.json" --method chen-wang
+expect 0 "verdict: informative" "N = 30000: informative" -- "$exe" enclose "$tmp/b30000.json" -o "$tmp/c3.json" --method chen-wang
 expect 0 "verdict: informative" "lognorm route, N = 1000: informative" -- \
     "$exe" enclose "$tmp/b1000.json" -o "$tmp/c4.json" --method lognorm
+expect 0 "route: lognorm, chosen by --method auto" "the default route is lognorm for n = 2" -- \
+    "$exe" enclose "$tmp/b1000.json" -o "$tmp/c5.json"
+grep -q "verdict: informative" "$tmp/out" && ok || bad "default route: not informative"
 # the verdicts agree with the exported tube (an independent reading)
 for c in c1:1 c2:0.1 c3:0; do
     r=$(rel_of "$tmp/${c%%:*}.json")

@@ -130,7 +130,7 @@ csv=$tmp/s/r/summary.csv
 [ "$(wc -l < "$csv")" -eq 4 ] && ok || bad "summary.csv has $(wc -l < "$csv") lines, expected 4"
 [ "$(grep -c '^file,name,' "$csv")" -eq 1 ] && ok || bad "summary.csv: not one header line"
 for g in 0.2 0.5 1.0; do
-    grep -q "^certs/b_gamma=$g.cert.json,\".*\[gamma = $g\]\",2,1,1,1000,chen-wang,53," "$csv" && ok ||
+    grep -q "^certs/b_gamma=$g.cert.json,\".*\[gamma = $g\]\",2,1,1,1000,lognorm,53," "$csv" && ok ||
         bad "summary.csv lacks the run gamma = $g"
     expect 0 "accepted" "verify run gamma = $g" -- "$exe" verify "$tmp/s/r/certs/b_gamma=$g.cert.json"
 done

@@ -344,6 +344,34 @@ static void test_refusals(void)
     }
 }
 
+/* f and g given as a number and an interval: v' = -v + 2 - y, v <= 1 from
+ * v(0) = 0 reaches the clamp at ln 2 and stays (y = 1) */
+static void test_numbers(void)
+{
+    const char *p = "lcs_numbers.json";
+    FILE *f = fopen(p, "w");
+    REQUIRE(f != NULL, "cannot write %s", p);
+    fputs("{\"A\":[[-1]],\"B\":[[-1]],\"f\":[2],\"Q\":[[-1]],\"g\":[[\"1\",\"1\"]],"
+          "\"M\":[[0]],\"l\":[0],\"u\":[\"inf\"],\"x0\":[0],\"T\":2,\"h\":\"0.25\"}", f);
+    fclose(f);
+    dvc_hybrid_cert_t c;
+    dvc_hybrid_cert_init(c);
+    dvc_status st = dvc_lcs_enclose(c, p, 0);
+    remove(p);
+    CHECK(st == DVC_OK && c->res->nevents == 1, "f = 2, g = [1, 1]: %s, %ld events",
+          dvc_error_message(), c->res->nevents);
+    if (st == DVC_OK && c->res->nevents == 1) {
+        mpfr_t l2, one;
+        mpfr_inits2(RP, l2, one, (mpfr_ptr)0);
+        mpfr_const_log2(l2, MPFR_RNDN);
+        mpfr_set_ui(one, 1, MPFR_RNDN);
+        CHECK(contains(c->res->ev[0].t, l2), "f = 2: the clamp time ln 2 is not enclosed");
+        CHECK(contains(c->res->x[c->res->nsteps]->e[0], one), "f = 2: v(2) = 1 not enclosed");
+        mpfr_clears(l2, one, (mpfr_ptr)0);
+    }
+    dvc_hybrid_cert_clear(c);
+}
+
 static int write_csv(long N, double pert)
 {
     ref_t R;
@@ -371,5 +399,6 @@ int main(int argc, char **argv)
     test_diode(argv[1]);
     test_verify(argv[1]);
     test_refusals();
+    test_numbers();
     return check_report();
 }

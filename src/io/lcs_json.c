@@ -168,19 +168,19 @@ static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_p
                      json_string_value(json_array_get(states, (size_t)j)));
             cat(&e, &len, term);
         }
-        if (jf) {
-            const json_t *fi = json_array_get(jf, (size_t)i);
-            char *txt = json_is_string(fi) ? strdup(json_string_value(fi))
-                                           : json_dumps(fi, JSON_ENCODE_ANY);
-            if (txt) {
-                char *par = malloc(strlen(txt) + 3);
-                if (par) {
-                    sprintf(par, "(%s)", txt);
-                    cat(&e, &len, par);
-                    free(par);
-                }
-                free(txt);
+        if (jf && json_is_string(json_array_get(jf, (size_t)i))) {
+            const char *txt = json_string_value(json_array_get(jf, (size_t)i));
+            char *par = malloc(strlen(txt) + 3);
+            if (par) {
+                sprintf(par, "(%s)", txt);
+                cat(&e, &len, par);
+                free(par);
             }
+        } else if (jf) {
+            /* a number: a constant, read as the problem reader reads it */
+            snprintf(name, sizeof name, "lcs_f_%ld", i + 1);
+            json_object_set(consts, name, json_array_get(jf, (size_t)i));
+            cat(&e, &len, name);
         }
         json_array_append_new(f0, str_or_zero(e));
         json_array_append_new(fp, json_string("0"));
@@ -280,7 +280,8 @@ static dvc_status translate(json_t **out, const json_t *prob, const char *file, 
     }
     if (st == DVC_OK && jg) {
         const json_t *g = json_array_get(jg, 0);
-        if (!(json_is_number(g) || (json_is_string(g) && !mentions_t(json_string_value(g)))))
+        if (!(json_is_number(g) || json_is_array(g) ||
+              (json_is_string(g) && !mentions_t(json_string_value(g)))))
             st = dvc_error(DVC_ERR_INPUT, "%s: field 'g' entry 1: M = 0 (ideal contacts) needs a "
                            "constant g (the constraint surface Q x + g = 0 must not move: a g "
                            "depending on t is not supported)", file);

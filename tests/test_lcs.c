@@ -392,8 +392,31 @@ static int write_csv(long N, double pert)
     return 0;
 }
 
+/* The diode's certificate with lcs.K edited to 65536 in the embedded model
+ * (lcs_K stays 64) and written with fresh digests: only the re-derivation
+ * of the model can reject it (tests/cli/lcs.sh). */
+static int write_tampered(const char *certs, const char *out)
+{
+    char path[4096];
+    dvc_hybrid_cert_t c;
+    snprintf(path, sizeof path, "%s/diode-clamp/diode-clamp.json", certs);
+    dvc_hybrid_cert_init(c);
+    REQUIRE(dvc_lcs_enclose(c, path, 0) == DVC_OK, "%s: %s", path, dvc_error_message());
+    char *s = c->model_json, *p = strstr(s, "\"K\":\"64\"");
+    REQUIRE(p != NULL, "the model text has no \"K\":\"64\"");
+    char *t = malloc(strlen(s) + 8);
+    REQUIRE(t != NULL, "out of memory");
+    sprintf(t, "%.*s\"K\":\"65536\"%s", (int)(p - s), s, p + strlen("\"K\":\"64\""));
+    c->model_json = t;
+    free(s);
+    REQUIRE(dvc_hybrid_cert_write(c, out) == DVC_OK, "%s: %s", out, dvc_error_message());
+    dvc_hybrid_cert_clear(c);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 3 && !strcmp(argv[1], "--tampered")) return write_tampered(argv[2], argv[3]);
     REQUIRE(argc > 1, "usage: test_lcs CERTS_DIR | test_lcs --csv N PERT");
     if (!strcmp(argv[1], "--csv") && argc > 3) return write_csv(atol(argv[2]), atof(argv[3]));
     test_diode(argv[1]);

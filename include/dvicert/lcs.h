@@ -32,6 +32,9 @@ int dvc_lcs_file_is_lcs(const char *path);
  * (its embedded model has the member "lcs"). */
 int dvc_lcs_file_is_cert(const char *path);
 
+/* 1 when the certificate c (read or made) is one of dvc_lcs_enclose. */
+int dvc_lcs_cert_is_lcs(const dvc_hybrid_cert_t c);
+
 /* Prove Q B > 0, translate the problem at path and enclose its solution
  * into c (prec 0: the file's "prec", else 53). DVC_ERR_INPUT for a problem
  * outside the supported class (the message names the file, the field and

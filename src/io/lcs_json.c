@@ -63,18 +63,24 @@ int dvc_lcs_file_is_lcs(const char *path)
     return r;
 }
 
+int dvc_lcs_cert_is_lcs(const dvc_hybrid_cert_t c)
+{
+    json_t *model;
+    int r;
+    if (!c->model_json) return 0;
+    model = json_loads(c->model_json, 0, NULL);
+    r = model && json_is_object(json_object_get(model, "lcs"));
+    json_decref(model);
+    return r;
+}
+
 int dvc_lcs_file_is_cert(const char *path)
 {
     dvc_hybrid_cert_t c;
-    json_t *model;
     int r = 0;
     if (dvc_hybrid_file_kind(path) != 2) return 0;
     dvc_hybrid_cert_init(c);
-    if (dvc_hybrid_cert_read(c, path) == DVC_OK && c->model_json) {
-        model = json_loads(c->model_json, 0, NULL);
-        r = model && json_is_object(json_object_get(model, "lcs"));
-        json_decref(model);
-    }
+    if (dvc_hybrid_cert_read(c, path) == DVC_OK) r = dvc_lcs_cert_is_lcs(c);
     dvc_hybrid_cert_clear(c);
     return r;
 }

@@ -37,6 +37,13 @@ expect 1 "^rejected: \|digest" "verify rejects an edited source amplitude" -- "$
 # check: the independent reference inside the tube; v moved by 1e-9 outside
 ./test_lcs --csv 1999 0 > "$tmp/ref.csv" && ok || bad "reference trajectory"
 ./test_lcs --csv 1999 1e-9 > "$tmp/pert.csv" && ok || bad "perturbed trajectory"
+# the embedded K edited, digests recomputed: the model is not the
+# translation of the embedded problem; verify and check refuse it
+./test_lcs --tampered "$src/certs" "$tmp/k.cert.json" && ok || bad "tampered certificate"
+expect 1 "^rejected: .*not the translation" "verify rejects an edited K" -- "$exe" verify "$tmp/k.cert.json"
+expect 1 "not the translation" "check refuses an edited K" -- \
+    "$exe" check "$tmp/k.cert.json" "$tmp/ref.csv"
+
 expect 0 "inside: 0 of 2000 samples" "check: the reference" -- "$exe" check "$C" "$tmp/ref.csv"
 expect 1 "VIOLATED" "check: a perturbed reference" -- "$exe" check "$C" "$tmp/pert.csv"
 expect 0 "" "export the diode-clamp tube" -- "$exe" export "$C" -o "$tmp/tube.csv"

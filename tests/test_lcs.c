@@ -22,6 +22,7 @@
 static const double U = 2, W = 1, VC = 1, TEND = 20;
 
 typedef struct {
+    int sgn;          /* the source is sgn * U sin(W t) */
     int npiece;
     mpfr_t ta[MAXP];  /* piece k on [ta[k], ta[k+1]] */
     mpfr_t va[MAXP];  /* v at ta[k] */
@@ -38,8 +39,8 @@ static int contains(const mpfi_t x, const mpfr_t y)
     return mpfr_cmp(&x->left, y) <= 0 && mpfr_cmp(y, &x->right) <= 0;
 }
 
-/* particular solution of v' = -v + U sin(W t): U (sin Wt - W cos Wt)/(1 + W^2) */
-static void vp(mpfr_t r, const mpfr_t t)
+/* particular solution of v' = -v + sgn U sin(W t): sgn U (sin Wt - W cos Wt)/(1 + W^2) */
+static void vp(mpfr_t r, const mpfr_t t, int sgn)
 {
     mpfr_t s, c, a;
     mpfr_inits2(RP, s, c, a, (mpfr_ptr)0);
@@ -47,21 +48,21 @@ static void vp(mpfr_t r, const mpfr_t t)
     mpfr_sin_cos(s, c, a, MPFR_RNDN);
     mpfr_mul_d(c, c, W, MPFR_RNDN);
     mpfr_sub(r, s, c, MPFR_RNDN);
-    mpfr_mul_d(r, r, U / (1 + W * W), MPFR_RNDN);
+    mpfr_mul_d(r, r, sgn * U / (1 + W * W), MPFR_RNDN);
     mpfr_clears(s, c, a, (mpfr_ptr)0);
 }
 
 /* free piece from (s, vs): v(t) = vp(t) + (vs - vp(s)) e^{-(t - s)} */
-static void v_free(mpfr_t r, const mpfr_t s, const mpfr_t vs, const mpfr_t t)
+static void v_free(mpfr_t r, const mpfr_t s, const mpfr_t vs, const mpfr_t t, int sgn)
 {
     mpfr_t a, e;
     mpfr_inits2(RP, a, e, (mpfr_ptr)0);
-    vp(a, s);
+    vp(a, s, sgn);
     mpfr_sub(a, vs, a, MPFR_RNDN);
     mpfr_sub(e, s, t, MPFR_RNDN);
     mpfr_exp(e, e, MPFR_RNDN);
     mpfr_mul(a, a, e, MPFR_RNDN);
-    vp(r, t);
+    vp(r, t, sgn);
     mpfr_add(r, r, a, MPFR_RNDN);
     mpfr_clears(a, e, (mpfr_ptr)0);
 }
@@ -73,10 +74,10 @@ static void phi(mpfr_t r, const ref_t *R, int k, const mpfr_t t)
     if (R->clamped[k]) {
         mpfr_mul_d(r, t, W, MPFR_RNDN);
         mpfr_sin(r, r, MPFR_RNDN);
-        mpfr_mul_d(r, r, U, MPFR_RNDN);
+        mpfr_mul_d(r, r, R->sgn * U, MPFR_RNDN);
         mpfr_sub_d(r, r, VC, MPFR_RNDN);
     } else {
-        v_free(r, R->ta[k], R->va[k], t);
+        v_free(r, R->ta[k], R->va[k], t, R->sgn);
         mpfr_sub_d(r, r, VC, MPFR_RNDN);
     }
 }
@@ -84,8 +85,9 @@ static void phi(mpfr_t r, const ref_t *R, int k, const mpfr_t t)
 /* Pieces up to TEND: the first sign change of phi after the piece's start
  * (scanned at steps of 1e-3, the change of sign in the right direction),
  * then 300 bisections at 256 bits. */
-static void ref_build(ref_t *R)
+static void ref_build(ref_t *R, int sgn)
 {
+    R->sgn = sgn;
     mpfr_t a, b, m, fa, fm;
     mpfr_inits2(RP, a, b, m, fa, fm, (mpfr_ptr)0);
     for (int k = 0; k < MAXP; k++) mpfr_inits2(RP, R->ta[k], R->va[k], (mpfr_ptr)0);
@@ -134,7 +136,7 @@ static void ref_eval(mpfr_t v, const ref_t *R, const mpfr_t t)
     int k = 0;
     while (k + 1 < R->npiece && mpfr_cmp(t, R->ta[k + 1]) >= 0) k++;
     if (R->clamped[k]) mpfr_set_d(v, VC, MPFR_RNDN);
-    else v_free(v, R->ta[k], R->va[k], t);
+    else v_free(v, R->ta[k], R->va[k], t, R->sgn);
 }
 
 static void ref_clear(ref_t *R)
@@ -147,7 +149,7 @@ static void test_diode(const char *certs)
     char path[4096];
     ref_t R;
     dvc_hybrid_cert_t c;
-    ref_build(&R);
+    ref_build(&R, 1);
     /* three periods of 2 pi in [0, 20]: clamp, release three times */
     CHECK(R.npiece == 7, "reference: %d pieces, expected 7", R.npiece);
     snprintf(path, sizeof path, "%s/diode-clamp/diode-clamp.json", certs);
@@ -311,10 +313,20 @@ static void test_refusals(void)
     refused("g-of-t", "{\"A\":[[-1]],\"B\":[[-1]],\"Q\":[[-1]],\"g\":[\"1 + t/10\"],\"M\":[[0]],"
             "\"l\":[0],\"u\":[\"inf\"],\"x0\":[0],\"T\":1,\"h\":\"0.25\"}",
             DVC_ERR_INPUT, "depending on t is not supported");
-    refused("m2", "{\"A\":[[-1,0],[0,-1]],\"B\":[[-1,0],[0,-1]],\"Q\":[[-1,0],[0,-1]],"
-            "\"g\":[1,1],\"M\":[[0,0],[0,0]],\"l\":[0,0],\"u\":[\"inf\",\"inf\"],\"x0\":[0,0],"
-            "\"T\":1,\"h\":\"0.25\"}",
-            DVC_ERR_INPUT, "m = 1 only");
+    /* two identical clamps reach their faces at the same time: refused */
+    refused("m2-at-once", "{\"A\":[[-1,0],[0,-1]],\"B\":[[-1,0],[0,-1]],\"Q\":[[-1,0],[0,-1]],"
+            "\"g\":[1,1],\"f\":[\"2*sin(t)\",\"2*sin(t)\"],\"M\":[[0,0],[0,0]],\"l\":[0,0],"
+            "\"u\":[\"inf\",\"inf\"],\"x0\":[0,0],\"T\":3,\"h\":\"0.25\"}",
+            DVC_NOT_CERTIFIED, "cannot be ordered");
+    refused("m2-at-start", "{\"A\":[[-1,0],[0,-1]],\"B\":[[-1,0],[0,-1]],\"Q\":[[-1,0],[0,-1]],"
+            "\"g\":[1,1],\"M\":[[0,0],[0,0]],\"l\":[0,0],\"u\":[\"inf\",\"inf\"],"
+            "\"x0\":[1,1],\"T\":3,\"h\":\"0.25\"}",
+            DVC_ERR_INPUT, "several constraints active at t = 0");
+    /* Q B = [[1, 2], [2, 1]]: positive diagonal, not a P-matrix */
+    refused("m2-not-p", "{\"A\":[[-1,0],[0,-1]],\"B\":[[-1,-2],[-2,-1]],\"Q\":[[-1,0],[0,-1]],"
+            "\"g\":[1,1],\"M\":[[0,0],[0,0]],\"l\":[0,0],\"u\":[\"inf\",\"inf\"],"
+            "\"x0\":[0,0],\"T\":3,\"h\":\"0.25\"}",
+            DVC_ERR_INPUT, "Q B is not a P-matrix");
     refused("x0-violates", "{\"A\":[[-1]],\"B\":[[-1]],\"Q\":[[-1]],\"g\":[1],\"M\":[[0]],"
             "\"l\":[0],\"u\":[\"inf\"],\"x0\":[2],\"T\":1,\"h\":\"0.25\"}",
             DVC_ERR_INPUT, "violates the constraint");
@@ -342,6 +354,72 @@ static void test_refusals(void)
         CHECK(!dvc_lcs_file_is_lcs(p), "M = 1e-300 taken for M = 0");
         remove(p);
     }
+}
+
+/* Two clamps in antiphase (sources 2 sin t and -2 sin t): one face active
+ * at a time, 12 events, against the two references merged in time. */
+static void test_two(void)
+{
+    const char *p = "lcs_two.json";
+    FILE *f = fopen(p, "w");
+    REQUIRE(f != NULL, "cannot write %s", p);
+    fputs("{\"A\":[[-1,0],[0,-1]],\"B\":[[-1,0],[0,-1]],\"Q\":[[-1,0],[0,-1]],\"g\":[1,1],"
+          "\"f\":[\"2*sin(t)\",\"-2*sin(t)\"],\"M\":[[0,0],[0,0]],\"l\":[0,0],"
+          "\"u\":[\"inf\",\"inf\"],\"x0\":[0,0],\"T\":20,\"h\":\"0.25\"}", f);
+    fclose(f);
+    ref_t R[2];
+    ref_build(&R[0], 1);
+    ref_build(&R[1], -1);
+    dvc_hybrid_cert_t c;
+    dvc_hybrid_cert_init(c);
+    dvc_status st = dvc_lcs_enclose(c, p, 0);
+    remove(p);
+    long want = R[0].npiece - 1 + R[1].npiece - 1;
+    CHECK(st == DVC_OK && c->res->nevents == want && want == 12, "two clamps: %s, %ld events, "
+          "reference %ld", dvc_error_message(), c->res->nevents, want);
+    if (st == DVC_OK && c->res->nevents == want) {
+        int k0 = 1, k1 = 1;
+        for (long k = 0; k < c->res->nevents; k++) {
+            /* the next reference event: the earlier of the two */
+            int which = k1 >= R[1].npiece ||
+                        (k0 < R[0].npiece && mpfr_cmp(R[0].ta[k0], R[1].ta[k1]) < 0) ? 0 : 1;
+            mpfr_ptr tr = which == 0 ? R[0].ta[k0++] : R[1].ta[k1++];
+            const char *g = c->model->gname[c->res->ev[k].g];
+            CHECK(contains(c->res->ev[k].t, tr) && width(c->res->ev[k].t) < 1e-10,
+                  "two clamps: event %ld misses the reference %.17g", k + 1,
+                  mpfr_get_d(tr, MPFR_RNDN));
+            CHECK(!strncmp(g, which == 0 ? "contact1" : "contact2", 8),
+                  "two clamps: event %ld is of %s", k + 1, g);
+        }
+        mpfr_t v;
+        mpfi_t T;
+        dvc_ivec_t X;
+        long bad = 0;
+        mpfr_init2(v, RP);
+        mpfi_init2(T, 53);
+        dvc_ivec_init2(X, 2, 53);
+        for (int j = 0; j <= 1000; j++) {
+            double tj = 0.02 * j - 0.0013 * (j % 2);
+            mpfr_t tt;
+            mpfr_init2(tt, RP);
+            if (tj < 0) tj = 0;
+            mpfi_set_d(T, tj);
+            mpfr_set_d(tt, tj, MPFR_RNDN);
+            if (dvc_hybrid_eval(X, c->model, c->res, T) != DVC_OK) bad++;
+            for (int i = 0; i < 2; i++) {
+                ref_eval(v, &R[i], tt);
+                bad += !contains(X->e[i], v);
+            }
+            mpfr_clear(tt);
+        }
+        CHECK(bad == 0, "two clamps: %ld reference samples outside the tube", bad);
+        mpfr_clear(v);
+        mpfi_clear(T);
+        dvc_ivec_clear(X);
+    }
+    dvc_hybrid_cert_clear(c);
+    ref_clear(&R[0]);
+    ref_clear(&R[1]);
 }
 
 /* f and g given as a number and an interval: v' = -v + 2 - y, v <= 1 from
@@ -376,7 +454,7 @@ static int write_csv(long N, double pert)
 {
     ref_t R;
     mpfr_t v, t;
-    ref_build(&R);
+    ref_build(&R, 1);
     mpfr_inits2(RP, v, t, (mpfr_ptr)0);
     printf("t,v\n");
     for (long j = 0; j <= N; j++) {
@@ -423,5 +501,6 @@ int main(int argc, char **argv)
     test_verify(argv[1]);
     test_refusals();
     test_numbers();
+    test_two();
     return check_report();
 }

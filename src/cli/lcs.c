@@ -51,9 +51,11 @@ int dvc_cli_lcs_enclose(const dvc_cli_args *a)
             if (wid(r->ev[k].t) > wmax) wmax = wid(r->ev[k].t);
         for (long i = 0; i < r->x[r->nsteps]->n; i++)
             if (wid(r->x[r->nsteps]->e[i]) > wT) wT = wid(r->x[r->nsteps]->e[i]);
-        fprintf(rep, "certified: ideal contact (M = 0, Q B > 0 proven) as a sliding motion, "
-                "%ld steps, %ld events (enter/leave the face), n = %ld, %ld bits\n",
-                r->nsteps, r->nevents, c->model->n, (long)c->prec);
+        fprintf(rep, "certified: ideal contact%s (M = 0, Q B %s proven) as a sliding motion, "
+                "%ld steps, %ld events (enter/leave a face), n = %ld, %ld bits\n",
+                c->model->ncontacts > 1 ? "s" : "",
+                c->model->ncontacts > 1 ? "a P-matrix" : "> 0", r->nsteps, r->nevents,
+                c->model->n, (long)c->prec);
         if (r->nevents > 0) fprintf(rep, "event times: widest %.3g\n", wmax);
         fprintf(rep, "widest state enclosure at T: %.3g\n", wT);
         fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
@@ -73,7 +75,7 @@ int dvc_cli_lcs_verify(const dvc_cli_args *a)
     if (st == DVC_OK) st = dvc_lcs_cert_verify(c, NULL);
     if (st == DVC_OK)
         printf("accepted: %s: ideal contact (M = 0) as a sliding motion, %ld steps, %ld events, "
-               "the model re-derived from the problem, Q B > 0 re-proven, every stated enclosure "
+               "the model re-derived from the problem, Q B re-proven a P-matrix, every stated enclosure "
                "contains its recomputed one (%ld bits, %.2f s)\n", in, c->res->nsteps,
                c->res->nevents, (long)c->prec, dvc_cli_now() - t0);
     else if (st == DVC_NOT_CERTIFIED)

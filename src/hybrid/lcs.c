@@ -6,10 +6,13 @@
 #include "dvicert/lcs.h"
 #include "dvicert/error.h"
 
-/* The mode lies in w < 0 (its one term on the side h < 0). */
+/* The mode lies in w < 0 (one of its terms on the side h < 0). */
 static int below(const dvc_hybrid_model_t m, long q)
 {
-    return q >= 0 && q < m->nmodes && m->modes[q].sides && m->modes[q].sides[0] == -1;
+    if (q < 0 || q >= m->nmodes || !m->modes[q].sides) return 0;
+    for (long j = 0; j < m->ncontacts; j++)
+        if (m->modes[q].sides[j] == -1) return 1;
+    return 0;
 }
 
 dvc_status dvc_lcs_result_check(const dvc_hybrid_model_t m, const dvc_hybrid_result_struct *r)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Ideal contacts (docs/ideal_contacts.md): a DLVI problem file with M = 0,
- * m = 1, l = 0, u = +inf is read by the problem reader, Q B > 0 is proven
- * in interval arithmetic, and the problem is translated into a decomposed
- * hybrid model (one term "contact": h = Q x + g, f+ = 0, f- = B K) that
- * the hybrid engine encloses. Every message names the file and the field. */
+ * l = 0, u = +inf is read by the problem reader, Q B is proven a P-matrix
+ * (m = 1: Q B > 0) in interval arithmetic, and the problem is translated
+ * into a decomposed hybrid model (one term per contact j: h = (Q x + g)_j,
+ * f+ = 0, f- = B e_j K) that the hybrid engine encloses. Every message names the file and the field. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "dvicert_version.h"
 #include "dvicert/cert.h"
 #include "dvicert/lcs.h"
+#include "dvicert/mclass.h"
 #include "io/hybrid_json.h"
 #include "io/json.h"
 #include "io/problem_json.h"
@@ -130,25 +131,43 @@ static json_t *entry(const json_t *obj, const char *key, size_t i, size_t j)
     return json_array_get(json_array_get(json_object_get(obj, key), i), j);
 }
 
+/* "contact" for one contact, "contact1", "contact2", ... for several */
+static const char *term_name(char *buf, size_t len, long m, long j)
+{
+    if (m == 1) snprintf(buf, len, "contact");
+    else snprintf(buf, len, "contact%ld", j + 1);
+    return buf;
+}
+
 /* The decomposed model of the problem prob (read into p), with K. */
 static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_problem_t p,
                               const char *file, const char *K, const char *mode0)
 {
-    long n = p->n;
+    long n = p->n, m = p->m;
     json_t *model = json_object(), *consts = json_object(), *states = json_array(),
-           *f0 = json_array(), *fp = json_array(), *fm = json_array(), *x0 = json_array();
+           *f0 = json_array(), *fp = json_array(), *x0 = json_array();
     const json_t *uc = json_object_get(prob, "constants"), *sn = json_object_get(prob, "state_names");
     const json_t *jf = json_object_get(prob, "f"), *jg = json_object_get(prob, "g");
     char name[64], term[160];
-    char *h = NULL;
-    size_t hlen = 0;
+    char **h = calloc((size_t)m, sizeof *h);
+    size_t *hlen = calloc((size_t)m, sizeof *hlen);
+    json_t **fm = calloc((size_t)m, sizeof *fm);
+    if (!h || !hlen || !fm) {
+        free(h); free(hlen); free(fm);
+        json_decref(model); json_decref(consts); json_decref(states); json_decref(f0);
+        json_decref(fp); json_decref(x0);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    for (long j = 0; j < m; j++) fm[j] = json_array();
     const char *key;
     json_t *val;
     if (json_is_object(uc)) {
         json_object_foreach((json_t *)uc, key, val) {
             if (strncmp(key, "lcs_", 4) == 0) {
                 json_decref(model); json_decref(consts); json_decref(states); json_decref(f0);
-                json_decref(fp); json_decref(fm); json_decref(x0);
+                json_decref(fp); json_decref(x0);
+                for (long j = 0; j < m; j++) json_decref(fm[j]);
+                free(h); free(hlen); free(fm);
                 return dvc_error(DVC_ERR_INPUT, "%s: field 'constants.%s': names starting with "
                                  "'lcs_' are reserved for ideal contacts (M = 0)", file, key);
             }
@@ -190,36 +209,46 @@ static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_p
         }
         json_array_append_new(f0, str_or_zero(e));
         json_array_append_new(fp, json_string("0"));
-        if (ival_is_zero(p->B->e[i])) {
-            json_array_append_new(fm, json_string("0"));
-        } else {
-            snprintf(name, sizeof name, "lcs_B_%ld_1", i + 1);
-            json_object_set(consts, name, entry(prob, "B", (size_t)i, 0));
-            snprintf(term, sizeof term, "%s*lcs_K", name);
-            json_array_append_new(fm, json_string(term));
-        }
         xi = json_string_value(json_array_get(states, (size_t)i));
-        if (!ival_is_zero(p->Q->e[i])) {
-            snprintf(name, sizeof name, "lcs_Q_1_%ld", i + 1);
-            json_object_set(consts, name, entry(prob, "Q", 0, (size_t)i));
-            snprintf(term, sizeof term, "%s*%s", name, xi);
-            cat(&h, &hlen, term);
+        for (long j = 0; j < m; j++) {
+            if (ival_is_zero(p->B->e[i * m + j])) {
+                json_array_append_new(fm[j], json_string("0"));
+            } else {
+                snprintf(name, sizeof name, "lcs_B_%ld_%ld", i + 1, j + 1);
+                json_object_set(consts, name, entry(prob, "B", (size_t)i, (size_t)j));
+                snprintf(term, sizeof term, "%s*lcs_K", name);
+                json_array_append_new(fm[j], json_string(term));
+            }
+            if (!ival_is_zero(p->Q->e[j * n + i])) {
+                snprintf(name, sizeof name, "lcs_Q_%ld_%ld", j + 1, i + 1);
+                json_object_set(consts, name, entry(prob, "Q", (size_t)j, (size_t)i));
+                snprintf(term, sizeof term, "%s*%s", name, xi);
+                cat(&h[j], &hlen[j], term);
+            }
         }
         json_array_append(x0, json_array_get(json_object_get(prob, "x0"), (size_t)i));
     }
-    if (jg) {
-        json_object_set(consts, "lcs_g_1", json_array_get(jg, 0));
-        cat(&h, &hlen, "lcs_g_1");
+    for (long j = 0; jg && j < m; j++) {
+        snprintf(name, sizeof name, "lcs_g_%ld", j + 1);
+        json_object_set(consts, name, json_array_get(jg, (size_t)j));
+        cat(&h[j], &hlen[j], name);
     }
     json_object_set_new(consts, "lcs_K", json_string(K));
     json_object_set_new(model, "states", states);
     json_object_set_new(model, "constants", consts);
     {
-        json_t *dec = json_object(), *terms = json_object(), *t = json_object();
-        json_object_set_new(t, "h", str_or_zero(h));
-        json_object_set_new(t, "f+", fp);
-        json_object_set_new(t, "f-", fm);
-        json_object_set_new(terms, "contact", t);
+        json_t *dec = json_object(), *terms = json_object();
+        for (long j = 0; j < m; j++) {
+            json_t *t = json_object();
+            json_object_set_new(t, "h", str_or_zero(h[j]));
+            json_object_set(t, "f+", fp);
+            json_object_set_new(t, "f-", fm[j]);
+            json_object_set_new(terms, term_name(name, sizeof name, m, j), t);
+        }
+        json_decref(fp);
+        free(h);
+        free(hlen);
+        free(fm);
         json_object_set_new(dec, "f0", f0);
         json_object_set_new(dec, "terms", terms);
         json_object_set_new(model, "decomposed", dec);
@@ -251,7 +280,7 @@ static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_p
     return DVC_OK;
 }
 
-/* The checks of the class and the proof of Q B > 0; then the model. */
+/* The checks of the class and the proof of Q B a P-matrix; then the model. */
 static dvc_status translate(json_t **out, const json_t *prob, const char *file, mpfr_prec_t prec,
                             const char *K)
 {
@@ -260,6 +289,7 @@ static dvc_status translate(json_t **out, const json_t *prob, const char *file, 
     mpfi_t w0;
     const json_t *jf = json_object_get(prob, "f"), *jg = json_object_get(prob, "g");
     const char *mode0 = NULL;
+    char mode_buf[8 * 24];
     dvc_status st;
     dvc_dlvi_problem_init(p, 0, 0, prec);
     st = dvc_problem_from_json(p, NULL, prob, file, NULL, prec);
@@ -268,77 +298,103 @@ static dvc_status translate(json_t **out, const json_t *prob, const char *file, 
         return st;
     }
     *out = NULL;
-    if (p->m != 1) {
-        st = dvc_error(DVC_ERR_INPUT, "%s: field 'M': M = 0 (ideal contacts) is supported for m = 1 "
-                       "only, got m = %ld (several contacts active at once are not supported yet)",
-                       file, p->m);
-    } else if (!ival_is_zero(p->l->e[0]) || !mpfr_inf_p(&p->u->e[0]->left) ||
-               mpfr_sgn(&p->u->e[0]->left) < 0) {
-        st = dvc_error(DVC_ERR_INPUT, "%s: field '%s': M = 0 (ideal contacts) requires l = 0 and "
-                       "u = inf (0 <= y _|_ Q x + g >= 0); other bounds are not supported",
-                       file, ival_is_zero(p->l->e[0]) ? "u" : "l");
-    }
+    long m = p->m;
+    if (m > 8)
+        st = dvc_error(DVC_ERR_INPUT, "%s: field 'M': M = 0 (ideal contacts) is supported for at "
+                       "most 8 contacts, got m = %ld", file, m);
+    for (long j = 0; st == DVC_OK && j < m; j++)
+        if (!ival_is_zero(p->l->e[j]) || !mpfr_inf_p(&p->u->e[j]->left) ||
+            mpfr_sgn(&p->u->e[j]->left) < 0)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field '%s' entry %ld: M = 0 (ideal contacts) requires "
+                           "l = 0 and u = inf (0 <= y _|_ Q x + g >= 0); other bounds are not "
+                           "supported", file, ival_is_zero(p->l->e[j]) ? "u" : "l", j + 1);
     for (long i = 0; st == DVC_OK && jf && i < p->n; i++) {
         const json_t *fi = json_array_get(jf, (size_t)i);
         if (!json_is_string(fi) && !json_is_number(fi))
             st = dvc_error(DVC_ERR_INPUT, "%s: field 'f' entry %ld: M = 0 (ideal contacts) needs f "
                            "as an expression of t (tables are not supported)", file, i + 1);
     }
-    if (st == DVC_OK && jg) {
-        const json_t *g = json_array_get(jg, 0);
+    for (long j = 0; st == DVC_OK && jg && j < m; j++) {
+        const json_t *g = json_array_get(jg, (size_t)j);
         if (!(json_is_number(g) || json_is_array(g) ||
               (json_is_string(g) && !mentions_t(json_string_value(g)))))
-            st = dvc_error(DVC_ERR_INPUT, "%s: field 'g' entry 1: M = 0 (ideal contacts) needs a "
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'g' entry %ld: M = 0 (ideal contacts) needs a "
                            "constant g (the constraint surface Q x + g = 0 must not move: a g "
-                           "depending on t is not supported)", file);
+                           "depending on t is not supported)", file, j + 1);
     }
     if (st != DVC_OK) {
         dvc_dlvi_problem_clear(p);
         return st;
     }
-    /* relative degree one: Q B > 0, proven over the enclosures of Q and B */
-    dvc_imat_init2(QB, 1, 1, p->prec);
+    /* relative degree one: Q B a P-matrix (m = 1: Q B > 0), proven over the
+     * enclosures of Q and B; a zero diagonal entry is relative degree two */
+    dvc_imat_init2(QB, m, m, p->prec);
     dvc_imat_mul(QB, p->Q, p->B);
-    if (ival_is_zero(QB->e[0]))
-        st = dvc_error(DVC_ERR_INPUT, "%s: field 'B': Q B = 0: relative degree two (impacts, "
-                       "velocity jumps) is out of scope; M = 0 is supported when Q B > 0", file);
-    else if (dvc_ival_is_neg(QB->e[0]) || mpfr_sgn(&QB->e[0]->right) <= 0)
-        st = dvc_error(DVC_ERR_INPUT, "%s: field 'B': Q B <= 0: not a P-matrix, the complementarity "
-                       "system with M = 0 has no sliding solution on Q x + g = 0 (Q B > 0 needed)",
-                       file);
-    else if (!dvc_ival_is_pos(QB->e[0]))
-        st = dvc_error(DVC_NOT_CERTIFIED, "%s: field 'B': Q B > 0 could not be proven (its "
-                       "enclosure contains 0); try a higher --prec", file);
+    for (long j = 0; st == DVC_OK && j < m; j++) {
+        mpfi_ptr d = QB->e[j * m + j];
+        if (ival_is_zero(d))
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'B': (Q B)_%ld%ld = 0: relative degree two "
+                           "(impacts, velocity jumps) is out of scope; M = 0 is supported when Q B "
+                           "is a P-matrix", file, j + 1, j + 1);
+        else if (mpfr_sgn(&d->right) <= 0)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'B': %s <= 0: not a P-matrix, the "
+                           "complementarity system with M = 0 has no sliding solution on the face "
+                           "(Q x + g)_%ld = 0 (Q B a P-matrix needed)", file,
+                           m == 1 ? "Q B" : "a diagonal entry of Q B", j + 1);
+        else if (!dvc_ival_is_pos(d))
+            st = m == 1 ? dvc_error(DVC_NOT_CERTIFIED, "%s: field 'B': Q B > 0 could not be proven "
+                                    "(its enclosure contains 0); try a higher --prec", file)
+                        : dvc_error(DVC_NOT_CERTIFIED, "%s: field 'B': (Q B)_%ld%ld > 0 could not "
+                                    "be proven (its enclosure contains 0); try a higher --prec",
+                                    file, j + 1, j + 1);
+    }
+    if (st == DVC_OK && m > 1) {
+        dvc_mclass_result cr;
+        const char *how = NULL;
+        if (dvc_mclass_prove_p(QB, &how) != DVC_OK) {
+            dvc_mclass_classify(&cr, QB);
+            st = dvc_error((cr.disproven & DVC_MCLASS_P) ? DVC_ERR_INPUT : DVC_NOT_CERTIFIED,
+                           "%s: field 'B': Q B is %s a P-matrix (%s); M = 0 is supported when Q B "
+                           "is a P-matrix", file, (cr.disproven & DVC_MCLASS_P) ? "not" : "not proven",
+                           cr.p_detail);
+        }
+    }
     dvc_imat_clear(QB);
     if (st == DVC_OK) {
         /* the start: w0 = Q x0 + g decides the initial mode */
         dvc_ivec_t g;
         mpfi_t t0, tmp;
+        long zeros = 0;
+        char nm[64];
         mpfi_init2(w0, p->prec);
         mpfi_init2(t0, p->prec);
         mpfi_init2(tmp, p->prec);
-        dvc_ivec_init2(g, 1, p->prec);
+        dvc_ivec_init2(g, m, p->prec);
         mpfi_set_si(t0, 0);
-        mpfi_set_si(w0, 0);
-        for (long i = 0; i < p->n; i++) {
-            mpfi_mul(tmp, p->Q->e[i], p->x0->e[i]);
-            mpfi_add(w0, w0, tmp);
-        }
-        if (p->gcb.eval) {
-            st = p->gcb.eval(g, t0, p->gcb.ctx);
-            mpfi_add(w0, w0, g->e[0]);
-        }
-        if (st != DVC_OK) {
-        } else if (dvc_ival_is_pos(w0)) {
-            mode0 = "contact>0";
-        } else if (ival_is_zero(w0)) {
-            mode0 = "contact=0";
-        } else if (dvc_ival_is_neg(w0)) {
-            st = dvc_error(DVC_ERR_INPUT, "%s: field 'x0': Q x0 + g < 0: the initial state violates "
-                           "the constraint (a jump would be needed; not supported)", file);
-        } else {
-            st = dvc_error(DVC_ERR_INPUT, "%s: field 'x0': the sign of Q x0 + g is not decided "
-                           "(neither proven > 0 nor exactly 0)", file);
+        if (p->gcb.eval) st = p->gcb.eval(g, t0, p->gcb.ctx);
+        mode0 = mode_buf;
+        mode_buf[0] = '\0';
+        for (long j = 0; st == DVC_OK && j < m; j++) {
+            mpfi_set(w0, g->e[j]);
+            for (long i = 0; i < p->n; i++) {
+                mpfi_mul(tmp, p->Q->e[j * p->n + i], p->x0->e[i]);
+                mpfi_add(w0, w0, tmp);
+            }
+            if (dvc_ival_is_neg(w0))
+                st = dvc_error(DVC_ERR_INPUT, "%s: field 'x0': (Q x0 + g)_%ld < 0: the initial state "
+                               "violates the constraint (a jump would be needed; not supported)",
+                               file, j + 1);
+            else if (!dvc_ival_is_pos(w0) && !ival_is_zero(w0))
+                st = dvc_error(DVC_ERR_INPUT, "%s: field 'x0': the sign of (Q x0 + g)_%ld is not "
+                               "decided (neither proven > 0 nor exactly 0)", file, j + 1);
+            else if (ival_is_zero(w0) && ++zeros > 1)
+                st = dvc_error(DVC_ERR_INPUT, "%s: field 'x0': several constraints active at t = 0: "
+                               "several contacts active at once are not supported yet", file);
+            if (st == DVC_OK) {
+                if (j > 0) strcat(mode_buf, "&");
+                strcat(mode_buf, term_name(nm, sizeof nm, m, j));
+                strcat(mode_buf, dvc_ival_is_pos(w0) ? ">0" : "=0");
+            }
         }
         dvc_ivec_clear(g);
         mpfi_clear(w0);
@@ -397,7 +453,10 @@ dvc_status dvc_lcs_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t pr
     if ((st = dvc_json_load(&prob, path)) != DVC_OK) return st;
     for (int k = 0; k_values[k]; k++) {
         st = translate(&model, prob, file, prec, k_values[k]);
-        if (st != DVC_OK) break;
+        if (st != DVC_OK) {
+            json_decref(prob);
+            return st; /* the message names the file */
+        }
         st = run_model(c, model, file, prec);
         json_decref(model);
         model = NULL;

@@ -78,9 +78,14 @@ refuse 2 "g depending on t" "field 'g'.*depending on t is not supported" <<EOF
 {"A": [[-1]], "B": [[-1]], "Q": [[-1]], "g": ["1 + sin(t)/4"], "M": [[0]], "l": [0],
  "u": ["inf"], "x0": [0], "T": 1, "h": "0.25"}
 EOF
-refuse 2 "two contacts" "m = 1 only" <<EOF
+refuse 1 "two faces at once" "cannot be ordered" <<EOF
 {"A": [[-1, 0], [0, -1]], "B": [[-1, 0], [0, -1]], "Q": [[-1, 0], [0, -1]], "g": [1, 1],
- "M": [[0, 0], [0, 0]], "l": [0, 0], "u": ["inf", "inf"], "x0": [0, 0], "T": 1, "h": "0.25"}
+ "f": ["2*sin(t)", "2*sin(t)"], "M": [[0, 0], [0, 0]], "l": [0, 0], "u": ["inf", "inf"],
+ "x0": [0, 0], "T": 3, "h": "0.25"}
+EOF
+refuse 2 "Q B not a P-matrix" "Q B is not a P-matrix" <<EOF
+{"A": [[-1, 0], [0, -1]], "B": [[-1, -2], [-2, -1]], "Q": [[-1, 0], [0, -1]], "g": [1, 1],
+ "M": [[0, 0], [0, 0]], "l": [0, 0], "u": ["inf", "inf"], "x0": [0, 0], "T": 3, "h": "0.25"}
 EOF
 refuse 1 "Q B > 0 not provable" "Q B > 0 could not be proven" <<EOF
 {"A": [[-1]], "B": [[["-1", "1"]]], "Q": [[-1]], "g": [1], "M": [[0]], "l": [0],

@@ -24,5 +24,6 @@
 #include "dvicert/certio.h"
 #include "dvicert/hybrid.h"
 #include "dvicert/hybrid_cert.h"
+#include "dvicert/lcs.h"
 
 #endif

@@ -11,8 +11,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "hybrid.h"
+#include "lcs.h"
 #include "width_report.h"
 #include "dvicert/certio.h"
+#include "dvicert/lcs.h"
 
 static const dvc_cli_opt opts[] = {
     {"output", 'o', "FILE", "a file name", "certificate to write (nothing is written on failure)"},
@@ -100,6 +102,7 @@ static int run(const dvc_cli_args *a)
     dvc_status st;
     double t0;
     if (dvc_hybrid_file_kind(in) == 1) return dvc_cli_hybrid_enclose(a);
+    if (dvc_lcs_file_is_lcs(in)) return dvc_cli_lcs_enclose(a);
     if (dvc_cli_value(a, "prec-max")) {
         const char *v = dvc_cli_value(a, "prec-max");
         char *end;

@@ -13,6 +13,7 @@
 #include "dvicert/certio.h"
 #include "dvicert/files.h"
 #include "dvicert/hybrid_cert.h"
+#include "dvicert/lcs.h"
 #include "commands.h"
 #include "io/hybrid_json.h"
 
@@ -124,7 +125,8 @@ static int load(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec, int *have_rec, con
         fprintf(rep, "certificate: %s NOT re-verified (--no-verify)\n", path);
         return -1;
     }
-    st = dvc_hybrid_cert_verify(c, rec);
+    /* an ideal contact (M = 0): its model re-derived from the problem too */
+    st = dvc_lcs_cert_is_lcs(c) ? dvc_lcs_cert_verify(c, rec) : dvc_hybrid_cert_verify(c, rec);
     if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, path, st, nothing);
     *have_rec = 1;
     fprintf(rep, "certificate: %s verified\n", path);

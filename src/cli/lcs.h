@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The ideal-contact paths (M = 0) of enclose and verify
+ * (docs/ideal_contacts.md). Arguments and exit codes as the command's. */
+#ifndef DVC_CLI_LCS_H
+#define DVC_CLI_LCS_H
+
+#include "cli.h"
+
+int dvc_cli_lcs_enclose(const dvc_cli_args *a);
+int dvc_cli_lcs_verify(const dvc_cli_args *a);
+
+#endif

@@ -66,7 +66,11 @@ expect 1 "^rejected" "info --verify rejects an edited verdict" -- "$exe" info "$
 expect 2 "unusable" "info on a file that is not a certificate" -- "$exe" info "$tmp/b1000.json"
 printf '{"version": 1,' > "$tmp/trunc.json"
 expect 2 "unusable" "info on a truncated certificate" -- "$exe" info "$tmp/trunc.json"
-expect 2 "hybrid" "info on a hybrid certificate" -- "$exe" info "$src/certs/pw-harmonic/pw-harmonic.cert.json"
+expect 0 "events: 40 (40 crossings" "info on a hybrid certificate" -- "$exe" info "$src/certs/pw-harmonic/pw-harmonic.cert.json" --verify
+grep -q "verdict: informative" "$tmp/out" && grep -q "verified: accepted" "$tmp/out" && ok || bad "hybrid info: verdict or verification"
+expect 0 "3 enter-slide, 3 leave-slide" "info on a sliding certificate" -- "$exe" info "$src/certs/stickslip/stickslip.cert.json"
+expect 2 "--csv summarises DLVI certificates" "info --csv on a hybrid certificate" -- \
+    "$exe" info "$src/certs/pw-harmonic/pw-harmonic.cert.json" --csv
 expect 0 "informative" "info --help explains the verdicts" -- "$exe" info --help
 expect 2 "" "info without a file" -- "$exe" info
 # committed certificates carry the verdict, and verify accepts it

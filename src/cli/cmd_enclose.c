@@ -167,7 +167,7 @@ static int run(const dvc_cli_args *a)
             const dvc_cert_claim *mn = dvc_cert_claim_get(s, "mode_norms"),
                                  *sw = dvc_cert_claim_get(s, "norm_switches");
             fprintf(rep, "route: lognorm, %s, mu <= %s, c_inf <= %s, mode norms %lld, switches %lld\n",
-                    strncmp(dvc_cert_claim_text(s, "lognorm_norm"), "quad", 4) == 0 ? "quadratic norm"
+                    strncmp(dvc_cert_claim_text(&c->method, "lognorm_norm"), "quad", 4) == 0 ? "quadratic norm"
                                                                                    : "weighted inf norm",
                     dvc_cert_claim_text(s, "mu_upper"), dvc_cert_claim_text(s, "c_inf_upper"),
                     mn ? mn->ival : 0LL, sw ? sw->ival : 0LL);

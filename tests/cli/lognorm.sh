@@ -3,7 +3,8 @@
 # End-to-end tests of the lognorm route (docs/lognorm.md): enclose
 # --method lognorm writes a certificate that verify recomputes and that
 # check/export read unchanged; tampering (a bound lowered, mu lowered, the
-# norm matrix edited) is rejected even with the digest recomputed; --from
+# norm matrix or a mode norm edited) is rejected, and an older certificate
+# (norm stated after the steps) refused; --from
 # certifies a trajectory of another tool (an RK4 written here in awk) with
 # the exact solution inside; bad trajectories are refused by line with no
 # output file.
@@ -45,9 +46,23 @@ expect 1 "eps_x" "a lowered eps_x rejected" -- "$exe" verify "$tmp/t1.json"
 sed 's/"mu_upper":"[^"]*"/"mu_upper":"-1"/' "$C" > "$tmp/t2.json"
 grep -q '"mu_upper":"-1"' "$tmp/t2.json" && ok || bad "mu_upper not edited"
 expect 1 "mu_upper" "a lowered mu rejected" -- "$exe" verify "$tmp/t2.json"
+# the norm and the mode norms are stated in 'method', ahead of the steps, and
+# proven again as stated: an edited one gives other (here larger) bounds
+grep -q '"method": {.*"lognorm_norm":"quad R = .*"lognorm_modes":"pattern ' "$C" && ok ||
+    bad "the norm and the mode norms are not stated in 'method'"
 sed -E 's/("lognorm_norm":"quad R = )0x1p\+0/\10x1.8p+0/' "$C" > "$tmp/t3.json"
 cmp -s "$C" "$tmp/t3.json" && bad "norm not edited" || ok
-expect 1 "lognorm_norm" "an edited norm matrix rejected" -- "$exe" verify "$tmp/t3.json"
+expect 1 "below the recomputed" "an edited norm matrix rejected" -- "$exe" verify "$tmp/t3.json"
+sed -E 's/("lognorm_modes":"pattern [0-9a-fx]+ quad R = )0x1p\+0/\10x1.8p+0/' "$C" > "$tmp/t4.json"
+cmp -s "$C" "$tmp/t4.json" && bad "mode norm not edited" || ok
+expect 1 "below the recomputed" "an edited mode norm rejected" -- "$exe" verify "$tmp/t4.json"
+sed -E 's/("lognorm_modes":"pattern [0-9a-fx]+ quad R = [^ ]+ [^ ]+ )0x0p\+0/\1-0x1p+0/' "$C" > "$tmp/t5.json"
+cmp -s "$C" "$tmp/t5.json" && bad "mode norm not edited" || ok
+expect 1 "lognorm_modes.*upper triangular" "a mode norm that is not triangular refused" -- "$exe" verify "$tmp/t5.json"
+# an older certificate (its norm stated after the steps): refused, saying so
+sed -E 's/,"lognorm_norm":"[^"]*","lognorm_modes":"[^"]*"//' "$C" > "$tmp/t6.json"
+cmp -s "$C" "$tmp/t6.json" && bad "norm entries not removed" || ok
+expect 1 "older dvicert" "an older lognorm certificate refused" -- "$exe" verify "$tmp/t6.json"
 
 # ---- --from: a trajectory of another tool ------------------------------------
 bridge 10 10000 > "$tmp/b10.json"

@@ -575,9 +575,13 @@ static dvc_status verify_close(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlv
         dvc_cert_claims m = {0, NULL}, sm = {0, NULL};
         const char *k1, *k2;
         if (info) {
+            /* the stored predictor was certified as it is; its name is a
+             * stated claim (compared verbatim, unknown names rejected) */
+            const char *pn = dvc_cert_claim_text(&c->method, "predictor");
             st = dvc_cert_lognorm_method_claims_(&m, p, r, info, pieces,
-                                                 strcmp(dvc_cert_claim_text(&c->method, "predictor"),
-                                                        "external") == 0);
+                                                 strcmp(pn, "external") == 0 || strcmp(pn, "heun") == 0
+                                                     ? pn
+                                                     : "theta");
             if (st == DVC_OK) st = dvc_cert_lognorm_summary_claims_(&sm, r, info, r->eps_x[r->N]);
         } else {
             st = dvc_cert_method_claims_(&m, p, r);

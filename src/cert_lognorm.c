@@ -152,18 +152,22 @@ dvc_status dvc_cert_lognorm_stated_(const dvc_cert_claims *method, long n, dvc_l
 
 dvc_status dvc_cert_lognorm_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
                                            const dvc_dlvi_result_t r, const dvc_lognorm_info_struct *info,
-                                           long pieces, int external)
+                                           long pieces, const char *predictor)
 {
+    int external = strcmp(predictor, "external") == 0, heun = strcmp(predictor, "heun") == 0;
     char buf[40];
     dvc_status st;
     mpfr_t h;
     st = dvc_cert_claims_add_(cl, "scheme", DVC_CLAIM_TEXT,
                               external ? "a trajectory of another tool, joined by straight lines"
+                              : heun   ? "Heun's method (explicit trapezoidal rule, order 2), joined by "
+                                         "straight lines"
                                        : "theta time stepping, Chen & Wang (4.2), joined by straight lines",
                               0);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "route", DVC_CLAIM_TEXT, "lognorm", 0);
     if (st == DVC_OK)
-        st = dvc_cert_claims_add_(cl, "predictor", DVC_CLAIM_TEXT, external ? "external" : "theta", 0);
+        st = dvc_cert_claims_add_(cl, "predictor", DVC_CLAIM_TEXT, external ? "external" : heun ? "heun" : "theta",
+                                  0);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "pieces", DVC_CLAIM_INT, NULL, pieces);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "N", DVC_CLAIM_INT, NULL, p->N);
     mpfr_init2(h, r->prec);

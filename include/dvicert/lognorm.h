@@ -33,6 +33,13 @@ typedef enum {
     DVC_LOGNORM_QUAD      /* ||x||_P = sqrt(x^T P x), P = R^T R (R upper triangular, doubles) */
 } dvc_lognorm_kind;
 
+/* The predictor of dvc_lognorm_run (its nodes, joined by straight lines,
+ * are what the route certifies). */
+typedef enum {
+    DVC_LOGNORM_PRED_THETA = 0, /* the theta method of the engine (dvc_dlvi_predict), order 1 */
+    DVC_LOGNORM_PRED_HEUN       /* Heun's method (explicit trapezoidal rule), order 2 */
+} dvc_lognorm_predictor;
+
 /* A norm stated by a certificate, proven again as it is instead of
  * searched (verification: a binary64 search on another build could find
  * another norm). */
@@ -63,6 +70,8 @@ typedef struct {
      * given) on each piece, so that their variation inside a piece enters
      * the defect with its sign (default 1). */
     int use_deriv;
+    /* The predictor of dvc_lognorm_run (default theta). */
+    dvc_lognorm_predictor predictor;
     /* Norms given instead of searched (NULL: searched; not owned):
      * stated[0] the run's norm (pattern -1), then the mode norms. With
      * stated set, a mode norm is used only where one is stated for the
@@ -119,7 +128,8 @@ void dvc_lognorm_info_clear(dvc_lognorm_info_t info);
 dvc_status dvc_lognorm_norm(dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                             const dvc_lognorm_opts *o);
 
-/* Full run: theta-method predictor of the engine (dvc_dlvi_predict), then
+/* Full run: the predictor o->predictor (theta: the engine's,
+ * dvc_dlvi_predict; heun: Heun's method on the same grid), then
  * the certification. Fills r as dvc_dlvi_run does (x, y, yhat, eps_x,
  * eps_y, ry, Lg; delta[i] holds dW[i], beta_step[i] the LVI constant used
  * on step i, Lx and Lf 0), so dvc_dlvi_tube_x / dvc_dlvi_tube_y apply, and info as

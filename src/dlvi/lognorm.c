@@ -1537,7 +1537,9 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
             free(py);
             return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld steps", p->N);
         }
-        if ((st = dvc_dlvi_predict(px, py, p, &o->dlvi)) != DVC_OK) {
+        if (o->predictor == DVC_LOGNORM_PRED_HEUN) st = dvc_dlvi_predict_heun_(px, py, p);
+        else st = dvc_dlvi_predict(px, py, p, &o->dlvi);
+        if (st != DVC_OK) {
             free(px);
             free(py);
             return dvc_error_context(st, "lognorm: predictor: ");

@@ -23,6 +23,11 @@ typedef struct {
     const dvc_dlvi_problem_struct *p;
 } dvc_lognorm_jac;
 
+/* Heun's method (explicit trapezoidal rule, order 2) as the predictor
+ * (src/dlvi/predict.c): xs (N+1) x n, ys (N+1) x m, y^i = S(Q x^i + g(t_i))
+ * in doubles. Nothing here is a bound. */
+dvc_status dvc_dlvi_predict_heun_(double *xs, double *ys, const dvc_dlvi_problem_struct *p);
+
 /* Slots kept in the hull mode. */
 #define DVC_LOGNORM_SLOTS 64
 

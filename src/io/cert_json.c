@@ -589,6 +589,7 @@ typedef struct {
     int route, external;
     long pieces;
     const char *from;                 /* lognorm: trajectory of another tool, or NULL */
+    const char *pred;                 /* lognorm: "theta", "heun" or "external" */
     const dvc_lognorm_info_struct *info;
 } wr_t;
 
@@ -604,7 +605,7 @@ static dvc_status wr_head(wr_t *w)
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
     if (w->route == 1)
-        st = dvc_cert_lognorm_method_claims_(&c->method, w->p, w->r, w->info, w->pieces, w->external);
+        st = dvc_cert_lognorm_method_claims_(&c->method, w->p, w->r, w->info, w->pieces, w->pred);
     else st = dvc_cert_method_claims_(&c->method, w->p, w->r);
     if (st != DVC_OK) return st;
     if ((st = head_obj(&hdr, c, w->resolved)) != DVC_OK) return st;
@@ -759,7 +760,11 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
          * finds: the points are written after it (the route keeps them all) */
         lo.dlvi.sink = NULL;
         w->external = w->from != NULL;
-        if (w->external) lo.pieces = DVC_LOGNORM_PIECES_EXT;
+        if (w->external) w->pred = "external";
+        else if (w->pred && strcmp(w->pred, "heun") == 0) lo.predictor = DVC_LOGNORM_PRED_HEUN;
+        else w->pred = "theta";
+        /* accurate nodes: the f, g variation inside a piece must stay small */
+        if (w->external || lo.predictor == DVC_LOGNORM_PRED_HEUN) lo.pieces = DVC_LOGNORM_PIECES_EXT;
         if (w->pieces > 0) lo.pieces = w->pieces;
         w->pieces = lo.pieces;
         w->info = info;
@@ -913,6 +918,11 @@ dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path,
     }
     if (ro->route != DVC_CERT_ROUTE_LOGNORM) return dvc_error(DVC_ERR_INPUT, "unknown certification route");
     if (ro->sharpen) return dvc_error(DVC_ERR_INPUT, "--sharpen belongs to the chen-wang route");
+    if (ro->predictor && strcmp(ro->predictor, "theta") != 0 && strcmp(ro->predictor, "heun") != 0)
+        return dvc_error(DVC_ERR_INPUT, "predictor must be theta or heun, got '%s'", ro->predictor);
+    if (ro->predictor && ro->from)
+        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is its own predictor (no predictor "
+                         "choice with it)");
     memset(&of, 0, sizeof of);
     memset(&w, 0, sizeof w);
     w.of = &of;
@@ -920,6 +930,7 @@ dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path,
     w.route = 1;
     w.pieces = ro->pieces;
     w.from = ro->from;
+    w.pred = ro->predictor;
     st = enclose_at(c, problem_path, &w, prec, 0, tables, &used);
     c->prec_start = used;
     if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);

@@ -22,12 +22,12 @@ dvc_status dvc_cert_claims_add_(dvc_cert_claims *cl, const char *key, dvc_claim_
 dvc_status dvc_cert_claim_bound_(dvc_cert_claims *cl, const char *key, const mpfr_t x, int up);
 
 /* The claims of the lognorm route (src/cert_lognorm.c): the method (route,
- * predictor, pieces, grid, the norm and the mode norms as exact doubles)
+ * predictor "theta", "heun" or "external", pieces, grid, the norm and the mode norms as exact doubles)
  * and the summary (mu of
  * every pattern, norm constants, counts, the bounds). */
 dvc_status dvc_cert_lognorm_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
                                            const dvc_dlvi_result_t r, const dvc_lognorm_info_struct *info,
-                                           long pieces, int external);
+                                           long pieces, const char *predictor);
 /* The norms a lognorm certificate's method states (lognorm_norm,
  * lognorm_modes; n the dimension) as *out (one block, freed by the caller
  * with free) of *nout entries, the run's norm first. DVC_NOT_CERTIFIED when

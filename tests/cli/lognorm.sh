@@ -64,6 +64,24 @@ sed -E 's/,"lognorm_norm":"[^"]*","lognorm_modes":"[^"]*"//' "$C" > "$tmp/t6.jso
 cmp -s "$C" "$tmp/t6.json" && bad "norm entries not removed" || ok
 expect 1 "older dvicert" "an older lognorm certificate refused" -- "$exe" verify "$tmp/t6.json"
 
+# ---- --predictor heun: Heun's method (order 2), recorded in the certificate ----
+H=$tmp/h.cert.json
+expect 0 "route: lognorm" "enclose --predictor heun" -- "$exe" enclose "$tmp/b.json" -o "$H" --method lognorm --predictor heun
+grep -q '"predictor":"heun"' "$H" && ok || bad "the certificate does not record the heun predictor"
+hmax=$(grep -o 'max eps_x <= [0-9.e+-]*' "$tmp/out" | awk '{ print $4 }')
+# the theta predictor's tube on the same grid is about 6e-3 wide; Heun's below 1e-4
+awk -v e="$hmax" 'BEGIN { exit !(e > 0 && e < 1e-4) }' && ok || bad "heun: max eps_x $hmax not below 1e-4"
+expect 0 "accepted" "verify a heun certificate" -- "$exe" verify "$H"
+expect 0 "inside: 0 of 400" "the exact solution inside the heun tube" -- "$exe" check "$H" "$tmp/ref.csv"
+# the name is descriptive (the bounds hold for the stored nodes, whatever made
+# them) but must be one verify knows
+sed 's/"predictor":"heun"/"predictor":"rk4"/' "$H" > "$tmp/t7.json"
+expect 1 "entry 'predictor'" "an unknown predictor name rejected" -- "$exe" verify "$tmp/t7.json"
+expect 2 "--predictor" "an unknown predictor refused" -- "$exe" enclose "$tmp/b.json" -o "$tmp/x.cert.json" --method lognorm --predictor rk4
+absent "$tmp/x.cert.json" "unknown predictor"
+expect 2 "--predictor" "--predictor without --method lognorm refused" -- "$exe" enclose "$tmp/b.json" -o "$tmp/x.cert.json" --predictor heun
+absent "$tmp/x.cert.json" "--predictor with chen-wang"
+
 # ---- --from: a trajectory of another tool ------------------------------------
 bridge 10 10000 > "$tmp/b10.json"
 # RK4 at h = 1e-3 (kinks of max(0, -3 x1) left to the integrator)

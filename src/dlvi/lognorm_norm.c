@@ -773,7 +773,7 @@ dvc_status dvc_lognorm_given_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
                               const dvc_dlvi_problem_struct *p, const dvc_lognorm_stated *s, mpfr_prec_t prec)
 {
     long n = p->n, cnt;
-    const char *what = s->pattern < 0 ? "the norm" : "a mode norm";
+    const char *what = s->pattern < 0 ? "the norm (a certificate's method 'lognorm_norm')" : "a mode norm";
     info_free_pat(info);
     free(info->w);
     free(info->R);

@@ -59,6 +59,9 @@ expect 1 "below the recomputed" "an edited mode norm rejected" -- "$exe" verify 
 sed -E 's/("lognorm_modes":"pattern [0-9a-fx]+ quad R = [^ ]+ [^ ]+ )0x0p\+0/\1-0x1p+0/' "$C" > "$tmp/t5.json"
 cmp -s "$C" "$tmp/t5.json" && bad "mode norm not edited" || ok
 expect 1 "lognorm_modes.*upper triangular" "a mode norm that is not triangular refused" -- "$exe" verify "$tmp/t5.json"
+sed -E 's/("lognorm_norm":"quad R = [^ ]+ [^ ]+ )0x0p\+0/\1nan/' "$C" > "$tmp/t5.json"
+cmp -s "$C" "$tmp/t5.json" && bad "norm not edited" || ok
+expect 1 "lognorm_norm" "a norm with a NaN entry refused" -- "$exe" verify "$tmp/t5.json"
 # an older certificate (its norm stated after the steps): refused, saying so
 sed -E 's/,"lognorm_norm":"[^"]*","lognorm_modes":"[^"]*"//' "$C" > "$tmp/t6.json"
 cmp -s "$C" "$tmp/t6.json" && bad "norm entries not removed" || ok

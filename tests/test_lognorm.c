@@ -434,6 +434,54 @@ static void test_heun(void)
     ref_bridge_clear(&ref);
 }
 
+/* A stated norm (what verify passes from a certificate) is used as it is,
+ * not searched: the identity on the bridge has mu = max(mu_2(J_0), mu_2(J_1))
+ * = max(1.5, 0) (J_0 = [[0, 1], [-4, 0]], J_1 = [[0, 1], [-1, 0]]), the
+ * searched quadratic norm 0.47; no mode norm is created unless stated. A
+ * stated norm that is not upper triangular is refused. */
+static void test_stated(void)
+{
+    static const double I2[4] = {1, 0, 0, 1}, L2[4] = {1, 0, 0.5, 1};
+    dvc_lognorm_stated s = {DVC_LOGNORM_QUAD, I2, -1};
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_lognorm_info_t info;
+    dvc_lognorm_opts o;
+    fscratch fs;
+    dvc_status st;
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    for (int k = 0; k < 2; k++) {
+        dvc_dlvi_problem_init(p, 0, 0, 0);
+        bridge_problem(p, &fs, "0.02", "-0.3", "1", 500, 1.0);
+        dvc_lognorm_opts_default(&o);
+        s.v = k == 0 ? I2 : L2;
+        o.stated = &s;
+        o.n_stated = 1;
+        dvc_dlvi_result_init(r);
+        dvc_lognorm_info_init(info);
+        st = dvc_lognorm_run(r, info, p, &o);
+        if (k == 0) {
+            CHECK(st == DVC_OK, "stated identity norm: %s", dvc_error_message());
+            CHECK(st == DVC_OK && info->kind == DVC_LOGNORM_QUAD && info->R &&
+                      memcmp(info->R, I2, sizeof I2) == 0 && info->n_modes == 0,
+                  "the stated norm is the one used, no mode norm searched (%ld)", info->n_modes);
+            CHECK(st == DVC_OK && mpfr_cmp_d(info->mu, 1.5) >= 0 && mpfr_cmp_d(info->mu, 1.5 + 1e-6) <= 0 &&
+                      mpfr_cmp_d(info->mu_pat[1], 1e-6) <= 0,
+                  "identity norm: mu %.17g (1.5), mu of the contact piece %.17g (0)",
+                  mpfr_get_d(info->mu, MPFR_RNDU), st == DVC_OK ? mpfr_get_d(info->mu_pat[1], MPFR_RNDU) : -1.0);
+        } else {
+            CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "upper triangular") != NULL,
+                  "a stated norm with a lower entry refused: %d: %s", (int)st, dvc_error_message());
+        }
+        dvc_lognorm_info_clear(info);
+        dvc_dlvi_result_clear(r);
+        dvc_dlvi_problem_clear(p);
+    }
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+}
+
 /* Remark 4.3: x = y1 = 2 - e^t, y2 = 0. */
 static void test_remark(void)
 {
@@ -1136,6 +1184,7 @@ int main(int argc, char **argv)
     test_bridge_containment();
     test_bridge_tightness();
     test_heun();
+    test_stated();
     test_circuit();
     test_certify();
     test_ode();

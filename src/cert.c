@@ -164,8 +164,24 @@ dvc_status dvc_cert_route_opts_(const dvc_cert_t c, const dvc_dlvi_opts *o, dvc_
             return dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry 'pieces': an integer in [1, 64] is "
                              "needed by the lognorm route");
         lo->pieces = (long)pc->ival;
+        /* the norms as stated, proven again by the run (not searched) */
+        {
+            dvc_lognorm_stated *sv;
+            long ns;
+            dvc_status st = dvc_cert_lognorm_stated_(&c->method, c->n, &sv, &ns);
+            if (st != DVC_OK) return st;
+            lo->stated = sv;
+            lo->n_stated = ns;
+        }
     }
     return DVC_OK;
+}
+
+void dvc_cert_route_opts_clear_(dvc_lognorm_opts *lo)
+{
+    free((void *)lo->stated);
+    lo->stated = NULL;
+    lo->n_stated = 0;
 }
 
 /* The stated decimal of a bound into its enclosure e (what a reader of the
@@ -451,7 +467,8 @@ static int is_stated_claim(const char *key)
 {
     return strcmp(key, "P_matrix") == 0 || strcmp(key, "step_condition") == 0 ||
            strcmp(key, "theta") == 0 || strcmp(key, "route") == 0 || strcmp(key, "predictor") == 0 ||
-           strcmp(key, "lognorm_norm") == 0 || strcmp(key, "radius_verdict") == 0;
+           strcmp(key, "lognorm_norm") == 0 || strcmp(key, "lognorm_modes") == 0 ||
+           strcmp(key, "radius_verdict") == 0;
 }
 
 /* Claims a certificate may lack: they were added after version 1 was
@@ -558,9 +575,13 @@ static dvc_status verify_close(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlv
         dvc_cert_claims m = {0, NULL}, sm = {0, NULL};
         const char *k1, *k2;
         if (info) {
-            st = dvc_cert_lognorm_method_claims_(&m, p, r, pieces,
-                                                 strcmp(dvc_cert_claim_text(&c->method, "predictor"),
-                                                        "external") == 0);
+            /* the stored predictor was certified as it is; its name is a
+             * stated claim (compared verbatim, unknown names rejected) */
+            const char *pn = dvc_cert_claim_text(&c->method, "predictor");
+            st = dvc_cert_lognorm_method_claims_(&m, p, r, info, pieces,
+                                                 strcmp(pn, "external") == 0 || strcmp(pn, "heun") == 0
+                                                     ? pn
+                                                     : "theta");
             if (st == DVC_OK) st = dvc_cert_lognorm_summary_claims_(&sm, r, info, r->eps_x[r->N]);
         } else {
             st = dvc_cert_method_claims_(&m, p, r);
@@ -629,6 +650,7 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
         dvc_cert_point_of_result_(&pt, r, i);
         st = dvc_cert_check_point_(tb, i, &pt, c->labels ? c->labels[i] : NULL);
     }
+    dvc_cert_route_opts_clear_(&lo);
     if (route == 1) return dvc_cert_verify_close_lognorm_(c, p, r, info, lo.pieces, st, saved);
     dvc_lognorm_info_clear(info);
     return dvc_cert_verify_close_(c, p, r, st, saved);

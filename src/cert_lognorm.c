@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* The claims of a certificate of the lognorm route (docs/lognorm.md,
  * docs/formats.md): what verify recomputes and compares besides the steps. */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,19 +34,140 @@ static char *norm_text(const dvc_lognorm_info_struct *info)
     return s;
 }
 
-dvc_status dvc_cert_lognorm_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
-                                           const dvc_dlvi_result_t r, long pieces, int external)
+/* "none", or "pattern <bits> quad R = ...; pattern ..." for each mode
+ * norm in creation order. Owned string or NULL. */
+static char *modes_text(const dvc_lognorm_info_struct *info)
 {
+    long n = info->n, cnt = info->n_modes;
+    size_t cap = 16 + (size_t)cnt * (48 + (size_t)(n * n) * 32), len = 0;
+    char *s = malloc(cap);
+    if (!s) return NULL;
+    if (cnt == 0 || !info->mode_pattern || !info->mode_R) {
+        snprintf(s, cap, "none");
+        return s;
+    }
+    for (long j = 0; j < cnt && len < cap; j++) {
+        len += (size_t)snprintf(s + len, cap - len, "%spattern %#lx quad R =", j ? "; " : "",
+                                info->mode_pattern[j]);
+        for (long k = 0; k < n * n && len < cap; k++)
+            len += (size_t)snprintf(s + len, cap - len, " %a", info->mode_R[j * n * n + k]);
+    }
+    return s;
+}
+
+/* Parse "quad R = v..." / "diag w = v..." (n * n or n exact doubles) at
+ * *sp into st and vals; *sp moves past the numbers. */
+static int parse_norm(const char **sp, long n, dvc_lognorm_stated *st, double *vals)
+{
+    const char *s = *sp;
+    long cnt;
+    if (strncmp(s, "quad R =", 8) == 0) {
+        st->kind = DVC_LOGNORM_QUAD;
+        cnt = n * n;
+    } else if (strncmp(s, "diag w =", 8) == 0) {
+        st->kind = DVC_LOGNORM_DIAG;
+        cnt = n;
+    } else {
+        return 0;
+    }
+    s += 8;
+    for (long k = 0; k < cnt; k++) {
+        char *end;
+        if (*s != ' ') return 0;
+        s++;
+        if (*s == ' ' || *s == '\0') return 0;
+        vals[k] = strtod(s, &end);
+        if (end == s || !isfinite(vals[k])) return 0;
+        s = end;
+    }
+    st->v = vals;
+    *sp = s;
+    return 1;
+}
+
+dvc_status dvc_cert_lognorm_stated_(const dvc_cert_claims *method, long n, dvc_lognorm_stated **out,
+                                    long *nout)
+{
+    const char *nt = dvc_cert_claim_text(method, "lognorm_norm");
+    const char *mt = dvc_cert_claim_text(method, "lognorm_modes");
+    const dvc_cert_claim *cn = dvc_cert_claim_get(method, "lognorm_norm");
+    const dvc_cert_claim *cm = dvc_cert_claim_get(method, "lognorm_modes");
+    long cnt = 1, k = 1;
+    dvc_lognorm_stated *sv;
+    double *vals;
+    *out = NULL;
+    *nout = 0;
+    if (!cn || !cm || cn->type != DVC_CLAIM_TEXT || cm->type != DVC_CLAIM_TEXT)
+        return dvc_error(DVC_NOT_CERTIFIED, "field 'method' has no entries 'lognorm_norm' and "
+                         "'lognorm_modes': a lognorm certificate of an older dvicert, which stated "
+                         "its norm after the steps; it cannot be verified any more (enclose the "
+                         "problem again)");
+    if (strcmp(mt, "none") != 0)
+        for (const char *q = mt; *q; q++) cnt += *q == ';';
+    if (strcmp(mt, "none") != 0) cnt++;
+    if (cnt > 1 + 16)
+        return dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry 'lognorm_modes': more than 16 mode norms");
+    sv = malloc((size_t)cnt * sizeof *sv + (size_t)(cnt * n * n) * sizeof(double));
+    if (!sv) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    vals = (double *)(sv + cnt);
+    sv[0].pattern = -1;
+    if (!parse_norm(&nt, n, &sv[0], vals) || *nt != '\0') {
+        free(sv);
+        return dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry 'lognorm_norm': expected 'quad R = ' "
+                         "and %ld exact doubles or 'diag w = ' and %ld", n * n, n);
+    }
+    if (strcmp(mt, "none") != 0) {
+        const char *q = mt;
+        for (;; k++) {
+            char *end;
+            long bits;
+            int dup = 0;
+            if (k >= cnt || strncmp(q, "pattern ", 8) != 0) break;
+            errno = 0;
+            bits = strtol(q + 8, &end, 0);
+            if (end == q + 8 || errno || bits < 0 || *end != ' ') break;
+            q = end + 1;
+            sv[k].pattern = bits;
+            if (!parse_norm(&q, n, &sv[k], vals + k * n * n) || sv[k].kind != DVC_LOGNORM_QUAD) break;
+            for (long j = 1; j < k; j++) dup |= sv[j].pattern == bits;
+            if (dup) break;
+            if (*q == '\0') {
+                k++;
+                break;
+            }
+            if (strncmp(q, "; ", 2) != 0) break;
+            q += 2;
+        }
+    }
+    if (k != cnt) {
+        free(sv);
+        return dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry 'lognorm_modes': expected 'none' or "
+                         "'pattern <bits> quad R = ' and %ld exact doubles per mode norm, separated by "
+                         "'; ', each pattern once", n * n);
+    }
+    *out = sv;
+    *nout = cnt;
+    return DVC_OK;
+}
+
+dvc_status dvc_cert_lognorm_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
+                                           const dvc_dlvi_result_t r, const dvc_lognorm_info_struct *info,
+                                           long pieces, const char *predictor)
+{
+    int external = strcmp(predictor, "external") == 0, heun = strcmp(predictor, "heun") == 0;
     char buf[40];
     dvc_status st;
     mpfr_t h;
     st = dvc_cert_claims_add_(cl, "scheme", DVC_CLAIM_TEXT,
                               external ? "a trajectory of another tool, joined by straight lines"
+                              : heun   ? "Heun's method (explicit trapezoidal rule, order 2), joined by "
+                                         "straight lines"
                                        : "theta time stepping, Chen & Wang (4.2), joined by straight lines",
                               0);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "route", DVC_CLAIM_TEXT, "lognorm", 0);
     if (st == DVC_OK)
-        st = dvc_cert_claims_add_(cl, "predictor", DVC_CLAIM_TEXT, external ? "external" : "theta", 0);
+        st = dvc_cert_claims_add_(cl, "predictor", DVC_CLAIM_TEXT, external ? "external" : heun ? "heun" : "theta",
+                                  0);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "pieces", DVC_CLAIM_INT, NULL, pieces);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "N", DVC_CLAIM_INT, NULL, p->N);
     mpfr_init2(h, r->prec);
@@ -56,6 +179,15 @@ dvc_status dvc_cert_lognorm_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_p
     snprintf(buf, sizeof buf, "%.17g", dvc_ival_mid_d(p->theta));
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "theta", DVC_CLAIM_TEXT, buf, 0);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "sharpen", DVC_CLAIM_BOOL, NULL, 0);
+    /* the norms, ahead of the steps: verify proves them as stated */
+    if (st == DVC_OK) {
+        char *nt = norm_text(info), *mt = modes_text(info);
+        if (!nt || !mt) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+        if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "lognorm_norm", DVC_CLAIM_TEXT, nt, 0);
+        if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "lognorm_modes", DVC_CLAIM_TEXT, mt, 0);
+        free(nt);
+        free(mt);
+    }
     return st;
 }
 
@@ -63,8 +195,6 @@ dvc_status dvc_cert_lognorm_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_
                                             const dvc_lognorm_info_struct *info, mpfr_srcptr eps_T)
 {
     dvc_status st;
-    char *nt = norm_text(info);
-    if (!nt) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     st = dvc_cert_claims_add_(cl, "theorem", DVC_CLAIM_TEXT, theorem_lognorm, 0);
     if (st == DVC_OK)
         st = dvc_cert_claims_add_(cl, "P_matrix", DVC_CLAIM_TEXT, r->p_reason ? r->p_reason : "proven", 0);
@@ -72,8 +202,6 @@ dvc_status dvc_cert_lognorm_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_
     if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "beta_M_lower", r->beta_lo, 0);
     if (st == DVC_OK)
         st = dvc_cert_claims_add_(cl, "beta_method", DVC_CLAIM_TEXT, r->beta_method ? r->beta_method : "", 0);
-    if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "lognorm_norm", DVC_CLAIM_TEXT, nt, 0);
-    free(nt);
     if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "mu_upper", info->mu, 1);
     /* every pattern's mu, for small m (the others are recomputed all the same) */
     for (long k = 0; st == DVC_OK && info->npat <= 16 && k < info->npat; k++) {

@@ -433,7 +433,7 @@ static void test_tamper_steps(const char *certs)
 static void test_lognorm_tamper(const char *certs)
 {
     char problem[4096], path[64];
-    dvc_cert_route_opts ro = {DVC_CERT_ROUTE_LOGNORM, 0, 0, NULL};
+    dvc_cert_route_opts ro = {DVC_CERT_ROUTE_LOGNORM, 0, 0, NULL, NULL};
     dvc_cert_t c;
     dvc_status st;
     int fd;
@@ -460,22 +460,59 @@ static void test_lognorm_tamper(const char *certs)
         CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), mus[k]) != NULL,
               "lognorm '%s' lowered by 1e-9: %d: %s", mus[k], (int)st, dvc_error_message());
     }
-    {
-        /* the norm matrix: its last entry scaled by 1.5 (an exact double) */
-        json_t *root = load_json(path), *sum = json_object_get(root, "summary");
-        const char *nt = json_string_value(json_object_get(sum, "lognorm_norm"));
-        char buf[1024], *last;
+    /* the norm matrix and a mode norm (stated in 'method', proven again on
+     * verification): the last entry scaled by 1.5, an exact double. The
+     * edited norm is proven as stated, so what rejects the file is the
+     * recomputation: the stored bounds were made with the searched norm,
+     * which minimises mu, and are below the ones of the edited norm. */
+    static const char *const nkeys[] = {"lognorm_norm", "lognorm_modes"};
+    for (size_t q = 0; q < 2; q++) {
+        json_t *root = load_json(path), *met = json_object_get(root, "method");
+        const char *nt = json_string_value(json_object_get(met, nkeys[q]));
+        char buf[4096], *last;
         double v;
-        REQUIRE(nt != NULL && strlen(nt) < sizeof buf - 40, "summary has 'lognorm_norm'");
+        REQUIRE(nt != NULL && strlen(nt) < sizeof buf - 40, "method has '%s'", nkeys[q]);
+        REQUIRE(q == 0 || strstr(nt, "pattern") != NULL, "the bridge run states a mode norm: '%s'", nt);
         snprintf(buf, sizeof buf, "%s", nt);
         last = strrchr(buf, ' ');
         REQUIRE(last != NULL, "norm text '%s'", nt);
         v = strtod(last + 1, NULL);
         snprintf(last + 1, sizeof buf - (size_t)(last + 1 - buf), "%a", 1.5 * v);
-        json_object_set_new(sum, "lognorm_norm", json_string(buf));
+        json_object_set_new(met, nkeys[q], json_string(buf));
         st = verify_edited(root);
-        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "lognorm_norm") != NULL,
-              "lognorm norm matrix edited: %d: %s", (int)st, dvc_error_message());
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "below the recomputed") != NULL &&
+                  !strstr(dvc_error_message(), "digest"),
+              "lognorm '%s' edited: %d: %s", nkeys[q], (int)st, dvc_error_message());
+    }
+    {
+        /* a mode norm that is no norm (R with a lower-triangular entry) */
+        json_t *root = load_json(path), *met = json_object_get(root, "method");
+        const char *nt = json_string_value(json_object_get(met, "lognorm_modes"));
+        char buf[4096], *p3;
+        REQUIRE(nt != NULL && strlen(nt) < sizeof buf, "method has 'lognorm_modes'");
+        snprintf(buf, sizeof buf, "%s", nt);
+        /* pattern X quad R = a b c d: c is the entry (2, 1) */
+        p3 = strstr(buf, "R = ");
+        REQUIRE(p3 != NULL, "mode text '%s'", nt);
+        p3 = strchr(p3 + 4, ' ');
+        p3 = p3 ? strchr(p3 + 1, ' ') : NULL;
+        REQUIRE(p3 != NULL && strncmp(p3, " 0x0p+0 ", 8) == 0, "mode text '%s'", nt);
+        memcpy(p3 + 1, "0x1p+0", 6);
+        json_object_set_new(met, "lognorm_modes", json_string(buf));
+        st = verify_edited(root);
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "lognorm_modes") != NULL &&
+                  strstr(dvc_error_message(), "upper triangular") != NULL,
+              "lognorm mode norm not triangular: %d: %s", (int)st, dvc_error_message());
+    }
+    {
+        /* an older certificate: the norm in 'summary', no mode norms stated */
+        json_t *root = load_json(path), *met = json_object_get(root, "method");
+        json_object_set(json_object_get(root, "summary"), "lognorm_norm", json_object_get(met, "lognorm_norm"));
+        json_object_del(met, "lognorm_norm");
+        json_object_del(met, "lognorm_modes");
+        st = verify_edited(root);
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "older dvicert") != NULL,
+              "older lognorm certificate: %d: %s", (int)st, dvc_error_message());
     }
     unlink(path);
 }

@@ -235,6 +235,8 @@ static void test_certs_mu(void)
 typedef struct {
     double radius_T;  /* c_inf E_N: certified ||x(T) - x^N||_inf */
     double err_T;     /* true ||x(T) - x^N||_inf */
+    double rad_max;   /* max over the grid of the certified radius */
+    double err_max;   /* max over the grid of the true error of the predictor */
     long bad;
 } bridge_out;
 
@@ -248,7 +250,7 @@ static bridge_out run_bridge(const char *x10, const char *gamma, long N, double 
     dvc_lognorm_info_t info;
     fscratch fs;
     dvc_status st;
-    bridge_out out = {-1, -1, 0};
+    bridge_out out = {-1, -1, 0, 0, 0};
     char label[96];
     mpfi_init2(fs.a, 53);
     mpfi_init2(fs.b, 53);
@@ -298,6 +300,14 @@ static bridge_out run_bridge(const char *x10, const char *gamma, long N, double 
         mpfr_sub_d(x2, x2, r->x[2 * N + 1], MPFR_RNDN);
         out.err_T = fmax(fabs(mpfr_get_d(x1, MPFR_RNDN)), fabs(mpfr_get_d(x2, MPFR_RNDN)));
         out.radius_T = info->rad[N];
+        for (long i = 0; i <= N; i++) {
+            mpfr_set_d(tt, r->t[i], MPFR_RNDN);
+            ref_bridge_eval(ref, x1, x2, y, tt);
+            mpfr_sub_d(x1, x1, r->x[2 * i], MPFR_RNDN);
+            mpfr_sub_d(x2, x2, r->x[2 * i + 1], MPFR_RNDN);
+            out.err_max = fmax(out.err_max, fmax(fabs(mpfr_get_d(x1, MPFR_RNDN)), fabs(mpfr_get_d(x2, MPFR_RNDN))));
+            out.rad_max = fmax(out.rad_max, info->rad[i]);
+        }
         printf("%-36s %s mu = %.4g: radius(T) = %.4e, true error = %.4e, ratio %.3f; affine steps %ld, "
                "local-mu steps %ld, mode norms %ld, switches %ld, set steps %ld; max|x - c|/halfwidth %.3f\n",
                label, info->kind == DVC_LOGNORM_QUAD ? "P" : "W", mpfr_get_d(info->mu, MPFR_RNDU), out.radius_T,
@@ -371,6 +381,105 @@ static void test_bridge_tightness(void)
     bf = run_bridge("0", "1", 5000, 10.0, &ref, &rng, 100, &o);
     CHECK(bf.radius_T > 3.0 * b.radius_T, "mode following: %g, fixed norm %g", b.radius_T, bf.radius_T);
     ref_bridge_clear(&ref);
+}
+
+/* Heun's predictor (order 2) against the theta method: the tubes contain
+ * the 256-bit reference, stay close to the predictor's true error, and a
+ * target radius needs far fewer steps (docs/lognorm.md section 11). */
+static void test_heun(void)
+{
+    check_rng rng = {4242};
+    dvc_lognorm_opts o;
+    ref_bridge ref;
+    bridge_out b;
+    const double target = 1e-4;
+    long need[2] = {0, 0};
+    dvc_lognorm_opts_default(&o);
+    o.predictor = DVC_LOGNORM_PRED_HEUN;
+    o.pieces = DVC_LOGNORM_PIECES_EXT;
+    for (size_t g = 0; g < sizeof cases / sizeof cases[0]; g++) {
+        REQUIRE(ref_bridge_init(&ref, cases[g].x10, cases[g].gamma, 1.0) == 0, "reference");
+        b = run_bridge(cases[g].x10, cases[g].gamma, 1000, 1.0, &ref, &rng, 400, &o);
+        CHECK(b.err_max > 0 && b.rad_max / b.err_max <= 10.0, "heun, bridge x0 = (%s, %s), h = 1e-3: max radius %g, "
+              "max true error %g", cases[g].x10, cases[g].gamma, b.rad_max, b.err_max);
+        ref_bridge_clear(&ref);
+    }
+    /* contact switches over [0, 10] */
+    REQUIRE(ref_bridge_init(&ref, "0", "1", 10.0) == 0, "reference T = 10");
+    b = run_bridge("0", "1", 10000, 10.0, &ref, &rng, 400, &o);
+    CHECK(b.err_max > 0 && b.rad_max / b.err_max <= 30.0, "heun, bridge x0 = (0, 1), h = 1e-3, T = 10: max radius "
+          "%g, max true error %g", b.rad_max, b.err_max);
+    printf("heun, bridge x0 = (0, 1), h = 1e-3, T = 10: max radius %.3e, max true error %.3e, ratio %.2f\n",
+           b.rad_max, b.err_max, b.rad_max / b.err_max);
+    ref_bridge_clear(&ref);
+    /* steps for a radius <= target at every grid point, bridge gamma = 0.2, T = 1 */
+    REQUIRE(ref_bridge_init(&ref, "0", "0.2", 1.0) == 0, "reference");
+    for (int k = 0; k < 2; k++) {
+        dvc_lognorm_opts_default(&o);
+        if (k == 1) {
+            o.predictor = DVC_LOGNORM_PRED_HEUN;
+            o.pieces = DVC_LOGNORM_PIECES_EXT;
+        }
+        for (long N = 50; N <= 51200 && need[k] == 0; N *= 2) {
+            b = run_bridge("0", "0.2", N, 1.0, &ref, &rng, 50, &o);
+            if (b.bad || b.rad_max <= 0) break;
+            if (b.rad_max <= target) need[k] = N;
+        }
+    }
+    printf("bridge gamma = 0.2, T = 1, max radius <= %g: theta needs N = %ld, heun N = %ld\n", target, need[0],
+           need[1]);
+    CHECK(need[0] > 0 && need[1] > 0 && 8 * need[1] <= need[0],
+          "a radius <= %g: heun (N = %ld) takes at least 8x fewer steps than theta (N = %ld)", target, need[1],
+          need[0]);
+    ref_bridge_clear(&ref);
+}
+
+/* A stated norm (what verify passes from a certificate) is used as it is,
+ * not searched: the identity on the bridge has mu = max(mu_2(J_0), mu_2(J_1))
+ * = max(1.5, 0) (J_0 = [[0, 1], [-4, 0]], J_1 = [[0, 1], [-1, 0]]), the
+ * searched quadratic norm 0.47; no mode norm is created unless stated. A
+ * stated norm that is not upper triangular is refused. */
+static void test_stated(void)
+{
+    static const double I2[4] = {1, 0, 0, 1}, L2[4] = {1, 0, 0.5, 1};
+    dvc_lognorm_stated s = {DVC_LOGNORM_QUAD, I2, -1};
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_lognorm_info_t info;
+    dvc_lognorm_opts o;
+    fscratch fs;
+    dvc_status st;
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    for (int k = 0; k < 2; k++) {
+        dvc_dlvi_problem_init(p, 0, 0, 0);
+        bridge_problem(p, &fs, "0.02", "-0.3", "1", 500, 1.0);
+        dvc_lognorm_opts_default(&o);
+        s.v = k == 0 ? I2 : L2;
+        o.stated = &s;
+        o.n_stated = 1;
+        dvc_dlvi_result_init(r);
+        dvc_lognorm_info_init(info);
+        st = dvc_lognorm_run(r, info, p, &o);
+        if (k == 0) {
+            CHECK(st == DVC_OK, "stated identity norm: %s", dvc_error_message());
+            CHECK(st == DVC_OK && info->kind == DVC_LOGNORM_QUAD && info->R &&
+                      memcmp(info->R, I2, sizeof I2) == 0 && info->n_modes == 0,
+                  "the stated norm is the one used, no mode norm searched (%ld)", info->n_modes);
+            CHECK(st == DVC_OK && mpfr_cmp_d(info->mu, 1.5) >= 0 && mpfr_cmp_d(info->mu, 1.5 + 1e-6) <= 0 &&
+                      mpfr_cmp_d(info->mu_pat[1], 1e-6) <= 0,
+                  "identity norm: mu %.17g (1.5), mu of the contact piece %.17g (0)",
+                  mpfr_get_d(info->mu, MPFR_RNDU), st == DVC_OK ? mpfr_get_d(info->mu_pat[1], MPFR_RNDU) : -1.0);
+        } else {
+            CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "upper triangular") != NULL,
+                  "a stated norm with a lower entry refused: %d: %s", (int)st, dvc_error_message());
+        }
+        dvc_lognorm_info_clear(info);
+        dvc_dlvi_result_clear(r);
+        dvc_dlvi_problem_clear(p);
+    }
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
 }
 
 /* Remark 4.3: x = y1 = 2 - e^t, y2 = 0. */
@@ -1074,6 +1183,8 @@ int main(int argc, char **argv)
     test_remark();
     test_bridge_containment();
     test_bridge_tightness();
+    test_heun();
+    test_stated();
     test_circuit();
     test_certify();
     test_ode();

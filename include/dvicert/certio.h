@@ -62,6 +62,8 @@ typedef struct {
                          (extra columns ignored, times increasing from 0 to
                          at least T) certified instead of the theta
                          predictor; NULL: the theta predictor */
+    const char *predictor; /* lognorm without a trajectory: "theta" (NULL: the
+                              default) or "heun" (Heun's method, order 2) */
 } dvc_cert_route_opts;
 
 /* The route of the default choice ("auto"): lognorm, the tighter route,

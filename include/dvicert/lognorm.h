@@ -33,6 +33,22 @@ typedef enum {
     DVC_LOGNORM_QUAD      /* ||x||_P = sqrt(x^T P x), P = R^T R (R upper triangular, doubles) */
 } dvc_lognorm_kind;
 
+/* The predictor of dvc_lognorm_run (its nodes, joined by straight lines,
+ * are what the route certifies). */
+typedef enum {
+    DVC_LOGNORM_PRED_THETA = 0, /* the theta method of the engine (dvc_dlvi_predict), order 1 */
+    DVC_LOGNORM_PRED_HEUN       /* Heun's method (explicit trapezoidal rule), order 2 */
+} dvc_lognorm_predictor;
+
+/* A norm stated by a certificate, proven again as it is instead of
+ * searched (verification: a binary64 search on another build could find
+ * another norm). */
+typedef struct {
+    dvc_lognorm_kind kind; /* DIAG or QUAD */
+    const double *v;       /* DIAG: n weights > 0; QUAD: n x n R, row-major, upper triangular */
+    long pattern;          /* a mode norm: the pattern it was fitted to (bit a: y_a free); -1 the run's norm */
+} dvc_lognorm_stated;
+
 typedef struct {
     dvc_lognorm_kind norm;
     /* The defect is bounded on this many equal pieces of each step
@@ -54,6 +70,14 @@ typedef struct {
      * given) on each piece, so that their variation inside a piece enters
      * the defect with its sign (default 1). */
     int use_deriv;
+    /* The predictor of dvc_lognorm_run (default theta). */
+    dvc_lognorm_predictor predictor;
+    /* Norms given instead of searched (NULL: searched; not owned):
+     * stated[0] the run's norm (pattern -1), then the mode norms. With
+     * stated set, a mode norm is used only where one is stated for the
+     * pattern, and every stated norm is proven again or the run refuses. */
+    const dvc_lognorm_stated *stated;
+    long n_stated;
     /* Predictor (theta method) and beta_M options. */
     dvc_dlvi_opts dlvi;
 } dvc_lognorm_opts;
@@ -81,6 +105,8 @@ typedef struct {
     double *rad;            /* rad[i] >= ||x(t_i) - x^i||_inf (grid points) */
     int *norm_used;         /* norm of E[i]: 0 the norm above, j > 0 the j-th mode norm */
     long n_modes;           /* mode norms created */
+    long *mode_pattern;     /* n_modes: the pattern each mode norm was fitted to, in creation order */
+    double *mode_R;         /* n_modes x n x n: their R (quadratic norms) */
     long n_switch;          /* norm switches */
     long n_affine;          /* steps whose defect used the certified affine piece */
     long n_local;           /* steps that used a single pattern's mu */
@@ -102,7 +128,8 @@ void dvc_lognorm_info_clear(dvc_lognorm_info_t info);
 dvc_status dvc_lognorm_norm(dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                             const dvc_lognorm_opts *o);
 
-/* Full run: theta-method predictor of the engine (dvc_dlvi_predict), then
+/* Full run: the predictor o->predictor (theta: the engine's,
+ * dvc_dlvi_predict; heun: Heun's method on the same grid), then
  * the certification. Fills r as dvc_dlvi_run does (x, y, yhat, eps_x,
  * eps_y, ry, Lg; delta[i] holds dW[i], beta_step[i] the LVI constant used
  * on step i, Lx and Lf 0), so dvc_dlvi_tube_x / dvc_dlvi_tube_y apply, and info as

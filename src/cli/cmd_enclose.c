@@ -35,6 +35,10 @@ static const dvc_cli_opt opts[] = {
      "certify a trajectory of another tool instead of the theta predictor\n"
      "(lognorm route): CSV t,x1..xn, extra columns ignored, times\n"
      "increasing from 0 to at least T, need not be uniform"},
+    {"predictor", 0, "NAME", "theta or heun",
+     "predictor of the lognorm route: theta (default; the theta method of\n"
+     "the problem, order 1) or heun (Heun's method, order 2: smaller radii\n"
+     "for the same steps, docs/lognorm.md section 11)"},
     {"prec", 0, "BITS", "a number of bits", "working precision (default: the file's \"prec\", else 53)"},
     {"prec-max", 0, "BITS", "a number of bits",
      "when the run is not certified, retry at twice the precision\n"
@@ -55,7 +59,7 @@ static void help(void)
 {
     printf(
         "usage: dvicert enclose PROBLEM.json -o OUT.cert.json [--method auto|chen-wang|lognorm]\n"
-        "                       [--from TRAJ.csv] [--local-beta] [--prec BITS]\n"
+        "                       [--from TRAJ.csv] [--predictor theta|heun] [--local-beta] [--prec BITS]\n"
         "                       [--prec-max BITS] [--allow-outside-tables]\n"
         "                       [--max-table-bytes BYTES]\n\n"
         "Certified enclosure of the solution of the DLVI in PROBLEM.json\n"
@@ -97,7 +101,7 @@ static int run(const dvc_cli_args *a)
     mpfr_prec_t prec = a->prec_given ? a->prec : 0, prec_max = 0;
     FILE *rep = a->report;
     dvc_table_policy tables = {0, 0};
-    dvc_cert_route_opts ro = {DVC_CERT_ROUTE_CHEN_WANG, 0, 0, NULL};
+    dvc_cert_route_opts ro = {DVC_CERT_ROUTE_CHEN_WANG, 0, 0, NULL, NULL};
     dvc_cert_t c;
     dvc_status st;
     double t0;
@@ -145,6 +149,8 @@ static int run(const dvc_cli_args *a)
              * one route choose it */
             if (dvc_cli_value(a, "from")) {
                 mv = "lognorm", why = "a trajectory is certified by the lognorm route";
+            } else if (dvc_cli_value(a, "predictor") && !sharpen && prec_max == 0) {
+                mv = "lognorm", why = "--predictor belongs to it";
             } else if (sharpen || prec_max > 0) {
                 mv = "chen-wang", why = sharpen ? "--local-beta belongs to it" : "--prec-max belongs to it";
             } else if (dvc_cert_auto_route(in) == DVC_CERT_ROUTE_LOGNORM) {
@@ -155,6 +161,15 @@ static int run(const dvc_cli_args *a)
             }
         }
         ro.from = dvc_cli_value(a, "from");
+        ro.predictor = dvc_cli_value(a, "predictor");
+        if (ro.predictor && strcmp(ro.predictor, "theta") != 0 && strcmp(ro.predictor, "heun") != 0) {
+            fprintf(stderr, "dvicert enclose: error: --predictor must be theta or heun, got '%s'\n", ro.predictor);
+            return DVC_EXIT_INPUT;
+        }
+        if (ro.predictor && (ro.from || !mv || strcmp(mv, "lognorm") != 0)) {
+            fprintf(stderr, "dvicert enclose: error: --predictor belongs to --method lognorm without --from\n");
+            return DVC_EXIT_INPUT;
+        }
         if (ro.from && mv && strcmp(mv, "chen-wang") == 0) {
             fprintf(stderr, "dvicert enclose: error: --from certifies a trajectory by the lognorm route; "
                     "--method chen-wang certifies its own predictor\n");
@@ -213,7 +228,7 @@ static int run(const dvc_cli_args *a)
             const dvc_cert_claim *mn = dvc_cert_claim_get(s, "mode_norms"),
                                  *sw = dvc_cert_claim_get(s, "norm_switches");
             fprintf(rep, "route: lognorm, %s, mu <= %s, c_inf <= %s, mode norms %lld, switches %lld\n",
-                    strncmp(dvc_cert_claim_text(s, "lognorm_norm"), "quad", 4) == 0 ? "quadratic norm"
+                    strncmp(dvc_cert_claim_text(&c->method, "lognorm_norm"), "quad", 4) == 0 ? "quadratic norm"
                                                                                    : "weighted inf norm",
                     dvc_cert_claim_text(s, "mu_upper"), dvc_cert_claim_text(s, "c_inf_upper"),
                     mn ? mn->ival : 0LL, sw ? sw->ival : 0LL);

@@ -58,6 +58,7 @@ typedef struct {
     long mode_pat[LN_MODES_MAX];
     long nmodes, cur;
     int mode_failed; /* a mode norm could not be certified: stop trying */
+    dvc_status mode_st; /* why mode_norm returned -2 (a stated norm not proven, memory) */
     /* error set e in c + B r (docs/lognorm.md section 5d): c, B doubles,
      * r an interval vector; per-pattern cache of exp(J h) enclosures */
     int lohner;
@@ -492,7 +493,19 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     w->jac_ok = 1;
     w->npat = w->J.cap;
     if ((st = fast_init(w)) != DVC_OK) return st;
-    if ((st = dvc_lognorm_choose_(info, &w->J, p, o->norm, -1, NULL, prec)) != DVC_OK) return st;
+    if (o->stated && o->n_stated > 0) {
+        /* verification: the certificate's norm, proven again */
+        if (o->stated[0].pattern != -1)
+            return dvc_error(DVC_NOT_CERTIFIED, "lognorm: the first stated norm must be the run's norm");
+        st = dvc_lognorm_given_(info, &w->J, p, &o->stated[0], prec);
+    } else {
+        st = dvc_lognorm_choose_(info, &w->J, p, o->norm, -1, NULL, prec);
+    }
+    if (st != DVC_OK) return st;
+    free(info->mode_pattern);
+    free(info->mode_R);
+    info->mode_pattern = NULL;
+    info->mode_R = NULL;
     w->nrm[0] = info;
     w->cur = 0;
     mpfr_set(r->L, info->mu, MPFR_RNDU);
@@ -970,11 +983,46 @@ static long mode_norm(lws *w, long pat)
     if (w->mode_failed || w->nmodes >= LN_MODES_MAX) return -1;
     j = w->nmodes;
     dvc_lognorm_info_init(w->modes[j]);
-    if (dvc_lognorm_choose_(w->modes[j], &w->J, w->p, DVC_LOGNORM_QUAD, pat, w->nrm[0]->R, w->prec) != DVC_OK) {
+    if (w->o->stated) {
+        /* verification: only the mode norms the certificate states (those
+         * the writer's run created), each proven again */
+        long s = 1;
+        while (s < w->o->n_stated && w->o->stated[s].pattern != w->J.key[pat]) s++;
+        if (s >= w->o->n_stated || w->o->stated[s].kind != DVC_LOGNORM_QUAD) {
+            dvc_lognorm_info_clear(w->modes[j]);
+            return -1;
+        }
+        if (dvc_lognorm_given_(w->modes[j], &w->J, w->p, &w->o->stated[s], w->prec) != DVC_OK) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "%s", dvc_error_message());
+            dvc_lognorm_info_clear(w->modes[j]);
+            w->mode_failed = 1;
+            dvc_error(DVC_NOT_CERTIFIED, "lognorm: the mode norm stated for pattern %#lx (a certificate's method "
+                      "'lognorm_modes'): %s", w->J.key[pat], msg);
+            w->mode_st = DVC_NOT_CERTIFIED;
+            return -2;
+        }
+    } else if (dvc_lognorm_choose_(w->modes[j], &w->J, w->p, DVC_LOGNORM_QUAD, pat, w->nrm[0]->R, w->prec) !=
+               DVC_OK) {
         dvc_error_reset();
         dvc_lognorm_info_clear(w->modes[j]);
         w->mode_failed = 1;
         return -1;
+    }
+    {
+        /* recorded for the certificate (its method states them) */
+        long n = w->n;
+        long *mp = realloc(w->info->mode_pattern, (size_t)(j + 1) * sizeof(long));
+        double *mr = mp ? realloc(w->info->mode_R, (size_t)((j + 1) * n * n) * sizeof(double)) : NULL;
+        if (mp) w->info->mode_pattern = mp;
+        if (mr) w->info->mode_R = mr;
+        if (!mp || !mr) {
+            dvc_lognorm_info_clear(w->modes[j]);
+            w->mode_st = dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+            return -2;
+        }
+        mp[j] = w->J.key[pat];
+        memcpy(mr + j * n * n, w->modes[j]->R, (size_t)(n * n) * sizeof(double));
     }
     w->mode_pat[j] = pat;
     w->nrm[j + 1] = w->modes[j];
@@ -1341,6 +1389,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
         info->n_local++;
         if (o->mode_follow && w->nrm[0]->kind == DVC_LOGNORM_QUAD) {
             long j = mode_norm(w, loc);
+            if (j == -2) return w->mode_st;
             if (j >= 0) b = j;
         }
         /* switch only when the gain in mu matters over the horizon
@@ -1490,7 +1539,9 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
             free(py);
             return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld steps", p->N);
         }
-        if ((st = dvc_dlvi_predict(px, py, p, &o->dlvi)) != DVC_OK) {
+        if (o->predictor == DVC_LOGNORM_PRED_HEUN) st = dvc_dlvi_predict_heun_(px, py, p);
+        else st = dvc_dlvi_predict(px, py, p, &o->dlvi);
+        if (st != DVC_OK) {
             free(px);
             free(py);
             return dvc_error_context(st, "lognorm: predictor: ");

@@ -23,6 +23,11 @@ typedef struct {
     const dvc_dlvi_problem_struct *p;
 } dvc_lognorm_jac;
 
+/* Heun's method (explicit trapezoidal rule, order 2) as the predictor
+ * (src/dlvi/predict.c): xs (N+1) x n, ys (N+1) x m, y^i = S(Q x^i + g(t_i))
+ * in doubles. Nothing here is a bound. */
+dvc_status dvc_dlvi_predict_heun_(double *xs, double *ys, const dvc_dlvi_problem_struct *p);
+
 /* Slots kept in the hull mode. */
 #define DVC_LOGNORM_SLOTS 64
 
@@ -40,6 +45,11 @@ dvc_status dvc_lognorm_pat_mu_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J
 dvc_status dvc_lognorm_choose_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
                                const dvc_dlvi_problem_struct *p, dvc_lognorm_kind kind, long only_pat,
                                const double *R0, mpfr_prec_t prec);
+/* The norm s (stated by a certificate) into info, proven as the searched
+ * ones are (certify_norm); DVC_NOT_CERTIFIED when it is malformed or its
+ * constants cannot be proven. */
+dvc_status dvc_lognorm_given_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
+                              const dvc_dlvi_problem_struct *p, const dvc_lognorm_stated *s, mpfr_prec_t prec);
 /* c >= sup_v ||v||_b / ||v||_a (two quadratic norms), rounded up. */
 dvc_status dvc_lognorm_convert_(mpfr_t c, const dvc_lognorm_info_struct *a, const dvc_lognorm_info_struct *b,
                                 mpfr_prec_t prec);

@@ -53,6 +53,8 @@ void dvc_lognorm_info_clear(dvc_lognorm_info_t info)
     free(info->mu_step);
     free(info->rad);
     free(info->norm_used);
+    free(info->mode_pattern);
+    free(info->mode_R);
     mpfr_clears(info->mu, info->c_inf, info->c_Q, (mpfr_ptr)0);
     memset(info, 0, sizeof *info);
 }
@@ -765,6 +767,45 @@ dvc_status dvc_lognorm_choose_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J
         mpfr_clear(mu_d);
     }
     return st;
+}
+
+dvc_status dvc_lognorm_given_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
+                              const dvc_dlvi_problem_struct *p, const dvc_lognorm_stated *s, mpfr_prec_t prec)
+{
+    long n = p->n, cnt;
+    const char *what = s->pattern < 0 ? "the norm (a certificate's method 'lognorm_norm')" : "a mode norm";
+    info_free_pat(info);
+    free(info->w);
+    free(info->R);
+    info->w = info->R = NULL;
+    info->n = n;
+    info->m = p->m;
+    if (s->kind != DVC_LOGNORM_DIAG && s->kind != DVC_LOGNORM_QUAD)
+        return dvc_error(DVC_NOT_CERTIFIED, "lognorm: %s stated is neither diagonal nor quadratic", what);
+    if (s->v == NULL) return dvc_error(DVC_NOT_CERTIFIED, "lognorm: %s stated without entries", what);
+    cnt = s->kind == DVC_LOGNORM_QUAD ? n * n : n;
+    /* what the norm evaluations assume: finite entries, positive weights,
+     * R upper triangular (||R v||_2 reads the upper triangle only) */
+    for (long k = 0; k < cnt; k++) {
+        double v = s->v[k];
+        if (!isfinite(v) || (s->kind == DVC_LOGNORM_DIAG && !(v > 0)) ||
+            (s->kind == DVC_LOGNORM_QUAD && k / n > k % n && v != 0.0))
+            return dvc_error(DVC_NOT_CERTIFIED, "lognorm: %s stated: entry %ld (%a) is not allowed "
+                             "(finite, weights > 0, R upper triangular)", what, k + 1, v);
+    }
+    mpfr_set_prec(info->mu, prec);
+    mpfr_set_prec(info->c_inf, prec);
+    mpfr_set_prec(info->c_Q, prec);
+    info->mu_pat = malloc((size_t)J->cap * sizeof(mpfr_t));
+    if (!info->mu_pat) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+    for (long k = 0; k < J->cap; k++) mpfr_init2(info->mu_pat[k], prec);
+    info->npat = J->cap;
+    info->kind = s->kind;
+    if (s->kind == DVC_LOGNORM_QUAD) info->R = malloc((size_t)cnt * sizeof(double));
+    else info->w = malloc((size_t)cnt * sizeof(double));
+    if (!info->R && !info->w) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+    memcpy(info->R ? info->R : info->w, s->v, (size_t)cnt * sizeof(double));
+    return certify_norm(info, J, p, prec);
 }
 
 dvc_status dvc_lognorm_pat_mu_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J, long slot, mpfr_prec_t prec)

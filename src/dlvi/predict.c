@@ -4,6 +4,7 @@
  * Nothing here is a bound (docs/bounds.md, section 2: the defect of the
  * predictor is what the certification carries). */
 #include "dlvi/internal.h"
+#include "dlvi/lognorm_internal.h"
 #include "fprnd.h"
 
 #include <math.h>
@@ -190,6 +191,93 @@ dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
         if (st != DVC_OK) goto done;
     }
 done:
+    free(w.Ad);
+    free(w.lspiv);
+    if (w.lpw_ok) dvc_lvi_pred_ws_clear(&w.lpw);
+    return st;
+}
+
+/* ---- Heun's method (explicit trapezoidal rule), order 2 ---------------- */
+
+/* F(t, x) = A x + B S(Q x + g(t)) + f(t) in doubles into k; y gets S(...)
+ * (warm-started from y). */
+static dvc_status heun_rhs(ws_t *w, double t, const double *x, double *y, double *k)
+{
+    long n = w->n, m = w->m;
+    dvc_dlvi_tf_eval_d_(&w->f, w->fv, t, n);
+    if (m > 0) {
+        dvc_dlvi_tf_eval_d_(&w->g, w->gv, t, m);
+        for (long a = 0; a < m; a++) {
+            double s = w->gv[a];
+            for (long j = 0; j < n; j++) s += w->Qd[a * n + j] * x[j];
+            w->qv[a] = s;
+        }
+        /* a poor y only makes the defect larger: the certification decides */
+        dvc_status st = lvi_pred(w, w->Md, w->qv, y, y);
+        if (st == DVC_NOT_CERTIFIED) dvc_error_reset(), st = DVC_OK;
+        if (st != DVC_OK) return dvc_error_context(st, "heun predictor at t = %.17g: ", t);
+    }
+    for (long a = 0; a < n; a++) {
+        double s = w->fv[a];
+        for (long j = 0; j < n; j++) s += w->Ad[a * n + j] * x[j];
+        for (long b = 0; b < m; b++) s += w->Bd[a * m + b] * y[b];
+        k[a] = s;
+    }
+    return DVC_OK;
+}
+
+dvc_status dvc_dlvi_predict_heun_(double *xs, double *ys, const dvc_dlvi_problem_struct *p)
+{
+    ws_t w;
+    dvc_status st;
+    long n = p->n, m = p->m;
+    double *k1 = NULL, *k2, *xt, *yt;
+    dvc_dlvi_ws_zero_(&w);
+    if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
+    w.p = p;
+    w.n = n;
+    w.m = m;
+    w.N = p->N;
+    if ((st = dvc_dlvi_tf_resolve_(&w.f, &p->fcb, n, "f")) != DVC_OK) goto done;
+    if ((st = dvc_dlvi_tf_resolve_(&w.g, &p->gcb, m, "g")) != DVC_OK) goto done;
+    {
+        mpfi_t h;
+        mpfi_init2(h, 53);
+        mpfi_div_si(h, p->T, p->N);
+        st = dvc_dlvi_pred_alloc_(&w, p, dvc_ival_mid_d(h));
+        mpfi_clear(h);
+        if (st != DVC_OK) goto done;
+    }
+    k1 = malloc((size_t)(3 * n + m + 1) * sizeof(double));
+    if (!k1) {
+        st = dvc_error(DVC_ERR_NOMEM, "heun predictor: out of memory");
+        goto done;
+    }
+    k2 = k1 + n;
+    xt = k2 + n;
+    yt = xt + n;
+    for (long k = 0; k < n; k++) xs[k] = dvc_ival_mid_d(p->x0->e[k]);
+    if ((st = dvc_dlvi_pred_y0_(&w, xs, ys)) != DVC_OK) goto done;
+    if ((st = heun_rhs(&w, 0.0, xs, ys, k1)) != DVC_OK) goto done;
+    for (long i = 0; i < w.N; i++) {
+        const double *x0 = xs + i * n;
+        double *x1 = xs + (i + 1) * n, *y1 = ys + (i + 1) * m, t1 = (double)(i + 1) * w.hd;
+        for (long a = 0; a < n; a++) xt[a] = x0[a] + w.hd * k1[a];
+        memcpy(yt, ys + i * m, (size_t)m * sizeof(double));
+        if ((st = heun_rhs(&w, t1, xt, yt, k2)) != DVC_OK) goto done;
+        for (long a = 0; a < n; a++) {
+            x1[a] = x0[a] + 0.5 * w.hd * (k1[a] + k2[a]);
+            if (!isfinite(x1[a])) {
+                st = dvc_error(DVC_NOT_CERTIFIED, "heun predictor at t = %.17g: x is not finite", t1);
+                goto done;
+            }
+        }
+        /* y^{i+1} = S(Q x^{i+1} + g(t_{i+1})), and k1 of the next step */
+        memcpy(y1, yt, (size_t)m * sizeof(double));
+        if ((st = heun_rhs(&w, t1, x1, y1, k1)) != DVC_OK) goto done;
+    }
+done:
+    free(k1);
     free(w.Ad);
     free(w.lspiv);
     if (w.lpw_ok) dvc_lvi_pred_ws_clear(&w.lpw);

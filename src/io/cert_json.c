@@ -220,7 +220,7 @@ static const char *const keys_root[] = {"format", "version", "generator", "preci
                                         "summary", "problem_digest", "problem", "steps", "digest",
                                         NULL};
 static const char *const keys_method[] = {"scheme", "N", "h_lo", "h_hi", "theta", "sharpen", "route",
-                                          "predictor", "pieces", NULL};
+                                          "predictor", "pieces", "lognorm_norm", "lognorm_modes", NULL};
 static const char *const keys_summary[] = {"theorem", "P_matrix", "beta_M_upper", "beta_M_lower",
                                            "beta_method", "norm_A_upper", "norm_B_upper",
                                            "norm_Q_upper", "L_upper", "h_max_lower",
@@ -589,6 +589,7 @@ typedef struct {
     int route, external;
     long pieces;
     const char *from;                 /* lognorm: trajectory of another tool, or NULL */
+    const char *pred;                 /* lognorm: "theta", "heun" or "external" */
     const dvc_lognorm_info_struct *info;
 } wr_t;
 
@@ -603,7 +604,8 @@ static dvc_status wr_head(wr_t *w)
     c->prec = w->r->prec;
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
-    if (w->route == 1) st = dvc_cert_lognorm_method_claims_(&c->method, w->p, w->r, w->pieces, w->external);
+    if (w->route == 1)
+        st = dvc_cert_lognorm_method_claims_(&c->method, w->p, w->r, w->info, w->pieces, w->pred);
     else st = dvc_cert_method_claims_(&c->method, w->p, w->r);
     if (st != DVC_OK) return st;
     if ((st = head_obj(&hdr, c, w->resolved)) != DVC_OK) return st;
@@ -754,8 +756,15 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
         dvc_lognorm_opts_default(&lo);
         o.sharpen = 0;
         lo.dlvi = o;
+        /* the header states the norms, mode norms included, which the run
+         * finds: the points are written after it (the route keeps them all) */
+        lo.dlvi.sink = NULL;
         w->external = w->from != NULL;
-        if (w->external) lo.pieces = DVC_LOGNORM_PIECES_EXT;
+        if (w->external) w->pred = "external";
+        else if (w->pred && strcmp(w->pred, "heun") == 0) lo.predictor = DVC_LOGNORM_PRED_HEUN;
+        else w->pred = "theta";
+        /* accurate nodes: the f, g variation inside a piece must stay small */
+        if (w->external || lo.predictor == DVC_LOGNORM_PRED_HEUN) lo.pieces = DVC_LOGNORM_PIECES_EXT;
         if (w->pieces > 0) lo.pieces = w->pieces;
         w->pieces = lo.pieces;
         w->info = info;
@@ -779,6 +788,12 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
             if (st == DVC_OK) st = dvc_lognorm_certify(r, info, p, &lo, tf.xs, NULL);
         } else {
             st = dvc_lognorm_run(r, info, p, &lo);
+        }
+        for (long i = 0; st == DVC_OK && r->steps_done == p->N && i <= p->N; i++) {
+            dvc_dlvi_point pt;
+            dvc_cert_point_of_result_(&pt, r, i);
+            if (p->m == 0) pt.yhat = NULL;
+            st = wr_sink(&pt, w);
         }
     } else if (st == DVC_OK) {
         st = dvc_dlvi_run(r, p, &o);
@@ -903,6 +918,11 @@ dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path,
     }
     if (ro->route != DVC_CERT_ROUTE_LOGNORM) return dvc_error(DVC_ERR_INPUT, "unknown certification route");
     if (ro->sharpen) return dvc_error(DVC_ERR_INPUT, "--sharpen belongs to the chen-wang route");
+    if (ro->predictor && strcmp(ro->predictor, "theta") != 0 && strcmp(ro->predictor, "heun") != 0)
+        return dvc_error(DVC_ERR_INPUT, "predictor must be theta or heun, got '%s'", ro->predictor);
+    if (ro->predictor && ro->from)
+        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is its own predictor (no predictor "
+                         "choice with it)");
     memset(&of, 0, sizeof of);
     memset(&w, 0, sizeof w);
     w.of = &of;
@@ -910,6 +930,7 @@ dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path,
     w.route = 1;
     w.pieces = ro->pieces;
     w.from = ro->from;
+    w.pred = ro->predictor;
     st = enclose_at(c, problem_path, &w, prec, 0, tables, &used);
     c->prec_start = used;
     if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
@@ -1205,6 +1226,7 @@ static dvc_status rd_verify(rd_t *rd)
     if (st == DVC_NOT_CERTIFIED && !rd->rejected)
         st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
     if (st == DVC_OK) st = rd_tail(rd);
+    dvc_cert_route_opts_clear_(&lo);
     if (route == 1) return dvc_cert_verify_close_lognorm_(c, p, r, info, lo.pieces, st, saved);
     dvc_lognorm_info_clear(info);
     return dvc_cert_verify_close_(c, p, r, st, saved);

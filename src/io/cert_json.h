@@ -22,10 +22,18 @@ dvc_status dvc_cert_claims_add_(dvc_cert_claims *cl, const char *key, dvc_claim_
 dvc_status dvc_cert_claim_bound_(dvc_cert_claims *cl, const char *key, const mpfr_t x, int up);
 
 /* The claims of the lognorm route (src/cert_lognorm.c): the method (route,
- * predictor, pieces, grid) and the summary (norm as exact doubles, mu of
+ * predictor "theta", "heun" or "external", pieces, grid, the norm and the mode norms as exact doubles)
+ * and the summary (mu of
  * every pattern, norm constants, counts, the bounds). */
 dvc_status dvc_cert_lognorm_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
-                                           const dvc_dlvi_result_t r, long pieces, int external);
+                                           const dvc_dlvi_result_t r, const dvc_lognorm_info_struct *info,
+                                           long pieces, const char *predictor);
+/* The norms a lognorm certificate's method states (lognorm_norm,
+ * lognorm_modes; n the dimension) as *out (one block, freed by the caller
+ * with free) of *nout entries, the run's norm first. DVC_NOT_CERTIFIED when
+ * they are absent (an older certificate) or malformed. */
+dvc_status dvc_cert_lognorm_stated_(const dvc_cert_claims *method, long n, dvc_lognorm_stated **out,
+                                    long *nout);
 dvc_status dvc_cert_lognorm_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
                                             const dvc_lognorm_info_struct *info, mpfr_srcptr eps_T);
 /* The route a certificate states (method entry 'route'): 1 lognorm, 0
@@ -55,9 +63,12 @@ dvc_status dvc_cert_verify_close_lognorm_(const dvc_cert_t c, dvc_dlvi_problem_t
                                           dvc_lognorm_info_t info, long pieces, dvc_status st,
                                           mpfr_prec_t saved);
 /* The options of the route a certificate states (method 'route', 'pieces'):
- * 1 lognorm (lo filled, lo->dlvi = *o), 0 Algorithm 4.2, or
+ * 1 lognorm (lo filled, lo->dlvi = *o, lo->stated the certificate's norms),
+ * 0 Algorithm 4.2, or
  * DVC_NOT_CERTIFIED for an unknown route (*route_out = -1). */
 dvc_status dvc_cert_route_opts_(const dvc_cert_t c, const dvc_dlvi_opts *o, dvc_lognorm_opts *lo, int *route_out);
+/* Frees the stated norms dvc_cert_route_opts_ put into lo. */
+void dvc_cert_route_opts_clear_(dvc_lognorm_opts *lo);
 /* Grid point i of a full result, as the engine's sink would see it. */
 void dvc_cert_point_of_result_(dvc_dlvi_point *pt, const dvc_dlvi_result_t r, long i);
 /* The stated numbers of a certified point into row `row` of tb (n, m set):

@@ -3,7 +3,8 @@
 # End-to-end tests of the lognorm route (docs/lognorm.md): enclose
 # --method lognorm writes a certificate that verify recomputes and that
 # check/export read unchanged; tampering (a bound lowered, mu lowered, the
-# norm matrix edited) is rejected even with the digest recomputed; --from
+# norm matrix or a mode norm edited) is rejected, and an older certificate
+# (norm stated after the steps) refused; --from
 # certifies a trajectory of another tool (an RK4 written here in awk) with
 # the exact solution inside; bad trajectories are refused by line with no
 # output file.
@@ -45,9 +46,46 @@ expect 1 "eps_x" "a lowered eps_x rejected" -- "$exe" verify "$tmp/t1.json"
 sed 's/"mu_upper":"[^"]*"/"mu_upper":"-1"/' "$C" > "$tmp/t2.json"
 grep -q '"mu_upper":"-1"' "$tmp/t2.json" && ok || bad "mu_upper not edited"
 expect 1 "mu_upper" "a lowered mu rejected" -- "$exe" verify "$tmp/t2.json"
+# the norm and the mode norms are stated in 'method', ahead of the steps, and
+# proven again as stated: an edited one gives other (here larger) bounds
+grep -q '"method": {.*"lognorm_norm":"quad R = .*"lognorm_modes":"pattern ' "$C" && ok ||
+    bad "the norm and the mode norms are not stated in 'method'"
 sed -E 's/("lognorm_norm":"quad R = )0x1p\+0/\10x1.8p+0/' "$C" > "$tmp/t3.json"
 cmp -s "$C" "$tmp/t3.json" && bad "norm not edited" || ok
-expect 1 "lognorm_norm" "an edited norm matrix rejected" -- "$exe" verify "$tmp/t3.json"
+expect 1 "below the recomputed" "an edited norm matrix rejected" -- "$exe" verify "$tmp/t3.json"
+sed -E 's/("lognorm_modes":"pattern [0-9a-fx]+ quad R = )0x1p\+0/\10x1.8p+0/' "$C" > "$tmp/t4.json"
+cmp -s "$C" "$tmp/t4.json" && bad "mode norm not edited" || ok
+expect 1 "below the recomputed" "an edited mode norm rejected" -- "$exe" verify "$tmp/t4.json"
+sed -E 's/("lognorm_modes":"pattern [0-9a-fx]+ quad R = [^ ]+ [^ ]+ )0x0p\+0/\1-0x1p+0/' "$C" > "$tmp/t5.json"
+cmp -s "$C" "$tmp/t5.json" && bad "mode norm not edited" || ok
+expect 1 "lognorm_modes.*upper triangular" "a mode norm that is not triangular refused" -- "$exe" verify "$tmp/t5.json"
+sed -E 's/("lognorm_norm":"quad R = [^ ]+ [^ ]+ )0x0p\+0/\1nan/' "$C" > "$tmp/t5.json"
+cmp -s "$C" "$tmp/t5.json" && bad "norm not edited" || ok
+expect 1 "lognorm_norm" "a norm with a NaN entry refused" -- "$exe" verify "$tmp/t5.json"
+# an older certificate (its norm stated after the steps): refused, saying so
+sed -E 's/,"lognorm_norm":"[^"]*","lognorm_modes":"[^"]*"//' "$C" > "$tmp/t6.json"
+cmp -s "$C" "$tmp/t6.json" && bad "norm entries not removed" || ok
+expect 1 "older dvicert" "an older lognorm certificate refused" -- "$exe" verify "$tmp/t6.json"
+
+# ---- --predictor heun: Heun's method (order 2), recorded in the certificate ----
+H=$tmp/h.cert.json
+expect 0 "route: lognorm" "enclose --predictor heun" -- "$exe" enclose "$tmp/b.json" -o "$H" --method lognorm --predictor heun
+grep -q '"predictor":"heun"' "$H" && ok || bad "the certificate does not record the heun predictor"
+hmax=$(grep -o 'max eps_x <= [0-9.e+-]*' "$tmp/out" | awk '{ print $4 }')
+# the theta predictor's tube on the same grid is about 6e-3 wide; Heun's below 1e-4
+awk -v e="$hmax" 'BEGIN { exit !(e > 0 && e < 1e-4) }' && ok || bad "heun: max eps_x $hmax not below 1e-4"
+expect 0 "accepted" "verify a heun certificate" -- "$exe" verify "$H"
+expect 0 "inside: 0 of 400" "the exact solution inside the heun tube" -- "$exe" check "$H" "$tmp/ref.csv"
+# the name is descriptive (the bounds hold for the stored nodes, whatever made
+# them) but must be one verify knows
+sed 's/"predictor":"heun"/"predictor":"rk4"/' "$H" > "$tmp/t7.json"
+expect 1 "entry 'predictor'" "an unknown predictor name rejected" -- "$exe" verify "$tmp/t7.json"
+expect 2 "--predictor" "an unknown predictor refused" -- "$exe" enclose "$tmp/b.json" -o "$tmp/x.cert.json" --method lognorm --predictor rk4
+absent "$tmp/x.cert.json" "unknown predictor"
+expect 2 "--predictor" "--predictor with --method chen-wang refused" -- "$exe" enclose "$tmp/b.json" -o "$tmp/x.cert.json" --predictor heun --method chen-wang
+absent "$tmp/x.cert.json" "--predictor with chen-wang"
+expect 0 "route: lognorm, chosen by --method auto: --predictor belongs to it" "--predictor alone takes the lognorm route" -- \
+    "$exe" enclose "$tmp/b.json" -o "$tmp/x.cert.json" --predictor heun
 
 # ---- --from: a trajectory of another tool ------------------------------------
 bridge 10 10000 > "$tmp/b10.json"

@@ -224,11 +224,13 @@ static void test_two_contacts(void)
     }
     dvc_hybrid_model_clear(m);
     /* x' = -sgn x, y' = -sgn y from (1, 2): x sticks at 1, then y reaches
-     * its surface at 2 while x sticks: refused, not guessed */
+     * its surface at 2 while x sticks: Stewart's LCP (13) gives both
+     * sticking (unique), which needs two sliding terms at once: refused */
     two_d(m, "0", "0", "cx>0&cy>0", 1, 2, 3);
     st = dvc_hybrid_enclose(r, m);
     CHECK(st == DVC_NOT_CERTIFIED && r->nevents == 1 &&
-              strstr(dvc_error_message(), "several contacts switch at once: not supported yet"),
+              strstr(dvc_error_message(), "unique, strictly complementary solution with 2 "
+                                          "contacts sliding at once"),
           "two surfaces at once: %s: %s", dvc_status_name(st), dvc_error_message());
     mpfr_set_ui(e, 2, MPFR_RNDN);
     CHECK(contains(r->stop_t, e), "two surfaces at once: t = 2 not in the reported time");

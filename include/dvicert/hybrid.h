@@ -165,6 +165,12 @@ dvc_hybrid_event_kind dvc_hybrid_event_kind_of(const dvc_hybrid_model_t m,
                                                const dvc_hybrid_event *e);
 /* "cross", "enter-slide", "leave-slide". */
 const char *dvc_hybrid_event_kind_name(dvc_hybrid_event_kind k);
+/* When the new active set at event e was decided by Stewart's LCP (13) (a
+ * term reached its surface while another slides): the number of terms on
+ * their surfaces there, and those terms in terms (room for the model's
+ * number of terms, may be NULL); else 0. */
+long dvc_hybrid_event_lcp_terms(const dvc_hybrid_model_t m, const dvc_hybrid_event *e,
+                                long *terms);
 /* The active set of mode md in Stewart's sense for term j: "+" (h > 0),
  * "-" (h < 0) or "+-" (sliding); NULL for a plain mode. */
 const char *dvc_hybrid_mode_active(const dvc_hybrid_mode *md, long j);

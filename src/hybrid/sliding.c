@@ -6,6 +6,8 @@
  * and active sets. The event times themselves are enclosed by switch.c like
  * any switch time. */
 #include <stdio.h>
+#include <string.h>
+#include "dvicert/lcpall.h"
 #include "hybrid/sliding.h"
 
 dvc_hybrid_event_kind dvc_hybrid_event_kind_of(const dvc_hybrid_model_t m,
@@ -63,6 +65,184 @@ static long qfun(const dvc_hybrid_model_struct *m, const dvc_hybrid_mode *md, lo
     return plus > 0 ? m->contacts[k].qplus[o] : m->contacts[k].qminus[o];
 }
 
+/* The switching function c_j . F_sig (a or b of term j): the field with the
+ * terms l where sig[l] != 0 in the region sig[l], the others in those of
+ * sides. */
+static long vertex_g(const dvc_hybrid_model_struct *m, const int *sides, long j, const int *sig)
+{
+    int s[DVC_HYB_SIDES_MAX];
+    for (long l = 0; l < m->ncontacts; l++) s[l] = sig[l] ? sig[l] : sides[l];
+    long o = hyb_others_index(m->ncontacts, s, j);
+    return s[j] == 1 ? m->contacts[j].qplus[o] : m->contacts[j].qminus[o];
+}
+
+/* the terms on their surfaces at an event reached on h_k from a mode
+ * sliding on others: those terms and k, in term order */
+static long surface_terms(const dvc_hybrid_model_struct *m, const dvc_hybrid_mode *from, long k,
+                          long *S0)
+{
+    long s = 0;
+    for (long l = 0; l < m->ncontacts; l++)
+        if (from->sides[l] == 2 || l == k) {
+            if (S0) S0[s] = l;
+            s++;
+        }
+    return s;
+}
+
+long dvc_hybrid_event_lcp_terms(const dvc_hybrid_model_t m, const dvc_hybrid_event *e, long *S0)
+{
+    const dvc_hybrid_mode *from = &m->modes[e->mode_before];
+    if (!from->sides || hyb_sliding_term(m, from) < 0) return 0;
+    for (long k = 0; k < m->ncontacts; k++)
+        if (from->sides[k] != 2 && m->contacts[k].h == e->g) return surface_terms(m, from, k, S0);
+    return 0;
+}
+
+/* Stewart's LCP (13) at the event: term k reaches its surface while the
+ * terms of the mode slide (docs/sliding.md section 5). With S0 the s
+ * terms on their surfaces, z = (z^j_+, z^j_-) per term of S0 and, for the
+ * terms off their surfaces in their fixed regions, c_j . x' =
+ * c_j . F_- + sum_q z^q_+ d^{jq} (F_- the field with every term of S0 in
+ * h < 0, d^{jq} = c_j . (f^q_+ - f^q_-)), folded into the first block since
+ * z^q_+ + z^q_- = 1 (beta = 0, Stewart's Lemma 2). The indicators are
+ * h^j_+ = -h_j, h^j_- = h_j, so the rows of M are -/+ c_j . x'. Every entry
+ * is enclosed over T* x X*; every solution of the point LCP for the true
+ * state at the event lies in a box of lcpall's answer. */
+static dvc_status lcp_decide(hyb_ctx *c, const dvc_hybrid_transition *tr, long k,
+                             const hyb_cand *cd, const dvc_ivec_t Xc, dvc_hybrid_transition *out)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *from = &m->modes[tr->from];
+    long S0[DVC_HYB_SIDES_MAX], s = surface_terms(m, from, k, S0), nz = 2 * s, n = 3 * s;
+    char tb[160], names[DVC_HYB_SIDES_MAX * 40] = "";
+    hyb_time_str(tb, sizeof tb, cd->T);
+    for (long a = 0; a < s; a++) {
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s'%s'", a ? ", " : "", m->contacts[S0[a]].name);
+    }
+    int sig[DVC_HYB_SIDES_MAX] = {0};
+    dvc_status st = DVC_OK;
+    mpfi_t v, v2, Fm, alpha;
+    dvc_imat_t N;
+    dvc_ivec_t q;
+    mpfi_init2(v, c->prec);
+    mpfi_init2(v2, c->prec);
+    mpfi_init2(Fm, c->prec);
+    mpfi_init2(alpha, c->prec);
+    dvc_imat_init2(N, n, n, c->prec);
+    dvc_ivec_init2(q, n, c->prec);
+    dvc_lcpall_result_t r;
+    dvc_lcpall_result_init(r);
+    for (long a = 0; a < s; a++) sig[S0[a]] = -1;
+    /* M (the first 2s rows and columns of N) */
+    for (long a = 0; a < s && st == DVC_OK; a++) {
+        long j = S0[a];
+        st = dvc_expr_eval_x(Fm, m->g[vertex_g(m, from->sides, j, sig)], cd->T, Xc);
+        for (long b = 0; b < s && st == DVC_OK; b++) {
+            sig[S0[b]] = 1;
+            st = dvc_expr_eval_x(v2, m->g[vertex_g(m, from->sides, j, sig)], cd->T, Xc);
+            sig[S0[b]] = -1;
+            if (st != DVC_OK) break;
+            mpfi_sub(v2, v2, Fm); /* d^{jq} */
+            for (int p = 0; p < 2; p++) {
+                /* A^{jq}_p = [p = +] d^{jq} + [q = q0] c_j . F_- */
+                if (p == 0) mpfi_set(v, v2);
+                else mpfi_set_ui(v, 0);
+                if (b == 0) mpfi_add(v, v, Fm);
+                mpfi_neg(dvc_imat_entry(N, 2 * a, 2 * b + p), v);
+                mpfi_set(dvc_imat_entry(N, 2 * a + 1, 2 * b + p), v);
+            }
+        }
+    }
+    if (st != DVC_OK) {
+        stop_at(c, cd->T, m->contacts[k].h);
+        st = dvc_error_context(st, "t in %s: Stewart's LCP (13) for %s: ", tb, names);
+        goto out;
+    }
+    /* alpha = 1 + max |M|: M_alpha > 0 entrywise (Lemma 2: solutions exist,
+     * beta = 0) and mu~_j = mu_j + s alpha > 0 (|mu_j| <= max |M|) */
+    mpfi_set_ui(alpha, 0);
+    for (long i = 0; i < nz; i++)
+        for (long l = 0; l < nz; l++) {
+            mpfi_abs(v, dvc_imat_entry(N, i, l));
+            mpfi_put(alpha, v);
+        }
+    mpfi_add_ui(alpha, alpha, 1);
+    mpfr_set(&alpha->left, &alpha->right, MPFR_RNDU);
+    for (long i = 0; i < nz; i++)
+        for (long l = 0; l < nz; l++)
+            mpfi_add(dvc_imat_entry(N, i, l), dvc_imat_entry(N, i, l), alpha);
+    /* the borders -E, E^T and q = (0, -e) */
+    for (long a = 0; a < s; a++) {
+        for (int p = 0; p < 2; p++) {
+            mpfi_set_si(dvc_imat_entry(N, 2 * a + p, nz + a), -1);
+            mpfi_set_ui(dvc_imat_entry(N, nz + a, 2 * a + p), 1);
+        }
+        mpfi_set_si(q->e[nz + a], -1);
+    }
+    dvc_status ls = dvc_lcpall_solve(r, N, q, NULL);
+    int nondeg = 0;
+    char basis[3 * DVC_HYB_SIDES_MAX];
+    if (r->nsol == 1) dvc_lcpall_get(r, 0, NULL, NULL, basis, &nondeg);
+    if (ls != DVC_OK || r->verdict != DVC_LCPALL_COMPLETE || r->nsol != 1 || !nondeg ||
+        r->nexists != 1) {
+        /* list the candidates: never pick one */
+        char cands[1024] = "";
+        for (long i = 0; i < r->nsol && i < 12; i++) {
+            int nd = 0;
+            int stt = dvc_lcpall_get(r, i, NULL, NULL, basis, &nd);
+            size_t len = strlen(cands);
+            snprintf(cands + len, sizeof cands - len, "%s(", i ? ", " : "");
+            for (long a = 0; a < s; a++) {
+                const char *as = basis[2 * a] && basis[2 * a + 1] ? "+-" : basis[2 * a] ? "+"
+                                 : basis[2 * a + 1] ? "-" : "none";
+                len = strlen(cands);
+                snprintf(cands + len, sizeof cands - len, "%s%s:%s", a ? " " : "",
+                         m->contacts[S0[a]].name, as);
+            }
+            len = strlen(cands);
+            snprintf(cands + len, sizeof cands - len, "%s%s)",
+                     stt == DVC_LCPALL_SOL_EXISTS ? "" : " candidate",
+                     stt == DVC_LCPALL_SOL_EXISTS && !nd ? " degenerate" : "");
+        }
+        stop_at(c, cd->T, m->contacts[k].h);
+        st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: contact '%s' reaches its surface while "
+                       "others slide: Stewart's LCP (13) for %s (n = %ld): verdict %s, %ld "
+                       "solution(s): %s; the new active set is not proven unique and strictly "
+                       "complementary (Condition C')%s%s; not continued", tb,
+                       m->contacts[k].name, names, n, dvc_lcpall_verdict_name(r->verdict),
+                       r->nsol, r->nsol ? cands : "none", r->reason[0] ? ": " : "", r->reason);
+        goto out;
+    }
+    int snew[DVC_HYB_SIDES_MAX];
+    for (long l = 0; l < m->ncontacts; l++) snew[l] = from->sides[l];
+    long nslide = 0;
+    for (long a = 0; a < s; a++) {
+        /* strictly complementary: z^j_p > 0 exactly on the basis */
+        snew[S0[a]] = basis[2 * a] && basis[2 * a + 1] ? 2 : basis[2 * a] ? 1 : -1;
+        if (snew[S0[a]] == 2) nslide++;
+    }
+    *out = *tr;
+    out->to = hyb_mode_of(m, snew);
+    if (out->to < 0) {
+        stop_at(c, cd->T, m->contacts[k].h);
+        st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: Stewart's LCP (13) for %s has the unique, "
+                       "strictly complementary solution with %ld contacts sliding at once: "
+                       "sliding on several surfaces at once: not supported yet", tb, names,
+                       nslide);
+    }
+out:
+    dvc_lcpall_result_clear(r);
+    mpfi_clear(v);
+    mpfi_clear(v2);
+    mpfi_clear(Fm);
+    mpfi_clear(alpha);
+    dvc_imat_clear(N);
+    dvc_ivec_clear(q);
+    return st;
+}
+
 dvc_status hyb_slide_decide(hyb_ctx *c, const dvc_hybrid_transition *tr, long k,
                             const hyb_cand *cd, const dvc_ivec_t Xc, dvc_hybrid_transition *out)
 {
@@ -71,15 +251,7 @@ dvc_status hyb_slide_decide(hyb_ctx *c, const dvc_hybrid_transition *tr, long k,
     const dvc_hybrid_contact *ct = &m->contacts[k];
     char tb[160];
     hyb_time_str(tb, sizeof tb, cd->T);
-    long j = hyb_sliding_term(m, from);
-    if (j >= 0) {
-        /* the new active set would come from Stewart's LCP (13) */
-        stop_at(c, cd->T, ct->h);
-        return dvc_error(DVC_NOT_CERTIFIED, "t in %s: contact '%s' reaches its surface while "
-                         "'%s' slides: several contacts switch at once: not supported yet (the "
-                         "new active set is given by Stewart's LCP (13))", tb, ct->name,
-                         m->contacts[j].name);
-    }
+    if (hyb_sliding_term(m, from) >= 0) return lcp_decide(c, tr, k, cd, Xc, out); /* LCP (13) */
     int side = from->sides[k];
     *out = *tr;
     /* the field of the other side: toward the surface (slide) or away */
@@ -148,6 +320,22 @@ dvc_status hyb_slide_enter_checks(hyb_ctx *c, const dvc_hybrid_transition *tr,
                          "reached", tb, ct->name, m->gname[qfun(m, ms, k, 1)],
                          m->gname[qfun(m, ms, k, -1)]);
     }
+    if (ct->h == tr->g) return DVC_OK;
+    /* the reached term crosses (LCP (13)) while k keeps sliding: the new
+     * field must cross its surface in the same direction over T* x X* and
+     * T* x Y (transversal, so it is left behind) */
+    mpfi_t phi, d2;
+    mpfi_init2(phi, c->prec);
+    mpfi_init2(d2, c->prec);
+    int ok = hyb_dphi_eval(phi, d2, c, tr->g, ms, cd->T, Xc) == DVC_OK && hyb_sgn(d2) == cd->dir &&
+             hyb_dphi_eval(phi, d2, c, tr->g, ms, cd->T, Y) == DVC_OK && hyb_sgn(d2) == cd->dir;
+    mpfi_clear(phi);
+    mpfi_clear(d2);
+    if (!ok) {
+        stop_at(c, cd->T, tr->g);
+        return dvc_error(DVC_NOT_CERTIFIED, "t in %s: '%s': cannot prove the crossing is left "
+                         "behind in mode '%s'", tb, m->gname[tr->g], ms->name);
+    }
     return DVC_OK;
 }
 
@@ -166,6 +354,32 @@ int hyb_slide_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
      * sign after t* and the way back to the surface cannot fire there */
     if (tr->g != qfun(m, mf, j, side) || tr->dir != side) return 0;
     return tk->from == tr->to && tk->g == m->contacts[j].h && tk->dir == -side;
+}
+
+int hyb_slide_lcp_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
+                          const dvc_hybrid_transition *tk, const mpfi_t T, const dvc_ivec_t Xc,
+                          const dvc_ivec_t Y)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *mf = &m->modes[tr->from], *mt = &m->modes[tr->to];
+    if (!mf->sides || !mt->sides || tk->from != tr->to) return 0;
+    long j = -1;
+    for (long l = 0; l < m->ncontacts; l++)
+        if (m->contacts[l].h == tk->g) j = l;
+    /* j slid before the event (h_j = 0 at t*) and the LCP put it on a side */
+    if (j < 0 || m->contacts[j].h == tr->g || mf->sides[j] != 2 || mt->sides[j] == 2) return 0;
+    int side = mt->sides[j];
+    /* h_j' of the side's sign over T* x X* and T* x Y (the solution after
+     * t* on T*): h_j has that sign on (t*, sup T*], the way back cannot fire */
+    mpfi_t phi, d;
+    mpfi_init2(phi, c->prec);
+    mpfi_init2(d, c->prec);
+    int ok = tk->dir == -side &&
+             hyb_dphi_eval(phi, d, c, tk->g, mt, T, Xc) == DVC_OK && hyb_sgn(d) == side &&
+             hyb_dphi_eval(phi, d, c, tk->g, mt, T, Y) == DVC_OK && hyb_sgn(d) == side;
+    mpfi_clear(phi);
+    mpfi_clear(d);
+    return ok;
 }
 
 int hyb_slide_departing(hyb_ctx *c, const dvc_hybrid_transition *tr, long mode,

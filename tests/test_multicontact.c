@@ -394,6 +394,70 @@ static void test_two_contact(void)
     dvc_hybrid_result_clear(r);
 }
 
+/* ---- several terms sliding at once --------------------------------------- */
+
+/* x' = a - sgn x, y' = b - sgn y (decoupled) from x = y = 0 in mode
+ * cx=0&cy=0 */
+static void both_sliding(dvc_hybrid_model_t m, const char *a, const char *b, double T)
+{
+    const char *names[2] = {"x", "y"}, *f0[2] = {a, b};
+    const char *xp[2] = {"-1", "0"}, *xm[2] = {"1", "0"}, *yp[2] = {"0", "-1"}, *ym[2] = {"0", "1"};
+    dvc_hybrid_term t[2] = {{"cx", "x", xp, xm}, {"cy", "y", yp, ym}};
+    REQUIRE(dvc_hybrid_model_init(m, 2, names, 53) == DVC_OK, "%s", dvc_error_message());
+    REQUIRE(dvc_hybrid_add_decomposed(m, f0, 2, t, NULL) == DVC_OK, "%s", dvc_error_message());
+    dvc_ivec_t x0;
+    dvc_ivec_init2(x0, 2, 53);
+    mpfr_t t0, t1;
+    mpfr_inits2(53, t0, t1, (mpfr_ptr)0);
+    mpfr_set_ui(t0, 0, MPFR_RNDN);
+    mpfr_set_d(t1, T, MPFR_RNDN);
+    long q = dvc_hybrid_find_mode(m, "cx=0&cy=0");
+    REQUIRE(q >= 0, "mode cx=0&cy=0 not generated");
+    REQUIRE(dvc_hybrid_set_initial(m, q, x0, t0, t1) == DVC_OK, "%s", dvc_error_message());
+    dvc_ivec_clear(x0);
+    mpfr_clears(t0, t1, (mpfr_ptr)0);
+}
+
+static void test_both_sliding(void)
+{
+    dvc_hybrid_model_t m;
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    mpfr_t e;
+    mpfr_init2(e, RP);
+    /* 2 sin t - sgn x: the weight of f+ is (1 + 2 sin t) / 2, it reaches 1
+     * at t = pi / 6: an event whose time is enclosed, then refused */
+    both_sliding(m, "2*sin(t)", "0.5", 1);
+    dvc_status st = dvc_hybrid_enclose(r, m);
+    mpfr_const_pi(e, MPFR_RNDN);
+    mpfr_div_ui(e, e, 6, MPFR_RNDN);
+    CHECK(st == DVC_NOT_CERTIFIED && contains(r->stop_t, e) &&
+              mpfr_get_d(&r->stop_t->right, MPFR_RNDU) - mpfr_get_d(&r->stop_t->left, MPFR_RNDD) <
+                  1e-12 &&
+              strstr(dvc_error_message(), "leaving one of several sliding surfaces"),
+          "both sliding, a weight reaches 1: %s: %s", dvc_status_name(st), dvc_error_message());
+    /* up to that time: x = y = 0 */
+    mpfr_set_ui(e, 0, MPFR_RNDN);
+    CHECK(r->nsteps > 0 && contains(r->x[r->nsteps]->e[0], e) &&
+              contains(r->x[r->nsteps]->e[1], e),
+          "both sliding: the state left the surfaces");
+    dvc_hybrid_model_clear(m);
+    /* sin t / 2 - sgn x, 0.5 - sgn y: both weights stay inside (0, 1) */
+    both_sliding(m, "sin(t)/2", "0.5", 2);
+    st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_OK && r->nevents == 0, "both sliding to T: %s", dvc_error_message());
+    dvc_hybrid_model_clear(m);
+    /* 2 - sgn x at the start: the weight of f+ would be 3/2: refused */
+    both_sliding(m, "2", "0", 1);
+    st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "not proven strictly inside "
+                                                                 "(0, 1) at the initial state"),
+          "both sliding, weight outside: %s: %s", dvc_status_name(st), dvc_error_message());
+    dvc_hybrid_model_clear(m);
+    mpfr_clear(e);
+    dvc_hybrid_result_clear(r);
+}
+
 int main(int argc, char **argv)
 {
     REQUIRE(argc > 1, "usage: test_multicontact CERTS_DIR");
@@ -402,6 +466,7 @@ int main(int argc, char **argv)
     mpfr_set_ui(MU, 3, MPFR_RNDN);
     mpfr_div_ui(MU, MU, 10, MPFR_RNDN);
     test_two_contact();
+    test_both_sliding();
     test_threemass(argv[1]);
     mpfr_clears(PI, MU, (mpfr_ptr)0);
     mpfr_free_cache();

@@ -46,6 +46,41 @@ static void stop_at(hyb_ctx *c, const mpfi_t T, long g)
     c->r->stop_class = DVC_HYB_UNDECIDED;
 }
 
+static long nslide(const dvc_hybrid_model_struct *m, const dvc_hybrid_mode *md)
+{
+    long c = 0;
+    for (long l = 0; md->sides && l < m->ncontacts; l++) c += md->sides[l] == 2;
+    return c;
+}
+
+/* the term whose h is switching function g, or -1 */
+static long term_of_h(const dvc_hybrid_model_struct *m, long g)
+{
+    for (long l = 0; l < m->ncontacts; l++)
+        if (m->contacts[l].h == g) return l;
+    return -1;
+}
+
+/* 1: every weight of the terms mode q slides on lies strictly inside
+ * (0, 1) over T x Y -- each leaving transition's function (z_p or 1 - z_p
+ * with several terms sliding, a or b with one) has the sign opposite to
+ * its firing direction; with several terms this needs det G != 0
+ * (Condition B'), the weights being finite there. */
+static int weights_inside(const hyb_ctx *c, long q, const mpfi_t T, const dvc_ivec_t Y)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    mpfi_t v;
+    mpfi_init2(v, c->prec);
+    int ok = 1;
+    for (long i = 0; i < m->ntrans && ok; i++) {
+        const dvc_hybrid_transition *t = &m->trans[i];
+        if (t->from != q || term_of_h(m, t->g) >= 0) continue;
+        ok = dvc_expr_eval_x(v, m->g[t->g], T, Y) == DVC_OK && hyb_sgn(v) == -t->dir;
+    }
+    mpfi_clear(v);
+    return ok;
+}
+
 int hyb_slide_reaches(const hyb_ctx *c, const dvc_hybrid_transition *tr, long *k)
 {
     const dvc_hybrid_model_struct *m = c->m;
@@ -229,8 +264,8 @@ static dvc_status lcp_decide(hyb_ctx *c, const dvc_hybrid_transition *tr, long k
         stop_at(c, cd->T, m->contacts[k].h);
         st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: Stewart's LCP (13) for %s has the unique, "
                        "strictly complementary solution with %ld contacts sliding at once: "
-                       "sliding on several surfaces at once: not supported yet", tb, names,
-                       nslide);
+                       "more than %d sliding at once: not supported", tb, names, nslide,
+                       DVC_HYB_SLIDE_MAX);
     }
 out:
     dvc_lcpall_result_clear(r);
@@ -308,19 +343,33 @@ dvc_status hyb_slide_enter_checks(hyb_ctx *c, const dvc_hybrid_transition *tr,
     const dvc_hybrid_contact *ct = &m->contacts[k];
     char tb[160];
     hyb_time_str(tb, sizeof tb, cd->T);
+    if (nslide(m, &m->modes[tr->from]) > 1 && term_of_h(m, tr->g) < 0) {
+        stop_at(c, cd->T, tr->g);
+        return dvc_error(DVC_NOT_CERTIFIED, "t in %s: '%s' reaches 0 in mode '%s': leaving one "
+                         "of several sliding surfaces: not supported yet (the departure from "
+                         "the surface is not proven)", tb, m->gname[tr->g], m->modes[tr->from].name);
+    }
     dvc_status st = hyb_apriori(Y, c, ms, cd->T, Xc);
     if (st != DVC_OK) {
         stop_at(c, cd->T, ct->h);
         return dvc_error_context(st, "t in %s: contact '%s', sliding motion: ", tb, ct->name);
     }
-    if (!filippov(c, ms, k, cd->T, Xc) || !filippov(c, ms, k, cd->T, Y)) {
+    if (nslide(m, ms) > 1) {
+        if (!weights_inside(c, tr->to, cd->T, Xc) || !weights_inside(c, tr->to, cd->T, Y)) {
+            stop_at(c, cd->T, tr->g);
+            return dvc_error(DVC_NOT_CERTIFIED, "t in %s: mode '%s': the weights of the sliding "
+                             "terms are not proven strictly inside (0, 1) (with Condition B', "
+                             "the bordered system regular) right after the event", tb, ms->name);
+        }
+    } else if (!filippov(c, ms, k, cd->T, Xc) || !filippov(c, ms, k, cd->T, Y)) {
         stop_at(c, cd->T, ct->h);
         return dvc_error(DVC_NOT_CERTIFIED, "t in %s: contact '%s': the Filippov sliding "
                          "condition (%s < 0 < %s) is not proven right after the surface is "
                          "reached", tb, ct->name, m->gname[qfun(m, ms, k, 1)],
                          m->gname[qfun(m, ms, k, -1)]);
     }
-    if (ct->h == tr->g) return DVC_OK;
+    long kr = term_of_h(m, tr->g);
+    if (kr < 0 || ms->sides[kr] == 2) return DVC_OK;
     /* the reached term crosses (LCP (13)) while k keeps sliding: the new
      * field must cross its surface in the same direction over T* x X* and
      * T* x Y (transversal, so it is left behind) */
@@ -438,12 +487,17 @@ dvc_status hyb_slide_initial(hyb_ctx *c)
     for (long k = 0; k < m->ncontacts && st == DVC_OK; k++) {
         const dvc_hybrid_contact *ct = &m->contacts[k];
         int on = dvc_expr_eval_x(v, m->g[ct->h], T, X) == DVC_OK && mpfi_is_zero(v);
-        if (k == j) {
+        if (md->sides[k] == 2) {
             if (!on)
                 st = dvc_error(DVC_NOT_CERTIFIED, "initial mode '%s' slides on '%s' = 0, but the "
                                "initial state is not proven to lie on that surface (h(x0) must "
                                "be exactly 0)", md->name, ct->name);
-            else if (!filippov(c, md, k, T, X))
+            else if (nslide(m, md) > 1) {
+                if (!weights_inside(c, m->mode0, T, X))
+                    st = dvc_error(DVC_NOT_CERTIFIED, "initial mode '%s': the weights of the "
+                                   "sliding terms are not proven strictly inside (0, 1) at the "
+                                   "initial state", md->name);
+            } else if (!filippov(c, md, k, T, X))
                 st = dvc_error(DVC_NOT_CERTIFIED, "initial mode '%s': the Filippov sliding "
                                "condition (%s < 0 < %s) is not proven at the initial state",
                                md->name, m->gname[qfun(m, md, k, 1)], m->gname[qfun(m, md, k, -1)]);

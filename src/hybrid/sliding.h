@@ -10,6 +10,9 @@
 
 /* Most discontinuous terms of a decomposed model. */
 #define DVC_HYB_SIDES_MAX 8
+/* Most terms sliding at once in a generated mode (the bordered system is
+ * solved by Cramer's rule in the mode's expressions). */
+#define DVC_HYB_SLIDE_MAX 3
 
 /* Frees the terms of a model and the region vectors of its modes. */
 void hyb_contacts_clear(dvc_hybrid_model_struct *m);

@@ -89,16 +89,27 @@ expect 0 "^accepted: " "two terms: verify" -- "$exe" verify "$tmp/two_ok.cert.js
 expect 0 "" "two terms: export" -- "$exe" export "$tmp/two_ok.cert.json" -o "$tmp/two.csv"
 awk -F, 'NF != 8 { bad = 1 } END { exit bad }' "$tmp/two.csv" && ok || bad "two terms: export rows not of 8 fields"
 # two terms (x' = -sgn x, y' = -sgn y): x sticks at t = 1, y reaches its
-# surface at t = 2 while x sticks: the LCP (13) says both stick, which
-# needs two sliding terms at once: exit 1, no output
+# surface at t = 2 while x sticks: the LCP (13) says both stick; the mode
+# sliding on both surfaces carries the run to T
 cat > "$tmp/two.json" <<EOF2
 {"states": ["x", "y"], "initial": {"mode": "cx>0&cy>0", "x": [1, 2]}, "T": 3,
  "decomposed": {"f0": ["0", "0"], "terms": {"cx": {"h": "x", "f+": [-1, 0], "f-": [1, 0]},
                                             "cy": {"h": "y", "f+": [0, -1], "f-": [0, 1]}}}}
 EOF2
-expect 1 "2 contacts sliding at once: sliding on several surfaces at once: not supported yet" \
-    "two surfaces at once" -- "$exe" enclose "$tmp/two.json" -o "$tmp/two.cert.json"
-absent "$tmp/two.cert.json" "two surfaces at once"
+expect 0 "2 crossings" "two surfaces at once: both stick" -- "$exe" enclose "$tmp/two.json" -o "$tmp/two.cert.json"
+grep -q '"active":{"cx":"+-","cy":"+-"},"lcp":{"contacts":\["cx","cy"\]' "$tmp/two.cert.json" && ok ||
+    bad "two surfaces at once: active set and lcp note"
+expect 0 "^accepted: " "two surfaces at once: verify" -- "$exe" verify "$tmp/two.cert.json"
+# sliding on both, x' = 2 sin t - sgn x: the weight of x reaches 1 at
+# t = pi/6 (enclosed), leaving one of two sliding surfaces: exit 1
+cat > "$tmp/leave.json" <<EOF2
+{"states": ["x", "y"], "initial": {"mode": "cx=0&cy=0", "x": [0, 0]}, "T": 1,
+ "decomposed": {"f0": ["2*sin(t)", "0"], "terms": {"cx": {"h": "x", "f+": [-1, 0], "f-": [1, 0]},
+                                            "cy": {"h": "y", "f+": [0, -1], "f-": [0, 1]}}}}
+EOF2
+expect 1 "t in \[5.235987755982.*leaving one of several sliding surfaces: not supported yet" \
+    "two sliding, one weight reaches 1" -- "$exe" enclose "$tmp/leave.json" -o "$tmp/leave.cert.json"
+absent "$tmp/leave.cert.json" "two sliding, one weight reaches 1"
 # two contacts, LCP (13) at t = 1 with one solution (both leave to h < 0):
 # decided and recorded; with f0_y = -1.5 three solutions at t = 2: refused
 # with the candidates, no output

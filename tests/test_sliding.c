@@ -236,6 +236,7 @@ static void test_two_contacts(void)
         mpfr_set_ui(e, 2, MPFR_RNDN);
         CHECK(contains(r->ev[1].t, e) &&
                   !strcmp(m->modes[r->ev[1].mode_after].name, "cx=0&cy=0") &&
+                  dvc_hybrid_event_kind_of(m, &r->ev[1]) == DVC_HYB_EV_ENTER_SLIDE &&
                   dvc_hybrid_event_lcp_terms(m, &r->ev[1], NULL) == 2,
               "two surfaces at once: second event %s", m->modes[r->ev[1].mode_after].name);
         mpfr_set_ui(e, 0, MPFR_RNDN);

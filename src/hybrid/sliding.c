@@ -13,11 +13,14 @@
 dvc_hybrid_event_kind dvc_hybrid_event_kind_of(const dvc_hybrid_model_t m,
                                                const dvc_hybrid_event *e)
 {
-    long a = hyb_sliding_term(m, &m->modes[e->mode_before]);
-    long b = hyb_sliding_term(m, &m->modes[e->mode_after]);
-    if (b >= 0 && a < 0) return DVC_HYB_EV_ENTER_SLIDE;
-    if (a >= 0 && b < 0) return DVC_HYB_EV_LEAVE_SLIDE;
-    return DVC_HYB_EV_CROSS;
+    /* a term starts sliding: enter; else a term stops sliding: leave */
+    const int *a = m->modes[e->mode_before].sides, *b = m->modes[e->mode_after].sides;
+    int enter = 0, leave = 0;
+    for (long l = 0; a && b && l < m->ncontacts; l++) {
+        enter |= b[l] == 2 && a[l] != 2;
+        leave |= a[l] == 2 && b[l] != 2;
+    }
+    return enter ? DVC_HYB_EV_ENTER_SLIDE : leave ? DVC_HYB_EV_LEAVE_SLIDE : DVC_HYB_EV_CROSS;
 }
 
 const char *dvc_hybrid_event_kind_name(dvc_hybrid_event_kind k)

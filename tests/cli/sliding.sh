@@ -97,7 +97,7 @@ cat > "$tmp/two.json" <<EOF2
                                             "cy": {"h": "y", "f+": [0, -1], "f-": [0, 1]}}}}
 EOF2
 expect 0 "2 crossings" "two surfaces at once: both stick" -- "$exe" enclose "$tmp/two.json" -o "$tmp/two.cert.json"
-grep -q '"active":{"cx":"+-","cy":"+-"},"lcp":{"contacts":\["cx","cy"\]' "$tmp/two.cert.json" && ok ||
+grep -q '"kind":"enter-slide","active":{"cx":"+-","cy":"+-"},"lcp":{"contacts":\["cx","cy"\]' "$tmp/two.cert.json" && ok ||
     bad "two surfaces at once: active set and lcp note"
 expect 0 "^accepted: " "two surfaces at once: verify" -- "$exe" verify "$tmp/two.cert.json"
 # sliding on both, x' = 2 sin t - sgn x: the weight of x reaches 1 at

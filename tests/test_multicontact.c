@@ -425,22 +425,68 @@ static void test_both_sliding(void)
     dvc_hybrid_result_init(r);
     mpfr_t e;
     mpfr_init2(e, RP);
-    /* 2 sin t - sgn x: the weight of f+ is (1 + 2 sin t) / 2, it reaches 1
-     * at t = pi / 6: an event whose time is enclosed, then refused */
-    both_sliding(m, "2*sin(t)", "0.5", 1);
+    /* 2 sin t - sgn x, 1/2 - sgn y: the weight of f+ of x is
+     * (1 + 2 sin t) / 2, it reaches 1 at t1 = pi / 6 (an enclosed event);
+     * x leaves to h > 0 (h'' = 2 cos t > 0) while y sticks:
+     * x = 2 (cos t1 - cos t) - (t - t1) until it is 0 again at t2 (bisected
+     * at 256 bits), where it crosses (|2 sin t2| > 1, decided by the LCP
+     * (13) with y sticking) */
+    both_sliding(m, "2*sin(t)", "0.5", 5);
     dvc_status st = dvc_hybrid_enclose(r, m);
-    mpfr_const_pi(e, MPFR_RNDN);
-    mpfr_div_ui(e, e, 6, MPFR_RNDN);
-    CHECK(st == DVC_NOT_CERTIFIED && contains(r->stop_t, e) &&
-              mpfr_get_d(&r->stop_t->right, MPFR_RNDU) - mpfr_get_d(&r->stop_t->left, MPFR_RNDD) <
-                  1e-12 &&
-              strstr(dvc_error_message(), "leaving one of several sliding surfaces"),
-          "both sliding, a weight reaches 1: %s: %s", dvc_status_name(st), dvc_error_message());
-    /* up to that time: x = y = 0 */
-    mpfr_set_ui(e, 0, MPFR_RNDN);
-    CHECK(r->nsteps > 0 && contains(r->x[r->nsteps]->e[0], e) &&
-              contains(r->x[r->nsteps]->e[1], e),
-          "both sliding: the state left the surfaces");
+    CHECK(st == DVC_OK && r->nevents == 2, "both sliding, a weight reaches 1: %s: %s, %ld events",
+          dvc_status_name(st), dvc_error_message(), r->nevents);
+    mpfr_t t1, lo, hi, mid, v, w;
+    mpfr_inits2(RP, t1, lo, hi, mid, v, w, (mpfr_ptr)0);
+    mpfr_const_pi(t1, MPFR_RNDN);
+    mpfr_div_ui(t1, t1, 6, MPFR_RNDN);
+    /* x(t) on the slip: v = 2 (cos t1 - cos t) - (t - t1) */
+#define XSLIP(t)                                                                                   \
+    do {                                                                                           \
+        mpfr_cos(v, t1, MPFR_RNDN);                                                                \
+        mpfr_cos(w, t, MPFR_RNDN);                                                                 \
+        mpfr_sub(v, v, w, MPFR_RNDN);                                                              \
+        mpfr_mul_ui(v, v, 2, MPFR_RNDN);                                                           \
+        mpfr_sub(w, t, t1, MPFR_RNDN);                                                             \
+        mpfr_sub(v, v, w, MPFR_RNDN);                                                              \
+    } while (0)
+    mpfr_set_ui(lo, 3, MPFR_RNDN);
+    mpfr_set_ui(hi, 4, MPFR_RNDN);
+    for (int it = 0; it < RP; it++) {
+        mpfr_add(mid, lo, hi, MPFR_RNDN);
+        mpfr_div_2ui(mid, mid, 1, MPFR_RNDN);
+        XSLIP(mid);
+        if (mpfr_sgn(v) > 0) mpfr_set(lo, mid, MPFR_RNDN);
+        else mpfr_set(hi, mid, MPFR_RNDN);
+    }
+    if (st == DVC_OK && r->nevents == 2) {
+        const dvc_hybrid_event *e0 = &r->ev[0], *e1 = &r->ev[1];
+        CHECK(contains(e0->t, t1) &&
+                  mpfr_get_d(&e0->t->right, MPFR_RNDU) - mpfr_get_d(&e0->t->left, MPFR_RNDD) < 1e-12 &&
+                  dvc_hybrid_event_kind_of(m, e0) == DVC_HYB_EV_LEAVE_SLIDE &&
+                  !strcmp(m->modes[e0->mode_after].name, "cx>0&cy=0"),
+              "both sliding: first event (pi/6, x leaves to h > 0): %s",
+              m->modes[e0->mode_after].name);
+        CHECK(contains(e1->t, lo) && !strcmp(m->modes[e1->mode_after].name, "cx<0&cy=0") &&
+                  dvc_hybrid_event_lcp_terms(m, e1, NULL) == 2,
+              "both sliding: second event (x crosses at %.17g): %s", mpfr_get_d(lo, MPFR_RNDN),
+              m->modes[e1->mode_after].name);
+        /* at t = 3 (on the slip): x closed form, y = 0 */
+        mpfi_t T;
+        dvc_ivec_t X;
+        mpfi_init2(T, 53);
+        dvc_ivec_init2(X, 2, 53);
+        mpfi_set_ui(T, 3);
+        mpfr_set_ui(mid, 3, MPFR_RNDN);
+        XSLIP(mid);
+        mpfr_set_ui(w, 0, MPFR_RNDN);
+        CHECK(dvc_hybrid_eval(X, m, r, T) == DVC_OK && contains(X->e[0], v) &&
+                  contains(X->e[1], w),
+              "both sliding: (x, y)(3) not enclosed");
+        mpfi_clear(T);
+        dvc_ivec_clear(X);
+    }
+#undef XSLIP
+    mpfr_clears(t1, lo, hi, mid, v, w, (mpfr_ptr)0);
     dvc_hybrid_model_clear(m);
     /* sin t / 2 - sgn x, 0.5 - sgn y: both weights stay inside (0, 1) */
     both_sliding(m, "sin(t)/2", "0.5", 2);

@@ -119,10 +119,10 @@ dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, in
  * switching functions "name" (h) and "name'+", "name'-" (a and b above;
  * with several terms "name'+@<regions of the others>"), the weights
  * "name'z@<mode>", "name'1-z@<mode>" of the modes sliding on several terms,
- * and their transitions. A model takes one decomposed form and no other
- * modes. A term reaching its surface while others slide is decided at the
- * event by Stewart's LCP (13) (docs/sliding.md section 5); a weight of a
- * mode sliding on several terms reaching 0 or 1 is refused when met. */
+ * h' of each term off its surface in a sliding mode ("name'@<mode>"), and
+ * their transitions. A model takes one decomposed form and no other modes.
+ * A term reaching its surface while others slide is decided at the event
+ * by Stewart's LCP (13) (docs/sliding.md section 5). */
 dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0, long nterms,
                                      const dvc_hybrid_term *terms,
                                      const dvc_expr_consts_t consts);

@@ -216,6 +216,42 @@ static dvc_status weights_text(char **z, long n, const char *const *f0, long nt,
     return st == DVC_OK ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
 }
 
+/* The field of the mode with regions s as texts (the same expressions as
+ * the modes' fields): F with the sliding terms' weights. */
+static char **field_texts(long n, const char *const *f0, long nt, const dvc_hybrid_term *terms,
+                          const dvc_ivec_t *grad, const int *s)
+{
+    long S[DVC_HYB_SIDES_MAX], ns = 0;
+    for (long l = 0; l < nt; l++)
+        if (s[l] == 2) S[ns++] = l;
+    if (ns > DVC_HYB_SLIDE_MAX) return NULL;
+    int sm[DVC_HYB_SIDES_MAX];
+    for (long l = 0; l < nt; l++) sm[l] = s[l] == 2 ? -1 : s[l];
+    char **f = base_texts(n, f0, nt, terms, sm, -1);
+    char *z[DVC_HYB_SLIDE_MAX] = {0};
+    if (f && ns > 0 && weights_text(z, n, f0, nt, terms, grad, s, S, ns) != DVC_OK) {
+        free_texts(f, n);
+        return NULL;
+    }
+    for (long i = 0; f && i < n; i++) {
+        for (long a = 0; a < ns && f[i]; a++) {
+            char *t = join4("+(", z[a], ")*((", terms[S[a]].fplus[i]);
+            char *u = t ? join4(t, ")-(", terms[S[a]].fminus[i], "))") : NULL;
+            char *v = u ? join4(f[i], u, "", "") : NULL;
+            free(t);
+            free(u);
+            free(f[i]);
+            f[i] = v;
+        }
+        if (!f[i]) {
+            free_texts(f, n);
+            f = NULL;
+        }
+    }
+    for (long a = 0; a < ns; a++) free(z[a]);
+    return f;
+}
+
 /* "name>0&other<0" for the regions s (2: "=0"), skipping term skip (no
  * comma: mode names appear in CSV files) */
 static char *regions_name(long nt, const dvc_hybrid_term *terms, const int *s, long skip)
@@ -590,6 +626,29 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
         }
         for (long b = 0; b < ns; b++) free(z[b]);
     }
+    const char **zeros = calloc((size_t)n, sizeof *zeros);
+    if (!zeros && st == DVC_OK) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; zeros && i < n; i++) zeros[i] = "0";
+    /* h' of each term off its surface in a mode that slides on others
+     * ("<term>'@<mode>" = c_k . f of the mode): the departure of a term that
+     * leaves a mode sliding on several (docs/sliding.md section 5) */
+    for (long q = 0; q < m->nmodes && st == DVC_OK; q++) {
+        const int *sq = m->modes[q].sides;
+        if (nsliding(nt, sq) < 1) continue;
+        for (long k = 0; k < nt && st == DVC_OK; k++) {
+            if (sq[k] == 2) continue;
+            char **f = field_texts(n, f0, nt, terms, grad, sq);
+            char *d = f ? dot_text(grad[k], k, (const char *const *)f, "+", zeros) : NULL;
+            char *gn = join4(terms[k].name, "'@", m->modes[q].name, "");
+            long g = -1;
+            st = d && gn ? dvc_hybrid_add_switch(m, gn, d, cc, &g)
+                         : dvc_error(DVC_ERR_NOMEM, "out of memory");
+            free_texts(f, n);
+            free(d);
+            free(gn);
+        }
+    }
+    free(zeros);
     for (long k = 0; k < nt; k++) dvc_ivec_clear(grad[k]);
     free(grad);
     free(s);

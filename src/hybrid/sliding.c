@@ -84,6 +84,29 @@ static int weights_inside(const hyb_ctx *c, long q, const mpfi_t T, const dvc_iv
     return ok;
 }
 
+/* h_j' in mode md when md slides on other terms (the switching function
+ * "<j>'@<md>"), or -1 */
+static long hprime_g(const dvc_hybrid_model_struct *m, const dvc_hybrid_mode *md, long j)
+{
+    size_t a = strlen(m->contacts[j].name), b = strlen(md->name);
+    for (long g = 0; g < m->ng; g++) {
+        const char *p = m->gname[g];
+        if (strlen(p) == a + 2 + b && !strncmp(p, m->contacts[j].name, a) && p[a] == '\'' &&
+            p[a + 1] == '@' && !strcmp(p + a + 2, md->name))
+            return g;
+    }
+    return -1;
+}
+
+/* the term that stops sliding from mode a to mode b (the first), or -1 */
+static long left_term(const dvc_hybrid_model_struct *m, const dvc_hybrid_mode *a,
+                      const dvc_hybrid_mode *b)
+{
+    for (long l = 0; a->sides && b->sides && l < m->ncontacts; l++)
+        if (a->sides[l] == 2 && b->sides[l] != 2) return l;
+    return -1;
+}
+
 int hyb_slide_reaches(const hyb_ctx *c, const dvc_hybrid_transition *tr, long *k)
 {
     const dvc_hybrid_model_struct *m = c->m;
@@ -346,12 +369,6 @@ dvc_status hyb_slide_enter_checks(hyb_ctx *c, const dvc_hybrid_transition *tr,
     const dvc_hybrid_contact *ct = &m->contacts[k];
     char tb[160];
     hyb_time_str(tb, sizeof tb, cd->T);
-    if (nslide(m, &m->modes[tr->from]) > 1 && term_of_h(m, tr->g) < 0) {
-        stop_at(c, cd->T, tr->g);
-        return dvc_error(DVC_NOT_CERTIFIED, "t in %s: '%s' reaches 0 in mode '%s': leaving one "
-                         "of several sliding surfaces: not supported yet (the departure from "
-                         "the surface is not proven)", tb, m->gname[tr->g], m->modes[tr->from].name);
-    }
     dvc_status st = hyb_apriori(Y, c, ms, cd->T, Xc);
     if (st != DVC_OK) {
         stop_at(c, cd->T, ct->h);
@@ -372,6 +389,32 @@ dvc_status hyb_slide_enter_checks(hyb_ctx *c, const dvc_hybrid_transition *tr,
                          m->gname[qfun(m, ms, k, -1)]);
     }
     long kr = term_of_h(m, tr->g);
+    if (kr < 0 && nslide(m, &m->modes[tr->from]) > 1) {
+        /* a weight of a mode sliding on several terms reached 0 or 1: term
+         * j leaves to side sd. At t* the weights of both modes agree, so
+         * h_j' = 0 there (h_j = 0 on the sliding motion); h_j'' of the
+         * side's sign over T* x X* and T* x Y makes h_j' and then h_j take
+         * that sign on (t*, sup T*] */
+        long j = left_term(m, &m->modes[tr->from], ms), g = j >= 0 ? hprime_g(m, ms, j) : -1;
+        int sd = j >= 0 ? ms->sides[j] : 0;
+        mpfi_t phi, d2;
+        mpfi_init2(phi, c->prec);
+        mpfi_init2(d2, c->prec);
+        int ok = g >= 0 && hyb_dphi_eval(phi, d2, c, g, ms, cd->T, Xc) == DVC_OK &&
+                 hyb_sgn(d2) == sd && hyb_dphi_eval(phi, d2, c, g, ms, cd->T, Y) == DVC_OK &&
+                 hyb_sgn(d2) == sd;
+        mpfi_clear(phi);
+        mpfi_clear(d2);
+        if (!ok) {
+            stop_at(c, cd->T, tr->g);
+            return dvc_error(DVC_NOT_CERTIFIED, "t in %s: '%s' reaches 0 in mode '%s': the "
+                             "departure of '%s' from its surface into mode '%s' is not proven "
+                             "(h'' of the side's sign)", tb, m->gname[tr->g],
+                             m->modes[tr->from].name, j >= 0 ? m->contacts[j].name : "?",
+                             ms->name);
+        }
+        return DVC_OK;
+    }
     if (kr < 0 || ms->sides[kr] == 2) return DVC_OK;
     /* the reached term crosses (LCP (13)) while k keeps sliding: the new
      * field must cross its surface in the same direction over T* x X* and
@@ -408,6 +451,17 @@ int hyb_slide_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
     return tk->from == tr->to && tk->g == m->contacts[j].h && tk->dir == -side;
 }
 
+int hyb_slide_weight_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
+                             const dvc_hybrid_transition *tk)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *mf = &m->modes[tr->from], *mt = &m->modes[tr->to];
+    if (nslide(m, mf) < 2 || term_of_h(m, tr->g) >= 0 || tk->from != tr->to) return 0;
+    long j = left_term(m, mf, mt);
+    /* hyb_slide_enter_checks proved h_j'' of the side's sign on T* */
+    return j >= 0 && nslide(m, mt) >= 1 && tk->g == m->contacts[j].h && tk->dir == -mt->sides[j];
+}
+
 int hyb_slide_lcp_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
                           const dvc_hybrid_transition *tk, const mpfi_t T, const dvc_ivec_t Xc,
                           const dvc_ivec_t Y)
@@ -440,11 +494,15 @@ int hyb_slide_departing(hyb_ctx *c, const dvc_hybrid_transition *tr, long mode,
     const dvc_hybrid_model_struct *m = c->m;
     const dvc_hybrid_result_struct *r = c->r;
     const dvc_hybrid_mode *md = &m->modes[mode];
-    if (!md->sides || hyb_sliding_term(m, md) >= 0 || r->nevents == 0) return 0;
+    if (!md->sides || r->nevents == 0) return 0;
     const dvc_hybrid_event *e = &r->ev[r->nevents - 1];
-    long j = hyb_sliding_term(m, &m->modes[e->mode_before]);
+    long j = left_term(m, &m->modes[e->mode_before], md);
     if (e->mode_after != mode || j < 0) return 0;
     int side = md->sides[j];
+    /* h_j' in md: a or b without sliding terms, else "<j>'@<md>"; at t* it
+     * is 0 (leaving by a weight) or of the side's sign (LCP departure) */
+    long gq = nslide(m, md) == 0 ? qfun(m, md, j, side) : hprime_g(m, md, j);
+    if (gq < 0) return 0;
     if (tr->from != mode || tr->g != m->contacts[j].h || tr->dir != -side) return 0;
     /* the grid point at the end of the event's step (sup T*) */
     long i0 = r->nsteps;
@@ -464,8 +522,7 @@ int hyb_slide_departing(hyb_ctx *c, const dvc_hybrid_transition *tr, long mode,
     dvc_ivec_set(Xh, X);
     for (long i = i0 - 1; i < r->nsteps; i++) dvc_ivec_hull(Xh, Xh, r->box[i]);
     mpfi_interv_fr(Th, &e->t->left, &Tstep->right);
-    int ok = hyb_dphi_eval(q, dq, c, qfun(m, md, j, side), md, Th, Xh) == DVC_OK &&
-             hyb_sgn(dq) == side;
+    int ok = hyb_dphi_eval(q, dq, c, gq, md, Th, Xh) == DVC_OK && hyb_sgn(dq) == side;
     mpfi_clear(q);
     mpfi_clear(dq);
     mpfi_clear(Th);

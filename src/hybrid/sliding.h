@@ -39,8 +39,11 @@ dvc_status hyb_slide_decide(hyb_ctx *c, const dvc_hybrid_transition *tr, long k,
                             const hyb_cand *cd, const dvc_ivec_t Xc, dvc_hybrid_transition *out);
 /* Entering the sliding mode tr->to at a time in cd->T from Xc: Y receives
  * an a-priori enclosure of the sliding motion on cd->T, on which the
- * Filippov condition a < 0 < b (weights strictly inside (0, 1), bordered
- * system regular) is proven; otherwise DVC_NOT_CERTIFIED. */
+ * weights of its sliding terms are proven strictly inside (0, 1) (one
+ * term: a < 0 < b; several: z and 1 - z > 0, the bordered system regular);
+ * a term that crosses (LCP (13)) is proven transversal, a term that leaves
+ * a mode sliding on several by its weight is proven to depart (h'' of its
+ * side's sign); otherwise DVC_NOT_CERTIFIED. */
 dvc_status hyb_slide_enter_checks(hyb_ctx *c, const dvc_hybrid_transition *tr,
                                   const hyb_cand *cd, const dvc_ivec_t Xc, dvc_ivec_t Y);
 /* 1 when tr leaves a sliding mode and tk is the transition of the new mode
@@ -48,6 +51,12 @@ dvc_status hyb_slide_enter_checks(hyb_ctx *c, const dvc_hybrid_transition *tr,
  * and h' = 0 at the event, h'' of the side's sign proven by the caller). */
 int hyb_slide_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
                       const dvc_hybrid_transition *tk);
+/* 1 when tr leaves a mode sliding on several terms by a weight reaching 0
+ * or 1 and tk is the new mode's transition back to the leaving term's
+ * surface: it cannot fire in the event's time enclosure (the departure was
+ * proven by hyb_slide_enter_checks). */
+int hyb_slide_weight_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
+                             const dvc_hybrid_transition *tk);
 /* 1 when tr was decided by Stewart's LCP (13) and puts a term that slid
  * before it on a side, and tk is the new mode's transition back to that
  * term's surface: it cannot fire on T (h = 0 at the event and h' of the

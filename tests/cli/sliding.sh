@@ -101,15 +101,17 @@ grep -q '"kind":"enter-slide","active":{"cx":"+-","cy":"+-"},"lcp":{"contacts":\
     bad "two surfaces at once: active set and lcp note"
 expect 0 "^accepted: " "two surfaces at once: verify" -- "$exe" verify "$tmp/two.cert.json"
 # sliding on both, x' = 2 sin t - sgn x: the weight of x reaches 1 at
-# t = pi/6 (enclosed), leaving one of two sliding surfaces: exit 1
+# t = pi/6 (enclosed), x leaves its surface while y sticks, then crosses
+# twice (LCP (13) with y sticking)
 cat > "$tmp/leave.json" <<EOF2
-{"states": ["x", "y"], "initial": {"mode": "cx=0&cy=0", "x": [0, 0]}, "T": 1,
- "decomposed": {"f0": ["2*sin(t)", "0"], "terms": {"cx": {"h": "x", "f+": [-1, 0], "f-": [1, 0]},
+{"states": ["x", "y"], "initial": {"mode": "cx=0&cy=0", "x": [0, 0]}, "T": 10,
+ "decomposed": {"f0": ["2*sin(t)", "0.5"], "terms": {"cx": {"h": "x", "f+": [-1, 0], "f-": [1, 0]},
                                             "cy": {"h": "y", "f+": [0, -1], "f-": [0, 1]}}}}
 EOF2
-expect 1 "t in \[5.235987755982.*leaving one of several sliding surfaces: not supported yet" \
-    "two sliding, one weight reaches 1" -- "$exe" enclose "$tmp/leave.json" -o "$tmp/leave.cert.json"
-absent "$tmp/leave.cert.json" "two sliding, one weight reaches 1"
+expect 0 "3 crossings" "two sliding, one weight reaches 1" -- "$exe" enclose "$tmp/leave.json" -o "$tmp/leave.cert.json"
+grep -q '"t_lo":"5.235987755982987[0-9]*e-01","t_hi":"5.23598775598299[0-9]*e-01","switch":"cx'"'"'1-z@cx=0&cy=0","from":"cx=0&cy=0","to":"cx>0&cy=0"' \
+    "$tmp/leave.cert.json" && ok || bad "two sliding: leave event at pi/6"
+expect 0 "^accepted: " "two sliding, leave: verify" -- "$exe" verify "$tmp/leave.cert.json"
 # two contacts, LCP (13) at t = 1 with one solution (both leave to h < 0):
 # decided and recorded; with f0_y = -1.5 three solutions at t = 2: refused
 # with the candidates, no output

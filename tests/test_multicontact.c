@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "dvicert/hybrid.h"
 #include "dvicert/hybrid_cert.h"
 #include "check.h"
@@ -394,6 +395,55 @@ static void test_two_contact(void)
     dvc_hybrid_result_clear(r);
 }
 
+/* The committed two-contact certificate with the LCP's event moved to
+ * another active set (a candidate the LCP excluded) or the three-mass
+ * certificate with an LCP event's active set changed, written with fresh
+ * digests (the writer derives kind, active and lcp from the modes): only
+ * the recomputation rejects. */
+static void ed_two(dvc_hybrid_cert_t c)
+{
+    c->res->ev[0].mode_after = dvc_hybrid_find_mode(c->model, "cx<0&cy=0");
+    for (long i = 0; i < c->res->nsteps; i++)
+        if (mpfr_cmp(c->res->t[i], &c->res->ev[0].t->right) >= 0) c->res->mode[i] = c->res->ev[0].mode_after;
+}
+static void ed_three(dvc_hybrid_cert_t c)
+{
+    /* event 10 (m3 reaches its surface while m1 sticks): m3 sticks too */
+    c->res->ev[9].mode_after = dvc_hybrid_find_mode(c->model, "m1=0&m2<0&m3=0");
+}
+static void tamper(const char *path, void (*edit)(dvc_hybrid_cert_t), const char *what)
+{
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "/tmp/test_multicontact_XXXXXX");
+    int fd = mkstemp(tmp);
+    REQUIRE(fd >= 0, "mkstemp");
+    close(fd);
+    dvc_hybrid_cert_t c, d;
+    dvc_hybrid_cert_init(c);
+    dvc_hybrid_cert_init(d);
+    REQUIRE(dvc_hybrid_cert_read(c, path) == DVC_OK, "%s: %s", what, dvc_error_message());
+    edit(c);
+    CHECK(dvc_hybrid_cert_write(c, tmp) == DVC_OK, "%s: write: %s", what, dvc_error_message());
+    dvc_status st = dvc_hybrid_cert_read(d, tmp);
+    CHECK(st == DVC_OK, "%s: read back: %s", what, dvc_error_message());
+    if (st == DVC_OK) st = dvc_hybrid_cert_verify(d, NULL);
+    CHECK(st == DVC_NOT_CERTIFIED && !strstr(dvc_error_message(), "digest"),
+          "%s: %s (%s)", what, dvc_status_name(st), dvc_error_message());
+    printf("tamper %s: %s\n", what, dvc_error_message());
+    dvc_hybrid_cert_clear(c);
+    dvc_hybrid_cert_clear(d);
+    remove(tmp);
+}
+
+static void test_tamper(const char *certs)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/two-contact/unique.cert.json", certs);
+    tamper(p, ed_two, "two-contact, another candidate");
+    snprintf(p, sizeof p, "%s/threemass/threemass.cert.json", certs);
+    tamper(p, ed_three, "three-mass, LCP event's active set");
+}
+
 /* ---- several terms sliding at once --------------------------------------- */
 
 /* x' = a - sgn x, y' = b - sgn y (decoupled) from x = y = 0 in mode
@@ -513,6 +563,7 @@ int main(int argc, char **argv)
     mpfr_div_ui(MU, MU, 10, MPFR_RNDN);
     test_two_contact();
     test_both_sliding();
+    test_tamper(argv[1]);
     test_threemass(argv[1]);
     mpfr_clears(PI, MU, (mpfr_ptr)0);
     mpfr_free_cache();

@@ -8,7 +8,9 @@
  * friction terms are decoupled: stick while |F_j| < 0.3) -- and the two
  * two-contact models (certs/two-contact/): decided when Stewart's LCP (13)
  * has one strictly complementary solution, refused with the candidates
- * when it has three. */
+ * when it has three; two terms sliding at once (entry, a weight reaching
+ * 1, the departure, against closed forms); edits of LCP events with fresh
+ * digests. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

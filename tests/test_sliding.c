@@ -197,8 +197,9 @@ static void test_two_contacts(void)
     mpfr_init2(e, RP);
     /* x' = -sgn x from 1, y' = 2 - sgn y from -1: y crosses at 1/3 (the
      * other side pushes on), x sticks at 1; y goes on alone */
+    /* 4 side modes, 2 x 2 sliding on one term, 1 sliding on both */
     two_d(m, "0", "2", "cx>0&cy<0", 1, -1, 3);
-    CHECK(m->nmodes == 8 && m->ncontacts == 2, "two terms: %ld modes", m->nmodes);
+    CHECK(m->nmodes == 9 && m->ncontacts == 2, "two terms: %ld modes", m->nmodes);
     dvc_status st = dvc_hybrid_enclose(r, m);
     CHECK(st == DVC_OK && r->nevents == 2, "two terms: %s, %ld events", dvc_error_message(),
           r->nevents);
@@ -224,15 +225,24 @@ static void test_two_contacts(void)
     }
     dvc_hybrid_model_clear(m);
     /* x' = -sgn x, y' = -sgn y from (1, 2): x sticks at 1, then y reaches
-     * its surface at 2 while x sticks: refused, not guessed */
+     * its surface at 2 while x sticks: Stewart's LCP (13) gives both
+     * sticking (unique, strictly complementary): the mode sliding on both
+     * surfaces (weights 1/2, 1/2) to T = 3 */
     two_d(m, "0", "0", "cx>0&cy>0", 1, 2, 3);
     st = dvc_hybrid_enclose(r, m);
-    CHECK(st == DVC_NOT_CERTIFIED && r->nevents == 1 &&
-              strstr(dvc_error_message(), "several contacts switch at once: not supported yet"),
-          "two surfaces at once: %s: %s", dvc_status_name(st), dvc_error_message());
-    mpfr_set_ui(e, 2, MPFR_RNDN);
-    CHECK(contains(r->stop_t, e), "two surfaces at once: t = 2 not in the reported time");
-    printf("two surfaces at once: %s\n", dvc_error_message());
+    CHECK(st == DVC_OK && r->nevents == 2, "two surfaces at once: %s: %s, %ld events",
+          dvc_status_name(st), dvc_error_message(), r->nevents);
+    if (st == DVC_OK && r->nevents == 2) {
+        mpfr_set_ui(e, 2, MPFR_RNDN);
+        CHECK(contains(r->ev[1].t, e) &&
+                  !strcmp(m->modes[r->ev[1].mode_after].name, "cx=0&cy=0") &&
+                  dvc_hybrid_event_kind_of(m, &r->ev[1]) == DVC_HYB_EV_ENTER_SLIDE &&
+                  dvc_hybrid_event_lcp_terms(m, &r->ev[1], NULL) == 2,
+              "two surfaces at once: second event %s", m->modes[r->ev[1].mode_after].name);
+        mpfr_set_ui(e, 0, MPFR_RNDN);
+        CHECK(contains(r->x[r->nsteps]->e[0], e) && contains(r->x[r->nsteps]->e[1], e),
+              "two surfaces at once: (x, y)(3) = 0 not enclosed");
+    }
     dvc_hybrid_model_clear(m);
     mpfr_clear(e);
     dvc_hybrid_result_clear(r);

@@ -27,7 +27,7 @@ typedef struct {
     dvc_expr_t *f;    /* n expressions of t and the state (field modes) */
     int *sides;       /* a mode of a decomposed model: per discontinuous term,
                        * 1 / -1: in its region h > 0 / h < 0, 2: sliding on
-                       * its surface h = 0 (at most one term slides); NULL
+                       * its surface h = 0 (at most 3 terms slide); NULL
                        * for a plain mode */
 } dvc_hybrid_mode;
 
@@ -114,13 +114,15 @@ dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, in
 /* Stewart's decomposed form x' = f0(t, x) + sum_j f^j(t, x) with nterms
  * discontinuous terms (contacts), Filippov's convex combination on a
  * surface h_j = 0 where the fields of both sides point toward it. Adds one
- * mode per assignment of regions with at most one term sliding, named by
- * its regions ("friction>0", "friction=0", "a>0&b<0"), the switching
- * functions "name" (h) and "name'+", "name'-" (a and b above; with several
- * terms "name'+@<regions of the others>") and their transitions. A model
- * takes one decomposed form and no other modes. Two terms on their surfaces
- * at once (one sliding while another reaches its surface) are refused when
- * met ("several contacts switch at once: not supported yet"). */
+ * mode per assignment of regions with at most 3 terms sliding, named by
+ * its regions ("friction>0", "friction=0", "a>0&b<0", "a=0&b=0"), the
+ * switching functions "name" (h) and "name'+", "name'-" (a and b above;
+ * with several terms "name'+@<regions of the others>"), the weights
+ * "name'z@<mode>", "name'1-z@<mode>" of the modes sliding on several terms,
+ * h' of each term off its surface in a sliding mode ("name'@<mode>"), and
+ * their transitions. A model takes one decomposed form and no other modes.
+ * A term reaching its surface while others slide is decided at the event
+ * by Stewart's LCP (13) (docs/sliding.md section 5). */
 dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0, long nterms,
                                      const dvc_hybrid_term *terms,
                                      const dvc_expr_consts_t consts);
@@ -165,6 +167,12 @@ dvc_hybrid_event_kind dvc_hybrid_event_kind_of(const dvc_hybrid_model_t m,
                                                const dvc_hybrid_event *e);
 /* "cross", "enter-slide", "leave-slide". */
 const char *dvc_hybrid_event_kind_name(dvc_hybrid_event_kind k);
+/* When the new active set at event e was decided by Stewart's LCP (13) (a
+ * term reached its surface while another slides): the number of terms on
+ * their surfaces there, and those terms in terms (room for the model's
+ * number of terms, may be NULL); else 0. */
+long dvc_hybrid_event_lcp_terms(const dvc_hybrid_model_t m, const dvc_hybrid_event *e,
+                                long *terms);
 /* The active set of mode md in Stewart's sense for term j: "+" (h > 0),
  * "-" (h < 0) or "+-" (sliding); NULL for a plain mode. */
 const char *dvc_hybrid_mode_active(const dvc_hybrid_mode *md, long j);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Stewart's decomposed form with discontinuous terms (docs/sliding.md
- * section 1), compiled into modes (one per assignment of regions with at
- * most one term sliding), the switching functions h, h'+ and h'- of each
- * term and their transitions, so that the event-driven engine integrates
+ * sections 1 and 5), compiled into modes (one per assignment of regions
+ * with at most DVC_HYB_SLIDE_MAX terms sliding), the switching functions h,
+ * h'+ and h'- of each term, the weights of the modes sliding on several
+ * terms, and their transitions, so that the event-driven engine integrates
  * it; the sliding field is written out as an expression (the bordered
  * system solved in closed form). */
 #include <stdio.h>
@@ -126,6 +127,129 @@ static char **base_texts(long n, const char *const *f0, long nt, const dvc_hybri
         }
     }
     return b;
+}
+
+static long nsliding(long nt, const int *s)
+{
+    long c = 0;
+    for (long l = 0; l < nt; l++) c += s[l] == 2;
+    return c;
+}
+
+static char *join4(const char *a, const char *b, const char *c, const char *d)
+{
+    size_t len = strlen(a) + strlen(b) + strlen(c) + strlen(d) + 1;
+    char *r = malloc(len);
+    if (r) snprintf(r, len, "%s%s%s%s", a, b, c, d);
+    return r;
+}
+
+/* determinant of the s x s matrix of texts G (row-major), by expansion
+ * along the first row */
+static char *det_text(char *const *G, long s)
+{
+    if (s == 1) {
+        char *r = cat(NULL, "(");
+        r = r ? cat(r, G[0]) : NULL;
+        return r ? cat(r, ")") : NULL;
+    }
+    char *r = cat(NULL, "(0");
+    char *minor[DVC_HYB_SLIDE_MAX * DVC_HYB_SLIDE_MAX];
+    for (long c = 0; c < s && r; c++) {
+        long k = 0;
+        for (long i = 1; i < s; i++)
+            for (long j = 0; j < s; j++)
+                if (j != c) minor[k++] = G[i * s + j];
+        char *d = det_text(minor, s - 1);
+        r = d ? cat(r, c % 2 ? "-(" : "+(") : (free(r), NULL);
+        r = r ? cat(r, G[c]) : NULL;
+        r = r ? cat(r, ")*") : NULL;
+        r = r ? cat(r, d) : NULL;
+        free(d);
+    }
+    return r ? cat(r, ")") : NULL;
+}
+
+/* The weights z_q (of f^q_+) of the terms of S sliding at once, in the
+ * regions s of the others: the bordered system (11) reduced with
+ * z^q_+ + z^q_- = 1 to G z = r, G_kq = c_k . (f^q_+ - f^q_-),
+ * r_k = -c_k . F_-, F_- the field with the terms of S in h < 0 (every
+ * c_k . x' = 0: the motion stays on all the surfaces); by Cramer's rule.
+ * Condition B' is det G != 0. z[a] receives the text of z_{S[a]}. */
+static dvc_status weights_text(char **z, long n, const char *const *f0, long nt,
+                               const dvc_hybrid_term *terms, const dvc_ivec_t *grad, const int *s,
+                               const long *S, long ns)
+{
+    int sm[DVC_HYB_SIDES_MAX];
+    for (long l = 0; l < nt; l++) sm[l] = s[l] == 2 ? -1 : s[l];
+    char **base = base_texts(n, f0, nt, terms, sm, -1);
+    char **zero = calloc((size_t)n, sizeof *zero);
+    char *G[DVC_HYB_SLIDE_MAX * DVC_HYB_SLIDE_MAX] = {0}, *r[DVC_HYB_SLIDE_MAX] = {0};
+    char *Gq[DVC_HYB_SLIDE_MAX * DVC_HYB_SLIDE_MAX];
+    dvc_status st = base && zero ? DVC_OK : DVC_ERR_NOMEM;
+    for (long i = 0; i < n && st == DVC_OK; i++) zero[i] = "0";
+    for (long a = 0; a < ns && st == DVC_OK; a++) {
+        long k = S[a];
+        char *d = dot_text(grad[k], k, (const char *const *)base, "+", (const char *const *)zero);
+        r[a] = d ? join4("-(", d, ")", "") : NULL;
+        free(d);
+        for (long b = 0; b < ns && r[a]; b++)
+            G[a * ns + b] = dot_text(grad[k], k, terms[S[b]].fplus, "-", terms[S[b]].fminus);
+        for (long b = 0; b < ns; b++)
+            if (!G[a * ns + b]) st = DVC_ERR_NOMEM;
+        if (!r[a]) st = DVC_ERR_NOMEM;
+    }
+    char *den = st == DVC_OK ? det_text(G, ns) : NULL;
+    if (!den) st = DVC_ERR_NOMEM;
+    for (long q = 0; q < ns && st == DVC_OK; q++) {
+        for (long i = 0; i < ns * ns; i++) Gq[i] = i % ns == q ? r[i / ns] : G[i];
+        char *num = det_text(Gq, ns);
+        z[q] = num ? join4("(", num, ")/", den) : NULL;
+        free(num);
+        if (!z[q]) st = DVC_ERR_NOMEM;
+    }
+    free(den);
+    for (long i = 0; i < ns * ns; i++) free(G[i]);
+    for (long a = 0; a < ns; a++) free(r[a]);
+    free(zero);
+    free_texts(base, n);
+    return st == DVC_OK ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
+}
+
+/* The field of the mode with regions s as texts (the same expressions as
+ * the modes' fields): F with the sliding terms' weights. */
+static char **field_texts(long n, const char *const *f0, long nt, const dvc_hybrid_term *terms,
+                          const dvc_ivec_t *grad, const int *s)
+{
+    long S[DVC_HYB_SIDES_MAX], ns = 0;
+    for (long l = 0; l < nt; l++)
+        if (s[l] == 2) S[ns++] = l;
+    if (ns > DVC_HYB_SLIDE_MAX) return NULL;
+    int sm[DVC_HYB_SIDES_MAX];
+    for (long l = 0; l < nt; l++) sm[l] = s[l] == 2 ? -1 : s[l];
+    char **f = base_texts(n, f0, nt, terms, sm, -1);
+    char *z[DVC_HYB_SLIDE_MAX] = {0};
+    if (f && ns > 0 && weights_text(z, n, f0, nt, terms, grad, s, S, ns) != DVC_OK) {
+        free_texts(f, n);
+        return NULL;
+    }
+    for (long i = 0; f && i < n; i++) {
+        for (long a = 0; a < ns && f[i]; a++) {
+            char *t = join4("+(", z[a], ")*((", terms[S[a]].fplus[i]);
+            char *u = t ? join4(t, ")-(", terms[S[a]].fminus[i], "))") : NULL;
+            char *v = u ? join4(f[i], u, "", "") : NULL;
+            free(t);
+            free(u);
+            free(f[i]);
+            f[i] = v;
+        }
+        if (!f[i]) {
+            free_texts(f, n);
+            f = NULL;
+        }
+    }
+    for (long a = 0; a < ns; a++) free(z[a]);
+    return f;
 }
 
 /* "name>0&other<0" for the regions s (2: "=0"), skipping term skip (no
@@ -348,6 +472,52 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
             free_texts(f, n);
         }
     }
+    /* modes with 2 to DVC_HYB_SLIDE_MAX terms sliding at once (the set S
+     * as a bit mask), the others in their regions */
+    for (long mask = 1; mask < (1L << nt) && st == DVC_OK; mask++) {
+        long S[DVC_HYB_SIDES_MAX], ns = 0;
+        for (long l = 0; l < nt; l++)
+            if (mask >> l & 1) S[ns++] = l;
+        if (ns < 2 || ns > DVC_HYB_SLIDE_MAX) continue;
+        for (long code = 0; code < (1L << (nt - ns)) && st == DVC_OK; code++) {
+            long bit = 0;
+            for (long l = 0; l < nt; l++)
+                s[l] = mask >> l & 1 ? 2 : (code >> bit++) & 1 ? -1 : 1;
+            char *z[DVC_HYB_SLIDE_MAX] = {0};
+            int sm[DVC_HYB_SIDES_MAX];
+            for (long l = 0; l < nt; l++) sm[l] = s[l] == 2 ? -1 : s[l];
+            char *name = regions_name(nt, terms, s, -1);
+            char **base = base_texts(n, f0, nt, terms, sm, -1);
+            char **f = calloc((size_t)n, sizeof *f);
+            if (!name || !base || !f) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+            if (st == DVC_OK) st = weights_text(z, n, f0, nt, terms, grad, s, S, ns);
+            /* f = F_- + sum_q z_q (f^q_+ - f^q_-) */
+            for (long i = 0; i < n && st == DVC_OK; i++) {
+                f[i] = join4("(", base[i], ")", "");
+                for (long a = 0; a < ns && f[i]; a++) {
+                    char *t = join4("+(", z[a], ")*((", terms[S[a]].fplus[i]);
+                    char *u = t ? join4(t, ")-(", terms[S[a]].fminus[i], "))") : NULL;
+                    char *v = u ? join4(f[i], u, "", "") : NULL;
+                    free(t);
+                    free(u);
+                    free(f[i]);
+                    f[i] = v;
+                }
+                if (!f[i]) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+            }
+            long q = -1;
+            if (st == DVC_OK) st = dvc_hybrid_add_mode_field(m, name, (const char *const *)f, cc, &q);
+            if (st == DVC_OK) {
+                m->modes[q].sides = malloc((size_t)nt * sizeof(int));
+                if (!m->modes[q].sides) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+                else memcpy(m->modes[q].sides, s, (size_t)nt * sizeof(int));
+            }
+            free(name);
+            free_texts(base, n);
+            free_texts(f, n);
+            for (long a = 0; a < ns; a++) free(z[a]);
+        }
+    }
     /* switching functions: every h, then a and b of each term per
      * assignment of the others' regions */
     for (long k = 0; k < nt && st == DVC_OK; k++)
@@ -391,6 +561,7 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
      * surface reached while sliding (refused at the event) */
     for (long q = 0; q < m->nmodes && st == DVC_OK; q++) {
         const int *sq = m->modes[q].sides;
+        if (nsliding(nt, sq) > 1) continue;
         long j = hyb_sliding_term(m, &m->modes[q]);
         if (j >= 0) {
             long o = hyb_others_index(nt, sq, j);
@@ -412,6 +583,72 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
                                            NULL);
         }
     }
+    /* several terms sliding: the weights z_q and 1 - z_q of each (leaving
+     * when one falls through 0: q goes to h < 0 / h > 0), and the other
+     * terms reaching their surfaces (decided by the LCP (13) at the event;
+     * the target given here is a placeholder) */
+    for (long q = 0; q < m->nmodes && st == DVC_OK; q++) {
+        const int *sq = m->modes[q].sides;
+        long ns = nsliding(nt, sq), S[DVC_HYB_SIDES_MAX], a = 0;
+        if (ns < 2) continue;
+        for (long l = 0; l < nt; l++)
+            if (sq[l] == 2) S[a++] = l;
+        char *z[DVC_HYB_SLIDE_MAX] = {0};
+        st = weights_text(z, n, f0, nt, terms, grad, sq, S, ns);
+        for (long b = 0; b < ns && st == DVC_OK; b++) {
+            long gz = -1, g1 = -1;
+            char *gn = join4(terms[S[b]].name, "'z@", m->modes[q].name, "");
+            char *t1 = join4("1-(", z[b], ")", "");
+            if (!gn || !t1) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+            if (st == DVC_OK) st = dvc_hybrid_add_switch(m, gn, z[b], cc, &gz);
+            if (st == DVC_OK) {
+                gn[strlen(terms[S[b]].name) + 1] = '\0';
+                char *g2 = join4(gn, "1-z@", m->modes[q].name, "");
+                st = g2 ? dvc_hybrid_add_switch(m, g2, t1, cc, &g1)
+                        : dvc_error(DVC_ERR_NOMEM, "out of memory");
+                free(g2);
+            }
+            free(gn);
+            free(t1);
+            memcpy(s2, sq, (size_t)nt * sizeof(int));
+            s2[S[b]] = -1;
+            if (st == DVC_OK) st = dvc_hybrid_add_transition(m, q, gz, -1, hyb_mode_of(m, s2), NULL, NULL);
+            s2[S[b]] = 1;
+            if (st == DVC_OK) st = dvc_hybrid_add_transition(m, q, g1, -1, hyb_mode_of(m, s2), NULL, NULL);
+        }
+        for (long k = 0; k < nt && st == DVC_OK; k++) {
+            if (sq[k] == 2) continue;
+            memcpy(s2, sq, (size_t)nt * sizeof(int));
+            s2[k] = 2;
+            long to = hyb_mode_of(m, s2);
+            st = dvc_hybrid_add_transition(m, q, m->contacts[k].h, -sq[k], to >= 0 ? to : q, NULL,
+                                           NULL);
+        }
+        for (long b = 0; b < ns; b++) free(z[b]);
+    }
+    const char **zeros = calloc((size_t)n, sizeof *zeros);
+    if (!zeros && st == DVC_OK) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; zeros && i < n; i++) zeros[i] = "0";
+    /* h' of each term off its surface in a mode that slides on others
+     * ("<term>'@<mode>" = c_k . f of the mode): the departure of a term that
+     * leaves a mode sliding on several (docs/sliding.md section 5) */
+    for (long q = 0; q < m->nmodes && st == DVC_OK; q++) {
+        const int *sq = m->modes[q].sides;
+        if (nsliding(nt, sq) < 1) continue;
+        for (long k = 0; k < nt && st == DVC_OK; k++) {
+            if (sq[k] == 2) continue;
+            char **f = field_texts(n, f0, nt, terms, grad, sq);
+            char *d = f ? dot_text(grad[k], k, (const char *const *)f, "+", zeros) : NULL;
+            char *gn = join4(terms[k].name, "'@", m->modes[q].name, "");
+            long g = -1;
+            st = d && gn ? dvc_hybrid_add_switch(m, gn, d, cc, &g)
+                         : dvc_error(DVC_ERR_NOMEM, "out of memory");
+            free_texts(f, n);
+            free(d);
+            free(gn);
+        }
+    }
+    free(zeros);
     for (long k = 0; k < nt; k++) dvc_ivec_clear(grad[k]);
     free(grad);
     free(s);

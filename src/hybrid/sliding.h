@@ -10,6 +10,9 @@
 
 /* Most discontinuous terms of a decomposed model. */
 #define DVC_HYB_SIDES_MAX 8
+/* Most terms sliding at once in a generated mode (the bordered system is
+ * solved by Cramer's rule in the mode's expressions). */
+#define DVC_HYB_SLIDE_MAX 3
 
 /* Frees the terms of a model and the region vectors of its modes. */
 void hyb_contacts_clear(dvc_hybrid_model_struct *m);
@@ -27,14 +30,20 @@ int hyb_slide_reaches(const hyb_ctx *c, const dvc_hybrid_transition *tr, long *k
 /* The surface of term k reached by tr at a time in cd->T with the state
  * Xc: *out receives the transition taken -- into sliding on it when the
  * field on the other side points back to the surface (Filippov), to the
- * other side when it points away; DVC_NOT_CERTIFIED when neither is proven
- * or when another term slides already ("several contacts switch at once"). */
+ * other side when it points away; DVC_NOT_CERTIFIED when neither is proven.
+ * When other terms slide, the new active set of all terms on their
+ * surfaces is the solution of Stewart's LCP (13) over T x Xc, taken only
+ * when it is proven unique and strictly complementary (Condition C');
+ * otherwise DVC_NOT_CERTIFIED with the candidates. */
 dvc_status hyb_slide_decide(hyb_ctx *c, const dvc_hybrid_transition *tr, long k,
                             const hyb_cand *cd, const dvc_ivec_t Xc, dvc_hybrid_transition *out);
 /* Entering the sliding mode tr->to at a time in cd->T from Xc: Y receives
  * an a-priori enclosure of the sliding motion on cd->T, on which the
- * Filippov condition a < 0 < b (weights strictly inside (0, 1), bordered
- * system regular) is proven; otherwise DVC_NOT_CERTIFIED. */
+ * weights of its sliding terms are proven strictly inside (0, 1) (one
+ * term: a < 0 < b; several: z and 1 - z > 0, the bordered system regular);
+ * a term that crosses (LCP (13)) is proven transversal, a term that leaves
+ * a mode sliding on several by its weight is proven to depart (h'' of its
+ * side's sign); otherwise DVC_NOT_CERTIFIED. */
 dvc_status hyb_slide_enter_checks(hyb_ctx *c, const dvc_hybrid_transition *tr,
                                   const hyb_cand *cd, const dvc_ivec_t Xc, dvc_ivec_t Y);
 /* 1 when tr leaves a sliding mode and tk is the transition of the new mode
@@ -42,6 +51,19 @@ dvc_status hyb_slide_enter_checks(hyb_ctx *c, const dvc_hybrid_transition *tr,
  * and h' = 0 at the event, h'' of the side's sign proven by the caller). */
 int hyb_slide_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
                       const dvc_hybrid_transition *tk);
+/* 1 when tr leaves a mode sliding on several terms by a weight reaching 0
+ * or 1 and tk is the new mode's transition back to the leaving term's
+ * surface: it cannot fire in the event's time enclosure (the departure was
+ * proven by hyb_slide_enter_checks). */
+int hyb_slide_weight_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
+                             const dvc_hybrid_transition *tk);
+/* 1 when tr was decided by Stewart's LCP (13) and puts a term that slid
+ * before it on a side, and tk is the new mode's transition back to that
+ * term's surface: it cannot fire on T (h = 0 at the event and h' of the
+ * side's sign proven over T x Xc and T x Y). */
+int hyb_slide_lcp_departs(const hyb_ctx *c, const dvc_hybrid_transition *tr,
+                          const dvc_hybrid_transition *tk, const mpfi_t T, const dvc_ivec_t Xc,
+                          const dvc_ivec_t Y);
 /* 1 when the transition tr of the current mode (entered by leaving the
  * sliding on a term at the last event, with no event since) back to that
  * surface cannot fire on the step Tstep with box X: h' is proven strictly

@@ -559,6 +559,8 @@ others:
     for (long k = 0; k < m->ntrans; k++) {
         if (m->trans[k].from != tr->to || m->trans[k].g == tr->g) continue;
         if (hyb_slide_departs(c, tr, &m->trans[k])) continue;
+        if (hyb_slide_lcp_departs(c, tr, &m->trans[k], cd->T, Xc, Y)) continue;
+        if (hyb_slide_weight_departs(c, tr, &m->trans[k])) continue;
         st = dvc_expr_eval_x(phi, m->g[m->trans[k].g], cd->T, Y);
         if (st != DVC_OK) goto out;
         if (mpfi_has_zero(phi)) {

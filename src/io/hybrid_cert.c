@@ -348,7 +348,7 @@ static const char *const keys_root[] = {"format", "version", "generator", "preci
 static const char *const keys_method[] = {"engine", "order", "guard_bits", "h", NULL};
 static const char *const keys_step[] = {"t", "x", "mode", "box", NULL};
 static const char *const keys_event[] = {"t_lo", "t_hi", "switch", "from", "to", "x", "dphi",
-                                         "class", "kind", "active", NULL};
+                                         "class", "kind", "active", "lcp", NULL};
 static const char *const keys_summary[] = {"steps", "crossings", "max_width_at_T_upper",
                                            "max_event_width_upper", NULL};
 

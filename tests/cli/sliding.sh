@@ -5,8 +5,10 @@
 # lists the enter-slide / leave-slide events with their active sets, verify
 # re-checks it, check accepts the 256-bit reference (./test_sliding --csv)
 # and rejects a perturbed copy, edits are rejected; bad decomposed models
-# exit 2 naming the field, two contact surfaces at once exit 1, with no
-# output file left.
+# exit 2 naming the field; contacts switching at once are decided by
+# Stewart's LCP (13) when its solution is unique and strictly
+# complementary (two-contact, three-mass) and refused with the candidates
+# otherwise (exit 1, no output file left).
 # usage: bash tests/cli/sliding.sh DVICERT SRCROOT
 set -u
 exe=${1:?usage: sliding.sh DVICERT SRCROOT}
@@ -87,31 +89,60 @@ expect 0 "^accepted: " "two terms: verify" -- "$exe" verify "$tmp/two_ok.cert.js
 expect 0 "" "two terms: export" -- "$exe" export "$tmp/two_ok.cert.json" -o "$tmp/two.csv"
 awk -F, 'NF != 8 { bad = 1 } END { exit bad }' "$tmp/two.csv" && ok || bad "two terms: export rows not of 8 fields"
 # two terms (x' = -sgn x, y' = -sgn y): x sticks at t = 1, y reaches its
-# surface at t = 2 while x sticks: exit 1, never a guessed active set
+# surface at t = 2 while x sticks: the LCP (13) says both stick; the mode
+# sliding on both surfaces carries the run to T
 cat > "$tmp/two.json" <<EOF2
 {"states": ["x", "y"], "initial": {"mode": "cx>0&cy>0", "x": [1, 2]}, "T": 3,
  "decomposed": {"f0": ["0", "0"], "terms": {"cx": {"h": "x", "f+": [-1, 0], "f-": [1, 0]},
                                             "cy": {"h": "y", "f+": [0, -1], "f-": [0, 1]}}}}
 EOF2
-expect 1 "several contacts switch at once: not supported yet" "two surfaces at once" -- \
-    "$exe" enclose "$tmp/two.json" -o "$tmp/two.cert.json"
-absent "$tmp/two.cert.json" "two surfaces at once"
-# Stewart's three-mass problem (15): certified through its first 9
-# switching points, then m3 reaches its surface while m1 sticks (t = 3.8806):
-# refused there, with the certified part reported
-cat > "$tmp/threemass.json" <<'EOF2'
-{"states": ["x1", "x2", "x3", "v1", "v2", "v3"], "constants": {"mu": "0.3"},
- "decomposed": {"f0": ["v1", "v2", "v3", "-x1 + (x2 - x1) - v1", "(x1 - x2) + (x3 - x2) - v2",
-                       "(x2 - x3) - v3 + 10*cos(pi*t)"],
-  "terms": {"m1": {"h": "v1", "f+": [0, 0, 0, "-mu", 0, 0], "f-": [0, 0, 0, "mu", 0, 0]},
-            "m2": {"h": "v2", "f+": [0, 0, 0, 0, "-mu", 0], "f-": [0, 0, 0, 0, "mu", 0]},
-            "m3": {"h": "v3", "f+": [0, 0, 0, 0, 0, "-mu"], "f-": [0, 0, 0, 0, 0, "mu"]}}},
- "initial": {"mode": "m1<0&m2>0&m3>0", "x": [-1, 1, -1, -1, 1, 1]}, "T": 10, "h": 0.05}
+expect 0 "2 crossings" "two surfaces at once: both stick" -- "$exe" enclose "$tmp/two.json" -o "$tmp/two.cert.json"
+grep -q '"kind":"enter-slide","active":{"cx":"+-","cy":"+-"},"lcp":{"contacts":\["cx","cy"\]' "$tmp/two.cert.json" && ok ||
+    bad "two surfaces at once: active set and lcp note"
+expect 0 "^accepted: " "two surfaces at once: verify" -- "$exe" verify "$tmp/two.cert.json"
+# sliding on both, x' = 2 sin t - sgn x: the weight of x reaches 1 at
+# t = pi/6 (enclosed), x leaves its surface while y sticks, then crosses
+# twice (LCP (13) with y sticking)
+cat > "$tmp/leave.json" <<EOF2
+{"states": ["x", "y"], "initial": {"mode": "cx=0&cy=0", "x": [0, 0]}, "T": 10,
+ "decomposed": {"f0": ["2*sin(t)", "0.5"], "terms": {"cx": {"h": "x", "f+": [-1, 0], "f-": [1, 0]},
+                                            "cy": {"h": "y", "f+": [0, -1], "f-": [0, 1]}}}}
 EOF2
-expect 1 "t in \[3.88061.*'m3' reaches its surface while 'm1' slides: several contacts switch at once" \
-    "three-mass: two surfaces at once" -- "$exe" enclose "$tmp/threemass.json" -o "$tmp/tm.cert.json"
-grep -q "certified up to t = 3.87.*9 crossings" "$tmp/out" && ok || bad "three-mass: certified part"
-absent "$tmp/tm.cert.json" "three-mass"
+expect 0 "3 crossings" "two sliding, one weight reaches 1" -- "$exe" enclose "$tmp/leave.json" -o "$tmp/leave.cert.json"
+grep -q '"t_lo":"5.235987755982987[0-9]*e-01","t_hi":"5.23598775598299[0-9]*e-01","switch":"cx'"'"'1-z@cx=0&cy=0","from":"cx=0&cy=0","to":"cx>0&cy=0"' \
+    "$tmp/leave.cert.json" && ok || bad "two sliding: leave event at pi/6"
+expect 0 "^accepted: " "two sliding, leave: verify" -- "$exe" verify "$tmp/leave.cert.json"
+# two contacts, LCP (13) at t = 1 with one solution (both leave to h < 0):
+# decided and recorded; with f0_y = -1.5 three solutions at t = 2: refused
+# with the candidates, no output
+expect 0 "1 crossings" "two-contact: unique LCP solution" -- \
+    "$exe" enclose "$src/certs/two-contact/unique.json" -o "$tmp/u.cert.json"
+grep -q '"active":{"cx":"-","cy":"-"},"lcp":{"contacts":\["cx","cy"\],"size":6,"solutions":1' \
+    "$tmp/u.cert.json" && ok || bad "two-contact: lcp note"
+expect 0 "^accepted: " "two-contact: verify" -- "$exe" verify "$tmp/u.cert.json"
+expect 0 "^accepted: " "two-contact: committed certificate" -- \
+    "$exe" verify "$src/certs/two-contact/unique.cert.json"
+sed 's/"lcp":{"contacts":\["cx","cy"\]/"lcp":{"contacts":["cy"]/' "$tmp/u.cert.json" > "$tmp/ul.json"
+cmp -s "$tmp/u.cert.json" "$tmp/ul.json" && bad "the sed edit did not apply" || ok
+expect 2 "field 'lcp'" "verify rejects an edited lcp note" -- "$exe" verify "$tmp/ul.json"
+sed 's/,"lcp":{[^}]*}//' "$tmp/u.cert.json" > "$tmp/un.json"
+cmp -s "$tmp/u.cert.json" "$tmp/un.json" && bad "the sed edit did not apply" || ok
+expect 2 "field 'lcp': missing" "verify rejects a removed lcp note" -- "$exe" verify "$tmp/un.json"
+sed 's/"active":{"cx":"-","cy":"-"}/"active":{"cx":"+-","cy":"-"}/' "$tmp/u.cert.json" > "$tmp/ua.json"
+cmp -s "$tmp/u.cert.json" "$tmp/ua.json" && bad "the sed edit did not apply" || ok
+expect 2 "field 'active'" "verify rejects an edited active set" -- "$exe" verify "$tmp/ua.json"
+expect 1 "3 solution(s): (cx:- cy:-), (cx:- cy:+-), (cx:+- cy:+-).*Condition C'" \
+    "two-contact: three LCP solutions, refused with the candidates" -- \
+    "$exe" enclose "$src/certs/two-contact/ambiguous.json" -o "$tmp/a.cert.json"
+absent "$tmp/a.cert.json" "two-contact: ambiguous"
+# Stewart's three-mass problem (15): all 22 switching points on [0, 10]
+# (13 of them decided by the LCP (13) while m1 sticks), verified
+expect 0 "22 crossings" "three-mass: certified on [0, 10]" -- \
+    "$exe" enclose "$src/certs/threemass/threemass.json" -o "$tmp/tm.cert.json"
+n=$(grep -o '"lcp":' "$tmp/tm.cert.json" | wc -l)
+[ "$n" -eq 13 ] && ok || bad "three-mass: $n events decided by the LCP, expected 13"
+expect 0 "^accepted: .*22 crossings" "three-mass: committed certificate" -- \
+    "$exe" verify "$src/certs/threemass/threemass.cert.json"
 # sliding start off the surface: exit 1 with the reason
 cat > "$tmp/off.json" <<EOF2
 {"states": ["x", "v"], "initial": {"mode": "c=0", "x": [0, 0.5]}, "T": 1,

@@ -173,12 +173,14 @@ dvc_status dvc_cert_route_opts_(const dvc_cert_t c, const dvc_dlvi_opts *o, dvc_
 /* A certified bound is finite by contract: an overflow (e.g. data in units
  * that make the error recursion exceed the double range) is "not
  * certified", naming the step and the quantity. */
-static dvc_status state_bound(mpfi_t e, const mpfr_t x, int up, long i, const char *field)
+static dvc_status state_bound(mpfi_t e, const mpfr_t x, int up, long i, const char *field, char *txt)
 {
     char *s = bound_str(x, up);
     dvc_status st;
     if (!s) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     st = dvc_ival_set_str(e, s);
+    if (txt && strlen(s) < DVC_CERT_DEC_LEN) memcpy(txt, s, strlen(s) + 1);
+    else if (txt) txt[0] = '\0';
     free(s);
     if (st != DVC_OK || !dvc_ival_is_finite(e))
         st = dvc_error(DVC_NOT_CERTIFIED, "step %ld: the bound '%s' is not finite (overflow: "
@@ -349,28 +351,38 @@ void dvc_cert_point_of_result_(dvc_dlvi_point *pt, const dvc_dlvi_result_t r, lo
     }
 }
 
-dvc_status dvc_cert_state_point_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt)
+dvc_status dvc_cert_state_point_txt_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt,
+                                    char (*txt)[DVC_CERT_DEC_LEN])
 {
     long n = tb->n, m = tb->m, i = pt->i;
     dvc_status st;
+#define TXT(k) (txt ? txt[k] : NULL)
     memcpy(tb->x + row * n, pt->x, (size_t)n * sizeof *pt->x);
     memcpy(tb->y + row * m, pt->y, (size_t)m * sizeof *pt->y);
-    st = state_bound(tb->eps_x[row], pt->eps_x, 1, i, "eps_x");
-    if (st == DVC_OK) st = state_bound(tb->eps_y[row], pt->eps_y, 1, i, "eps_y");
+    st = state_bound(tb->eps_x[row], pt->eps_x, 1, i, "eps_x", TXT(0));
+    if (st == DVC_OK) st = state_bound(tb->eps_y[row], pt->eps_y, 1, i, "eps_y", TXT(1));
     if (st == DVC_OK && i >= 1) {
         mpfr_t tmp;
         mpfr_init2(tmp, tb->prec);
         mpfr_set_d(tmp, pt->ry, MPFR_RNDU);
-        st = state_bound(tb->ry[row], tmp, 1, i, "ry");
+        st = state_bound(tb->ry[row], tmp, 1, i, "ry", TXT(2));
         mpfr_clear(tmp);
     } else if (st == DVC_OK) {
         mpfi_set_ui(tb->ry[row], 0);
+        if (txt) strcpy(txt[2], "0");
     }
     for (long k = 0; k < m && st == DVC_OK; k++) {
-        st = state_bound(tb->yhat_lo[row * m + k], &pt->yhat[k].left, 0, i, "yhat");
-        if (st == DVC_OK) st = state_bound(tb->yhat_hi[row * m + k], &pt->yhat[k].right, 1, i, "yhat");
+        st = state_bound(tb->yhat_lo[row * m + k], &pt->yhat[k].left, 0, i, "yhat", TXT(3 + 2 * k));
+        if (st == DVC_OK)
+            st = state_bound(tb->yhat_hi[row * m + k], &pt->yhat[k].right, 1, i, "yhat", TXT(4 + 2 * k));
     }
+#undef TXT
     return st;
+}
+
+dvc_status dvc_cert_state_point_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt)
+{
+    return dvc_cert_state_point_txt_(tb, row, pt, NULL);
 }
 
 dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_point *pt,

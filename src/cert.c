@@ -11,6 +11,7 @@
 #include "dvicert_version.h"
 #include "dvicert/problem.h"
 #include "io/cert_json.h"
+#include "io/json.h"
 
 /* Significant digits of stated bounds (rounded outward: still rigorous). */
 #define CERT_DIGITS 12
@@ -173,15 +174,45 @@ dvc_status dvc_cert_route_opts_(const dvc_cert_t c, const dvc_dlvi_opts *o, dvc_
 /* A certified bound is finite by contract: an overflow (e.g. data in units
  * that make the error recursion exceed the double range) is "not
  * certified", naming the step and the quantity. */
+/* bound_str into buf without MPFR's printing: the same text, from the exact
+ * integer form of the widened value (0: not handled, use bound_str). */
+static int bound_txt(char buf[DVC_CERT_DEC_LEN], const mpfr_t x, int up)
+{
+    mpz_t W, a;
+    mpfr_exp_t e;
+    int ok;
+    if (!mpfr_number_p(x)) return 0;
+    if (mpfr_zero_p(x)) {
+        strcpy(buf, "0");
+        return 1;
+    }
+    mpz_inits(W, a, (mpz_ptr)0);
+    e = mpfr_get_z_2exp(W, x);
+    /* x (1 +- 2^-CERT_SLACK_BITS) = (W 2^S +- |W|) 2^(e - S), exactly */
+    mpz_abs(a, W);
+    mpz_mul_2exp(W, W, CERT_SLACK_BITS);
+    if (up) mpz_add(W, W, a);
+    else mpz_sub(W, W, a);
+    ok = dvc_dec_round_z_(buf, DVC_CERT_DEC_LEN, W, (long)e - CERT_SLACK_BITS, up, CERT_DIGITS);
+    mpz_clears(W, a, (mpz_ptr)0);
+    return ok;
+}
+
 static dvc_status state_bound(mpfi_t e, const mpfr_t x, int up, long i, const char *field, char *txt)
 {
-    char *s = bound_str(x, up);
-    dvc_status st;
-    if (!s) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    st = dvc_ival_set_str(e, s);
-    if (txt && strlen(s) < DVC_CERT_DEC_LEN) memcpy(txt, s, strlen(s) + 1);
-    else if (txt) txt[0] = '\0';
-    free(s);
+    char fast[DVC_CERT_DEC_LEN];
+    dvc_status st = DVC_OK;
+    if (bound_txt(fast, x, up)) {
+        if (!dvc_dec_enclose_fast_(e, fast)) st = dvc_ival_set_str(e, fast);
+        if (txt) strcpy(txt, fast);
+    } else {
+        char *s = bound_str(x, up);
+        if (!s) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        st = dvc_ival_set_str(e, s);
+        if (txt && strlen(s) < DVC_CERT_DEC_LEN) memcpy(txt, s, strlen(s) + 1);
+        else if (txt) txt[0] = '\0';
+        free(s);
+    }
     if (st != DVC_OK || !dvc_ival_is_finite(e))
         st = dvc_error(DVC_NOT_CERTIFIED, "step %ld: the bound '%s' is not finite (overflow: "
                        "rescale the problem's data)", i, field);
@@ -413,8 +444,9 @@ dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_p
     }
     if (!label) return DVC_OK;
     dvc_cert_time_label(lab, tb->T, tb->N, i);
+    if (strcmp(lab, label) == 0) return DVC_OK;
     legacy_time_label(lab_old, tb->T, tb->N, i);
-    if (strcmp(lab, label) != 0 && strcmp(lab_old, label) != 0)
+    if (strcmp(lab_old, label) != 0)
         return dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 't': '%s' is not the grid time %s", i,
                          label, lab);
     return DVC_OK;

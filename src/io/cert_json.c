@@ -317,6 +317,7 @@ static void step_texts(sbuf *line, sbuf *canon, const step_txt *s, long i)
 /* s: the text of a JSON string, NULL when the value is not a string */
 static dvc_status read_dec_s(mpfi_t x, const char *s, const char *file, long i, const char *field)
 {
+    if (s && dvc_dec_enclose_fast_(x, s)) return DVC_OK;
     if (!s || dvc_ival_set_str(x, s) != DVC_OK || strchr(s, '[') || !dvc_ival_is_finite(x))
         return dvc_error(DVC_ERR_INPUT, "%s: step %ld field '%s': expected a finite decimal string",
                          file, i, field);
@@ -351,6 +352,7 @@ static dvc_status read_hex_s(double *d, const char *s, const char *file, long i,
 {
     char *end;
     if (!s || !is_exact_hex(s)) goto bad;
+    if (dvc_hex_normal_(d, s)) return DVC_OK;
     errno = 0;
     *d = strtod(s, &end);
     if (*end != '\0' || !isfinite(*d) || errno == ERANGE)

@@ -2,6 +2,7 @@
 #include "io/json.h"
 #include "dvicert/files.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <math.h>
@@ -258,4 +259,163 @@ dvc_status dvc_json_tagged_digest(char out[17], const json_t *j, const char *fil
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s' must be fnv1a64:<16 hex digits>", file, field);
     memcpy(out, json_string_value(j) + 8, 17);
     return DVC_OK;
+}
+
+/* ---- fast exact conversions of the texts certificates consist of ---- */
+
+int dvc_hex_normal_(double *d, const char *s)
+{
+    uint64_t sign = 0, frac = 0, bits;
+    int lead, nd = 0, eneg = 0;
+    long ex = 0;
+    if (*s == '-') {
+        sign = UINT64_C(1) << 63;
+        s++;
+    }
+    if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || (s[2] != '0' && s[2] != '1')) return 0;
+    lead = s[2] - '0';
+    s += 3;
+    if (*s == '.')
+        for (s++; isxdigit((unsigned char)*s); s++) {
+            if (++nd > 13) return 0;
+            frac = frac << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0'
+                                                                       : tolower((unsigned char)*s) - 'a' + 10);
+        }
+    if (*s != 'p' && *s != 'P') return 0;
+    s++;
+    if (*s == '+' || *s == '-') eneg = *s++ == '-';
+    if (!isdigit((unsigned char)*s)) return 0;
+    for (int k = 0; isdigit((unsigned char)*s); s++, k++) {
+        if (k >= 6) return 0;
+        ex = 10 * ex + (*s - '0');
+    }
+    if (*s != '\0') return 0;
+    if (eneg) ex = -ex;
+    frac <<= 4 * (13 - nd);
+    if (lead == 0) {
+        if (frac != 0) return 0; /* the subnormal notation */
+        bits = sign;
+    } else {
+        if (ex < -1022 || ex > 1023) return 0;
+        bits = sign | (uint64_t)(ex + 1023) << 52 | frac;
+    }
+    memcpy(d, &bits, sizeof *d);
+    return 1;
+}
+
+/* 5^k for k <= 27: below 2^64, so an exact operand of mpfr_mul_ui/div_ui */
+static unsigned long pow5(int k)
+{
+    unsigned long r = 1;
+    while (k-- > 0) r *= 5;
+    return r;
+}
+
+int dvc_dec_enclose_fast_(mpfi_t x, const char *s)
+{
+    uint64_t D = 0;
+    int neg = 0, nd = 0, ex = 0, eneg = 0, ne = 0;
+    long k;
+    const char *p = s;
+    mpfr_t t;
+    if (strcmp(s, "0") == 0) {
+        mpfr_set_zero(&x->left, 1);
+        mpfr_set_zero(&x->right, 1);
+        return 1;
+    }
+    if (*p == '-') {
+        neg = 1;
+        p++;
+    }
+    if (!isdigit((unsigned char)*p) || *p == '0') return 0;
+    D = (uint64_t)(*p++ - '0');
+    nd = 1;
+    if (*p == '.') {
+        for (p++; isdigit((unsigned char)*p); p++) {
+            if (++nd > 19) return 0;
+            D = 10 * D + (uint64_t)(*p - '0');
+        }
+    }
+    if (*p != 'e') return 0;
+    p++;
+    if (*p == '+' || *p == '-') eneg = *p++ == '-';
+    for (; isdigit((unsigned char)*p); p++) {
+        if (++ne > 3) return 0;
+        ex = 10 * ex + (*p - '0');
+    }
+    if (ne == 0 || *p != '\0') return 0;
+    /* value = D 10^k */
+    k = (eneg ? -ex : ex) - (nd - 1);
+    if (k < -27 || k > 27) return 0;
+    /* D (< 10^19 < 2^64) is exact at 64 bits; one correctly rounded
+     * multiplication or division by 5^|k| and an exact scaling by 2^k give
+     * the decimal's correctly rounded ends, as mpfr_strtofr would */
+    if (sizeof(unsigned long) < 8) return 0;
+    mpfr_init2(t, 64);
+    mpfr_set_ui(t, (unsigned long)D, MPFR_RNDN);
+    if (neg) mpfr_neg(t, t, MPFR_RNDN);
+    for (int e = 0; e < 2; e++) {
+        mpfr_ptr r = e ? &x->right : &x->left;
+        mpfr_rnd_t rnd = e ? MPFR_RNDU : MPFR_RNDD;
+        if (k >= 0) mpfr_mul_ui(r, t, pow5((int)k), rnd);
+        else mpfr_div_ui(r, t, pow5((int)-k), rnd);
+        mpfr_mul_2si(r, r, k, rnd);
+    }
+    mpfr_clear(t);
+    return 1;
+}
+
+int dvc_dec_round_z_(char *buf, size_t size, const mpz_t W, long e, int up, int digits)
+{
+    mpz_t num, den, q, lim;
+    long k;
+    int neg = mpz_sgn(W) < 0, ok = 0, ceil_mag;
+    char dg[24];
+    double approx;
+    long dexp;
+    if (mpz_sgn(W) == 0) {
+        if (size < 2) return 0;
+        strcpy(buf, "0");
+        return 1;
+    }
+    if (digits < 2 || digits > 18) return 0;
+    /* magnitude rounded up for an upper bound of a positive number or a
+     * lower bound of a negative one */
+    ceil_mag = up != neg;
+    approx = mpz_get_d_2exp(&dexp, W); /* |approx| in [0.5, 1): W = approx 2^dexp */
+    k = (long)floor(log10(fabs(approx)) + (double)(dexp + e) * 0.30102999566398120) - (digits - 1);
+    if (k < -400 || k > 400) return 0;
+    mpz_inits(num, den, q, lim, (mpz_ptr)0);
+    for (int tries = 0; tries < 3; tries++) {
+        /* q = |W| 2^e / 10^k rounded to an integer in the direction wanted */
+        mpz_abs(num, W);
+        mpz_set_ui(den, 1);
+        if (e >= 0) mpz_mul_2exp(num, num, (mp_bitcnt_t)e);
+        else mpz_mul_2exp(den, den, (mp_bitcnt_t)-e);
+        mpz_ui_pow_ui(lim, 10, (unsigned long)labs(k));
+        if (k >= 0) mpz_mul(den, den, lim);
+        else mpz_mul(num, num, lim);
+        if (ceil_mag) mpz_cdiv_q(q, num, den);
+        else mpz_fdiv_q(q, num, den);
+        mpz_ui_pow_ui(lim, 10, (unsigned long)digits);
+        if (mpz_cmp(q, lim) >= 0) { /* one digit too many (or rounded up to 10^digits) */
+            k++;
+            continue;
+        }
+        mpz_ui_pow_ui(lim, 10, (unsigned long)(digits - 1));
+        if (mpz_cmp(q, lim) < 0) {
+            k--;
+            continue;
+        }
+        ok = 1;
+        break;
+    }
+    if (ok) {
+        long x10 = k + digits - 1;
+        mpz_get_str(dg, 10, q);
+        ok = snprintf(buf, size, "%s%c.%se%c%02ld", neg ? "-" : "", dg[0], dg + 1, x10 < 0 ? '-' : '+',
+                      labs(x10)) < (int)size;
+    }
+    mpz_clears(num, den, q, lim, (mpz_ptr)0);
+    return ok;
 }

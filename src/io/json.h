@@ -67,6 +67,22 @@ dvc_status dvc_json_digest_root(char buf[17], const json_t *root);
  * names field of file in messages. */
 dvc_status dvc_json_tagged_digest(char out[17], const json_t *j, const char *file, const char *field);
 
+/* ---- exact conversions of certificate texts without MPFR's string
+ * functions (each returns 0 for a text or value it does not handle; the
+ * caller then takes the general route) ---- */
+
+/* *d <- s, a hexadecimal float [-]0x(0|1)[.h{0,13}]p[+-]d of a normal
+ * binary64 number or a zero, exactly. */
+int dvc_hex_normal_(double *d, const char *s);
+/* x <- the decimal s, "0" or [-]d[.d...]e[+-]d{1,3} with at most 19
+ * significant digits and a value D 10^k with |k| <= 27: its ends rounded
+ * outward at x's precision, correctly (the enclosure mpfr_strtofr gives). */
+int dvc_dec_enclose_fast_(mpfi_t x, const char *s);
+/* buf <- W 2^e rounded to `digits` significant decimal digits, up (toward
+ * +inf) or down, in the form of printf's %.{digits-1}e ("4.51592598888e-02";
+ * "0" for zero): the text mpfr_snprintf's %.*RUe / %.*RDe gives. */
+int dvc_dec_round_z_(char *buf, size_t size, const mpz_t W, long e, int up, int digits);
+
 #ifdef __cplusplus
 }
 #endif

@@ -201,50 +201,6 @@ static void sb_q(sbuf *b, const char *t)
     sb_put(b, "\"", 1);
 }
 
-/* printf's %a of d, exactly as glibc writes it ("0x1.8p+1", "0x0p+0"),
- * without going through vfprintf for normal numbers and zeros. */
-static void hex_double(char buf[40], double d)
-{
-    static const char hx[] = "0123456789abcdef";
-    uint64_t bits, man;
-    int ex, k = 0, nd = 13;
-    char *p = buf;
-    memcpy(&bits, &d, sizeof bits);
-    man = bits & ((UINT64_C(1) << 52) - 1);
-    ex = (int)((bits >> 52) & 0x7ff);
-    if (ex == 0x7ff || (ex == 0 && man != 0)) {
-        dvc_double_hex(buf, d); /* inf, nan, subnormal */
-        return;
-    }
-    if (bits >> 63) *p++ = '-';
-    *p++ = '0';
-    *p++ = 'x';
-    if (ex == 0) {
-        memcpy(p, "0p+0", 5);
-        return;
-    }
-    *p++ = '1';
-    while (nd > 0 && ((man >> (4 * (13 - nd))) & 0xf) == 0) nd--;
-    if (nd > 0) {
-        *p++ = '.';
-        for (k = 0; k < nd; k++) *p++ = hx[(man >> (4 * (12 - k))) & 0xf];
-    }
-    ex -= 1023;
-    *p++ = 'p';
-    *p++ = ex < 0 ? '-' : '+';
-    if (ex < 0) ex = -ex;
-    {
-        char e[8];
-        int ne = 0;
-        do {
-            e[ne++] = (char)('0' + ex % 10);
-            ex /= 10;
-        } while (ex);
-        while (ne) *p++ = e[--ne];
-    }
-    *p = '\0';
-}
-
 /* The texts of one step: hexadecimal predictor values, decimals (as
  * stated by dvc_cert_state_point_txt_), label. */
 typedef struct {
@@ -996,8 +952,8 @@ static dvc_status wr_sink(const dvc_dlvi_point *pt, void *ctx)
             json_decref(d);
         }
     }
-    for (long j = 0; j < n; j++) hex_double(s->hx[j], tb->x[row * n + j]);
-    for (long k = 0; k < m; k++) hex_double(s->hx[n + k], tb->y[row * m + k]);
+    for (long j = 0; j < n; j++) dvc_hex_write_(s->hx[j], tb->x[row * n + j]);
+    for (long k = 0; k < m; k++) dvc_hex_write_(s->hx[n + k], tb->y[row * m + k]);
     dvc_cert_time_label(s->label, tb->T, c->N, pt->i);
     step_texts(&w->line, &w->canon, s, pt->i);
     w->fail |= w->line.fail || w->canon.fail;

@@ -263,6 +263,48 @@ dvc_status dvc_json_tagged_digest(char out[17], const json_t *j, const char *fil
 
 /* ---- fast exact conversions of the texts certificates consist of ---- */
 
+void dvc_hex_write_(char buf[40], double d)
+{
+    static const char hx[] = "0123456789abcdef";
+    uint64_t bits, man;
+    int ex, k = 0, nd = 13;
+    char *p = buf;
+    memcpy(&bits, &d, sizeof bits);
+    man = bits & ((UINT64_C(1) << 52) - 1);
+    ex = (int)((bits >> 52) & 0x7ff);
+    if (ex == 0x7ff || (ex == 0 && man != 0)) {
+        dvc_double_hex(buf, d); /* inf, nan, subnormal */
+        return;
+    }
+    if (bits >> 63) *p++ = '-';
+    *p++ = '0';
+    *p++ = 'x';
+    if (ex == 0) {
+        memcpy(p, "0p+0", 5);
+        return;
+    }
+    *p++ = '1';
+    while (nd > 0 && ((man >> (4 * (13 - nd))) & 0xf) == 0) nd--;
+    if (nd > 0) {
+        *p++ = '.';
+        for (k = 0; k < nd; k++) *p++ = hx[(man >> (4 * (12 - k))) & 0xf];
+    }
+    ex -= 1023;
+    *p++ = 'p';
+    *p++ = ex < 0 ? '-' : '+';
+    if (ex < 0) ex = -ex;
+    {
+        char e[8];
+        int ne = 0;
+        do {
+            e[ne++] = (char)('0' + ex % 10);
+            ex /= 10;
+        } while (ex);
+        while (ne) *p++ = e[--ne];
+    }
+    *p = '\0';
+}
+
 int dvc_hex_normal_(double *d, const char *s)
 {
     uint64_t sign = 0, frac = 0, bits;

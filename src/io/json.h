@@ -71,6 +71,9 @@ dvc_status dvc_json_tagged_digest(char out[17], const json_t *j, const char *fil
  * functions (each returns 0 for a text or value it does not handle; the
  * caller then takes the general route) ---- */
 
+/* buf <- printf's %a of d as glibc writes it ("0x1.8p+1", "0x0p+0"),
+ * without vfprintf for normal numbers and zeros. */
+void dvc_hex_write_(char buf[40], double d);
 /* *d <- s, a hexadecimal float [-]0x(0|1)[.h{0,13}]p[+-]d of a normal
  * binary64 number or a zero, exactly. */
 int dvc_hex_normal_(double *d, const char *s);

@@ -4,6 +4,7 @@
 #include "dvicert/cert.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,16 @@ static int bound_txt(char buf[DVC_CERT_DEC_LEN], const mpfr_t x, int up)
     if (mpfr_zero_p(x)) {
         strcpy(buf, "0");
         return 1;
+    }
+    if (mpfr_get_prec(x) <= 64 && GMP_NUMB_BITS == 64) {
+        /* one limb: x = (-1)^s L 2^(EXP - 64), L the left-aligned significand */
+        uint64_t L = ((const mp_limb_t *)mpfr_custom_get_significand(x))[0];
+        int neg = mpfr_sgn(x) < 0;
+        dvc_u128 A = (dvc_u128)L << CERT_SLACK_BITS;
+        A = up != neg ? A + L : A - L;
+        if (dvc_dec_round_u128_(buf, DVC_CERT_DEC_LEN, A, neg, (long)mpfr_get_exp(x) - 64 - CERT_SLACK_BITS,
+                                up != neg, CERT_DIGITS))
+            return 1;
     }
     mpz_inits(W, a, (mpz_ptr)0);
     e = mpfr_get_z_2exp(W, x);

@@ -360,6 +360,7 @@ int dvc_dec_enclose_fast_(mpfi_t x, const char *s)
     long k;
     const char *p = s;
     mpfr_t t;
+    mp_limb_t tl[1];
     if (strcmp(s, "0") == 0) {
         mpfr_set_zero(&x->left, 1);
         mpfr_set_zero(&x->right, 1);
@@ -392,8 +393,10 @@ int dvc_dec_enclose_fast_(mpfi_t x, const char *s)
     /* D (< 10^19 < 2^64) is exact at 64 bits; one correctly rounded
      * multiplication or division by 5^|k| and an exact scaling by 2^k give
      * the decimal's correctly rounded ends, as mpfr_strtofr would */
-    if (sizeof(unsigned long) < 8) return 0;
-    mpfr_init2(t, 64);
+    if (sizeof(unsigned long) < 8 || GMP_NUMB_BITS != 64) return 0;
+    /* t on the stack (MPFR's custom interface): no allocation */
+    mpfr_custom_init(tl, 64);
+    mpfr_custom_init_set(t, MPFR_ZERO_KIND, 0, 64, tl);
     mpfr_set_ui(t, (unsigned long)D, MPFR_RNDN);
     if (neg) mpfr_neg(t, t, MPFR_RNDN);
     for (int e = 0; e < 2; e++) {
@@ -403,8 +406,97 @@ int dvc_dec_enclose_fast_(mpfi_t x, const char *s)
         else mpfr_div_ui(r, t, pow5((int)-k), rnd);
         mpfr_mul_2si(r, r, k, rnd);
     }
-    mpfr_clear(t);
     return 1;
+}
+
+/* buf <- q 10^x10 as [-]d.ddde[+-]xx (q has exactly `digits` digits) */
+static int put_sci(char *buf, size_t size, int neg, uint64_t q, int digits, long x10)
+{
+    char dg[24], *p = buf;
+    long ax = labs(x10);
+    if ((size_t)digits + 12 > size) return 0;
+    for (int k = digits - 1; k >= 0; k--) {
+        dg[k] = (char)('0' + q % 10);
+        q /= 10;
+    }
+    if (neg) *p++ = '-';
+    *p++ = dg[0];
+    *p++ = '.';
+    memcpy(p, dg + 1, (size_t)digits - 1);
+    p += digits - 1;
+    *p++ = 'e';
+    *p++ = x10 < 0 ? '-' : '+';
+    if (ax >= 100) {
+        if (ax >= 1000) return 0;
+        *p++ = (char)('0' + ax / 100);
+    }
+    *p++ = (char)('0' + ax / 10 % 10);
+    *p++ = (char)('0' + ax % 10);
+    *p = '\0';
+    return 1;
+}
+
+static uint64_t pow10u(int k)
+{
+    uint64_t r = 1;
+    while (k-- > 0) r *= 10;
+    return r;
+}
+
+int dvc_dec_round_u128_(char *buf, size_t size, dvc_u128 A, int neg, long e, int ceil_mag, int digits)
+{
+    long k;
+    uint64_t lo = pow10u(digits - 1), hi = pow10u(digits);
+    if (A == 0) {
+        if (size < 2) return 0;
+        strcpy(buf, "0");
+        return 1;
+    }
+    if (digits < 2 || digits > 18) return 0;
+    k = (long)floor(log10((double)A) + (double)e * 0.30102999566398120) - (digits - 1);
+    for (int tries = 0; tries < 3; tries++) {
+        uint64_t L[3], q, f;
+        dvc_u128 p0, p1, t;
+        long K = -k, s;
+        int sticky = 0, big = 0;
+        if (k >= 0 || k < -27) return 0;
+        /* A |v| 10^-k = A 5^K 2^(K + e): the product in three limbs */
+        f = pow5((int)K);
+        p0 = (dvc_u128)(uint64_t)A * f;
+        p1 = (dvc_u128)(uint64_t)(A >> 64) * f;
+        t = (p0 >> 64) + (uint64_t)p1;
+        L[0] = (uint64_t)p0;
+        L[1] = (uint64_t)t;
+        L[2] = (uint64_t)(p1 >> 64) + (uint64_t)(t >> 64);
+        s = K + e;
+        if (s >= 0) {
+            big = L[1] != 0 || L[2] != 0 || s >= 64 || (s > 0 && (L[0] >> (64 - s)) != 0);
+            q = big ? 0 : L[0] << s;
+        } else {
+            long r = -s, w = r / 64, b = r % 64;
+            if (w >= 3) {
+                q = 0;
+                sticky = (L[0] | L[1] | L[2]) != 0;
+            } else {
+                uint64_t up1 = w + 1 < 3 ? L[w + 1] : 0;
+                q = b ? (L[w] >> b) | (up1 << (64 - b)) : L[w];
+                big = (b ? (up1 >> b) != 0 : up1 != 0) || (w + 2 < 3 && L[w + 2] != 0);
+                for (long j = 0; j < w; j++) sticky |= L[j] != 0;
+                if (b) sticky |= (L[w] & ((UINT64_C(1) << b) - 1)) != 0;
+            }
+        }
+        if (!big && ceil_mag && sticky) q++;
+        if (big || q >= hi) {
+            k++;
+            continue;
+        }
+        if (q < lo) {
+            k--;
+            continue;
+        }
+        return put_sci(buf, size, neg, q, digits, k + digits - 1);
+    }
+    return 0;
 }
 
 int dvc_dec_round_z_(char *buf, size_t size, const mpz_t W, long e, int up, int digits)
@@ -424,6 +516,14 @@ int dvc_dec_round_z_(char *buf, size_t size, const mpz_t W, long e, int up, int 
     /* magnitude rounded up for an upper bound of a positive number or a
      * lower bound of a negative one */
     ceil_mag = up != neg;
+    if (mpz_sizeinbase(W, 2) <= 128) {
+        dvc_u128 A = 0;
+        size_t cnt = 0;
+        uint64_t lm[2] = {0, 0};
+        mpz_export(lm, &cnt, -1, sizeof lm[0], 0, 0, W);
+        A = (dvc_u128)lm[1] << 64 | lm[0];
+        if (dvc_dec_round_u128_(buf, size, A, neg, e, ceil_mag, digits)) return 1;
+    }
     approx = mpz_get_d_2exp(&dexp, W); /* |approx| in [0.5, 1): W = approx 2^dexp */
     k = (long)floor(log10(fabs(approx)) + (double)(dexp + e) * 0.30102999566398120) - (digits - 1);
     if (k < -400 || k > 400) return 0;

@@ -85,6 +85,11 @@ int dvc_dec_enclose_fast_(mpfi_t x, const char *s);
  * +inf) or down, in the form of printf's %.{digits-1}e ("4.51592598888e-02";
  * "0" for zero): the text mpfr_snprintf's %.*RUe / %.*RDe gives. */
 int dvc_dec_round_z_(char *buf, size_t size, const mpz_t W, long e, int up, int digits);
+/* The same for (-1)^neg A 2^e, its magnitude rounded up (ceil_mag) or down,
+ * in 64- to 192-bit integer arithmetic; it handles the results whose
+ * decimal exponent k (value = q 10^k, q of `digits` digits) is in [-27, -1]. */
+__extension__ typedef unsigned __int128 dvc_u128;
+int dvc_dec_round_u128_(char *buf, size_t size, dvc_u128 A, int neg, long e, int ceil_mag, int digits);
 
 #ifdef __cplusplus
 }

@@ -593,6 +593,36 @@ static void dec_conversions(void)
         mpfr_clear(v);
     }
     CHECK(bad_out == 0, "%ld values rounded to 12 digits otherwise than by MPFR", bad_out);
+    /* the integer path alone, on the stated bounds' range (a 53-bit
+     * significand widened by 2^-40: 93 to 104 bits, values 1e-18 to 1) */
+    bad_out = 0;
+    handled = 0;
+    for (long t = 0; t < 100000; t++) {
+        int bits = 93 + (int)(rnd64() % 12), neg = (int)(rnd64() % 2), cm = (int)(rnd64() % 2);
+        long e = -bits - (long)(rnd64() % 60);
+        dvc_u128 A = ((dvc_u128)rnd64() << 64 | rnd64()) >> (128 - bits);
+        char fast[64], *ref;
+        A |= (dvc_u128)1 << (bits - 1);
+        if (t % 3 == 0) { /* (odd < 2^10) 2^-s: many have an exact 12-digit decimal */
+            A = (dvc_u128)(rnd64() % 1024 | 1) << (bits - 10);
+            e = -(bits - 10) - (long)(rnd64() % 20);
+        }
+        if (!dvc_dec_round_u128_(fast, sizeof fast, A, neg, e, cm, 12)) continue;
+        handled++;
+        mpz_set_ui(W, (unsigned long)(uint64_t)(A >> 64));
+        mpz_mul_2exp(W, W, 64);
+        mpz_add_ui(W, W, (unsigned long)(uint64_t)A);
+        if (neg) mpz_neg(W, W);
+        mpfr_init2(v, 128);
+        mpfr_set_z_2exp(v, W, e, MPFR_RNDN);
+        /* magnitude up: toward +inf for a positive value, -inf for a negative one */
+        ref = dvc_mpfr_str(v, 12, cm != neg ? MPFR_RNDU : MPFR_RNDD);
+        if (strcmp(fast, ref) != 0 && bad_out++ == 0) fprintf(stderr, "first mismatch: %s vs MPFR %s\n", fast, ref);
+        free(ref);
+        mpfr_clear(v);
+    }
+    CHECK(bad_out == 0, "%ld of %ld values rounded by the integer path otherwise than by MPFR", bad_out, handled);
+    CHECK(handled > 80000, "integer path taken %ld times of 100000", handled);
     mpz_clear(W);
 }
 

@@ -327,11 +327,39 @@ dvc_status dvc_cert_width_claims_(dvc_cert_claims *cl, const dvc_width_t w)
  * more than T, which decides the nearest double unless T itself is not a
  * binary number; then the label is the double nearest to the midpoint of
  * the enclosure. */
+/* dvc_cert_time_label without allocation: the same operations on ends held
+ * on the stack (T at most 64 bits), printed without printf where
+ * dvc_fmt_g17_ can; 0 when the enclosure does not decide the double. */
+static int time_label_fast(char *buf, const mpfi_t T, long N, long i)
+{
+    mpfr_prec_t P = mpfi_get_prec(T) + 64;
+    mp_limb_t l1[128 / GMP_NUMB_BITS], l2[128 / GMP_NUMB_BITS];
+    mpfr_t lo, hi;
+    double a, b;
+    if (P > 128 || i < 0 || N <= 0 || mpfr_sgn(&T->left) < 0) return 0;
+    mpfr_custom_init(l1, P);
+    mpfr_custom_init(l2, P);
+    mpfr_custom_init_set(lo, MPFR_ZERO_KIND, 0, P, l1);
+    mpfr_custom_init_set(hi, MPFR_ZERO_KIND, 0, P, l2);
+    /* mpfi_mul_si and mpfi_div_si of a nonnegative interval by positive
+     * integers: each end rounded outward */
+    mpfr_mul_si(lo, &T->left, i, MPFR_RNDD);
+    mpfr_mul_si(hi, &T->right, i, MPFR_RNDU);
+    mpfr_div_si(lo, lo, N, MPFR_RNDD);
+    mpfr_div_si(hi, hi, N, MPFR_RNDU);
+    a = mpfr_get_d(lo, MPFR_RNDN);
+    b = mpfr_get_d(hi, MPFR_RNDN);
+    if (a != b) return 0;
+    if (!dvc_fmt_g17_(buf, a)) snprintf(buf, 40, "%.17g", a);
+    return 1;
+}
+
 void dvc_cert_time_label(char *buf, const mpfi_t T, long N, long i)
 {
     mpfi_t t;
     mpfr_t mid;
     double a, b;
+    if (time_label_fast(buf, T, N, i)) return;
     mpfi_init2(t, mpfi_get_prec(T) + 64);
     mpfr_init2(mid, mpfi_get_prec(T) + 64);
     mpfi_mul_si(t, T, i);

@@ -532,6 +532,67 @@ static void hex_conversions(void)
     }
 }
 
+/* The time labels: printf's %.17g, and the grid times of a certificate
+ * (the enclosure rule of dvc_cert_time_label, its fast path and the
+ * general one agree). */
+static void label_conversions(void)
+{
+    long bad = 0, handled = 0;
+    for (long t = 0; t < 200000; t++) {
+        double d;
+        char a[64], b[40];
+        if (t % 2) {
+            uint64_t bits = rnd64();
+            memcpy(&d, &bits, sizeof d);
+            if (isnan(d) || isinf(d)) continue;
+        } else {
+            d = (double)(rnd64() % 2000001) * ldexp(1.0, -(int)(rnd64() % 60)) / (double)(1 + rnd64() % 100000);
+        }
+        if (t % 17 == 0) d = (double)(rnd64() % 100001) / 1e4; /* the grid of h = 1e-4 */
+        snprintf(a, sizeof a, "%.17g", d);
+        if (!dvc_fmt_g17_(b, d)) continue;
+        handled++;
+        if (strcmp(a, b) != 0 && bad++ == 0) fprintf(stderr, "first mismatch: %s vs printf %s\n", b, a);
+    }
+    CHECK(bad == 0, "%ld of %ld doubles printed otherwise than by %%.17g", bad, handled);
+    CHECK(handled > 50000, "%%.17g path taken %ld times", handled);
+    {
+        /* T = 1, 0.1 (not binary: an enclosure), 3.7 at N = 1e4, 3, 7e5 */
+        static const char *const Ts[] = {"1", "0.1", "3.7", "1e-3"};
+        static const long Ns[] = {10000, 3, 700000};
+        long badl = 0;
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < 3; b++) {
+                mpfi_t T, t;
+                mpfr_t mid;
+                mpfi_init2(T, 53);
+                mpfi_init2(t, 53 + 64);
+                mpfr_init2(mid, 53 + 64);
+                dvc_ival_set_str(T, Ts[a]);
+                for (long i = 0; i <= Ns[b]; i += 1 + Ns[b] / 5000) {
+                    char got[40], ref[40];
+                    double x, y;
+                    dvc_cert_time_label(got, T, Ns[b], i);
+                    /* the rule, spelled out with MPFI */
+                    mpfi_mul_si(t, T, i);
+                    mpfi_div_si(t, t, Ns[b]);
+                    x = mpfr_get_d(&t->left, MPFR_RNDN);
+                    y = mpfr_get_d(&t->right, MPFR_RNDN);
+                    if (x != y) {
+                        mpfi_mid(mid, t);
+                        x = mpfr_get_d(mid, MPFR_RNDN);
+                    }
+                    snprintf(ref, sizeof ref, "%.17g", x);
+                    badl += strcmp(got, ref) != 0;
+                }
+                mpfi_clear(T);
+                mpfi_clear(t);
+                mpfr_clear(mid);
+            }
+        CHECK(badl == 0, "%ld time labels differ from the rule", badl);
+    }
+}
+
 /* Decimals: the fast enclosure is mpfr_strtofr's (via dvc_ival_set_str),
  * and the fast outward rounding is MPFR's %.11RUe / %.11RDe. */
 static void dec_conversions(void)
@@ -633,6 +694,7 @@ int main(int argc, char **argv)
     REQUIRE(mkdtemp(dir) != NULL, "mkdtemp");
     hex_conversions();
     dec_conversions();
+    label_conversions();
     snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", argv[1]);
     engine_sink(path, 0);
     snprintf(path, sizeof path, "%s/remark43/x0_1.json", argv[1]);

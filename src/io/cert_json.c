@@ -190,15 +190,41 @@ static void sb_put(sbuf *b, const char *t, size_t n)
     b->s[b->len] = '\0';
 }
 
-static void sb_str(sbuf *b, const char *t) { sb_put(b, t, strlen(t)); }
 
-/* `"text"`: the strings of a step line (time labels, %a hexadecimal floats,
- * decimals) need no escapes, so this is also jansson's encoding of them. */
-static void sb_q(sbuf *b, const char *t)
+/* Room for `need` bytes from the start of b; the cursor appends below then
+ * write without checks (a step line's pieces have known bounds). */
+static char *sb_reserve(sbuf *b, size_t need)
 {
-    sb_put(b, "\"", 1);
-    sb_str(b, t);
-    sb_put(b, "\"", 1);
+    if (b->cap < need + 1) {
+        char *ns = realloc(b->s, need + 1);
+        if (!ns) {
+            b->fail = 1;
+            return NULL;
+        }
+        b->s = ns;
+        b->cap = need + 1;
+    }
+    b->len = 0;
+    return b->s;
+}
+
+static char *cp_lit(char *p, const char *t, size_t n)
+{
+    memcpy(p, t, n);
+    return p + n;
+}
+#define CP(p, lit) ((p) = cp_lit((p), (lit), sizeof(lit) - 1))
+
+/* `"t"` at p: the strings of a step line (time labels, %a hexadecimal
+ * floats, decimals) need no escapes, so this is also jansson's encoding */
+static char *cp_q(char *p, const char *t)
+{
+    size_t n = strlen(t);
+    *p++ = '"';
+    memcpy(p, t, n);
+    p += n;
+    *p++ = '"';
+    return p;
 }
 
 /* The texts of one step: hexadecimal predictor values, decimals (as
@@ -216,55 +242,61 @@ typedef struct {
 static void step_texts(sbuf *line, sbuf *canon, const step_txt *s, long i)
 {
     long n = s->n, m = s->m;
+    /* every piece within its buffer: 40 (label, hex), DVC_CERT_DEC_LEN (decimals) */
+    size_t bound = 128 + (size_t)(n + m + 1) * 43 + (size_t)(3 + 2 * m) * (DVC_CERT_DEC_LEN + 8);
     for (int pass = 0; pass < 2; pass++) {
         sbuf *b = pass ? canon : line;
-        b->len = 0;
+        char *p = sb_reserve(b, bound);
+        if (!p) return;
         if (pass) {
             /* keys sorted: eps_x eps_y ry t x y yhat */
-            sb_str(b, "{\"eps_x\":");
-            sb_q(b, s->dec[0]);
-            sb_str(b, ",\"eps_y\":");
-            sb_q(b, s->dec[1]);
+            CP(p, "{\"eps_x\":");
+            p = cp_q(p, s->dec[0]);
+            CP(p, ",\"eps_y\":");
+            p = cp_q(p, s->dec[1]);
             if (i >= 1) {
-                sb_str(b, ",\"ry\":");
-                sb_q(b, s->dec[2]);
+                CP(p, ",\"ry\":");
+                p = cp_q(p, s->dec[2]);
             }
-            sb_str(b, ",\"t\":");
+            CP(p, ",\"t\":");
         } else {
-            sb_str(b, "{\"t\":");
+            CP(p, "{\"t\":");
         }
-        sb_q(b, s->label);
-        sb_str(b, ",\"x\":[");
+        p = cp_q(p, s->label);
+        CP(p, ",\"x\":[");
         for (long j = 0; j < n; j++) {
-            if (j) sb_put(b, ",", 1);
-            sb_q(b, s->hx[j]);
+            if (j) *p++ = ',';
+            p = cp_q(p, s->hx[j]);
         }
-        sb_str(b, "],\"y\":[");
+        CP(p, "],\"y\":[");
         for (long k = 0; k < m; k++) {
-            if (k) sb_put(b, ",", 1);
-            sb_q(b, s->hx[n + k]);
+            if (k) *p++ = ',';
+            p = cp_q(p, s->hx[n + k]);
         }
-        sb_put(b, "]", 1);
+        *p++ = ']';
         if (!pass) {
-            sb_str(b, ",\"eps_x\":");
-            sb_q(b, s->dec[0]);
-            sb_str(b, ",\"eps_y\":");
-            sb_q(b, s->dec[1]);
+            CP(p, ",\"eps_x\":");
+            p = cp_q(p, s->dec[0]);
+            CP(p, ",\"eps_y\":");
+            p = cp_q(p, s->dec[1]);
         }
-        sb_str(b, ",\"yhat\":[");
+        CP(p, ",\"yhat\":[");
         for (long k = 0; k < m; k++) {
-            sb_str(b, k ? ",[" : "[");
-            sb_q(b, s->dec[3 + 2 * k]);
-            sb_put(b, ",", 1);
-            sb_q(b, s->dec[4 + 2 * k]);
-            sb_put(b, "]", 1);
+            if (k) *p++ = ',';
+            *p++ = '[';
+            p = cp_q(p, s->dec[3 + 2 * k]);
+            *p++ = ',';
+            p = cp_q(p, s->dec[4 + 2 * k]);
+            *p++ = ']';
         }
-        sb_put(b, "]", 1);
+        *p++ = ']';
         if (!pass && i >= 1) {
-            sb_str(b, ",\"ry\":");
-            sb_q(b, s->dec[2]);
+            CP(p, ",\"ry\":");
+            p = cp_q(p, s->dec[2]);
         }
-        sb_put(b, "}", 1);
+        *p++ = '}';
+        *p = '\0';
+        b->len = (size_t)(p - b->s);
     }
 }
 
@@ -597,36 +629,41 @@ static int scan_step(scan_t *sc, const char *line, long i, long n, long m)
 static void scan_canon(sbuf *b, const scan_t *sc, long i, long n, long m)
 {
     long e = 1 + n + m;
-    b->len = 0;
-    sb_str(b, "{\"eps_x\":");
-    sb_q(b, SC(e));
-    sb_str(b, ",\"eps_y\":");
-    sb_q(b, SC(e + 1));
+    /* the scanned strings plus quotes, separators and keys */
+    char *p = sb_reserve(b, sc->buf.len + (size_t)(e + 3 + 2 * m) * 3 + 96 + (size_t)m * 4);
+    if (!p) return;
+    CP(p, "{\"eps_x\":");
+    p = cp_q(p, SC(e));
+    CP(p, ",\"eps_y\":");
+    p = cp_q(p, SC(e + 1));
     if (i >= 1) {
-        sb_str(b, ",\"ry\":");
-        sb_q(b, SC(e + 2 + 2 * m));
+        CP(p, ",\"ry\":");
+        p = cp_q(p, SC(e + 2 + 2 * m));
     }
-    sb_str(b, ",\"t\":");
-    sb_q(b, SC(0));
-    sb_str(b, ",\"x\":[");
+    CP(p, ",\"t\":");
+    p = cp_q(p, SC(0));
+    CP(p, ",\"x\":[");
     for (long j = 0; j < n; j++) {
-        if (j) sb_put(b, ",", 1);
-        sb_q(b, SC(1 + j));
+        if (j) *p++ = ',';
+        p = cp_q(p, SC(1 + j));
     }
-    sb_str(b, "],\"y\":[");
+    CP(p, "],\"y\":[");
     for (long j = 0; j < m; j++) {
-        if (j) sb_put(b, ",", 1);
-        sb_q(b, SC(1 + n + j));
+        if (j) *p++ = ',';
+        p = cp_q(p, SC(1 + n + j));
     }
-    sb_str(b, "],\"yhat\":[");
+    CP(p, "],\"yhat\":[");
     for (long j = 0; j < m; j++) {
-        sb_str(b, j ? ",[" : "[");
-        sb_q(b, SC(e + 2 + 2 * j));
-        sb_put(b, ",", 1);
-        sb_q(b, SC(e + 3 + 2 * j));
-        sb_put(b, "]", 1);
+        if (j) *p++ = ',';
+        *p++ = '[';
+        p = cp_q(p, SC(e + 2 + 2 * j));
+        *p++ = ',';
+        p = cp_q(p, SC(e + 3 + 2 * j));
+        *p++ = ']';
     }
-    sb_str(b, "]}");
+    CP(p, "]}");
+    *p = '\0';
+    b->len = (size_t)(p - b->s);
 }
 
 /* *label <- s, reusing its storage (labels are short) */

@@ -561,3 +561,86 @@ int dvc_dec_round_z_(char *buf, size_t size, const mpz_t W, long e, int up, int 
     mpz_clears(num, den, q, lim, (mpz_ptr)0);
     return ok;
 }
+
+int dvc_fmt_g17_(char buf[40], double a)
+{
+    uint64_t bits, m, q = 0, lim = UINT64_C(100000000000000000); /* 10^17 */
+    int ex, neg;
+    long k, X;
+    char ds[24], *p = buf;
+    memcpy(&bits, &a, sizeof bits);
+    neg = (int)(bits >> 63);
+    ex = (int)((bits >> 52) & 0x7ff);
+    m = bits & ((UINT64_C(1) << 52) - 1);
+    if (ex == 0x7ff || (ex == 0 && m != 0)) return 0;
+    if (ex == 0) {
+        strcpy(buf, neg ? "-0" : "0");
+        return 1;
+    }
+    m |= UINT64_C(1) << 52;
+    ex -= 1075; /* |a| = m 2^ex */
+    k = (long)floor(log10(fabs(a))) - 16;
+    for (int tries = 0;; tries++) {
+        long K = -k, s = K + ex;
+        dvc_u128 P;
+        int big = 0;
+        if (tries == 3 || k >= 0 || K > 27) return 0;
+        /* q = |a| 10^-k = m 5^K 2^(K + ex), rounded to nearest, ties to even */
+        P = (dvc_u128)m * pow5((int)K);
+        if (s >= 0) {
+            big = s >= 64 || (P >> (64 - s)) != 0;
+            q = big ? 0 : (uint64_t)(P << s);
+        } else if (-s >= 128) {
+            q = 0;
+        } else {
+            dvc_u128 fl = P >> -s, rem = P - (fl << -s), half = (dvc_u128)1 << (-s - 1);
+            big = (fl >> 64) != 0;
+            q = (uint64_t)fl;
+            if (!big && (rem > half || (rem == half && (q & 1)))) q++;
+        }
+        if (big || q >= lim) {
+            k++;
+            continue;
+        }
+        if (q < lim / 10) {
+            k--;
+            continue;
+        }
+        break;
+    }
+    for (int j = 16; j >= 0; j--) {
+        ds[j] = (char)('0' + q % 10);
+        q /= 10;
+    }
+    X = k + 16; /* the decimal exponent of the rounded value */
+    {
+        int nd = 17;
+        while (nd > 1 && ds[nd - 1] == '0') nd--; /* %g drops trailing zeros */
+        if (neg) *p++ = '-';
+        if (X < -4 || X >= 17) {
+            *p++ = ds[0];
+            if (nd > 1) {
+                *p++ = '.';
+                memcpy(p, ds + 1, (size_t)nd - 1);
+                p += nd - 1;
+            }
+            sprintf(p, "e%c%02ld", X < 0 ? '-' : '+', labs(X));
+        } else if (X >= 0) {
+            memcpy(p, ds, (size_t)X + 1);
+            p += X + 1;
+            if (nd > X + 1) {
+                *p++ = '.';
+                memcpy(p, ds + X + 1, (size_t)(nd - X - 1));
+                p += nd - X - 1;
+            }
+            *p = '\0';
+        } else {
+            *p++ = '0';
+            *p++ = '.';
+            for (long j = 0; j < -X - 1; j++) *p++ = '0';
+            memcpy(p, ds, (size_t)nd);
+            p[nd] = '\0';
+        }
+    }
+    return 1;
+}

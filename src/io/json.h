@@ -90,6 +90,10 @@ int dvc_dec_round_z_(char *buf, size_t size, const mpz_t W, long e, int up, int 
  * decimal exponent k (value = q 10^k, q of `digits` digits) is in [-27, -1]. */
 __extension__ typedef unsigned __int128 dvc_u128;
 int dvc_dec_round_u128_(char *buf, size_t size, dvc_u128 A, int neg, long e, int ceil_mag, int digits);
+/* buf <- printf's %.17g of a (the time labels), for normal numbers and
+ * zeros whose 17-digit decimal exponent is in [-27, -1] relative to the
+ * last digit (about 1e-11 <= |a| < 1e16): 0 otherwise. */
+int dvc_fmt_g17_(char buf[40], double a);
 
 #ifdef __cplusplus
 }

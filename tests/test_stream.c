@@ -597,14 +597,14 @@ static void label_conversions(void)
  * and the fast outward rounding is MPFR's %.11RUe / %.11RDe. */
 static void dec_conversions(void)
 {
-    static const mpfr_prec_t precs[] = {24, 53, 64, 113};
+    static const mpfr_prec_t precs[] = {24, 53, 64, 113, 40, 63};
     long bad_in = 0, bad_out = 0, handled = 0, tried = 0;
     mpfi_t a, b;
     mpz_t W;
     mpfr_t v;
     mpz_init(W);
     for (long t = 0; t < 100000; t++) {
-        mpfr_prec_t pr = precs[t % 4];
+        mpfr_prec_t pr = precs[t % 6];
         int nd = 1 + (int)(rnd64() % 19), ex = (int)(rnd64() % 81) - 40;
         char s[64], *q = s;
         if (rnd64() % 2) *q++ = '-';

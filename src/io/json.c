@@ -353,6 +353,54 @@ static unsigned long pow5(int k)
     return r;
 }
 
+/* x <- the outward-rounded ends of (-1)^neg D 10^k (D > 0, |k| <= 27) at
+ * x's precision p <= 63, in integer arithmetic: the exact value is
+ * (q + f) 2^e2 with f in [0, 1) (f > 0: sticky), q of at least 65 bits
+ * whenever f can be nonzero, so that cutting q to p bits decides both
+ * directed roundings. 0: not handled. */
+static int dec_ends_int(mpfi_t x, uint64_t D, long k, int neg)
+{
+    mpfr_prec_t p = mpfr_get_prec(&x->left);
+    dvc_u128 q, t;
+    long e2;
+    int sticky = 0, b;
+    uint64_t lo_m, hi_m;
+    if (p > 63 || mpfr_get_prec(&x->right) != p || D == 0) return 0;
+    if (k >= 0) {
+        q = (dvc_u128)D * pow5((int)k); /* < 2^64 2^63: exact */
+        e2 = k;
+    } else {
+        int z = __builtin_clzll(D);
+        unsigned long f = pow5((int)-k);
+        dvc_u128 num = (dvc_u128)(D << z) << 64;
+        q = num / f;
+        sticky = num - q * f != 0;
+        e2 = k - 64 - z;
+    }
+    b = (uint64_t)(q >> 64) ? 128 - __builtin_clzll((uint64_t)(q >> 64)) : 64 - __builtin_clzll((uint64_t)q);
+    if (b <= p) {
+        if (sticky) return 0; /* cannot happen: q >= 2^64 when f is inexact */
+        lo_m = hi_m = (uint64_t)q;
+    } else {
+        int sh = b - (int)p;
+        t = q >> sh;
+        lo_m = (uint64_t)t;
+        hi_m = lo_m + (((q & (((dvc_u128)1 << sh) - 1)) != 0) || sticky);
+        e2 += sh;
+    }
+    /* lo_m < 2^p and hi_m <= 2^p: exact at p bits */
+    if (!neg) {
+        mpfr_set_ui_2exp(&x->left, lo_m, e2, MPFR_RNDN);
+        mpfr_set_ui_2exp(&x->right, hi_m, e2, MPFR_RNDN);
+    } else {
+        mpfr_set_ui_2exp(&x->left, hi_m, e2, MPFR_RNDN);
+        mpfr_set_ui_2exp(&x->right, lo_m, e2, MPFR_RNDN);
+        mpfr_neg(&x->left, &x->left, MPFR_RNDN);
+        mpfr_neg(&x->right, &x->right, MPFR_RNDN);
+    }
+    return 1;
+}
+
 int dvc_dec_enclose_fast_(mpfi_t x, const char *s)
 {
     uint64_t D = 0;
@@ -394,6 +442,7 @@ int dvc_dec_enclose_fast_(mpfi_t x, const char *s)
      * multiplication or division by 5^|k| and an exact scaling by 2^k give
      * the decimal's correctly rounded ends, as mpfr_strtofr would */
     if (sizeof(unsigned long) < 8 || GMP_NUMB_BITS != 64) return 0;
+    if (dec_ends_int(x, D, k, neg)) return 1;
     /* t on the stack (MPFR's custom interface): no allocation */
     mpfr_custom_init(tl, 64);
     mpfr_custom_init_set(t, MPFR_ZERO_KIND, 0, 64, tl);

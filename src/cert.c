@@ -175,46 +175,50 @@ dvc_status dvc_cert_route_opts_(const dvc_cert_t c, const dvc_dlvi_opts *o, dvc_
 /* A certified bound is finite by contract: an overflow (e.g. data in units
  * that make the error recursion exceed the double range) is "not
  * certified", naming the step and the quantity. */
-/* bound_str into buf without MPFR's printing: the same text, from the exact
- * integer form of the widened value (0: not handled, use bound_str). */
-static int bound_txt(char buf[DVC_CERT_DEC_LEN], const mpfr_t x, int up)
+/* bound_str into buf without MPFR's printing (the same text, from the exact
+ * integer form of the widened value) and its enclosure into e, as
+ * dvc_ival_set_str would give it (0: not handled, use bound_str). */
+static int bound_txt(char buf[DVC_CERT_DEC_LEN], const mpfr_t x, int up, mpfi_t e)
 {
     mpz_t W, a;
-    mpfr_exp_t e;
+    mpfr_exp_t ex;
     int ok;
     if (!mpfr_number_p(x)) return 0;
     if (mpfr_zero_p(x)) {
         strcpy(buf, "0");
-        return 1;
+        return dvc_dec_enclose_fast_(e, buf);
     }
     if (mpfr_get_prec(x) <= 64 && GMP_NUMB_BITS == 64) {
         /* one limb: x = (-1)^s L 2^(EXP - 64), L the left-aligned significand */
-        uint64_t L = ((const mp_limb_t *)mpfr_custom_get_significand(x))[0];
+        uint64_t L = ((const mp_limb_t *)mpfr_custom_get_significand(x))[0], q;
         int neg = mpfr_sgn(x) < 0;
+        long k;
         dvc_u128 A = (dvc_u128)L << CERT_SLACK_BITS;
         A = up != neg ? A + L : A - L;
-        if (dvc_dec_round_u128_(buf, DVC_CERT_DEC_LEN, A, neg, (long)mpfr_get_exp(x) - 64 - CERT_SLACK_BITS,
-                                up != neg, CERT_DIGITS))
-            return 1;
+        if (dvc_dec_round_qk_(buf, DVC_CERT_DEC_LEN, A, neg, (long)mpfr_get_exp(x) - 64 - CERT_SLACK_BITS,
+                              up != neg, CERT_DIGITS, &q, &k)) {
+            /* the enclosure of the text, from its integer form */
+            if (q != 0 && dvc_dec_ends_(e, q, k, neg)) return 1;
+            return dvc_dec_enclose_fast_(e, buf) || dvc_ival_set_str(e, buf) == DVC_OK;
+        }
     }
     mpz_inits(W, a, (mpz_ptr)0);
-    e = mpfr_get_z_2exp(W, x);
-    /* x (1 +- 2^-CERT_SLACK_BITS) = (W 2^S +- |W|) 2^(e - S), exactly */
+    ex = mpfr_get_z_2exp(W, x);
+    /* x (1 +- 2^-CERT_SLACK_BITS) = (W 2^S +- |W|) 2^(ex - S), exactly */
     mpz_abs(a, W);
     mpz_mul_2exp(W, W, CERT_SLACK_BITS);
     if (up) mpz_add(W, W, a);
     else mpz_sub(W, W, a);
-    ok = dvc_dec_round_z_(buf, DVC_CERT_DEC_LEN, W, (long)e - CERT_SLACK_BITS, up, CERT_DIGITS);
+    ok = dvc_dec_round_z_(buf, DVC_CERT_DEC_LEN, W, (long)ex - CERT_SLACK_BITS, up, CERT_DIGITS);
     mpz_clears(W, a, (mpz_ptr)0);
-    return ok;
+    return ok && (dvc_dec_enclose_fast_(e, buf) || dvc_ival_set_str(e, buf) == DVC_OK);
 }
 
 static dvc_status state_bound(mpfi_t e, const mpfr_t x, int up, long i, const char *field, char *txt)
 {
     char fast[DVC_CERT_DEC_LEN];
     dvc_status st = DVC_OK;
-    if (bound_txt(fast, x, up)) {
-        if (!dvc_dec_enclose_fast_(e, fast)) st = dvc_ival_set_str(e, fast);
+    if (bound_txt(fast, x, up, e)) {
         if (txt) strcpy(txt, fast);
     } else {
         char *s = bound_str(x, up);

@@ -193,19 +193,25 @@ static void sb_put(sbuf *b, const char *t, size_t n)
 
 /* Room for `need` bytes from the start of b; the cursor appends below then
  * write without checks (a step line's pieces have known bounds). */
-static char *sb_reserve(sbuf *b, size_t need)
+static char *sb_room(sbuf *b, size_t need)
 {
-    if (b->cap < need + 1) {
-        char *ns = realloc(b->s, need + 1);
+    if (b->cap < b->len + need + 1) {
+        size_t nc = 2 * (b->len + need + 1);
+        char *ns = realloc(b->s, nc);
         if (!ns) {
             b->fail = 1;
             return NULL;
         }
         b->s = ns;
-        b->cap = need + 1;
+        b->cap = nc;
     }
+    return b->s + b->len;
+}
+
+static char *sb_reserve(sbuf *b, size_t need)
+{
     b->len = 0;
-    return b->s;
+    return sb_room(b, need);
 }
 
 static char *cp_lit(char *p, const char *t, size_t n)
@@ -236,18 +242,19 @@ typedef struct {
     long n, m;
 } step_txt;
 
-/* Step i of the layout dvicert writes (compact, file order) into line and
- * its canonical text (compact, sorted keys: what the digest covers) into
- * canon; both from the same strings. */
-static void step_texts(sbuf *line, sbuf *canon, const step_txt *s, long i)
+/* Step i of the layout dvicert writes (compact, file order) appended to
+ * line, after `sep`, and its canonical text (compact, sorted keys: what the
+ * digest covers) into canon; both from the same strings. */
+static void step_texts(sbuf *line, const char *sep, sbuf *canon, const step_txt *s, long i)
 {
     long n = s->n, m = s->m;
     /* every piece within its buffer: 40 (label, hex), DVC_CERT_DEC_LEN (decimals) */
     size_t bound = 128 + (size_t)(n + m + 1) * 43 + (size_t)(3 + 2 * m) * (DVC_CERT_DEC_LEN + 8);
     for (int pass = 0; pass < 2; pass++) {
         sbuf *b = pass ? canon : line;
-        char *p = sb_reserve(b, bound);
+        char *p = pass ? sb_reserve(b, bound) : sb_room(b, bound + strlen(sep));
         if (!p) return;
+        if (!pass) p = cp_lit(p, sep, strlen(sep));
         if (pass) {
             /* keys sorted: eps_x eps_y ry t x y yhat */
             CP(p, "{\"eps_x\":");
@@ -901,7 +908,7 @@ typedef struct {
     const char *from;                 /* lognorm: trajectory of another tool, or NULL */
     const dvc_lognorm_info_struct *info;
     step_txt txt;                     /* the step's strings, reused */
-    sbuf line, canon;
+    sbuf canon;                       /* a step's canonical text */
     sbuf out;                         /* step lines not yet handed to stdio */
     char *iobuf;                      /* the output's stdio buffer */
 } wr_t;
@@ -917,7 +924,6 @@ static void wr_free(wr_t *w)
 {
     free(w->txt.hx);
     free(w->txt.dec);
-    free(w->line.s);
     free(w->canon.s);
     free(w->out.s);
     free(w->iobuf); /* after the stream was closed */
@@ -1007,15 +1013,12 @@ static dvc_status wr_sink(const dvc_dlvi_point *pt, void *ctx)
     for (long j = 0; j < n; j++) dvc_hex_write_(s->hx[j], tb->x[row * n + j]);
     for (long k = 0; k < m; k++) dvc_hex_write_(s->hx[n + k], tb->y[row * m + k]);
     dvc_cert_time_label(s->label, tb->T, c->N, pt->i);
-    step_texts(&w->line, &w->canon, s, pt->i);
-    w->fail |= w->line.fail || w->canon.fail;
-    if (w->f && !w->fail) {
-        /* stdio per megabyte, not per line */
-        sb_put(&w->out, pt->i ? ",\n    " : "    ", pt->i ? 6 : 4);
-        sb_put(&w->out, w->line.s, w->line.len);
-        w->fail |= w->out.fail;
-        if (w->out.len >= (1 << 20)) wr_flush(w);
-    }
+    /* the line goes straight into the output buffer (stdio per megabyte);
+     * on a dry run it is dropped */
+    if (!w->f) w->out.len = 0;
+    step_texts(&w->out, pt->i ? ",\n    " : "    ", &w->canon, s, pt->i);
+    w->fail |= w->out.fail || w->canon.fail;
+    if (w->f && !w->fail && w->out.len >= (1 << 20)) wr_flush(w);
     if (pt->i) fnv_add(&w->h, ",");
     if (!w->fail) fnv_add(&w->h, w->canon.s);
     tb->steps = pt->i;

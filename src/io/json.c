@@ -358,7 +358,7 @@ static unsigned long pow5(int k)
  * (q + f) 2^e2 with f in [0, 1) (f > 0: sticky), q of at least 65 bits
  * whenever f can be nonzero, so that cutting q to p bits decides both
  * directed roundings. 0: not handled. */
-static int dec_ends_int(mpfi_t x, uint64_t D, long k, int neg)
+int dvc_dec_ends_(mpfi_t x, uint64_t D, long k, int neg)
 {
     mpfr_prec_t p = mpfr_get_prec(&x->left);
     dvc_u128 q, t;
@@ -442,7 +442,7 @@ int dvc_dec_enclose_fast_(mpfi_t x, const char *s)
      * multiplication or division by 5^|k| and an exact scaling by 2^k give
      * the decimal's correctly rounded ends, as mpfr_strtofr would */
     if (sizeof(unsigned long) < 8 || GMP_NUMB_BITS != 64) return 0;
-    if (dec_ends_int(x, D, k, neg)) return 1;
+    if (dvc_dec_ends_(x, D, k, neg)) return 1;
     /* t on the stack (MPFR's custom interface): no allocation */
     mpfr_custom_init(tl, 64);
     mpfr_custom_init_set(t, MPFR_ZERO_KIND, 0, 64, tl);
@@ -494,11 +494,21 @@ static uint64_t pow10u(int k)
 
 int dvc_dec_round_u128_(char *buf, size_t size, dvc_u128 A, int neg, long e, int ceil_mag, int digits)
 {
+    uint64_t q;
+    long k;
+    return dvc_dec_round_qk_(buf, size, A, neg, e, ceil_mag, digits, &q, &k);
+}
+
+int dvc_dec_round_qk_(char *buf, size_t size, dvc_u128 A, int neg, long e, int ceil_mag, int digits,
+                      uint64_t *q_out, long *k_out)
+{
     long k;
     uint64_t lo = pow10u(digits - 1), hi = pow10u(digits);
     if (A == 0) {
         if (size < 2) return 0;
         strcpy(buf, "0");
+        *q_out = 0;
+        *k_out = 0;
         return 1;
     }
     if (digits < 2 || digits > 18) return 0;
@@ -543,6 +553,8 @@ int dvc_dec_round_u128_(char *buf, size_t size, dvc_u128 A, int neg, long e, int
             k--;
             continue;
         }
+        *q_out = q;
+        *k_out = k;
         return put_sci(buf, size, neg, q, digits, k + digits - 1);
     }
     return 0;

@@ -6,6 +6,7 @@
 #define DVC_IO_JSON_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include "dvicert/imat.h"
 #include "io/io.h"
 
@@ -90,6 +91,13 @@ int dvc_dec_round_z_(char *buf, size_t size, const mpz_t W, long e, int up, int 
  * decimal exponent k (value = q 10^k, q of `digits` digits) is in [-27, -1]. */
 __extension__ typedef unsigned __int128 dvc_u128;
 int dvc_dec_round_u128_(char *buf, size_t size, dvc_u128 A, int neg, long e, int ceil_mag, int digits);
+/* The same, also giving the text's value as (-1)^neg q 10^k (q = 0: zero). */
+int dvc_dec_round_qk_(char *buf, size_t size, dvc_u128 A, int neg, long e, int ceil_mag, int digits,
+                      uint64_t *q, long *k);
+/* x <- the ends of (-1)^neg D 10^k (D > 0, |k| <= 27) rounded outward at x's
+ * precision (at most 63 bits), in integer arithmetic: the enclosure of
+ * dvc_dec_enclose_fast_. 0: not handled. */
+int dvc_dec_ends_(mpfi_t x, uint64_t D, long k, int neg);
 /* buf <- printf's %.17g of a (the time labels), for normal numbers and
  * zeros whose 17-digit decimal exponent is in [-27, -1] relative to the
  * last digit (about 1e-11 <= |a| < 1e16): 0 otherwise. */

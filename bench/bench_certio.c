@@ -4,7 +4,7 @@
  * dvc_dlvi_certify_stream from that predictor, what verify recomputes)
  * and the same work with the certificate written (dvc_cert_enclose_stream)
  * and read back and verified (dvc_cert_stream). Best of R runs each.
- * Target (issue 11): enclose / engine and verify / engine <= 1.3.
+ * Target: enclose / engine and verify / engine <= 1.3.
  *
  * usage: bench_certio PROBLEM.json [R] [OUT.cert.json]
  * prints one line: N n m, then wall seconds of engine, enclose, certify,

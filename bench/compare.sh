@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-3.0-or-later
-# The comparisons of issue 11 in one run, each printed as a ratio:
+# The speed comparisons (dvicert against its engine and against the floating-point
+# tools) in one run, each printed as a ratio:
 #  1. certificate I/O vs the engine: `dvicert enclose` and `dvicert verify`
 #     (whole processes) against the engine's own time on the same problem
 #     (bench_certio: the engine alone in one process), on the bridge

@@ -66,7 +66,7 @@ dvc_status dvc_cert_state_point_(dvc_tube_t tb, long row, const dvc_dlvi_point *
 /* The same, with the stated decimals as text (what a writer prints) into
  * txt[0..2 + 2m]: eps_x, eps_y, ry ("0" at i = 0), then yhat lo, hi of each
  * component. An entry left empty was longer than DVC_CERT_DEC_LEN - 1. */
-#define DVC_CERT_DEC_LEN 32
+#define DVC_CERT_DEC_LEN 64
 dvc_status dvc_cert_state_point_txt_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt,
                                      char (*txt)[DVC_CERT_DEC_LEN]);
 /* Grid point i, held in row `row` of c->tube, into c->width (i = 0 starts

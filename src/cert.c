@@ -4,6 +4,7 @@
 #include "dvicert/cert.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "dvicert_version.h"
 #include "dvicert/problem.h"
 #include "io/cert_json.h"
+#include "io/json.h"
 
 /* Significant digits of stated bounds (rounded outward: still rigorous). */
 #define CERT_DIGITS 12
@@ -189,13 +191,59 @@ void dvc_cert_route_opts_clear_(dvc_lognorm_opts *lo)
 /* A certified bound is finite by contract: an overflow (e.g. data in units
  * that make the error recursion exceed the double range) is "not
  * certified", naming the step and the quantity. */
-static dvc_status state_bound(mpfi_t e, const mpfr_t x, int up, long i, const char *field)
+/* bound_str into buf without MPFR's printing (the same text, from the exact
+ * integer form of the widened value) and its enclosure into e, as
+ * dvc_ival_set_str would give it (0: not handled, use bound_str). */
+static int bound_txt(char buf[DVC_CERT_DEC_LEN], const mpfr_t x, int up, mpfi_t e)
 {
-    char *s = bound_str(x, up);
-    dvc_status st;
-    if (!s) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    st = dvc_ival_set_str(e, s);
-    free(s);
+    mpz_t W, a;
+    mpfr_exp_t ex;
+    int ok;
+    if (!mpfr_number_p(x)) return 0;
+    if (mpfr_zero_p(x)) {
+        strcpy(buf, "0");
+        return dvc_dec_enclose_fast_(e, buf);
+    }
+    if (mpfr_get_prec(x) <= 64 && GMP_NUMB_BITS == 64) {
+        /* one limb: x = (-1)^s L 2^(EXP - 64), L the left-aligned significand */
+        uint64_t L = ((const mp_limb_t *)mpfr_custom_get_significand(x))[0], q;
+        int neg = mpfr_sgn(x) < 0;
+        long k;
+        dvc_u128 A = (dvc_u128)L << CERT_SLACK_BITS;
+        A = up != neg ? A + L : A - L;
+        if (dvc_dec_round_qk_(buf, DVC_CERT_DEC_LEN, A, neg, (long)mpfr_get_exp(x) - 64 - CERT_SLACK_BITS,
+                              up != neg, CERT_DIGITS, &q, &k)) {
+            /* the enclosure of the text, from its integer form */
+            if (q != 0 && dvc_dec_ends_(e, q, k, neg)) return 1;
+            return dvc_dec_enclose_fast_(e, buf) || dvc_ival_set_str(e, buf) == DVC_OK;
+        }
+    }
+    mpz_inits(W, a, (mpz_ptr)0);
+    ex = mpfr_get_z_2exp(W, x);
+    /* x (1 +- 2^-CERT_SLACK_BITS) = (W 2^S +- |W|) 2^(ex - S), exactly */
+    mpz_abs(a, W);
+    mpz_mul_2exp(W, W, CERT_SLACK_BITS);
+    if (up) mpz_add(W, W, a);
+    else mpz_sub(W, W, a);
+    ok = dvc_dec_round_z_(buf, DVC_CERT_DEC_LEN, W, (long)ex - CERT_SLACK_BITS, up, CERT_DIGITS);
+    mpz_clears(W, a, (mpz_ptr)0);
+    return ok && (dvc_dec_enclose_fast_(e, buf) || dvc_ival_set_str(e, buf) == DVC_OK);
+}
+
+static dvc_status state_bound(mpfi_t e, const mpfr_t x, int up, long i, const char *field, char *txt)
+{
+    char fast[DVC_CERT_DEC_LEN];
+    dvc_status st = DVC_OK;
+    if (bound_txt(fast, x, up, e)) {
+        if (txt) strcpy(txt, fast);
+    } else {
+        char *s = bound_str(x, up);
+        if (!s) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        st = dvc_ival_set_str(e, s);
+        if (txt && strlen(s) < DVC_CERT_DEC_LEN) memcpy(txt, s, strlen(s) + 1);
+        else if (txt) txt[0] = '\0';
+        free(s);
+    }
     if (st != DVC_OK || !dvc_ival_is_finite(e))
         st = dvc_error(DVC_NOT_CERTIFIED, "step %ld: the bound '%s' is not finite (overflow: "
                        "rescale the problem's data)", i, field);
@@ -299,11 +347,39 @@ dvc_status dvc_cert_width_claims_(dvc_cert_claims *cl, const dvc_width_t w)
  * more than T, which decides the nearest double unless T itself is not a
  * binary number; then the label is the double nearest to the midpoint of
  * the enclosure. */
+/* dvc_cert_time_label without allocation: the same operations on ends held
+ * on the stack (T at most 64 bits), printed without printf where
+ * dvc_fmt_g17_ can; 0 when the enclosure does not decide the double. */
+static int time_label_fast(char *buf, const mpfi_t T, long N, long i)
+{
+    mpfr_prec_t P = mpfi_get_prec(T) + 64;
+    mp_limb_t l1[128 / GMP_NUMB_BITS], l2[128 / GMP_NUMB_BITS];
+    mpfr_t lo, hi;
+    double a, b;
+    if (P > 128 || i < 0 || N <= 0 || mpfr_sgn(&T->left) < 0) return 0;
+    mpfr_custom_init(l1, P);
+    mpfr_custom_init(l2, P);
+    mpfr_custom_init_set(lo, MPFR_ZERO_KIND, 0, P, l1);
+    mpfr_custom_init_set(hi, MPFR_ZERO_KIND, 0, P, l2);
+    /* mpfi_mul_si and mpfi_div_si of a nonnegative interval by positive
+     * integers: each end rounded outward */
+    mpfr_mul_si(lo, &T->left, i, MPFR_RNDD);
+    mpfr_mul_si(hi, &T->right, i, MPFR_RNDU);
+    mpfr_div_si(lo, lo, N, MPFR_RNDD);
+    mpfr_div_si(hi, hi, N, MPFR_RNDU);
+    a = mpfr_get_d(lo, MPFR_RNDN);
+    b = mpfr_get_d(hi, MPFR_RNDN);
+    if (a != b) return 0;
+    if (!dvc_fmt_g17_(buf, a)) snprintf(buf, 40, "%.17g", a);
+    return 1;
+}
+
 void dvc_cert_time_label(char *buf, const mpfi_t T, long N, long i)
 {
     mpfi_t t;
     mpfr_t mid;
     double a, b;
+    if (time_label_fast(buf, T, N, i)) return;
     mpfi_init2(t, mpfi_get_prec(T) + 64);
     mpfr_init2(mid, mpfi_get_prec(T) + 64);
     mpfi_mul_si(t, T, i);
@@ -365,28 +441,38 @@ void dvc_cert_point_of_result_(dvc_dlvi_point *pt, const dvc_dlvi_result_t r, lo
     }
 }
 
-dvc_status dvc_cert_state_point_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt)
+dvc_status dvc_cert_state_point_txt_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt,
+                                    char (*txt)[DVC_CERT_DEC_LEN])
 {
     long n = tb->n, m = tb->m, i = pt->i;
     dvc_status st;
+#define TXT(k) (txt ? txt[k] : NULL)
     memcpy(tb->x + row * n, pt->x, (size_t)n * sizeof *pt->x);
     memcpy(tb->y + row * m, pt->y, (size_t)m * sizeof *pt->y);
-    st = state_bound(tb->eps_x[row], pt->eps_x, 1, i, "eps_x");
-    if (st == DVC_OK) st = state_bound(tb->eps_y[row], pt->eps_y, 1, i, "eps_y");
+    st = state_bound(tb->eps_x[row], pt->eps_x, 1, i, "eps_x", TXT(0));
+    if (st == DVC_OK) st = state_bound(tb->eps_y[row], pt->eps_y, 1, i, "eps_y", TXT(1));
     if (st == DVC_OK && i >= 1) {
         mpfr_t tmp;
         mpfr_init2(tmp, tb->prec);
         mpfr_set_d(tmp, pt->ry, MPFR_RNDU);
-        st = state_bound(tb->ry[row], tmp, 1, i, "ry");
+        st = state_bound(tb->ry[row], tmp, 1, i, "ry", TXT(2));
         mpfr_clear(tmp);
     } else if (st == DVC_OK) {
         mpfi_set_ui(tb->ry[row], 0);
+        if (txt) strcpy(txt[2], "0");
     }
     for (long k = 0; k < m && st == DVC_OK; k++) {
-        st = state_bound(tb->yhat_lo[row * m + k], &pt->yhat[k].left, 0, i, "yhat");
-        if (st == DVC_OK) st = state_bound(tb->yhat_hi[row * m + k], &pt->yhat[k].right, 1, i, "yhat");
+        st = state_bound(tb->yhat_lo[row * m + k], &pt->yhat[k].left, 0, i, "yhat", TXT(3 + 2 * k));
+        if (st == DVC_OK)
+            st = state_bound(tb->yhat_hi[row * m + k], &pt->yhat[k].right, 1, i, "yhat", TXT(4 + 2 * k));
     }
+#undef TXT
     return st;
+}
+
+dvc_status dvc_cert_state_point_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt)
+{
+    return dvc_cert_state_point_txt_(tb, row, pt, NULL);
 }
 
 dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_point *pt,
@@ -417,8 +503,9 @@ dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_p
     }
     if (!label) return DVC_OK;
     dvc_cert_time_label(lab, tb->T, tb->N, i);
+    if (strcmp(lab, label) == 0) return DVC_OK;
     legacy_time_label(lab_old, tb->T, tb->N, i);
-    if (strcmp(lab, label) != 0 && strcmp(lab_old, label) != 0)
+    if (strcmp(lab_old, label) != 0)
         return dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 't': '%s' is not the grid time %s", i,
                          label, lab);
     return DVC_OK;

@@ -5,6 +5,8 @@
  * stream falls back or is refused, and memory does not grow with N.
  * argv[1]: the source directory's certs/. */
 #define _GNU_SOURCE
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -17,6 +19,7 @@
 
 #include "dvicert/certio.h"
 #include "dvicert/problem.h"
+#include "io/json.h"
 
 static char dir[] = "/tmp/dvc_test_stream.XXXXXX";
 
@@ -289,6 +292,76 @@ static void layouts(const char *certs)
     free(split);
     free(edited);
 
+    /* step lines in another spelling of the same JSON (blanks, key order,
+     * an escaped character) are read by jansson, the others by the
+     * scanner: the same digest, and the same verdict */
+    {
+        char d0[17], *l5, *l6, *l7, *e1, *e2, *w5, *w6, *w7;
+        size_t k = 0;
+        st = dvc_cert_stream(c, src, 1, NULL, NULL);
+        CHECK(st == DVC_OK && strcmp(c->digest, c->digest_read) == 0, "original: %s", dvc_error_message());
+        memcpy(d0, c->digest_read, sizeof d0);
+        l5 = get_line(text, first_step + 5);
+        w5 = malloc(2 * strlen(l5) + 1);
+        for (const char *q = l5; *q; q++) { /* blanks after ':' and ',' */
+            w5[k++] = *q;
+            if ((*q == ':' || *q == ',') && q[1] != '\0') w5[k++] = ' ';
+        }
+        w5[k] = '\0';
+        /* key order: "t" moved last */
+        l6 = get_line(text, first_step + 6);
+        e1 = strstr(l6, ",\"x\":");
+        REQUIRE(e1 != NULL, "x of step 6");
+        e2 = strrchr(l6, '}');
+        {
+            const char *b = strchr(l6, '{');
+            w6 = malloc(strlen(l6) + 4);
+            snprintf(w6, strlen(l6) + 4, "%.*s{%.*s,%.*s%s", (int)(b - l6), l6, (int)(e2 - e1 - 1), e1 + 1,
+                     (int)(e1 - b - 1), b + 1, e2);
+        }
+        /* the first character of the label escaped */
+        l7 = get_line(text, first_step + 7);
+        e1 = strstr(l7, "{\"t\":\"");
+        REQUIRE(e1 == l7 + strspn(l7, " "), "t of step 7");
+        w7 = malloc(strlen(l7) + 8);
+        snprintf(w7, strlen(l7) + 8, "%.*s\\u%04x%s", (int)(e1 + 6 - l7), l7, (unsigned)e1[6], e1 + 7);
+        edited = replace_line(text, first_step + 5, w5);
+        {
+            char *t2 = replace_line(edited, first_step + 6, w6), *t3;
+            t3 = replace_line(t2, first_step + 7, w7);
+            free(edited);
+            free(t2);
+            edited = t3;
+        }
+        spit(p, edited);
+        calls = 0;
+        st = dvc_cert_stream(c, p, 1, count, &calls);
+        CHECK(st == DVC_OK && calls == c->N + 1 && strcmp(c->digest_read, d0) == 0,
+              "respelled steps: status %d, digest %s (original %s): %s", (int)st, c->digest_read, d0,
+              dvc_error_message());
+        /* ... and an edit of a respelled line is still seen */
+        {
+            char *bad = strdup(w5), *t4;
+            char *x = strstr(bad, "\"0x");
+            REQUIRE(x != NULL, "a hex value in step 5");
+            x[3] = x[3] == '1' ? '0' : '1';
+            t4 = replace_line(edited, first_step + 5, bad);
+            spit(p, t4);
+            st = dvc_cert_stream(c, p, 0, NULL, NULL);
+            CHECK(st == DVC_OK && strcmp(c->digest_read, d0) != 0, "edit of a respelled step: digest %s",
+                  c->digest_read);
+            free(bad);
+            free(t4);
+        }
+        free(edited);
+        free(l5);
+        free(l6);
+        free(l7);
+        free(w5);
+        free(w6);
+        free(w7);
+    }
+
     /* one line (compact JSON): read whole, same verdict */
     {
         json_error_t err;
@@ -412,11 +485,216 @@ static void memory(void)
 #endif
 }
 
+
+/* xorshift: reproducible random bits */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd64(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* The writer's %a and the reader's hexadecimal floats against glibc. */
+static void hex_conversions(void)
+{
+    long bad_w = 0, bad_r = 0, missed = 0;
+    for (long t = 0; t < 200000; t++) {
+        uint64_t bits = rnd64();
+        double d, back = 0;
+        char a[40], b[40];
+        if (t % 7 == 0) bits &= ~(UINT64_C(0xfffffffffff) << 8);      /* trailing zero digits */
+        if (t % 11 == 0) bits &= (UINT64_C(1) << 63) | UINT64_C(0xfffff); /* subnormal */
+        if (t % 13 == 0) bits &= UINT64_C(1) << 63;                    /* signed zero */
+        memcpy(&d, &bits, sizeof d);
+        if (isnan(d) || isinf(d)) continue;
+        snprintf(a, sizeof a, "%a", d);
+        dvc_hex_write_(b, d);
+        bad_w += strcmp(a, b) != 0;
+        if (dvc_hex_normal_(&back, a)) {
+            uint64_t bb;
+            memcpy(&bb, &back, sizeof bb);
+            bad_r += bb != bits;
+        } else {
+            /* only the subnormal notation is left to strtod */
+            missed += fpclassify(d) != FP_SUBNORMAL;
+        }
+    }
+    CHECK(bad_w == 0, "%ld doubles written otherwise than by %%a", bad_w);
+    CHECK(bad_r == 0, "%ld hexadecimal floats read back to other bits", bad_r);
+    CHECK(missed == 0, "%ld normal or zero hexadecimal floats not handled", missed);
+    {
+        double d;
+        CHECK(!dvc_hex_normal_(&d, "0x1.8p+1x") && !dvc_hex_normal_(&d, "0x2p+0") &&
+              !dvc_hex_normal_(&d, "0x1.00000000000000p+0") && !dvc_hex_normal_(&d, "0x1p+1024") &&
+              !dvc_hex_normal_(&d, "0x1p"), "malformed or out-of-range hex accepted");
+    }
+}
+
+/* The time labels: printf's %.17g, and the grid times of a certificate
+ * (the enclosure rule of dvc_cert_time_label, its fast path and the
+ * general one agree). */
+static void label_conversions(void)
+{
+    long bad = 0, handled = 0;
+    for (long t = 0; t < 200000; t++) {
+        double d;
+        char a[64], b[40];
+        if (t % 2) {
+            uint64_t bits = rnd64();
+            memcpy(&d, &bits, sizeof d);
+            if (isnan(d) || isinf(d)) continue;
+        } else {
+            d = (double)(rnd64() % 2000001) * ldexp(1.0, -(int)(rnd64() % 60)) / (double)(1 + rnd64() % 100000);
+        }
+        if (t % 17 == 0) d = (double)(rnd64() % 100001) / 1e4; /* the grid of h = 1e-4 */
+        snprintf(a, sizeof a, "%.17g", d);
+        if (!dvc_fmt_g17_(b, d)) continue;
+        handled++;
+        if (strcmp(a, b) != 0 && bad++ == 0) fprintf(stderr, "first mismatch: %s vs printf %s\n", b, a);
+    }
+    CHECK(bad == 0, "%ld of %ld doubles printed otherwise than by %%.17g", bad, handled);
+    CHECK(handled > 50000, "%%.17g path taken %ld times", handled);
+    {
+        /* T = 1, 0.1 (not binary: an enclosure), 3.7 at N = 1e4, 3, 7e5 */
+        static const char *const Ts[] = {"1", "0.1", "3.7", "1e-3"};
+        static const long Ns[] = {10000, 3, 700000};
+        long badl = 0;
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < 3; b++) {
+                mpfi_t T, t;
+                mpfr_t mid;
+                mpfi_init2(T, 53);
+                mpfi_init2(t, 53 + 64);
+                mpfr_init2(mid, 53 + 64);
+                dvc_ival_set_str(T, Ts[a]);
+                for (long i = 0; i <= Ns[b]; i += 1 + Ns[b] / 5000) {
+                    char got[40], ref[40];
+                    double x, y;
+                    dvc_cert_time_label(got, T, Ns[b], i);
+                    /* the rule, spelled out with MPFI */
+                    mpfi_mul_si(t, T, i);
+                    mpfi_div_si(t, t, Ns[b]);
+                    x = mpfr_get_d(&t->left, MPFR_RNDN);
+                    y = mpfr_get_d(&t->right, MPFR_RNDN);
+                    if (x != y) {
+                        mpfi_mid(mid, t);
+                        x = mpfr_get_d(mid, MPFR_RNDN);
+                    }
+                    snprintf(ref, sizeof ref, "%.17g", x);
+                    badl += strcmp(got, ref) != 0;
+                }
+                mpfi_clear(T);
+                mpfi_clear(t);
+                mpfr_clear(mid);
+            }
+        CHECK(badl == 0, "%ld time labels differ from the rule", badl);
+    }
+}
+
+/* Decimals: the fast enclosure is mpfr_strtofr's (via dvc_ival_set_str),
+ * and the fast outward rounding is MPFR's %.11RUe / %.11RDe. */
+static void dec_conversions(void)
+{
+    static const mpfr_prec_t precs[] = {24, 53, 64, 113, 40, 63};
+    long bad_in = 0, bad_out = 0, handled = 0, tried = 0;
+    mpfi_t a, b;
+    mpz_t W;
+    mpfr_t v;
+    mpz_init(W);
+    for (long t = 0; t < 100000; t++) {
+        mpfr_prec_t pr = precs[t % 6];
+        int nd = 1 + (int)(rnd64() % 19), ex = (int)(rnd64() % 81) - 40;
+        char s[64], *q = s;
+        if (rnd64() % 2) *q++ = '-';
+        *q++ = (char)('1' + rnd64() % 9);
+        if (nd > 1) *q++ = '.';
+        for (int k = 1; k < nd; k++) *q++ = (char)('0' + rnd64() % 10);
+        snprintf(q, 16, "e%+03d", ex);
+        mpfi_init2(a, pr);
+        mpfi_init2(b, pr);
+        REQUIRE(dvc_ival_set_str(b, s) == DVC_OK, "parse %s", s);
+        if (dvc_dec_enclose_fast_(a, s)) {
+            handled++;
+            bad_in += !mpfr_equal_p(&a->left, &b->left) || !mpfr_equal_p(&a->right, &b->right);
+            if (bad_in == 1 && (!mpfr_equal_p(&a->left, &b->left) || !mpfr_equal_p(&a->right, &b->right)))
+                fprintf(stderr, "first mismatch: %s at %ld bits\n", s, (long)pr);
+        }
+        tried++;
+        mpfi_clear(a);
+        mpfi_clear(b);
+    }
+    CHECK(bad_in == 0, "%ld of %ld decimals enclosed otherwise than by mpfr_strtofr", bad_in, handled);
+    CHECK(handled > tried / 2, "fast decimal path taken %ld times of %ld", handled, tried);
+    for (long t = 0; t < 100000; t++) {
+        int bits = 1 + (int)(rnd64() % 110), up = (int)(rnd64() % 2);
+        long e = (long)(rnd64() % 400) - 250;
+        char fast[64], *ref;
+        mpz_set_ui(W, 0);
+        for (int k = 0; k < bits; k += 32) {
+            mpz_mul_2exp(W, W, 32);
+            mpz_add_ui(W, W, (unsigned long)(rnd64() & 0xffffffffu));
+        }
+        mpz_fdiv_q_2exp(W, W, (mp_bitcnt_t)((bits + 31) / 32 * 32 - bits));
+        if (t % 5 == 0) { /* values next to a power of ten */
+            mpz_ui_pow_ui(W, 10, (unsigned long)(rnd64() % 30));
+            if (rnd64() % 2) mpz_sub_ui(W, W, 1);
+            e = 0;
+        }
+        if (rnd64() % 2) mpz_neg(W, W);
+        mpfr_init2(v, 160);
+        mpfr_set_z_2exp(v, W, e, MPFR_RNDN); /* exact: at most 110 bits */
+        ref = dvc_mpfr_str(v, 12, up ? MPFR_RNDU : MPFR_RNDD);
+        REQUIRE(ref != NULL, "mpfr_str");
+        if (!dvc_dec_round_z_(fast, sizeof fast, W, e, up, 12) || strcmp(fast, ref) != 0) {
+            if (bad_out++ == 0) fprintf(stderr, "first mismatch: %s vs MPFR %s\n", fast, ref);
+        }
+        free(ref);
+        mpfr_clear(v);
+    }
+    CHECK(bad_out == 0, "%ld values rounded to 12 digits otherwise than by MPFR", bad_out);
+    /* the integer path alone, on the stated bounds' range (a 53-bit
+     * significand widened by 2^-40: 93 to 104 bits, values 1e-18 to 1) */
+    bad_out = 0;
+    handled = 0;
+    for (long t = 0; t < 100000; t++) {
+        int bits = 93 + (int)(rnd64() % 12), neg = (int)(rnd64() % 2), cm = (int)(rnd64() % 2);
+        long e = -bits - (long)(rnd64() % 60);
+        dvc_u128 A = ((dvc_u128)rnd64() << 64 | rnd64()) >> (128 - bits);
+        char fast[64], *ref;
+        A |= (dvc_u128)1 << (bits - 1);
+        if (t % 3 == 0) { /* (odd < 2^10) 2^-s: many have an exact 12-digit decimal */
+            A = (dvc_u128)(rnd64() % 1024 | 1) << (bits - 10);
+            e = -(bits - 10) - (long)(rnd64() % 20);
+        }
+        if (!dvc_dec_round_u128_(fast, sizeof fast, A, neg, e, cm, 12)) continue;
+        handled++;
+        mpz_set_ui(W, (unsigned long)(uint64_t)(A >> 64));
+        mpz_mul_2exp(W, W, 64);
+        mpz_add_ui(W, W, (unsigned long)(uint64_t)A);
+        if (neg) mpz_neg(W, W);
+        mpfr_init2(v, 128);
+        mpfr_set_z_2exp(v, W, e, MPFR_RNDN);
+        /* magnitude up: toward +inf for a positive value, -inf for a negative one */
+        ref = dvc_mpfr_str(v, 12, cm != neg ? MPFR_RNDU : MPFR_RNDD);
+        if (strcmp(fast, ref) != 0 && bad_out++ == 0) fprintf(stderr, "first mismatch: %s vs MPFR %s\n", fast, ref);
+        free(ref);
+        mpfr_clear(v);
+    }
+    CHECK(bad_out == 0, "%ld of %ld values rounded by the integer path otherwise than by MPFR", bad_out, handled);
+    CHECK(handled > 80000, "integer path taken %ld times of 100000", handled);
+    mpz_clear(W);
+}
+
 int main(int argc, char **argv)
 {
     char path[512];
     REQUIRE(argc >= 2, "usage: test_stream CERTS_DIR");
     REQUIRE(mkdtemp(dir) != NULL, "mkdtemp");
+    hex_conversions();
+    dec_conversions();
+    label_conversions();
     snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", argv[1]);
     engine_sink(path, 0);
     snprintf(path, sizeof path, "%s/remark43/x0_1.json", argv[1]);

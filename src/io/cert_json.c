@@ -165,15 +165,163 @@ static json_t *build_root(const dvc_cert_t c)
     return root;
 }
 
+/* A growing text buffer, reused from step to step (no allocation per step
+ * once it has grown to the longest line). */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int fail;
+} sbuf;
+
+static void sb_put(sbuf *b, const char *t, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t nc = 2 * (b->len + n + 1) + 256;
+        char *ns = realloc(b->s, nc);
+        if (!ns) {
+            b->fail = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = nc;
+    }
+    memcpy(b->s + b->len, t, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+
+/* Room for `need` bytes from the start of b; the cursor appends below then
+ * write without checks (a step line's pieces have known bounds). */
+static char *sb_room(sbuf *b, size_t need)
+{
+    if (b->cap < b->len + need + 1) {
+        size_t nc = 2 * (b->len + need + 1);
+        char *ns = realloc(b->s, nc);
+        if (!ns) {
+            b->fail = 1;
+            return NULL;
+        }
+        b->s = ns;
+        b->cap = nc;
+    }
+    return b->s + b->len;
+}
+
+static char *sb_reserve(sbuf *b, size_t need)
+{
+    b->len = 0;
+    return sb_room(b, need);
+}
+
+static char *cp_lit(char *p, const char *t, size_t n)
+{
+    memcpy(p, t, n);
+    return p + n;
+}
+#define CP(p, lit) ((p) = cp_lit((p), (lit), sizeof(lit) - 1))
+
+/* `"t"` at p: the strings of a step line (time labels, %a hexadecimal
+ * floats, decimals) need no escapes, so this is also jansson's encoding */
+static char *cp_q(char *p, const char *t)
+{
+    size_t n = strlen(t);
+    *p++ = '"';
+    memcpy(p, t, n);
+    p += n;
+    *p++ = '"';
+    return p;
+}
+
+/* The texts of one step: hexadecimal predictor values, decimals (as
+ * stated by dvc_cert_state_point_txt_), label. */
+typedef struct {
+    char (*hx)[40];            /* x then y */
+    char (*dec)[DVC_CERT_DEC_LEN]; /* eps_x, eps_y, ry, yhat lo/hi pairs */
+    char label[40];
+    long n, m;
+} step_txt;
+
+/* Step i of the layout dvicert writes (compact, file order) appended to
+ * line, after `sep`, and its canonical text (compact, sorted keys: what the
+ * digest covers) into canon; both from the same strings. */
+static void step_texts(sbuf *line, const char *sep, sbuf *canon, const step_txt *s, long i)
+{
+    long n = s->n, m = s->m;
+    /* every piece within its buffer: 40 (label, hex), DVC_CERT_DEC_LEN (decimals) */
+    size_t bound = 128 + (size_t)(n + m + 1) * 43 + (size_t)(3 + 2 * m) * (DVC_CERT_DEC_LEN + 8);
+    for (int pass = 0; pass < 2; pass++) {
+        sbuf *b = pass ? canon : line;
+        char *p = pass ? sb_reserve(b, bound) : sb_room(b, bound + strlen(sep));
+        if (!p) return;
+        if (!pass) p = cp_lit(p, sep, strlen(sep));
+        if (pass) {
+            /* keys sorted: eps_x eps_y ry t x y yhat */
+            CP(p, "{\"eps_x\":");
+            p = cp_q(p, s->dec[0]);
+            CP(p, ",\"eps_y\":");
+            p = cp_q(p, s->dec[1]);
+            if (i >= 1) {
+                CP(p, ",\"ry\":");
+                p = cp_q(p, s->dec[2]);
+            }
+            CP(p, ",\"t\":");
+        } else {
+            CP(p, "{\"t\":");
+        }
+        p = cp_q(p, s->label);
+        CP(p, ",\"x\":[");
+        for (long j = 0; j < n; j++) {
+            if (j) *p++ = ',';
+            p = cp_q(p, s->hx[j]);
+        }
+        CP(p, "],\"y\":[");
+        for (long k = 0; k < m; k++) {
+            if (k) *p++ = ',';
+            p = cp_q(p, s->hx[n + k]);
+        }
+        *p++ = ']';
+        if (!pass) {
+            CP(p, ",\"eps_x\":");
+            p = cp_q(p, s->dec[0]);
+            CP(p, ",\"eps_y\":");
+            p = cp_q(p, s->dec[1]);
+        }
+        CP(p, ",\"yhat\":[");
+        for (long k = 0; k < m; k++) {
+            if (k) *p++ = ',';
+            *p++ = '[';
+            p = cp_q(p, s->dec[3 + 2 * k]);
+            *p++ = ',';
+            p = cp_q(p, s->dec[4 + 2 * k]);
+            *p++ = ']';
+        }
+        *p++ = ']';
+        if (!pass && i >= 1) {
+            CP(p, ",\"ry\":");
+            p = cp_q(p, s->dec[2]);
+        }
+        *p++ = '}';
+        *p = '\0';
+        b->len = (size_t)(p - b->s);
+    }
+}
+
 /* ---- reading ------------------------------------------------------------ */
 
-static dvc_status read_dec(mpfi_t x, const json_t *j, const char *file, long i, const char *field)
+/* s: the text of a JSON string, NULL when the value is not a string */
+static dvc_status read_dec_s(mpfi_t x, const char *s, const char *file, long i, const char *field)
 {
-    if (!json_is_string(j) || dvc_ival_set_str(x, json_string_value(j)) != DVC_OK ||
-        strchr(json_string_value(j), '[') || !dvc_ival_is_finite(x))
+    if (s && dvc_dec_enclose_fast_(x, s)) return DVC_OK;
+    if (!s || dvc_ival_set_str(x, s) != DVC_OK || strchr(s, '[') || !dvc_ival_is_finite(x))
         return dvc_error(DVC_ERR_INPUT, "%s: step %ld field '%s': expected a finite decimal string",
                          file, i, field);
     return DVC_OK;
+}
+
+static dvc_status read_dec(mpfi_t x, const json_t *j, const char *file, long i, const char *field)
+{
+    return read_dec_s(x, json_is_string(j) ? json_string_value(j) : NULL, file, i, field);
 }
 
 /* Exact binary64 from a hexadecimal float: [-]0x(0|1)[.h{0,13}]p[+-]d, which
@@ -194,14 +342,14 @@ static int is_exact_hex(const char *s)
     return *s == '\0';
 }
 
-static dvc_status read_hex(double *d, const json_t *j, const char *file, long i,
-                           const char *field, long k)
+static dvc_status read_hex_s(double *d, const char *s, const char *file, long i,
+                             const char *field, long k)
 {
-    const char *s;
     char *end;
-    if (!json_is_string(j)) goto bad;
-    s = json_string_value(j);
-    if (!is_exact_hex(s)) goto bad;
+    /* the fast reader accepts exactly is_exact_hex's texts of normal
+     * numbers and zeros */
+    if (s && dvc_hex_normal_(d, s)) return DVC_OK;
+    if (!s || !is_exact_hex(s)) goto bad;
     errno = 0;
     *d = strtod(s, &end);
     if (*end != '\0' || !isfinite(*d) || errno == ERANGE)
@@ -210,6 +358,12 @@ static dvc_status read_hex(double *d, const json_t *j, const char *file, long i,
 bad:
     return dvc_error(DVC_ERR_INPUT, "%s: step %ld field '%s' entry %ld: expected an exact "
                      "hexadecimal float as written by %%a (e.g. \"0x1.8p+1\")", file, i, field, k + 1);
+}
+
+static dvc_status read_hex(double *d, const json_t *j, const char *file, long i,
+                           const char *field, long k)
+{
+    return read_hex_s(d, json_is_string(j) ? json_string_value(j) : NULL, file, i, field, k);
 }
 
 /* The keys a certificate may carry, per object (NULL-terminated). Any other
@@ -408,6 +562,169 @@ static dvc_status read_step(dvc_cert_t c, const json_t *s, long i, long row, con
     return dvc_cert_width_point_(c, i, row);
 }
 
+/* ---- step lines in the layout dvicert writes, without jansson ---------- */
+
+/* The strings of one step line, each NUL-terminated in buf at off[k]:
+ * label, x (n), y (m), eps_x, eps_y, yhat lo/hi (2m), ry (i >= 1). */
+typedef struct {
+    sbuf buf;
+    size_t *off;
+    long nstr;
+} scan_t;
+
+/* One JSON string of the characters a step line's values consist of
+ * (digits, letters, '.', '+', '-'): its text is its value and its canonical
+ * encoding. Anything else (escapes, blanks, other characters) is left to
+ * jansson. */
+static int scan_str(scan_t *sc, const char **pp, long k)
+{
+    const char *p = *pp, *q;
+    if (*p != '"') return 0;
+    q = ++p;
+    while (isalnum((unsigned char)*q) || *q == '.' || *q == '+' || *q == '-') q++;
+    if (*q != '"' || q == p) return 0;
+    sc->off[k] = sc->buf.len;
+    sb_put(&sc->buf, p, (size_t)(q - p) + 1); /* the closing quote becomes the NUL */
+    if (sc->buf.fail) return 0;
+    sc->buf.s[sc->buf.len - 1] = '\0';
+    *pp = q + 1;
+    return 1;
+}
+
+static int scan_lit(const char **pp, const char *lit)
+{
+    size_t n = strlen(lit);
+    if (strncmp(*pp, lit, n) != 0) return 0;
+    *pp += n;
+    return 1;
+}
+
+/* Step i of n states and m multipliers, exactly as dvicert writes it
+ * (compact, keys t x y eps_x eps_y yhat ry in this order): 1 and the
+ * strings in sc, or 0 for any other text. */
+static int scan_step(scan_t *sc, const char *line, long i, long n, long m)
+{
+    const char *p = line;
+    long k = 0, need = 1 + n + m + 2 + 2 * m + (i >= 1);
+    if (sc->nstr < need) {
+        size_t *o = realloc(sc->off, (size_t)need * sizeof *o);
+        if (!o) return 0;
+        sc->off = o;
+        sc->nstr = need;
+    }
+    sc->buf.len = 0;
+    if (!scan_lit(&p, "{\"t\":") || !scan_str(sc, &p, k++) || !scan_lit(&p, ",\"x\":[")) return 0;
+    for (long j = 0; j < n; j++)
+        if ((j && !scan_lit(&p, ",")) || !scan_str(sc, &p, k++)) return 0;
+    if (!scan_lit(&p, "],\"y\":[")) return 0;
+    for (long j = 0; j < m; j++)
+        if ((j && !scan_lit(&p, ",")) || !scan_str(sc, &p, k++)) return 0;
+    if (!scan_lit(&p, "],\"eps_x\":") || !scan_str(sc, &p, k++) || !scan_lit(&p, ",\"eps_y\":") ||
+        !scan_str(sc, &p, k++) || !scan_lit(&p, ",\"yhat\":["))
+        return 0;
+    for (long j = 0; j < m; j++)
+        if ((j && !scan_lit(&p, ",")) || !scan_lit(&p, "[") || !scan_str(sc, &p, k++) ||
+            !scan_lit(&p, ",") || !scan_str(sc, &p, k++) || !scan_lit(&p, "]"))
+            return 0;
+    if (!scan_lit(&p, "]")) return 0;
+    if (i >= 1 && (!scan_lit(&p, ",\"ry\":") || !scan_str(sc, &p, k++))) return 0;
+    return scan_lit(&p, "}") && *p == '\0';
+}
+
+#define SC(k) (sc->buf.s + sc->off[k])
+
+/* The canonical text (sorted keys, compact) of a scanned step: what
+ * jansson's JSON_SORT_KEYS | JSON_COMPACT dump of the same object gives. */
+static void scan_canon(sbuf *b, const scan_t *sc, long i, long n, long m)
+{
+    long e = 1 + n + m;
+    /* the scanned strings plus quotes, separators and keys */
+    char *p = sb_reserve(b, sc->buf.len + (size_t)(e + 3 + 2 * m) * 3 + 96 + (size_t)m * 4);
+    if (!p) return;
+    CP(p, "{\"eps_x\":");
+    p = cp_q(p, SC(e));
+    CP(p, ",\"eps_y\":");
+    p = cp_q(p, SC(e + 1));
+    if (i >= 1) {
+        CP(p, ",\"ry\":");
+        p = cp_q(p, SC(e + 2 + 2 * m));
+    }
+    CP(p, ",\"t\":");
+    p = cp_q(p, SC(0));
+    CP(p, ",\"x\":[");
+    for (long j = 0; j < n; j++) {
+        if (j) *p++ = ',';
+        p = cp_q(p, SC(1 + j));
+    }
+    CP(p, "],\"y\":[");
+    for (long j = 0; j < m; j++) {
+        if (j) *p++ = ',';
+        p = cp_q(p, SC(1 + n + j));
+    }
+    CP(p, "],\"yhat\":[");
+    for (long j = 0; j < m; j++) {
+        if (j) *p++ = ',';
+        *p++ = '[';
+        p = cp_q(p, SC(e + 2 + 2 * j));
+        *p++ = ',';
+        p = cp_q(p, SC(e + 3 + 2 * j));
+        *p++ = ']';
+    }
+    CP(p, "]}");
+    *p = '\0';
+    b->len = (size_t)(p - b->s);
+}
+
+/* *label <- s, reusing its storage (labels are short) */
+static int set_label(char **label, const char *s)
+{
+    size_t len = strlen(s);
+    if (len >= 64) {
+        free(*label);
+        return (*label = strdup(s)) != NULL;
+    }
+    if (!*label || strlen(*label) >= 64) {
+        free(*label);
+        if (!(*label = malloc(64))) return 0;
+    }
+    memcpy(*label, s, len + 1);
+    return 1;
+}
+
+/* A scanned step into row `row` of c->tube: the checks of read_step. */
+static dvc_status read_step_scanned(dvc_cert_t c, const scan_t *sc, long i, long row,
+                                    const char *file, char **label)
+{
+    dvc_tube_struct *tb = c->tube;
+    dvc_status st;
+    long n = c->n, m = c->m, e = 1 + n + m;
+    if (!set_label(label, SC(0))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long k = 0; k < n; k++)
+        if ((st = read_hex_s(&tb->x[row * n + k], SC(1 + k), file, i, "x", k)) != DVC_OK) return st;
+    for (long k = 0; k < m; k++) {
+        if ((st = read_hex_s(&tb->y[row * m + k], SC(1 + n + k), file, i, "y", k)) != DVC_OK) return st;
+        if ((st = read_dec_s(tb->yhat_lo[row * m + k], SC(e + 2 + 2 * k), file, i, "yhat")) != DVC_OK ||
+            (st = read_dec_s(tb->yhat_hi[row * m + k], SC(e + 3 + 2 * k), file, i, "yhat")) != DVC_OK)
+            return st;
+        if (mpfr_cmp(&tb->yhat_lo[row * m + k]->left, &tb->yhat_hi[row * m + k]->right) > 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: step %ld: field 'yhat' entry %ld: lo > hi", file, i, k + 1);
+    }
+    if ((st = read_dec_s(tb->eps_x[row], SC(e), file, i, "eps_x")) != DVC_OK) return st;
+    if ((st = read_dec_s(tb->eps_y[row], SC(e + 1), file, i, "eps_y")) != DVC_OK) return st;
+    if (mpfr_sgn(&tb->eps_x[row]->right) < 0 || mpfr_sgn(&tb->eps_y[row]->right) < 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: step %ld: negative bound", file, i);
+    if (i >= 1) {
+        if ((st = read_dec_s(tb->ry[row], SC(e + 2 + 2 * m), file, i, "ry")) != DVC_OK) return st;
+        if (mpfr_sgn(&tb->ry[row]->right) < 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: step %ld: negative bound", file, i);
+    } else {
+        mpfi_set_ui(tb->ry[row], 0);
+    }
+    return dvc_cert_width_point_(c, i, row);
+}
+
+#undef SC
+
 static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
 {
     const json_t *steps = NULL; /* set by dvc_json_need(); gcc -O3 cannot see it */
@@ -591,7 +908,27 @@ typedef struct {
     const char *from;                 /* lognorm: trajectory of another tool, or NULL */
     const char *pred;                 /* lognorm: "theta", "heun" or "external" */
     const dvc_lognorm_info_struct *info;
+    step_txt txt;                     /* the step's strings, reused */
+    sbuf canon;                       /* a step's canonical text */
+    sbuf out;                         /* step lines not yet handed to stdio */
+    char *iobuf;                      /* the output's stdio buffer */
 } wr_t;
+
+/* The buffered step lines to the file. */
+static void wr_flush(wr_t *w)
+{
+    if (w->f && w->out.len > 0) w->fail |= fwrite(w->out.s, 1, w->out.len, w->f) != w->out.len;
+    w->out.len = 0;
+}
+
+static void wr_free(wr_t *w)
+{
+    free(w->txt.hx);
+    free(w->txt.dec);
+    free(w->canon.s);
+    free(w->out.s);
+    free(w->iobuf); /* after the stream was closed */
+}
 
 static dvc_status wr_head(wr_t *w)
 {
@@ -615,6 +952,8 @@ static dvc_status wr_head(wr_t *w)
             return st;
         }
         w->f = w->of->f;
+        /* one write call per MB instead of per 4 KB (the stream is fresh) */
+        if (w->f != stdout && (w->iobuf = malloc(1 << 20)) != NULL) setvbuf(w->f, w->iobuf, _IOFBF, 1 << 20);
     }
     if (w->f) {
         const char *key;
@@ -641,25 +980,50 @@ static dvc_status wr_sink(const dvc_dlvi_point *pt, void *ctx)
 {
     wr_t *w = ctx;
     dvc_cert_struct *c = w->c;
-    long row = pt->i % 2;
-    char label[40], *text = NULL, *canon = NULL;
-    json_t *s;
+    dvc_tube_struct *tb = c->tube;
+    long row = pt->i % 2, n, m;
+    step_txt *s = &w->txt;
     dvc_status st;
     if (pt->i == 0 && (st = wr_head(w)) != DVC_OK) return st;
-    if ((st = dvc_cert_state_point_(c->tube, row, pt)) != DVC_OK) return st;
+    n = tb->n;
+    m = tb->m;
+    if (!s->hx || s->n != n || s->m != m) {
+        free(s->hx);
+        free(s->dec);
+        s->hx = malloc((size_t)(n + m) * sizeof *s->hx);
+        s->dec = malloc((size_t)(3 + 2 * m) * sizeof *s->dec);
+        s->n = n;
+        s->m = m;
+        if (!s->hx || !s->dec) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    if ((st = dvc_cert_state_point_txt_(tb, row, pt, s->dec)) != DVC_OK) return st;
     if ((st = dvc_cert_width_point_(c, pt->i, row)) != DVC_OK) return st;
-    dvc_cert_time_label(label, c->tube->T, c->N, pt->i);
-    s = step_obj(c->tube, row, pt->i, label);
-    if (w->f) text = json_dumps(s, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    canon = json_dumps(s, JSON_SORT_KEYS | JSON_COMPACT);
-    json_decref(s);
-    if ((w->f && !text) || !canon) w->fail = 1;
-    if (w->f && text) w->fail |= fprintf(w->f, "%s    %s", pt->i ? ",\n" : "", text) < 0;
+    for (long k = 0; k < 3 + 2 * m; k++) {
+        if (s->dec[k][0]) continue;
+        /* a decimal longer than the buffer: the in-memory writer's text */
+        {
+            json_t *d = k == 0 ? dec(tb->eps_x[row], 1) : k == 1 ? dec(tb->eps_y[row], 1)
+                      : k == 2 ? dec(tb->ry[row], 1)
+                      : dec(k % 2 ? tb->yhat_lo[row * m + (k - 3) / 2] : tb->yhat_hi[row * m + (k - 3) / 2],
+                            k % 2 == 0);
+            const char *v = json_string_value(d);
+            if (!v || strlen(v) >= DVC_CERT_DEC_LEN) w->fail = 1;
+            else strcpy(s->dec[k], v);
+            json_decref(d);
+        }
+    }
+    for (long j = 0; j < n; j++) dvc_hex_write_(s->hx[j], tb->x[row * n + j]);
+    for (long k = 0; k < m; k++) dvc_hex_write_(s->hx[n + k], tb->y[row * m + k]);
+    dvc_cert_time_label(s->label, tb->T, c->N, pt->i);
+    /* the line goes straight into the output buffer (stdio per megabyte);
+     * on a dry run it is dropped */
+    if (!w->f) w->out.len = 0;
+    step_texts(&w->out, pt->i ? ",\n    " : "    ", &w->canon, s, pt->i);
+    w->fail |= w->out.fail || w->canon.fail;
+    if (w->f && !w->fail && w->out.len >= (1 << 20)) wr_flush(w);
     if (pt->i) fnv_add(&w->h, ",");
-    if (canon) fnv_add(&w->h, canon);
-    free(text);
-    free(canon);
-    c->tube->steps = pt->i;
+    if (!w->fail) fnv_add(&w->h, w->canon.s);
+    tb->steps = pt->i;
     if (w->fail) return dvc_error(DVC_ERR_IO, "%s: cannot write the certificate", w->out_path);
     return DVC_OK;
 }
@@ -682,6 +1046,7 @@ static dvc_status wr_tail(wr_t *w)
     w->fail |= fnv_obj(&w->h, tail, 0);
     snprintf(c->digest, sizeof c->digest, "%016llx", (unsigned long long)w->h);
     if (w->f) {
+        wr_flush(w);
         w->fail |= fputs("\n  ],\n", w->f) < 0;
         w->fail |= put_member(w->f, "summary", json_object_get(tail, "summary"));
         w->fail |= fprintf(w->f, ",\n  \"digest\": \"fnv1a64:%s\"\n}\n", c->digest) < 0;
@@ -742,7 +1107,8 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
         w->resolved = resolved;
         w->fail = 0;
         if (st == DVC_OK && w->f && ftell(w->f) > 0) {
-            /* a retry: start the file again */
+            /* a retry: start the file again (and drop the lines buffered) */
+            w->out.len = 0;
             if (fflush(w->f) != 0 || ftruncate(fileno(w->f), 0) != 0 || fseek(w->f, 0, SEEK_SET) != 0)
                 st = dvc_error(DVC_ERR_IO, "%s: cannot rewrite the certificate", w->out_path);
         }
@@ -899,6 +1265,7 @@ dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const
     if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
     else if (st == DVC_OK) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
     dvc_outfile_clear(&of);
+    wr_free(&w);
     if (st != DVC_OK) c->retry_reason[0] = '\0';
     return st;
 }
@@ -936,6 +1303,7 @@ dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path,
     if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
     else if (st == DVC_OK) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
     dvc_outfile_clear(&of);
+    wr_free(&w);
     return st;
 }
 
@@ -960,6 +1328,8 @@ typedef struct {
     long ncalls;            /* calls of fn so far */
     dvc_cert_point_fn fn;
     void *ctx;
+    scan_t sc;              /* the strings of the step line being read */
+    sbuf canon;             /* its canonical text */
 } rd_t;
 
 /* Next line without its line end and trailing blanks; NULL at the end. */
@@ -1051,12 +1421,28 @@ static dvc_status rd_step(rd_t *rd, long i)
     json_t *j;
     char *canon;
     dvc_status st;
+    size_t len;
     if (!l) return dvc_error(DVC_ERR_INPUT, "%s: the file ends inside 'steps' (step %ld)", rd->file, i);
     s = (char *)skip_blank(l);
     if (s[0] == ']')
         return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' has %ld entries, the problem has N + 1 = %ld",
                          rd->file, i, rd->c->N + 1);
     if (!rd_sep(rd, 0)) return rd_layout(rd, "no comma after the previous step");
+    len = strlen(s);
+    rd->comma = len > 0 && s[len - 1] == ',';
+    if (rd->comma) s[--len] = '\0';
+    if (scan_step(&rd->sc, s, i, rd->c->n, rd->c->m)) {
+        /* the layout dvicert writes: no JSON tree, no allocation */
+        st = read_step_scanned(rd->c, &rd->sc, i, i % RD_WINDOW, rd->file, &rd->labels[i % RD_WINDOW]);
+        if (st != DVC_OK) return st;
+        scan_canon(&rd->canon, &rd->sc, i, rd->c->n, rd->c->m);
+        if (rd->canon.fail) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        if (i) fnv_add(&rd->h, ",");
+        fnv_add(&rd->h, rd->canon.s);
+        rd->next = i + 1;
+        return DVC_OK;
+    }
+    if (rd->comma) s[len++] = ','; /* rd_value strips it again */
     j = rd_value(rd, s, 0);
     if (!j || !json_is_object(j)) {
         json_decref(j);
@@ -1272,6 +1658,9 @@ dvc_status dvc_cert_stream(dvc_cert_t c, const char *path, int verify, dvc_cert_
     free(rd.line);
     json_decref(rd.hdr);
     for (int k = 0; k < RD_WINDOW; k++) free(rd.labels[k]);
+    free(rd.sc.buf.s);
+    free(rd.sc.off);
+    free(rd.canon.s);
     if (st != DVC_OK && rd.layout && rd.ncalls == 0) return stream_whole(c, path, verify, fn, ctx);
     return st;
 }

@@ -74,6 +74,12 @@ void dvc_cert_point_of_result_(dvc_dlvi_point *pt, const dvc_dlvi_result_t r, lo
 /* The stated numbers of a certified point into row `row` of tb (n, m set):
  * widened, rounded to 12 digits; DVC_NOT_CERTIFIED when one is not finite. */
 dvc_status dvc_cert_state_point_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt);
+/* The same, with the stated decimals as text (what a writer prints) into
+ * txt[0..2 + 2m]: eps_x, eps_y, ry ("0" at i = 0), then yhat lo, hi of each
+ * component. An entry left empty was longer than DVC_CERT_DEC_LEN - 1. */
+#define DVC_CERT_DEC_LEN 64
+dvc_status dvc_cert_state_point_txt_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt,
+                                     char (*txt)[DVC_CERT_DEC_LEN]);
 /* Grid point i, held in row `row` of c->tube, into c->width (i = 0 starts
  * it; points must come in order). */
 dvc_status dvc_cert_width_point_(dvc_cert_struct *c, long i, long row);

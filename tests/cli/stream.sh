@@ -73,4 +73,24 @@ expect 0 "inside" "check --no-verify" -- "$exe" check "$C" "$tmp/in.csv" --no-ve
 "$exe" enclose "$tmp/b.json" -o - > "$tmp/stdout.cert.json" 2> /dev/null
 cmp -s "$tmp/stdout.cert.json" "$C" && ok || bad "enclose -o - differs from the file"
 
+# step lines in the layout enclose writes are taken apart by a scanner, any
+# other spelling by jansson: a step respelled with blanks verifies alike, and
+# an edit that leaves every bound true (eps_x of one step raised in its last
+# digit) is caught by the digest, the same recomputed digest on both paths
+# (a step whose eps_x does not end in 9, so that raising the digit raises it)
+L=$(grep -n '^    {"t":' "$C" | sed -n '1000,$p' | grep -v '"eps_x":"[^"]*9e' | head -1 | cut -d: -f1)
+awk -v L=$L 'NR == L { gsub(/":/, "\": "); gsub(/,"/, ", \"") } { print }' "$C" > "$tmp/spaced.cert.json"
+sed -n "${L}p" "$tmp/spaced.cert.json" | grep -q '"eps_x": "' && ok || bad "respelled copy not made"
+expect 0 "accepted" "verify with one step respelled" -- "$exe" verify "$tmp/spaced.cert.json"
+e=$(sed -n "${L}p" "$C" | sed 's/.*"eps_x":"\([^"]*\)".*/\1/')
+up=$(echo "$e" | awk '{ split($1, a, "e"); d = substr(a[1], length(a[1])); printf "%s%d", substr(a[1], 1, length(a[1]) - 1), d + 1; print "e" a[2] }')
+[ "${up%e*}" != "${e%e*}" ] && ok || bad "eps_x $e not raised ($up)"
+for f in "$C" "$tmp/spaced.cert.json"; do
+    sed "${L}s/\"eps_x\":\( *\)\"$e\"/\"eps_x\":\1\"$up\"/" "$f" > "$tmp/loose.cert.json"
+    cmp -s "$f" "$tmp/loose.cert.json" && bad "eps_x not edited in $f"
+    expect 1 "field 'digest': the certificate text was edited" "a raised bound caught by the digest" -- \
+        "$exe" verify "$tmp/loose.cert.json"
+    grep -o 'digest [0-9a-f]*,' "$tmp/out" >> "$tmp/digests"
+done
+[ "$(sort -u "$tmp/digests" | wc -l)" -eq 1 ] && ok || bad "scanner and jansson digests differ: $(cat "$tmp/digests")"
 report

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
+# The speed comparisons (dvicert against its engine and against the floating-point
+# tools) in one run, each printed as a ratio:
+#  1. certificate I/O vs the engine: `dvicert enclose` and `dvicert verify`
+#     (whole processes) against the engine's own time on the same problem
+#     (bench_certio: the engine alone in one process), on the bridge
+#     (h = 1e-4, T = 1) and the chain of k = 2 and 8 masses (h = 1e-4);
+#     target enclose/engine and verify/engine <= 1.3;
+#  2. `dvicert enclose` against Siconos' float time stepping of the same
+#     problem (whole processes, paired: run in turns), when
+#     `/usr/bin/python3 -c 'import siconos.kernel'` works (Debian package
+#     python3-siconos); skipped otherwise; target dvicert/Siconos <= 1;
+#  3. bench_lvi (certified LCP vs Lemke), bench_beta, bench_solve.
+# Times are the best of R runs (wall clock; CPU seconds of the child next to
+# them, which the load of a shared machine disturbs less).
+#
+# usage: bench/compare.sh [BUILD_DIR] [--large] [--runs R] [--no-others]
+#   BUILD_DIR   meson build directory (default: build), built beforehand
+#   --large     also the bridge at N = 1e6 (minutes)
+#   --no-others skip part 3
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=build
+large=0
+runs=3
+others=1
+while [ $# -gt 0 ]; do
+    case $1 in
+        --large) large=1 ;;
+        --runs) shift; runs=$1 ;;
+        --no-others) others=0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        *) build=$1 ;;
+    esac
+    shift
+done
+dvicert=$build/dvicert
+certio=$build/bench/bench_certio
+for b in "$dvicert" "$certio"; do
+    [ -x "$b" ] || { echo "compare.sh: $b not found: build first (ninja -C $build)" >&2; exit 2; }
+done
+py=$(command -v python3 || echo /usr/bin/python3)
+tmp=$(mktemp -d /tmp/dvc_compare.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# best-of wall and CPU seconds of a command: "wall cpu"
+TIMEFORMAT='%R %U %S'
+once() {
+    local t
+    t=$( { time "$@" >/dev/null 2>&1; } 2>&1 | tail -n 1)
+    echo "$t" | awk '{printf "%.4f %.4f\n", $1, $2 + $3}'
+}
+min2() { # "w1 c1" "w2 c2" -> the smaller of each
+    echo "$1 $2" | awk '{w = $1 < $3 ? $1 : $3; c = $2 < $4 ? $2 : $4; printf "%.4f %.4f\n", w, c}'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "nan" }'; }
+
+# the problems: name kind k N
+probs=("bridge bridge 0 10000" "chain2 chain 2 10000" "chain8 chain 8 10000")
+[ "$large" = 1 ] && probs+=("bridge1e6 bridge 0 1000000")
+for p in "${probs[@]}"; do
+    set -- $p
+    "$py" "$here/siconos_dlvi.py" problem "$2" "$3" "$4" "$tmp/$1.json" || exit 2
+done
+
+echo "1. certificate I/O vs the engine (best of $runs; CPU seconds, the wall-clock ratios after them)"
+echo "   engine: bench_certio, the engine alone in one process (enclose: predictor + certification;"
+echo "   certify: certification from the stored predictor, what verify recomputes);"
+echo "   enclose / verify: whole dvicert processes (start, problem file, proofs, certificate)"
+printf "%-10s %8s %8s %8s %6s %8s %8s %6s | %6s %6s | %9s\n" problem N engine enclose ratio certify verify ratio \
+    wall wall in-proc
+for p in "${probs[@]}"; do
+    set -- $p
+    name=$1
+    r=$("$certio" "$tmp/$name.json" "$runs" "$tmp/$name.inproc.cert.json") || { echo "$name: bench_certio failed"; continue; }
+    read -r N n m eng encin cer verin engc encinc cerc verinc <<<"$r"
+    be="1e9 1e9"
+    bv="1e9 1e9"
+    for ((k = 0; k < runs; k++)); do
+        be=$(min2 "$be" "$(once "$dvicert" enclose "$tmp/$name.json" -o "$tmp/$name.cert.json")")
+        bv=$(min2 "$bv" "$(once "$dvicert" verify "$tmp/$name.cert.json")")
+    done
+    "$dvicert" verify "$tmp/$name.cert.json" >/dev/null 2>&1 || echo "$name: the certificate does not verify"
+    read -r ew ec <<<"$be"
+    read -r vw vc <<<"$bv"
+    printf "%-10s %8s %8.4f %8.4f %6s %8.4f %8.4f %6s | %6s %6s | %4s/%-4s\n" "$name" "$N" "$engc" "$ec" \
+        "$(ratio "$ec" "$engc")" "$cerc" "$vc" "$(ratio "$vc" "$cerc")" "$(ratio "$ew" "$eng")" \
+        "$(ratio "$vw" "$cer")" "$(ratio "$encinc" "$engc")" "$(ratio "$verinc" "$cerc")"
+    rm -f "$tmp/$name.cert.json" "$tmp/$name.inproc.cert.json"
+done
+echo "   ratio = whole process / engine (target <= 1.3); wall = the same on the wall clock"
+echo "   (enclose, verify); in-proc = enclose / engine and verify / certify inside one process"
+echo "   (CPU: what the certificate costs without process start)"
+
+echo
+if /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
+    echo "2. dvicert enclose vs Siconos float time stepping (EulerMoreauOSI theta = 1, LCP by Lemke),"
+    echo "   whole processes, paired (in turns), best of $runs; seconds"
+    printf "%-10s %8s %10s %10s %10s %10s %8s %8s\n" problem N dvicert "(cpu)" Siconos "(cpu)" ratio "(cpu)"
+    for p in "${probs[@]}"; do
+        set -- $p
+        [ "$4" -gt 100000 ] && continue
+        bd="1e9 1e9"
+        bs="1e9 1e9"
+        for ((k = 0; k < runs; k++)); do
+            bd=$(min2 "$bd" "$(once "$dvicert" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json")")
+            bs=$(min2 "$bs" "$(once /usr/bin/python3 "$here/siconos_dlvi.py" run "$2" "$3" "$4")")
+        done
+        read -r dw dc <<<"$bd"
+        read -r sw sc <<<"$bs"
+        printf "%-10s %8s %10.4f %10.4f %10.4f %10.4f %8s %8s\n" "$1" "$4" "$dw" "$dc" "$sw" "$sc" \
+            "$(ratio "$dw" "$sw")" "$(ratio "$dc" "$sc")"
+        rm -f "$tmp/$1.cert.json"
+    done
+    echo "   ratio = dvicert / Siconos (target <= 1: certified no slower than the float tool)"
+else
+    echo "2. Siconos: skipped (/usr/bin/python3 cannot import siconos; Debian: apt-get install python3-siconos)"
+fi
+
+if [ "$others" = 1 ]; then
+    for b in bench_lvi:0.2 bench_beta: bench_solve:0.2; do
+        exe=$build/bench/${b%%:*}
+        arg=${b#*:}
+        echo
+        if [ -x "$exe" ]; then
+            echo "3. ${b%%:*} ${arg}"
+            "$exe" $arg
+        else
+            echo "3. ${b%%:*}: not built"
+        fi
+    done
+fi

@@ -102,12 +102,30 @@ dvc_status dvc_dlvi_pred_setup_(ws_t *w)
     return DVC_OK;
 }
 
+/* f and g of the predictor at t are finite binary64 numbers: a NaN or an
+ * infinity (an expression undefined there, or beyond binary64) leaves the
+ * predictor without a value; not certified, naming the field. */
+static dvc_status fg_finite(const ws_t *w, double t, long nf, long ng)
+{
+    for (long a = 0; a < nf; a++)
+        if (!isfinite(w->fv[a]))
+            return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor at t = %.17g: field 'f' entry %ld is not "
+                             "a finite binary64 number there", t, a + 1);
+    for (long a = 0; a < ng; a++)
+        if (!isfinite(w->gv[a]))
+            return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor at t = %.17g: field 'g' entry %ld is not "
+                             "a finite binary64 number there", t, a + 1);
+    return DVC_OK;
+}
+
 /* y^0 from x^0 (LVI with M). */
 dvc_status dvc_dlvi_pred_y0_(ws_t *w, const double *x, double *y)
 {
     long n = w->n, m = w->m;
     if (m == 0) return DVC_OK;
+    dvc_status st;
     dvc_dlvi_tf_eval_d_(&w->g, w->gv, 0.0, m);
+    if ((st = fg_finite(w, 0.0, 0, m)) != DVC_OK) return st;
     for (long a = 0; a < m; a++) {
         double s = w->gv[a];
         for (long k = 0; k < n; k++) s += w->Qd[a * n + k] * x[k];
@@ -129,6 +147,7 @@ dvc_status dvc_dlvi_pred_step_(ws_t *w, const double *x0, double *x1, double *y1
         dvc_dlvi_tf_eval_d_(&w->f, w->fv, t1, n);
         dvc_dlvi_tf_eval_d_(&w->g, w->gv, t1, m);
     }
+    if ((st = fg_finite(w, t1, n, m)) != DVC_OK) return st;
     for (long a = 0; a < n; a++) {
         double s = 0.0;
         for (long k = 0; k < n; k++) s += w->Ad[a * n + k] * x0[k];
@@ -204,9 +223,11 @@ done:
 static dvc_status heun_rhs(ws_t *w, double t, const double *x, double *y, double *k)
 {
     long n = w->n, m = w->m;
+    dvc_status fst;
     dvc_dlvi_tf_eval_d_(&w->f, w->fv, t, n);
+    if (m > 0) dvc_dlvi_tf_eval_d_(&w->g, w->gv, t, m);
+    if ((fst = fg_finite(w, t, n, m)) != DVC_OK) return fst;
     if (m > 0) {
-        dvc_dlvi_tf_eval_d_(&w->g, w->gv, t, m);
         for (long a = 0; a < m; a++) {
             double s = w->gv[a];
             for (long j = 0; j < n; j++) s += w->Qd[a * n + j] * x[j];

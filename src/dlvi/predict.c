@@ -102,20 +102,34 @@ dvc_status dvc_dlvi_pred_setup_(ws_t *w)
     return DVC_OK;
 }
 
-/* f and g of the predictor at t are finite binary64 numbers: a NaN or an
- * infinity (an expression undefined there, or beyond binary64) leaves the
- * predictor without a value; not certified, naming the field. */
+/* f and g of the predictor at t are finite binary64 numbers. A NaN or an
+ * infinity leaves the predictor without a value: the interval evaluation
+ * at t then names the input error (an expression undefined there, e.g.
+ * log(t) at t = 0); if it has none, the value lies beyond binary64 and the
+ * run is not certified, naming the field. */
+static dvc_status fg_one(const dvc_tfun_cb *cb, const double *v, long k, double t, const char *name)
+{
+    dvc_status st = DVC_OK;
+    dvc_ivec_t tmp;
+    mpfi_t tt;
+    long a = 0;
+    while (a < k && isfinite(v[a])) a++;
+    if (a == k) return DVC_OK;
+    dvc_ivec_init2(tmp, k, 64);
+    mpfi_init2(tt, 64);
+    mpfi_set_d(tt, t);
+    st = dvc_dlvi_tf_eval_(cb, tmp, tt, name);
+    mpfi_clear(tt);
+    dvc_ivec_clear(tmp);
+    if (st != DVC_OK) return st;
+    return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor at t = %.17g: field '%s' entry %ld is not a "
+                     "finite binary64 number there", t, name, a + 1);
+}
+
 static dvc_status fg_finite(const ws_t *w, double t, long nf, long ng)
 {
-    for (long a = 0; a < nf; a++)
-        if (!isfinite(w->fv[a]))
-            return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor at t = %.17g: field 'f' entry %ld is not "
-                             "a finite binary64 number there", t, a + 1);
-    for (long a = 0; a < ng; a++)
-        if (!isfinite(w->gv[a]))
-            return dvc_error(DVC_NOT_CERTIFIED, "dlvi predictor at t = %.17g: field 'g' entry %ld is not "
-                             "a finite binary64 number there", t, a + 1);
-    return DVC_OK;
+    dvc_status st = fg_one(&w->f, w->fv, nf, t, "f");
+    return st == DVC_OK ? fg_one(&w->g, w->gv, ng, t, "g") : st;
 }
 
 /* y^0 from x^0 (LVI with M). */

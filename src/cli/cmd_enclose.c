@@ -293,6 +293,7 @@ static int run(const dvc_cli_args *a)
     dvc_cert_t c;
     dvc_status st;
     double t0;
+    int radius_all = 0;
     if (dvc_hybrid_file_kind(in) == 1) return dvc_cli_hybrid_enclose(a);
     if (dvc_lcs_file_is_lcs(in)) return dvc_cli_lcs_enclose(a);
     if (dvc_cli_value(a, "prec-max")) {
@@ -412,7 +413,7 @@ static int run(const dvc_cli_args *a)
             x.prec = prec;
             x.ro = &ro;
             x.tables = &tables;
-            x.at_all = at && strcmp(at, "all") == 0;
+            x.at_all = radius_all = at && strcmp(at, "all") == 0;
             x.rep = rep;
             int rc = radius_search(&x, R, cap, &fallback, &sharpen, &why, &ro.N);
             if (rc != DVC_EXIT_OK) return rc;
@@ -437,6 +438,14 @@ static int run(const dvc_cli_args *a)
     }
     /* the engine does not know the file (a reader error names it already) */
     if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);
+    if (st == DVC_OK && ro.N > 0 && dvc_cli_value(a, "radius") &&
+        !radius_le(dvc_cert_claim_text(&c->summary, radius_all ? "max_eps_x" : "eps_x_at_T"),
+                   dvc_cli_value(a, "radius"))) {
+        /* the dry run at this N reached R and the run is deterministic:
+         * never expected (the certificate written is still true) */
+        st = dvc_error(DVC_ERR_INTERNAL, "%s: the certified radius differs from the dry run's at N = %ld",
+                       out, ro.N);
+    }
     if (st != DVC_OK) {
         int rc = dvc_cli_fail("enclose", st);
         if (st == DVC_NOT_CERTIFIED && prec_max == 0)

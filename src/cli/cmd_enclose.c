@@ -294,6 +294,12 @@ static int run(const dvc_cli_args *a)
     dvc_status st;
     double t0;
     int radius_all = 0;
+    if (dvc_cli_value(a, "radius") && (dvc_hybrid_file_kind(in) == 1 || dvc_lcs_file_is_lcs(in))) {
+        /* the hybrid engine chooses its own steps */
+        fprintf(stderr, "dvicert enclose: error: %s: --radius chooses the grid of a DLVI problem; this "
+                "file is enclosed by the hybrid engine, which chooses its own steps\n", in);
+        return DVC_EXIT_INPUT;
+    }
     if (dvc_hybrid_file_kind(in) == 1) return dvc_cli_hybrid_enclose(a);
     if (dvc_lcs_file_is_lcs(in)) return dvc_cli_lcs_enclose(a);
     if (dvc_cli_value(a, "prec-max")) {

@@ -79,6 +79,11 @@ expect 2 "max-steps" "--max-steps 0" -- "$exe" enclose "$P" -o "$tmp/bad.cert.js
 expect 2 "belongs to --radius" "--radius-at alone" -- "$exe" enclose "$P" -o "$tmp/bad.cert.json" --radius-at all
 expect 2 "not with --from" "--radius --from" -- "$exe" enclose "$P" -o "$tmp/bad.cert.json" --radius 1e-3 \
     --from "$tmp/none.csv"
+# the hybrid engine chooses its own steps: refused, not ignored
+expect 2 "hybrid engine" "--radius on a hybrid model" -- "$exe" enclose "$src/certs/stickslip/stickslip.json" \
+    -o "$tmp/bad.cert.json" --radius 1e-3
+expect 2 "hybrid engine" "--radius on ideal contacts" -- "$exe" enclose "$src/certs/diode-clamp/diode-clamp.json" \
+    -o "$tmp/bad.cert.json" --radius 1e-3
 absent "$tmp/bad.cert.json" "bad options"
 
 report

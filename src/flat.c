@@ -17,7 +17,7 @@ int dvc_flat_enclose(const char *problem_path, const char *cert_path, const char
                      int allow_outside_tables)
 {
     dvc_table_policy tables = {0, 0};
-    dvc_cert_route_opts ro = {DVC_CERT_ROUTE_CHEN_WANG, 0, 0, NULL, NULL};
+    dvc_cert_route_opts ro = {.route = DVC_CERT_ROUTE_CHEN_WANG};
     dvc_cert_t c;
     dvc_status st;
     if (!problem_path || !cert_path) return dvc_error(DVC_ERR_INPUT, "no problem or certificate path");

@@ -433,7 +433,7 @@ static void test_tamper_steps(const char *certs)
 static void test_lognorm_tamper(const char *certs)
 {
     char problem[4096], path[64];
-    dvc_cert_route_opts ro = {DVC_CERT_ROUTE_LOGNORM, 0, 0, NULL, NULL};
+    dvc_cert_route_opts ro = {.route = DVC_CERT_ROUTE_LOGNORM};
     dvc_cert_t c;
     dvc_status st;
     int fd;

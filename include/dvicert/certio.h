@@ -64,6 +64,10 @@ typedef struct {
                          predictor; NULL: the theta predictor */
     const char *predictor; /* lognorm without a trajectory: "theta" (NULL: the
                               default) or "heun" (Heun's method, order 2) */
+    long N;           /* number of steps (h = T/N) in place of the file's; 0:
+                         the file's. The embedded problem then states this N
+                         (and no "h"), so verify rebuilds the same grid. Not
+                         with from (the trajectory sets the grid) */
 } dvc_cert_route_opts;
 
 /* The route of the default choice ("auto"): lognorm, the tighter route,
@@ -84,7 +88,9 @@ dvc_cert_route dvc_cert_auto_route(const char *problem_path);
  * c->from_samples and c->from_dev, the largest distance between the two
  * interpolants at the samples, tell which); the embedded problem then
  * states that N. Bad trajectories are DVC_ERR_INPUT naming the file and the
- * line; nothing is left at out_path on failure. */
+ * line; nothing is left at out_path on failure. out_path NULL: a dry run,
+ * nothing written; c receives the header and the claims (the summary's
+ * bounds), as with a file. */
 dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path, const char *out_path,
                                          mpfr_prec_t prec, const dvc_cert_route_opts *ro,
                                          const dvc_table_policy *tables);

@@ -3,6 +3,8 @@
  * and write a certificate. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "width_report.h"
 #include "dvicert/certio.h"
 #include "dvicert/lcs.h"
+#include "dvicert/problem.h"
 
 static const dvc_cli_opt opts[] = {
     {"output", 'o', "FILE", "a file name", "certificate to write (nothing is written on failure)"},
@@ -39,6 +42,18 @@ static const dvc_cli_opt opts[] = {
      "predictor of the lognorm route: theta (default; the theta method of\n"
      "the problem, order 1) or heun (Heun's method, order 2: smaller radii\n"
      "for the same steps, docs/lognorm.md section 11)"},
+    {"radius", 0, "R", "a positive number",
+     "choose the number of steps N (h = T/N) for a tube radius <= R at T:\n"
+     "two small pilot runs (nothing written) measure the radius and its\n"
+     "order in h, the N for R is extrapolated (safety factor 1.2) and\n"
+     "certified, refined at most 3 times; every run is reported. The\n"
+     "certificate states the N used. Exit 1, nothing written, with the best\n"
+     "radius reached when R needs more than --max-steps steps"},
+    {"radius-at", 0, "WHERE", "T or all",
+     "with --radius: the radius at T (T, the default) or its maximum over\n"
+     "[0, T] (all)"},
+    {"max-steps", 0, "N", "a number of steps",
+     "with --radius: the largest N tried (default 10000000)"},
     {"prec", 0, "BITS", "a number of bits", "working precision (default: the file's \"prec\", else 53)"},
     {"prec-max", 0, "BITS", "a number of bits",
      "when the run is not certified, retry at twice the precision\n"
@@ -61,7 +76,8 @@ static void help(void)
         "usage: dvicert enclose PROBLEM.json -o OUT.cert.json [--method auto|chen-wang|lognorm]\n"
         "                       [--from TRAJ.csv] [--predictor theta|heun] [--local-beta] [--prec BITS]\n"
         "                       [--prec-max BITS] [--allow-outside-tables]\n"
-        "                       [--max-table-bytes BYTES]\n\n"
+        "                       [--max-table-bytes BYTES] [--radius R [--radius-at T|all]\n"
+        "                       [--max-steps N]]\n\n"
         "Certified enclosure of the solution of the DLVI in PROBLEM.json\n"
         "  x' = A x + B y + f(t),  y in SOL(l, u, Q x + g(t), M),  x(0) = x0,  t in [0, T]\n"
         "by the theta time-stepping method (Chen & Wang (4.2)), all in outward-rounded\n"
@@ -75,16 +91,188 @@ static void help(void)
         "--local-beta when it cannot certify) and chen-wang with --local-beta above.\n"
         "M must be proven a P-matrix; chen-wang also needs h (L - theta ||A||) < 1.\n"
         "A hybrid model file (an object with \"modes\", docs/hybrid.md) is enclosed by the\n"
-        "hybrid engine instead; its certificate lists the certified crossings ('events').\n\n");
+        "hybrid engine instead; its certificate lists the certified crossings ('events').\n"
+        "With --radius R the step h = T/N is chosen for a radius <= R (the file's 'N'\n"
+        "or 'h' is replaced; the certificate's embedded problem states the N used).\n\n");
     dvc_cli_print_options(&dvc_cmd_enclose);
     printf(
         "\nProblem and certificate formats: docs/formats.md. Re-check a certificate with\n"
         "'dvicert verify'.\n"
-        "exit status: 0 certificate written, 1 not certified (the reason names the step),\n"
-        "2 bad input or i/o error.\n");
+        "exit status: 0 certificate written, 1 not certified (the reason names the step;\n"
+        "with --radius also: R not reached within --max-steps), 2 bad input or i/o error.\n");
 }
 
 static int run(const dvc_cli_args *a);
+
+/* What --radius needs to run the chosen route on N steps. */
+typedef struct {
+    const char *in;
+    mpfr_prec_t prec;
+    dvc_cert_route_opts *ro;
+    const dvc_table_policy *tables;
+    int at_all;          /* the maximum over [0, T] instead of the radius at T */
+    FILE *rep;
+} radius_ctx;
+
+/* The stated radius of c (an upper bound, a decimal rounded up). */
+static const char *radius_text(const radius_ctx *x, const dvc_cert_t c)
+{
+    return dvc_cert_claim_text(&c->summary, x->at_all ? "max_eps_x" : "eps_x_at_T");
+}
+
+/* Is the stated radius <= R? Decided on the decimals themselves (the
+ * claim rounded up, R rounded down), so "yes" is exact. */
+static int radius_le(const char *claim, const char *R)
+{
+    mpfr_t a, b;
+    int ok;
+    mpfr_inits2(256, a, b, (mpfr_ptr)0);
+    ok = claim && mpfr_set_str(a, claim, 10, MPFR_RNDU) == 0 && mpfr_set_str(b, R, 10, MPFR_RNDD) == 0 &&
+         mpfr_number_p(a) && mpfr_lessequal_p(a, b);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+    return ok;
+}
+
+/* One dry run on N steps: its radius (a double, for the estimates only) */
+static dvc_status radius_try(const radius_ctx *x, long N, double *eps, const char **text, dvc_cert_t c,
+                             double *secs)
+{
+    double t0 = dvc_cli_now();
+    dvc_status st;
+    x->ro->N = N;
+    dvc_cert_clear(c);
+    dvc_cert_init(c);
+    st = dvc_cert_enclose_stream_route(c, x->in, NULL, x->prec, x->ro, x->tables);
+    *secs = dvc_cli_now() - t0;
+    if (st != DVC_OK) return st;
+    *text = radius_text(x, c);
+    *eps = *text ? strtod(*text, NULL) : NAN;
+    if (!(*eps >= 0) || isinf(*eps)) return dvc_error(DVC_ERR_INTERNAL, "no radius in the summary");
+    return DVC_OK;
+}
+
+/* N for radius R from the radius e at N and the order p: eps ~ C N^-p,
+ * with a safety factor; LONG_MAX when past cap. */
+static long radius_extrapolate(long N, double e, double p, double R, long cap)
+{
+    double n = 1.2 * (double)N * pow(e / R, 1.0 / p);
+    if (!(n <= (double)cap)) return LONG_MAX;
+    return n < 1 ? 1 : (long)ceil(n);
+}
+
+/* The --radius search: *N_out the N to certify at. Returns DVC_EXIT_OK,
+ * or the exit status after a message. route/sharpen/why may be switched
+ * by the auto fallback. */
+static int radius_search(radius_ctx *x, const char *R, long cap, int *fallback, int *sharpen,
+                         const char **why, long *N_out)
+{
+    double Rd = strtod(R, NULL), e1 = 0, e2 = 0, p = 1, secs, best = INFINITY;
+    long N1 = 64, N2, N, Nbest = 0, Nfile = 0;
+    const char *text = NULL, *where = x->at_all ? "over [0, T]" : "at T";
+    int runs = 0, rc = DVC_EXIT_OK;
+    dvc_cert_t c;
+    dvc_status st;
+    {
+        /* the pilots start from the file's grid scaled down (the user's N
+         * says what resolution the problem needs) */
+        dvc_dlvi_problem_t pr;
+        dvc_dlvi_problem_init(pr, 0, 0, 0);
+        if (dvc_problem_read(pr, x->in, 53) == DVC_OK) Nfile = pr->N;
+        dvc_dlvi_problem_clear(pr);
+        if (Nfile > 0) N1 = Nfile / 8 < 16 ? 16 : Nfile / 8 > 2000 ? 2000 : Nfile / 8;
+        if (N1 > cap / 2) N1 = cap / 2 > 0 ? cap / 2 : 1;
+    }
+    dvc_cert_init(c);
+    fprintf(x->rep, "radius: target %s %s, N <= %ld\n", R, where, cap);
+    /* first pilot: until certified (a coarse grid may fail the step condition) */
+    for (;;) {
+        st = radius_try(x, N1, &e1, &text, c, &secs);
+        runs++;
+        if (st == DVC_OK) break;
+        if (st == DVC_NOT_CERTIFIED && *fallback) {
+            fprintf(stderr, "dvicert enclose: note: the lognorm route did not certify (%s); trying "
+                    "chen-wang with --local-beta\n", dvc_error_message());
+            x->ro->route = DVC_CERT_ROUTE_CHEN_WANG;
+            x->ro->sharpen = *sharpen = 1;
+            *fallback = 0;
+            *why = "the lognorm route did not certify";
+            continue;
+        }
+        if (st != DVC_NOT_CERTIFIED || 2 * N1 > cap || runs >= 8) goto fail;
+        fprintf(x->rep, "radius: pilot N = %ld not certified (%s); doubling N\n", N1, dvc_error_message());
+        N1 *= 2;
+    }
+    fprintf(x->rep, "radius: pilot N = %ld: radius %s (%.2f s, nothing written)\n", N1, text, secs);
+    best = e1, Nbest = N1;
+    N2 = 2 * N1 <= cap ? 2 * N1 : cap;
+    if (N2 > N1) {
+        if ((st = radius_try(x, N2, &e2, &text, c, &secs)) != DVC_OK) goto fail;
+        runs++;
+        fprintf(x->rep, "radius: pilot N = %ld: radius %s (%.2f s, nothing written)\n", N2, text, secs);
+        if (e2 < best) best = e2, Nbest = N2;
+        p = e2 > 0 && e1 > 0 ? log(e1 / e2) / log((double)N2 / (double)N1) : 1;
+    } else {
+        N2 = N1, e2 = e1;
+    }
+    /* an order near 0: the radius does not fall with h (roundoff, or the
+     * width of x0); a large one is not to be trusted for extrapolation */
+    if (!(p >= 0.05)) {
+        if (radius_le(text, R)) {
+            *N_out = N2;
+            goto done;
+        }
+        fprintf(stderr, "dvicert enclose: error: %s: radius %s %s not reached: the radius does not fall "
+                "with the step (observed order %.2g); best radius %.6g at N = %ld\n", x->in, R, where, p,
+                best, Nbest);
+        rc = DVC_EXIT_FAIL;
+        goto done;
+    }
+    if (p > 4) p = 4;
+    fprintf(x->rep, "radius: observed order %.3g in h\n", p);
+    N = radius_extrapolate(N2, e2, p, Rd, cap);
+    for (int k = 0; k <= 3; k++) {
+        long Nprev = N2;
+        double eprev = e2;
+        if (N == LONG_MAX) {
+            double need = 1.2 * (double)Nprev * pow(eprev / Rd, 1.0 / p);
+            fprintf(stderr, "dvicert enclose: error: %s: radius %s %s not reachable within N <= %ld: best "
+                    "radius %.6g at N = %ld; it would take N ~ %.3g (order %.3g)\n", x->in, R, where, cap,
+                    best, Nbest, need, p);
+            rc = DVC_EXIT_FAIL;
+            goto done;
+        }
+        if (k == 3) break;
+        if ((st = radius_try(x, N, &e2, &text, c, &secs)) != DVC_OK) goto fail;
+        runs++;
+        N2 = N;
+        if (e2 < best) best = e2, Nbest = N;
+        fprintf(x->rep, "radius: run N = %ld: radius %s (%.2f s, nothing written)%s\n", N, text, secs,
+                radius_le(text, R) ? ": reached" : "");
+        if (radius_le(text, R)) {
+            *N_out = N;
+            goto done;
+        }
+        /* refine with the order seen between the last two runs */
+        if (N != Nprev && e2 > 0 && eprev > 0) {
+            double q = log(eprev / e2) / log((double)N / (double)Nprev);
+            if (q >= 0.05) p = q > 4 ? 4 : q;
+        }
+        N = radius_extrapolate(N2, e2, p, Rd, cap);
+        if (N != LONG_MAX && N < N2 + N2 / 4) N = N2 + N2 / 4 <= cap ? N2 + N2 / 4 : LONG_MAX;
+    }
+    fprintf(stderr, "dvicert enclose: error: %s: radius %s %s not reached in %d runs: best radius %.6g at "
+            "N = %ld; next estimate N = %ld (order %.3g)\n", x->in, R, where, runs, best, Nbest, N, p);
+    rc = DVC_EXIT_FAIL;
+    goto done;
+fail:
+    dvc_error_context(st, "%s: ", x->in);
+    rc = dvc_cli_fail("enclose", st);
+done:
+    if (rc == DVC_EXIT_OK)
+        fprintf(x->rep, "radius: N = %ld chosen after %d dry runs; certifying it\n", *N_out, runs);
+    dvc_cert_clear(c);
+    return rc;
+}
 
 
 const dvc_cli_cmd dvc_cmd_enclose = {
@@ -101,10 +289,17 @@ static int run(const dvc_cli_args *a)
     mpfr_prec_t prec = a->prec_given ? a->prec : 0, prec_max = 0;
     FILE *rep = a->report;
     dvc_table_policy tables = {0, 0};
-    dvc_cert_route_opts ro = {DVC_CERT_ROUTE_CHEN_WANG, 0, 0, NULL, NULL};
+    dvc_cert_route_opts ro = {.route = DVC_CERT_ROUTE_CHEN_WANG};
     dvc_cert_t c;
     dvc_status st;
     double t0;
+    int radius_all = 0;
+    if (dvc_cli_value(a, "radius") && (dvc_hybrid_file_kind(in) == 1 || dvc_lcs_file_is_lcs(in))) {
+        /* the hybrid engine chooses its own steps */
+        fprintf(stderr, "dvicert enclose: error: %s: --radius chooses the grid of a DLVI problem; this "
+                "file is enclosed by the hybrid engine, which chooses its own steps\n", in);
+        return DVC_EXIT_INPUT;
+    }
     if (dvc_hybrid_file_kind(in) == 1) return dvc_cli_hybrid_enclose(a);
     if (dvc_lcs_file_is_lcs(in)) return dvc_cli_lcs_enclose(a);
     if (dvc_cli_value(a, "prec-max")) {
@@ -183,10 +378,59 @@ static int run(const dvc_cli_args *a)
             return DVC_EXIT_INPUT;
         }
     }
+    {
+        const char *R = dvc_cli_value(a, "radius"), *at = dvc_cli_value(a, "radius-at"),
+                   *ms = dvc_cli_value(a, "max-steps");
+        long cap = 10000000L;
+        if (!R && (at || ms)) {
+            fprintf(stderr, "dvicert enclose: error: --%s belongs to --radius\n", at ? "radius-at" : "max-steps");
+            return DVC_EXIT_INPUT;
+        }
+        if (R) {
+            char *end;
+            double r;
+            radius_ctx x;
+            errno = 0;
+            r = strtod(R, &end);
+            if (end == R || *end != '\0' || errno || !isfinite(r) || !(r > 0)) {
+                fprintf(stderr, "dvicert enclose: error: --radius must be a positive number, got '%s'\n", R);
+                return DVC_EXIT_INPUT;
+            }
+            if (at && strcmp(at, "T") != 0 && strcmp(at, "all") != 0) {
+                fprintf(stderr, "dvicert enclose: error: --radius-at must be T or all, got '%s'\n", at);
+                return DVC_EXIT_INPUT;
+            }
+            if (ms) {
+                errno = 0;
+                cap = strtol(ms, &end, 10);
+                if (end == ms || *end != '\0' || errno || cap < 2 || cap > DVC_DLVI_N_MAX) {
+                    fprintf(stderr, "dvicert enclose: error: --max-steps must be an integer in [2, %ld], got "
+                            "'%s'\n", DVC_DLVI_N_MAX, ms);
+                    return DVC_EXIT_INPUT;
+                }
+            }
+            if (ro.from || prec_max > 0) {
+                fprintf(stderr, "dvicert enclose: error: --radius chooses the grid of the theta or heun "
+                        "predictor without precision retries: not with %s\n", ro.from ? "--from" : "--prec-max");
+                return DVC_EXIT_INPUT;
+            }
+            ro.sharpen = ro.route == DVC_CERT_ROUTE_CHEN_WANG && sharpen;
+            x.in = in;
+            x.prec = prec;
+            x.ro = &ro;
+            x.tables = &tables;
+            x.at_all = radius_all = at && strcmp(at, "all") == 0;
+            x.rep = rep;
+            int rc = radius_search(&x, R, cap, &fallback, &sharpen, &why, &ro.N);
+            if (rc != DVC_EXIT_OK) return rc;
+            fallback = 0;
+        }
+    }
     t0 = dvc_cli_now();
     dvc_cert_init(c);
     /* steps are written as they are certified: memory independent of N */
-    if (ro.route == DVC_CERT_ROUTE_LOGNORM) st = dvc_cert_enclose_stream_route(c, in, out, prec, &ro, &tables);
+    if (ro.N > 0) st = dvc_cert_enclose_stream_route(c, in, out, prec, &ro, &tables);
+    else if (ro.route == DVC_CERT_ROUTE_LOGNORM) st = dvc_cert_enclose_stream_route(c, in, out, prec, &ro, &tables);
     else st = dvc_cert_enclose_stream(c, in, out, prec, prec_max, sharpen, &tables);
     if (st == DVC_NOT_CERTIFIED && fallback) {
         fprintf(stderr, "dvicert enclose: note: the lognorm route did not certify (%s); trying chen-wang "
@@ -200,6 +444,14 @@ static int run(const dvc_cli_args *a)
     }
     /* the engine does not know the file (a reader error names it already) */
     if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);
+    if (st == DVC_OK && ro.N > 0 && dvc_cli_value(a, "radius") &&
+        !radius_le(dvc_cert_claim_text(&c->summary, radius_all ? "max_eps_x" : "eps_x_at_T"),
+                   dvc_cli_value(a, "radius"))) {
+        /* the dry run at this N reached R and the run is deterministic:
+         * never expected (the certificate written is still true) */
+        st = dvc_error(DVC_ERR_INTERNAL, "%s: the certified radius differs from the dry run's at N = %ld",
+                       out, ro.N);
+    }
     if (st != DVC_OK) {
         int rc = dvc_cli_fail("enclose", st);
         if (st == DVC_NOT_CERTIFIED && prec_max == 0)

@@ -912,6 +912,7 @@ typedef struct {
     sbuf canon;                       /* a step's canonical text */
     sbuf out;                         /* step lines not yet handed to stdio */
     char *iobuf;                      /* the output's stdio buffer */
+    long N;                           /* > 0: the number of steps instead of the file's */
 } wr_t;
 
 /* The buffered step lines to the file. */
@@ -1087,9 +1088,17 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
                          "bits (verify recomputes at that precision)", problem_path, (long)*used,
                          DVC_CERT_PREC_MAX);
     }
+    if (w && w->N > 0) {
+        /* another grid than the file's: the copy states it (and no h), so
+         * that verify rebuilds the same grid */
+        p->N = w->N;
+        json_object_del(resolved, "h");
+        if (json_object_set_new(resolved, "N", json_integer((json_int_t)w->N)) != 0)
+            st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
+    }
     /* the problem as given, tables included: the certificate's copy */
-    text = json_dumps(resolved, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (!text) st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
+    if (st == DVC_OK) text = json_dumps(resolved, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (st == DVC_OK && !text) st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
     dvc_dlvi_opts_default(&o);
     o.sharpen = sharpen;
     o.prec = p->prec;
@@ -1239,9 +1248,11 @@ dvc_status dvc_cert_enclose_tables(dvc_cert_t c, const char *problem_path, mpfr_
     return enclose_retry(c, problem_path, NULL, NULL, prec, prec_max, sharpen, tables);
 }
 
-dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const char *out_path,
+/* dvc_cert_enclose_stream on N steps (0: the file's); out_path NULL: a dry
+ * run, nothing written */
+static dvc_status enclose_stream_n(dvc_cert_t c, const char *problem_path, const char *out_path,
                                    mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
-                                   const dvc_table_policy *tables)
+                                   const dvc_table_policy *tables, long N)
 {
     dvc_outfile of;
     wr_t w;
@@ -1249,9 +1260,10 @@ dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const
     int dry = 0;
     memset(&of, 0, sizeof of);
     memset(&w, 0, sizeof w);
-    w.of = &of;
-    w.out_path = out_path;
-    if (prec_max > 0) {
+    w.of = out_path ? &of : NULL;
+    w.out_path = out_path ? out_path : "(dry run)";
+    w.N = N;
+    if (prec_max > 0 && out_path) {
         /* a direct output (stdout, pipe, device) cannot be started again
          * after a failed attempt: find the precision first, then write once */
         struct stat sb;
@@ -1263,11 +1275,18 @@ dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const
     }
     st = enclose_retry(c, problem_path, &w, dry ? &of : NULL, prec, prec_max, sharpen, tables);
     if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
-    else if (st == DVC_OK) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
+    else if (st == DVC_OK && out_path) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
     dvc_outfile_clear(&of);
     wr_free(&w);
     if (st != DVC_OK) c->retry_reason[0] = '\0';
     return st;
+}
+
+dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const char *out_path,
+                                   mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
+                                   const dvc_table_policy *tables)
+{
+    return enclose_stream_n(c, problem_path, out_path, prec, prec_max, sharpen, tables, 0);
 }
 
 dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path, const char *out_path,
@@ -1278,10 +1297,15 @@ dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path,
     dvc_outfile of;
     wr_t w;
     dvc_status st;
+    if (ro && (ro->N < 0 || ro->N > DVC_DLVI_N_MAX))
+        return dvc_error(DVC_ERR_INPUT, "number of steps %ld outside [1, %ld]", ro->N, DVC_DLVI_N_MAX);
+    if (ro && ro->N > 0 && ro->from)
+        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool sets the grid (no number of steps with it)");
     if (ro == NULL || ro->route == DVC_CERT_ROUTE_CHEN_WANG) {
         if (ro && ro->from)
             return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is certified by the lognorm route only");
-        return dvc_cert_enclose_stream(c, problem_path, out_path, prec, 0, ro ? ro->sharpen : 0, tables);
+        return enclose_stream_n(c, problem_path, out_path, prec, 0, ro ? ro->sharpen : 0, tables,
+                                ro ? ro->N : 0);
     }
     if (ro->route != DVC_CERT_ROUTE_LOGNORM) return dvc_error(DVC_ERR_INPUT, "unknown certification route");
     if (ro->sharpen) return dvc_error(DVC_ERR_INPUT, "--sharpen belongs to the chen-wang route");
@@ -1292,16 +1316,17 @@ dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path,
                          "choice with it)");
     memset(&of, 0, sizeof of);
     memset(&w, 0, sizeof w);
-    w.of = &of;
-    w.out_path = out_path;
+    w.of = out_path ? &of : NULL;
+    w.out_path = out_path ? out_path : "(dry run)";
     w.route = 1;
     w.pieces = ro->pieces;
     w.from = ro->from;
     w.pred = ro->predictor;
+    w.N = ro->N;
     st = enclose_at(c, problem_path, &w, prec, 0, tables, &used);
     c->prec_start = used;
     if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
-    else if (st == DVC_OK) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
+    else if (st == DVC_OK && out_path) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
     dvc_outfile_clear(&of);
     wr_free(&w);
     return st;

@@ -117,7 +117,7 @@ static int hybrid_info(const char *in, int verify, double t0)
     dvc_hybrid_result_init(rec);
     st = dvc_hybrid_cert_read(c, in);
     if (st == DVC_OK && verify) {
-        st = dvc_lcs_cert_is_lcs(c) ? dvc_lcs_cert_verify(c, rec) : dvc_hybrid_cert_verify(c, rec);
+        st = dvc_cli_hybrid_cert_verify(c, rec);
         if (st == DVC_NOT_CERTIFIED) {
             printf("rejected: %s: %s\n", in, dvc_error_message());
             dvc_hybrid_result_clear(rec);

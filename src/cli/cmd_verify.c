@@ -6,8 +6,6 @@
 #include "cli.h"
 #include "commands.h"
 #include "hybrid.h"
-#include "lcs.h"
-#include "dvicert/lcs.h"
 #include "dvicert/certio.h"
 
 static void help(void)
@@ -48,7 +46,7 @@ static int run(const dvc_cli_args *a)
     dvc_status st;
     double t0;
     if (dvc_hybrid_file_kind(in) == 2)
-        return dvc_lcs_file_is_cert(in) ? dvc_cli_lcs_verify(a) : dvc_cli_hybrid_verify(a);
+        return dvc_cli_hybrid_verify(a);
     t0 = dvc_cli_now();
     dvc_cert_init(c);
     /* read and verified step by step: memory independent of N */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* dvicert on ideal contacts (a DLVI problem file with M = 0,
  * docs/ideal_contacts.md): enclose through the hybrid engine's sliding
- * motions, and verify (the hybrid re-verification plus the LCS checks).
- * check, export and plot use the hybrid paths unchanged. */
+ * motions. verify, check, export and plot use the hybrid paths, whose
+ * re-verification re-derives the model (dvc_cli_hybrid_cert_verify). */
 #include <stdio.h>
 #include <string.h>
 
@@ -62,26 +62,4 @@ int dvc_cli_lcs_enclose(const dvc_cli_args *a)
     }
     dvc_hybrid_cert_clear(c);
     return DVC_EXIT_OK;
-}
-
-int dvc_cli_lcs_verify(const dvc_cli_args *a)
-{
-    const char *in = a->pos[0];
-    dvc_hybrid_cert_t c;
-    dvc_status st;
-    double t0 = dvc_cli_now();
-    dvc_hybrid_cert_init(c);
-    st = dvc_hybrid_cert_read(c, in);
-    if (st == DVC_OK) st = dvc_lcs_cert_verify(c, NULL);
-    if (st == DVC_OK)
-        printf("accepted: %s: ideal contact (M = 0) as a sliding motion, %ld steps, %ld events, "
-               "the model re-derived from the problem, Q B re-proven a P-matrix, every stated enclosure "
-               "contains its recomputed one (%ld bits, %.2f s)\n", in, c->res->nsteps,
-               c->res->nevents, (long)c->prec, dvc_cli_now() - t0);
-    else if (st == DVC_NOT_CERTIFIED)
-        printf("rejected: %s: %s\n", in, dvc_error_message());
-    else
-        fprintf(stderr, "dvicert verify: unusable certificate: %s\n", dvc_error_message());
-    dvc_hybrid_cert_clear(c);
-    return dvc_cli_exit_code(st);
 }

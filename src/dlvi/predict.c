@@ -192,6 +192,35 @@ dvc_status dvc_dlvi_pred_step_(ws_t *w, const double *x0, double *x1, double *y1
     return DVC_OK;
 }
 
+/* The workspace of a whole predictor run on p (theta or Heun): f and g
+ * resolved, h = T/N, the matrices of the steps; released by pred_close,
+ * also after a failure here. */
+static dvc_status pred_open(ws_t *w, const dvc_dlvi_problem_struct *p)
+{
+    dvc_status st;
+    mpfi_t h;
+    dvc_dlvi_ws_zero_(w);
+    if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
+    w->p = p;
+    w->n = p->n;
+    w->m = p->m;
+    w->N = p->N;
+    if ((st = dvc_dlvi_tf_resolve_(&w->f, &p->fcb, p->n, "f")) != DVC_OK) return st;
+    if ((st = dvc_dlvi_tf_resolve_(&w->g, &p->gcb, p->m, "g")) != DVC_OK) return st;
+    mpfi_init2(h, 53);
+    mpfi_div_si(h, p->T, p->N);
+    st = dvc_dlvi_pred_alloc_(w, p, dvc_ival_mid_d(h));
+    mpfi_clear(h);
+    return st;
+}
+
+static void pred_close(ws_t *w)
+{
+    free(w->Ad);
+    free(w->lspiv);
+    if (w->lpw_ok) dvc_lvi_pred_ws_clear(&w->lpw);
+}
+
 dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
                             const dvc_dlvi_opts *o)
 {
@@ -199,22 +228,7 @@ dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
     dvc_status st;
     long n = p->n, m = p->m;
     (void)o;
-    dvc_dlvi_ws_zero_(&w);
-    if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
-    w.p = p;
-    w.n = n;
-    w.m = m;
-    w.N = p->N;
-    if ((st = dvc_dlvi_tf_resolve_(&w.f, &p->fcb, n, "f")) != DVC_OK) goto done;
-    if ((st = dvc_dlvi_tf_resolve_(&w.g, &p->gcb, m, "g")) != DVC_OK) goto done;
-    {
-        mpfi_t h;
-        mpfi_init2(h, 53);
-        mpfi_div_si(h, p->T, p->N);
-        st = dvc_dlvi_pred_alloc_(&w, p, dvc_ival_mid_d(h));
-        mpfi_clear(h);
-        if (st != DVC_OK) goto done;
-    }
+    if ((st = pred_open(&w, p)) != DVC_OK) goto done;
     if ((st = dvc_dlvi_pred_setup_(&w)) != DVC_OK) goto done;
     for (long k = 0; k < n; k++) xs[k] = dvc_ival_mid_d(p->x0->e[k]);
     if ((st = dvc_dlvi_pred_y0_(&w, xs, ys)) != DVC_OK) goto done;
@@ -224,9 +238,7 @@ dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
         if (st != DVC_OK) goto done;
     }
 done:
-    free(w.Ad);
-    free(w.lspiv);
-    if (w.lpw_ok) dvc_lvi_pred_ws_clear(&w.lpw);
+    pred_close(&w);
     return st;
 }
 
@@ -267,22 +279,7 @@ dvc_status dvc_dlvi_predict_heun_(double *xs, double *ys, const dvc_dlvi_problem
     dvc_status st;
     long n = p->n, m = p->m;
     double *k1 = NULL, *k2, *xt, *yt;
-    dvc_dlvi_ws_zero_(&w);
-    if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
-    w.p = p;
-    w.n = n;
-    w.m = m;
-    w.N = p->N;
-    if ((st = dvc_dlvi_tf_resolve_(&w.f, &p->fcb, n, "f")) != DVC_OK) goto done;
-    if ((st = dvc_dlvi_tf_resolve_(&w.g, &p->gcb, m, "g")) != DVC_OK) goto done;
-    {
-        mpfi_t h;
-        mpfi_init2(h, 53);
-        mpfi_div_si(h, p->T, p->N);
-        st = dvc_dlvi_pred_alloc_(&w, p, dvc_ival_mid_d(h));
-        mpfi_clear(h);
-        if (st != DVC_OK) goto done;
-    }
+    if ((st = pred_open(&w, p)) != DVC_OK) goto done;
     k1 = malloc((size_t)(3 * n + m + 1) * sizeof(double));
     if (!k1) {
         st = dvc_error(DVC_ERR_NOMEM, "heun predictor: out of memory");
@@ -313,8 +310,6 @@ dvc_status dvc_dlvi_predict_heun_(double *xs, double *ys, const dvc_dlvi_problem
     }
 done:
     free(k1);
-    free(w.Ad);
-    free(w.lspiv);
-    if (w.lpw_ok) dvc_lvi_pred_ws_clear(&w.lpw);
+    pred_close(&w);
     return st;
 }

@@ -94,6 +94,9 @@ typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 dvc_status dvc_hybrid_model_init(dvc_hybrid_model_t m, long n, const char *const *names,
                                  mpfr_prec_t prec);
 void dvc_hybrid_model_clear(dvc_hybrid_model_t m);
+/* The Taylor order the engine uses for m: the model's, else 12 when a mode
+ * is given by expressions (a field mode), else 20. */
+int dvc_hybrid_model_order(const dvc_hybrid_model_t m);
 
 /* Add a linear mode x' = A x + b(t); b: n expressions of t (NULL: zero).
  * *index (may be NULL) receives the mode's index. Names must be unique. */

@@ -29,7 +29,7 @@ static int refuse(const dvc_cli_args *a, const char *cmd, const char *const *nam
     return 0;
 }
 
-static double wid(const mpfi_t x)
+double dvc_cli_width(const mpfi_t x)
 {
     mpfr_t w;
     double d;
@@ -40,11 +40,11 @@ static double wid(const mpfi_t x)
     return d;
 }
 
-static double vwid(const dvc_ivec_t x)
+double dvc_cli_vec_width(const dvc_ivec_t x)
 {
     double w = 0;
     for (long i = 0; i < x->n; i++)
-        if (wid(x->e[i]) > w) w = wid(x->e[i]);
+        if (dvc_cli_width(x->e[i]) > w) w = dvc_cli_width(x->e[i]);
     return w;
 }
 
@@ -79,12 +79,12 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
         const dvc_hybrid_result_struct *r = c->res;
         double wmax = 0;
         for (long k = 0; k < r->nevents; k++)
-            if (wid(r->ev[k].t) > wmax) wmax = wid(r->ev[k].t);
+            if (dvc_cli_width(r->ev[k].t) > wmax) wmax = dvc_cli_width(r->ev[k].t);
         fprintf(rep, "certified: hybrid model, %ld steps, %ld crossings, n = %ld, %ld bits\n",
                 r->nsteps, r->nevents, c->model->n, (long)c->prec);
         if (r->nevents > 0)
-            fprintf(rep, "crossing times: first width %.3g, widest %.3g\n", wid(r->ev[0].t), wmax);
-        fprintf(rep, "widest state enclosure at T: %.3g\n", vwid(r->x[r->nsteps]));
+            fprintf(rep, "crossing times: first width %.3g, widest %.3g\n", dvc_cli_width(r->ev[0].t), wmax);
+        fprintf(rep, "widest state enclosure at T: %.3g\n", dvc_cli_vec_width(r->x[r->nsteps]));
         fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
     }
     dvc_hybrid_cert_clear(c);

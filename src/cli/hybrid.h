@@ -9,6 +9,10 @@
 
 int dvc_cli_hybrid_enclose(const dvc_cli_args *a);
 int dvc_cli_hybrid_verify(const dvc_cli_args *a);
+/* Widths for the reports, rounded up: of an interval, and the largest of
+ * a vector's. */
+double dvc_cli_width(const mpfi_t x);
+double dvc_cli_vec_width(const dvc_ivec_t x);
 /* Re-verify a hybrid certificate read in c (an ideal-contact one with its
  * model re-derived from the embedded problem); rec (may be NULL) receives
  * the recomputed result. */

@@ -10,17 +10,6 @@
 #include "lcs.h"
 #include "dvicert/lcs.h"
 
-static double wid(const mpfi_t x)
-{
-    mpfr_t w;
-    double d;
-    mpfr_init2(w, 64);
-    mpfr_sub(w, &x->right, &x->left, MPFR_RNDU);
-    d = mpfr_get_d(w, MPFR_RNDU);
-    mpfr_clear(w);
-    return d;
-}
-
 int dvc_cli_lcs_enclose(const dvc_cli_args *a)
 {
     static const char *const no[] = {"sharpen", "prec-max", "method", "from", NULL};
@@ -46,11 +35,9 @@ int dvc_cli_lcs_enclose(const dvc_cli_args *a)
     }
     {
         const dvc_hybrid_result_struct *r = c->res;
-        double wmax = 0, wT = 0;
+        double wmax = 0, wT = dvc_cli_vec_width(r->x[r->nsteps]);
         for (long k = 0; k < r->nevents; k++)
-            if (wid(r->ev[k].t) > wmax) wmax = wid(r->ev[k].t);
-        for (long i = 0; i < r->x[r->nsteps]->n; i++)
-            if (wid(r->x[r->nsteps]->e[i]) > wT) wT = wid(r->x[r->nsteps]->e[i]);
+            if (dvc_cli_width(r->ev[k].t) > wmax) wmax = dvc_cli_width(r->ev[k].t);
         fprintf(rep, "certified: ideal contact%s (M = 0, Q B %s proven) as a sliding motion, "
                 "%ld steps, %ld events (enter/leave a face), n = %ld, %ld bits\n",
                 c->model->ncontacts > 1 ? "s" : "",

@@ -39,10 +39,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     r->prec = m->prec;
     mpfi_clear(r->stop_t);
     mpfi_init2(r->stop_t, m->prec);
-    int any_field = 0;
-    for (long k = 0; k < m->nmodes; k++)
-        if (!m->modes[k].linear) any_field = 1;
-    hyb_ctx c = {m, r, m->n, m->order > 0 ? m->order : any_field ? 12 : 20,
+    hyb_ctx c = {m, r, m->n, dvc_hybrid_model_order(m),
              m->prec + (m->guard_bits > 0 ? m->guard_bits : 0), m->prec};
     long n = m->n;
     dvc_status st = DVC_OK;

@@ -290,3 +290,11 @@ const char *dvc_hybrid_class_name(dvc_hybrid_class c)
     default: return "undecided";
     }
 }
+
+int dvc_hybrid_model_order(const dvc_hybrid_model_t m)
+{
+    if (m->order > 0) return m->order;
+    for (long k = 0; k < m->nmodes; k++)
+        if (!m->modes[k].linear) return 12;
+    return 20;
+}

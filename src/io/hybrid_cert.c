@@ -72,15 +72,6 @@ int dvc_hybrid_file_kind(const char *path)
     return kind;
 }
 
-/* The Taylor order the engine uses for m (as src/hybrid/enclose.c). */
-static int eff_order(const dvc_hybrid_model_t m)
-{
-    if (m->order > 0) return m->order;
-    for (long k = 0; k < m->nmodes; k++)
-        if (!m->modes[k].linear) return 12;
-    return 20;
-}
-
 dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec)
 {
     json_t *root;
@@ -102,7 +93,7 @@ dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_p
     json_decref(root);
     if (st != DVC_OK) return st;
     c->prec = c->model->prec;
-    c->order = eff_order(c->model);
+    c->order = dvc_hybrid_model_order(c->model);
     c->guard_bits = c->model->guard_bits;
     c->h = c->model->h;
     {
@@ -640,7 +631,7 @@ dvc_status dvc_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t
     if (strcmp(c->digest, c->digest_read) != 0)
         return dvc_error(DVC_NOT_CERTIFIED, "the certificate does not match its digest (digest): "
                          "it was edited");
-    if (c->order != eff_order(c->model) || c->guard_bits != c->model->guard_bits ||
+    if (c->order != dvc_hybrid_model_order(c->model) || c->guard_bits != c->model->guard_bits ||
         !(c->h == c->model->h))
         return dvc_error(DVC_NOT_CERTIFIED, "method: order, guard_bits or h differ from the "
                          "embedded model's");

@@ -406,15 +406,6 @@ static dvc_status translate(json_t **out, const json_t *prob, const char *file, 
     return st;
 }
 
-/* The Taylor order the engine uses for m (as src/io/hybrid_cert.c). */
-static int eff_order(const dvc_hybrid_model_t m)
-{
-    if (m->order > 0) return m->order;
-    for (long k = 0; k < m->nmodes; k++)
-        if (!m->modes[k].linear) return 12;
-    return 20;
-}
-
 static dvc_status run_model(dvc_hybrid_cert_t c, json_t *model, const char *file, mpfr_prec_t prec)
 {
     dvc_status st;
@@ -432,7 +423,7 @@ static dvc_status run_model(dvc_hybrid_cert_t c, json_t *model, const char *file
     }
     if (st != DVC_OK) return st;
     c->prec = c->model->prec;
-    c->order = eff_order(c->model);
+    c->order = dvc_hybrid_model_order(c->model);
     c->guard_bits = c->model->guard_bits;
     c->h = c->model->h;
     {

@@ -645,6 +645,26 @@ static dvc_status piece_pattern(lws *w, long k, long *kp)
  * certified pattern k_aff (or m = 0) and derivative enclosures, the
  * step's (dstep: w->Cs, w->cs0) or one per piece: sets w->fdef on
  * success; otherwise the MPFI loop runs. */
+/* Piece k of K of the step [t_i, t_i + h]: its midpoint into w->tk, and
+ * its time span into w->tpk (through the scratch w->s, w->u). */
+static void piece_mid(lws *w, long k, long K)
+{
+    mpfi_mul_si(w->tk, w->h, 2 * k + 1);
+    mpfi_div_si(w->tk, w->tk, 2 * K);
+    mpfi_add(w->tk, w->tk, w->ti);
+}
+
+static void piece_span(lws *w, long k, long K)
+{
+    mpfi_mul_si(w->s, w->h, k);
+    mpfi_div_si(w->s, w->s, K);
+    mpfi_add(w->s, w->s, w->ti);
+    mpfi_mul_si(w->u, w->h, k + 1);
+    mpfi_div_si(w->u, w->u, K);
+    mpfi_add(w->u, w->u, w->ti);
+    mpfi_union(w->tpk, w->s, w->u);
+}
+
 static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, int fone, int dstep)
 {
     long n = w->n, m = w->m, K = w->K;
@@ -660,18 +680,10 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
      * f(t_m) and the derivative (MPFI, as in the loop) */
     if ((!fone && w->f.eval != NULL) || (m > 0 && w->g.eval != NULL) || !dstep) {
         for (long k = 0; k < K; k++) {
-            mpfi_mul_si(w->tk, w->h, 2 * k + 1);
-            mpfi_div_si(w->tk, w->tk, 2 * K);
-            mpfi_add(w->tk, w->tk, w->ti);
+            piece_mid(w, k, K);
             if (!dstep) {
                 /* the piece's derivative enclosure */
-                mpfi_mul_si(w->s, w->h, k);
-                mpfi_div_si(w->s, w->s, K);
-                mpfi_add(w->s, w->s, w->ti);
-                mpfi_mul_si(w->u, w->h, k + 1);
-                mpfi_div_si(w->u, w->u, K);
-                mpfi_add(w->u, w->u, w->ti);
-                mpfi_union(w->tpk, w->s, w->u);
+                piece_span(w, k, K);
                 if (!piece_deriv(w, k_aff, w->tpk)) return DVC_OK;
                 to_d(w->Cl + k * n, w->Ch + k * n, w->C);
                 for (long c = 0; c < n; c++) w->c0d[k * n + c] = mpfr_get_d(&w->c0->e[c]->left, MPFR_RNDN);
@@ -837,16 +849,8 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
     }
     for (long k = 0; k < K; k++) {
         /* piece [t_i + k h/K, t_i + (k+1) h/K]; f, g frozen at its midpoint tau */
-        mpfi_mul_si(w->tk, w->h, 2 * k + 1);
-        mpfi_div_si(w->tk, w->tk, 2 * K);
-        mpfi_add(w->tk, w->tk, w->ti);
-        mpfi_mul_si(w->s, w->h, k);
-        mpfi_div_si(w->s, w->s, K);
-        mpfi_add(w->s, w->s, w->ti);
-        mpfi_mul_si(w->u, w->h, k + 1);
-        mpfi_div_si(w->u, w->u, K);
-        mpfi_add(w->u, w->u, w->ti);
-        mpfi_union(w->tpk, w->s, w->u);
+        piece_mid(w, k, K);
+        piece_span(w, k, K);
         if (fone) {
             mpfi_sub(w->s, w->tk, w->tm);
             dvc_ivec_set(w->fk, w->fm);

@@ -30,6 +30,20 @@ static double default_h(const dvc_hybrid_model_struct *m)
     return h;
 }
 
+/* The sign of phi' = d/dt g under the field of the transition's target
+ * mode at (T, X): 1, -1, or 0 when not proven (or not evaluable). */
+static int next_sign(const hyb_ctx *c, const dvc_hybrid_transition *tr, const mpfi_t T, const dvc_ivec_t X)
+{
+    mpfi_t p2, d2;
+    int s;
+    mpfi_init2(p2, c->prec);
+    mpfi_init2(d2, c->prec);
+    s = hyb_dphi_eval(p2, d2, c, tr->g, &c->m->modes[tr->to], T, X) == DVC_OK ? hyb_sgn(d2) : 0;
+    mpfi_clear(p2);
+    mpfi_clear(d2);
+    return s;
+}
+
 dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
 {
     if (m->mode0 < 0 || m->mode0 >= m->nmodes)
@@ -110,14 +124,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
                     st = dvc_expr_eval_x(phi, m->g[tr->g], Ta, Xa);
                     if (st != DVC_OK) break;
                     if (!mpfi_has_zero(phi)) continue;
-                    mpfi_t p2, d2;
-                    mpfi_init2(p2, c.prec);
-                    mpfi_init2(d2, c.prec);
-                    int s2 = hyb_dphi_eval(p2, d2, &c, tr->g, &m->modes[tr->to], Ta, Xa) == DVC_OK
-                                 ? hyb_sgn(d2)
-                                 : 0;
-                    mpfi_clear(p2);
-                    mpfi_clear(d2);
+                    int s2 = next_sign(&c, tr, Ta, Xa);
                     if (s2 != -s) continue; /* the next mode's field crosses back: unique */
                     char tb[160];
                     hyb_time_str(tb, sizeof tb, Ta);
@@ -142,14 +149,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
                      * target mode's field points back, both fields point
                      * toward the surface (sliding); else undecided */
                     char tb[160];
-                    mpfi_t p2, d2;
-                    mpfi_init2(p2, c.prec);
-                    mpfi_init2(d2, c.prec);
-                    int s2 = hyb_dphi_eval(p2, d2, &c, tr->g, &m->modes[tr->to], Ta, Xa) == DVC_OK
-                                 ? hyb_sgn(d2)
-                                 : 0;
-                    mpfi_clear(p2);
-                    mpfi_clear(d2);
+                    int s2 = next_sign(&c, tr, Ta, Xa);
                     hyb_time_str(tb, sizeof tb, Ta);
                     mpfi_set(r->stop_t, Ta);
                     r->stop_g = tr->g;

@@ -293,18 +293,7 @@ dvc_status hyb_field_flow(dvc_ivec_t X, hyb_set *Lout, const dvc_hybrid_mode *md
     st = hyb_state_series(cs, md, Tp, c, K);
     if (st == DVC_OK) st = hyb_state_series(rs, md, T, Bx, K);
     if (st != DVC_OK) goto out;
-    mpfi_set(Sk, S);
-    hyb_pow_ui(Sk, K);
-    for (long i = 0; i < n; i++) {
-        mpfi_set_ui(acc, 0);
-        for (int k = K - 1; k >= 1; k--) {
-            mpfi_add(acc, acc, cs[i][k]);
-            mpfi_mul(acc, acc, S);
-        }
-        mpfi_add(acc, acc, cs[i][0]);
-        mpfi_mul(Tp, rs[i][K], Sk);
-        mpfi_add(Xc->e[i], acc, Tp);
-    }
+    centre_at(Xc, cs, rs, S, K, n, acc, Sk, Tp);
     /* variational part: over the a-priori box for the enclosure over S;
      * for the set's image at S (S narrow) as a product of sub-steps */
     st = Lout ? sub_jacobian(J, md, T, Bx, X0, c, cs, rs, S, K)

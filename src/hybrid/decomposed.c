@@ -170,6 +170,23 @@ static char *det_text(char *const *G, long s)
     return r ? cat(r, ")") : NULL;
 }
 
+/* fi + sum_a z_a (f^{S[a]}_+ - f^{S[a]}_-) for component i, as text; fi
+ * is released, NULL (fi NULL, or out of memory) is passed on. */
+static char *add_slides(char *fi, char *const *z, const dvc_hybrid_term *terms, const long *S, long ns,
+                        long i)
+{
+    for (long a = 0; a < ns && fi; a++) {
+        char *t = join4("+(", z[a], ")*((", terms[S[a]].fplus[i]);
+        char *u = t ? join4(t, ")-(", terms[S[a]].fminus[i], "))") : NULL;
+        char *v = u ? join4(fi, u, "", "") : NULL;
+        free(t);
+        free(u);
+        free(fi);
+        fi = v;
+    }
+    return fi;
+}
+
 /* The weights z_q (of f^q_+) of the terms of S sliding at once, in the
  * regions s of the others: the bordered system (11) reduced with
  * z^q_+ + z^q_- = 1 to G z = r, G_kq = c_k . (f^q_+ - f^q_-),
@@ -234,15 +251,7 @@ static char **field_texts(long n, const char *const *f0, long nt, const dvc_hybr
         return NULL;
     }
     for (long i = 0; f && i < n; i++) {
-        for (long a = 0; a < ns && f[i]; a++) {
-            char *t = join4("+(", z[a], ")*((", terms[S[a]].fplus[i]);
-            char *u = t ? join4(t, ")-(", terms[S[a]].fminus[i], "))") : NULL;
-            char *v = u ? join4(f[i], u, "", "") : NULL;
-            free(t);
-            free(u);
-            free(f[i]);
-            f[i] = v;
-        }
+        f[i] = add_slides(f[i], z, terms, S, ns, i);
         if (!f[i]) {
             free_texts(f, n);
             f = NULL;
@@ -494,15 +503,7 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
             /* f = F_- + sum_q z_q (f^q_+ - f^q_-) */
             for (long i = 0; i < n && st == DVC_OK; i++) {
                 f[i] = join4("(", base[i], ")", "");
-                for (long a = 0; a < ns && f[i]; a++) {
-                    char *t = join4("+(", z[a], ")*((", terms[S[a]].fplus[i]);
-                    char *u = t ? join4(t, ")-(", terms[S[a]].fminus[i], "))") : NULL;
-                    char *v = u ? join4(f[i], u, "", "") : NULL;
-                    free(t);
-                    free(u);
-                    free(f[i]);
-                    f[i] = v;
-                }
+                f[i] = add_slides(f[i], z, terms, S, ns, i);
                 if (!f[i]) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
             }
             long q = -1;

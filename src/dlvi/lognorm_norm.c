@@ -43,6 +43,19 @@ static void info_free_pat(dvc_lognorm_info_t info)
     info->npat = 0;
 }
 
+/* The constants at prec and one slot per pattern (cap of them). */
+static dvc_status info_alloc_pat(dvc_lognorm_info_t info, long cap, mpfr_prec_t prec)
+{
+    mpfr_set_prec(info->mu, prec);
+    mpfr_set_prec(info->c_inf, prec);
+    mpfr_set_prec(info->c_Q, prec);
+    info->mu_pat = malloc((size_t)cap * sizeof(mpfr_t));
+    if (!info->mu_pat) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
+    for (long k = 0; k < cap; k++) mpfr_init2(info->mu_pat[k], prec);
+    info->npat = cap;
+    return DVC_OK;
+}
+
 void dvc_lognorm_info_clear(dvc_lognorm_info_t info)
 {
     info_free_pat(info);
@@ -727,13 +740,7 @@ dvc_status dvc_lognorm_choose_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J
     info_free_pat(info);
     info->n = p->n;
     info->m = p->m;
-    mpfr_set_prec(info->mu, prec);
-    mpfr_set_prec(info->c_inf, prec);
-    mpfr_set_prec(info->c_Q, prec);
-    info->mu_pat = malloc((size_t)J->cap * sizeof(mpfr_t));
-    if (!info->mu_pat) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
-    for (long k = 0; k < J->cap; k++) mpfr_init2(info->mu_pat[k], prec);
-    info->npat = J->cap;
+    if ((st = info_alloc_pat(info, J->cap, prec)) != DVC_OK) return st;
     if (kind != DVC_LOGNORM_AUTO) {
         if ((st = search_norm(info, J, kind, only_pat, R0)) != DVC_OK) return st;
         return certify_norm(info, J, p, prec);
@@ -773,6 +780,7 @@ dvc_status dvc_lognorm_given_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
                               const dvc_dlvi_problem_struct *p, const dvc_lognorm_stated *s, mpfr_prec_t prec)
 {
     long n = p->n, cnt;
+    dvc_status st;
     const char *what = s->pattern < 0 ? "the norm (a certificate's method 'lognorm_norm')" : "a mode norm";
     info_free_pat(info);
     free(info->w);
@@ -793,13 +801,7 @@ dvc_status dvc_lognorm_given_(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
             return dvc_error(DVC_NOT_CERTIFIED, "lognorm: %s stated: entry %ld (%a) is not allowed "
                              "(finite, weights > 0, R upper triangular)", what, k + 1, v);
     }
-    mpfr_set_prec(info->mu, prec);
-    mpfr_set_prec(info->c_inf, prec);
-    mpfr_set_prec(info->c_Q, prec);
-    info->mu_pat = malloc((size_t)J->cap * sizeof(mpfr_t));
-    if (!info->mu_pat) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory");
-    for (long k = 0; k < J->cap; k++) mpfr_init2(info->mu_pat[k], prec);
-    info->npat = J->cap;
+    if ((st = info_alloc_pat(info, J->cap, prec)) != DVC_OK) return st;
     info->kind = s->kind;
     if (s->kind == DVC_LOGNORM_QUAD) info->R = malloc((size_t)cnt * sizeof(double));
     else info->w = malloc((size_t)cnt * sizeof(double));

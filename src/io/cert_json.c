@@ -675,17 +675,15 @@ static void scan_canon(sbuf *b, const scan_t *sc, long i, long n, long m)
     b->len = (size_t)(p - b->s);
 }
 
-/* *label <- s, reusing its storage (labels are short) */
+/* *label <- s, reusing its storage when it is known to be large enough:
+ * whoever allocated it (this function or strdup in read_step), it holds at
+ * least strlen(*label) + 1 bytes. */
 static int set_label(char **label, const char *s)
 {
     size_t len = strlen(s);
-    if (len >= 64) {
+    if (!*label || strlen(*label) < len) {
         free(*label);
         return (*label = strdup(s)) != NULL;
-    }
-    if (!*label || strlen(*label) >= 64) {
-        free(*label);
-        if (!(*label = malloc(64))) return 0;
     }
     memcpy(*label, s, len + 1);
     return 1;

@@ -201,22 +201,64 @@ static int trig_huge(const mpfi_t x)
            (!mpfr_zero_p(&x->right) && mpfr_get_exp(&x->right) > DVC_TRIG_EXP_MAX);
 }
 
+/* True when x lies in [-1, 1]: there sin is increasing and cos is unimodal
+ * with its maximum at 0, so the endpoints give the range. MPFI's own sin and
+ * cos compute the quadrant at a precision that grows with -exponent of the
+ * argument (minutes for |x| near 2^-10^9); MPFR on the endpoints is fast. */
+static int trig_small(const mpfi_t x)
+{
+    return mpfr_cmp_si(&x->left, -1) >= 0 && mpfr_cmp_si(&x->right, 1) <= 0;
+}
+
 void dvc_ival_sin(mpfi_t r, const mpfi_t x)
 {
-    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right) || !trig_huge(x)) {
+    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right)) {
         mpfi_sin(r, x);
         return;
     }
-    mpfi_interv_si(r, -1, 1);
+    if (trig_huge(x)) {
+        mpfi_interv_si(r, -1, 1);
+        return;
+    }
+    if (!trig_small(x)) {
+        mpfi_sin(r, x);
+        return;
+    }
+    mpfr_t lo;
+    mpfr_init2(lo, mpfi_get_prec(r));
+    mpfr_sin(lo, &x->left, MPFR_RNDD);
+    mpfr_sin(&r->right, &x->right, MPFR_RNDU);
+    mpfr_set(&r->left, lo, MPFR_RNDD);
+    mpfr_clear(lo);
 }
 
 void dvc_ival_cos(mpfi_t r, const mpfi_t x)
 {
-    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right) || !trig_huge(x)) {
+    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right)) {
         mpfi_cos(r, x);
         return;
     }
-    mpfi_interv_si(r, -1, 1);
+    if (trig_huge(x)) {
+        mpfi_interv_si(r, -1, 1);
+        return;
+    }
+    if (!trig_small(x)) {
+        mpfi_cos(r, x);
+        return;
+    }
+    /* cos is even: the range is [cos(max |x|), cos(min |x|)], min |x| = 0
+     * when x contains 0. */
+    mpfr_t a, b;
+    mpfr_init2(a, mpfr_get_prec(&x->left));
+    mpfr_init2(b, mpfr_get_prec(&x->left));
+    mpfr_abs(a, &x->left, MPFR_RNDN);
+    mpfr_abs(b, &x->right, MPFR_RNDN);
+    if (mpfr_cmp(a, b) < 0) mpfr_swap(a, b); /* a = max |x|, b = |other end| */
+    if (mpfr_sgn(&x->left) < 0 && mpfr_sgn(&x->right) > 0) mpfr_set_zero(b, 1);
+    mpfr_cos(&r->left, a, MPFR_RNDD);
+    mpfr_cos(&r->right, b, MPFR_RNDU);
+    mpfr_clear(a);
+    mpfr_clear(b);
 }
 
 mpfr_t *dvc_mpfr_array_new(long k, mpfr_prec_t prec)

@@ -399,6 +399,93 @@ static void t_mid_pred(void)
     mpfi_clear(x);
 }
 
+/* sin and cos over intervals: the result contains every reference value
+ * (MPFI at 300 bits on a point, a different path from the endpoint formula
+ * used inside [-1, 1]) at the ends, at 0 and at a random point, and inside
+ * [-1, 1] is no wider than the exact range plus a few ulps. Arguments reach
+ * 2^-3000 (and 2^-(2^30-1000) once, where MPFI's own quadrant computation
+ * took minutes: found by fuzzing). */
+static void t_trig(void)
+{
+    check_rng r = {0x7219};
+    mpfi_t x, y, pt, ref;
+    mpfr_t a, b, u, lo, hi, w;
+    mpfi_init2(x, 53);
+    mpfi_init2(y, 53);
+    mpfi_init2(pt, 300);
+    mpfi_init2(ref, 300);
+    mpfr_inits2(300, a, b, u, lo, hi, w, (mpfr_ptr)0);
+    for (int k = 0; k < 6000; k++) {
+        mpfr_prec_t p = rand_prec(&r);
+        int is_cos = k & 1, inside;
+        long emin = check_rng_int(&r, 0, 3) == 0 ? -3000 : -60;
+        mpfi_set_prec(x, p);
+        mpfi_set_prec(y, p);
+        mpfr_set_prec(a, p);
+        mpfr_set_prec(b, p);
+        rand_fr(a, &r, emin, check_rng_int(&r, 0, 5) == 0 ? 4 : 1);
+        if (check_rng_int(&r, 0, 3) == 0) mpfr_set(b, a, MPFR_RNDN);
+        else rand_fr(b, &r, emin, 1);
+        if (mpfr_cmp(a, b) > 0) mpfr_swap(a, b);
+        mpfi_interv_fr(x, a, b);
+        inside = mpfr_cmp_si(b, 1) <= 0 && mpfr_cmp_si(a, -1) >= 0;
+        if (is_cos) dvc_ival_cos(y, x);
+        else dvc_ival_sin(y, x);
+        mpfr_set_inf(lo, 1);
+        mpfr_set_inf(hi, -1);
+        for (int s = 0; s < 4; s++) {
+            if (s == 0) mpfi_set_fr(pt, &x->left);
+            else if (s == 1) mpfi_set_fr(pt, &x->right);
+            else if (s == 2) {
+                if (!mpfi_has_zero(x)) continue;
+                mpfi_set_si(pt, 0);
+            } else {
+                mpfr_set_d(u, check_rng_unif(&r, 0, 1), MPFR_RNDN);
+                mpfr_sub(w, &x->right, &x->left, MPFR_RNDN);
+                mpfr_mul(u, u, w, MPFR_RNDN);
+                mpfr_add(u, u, &x->left, MPFR_RNDN);
+                if (mpfr_cmp(u, &x->left) < 0 || mpfr_cmp(u, &x->right) > 0) continue;
+                mpfi_set_fr(pt, u);
+            }
+            if (is_cos) mpfi_cos(ref, pt);
+            else mpfi_sin(ref, pt);
+            CHECK(mpfr_cmp(&y->left, &ref->right) <= 0 && mpfr_cmp(&ref->left, &y->right) <= 0,
+                  "%s over [%a, %a] (prec %ld) misses the value at sample %d", is_cos ? "cos" : "sin",
+                  mpfr_get_d(a, MPFR_RNDN), mpfr_get_d(b, MPFR_RNDN), (long)p, s);
+            if (s < 3) {
+                mpfr_min(lo, lo, &ref->left, MPFR_RNDD);
+                mpfr_max(hi, hi, &ref->right, MPFR_RNDU);
+            }
+        }
+        if (inside) {
+            /* the range is attained at the sampled points: ends (and 0 for cos) */
+            mpfr_sub(w, hi, lo, MPFR_RNDU);
+            mpfr_set_ui_2exp(u, 1, 3 - p, MPFR_RNDN);
+            mpfr_add(w, w, u, MPFR_RNDU);
+            mpfr_sub(u, &y->right, &y->left, MPFR_RNDU);
+            CHECK(mpfr_cmp(u, w) <= 0, "%s over [%a, %a] (prec %ld) is %g wide, range is %g",
+                  is_cos ? "cos" : "sin", mpfr_get_d(a, MPFR_RNDN), mpfr_get_d(b, MPFR_RNDN), (long)p,
+                  mpfr_get_d(u, MPFR_RNDU), mpfr_get_d(w, MPFR_RNDU));
+        }
+    }
+    /* |x| <= 2^e with e near the bottom of the exponent range */
+    mpfi_set_prec(x, 53);
+    mpfr_set_ui_2exp(a, 1, mpfr_get_emin() + 1000, MPFR_RNDN);
+    mpfr_neg(b, a, MPFR_RNDN);
+    mpfi_interv_fr(x, b, a);
+    dvc_ival_cos(y, x);
+    CHECK(mpfr_cmp_si(&y->right, 1) == 0 && mpfr_cmp_d(&y->left, 1 - 0x1p-52) >= 0,
+          "cos of a tiny interval around 0 is not [1 - ulp, 1]");
+    dvc_ival_sin(y, x);
+    CHECK(mpfr_cmp(&y->left, b) >= 0 && mpfr_cmp(&y->right, a) <= 0 && mpfi_has_zero(y),
+          "sin of a tiny interval around 0 is not inside it");
+    mpfr_clears(a, b, u, lo, hi, w, (mpfr_ptr)0);
+    mpfi_clear(x);
+    mpfi_clear(y);
+    mpfi_clear(pt);
+    mpfi_clear(ref);
+}
+
 int main(void)
 {
     t_prec();
@@ -408,6 +495,7 @@ int main(void)
     t_double_hex();
     t_mag_mig();
     t_mid_pred();
+    t_trig();
     mpfr_free_cache();
     return check_report();
 }

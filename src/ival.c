@@ -201,65 +201,86 @@ static int trig_huge(const mpfi_t x)
            (!mpfr_zero_p(&x->right) && mpfr_get_exp(&x->right) > DVC_TRIG_EXP_MAX);
 }
 
-/* True when x lies in [-1, 1]: there sin is increasing and cos is unimodal
- * with its maximum at 0, so the endpoints give the range. MPFI's own sin and
- * cos compute the quadrant at a precision that grows with -exponent of the
- * argument (minutes for |x| near 2^-10^9); MPFR on the endpoints is fast. */
-static int trig_small(const mpfi_t x)
+/* sin or cos over x inside [-1, 1]: there sin is increasing and cos is
+ * even and unimodal with its maximum at 0, so the endpoints give the range. */
+static void trig_small(mpfi_t r, const mpfi_t x, int is_cos)
 {
-    return mpfr_cmp_si(&x->left, -1) >= 0 && mpfr_cmp_si(&x->right, 1) <= 0;
-}
-
-void dvc_ival_sin(mpfi_t r, const mpfi_t x)
-{
-    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right)) {
-        mpfi_sin(r, x);
-        return;
-    }
-    if (trig_huge(x)) {
-        mpfi_interv_si(r, -1, 1);
-        return;
-    }
-    if (!trig_small(x)) {
-        mpfi_sin(r, x);
-        return;
-    }
-    mpfr_t lo;
-    mpfr_init2(lo, mpfi_get_prec(r));
-    mpfr_sin(lo, &x->left, MPFR_RNDD);
-    mpfr_sin(&r->right, &x->right, MPFR_RNDU);
-    mpfr_set(&r->left, lo, MPFR_RNDD);
-    mpfr_clear(lo);
-}
-
-void dvc_ival_cos(mpfi_t r, const mpfi_t x)
-{
-    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right)) {
-        mpfi_cos(r, x);
-        return;
-    }
-    if (trig_huge(x)) {
-        mpfi_interv_si(r, -1, 1);
-        return;
-    }
-    if (!trig_small(x)) {
-        mpfi_cos(r, x);
-        return;
-    }
-    /* cos is even: the range is [cos(max |x|), cos(min |x|)], min |x| = 0
-     * when x contains 0. */
     mpfr_t a, b;
     mpfr_init2(a, mpfr_get_prec(&x->left));
     mpfr_init2(b, mpfr_get_prec(&x->left));
-    mpfr_abs(a, &x->left, MPFR_RNDN);
-    mpfr_abs(b, &x->right, MPFR_RNDN);
-    if (mpfr_cmp(a, b) < 0) mpfr_swap(a, b); /* a = max |x|, b = |other end| */
-    if (mpfr_sgn(&x->left) < 0 && mpfr_sgn(&x->right) > 0) mpfr_set_zero(b, 1);
-    mpfr_cos(&r->left, a, MPFR_RNDD);
-    mpfr_cos(&r->right, b, MPFR_RNDU);
+    if (!is_cos) {
+        mpfr_set(a, &x->left, MPFR_RNDN);
+        mpfr_set(b, &x->right, MPFR_RNDN);
+        mpfr_sin(&r->left, a, MPFR_RNDD);
+        mpfr_sin(&r->right, b, MPFR_RNDU);
+    } else {
+        /* range [cos(max |x|), cos(min |x|)], min |x| = 0 when 0 is in x */
+        mpfr_abs(a, &x->left, MPFR_RNDN);
+        mpfr_abs(b, &x->right, MPFR_RNDN);
+        if (mpfr_cmp(a, b) < 0) mpfr_swap(a, b);
+        if (mpfr_sgn(&x->left) < 0 && mpfr_sgn(&x->right) > 0) mpfr_set_zero(b, 1);
+        mpfr_cos(&r->left, a, MPFR_RNDD);
+        mpfr_cos(&r->right, b, MPFR_RNDU);
+    }
     mpfr_clear(a);
     mpfr_clear(b);
 }
+
+/* MPFI's own sin and cos compute the quadrant at a precision that grows with
+ * -exponent of either endpoint (minutes for an end near 2^-10^9, found by
+ * fuzzing), so x is split at -1 and 1: the part inside [-1, 1] from the
+ * endpoints with MPFR, the parts outside (ends of magnitude >= 1) by MPFI,
+ * and the range is the hull. */
+static void trig(mpfi_t r, const mpfi_t x, int is_cos)
+{
+    mpfi_t piece, acc;
+    int have = 0;
+    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right)) {
+        if (is_cos) mpfi_cos(r, x);
+        else mpfi_sin(r, x);
+        return;
+    }
+    if (trig_huge(x)) {
+        mpfi_interv_si(r, -1, 1);
+        return;
+    }
+    mpfi_init2(piece, mpfi_get_prec(x));
+    mpfi_init2(acc, mpfi_get_prec(r));
+    for (int k = 0; k < 3; k++) {
+        mpfr_srcptr lo = &x->left, hi = &x->right;
+        mpfr_t one, mone;
+        mpfr_init2(one, 2);
+        mpfr_init2(mone, 2);
+        mpfr_set_si(one, 1, MPFR_RNDN);
+        mpfr_set_si(mone, -1, MPFR_RNDN);
+        /* piece k: x meet (-inf, -1], [-1, 1], [1, inf) */
+        if (k == 0 && mpfr_cmp(hi, mone) > 0) hi = mone;
+        if (k == 1 && mpfr_cmp(lo, mone) < 0) lo = mone;
+        if (k == 1 && mpfr_cmp(hi, one) > 0) hi = one;
+        if (k == 2 && mpfr_cmp(lo, one) < 0) lo = one;
+        if (mpfr_cmp(lo, hi) <= 0 && (k != 0 || mpfr_cmp(lo, mone) <= 0) &&
+            (k != 2 || mpfr_cmp(hi, one) >= 0)) {
+            mpfi_t y;
+            mpfi_init2(y, mpfi_get_prec(r));
+            mpfi_interv_fr(piece, lo, hi);
+            if (k == 1) trig_small(y, piece, is_cos);
+            else if (is_cos) mpfi_cos(y, piece);
+            else mpfi_sin(y, piece);
+            if (have) mpfi_union(acc, acc, y);
+            else mpfi_set(acc, y);
+            have = 1;
+            mpfi_clear(y);
+        }
+        mpfr_clear(one);
+        mpfr_clear(mone);
+    }
+    mpfi_set(r, acc);
+    mpfi_clear(piece);
+    mpfi_clear(acc);
+}
+
+void dvc_ival_sin(mpfi_t r, const mpfi_t x) { trig(r, x, 0); }
+void dvc_ival_cos(mpfi_t r, const mpfi_t x) { trig(r, x, 1); }
 
 mpfr_t *dvc_mpfr_array_new(long k, mpfr_prec_t prec)
 {

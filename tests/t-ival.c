@@ -479,6 +479,18 @@ static void t_trig(void)
     dvc_ival_sin(y, x);
     CHECK(mpfr_cmp(&y->left, b) >= 0 && mpfr_cmp(&y->right, a) <= 0 && mpfi_has_zero(y),
           "sin of a tiny interval around 0 is not inside it");
+    /* one tiny end, the other beyond 1 (found by fuzzing: cos(-2e-333333333+33*t)) */
+    mpfr_set_si(a, 33, MPFR_RNDN);
+    mpfi_interv_fr(x, b, a);
+    dvc_ival_cos(y, x);
+    CHECK(mpfr_cmp_si(&y->left, -1) == 0 && mpfr_cmp_si(&y->right, 1) == 0, "cos over [-tiny, 33] is not [-1, 1]");
+    mpfr_set_d(a, 1.5, MPFR_RNDN);
+    mpfi_interv_fr(x, b, a);
+    dvc_ival_sin(y, x);
+    /* sin(1.5) = 0.99749498660405443... */
+    CHECK(mpfr_cmp_d(&y->right, 0.99749498660405) > 0 && mpfr_cmp_d(&y->right, 0.99749498660406) < 0 &&
+              mpfr_cmp_si(&y->left, 0) < 0 && mpfr_cmp_d(&y->left, -1e-300) > 0,
+          "sin over [-tiny, 1.5] is not [-tiny', sin(1.5)]");
     mpfr_clears(a, b, u, lo, hi, w, (mpfr_ptr)0);
     mpfi_clear(x);
     mpfi_clear(y);

@@ -190,8 +190,8 @@ static void test_N_and_h(void)
     json_decref(j);
     j = bridge("1", "2.5", 0);
     st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
-    CHECK(st == DVC_OK && P->N == 1 && P->h == 2.5, "h = 2.5 > T = 1: one step [0, T]: N = %ld (%s)", P->N,
-          dvc_error_message());
+    CHECK(st == DVC_OK && P->N == 1 && P->h == 0, "h = 2.5 > T = 1: one step [0, T] (uniform, N = 1): N = %ld, "
+          "h = %g (%s)", P->N, P->h, dvc_error_message());
     json_decref(j);
     j = bridge("0.1", "0.03", 0);
     st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);

@@ -235,7 +235,8 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
                         st = dvc_error(DVC_ERR_INPUT, "%s: fields 'h' and 'N' disagree: h = %.17g "
                                        "gives %ld steps (the last shorter), N = %ld", c->file, hd, N, p->N);
                     p->N = N;
-                    p->h = hd;
+                    /* h >= T: one step [0, T], the uniform grid of N = 1 */
+                    p->h = N > 1 ? hd : 0;
                 }
             } else {
                 mpfr_floor(hi, hi);

@@ -723,6 +723,34 @@ static void test_last_step(const char *certs)
         CHECK(dvc_cert_verify(c) == DVC_OK, "%s: verify: %s", rn, dvc_error_message());
         dvc_cert_clear(c);
         CHECK(verify_edited(load_json(path)) == DVC_OK, "%s: untouched: %s", rn, dvc_error_message());
+        if (route == 0) {
+            /* the in-memory path (dvc_cert_from_result, dvc_cert_write)
+             * writes the same file as the streaming one */
+            char mem[64];
+            FILE *fa, *fb;
+            int same = 1, ca, cb;
+            snprintf(mem, sizeof mem, "/tmp/dvc_test_grid_m.XXXXXX");
+            fd = mkstemp(mem);
+            REQUIRE(fd >= 0, "mkstemp");
+            close(fd);
+            dvc_cert_init(c);
+            REQUIRE(dvc_cert_enclose(c, prob, 0, 0) == DVC_OK, "in-memory enclose: %s", dvc_error_message());
+            CHECK(c->tube->hgrid == mpfr_get_d(hd, MPFR_RNDN), "in-memory tube: step %a", c->tube->hgrid);
+            REQUIRE(dvc_cert_write(c, mem) == DVC_OK, "write: %s", dvc_error_message());
+            dvc_cert_clear(c);
+            fa = fopen(path, "r");
+            fb = fopen(mem, "r");
+            REQUIRE(fa && fb, "open");
+            do {
+                ca = fgetc(fa);
+                cb = fgetc(fb);
+                same &= ca == cb;
+            } while (same && ca != EOF);
+            fclose(fa);
+            fclose(fb);
+            CHECK(same, "in-memory and streamed certificates differ (%s, %s)", mem, path);
+            if (same) unlink(mem);
+        }
 
         /* the last step's length: its upper bound lowered, its lower bound
          * raised (by a relative 1e-9) are rejected by name; weaker claims pass */

@@ -266,10 +266,35 @@ dvc_status dvc_cert_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t
     if (st == DVC_OK) st = claim_bound(cl, "h_lo", h, 0);
     mpfi_get_right(h, r->h);
     if (st == DVC_OK) st = claim_bound(cl, "h_hi", h, 1);
+    if (st == DVC_OK) st = dvc_cert_grid_claims_(cl, r);
     snprintf(buf, sizeof buf, "%.17g", dvc_ival_mid_d(p->theta));
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "theta", DVC_CLAIM_TEXT, buf, 0);
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "sharpen", DVC_CLAIM_BOOL, NULL, r->sharpen != 0);
     mpfr_clear(h);
+    return st;
+}
+
+dvc_status dvc_cert_grid_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r)
+{
+    char hx[40];
+    dvc_status st;
+    mpfi_t hl;
+    mpfr_t e;
+    if (!(r->hgrid > 0)) return DVC_OK;
+    dvc_hex_write_(hx, r->hgrid);
+    st = dvc_cert_claims_add_(cl, "h_step", DVC_CLAIM_TEXT, hx, 0);
+    mpfi_init2(hl, r->prec);
+    mpfr_init2(e, r->prec);
+    /* T - (N-1) h */
+    mpfi_set_d(hl, r->hgrid);
+    mpfi_mul_si(hl, hl, r->N - 1);
+    mpfi_sub(hl, r->T, hl);
+    mpfi_get_left(e, hl);
+    if (st == DVC_OK) st = claim_bound(cl, "h_last_lo", e, 0);
+    mpfi_get_right(e, hl);
+    if (st == DVC_OK) st = claim_bound(cl, "h_last_hi", e, 1);
+    mpfr_clear(e);
+    mpfi_clear(hl);
     return st;
 }
 
@@ -395,6 +420,21 @@ void dvc_cert_time_label(char *buf, const mpfi_t T, long N, long i)
     mpfi_clear(t);
 }
 
+void dvc_cert_grid_label(char *buf, const dvc_tube_t tb, long i)
+{
+    mpfr_t t;
+    if (!(tb->hgrid > 0) || tb->t) {
+        dvc_cert_time_label(buf, tb->T, tb->N, i);
+        return;
+    }
+    /* i hgrid is exact at 128 bits; T is exact on such a grid */
+    mpfr_init2(t, 128);
+    if (i >= tb->N) mpfr_set(t, &tb->T->left, MPFR_RNDN);
+    else mpfr_set_d(t, tb->hgrid, MPFR_RNDN), mpfr_mul_si(t, t, i, MPFR_RNDN);
+    snprintf(buf, 40, "%.17g", mpfr_get_d(t, MPFR_RNDN));
+    mpfr_clear(t);
+}
+
 /* The label version-1 writers printed before that rule (midpoint of the
  * enclosure at the certificate's precision, one ulp off the nearest double
  * at about half the points): still accepted, so that their certificates
@@ -502,10 +542,10 @@ dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_p
                              "enclosure does not contain the recomputed one", i, k + 1);
     }
     if (!label) return DVC_OK;
-    dvc_cert_time_label(lab, tb->T, tb->N, i);
+    dvc_cert_grid_label(lab, tb, i);
     if (strcmp(lab, label) == 0) return DVC_OK;
     legacy_time_label(lab_old, tb->T, tb->N, i);
-    if (strcmp(lab_old, label) != 0)
+    if (tb->hgrid > 0 || strcmp(lab_old, label) != 0)
         return dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 't': '%s' is not the grid time %s", i,
                          label, lab);
     return DVC_OK;
@@ -531,6 +571,7 @@ dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const 
     c->problem_json = strdup(problem_json);
     if (!c->generator || !c->problem_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     if ((st = dvc_tube_alloc(c->tube, n, m, N, p->T, c->prec)) != DVC_OK) return st;
+    c->tube->hgrid = r->hgrid;
     if ((st = dvc_tube_set_ybox(c->tube, p->l, p->u)) != DVC_OK) return st;
     memcpy(c->tube->x, r->x, (size_t)((N + 1) * n) * sizeof *r->x);
     memcpy(c->tube->y, r->y, (size_t)((N + 1) * m) * sizeof *r->y);
@@ -552,7 +593,7 @@ dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const 
  * method parameter): compared verbatim, although they are strings. */
 static int is_stated_claim(const char *key)
 {
-    return strcmp(key, "P_matrix") == 0 || strcmp(key, "step_condition") == 0 ||
+    return strcmp(key, "P_matrix") == 0 || strcmp(key, "step_condition") == 0 || strcmp(key, "h_step") == 0 ||
            strcmp(key, "theta") == 0 || strcmp(key, "route") == 0 || strcmp(key, "predictor") == 0 ||
            strcmp(key, "lognorm_norm") == 0 || strcmp(key, "lognorm_modes") == 0 ||
            strcmp(key, "radius_verdict") == 0;
@@ -581,8 +622,8 @@ const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_
         const dvc_cert_claim *v = &rec->e[q], *sv = dvc_cert_claim_get(stored, v->key);
         const char *key = v->key;
         int up = strstr(key, "upper") || strncmp(key, "max_", 4) == 0 ||
-                 strncmp(key, "eps_", 4) == 0 || strcmp(key, "h_hi") == 0;
-        int lo = strstr(key, "lower") || strcmp(key, "h_lo") == 0;
+                 strncmp(key, "eps_", 4) == 0 || strcmp(key, "h_hi") == 0 || strcmp(key, "h_last_hi") == 0;
+        int lo = strstr(key, "lower") || strcmp(key, "h_lo") == 0 || strcmp(key, "h_last_lo") == 0;
         if (sv == NULL && is_optional_claim(key)) continue;
         if (sv == NULL || sv->type != v->type) {
             bad = key;

@@ -175,6 +175,7 @@ dvc_status dvc_cert_lognorm_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_p
     if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "h_lo", h, 0);
     mpfi_get_right(h, r->h);
     if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "h_hi", h, 1);
+    if (st == DVC_OK) st = dvc_cert_grid_claims_(cl, r);
     mpfr_clear(h);
     snprintf(buf, sizeof buf, "%.17g", dvc_ival_mid_d(p->theta));
     if (st == DVC_OK) st = dvc_cert_claims_add_(cl, "theta", DVC_CLAIM_TEXT, buf, 0);

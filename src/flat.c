@@ -129,7 +129,7 @@ static int export_rows(const dvc_flat_cert *h, int hull, double *t, double *x_lo
         if (t) {
             /* the label of the certificate file: nearest double to i T / N */
             char buf[40];
-            dvc_cert_time_label(buf, tb->T, tb->N, i);
+            dvc_cert_grid_label(buf, tb, i);
             t[row] = strtod(buf, NULL);
         }
         if (x_lo || x_hi) {

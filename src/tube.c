@@ -112,6 +112,7 @@ dvc_status dvc_tube_alloc_window(dvc_tube_t tb, long n, long m, long N, const mp
     if (n < 0 || m < 0 || N < 1 || window < 0 || window == 1)
         return dvc_error(DVC_ERR_INPUT, "tube: bad dimensions");
     tb->prec = prec;
+    tb->hgrid = 0;
     mpfi_set_prec(tb->T, prec);
     mpfi_set(tb->T, T);
     tb->x = calloc((size_t)(np * (n > 0 ? n : 1)), sizeof *tb->x);
@@ -232,6 +233,7 @@ typedef struct {
     const dvc_tube_struct *tb;        /* exactly one of tb, r */
     const dvc_dlvi_result_struct *r;
     const mpfr_t *times;              /* or NULL: uniform */
+    double hgrid;                     /* > 0 (times NULL): t_i = i hgrid, t_N = T */
 } view_t;
 
 static void view_tube(view_t *v, const dvc_tube_t tb)
@@ -247,6 +249,7 @@ static void view_tube(view_t *v, const dvc_tube_t tb)
     v->tb = tb;
     v->r = NULL;
     v->times = (const mpfr_t *)tb->t;
+    v->hgrid = tb->hgrid;
 }
 
 static void view_result(view_t *v, const dvc_dlvi_result_t r)
@@ -262,6 +265,7 @@ static void view_result(view_t *v, const dvc_dlvi_result_t r)
     v->tb = NULL;
     v->r = r;
     v->times = NULL;
+    v->hgrid = r->hgrid;
 }
 
 /* The row holding grid point i. */
@@ -353,6 +357,12 @@ static void grid_time(mpfi_t t, const view_t *v, long i)
 {
     if (v->times) {
         mpfi_set_fr(t, v->times[i]);
+        return;
+    }
+    if (v->hgrid > 0) {
+        /* i hgrid is exact at the working precision (53 + 64 bits) */
+        if (i >= v->N) mpfi_set(t, v->T);
+        else mpfi_set_d(t, v->hgrid), mpfi_mul_si(t, t, i);
         return;
     }
     mpfi_mul_si(t, v->T, i);
@@ -457,6 +467,11 @@ static void step_range(long *i0, long *i1, const view_t *v, const mpfi_t t)
     double T = mpfr_get_d(&v->T->left, MPFR_RNDD);
     double lo = mpfr_get_d(&t->left, MPFR_RNDD) / T * (double)v->N;
     double hi = mpfr_get_d(&t->right, MPFR_RNDU) / T * (double)v->N;
+    if (v->hgrid > 0) {
+        /* t_i = i hgrid up to the last grid point */
+        lo = mpfr_get_d(&t->left, MPFR_RNDD) / v->hgrid;
+        hi = mpfr_get_d(&t->right, MPFR_RNDU) / v->hgrid;
+    }
     double fa = floor(lo) - 1, fb = ceil(hi) + 1;
     if (!(T > 0)) fa = 1, fb = (double)v->steps; /* cannot happen: T > 0 */
     *i0 = fa < 1 ? 1 : (long)fa;
@@ -689,6 +704,7 @@ dvc_status dvc_tube_from_result(dvc_tube_t tb, const dvc_dlvi_result_t r, const 
         return dvc_error(DVC_ERR_INPUT, "tube: a streamed result keeps no tube (use its sink)");
     if ((st = dvc_tube_alloc(tb, n, m, N, r->T, r->prec)) != DVC_OK) return st;
     tb->steps = S;
+    tb->hgrid = r->hgrid;
     memcpy(tb->x, r->x, (size_t)((S + 1) * n) * sizeof *tb->x);
     memcpy(tb->y, r->y, (size_t)((S + 1) * m) * sizeof *tb->y);
     for (long i = 0; i <= S; i++) {

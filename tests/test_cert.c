@@ -658,6 +658,155 @@ static void test_retry(void)
     unlink(prob);
 }
 
+/* Replace method[key] (a string) by val, re-digest, verify. */
+static dvc_status tamper_method(const char *path, const char *key, const char *val)
+{
+    json_t *root = load_json(path), *met = json_object_get(root, "method");
+    REQUIRE(json_is_string(json_object_get(met, key)), "method has '%s'", key);
+    json_object_set_new(met, key, json_string(val));
+    return verify_edited(root);
+}
+
+/* A grid with a shorter last step (Remark 4.3 on [0, 0.625], h = 0.007:
+ * 89 steps of the largest double <= 0.007 and the last [89 h, T]), by both
+ * routes: the certificate records the step and the last step's length,
+ * its tube ends at T exactly, and verify rejects any edit of the recorded
+ * grid that keeps the file consistent (digests recomputed). */
+static void test_last_step(const char *certs)
+{
+    char src[4096], prob[64], path[64];
+    json_t *pj;
+    int fd;
+    mpfr_t hd;
+    snprintf(src, sizeof src, "%s/remark43/x0_1.json", certs);
+    pj = load_json(src);
+    json_object_set_new(pj, "T", json_string("0.625"));
+    json_object_set_new(pj, "h", json_string("0.007"));
+    snprintf(prob, sizeof prob, "/tmp/dvc_test_grid.XXXXXX");
+    fd = mkstemp(prob);
+    REQUIRE(fd >= 0, "mkstemp");
+    close(fd);
+    REQUIRE(json_dump_file(pj, prob, 0) == 0, "write %s", prob);
+    json_decref(pj);
+    snprintf(path, sizeof path, "/tmp/dvc_test_grid_c.XXXXXX");
+    fd = mkstemp(path);
+    REQUIRE(fd >= 0, "mkstemp");
+    close(fd);
+    /* the step: 0.007 rounded down to binary64, by MPFR */
+    mpfr_init2(hd, 53);
+    mpfr_set_str(hd, "0.007", 10, MPFR_RNDD);
+    for (int route = 0; route < 2; route++) {
+        dvc_cert_route_opts ro = {.route = route ? DVC_CERT_ROUTE_LOGNORM : DVC_CERT_ROUTE_CHEN_WANG};
+        const char *rn = route ? "lognorm" : "chen-wang";
+        dvc_cert_t c;
+        dvc_status st;
+        mpfi_t t;
+        dvc_cert_init(c);
+        st = dvc_cert_enclose_stream_route(c, prob, path, 0, &ro, NULL);
+        REQUIRE(st == DVC_OK, "%s: enclose: %s", rn, dvc_error_message());
+        dvc_cert_clear(c);
+        REQUIRE(load(c, path), "%s: read", rn);
+        CHECK(c->N == 90 && c->tube->hgrid == mpfr_get_d(hd, MPFR_RNDN), "%s: N = %ld, step %a", rn, c->N,
+              c->tube->hgrid);
+        mpfi_init2(t, 128);
+        dvc_tube_time(t, c->tube, 90);
+        CHECK(mpfr_cmp_d(&t->left, 0.625) == 0 && mpfr_cmp_d(&t->right, 0.625) == 0, "%s: t_N is not T", rn);
+        dvc_tube_time(t, c->tube, 89);
+        {
+            mpfr_t e;
+            mpfr_init2(e, 128);
+            mpfr_mul_ui(e, hd, 89, MPFR_RNDN); /* exact */
+            CHECK(mpfr_equal_p(&t->left, e) && mpfr_equal_p(&t->right, e), "%s: t_89 is not 89 h", rn);
+            mpfr_clear(e);
+        }
+        mpfi_clear(t);
+        CHECK(dvc_cert_verify(c) == DVC_OK, "%s: verify: %s", rn, dvc_error_message());
+        dvc_cert_clear(c);
+        CHECK(verify_edited(load_json(path)) == DVC_OK, "%s: untouched: %s", rn, dvc_error_message());
+        if (route == 0) {
+            /* the in-memory path (dvc_cert_from_result, dvc_cert_write)
+             * writes the same file as the streaming one */
+            char mem[64];
+            FILE *fa, *fb;
+            int same = 1, ca, cb;
+            snprintf(mem, sizeof mem, "/tmp/dvc_test_grid_m.XXXXXX");
+            fd = mkstemp(mem);
+            REQUIRE(fd >= 0, "mkstemp");
+            close(fd);
+            dvc_cert_init(c);
+            REQUIRE(dvc_cert_enclose(c, prob, 0, 0) == DVC_OK, "in-memory enclose: %s", dvc_error_message());
+            CHECK(c->tube->hgrid == mpfr_get_d(hd, MPFR_RNDN), "in-memory tube: step %a", c->tube->hgrid);
+            REQUIRE(dvc_cert_write(c, mem) == DVC_OK, "write: %s", dvc_error_message());
+            dvc_cert_clear(c);
+            fa = fopen(path, "r");
+            fb = fopen(mem, "r");
+            REQUIRE(fa && fb, "open");
+            do {
+                ca = fgetc(fa);
+                cb = fgetc(fb);
+                same &= ca == cb;
+            } while (same && ca != EOF);
+            fclose(fa);
+            fclose(fb);
+            CHECK(same, "in-memory and streamed certificates differ (%s, %s)", mem, path);
+            if (same) unlink(mem);
+        }
+
+        /* the last step's length: its upper bound lowered, its lower bound
+         * raised (by a relative 1e-9) are rejected by name; weaker claims pass */
+        {
+            json_t *root = load_json(path);
+            const char *hi = json_string_value(json_object_get(json_object_get(root, "method"), "h_last_hi"));
+            const char *lo = json_string_value(json_object_get(json_object_get(root, "method"), "h_last_lo"));
+            char *his, *los, *his2;
+            REQUIRE(hi && lo, "%s: method records h_last_lo, h_last_hi", rn);
+            his = shifted(hi, -1e-9);
+            los = shifted(lo, 1e-9);
+            his2 = shifted(hi, 1e-3);
+            json_decref(root);
+            st = tamper_method(path, "h_last_hi", his);
+            CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "h_last_hi"), "%s: h_last_hi lowered: %d %s",
+                  rn, (int)st, dvc_error_message());
+            st = tamper_method(path, "h_last_lo", los);
+            CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "h_last_lo"), "%s: h_last_lo raised: %d %s",
+                  rn, (int)st, dvc_error_message());
+            st = tamper_method(path, "h_last_hi", his2);
+            CHECK(st == DVC_OK, "%s: h_last_hi raised (weaker): %s", rn, dvc_error_message());
+            mpfr_free_str(his);
+            mpfr_free_str(los);
+            mpfr_free_str(his2);
+        }
+        /* the step itself, one ulp up */
+        st = tamper_method(path, "h_step", "0x1.cac083126e979p-8");
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "h_step"), "%s: h_step edited: %d %s", rn,
+              (int)st, dvc_error_message());
+        /* the embedded problem's h, its digest recomputed: another grid */
+        {
+            json_t *root = load_json(path), *p = json_object_get(root, "problem");
+            char dg[17], tagged[32];
+            json_object_set_new(p, "h", json_string("0.00701"));
+            REQUIRE(dvc_json_digest(dg, p) == DVC_OK, "digest");
+            snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+            json_object_set_new(root, "problem_digest", json_string(tagged));
+            st = verify_edited(root);
+            CHECK(st == DVC_NOT_CERTIFIED, "%s: embedded h edited: %d %s", rn, (int)st, dvc_error_message());
+        }
+        /* the last time label */
+        {
+            json_t *root = load_json(path), *s90 = json_array_get(json_object_get(root, "steps"), 90);
+            REQUIRE(s90 && strcmp(json_string_value(json_object_get(s90, "t")), "0.625") == 0, "%s: label of T",
+                    rn);
+            json_object_set_new(s90, "t", json_string("0.63"));
+            st = verify_edited(root);
+            CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "field 't'"), "%s: label of T edited: %s",
+                  rn, dvc_error_message());
+        }
+    }
+    mpfr_clear(hd);
+    unlink(prob);
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
@@ -673,6 +822,7 @@ int main(int argc, char **argv)
         REQUIRE(fd >= 0, "mkstemp");
         close(fd);
     }
+    test_last_step(argv[1]);
     test_slack(argv[1]);
     test_retry();
     test_lognorm_tamper(argv[1]);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Problem files: the time grid (h must divide T), exact rational entries,
+/* Problem files: the time grid (h = T/N, or a shorter last step), exact rational entries,
  * constants, functions of t, digests. Randomized with a fixed seed; the
  * expected answers come from integer / rational arithmetic (GMP), not from
  * the code under test. */
@@ -64,9 +64,42 @@ static char *decimal(const mpq_t q)
     return out;
 }
 
+/* The grid of an h that does not divide T, from rationals: the step is
+ * the largest double <= h (MPFR's correctly rounded conversion of the
+ * decimal), N = ceil(T / step); T must be a binary number. */
+static void expect_short_grid(const dvc_dlvi_problem_t P, dvc_status st, const mpq_t T, const char *Ts,
+                              const char *hs, long *shortg, long *refused)
+{
+    mpfr_t hd;
+    mpq_t q;
+    mpz_t N;
+    int binary = mpz_popcount(mpq_denref(T)) == 1; /* denominator a power of 2 */
+    if (!binary) {
+        CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "field 'h'") &&
+                  strstr(dvc_error_message(), "'T'"),
+              "T = %s (not binary), h = %s: status %d (%s)", Ts, hs, (int)st, dvc_error_message());
+        *refused += st == DVC_ERR_INPUT;
+        return;
+    }
+    mpfr_init2(hd, 53);
+    mpq_init(q);
+    mpz_init(N);
+    mpfr_set_str(hd, hs, 10, MPFR_RNDD);
+    mpfr_get_q(q, hd);
+    mpq_div(q, T, q);
+    mpz_cdiv_q(N, mpq_numref(q), mpq_denref(q));
+    CHECK(st == DVC_OK && P->h == mpfr_get_d(hd, MPFR_RNDN) && mpz_cmp_si(N, P->N) == 0,
+          "T = %s, h = %s: status %d, N = %ld (expected %ld), step %a (expected %a): %s", Ts, hs, (int)st,
+          P->N, mpz_get_si(N), P->h, mpfr_get_d(hd, MPFR_RNDN), st == DVC_OK ? "" : dvc_error_message());
+    *shortg += st == DVC_OK;
+    mpfr_clear(hd);
+    mpq_clear(q);
+    mpz_clear(N);
+}
+
 static void test_grid(void)
 {
-    long accepted = 0, rejected = 0;
+    long accepted = 0, rejected = 0, shortg = 0;
     for (int it = 0; it < 300; it++) {
         /* T = a / 10^p, N = 2^i 5^j (h terminates) or with a factor 3, 7, 11 */
         unsigned long a = 1 + rnd(100000), p = rnd(4);
@@ -100,22 +133,20 @@ static void test_grid(void)
         st = dvc_problem_from_json(P, NULL, j, "grid.json", NULL, 0);
         if (dividing) {
             /* exact decimal h: must give exactly N */
-            CHECK(st == DVC_OK && P->N == N, "T = %s, h = %s: status %d, N = %ld, expected %ld (%s)",
-                  Ts, hs, (int)st, P->N, N, dvc_error_message());
+            CHECK(st == DVC_OK && P->N == N && P->h == 0, "T = %s, h = %s: status %d, N = %ld, expected %ld "
+                  "on a uniform grid (%s)", Ts, hs, (int)st, P->N, N, dvc_error_message());
             accepted += st == DVC_OK;
         } else {
-            CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "field 'h'") != NULL,
-                  "T = %s, h = %s (not a divisor): status %d (%s)", Ts, hs, (int)st,
-                  dvc_error_message());
-            rejected += st == DVC_ERR_INPUT;
+            /* not a divisor: a shorter last step when T is binary */
+            expect_short_grid(P, st, T, Ts, hs, &shortg, &rejected);
         }
         dvc_dlvi_problem_clear(P);
         json_decref(j);
         free(hs);
         mpq_clears(T, h, NULL);
     }
-    CHECK(accepted > 50 && rejected > 50, "both cases exercised: %ld accepted, %ld rejected",
-          accepted, rejected);
+    CHECK(accepted > 50 && rejected > 30 && shortg > 10, "every case exercised: %ld accepted, %ld "
+          "rejected, %ld with a shorter last step", accepted, rejected, shortg);
 }
 
 static void test_N_and_h(void)
@@ -140,6 +171,31 @@ static void test_N_and_h(void)
     j = bridge("1", NULL, 0);
     st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
     CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "'h'"), "neither h nor N: %s",
+          dvc_error_message());
+    json_decref(j);
+    /* h does not divide T: N = ceil(T/h) steps, the last shorter */
+    j = bridge("1", "0.3", 0);
+    st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
+    CHECK(st == DVC_OK && P->N == 4 && P->h == 0.3, "h = 0.3, T = 1: N = %ld, h = %.17g (%s)", P->N, P->h,
+          dvc_error_message());
+    json_decref(j);
+    j = bridge("1", "0.3", 4);
+    st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
+    CHECK(st == DVC_OK && P->N == 4, "h = 0.3 and N = 4 agree: %s", dvc_error_message());
+    json_decref(j);
+    j = bridge("1", "0.3", 3);
+    st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "disagree"), "h = 0.3 and N = 3: %s",
+          dvc_error_message());
+    json_decref(j);
+    j = bridge("1", "2.5", 0);
+    st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
+    CHECK(st == DVC_OK && P->N == 1 && P->h == 0, "h = 2.5 > T = 1: one step [0, T] (uniform, N = 1): N = %ld, "
+          "h = %g (%s)", P->N, P->h, dvc_error_message());
+    json_decref(j);
+    j = bridge("0.1", "0.03", 0);
+    st = dvc_problem_from_json(P, NULL, j, "n.json", NULL, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "field 'T'"), "decimal T = 0.1, h = 0.03: %s",
           dvc_error_message());
     json_decref(j);
     /* a JSON real h: enclosed as a double, 0.1 still divides 1 */

@@ -110,6 +110,10 @@ const char *dvc_cert_claim_text(const dvc_cert_claims *cl, const char *key);
 /* Time label of grid point i: the double nearest to i T / N, "%.17g"
  * (docs/formats.md). buf has 40 bytes. */
 void dvc_cert_time_label(char *buf, const mpfi_t T, long N, long i);
+/* Time label of grid point i of tb: dvc_cert_time_label on a uniform grid;
+ * on a grid with a shorter last step (tb->hgrid > 0) the double nearest to
+ * i hgrid (i < N) or to T (i = N). buf has 40 bytes. */
+void dvc_cert_grid_label(char *buf, const dvc_tube_t tb, long i);
 
 #ifdef __cplusplus
 }

@@ -32,7 +32,12 @@ typedef struct {
     dvc_tfun_cb fcb;         /* f (k = n); eval == NULL: f = 0 */
     dvc_tfun_cb gcb;         /* g (k = m); eval == NULL: g = 0 */
     mpfi_t T;                /* final time (> 0) */
-    long N;                  /* number of steps; h = T / N */
+    long N;                  /* number of steps; h = T / N unless h > 0 */
+    /* 0: the uniform grid t_i = i T / N. > 0: a step h that does not
+     * divide T: t_i = i h exactly for i < N and t_N = T, so the last step
+     * [(N-1) h, T] is shorter, of length in (0, h]; T must then be a
+     * binary number (a point interval) with (N-1) h < T <= N h. */
+    double h;
     mpfi_t theta;            /* in [0, 1] */
     mpfr_prec_t prec;
 } dvc_dlvi_problem_struct;
@@ -105,8 +110,9 @@ typedef struct {
 void dvc_dlvi_opts_default(dvc_dlvi_opts *o);
 
 /* Run / certification record. Index i = 0..N for grid quantities, step i
- * is [t_i, t_{i+1}], i = 0..N-1. t_i = i h with h = T / N exactly (the
- * doubles in t[] are only labels). */
+ * is [t_i, t_{i+1}], i = 0..N-1. t_i = i h with h = T / N exactly, or, when
+ * hgrid > 0, t_i = i hgrid for i < N and t_N = T (the doubles in t[] are
+ * only labels). */
 typedef struct {
     long n, m, N;
     mpfr_prec_t prec;
@@ -132,7 +138,8 @@ typedef struct {
      * slot 0; use the sink for the data, and the summary below. */
     int window;
     /* summary */
-    mpfi_t h, T, theta;
+    mpfi_t h, T, theta;        /* h: the step (with hgrid > 0, [hgrid, hgrid]) */
+    double hgrid;              /* the problem's h: 0 (uniform grid) or > 0 (last step shorter) */
     mpfr_t beta_lo, beta_hi;    /* bounds of beta_M (hi is the one used) */
     mpfr_t normA, normB, normQ; /* upper bounds */
     mpfr_t L;                   /* ||A|| + beta ||B|| ||Q||, rounded up */

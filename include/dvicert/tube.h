@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* A certified tube, whatever produced it (an engine result or a
  * certificate): per-step data and its geometry. Grid t_i = i T / N
- * (i = 0..N) by default, or any increasing list of times t_0 < ... < t_N
- * (dvc_tube_set_times: event-driven engines); step i = [t_{i-1}, t_i]
+ * (i = 0..N) by default, t_i = i hgrid for i < N and t_N = T when hgrid > 0
+ * (a last step shorter than the others), or any increasing list of times
+ * t_0 < ... < t_N (dvc_tube_set_times: event-driven engines); step i = [t_{i-1}, t_i]
  * (i = 1..N). The tube states:
  *   |x_j(t) - x^h_j(t)| <= eps_x^i for t in step i (x^h the linear
  *       interpolant of the grid values x^{i-1}, x^i), ||x(0) - x^0|| <= eps_x^0;
@@ -61,6 +62,8 @@ typedef struct {
     mpfi_t *ry;                /* N+1; ry[i] belongs to step i (entry 0 unused, 0) */
     mpfr_t *ybox_lo, *ybox_hi; /* m each, or NULL: [l.lo, u.hi] (exact copies) */
     mpfr_t *t;                 /* N+1 grid times (exact), or NULL: t_i = i T / N */
+    double hgrid;              /* when t is NULL and hgrid > 0: t_i = i hgrid (i < N),
+                                  t_N = T (exact binary numbers) */
     mpfi_t *xg, *xs;           /* enclosure tube: (N+1) x n grid and N x n step
                                   enclosures (step i in row i-1), or NULL */
     dvc_tube_eval_fn eval;     /* or NULL; eval_ctx is not owned */

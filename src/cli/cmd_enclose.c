@@ -463,8 +463,24 @@ static int run(const dvc_cli_args *a)
     {
         const dvc_cert_claims *s = &c->summary;
         const dvc_cert_claim *ns = dvc_cert_claim_get(s, "steps_sharpened");
-        fprintf(rep, "certified: %ld steps of h = T/%ld, n = %ld, m = %ld, %ld bits\n", c->N, c->N, c->n,
-               c->m, (long)c->prec);
+        if (c->tube->hgrid > 0) {
+            /* h does not divide T: t_i = i h, the last step [(N-1) h, T] */
+            double hl, T = mpfr_get_d(&c->tube->T->left, MPFR_RNDN);
+            mpfr_t e;
+            mpfr_init2(e, 128);
+            mpfr_set_d(e, c->tube->hgrid, MPFR_RNDN);
+            mpfr_mul_si(e, e, c->N - 1, MPFR_RNDN);
+            mpfr_sub(e, &c->tube->T->left, e, MPFR_RNDN);
+            hl = mpfr_get_d(e, MPFR_RNDN);
+            mpfr_clear(e);
+            fprintf(rep, "note: h = %.6g does not divide T = %.6g: %ld steps, the last of length %.6g\n",
+                    c->tube->hgrid, T, c->N, hl);
+            fprintf(rep, "certified: %ld steps of h = %.6g (the last %.6g), n = %ld, m = %ld, %ld bits\n",
+                    c->N, c->tube->hgrid, hl, c->n, c->m, (long)c->prec);
+        } else {
+            fprintf(rep, "certified: %ld steps of h = T/%ld, n = %ld, m = %ld, %ld bits\n", c->N, c->N, c->n,
+                    c->m, (long)c->prec);
+        }
         if (why)
             fprintf(rep, "route: %s%s, chosen by --method auto: %s\n",
                     ro.route == DVC_CERT_ROUTE_LOGNORM ? "lognorm" : "chen-wang",

@@ -258,8 +258,8 @@ static dvc_status step_lip_fg(ws_t *w, long i)
         long b = i / w->lip_block, e = (b + 1) * w->lip_block;
         if (e > w->N) e = w->N;
         w->blk_id = b;
-        mpfi_mul_si(w->s, w->h, b * w->lip_block);
-        mpfi_mul_si(w->u, w->h, e);
+        dvc_dlvi_time_(w->s, w->p, w->h, b * w->lip_block);
+        dvc_dlvi_time_(w->u, w->p, w->h, e);
         mpfi_interv_fr(w->tblk, &w->s->left, &w->u->right);
         if ((st = dvc_dlvi_tf_lip_(&w->f, w->Lf_blk, w->tblk, "f")) != DVC_OK) return st;
         if ((st = dvc_dlvi_tf_lip_(&w->g, w->Lg_blk, w->tblk, "g")) != DVC_OK) return st;
@@ -454,7 +454,7 @@ dvc_status dvc_dlvi_cert_step_(ws_t *w, dvc_dlvi_result_t r, long i, int have_y)
     const char *what = "";
     int fast, done = 0;
 
-    mpfi_mul_si(w->tn, w->h, i + 1);
+    dvc_dlvi_time_(w->tn, w->p, w->h, i + 1);
     r->t[DVC_RROW(r, i + 1)] = dvc_ival_mid_d(w->tn);
     mpfi_interv_fr(w->tstep, &w->ti->left, &w->tn->right);
     mpfr_set(w->eps_i, r->eps_x[DVC_RROW(r, i)], MPFR_RNDU);

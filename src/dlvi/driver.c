@@ -106,10 +106,11 @@ static dvc_status engine(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p, const 
     if ((st = emit(&w, r, 0)) != DVC_OK) goto done;
     for (long i = 0; i < w.N; i++) {
         long r0 = DVC_RROW(r, i), r1 = DVC_RROW(r, i + 1);
+        if (p->h > 0 && i == w.N - 1 && (st = dvc_dlvi_last_step_(&w, predict)) != DVC_OK) goto done;
         if (predict) {
             /* f, g at [t_{i+1}] once: midpoints for the predictor, the
              * enclosures for cert_step (same values it would compute) */
-            mpfi_mul_si(w.tn, w.h, i + 1);
+            dvc_dlvi_time_(w.tn, p, w.h, i + 1);
             if ((st = dvc_dlvi_tf_eval_(&w.f, w.Fn, w.tn, "f")) != DVC_OK ||
                 (st = dvc_dlvi_tf_eval_(&w.g, w.Gn, w.tn, "g")) != DVC_OK) {
                 st = dvc_error_context(st, "dlvi: step %ld (t_{i+1} = %.17g), f, g at t_{i+1}: ", i,
@@ -130,7 +131,7 @@ static dvc_status engine(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p, const 
             w.fg_ready = 1;
             memcpy(r->y + r1 * m, r->y + r0 * m, (size_t)m * sizeof(double));
             st = dvc_dlvi_pred_step_(&w, r->x + r0 * n, r->x + r1 * n, r->y + r1 * m,
-                           (double)(i + 1) * w.hd, 1);
+                           p->h > 0 ? dvc_ival_mid_d(w.tn) : (double)(i + 1) * w.hd, 1);
             if (st != DVC_OK) goto done;
         } else if (src && (st = pull(&w, r, i + 1, src, src_ctx)) != DVC_OK) {
             goto done;

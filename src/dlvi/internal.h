@@ -243,6 +243,15 @@ void dvc_dlvi_ws_zero_(ws_t *w);
 void dvc_dlvi_ws_clear_(ws_t *w);
 /* DVC_ERR_INPUT naming the field for a problem the engine cannot take. */
 dvc_status dvc_dlvi_validate_(const dvc_dlvi_problem_struct *p);
+/* Grid time t_i into t: i h for the uniform step h = T/N (the caller's
+ * enclosure), or, when p->h > 0, i p->h for i < N and T for i = N. */
+void dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, long i);
+/* p->h > 0: the length T - (N-1) h of the last step, enclosed. */
+void dvc_dlvi_hlast_(mpfi_t out, const dvc_dlvi_problem_struct *p);
+/* Before the shorter last step: the step length, its constants and the
+ * predictor's matrices (predict != 0) set for it (docs/bounds.md,
+ * "A last step shorter than h"). */
+dvc_status dvc_dlvi_last_step_(ws_t *w, int predict);
 /* Step constants for beta (section 3); 0 when D > 0 is not proven. */
 int dvc_dlvi_make_consts_(ws_t *w, consts_t *c, const mpfr_t beta);
 /* Workspace, result arrays, P proof, beta_M, norms, step condition. */

@@ -481,8 +481,10 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     if ((st = dvc_dlvi_result_alloc_(r, n, m, N, prec, 0)) != DVC_OK) return st;
     if ((st = dvc_dlvi_result_set_ybox(r, p)) != DVC_OK) return st;
     mpfi_set(r->T, p->T);
-    mpfi_div_si(w->h, p->T, N);
+    if (p->h > 0) mpfi_set_d(w->h, p->h);
+    else mpfi_div_si(w->h, p->T, N);
     mpfi_set(r->h, w->h);
+    r->hgrid = p->h;
     mpfi_set(r->theta, p->theta);
     if ((st = dvc_dlvi_prove_beta_(r, w->solver, &w->solver_ok, p, &o->dlvi.beta)) != DVC_OK) return st;
     mpfr_set(w->beta, r->beta_hi, MPFR_RNDU);
@@ -1355,9 +1357,16 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
     dvc_lognorm_info_struct *info = w->info;
     const dvc_lognorm_opts *o = w->o;
     dvc_status st;
-    mpfi_mul_si(w->ti, w->h, i);
+    if (w->p->h > 0 && i + 1 == w->N) {
+        /* the shorter last step: its own length in every bound (docs/lognorm.md
+         * section 12); the exp(J h) cache was made for h */
+        dvc_dlvi_hlast_(w->h, w->p);
+        if (!dvc_ival_is_pos(w->h)) return dvc_error(DVC_NOT_CERTIFIED, "the last step's length is not proven > 0");
+        for (long c = 0; c < w->nlc; c++) w->lc[c].pat = -1;
+    }
+    dvc_dlvi_time_(w->ti, w->p, w->h, i);
     if (i + 1 == w->N) mpfi_set(w->tn, w->p->T);
-    else mpfi_mul_si(w->tn, w->h, i + 1);
+    else dvc_dlvi_time_(w->tn, w->p, w->h, i + 1);
     mpfi_union(w->tstep, w->ti, w->tn);
     if ((st = defect_data(w, r, i, &pat)) != DVC_OK) return st;
     if (pat >= 0) info->n_affine++;

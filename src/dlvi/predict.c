@@ -208,10 +208,32 @@ static dvc_status pred_open(ws_t *w, const dvc_dlvi_problem_struct *p)
     if ((st = dvc_dlvi_tf_resolve_(&w->f, &p->fcb, p->n, "f")) != DVC_OK) return st;
     if ((st = dvc_dlvi_tf_resolve_(&w->g, &p->gcb, p->m, "g")) != DVC_OK) return st;
     mpfi_init2(h, 53);
-    mpfi_div_si(h, p->T, p->N);
+    if (p->h > 0) mpfi_set_d(h, p->h);
+    else mpfi_div_si(h, p->T, p->N);
     st = dvc_dlvi_pred_alloc_(w, p, dvc_ival_mid_d(h));
     mpfi_clear(h);
     return st;
+}
+
+/* t_{i+1} of the predictor; before the shorter last step (p->h > 0) the
+ * step w->hd becomes its length (and setup != 0: the theta matrices too). */
+static dvc_status pred_next(ws_t *w, long i, double *t1, int setup)
+{
+    const dvc_dlvi_problem_struct *p = w->p;
+    mpfi_t t;
+    if (p->h <= 0) {
+        *t1 = (double)(i + 1) * w->hd;
+        return DVC_OK;
+    }
+    mpfi_init2(t, 64);
+    dvc_dlvi_time_(t, p, NULL, i + 1);
+    *t1 = dvc_ival_mid_d(t);
+    if (i + 1 == p->N) {
+        dvc_dlvi_hlast_(t, p);
+        w->hd = dvc_ival_mid_d(t);
+    }
+    mpfi_clear(t);
+    return i + 1 == p->N && setup ? dvc_dlvi_pred_setup_(w) : DVC_OK;
 }
 
 static void pred_close(ws_t *w)
@@ -233,8 +255,10 @@ dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
     for (long k = 0; k < n; k++) xs[k] = dvc_ival_mid_d(p->x0->e[k]);
     if ((st = dvc_dlvi_pred_y0_(&w, xs, ys)) != DVC_OK) goto done;
     for (long i = 0; i < w.N; i++) {
+        double t1;
+        if ((st = pred_next(&w, i, &t1, 1)) != DVC_OK) goto done;
         memcpy(ys + (i + 1) * m, ys + i * m, (size_t)m * sizeof(double));
-        st = dvc_dlvi_pred_step_(&w, xs + i * n, xs + (i + 1) * n, ys + (i + 1) * m, (double)(i + 1) * w.hd, 0);
+        st = dvc_dlvi_pred_step_(&w, xs + i * n, xs + (i + 1) * n, ys + (i + 1) * m, t1, 0);
         if (st != DVC_OK) goto done;
     }
 done:
@@ -293,7 +317,8 @@ dvc_status dvc_dlvi_predict_heun_(double *xs, double *ys, const dvc_dlvi_problem
     if ((st = heun_rhs(&w, 0.0, xs, ys, k1)) != DVC_OK) goto done;
     for (long i = 0; i < w.N; i++) {
         const double *x0 = xs + i * n;
-        double *x1 = xs + (i + 1) * n, *y1 = ys + (i + 1) * m, t1 = (double)(i + 1) * w.hd;
+        double *x1 = xs + (i + 1) * n, *y1 = ys + (i + 1) * m, t1;
+        if ((st = pred_next(&w, i, &t1, 0)) != DVC_OK) goto done;
         for (long a = 0; a < n; a++) xt[a] = x0[a] + w.hd * k1[a];
         memcpy(yt, ys + i * m, (size_t)m * sizeof(double));
         if ((st = heun_rhs(&w, t1, xt, yt, k2)) != DVC_OK) goto done;

@@ -216,9 +216,73 @@ dvc_status dvc_dlvi_validate_(const dvc_dlvi_problem_struct *p)
     if (p->N < 1) return dvc_error(DVC_ERR_INPUT, "dlvi: N must be >= 1 (N = %ld)", p->N);
     if (!ival_fits_d(p->T) || !dvc_ival_is_pos(p->T))
         return dvc_error(DVC_ERR_INPUT, "dlvi: T must be a finite interval > 0");
+    if (p->h != 0) {
+        /* the grid i h (i < N), T: exact numbers, (N-1) h < T <= N h */
+        mpfr_t a, b;
+        int fit;
+        if (!(p->h > 0) || !isfinite(p->h))
+            return dvc_error(DVC_ERR_INPUT, "dlvi: h must be a finite number > 0 (or 0: h = T/N)");
+        if (!mpfr_equal_p(&p->T->left, &p->T->right))
+            return dvc_error(DVC_ERR_INPUT, "dlvi: a last step shorter than h = %.17g needs T to be "
+                             "a binary number, and T is only known as an interval (a decimal such as "
+                             "\"0.1\"): give N instead of h, or write T as a binary number", p->h);
+        mpfr_inits2(128, a, b, (mpfr_ptr)0);
+        mpfr_set_d(a, p->h, MPFR_RNDN);
+        mpfr_mul_si(b, a, p->N, MPFR_RNDN);     /* exact: 53 + 27 bits */
+        mpfr_mul_si(a, a, p->N - 1, MPFR_RNDN);
+        fit = mpfr_cmp(a, &p->T->left) < 0 && mpfr_cmp(&p->T->left, b) <= 0;
+        mpfr_clears(a, b, (mpfr_ptr)0);
+        if (!fit)
+            return dvc_error(DVC_ERR_INPUT, "dlvi: h = %.17g and N = %ld do not fit T = %.17g: a grid "
+                             "with a shorter last step needs (N-1) h < T <= N h", p->h, p->N,
+                             mpfr_get_d(&p->T->left, MPFR_RNDN));
+    }
     if (!dvc_ival_is_valid(p->theta) || !dvc_ival_is_nonneg(p->theta) ||
         mpfr_cmp_ui(&p->theta->right, 1) > 0)
         return dvc_error(DVC_ERR_INPUT, "dlvi: theta must lie in [0, 1]");
+    return DVC_OK;
+}
+
+void dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, long i)
+{
+    if (p->h > 0) {
+        if (i >= p->N) {
+            mpfi_set(t, p->T);
+        } else {
+            mpfi_set_d(t, p->h);
+            mpfi_mul_si(t, t, i);
+        }
+        return;
+    }
+    mpfi_mul_si(t, h, i);
+}
+
+void dvc_dlvi_hlast_(mpfi_t out, const dvc_dlvi_problem_struct *p)
+{
+    mpfi_set_d(out, p->h);
+    mpfi_mul_si(out, out, p->N - 1);
+    mpfi_sub(out, p->T, out);
+}
+
+dvc_status dvc_dlvi_last_step_(ws_t *w, int predict)
+{
+    /* every bound of a step holds with that step's own length; the
+     * constants are increasing in h, so the step condition proven for h
+     * holds for the shorter step too (make_consts_ proves it again) */
+    dvc_dlvi_hlast_(w->h, w->p);
+    if (!dvc_ival_is_pos(w->h))
+        return dvc_error(DVC_NOT_CERTIFIED, "dlvi: the last step's length is not proven > 0");
+    mpfr_set(w->hhi, &w->h->right, MPFR_RNDU);
+    w->d_hlo = mpfr_get_d(&w->h->left, MPFR_RNDD);
+    w->d_hhi = mpfr_get_d(&w->h->right, MPFR_RNDU);
+    mpfr_set(w->r2, w->glob.beta, MPFR_RNDU);
+    if (!dvc_dlvi_make_consts_(w, &w->glob, w->r2))
+        return dvc_error(DVC_NOT_CERTIFIED, "dlvi: step condition not proven on the last step");
+    w->loc_valid = 0; /* the local constants were made for h */
+    if (predict) {
+        w->hd = dvc_ival_mid_d(w->h);
+        return dvc_dlvi_pred_setup_(w);
+    }
     return DVC_OK;
 }
 
@@ -379,10 +443,12 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     if ((st = dvc_dlvi_result_set_ybox(r, p)) != DVC_OK) return st;
     r->sharpen = w->sharpen;
 
-    /* h = T / N, theta, 1 - theta */
+    /* h = T / N (or the problem's h, the last step shorter), theta, 1 - theta */
     mpfi_set(r->T, p->T);
-    mpfi_div_si(w->h, p->T, p->N);
+    if (p->h > 0) mpfi_set_d(w->h, p->h);
+    else mpfi_div_si(w->h, p->T, p->N);
     mpfi_set(r->h, w->h);
+    r->hgrid = p->h;
     mpfr_set(w->hhi, &w->h->right, MPFR_RNDU);
     mpfi_set(w->theta, p->theta);
     mpfi_set(r->theta, p->theta);
@@ -422,7 +488,7 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
         mpfr_clear(nmin);
         return dvc_error(DVC_NOT_CERTIFIED,
                          "dlvi: step condition h < 1/((1-theta)||A|| + beta_M ||B|| ||Q||) not proven: "
-                         "h = T/N = %.17g, largest admissible h <= %.17g (%s)",
+                         "h = %s%.17g, largest admissible h <= %.17g (%s)", p->h > 0 ? "" : "T/N = ",
                          mpfr_get_d(&w->h->right, MPFR_RNDU), hmax, hint);
     }
     mpfr_set(r->L, w->glob.L, MPFR_RNDU);

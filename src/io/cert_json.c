@@ -113,7 +113,7 @@ static json_t *steps_arr(const dvc_cert_t c)
     for (long i = 0; i <= c->N; i++) {
         char buf[40];
         if (c->labels) snprintf(buf, sizeof buf, "%s", c->labels[i]);
-        else dvc_cert_time_label(buf, c->tube->T, c->N, i);
+        else dvc_cert_grid_label(buf, c->tube, i);
         json_array_append_new(arr, step_obj(c->tube, i, i, buf));
     }
     return arr;
@@ -373,7 +373,8 @@ static dvc_status read_hex(double *d, const json_t *j, const char *file, long i,
 static const char *const keys_root[] = {"format", "version", "generator", "precision", "method",
                                         "summary", "problem_digest", "problem", "steps", "digest",
                                         NULL};
-static const char *const keys_method[] = {"scheme", "N", "h_lo", "h_hi", "theta", "sharpen", "route",
+static const char *const keys_method[] = {"scheme", "N", "h_lo", "h_hi", "h_step", "h_last_lo",
+                                          "h_last_hi", "theta", "sharpen", "route",
                                           "predictor", "pieces", "lognorm_norm", "lognorm_modes", NULL};
 static const char *const keys_summary[] = {"theorem", "P_matrix", "beta_M_upper", "beta_M_lower",
                                            "beta_method", "norm_A_upper", "norm_B_upper",
@@ -490,6 +491,7 @@ static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, 
         c->m = p->m;
         c->N = p->N;
         st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, p->T, c->prec, window);
+        c->tube->hgrid = p->h; /* 0, or a shorter last step */
         /* the admissible box of y: [l.lo, u.hi] */
         if (st == DVC_OK) st = dvc_tube_set_ybox(c->tube, p->l, p->u);
     }
@@ -940,6 +942,7 @@ static dvc_status wr_head(wr_t *w)
     c->prec = w->r->prec;
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
+    c->tube->hgrid = w->p->h;
     if (w->route == 1)
         st = dvc_cert_lognorm_method_claims_(&c->method, w->p, w->r, w->info, w->pieces, w->pred);
     else st = dvc_cert_method_claims_(&c->method, w->p, w->r);
@@ -1013,7 +1016,7 @@ static dvc_status wr_sink(const dvc_dlvi_point *pt, void *ctx)
     }
     for (long j = 0; j < n; j++) dvc_hex_write_(s->hx[j], tb->x[row * n + j]);
     for (long k = 0; k < m; k++) dvc_hex_write_(s->hx[n + k], tb->y[row * m + k]);
-    dvc_cert_time_label(s->label, tb->T, c->N, pt->i);
+    dvc_cert_grid_label(s->label, tb, pt->i);
     /* the line goes straight into the output buffer (stdio per megabyte);
      * on a dry run it is dropped */
     if (!w->f) w->out.len = 0;
@@ -1090,6 +1093,7 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
         /* another grid than the file's: the copy states it (and no h), so
          * that verify rebuilds the same grid */
         p->N = w->N;
+        p->h = 0;
         json_object_del(resolved, "h");
         if (json_object_set_new(resolved, "N", json_integer((json_int_t)w->N)) != 0)
             st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
@@ -1149,6 +1153,7 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
             if (st == DVC_OK) st = dvc_traj_from_grid(&tf, T);
             if (st == DVC_OK) {
                 p->N = tf.N;
+                p->h = 0;
                 json_object_del(resolved, "h");
                 json_object_set_new(resolved, "N", json_integer((json_int_t)tf.N));
                 free(c->problem_json);

@@ -164,15 +164,18 @@ static dvc_status read_consts_at(ctx_t *c, const json_t *obj)
     return DVC_OK;
 }
 
-/* The time grid: T and either N or h. With h, T/h must enclose an integer
- * N (decimal h and T are enclosed exactly, so "0.001" divides "1"); the
- * engine then uses h = T/N. */
+/* The time grid: T and either N or h. With h, when T/h encloses an integer
+ * N (decimal h and T are enclosed exactly, so "0.001" divides "1") the
+ * engine uses h = T/N. Otherwise h does not divide T: the step is the
+ * largest binary64 number <= h, N = ceil(T/h) and the last step
+ * [(N-1) h, T] is shorter (p->h; docs/formats.md "Time grid"). */
 static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
 {
     dvc_status st = read_scalar(p->T, obj, "T", c);
     const json_t *jN = json_object_get(obj, "N");
     const json_t *jh = json_object_get(obj, "h");
     if (st != DVC_OK) return st;
+    p->h = 0; /* the uniform grid unless h does not divide T */
     if (!dvc_ival_is_pos(p->T))
         return dvc_error(DVC_ERR_INPUT, "%s: field 'T' must be > 0", c->file);
     if (jN == NULL && jh == NULL)
@@ -207,11 +210,34 @@ static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
             if (mpfr_cmp_ui(lo, DVC_DLVI_N_MAX) > 0)
                 st = dvc_error(DVC_ERR_INPUT, "%s: field 'h': T/h exceeds 1e8 steps", c->file);
             else if (mpfr_cmp(lo, hi) > 0 || mpfr_cmp_ui(lo, 1) < 0) {
-                double qd = dvc_ival_mid_d(q);
-                st = dvc_error(DVC_ERR_INPUT,
-                               "%s: field 'h': T/h = %.17g is not an integer: h must divide T into "
-                               "an integer number of steps (give 'N' instead of 'h' to use h = T/N)",
-                               c->file, qd);
+                /* no integer in T/h: a shorter last step */
+                double hd = mpfr_get_d(&h->left, MPFR_RNDD);
+                if (!mpfr_equal_p(&p->T->left, &p->T->right))
+                    st = dvc_error(DVC_ERR_INPUT,
+                                   "%s: field 'h': h does not divide T (T/h = %.17g), and a last step "
+                                   "shorter than h needs field 'T' to be a binary number (T is a "
+                                   "decimal such as \"0.1\", known only as an interval): write T as a "
+                                   "binary number (a JSON number, or e.g. \"0.125\"), or give 'N'",
+                                   c->file, dvc_ival_mid_d(q));
+                else if (!(hd > 0))
+                    st = dvc_error(DVC_ERR_INPUT, "%s: field 'h' is below the binary64 range", c->file);
+                if (st == DVC_OK) {
+                    /* N = ceil(T / hd): the quotient rounded up has the same ceiling */
+                    mpfr_set_d(hi, hd, MPFR_RNDN);
+                    mpfr_div(lo, &p->T->left, hi, MPFR_RNDU);
+                    mpfr_ceil(lo, lo);
+                    if (mpfr_cmp_ui(lo, DVC_DLVI_N_MAX) > 0)
+                        st = dvc_error(DVC_ERR_INPUT, "%s: field 'h': T/h exceeds 1e8 steps", c->file);
+                }
+                if (st == DVC_OK) {
+                    N = mpfr_get_si(lo, MPFR_RNDN);
+                    if (jN != NULL && N != p->N)
+                        st = dvc_error(DVC_ERR_INPUT, "%s: fields 'h' and 'N' disagree: h = %.17g "
+                                       "gives %ld steps (the last shorter), N = %ld", c->file, hd, N, p->N);
+                    p->N = N;
+                    /* h >= T: one step [0, T], the uniform grid of N = 1 */
+                    p->h = N > 1 ? hd : 0;
+                }
             } else {
                 mpfr_floor(hi, hi);
                 if (mpfr_cmp(lo, hi) != 0)

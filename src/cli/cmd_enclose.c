@@ -54,6 +54,12 @@ static const dvc_cli_opt opts[] = {
      "[0, T] (all)"},
     {"max-steps", 0, "N", "a number of steps",
      "with --radius: the largest N tried (default 10000000)"},
+    {"scale", 0, "HOW", "auto or none",
+     "scaling of the states: auto (default: certify in the variables\n"
+     "x_j / s_j, s_j powers of two balancing A, B Q; the tube states\n"
+     "|x_j - x^h_j| <= s_j eps_x and the certificate records s,\n"
+     "docs/bounds.md) or none (the states as given)"},
+    {"no-scale", 0, NULL, NULL, "the same as --scale none"},
     {"prec", 0, "BITS", "a number of bits", "working precision (default: the file's \"prec\", else 53)"},
     {"prec-max", 0, "BITS", "a number of bits",
      "when the run is not certified, retry at twice the precision\n"
@@ -77,7 +83,7 @@ static void help(void)
         "                       [--from TRAJ.csv] [--predictor theta|heun] [--local-beta] [--prec BITS]\n"
         "                       [--prec-max BITS] [--allow-outside-tables]\n"
         "                       [--max-table-bytes BYTES] [--radius R [--radius-at T|all]\n"
-        "                       [--max-steps N]]\n\n"
+        "                       [--max-steps N]] [--scale auto|none]\n\n"
         "Certified enclosure of the solution of the DLVI in PROBLEM.json\n"
         "  x' = A x + B y + f(t),  y in SOL(l, u, Q x + g(t), M),  x(0) = x0,  t in [0, T]\n"
         "by the theta time-stepping method (Chen & Wang (4.2)), all in outward-rounded\n"
@@ -300,6 +306,19 @@ static int run(const dvc_cli_args *a)
                 "file is enclosed by the hybrid engine, which chooses its own steps\n", in);
         return DVC_EXIT_INPUT;
     }
+    {
+        const char *sv = dvc_cli_value(a, "scale");
+        if (sv && strcmp(sv, "auto") != 0 && strcmp(sv, "none") != 0) {
+            fprintf(stderr, "dvicert enclose: error: --scale must be auto or none, got '%s'\n", sv);
+            return DVC_EXIT_INPUT;
+        }
+        ro.no_scale = dvc_cli_flag(a, "no-scale") || (sv && strcmp(sv, "none") == 0);
+        if ((sv || ro.no_scale) && (dvc_hybrid_file_kind(in) == 1 || dvc_lcs_file_is_lcs(in))) {
+            fprintf(stderr, "dvicert enclose: error: %s: --scale belongs to DLVI problems; this file is "
+                    "enclosed by the hybrid engine\n", in);
+            return DVC_EXIT_INPUT;
+        }
+    }
     if (dvc_hybrid_file_kind(in) == 1) return dvc_cli_hybrid_enclose(a);
     if (dvc_lcs_file_is_lcs(in)) return dvc_cli_lcs_enclose(a);
     if (dvc_cli_value(a, "prec-max")) {
@@ -431,7 +450,10 @@ static int run(const dvc_cli_args *a)
     /* steps are written as they are certified: memory independent of N */
     if (ro.N > 0) st = dvc_cert_enclose_stream_route(c, in, out, prec, &ro, &tables);
     else if (ro.route == DVC_CERT_ROUTE_LOGNORM) st = dvc_cert_enclose_stream_route(c, in, out, prec, &ro, &tables);
-    else st = dvc_cert_enclose_stream(c, in, out, prec, prec_max, sharpen, &tables);
+    else {
+        ro.sharpen = sharpen;
+        st = dvc_cert_enclose_stream_opts(c, in, out, prec, prec_max, &ro, &tables);
+    }
     if (st == DVC_NOT_CERTIFIED && fallback) {
         fprintf(stderr, "dvicert enclose: note: the lognorm route did not certify (%s); trying chen-wang "
                 "with --local-beta\n", dvc_error_message());
@@ -440,7 +462,10 @@ static int run(const dvc_cli_args *a)
         why = "the lognorm route did not certify";
         dvc_cert_clear(c);
         dvc_cert_init(c);
-        st = dvc_cert_enclose_stream(c, in, out, prec, prec_max, sharpen, &tables);
+        ro.sharpen = sharpen;
+        ro.from = NULL;
+        ro.predictor = NULL;
+        st = dvc_cert_enclose_stream_opts(c, in, out, prec, prec_max, &ro, &tables);
     }
     /* the engine does not know the file (a reader error names it already) */
     if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);

@@ -557,6 +557,21 @@ dvc_status dvc_cert_scale_claim_(dvc_cert_claims *cl, const long *e, long n)
     return st;
 }
 
+dvc_status dvc_cert_scale_norm_(dvc_cert_claims *cl, const long *e, long n)
+{
+    static const char *const txt = "infinity norm of z = S^-1 x (S = diag(2^e), e the method's "
+                                   "x_scale_log2): the x tube has radius 2^e_j eps_x in state j";
+    if (dvc_dlvi_scale_is_identity(e, n)) return DVC_OK;
+    for (long q = 0; q < cl->n; q++)
+        if (strcmp(cl->e[q].key, "norm") == 0 && cl->e[q].type == DVC_CLAIM_TEXT) {
+            char *t = strdup(txt);
+            if (!t) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+            free(cl->e[q].text);
+            cl->e[q].text = t;
+        }
+    return DVC_OK;
+}
+
 dvc_status dvc_cert_scale_tube_(dvc_tube_t tb, const long *e)
 {
     double *s;
@@ -615,6 +630,7 @@ dvc_status dvc_cert_from_result_scaled_(dvc_cert_t c, const dvc_dlvi_problem_t p
     if (st == DVC_OK) st = dvc_cert_method_claims_(&c->method, p, r);
     if (st == DVC_OK) st = dvc_cert_scale_claim_(&c->method, e, n);
     if (st == DVC_OK) st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->N]);
+    if (st == DVC_OK) st = dvc_cert_scale_norm_(&c->summary, e, n);
     if (st == DVC_OK) st = dvc_cert_width_claims_(&c->summary, c->width);
     return st;
 }

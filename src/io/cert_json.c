@@ -1062,6 +1062,7 @@ static dvc_status wr_tail(wr_t *w)
     dvc_status st;
     if (w->route == 1) st = dvc_cert_lognorm_summary_claims_(&c->summary, r, w->info, r->eps_x[r->N]);
     else st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
+    if (st == DVC_OK) st = dvc_cert_scale_norm_(&c->summary, w->e, c->n);
     if (st == DVC_OK) st = dvc_cert_width_claims_(&c->summary, c->width);
     if (st != DVC_OK) return st;
     tail = json_object();

@@ -65,6 +65,8 @@ dvc_status dvc_cert_scale_get_(const dvc_cert_claims *method, long n, long *e, i
                                const char *file);
 /* Append the claim 'x_scale_log2' unless e is the identity (or NULL). */
 dvc_status dvc_cert_scale_claim_(dvc_cert_claims *cl, const long *e, long n);
+/* The summary's 'norm' text for a scaled run (unchanged for the identity). */
+dvc_status dvc_cert_scale_norm_(dvc_cert_claims *cl, const long *e, long n);
 /* tb->x_scale = 2^e (NULL for the identity). */
 dvc_status dvc_cert_scale_tube_(dvc_tube_t tb, const long *e);
 /* dvc_cert_from_result for a result r of the problem scaled by 2^e

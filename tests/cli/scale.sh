@@ -45,6 +45,7 @@ for m in chen-wang lognorm; do
     [ "$(entry "$A" x_scale_log2)" = "0,7" ] || [ "$(entry "$A" x_scale_log2)" = "0,8" ] && ok ||
         bad "$m: scale of the velocity should be 2^7 or 2^8 (sqrt(7) 64 = 169), got '$(entry "$A" x_scale_log2)'"
     grep -q x_scale_log2 "$U" && bad "$m: --scale none states a scale" || ok
+    case "$(entry "$A" norm)" in *"z = S^-1 x"*) ok ;; *) bad "$m: the summary's norm does not name the scaled states" ;; esac
     ra=$(entry "$A" radius_rel_at_T_upper)
     ru=$(entry "$U" radius_rel_at_T_upper)
     ratio_ge "$ru" "$ra" 100 && ok || bad "$m: relative radius at T $ra (scaled) vs $ru (none): less than 100x"

@@ -117,7 +117,8 @@ int main(int argc, char **argv)
     }
     if (argc < 6) {
         fprintf(stderr, "usage: gen_traj bridge|remark43 PARAM T K SEED [DX]\n"
-                        "       gen_traj bridgesw X10 GAMMA T K SEED [DX]\n");
+                        "       gen_traj bridgesw X10 GAMMA T K SEED [DX]\n"
+                        "       gen_traj wall C X10 GAMMA T K SEED\n");
         return 2;
     }
     bridge = strcmp(argv[1], "bridge") == 0;

@@ -336,6 +336,7 @@ dvc_status dvc_cert_width_point_(dvc_cert_struct *c, long i, long row)
 {
     dvc_status st;
     if (i == 0 && (st = dvc_width_start(c->width, c->n, c->m)) != DVC_OK) return st;
+    if (i == 0 && (st = dvc_width_set_scale(c->width, c->tube->x_scale)) != DVC_OK) return st;
     if (c->width->points != i) return DVC_OK; /* out of order: no figure rather than a wrong one */
     dvc_width_add(c->width, c->tube->x + row * c->n, c->tube->y + row * c->m, c->tube->eps_x[row],
                   c->tube->eps_y[row]);
@@ -551,10 +552,90 @@ dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_p
     return DVC_OK;
 }
 
+/* ---- scaling of the state (docs/formats.md, method 'x_scale_log2') --------------- */
+
+dvc_status dvc_cert_scale_get_(const dvc_cert_claims *method, long n, long *e, int *present,
+                               const char *file)
+{
+    const dvc_cert_claim *cl = dvc_cert_claim_get(method, "x_scale_log2");
+    const char *s;
+    for (long j = 0; j < n; j++) e[j] = 0;
+    *present = cl != NULL;
+    if (!cl) return DVC_OK;
+    s = cl->type == DVC_CLAIM_TEXT ? cl->text : NULL;
+    for (long j = 0; s && j < n; j++) {
+        char *end;
+        long v;
+        if (j > 0 && *s++ != ',') s = NULL;
+        if (!s || !(*s == '-' || (*s >= '0' && *s <= '9'))) {
+            s = NULL;
+            break;
+        }
+        v = strtol(s, &end, 10);
+        if (end == s || v < -DVC_DLVI_SCALE_EMAX || v > DVC_DLVI_SCALE_EMAX) s = NULL;
+        else e[j] = v, s = end;
+    }
+    if (!s || *s != '\0')
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'method' entry 'x_scale_log2' must list n = %ld "
+                         "integers in [-%d, %d] separated by commas", file, n, DVC_DLVI_SCALE_EMAX,
+                         DVC_DLVI_SCALE_EMAX);
+    return DVC_OK;
+}
+
+dvc_status dvc_cert_scale_claim_(dvc_cert_claims *cl, const long *e, long n)
+{
+    char *buf;
+    size_t len = 0;
+    dvc_status st;
+    if (dvc_dlvi_scale_is_identity(e, n)) return DVC_OK;
+    buf = malloc((size_t)n * 24 + 1);
+    if (!buf) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    buf[0] = '\0';
+    for (long j = 0; j < n; j++) len += (size_t)sprintf(buf + len, "%s%ld", j ? "," : "", e[j]);
+    st = dvc_cert_claims_add_(cl, "x_scale_log2", DVC_CLAIM_TEXT, buf, 0);
+    free(buf);
+    return st;
+}
+
+dvc_status dvc_cert_scale_norm_(dvc_cert_claims *cl, const long *e, long n)
+{
+    static const char *const txt = "infinity norm of z = S^-1 x (S = diag(2^e), e the method's "
+                                   "x_scale_log2): the x tube has radius 2^e_j eps_x in state j";
+    if (dvc_dlvi_scale_is_identity(e, n)) return DVC_OK;
+    for (long q = 0; q < cl->n; q++)
+        if (strcmp(cl->e[q].key, "norm") == 0 && cl->e[q].type == DVC_CLAIM_TEXT) {
+            char *t = strdup(txt);
+            if (!t) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+            free(cl->e[q].text);
+            cl->e[q].text = t;
+        }
+    return DVC_OK;
+}
+
+dvc_status dvc_cert_scale_tube_(dvc_tube_t tb, const long *e)
+{
+    double *s;
+    dvc_status st;
+    if (dvc_dlvi_scale_is_identity(e, tb->n)) return dvc_tube_set_x_scale(tb, NULL);
+    s = malloc((size_t)tb->n * sizeof *s);
+    if (!s) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long j = 0; j < tb->n; j++) s[j] = ldexp(1.0, (int)e[j]);
+    st = dvc_tube_set_x_scale(tb, s);
+    free(s);
+    return st;
+}
+
 /* ---- building --------------------------------------------------------------------- */
 
 dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const char *problem_json,
                                 const dvc_dlvi_result_t r)
+{
+    return dvc_cert_from_result_scaled_(c, p, problem_json, r, NULL);
+}
+
+dvc_status dvc_cert_from_result_scaled_(dvc_cert_t c, const dvc_dlvi_problem_t p,
+                                        const char *problem_json, const dvc_dlvi_result_t r,
+                                        const long *e)
 {
     long n = r->n, m = r->m, N = r->N;
     dvc_status st;
@@ -573,16 +654,24 @@ dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const 
     if ((st = dvc_tube_alloc(c->tube, n, m, N, p->T, c->prec)) != DVC_OK) return st;
     c->tube->hgrid = r->hgrid;
     if ((st = dvc_tube_set_ybox(c->tube, p->l, p->u)) != DVC_OK) return st;
-    memcpy(c->tube->x, r->x, (size_t)((N + 1) * n) * sizeof *r->x);
+    if ((st = dvc_cert_scale_tube_(c->tube, e)) != DVC_OK) return st;
+    /* the predictor in the user's units: x^i = S z^i (exact, or refused) */
+    for (long i = 0; i <= N && st == DVC_OK; i++)
+        st = e ? dvc_dlvi_scale_point(c->tube->x + i * n, r->x + i * n, e, n, 1) : DVC_OK;
+    if (st != DVC_OK) return st;
+    if (!e) memcpy(c->tube->x, r->x, (size_t)((N + 1) * n) * sizeof *r->x);
     memcpy(c->tube->y, r->y, (size_t)((N + 1) * m) * sizeof *r->y);
     for (long i = 0; i <= N && st == DVC_OK; i++) {
         dvc_dlvi_point pt;
         dvc_cert_point_of_result_(&pt, r, i);
+        pt.x = c->tube->x + i * n;
         st = dvc_cert_state_point_(c->tube, i, &pt);
         if (st == DVC_OK) st = dvc_cert_width_point_(c, i, i);
     }
     if (st == DVC_OK) st = dvc_cert_method_claims_(&c->method, p, r);
+    if (st == DVC_OK) st = dvc_cert_scale_claim_(&c->method, e, n);
     if (st == DVC_OK) st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->N]);
+    if (st == DVC_OK) st = dvc_cert_scale_norm_(&c->summary, e, n);
     if (st == DVC_OK) st = dvc_cert_width_claims_(&c->summary, c->width);
     return st;
 }
@@ -658,9 +747,12 @@ const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_
  * streaming reader: the embedded problem is the one the certificate was
  * written for, and p is built from it at the certificate's precision, which
  * is left set (dvc_cert_verify_close_ restores the caller's). */
-dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p)
+dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p, long **scale)
 {
     dvc_status st;
+    long *e = NULL, *a = NULL;
+    int present = 0;
+    *scale = NULL;
     if (strcmp(c->problem_digest_read, c->problem_digest) != 0)
         return dvc_error(DVC_NOT_CERTIFIED, "field 'problem': digest %s differs from the stored "
                          "problem_digest %s (the embedded problem was edited)", c->problem_digest_read,
@@ -668,7 +760,23 @@ dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p)
     if (!c->problem_json) return dvc_error(DVC_ERR_INPUT, "certificate without a problem");
     dvc_prec_set(c->prec);
     st = dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
-    return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
+    if (st != DVC_OK) return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
+    /* a stated scale must be the one the embedded problem gives (absent:
+     * all ones, as certificates without scaling were written) */
+    e = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *e);
+    a = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *a);
+    if (!e || !a) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (st == DVC_OK) st = dvc_cert_scale_get_(&c->method, p->n, e, &present, "certificate");
+    if (st == DVC_OK && present) st = dvc_dlvi_scale_auto(a, p);
+    for (long j = 0; st == DVC_OK && present && j < p->n; j++)
+        if (a[j] != e[j])
+            st = dvc_error(DVC_NOT_CERTIFIED, "field 'method' entry 'x_scale_log2': state %ld is "
+                           "scaled by 2^%ld, but the embedded problem gives 2^%ld", j + 1, e[j], a[j]);
+    if (st == DVC_OK) st = dvc_dlvi_problem_scale(p, e);
+    free(a);
+    if (st == DVC_OK && !dvc_dlvi_scale_is_identity(e, p->n)) *scale = e;
+    else free(e);
+    return st;
 }
 
 /* Steps 3 and 4, after the recomputation r (st its status): the stated
@@ -748,13 +856,24 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     int route = 0;
     mpfr_prec_t saved = dvc_prec_get();
     const dvc_tube_struct *tb = c->tube;
+    long *scale = NULL;
+    double *xz = NULL;
 
     dvc_dlvi_problem_init(p, 0, 0, 0);
     dvc_dlvi_result_init(r);
-    st = dvc_cert_verify_open_(c, p);
+    st = dvc_cert_verify_open_(c, p, &scale);
     if (st == DVC_OK && (p->n != c->n || p->m != c->m || p->N != c->N))
         st = dvc_error(DVC_ERR_INPUT, "certificate: dimensions differ from the embedded problem's");
+    if (st == DVC_OK && scale) {
+        /* the stored predictor in the scaled variables z = S^-1 x */
+        xz = malloc((size_t)((c->N + 1) * (c->n > 0 ? c->n : 1)) * sizeof *xz);
+        if (!xz) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+        for (long i = 0; st == DVC_OK && i <= c->N; i++)
+            st = dvc_dlvi_scale_point(xz + i * c->n, tb->x + i * c->n, scale, c->n, 0);
+    }
+    free(scale);
     if (st != DVC_OK) {
+        free(xz);
         dvc_dlvi_result_clear(r);
         dvc_dlvi_problem_clear(p);
         dvc_prec_set(saved);
@@ -768,8 +887,8 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     dvc_lognorm_info_init(info);
     st = dvc_cert_route_opts_(c, &o, &lo, &route);
     if (st == DVC_OK) {
-        if (route == 1) st = dvc_lognorm_certify(r, info, p, &lo, tb->x, tb->y);
-        else st = dvc_dlvi_certify(r, p, &o, tb->x, tb->y);
+        if (route == 1) st = dvc_lognorm_certify(r, info, p, &lo, xz ? xz : tb->x, tb->y);
+        else st = dvc_dlvi_certify(r, p, &o, xz ? xz : tb->x, tb->y);
         if (st == DVC_NOT_CERTIFIED)
             st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
     }
@@ -778,6 +897,7 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
         dvc_cert_point_of_result_(&pt, r, i);
         st = dvc_cert_check_point_(tb, i, &pt, c->labels ? c->labels[i] : NULL);
     }
+    free(xz);
     dvc_cert_route_opts_clear_(&lo);
     if (route == 1) return dvc_cert_verify_close_lognorm_(c, p, r, info, lo.pieces, st, saved);
     dvc_lognorm_info_clear(info);

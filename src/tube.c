@@ -76,6 +76,8 @@ static void free_arrays(dvc_tube_t tb)
     clear_ivals(tb->yhat_hi, tb->yhat_hi ? np * tb->m : 0);
     free(tb->x);
     free(tb->y);
+    free(tb->x_scale);
+    tb->x_scale = NULL;
     tb->eps_x = tb->eps_y = tb->ry = tb->yhat_lo = tb->yhat_hi = NULL;
     tb->x = tb->y = NULL;
     tb->n = tb->m = tb->N = tb->steps = tb->window = 0;
@@ -201,6 +203,30 @@ dvc_status dvc_tube_set_boxes(dvc_tube_t tb)
     return DVC_OK;
 }
 
+dvc_status dvc_tube_set_x_scale(dvc_tube_t tb, const double *s)
+{
+    double *c = NULL;
+    if (s) {
+        for (long j = 0; j < tb->n; j++) {
+            int ex;
+            if (!(s[j] > 0) || !isfinite(s[j]) || frexp(s[j], &ex) != 0.5)
+                return dvc_error(DVC_ERR_INPUT, "tube: scale of state %ld is not a positive power of "
+                                 "two", j + 1);
+        }
+        c = malloc((size_t)(tb->n > 0 ? tb->n : 1) * sizeof *c);
+        if (!c) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        memcpy(c, s, (size_t)tb->n * sizeof *c);
+    }
+    free(tb->x_scale);
+    tb->x_scale = c;
+    return DVC_OK;
+}
+
+double dvc_tube_x_scale(const dvc_tube_t tb, long j)
+{
+    return tb->x_scale ? tb->x_scale[j] : 1.0;
+}
+
 void dvc_tube_set_eval(dvc_tube_t tb, dvc_tube_eval_fn fn, const void *ctx)
 {
     tb->eval = tb->xs ? fn : NULL;
@@ -266,6 +292,12 @@ static void view_result(view_t *v, const dvc_dlvi_result_t r)
     v->r = r;
     v->times = NULL;
     v->hgrid = r->hgrid;
+}
+
+/* s_k of state k (results carry none: 1). */
+static double xscale(const view_t *v, long k)
+{
+    return v->tb && v->tb->x_scale ? v->tb->x_scale[k] : 1.0;
 }
 
 /* The row holding grid point i. */
@@ -565,6 +597,7 @@ static dvc_status edges_view(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_
                              const mpfi_t t, int which)
 {
     ws_t w;
+    mpfi_t ek; /* s_k eps_x^i */
     long i0, i1, cnt = 0, K = which ? v->m : v->n;
     int inner = out == NULL;
     dvc_status st;
@@ -584,6 +617,7 @@ static dvc_status edges_view(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_
         mpfr_set_inf(lo[k], -1);
         mpfr_set_inf(hi[k], 1);
     }
+    mpfi_init2(ek, v->prec);
     step_range(&i0, &i1, v, t);
     for (long i = i0; i <= i1; i++) {
         if (!piece(&w, v, i, t)) continue;
@@ -593,12 +627,14 @@ static dvc_status edges_view(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_
                 y_edges(&w, v, i, k, inner);
             } else if (inner) {
                 interp(&w, v, i, k);
-                mpfr_sub(w.a, &w.val->right, &w.e->left, MPFR_RNDU);
-                mpfr_add(w.b, &w.val->left, &w.e->left, MPFR_RNDD);
+                mpfi_mul_d(ek, w.e, xscale(v, k)); /* exact: a power of two */
+                mpfr_sub(w.a, &w.val->right, &ek->left, MPFR_RNDU);
+                mpfr_add(w.b, &w.val->left, &ek->left, MPFR_RNDD);
             } else {
                 interp(&w, v, i, k);
-                mpfr_sub(w.a, &w.val->left, &w.e->right, MPFR_RNDD);
-                mpfr_add(w.b, &w.val->right, &w.e->right, MPFR_RNDU);
+                mpfi_mul_d(ek, w.e, xscale(v, k));
+                mpfr_sub(w.a, &w.val->left, &ek->right, MPFR_RNDD);
+                mpfr_add(w.b, &w.val->right, &ek->right, MPFR_RNDU);
             }
             if (inner) {
                 /* every step the time may fall in must contain the value */
@@ -614,6 +650,7 @@ static dvc_status edges_view(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_
         }
         cnt++;
     }
+    mpfi_clear(ek);
     ws_clear(&w);
     if (cnt == 0) return dvc_error(DVC_ERR_INTERNAL, "tube: no step found for t");
     return DVC_OK;
@@ -648,10 +685,11 @@ void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int
         for (long j = 0; j < tb->n; j++) {
             /* the interpolant's hull is that of its two ends */
             double a = tb->x[ROW(&v, i - 1) * tb->n + j], b = tb->x[ROW(&v, i) * tb->n + j];
+            mpfr_mul_d(w.a, &tb->eps_x[ROW(&v, i)]->right, xscale(&v, j), MPFR_RNDU);
             mpfr_set_d(lo[j], a < b ? a : b, MPFR_RNDD);
-            mpfr_sub(lo[j], lo[j], &tb->eps_x[ROW(&v, i)]->right, MPFR_RNDD);
+            mpfr_sub(lo[j], lo[j], w.a, MPFR_RNDD);
             mpfr_set_d(hi[j], a < b ? b : a, MPFR_RNDU);
-            mpfr_add(hi[j], hi[j], &tb->eps_x[ROW(&v, i)]->right, MPFR_RNDU);
+            mpfr_add(hi[j], hi[j], w.a, MPFR_RNDU);
         }
     } else {
         for (long k = 0; k < tb->m; k++) {
@@ -669,7 +707,7 @@ void dvc_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int whic
     const double *val = which ? tb->y + row * tb->m : tb->x + row * tb->n;
     mpfi_srcptr e = which ? tb->eps_y[row] : tb->eps_x[row];
     view_t v;
-    mpfr_t blo, bhi;
+    mpfr_t blo, bhi, es;
     if (!which && tb->xg) {
         for (long j = 0; j < K; j++) {
             mpfr_set(lo[j], &tb->xg[i * K + j]->left, MPFR_RNDD);
@@ -679,17 +717,19 @@ void dvc_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int whic
     }
     view_tube(&v, tb);
     mpfr_inits2(tb->prec, blo, bhi, (mpfr_ptr)0);
+    mpfr_init2(es, tb->prec);
     for (long j = 0; j < K; j++) {
+        mpfr_mul_d(es, &e->right, which ? 1.0 : xscale(&v, j), MPFR_RNDU);
         mpfr_set_d(lo[j], val[j], MPFR_RNDD);
-        mpfr_sub(lo[j], lo[j], &e->right, MPFR_RNDD);
+        mpfr_sub(lo[j], lo[j], es, MPFR_RNDD);
         mpfr_set_d(hi[j], val[j], MPFR_RNDU);
-        mpfr_add(hi[j], hi[j], &e->right, MPFR_RNDU);
+        mpfr_add(hi[j], hi[j], es, MPFR_RNDU);
         if (which && get_box(blo, bhi, &v, j)) {
             if (mpfr_cmp(lo[j], blo) < 0) mpfr_set(lo[j], blo, MPFR_RNDD);
             if (mpfr_cmp(hi[j], bhi) > 0) mpfr_set(hi[j], bhi, MPFR_RNDU);
         }
     }
-    mpfr_clears(blo, bhi, (mpfr_ptr)0);
+    mpfr_clears(blo, bhi, es, (mpfr_ptr)0);
 }
 
 /* ---- engine results ------------------------------------------------------ */

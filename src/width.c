@@ -15,6 +15,7 @@ void dvc_width_clear(dvc_width_t w)
 {
     free(w->xmag);
     free(w->ymag);
+    free(w->xs);
     memset(w, 0, sizeof *w);
 }
 
@@ -29,6 +30,19 @@ dvc_status dvc_width_start(dvc_width_t w, long n, long m)
     }
     w->n = n;
     w->m = m;
+    return DVC_OK;
+}
+
+dvc_status dvc_width_set_scale(dvc_width_t w, const double *s)
+{
+    double *c = NULL;
+    if (s) {
+        c = malloc((size_t)(w->n > 0 ? w->n : 1) * sizeof *c);
+        if (!c) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        memcpy(c, s, (size_t)w->n * sizeof *c);
+    }
+    free(w->xs);
+    w->xs = c;
     return DVC_OK;
 }
 
@@ -62,6 +76,13 @@ double dvc_width_scale(const dvc_width_t w, long j)
     return s;
 }
 
+double dvc_width_radius(const dvc_width_t w, long j, int at_T)
+{
+    double r = at_T ? w->rx_T : w->rx_max;
+    /* exact unless it overflows (then +inf, still an upper bound) */
+    return w->xs ? r * w->xs[j] : r;
+}
+
 double dvc_width_rel(const dvc_width_t w, long j, int at_T)
 {
     double r = at_T ? w->rx_T : w->rx_max, s = dvc_width_scale(w, j);
@@ -70,6 +91,8 @@ double dvc_width_rel(const dvc_width_t w, long j, int at_T)
     if (s == 0) return INFINITY;
     mpfr_init2(a, 53);
     mpfr_set_d(a, r, MPFR_RNDU);
+    /* per-state radius s_j eps_x (exact: s_j is a power of two) */
+    if (w->xs) mpfr_mul_d(a, a, w->xs[j], MPFR_RNDU);
     mpfr_div_d(a, a, s, MPFR_RNDU);
     r = mpfr_get_d(a, MPFR_RNDU);
     mpfr_clear(a);

@@ -12,6 +12,11 @@
  *   gen_traj bridgesw X10 GAMMA T K SEED [DX]  Example 5.1 from x(0) = (X10, GAMMA)
  *       with contact phases (y = max(0, -3 x1) > 0), from the piecewise closed
  *       form of tests/ref_bridge.c (switch times by bisection at 256 bits).
+ *   gen_traj wall C X10 GAMMA T K SEED  the same in other units (a wall in
+ *       "SI units", time scaled by C, a power of two): X1(s) = x1(C s),
+ *       X2(s) = C x2(C s), Y(s) = C^2 y(C s) for s in [0, T] solve
+ *       X1' = X2, X2' = -4 C^2 X1 - Y + C^2 sin(4 C s), Y = max(0, -3 C^2 X1),
+ *       X(0) = (X10, C GAMMA).
  * DX (decimal, default 0) is added to x1 of every sample. Times are drawn
  * uniformly in [0, T] from a fixed-seed generator; t = 0 and t = T are
  * included. */
@@ -47,6 +52,39 @@ int main(int argc, char **argv)
     long k;
     double T;
     mpfr_t par, t, a, s, c, x1, x2, dx, tmp;
+    if (argc >= 8 && strcmp(argv[1], "wall") == 0) {
+        ref_bridge rb;
+        mpfr_t y, C;
+        double Tw = strtod(argv[5], NULL), Cd = strtod(argv[2], NULL);
+        k = strtol(argv[6], NULL, 10);
+        rng_state = strtoull(argv[7], NULL, 10);
+        if (ref_bridge_init(&rb, argv[3], argv[4], Tw * Cd) != 0) {
+            fprintf(stderr, "gen_traj: reference solution failed (tangential crossing?)\n");
+            return 1;
+        }
+        mpfr_inits2(PREC, t, x1, x2, y, C, (mpfr_ptr)0);
+        mpfr_set_d(C, Cd, MPFR_RNDN);
+        printf("t,x1,x2,y1\n");
+        for (long i = 0; i < k; i++) {
+            char tb[64];
+            double td = i == 0 ? 0.0 : i == 1 ? Tw : Tw * rng_unit();
+            snprintf(tb, sizeof tb, "%.17g", td);
+            mpfr_set_str(t, tb, 10, MPFR_RNDN);
+            mpfr_mul(t, t, C, MPFR_RNDN); /* bridge time C s */
+            ref_bridge_eval(&rb, x1, x2, y, t);
+            mpfr_mul(x2, x2, C, MPFR_RNDN);
+            mpfr_mul(y, y, C, MPFR_RNDN);
+            mpfr_mul(y, y, C, MPFR_RNDN);
+            printf("%s", tb);
+            put(x1);
+            put(x2);
+            put(y);
+            printf("\n");
+        }
+        mpfr_clears(t, x1, x2, y, C, (mpfr_ptr)0);
+        ref_bridge_clear(&rb);
+        return 0;
+    }
     if (argc >= 7 && strcmp(argv[1], "bridgesw") == 0) {
         ref_bridge rb;
         mpfr_t y;
@@ -79,7 +117,8 @@ int main(int argc, char **argv)
     }
     if (argc < 6) {
         fprintf(stderr, "usage: gen_traj bridge|remark43 PARAM T K SEED [DX]\n"
-                        "       gen_traj bridgesw X10 GAMMA T K SEED [DX]\n");
+                        "       gen_traj bridgesw X10 GAMMA T K SEED [DX]\n"
+                        "       gen_traj wall C X10 GAMMA T K SEED\n");
         return 2;
     }
     bridge = strcmp(argv[1], "bridge") == 0;

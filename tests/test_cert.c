@@ -807,6 +807,73 @@ static void test_last_step(const char *certs)
     unlink(path);
 }
 
+/* Scaled certificates (docs/bounds.md, "Scaling of the state") of the wall
+ * in SI units (tests/data/scale/wall.json): built in memory (both routes'
+ * writers are exercised by tests/cli/scale.sh), the state scale stated and
+ * held by the tube, the closed-form state at T (tests/gen_traj.c "wall",
+ * 256 bits: x(T) = (-0.11562547329900858, -3.4230802848009138)) inside the
+ * per-state radii s_j eps_x^N, verify accepting it in memory and from the
+ * file, and rejecting an edited scale with the digest recomputed. */
+static void test_scale(const char *certs)
+{
+    char problem[4096], sc[64];
+    dvc_cert_t c, d;
+    dvc_status st;
+    static const double xT[2] = {-0.11562547329900858, -3.4230802848009138};
+    snprintf(problem, sizeof problem, "%s/../tests/data/scale/wall.json", certs);
+    dvc_cert_init(c);
+    st = dvc_cert_enclose_tables(c, problem, 0, 0, 0, NULL);
+    REQUIRE(st == DVC_OK, "enclose the wall: %s", dvc_error_message());
+    REQUIRE(c->tube->x_scale != NULL, "the wall's tube is scaled");
+    snprintf(sc, sizeof sc, "%s", dvc_cert_claim_text(&c->method, "x_scale_log2"));
+    CHECK(c->tube->x_scale[0] == 1 && (c->tube->x_scale[1] == 128 || c->tube->x_scale[1] == 256) &&
+              (strcmp(sc, "0,7") == 0 || strcmp(sc, "0,8") == 0),
+          "scale (%g, %g), stated '%s'", c->tube->x_scale[0], c->tube->x_scale[1], sc);
+    {
+        mpfr_t lo[2], hi[2];
+        mpfr_t e1;
+        long N = c->N;
+        for (int j = 0; j < 2; j++) mpfr_inits2(53, lo[j], hi[j], (mpfr_ptr)0);
+        mpfr_init2(e1, 53);
+        dvc_tube_grid(lo, hi, c->tube, N, 0);
+        for (int j = 0; j < 2; j++)
+            CHECK(mpfr_cmp_d(lo[j], xT[j]) < 0 && mpfr_cmp_d(hi[j], xT[j]) > 0,
+                  "x%d(T) = %.17g inside [%g, %g]", j + 1, xT[j], mpfr_get_d(lo[j], MPFR_RNDD),
+                  mpfr_get_d(hi[j], MPFR_RNDU));
+        /* the velocity's edge is s_2 eps_x from the predictor, x1's eps_x */
+        mpfr_sub_d(e1, hi[1], c->tube->x[N * 2 + 1], MPFR_RNDU);
+        CHECK(mpfr_cmp_d(e1, 0.5 * c->tube->x_scale[1] * mpfr_get_d(&c->tube->eps_x[N]->right, MPFR_RNDU)) > 0,
+              "x2 radius is s_2 eps_x");
+        for (int j = 0; j < 2; j++) mpfr_clears(lo[j], hi[j], (mpfr_ptr)0);
+        mpfr_clear(e1);
+    }
+    st = dvc_cert_verify(c);
+    CHECK(st == DVC_OK, "in-memory verify of the scaled certificate: %s", dvc_error_message());
+    REQUIRE(dvc_cert_write(c, tmpfile_) == DVC_OK, "write: %s", dvc_error_message());
+    dvc_cert_init(d);
+    REQUIRE(dvc_cert_read(d, tmpfile_) == DVC_OK, "read: %s", dvc_error_message());
+    CHECK(d->tube->x_scale && d->tube->x_scale[0] == c->tube->x_scale[0] &&
+              d->tube->x_scale[1] == c->tube->x_scale[1],
+          "the scale read back");
+    CHECK(dvc_cert_verify(d) == DVC_OK, "verify the file: %s", dvc_error_message());
+    dvc_cert_clear(d);
+    dvc_cert_clear(c);
+    {
+        /* another scale, or the same ratios shifted, or none: rejected */
+        static const char *const edits[] = {"0,5", "1,8", "0,9", NULL};
+        for (int k = 0; k < 4; k++) {
+            json_t *root = load_json(tmpfile_), *m = json_object_get(root, "method");
+            if (edits[k]) json_object_set_new(m, "x_scale_log2", json_string(edits[k]));
+            else json_object_del(m, "x_scale_log2");
+            st = verify_edited(root);
+            CHECK(st == DVC_NOT_CERTIFIED && (!edits[k] || strstr(dvc_error_message(), "x_scale_log2")) &&
+                      !strstr(dvc_error_message(), "digest"),
+                  "scale edited to %s (digest recomputed): %d: %s", edits[k] ? edits[k] : "none", (int)st,
+                  dvc_error_message());
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
@@ -823,6 +890,7 @@ int main(int argc, char **argv)
         close(fd);
     }
     test_last_step(argv[1]);
+    test_scale(argv[1]);
     test_slack(argv[1]);
     test_retry();
     test_lognorm_tamper(argv[1]);

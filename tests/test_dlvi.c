@@ -5,10 +5,12 @@
  * refusals (step too large, M not P). */
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "dlvi_setup.h"
 #include "dvicert/dlvi.h"
+#include "dvicert/problem.h"
 #include "dvicert/tube.h"
 #include "dvicert/tfun.h"
 #include "ref_bridge.h"
@@ -1074,6 +1076,123 @@ static void test_problem_init(void)
     dvc_dlvi_problem_clear(p);
 }
 
+
+/* ---- scaling of the state (docs/bounds.md, "Scaling of the state") ---- */
+
+/* The wall of tests/data/scale/wall.json (the bridge with time scaled by 64)
+ * and the bridge of certs/bridge, as problem files in a scratch file. */
+static const char *wall_json =
+    "{\"A\": [[0, 1], [-16384, 0]], \"B\": [[0], [-1]], \"f\": [\"0\", \"4096*sin(256*t)\"],"
+    " \"Q\": [[12288, 0]], \"M\": [[1]], \"l\": [0], \"u\": [\"inf\"], \"g\": [\"0\"], \"x0\": [\"0.1\", \"-32\"], \"T\": \"0.015625\", \"N\": 1000}";
+static const char *bridge_json =
+    "{\"A\": [[0, 1], [-4, 0]], \"B\": [[0], [-1]], \"f\": [\"0\", \"sin(4*t)\"],"
+    " \"Q\": [[3, 0]], \"M\": [[1]], \"l\": [0], \"u\": [\"inf\"], \"g\": [\"0\"], \"x0\": [0, \"0.2\"], \"T\": 1, \"h\": \"0.001\"}";
+
+static void read_text(dvc_dlvi_problem_t p, const char *text)
+{
+    char path[64];
+    int fd;
+    FILE *f;
+    snprintf(path, sizeof path, "/tmp/dvc_test_scale.XXXXXX");
+    fd = mkstemp(path);
+    REQUIRE(fd >= 0, "mkstemp");
+    f = fdopen(fd, "w");
+    REQUIRE(f && fputs(text, f) >= 0 && fclose(f) == 0, "write %s", path);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    REQUIRE(dvc_problem_read(p, path, 53) == DVC_OK, "read: %s", dvc_error_message());
+    unlink(path);
+}
+
+static int same_ival(const mpfi_t a, const mpfi_t b)
+{
+    return mpfr_equal_p(&a->left, &b->left) && mpfr_equal_p(&a->right, &b->right);
+}
+
+static int is_pt(const mpfi_t a, double d)
+{
+    return mpfr_cmp_d(&a->left, d) == 0 && mpfr_cmp_d(&a->right, d) == 0;
+}
+
+static int same_problem(const dvc_dlvi_problem_t p, const dvc_dlvi_problem_t q)
+{
+    long n = p->n, m = p->m;
+    int ok = n == q->n && m == q->m;
+    for (long k = 0; ok && k < n * n; k++) ok = same_ival(p->A->e[k], q->A->e[k]);
+    for (long k = 0; ok && k < n * m; k++) ok = same_ival(p->B->e[k], q->B->e[k]) && same_ival(p->Q->e[k], q->Q->e[k]);
+    for (long k = 0; ok && k < m * m; k++) ok = same_ival(p->M->e[k], q->M->e[k]);
+    for (long k = 0; ok && k < n; k++) ok = same_ival(p->x0->e[k], q->x0->e[k]);
+    return ok;
+}
+
+static void test_scale(void)
+{
+    dvc_dlvi_problem_t p, q;
+    long e[2], neg[2];
+    dvc_ivec_t fp, fq;
+    mpfi_t t, v;
+    mpfr_t lp, lq;
+    double z[2], x[2];
+    read_text(p, wall_json);
+    read_text(q, wall_json);
+    /* the automatic choice balances the coupling C = |A| + |B||Q|: C_12 = 1,
+     * C_21 = 16384 + 12288 = 28672, balanced at s_2 / s_1 = sqrt(28672) =
+     * 169.3; radix-2 balancing lands within a factor 2 of it */
+    REQUIRE(dvc_dlvi_scale_auto(e, p) == DVC_OK, "auto: %s", dvc_error_message());
+    CHECK(e[0] == 0 && (e[1] == 7 || e[1] == 8), "wall scale 2^(%ld, %ld), expected (0, 7 or 8)", e[0], e[1]);
+    /* exact transform: A' = S^-1 A S, B' = S^-1 B, Q' = Q S, x0' = S^-1 x0 */
+    e[0] = 0, e[1] = 7;
+    REQUIRE(dvc_dlvi_problem_scale(p, e) == DVC_OK, "scale: %s", dvc_error_message());
+    CHECK(is_pt(p->A->e[0], 0) && is_pt(p->A->e[1], 128) && is_pt(p->A->e[2], -128) && is_pt(p->A->e[3], 0),
+          "A' = [[0, 128], [-128, 0]]");
+    CHECK(is_pt(p->B->e[0], 0) && is_pt(p->B->e[1], -1.0 / 128) && is_pt(p->Q->e[0], 12288) &&
+              is_pt(p->Q->e[1], 0) && is_pt(p->x0->e[1], -0.25) && same_ival(p->x0->e[0], q->x0->e[0]),
+          "B' = (0, -1/128), Q' = Q (s_1 = 1, x2 has no entry), x0' = (0.1, -0.25)");
+    dvc_ivec_init2(fp, 2, 53);
+    dvc_ivec_init2(fq, 2, 53);
+    mpfi_init2(t, 53);
+    mpfi_init2(v, 53);
+    mpfr_inits2(53, lp, lq, (mpfr_ptr)0);
+    mpfi_interv_d(t, 0.001, 0.002);
+    REQUIRE(p->fcb.eval(fp, t, p->fcb.ctx) == DVC_OK && q->fcb.eval(fq, t, q->fcb.ctx) == DVC_OK, "f");
+    mpfi_mul_2si(v, fq->e[1], -7);
+    CHECK(same_ival(fp->e[1], v) && same_ival(fp->e[0], fq->e[0]), "f' = S^-1 f");
+    REQUIRE(p->fcb.lipschitz(lp, t, p->fcb.ctx) == DVC_OK && q->fcb.lipschitz(lq, t, q->fcb.ctx) == DVC_OK,
+            "Lipschitz");
+    CHECK(mpfr_cmp(lp, lq) >= 0 && mpfr_cmp(lp, lq) <= 0, "Lipschitz of S^-1 f with min s_j = 1: that of f");
+    /* and back: the same problem, entry for entry */
+    neg[0] = -e[0], neg[1] = -e[1];
+    REQUIRE(dvc_dlvi_problem_scale(p, neg) == DVC_OK, "unscale: %s", dvc_error_message());
+    CHECK(same_problem(p, q), "scale then unscale gives the same problem");
+    REQUIRE(p->fcb.eval(fp, t, p->fcb.ctx) == DVC_OK, "f");
+    CHECK(same_ival(fp->e[0], fq->e[0]) && same_ival(fp->e[1], fq->e[1]), "f back");
+    /* out of range exponents are refused */
+    e[1] = DVC_DLVI_SCALE_EMAX + 1;
+    CHECK(dvc_dlvi_problem_scale(p, e) == DVC_ERR_INPUT, "exponent beyond the limit refused");
+    CHECK(same_problem(p, q), "a refused scale leaves the problem");
+    /* points: exact, or refused */
+    e[0] = 3, e[1] = -7;
+    x[0] = 0.1, x[1] = -32;
+    CHECK(dvc_dlvi_scale_point(z, x, e, 2, 0) == DVC_OK && z[0] == 0.1 / 8 && z[1] == -4096, "z = S^-1 x");
+    CHECK(dvc_dlvi_scale_point(z, z, e, 2, 1) == DVC_OK && z[0] == x[0] && z[1] == x[1], "x = S z in place");
+    x[0] = 0x1p-1072;
+    CHECK(dvc_dlvi_scale_point(z, x, e, 2, 0) == DVC_ERR_INPUT, "bits lost below the normal range refused");
+    x[0] = 0x1p1022; /* times 2^3 */
+    CHECK(dvc_dlvi_scale_point(z, x, e, 2, 1) == DVC_ERR_INPUT, "overflow refused");
+    dvc_ivec_clear(fp);
+    dvc_ivec_clear(fq);
+    mpfi_clear(t);
+    mpfi_clear(v);
+    mpfr_clears(lp, lq, (mpfr_ptr)0);
+    dvc_dlvi_problem_clear(p);
+    dvc_dlvi_problem_clear(q);
+    /* the bridge: C_12 = 1, C_21 = 4 + 3 = 7, ||C|| = 7; balanced at most to
+     * ||C'|| = 2 sqrt 7 = 5.3 > 7 / 4: not worth another unit, scale 1 */
+    read_text(p, bridge_json);
+    REQUIRE(dvc_dlvi_scale_auto(e, p) == DVC_OK, "auto: %s", dvc_error_message());
+    CHECK(e[0] == 0 && e[1] == 0 && dvc_dlvi_scale_is_identity(e, 2), "bridge keeps scale 1: (%ld, %ld)", e[0], e[1]);
+    dvc_dlvi_problem_clear(p);
+}
+
 int main(void)
 {
     test_problem_init();
@@ -1091,5 +1210,6 @@ int main(void)
     test_random_chain();
     test_stop_midway();
     test_bridge();
+    test_scale();
     return check_report();
 }

@@ -7,8 +7,10 @@
  * and precision, what was proven (claims), and the tube: for every grid
  * point t_i = i T / N (i = 0..N) the predictor x^i, y^i as exact binary64
  * values and the stated bounds (decimals rounded outward), meaning
- *   |x_j(t) - x^h_j(t)| <= eps_x^i for t in [t_{i-1}, t_i] (i >= 1; x^h the
- *       linear interpolation of the stored x^i), ||x(0) - x^0|| <= eps_x^0;
+ *   |x_j(t) - x^h_j(t)| <= s_j eps_x^i for t in [t_{i-1}, t_i] (i >= 1; x^h
+ *       the linear interpolation of the stored x^i), |x_j(0) - x^0_j| <=
+ *       s_j eps_x^0, with the state scale s_j of tube->x_scale (method
+ *       'x_scale_log2'; 1 without it, docs/bounds.md section 12);
  *   ||y(t_i) - y^i|| <= eps_y^i;
  *   yhat^i encloses SOL(l, u, Q x^i + g(t_i), M);
  *   y(t) in (yhat^{i-1} +- ry^i) meet (yhat^i +- ry^i) for t in [t_{i-1}, t_i]. */

@@ -68,6 +68,9 @@ typedef struct {
                          the file's. The embedded problem then states this N
                          (and no "h"), so verify rebuilds the same grid. Not
                          with from (the trajectory sets the grid) */
+    int no_scale;     /* 1: certify the states as given; 0 (default): in the
+                         automatic scale (docs/bounds.md, "Scaling of the
+                         state"; recorded in the certificate) */
 } dvc_cert_route_opts;
 
 /* The route of the default choice ("auto"): lognorm, the tighter route,
@@ -94,6 +97,13 @@ dvc_cert_route dvc_cert_auto_route(const char *problem_path);
 dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path, const char *out_path,
                                          mpfr_prec_t prec, const dvc_cert_route_opts *ro,
                                          const dvc_table_policy *tables);
+
+/* dvc_cert_enclose_stream (precision retries up to prec_max) with the
+ * chen-wang options of ro (sharpen, N, no_scale; NULL: the defaults).
+ * DVC_ERR_INPUT for another route or a trajectory. */
+dvc_status dvc_cert_enclose_stream_opts(dvc_cert_t c, const char *problem_path, const char *out_path,
+                                        mpfr_prec_t prec, mpfr_prec_t prec_max,
+                                        const dvc_cert_route_opts *ro, const dvc_table_policy *tables);
 
 /* Called for each grid point i = 0..N, in order, by dvc_cert_stream, when
  * c->tube holds it (and, with verification, when it has been verified):

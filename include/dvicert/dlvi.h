@@ -188,6 +188,31 @@ dvc_status dvc_dlvi_certify_stream(dvc_dlvi_result_t r, const dvc_dlvi_problem_t
 dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
                             const dvc_dlvi_opts *o);
 
+/* ---- scaling of the state (docs/bounds.md, "Scaling of the state") ---- */
+
+/* Largest |e_j| of a scale s_j = 2^e_j. */
+#define DVC_DLVI_SCALE_EMAX 64
+
+/* The automatic scale of p: e (n entries) receives exponents with
+ * s_j = 2^e[j], chosen from A, B and Q alone (midpoints; a balancing in the
+ * spirit of LAPACK's dgebal, kept only when it shrinks ||A|| + ||B|| ||Q||
+ * by 4 or more; smallest s_j = 1): the same problem data give the same e
+ * whatever N, T, x0 and f are. All zeros: no scaling. */
+dvc_status dvc_dlvi_scale_auto(long *e, const dvc_dlvi_problem_t p);
+/* 1 when every e[j] (j < n) is 0, or e is NULL. */
+int dvc_dlvi_scale_is_identity(const long *e, long n);
+/* Transform p in place to the problem of z = S^-1 x, S = diag(2^e[j]):
+ * A <- S^-1 A S, B <- S^-1 B, Q <- Q S, x0 <- S^-1 x0, f <- S^-1 f (a
+ * callback around p's, which p then owns); M, l, u, g, T, N, theta are
+ * unchanged. Exact (multiplications by powers of two). e[j] with
+ * |e[j]| <= DVC_DLVI_SCALE_EMAX (else DVC_ERR_INPUT). Negated exponents
+ * transform back. */
+dvc_status dvc_dlvi_problem_scale(dvc_dlvi_problem_t p, const long *e);
+/* z = S^-1 x (inverse = 0) or z = S x (inverse != 0) for n binary64
+ * values; DVC_ERR_INPUT, naming the state, when a value would not be exact
+ * (overflow, or bits lost below the normal range). */
+dvc_status dvc_dlvi_scale_point(double *z, const double *x, const long *e, long n, int inverse);
+
 /* Tubes of a result (dvc_dlvi_tube_x, dvc_dlvi_tube_y) and its y box
  * (dvc_dlvi_result_set_ybox): include/dvicert/tube.h. */
 

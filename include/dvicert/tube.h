@@ -4,9 +4,12 @@
  * (i = 0..N) by default, t_i = i hgrid for i < N and t_N = T when hgrid > 0
  * (a last step shorter than the others), or any increasing list of times
  * t_0 < ... < t_N (dvc_tube_set_times: event-driven engines); step i = [t_{i-1}, t_i]
- * (i = 1..N). The tube states:
- *   |x_j(t) - x^h_j(t)| <= eps_x^i for t in step i (x^h the linear
- *       interpolant of the grid values x^{i-1}, x^i), ||x(0) - x^0|| <= eps_x^0;
+ * (i = 1..N). The tube states, with the state scale s_j (x_scale; 1
+ * when x_scale is NULL):
+ *   |x_j(t) - x^h_j(t)| <= s_j eps_x^i for t in step i (x^h the linear
+ *       interpolant of the grid values x^{i-1}, x^i), |x_j(0) - x^0_j| <=
+ *       s_j eps_x^0; eps_x is a radius in the weighted norm max_j |x_j| / s_j
+ *       (docs/bounds.md, "Scaling of the state");
  *   ||y(t_i) - y^i|| <= eps_y^i;
  *   y(t) in (yhat^{i-1} +- ry^i) meet (yhat^i +- ry^i) for t in step i,
  *   and y(t) in [l.lo, u.hi] (y solves the LVI) when the box is set.
@@ -70,6 +73,8 @@ typedef struct {
     const void *eval_ctx;
     long nev;                  /* events, in time order */
     dvc_tube_event *ev;
+    double *x_scale;           /* n positive powers of two s_j, or NULL (all 1);
+                                  owned; dvc_tube_set_x_scale */
 } dvc_tube_struct;
 typedef dvc_tube_struct dvc_tube_t[1];
 
@@ -104,6 +109,13 @@ void dvc_tube_set_eval(dvc_tube_t tb, dvc_tube_eval_fn fn, const void *ctx);
 dvc_status dvc_tube_add_event(dvc_tube_t tb, const mpfi_t t, const dvc_ivec_t x,
                               const char *label);
 
+/* State scale: s (n entries, each a positive power of two 2^k with
+ * |k| <= 1074, copied) or NULL (all ones, the default). Kept until the tube
+ * is cleared or allocated again. DVC_ERR_INPUT for another s. */
+dvc_status dvc_tube_set_x_scale(dvc_tube_t tb, const double *s);
+/* s_j of state j (1 without a scale). */
+double dvc_tube_x_scale(const dvc_tube_t tb, long j);
+
 /* Meet every y tube with [l.lo, u.hi] (l, u of length m; copied exactly). */
 dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t u);
 
@@ -133,7 +145,7 @@ dvc_status dvc_tube_inner(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, const mpf
 
 /* Outer hull over step i (1 <= i <= steps), rounded outward. */
 void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int which);
-/* Outer bounds at grid point i (0 <= i <= steps): x^i +- eps_x^i, y^i +- eps_y^i
+/* Outer bounds at grid point i (0 <= i <= steps): x^i_j +- s_j eps_x^i, y^i +- eps_y^i
  * (y met with the box). */
 void dvc_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int which);
 

@@ -31,6 +31,7 @@ typedef struct {
     double *xmag, *ymag; /* n, m: max over the points of |x_j^i|, |y_k^i| (exact) */
     double rx_max, ry_max; /* largest stated eps_x, eps_y (rounded up) */
     double rx_T, ry_T;     /* those of the last point added */
+    double *xs;            /* n state scales s_j (radius of state j: s_j eps_x), or NULL */
 } dvc_width_struct;
 typedef dvc_width_struct dvc_width_t[1];
 
@@ -39,6 +40,10 @@ void dvc_width_init(dvc_width_t w);
 void dvc_width_clear(dvc_width_t w);
 /* Start over for n states and m multipliers (no point added). */
 dvc_status dvc_width_start(dvc_width_t w, long n, long m);
+/* State scales of a scaled tube (tube.h): the radius of state j is s_j
+ * times the stated eps_x. s: n positive numbers (copied), or NULL (all 1).
+ * Call after dvc_width_start. */
+dvc_status dvc_width_set_scale(dvc_width_t w, const double *s);
 /* One grid point: predictor x (n), y (m) and the stated radii (their right
  * ends are used). Points are added in time order; the last is taken as T. */
 void dvc_width_add(dvc_width_t w, const double *x, const double *y, const mpfi_t eps_x,
@@ -48,8 +53,11 @@ void dvc_width_add(dvc_width_t w, const double *x, const double *y, const mpfi_t
  * size over all states (a state that stays 0 is measured against the
  * others); 0 only when the whole predictor is 0. */
 double dvc_width_scale(const dvc_width_t w, long j);
-/* Relative radius of state j, rounded up: at_T != 0 the radius at T, else
- * the largest; +inf when the scale is 0 and the radius is not. */
+/* Radius of state j, s_j eps_x, rounded up: at_T != 0 at T, else the
+ * largest. */
+double dvc_width_radius(const dvc_width_t w, long j, int at_T);
+/* Relative radius of state j (s_j eps_x / size), rounded up: at_T != 0 the
+ * radius at T, else the largest; +inf when the scale is 0 and the radius is not. */
 double dvc_width_rel(const dvc_width_t w, long j, int at_T);
 /* Verdict from the worst relative (largest) radius over the states; *worst
  * (may be NULL) receives that state's index. */

@@ -313,6 +313,17 @@ class Certificate:
     def name(self):
         return self.problem.get("name")
 
+    @property
+    def x_scale(self):
+        """Per-state scale s (numpy array of n powers of two; ones when the
+        certificate states none): the x tube has radius s_j * eps_x in state j
+        (docs/bounds.md, "Scaling of the state")."""
+        e = self.method.get("x_scale_log2")
+        s = np.ones(self.n)
+        if e:
+            s = np.ldexp(1.0, np.array([int(v) for v in e.split(",")]))
+        return s
+
     def _width(self):
         rmax = np.empty(self.n)
         rT = np.empty(self.n)

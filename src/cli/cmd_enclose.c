@@ -43,7 +43,8 @@ static const dvc_cli_opt opts[] = {
      "the problem, order 1) or heun (Heun's method, order 2: smaller radii\n"
      "for the same steps, docs/lognorm.md section 11)"},
     {"radius", 0, "R", "a positive number",
-     "choose the number of steps N (h = T/N) for a tube radius <= R at T:\n"
+     "choose the number of steps N (h = T/N) for a tube radius <= R at T\n"
+     "(every state's radius, s_j eps_x with a state scale):\n"
      "two small pilot runs (nothing written) measure the radius and its\n"
      "order in h, the N for R is extrapolated (safety factor 1.2) and\n"
      "certified, refined at most 3 times; every run is reported. The\n"
@@ -54,6 +55,12 @@ static const dvc_cli_opt opts[] = {
      "[0, T] (all)"},
     {"max-steps", 0, "N", "a number of steps",
      "with --radius: the largest N tried (default 10000000)"},
+    {"scale", 0, "HOW", "auto or none",
+     "scaling of the states: auto (default: certify in the variables\n"
+     "x_j / s_j, s_j powers of two balancing A, B Q; the tube states\n"
+     "|x_j - x^h_j| <= s_j eps_x and the certificate records s,\n"
+     "docs/bounds.md) or none (the states as given)"},
+    {"no-scale", 0, NULL, NULL, "the same as --scale none"},
     {"prec", 0, "BITS", "a number of bits", "working precision (default: the file's \"prec\", else 53)"},
     {"prec-max", 0, "BITS", "a number of bits",
      "when the run is not certified, retry at twice the precision\n"
@@ -77,7 +84,7 @@ static void help(void)
         "                       [--from TRAJ.csv] [--predictor theta|heun] [--local-beta] [--prec BITS]\n"
         "                       [--prec-max BITS] [--allow-outside-tables]\n"
         "                       [--max-table-bytes BYTES] [--radius R [--radius-at T|all]\n"
-        "                       [--max-steps N]]\n\n"
+        "                       [--max-steps N]] [--scale auto|none]\n\n"
         "Certified enclosure of the solution of the DLVI in PROBLEM.json\n"
         "  x' = A x + B y + f(t),  y in SOL(l, u, Q x + g(t), M),  x(0) = x0,  t in [0, T]\n"
         "by the theta time-stepping method (Chen & Wang (4.2)), all in outward-rounded\n"
@@ -112,12 +119,34 @@ typedef struct {
     const dvc_table_policy *tables;
     int at_all;          /* the maximum over [0, T] instead of the radius at T */
     FILE *rep;
+    char *buf;           /* 64 bytes: the last radius as text */
 } radius_ctx;
 
-/* The stated radius of c (an upper bound, a decimal rounded up). */
+/* The stated radius of c as a decimal rounded up: eps_x, or for a scaled
+ * tube the largest state radius max_j s_j eps_x (R is in the user's
+ * units). buf (64 bytes) holds it when it is not the claim's text. */
+static const char *radius_of(const dvc_cert_t c, int at_all, char *buf)
+{
+    const char *t = dvc_cert_claim_text(&c->summary, at_all ? "max_eps_x" : "eps_x_at_T");
+    double smax = 1;
+    mpfr_t a;
+    for (long j = 0; c->tube->x_scale && j < c->tube->n; j++)
+        if (c->tube->x_scale[j] > smax) smax = c->tube->x_scale[j];
+    if (smax == 1 || !*t) return t;
+    mpfr_init2(a, 256);
+    /* s_j is a power of two: the product is exact, the print rounds up */
+    if (mpfr_set_str(a, t, 10, MPFR_RNDU) == 0 && mpfr_mul_d(a, a, smax, MPFR_RNDU) == 0 &&
+        mpfr_snprintf(buf, 64, "%.11RUe", a) < 64)
+        t = buf;
+    else
+        t = "inf";
+    mpfr_clear(a);
+    return t;
+}
+
 static const char *radius_text(const radius_ctx *x, const dvc_cert_t c)
 {
-    return dvc_cert_claim_text(&c->summary, x->at_all ? "max_eps_x" : "eps_x_at_T");
+    return radius_of(c, x->at_all, x->buf);
 }
 
 /* Is the stated radius <= R? Decided on the decimals themselves (the
@@ -294,11 +323,25 @@ static int run(const dvc_cli_args *a)
     dvc_status st;
     double t0;
     int radius_all = 0;
+    char rbuf[64];
     if (dvc_cli_value(a, "radius") && (dvc_hybrid_file_kind(in) == 1 || dvc_lcs_file_is_lcs(in))) {
         /* the hybrid engine chooses its own steps */
         fprintf(stderr, "dvicert enclose: error: %s: --radius chooses the grid of a DLVI problem; this "
                 "file is enclosed by the hybrid engine, which chooses its own steps\n", in);
         return DVC_EXIT_INPUT;
+    }
+    {
+        const char *sv = dvc_cli_value(a, "scale");
+        if (sv && strcmp(sv, "auto") != 0 && strcmp(sv, "none") != 0) {
+            fprintf(stderr, "dvicert enclose: error: --scale must be auto or none, got '%s'\n", sv);
+            return DVC_EXIT_INPUT;
+        }
+        ro.no_scale = dvc_cli_flag(a, "no-scale") || (sv && strcmp(sv, "none") == 0);
+        if ((sv || ro.no_scale) && (dvc_hybrid_file_kind(in) == 1 || dvc_lcs_file_is_lcs(in))) {
+            fprintf(stderr, "dvicert enclose: error: %s: --scale belongs to DLVI problems; this file is "
+                    "enclosed by the hybrid engine\n", in);
+            return DVC_EXIT_INPUT;
+        }
     }
     if (dvc_hybrid_file_kind(in) == 1) return dvc_cli_hybrid_enclose(a);
     if (dvc_lcs_file_is_lcs(in)) return dvc_cli_lcs_enclose(a);
@@ -420,6 +463,7 @@ static int run(const dvc_cli_args *a)
             x.ro = &ro;
             x.tables = &tables;
             x.at_all = radius_all = at && strcmp(at, "all") == 0;
+            x.buf = rbuf;
             x.rep = rep;
             int rc = radius_search(&x, R, cap, &fallback, &sharpen, &why, &ro.N);
             if (rc != DVC_EXIT_OK) return rc;
@@ -431,7 +475,10 @@ static int run(const dvc_cli_args *a)
     /* steps are written as they are certified: memory independent of N */
     if (ro.N > 0) st = dvc_cert_enclose_stream_route(c, in, out, prec, &ro, &tables);
     else if (ro.route == DVC_CERT_ROUTE_LOGNORM) st = dvc_cert_enclose_stream_route(c, in, out, prec, &ro, &tables);
-    else st = dvc_cert_enclose_stream(c, in, out, prec, prec_max, sharpen, &tables);
+    else {
+        ro.sharpen = sharpen;
+        st = dvc_cert_enclose_stream_opts(c, in, out, prec, prec_max, &ro, &tables);
+    }
     if (st == DVC_NOT_CERTIFIED && fallback) {
         fprintf(stderr, "dvicert enclose: note: the lognorm route did not certify (%s); trying chen-wang "
                 "with --local-beta\n", dvc_error_message());
@@ -440,13 +487,15 @@ static int run(const dvc_cli_args *a)
         why = "the lognorm route did not certify";
         dvc_cert_clear(c);
         dvc_cert_init(c);
-        st = dvc_cert_enclose_stream(c, in, out, prec, prec_max, sharpen, &tables);
+        ro.sharpen = sharpen;
+        ro.from = NULL;
+        ro.predictor = NULL;
+        st = dvc_cert_enclose_stream_opts(c, in, out, prec, prec_max, &ro, &tables);
     }
     /* the engine does not know the file (a reader error names it already) */
     if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);
     if (st == DVC_OK && ro.N > 0 && dvc_cli_value(a, "radius") &&
-        !radius_le(dvc_cert_claim_text(&c->summary, radius_all ? "max_eps_x" : "eps_x_at_T"),
-                   dvc_cli_value(a, "radius"))) {
+        !radius_le(radius_of(c, radius_all, rbuf), dvc_cli_value(a, "radius"))) {
         /* the dry run at this N reached R and the run is deterministic:
          * never expected (the certificate written is still true) */
         st = dvc_error(DVC_ERR_INTERNAL, "%s: the certified radius differs from the dry run's at N = %ld",

@@ -27,7 +27,8 @@ static void help(void)
         "                    [--traj TRAJ.csv] [--from T0] [--to T1] [--width PX]\n\n"
         "Plots, per component, the approximate solution x^h_j (y^h_k) and the curves that\n"
         "bound the exact solution from above and below (as in Fig. 1 of Chen & Wang),\n"
-        "then a panel of the radius of the tube (eps_x, eps_y) against time on a log\n"
+        "then a panel of the radius of the tube (eps_x, or max_j s_j eps_x for a\n"
+        "certificate with a state scale; eps_y) against time on a log\n"
         "scale. The y curves are met with [l, u] (y solves the LVI, so it lies in\n"
         "[l, u]). A long run is drawn at the image's resolution: the time axis is cut\n"
         "into PX columns (--width, default 900) and each column shows the lowest lower\n"
@@ -165,6 +166,15 @@ static void pl_clear(pl_t *p, const dvc_cert_t c)
 
 static double up(const mpfi_t e) { return mpfr_get_d(&e->right, MPFR_RNDU); }
 
+/* The largest state radius max_j s_j eps_x of a (scaled) tube, rounded up. */
+static double up_x(const dvc_tube_struct *tb, long row)
+{
+    double r = up(tb->eps_x[row]), smax = 1;
+    for (long j = 0; tb->x_scale && j < tb->n; j++)
+        if (j == 0 || tb->x_scale[j] > smax) smax = tb->x_scale[j];
+    return r * smax; /* a power of two: exact, or +inf */
+}
+
 /* Grid point i (and step i before it) into the columns. */
 static dvc_status pl_point(const dvc_cert_t c, long i, void *ctx)
 {
@@ -179,7 +189,7 @@ static dvc_status pl_point(const dvc_cert_t c, long i, void *ctx)
     if (p->exact) {
         p->t[i] = ti;
         p->rows = i + 1;
-        p->rx[i] = up(tb->eps_x[row]);
+        p->rx[i] = up_x(tb, row);
         p->ry[i] = up(tb->eps_y[row]);
         for (int which = 0; which < 2; which++) {
             long cnt = which ? c->m : c->n, off = which ? c->n : 0;
@@ -198,7 +208,7 @@ static dvc_status pl_point(const dvc_cert_t c, long i, void *ctx)
     {
         long ka = col_of(p, tp), kb = col_of(p, ti);
         long prow = tb->window ? (i - 1) % tb->window : i - 1;
-        double rx = up(tb->eps_x[row]), ry = up(tb->ry[row]);
+        double rx = up_x(tb, row), ry = up(tb->ry[row]);
         if (ka < 0) ka = 0;
         for (int which = 0; which < 2; which++) {
             long cnt = which ? c->m : c->n, off = which ? c->n : 0;
@@ -457,8 +467,8 @@ static int run(const dvc_cli_args *a)
             }
         }
         fprintf(p, "set ylabel 'radius (log scale)'\nset logscale y\nset format y '%%.0e'\n");
-        fprintf(p, "plot $D using 1:%ld with lines lw 1.5 lc rgb '#0072B2' title 'eps_x (x tube)'",
-                2 + 4 * pl.k);
+        fprintf(p, "plot $D using 1:%ld with lines lw 1.5 lc rgb '#0072B2' title '%s'", 2 + 4 * pl.k,
+                c->tube->x_scale ? "max_j s_j eps_x (x tube)" : "eps_x (x tube)");
         for (long q = 0; q < pl.cols && !anyy; q++) anyy = pl.ry[q] > 0;
         if (c->m && anyy)
             fprintf(p, ", '' using 1:%ld with lines lw 1.5 lc rgb '#E69F00' title 'y tube radius'",

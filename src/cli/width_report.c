@@ -29,14 +29,20 @@ void dvc_cli_width_report(FILE *f, const dvc_cert_t c)
     dvc_labels_init(&L);
     if (dvc_labels_from_text(&L, c->problem_json, c->n, c->m) != DVC_OK) return;
     v = dvc_width_judge(w, &worst);
-    fprintf(f, "radius of the x tube (one bound for every state), relative to the size of the\n"
-               "solution (the largest |x_j| of the predictor over the grid):\n");
+    if (w->xs)
+        fprintf(f, "radius of the x tube (s_j eps_x for state j, in the scale s of the states),\n"
+                   "relative to the size of the solution (the largest |x_j| of the predictor over\n"
+                   "the grid):\n");
+    else
+        fprintf(f, "radius of the x tube (one bound for every state), relative to the size of the\n"
+                   "solution (the largest |x_j| of the predictor over the grid):\n");
     fprintf(f, "  %-8s %12s %12s %12s %12s %12s\n", "state", "size", "max radius", "radius at T",
             "relative max", "rel. at T");
     for (long j = 0; j < w->n; j++) {
         char name[64];
         dvc_labels_axis(name, sizeof name, L.x[j], L.x_unit[j]);
-        fprintf(f, "  %-8s %12.4g %12.4g %12.4g %12.4g %12.4g\n", name, w->xmag[j], w->rx_max, w->rx_T,
+        fprintf(f, "  %-8s %12.4g %12.4g %12.4g %12.4g %12.4g\n", name, w->xmag[j], dvc_width_radius(w, j, 0),
+                dvc_width_radius(w, j, 1),
                 dvc_width_rel(w, j, 0), dvc_width_rel(w, j, 1));
     }
     if (w->m > 0) {
@@ -70,7 +76,7 @@ void dvc_cli_width_report(FILE *f, const dvc_cert_t c)
         else if (!isnan(L) && g > 10)
             fprintf(f, "  - the lognorm bound grows like e^{mu T} = e^{%.4g x %.4g} = %.3g times the\n"
                        "    predictor's defect (the dynamics itself expands)\n", L, T, g);
-        if (smin > 0 && smax / smin >= 100)
+        if (smin > 0 && smax / smin >= 100 && !w->xs)
             fprintf(f, "  - the states differ in size by a factor %.3g and the radius is one bound\n"
                        "    for all of them: rescale the small states (units) to sizes like the others'\n",
                     smax / smin);

@@ -374,8 +374,8 @@ static const char *const keys_root[] = {"format", "version", "generator", "preci
                                         "summary", "problem_digest", "problem", "steps", "digest",
                                         NULL};
 static const char *const keys_method[] = {"scheme", "N", "h_lo", "h_hi", "h_step", "h_last_lo",
-                                          "h_last_hi", "theta", "sharpen", "route",
-                                          "predictor", "pieces", "lognorm_norm", "lognorm_modes", NULL};
+                                          "h_last_hi", "theta", "sharpen", "route", "predictor", "pieces",
+                                          "lognorm_norm", "lognorm_modes", "x_scale_log2", NULL};
 static const char *const keys_summary[] = {"theorem", "P_matrix", "beta_M_upper", "beta_M_lower",
                                            "beta_method", "norm_A_upper", "norm_B_upper",
                                            "norm_Q_upper", "L_upper", "h_max_lower",
@@ -494,6 +494,15 @@ static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, 
         c->tube->hgrid = p->h; /* 0, or a shorter last step */
         /* the admissible box of y: [l.lo, u.hi] */
         if (st == DVC_OK) st = dvc_tube_set_ybox(c->tube, p->l, p->u);
+    }
+    if (st == DVC_OK) {
+        /* the scale of the states (absent: all ones) */
+        long *e = calloc((size_t)(c->n > 0 ? c->n : 1), sizeof *e);
+        int present;
+        st = e ? dvc_cert_scale_get_(&c->method, c->n, e, &present, file)
+               : dvc_error(DVC_ERR_NOMEM, "out of memory");
+        if (st == DVC_OK) st = dvc_cert_scale_tube_(c->tube, e);
+        free(e);
     }
     dvc_dlvi_problem_clear(p);
     return st;
@@ -913,6 +922,9 @@ typedef struct {
     sbuf out;                         /* step lines not yet handed to stdio */
     char *iobuf;                      /* the output's stdio buffer */
     long N;                           /* > 0: the number of steps instead of the file's */
+    int no_scale;                     /* 1: the states as given (enclose --scale none) */
+    long *e;                          /* the run's scale exponents (NULL: identity) */
+    double *xbuf;                     /* n: a point's x = S z */
 } wr_t;
 
 /* The buffered step lines to the file. */
@@ -928,6 +940,7 @@ static void wr_free(wr_t *w)
     free(w->txt.dec);
     free(w->canon.s);
     free(w->out.s);
+    free(w->xbuf);
     free(w->iobuf); /* after the stream was closed */
 }
 
@@ -943,9 +956,11 @@ static dvc_status wr_head(wr_t *w)
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
     c->tube->hgrid = w->p->h;
+    if ((st = dvc_cert_scale_tube_(c->tube, w->e)) != DVC_OK) return st;
     if (w->route == 1)
         st = dvc_cert_lognorm_method_claims_(&c->method, w->p, w->r, w->info, w->pieces, w->pred);
     else st = dvc_cert_method_claims_(&c->method, w->p, w->r);
+    if (st == DVC_OK) st = dvc_cert_scale_claim_(&c->method, w->e, c->n);
     if (st != DVC_OK) return st;
     if ((st = head_obj(&hdr, c, w->resolved)) != DVC_OK) return st;
     if (w->of && !w->f) {
@@ -985,10 +1000,20 @@ static dvc_status wr_sink(const dvc_dlvi_point *pt, void *ctx)
     dvc_tube_struct *tb = c->tube;
     long row = pt->i % 2, n, m;
     step_txt *s = &w->txt;
+    dvc_dlvi_point ps;
     dvc_status st;
     if (pt->i == 0 && (st = wr_head(w)) != DVC_OK) return st;
     n = tb->n;
     m = tb->m;
+    if (w->e) {
+        /* the engine ran in z = S^-1 x: the certificate states x = S z */
+        if (!w->xbuf && !(w->xbuf = malloc((size_t)(n > 0 ? n : 1) * sizeof *w->xbuf)))
+            return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        if ((st = dvc_dlvi_scale_point(w->xbuf, pt->x, w->e, n, 1)) != DVC_OK) return st;
+        ps = *pt;
+        ps.x = w->xbuf;
+        pt = &ps;
+    }
     if (!s->hx || s->n != n || s->m != m) {
         free(s->hx);
         free(s->dec);
@@ -1039,6 +1064,7 @@ static dvc_status wr_tail(wr_t *w)
     dvc_status st;
     if (w->route == 1) st = dvc_cert_lognorm_summary_claims_(&c->summary, r, w->info, r->eps_x[r->N]);
     else st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
+    if (st == DVC_OK) st = dvc_cert_scale_norm_(&c->summary, w->e, c->n);
     if (st == DVC_OK) st = dvc_cert_width_claims_(&c->summary, c->width);
     if (st != DVC_OK) return st;
     tail = json_object();
@@ -1071,6 +1097,7 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
     dvc_traj_from tf;
     json_t *resolved = NULL;
     char *text = NULL;
+    long *e = NULL; /* scale exponents, NULL: none */
     dvc_status st;
     mpfr_prec_t saved = dvc_prec_get();
     dvc_cert_clear(c);
@@ -1128,6 +1155,18 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
     dvc_dlvi_result_init(r);
     dvc_lognorm_info_init(info);
     memset(&tf, 0, sizeof tf);
+    /* certify in the scaled states z = S^-1 x (docs/bounds.md, "Scaling of
+     * the state"); the certificate states x = S z */
+    if (st == DVC_OK && !(w && w->no_scale)) {
+        e = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *e);
+        st = e ? dvc_dlvi_scale_auto(e, p) : dvc_error(DVC_ERR_NOMEM, "out of memory");
+        if (st == DVC_OK && dvc_dlvi_scale_is_identity(e, p->n)) {
+            free(e);
+            e = NULL;
+        }
+        if (st == DVC_OK) st = dvc_dlvi_problem_scale(p, e);
+    }
+    if (w) w->e = e;
     if (st == DVC_OK && w && w->route == 1) {
         dvc_lognorm_opts lo;
         dvc_lognorm_opts_default(&lo);
@@ -1151,6 +1190,8 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
             double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
             st = dvc_traj_from_read(&tf, w->from, p->n, T);
             if (st == DVC_OK) st = dvc_traj_from_grid(&tf, T);
+            for (long i = 0; st == DVC_OK && e && i <= tf.N; i++)
+                st = dvc_dlvi_scale_point(tf.xs + i * p->n, tf.xs + i * p->n, e, p->n, 0);
             if (st == DVC_OK) {
                 p->N = tf.N;
                 p->h = 0;
@@ -1184,8 +1225,10 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
         w->r = NULL;
         w->resolved = NULL;
     } else if (st == DVC_OK) {
-        st = dvc_cert_from_result(c, p, text, r);
+        st = dvc_cert_from_result_scaled_(c, p, text, r, e);
     }
+    if (w) w->e = NULL;
+    free(e);
     free(text);
     dvc_traj_from_clear(&tf);
     dvc_lognorm_info_clear(info);
@@ -1255,7 +1298,7 @@ dvc_status dvc_cert_enclose_tables(dvc_cert_t c, const char *problem_path, mpfr_
  * run, nothing written */
 static dvc_status enclose_stream_n(dvc_cert_t c, const char *problem_path, const char *out_path,
                                    mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
-                                   const dvc_table_policy *tables, long N)
+                                   const dvc_table_policy *tables, long N, int no_scale)
 {
     dvc_outfile of;
     wr_t w;
@@ -1266,6 +1309,7 @@ static dvc_status enclose_stream_n(dvc_cert_t c, const char *problem_path, const
     w.of = out_path ? &of : NULL;
     w.out_path = out_path ? out_path : "(dry run)";
     w.N = N;
+    w.no_scale = no_scale;
     if (prec_max > 0 && out_path) {
         /* a direct output (stdout, pipe, device) cannot be started again
          * after a failed attempt: find the precision first, then write once */
@@ -1289,7 +1333,21 @@ dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const
                                    mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
                                    const dvc_table_policy *tables)
 {
-    return enclose_stream_n(c, problem_path, out_path, prec, prec_max, sharpen, tables, 0);
+    return enclose_stream_n(c, problem_path, out_path, prec, prec_max, sharpen, tables, 0, 0);
+}
+
+dvc_status dvc_cert_enclose_stream_opts(dvc_cert_t c, const char *problem_path, const char *out_path,
+                                        mpfr_prec_t prec, mpfr_prec_t prec_max,
+                                        const dvc_cert_route_opts *ro, const dvc_table_policy *tables)
+{
+    if (ro && ro->route != DVC_CERT_ROUTE_CHEN_WANG)
+        return dvc_error(DVC_ERR_INPUT, "precision retries belong to the chen-wang route");
+    if (ro && (ro->N < 0 || ro->N > DVC_DLVI_N_MAX))
+        return dvc_error(DVC_ERR_INPUT, "number of steps %ld outside [1, %ld]", ro->N, DVC_DLVI_N_MAX);
+    if (ro && ro->from)
+        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is certified by the lognorm route only");
+    return enclose_stream_n(c, problem_path, out_path, prec, prec_max, ro ? ro->sharpen : 0, tables,
+                            ro ? ro->N : 0, ro ? ro->no_scale : 0);
 }
 
 dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path, const char *out_path,
@@ -1308,7 +1366,7 @@ dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path,
         if (ro && ro->from)
             return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is certified by the lognorm route only");
         return enclose_stream_n(c, problem_path, out_path, prec, 0, ro ? ro->sharpen : 0, tables,
-                                ro ? ro->N : 0);
+                                ro ? ro->N : 0, ro ? ro->no_scale : 0);
     }
     if (ro->route != DVC_CERT_ROUTE_LOGNORM) return dvc_error(DVC_ERR_INPUT, "unknown certification route");
     if (ro->sharpen) return dvc_error(DVC_ERR_INPUT, "--sharpen belongs to the chen-wang route");
@@ -1326,6 +1384,7 @@ dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path,
     w.from = ro->from;
     w.pred = ro->predictor;
     w.N = ro->N;
+    w.no_scale = ro->no_scale;
     st = enclose_at(c, problem_path, &w, prec, 0, tables, &used);
     c->prec_start = used;
     if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
@@ -1358,6 +1417,7 @@ typedef struct {
     void *ctx;
     scan_t sc;              /* the strings of the step line being read */
     sbuf canon;             /* its canonical text */
+    long *scale;            /* verify: the states' scale exponents (NULL: none) */
 } rd_t;
 
 /* Next line without its line end and trailing blanks; NULL at the end. */
@@ -1503,7 +1563,10 @@ static dvc_status rd_source(long i, double *x, double *y, void *ctx)
     long row = i % RD_WINDOW;
     dvc_status st = rd_step(rd, i);
     if (st != DVC_OK) return st;
-    memcpy(x, tb->x + row * tb->n, (size_t)tb->n * sizeof *x);
+    /* the engine certifies the scaled states z = S^-1 x */
+    if (rd->scale) st = dvc_dlvi_scale_point(x, tb->x + row * tb->n, rd->scale, tb->n, 0);
+    else memcpy(x, tb->x + row * tb->n, (size_t)tb->n * sizeof *x);
+    if (st != DVC_OK) return st;
     memcpy(y, tb->y + row * tb->m, (size_t)tb->m * sizeof *y);
     return DVC_OK;
 }
@@ -1614,7 +1677,7 @@ static dvc_status rd_verify(rd_t *rd)
     mpfr_prec_t saved = dvc_prec_get();
     dvc_dlvi_problem_init(p, 0, 0, 0);
     dvc_dlvi_result_init(r);
-    if ((st = dvc_cert_verify_open_(c, p)) != DVC_OK) {
+    if ((st = dvc_cert_verify_open_(c, p, &rd->scale)) != DVC_OK) {
         dvc_dlvi_result_clear(r);
         dvc_dlvi_problem_clear(p);
         dvc_prec_set(saved);
@@ -1689,6 +1752,7 @@ dvc_status dvc_cert_stream(dvc_cert_t c, const char *path, int verify, dvc_cert_
     free(rd.sc.buf.s);
     free(rd.sc.off);
     free(rd.canon.s);
+    free(rd.scale);
     if (st != DVC_OK && rd.layout && rd.ncalls == 0) return stream_whole(c, path, verify, fn, ctx);
     return st;
 }

@@ -60,7 +60,26 @@ const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_
  * builds p (initialised by the caller) at c's precision; close_ checks the
  * method and summary claims against r and the digest, clears r and p and
  * restores the precision saved. */
-dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p);
+dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p, long **scale);
+/* Scaling of the state (method entry 'x_scale_log2', docs/formats.md).
+ * verify_open_ above rejects a stated scale other than the embedded
+ * problem's automatic one, builds p in the scaled variables and hands the
+ * exponents to *scale (malloc'd; NULL for the identity). */
+/* The stated exponents into e (n; all 0 when absent, *present = 0);
+ * DVC_ERR_INPUT naming file when malformed. */
+dvc_status dvc_cert_scale_get_(const dvc_cert_claims *method, long n, long *e, int *present,
+                               const char *file);
+/* Append the claim 'x_scale_log2' unless e is the identity (or NULL). */
+dvc_status dvc_cert_scale_claim_(dvc_cert_claims *cl, const long *e, long n);
+/* The summary's 'norm' text for a scaled run (unchanged for the identity). */
+dvc_status dvc_cert_scale_norm_(dvc_cert_claims *cl, const long *e, long n);
+/* tb->x_scale = 2^e (NULL for the identity). */
+dvc_status dvc_cert_scale_tube_(dvc_tube_t tb, const long *e);
+/* dvc_cert_from_result for a result r of the problem scaled by 2^e
+ * (dvc_dlvi_problem_scale; e NULL: none): the tube holds x = S z. */
+dvc_status dvc_cert_from_result_scaled_(dvc_cert_t c, const dvc_dlvi_problem_t p,
+                                        const char *problem_json, const dvc_dlvi_result_t r,
+                                        const long *e);
 dvc_status dvc_cert_verify_close_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
                                   dvc_status st, mpfr_prec_t saved);
 /* The same for the lognorm route: its claims from r and info (run with

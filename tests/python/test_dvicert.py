@@ -185,6 +185,20 @@ try:
     raises(dvicert.InputError, "", "check time beyond T", cw.check, [2.0], [[0.0, 0.2]])
     raises(OSError, "", "missing certificate", dvicert.read, "no-such.cert.json")
 
+    # ---- scaled states: the wall in SI units (tests/data/scale/wall.json)
+    wc = dvicert.enclose(os.path.join(src, "tests", "data", "scale", "wall.json"), "py-wall.cert.json",
+                         method="lognorm")
+    ok(list(wc.x_scale) in ([1.0, 128.0], [1.0, 256.0]), "wall x_scale %s" % wc.x_scale)
+    ok(list(cw.x_scale) == [1.0, 1.0], "bridge x_scale %s" % cw.x_scale)
+    tb = wc.tube(hulls=False)
+    eps = float(wc.summary["eps_x_at_T"])
+    rad = (tb.x_hi[-1] - tb.x_lo[-1]) / 2
+    ok(np.all(np.abs(rad - wc.x_scale * eps) <= 1e-9 * wc.x_scale * eps + 1e-15),
+       "wall: per-state radius at T %s vs s_j eps_x_at_T %s" % (rad, wc.x_scale * eps))
+    _, wref = gen_traj("wall", 64, "0.1", "-0.5", "0.015625", 500, 3)
+    r = wc.check(wref[:, 0], wref[:, 1:3], wref[:, 3:4])
+    ok(r.ok, "wall closed form inside the scaled tube: %s" % (r,))
+
     # ---- the example script (an RK4 trajectory with contact phases certified)
     p = subprocess.run([sys.executable, os.path.join(src, "docs", "python_example.py"), "ex.cert.json"],
                        capture_output=True, text=True)

@@ -29,6 +29,10 @@ typedef struct {
     long yloc;
     int yset;
     mpfi_t h, ti, tn, tstep, tm, tk, tpk, s, u, v, tpk_sa;
+    /* scratch of mv, ninf and imag (dvc_imat_mul_vec, dvc_ivec_norm_inf and
+     * dvc_ival_mag allocate theirs on every call) */
+    mpfi_t mvt, mvs;
+    mpfr_t mga;
     dvc_ivec_t dx, xm, pv, qm, qbox, ym, Y, fk, Fk, gm, gk, Gk, a, tn_, tm_, X;
     /* derivative enclosures: C = -(f' + B G g') over a piece, c0 its
      * midpoint (the affine part of the f, g variation) */
@@ -100,7 +104,9 @@ static void lws_clear(lws *w)
         mpfr_clears(w->sc_mu[c], w->sc_v[c][0], w->sc_v[c][1], w->sc_v[c][2], w->sc_v[c][3], (mpfr_ptr)0);
         mpfi_clear(w->sc_h[c]);
     }
-    dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa, (mpfi_ptr)0);
+    dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa, w->mvt,
+                      w->mvs, (mpfi_ptr)0);
+    mpfr_clear(w->mga);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
                              w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd,
                              w->Cs, w->cs0, w->Ycr, w->yma, w->ga, w->Xk, w->Fd, w->Fs, w->fm};
@@ -175,7 +181,8 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     }
     w->sc_next = 0;
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa,
-                     (mpfi_ptr)0);
+                     w->mvt, w->mvs, (mpfi_ptr)0);
+    mpfr_init2(w->mga, prec);
     dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0, w->Cs, w->cs0, w->Xk,
                              w->Fd, w->Fs, w->fm};
     dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_, w->gd, w->Ycr, w->yma, w->ga};
@@ -206,10 +213,53 @@ static dvc_status lws_pieces(lws *w, long K)
     return DVC_OK;
 }
 
+/* out <- M x: dvc_imat_mul_vec's operations in its order (the same
+ * enclosure) on the workspace's scratch. out must not be x. */
+static void mv(lws *w, dvc_ivec_t out, const dvc_imat_t M, const dvc_ivec_t x)
+{
+    for (long i = 0; i < M->r; i++) {
+        mpfi_set_ui(w->mvs, 0);
+        for (long k = 0; k < M->c; k++) {
+            mpfi_mul(w->mvt, dvc_imat_entry(M, i, k), x->e[k]);
+            mpfi_add(w->mvs, w->mvs, w->mvt);
+        }
+        mpfi_set(out->e[i], w->mvs);
+    }
+}
+
+/* out <- ||v||_inf rounded up, NaN kept (dvc_ivec_norm_inf without its
+ * allocations) */
+static void ninf(lws *w, mpfr_t out, const dvc_ivec_t v)
+{
+    mpfr_set_zero(out, 1);
+    for (long i = 0; i < v->n; i++) {
+        if (mpfr_nan_p(&v->e[i]->left) || mpfr_nan_p(&v->e[i]->right)) {
+            mpfr_set_nan(out);
+            return;
+        }
+        mpfr_abs(w->mga, &v->e[i]->left, MPFR_RNDU);
+        if (mpfr_cmp(w->mga, out) > 0) mpfr_set(out, w->mga, MPFR_RNDU);
+        mpfr_abs(w->mga, &v->e[i]->right, MPFR_RNDU);
+        if (mpfr_cmp(w->mga, out) > 0) mpfr_set(out, w->mga, MPFR_RNDU);
+    }
+}
+
+/* out <- mag x rounded up, NaN when an end is NaN (dvc_ival_mag) */
+static void imag(lws *w, mpfr_t out, const mpfi_t x)
+{
+    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right)) {
+        mpfr_set_nan(out);
+        return;
+    }
+    mpfr_abs(w->mga, &x->left, MPFR_RNDU);
+    mpfr_abs(out, &x->right, MPFR_RNDU);
+    mpfr_max(out, out, w->mga, MPFR_RNDU);
+}
+
 /* out <- Q x + g (x an interval vector, g m entries). */
 static void q_of(lws *w, dvc_ivec_t out, const dvc_ivec_t x, const dvc_ivec_t g)
 {
-    dvc_imat_mul_vec(w->tm_, w->p->Q, x);
+    mv(w, w->tm_, w->p->Q, x);
     dvc_ivec_add(out, w->tm_, g);
 }
 
@@ -550,9 +600,9 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
      * <= ||G_F Q e(t_j)|| on a single-pattern box (e in the set box pv),
      * else <= bstep c_Q E */
     if (w->yloc >= 0 && w->yset) {
-        dvc_imat_mul_vec(w->tm_, w->p->Q, w->pv);
-        dvc_imat_mul_vec(w->Y, w->J.G[w->yloc], w->tm_);
-        dvc_ivec_norm_inf(w->r1, w->Y);
+        mv(w, w->tm_, w->p->Q, w->pv);
+        mv(w, w->Y, w->J.G[w->yloc], w->tm_);
+        ninf(w, w->r1, w->Y);
         if (!mpfr_number_p(w->r1)) mpfr_set_inf(w->r1, 1);
     } else {
         mpfr_mul(w->r1, w->bstep, w->nrm[w->cur]->c_Q, MPFR_RNDU);
@@ -561,7 +611,7 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
     mpfr_set_zero(w->r2, 1);
     for (long a = 0; a < m; a++) {
         mpfi_sub_d(w->s, r->yhat[j * m + a], r->y[j * m + a]);
-        dvc_ival_mag(w->sc.a, w->s);
+        imag(w, w->sc.a, w->s);
         mpfr_max(w->r2, w->r2, w->sc.a, MPFR_RNDU);
     }
     mpfr_add(r->eps_y[j], w->r1, w->r2, MPFR_RNDU);
@@ -580,11 +630,12 @@ static int piece_deriv(lws *w, long k_aff, const mpfi_t t)
     if (w->f.eval == NULL) dvc_ivec_zero(w->C);
     else st = w->f.deriv(w->C, t, w->f.ctx);
     if (st == DVC_OK) dvc_ivec_set(w->Fd, w->C);
-    if (st == DVC_OK && m > 0 && k_aff >= 0 && w->g.eval != NULL) {
+    /* a constant g (cst_eval) has g' = 0: no term */
+    if (st == DVC_OK && m > 0 && k_aff >= 0 && w->g.eval != NULL && w->g.eval != cst_eval) {
         st = w->g.deriv(w->gd, t, w->g.ctx);
         if (st == DVC_OK) {
-            dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->gd);
-            dvc_imat_mul_vec(w->a, w->p->B, w->tm_);
+            mv(w, w->tm_, w->J.G[k_aff], w->gd);
+            mv(w, w->a, w->p->B, w->tm_);
             dvc_ivec_add(w->C, w->C, w->a);
         }
     }
@@ -677,8 +728,9 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
     }
     memset(&io, 0, sizeof io);
     /* f, g at the pieces' midpoints tau_k where they are not taken from
-     * f(t_m) and the derivative (MPFI, as in the loop) */
-    if ((!fone && w->f.eval != NULL) || (m > 0 && w->g.eval != NULL) || !dstep) {
+     * f(t_m) and the derivative, or constant (MPFI, as in the loop) */
+    int gvar = m > 0 && w->g.eval != NULL && w->g.eval != cst_eval;
+    if ((!fone && w->f.eval != NULL) || gvar || !dstep) {
         for (long k = 0; k < K; k++) {
             piece_mid(w, k, K);
             if (!dstep) {
@@ -692,7 +744,7 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
                 if ((st = dvc_dlvi_tf_eval_(&w->f, w->fk, w->tk, "f")) != DVC_OK) return st;
                 to_d(w->fkl + k * n, w->fkh + k * n, w->fk);
             }
-            if (m > 0 && w->g.eval != NULL) {
+            if (gvar) {
                 if ((st = dvc_dlvi_tf_eval_(&w->g, w->gk, w->tk, "g")) != DVC_OK) return st;
                 to_d(w->gkl + k * m, w->gkh + k * m, w->gk);
             }
@@ -701,6 +753,8 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
     if (m > 0 && w->g.eval == NULL) {
         memset(w->gkl, 0, (size_t)(K * m) * sizeof(double));
         memset(w->gkh, 0, (size_t)(K * m) * sizeof(double));
+    } else if (m > 0 && !gvar) {
+        for (long k = 0; k < K; k++) to_d(w->gkl + k * m, w->gkh + k * m, w->gc);
     }
     io.fone = fone || w->f.eval == NULL;
     if (w->f.eval == NULL) {
@@ -797,7 +851,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
                 /* Lemma 2.1 about the midpoint: S(q) in [ym] +- beta ||q - q_mid|| */
                 dvc_error_reset();
                 dvc_ivec_sub(w->Y, w->qbox, w->qm);
-                dvc_ivec_norm_inf(w->r1, w->Y);
+                ninf(w, w->r1, w->Y);
                 mpfr_mul(w->r1, w->r1, w->beta, MPFR_RNDU);
                 dvc_ivec_inflate(w->Y, w->ym, w->r1);
             }
@@ -893,8 +947,8 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             if (m > 0 && kp >= 0) {
                 if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tpk, "g")) != DVC_OK) return st;
                 dvc_ivec_sub(w->Gk, w->Gk, w->gk);
-                dvc_imat_mul_vec(w->tm_, w->J.G[kp], w->Gk);
-                dvc_imat_mul_vec(w->a, p->B, w->tm_);
+                mv(w, w->tm_, w->J.G[kp], w->Gk);
+                mv(w, w->a, p->B, w->tm_);
                 dvc_ivec_sub(w->rp[k], w->rp[k], w->a);
             }
         }
@@ -906,28 +960,28 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             dvc_ivec_scale(w->pv, w->v, w->dx);
             dvc_ivec_add(w->pv, w->pv, w->xm);
             /* a = dx/h - A p - B y - f(tau) */
-            dvc_imat_mul_vec(a, p->A, w->pv);
+            mv(w, a, p->A, w->pv);
             dvc_ivec_add(a, a, w->fk);
             if (m > 0) {
                 if (k_aff >= 0) {
                     /* S affine on the box: y = ym + G (Q sigma dx + g(tau) - g_mid) */
                     dvc_ivec_scale(w->tn_, w->v, w->dx);
-                    dvc_imat_mul_vec(w->tm_, p->Q, w->tn_);
+                    mv(w, w->tm_, p->Q, w->tn_);
                     dvc_ivec_add(w->tm_, w->tm_, w->gk);
                     dvc_ivec_sub(w->Y, w->tm_, w->gm);
-                    dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->Y);
+                    mv(w, w->tm_, w->J.G[k_aff], w->Y);
                     dvc_ivec_add(w->Y, w->tm_, w->ym);
                 } else if (kp >= 0) {
                     /* affine on the piece's box: y = yma + G (Q (sigma - sigma_a) dx) */
                     mpfi_sub(w->s, w->v, w->tpk_sa);
                     dvc_ivec_scale(w->tn_, w->s, w->dx);
-                    dvc_imat_mul_vec(w->tm_, p->Q, w->tn_);
-                    dvc_imat_mul_vec(w->Y, w->J.G[kp], w->tm_);
+                    mv(w, w->tm_, p->Q, w->tn_);
+                    mv(w, w->Y, w->J.G[kp], w->tm_);
                     dvc_ivec_add(w->Y, w->Y, w->yma);
                 } else {
                     dvc_ivec_set(w->Y, w->Ycr);
                 }
-                dvc_imat_mul_vec(w->tn_, p->B, w->Y);
+                mv(w, w->tn_, p->B, w->Y);
                 dvc_ivec_add(a, a, w->tn_);
             }
             for (long c = 0; c < n; c++) {
@@ -1263,21 +1317,21 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
     for (long k = 0; k < K; k++) {
         dvc_ivec_add(w->Lt, w->av[2 * k], w->av[2 * k + 1]);
         for (long j = 0; j < n; j++) mpfi_div_2ui(w->Lt->e[j], w->Lt->e[j], 1);
-        dvc_imat_mul_vec(w->Ly, w->lc[c].Phim[k], w->Lt);
+        mv(w, w->Ly, w->lc[c].Phim[k], w->Lt);
         dvc_ivec_addmul(w->Lv, w->tk, w->Ly);
-        dvc_ivec_norm_inf(w->r1, w->Lt);
+        ninf(w, w->r1, w->Lt);
         mpfr_mul(w->r1, w->r1, w->lc[c].rho2, MPFR_RNDU);
         dvc_ivec_inflate(w->Lv, w->Lv, w->r1);
-        dvc_imat_mul_vec(w->Ly, w->lc[c].Phik[k], w->rp[k]);
+        mv(w, w->Ly, w->lc[c].Phik[k], w->rp[k]);
         dvc_ivec_addmul(w->Lv, w->tk, w->Ly);
         dvc_ivec_sub(w->Lt, w->av[2 * k + 1], w->av[2 * k]);
-        dvc_ivec_norm_inf(w->r1, w->Lt);
+        ninf(w, w->r1, w->Lt);
         mpfr_mul(w->r1, w->r1, w->lc[c].rho, MPFR_RNDU);
         dvc_ivec_inflate(w->Lv, w->Lv, w->r1);
     }
     /* Y = Phi c - V; c' = mid Y */
     dvc_ivec_set_d(w->Lt, w->Lc);
-    dvc_imat_mul_vec(w->Ly, w->lc[c].Phi, w->Lt);
+    mv(w, w->Ly, w->lc[c].Phi, w->Lt);
     dvc_ivec_sub(w->Ly, w->Ly, w->Lv);
     /* M = Phi B; B' = frame of mid M */
     dvc_imat_set_d(w->LBp, w->LB);
@@ -1293,11 +1347,11 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
     /* r' = (B'^{-1} M) r + B'^{-1} (Y - c') */
     for (long j = 0; j < n; j++) mpfi_sub_d(w->Ly->e[j], w->Ly->e[j], w->Lc[j]);
     dvc_imat_mul(w->LT1, w->LBi, w->LM);
-    dvc_imat_mul_vec(w->Lt, w->LT1, w->Lr);
-    dvc_imat_mul_vec(w->Lv, w->LBi, w->Ly);
+    mv(w, w->Lt, w->LT1, w->Lr);
+    mv(w, w->Lv, w->LBi, w->Ly);
     dvc_ivec_add(w->Lr, w->Lt, w->Lv);
     /* box of c' + B' r' */
-    dvc_imat_mul_vec(out, w->LBp, w->Lr);
+    mv(w, out, w->LBp, w->Lr);
     for (long j = 0; j < n; j++) mpfi_add_d(out->e[j], out->e[j], w->Lc[j]);
     return dvc_ivec_is_finite(out) && dvc_ivec_is_finite(w->Lr);
 }
@@ -1322,7 +1376,7 @@ static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
         mpfi_interv_fr(w->Lt->e[j], rad, rad);
         mpfr_neg(&w->Lt->e[j]->left, rad, MPFR_RNDD);
     }
-    dvc_imat_mul_vec(w->Ly, w->Jhull, w->Lt);
+    mv(w, w->Ly, w->Jhull, w->Lt);
     dvc_ivec_scale(w->Ly, w->h, w->Ly);
     dvc_ivec_sub(w->Ly, w->Ly, w->Lv);
     /* c' = c + mid W, r' = r + B^{-1} (W - mid W), B unchanged */
@@ -1341,9 +1395,9 @@ static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
         mpfi_sub_d(w->v, w->v, w->Lc[j]);
         mpfi_add(w->Ly->e[j], w->Ly->e[j], w->v);
     }
-    dvc_imat_mul_vec(w->Lv, w->LBi, w->Ly);
+    mv(w, w->Lv, w->LBi, w->Ly);
     dvc_ivec_add(w->Lr, w->Lr, w->Lv);
-    dvc_imat_mul_vec(out, w->LBp, w->Lr);
+    mv(w, out, w->LBp, w->Lr);
     for (long j = 0; j < n; j++) mpfi_add_d(out->e[j], out->e[j], w->Lc[j]);
     return dvc_ivec_is_finite(out) && dvc_ivec_is_finite(w->Lr);
 }
@@ -1439,7 +1493,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
             w->yset = 1;
             dvc_lognorm_vnorm_(w->r1, w->nrm[w->cur], w->pv, &w->sc);
             if (mpfr_cmp(w->r1, w->En) < 0) mpfr_set(w->En, w->r1, MPFR_RNDU);
-            dvc_ivec_norm_inf(w->r1, w->pv);
+            ninf(w, w->r1, w->pv);
             rad_l = mpfr_get_d(w->r1, MPFR_RNDU);
             info->n_set++;
         } else {
@@ -1463,8 +1517,8 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
         if (m > 0) {
             if ((st = dvc_dlvi_tf_lip_(&w->g, w->Lg, w->tstep, "g")) != DVC_OK) return st;
             r->Lg[i] = mpfr_get_d(w->Lg, MPFR_RNDU);
-            dvc_imat_mul_vec(w->tm_, w->p->Q, w->dx);
-            dvc_ivec_norm_inf(w->r1, w->tm_);
+            mv(w, w->tm_, w->p->Q, w->dx);
+            ninf(w, w->r1, w->tm_);
             mpfr_mul(w->r2, w->Lg, &w->h->right, MPFR_RNDU);
             mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
             mpfr_mul(w->r2, w->Es, nr->c_Q, MPFR_RNDU);

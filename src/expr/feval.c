@@ -142,18 +142,23 @@ static int fop(const ins_t *in, dvc_di *v, dvc_di *d, long *spp)
         if (d) *da = dvc_di_mul(*a, t1);
         break;
     case OP_SIN:
+        /* with the tangent: sin and cos from one reduction of the ends */
         if (d) {
-            if (dvc_di_cos(&t0, *a)) return 1;
+            if (dvc_di_sincos(&t1, &t0, *a)) return 1;
             *da = dvc_di_mul(*da, t0);
+            *a = t1;
+        } else if (dvc_di_sin(a, *a)) {
+            return 1;
         }
-        if (dvc_di_sin(a, *a)) return 1;
         break;
     case OP_COS:
         if (d) {
-            if (dvc_di_sin(&t0, *a)) return 1;
+            if (dvc_di_sincos(&t0, &t1, *a)) return 1;
             *da = dvc_di_mul(*da, neg(t0));
+            *a = t1;
+        } else if (dvc_di_cos(a, *a)) {
+            return 1;
         }
-        if (dvc_di_cos(a, *a)) return 1;
         break;
     case OP_EXP:
         if (dvc_di_exp(a, *a)) return 1;

@@ -4,6 +4,7 @@
  * inequality, and the x and y tubes (docs/lognorm.md, sections 3-6). */
 #include "dlvi/lognorm_internal.h"
 #include "dvicert/tube.h"
+#include "rounding.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ typedef struct {
 #define LN_SC 4
     int sc_ok[LN_SC], sc_next;
     mpfr_t sc_mu[LN_SC], sc_v[LN_SC][4];
+    double sc_d[LN_SC][4];
     mpfi_t sc_h[LN_SC];
     mpfr_t Ei, En, Es, Dd, Dk, r1, r2, Lg, Esup, cE, cP, eK, cPK;
     dvc_lognorm_scratch sc;
@@ -55,6 +57,7 @@ typedef struct {
     dvc_ivec_t *av, *rp;
     mpfr_t *Dp;       /* K: sup over piece k of ||d|| in the current norm */
     mpfr_t *Di;       /* K: mean over piece k of the bound of ||d|| (convex in s) */
+    int dnd;          /* Di is in the doubles w->Did (binary64 defect norms), not in Di */
     /* norms: 0 the global one (info), 1..nmodes fitted to one pattern */
 #define LN_MODES_MAX 16
     dvc_lognorm_info_struct *nrm[LN_MODES_MAX + 1];
@@ -84,6 +87,7 @@ typedef struct {
     /* binary64 path at 53 bits (lognorm_fast.c): fdef when this step's
      * defect data are in the double arrays, fmp when av/rp hold them */
     int fast, fdef, fmp;
+    int lfast; /* the last error-set step ran in binary64: its box also in ol, oh */
     dvc_dlvi_fspm fA, fB, fQ, *fG;
     double *fbuf, *avl, *avh, *rpl, *rph, *fkl, *fkh, *gkl, *gkh, *yml, *ymh, *gml, *gmh, *fml, *fmh, *Fsl, *Fsh,
         *Cl, *Ch, *c0d, *Dpd, *Did, *scr, *Lrl, *Lrh, *ol, *oh, *lscr;
@@ -294,20 +298,17 @@ static long pat_slot(lws *w, long bits)
 
 /* For the log-norm constant mu: cE = e^{mu h}, cP = (e^{mu h} - 1)/mu,
  * eK = e^{mu h/K}, cPK = (e^{mu h/K} - 1)/mu (h, h/K for mu = 0), all
- * rounded up (MPFI at the interval h). */
+ * rounded up (MPFI at the interval h), in w->sc_v[c] (and as doubles in
+ * w->sc_d[c] at 53 bits, where they are exact); returns c, or -1 when not
+ * finite. */
 static int step_consts(lws *w, const mpfr_t mu)
 {
     /* mu takes few values (the norms' global and per-pattern constants), h
      * one on a uniform grid: a small cache keyed by (mu, h) */
     for (int c = 0; c < LN_SC; c++) {
         if (w->sc_ok[c] && mpfr_equal_p(mu, w->sc_mu[c]) && mpfr_equal_p(&w->h->left, &w->sc_h[c]->left) &&
-            mpfr_equal_p(&w->h->right, &w->sc_h[c]->right)) {
-            mpfr_set(w->cE, w->sc_v[c][0], MPFR_RNDU);
-            mpfr_set(w->cP, w->sc_v[c][1], MPFR_RNDU);
-            mpfr_set(w->eK, w->sc_v[c][2], MPFR_RNDU);
-            mpfr_set(w->cPK, w->sc_v[c][3], MPFR_RNDU);
-            return 1;
-        }
+            mpfr_equal_p(&w->h->right, &w->sc_h[c]->right))
+            return c;
     }
     mpfi_set_fr(w->u, mu);
     for (int part = 0; part < 2; part++) {
@@ -325,7 +326,7 @@ static int step_consts(lws *w, const mpfr_t mu)
         }
     }
     if (!(mpfr_number_p(w->cE) && mpfr_number_p(w->cP) && mpfr_number_p(w->eK) && mpfr_number_p(w->cPK)))
-        return 0;
+        return -1;
     {
         int c = w->sc_next;
         w->sc_next = (w->sc_next + 1) % LN_SC;
@@ -335,32 +336,66 @@ static int step_consts(lws *w, const mpfr_t mu)
         mpfr_set(w->sc_v[c][1], w->cP, MPFR_RNDU);
         mpfr_set(w->sc_v[c][2], w->eK, MPFR_RNDU);
         mpfr_set(w->sc_v[c][3], w->cPK, MPFR_RNDU);
+        for (int j = 0; j < 4; j++) w->sc_d[c][j] = mpfr_get_d(w->sc_v[c][j], MPFR_RNDU);
         w->sc_ok[c] = 1;
+        return c;
     }
-    return 1;
 }
 
 /* Integrate D+||e|| <= mu ||e|| + ||d|| over the step from ||e(t_i)|| <= E0
  * (docs/lognorm.md section 3): En >= e^{mu h} E0 + int e^{mu (h - s)} ||d||
  * with, on piece k, the weight bounded by its largest value on the piece
- * and ||d|| by the mean w->Di[k] of its convex bound; Esup >= the same
+ * and ||d|| by the mean Di[k] of its convex bound; Esup >= the same
  * with the step's sup w->Dd (the bound inside the step). Rounded up; 0
- * when not finite. */
+ * when not finite. At 53 bits the same operations in binary64 under
+ * FE_UPWARD (the same roundings as MPFR's at 53 bits, without its
+ * per-call overhead); MPFR when a value leaves the double range. */
 static int propagate(lws *w, const mpfr_t mu, const mpfr_t E0, mpfr_t En, mpfr_t Esup)
 {
-    if (!step_consts(w, mu)) return 0;
+    int c = step_consts(w, mu);
+    if (c < 0) return 0;
+    if (w->fast) {
+        const double cE = w->sc_d[c][0], cP = w->sc_d[c][1], eK = w->sc_d[c][2];
+        double e0 = mpfr_get_d(E0, MPFR_RNDU), dd = mpfr_get_d(w->Dd, MPFR_RNDU);
+        double hr = mpfr_get_d(&w->h->right, MPFR_RNDU), r1 = 0.0, r2, en, es;
+        int saved = dvc_rnd_save();
+        dvc_rnd_set(FE_UPWARD);
+        /* (h/K) max(1, eK) sum_k eK^{K-1-k} Di_k by Horner */
+        for (long k = 0; k < w->K; k++) {
+            double di = w->dnd ? w->Did[k] : mpfr_get_d(w->Di[k], MPFR_RNDU);
+            r1 = r1 * eK;
+            r1 = r1 + di;
+        }
+        if (mpfr_sgn(mu) > 0) r1 = r1 * eK;
+        r1 = r1 * hr;
+        r1 = r1 / (double)w->K;
+        r2 = cE * e0;
+        en = r2 + r1;
+        r1 = cP * dd;
+        es = r2 + r1;
+        dvc_rnd_restore(saved);
+        if (isfinite(en) && isfinite(es) && isfinite(e0) && isfinite(dd)) {
+            mpfr_set_d(En, en, MPFR_RNDU);
+            mpfr_set_d(Esup, es, MPFR_RNDU);
+            return 1;
+        }
+    }
+    if (w->dnd) {
+        for (long k = 0; k < w->K; k++) mpfr_set_d(w->Di[k], w->Did[k], MPFR_RNDU);
+        w->dnd = 0;
+    }
     /* (h/K) max(1, eK) sum_k eK^{K-1-k} Di_k by Horner */
     mpfr_set_zero(w->r1, 1);
     for (long k = 0; k < w->K; k++) {
-        mpfr_mul(w->r1, w->r1, w->eK, MPFR_RNDU);
+        mpfr_mul(w->r1, w->r1, w->sc_v[c][2], MPFR_RNDU);
         mpfr_add(w->r1, w->r1, w->Di[k], MPFR_RNDU);
     }
-    if (mpfr_sgn(mu) > 0) mpfr_mul(w->r1, w->r1, w->eK, MPFR_RNDU);
+    if (mpfr_sgn(mu) > 0) mpfr_mul(w->r1, w->r1, w->sc_v[c][2], MPFR_RNDU);
     mpfr_mul(w->r1, w->r1, &w->h->right, MPFR_RNDU);
     mpfr_div_si(w->r1, w->r1, w->K, MPFR_RNDU);
-    mpfr_mul(w->r2, w->cE, E0, MPFR_RNDU);
+    mpfr_mul(w->r2, w->sc_v[c][0], E0, MPFR_RNDU);
     mpfr_add(En, w->r2, w->r1, MPFR_RNDU);
-    mpfr_mul(w->r1, w->cP, w->Dd, MPFR_RNDU);
+    mpfr_mul(w->r1, w->sc_v[c][1], w->Dd, MPFR_RNDU);
     mpfr_add(Esup, w->r2, w->r1, MPFR_RNDU);
     return mpfr_number_p(En) && mpfr_number_p(Esup);
 }
@@ -1007,15 +1042,14 @@ static int defect_norm(lws *w, const dvc_lognorm_info_struct *nr)
     if (w->fdef) {
         double dd;
         if (dvc_lnf_defect_norm_(nr, w->K, w->avl, w->avh, w->rpl, w->rph, w->Dpd, w->Did, &dd) == 0) {
-            for (long k = 0; k < w->K; k++) {
-                mpfr_set_d(w->Dp[k], w->Dpd[k], MPFR_RNDU);
-                mpfr_set_d(w->Di[k], w->Did[k], MPFR_RNDU);
-            }
+            /* Di stays in doubles for propagate (Dp only gives Dd) */
+            w->dnd = 1;
             mpfr_set_d(w->Dd, dd, MPFR_RNDU);
             return 1;
         }
         defect_mpfi(w);
     }
+    w->dnd = 0;
     mpfr_set_zero(w->Dd, 1);
     for (long k = 0; k < w->K; k++) {
         dvc_lognorm_vnorm_(w->Dp[k], nr, w->av[2 * k], &w->sc);
@@ -1272,6 +1306,7 @@ static long lohner_cache(lws *w, long pat)
 static int lohner_step(lws *w, long pat, dvc_ivec_t out)
 {
     long n = w->n, K = w->K, c = lohner_cache(w, pat);
+    w->lfast = 0;
     if (c < 0) return 0;
     if (w->fdef && w->lc[c].Pd != NULL) {
         dvc_lnf_lohner_io io;
@@ -1304,6 +1339,7 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
         if (dvc_lnf_lohner_(&io) == 0) {
             from_d(w->Lr, w->Lrl, w->Lrh);
             from_d(out, w->ol, w->oh);
+            w->lfast = 1;
             return 1;
         }
     }
@@ -1482,6 +1518,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
         /* the error set, where one pattern holds over the a priori box and
          * the defect's affine data are available; else a box from E */
         int okl;
+        w->lfast = 0;
         if (loc >= 0 && pat == loc) {
             okl = lohner_step(w, loc, w->pv);
         } else {
@@ -1489,7 +1526,16 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
             mpfr_mul(w->r2, w->r2, w->nrm[w->cur]->c_inf, MPFR_RNDU);
             okl = lohner_change(w, w->r2, w->pv);
         }
-        if (okl) {
+        if (okl && w->lfast) {
+            /* the box is in w->ol, w->oh: its norms in binary64 (the same
+             * operations as the MPFI ones, rounded up) */
+            double vn = dvc_lnf_vnorm_(w->nrm[w->cur], w->ol, w->oh), vi = 0.0;
+            w->yset = 1;
+            if (isfinite(vn) && vn < mpfr_get_d(w->En, MPFR_RNDU)) mpfr_set_d(w->En, vn, MPFR_RNDU);
+            for (long k = 0; k < w->n; k++) vi = fmax(vi, fmax(fabs(w->ol[k]), fabs(w->oh[k])));
+            rad_l = vi;
+            info->n_set++;
+        } else if (okl) {
             w->yset = 1;
             dvc_lognorm_vnorm_(w->r1, w->nrm[w->cur], w->pv, &w->sc);
             if (mpfr_cmp(w->r1, w->En) < 0) mpfr_set(w->En, w->r1, MPFR_RNDU);

@@ -91,6 +91,10 @@ typedef struct {
     dvc_dlvi_fspm fA, fB, fQ, *fG;
     double *fbuf, *avl, *avh, *rpl, *rph, *fkl, *fkh, *gkl, *gkh, *yml, *ymh, *gml, *gmh, *fml, *fmh, *Fsl, *Fsh,
         *Cl, *Ch, *c0d, *Dpd, *Did, *scr, *Lrl, *Lrh, *ol, *oh, *lscr;
+    /* the step's dx, x_mid and hull(x^i, x^{i+1}) (later the a priori box)
+     * as doubles, a q in doubles; xmp: dx, xm, X hold them in MPFI too */
+    double *dxl, *dxh, *xml, *xmh, *Xl, *Xh, *ql, *qh, *gql, *gqh;
+    int xmp;
 } lws;
 
 static void lws_clear(lws *w)
@@ -265,6 +269,42 @@ static void q_of(lws *w, dvc_ivec_t out, const dvc_ivec_t x, const dvc_ivec_t g)
 {
     mv(w, w->tm_, w->p->Q, x);
     dvc_ivec_add(out, w->tm_, g);
+}
+
+static void to_d(double *lo, double *hi, const dvc_ivec_t v);
+static void from_d(dvc_ivec_t v, const double *lo, const double *hi);
+
+/* The binary64 form of q_of at 53 bits: out <- Q [xl, xh] + g, the
+ * MPFI operations in their order under FE_UPWARD (the zero entries of Q,
+ * which add exact zeros there, skipped); 0 when not finite (then q_of). */
+static int q_fast(lws *w, dvc_ivec_t out, const double *xl, const double *xh, const dvc_ivec_t g)
+{
+    long m = w->m;
+    int ok = 1, saved;
+    to_d(w->gql, w->gqh, g);
+    saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    for (long a = 0; a < m; a++) w->ql[a] = w->qh[a] = 0.0;
+    dvc_dlvi_spm_addmul_u_(w->ql, w->qh, &w->fQ, xl, xh);
+    for (long a = 0; a < m; a++) {
+        w->qh[a] = w->qh[a] + w->gqh[a];
+        w->ql[a] = -((-w->ql[a]) + (-w->gql[a]));
+        ok = ok && isfinite(w->ql[a]) && isfinite(w->qh[a]);
+    }
+    dvc_rnd_restore(saved);
+    if (ok) from_d(out, w->ql, w->qh);
+    return ok;
+}
+
+/* dx, xm, X in MPFI from their doubles (the fast path keeps them there
+ * until an MPFI part of the step needs them) */
+static void x_mpfi(lws *w)
+{
+    if (w->xmp) return;
+    from_d(w->dx, w->dxl, w->dxh);
+    from_d(w->xm, w->xml, w->xmh);
+    from_d(w->X, w->Xl, w->Xh);
+    w->xmp = 1;
 }
 
 /* A single certified pattern over the last box solve: its index (bit a:
@@ -458,7 +498,7 @@ static dvc_status fast_init(lws *w)
     /* av 2 x 2Kn, rp and fk 2 x Kn each, gk 2Km, ym gm 4m, fm Fs 4n, C c0 3Kn, Dp Di
      * 2K, defect scratch 12n + 4m, Lr and the set's box 4n, lohner scratch */
     sz = 4 * K * n + 4 * K * n + 2 * K * m + 4 * m + 4 * n + 3 * K * n + 2 * K + 12 * n + 4 * m + 4 * n +
-         (long)dvc_lnf_lohner_scratch_(n);
+         6 * n + 4 * m + (long)dvc_lnf_lohner_scratch_(n);
     w->fbuf = calloc((size_t)sz, sizeof(double));
     w->fG = calloc((size_t)w->npat, sizeof(dvc_dlvi_fspm));
     if (!w->fbuf || !w->fG) {
@@ -493,6 +533,16 @@ static dvc_status fast_init(lws *w)
     w->Lrh = b, b += n;
     w->ol = b, b += n;
     w->oh = b, b += n;
+    w->dxl = b, b += n;
+    w->dxh = b, b += n;
+    w->xml = b, b += n;
+    w->xmh = b, b += n;
+    w->Xl = b, b += n;
+    w->Xh = b, b += n;
+    w->ql = b, b += m;
+    w->qh = b, b += m;
+    w->gql = b, b += m;
+    w->gqh = b, b += m;
     w->lscr = b;
     w->fast = 1;
     /* all three built (no short circuit), so that all three can be cleared */
@@ -860,23 +910,47 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
     const double *xi = r->x + i * n, *xn = r->x + (i + 1) * n;
     const dvc_dlvi_problem_struct *p = w->p;
     dvc_status st;
-    for (long k = 0; k < n; k++) {
-        mpfi_set_d(w->dx->e[k], xn[k]);
-        mpfi_sub_d(w->dx->e[k], w->dx->e[k], xi[k]);
-        mpfi_div_2ui(w->xm->e[k], w->dx->e[k], 1);
-        mpfi_add_d(w->xm->e[k], w->xm->e[k], xi[k]);
-        mpfi_interv_d(w->X->e[k], fmin(xi[k], xn[k]), fmax(xi[k], xn[k]));
+    if (w->fast) {
+        /* the operations below in binary64 under FE_UPWARD (MPFI's
+         * roundings); MPFI copies only when an MPFI part needs them */
+        int saved = dvc_rnd_save();
+        dvc_rnd_set(FE_UPWARD);
+        for (long k = 0; k < n; k++) {
+            w->dxh[k] = xn[k] - xi[k];
+            w->dxl[k] = -(xi[k] - xn[k]);
+            w->xmh[k] = xi[k] + w->dxh[k] * 0.5;
+            w->xml[k] = -((-xi[k]) + (-w->dxl[k]) * 0.5);
+            w->Xl[k] = fmin(xi[k], xn[k]);
+            w->Xh[k] = fmax(xi[k], xn[k]);
+        }
+        dvc_rnd_restore(saved);
+        w->xmp = 0;
+    } else {
+        for (long k = 0; k < n; k++) {
+            mpfi_set_d(w->dx->e[k], xn[k]);
+            mpfi_sub_d(w->dx->e[k], w->dx->e[k], xi[k]);
+            mpfi_div_2ui(w->xm->e[k], w->dx->e[k], 1);
+            mpfi_add_d(w->xm->e[k], w->xm->e[k], xi[k]);
+            mpfi_interv_d(w->X->e[k], fmin(xi[k], xn[k]), fmax(xi[k], xn[k]));
+        }
+        w->xmp = 1;
     }
     mpfi_add(w->tm, w->ti, w->tn);
     mpfi_div_2ui(w->tm, w->tm, 1);
     if (m > 0) {
         if ((st = dvc_dlvi_tf_eval_(&w->g, w->gm, w->tm, "g")) != DVC_OK) return st;
-        q_of(w, w->qm, w->xm, w->gm);
+        if (!w->fast || !q_fast(w, w->qm, w->xml, w->xmh, w->gm)) {
+            x_mpfi(w);
+            q_of(w, w->qm, w->xm, w->gm);
+        }
         st = dvc_lvi_solve(w->lm, w->solver, w->qm, r->y + (i + 1) * m);
         if (st != DVC_OK) return dvc_error_context(st, "LVI at the step's midpoint: ");
         dvc_ivec_set(w->ym, w->lm->y);
         if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
-        q_of(w, w->qbox, w->X, w->Gk);
+        if (!w->fast || !q_fast(w, w->qbox, w->Xl, w->Xh, w->Gk)) {
+            x_mpfi(w);
+            q_of(w, w->qbox, w->X, w->Gk);
+        }
         st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
         k_aff = pat_slot(w, box_pattern(w->lb, st, m));
         if (k_aff < 0) {
@@ -936,6 +1010,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         if ((st = defect_fast(w, r, i, k_aff, fone, dstep)) != DVC_OK) return st;
         if (w->fdef) return DVC_OK;
     }
+    x_mpfi(w);
     for (long k = 0; k < K; k++) {
         /* piece [t_i + k h/K, t_i + (k+1) h/K]; f, g frozen at its midpoint tau */
         piece_mid(w, k, K);
@@ -1463,9 +1538,25 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
          * there: every segment between them meets one piece only */
         mpfr_max(w->Es, w->Ei, w->Esup, MPFR_RNDU);
         mpfr_mul(w->r1, w->Es, w->nrm[a]->c_inf, MPFR_RNDU);
-        dvc_ivec_inflate(w->X, w->X, w->r1);
         if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
-        q_of(w, w->qbox, w->X, w->Gk);
+        if (w->fast) {
+            /* X +- r1 in doubles (dvc_ivec_inflate's roundings) */
+            double r1 = mpfr_get_d(w->r1, MPFR_RNDU);
+            int saved = dvc_rnd_save();
+            dvc_rnd_set(FE_UPWARD);
+            for (long k = 0; k < w->n; k++) {
+                w->Xh[k] = w->Xh[k] + r1;
+                w->Xl[k] = -((-w->Xl[k]) + r1);
+            }
+            dvc_rnd_restore(saved);
+            if (w->xmp) dvc_ivec_inflate(w->X, w->X, w->r1);
+        } else {
+            dvc_ivec_inflate(w->X, w->X, w->r1);
+        }
+        if (!w->fast || !q_fast(w, w->qbox, w->Xl, w->Xh, w->Gk)) {
+            x_mpfi(w);
+            q_of(w, w->qbox, w->X, w->Gk);
+        }
         st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
         loc = pat_slot(w, box_pattern(w->lb, st, m));
         dvc_error_reset();
@@ -1563,8 +1654,25 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
         if (m > 0) {
             if ((st = dvc_dlvi_tf_lip_(&w->g, w->Lg, w->tstep, "g")) != DVC_OK) return st;
             r->Lg[i] = mpfr_get_d(w->Lg, MPFR_RNDU);
-            mv(w, w->tm_, w->p->Q, w->dx);
-            ninf(w, w->r1, w->tm_);
+            double qd = -1.0;
+            if (w->fast) {
+                /* ||Q dx||_inf in doubles (mv and ninf's roundings) */
+                int saved = dvc_rnd_save();
+                dvc_rnd_set(FE_UPWARD);
+                for (long a2 = 0; a2 < m; a2++) w->ql[a2] = w->qh[a2] = 0.0;
+                dvc_dlvi_spm_addmul_u_(w->ql, w->qh, &w->fQ, w->dxl, w->dxh);
+                qd = 0.0;
+                for (long a2 = 0; a2 < m; a2++) qd = fmax(qd, dvc_fi_mag_(w->ql[a2], w->qh[a2]));
+                dvc_rnd_restore(saved);
+                if (!isfinite(qd)) qd = -1.0;
+            }
+            if (qd >= 0) {
+                mpfr_set_d(w->r1, qd, MPFR_RNDU);
+            } else {
+                x_mpfi(w);
+                mv(w, w->tm_, w->p->Q, w->dx);
+                ninf(w, w->r1, w->tm_);
+            }
             mpfr_mul(w->r2, w->Lg, &w->h->right, MPFR_RNDU);
             mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
             mpfr_mul(w->r2, w->Es, nr->c_Q, MPFR_RNDU);

@@ -87,7 +87,8 @@ typedef struct {
     /* binary64 path at 53 bits (lognorm_fast.c): fdef when this step's
      * defect data are in the double arrays, fmp when av/rp hold them */
     int fast, fdef, fmp;
-    int lfast; /* the last error-set step ran in binary64: its box also in ol, oh */
+    int lfast; /* the last error-set step ran in binary64: its box in ol, oh (not in pv) */
+    int lrd;   /* r of the error set is in Lrl, Lrh (not in Lr) */
     dvc_dlvi_fspm fA, fB, fQ, *fG;
     double *fbuf, *avl, *avh, *rpl, *rph, *fkl, *fkh, *gkl, *gkh, *yml, *ymh, *gml, *gmh, *fml, *fmh, *Fsl, *Fsh,
         *Cl, *Ch, *c0d, *Dpd, *Did, *scr, *Lrl, *Lrh, *ol, *oh, *lscr;
@@ -273,6 +274,7 @@ static void q_of(lws *w, dvc_ivec_t out, const dvc_ivec_t x, const dvc_ivec_t g)
 
 static void to_d(double *lo, double *hi, const dvc_ivec_t v);
 static void from_d(dvc_ivec_t v, const double *lo, const double *hi);
+static void pv_mpfi(lws *w);
 
 /* The binary64 form of q_of at 53 bits: out <- Q [xl, xh] + g, the
  * MPFI operations in their order under FE_UPWARD (the zero entries of Q,
@@ -395,24 +397,38 @@ static int propagate(lws *w, const mpfr_t mu, const mpfr_t E0, mpfr_t En, mpfr_t
     int c = step_consts(w, mu);
     if (c < 0) return 0;
     if (w->fast) {
-        const double cE = w->sc_d[c][0], cP = w->sc_d[c][1], eK = w->sc_d[c][2];
+        double cE = w->sc_d[c][0], cP = w->sc_d[c][1], eK = w->sc_d[c][2];
         double e0 = mpfr_get_d(E0, MPFR_RNDU), dd = mpfr_get_d(w->Dd, MPFR_RNDU);
-        double hr = mpfr_get_d(&w->h->right, MPFR_RNDU), r1 = 0.0, r2, en, es;
+        double hr = mpfr_get_d(&w->h->right, MPFR_RNDU), Kd = (double)w->K, r1 = 0.0, r2, en, es;
+        /* Di as doubles (exact at 53 bits, or +inf: then MPFR below) */
+        if (!w->dnd)
+            for (long k = 0; k < w->K; k++) w->Did[k] = mpfr_get_d(w->Di[k], MPFR_RNDU);
         int saved = dvc_rnd_save();
         dvc_rnd_set(FE_UPWARD);
+        /* every operand materialised after the switch (GCC PR 34678,
+         * src/rounding.h) */
+        DVC_FP_PIN(cE);
+        DVC_FP_PIN(cP);
+        DVC_FP_PIN(eK);
+        DVC_FP_PIN(e0);
+        DVC_FP_PIN(dd);
+        DVC_FP_PIN(hr);
+        DVC_FP_PIN(Kd);
+        DVC_FP_PIN(r1);
         /* (h/K) max(1, eK) sum_k eK^{K-1-k} Di_k by Horner */
         for (long k = 0; k < w->K; k++) {
-            double di = w->dnd ? w->Did[k] : mpfr_get_d(w->Di[k], MPFR_RNDU);
             r1 = r1 * eK;
-            r1 = r1 + di;
+            r1 = r1 + w->Did[k];
         }
         if (mpfr_sgn(mu) > 0) r1 = r1 * eK;
         r1 = r1 * hr;
-        r1 = r1 / (double)w->K;
+        r1 = r1 / Kd;
         r2 = cE * e0;
         en = r2 + r1;
         r1 = cP * dd;
         es = r2 + r1;
+        DVC_FP_PIN(en);
+        DVC_FP_PIN(es);
         dvc_rnd_restore(saved);
         if (isfinite(en) && isfinite(es) && isfinite(e0) && isfinite(dd)) {
             mpfr_set_d(En, en, MPFR_RNDU);
@@ -673,8 +689,10 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
         return DVC_OK;
     }
     if ((st = dvc_dlvi_tf_eval_(&w->g, w->gk, t, "g")) != DVC_OK) return st;
-    dvc_ivec_set_d(w->tn_, r->x + j * n);
-    q_of(w, w->qbox, w->tn_, w->gk);
+    if (!w->fast || !q_fast(w, w->qbox, r->x + j * n, r->x + j * n, w->gk)) {
+        dvc_ivec_set_d(w->tn_, r->x + j * n);
+        q_of(w, w->qbox, w->tn_, w->gk);
+    }
     st = dvc_lvi_solve(w->lg, w->solver, w->qbox, have_y ? r->y + j * m : NULL);
     if (st != DVC_OK) return dvc_error_context(st, "LVI at the grid point: ");
     for (long a = 0; a < m; a++) {
@@ -685,10 +703,30 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
      * <= ||G_F Q e(t_j)|| on a single-pattern box (e in the set box pv),
      * else <= bstep c_Q E */
     if (w->yloc >= 0 && w->yset) {
-        mv(w, w->tm_, w->p->Q, w->pv);
-        mv(w, w->Y, w->J.G[w->yloc], w->tm_);
-        ninf(w, w->r1, w->Y);
-        if (!mpfr_number_p(w->r1)) mpfr_set_inf(w->r1, 1);
+        double yn = -1.0;
+        const dvc_dlvi_fspm *G = w->fast ? &w->fG[w->yloc] : NULL;
+        if (w->lfast && G && G->start && G->ok) {
+            /* the box of e(t_j) is in ol, oh: ||G Q e|| in binary64 (mv and
+             * ninf's operations and roundings) */
+            int saved = dvc_rnd_save();
+            dvc_rnd_set(FE_UPWARD);
+            for (long a = 0; a < m; a++) w->ql[a] = w->qh[a] = w->gql[a] = w->gqh[a] = 0.0;
+            dvc_dlvi_spm_addmul_u_(w->ql, w->qh, &w->fQ, w->ol, w->oh);
+            dvc_dlvi_spm_addmul_u_(w->gql, w->gqh, G, w->ql, w->qh);
+            yn = 0.0;
+            for (long a = 0; a < m; a++) yn = fmax(yn, dvc_fi_mag_(w->gql[a], w->gqh[a]));
+            dvc_rnd_restore(saved);
+            if (!isfinite(yn)) yn = -1.0;
+        }
+        if (yn >= 0) {
+            mpfr_set_d(w->r1, yn, MPFR_RNDU);
+        } else {
+            pv_mpfi(w);
+            mv(w, w->tm_, w->p->Q, w->pv);
+            mv(w, w->Y, w->J.G[w->yloc], w->tm_);
+            ninf(w, w->r1, w->Y);
+            if (!mpfr_number_p(w->r1)) mpfr_set_inf(w->r1, 1);
+        }
     } else {
         mpfr_mul(w->r1, w->bstep, w->nrm[w->cur]->c_Q, MPFR_RNDU);
         mpfr_mul(w->r1, w->r1, w->Ei, MPFR_RNDU);
@@ -1223,10 +1261,25 @@ static dvc_status lohner_init(lws *w)
     return DVC_OK;
 }
 
+/* r of the error set in MPFI from its doubles (after binary64 steps) */
+static void lr_mpfi(lws *w)
+{
+    if (!w->lrd) return;
+    from_d(w->Lr, w->Lrl, w->Lrh);
+    w->lrd = 0;
+}
+
+/* The box of the last binary64 error-set step into w->pv */
+static void pv_mpfi(lws *w)
+{
+    if (w->lfast) from_d(w->pv, w->ol, w->oh);
+}
+
 /* The set {e : |e_k| <= rad} (c = 0, B = I). */
 static void lohner_reset(lws *w, const mpfr_t rad)
 {
     long n = w->n;
+    w->lrd = 0;
     memset(w->Lc, 0, (size_t)n * sizeof(double));
     memset(w->LB, 0, (size_t)(n * n) * sizeof(double));
     for (long k = 0; k < n; k++) {
@@ -1405,19 +1458,21 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
         io.rhi = w->rph;
         io.c = w->Lc;
         io.B = w->LB;
-        to_d(w->Lrl, w->Lrh, w->Lr);
+        if (!w->lrd) to_d(w->Lrl, w->Lrh, w->Lr);
         io.Lrlo = w->Lrl;
         io.Lrhi = w->Lrh;
         io.outlo = w->ol;
         io.outhi = w->oh;
         io.w = w->lscr;
         if (dvc_lnf_lohner_(&io) == 0) {
-            from_d(w->Lr, w->Lrl, w->Lrh);
-            from_d(out, w->ol, w->oh);
+            /* r stays in Lrl, Lrh and the box in ol, oh (out) until an
+             * MPFI part needs them (lr_mpfi, pv_mpfi) */
+            w->lrd = 1;
             w->lfast = 1;
             return 1;
         }
     }
+    lr_mpfi(w);
     defect_mpfi(w);
     /* V encloses the integral: piece k gives (h/K) Phim A_mid +- rho2
      * ||A_mid|| (midpoint rule for the constant part), (h/K) Phik R_k (mean
@@ -1473,6 +1528,7 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
 static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
 {
     long n = w->n, K = w->K;
+    lr_mpfi(w);
     defect_mpfi(w);
     dvc_ivec_zero(w->Lv);
     mpfi_div_si(w->tk, w->h, K);
@@ -1544,6 +1600,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
             double r1 = mpfr_get_d(w->r1, MPFR_RNDU);
             int saved = dvc_rnd_save();
             dvc_rnd_set(FE_UPWARD);
+            DVC_FP_PIN(r1);
             for (long k = 0; k < w->n; k++) {
                 w->Xh[k] = w->Xh[k] + r1;
                 w->Xl[k] = -((-w->Xl[k]) + r1);

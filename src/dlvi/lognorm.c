@@ -39,6 +39,7 @@ typedef struct {
      * midpoint (the affine part of the f, g variation) */
     int deriv;
     dvc_ivec_t C, c0, gd, Cs, cs0, Fd, Fs, fm;
+    int fmv; /* fm holds f(t_m) of this step (piece_deriv) */
     /* pattern-change steps, per piece: the piece's box solve, the anchor
      * solve at its midpoint, the step's crude y box */
     dvc_lvi_result_t lp, la;
@@ -744,14 +745,31 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
 
 /* C = -(f'(t) + B G g'(t)) (the g term only on a single-pattern step
  * k_aff >= 0: elsewhere the LVI box covers g) and c0 = mid C, over the
- * time interval t (a piece or the whole step). 0 when a derivative cannot be enclosed (the piece then
+ * time interval t (a piece or the whole step); tv not NULL: also f(tv)
+ * into w->fm (w->fmv). 0 when a derivative cannot be enclosed (the piece then
  * keeps the box r of the values). */
-static int piece_deriv(lws *w, long k_aff, const mpfi_t t)
+static int piece_deriv(lws *w, long k_aff, const mpfi_t t, mpfi_srcptr tv)
 {
     long n = w->n, m = w->m;
     dvc_status st = DVC_OK;
-    if (w->f.eval == NULL) dvc_ivec_zero(w->C);
-    else st = w->f.deriv(w->C, t, w->f.ctx);
+    if (w->f.eval == NULL) {
+        dvc_ivec_zero(w->C);
+    } else if (tv != NULL) {
+        /* with f(tv) into w->fm in the same call (one pass of an
+         * expression); fmv when that value is a finite enclosure, else the
+         * caller evaluates it again (and gets the message) */
+        st = dvc_tfun_cb_val_deriv(&w->f, w->fm, w->C, tv, t);
+        if (st == DVC_OK) {
+            w->fmv = 1;
+            for (long c = 0; c < n; c++)
+                if (!dvc_ival_is_finite(w->fm->e[c]) || !dvc_ival_is_valid(w->fm->e[c])) w->fmv = 0;
+        } else {
+            dvc_error_reset();
+            st = w->f.deriv(w->C, t, w->f.ctx);
+        }
+    } else {
+        st = w->f.deriv(w->C, t, w->f.ctx);
+    }
     if (st == DVC_OK) dvc_ivec_set(w->Fd, w->C);
     /* a constant g (cst_eval) has g' = 0: no term */
     if (st == DVC_OK && m > 0 && k_aff >= 0 && w->g.eval != NULL && w->g.eval != cst_eval) {
@@ -859,7 +877,7 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
             if (!dstep) {
                 /* the piece's derivative enclosure */
                 piece_span(w, k, K);
-                if (!piece_deriv(w, k_aff, w->tpk)) return DVC_OK;
+                if (!piece_deriv(w, k_aff, w->tpk, NULL)) return DVC_OK;
                 to_d(w->Cl + k * n, w->Ch + k * n, w->C);
                 for (long c = 0; c < n; c++) w->c0d[k * n + c] = mpfr_get_d(&w->c0->e[c]->left, MPFR_RNDN);
             }
@@ -1010,7 +1028,8 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
      * it is narrow (smooth f, g; a table between two samples): the
      * remainder (s - tau)(C - c0) is then second order already. A wide one
      * (a table sample inside the step) is redone per piece. */
-    int dstep = w->deriv && piece_deriv(w, k_aff, w->tstep);
+    w->fmv = 0;
+    int dstep = w->deriv && piece_deriv(w, k_aff, w->tstep, w->tm);
     if (dstep) {
         /* a heuristic (either choice is sound): the step's enclosure when
          * its remainder, (h/2K) rad C per unit time, would add less than 1%
@@ -1038,7 +1057,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         }
         if (fone) {
             dvc_ivec_set(w->Fs, w->Fd);
-            if ((st = dvc_dlvi_tf_eval_(&w->f, w->fm, w->tm, "f")) != DVC_OK) return st;
+            if (!w->fmv && (st = dvc_dlvi_tf_eval_(&w->f, w->fm, w->tm, "f")) != DVC_OK) return st;
         }
     }
     if (m > 0 && k_aff < 0) dvc_ivec_set(w->Ycr, w->Y);
@@ -1079,7 +1098,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             dvc_ivec_set(w->c0, w->cs0);
             dk = 1;
         } else if (w->deriv) {
-            dk = piece_deriv(w, kp, w->tpk);
+            dk = piece_deriv(w, kp, w->tpk, NULL);
         }
         if (dk) {
             mpfi_div_si(w->s, w->h, 2 * K);

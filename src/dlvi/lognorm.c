@@ -223,6 +223,14 @@ static dvc_status lws_pieces(lws *w, long K)
     return DVC_OK;
 }
 
+/* a <-> b: the storage of two vectors of equal size and precision */
+static void ivec_swap(dvc_ivec_t a, dvc_ivec_t b)
+{
+    dvc_ivec_struct t = *a;
+    *a = *b;
+    *b = t;
+}
+
 /* out <- M x: dvc_imat_mul_vec's operations in its order (the same
  * enclosure) on the workspace's scratch. out must not be x. */
 static void mv(lws *w, dvc_ivec_t out, const dvc_imat_t M, const dvc_ivec_t x)
@@ -1047,8 +1055,10 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
      * the current radius over the horizon (fewer evaluations of f) */
     int fone = 0;
     if (dstep) {
-        dvc_ivec_set(w->Cs, w->C);
-        dvc_ivec_set(w->cs0, w->c0);
+        /* the step's C, c0 kept in Cs, cs0 (C, c0 are rewritten per piece
+         * before they are read again) */
+        ivec_swap(w->Cs, w->C);
+        ivec_swap(w->cs0, w->c0);
         if (w->f.eval != NULL) {
             double rc = 0.0, hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
             for (long c = 0; c < n; c++)
@@ -1056,7 +1066,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             fone = mpfr_get_d(&w->p->T->right, MPFR_RNDU) * 0.5 * hh * rc <= 0.01 * w->info->rad[i];
         }
         if (fone) {
-            dvc_ivec_set(w->Fs, w->Fd);
+            ivec_swap(w->Fs, w->Fd);
             if (!w->fmv && (st = dvc_dlvi_tf_eval_(&w->f, w->fm, w->tm, "f")) != DVC_OK) return st;
         }
     }

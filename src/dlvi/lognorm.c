@@ -880,16 +880,21 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
      * f(t_m) and the derivative, or constant (MPFI, as in the loop) */
     int gvar = m > 0 && w->g.eval != NULL && w->g.eval != cst_eval;
     if ((!fone && w->f.eval != NULL) || gvar || !dstep) {
+        int wantf = !fone && w->f.eval != NULL;
         for (long k = 0; k < K; k++) {
             piece_mid(w, k, K);
+            w->fmv = 0;
             if (!dstep) {
-                /* the piece's derivative enclosure */
+                /* the piece's derivative enclosure (and f(tau_k) with it
+                 * into w->fm, unused on such steps otherwise) */
                 piece_span(w, k, K);
-                if (!piece_deriv(w, k_aff, w->tpk, NULL)) return DVC_OK;
+                if (!piece_deriv(w, k_aff, w->tpk, wantf ? w->tk : NULL)) return DVC_OK;
                 to_d(w->Cl + k * n, w->Ch + k * n, w->C);
                 for (long c = 0; c < n; c++) w->c0d[k * n + c] = mpfr_get_d(&w->c0->e[c]->left, MPFR_RNDN);
             }
-            if (!fone && w->f.eval != NULL) {
+            if (wantf && w->fmv) {
+                to_d(w->fkl + k * n, w->fkh + k * n, w->fm);
+            } else if (wantf) {
                 if ((st = dvc_dlvi_tf_eval_(&w->f, w->fk, w->tk, "f")) != DVC_OK) return st;
                 to_d(w->fkl + k * n, w->fkh + k * n, w->fk);
             }

@@ -11,7 +11,9 @@
 #     problem (whole processes, paired: run in turns), when
 #     `/usr/bin/python3 -c 'import siconos.kernel'` works (Debian package
 #     python3-siconos); skipped otherwise; target dvicert/Siconos <= 1;
-#  3. bench_lvi (certified LCP vs Lemke), bench_beta, bench_solve.
+#  3. bench_lvi (certified LCP vs Lemke), bench_beta, bench_solve, bench_expr
+#     (the bridge with f as expressions: certified / predictor of both
+#     routes, and the lognorm route per step against Algorithm 4.2).
 # Times are the best of R runs (wall clock; CPU seconds of the child next to
 # them, which the load of a shared machine disturbs less).
 #
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
         --large) large=1 ;;
         --runs) shift; runs=$1 ;;
         --no-others) others=0 ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         *) build=$1 ;;
     esac
     shift
@@ -119,7 +121,7 @@ else
 fi
 
 if [ "$others" = 1 ]; then
-    for b in bench_lvi:0.2 bench_beta: bench_solve:0.2; do
+    for b in bench_lvi:0.2 bench_beta: bench_solve:0.2 bench_expr:; do
         exe=$build/bench/${b%%:*}
         arg=${b#*:}
         echo

@@ -270,6 +270,34 @@ static dvc_status vec_deriv(dvc_ivec_t out, const mpfi_t t, void *ctx)
     return DVC_OK;
 }
 
+/* vec_eval at t0 and vec_deriv over t1 in one call: an expression runs
+ * its program once (dvc_expr_eval_vd1); the same intervals. */
+static dvc_status vec_val_deriv(dvc_ivec_t val, dvc_ivec_t der, const mpfi_t t0, const mpfi_t t1, void *ctx)
+{
+    dvc_tfun_vec_struct *v = ctx;
+    for (long i = 0; i < v->k; i++) {
+        dvc_tfun_struct *f = &v->fn[i];
+        dvc_status st = DVC_OK;
+        switch (f->kind) {
+        case DVC_TFUN_NONE:
+            mpfi_set_ui(val->e[i], 0);
+            mpfi_set_ui(der->e[i], 0);
+            break;
+        case DVC_TFUN_CONST:
+            mpfi_set(val->e[i], f->c);
+            mpfi_set_ui(der->e[i], 0);
+            break;
+        case DVC_TFUN_EXPR: st = dvc_expr_eval_vd1(val->e[i], der->e[i], f->expr, t0, t1); break;
+        case DVC_TFUN_TABLE:
+            st = dvc_tabfun_eval(val->e[i], f->tab, clip(v, t0));
+            if (st == DVC_OK) st = dvc_tabfun_deriv(der->e[i], f->tab, clip(v, t1));
+            break;
+        }
+        if (st != DVC_OK) return dvc_error_context(st, "entry %ld: ", i + 1);
+    }
+    return DVC_OK;
+}
+
 /* Predictor values in plain binary64: expressions by the double
  * evaluator (libm), constants by their midpoints; only tables go through
  * the interval evaluation. */
@@ -303,6 +331,17 @@ static void vec_eval_d(double *out, double t, void *ctx)
 }
 
 static void vec_release(void *ctx) { dvc_tfun_vec_free(ctx); }
+
+dvc_status dvc_tfun_cb_val_deriv(const dvc_tfun_cb *cb, dvc_ivec_t val, dvc_ivec_t der, const mpfi_t t0,
+                                 const mpfi_t t1)
+{
+    dvc_status st;
+    if (cb->deriv == NULL) return dvc_error(DVC_ERR_INPUT, "no derivative enclosure");
+    if (cb->eval == vec_eval && cb->deriv == vec_deriv) return vec_val_deriv(val, der, t0, t1, cb->ctx);
+    st = cb->eval(val, t0, cb->ctx);
+    if (st == DVC_OK) st = cb->deriv(der, t1, cb->ctx);
+    return st;
+}
 
 void dvc_tfun_vec_cb(dvc_tfun_cb *cb, dvc_tfun_vec_struct *v, int own)
 {

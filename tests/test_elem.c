@@ -85,13 +85,34 @@ static void mpfr_f(int f, mpfr_t r, const mpfr_t x, long n)
     }
 }
 
-static long n_try[NF], n_fast[NF];
+static long n_try[NF], n_fast[NF], n_sincos;
+
+/* sin and cos of one interval in one call (the tangent of sin and cos):
+ * accepted exactly when both single functions are, with their results,
+ * which are then compared with MPFI at 53 bits and 256-bit values by
+ * one(). */
+static void sincos_same(double lo, double hi)
+{
+    dvc_di a = {lo, hi}, s, c, s1, c1;
+    int saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    int st = dvc_di_sincos(&s, &c, a), ss = dvc_di_sin(&s1, a), sc = dvc_di_cos(&c1, a);
+    dvc_rnd_restore(saved);
+    CHECK((st == 0) == (ss == 0 && sc == 0), "sincos [%a, %a]: status %d, sin %d, cos %d", lo, hi, st, ss, sc);
+    if (st == 0 && ss == 0 && sc == 0) {
+        n_sincos++;
+        CHECK(s.lo == s1.lo && s.hi == s1.hi && c.lo == c1.lo && c.hi == c1.hi,
+              "sincos [%a, %a]: sin [%a, %a] cos [%a, %a], alone [%a, %a] [%a, %a]", lo, hi, s.lo, s.hi, c.lo, c.hi,
+              s1.lo, s1.hi, c1.lo, c1.hi);
+    }
+}
 
 /* One interval [lo, hi] through function f: compared with MPFI when the
  * fast path accepts it. */
 static void one(int f, double lo, double hi, long n)
 {
     dvc_di a = {lo, hi}, r;
+    if (f == F_SIN || f == F_COS) sincos_same(lo, hi);
     if (fast(f, &r, a, n)) {
         n_try[f]++;
         return;
@@ -453,6 +474,100 @@ static void random_expressions(void)
     mpfi_clear(db);
 }
 
+/* The value at T0 and the derivative over T1 in one pass
+ * (dvc_expr_eval_vd1, the lognorm route's f(t_m) and f' over a step):
+ * equal to dvc_expr_eval at T0 and dvc_expr_eval_d1 over T1 in MPFI (fast
+ * path off), same statuses, and containing the 256-bit value at a point
+ * of T0 and derivative at a point of T1. The one pass itself
+ * (dvc_expr_fast_vd_) must accept ordinary arguments of functions of t
+ * ending in sin or cos (its derivative-only last step). */
+static void value_and_derivative(void)
+{
+    static const char *fixed[] = {"sin(4*t)", "cos(3*t + 1)", "0.5*sin(t)^2", "sin(cos(t))", "exp(-t)*cos(2*t)",
+                                  "-cos(t/3)", "2*sin(t) - 0.1"};
+    check_rng g = {4711};
+    mpfi_t T0, T1, a, da, b, db, P, y, dy;
+    mpfi_init2(T0, 53);
+    mpfi_init2(T1, 53);
+    mpfi_init2(a, 53);
+    mpfi_init2(da, 53);
+    mpfi_init2(b, 53);
+    mpfi_init2(db, 53);
+    mpfi_init2(P, 256);
+    mpfi_init2(y, 256);
+    mpfi_init2(dy, 256);
+    long tried = 0, onepass = 0, fixed_one = 0, fixed_tried = 0;
+    for (int k = 0; k < 400 + 7; k++) {
+        char text[1024];
+        dvc_expr_t e, e256;
+        int is_fixed = k >= 400;
+        if (is_fixed) snprintf(text, sizeof text, "%s", fixed[k - 400]);
+        else gen(&g, text, sizeof text, 4);
+        dvc_expr_init2(e, 53);
+        dvc_expr_init2(e256, 256);
+        if (dvc_expr_parse(e, text, NULL) != DVC_OK || dvc_expr_parse(e256, text, NULL) != DVC_OK) {
+            dvc_error_reset();
+            dvc_expr_clear(e);
+            dvc_expr_clear(e256);
+            continue;
+        }
+        for (int i = 0; i < 40; i++) {
+            /* T1 a step [t, t + w], T0 a thin interval inside it (as t_m) */
+            double t = check_rng_unif(&g, -3, 3), w = ldexp(1, -(int)(3 + check_rng_next(&g) % 25));
+            double m = t + 0.5 * w;
+            mpfi_interv_d(T1, t, t + w);
+            mpfi_interv_d(T0, m, i % 3 ? m : nextafter(m, INFINITY));
+            dvc_expr_fast_enable_(1);
+            if (dvc_expr_fast_vd_(e, a, da, T0, T1) == 0) {
+                onepass++;
+                if (is_fixed) fixed_one++;
+            }
+            dvc_status s1 = dvc_expr_eval_vd1(a, da, e, T0, T1);
+            dvc_error_reset();
+            dvc_expr_fast_enable_(0);
+            dvc_status s2 = dvc_expr_eval(b, e, T0);
+            if (s2 == DVC_OK) s2 = dvc_expr_eval_d1(NULL, db, e, T1);
+            dvc_error_reset();
+            dvc_expr_fast_enable_(1);
+            tried++;
+            if (is_fixed) fixed_tried++;
+            CHECK(s1 == s2, "vd1 %s at [%a, %a]: status %d vs %d", text, t, t + w, s1, s2);
+            if (s1 != DVC_OK || s2 != DVC_OK) continue;
+            CHECK(mpfr_equal_p(&a->left, &b->left) && mpfr_equal_p(&a->right, &b->right) &&
+                      mpfr_equal_p(&da->left, &db->left) && mpfr_equal_p(&da->right, &db->right),
+                  "vd1 %s at [%a, %a]: value [%a, %a] deriv [%a, %a], MPFI [%a, %a] [%a, %a]", text, t, t + w,
+                  mpfr_get_d(&a->left, MPFR_RNDN), mpfr_get_d(&a->right, MPFR_RNDN),
+                  mpfr_get_d(&da->left, MPFR_RNDN), mpfr_get_d(&da->right, MPFR_RNDN),
+                  mpfr_get_d(&b->left, MPFR_RNDN), mpfr_get_d(&b->right, MPFR_RNDN),
+                  mpfr_get_d(&db->left, MPFR_RNDN), mpfr_get_d(&db->right, MPFR_RNDN));
+            /* 256-bit values at m and at a point of T1 */
+            mpfi_set_d(P, m);
+            if (dvc_expr_eval(y, e256, P) == DVC_OK)
+                CHECK(mpfi_is_inside(y, a) > 0, "vd1 %s: 256-bit f(%a) outside the value", text, m);
+            mpfi_set_d(P, t + w * check_rng_unif(&g, 0, 1));
+            if (dvc_expr_eval_d1(NULL, dy, e256, P) == DVC_OK)
+                CHECK(mpfi_is_inside(dy, da) > 0, "vd1 %s: 256-bit f' outside the derivative", text);
+            dvc_error_reset();
+        }
+        dvc_expr_clear(e);
+        dvc_expr_clear(e256);
+    }
+    CHECK(tried > 5000, "only %ld evaluations", tried);
+    CHECK(fixed_one * 100 >= fixed_tried * 95, "one pass on %ld of %ld ordinary functions of t", fixed_one,
+          fixed_tried);
+    printf("  value and derivative in one pass: %ld of %ld random evaluations (%ld of %ld ordinary)\n", onepass,
+           tried, fixed_one, fixed_tried);
+    mpfi_clear(T0);
+    mpfi_clear(T1);
+    mpfi_clear(a);
+    mpfi_clear(da);
+    mpfi_clear(b);
+    mpfi_clear(db);
+    mpfi_clear(P);
+    mpfi_clear(y);
+    mpfi_clear(dy);
+}
+
 /* The callback of a tfun vector gives predictor values by the double
  * evaluator (libm), not by the midpoint of an interval evaluation: for
  * sin(1e6 t) the two differ by about 1e-10. */
@@ -497,9 +612,12 @@ int main(void)
         }
         printf("  %-5s random and hard cases: %ld of %ld by the fast path\n", fname[f], n_fast[f], n_try[f]);
     }
+    CHECK(n_sincos > 20000, "sincos compared on %ld intervals", n_sincos);
+    printf("  sincos: %ld intervals with both ends accepted, equal to sin and cos alone\n", n_sincos);
     enclosures();
     predictor_values();
     random_expressions();
+    value_and_derivative();
     coverage();
     special();
     expressions();

@@ -103,6 +103,11 @@ dvc_status dvc_expr_eval_x(mpfi_t r, const dvc_expr_t e, const mpfi_t T, const d
  * derivative and mag(df) is a Lipschitz constant of f on T. sqrt needs its
  * argument > 0 here (its derivative is unbounded at 0). */
 dvc_status dvc_expr_eval_d1(mpfi_t f, mpfi_t df, const dvc_expr_t e, const mpfi_t T);
+/* f0 encloses f(T0) as dvc_expr_eval gives it, df1 the derivative over T1
+ * as dvc_expr_eval_d1 gives it (the same intervals), in one pass of the
+ * program at 53 bits (e.g. a value at a step's midpoint and the derivative
+ * over the step). Expressions of t only. */
+dvc_status dvc_expr_eval_vd1(mpfi_t f0, mpfi_t df1, const dvc_expr_t e, const mpfi_t T0, const mpfi_t T1);
 /* Directional derivative in intervals: df encloses
  * {grad f(t, x) . (dt, dx) : t in T, x in X, dt in dT, dx in dX}.
  * X and dX may be NULL when nvars == 0. Used for phi'(t) = grad g(X) . F(X). */

@@ -36,6 +36,13 @@ typedef struct {
     dvc_status (*deriv)(dvc_ivec_t out, const mpfi_t t, void *ctx);
 } dvc_tfun_cb;
 
+/* cb->eval at t0 into val and cb->deriv over t1 into der (both needed:
+ * DVC_ERR_INPUT when deriv is NULL), the same enclosures as the two calls;
+ * for a callback of dvc_tfun_vec_cb in one call, where an expression runs
+ * its program once (dvc_expr_eval_vd1). */
+dvc_status dvc_tfun_cb_val_deriv(const dvc_tfun_cb *cb, dvc_ivec_t val, dvc_ivec_t der, const mpfi_t t0,
+                                 const mpfi_t t1);
+
 /* ---- one function of t ------------------------------------------------ */
 
 typedef enum {

@@ -4,6 +4,7 @@
  * inequality, and the x and y tubes (docs/lognorm.md, sections 3-6). */
 #include "dlvi/lognorm_internal.h"
 #include "dvicert/tube.h"
+#include "rounding.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,11 +30,16 @@ typedef struct {
     long yloc;
     int yset;
     mpfi_t h, ti, tn, tstep, tm, tk, tpk, s, u, v, tpk_sa;
+    /* scratch of mv, ninf and imag (dvc_imat_mul_vec, dvc_ivec_norm_inf and
+     * dvc_ival_mag allocate theirs on every call) */
+    mpfi_t mvt, mvs;
+    mpfr_t mga;
     dvc_ivec_t dx, xm, pv, qm, qbox, ym, Y, fk, Fk, gm, gk, Gk, a, tn_, tm_, X;
     /* derivative enclosures: C = -(f' + B G g') over a piece, c0 its
      * midpoint (the affine part of the f, g variation) */
     int deriv;
     dvc_ivec_t C, c0, gd, Cs, cs0, Fd, Fs, fm;
+    int fmv; /* fm holds f(t_m) of this step (piece_deriv) */
     /* pattern-change steps, per piece: the piece's box solve, the anchor
      * solve at its midpoint, the step's crude y box */
     dvc_lvi_result_t lp, la;
@@ -42,6 +48,7 @@ typedef struct {
 #define LN_SC 4
     int sc_ok[LN_SC], sc_next;
     mpfr_t sc_mu[LN_SC], sc_v[LN_SC][4];
+    double sc_d[LN_SC][4];
     mpfi_t sc_h[LN_SC];
     mpfr_t Ei, En, Es, Dd, Dk, r1, r2, Lg, Esup, cE, cP, eK, cPK;
     dvc_lognorm_scratch sc;
@@ -51,6 +58,7 @@ typedef struct {
     dvc_ivec_t *av, *rp;
     mpfr_t *Dp;       /* K: sup over piece k of ||d|| in the current norm */
     mpfr_t *Di;       /* K: mean over piece k of the bound of ||d|| (convex in s) */
+    int dnd;          /* Di is in the doubles w->Did (binary64 defect norms), not in Di */
     /* norms: 0 the global one (info), 1..nmodes fitted to one pattern */
 #define LN_MODES_MAX 16
     dvc_lognorm_info_struct *nrm[LN_MODES_MAX + 1];
@@ -80,9 +88,15 @@ typedef struct {
     /* binary64 path at 53 bits (lognorm_fast.c): fdef when this step's
      * defect data are in the double arrays, fmp when av/rp hold them */
     int fast, fdef, fmp;
+    int lfast; /* the last error-set step ran in binary64: its box in ol, oh (not in pv) */
+    int lrd;   /* r of the error set is in Lrl, Lrh (not in Lr) */
     dvc_dlvi_fspm fA, fB, fQ, *fG;
     double *fbuf, *avl, *avh, *rpl, *rph, *fkl, *fkh, *gkl, *gkh, *yml, *ymh, *gml, *gmh, *fml, *fmh, *Fsl, *Fsh,
         *Cl, *Ch, *c0d, *Dpd, *Did, *scr, *Lrl, *Lrh, *ol, *oh, *lscr;
+    /* the step's dx, x_mid and hull(x^i, x^{i+1}) (later the a priori box)
+     * as doubles, a q in doubles; xmp: dx, xm, X hold them in MPFI too */
+    double *dxl, *dxh, *xml, *xmh, *Xl, *Xh, *ql, *qh, *gql, *gqh;
+    int xmp;
 } lws;
 
 static void lws_clear(lws *w)
@@ -100,7 +114,9 @@ static void lws_clear(lws *w)
         mpfr_clears(w->sc_mu[c], w->sc_v[c][0], w->sc_v[c][1], w->sc_v[c][2], w->sc_v[c][3], (mpfr_ptr)0);
         mpfi_clear(w->sc_h[c]);
     }
-    dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa, (mpfi_ptr)0);
+    dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa, w->mvt,
+                      w->mvs, (mpfi_ptr)0);
+    mpfr_clear(w->mga);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
                              w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd,
                              w->Cs, w->cs0, w->Ycr, w->yma, w->ga, w->Xk, w->Fd, w->Fs, w->fm};
@@ -175,7 +191,8 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     }
     w->sc_next = 0;
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa,
-                     (mpfi_ptr)0);
+                     w->mvt, w->mvs, (mpfi_ptr)0);
+    mpfr_init2(w->mga, prec);
     dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0, w->Cs, w->cs0, w->Xk,
                              w->Fd, w->Fs, w->fm};
     dvc_ivec_struct *vm[] = {w->qm, w->qbox, w->ym, w->Y, w->gm, w->gk, w->Gk, w->tm_, w->gd, w->Ycr, w->yma, w->ga};
@@ -206,11 +223,99 @@ static dvc_status lws_pieces(lws *w, long K)
     return DVC_OK;
 }
 
+/* a <-> b: the storage of two vectors of equal size and precision */
+static void ivec_swap(dvc_ivec_t a, dvc_ivec_t b)
+{
+    dvc_ivec_struct t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* out <- M x: dvc_imat_mul_vec's operations in its order (the same
+ * enclosure) on the workspace's scratch. out must not be x. */
+static void mv(lws *w, dvc_ivec_t out, const dvc_imat_t M, const dvc_ivec_t x)
+{
+    for (long i = 0; i < M->r; i++) {
+        mpfi_set_ui(w->mvs, 0);
+        for (long k = 0; k < M->c; k++) {
+            mpfi_mul(w->mvt, dvc_imat_entry(M, i, k), x->e[k]);
+            mpfi_add(w->mvs, w->mvs, w->mvt);
+        }
+        mpfi_set(out->e[i], w->mvs);
+    }
+}
+
+/* out <- ||v||_inf rounded up, NaN kept (dvc_ivec_norm_inf without its
+ * allocations) */
+static void ninf(lws *w, mpfr_t out, const dvc_ivec_t v)
+{
+    mpfr_set_zero(out, 1);
+    for (long i = 0; i < v->n; i++) {
+        if (mpfr_nan_p(&v->e[i]->left) || mpfr_nan_p(&v->e[i]->right)) {
+            mpfr_set_nan(out);
+            return;
+        }
+        mpfr_abs(w->mga, &v->e[i]->left, MPFR_RNDU);
+        if (mpfr_cmp(w->mga, out) > 0) mpfr_set(out, w->mga, MPFR_RNDU);
+        mpfr_abs(w->mga, &v->e[i]->right, MPFR_RNDU);
+        if (mpfr_cmp(w->mga, out) > 0) mpfr_set(out, w->mga, MPFR_RNDU);
+    }
+}
+
+/* out <- mag x rounded up, NaN when an end is NaN (dvc_ival_mag) */
+static void imag(lws *w, mpfr_t out, const mpfi_t x)
+{
+    if (mpfr_nan_p(&x->left) || mpfr_nan_p(&x->right)) {
+        mpfr_set_nan(out);
+        return;
+    }
+    mpfr_abs(w->mga, &x->left, MPFR_RNDU);
+    mpfr_abs(out, &x->right, MPFR_RNDU);
+    mpfr_max(out, out, w->mga, MPFR_RNDU);
+}
+
 /* out <- Q x + g (x an interval vector, g m entries). */
 static void q_of(lws *w, dvc_ivec_t out, const dvc_ivec_t x, const dvc_ivec_t g)
 {
-    dvc_imat_mul_vec(w->tm_, w->p->Q, x);
+    mv(w, w->tm_, w->p->Q, x);
     dvc_ivec_add(out, w->tm_, g);
+}
+
+static void to_d(double *lo, double *hi, const dvc_ivec_t v);
+static void from_d(dvc_ivec_t v, const double *lo, const double *hi);
+static void pv_mpfi(lws *w);
+
+/* The binary64 form of q_of at 53 bits: out <- Q [xl, xh] + g, the
+ * MPFI operations in their order under FE_UPWARD (the zero entries of Q,
+ * which add exact zeros there, skipped); 0 when not finite (then q_of). */
+static int q_fast(lws *w, dvc_ivec_t out, const double *xl, const double *xh, const dvc_ivec_t g)
+{
+    long m = w->m;
+    int ok = 1, saved;
+    to_d(w->gql, w->gqh, g);
+    saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    for (long a = 0; a < m; a++) w->ql[a] = w->qh[a] = 0.0;
+    dvc_dlvi_spm_addmul_u_(w->ql, w->qh, &w->fQ, xl, xh);
+    for (long a = 0; a < m; a++) {
+        w->qh[a] = w->qh[a] + w->gqh[a];
+        w->ql[a] = -((-w->ql[a]) + (-w->gql[a]));
+        ok = ok && isfinite(w->ql[a]) && isfinite(w->qh[a]);
+    }
+    dvc_rnd_restore(saved);
+    if (ok) from_d(out, w->ql, w->qh);
+    return ok;
+}
+
+/* dx, xm, X in MPFI from their doubles (the fast path keeps them there
+ * until an MPFI part of the step needs them) */
+static void x_mpfi(lws *w)
+{
+    if (w->xmp) return;
+    from_d(w->dx, w->dxl, w->dxh);
+    from_d(w->xm, w->xml, w->xmh);
+    from_d(w->X, w->Xl, w->Xh);
+    w->xmp = 1;
 }
 
 /* A single certified pattern over the last box solve: its index (bit a:
@@ -244,20 +349,17 @@ static long pat_slot(lws *w, long bits)
 
 /* For the log-norm constant mu: cE = e^{mu h}, cP = (e^{mu h} - 1)/mu,
  * eK = e^{mu h/K}, cPK = (e^{mu h/K} - 1)/mu (h, h/K for mu = 0), all
- * rounded up (MPFI at the interval h). */
+ * rounded up (MPFI at the interval h), in w->sc_v[c] (and as doubles in
+ * w->sc_d[c] at 53 bits, where they are exact); returns c, or -1 when not
+ * finite. */
 static int step_consts(lws *w, const mpfr_t mu)
 {
     /* mu takes few values (the norms' global and per-pattern constants), h
      * one on a uniform grid: a small cache keyed by (mu, h) */
     for (int c = 0; c < LN_SC; c++) {
         if (w->sc_ok[c] && mpfr_equal_p(mu, w->sc_mu[c]) && mpfr_equal_p(&w->h->left, &w->sc_h[c]->left) &&
-            mpfr_equal_p(&w->h->right, &w->sc_h[c]->right)) {
-            mpfr_set(w->cE, w->sc_v[c][0], MPFR_RNDU);
-            mpfr_set(w->cP, w->sc_v[c][1], MPFR_RNDU);
-            mpfr_set(w->eK, w->sc_v[c][2], MPFR_RNDU);
-            mpfr_set(w->cPK, w->sc_v[c][3], MPFR_RNDU);
-            return 1;
-        }
+            mpfr_equal_p(&w->h->right, &w->sc_h[c]->right))
+            return c;
     }
     mpfi_set_fr(w->u, mu);
     for (int part = 0; part < 2; part++) {
@@ -275,7 +377,7 @@ static int step_consts(lws *w, const mpfr_t mu)
         }
     }
     if (!(mpfr_number_p(w->cE) && mpfr_number_p(w->cP) && mpfr_number_p(w->eK) && mpfr_number_p(w->cPK)))
-        return 0;
+        return -1;
     {
         int c = w->sc_next;
         w->sc_next = (w->sc_next + 1) % LN_SC;
@@ -285,32 +387,80 @@ static int step_consts(lws *w, const mpfr_t mu)
         mpfr_set(w->sc_v[c][1], w->cP, MPFR_RNDU);
         mpfr_set(w->sc_v[c][2], w->eK, MPFR_RNDU);
         mpfr_set(w->sc_v[c][3], w->cPK, MPFR_RNDU);
+        for (int j = 0; j < 4; j++) w->sc_d[c][j] = mpfr_get_d(w->sc_v[c][j], MPFR_RNDU);
         w->sc_ok[c] = 1;
+        return c;
     }
-    return 1;
 }
 
 /* Integrate D+||e|| <= mu ||e|| + ||d|| over the step from ||e(t_i)|| <= E0
  * (docs/lognorm.md section 3): En >= e^{mu h} E0 + int e^{mu (h - s)} ||d||
  * with, on piece k, the weight bounded by its largest value on the piece
- * and ||d|| by the mean w->Di[k] of its convex bound; Esup >= the same
+ * and ||d|| by the mean Di[k] of its convex bound; Esup >= the same
  * with the step's sup w->Dd (the bound inside the step). Rounded up; 0
- * when not finite. */
+ * when not finite. At 53 bits the same operations in binary64 under
+ * FE_UPWARD (the same roundings as MPFR's at 53 bits, without its
+ * per-call overhead); MPFR when a value leaves the double range. */
 static int propagate(lws *w, const mpfr_t mu, const mpfr_t E0, mpfr_t En, mpfr_t Esup)
 {
-    if (!step_consts(w, mu)) return 0;
+    int c = step_consts(w, mu);
+    if (c < 0) return 0;
+    if (w->fast) {
+        double cE = w->sc_d[c][0], cP = w->sc_d[c][1], eK = w->sc_d[c][2];
+        double e0 = mpfr_get_d(E0, MPFR_RNDU), dd = mpfr_get_d(w->Dd, MPFR_RNDU);
+        double hr = mpfr_get_d(&w->h->right, MPFR_RNDU), Kd = (double)w->K, r1 = 0.0, r2, en, es;
+        /* Di as doubles (exact at 53 bits, or +inf: then MPFR below) */
+        if (!w->dnd)
+            for (long k = 0; k < w->K; k++) w->Did[k] = mpfr_get_d(w->Di[k], MPFR_RNDU);
+        int saved = dvc_rnd_save();
+        dvc_rnd_set(FE_UPWARD);
+        /* every operand materialised after the switch (GCC PR 34678,
+         * src/rounding.h) */
+        DVC_FP_PIN(cE);
+        DVC_FP_PIN(cP);
+        DVC_FP_PIN(eK);
+        DVC_FP_PIN(e0);
+        DVC_FP_PIN(dd);
+        DVC_FP_PIN(hr);
+        DVC_FP_PIN(Kd);
+        DVC_FP_PIN(r1);
+        /* (h/K) max(1, eK) sum_k eK^{K-1-k} Di_k by Horner */
+        for (long k = 0; k < w->K; k++) {
+            r1 = r1 * eK;
+            r1 = r1 + w->Did[k];
+        }
+        if (mpfr_sgn(mu) > 0) r1 = r1 * eK;
+        r1 = r1 * hr;
+        r1 = r1 / Kd;
+        r2 = cE * e0;
+        en = r2 + r1;
+        r1 = cP * dd;
+        es = r2 + r1;
+        DVC_FP_PIN(en);
+        DVC_FP_PIN(es);
+        dvc_rnd_restore(saved);
+        if (isfinite(en) && isfinite(es) && isfinite(e0) && isfinite(dd)) {
+            mpfr_set_d(En, en, MPFR_RNDU);
+            mpfr_set_d(Esup, es, MPFR_RNDU);
+            return 1;
+        }
+    }
+    if (w->dnd) {
+        for (long k = 0; k < w->K; k++) mpfr_set_d(w->Di[k], w->Did[k], MPFR_RNDU);
+        w->dnd = 0;
+    }
     /* (h/K) max(1, eK) sum_k eK^{K-1-k} Di_k by Horner */
     mpfr_set_zero(w->r1, 1);
     for (long k = 0; k < w->K; k++) {
-        mpfr_mul(w->r1, w->r1, w->eK, MPFR_RNDU);
+        mpfr_mul(w->r1, w->r1, w->sc_v[c][2], MPFR_RNDU);
         mpfr_add(w->r1, w->r1, w->Di[k], MPFR_RNDU);
     }
-    if (mpfr_sgn(mu) > 0) mpfr_mul(w->r1, w->r1, w->eK, MPFR_RNDU);
+    if (mpfr_sgn(mu) > 0) mpfr_mul(w->r1, w->r1, w->sc_v[c][2], MPFR_RNDU);
     mpfr_mul(w->r1, w->r1, &w->h->right, MPFR_RNDU);
     mpfr_div_si(w->r1, w->r1, w->K, MPFR_RNDU);
-    mpfr_mul(w->r2, w->cE, E0, MPFR_RNDU);
+    mpfr_mul(w->r2, w->sc_v[c][0], E0, MPFR_RNDU);
     mpfr_add(En, w->r2, w->r1, MPFR_RNDU);
-    mpfr_mul(w->r1, w->cP, w->Dd, MPFR_RNDU);
+    mpfr_mul(w->r1, w->sc_v[c][1], w->Dd, MPFR_RNDU);
     mpfr_add(Esup, w->r2, w->r1, MPFR_RNDU);
     return mpfr_number_p(En) && mpfr_number_p(Esup);
 }
@@ -373,7 +523,7 @@ static dvc_status fast_init(lws *w)
     /* av 2 x 2Kn, rp and fk 2 x Kn each, gk 2Km, ym gm 4m, fm Fs 4n, C c0 3Kn, Dp Di
      * 2K, defect scratch 12n + 4m, Lr and the set's box 4n, lohner scratch */
     sz = 4 * K * n + 4 * K * n + 2 * K * m + 4 * m + 4 * n + 3 * K * n + 2 * K + 12 * n + 4 * m + 4 * n +
-         (long)dvc_lnf_lohner_scratch_(n);
+         6 * n + 4 * m + (long)dvc_lnf_lohner_scratch_(n);
     w->fbuf = calloc((size_t)sz, sizeof(double));
     w->fG = calloc((size_t)w->npat, sizeof(dvc_dlvi_fspm));
     if (!w->fbuf || !w->fG) {
@@ -408,6 +558,16 @@ static dvc_status fast_init(lws *w)
     w->Lrh = b, b += n;
     w->ol = b, b += n;
     w->oh = b, b += n;
+    w->dxl = b, b += n;
+    w->dxh = b, b += n;
+    w->xml = b, b += n;
+    w->xmh = b, b += n;
+    w->Xl = b, b += n;
+    w->Xh = b, b += n;
+    w->ql = b, b += m;
+    w->qh = b, b += m;
+    w->gql = b, b += m;
+    w->gqh = b, b += m;
     w->lscr = b;
     w->fast = 1;
     /* all three built (no short circuit), so that all three can be cleared */
@@ -540,8 +700,10 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
         return DVC_OK;
     }
     if ((st = dvc_dlvi_tf_eval_(&w->g, w->gk, t, "g")) != DVC_OK) return st;
-    dvc_ivec_set_d(w->tn_, r->x + j * n);
-    q_of(w, w->qbox, w->tn_, w->gk);
+    if (!w->fast || !q_fast(w, w->qbox, r->x + j * n, r->x + j * n, w->gk)) {
+        dvc_ivec_set_d(w->tn_, r->x + j * n);
+        q_of(w, w->qbox, w->tn_, w->gk);
+    }
     st = dvc_lvi_solve(w->lg, w->solver, w->qbox, have_y ? r->y + j * m : NULL);
     if (st != DVC_OK) return dvc_error_context(st, "LVI at the grid point: ");
     for (long a = 0; a < m; a++) {
@@ -552,10 +714,30 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
      * <= ||G_F Q e(t_j)|| on a single-pattern box (e in the set box pv),
      * else <= bstep c_Q E */
     if (w->yloc >= 0 && w->yset) {
-        dvc_imat_mul_vec(w->tm_, w->p->Q, w->pv);
-        dvc_imat_mul_vec(w->Y, w->J.G[w->yloc], w->tm_);
-        dvc_ivec_norm_inf(w->r1, w->Y);
-        if (!mpfr_number_p(w->r1)) mpfr_set_inf(w->r1, 1);
+        double yn = -1.0;
+        const dvc_dlvi_fspm *G = w->fast ? &w->fG[w->yloc] : NULL;
+        if (w->lfast && G && G->start && G->ok) {
+            /* the box of e(t_j) is in ol, oh: ||G Q e|| in binary64 (mv and
+             * ninf's operations and roundings) */
+            int saved = dvc_rnd_save();
+            dvc_rnd_set(FE_UPWARD);
+            for (long a = 0; a < m; a++) w->ql[a] = w->qh[a] = w->gql[a] = w->gqh[a] = 0.0;
+            dvc_dlvi_spm_addmul_u_(w->ql, w->qh, &w->fQ, w->ol, w->oh);
+            dvc_dlvi_spm_addmul_u_(w->gql, w->gqh, G, w->ql, w->qh);
+            yn = 0.0;
+            for (long a = 0; a < m; a++) yn = fmax(yn, dvc_fi_mag_(w->gql[a], w->gqh[a]));
+            dvc_rnd_restore(saved);
+            if (!isfinite(yn)) yn = -1.0;
+        }
+        if (yn >= 0) {
+            mpfr_set_d(w->r1, yn, MPFR_RNDU);
+        } else {
+            pv_mpfi(w);
+            mv(w, w->tm_, w->p->Q, w->pv);
+            mv(w, w->Y, w->J.G[w->yloc], w->tm_);
+            ninf(w, w->r1, w->Y);
+            if (!mpfr_number_p(w->r1)) mpfr_set_inf(w->r1, 1);
+        }
     } else {
         mpfr_mul(w->r1, w->bstep, w->nrm[w->cur]->c_Q, MPFR_RNDU);
         mpfr_mul(w->r1, w->r1, w->Ei, MPFR_RNDU);
@@ -563,7 +745,7 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
     mpfr_set_zero(w->r2, 1);
     for (long a = 0; a < m; a++) {
         mpfi_sub_d(w->s, r->yhat[j * m + a], r->y[j * m + a]);
-        dvc_ival_mag(w->sc.a, w->s);
+        imag(w, w->sc.a, w->s);
         mpfr_max(w->r2, w->r2, w->sc.a, MPFR_RNDU);
     }
     mpfr_add(r->eps_y[j], w->r1, w->r2, MPFR_RNDU);
@@ -573,20 +755,38 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
 
 /* C = -(f'(t) + B G g'(t)) (the g term only on a single-pattern step
  * k_aff >= 0: elsewhere the LVI box covers g) and c0 = mid C, over the
- * time interval t (a piece or the whole step). 0 when a derivative cannot be enclosed (the piece then
+ * time interval t (a piece or the whole step); tv not NULL: also f(tv)
+ * into w->fm (w->fmv). 0 when a derivative cannot be enclosed (the piece then
  * keeps the box r of the values). */
-static int piece_deriv(lws *w, long k_aff, const mpfi_t t)
+static int piece_deriv(lws *w, long k_aff, const mpfi_t t, mpfi_srcptr tv)
 {
     long n = w->n, m = w->m;
     dvc_status st = DVC_OK;
-    if (w->f.eval == NULL) dvc_ivec_zero(w->C);
-    else st = w->f.deriv(w->C, t, w->f.ctx);
+    if (w->f.eval == NULL) {
+        dvc_ivec_zero(w->C);
+    } else if (tv != NULL) {
+        /* with f(tv) into w->fm in the same call (one pass of an
+         * expression); fmv when that value is a finite enclosure, else the
+         * caller evaluates it again (and gets the message) */
+        st = dvc_tfun_cb_val_deriv(&w->f, w->fm, w->C, tv, t);
+        if (st == DVC_OK) {
+            w->fmv = 1;
+            for (long c = 0; c < n; c++)
+                if (!dvc_ival_is_finite(w->fm->e[c]) || !dvc_ival_is_valid(w->fm->e[c])) w->fmv = 0;
+        } else {
+            dvc_error_reset();
+            st = w->f.deriv(w->C, t, w->f.ctx);
+        }
+    } else {
+        st = w->f.deriv(w->C, t, w->f.ctx);
+    }
     if (st == DVC_OK) dvc_ivec_set(w->Fd, w->C);
-    if (st == DVC_OK && m > 0 && k_aff >= 0 && w->g.eval != NULL) {
+    /* a constant g (cst_eval) has g' = 0: no term */
+    if (st == DVC_OK && m > 0 && k_aff >= 0 && w->g.eval != NULL && w->g.eval != cst_eval) {
         st = w->g.deriv(w->gd, t, w->g.ctx);
         if (st == DVC_OK) {
-            dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->gd);
-            dvc_imat_mul_vec(w->a, w->p->B, w->tm_);
+            mv(w, w->tm_, w->J.G[k_aff], w->gd);
+            mv(w, w->a, w->p->B, w->tm_);
             dvc_ivec_add(w->C, w->C, w->a);
         }
     }
@@ -679,22 +879,28 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
     }
     memset(&io, 0, sizeof io);
     /* f, g at the pieces' midpoints tau_k where they are not taken from
-     * f(t_m) and the derivative (MPFI, as in the loop) */
-    if ((!fone && w->f.eval != NULL) || (m > 0 && w->g.eval != NULL) || !dstep) {
+     * f(t_m) and the derivative, or constant (MPFI, as in the loop) */
+    int gvar = m > 0 && w->g.eval != NULL && w->g.eval != cst_eval;
+    if ((!fone && w->f.eval != NULL) || gvar || !dstep) {
+        int wantf = !fone && w->f.eval != NULL;
         for (long k = 0; k < K; k++) {
             piece_mid(w, k, K);
+            w->fmv = 0;
             if (!dstep) {
-                /* the piece's derivative enclosure */
+                /* the piece's derivative enclosure (and f(tau_k) with it
+                 * into w->fm, unused on such steps otherwise) */
                 piece_span(w, k, K);
-                if (!piece_deriv(w, k_aff, w->tpk)) return DVC_OK;
+                if (!piece_deriv(w, k_aff, w->tpk, wantf ? w->tk : NULL)) return DVC_OK;
                 to_d(w->Cl + k * n, w->Ch + k * n, w->C);
                 for (long c = 0; c < n; c++) w->c0d[k * n + c] = mpfr_get_d(&w->c0->e[c]->left, MPFR_RNDN);
             }
-            if (!fone && w->f.eval != NULL) {
+            if (wantf && w->fmv) {
+                to_d(w->fkl + k * n, w->fkh + k * n, w->fm);
+            } else if (wantf) {
                 if ((st = dvc_dlvi_tf_eval_(&w->f, w->fk, w->tk, "f")) != DVC_OK) return st;
                 to_d(w->fkl + k * n, w->fkh + k * n, w->fk);
             }
-            if (m > 0 && w->g.eval != NULL) {
+            if (gvar) {
                 if ((st = dvc_dlvi_tf_eval_(&w->g, w->gk, w->tk, "g")) != DVC_OK) return st;
                 to_d(w->gkl + k * m, w->gkh + k * m, w->gk);
             }
@@ -703,6 +909,8 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
     if (m > 0 && w->g.eval == NULL) {
         memset(w->gkl, 0, (size_t)(K * m) * sizeof(double));
         memset(w->gkh, 0, (size_t)(K * m) * sizeof(double));
+    } else if (m > 0 && !gvar) {
+        for (long k = 0; k < K; k++) to_d(w->gkl + k * m, w->gkh + k * m, w->gc);
     }
     io.fone = fone || w->f.eval == NULL;
     if (w->f.eval == NULL) {
@@ -773,23 +981,47 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
     const double *xi = r->x + i * n, *xn = r->x + (i + 1) * n;
     const dvc_dlvi_problem_struct *p = w->p;
     dvc_status st;
-    for (long k = 0; k < n; k++) {
-        mpfi_set_d(w->dx->e[k], xn[k]);
-        mpfi_sub_d(w->dx->e[k], w->dx->e[k], xi[k]);
-        mpfi_div_2ui(w->xm->e[k], w->dx->e[k], 1);
-        mpfi_add_d(w->xm->e[k], w->xm->e[k], xi[k]);
-        mpfi_interv_d(w->X->e[k], fmin(xi[k], xn[k]), fmax(xi[k], xn[k]));
+    if (w->fast) {
+        /* the operations below in binary64 under FE_UPWARD (MPFI's
+         * roundings); MPFI copies only when an MPFI part needs them */
+        int saved = dvc_rnd_save();
+        dvc_rnd_set(FE_UPWARD);
+        for (long k = 0; k < n; k++) {
+            w->dxh[k] = xn[k] - xi[k];
+            w->dxl[k] = -(xi[k] - xn[k]);
+            w->xmh[k] = xi[k] + w->dxh[k] * 0.5;
+            w->xml[k] = -((-xi[k]) + (-w->dxl[k]) * 0.5);
+            w->Xl[k] = fmin(xi[k], xn[k]);
+            w->Xh[k] = fmax(xi[k], xn[k]);
+        }
+        dvc_rnd_restore(saved);
+        w->xmp = 0;
+    } else {
+        for (long k = 0; k < n; k++) {
+            mpfi_set_d(w->dx->e[k], xn[k]);
+            mpfi_sub_d(w->dx->e[k], w->dx->e[k], xi[k]);
+            mpfi_div_2ui(w->xm->e[k], w->dx->e[k], 1);
+            mpfi_add_d(w->xm->e[k], w->xm->e[k], xi[k]);
+            mpfi_interv_d(w->X->e[k], fmin(xi[k], xn[k]), fmax(xi[k], xn[k]));
+        }
+        w->xmp = 1;
     }
     mpfi_add(w->tm, w->ti, w->tn);
     mpfi_div_2ui(w->tm, w->tm, 1);
     if (m > 0) {
         if ((st = dvc_dlvi_tf_eval_(&w->g, w->gm, w->tm, "g")) != DVC_OK) return st;
-        q_of(w, w->qm, w->xm, w->gm);
+        if (!w->fast || !q_fast(w, w->qm, w->xml, w->xmh, w->gm)) {
+            x_mpfi(w);
+            q_of(w, w->qm, w->xm, w->gm);
+        }
         st = dvc_lvi_solve(w->lm, w->solver, w->qm, r->y + (i + 1) * m);
         if (st != DVC_OK) return dvc_error_context(st, "LVI at the step's midpoint: ");
         dvc_ivec_set(w->ym, w->lm->y);
         if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
-        q_of(w, w->qbox, w->X, w->Gk);
+        if (!w->fast || !q_fast(w, w->qbox, w->Xl, w->Xh, w->Gk)) {
+            x_mpfi(w);
+            q_of(w, w->qbox, w->X, w->Gk);
+        }
         st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
         k_aff = pat_slot(w, box_pattern(w->lb, st, m));
         if (k_aff < 0) {
@@ -799,7 +1031,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
                 /* Lemma 2.1 about the midpoint: S(q) in [ym] +- beta ||q - q_mid|| */
                 dvc_error_reset();
                 dvc_ivec_sub(w->Y, w->qbox, w->qm);
-                dvc_ivec_norm_inf(w->r1, w->Y);
+                ninf(w, w->r1, w->Y);
                 mpfr_mul(w->r1, w->r1, w->beta, MPFR_RNDU);
                 dvc_ivec_inflate(w->Y, w->ym, w->r1);
             }
@@ -811,7 +1043,8 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
      * it is narrow (smooth f, g; a table between two samples): the
      * remainder (s - tau)(C - c0) is then second order already. A wide one
      * (a table sample inside the step) is redone per piece. */
-    int dstep = w->deriv && piece_deriv(w, k_aff, w->tstep);
+    w->fmv = 0;
+    int dstep = w->deriv && piece_deriv(w, k_aff, w->tstep, w->tm);
     if (dstep) {
         /* a heuristic (either choice is sound): the step's enclosure when
          * its remainder, (h/2K) rad C per unit time, would add less than 1%
@@ -829,8 +1062,10 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
      * the current radius over the horizon (fewer evaluations of f) */
     int fone = 0;
     if (dstep) {
-        dvc_ivec_set(w->Cs, w->C);
-        dvc_ivec_set(w->cs0, w->c0);
+        /* the step's C, c0 kept in Cs, cs0 (C, c0 are rewritten per piece
+         * before they are read again) */
+        ivec_swap(w->Cs, w->C);
+        ivec_swap(w->cs0, w->c0);
         if (w->f.eval != NULL) {
             double rc = 0.0, hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
             for (long c = 0; c < n; c++)
@@ -838,8 +1073,8 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             fone = mpfr_get_d(&w->p->T->right, MPFR_RNDU) * 0.5 * hh * rc <= 0.01 * w->info->rad[i];
         }
         if (fone) {
-            dvc_ivec_set(w->Fs, w->Fd);
-            if ((st = dvc_dlvi_tf_eval_(&w->f, w->fm, w->tm, "f")) != DVC_OK) return st;
+            ivec_swap(w->Fs, w->Fd);
+            if (!w->fmv && (st = dvc_dlvi_tf_eval_(&w->f, w->fm, w->tm, "f")) != DVC_OK) return st;
         }
     }
     if (m > 0 && k_aff < 0) dvc_ivec_set(w->Ycr, w->Y);
@@ -849,6 +1084,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         if ((st = defect_fast(w, r, i, k_aff, fone, dstep)) != DVC_OK) return st;
         if (w->fdef) return DVC_OK;
     }
+    x_mpfi(w);
     for (long k = 0; k < K; k++) {
         /* piece [t_i + k h/K, t_i + (k+1) h/K]; f, g frozen at its midpoint tau */
         piece_mid(w, k, K);
@@ -879,7 +1115,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             dvc_ivec_set(w->c0, w->cs0);
             dk = 1;
         } else if (w->deriv) {
-            dk = piece_deriv(w, kp, w->tpk);
+            dk = piece_deriv(w, kp, w->tpk, NULL);
         }
         if (dk) {
             mpfi_div_si(w->s, w->h, 2 * K);
@@ -895,8 +1131,8 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             if (m > 0 && kp >= 0) {
                 if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tpk, "g")) != DVC_OK) return st;
                 dvc_ivec_sub(w->Gk, w->Gk, w->gk);
-                dvc_imat_mul_vec(w->tm_, w->J.G[kp], w->Gk);
-                dvc_imat_mul_vec(w->a, p->B, w->tm_);
+                mv(w, w->tm_, w->J.G[kp], w->Gk);
+                mv(w, w->a, p->B, w->tm_);
                 dvc_ivec_sub(w->rp[k], w->rp[k], w->a);
             }
         }
@@ -908,28 +1144,28 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             dvc_ivec_scale(w->pv, w->v, w->dx);
             dvc_ivec_add(w->pv, w->pv, w->xm);
             /* a = dx/h - A p - B y - f(tau) */
-            dvc_imat_mul_vec(a, p->A, w->pv);
+            mv(w, a, p->A, w->pv);
             dvc_ivec_add(a, a, w->fk);
             if (m > 0) {
                 if (k_aff >= 0) {
                     /* S affine on the box: y = ym + G (Q sigma dx + g(tau) - g_mid) */
                     dvc_ivec_scale(w->tn_, w->v, w->dx);
-                    dvc_imat_mul_vec(w->tm_, p->Q, w->tn_);
+                    mv(w, w->tm_, p->Q, w->tn_);
                     dvc_ivec_add(w->tm_, w->tm_, w->gk);
                     dvc_ivec_sub(w->Y, w->tm_, w->gm);
-                    dvc_imat_mul_vec(w->tm_, w->J.G[k_aff], w->Y);
+                    mv(w, w->tm_, w->J.G[k_aff], w->Y);
                     dvc_ivec_add(w->Y, w->tm_, w->ym);
                 } else if (kp >= 0) {
                     /* affine on the piece's box: y = yma + G (Q (sigma - sigma_a) dx) */
                     mpfi_sub(w->s, w->v, w->tpk_sa);
                     dvc_ivec_scale(w->tn_, w->s, w->dx);
-                    dvc_imat_mul_vec(w->tm_, p->Q, w->tn_);
-                    dvc_imat_mul_vec(w->Y, w->J.G[kp], w->tm_);
+                    mv(w, w->tm_, p->Q, w->tn_);
+                    mv(w, w->Y, w->J.G[kp], w->tm_);
                     dvc_ivec_add(w->Y, w->Y, w->yma);
                 } else {
                     dvc_ivec_set(w->Y, w->Ycr);
                 }
-                dvc_imat_mul_vec(w->tn_, p->B, w->Y);
+                mv(w, w->tn_, p->B, w->Y);
                 dvc_ivec_add(a, a, w->tn_);
             }
             for (long c = 0; c < n; c++) {
@@ -955,15 +1191,14 @@ static int defect_norm(lws *w, const dvc_lognorm_info_struct *nr)
     if (w->fdef) {
         double dd;
         if (dvc_lnf_defect_norm_(nr, w->K, w->avl, w->avh, w->rpl, w->rph, w->Dpd, w->Did, &dd) == 0) {
-            for (long k = 0; k < w->K; k++) {
-                mpfr_set_d(w->Dp[k], w->Dpd[k], MPFR_RNDU);
-                mpfr_set_d(w->Di[k], w->Did[k], MPFR_RNDU);
-            }
+            /* Di stays in doubles for propagate (Dp only gives Dd) */
+            w->dnd = 1;
             mpfr_set_d(w->Dd, dd, MPFR_RNDU);
             return 1;
         }
         defect_mpfi(w);
     }
+    w->dnd = 0;
     mpfr_set_zero(w->Dd, 1);
     for (long k = 0; k < w->K; k++) {
         dvc_lognorm_vnorm_(w->Dp[k], nr, w->av[2 * k], &w->sc);
@@ -1062,10 +1297,25 @@ static dvc_status lohner_init(lws *w)
     return DVC_OK;
 }
 
+/* r of the error set in MPFI from its doubles (after binary64 steps) */
+static void lr_mpfi(lws *w)
+{
+    if (!w->lrd) return;
+    from_d(w->Lr, w->Lrl, w->Lrh);
+    w->lrd = 0;
+}
+
+/* The box of the last binary64 error-set step into w->pv */
+static void pv_mpfi(lws *w)
+{
+    if (w->lfast) from_d(w->pv, w->ol, w->oh);
+}
+
 /* The set {e : |e_k| <= rad} (c = 0, B = I). */
 static void lohner_reset(lws *w, const mpfr_t rad)
 {
     long n = w->n;
+    w->lrd = 0;
     memset(w->Lc, 0, (size_t)n * sizeof(double));
     memset(w->LB, 0, (size_t)(n * n) * sizeof(double));
     for (long k = 0; k < n; k++) {
@@ -1220,6 +1470,7 @@ static long lohner_cache(lws *w, long pat)
 static int lohner_step(lws *w, long pat, dvc_ivec_t out)
 {
     long n = w->n, K = w->K, c = lohner_cache(w, pat);
+    w->lfast = 0;
     if (c < 0) return 0;
     if (w->fdef && w->lc[c].Pd != NULL) {
         dvc_lnf_lohner_io io;
@@ -1243,18 +1494,21 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
         io.rhi = w->rph;
         io.c = w->Lc;
         io.B = w->LB;
-        to_d(w->Lrl, w->Lrh, w->Lr);
+        if (!w->lrd) to_d(w->Lrl, w->Lrh, w->Lr);
         io.Lrlo = w->Lrl;
         io.Lrhi = w->Lrh;
         io.outlo = w->ol;
         io.outhi = w->oh;
         io.w = w->lscr;
         if (dvc_lnf_lohner_(&io) == 0) {
-            from_d(w->Lr, w->Lrl, w->Lrh);
-            from_d(out, w->ol, w->oh);
+            /* r stays in Lrl, Lrh and the box in ol, oh (out) until an
+             * MPFI part needs them (lr_mpfi, pv_mpfi) */
+            w->lrd = 1;
+            w->lfast = 1;
             return 1;
         }
     }
+    lr_mpfi(w);
     defect_mpfi(w);
     /* V encloses the integral: piece k gives (h/K) Phim A_mid +- rho2
      * ||A_mid|| (midpoint rule for the constant part), (h/K) Phik R_k (mean
@@ -1265,21 +1519,21 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
     for (long k = 0; k < K; k++) {
         dvc_ivec_add(w->Lt, w->av[2 * k], w->av[2 * k + 1]);
         for (long j = 0; j < n; j++) mpfi_div_2ui(w->Lt->e[j], w->Lt->e[j], 1);
-        dvc_imat_mul_vec(w->Ly, w->lc[c].Phim[k], w->Lt);
+        mv(w, w->Ly, w->lc[c].Phim[k], w->Lt);
         dvc_ivec_addmul(w->Lv, w->tk, w->Ly);
-        dvc_ivec_norm_inf(w->r1, w->Lt);
+        ninf(w, w->r1, w->Lt);
         mpfr_mul(w->r1, w->r1, w->lc[c].rho2, MPFR_RNDU);
         dvc_ivec_inflate(w->Lv, w->Lv, w->r1);
-        dvc_imat_mul_vec(w->Ly, w->lc[c].Phik[k], w->rp[k]);
+        mv(w, w->Ly, w->lc[c].Phik[k], w->rp[k]);
         dvc_ivec_addmul(w->Lv, w->tk, w->Ly);
         dvc_ivec_sub(w->Lt, w->av[2 * k + 1], w->av[2 * k]);
-        dvc_ivec_norm_inf(w->r1, w->Lt);
+        ninf(w, w->r1, w->Lt);
         mpfr_mul(w->r1, w->r1, w->lc[c].rho, MPFR_RNDU);
         dvc_ivec_inflate(w->Lv, w->Lv, w->r1);
     }
     /* Y = Phi c - V; c' = mid Y */
     dvc_ivec_set_d(w->Lt, w->Lc);
-    dvc_imat_mul_vec(w->Ly, w->lc[c].Phi, w->Lt);
+    mv(w, w->Ly, w->lc[c].Phi, w->Lt);
     dvc_ivec_sub(w->Ly, w->Ly, w->Lv);
     /* M = Phi B; B' = frame of mid M */
     dvc_imat_set_d(w->LBp, w->LB);
@@ -1295,11 +1549,11 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
     /* r' = (B'^{-1} M) r + B'^{-1} (Y - c') */
     for (long j = 0; j < n; j++) mpfi_sub_d(w->Ly->e[j], w->Ly->e[j], w->Lc[j]);
     dvc_imat_mul(w->LT1, w->LBi, w->LM);
-    dvc_imat_mul_vec(w->Lt, w->LT1, w->Lr);
-    dvc_imat_mul_vec(w->Lv, w->LBi, w->Ly);
+    mv(w, w->Lt, w->LT1, w->Lr);
+    mv(w, w->Lv, w->LBi, w->Ly);
     dvc_ivec_add(w->Lr, w->Lt, w->Lv);
     /* box of c' + B' r' */
-    dvc_imat_mul_vec(out, w->LBp, w->Lr);
+    mv(w, out, w->LBp, w->Lr);
     for (long j = 0; j < n; j++) mpfi_add_d(out->e[j], out->e[j], w->Lc[j]);
     return dvc_ivec_is_finite(out) && dvc_ivec_is_finite(w->Lr);
 }
@@ -1310,6 +1564,7 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
 static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
 {
     long n = w->n, K = w->K;
+    lr_mpfi(w);
     defect_mpfi(w);
     dvc_ivec_zero(w->Lv);
     mpfi_div_si(w->tk, w->h, K);
@@ -1324,7 +1579,7 @@ static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
         mpfi_interv_fr(w->Lt->e[j], rad, rad);
         mpfr_neg(&w->Lt->e[j]->left, rad, MPFR_RNDD);
     }
-    dvc_imat_mul_vec(w->Ly, w->Jhull, w->Lt);
+    mv(w, w->Ly, w->Jhull, w->Lt);
     dvc_ivec_scale(w->Ly, w->h, w->Ly);
     dvc_ivec_sub(w->Ly, w->Ly, w->Lv);
     /* c' = c + mid W, r' = r + B^{-1} (W - mid W), B unchanged */
@@ -1343,9 +1598,9 @@ static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
         mpfi_sub_d(w->v, w->v, w->Lc[j]);
         mpfi_add(w->Ly->e[j], w->Ly->e[j], w->v);
     }
-    dvc_imat_mul_vec(w->Lv, w->LBi, w->Ly);
+    mv(w, w->Lv, w->LBi, w->Ly);
     dvc_ivec_add(w->Lr, w->Lr, w->Lv);
-    dvc_imat_mul_vec(out, w->LBp, w->Lr);
+    mv(w, out, w->LBp, w->Lr);
     for (long j = 0; j < n; j++) mpfi_add_d(out->e[j], out->e[j], w->Lc[j]);
     return dvc_ivec_is_finite(out) && dvc_ivec_is_finite(w->Lr);
 }
@@ -1382,9 +1637,26 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
          * there: every segment between them meets one piece only */
         mpfr_max(w->Es, w->Ei, w->Esup, MPFR_RNDU);
         mpfr_mul(w->r1, w->Es, w->nrm[a]->c_inf, MPFR_RNDU);
-        dvc_ivec_inflate(w->X, w->X, w->r1);
         if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
-        q_of(w, w->qbox, w->X, w->Gk);
+        if (w->fast) {
+            /* X +- r1 in doubles (dvc_ivec_inflate's roundings) */
+            double r1 = mpfr_get_d(w->r1, MPFR_RNDU);
+            int saved = dvc_rnd_save();
+            dvc_rnd_set(FE_UPWARD);
+            DVC_FP_PIN(r1);
+            for (long k = 0; k < w->n; k++) {
+                w->Xh[k] = w->Xh[k] + r1;
+                w->Xl[k] = -((-w->Xl[k]) + r1);
+            }
+            dvc_rnd_restore(saved);
+            if (w->xmp) dvc_ivec_inflate(w->X, w->X, w->r1);
+        } else {
+            dvc_ivec_inflate(w->X, w->X, w->r1);
+        }
+        if (!w->fast || !q_fast(w, w->qbox, w->Xl, w->Xh, w->Gk)) {
+            x_mpfi(w);
+            q_of(w, w->qbox, w->X, w->Gk);
+        }
         st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
         loc = pat_slot(w, box_pattern(w->lb, st, m));
         dvc_error_reset();
@@ -1437,6 +1709,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
         /* the error set, where one pattern holds over the a priori box and
          * the defect's affine data are available; else a box from E */
         int okl;
+        w->lfast = 0;
         if (loc >= 0 && pat == loc) {
             okl = lohner_step(w, loc, w->pv);
         } else {
@@ -1444,11 +1717,20 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
             mpfr_mul(w->r2, w->r2, w->nrm[w->cur]->c_inf, MPFR_RNDU);
             okl = lohner_change(w, w->r2, w->pv);
         }
-        if (okl) {
+        if (okl && w->lfast) {
+            /* the box is in w->ol, w->oh: its norms in binary64 (the same
+             * operations as the MPFI ones, rounded up) */
+            double vn = dvc_lnf_vnorm_(w->nrm[w->cur], w->ol, w->oh), vi = 0.0;
+            w->yset = 1;
+            if (isfinite(vn) && vn < mpfr_get_d(w->En, MPFR_RNDU)) mpfr_set_d(w->En, vn, MPFR_RNDU);
+            for (long k = 0; k < w->n; k++) vi = fmax(vi, fmax(fabs(w->ol[k]), fabs(w->oh[k])));
+            rad_l = vi;
+            info->n_set++;
+        } else if (okl) {
             w->yset = 1;
             dvc_lognorm_vnorm_(w->r1, w->nrm[w->cur], w->pv, &w->sc);
             if (mpfr_cmp(w->r1, w->En) < 0) mpfr_set(w->En, w->r1, MPFR_RNDU);
-            dvc_ivec_norm_inf(w->r1, w->pv);
+            ninf(w, w->r1, w->pv);
             rad_l = mpfr_get_d(w->r1, MPFR_RNDU);
             info->n_set++;
         } else {
@@ -1472,8 +1754,25 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
         if (m > 0) {
             if ((st = dvc_dlvi_tf_lip_(&w->g, w->Lg, w->tstep, "g")) != DVC_OK) return st;
             r->Lg[i] = mpfr_get_d(w->Lg, MPFR_RNDU);
-            dvc_imat_mul_vec(w->tm_, w->p->Q, w->dx);
-            dvc_ivec_norm_inf(w->r1, w->tm_);
+            double qd = -1.0;
+            if (w->fast) {
+                /* ||Q dx||_inf in doubles (mv and ninf's roundings) */
+                int saved = dvc_rnd_save();
+                dvc_rnd_set(FE_UPWARD);
+                for (long a2 = 0; a2 < m; a2++) w->ql[a2] = w->qh[a2] = 0.0;
+                dvc_dlvi_spm_addmul_u_(w->ql, w->qh, &w->fQ, w->dxl, w->dxh);
+                qd = 0.0;
+                for (long a2 = 0; a2 < m; a2++) qd = fmax(qd, dvc_fi_mag_(w->ql[a2], w->qh[a2]));
+                dvc_rnd_restore(saved);
+                if (!isfinite(qd)) qd = -1.0;
+            }
+            if (qd >= 0) {
+                mpfr_set_d(w->r1, qd, MPFR_RNDU);
+            } else {
+                x_mpfi(w);
+                mv(w, w->tm_, w->p->Q, w->dx);
+                ninf(w, w->r1, w->tm_);
+            }
             mpfr_mul(w->r2, w->Lg, &w->h->right, MPFR_RNDU);
             mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
             mpfr_mul(w->r2, w->Es, nr->c_Q, MPFR_RNDU);

@@ -22,6 +22,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 
 typedef long double ld;
 typedef struct {
@@ -355,37 +356,34 @@ static li cos_r(li r)
     return widen(horner(INVFACT, 0, 2, 11, 1, lsqr(r)), E_COS);
 }
 
+/* An end of the interval reduced, x = k pi/2 + r, with sin r and cos r
+ * computed on first use (sin and cos of one interval share them). */
+typedef struct {
+    long k;
+    li r, s, c;
+    int has_s, has_c;
+} trig_end;
+
 /* sin(k pi/2 + r + q pi/2) */
-static li trig_kr(long k, li r, int q)
+static li trig_kr(trig_end *e, int q)
 {
-    switch ((int)(((k + q) % 4 + 4) % 4)) {
-    case 0: return sin_r(r);
-    case 1: return cos_r(r);
-    case 2: return lneg(sin_r(r));
-    default: return lneg(cos_r(r));
+    int m = (int)(((e->k + q) % 4 + 4) % 4);
+    if (m == 0 || m == 2) {
+        if (!e->has_s) e->s = sin_r(e->r), e->has_s = 1;
+        return m == 0 ? e->s : lneg(e->s);
     }
+    if (!e->has_c) e->c = cos_r(e->r), e->has_c = 1;
+    return m == 1 ? e->c : lneg(e->c);
 }
 
-/* sin (q = 0) or cos (q = 1) over the interval a. */
-static int trig(dvc_di *r, dvc_di a, int q)
+/* sin (q = 0) or cos (q = 1) over [a.lo, a.hi] from its reduced ends. */
+static int trig_q(dvc_di *r, trig_end *ea, trig_end *eb, int q)
 {
-    long ka, kb;
-    li ra, rb, va, vb;
-    if (!isfinite(a.lo) || !isfinite(a.hi)) return 1;
-    if (dn_add(a.hi, -a.lo) > 0x1.921fb54442d19p+2) { /* > 2 pi: a full period */
-        *r = di(-1, 1);
-        return 0;
-    }
-    if (red_pio2(a.lo, &ka, &ra) || red_pio2(a.hi, &kb, &rb)) return 1;
-    /* an end that may or may not lie beyond an extremum: refuse */
-    if ((ra.lo < 0 && ra.hi >= 0) || (ra.lo <= 0 && ra.hi > 0)) return 1;
-    if ((rb.lo < 0 && rb.hi >= 0) || (rb.lo <= 0 && rb.hi > 0)) return 1;
-    va = trig_kr(ka, ra, q);
-    vb = a.lo == a.hi ? va : trig_kr(kb, rb, q);
+    li va = trig_kr(ea, q), vb = trig_kr(eb, q);
     int hi1 = 0, lo1 = 0;
     /* the extrema c pi/2 (c + q odd) in a: c from ka (when a.lo <= ka pi/2)
      * to kb (when kb pi/2 <= a.hi) */
-    long c0 = ra.hi <= 0 ? ka : ka + 1, c1 = rb.lo >= 0 ? kb : kb - 1;
+    long c0 = ea->r.hi <= 0 ? ea->k : ea->k + 1, c1 = eb->r.lo >= 0 ? eb->k : eb->k - 1;
     if (c1 - c0 > 4) c1 = c0 + 4;
     for (long c = c0; c <= c1; c++) {
         int m = (int)(((c + q) % 4 + 4) % 4);
@@ -399,8 +397,32 @@ static int trig(dvc_di *r, dvc_di a, int q)
     return 0;
 }
 
-int dvc_di_sin(dvc_di *r, dvc_di a) { return trig(r, a, 0); }
-int dvc_di_cos(dvc_di *r, dvc_di a) { return trig(r, a, 1); }
+/* sin into *rs and cos into *rc over the interval a (either may be NULL):
+ * the ends are reduced and their series summed once for both. */
+static int trig(dvc_di *rs, dvc_di *rc, dvc_di a)
+{
+    trig_end ea, eb, *pb = &eb;
+    if (!isfinite(a.lo) || !isfinite(a.hi)) return 1;
+    if (dn_add(a.hi, -a.lo) > 0x1.921fb54442d19p+2) { /* > 2 pi: a full period */
+        if (rs) *rs = di(-1, 1);
+        if (rc) *rc = di(-1, 1);
+        return 0;
+    }
+    ea.has_s = ea.has_c = eb.has_s = eb.has_c = 0;
+    if (red_pio2(a.lo, &ea.k, &ea.r)) return 1;
+    if (a.lo == a.hi) pb = &ea; /* one end: its values serve both */
+    else if (red_pio2(a.hi, &eb.k, &eb.r)) return 1;
+    /* an end that may or may not lie beyond an extremum: refuse */
+    if ((ea.r.lo < 0 && ea.r.hi >= 0) || (ea.r.lo <= 0 && ea.r.hi > 0)) return 1;
+    if ((pb->r.lo < 0 && pb->r.hi >= 0) || (pb->r.lo <= 0 && pb->r.hi > 0)) return 1;
+    if (rs && trig_q(rs, &ea, pb, 0)) return 1;
+    if (rc && trig_q(rc, &ea, pb, 1)) return 1;
+    return 0;
+}
+
+int dvc_di_sin(dvc_di *r, dvc_di a) { return trig(r, NULL, a); }
+int dvc_di_cos(dvc_di *r, dvc_di a) { return trig(NULL, r, a); }
+int dvc_di_sincos(dvc_di *s, dvc_di *c, dvc_di a) { return trig(s, c, a); }
 
 /* ---- atan ------------------------------------------------------------------- */
 
@@ -583,13 +605,14 @@ int dvc_di_powi(dvc_di *r, dvc_di a, long n)
 int dvc_di_encl_(int f, double x, long double *lo, long double *hi)
 {
     li v;
-    long k;
+    trig_end e;
     int st;
     switch (f) {
     case 0:
     case 1:
-        st = red_pio2(x, &k, &v);
-        if (!st) v = trig_kr(k, v, f);
+        e.has_s = e.has_c = 0;
+        st = red_pio2(x, &e.k, &e.r);
+        if (!st) v = trig_kr(&e, f);
         break;
     case 2: st = exp_pt(&v, x); break;
     case 3: st = log_pt(&v, x); break;

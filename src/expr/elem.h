@@ -34,6 +34,10 @@ int dvc_di_log(dvc_di *r, dvc_di a);    /* a > 0 */
 int dvc_di_sqrt(dvc_di *r, dvc_di a);   /* a >= 0 */
 int dvc_di_sin(dvc_di *r, dvc_di a);
 int dvc_di_cos(dvc_di *r, dvc_di a);
+/* sin and cos of one interval, both (the reduction and the series of each
+ * end shared): the results of dvc_di_sin and dvc_di_cos, or nonzero when
+ * either refuses. */
+int dvc_di_sincos(dvc_di *s, dvc_di *c, dvc_di a);
 int dvc_di_atan(dvc_di *r, dvc_di a);
 int dvc_di_tanh(dvc_di *r, dvc_di a);
 int dvc_di_sinh(dvc_di *r, dvc_di a);

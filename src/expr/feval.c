@@ -19,6 +19,7 @@ struct dvc_expr_fast_s {
     double *pcst;       /* nearest doubles of the literals' midpoints */
     dvc_di *v, *d;      /* value and tangent stacks */
     dvc_di *var, *dvar; /* t, x1..xn and their tangents */
+    dvc_di *v0, *var0;  /* the value stack and variables at a second time (dvc_expr_eval_vd1) */
     double *pv;         /* stack of the double evaluator */
 };
 
@@ -42,6 +43,8 @@ void dvc_expr_fast_free_(dvc_expr_struct *e)
     free(f->d);
     free(f->var);
     free(f->dvar);
+    free(f->v0);
+    free(f->var0);
     free(f->pv);
     free(f);
     e->fast = NULL;
@@ -62,7 +65,9 @@ dvc_status dvc_expr_fast_alloc_(dvc_expr_struct *e)
     f->var = malloc(nv * sizeof *f->var);
     f->dvar = malloc(nv * sizeof *f->dvar);
     f->pv = malloc(nd * sizeof *f->pv);
-    if (!f->cst || !f->pcst || !f->v || !f->d || !f->var || !f->dvar || !f->pv) {
+    f->v0 = malloc(nd * sizeof *f->v0);
+    f->var0 = malloc(nv * sizeof *f->var0);
+    if (!f->cst || !f->pcst || !f->v || !f->d || !f->var || !f->dvar || !f->pv || !f->v0 || !f->var0) {
         dvc_expr_fast_free_(e);
         return dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
@@ -142,18 +147,23 @@ static int fop(const ins_t *in, dvc_di *v, dvc_di *d, long *spp)
         if (d) *da = dvc_di_mul(*a, t1);
         break;
     case OP_SIN:
+        /* with the tangent: sin and cos from one reduction of the ends */
         if (d) {
-            if (dvc_di_cos(&t0, *a)) return 1;
+            if (dvc_di_sincos(&t1, &t0, *a)) return 1;
             *da = dvc_di_mul(*da, t0);
+            *a = t1;
+        } else if (dvc_di_sin(a, *a)) {
+            return 1;
         }
-        if (dvc_di_sin(a, *a)) return 1;
         break;
     case OP_COS:
         if (d) {
-            if (dvc_di_sin(&t0, *a)) return 1;
+            if (dvc_di_sincos(&t0, &t1, *a)) return 1;
             *da = dvc_di_mul(*da, neg(t0));
+            *a = t1;
+        } else if (dvc_di_cos(a, *a)) {
+            return 1;
         }
-        if (dvc_di_cos(a, *a)) return 1;
         break;
     case OP_EXP:
         if (dvc_di_exp(a, *a)) return 1;
@@ -295,6 +305,84 @@ int dvc_expr_fast_run_(dvc_expr_struct *e, int deriv)
     mpfi_interv_d(e->v[0], f->v[0].lo, f->v[0].hi);
     if (deriv) mpfi_interv_d(e->d[0], f->d[0].lo, f->d[0].hi);
     return 0;
+}
+
+/* ---- value at one time and derivative over another, one pass ------------ */
+
+/* The program once over two sets of stacks: values at t0 (v0) and values
+ * with tangents over t1 (v, d). The tangent side's last instruction, when
+ * it is sin or cos, computes only what the derivative needs (the value of
+ * f over t1 is not returned). 0: done. */
+static int frun_vd(const dvc_expr_struct *e, struct dvc_expr_fast_s *f)
+{
+    long sp = 0, sp0 = 0;
+    for (long i = 0; i < e->nins; i++) {
+        const ins_t *in = &e->ins[i];
+        if (in->op == OP_CONST) {
+            f->v0[sp0++] = f->cst[in->arg];
+            f->v[sp] = f->cst[in->arg];
+            f->d[sp].lo = f->d[sp].hi = 0;
+            sp++;
+        } else if (in->op == OP_VAR) {
+            f->v0[sp0++] = f->var0[in->arg];
+            f->v[sp] = f->var[in->arg];
+            f->d[sp] = f->dvar[in->arg];
+            sp++;
+        } else {
+            if (fop(in, f->v0, NULL, &sp0)) return 1;
+            if (i == e->nins - 1 && (in->op == OP_SIN || in->op == OP_COS)) {
+                /* (sin u)' = cos(u) u', (cos u)' = -sin(u) u': the same
+                 * operations as fop's tangent, without the value */
+                dvc_di t0, *a = &f->v[sp - 1], *da = &f->d[sp - 1];
+                if (in->op == OP_SIN ? dvc_di_cos(&t0, *a) : dvc_di_sin(&t0, *a)) return 1;
+                *da = dvc_di_mul(*da, in->op == OP_SIN ? t0 : neg(t0));
+                if (!fin(*da)) return 1;
+            } else if (fop(in, f->v, f->d, &sp)) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int loadd(dvc_di *out, const mpfi_t x)
+{
+    out->lo = mpfr_get_d(&x->left, MPFR_RNDD);
+    out->hi = mpfr_get_d(&x->right, MPFR_RNDU);
+    return fin(*out);
+}
+
+int dvc_expr_fast_vd_(dvc_expr_struct *e, mpfi_t f0, mpfi_t df1, const mpfi_t T0, const mpfi_t T1)
+{
+    struct dvc_expr_fast_s *f = e->fast;
+    if (!fast_on || !f || !f->usable || e->nins == 0 || e->uses_x || !loadd(&f->var0[0], T0) ||
+        !loadd(&f->var[0], T1))
+        return 1;
+    /* variables besides t do not occur (uses_x == 0): 0, as load_vars */
+    for (long i = 1; i <= e->nvars; i++) {
+        f->var0[i].lo = f->var0[i].hi = f->var[i].lo = f->var[i].hi = 0;
+        f->dvar[i].lo = f->dvar[i].hi = 0;
+    }
+    f->dvar[0].lo = f->dvar[0].hi = 1;
+    int saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    int bad = frun_vd(e, f);
+    dvc_rnd_restore(saved);
+    if (bad) return 1;
+    mpfi_interv_d(f0, f->v0[0].lo, f->v0[0].hi);
+    mpfi_interv_d(df1, f->d[0].lo, f->d[0].hi);
+    return 0;
+}
+
+dvc_status dvc_expr_eval_vd1(mpfi_t f0, mpfi_t df1, const dvc_expr_t e, const mpfi_t T0, const mpfi_t T1)
+{
+    dvc_status st;
+    if (dvc_expr_fast_vd_((dvc_expr_struct *)e, f0, df1, T0, T1) == 0) return DVC_OK;
+    /* the two evaluations apart (MPFI where the fast path refuses; the
+     * messages of each) */
+    st = dvc_expr_eval(f0, e, T0);
+    if (st == DVC_OK) st = dvc_expr_eval_d1(NULL, df1, e, T1);
+    return st;
 }
 
 /* ---- the double evaluator --------------------------------------------- */

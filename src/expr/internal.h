@@ -49,6 +49,9 @@ dvc_status dvc_expr_taylor_(mpfi_t *out, const dvc_expr_struct *e, mpfi_t *const
 dvc_status dvc_expr_fast_alloc_(dvc_expr_struct *e);
 void dvc_expr_fast_free_(dvc_expr_struct *e);
 int dvc_expr_fast_run_(dvc_expr_struct *e, int deriv);
+/* dvc_expr_eval_vd1's one pass (feval.c): 0 with f0 = f(T0) and df1 the
+ * derivative over T1, nonzero when the caller must evaluate them apart. */
+int dvc_expr_fast_vd_(dvc_expr_struct *e, mpfi_t f0, mpfi_t df1, const mpfi_t T0, const mpfi_t T1);
 /* Tests and benchmarks: 0 switches the fast path off (process-wide). */
 void dvc_expr_fast_enable_(int on);
 

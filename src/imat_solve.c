@@ -38,9 +38,10 @@ static mpfr_prec_t prec_of(mpfi_t *e, long len, mpfr_prec_t p)
 /* Exact binary64 value of an mpfr number of at most 53 bits in the normal
  * binary64 range: 1 (done), 0 (not applicable: more bits, or a tiny or huge
  * exponent; MPFI handles those), 2 (NaN or infinity). With 64-bit limbs it
- * reads the significand through MPFR's documented custom interface: the
- * generic mpfr_get_d costs more than the whole n = 8 solve kernel. */
-static int get_exact_d(double *out, mpfr_srcptr x)
+ * assembles the bits from the significand read through MPFR's documented
+ * custom interface: the generic mpfr_get_d costs more than the whole n = 8
+ * solve kernel. */
+static inline int get_exact_d(double *out, mpfr_srcptr x)
 {
     if (mpfr_get_prec(x) > 53) return 0;
     if (!mpfr_regular_p(x)) {
@@ -51,22 +52,43 @@ static int get_exact_d(double *out, mpfr_srcptr x)
     mpfr_exp_t e = mpfr_get_exp(x); /* |x| = 0.1b...b * 2^e */
     if (e < -1000 || e > 1000) return 0;
 #if GMP_NUMB_BITS == 64
-    if (e < -960) { /* 2^(e-53) below would be subnormal */
-        *out = mpfr_get_d(x, MPFR_RNDN); /* exact: <= 53 bits, normal range */
-        return 1;
-    }
     const mp_limb_t *d = mpfr_custom_get_significand((mpfr_ptr)x);
-    union {
-        unsigned long long u;
-        double f;
-    } p2;
-    p2.u = (unsigned long long)(e - 53 + 1023) << 52; /* 2^(e-53), a normal number */
-    double v = (double)(d[0] >> 11) * p2.f;           /* both exact */
-    *out = mpfr_signbit(x) ? -v : v;
+    /* 1.b...b * 2^(e-1): biased exponent e - 1 + 1023, fraction below the
+     * leading bit (at most 53 bits, so the low 11 bits of the limb are 0) */
+    unsigned long long u = ((unsigned long long)(e + 1022) << 52) |
+                           ((unsigned long long)(d[0] >> 11) & 0xfffffffffffffULL);
+    if (mpfr_signbit(x)) u |= 1ULL << 63;
+    memcpy(out, &u, sizeof u);
 #else
     *out = mpfr_get_d(x, MPFR_RNDN); /* exact: <= 53 bits, in range */
 #endif
     return 1;
+}
+
+/* x <- v exactly, for a 53-bit x (the fast path's outputs): the bits of a
+ * normal double go into the significand through MPFR's custom interface,
+ * which is what mpfr_set_d does, without its thread-local exponent range
+ * lookups. left: MPFI's endpoint convention for zero (+0 on the left, -0 on
+ * the right). Anything else goes through mpfr_set_d. */
+static inline void set_exact_d(mpfr_ptr x, double v, int left, int fast)
+{
+#if GMP_NUMB_BITS == 64
+    unsigned long long u;
+    memcpy(&u, &v, sizeof u);
+    unsigned be = (unsigned)(u >> 52) & 0x7ffu;
+    if (fast && be != 0 && be != 0x7ff) {
+        mp_limb_t *d = mpfr_custom_get_significand(x);
+        d[0] = (mp_limb_t)(((u & 0xfffffffffffffULL) | (1ULL << 52)) << 11);
+        mpfr_custom_init_set(x, (u >> 63) ? -MPFR_REGULAR_KIND : MPFR_REGULAR_KIND,
+                             (mpfr_exp_t)be - 1022, 53, d);
+        return;
+    }
+#endif
+    (void)fast;
+    if (v == 0)
+        mpfr_set_zero(x, left ? 1 : -1);
+    else
+        mpfr_set_d(x, v, left ? MPFR_RNDD : MPFR_RNDU);
 }
 
 /* Endpoints as doubles: 1 done, 0 use MPFI, 2 non-finite entry. Exact,
@@ -338,9 +360,331 @@ done:
     return st;
 }
 
+/* ---- binary64 solve with the LU factors (k = 1) ---------------------------
+ *
+ * R = X_U X_L P, never formed: P W = L U + E is the floating LU of W =
+ * mid(A) (partial pivoting), X_L ~ L^{-1} and X_U ~ U^{-1} are computed row
+ * by row, so that their left residuals F_L = X_L L - I and F_U = X_U U - I
+ * are those of triangular substitutions. With no underflow, overflow or
+ * invalid operation in round-to-nearest (checked with the sticky flags),
+ * Higham's bounds (Thm 9.3 for the LU with reciprocal pivots, Lemma 8.4 for
+ * the substitutions) give, with gamma = gamma_{n+3},
+ *     |E| <= gamma |L||U|,  |F_L| <= gamma |X_L||L|,  |F_U| <= gamma |X_U||U|.
+ * Since I - R W = -(F_U + X_U F_L U + X_U X_L E),
+ *     |I - R A| e <= |X_U| (gamma |U| e + |X_L| (2 gamma |L||U| e + P Ar e)) =: g
+ * for every A in [A] (Ar the radius), which costs matrix-vector products
+ * only: the O(n^3) work is the LU and the two triangular inverses (2/3 n^3
+ * multiply-adds, against 2 n^3 for the explicit inverse and R mid(A)). The
+ * rest is the kernel of dvc_fp_verify_solve: residual D = b - A x~ rounded
+ * outward, Z = X_U (X_L (P D)) in midpoint-radius form, and for c = max g
+ * < 1, x in x~ + Z -+ g ||Z|| / (1 - c). Every bound is computed under
+ * FE_UPWARD, lower bounds as -(upper bound of the negation); summation
+ * order does not matter for upward-rounded sums of upper bounds, nor for
+ * the gamma bounds, so the dot products use several accumulators.
+ * The bound on c is a priori, hence larger than the computed ||I - R A||
+ * of the explicit-inverse kernel; when it is not < 1 (or a flag was
+ * raised) the caller runs that kernel. */
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define IMAT_VEC __attribute__((optimize("O3")))
+#else
+#define IMAT_VEC
+#endif
+
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+#include <xmmintrin.h>
+/* invalid, divide-by-zero, overflow, underflow bits of MXCSR: all double
+ * arithmetic runs in SSE here, so MXCSR has every flag (the fenv calls
+ * cost more than the n = 8 kernel). */
+#define FLAG_BITS 0x1du
+typedef unsigned flag_state;
+static inline flag_state flags_clear(void)
+{
+    __asm__ volatile("" ::: "memory");
+    unsigned s = _mm_getcsr();
+    _mm_setcsr(s & ~FLAG_BITS);
+    __asm__ volatile("" ::: "memory");
+    return s;
+}
+/* Nonzero when one of the flags was raised since flags_clear; the
+ * caller's flags are put back (and ours kept). */
+static inline int flags_raised(flag_state s)
+{
+    __asm__ volatile("" ::: "memory");
+    unsigned t = _mm_getcsr();
+    _mm_setcsr(t | (s & FLAG_BITS));
+    __asm__ volatile("" ::: "memory");
+    return (t & FLAG_BITS) != 0;
+}
+#else
+#define FLAG_EXC (FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW)
+typedef fexcept_t flag_state;
+static inline flag_state flags_clear(void)
+{
+    fexcept_t s;
+    __asm__ volatile("" ::: "memory");
+    fegetexceptflag(&s, FLAG_EXC);
+    feclearexcept(FLAG_EXC);
+    __asm__ volatile("" ::: "memory");
+    return s;
+}
+static inline int flags_raised(flag_state s)
+{
+    __asm__ volatile("" ::: "memory");
+    int t = fetestexcept(FLAG_EXC);
+    fesetexceptflag(&s, FLAG_EXC);
+    __asm__ volatile("" ::: "memory");
+    return t != 0;
+}
+#endif
+
+static inline double maxn(double a, double b) { return (a > b || a != a) ? a : b; }
+
+/* Rows of X_L ~ L^{-1} (L unit lower, strictly lower part of lu), each
+ * from x^T L = e_i^T: x_j = -sum_{j<k<=i} x_k l_kj, k descending. Swept by
+ * k over all rows at once (the same operations in the same order as row
+ * by row, without a row's chain of dependent loads and stores); only the
+ * entries j <= i are written. */
+IMAT_VEC static void inv_lower_rows(double *restrict XL, const double *restrict lu, long n)
+{
+    for (long i = 0; i < n; i++) {
+        double *x = XL + i * n;
+        for (long j = 0; j < i; j++) x[j] = 0;
+        x[i] = 1;
+    }
+    for (long k = n - 1; k >= 1; k--) {
+        const double *lk = lu + k * n;
+        for (long i = k; i < n; i++) {
+            double *x = XL + i * n, xk = x[k];
+            if (xk == 0) continue;
+            for (long j = 0; j < k; j++) x[j] -= xk * lk[j];
+        }
+    }
+}
+
+/* Rows of X_U ~ U^{-1} (upper part of lu), each from x^T U = e_i^T with
+ * the reciprocals d of the pivots: x_j = (delta_ij - sum_{i<=k<j} x_k u_kj)
+ * d_j, k ascending; swept by j over all rows at once as above. Only the
+ * entries j >= i are written. */
+IMAT_VEC static void inv_upper_rows(double *restrict XU, const double *restrict lu,
+                                    const double *restrict d, long n)
+{
+    for (long i = 0; i < n; i++) {
+        double *x = XU + i * n;
+        x[i] = 1;
+        for (long j = i + 1; j < n; j++) x[j] = 0;
+    }
+    for (long j = 0; j < n; j++) {
+        const double *uj = lu + j * n;
+        for (long i = 0; i <= j; i++) {
+            double *x = XU + i * n, xj = x[j] * d[j];
+            x[j] = xj;
+            if (xj == 0) continue;
+            for (long m = j + 1; m < n; m++) x[m] -= xj * uj[m];
+        }
+    }
+}
+
+/* Over a[0..len): s[0] += sum a v, s[1] += sum a (-v), s[2] += sum |a| r,
+ * s[3] += sum |a| w, in the current rounding mode (FE_UPWARD: upper bounds;
+ * with two accumulators per sum). */
+IMAT_VEC static void dot4(double *s, const double *restrict a, const double *restrict v,
+                          const double *restrict r, const double *restrict w, long len)
+{
+    double p0 = 0, p1 = 0, q0 = 0, q1 = 0, e0 = 0, e1 = 0, f0 = 0, f1 = 0;
+    long j = 0;
+    for (; j + 1 < len; j += 2) {
+        double a0 = a[j], a1 = a[j + 1], b0 = fabs(a0), b1 = fabs(a1);
+        p0 += a0 * v[j];
+        p1 += a1 * v[j + 1];
+        q0 += a0 * -v[j];
+        q1 += a1 * -v[j + 1];
+        e0 += b0 * r[j];
+        e1 += b1 * r[j + 1];
+        f0 += b0 * w[j];
+        f1 += b1 * w[j + 1];
+    }
+    if (j < len) {
+        double a0 = a[j], b0 = fabs(a0);
+        p0 += a0 * v[j];
+        q0 += a0 * -v[j];
+        e0 += b0 * r[j];
+        f0 += b0 * w[j];
+    }
+    s[0] += p0 + p1;
+    s[1] += q0 + q1;
+    s[2] += e0 + e1;
+    s[3] += f0 + f1;
+}
+
+/* Over a[0..len): s[0] = sum a v, s[1] = sum a (-v), current rounding
+ * mode (FE_UPWARD: upper bounds of a v and of -(a v)). */
+IMAT_VEC static void dot2(double *s, const double *restrict a, const double *restrict v, long len)
+{
+    double p0 = 0, p1 = 0, q0 = 0, q1 = 0;
+    long j = 0;
+    for (; j + 1 < len; j += 2) {
+        p0 += a[j] * v[j];
+        p1 += a[j + 1] * v[j + 1];
+        q0 += a[j] * -v[j];
+        q1 += a[j + 1] * -v[j + 1];
+    }
+    if (j < len) {
+        p0 += a[j] * v[j];
+        q0 += a[j] * -v[j];
+    }
+    s[0] = p0 + p1;
+    s[1] = q0 + q1;
+}
+
+/* sum |a| v over a[0..len), current rounding mode. */
+IMAT_VEC static double dot_abs(const double *restrict a, const double *restrict v, long len)
+{
+    double p0 = 0, p1 = 0;
+    long j = 0;
+    for (; j + 1 < len; j += 2) {
+        p0 += fabs(a[j]) * v[j];
+        p1 += fabs(a[j + 1]) * v[j + 1];
+    }
+    if (j < len) p0 += fabs(a[j]) * v[j];
+    return p0 + p1;
+}
+
+static void permute(double *v, const long *piv, long n)
+{
+    for (long k = 0; k < n; k++)
+        if (piv[k] != k) {
+            double t = v[k];
+            v[k] = v[piv[k]];
+            v[piv[k]] = t;
+        }
+}
+
+int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, const double *blo,
+                     const double *bhi, double *xlo, double *xhi, double *cnorm)
+{
+    long nn = n * n;
+    int point = memcmp(Alo, Ahi, (size_t)nn * sizeof(double)) == 0;
+    int st = DVC_FP_OK;
+    double sbuf[4 * 256 + 16 * 16]; /* n <= 16 on the stack */
+    long spiv[16];
+    size_t need = (size_t)(4 * nn + 16 * n);
+    double *buf = n <= 16 ? sbuf : xmalloc(need * sizeof(double));
+    long *piv = n <= 16 ? spiv : xmalloc((size_t)n * sizeof(long));
+    double *W = buf, *LU = W + nn, *XL = LU + nn, *XU = XL + nn;
+    double *xt = XU + nn, *d = xt + n, *dlo = d + n, *dhi = dlo + n, *are = dhi + n;
+    double *u1 = are + n, *wv = u1 + n, *h = wv + n, *c1 = h + n, *r1 = c1 + n, *g = r1 + n;
+    double *zlo = g + n, *zhi = zlo + n, *cz = zhi + n, *rz = cz + n;
+    const double *Wc = point ? Alo : W;
+    double c = INFINITY, s4[4];
+    int saved = dvc_rnd_save();
+
+    /* ---- predictors, round-to-nearest, no exceptional operation ---- */
+    dvc_rnd_set(FE_TONEAREST);
+    flag_state fs = flags_clear();
+    if (!point)
+        for (long t = 0; t < nn; t++) W[t] = 0.5 * Alo[t] + 0.5 * Ahi[t];
+    memcpy(LU, Wc, (size_t)nn * sizeof(double));
+    int lu_ok = dvc_fp_lu(LU, piv, n) == 0;
+    if (lu_ok) {
+        for (long j = 0; j < n; j++) d[j] = 1.0 / LU[j * n + j];
+        inv_lower_rows(XL, LU, n);
+        inv_upper_rows(XU, LU, d, n);
+    }
+    if (flags_raised(fs) || !lu_ok) {
+        st = lu_ok ? DVC_FP_NONFINITE : DVC_FP_SINGULAR;
+        goto done;
+    }
+    for (long i = 0; i < n; i++) xt[i] = 0.5 * blo[i] + 0.5 * bhi[i];
+    dvc_fp_lu_solve(LU, piv, n, xt); /* x~: a predictor, flags do not matter */
+
+    /* ---- bounds, everything rounded upward ---- */
+    dvc_rnd_set(FE_UPWARD);
+    double nu = (double)(n + 3) * 0x1p-53;
+    double gam = nu / -(nu - 1.0); /* gamma_{n+3}, rounded up */
+    /* D = b - A x~: dhi = bhi - lower(W x~) + Ar |x~|, dlo = -(upper(W x~)
+     * + Ar |x~| - blo) */
+    for (long i = 0; i < n; i++) {
+        dot2(s4, Wc + i * n, xt, n);
+        s4[2] = s4[3] = 0;
+        if (!point) /* Ar = max(W - Alo, Ahi - W) >= the radius, row by row */
+            for (long j = 0; j < n; j++) {
+                long t = i * n + j;
+                double ar = maxn(Wc[t] - Alo[t], Ahi[t] - Wc[t]);
+                s4[2] += ar * fabs(xt[j]);
+                s4[3] += ar;
+            }
+        dhi[i] = (bhi[i] + s4[1]) + s4[2];
+        dlo[i] = -((s4[0] + s4[2]) - blo[i]);
+        are[i] = s4[3];
+    }
+    permute(dlo, piv, n);
+    permute(dhi, piv, n);
+    permute(are, piv, n);
+    for (long i = 0; i < n; i++) { /* P D within cz -+ rz */
+        double m = dlo[i] + 0.5 * (dhi[i] - dlo[i]);
+        cz[i] = m;
+        rz[i] = m - dlo[i];
+    }
+    /* u1 = |U| e, v1 = |L| u1 (in h), wv = 2 gamma v1 + P Ar e */
+    for (long i = 0; i < n; i++) {
+        double s = 0;
+        for (long j = i; j < n; j++) s += fabs(LU[i * n + j]);
+        u1[i] = s;
+    }
+    for (long i = 0; i < n; i++) {
+        double s = u1[i] + dot_abs(LU + i * n, u1, i);
+        wv[i] = (2 * gam) * s + are[i];
+    }
+    /* X_L pass: h = gamma u1 + |X_L| wv; Y = X_L (P D) within [ylo, yhi] */
+    for (long i = 0; i < n; i++) {
+        s4[0] = s4[1] = s4[2] = s4[3] = 0;
+        dot4(s4, XL + i * n, cz, rz, wv, i + 1);
+        h[i] = gam * u1[i] + s4[3];
+        dlo[i] = -(s4[1] + s4[2]);
+        dhi[i] = s4[0] + s4[2];
+    }
+    for (long i = 0; i < n; i++) {
+        double m = dlo[i] + 0.5 * (dhi[i] - dlo[i]);
+        c1[i] = m;
+        r1[i] = m - dlo[i];
+    }
+    /* X_U pass: g = |X_U| h; Z = X_U Y within [zlo, zhi] */
+    c = 0;
+    for (long i = 0; i < n; i++) {
+        s4[0] = s4[1] = s4[2] = s4[3] = 0;
+        dot4(s4, XU + i * n + i, c1 + i, r1 + i, h + i, n - i);
+        g[i] = s4[3];
+        zlo[i] = -(s4[1] + s4[2]);
+        zhi[i] = s4[0] + s4[2];
+        if (!(g[i] <= c)) c = g[i]; /* propagates NaN */
+    }
+    if (!(c < 1)) {
+        st = isfinite(c) ? DVC_FP_NOCONTRACT : DVC_FP_NONFINITE;
+        goto done;
+    }
+    double den = -(c - 1.0), zn = 0; /* den <= 1 - c */
+    for (long i = 0; i < n; i++) zn = maxn(zn, maxn(fabs(zlo[i]), fabs(zhi[i])));
+    double delta = zn / den;
+    for (long i = 0; i < n; i++) {
+        double e = g[i] * delta;
+        xhi[i] = (xt[i] + zhi[i]) + e;
+        xlo[i] = -((-xt[i] - zlo[i]) + e);
+        if (!isfinite(xhi[i]) || !isfinite(xlo[i])) st = DVC_FP_NONFINITE;
+    }
+done:
+    dvc_rnd_restore(saved);
+    *cnorm = c;
+    if (buf != sbuf) free(buf);
+    if (piv != spiv) free(piv);
+    return st;
+}
+
 /* X (n x k) encloses A^{-1} B; arrays of mpfi_t, row-major; dimensions
- * checked by the caller, finiteness checked here. */
-static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, const char *fn)
+ * checked by the caller, finiteness checked here. lu_kernel: try
+ * dvc_fp_solve_lu_ first (k = 1). */
+static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, const char *fn,
+                             int lu_kernel)
 {
     long n = A->r, nn = n * n, nk = n * k;
     int fast = 1;
@@ -361,9 +705,20 @@ static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, c
                              ca == 2 ? "matrix" : "right-hand side");
         }
         if (ca == 1 && cb == 1) {
-            int r = dvc_fp_verify_solve(n, k, Alo, Ahi, Blo, Bhi, Xlo, Xhi, &c);
-            if (r == DVC_FP_OK)
-                for (long t = 0; t < nk; t++) mpfi_interv_d(X[t], Xlo[t], Xhi[t]);
+            /* one right-hand side: the LU-factor kernel first, the explicit
+             * inverse when its a priori bound does not prove regularity */
+            int r = k == 1 && lu_kernel ? dvc_fp_solve_lu_(n, Alo, Ahi, Blo, Bhi, Xlo, Xhi, &c) : -1;
+            if (r != DVC_FP_OK && r != DVC_FP_SINGULAR)
+                r = dvc_fp_verify_solve(n, k, Alo, Ahi, Blo, Bhi, Xlo, Xhi, &c);
+            if (r == DVC_FP_OK) {
+                int fast = mpfr_get_emin() <= -1100 && mpfr_get_emax() >= 1100;
+                for (long t = 0; t < nk; t++) {
+                    int f = fast && mpfr_get_prec(&X[t]->left) == 53 &&
+                            mpfr_get_prec(&X[t]->right) == 53;
+                    set_exact_d(&X[t]->left, Xlo[t], 1, f);
+                    set_exact_d(&X[t]->right, Xhi[t], 0, f);
+                }
+            }
             else if (r == DVC_FP_SINGULAR)
                 st = not_regular_singular();
             else if (r == DVC_FP_NOCONTRACT)
@@ -391,7 +746,8 @@ static dvc_status check_dims(const dvc_imat_t A, const char *fn)
     return DVC_OK;
 }
 
-static dvc_status dvc_imat_solve_rn(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
+static dvc_status dvc_imat_solve_rn(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b,
+                                    int lu_kernel)
 {
     dvc_status st = check_dims(A, "dvc_imat_solve");
     if (st != DVC_OK) return st;
@@ -402,12 +758,12 @@ static dvc_status dvc_imat_solve_rn(dvc_ivec_t x, const dvc_imat_t A, const dvc_
     if (x == b) { /* aliasing: solve into a copy */
         dvc_ivec_t y;
         dvc_ivec_init2(y, x->n, dvc_ivec_prec(x));
-        st = solve_core(y->e, A, b->e, 1, "dvc_imat_solve");
+        st = solve_core(y->e, A, b->e, 1, "dvc_imat_solve", lu_kernel);
         if (st == DVC_OK) dvc_ivec_set(x, y);
         dvc_ivec_clear(y);
         return st;
     }
-    return solve_core(x->e, A, b->e, 1, "dvc_imat_solve");
+    return solve_core(x->e, A, b->e, 1, "dvc_imat_solve", lu_kernel);
 }
 
 static dvc_status dvc_imat_solve_mat_rn(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B)
@@ -422,12 +778,12 @@ static dvc_status dvc_imat_solve_mat_rn(dvc_imat_t X, const dvc_imat_t A, const 
     if (X == B || X == A) {
         dvc_imat_t Y;
         dvc_imat_init2(Y, X->r, X->c, dvc_imat_prec(X));
-        st = solve_core(Y->e, A, B->e, B->c, "dvc_imat_solve_mat");
+        st = solve_core(Y->e, A, B->e, B->c, "dvc_imat_solve_mat", 0);
         if (st == DVC_OK) dvc_imat_set(X, Y);
         dvc_imat_clear(Y);
         return st;
     }
-    return solve_core(X->e, A, B->e, B->c, "dvc_imat_solve_mat");
+    return solve_core(X->e, A, B->e, B->c, "dvc_imat_solve_mat", 0);
 }
 
 static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
@@ -442,7 +798,7 @@ static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
     dvc_imat_init2(I, A->r, A->r, 2); /* 0 and 1 are exact at any precision */
     dvc_imat_one(I);
     dvc_imat_init2(Y, A->r, A->r, p);
-    st = solve_core(Y->e, A, I->e, A->r, "dvc_imat_inv");
+    st = solve_core(Y->e, A, I->e, A->r, "dvc_imat_inv", 0);
     if (st == DVC_OK) dvc_imat_set(X, Y);
     dvc_imat_clear(I);
     dvc_imat_clear(Y);
@@ -540,7 +896,17 @@ dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
     int saved = dvc_rnd_save();
     dvc_status st;
     dvc_rnd_set(FE_TONEAREST);
-    st = dvc_imat_solve_rn(x, A, b);
+    st = dvc_imat_solve_rn(x, A, b, 1);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_imat_solve_inv_(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_imat_solve_rn(x, A, b, 0);
     dvc_rnd_restore(saved);
     return st;
 }

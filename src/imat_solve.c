@@ -43,14 +43,16 @@ static mpfr_prec_t prec_of(mpfi_t *e, long len, mpfr_prec_t p)
  * solve kernel. */
 static inline int get_exact_d(double *out, mpfr_srcptr x)
 {
+    mpfr_exp_t e = mpfr_get_exp(x); /* |x| = 0.1b...b * 2^e for a regular x */
     if (mpfr_get_prec(x) > 53) return 0;
-    if (!mpfr_regular_p(x)) {
+    /* one test for "regular, exponent in [-1000, 1000]": the exponents of
+     * zero, NaN and infinity are far below -1000 */
+    if ((unsigned long long)(e + 1000) > 2000u) {
+        if (mpfr_regular_p(x)) return 0;
         if (!mpfr_zero_p(x)) return 2;
         *out = 0.0;
         return 1;
     }
-    mpfr_exp_t e = mpfr_get_exp(x); /* |x| = 0.1b...b * 2^e */
-    if (e < -1000 || e > 1000) return 0;
 #if GMP_NUMB_BITS == 64
     const mp_limb_t *d = mpfr_custom_get_significand((mpfr_ptr)x);
     /* 1.b...b * 2^(e-1): biased exponent e - 1 + 1023, fraction below the
@@ -109,7 +111,14 @@ static int to_dd(double *lo, double *hi, mpfi_t *e, long len)
     int tiny = 0;
     for (long t = 0; t < len; t++) {
         mpfr_srcptr l = &e[t]->left, h = &e[t]->right;
-        int a = get_exact_d(&lo[t], l), b = get_exact_d(&hi[t], h);
+        int a = get_exact_d(&lo[t], l), b;
+        /* a point entry: the right endpoint is the left one, field by field */
+        if (a == 1 && h->_mpfr_exp == l->_mpfr_exp && h->_mpfr_sign == l->_mpfr_sign &&
+            mpfr_get_prec(h) <= 53 && mpfr_regular_p(h) && h->_mpfr_d[0] == l->_mpfr_d[0]) {
+            hi[t] = lo[t];
+            continue;
+        }
+        b = get_exact_d(&hi[t], h);
         if ((a & b) == 1) continue; /* the usual case: both exact */
         if (a == 2 || b == 2) return 2;
         if (a == 0 && tiny_endpoint(l)) {
@@ -554,30 +563,52 @@ IMAT_VEC static double dot_abs(const double *restrict a, const double *restrict 
  * where w x = p + e (Dekker's product with Veltkamp's splitting) and
  * s - p = s' + q (Knuth's TwoSum), valid in round-to-nearest when no
  * operation underflows or overflows (the caller checks the flags). On
- * return rc = fl(s + t), t = fl(sum (q - e)), and a = fl(sum |q| + |e|), so
- *     |bc_i - (W x~)_i - rc_i| <= u |rc_i| + gamma_{n+1} a_i / (1 - gamma_{2n+1}).
- * The loops run over i: independent lanes, vectorised without reassociation. */
-IMAT_VEC static void residual_eft(double *restrict rc, double *restrict a, double *restrict t,
+ * return rc = fl(s + t) with t = fl(sum (q - e)). Since |e| <= u |p| and
+ * |q| <= u |s'|, sum |q| + |e| <= 2 (n+1) u (|bc_i| + sum_j |w_ij x_j|), and
+ *     |bc_i - (W x~)_i - rc_i| <= u |rc_i| + 4 (n+1) u gamma_{n+3}
+ *                                  (|bc_i| + ||W_i||_1 ||x~||_inf)
+ * (the second term is of order u^2). Two columns per pass over the rows:
+ * the lanes i are independent, so the loop vectorises without
+ * reassociation. */
+IMAT_VEC static void residual_eft(double *restrict rc, double *restrict t,
                                   const double *restrict wt, const double *restrict x,
                                   const double *restrict bc, long n)
 {
+    long j = 0;
     for (long i = 0; i < n; i++) {
         rc[i] = bc[i]; /* s */
         t[i] = 0;
-        a[i] = 0;
     }
-    for (long j = 0; j < n; j++) {
-        const double *w = wt + j * n;
-        double xj = x[j], cx = 134217729.0 * xj, xh = cx - (cx - xj), xl = xj - xh;
+    for (; j + 1 < n; j += 2) {
+        const double *w0 = wt + j * n, *w1 = w0 + n;
+        double x0 = x[j], c0 = 134217729.0 * x0, h0 = c0 - (c0 - x0), l0 = x0 - h0;
+        double x1 = x[j + 1], c1 = 134217729.0 * x1, h1 = c1 - (c1 - x1), l1 = x1 - h1;
         for (long i = 0; i < n; i++) {
-            double wi = w[i], p = wi * xj, cw = 134217729.0 * wi;
-            double wh = cw - (cw - wi), wl = wi - wh;
-            double e = ((wh * xh - p) + wh * xl + wl * xh) + wl * xl;
+            double a = w0[i], p = a * x0, ca = 134217729.0 * a;
+            double ah = ca - (ca - a), al = a - ah;
+            double e = ((ah * h0 - p) + ah * l0 + al * h0) + al * l0;
+            double s = rc[i], sn = s - p, z = sn - s;
+            double q = (s - (sn - z)) + (-p - z), ti = t[i] + (q - e);
+            a = w1[i], p = a * x1, ca = 134217729.0 * a;
+            ah = ca - (ca - a), al = a - ah;
+            e = ((ah * h1 - p) + ah * l1 + al * h1) + al * l1;
+            s = sn, sn = s - p, z = sn - s;
+            q = (s - (sn - z)) + (-p - z);
+            rc[i] = sn;
+            t[i] = ti + (q - e);
+        }
+    }
+    for (; j < n; j++) {
+        const double *w0 = wt + j * n;
+        double x0 = x[j], c0 = 134217729.0 * x0, h0 = c0 - (c0 - x0), l0 = x0 - h0;
+        for (long i = 0; i < n; i++) {
+            double a = w0[i], p = a * x0, ca = 134217729.0 * a;
+            double ah = ca - (ca - a), al = a - ah;
+            double e = ((ah * h0 - p) + ah * l0 + al * h0) + al * l0;
             double s = rc[i], sn = s - p, z = sn - s;
             double q = (s - (sn - z)) + (-p - z);
             rc[i] = sn;
             t[i] += q - e;
-            a[i] += fabs(q) + fabs(e);
         }
     }
     for (long i = 0; i < n; i++) rc[i] += t[i];
@@ -593,11 +624,11 @@ static void permute(double *v, const long *piv, long n)
         }
 }
 
-int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, const double *blo,
+IMAT_VEC int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, const double *blo,
                      const double *bhi, double *xlo, double *xhi, double *cnorm)
 {
     long nn = n * n;
-    int point = memcmp(Alo, Ahi, (size_t)nn * sizeof(double)) == 0;
+    int point = Alo == Ahi || memcmp(Alo, Ahi, (size_t)nn * sizeof(double)) == 0;
     int st = DVC_FP_OK;
     double sbuf[5 * 256 + 16 * 16]; /* n <= 16 on the stack */
     long spiv[16];
@@ -613,7 +644,7 @@ int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, const double 
     int saved = dvc_rnd_save();
 
     /* ---- predictors, round-to-nearest, no exceptional operation ---- */
-    dvc_rnd_set(FE_TONEAREST);
+    if (saved != FE_TONEAREST) dvc_rnd_set(FE_TONEAREST);
     flag_state fs = flags_clear();
     if (!point)
         for (long t = 0; t < nn; t++) W[t] = 0.5 * Alo[t] + 0.5 * Ahi[t];
@@ -632,7 +663,7 @@ int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, const double 
         for (long i = 0; i < n; i++) xt[i] = dot1(XU + i * n + i, dhi + i, n - i);
         for (long i = 0; i < n; i++)
             for (long j = 0; j < n; j++) WT[j * n + i] = Wc[i * n + j];
-        residual_eft(dlo, dhi, rz, WT, xt, cz, n); /* rc in dlo, a in dhi */
+        residual_eft(dlo, rz, WT, xt, cz, n); /* rc in dlo */
     }
     if (flags_raised(fs) || !lu_ok) {
         st = lu_ok ? DVC_FP_NONFINITE : DVC_FP_SINGULAR;
@@ -640,15 +671,21 @@ int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, const double 
     }
 
     /* ---- bounds, everything rounded upward ---- */
+    double nu = (double)(n + 3) * 0x1p-53; /* exact */
     dvc_rnd_set(FE_UPWARD);
-    double nu = (double)(n + 3) * 0x1p-53;
-    double gam = nu / -(nu - 1.0); /* gamma_{n+3}, rounded up */
+    DVC_FP_PIN(nu); /* gam is computed from here on, rounded up */
+    double gam = nu / -(nu - 1.0); /* gamma_{n+3} */
     /* D = b - A x~ within rc -+ dr for every A in [A], b in [b]:
-     * dr = u |rc| + 2 gamma_{2n+2} a + br + Ar |x~|, br >= |b - bc| */
-    double nu2 = (double)(2 * n + 2) * 0x1p-53;
-    double gam2 = 2 * (nu2 / -(nu2 - 1.0)); /* >= gamma_{n+1} / (1 - gamma_{2n+1}) */
+     * dr = u |rc| + 4 (n+1) u gamma (|bc| + ||W_i||_1 ||x~||) + br + Ar |x~|,
+     * br >= |b - bc| */
+    double gam2 = (4 * gam) * ((double)(n + 1) * 0x1p-53), xmax = 0;
+    for (long i = 0; i < n; i++) xmax = maxn(xmax, fabs(xt[i]));
+    for (long i = 0; i < n; i++) g[i] = 0; /* ||W_i||_1, over the rows of W^T */
+    for (long j = 0; j < n; j++)
+        for (long i = 0; i < n; i++) g[i] += fabs(WT[j * n + i]);
     for (long i = 0; i < n; i++) {
-        double dr = (0x1p-53 * fabs(dlo[i]) + gam2 * dhi[i]) + maxn(bhi[i] - cz[i], cz[i] - blo[i]);
+        double dr = (0x1p-53 * fabs(dlo[i]) + gam2 * (fabs(cz[i]) + g[i] * xmax)) +
+                    maxn(bhi[i] - cz[i], cz[i] - blo[i]);
         double sa = 0, sr = 0;
         if (!point) /* Ar = max(W - Alo, Ahi - W) >= the radius, row by row */
             for (long j = 0; j < n; j++) {
@@ -756,7 +793,7 @@ static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, c
              * |X_U| |X_L| (up to 100x on graded matrices). */
             int pt = k == 1 && lu_kernel && memcmp(Alo, Ahi, (size_t)nn * sizeof(double)) == 0 &&
                      memcmp(Blo, Bhi, (size_t)n * sizeof(double)) == 0;
-            int r = pt ? dvc_fp_solve_lu_(n, Alo, Ahi, Blo, Bhi, Xlo, Xhi, &c) : -1;
+            int r = pt ? dvc_fp_solve_lu_(n, Alo, Alo, Blo, Blo, Xlo, Xhi, &c) : -1;
             if (r != DVC_FP_OK && r != DVC_FP_SINGULAR)
                 r = dvc_fp_verify_solve(n, k, Alo, Ahi, Blo, Bhi, Xlo, Xhi, &c);
             if (r == DVC_FP_OK) {

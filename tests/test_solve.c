@@ -700,7 +700,7 @@ static int dd_contains_q(double lo, double hi, const mpq_t q)
  * contains the exact solution; dvc_imat_solve returns it for point systems
  * (and otherwise the explicit inverse's enclosure, or a refusal with a
  * message); the kernel proves all well-conditioned systems, with widths
- * close to the explicit inverse's. */
+ * mostly below the explicit inverse's. */
 static void test_lu_kernel(int cases, unsigned long long seed)
 {
     check_rng rng = {seed};
@@ -800,7 +800,9 @@ static void test_lu_kernel(int cases, unsigned long long seed)
           tried[3]);
     CHECK(fallback > 0, "no system needed the explicit-inverse fallback");
     CHECK(refused > 0, "no system was refused");
-    CHECK(nw > 0 && wratio_sum / (double)nw < 2.0 && wratio_max < 16.0,
+    /* the error-free residual makes the enclosures narrower on average
+     * (with a directed-rounding residual the mean ratio was above 1.5) */
+    CHECK(nw > 0 && wratio_sum / (double)nw < 0.5 && wratio_max < 16.0,
           "LU kernel widths: mean ratio %.2f, max %.2f against the explicit inverse",
           nw ? wratio_sum / (double)nw : 0, wratio_max);
 }

@@ -7,7 +7,8 @@
  *     x - x~ = z + C (x - x~),  ||x - x~|| <= ||z|| / (1 - c) =: delta,
  *     x in x~ + [z] -+ (|C| e) delta   (componentwise).
  * At working precision <= 53 bits everything runs in binary64 with directed
- * rounding (src/fprnd.c); above 53 bits the same algorithm runs in MPFI with
+ * rounding (src/fprnd.c; for a point system with one right-hand side first
+ * with R = U^{-1} L^{-1} P in factored form, below); above 53 bits the same algorithm runs in MPFI with
  * R computed in MPFR at the working precision and an iteratively refined x~,
  * so that both the reach (condition number) and the width follow the
  * precision. */
@@ -389,9 +390,10 @@ done:
  * for every A in [A] (Ar the radius), which costs matrix-vector products
  * only: the O(n^3) work is the LU and the two triangular inverses (2/3 n^3
  * multiply-adds, against 2 n^3 for the explicit inverse and R mid(A)). The
- * rest is the kernel of dvc_fp_verify_solve: residual D = b - A x~ rounded
- * outward, Z = X_U (X_L (P D)) in midpoint-radius form, and for c = max g
- * < 1, x in x~ + Z -+ g ||Z|| / (1 - c). Every bound is computed under
+ * residual D = b - A x~ is enclosed error-free (residual_eft): its radius,
+ * which Z = X_U (X_L (P D)) (midpoint-radius form) multiplies by
+ * |X_U||X_L| >= |R|, is then of order u^2. For c = max g < 1,
+ * x in x~ + Z -+ g ||Z|| / (1 - c). Every bound is computed under
  * FE_UPWARD, lower bounds as -(upper bound of the negation); summation
  * order does not matter for upward-rounded sums of upper bounds, nor for
  * the gamma bounds, so the dot products use several accumulators.

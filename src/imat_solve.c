@@ -763,6 +763,27 @@ done:
     return st;
 }
 
+/* X[t] <- [lo[t], hi[t]] (exact doubles; rounded outward below 53 bits). */
+static void write_dd(mpfi_t *X, const double *lo, const double *hi, long len)
+{
+    int fast = mpfr_get_emin() <= -1100 && mpfr_get_emax() >= 1100;
+    for (long t = 0; t < len; t++) {
+        int f = fast && mpfr_get_prec(&X[t]->left) == 53 && mpfr_get_prec(&X[t]->right) == 53;
+        set_exact_d(&X[t]->left, lo[t], 1, f);
+        set_exact_d(&X[t]->right, hi[t], 0, f);
+    }
+}
+
+/* The status and message of a binary64 kernel's outcome r. */
+static dvc_status fp_status(int r, double c)
+{
+    if (r == DVC_FP_OK) return DVC_OK;
+    if (r == DVC_FP_SINGULAR) return not_regular_singular();
+    if (r == DVC_FP_NOCONTRACT) return not_regular_c(c, 53);
+    return dvc_error(DVC_NOT_CERTIFIED, "verified solve: overflow in binary64 verification (c = %.3g)",
+                     c);
+}
+
 /* X (n x k) encloses A^{-1} B; arrays of mpfi_t, row-major; dimensions
  * checked by the caller, finiteness checked here. lu_kernel: try
  * dvc_fp_solve_lu_ first (k = 1). */
@@ -798,22 +819,8 @@ static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, c
             int r = pt ? dvc_fp_solve_lu_(n, Alo, Alo, Blo, Blo, Xlo, Xhi, &c) : -1;
             if (r != DVC_FP_OK && r != DVC_FP_SINGULAR)
                 r = dvc_fp_verify_solve(n, k, Alo, Ahi, Blo, Bhi, Xlo, Xhi, &c);
-            if (r == DVC_FP_OK) {
-                int fast = mpfr_get_emin() <= -1100 && mpfr_get_emax() >= 1100;
-                for (long t = 0; t < nk; t++) {
-                    int f = fast && mpfr_get_prec(&X[t]->left) == 53 &&
-                            mpfr_get_prec(&X[t]->right) == 53;
-                    set_exact_d(&X[t]->left, Xlo[t], 1, f);
-                    set_exact_d(&X[t]->right, Xhi[t], 0, f);
-                }
-            }
-            else if (r == DVC_FP_SINGULAR)
-                st = not_regular_singular();
-            else if (r == DVC_FP_NOCONTRACT)
-                st = not_regular_c(c, 53);
-            else
-                st = dvc_error(DVC_NOT_CERTIFIED,
-                               "verified solve: overflow in binary64 verification (c = %.3g)", c);
+            if (r == DVC_FP_OK) write_dd(X, Xlo, Xhi, nk);
+            st = fp_status(r, c);
             if (buf != sbuf) free(buf);
             return st;
         }
@@ -883,6 +890,29 @@ static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
         return dvc_error(DVC_ERR_INPUT, "dvc_imat_inv: X is %ld x %ld, A is %ld x %ld", X->r,
                          X->c, A->r, A->c);
     mpfr_prec_t p = dvc_imat_prec(X);
+    long n = A->r, nn = n * n;
+    int same = n > 0 && p <= 53;
+    for (long t = 0; t < nn && same; t++)
+        same = mpfr_get_prec(&X->e[t]->left) == p && mpfr_get_prec(&X->e[t]->right) == p;
+    if (same) {
+        /* binary64 matrix: the explicit-inverse kernel with B = I in
+         * doubles, without the two temporary MPFI matrices (their
+         * allocations cost 4x the n = 8 kernel); the same kernel, inputs
+         * and rounding of the outputs as below, so the same enclosure */
+        double sbuf[6 * 64];
+        double *buf = nn <= 64 ? sbuf : xmalloc((size_t)(6 * nn) * sizeof(double));
+        double *Alo = buf, *Ahi = Alo + nn, *E = Ahi + nn, *Xlo = E + nn, *Xhi = Xlo + nn, c = 0;
+        int ca = to_dd(Alo, Ahi, A->e, nn);
+        if (ca == 1) {
+            memset(E, 0, (size_t)nn * sizeof(double));
+            for (long i = 0; i < n; i++) E[i * n + i] = 1;
+            int r = dvc_fp_verify_solve(n, n, Alo, Ahi, E, E, Xlo, Xhi, &c);
+            if (r == DVC_FP_OK) write_dd(X->e, Xlo, Xhi, nn); /* A is read: X may be A */
+            st = fp_status(r, c);
+        }
+        if (buf != sbuf) free(buf);
+        if (ca == 1) return st;
+    }
     dvc_imat_init2(I, A->r, A->r, 2); /* 0 and 1 are exact at any precision */
     dvc_imat_one(I);
     dvc_imat_init2(Y, A->r, A->r, p);

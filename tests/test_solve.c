@@ -850,6 +850,54 @@ static void test_lu_kernel_edges(void)
     mpq_clears(xq[0], xq[1], (mpq_ptr)0);
 }
 
+/* dvc_imat_inv reads a binary64 matrix straight into the explicit-inverse
+ * kernel (no temporary MPFI matrices): its enclosure must be bit for bit
+ * that of dvc_imat_solve_mat(X, A, I), which goes the general way, for
+ * point and interval matrices, at 53 and 24 bits, and when X is A. */
+static void test_inv_direct(int cases, unsigned long long seed)
+{
+    check_rng rng = {seed};
+    int same = 0;
+    for (int cs = 0; cs < cases; cs++) {
+        long n = check_rng_int(&rng, 1, 12);
+        mpfr_prec_t p = cs % 4 == 3 ? 24 : 53;
+        dvc_imat_t A, X, Y, I;
+        dvc_imat_init2(A, n, n, 53);
+        dvc_imat_init2(X, n, n, p);
+        dvc_imat_init2(Y, n, n, p);
+        dvc_imat_init2(I, n, n, 53);
+        dvc_imat_one(I);
+        for (long q = 0; q < n * n; q++) {
+            double v = check_rng_unif(&rng, -1, 1) + (q / n == q % n ? 0.3 * (double)n : 0);
+            double r = cs % 3 == 0 ? 1e-9 * fabs(v) : 0;
+            dvc_ival_set_dd(A->e[q], v - r, v + r);
+        }
+        dvc_status s1 = dvc_imat_inv(X, A), s2 = dvc_imat_solve_mat(Y, A, I);
+        int eq = s1 == s2;
+        for (long q = 0; q < n * n && eq && s1 == DVC_OK; q++)
+            eq = mpfr_equal_p(&X->e[q]->left, &Y->e[q]->left) &&
+                 mpfr_equal_p(&X->e[q]->right, &Y->e[q]->right) &&
+                 mpfr_signbit(&X->e[q]->left) == mpfr_signbit(&Y->e[q]->left) &&
+                 mpfr_signbit(&X->e[q]->right) == mpfr_signbit(&Y->e[q]->right);
+        CHECK(eq, "case %d (n = %ld, %ld bits): dvc_imat_inv differs from dvc_imat_solve_mat(A, I)", cs,
+              n, (long)p);
+        if (p == 53 && s1 == DVC_OK) { /* in place */
+            dvc_imat_set(X, A);
+            CHECK(dvc_imat_inv(X, X) == DVC_OK, "case %d: in-place inverse", cs);
+            for (long q = 0; q < n * n && eq; q++)
+                eq = mpfr_equal_p(&X->e[q]->left, &Y->e[q]->left) &&
+                     mpfr_equal_p(&X->e[q]->right, &Y->e[q]->right);
+            CHECK(eq, "case %d: in-place inverse differs", cs);
+        }
+        same += eq && s1 == DVC_OK;
+        dvc_imat_clear(A);
+        dvc_imat_clear(X);
+        dvc_imat_clear(Y);
+        dvc_imat_clear(I);
+    }
+    CHECK(same >= cases * 9 / 10, "only %d of %d inverses certified and compared", same, cases);
+}
+
 int main(void)
 {
     test_random_integer(53, 400, 12, 1);
@@ -873,5 +921,6 @@ int main(void)
     test_scaled(12);
     test_lu_kernel(1500, 13);
     test_lu_kernel_edges();
+    test_inv_direct(200, 14);
     return check_report();
 }

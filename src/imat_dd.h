@@ -13,4 +13,20 @@
  * unspecified). Cheap: the exact case reads the significands directly. */
 int dvc_imat_outward_dd_(double *lo, double *hi, const dvc_imat_t A);
 
+/* Verified enclosure [xlo, xhi] of { A^{-1} b : A in [Alo, Ahi], b in
+ * [blo, bhi] } (A n x n, b n x 1, exact binary64 endpoints) by the LU
+ * factors and their triangular inverses (src/imat_solve.c). Returns
+ * DVC_FP_OK, DVC_FP_SINGULAR (the floating LU broke down), or another
+ * DVC_FP_ code when its a priori bound does not prove regularity; then
+ * dvc_fp_verify_solve (explicit inverse, sharper bound) may still prove it.
+ * *cnorm: the bound of ||I - R A||_inf (or the failing value). */
+int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, const double *blo,
+                     const double *bhi, double *xlo, double *xhi, double *cnorm);
+
+/* dvc_imat_solve through the explicit approximate inverse only
+ * (dvc_fp_verify_solve at 53 bits, as dvc_imat_solve_mat): the enclosures
+ * the LVI certifier has always produced, which stored certificates must
+ * contain when they are verified again. */
+dvc_status dvc_imat_solve_inv_(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b);
+
 #endif

@@ -7,7 +7,8 @@
  *     x - x~ = z + C (x - x~),  ||x - x~|| <= ||z|| / (1 - c) =: delta,
  *     x in x~ + [z] -+ (|C| e) delta   (componentwise).
  * At working precision <= 53 bits everything runs in binary64 with directed
- * rounding (src/fprnd.c); above 53 bits the same algorithm runs in MPFI with
+ * rounding (src/fprnd.c; for a point system with one right-hand side first
+ * with R = U^{-1} L^{-1} P in factored form, below); above 53 bits the same algorithm runs in MPFI with
  * R computed in MPFR at the working precision and an iteratively refined x~,
  * so that both the reach (condition number) and the width follow the
  * precision. */
@@ -38,35 +39,59 @@ static mpfr_prec_t prec_of(mpfi_t *e, long len, mpfr_prec_t p)
 /* Exact binary64 value of an mpfr number of at most 53 bits in the normal
  * binary64 range: 1 (done), 0 (not applicable: more bits, or a tiny or huge
  * exponent; MPFI handles those), 2 (NaN or infinity). With 64-bit limbs it
- * reads the significand through MPFR's documented custom interface: the
- * generic mpfr_get_d costs more than the whole n = 8 solve kernel. */
-static int get_exact_d(double *out, mpfr_srcptr x)
+ * assembles the bits from the significand read through MPFR's documented
+ * custom interface: the generic mpfr_get_d costs more than the whole n = 8
+ * solve kernel. */
+static inline int get_exact_d(double *out, mpfr_srcptr x)
 {
+    mpfr_exp_t e = mpfr_get_exp(x); /* |x| = 0.1b...b * 2^e for a regular x */
     if (mpfr_get_prec(x) > 53) return 0;
-    if (!mpfr_regular_p(x)) {
+    /* one test for "regular, exponent in [-1000, 1000]": the exponents of
+     * zero, NaN and infinity are far below -1000 */
+    if ((unsigned long long)(e + 1000) > 2000u) {
+        if (mpfr_regular_p(x)) return 0;
         if (!mpfr_zero_p(x)) return 2;
         *out = 0.0;
         return 1;
     }
-    mpfr_exp_t e = mpfr_get_exp(x); /* |x| = 0.1b...b * 2^e */
-    if (e < -1000 || e > 1000) return 0;
 #if GMP_NUMB_BITS == 64
-    if (e < -960) { /* 2^(e-53) below would be subnormal */
-        *out = mpfr_get_d(x, MPFR_RNDN); /* exact: <= 53 bits, normal range */
-        return 1;
-    }
     const mp_limb_t *d = mpfr_custom_get_significand((mpfr_ptr)x);
-    union {
-        unsigned long long u;
-        double f;
-    } p2;
-    p2.u = (unsigned long long)(e - 53 + 1023) << 52; /* 2^(e-53), a normal number */
-    double v = (double)(d[0] >> 11) * p2.f;           /* both exact */
-    *out = mpfr_signbit(x) ? -v : v;
+    /* 1.b...b * 2^(e-1): biased exponent e - 1 + 1023, fraction below the
+     * leading bit (at most 53 bits, so the low 11 bits of the limb are 0) */
+    unsigned long long u = ((unsigned long long)(mpfr_signbit(x) != 0) << 63) | /* no branch */
+                           ((unsigned long long)(e + 1022) << 52) |
+                           ((unsigned long long)(d[0] >> 11) & 0xfffffffffffffULL);
+    memcpy(out, &u, sizeof u);
 #else
     *out = mpfr_get_d(x, MPFR_RNDN); /* exact: <= 53 bits, in range */
 #endif
     return 1;
+}
+
+/* x <- v exactly, for a 53-bit x (the fast path's outputs): the bits of a
+ * normal double go into the significand through MPFR's custom interface,
+ * which is what mpfr_set_d does, without its thread-local exponent range
+ * lookups. left: MPFI's endpoint convention for zero (+0 on the left, -0 on
+ * the right). Anything else goes through mpfr_set_d. */
+static inline void set_exact_d(mpfr_ptr x, double v, int left, int fast)
+{
+#if GMP_NUMB_BITS == 64
+    unsigned long long u;
+    memcpy(&u, &v, sizeof u);
+    unsigned be = (unsigned)(u >> 52) & 0x7ffu;
+    if (fast && be != 0 && be != 0x7ff) {
+        mp_limb_t *d = mpfr_custom_get_significand(x);
+        d[0] = (mp_limb_t)(((u & 0xfffffffffffffULL) | (1ULL << 52)) << 11);
+        mpfr_custom_init_set(x, (u >> 63) ? -MPFR_REGULAR_KIND : MPFR_REGULAR_KIND,
+                             (mpfr_exp_t)be - 1022, 53, d);
+        return;
+    }
+#endif
+    (void)fast;
+    if (v == 0)
+        mpfr_set_zero(x, left ? 1 : -1);
+    else
+        mpfr_set_d(x, v, left ? MPFR_RNDD : MPFR_RNDU);
 }
 
 /* Endpoints as doubles: 1 done, 0 use MPFI, 2 non-finite entry. Exact,
@@ -85,10 +110,17 @@ static int tiny_endpoint(mpfr_srcptr x)
 static int to_dd(double *lo, double *hi, mpfi_t *e, long len)
 {
     int tiny = 0;
-    mpfr_exp_t emax = mpfr_get_emin();
     for (long t = 0; t < len; t++) {
         mpfr_srcptr l = &e[t]->left, h = &e[t]->right;
-        int a = get_exact_d(&lo[t], l), b = get_exact_d(&hi[t], h);
+        int a = get_exact_d(&lo[t], l), b;
+        /* a point entry: the right endpoint is the left one, field by field */
+        if (a == 1 && h->_mpfr_exp == l->_mpfr_exp && h->_mpfr_sign == l->_mpfr_sign &&
+            mpfr_get_prec(h) <= 53 && mpfr_regular_p(h) && h->_mpfr_d[0] == l->_mpfr_d[0]) {
+            hi[t] = lo[t];
+            continue;
+        }
+        b = get_exact_d(&hi[t], h);
+        if ((a & b) == 1) continue; /* the usual case: both exact */
         if (a == 2 || b == 2) return 2;
         if (a == 0 && tiny_endpoint(l)) {
             lo[t] = mpfr_get_d(l, MPFR_RNDD);
@@ -99,10 +131,15 @@ static int to_dd(double *lo, double *hi, mpfi_t *e, long len)
             b = tiny = 1;
         }
         if (a != 1 || b != 1) return 0;
+    }
+    if (!tiny) return 1;
+    mpfr_exp_t emax = mpfr_get_emin();
+    for (long t = 0; t < len; t++) {
+        mpfr_srcptr l = &e[t]->left, h = &e[t]->right;
         if (mpfr_regular_p(l) && mpfr_get_exp(l) > emax) emax = mpfr_get_exp(l);
         if (mpfr_regular_p(h) && mpfr_get_exp(h) > emax) emax = mpfr_get_exp(h);
     }
-    return tiny && emax < -900 ? 0 : 1;
+    return emax < -900 ? 0 : 1;
 }
 
 int dvc_imat_outward_dd_(double *lo, double *hi, const dvc_imat_t A)
@@ -338,9 +375,420 @@ done:
     return st;
 }
 
+/* ---- binary64 solve with the LU factors (k = 1) ---------------------------
+ *
+ * R = X_U X_L P, never formed: P W = L U + E is the floating LU of W =
+ * mid(A) (partial pivoting), X_L ~ L^{-1} and X_U ~ U^{-1} are computed row
+ * by row, so that their left residuals F_L = X_L L - I and F_U = X_U U - I
+ * are those of triangular substitutions. With no underflow, overflow or
+ * invalid operation in round-to-nearest (checked with the sticky flags),
+ * Higham's bounds (Thm 9.3 for the LU with reciprocal pivots, Lemma 8.4 for
+ * the substitutions) give, with gamma = gamma_{n+3},
+ *     |E| <= gamma |L||U|,  |F_L| <= gamma |X_L||L|,  |F_U| <= gamma |X_U||U|.
+ * Since I - R W = -(F_U + X_U F_L U + X_U X_L E),
+ *     |I - R A| e <= |X_U| (gamma |U| e + |X_L| (2 gamma |L||U| e + P Ar e)) =: g
+ * for every A in [A] (Ar the radius), which costs matrix-vector products
+ * only: the O(n^3) work is the LU and the two triangular inverses (2/3 n^3
+ * multiply-adds, against 2 n^3 for the explicit inverse and R mid(A)). The
+ * residual D = b - A x~ is enclosed error-free (residual_eft): its radius,
+ * which Z = X_U (X_L (P D)) (midpoint-radius form) multiplies by
+ * |X_U||X_L| >= |R|, is then of order u^2. For c = max g < 1,
+ * x in x~ + Z -+ g ||Z|| / (1 - c). Every bound is computed under
+ * FE_UPWARD, lower bounds as -(upper bound of the negation); summation
+ * order does not matter for upward-rounded sums of upper bounds, nor for
+ * the gamma bounds, so the dot products use several accumulators.
+ * The bound on c is a priori, hence larger than the computed ||I - R A||
+ * of the explicit-inverse kernel; when it is not < 1 (or a flag was
+ * raised) the caller runs that kernel. */
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define IMAT_VEC __attribute__((optimize("O3")))
+#else
+#define IMAT_VEC
+#endif
+
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+#include <xmmintrin.h>
+/* invalid, divide-by-zero, overflow, underflow bits of MXCSR: all double
+ * arithmetic runs in SSE here, so MXCSR has every flag (the fenv calls
+ * cost more than the n = 8 kernel). */
+#define FLAG_BITS 0x1du
+typedef unsigned flag_state;
+static inline flag_state flags_clear(void)
+{
+    __asm__ volatile("" ::: "memory");
+    unsigned s = _mm_getcsr();
+    _mm_setcsr(s & ~FLAG_BITS);
+    __asm__ volatile("" ::: "memory");
+    return s;
+}
+/* Nonzero when one of the flags was raised since flags_clear; the
+ * caller's flags are put back (and ours kept). */
+static inline int flags_raised(flag_state s)
+{
+    __asm__ volatile("" ::: "memory");
+    unsigned t = _mm_getcsr();
+    _mm_setcsr(t | (s & FLAG_BITS));
+    __asm__ volatile("" ::: "memory");
+    return (t & FLAG_BITS) != 0;
+}
+#else
+#define FLAG_EXC (FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW)
+typedef fexcept_t flag_state;
+static inline flag_state flags_clear(void)
+{
+    fexcept_t s;
+    __asm__ volatile("" ::: "memory");
+    fegetexceptflag(&s, FLAG_EXC);
+    feclearexcept(FLAG_EXC);
+    __asm__ volatile("" ::: "memory");
+    return s;
+}
+static inline int flags_raised(flag_state s)
+{
+    __asm__ volatile("" ::: "memory");
+    int t = fetestexcept(FLAG_EXC);
+    fesetexceptflag(&s, FLAG_EXC);
+    __asm__ volatile("" ::: "memory");
+    return t != 0;
+}
+#endif
+
+static inline double maxn(double a, double b) { return (a > b || a != a) ? a : b; }
+
+/* Rows of X_L ~ L^{-1} (L unit lower, strictly lower part of lu), each
+ * from x^T L = e_i^T: x_j = -sum_{j<k<=i} x_k l_kj, k descending. Swept by
+ * k over all rows at once (the same operations in the same order as row
+ * by row, without a row's chain of dependent loads and stores); only the
+ * entries j <= i are written. */
+IMAT_VEC static void inv_lower_rows(double *restrict XL, const double *restrict lu, long n)
+{
+    for (long i = 0; i < n; i++) {
+        double *x = XL + i * n;
+        for (long j = 0; j < i; j++) x[j] = 0;
+        x[i] = 1;
+    }
+    for (long k = n - 1; k >= 1; k--) {
+        const double *lk = lu + k * n;
+        for (long i = k; i < n; i++) {
+            double *x = XL + i * n, xk = x[k];
+            if (xk == 0) continue;
+            for (long j = 0; j < k; j++) x[j] -= xk * lk[j];
+        }
+    }
+}
+
+/* Rows of X_U ~ U^{-1} (upper part of lu), each from x^T U = e_i^T with
+ * the reciprocals d of the pivots: x_j = (delta_ij - sum_{i<=k<j} x_k u_kj)
+ * d_j, k ascending; swept by j over all rows at once as above. Only the
+ * entries j >= i are written. */
+IMAT_VEC static void inv_upper_rows(double *restrict XU, const double *restrict lu,
+                                    const double *restrict d, long n)
+{
+    for (long i = 0; i < n; i++) {
+        double *x = XU + i * n;
+        x[i] = 1;
+        for (long j = i + 1; j < n; j++) x[j] = 0;
+    }
+    for (long j = 0; j < n; j++) {
+        const double *uj = lu + j * n;
+        for (long i = 0; i <= j; i++) {
+            double *x = XU + i * n, xj = x[j] * d[j];
+            x[j] = xj;
+            if (xj == 0) continue;
+            for (long m = j + 1; m < n; m++) x[m] -= xj * uj[m];
+        }
+    }
+}
+
+/* Over a[0..len): s[0] += sum a v, s[1] += sum a (-v), s[2] += sum |a| r,
+ * s[3] += sum |a| w, in the current rounding mode (FE_UPWARD: upper bounds;
+ * with two accumulators per sum). */
+IMAT_VEC static void dot4(double *s, const double *restrict a, const double *restrict v,
+                          const double *restrict r, const double *restrict w, long len)
+{
+    double p0 = 0, p1 = 0, q0 = 0, q1 = 0, e0 = 0, e1 = 0, f0 = 0, f1 = 0;
+    long j = 0;
+    for (; j + 1 < len; j += 2) {
+        double a0 = a[j], a1 = a[j + 1], b0 = fabs(a0), b1 = fabs(a1);
+        p0 += a0 * v[j];
+        p1 += a1 * v[j + 1];
+        q0 += a0 * -v[j];
+        q1 += a1 * -v[j + 1];
+        e0 += b0 * r[j];
+        e1 += b1 * r[j + 1];
+        f0 += b0 * w[j];
+        f1 += b1 * w[j + 1];
+    }
+    if (j < len) {
+        double a0 = a[j], b0 = fabs(a0);
+        p0 += a0 * v[j];
+        q0 += a0 * -v[j];
+        e0 += b0 * r[j];
+        f0 += b0 * w[j];
+    }
+    s[0] += p0 + p1;
+    s[1] += q0 + q1;
+    s[2] += e0 + e1;
+    s[3] += f0 + f1;
+}
+
+/* sum a v over a[0..len), current rounding mode. */
+IMAT_VEC static double dot1(const double *restrict a, const double *restrict v, long len)
+{
+    double p0 = 0, p1 = 0;
+    long j = 0;
+    for (; j + 1 < len; j += 2) {
+        p0 += a[j] * v[j];
+        p1 += a[j + 1] * v[j + 1];
+    }
+    if (j < len) p0 += a[j] * v[j];
+    return p0 + p1;
+}
+
+/* sum |a| v over a[0..len), current rounding mode. */
+IMAT_VEC static double dot_abs(const double *restrict a, const double *restrict v, long len)
+{
+    double p0 = 0, p1 = 0;
+    long j = 0;
+    for (; j + 1 < len; j += 2) {
+        p0 += fabs(a[j]) * v[j];
+        p1 += fabs(a[j + 1]) * v[j + 1];
+    }
+    if (j < len) p0 += fabs(a[j]) * v[j];
+    return p0 + p1;
+}
+
+/* Residual of the point system (W, bc) at x~, error-free: with W^T in wt
+ * (row j = column j of W), for every row i at once,
+ *     bc_i - sum_j w_ij x_j = s_i + sum_j (q_ij - e_ij)   exactly,
+ * where w x = p + e (Dekker's product with Veltkamp's splitting) and
+ * s - p = s' + q (Knuth's TwoSum), valid in round-to-nearest when no
+ * operation underflows or overflows (the caller checks the flags). On
+ * return rc = fl(s + t) with t = fl(sum (q - e)). Since |e| <= u |p| and
+ * |q| <= u |s'|, sum |q| + |e| <= 2 (n+1) u (|bc_i| + sum_j |w_ij x_j|), and
+ *     |bc_i - (W x~)_i - rc_i| <= u |rc_i| + 4 (n+1) u gamma_{n+3}
+ *                                  (|bc_i| + ||W_i||_1 ||x~||_inf)
+ * (the second term is of order u^2). Two columns per pass over the rows:
+ * the lanes i are independent, so the loop vectorises without
+ * reassociation. */
+IMAT_VEC static void residual_eft(double *restrict rc, double *restrict t,
+                                  const double *restrict wt, const double *restrict x,
+                                  const double *restrict bc, long n)
+{
+    long j = 0;
+    for (long i = 0; i < n; i++) {
+        rc[i] = bc[i]; /* s */
+        t[i] = 0;
+    }
+    for (; j + 1 < n; j += 2) {
+        const double *w0 = wt + j * n, *w1 = w0 + n;
+        double x0 = x[j], c0 = 134217729.0 * x0, h0 = c0 - (c0 - x0), l0 = x0 - h0;
+        double x1 = x[j + 1], c1 = 134217729.0 * x1, h1 = c1 - (c1 - x1), l1 = x1 - h1;
+        for (long i = 0; i < n; i++) {
+            double a = w0[i], p = a * x0, ca = 134217729.0 * a;
+            double ah = ca - (ca - a), al = a - ah;
+            double e = ((ah * h0 - p) + ah * l0 + al * h0) + al * l0;
+            double s = rc[i], sn = s - p, z = sn - s;
+            double q = (s - (sn - z)) + (-p - z), ti = t[i] + (q - e);
+            a = w1[i], p = a * x1, ca = 134217729.0 * a;
+            ah = ca - (ca - a), al = a - ah;
+            e = ((ah * h1 - p) + ah * l1 + al * h1) + al * l1;
+            s = sn, sn = s - p, z = sn - s;
+            q = (s - (sn - z)) + (-p - z);
+            rc[i] = sn;
+            t[i] = ti + (q - e);
+        }
+    }
+    for (; j < n; j++) {
+        const double *w0 = wt + j * n;
+        double x0 = x[j], c0 = 134217729.0 * x0, h0 = c0 - (c0 - x0), l0 = x0 - h0;
+        for (long i = 0; i < n; i++) {
+            double a = w0[i], p = a * x0, ca = 134217729.0 * a;
+            double ah = ca - (ca - a), al = a - ah;
+            double e = ((ah * h0 - p) + ah * l0 + al * h0) + al * l0;
+            double s = rc[i], sn = s - p, z = sn - s;
+            double q = (s - (sn - z)) + (-p - z);
+            rc[i] = sn;
+            t[i] += q - e;
+        }
+    }
+    for (long i = 0; i < n; i++) rc[i] += t[i];
+}
+
+static void permute(double *v, const long *piv, long n)
+{
+    for (long k = 0; k < n; k++)
+        if (piv[k] != k) {
+            double t = v[k];
+            v[k] = v[piv[k]];
+            v[piv[k]] = t;
+        }
+}
+
+IMAT_VEC int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, const double *blo,
+                     const double *bhi, double *xlo, double *xhi, double *cnorm)
+{
+    long nn = n * n;
+    int point = Alo == Ahi || memcmp(Alo, Ahi, (size_t)nn * sizeof(double)) == 0;
+    int st = DVC_FP_OK;
+    double sbuf[5 * 256 + 16 * 16]; /* n <= 16 on the stack */
+    long spiv[16];
+    size_t need = (size_t)(5 * nn + 16 * n);
+    double *buf = n <= 16 ? sbuf : xmalloc(need * sizeof(double));
+    long *piv = n <= 16 ? spiv : xmalloc((size_t)n * sizeof(long));
+    double *W = buf, *LU = W + nn, *XL = LU + nn, *XU = XL + nn, *WT = XU + nn;
+    double *xt = WT + nn, *d = xt + n, *dlo = d + n, *dhi = dlo + n, *are = dhi + n;
+    double *u1 = are + n, *wv = u1 + n, *h = wv + n, *c1 = h + n, *r1 = c1 + n, *g = r1 + n;
+    double *zlo = g + n, *zhi = zlo + n, *cz = zhi + n, *rz = cz + n;
+    const double *Wc = point ? Alo : W;
+    double c = INFINITY, s4[4];
+    int saved = dvc_rnd_save();
+
+    /* ---- predictors, round-to-nearest, no exceptional operation ---- */
+    if (saved != FE_TONEAREST) dvc_rnd_set(FE_TONEAREST);
+    flag_state fs = flags_clear();
+    if (!point)
+        for (long t = 0; t < nn; t++) W[t] = 0.5 * Alo[t] + 0.5 * Ahi[t];
+    memcpy(LU, Wc, (size_t)nn * sizeof(double));
+    int lu_ok = dvc_fp_lu(LU, piv, n) == 0;
+    if (lu_ok) {
+        for (long j = 0; j < n; j++) d[j] = 1.0 / LU[j * n + j];
+        inv_lower_rows(XL, LU, n);
+        inv_upper_rows(XU, LU, d, n);
+        /* x~ = X_U X_L P mid(b): a predictor, by independent dot products
+         * rather than the dependent substitutions */
+        for (long i = 0; i < n; i++) cz[i] = 0.5 * blo[i] + 0.5 * bhi[i]; /* bc */
+        memcpy(dlo, cz, (size_t)n * sizeof(double));
+        permute(dlo, piv, n);
+        for (long i = 0; i < n; i++) dhi[i] = dot1(XL + i * n, dlo, i + 1);
+        for (long i = 0; i < n; i++) xt[i] = dot1(XU + i * n + i, dhi + i, n - i);
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) WT[j * n + i] = Wc[i * n + j];
+        residual_eft(dlo, rz, WT, xt, cz, n); /* rc in dlo */
+    }
+    if (flags_raised(fs) || !lu_ok) {
+        st = lu_ok ? DVC_FP_NONFINITE : DVC_FP_SINGULAR;
+        goto done;
+    }
+
+    /* ---- bounds, everything rounded upward ---- */
+    double nu = (double)(n + 3) * 0x1p-53; /* exact */
+    dvc_rnd_set(FE_UPWARD);
+    DVC_FP_PIN(nu); /* gam is computed from here on, rounded up */
+    double gam = nu / -(nu - 1.0); /* gamma_{n+3} */
+    /* D = b - A x~ within rc -+ dr for every A in [A], b in [b]:
+     * dr = u |rc| + 4 (n+1) u gamma (|bc| + ||W_i||_1 ||x~||) + br + Ar |x~|,
+     * br >= |b - bc| */
+    double gam2 = (4 * gam) * ((double)(n + 1) * 0x1p-53), xmax = 0;
+    for (long i = 0; i < n; i++) xmax = maxn(xmax, fabs(xt[i]));
+    for (long i = 0; i < n; i++) g[i] = 0; /* ||W_i||_1, over the rows of W^T */
+    for (long j = 0; j < n; j++)
+        for (long i = 0; i < n; i++) g[i] += fabs(WT[j * n + i]);
+    for (long i = 0; i < n; i++) {
+        double dr = (0x1p-53 * fabs(dlo[i]) + gam2 * (fabs(cz[i]) + g[i] * xmax)) +
+                    maxn(bhi[i] - cz[i], cz[i] - blo[i]);
+        double sa = 0, sr = 0;
+        if (!point) /* Ar = max(W - Alo, Ahi - W) >= the radius, row by row */
+            for (long j = 0; j < n; j++) {
+                long t = i * n + j;
+                double ar = maxn(Wc[t] - Alo[t], Ahi[t] - Wc[t]);
+                sa += ar * fabs(xt[j]);
+                sr += ar;
+            }
+        rz[i] = dr + sa;
+        are[i] = sr;
+    }
+    memcpy(cz, dlo, (size_t)n * sizeof(double));
+    permute(cz, piv, n); /* P D within cz -+ rz */
+    permute(rz, piv, n);
+    permute(are, piv, n);
+    /* u1 = |U| e, v1 = |L| u1 (in h), wv = 2 gamma v1 + P Ar e */
+    for (long i = 0; i < n; i++) {
+        const double *r = LU + i * n;
+        double s0 = 0, s1 = 0;
+        long j = i;
+        for (; j + 1 < n; j += 2) {
+            s0 += fabs(r[j]);
+            s1 += fabs(r[j + 1]);
+        }
+        if (j < n) s0 += fabs(r[j]);
+        u1[i] = s0 + s1;
+    }
+    for (long i = 0; i < n; i++) {
+        double s = u1[i] + dot_abs(LU + i * n, u1, i);
+        wv[i] = (2 * gam) * s + are[i];
+    }
+    /* X_L pass: h = gamma u1 + |X_L| wv; Y = X_L (P D) within [ylo, yhi] */
+    for (long i = 0; i < n; i++) {
+        s4[0] = s4[1] = s4[2] = s4[3] = 0;
+        dot4(s4, XL + i * n, cz, rz, wv, i + 1);
+        h[i] = gam * u1[i] + s4[3];
+        dlo[i] = -(s4[1] + s4[2]);
+        dhi[i] = s4[0] + s4[2];
+    }
+    for (long i = 0; i < n; i++) {
+        double m = dlo[i] + 0.5 * (dhi[i] - dlo[i]);
+        c1[i] = m;
+        r1[i] = m - dlo[i];
+    }
+    /* X_U pass: g = |X_U| h; Z = X_U Y within [zlo, zhi] */
+    c = 0;
+    for (long i = 0; i < n; i++) {
+        s4[0] = s4[1] = s4[2] = s4[3] = 0;
+        dot4(s4, XU + i * n + i, c1 + i, r1 + i, h + i, n - i);
+        g[i] = s4[3];
+        zlo[i] = -(s4[1] + s4[2]);
+        zhi[i] = s4[0] + s4[2];
+        if (!(g[i] <= c)) c = g[i]; /* propagates NaN */
+    }
+    if (!(c < 1)) {
+        st = isfinite(c) ? DVC_FP_NOCONTRACT : DVC_FP_NONFINITE;
+        goto done;
+    }
+    double den = -(c - 1.0), zn = 0; /* den <= 1 - c */
+    for (long i = 0; i < n; i++) zn = maxn(zn, maxn(fabs(zlo[i]), fabs(zhi[i])));
+    double delta = zn / den;
+    for (long i = 0; i < n; i++) {
+        double e = g[i] * delta;
+        xhi[i] = (xt[i] + zhi[i]) + e;
+        xlo[i] = -((-xt[i] - zlo[i]) + e);
+        if (!isfinite(xhi[i]) || !isfinite(xlo[i])) st = DVC_FP_NONFINITE;
+    }
+done:
+    dvc_rnd_restore(saved);
+    *cnorm = c;
+    if (buf != sbuf) free(buf);
+    if (piv != spiv) free(piv);
+    return st;
+}
+
+/* X[t] <- [lo[t], hi[t]] (exact doubles; rounded outward below 53 bits). */
+static void write_dd(mpfi_t *X, const double *lo, const double *hi, long len)
+{
+    int fast = mpfr_get_emin() <= -1100 && mpfr_get_emax() >= 1100;
+    for (long t = 0; t < len; t++) {
+        int f = fast && mpfr_get_prec(&X[t]->left) == 53 && mpfr_get_prec(&X[t]->right) == 53;
+        set_exact_d(&X[t]->left, lo[t], 1, f);
+        set_exact_d(&X[t]->right, hi[t], 0, f);
+    }
+}
+
+/* The status and message of a binary64 kernel's outcome r. */
+static dvc_status fp_status(int r, double c)
+{
+    if (r == DVC_FP_OK) return DVC_OK;
+    if (r == DVC_FP_SINGULAR) return not_regular_singular();
+    if (r == DVC_FP_NOCONTRACT) return not_regular_c(c, 53);
+    return dvc_error(DVC_NOT_CERTIFIED, "verified solve: overflow in binary64 verification (c = %.3g)",
+                     c);
+}
+
 /* X (n x k) encloses A^{-1} B; arrays of mpfi_t, row-major; dimensions
- * checked by the caller, finiteness checked here. */
-static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, const char *fn)
+ * checked by the caller, finiteness checked here. lu_kernel: try
+ * dvc_fp_solve_lu_ first (k = 1). */
+static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, const char *fn,
+                             int lu_kernel)
 {
     long n = A->r, nn = n * n, nk = n * k;
     int fast = 1;
@@ -361,16 +809,18 @@ static dvc_status solve_core(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, c
                              ca == 2 ? "matrix" : "right-hand side");
         }
         if (ca == 1 && cb == 1) {
-            int r = dvc_fp_verify_solve(n, k, Alo, Ahi, Blo, Bhi, Xlo, Xhi, &c);
-            if (r == DVC_FP_OK)
-                for (long t = 0; t < nk; t++) mpfi_interv_d(X[t], Xlo[t], Xhi[t]);
-            else if (r == DVC_FP_SINGULAR)
-                st = not_regular_singular();
-            else if (r == DVC_FP_NOCONTRACT)
-                st = not_regular_c(c, 53);
-            else
-                st = dvc_error(DVC_NOT_CERTIFIED,
-                               "verified solve: overflow in binary64 verification (c = %.3g)", c);
+            /* a point system with one right-hand side: the LU-factor kernel
+             * first, the explicit inverse when its a priori bound does not
+             * prove regularity. Not for interval data: there the width is
+             * |R| rad to first order, which the factors overestimate by
+             * |X_U| |X_L| (up to 100x on graded matrices). */
+            int pt = k == 1 && lu_kernel && memcmp(Alo, Ahi, (size_t)nn * sizeof(double)) == 0 &&
+                     memcmp(Blo, Bhi, (size_t)n * sizeof(double)) == 0;
+            int r = pt ? dvc_fp_solve_lu_(n, Alo, Alo, Blo, Blo, Xlo, Xhi, &c) : -1;
+            if (r != DVC_FP_OK && r != DVC_FP_SINGULAR)
+                r = dvc_fp_verify_solve(n, k, Alo, Ahi, Blo, Bhi, Xlo, Xhi, &c);
+            if (r == DVC_FP_OK) write_dd(X, Xlo, Xhi, nk);
+            st = fp_status(r, c);
             if (buf != sbuf) free(buf);
             return st;
         }
@@ -391,7 +841,8 @@ static dvc_status check_dims(const dvc_imat_t A, const char *fn)
     return DVC_OK;
 }
 
-static dvc_status dvc_imat_solve_rn(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
+static dvc_status dvc_imat_solve_rn(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b,
+                                    int lu_kernel)
 {
     dvc_status st = check_dims(A, "dvc_imat_solve");
     if (st != DVC_OK) return st;
@@ -402,12 +853,12 @@ static dvc_status dvc_imat_solve_rn(dvc_ivec_t x, const dvc_imat_t A, const dvc_
     if (x == b) { /* aliasing: solve into a copy */
         dvc_ivec_t y;
         dvc_ivec_init2(y, x->n, dvc_ivec_prec(x));
-        st = solve_core(y->e, A, b->e, 1, "dvc_imat_solve");
+        st = solve_core(y->e, A, b->e, 1, "dvc_imat_solve", lu_kernel);
         if (st == DVC_OK) dvc_ivec_set(x, y);
         dvc_ivec_clear(y);
         return st;
     }
-    return solve_core(x->e, A, b->e, 1, "dvc_imat_solve");
+    return solve_core(x->e, A, b->e, 1, "dvc_imat_solve", lu_kernel);
 }
 
 static dvc_status dvc_imat_solve_mat_rn(dvc_imat_t X, const dvc_imat_t A, const dvc_imat_t B)
@@ -422,12 +873,12 @@ static dvc_status dvc_imat_solve_mat_rn(dvc_imat_t X, const dvc_imat_t A, const 
     if (X == B || X == A) {
         dvc_imat_t Y;
         dvc_imat_init2(Y, X->r, X->c, dvc_imat_prec(X));
-        st = solve_core(Y->e, A, B->e, B->c, "dvc_imat_solve_mat");
+        st = solve_core(Y->e, A, B->e, B->c, "dvc_imat_solve_mat", 0);
         if (st == DVC_OK) dvc_imat_set(X, Y);
         dvc_imat_clear(Y);
         return st;
     }
-    return solve_core(X->e, A, B->e, B->c, "dvc_imat_solve_mat");
+    return solve_core(X->e, A, B->e, B->c, "dvc_imat_solve_mat", 0);
 }
 
 static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
@@ -439,10 +890,33 @@ static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
         return dvc_error(DVC_ERR_INPUT, "dvc_imat_inv: X is %ld x %ld, A is %ld x %ld", X->r,
                          X->c, A->r, A->c);
     mpfr_prec_t p = dvc_imat_prec(X);
+    long n = A->r, nn = n * n;
+    int same = n > 0 && p <= 53;
+    for (long t = 0; t < nn && same; t++)
+        same = mpfr_get_prec(&X->e[t]->left) == p && mpfr_get_prec(&X->e[t]->right) == p;
+    if (same) {
+        /* binary64 matrix: the explicit-inverse kernel with B = I in
+         * doubles, without the two temporary MPFI matrices (their
+         * allocations cost 4x the n = 8 kernel); the same kernel, inputs
+         * and rounding of the outputs as below, so the same enclosure */
+        double sbuf[6 * 64];
+        double *buf = nn <= 64 ? sbuf : xmalloc((size_t)(6 * nn) * sizeof(double));
+        double *Alo = buf, *Ahi = Alo + nn, *E = Ahi + nn, *Xlo = E + nn, *Xhi = Xlo + nn, c = 0;
+        int ca = to_dd(Alo, Ahi, A->e, nn);
+        if (ca == 1) {
+            memset(E, 0, (size_t)nn * sizeof(double));
+            for (long i = 0; i < n; i++) E[i * n + i] = 1;
+            int r = dvc_fp_verify_solve(n, n, Alo, Ahi, E, E, Xlo, Xhi, &c);
+            if (r == DVC_FP_OK) write_dd(X->e, Xlo, Xhi, nn); /* A is read: X may be A */
+            st = fp_status(r, c);
+        }
+        if (buf != sbuf) free(buf);
+        if (ca == 1) return st;
+    }
     dvc_imat_init2(I, A->r, A->r, 2); /* 0 and 1 are exact at any precision */
     dvc_imat_one(I);
     dvc_imat_init2(Y, A->r, A->r, p);
-    st = solve_core(Y->e, A, I->e, A->r, "dvc_imat_inv");
+    st = solve_core(Y->e, A, I->e, A->r, "dvc_imat_inv", 0);
     if (st == DVC_OK) dvc_imat_set(X, Y);
     dvc_imat_clear(I);
     dvc_imat_clear(Y);
@@ -540,7 +1014,17 @@ dvc_status dvc_imat_solve(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
     int saved = dvc_rnd_save();
     dvc_status st;
     dvc_rnd_set(FE_TONEAREST);
-    st = dvc_imat_solve_rn(x, A, b);
+    st = dvc_imat_solve_rn(x, A, b, 1);
+    dvc_rnd_restore(saved);
+    return st;
+}
+
+dvc_status dvc_imat_solve_inv_(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b)
+{
+    int saved = dvc_rnd_save();
+    dvc_status st;
+    dvc_rnd_set(FE_TONEAREST);
+    st = dvc_imat_solve_rn(x, A, b, 0);
     dvc_rnd_restore(saved);
     return st;
 }

@@ -271,7 +271,7 @@ static void dd_rows(const lvi_ws *w, long m, const long *rows, long nr, double *
 
 /* The active-set route of active_route in binary64: 1 proven (y set), 0
  * not proven, -1 not applicable (use the MPFI route). Same operations, same
- * rounding, same kernel (dvc_fp_verify_solve, as dvc_imat_solve uses it at
+ * rounding, same kernel (dvc_fp_verify_solve, as dvc_imat_solve_inv_ uses it at
  * 53 bits): the same enclosures, without the MPFI copies of M_FF. */
 static int active_route_dd(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *act, dvc_ivec_t y)
 {
@@ -595,7 +595,7 @@ static int active_route_mpfi(dvc_lvi_solver_t s, const dvc_ivec_t q, const int *
             memcpy(w->pidx, w->idx, (size_t)k * sizeof(long));
             w->pk = k;
         }
-        if (dvc_imat_solve(&x, &A, &b) != DVC_OK) return 0;
+        if (dvc_imat_solve_inv_(&x, &A, &b) != DVC_OK) return 0;
         for (long a = 0; a < k; a++) {
             long i = w->idx[a];
             /* y_i in [l_i, u_i] for every l, u in their intervals */
@@ -714,7 +714,7 @@ static int vertex_hull(dvc_lvi_solver_t s, long namb, long *nsolves)
                     mpfi_set(dvc_imat_entry(&A, a, c), dvc_imat_entry(s->M, i, w->jdx[c]));
             }
             (*nsolves)++;
-            if (dvc_imat_solve(&x, &A, &b) != DVC_OK) {
+            if (dvc_imat_solve_inv_(&x, &A, &b) != DVC_OK) {
                 for (long a = 0; a < namb; a++) w->dfix[w->amb[a]] = 2;
                 return 0;
             }

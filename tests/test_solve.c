@@ -9,6 +9,8 @@
 #include "check.h"
 #include "ref_exact.h"
 #include "dvicert/dvicert.h"
+#include "fprnd.h"
+#include "imat_dd.h"
 
 /* ---- exact rational reference ------------------------------------------- */
 
@@ -625,6 +627,277 @@ static void test_scaled(unsigned long long seed)
         }
 }
 
+/* ---- the LU-factor kernel of dvc_imat_solve (one right-hand side) ------- */
+
+/* A random n x n double system of family fam, into a (row-major) and b:
+ *  0: uniform [-1, 1] plus a diagonal shift (well conditioned),
+ *  1: uniform [-1, 1] (condition up to about 1e3 n),
+ *  2: rank one plus 10^-k noise, k in 0..16 (condition about 10^k),
+ *  3: rows scaled by 2^-30..2^30, columns by 2^-4..2^4 (badly scaled),
+ *  4: Hilbert-like 1/(i+j+1) rounded, plus 2^-40 noise (ill conditioned). */
+static void lu_family(double *a, double *b, long n, int fam, check_rng *rng)
+{
+    double eps = pow(10.0, -(double)check_rng_int(rng, 0, 16));
+    double *u = malloc((size_t)(2 * n) * sizeof(double)), *v = u + n;
+    for (long i = 0; i < n; i++) {
+        u[i] = check_rng_unif(rng, -1, 1);
+        v[i] = ldexp(1.0, (int)check_rng_int(rng, -30, 30));
+        u[i] = fam == 3 ? ldexp(1.0, (int)check_rng_int(rng, -4, 4)) : u[i];
+    }
+    for (long i = 0; i < n; i++) {
+        for (long j = 0; j < n; j++) {
+            double r = check_rng_unif(rng, -1, 1), x;
+            switch (fam) {
+            case 0: x = r + (i == j ? 2.0 + 0.25 * (double)n : 0); break;
+            case 1: x = r; break;
+            case 2: x = u[i] * u[(j + 1) % n] + eps * r; break;
+            case 3: x = (r + (i == j ? 0.5 * (double)n : 0)) * v[i] * u[j]; break;
+            default: x = 1.0 / (double)(i + j + 1) + 0x1p-40 * r; break;
+            }
+            a[i * n + j] = x;
+        }
+        b[i] = check_rng_unif(rng, -10, 10);
+    }
+    free(u);
+}
+
+/* Exact solution of the double system (a, b) in xq; 0 when singular. */
+static int exact_solve_d(mpq_t *xq, const double *a, const double *b, long n)
+{
+    mpq_t *Aq = malloc((size_t)(n * n) * sizeof(mpq_t)), *bq = malloc((size_t)n * sizeof(mpq_t));
+    for (long q = 0; q < n * n; q++) {
+        mpq_init(Aq[q]);
+        mpq_set_d(Aq[q], a[q]);
+    }
+    for (long i = 0; i < n; i++) {
+        mpq_init(bq[i]);
+        mpq_set_d(bq[i], b[i]);
+    }
+    int reg = ref_q_solve(xq, Aq, bq, n, 1);
+    for (long q = 0; q < n * n; q++) mpq_clear(Aq[q]);
+    for (long i = 0; i < n; i++) mpq_clear(bq[i]);
+    free(Aq);
+    free(bq);
+    return reg;
+}
+
+static int dd_contains_q(double lo, double hi, const mpq_t q)
+{
+    mpq_t t;
+    int in;
+    mpq_init(t);
+    mpq_set_d(t, lo);
+    in = mpq_cmp(t, q) <= 0;
+    mpq_set_d(t, hi);
+    in &= mpq_cmp(t, q) >= 0;
+    mpq_clear(t);
+    return in;
+}
+
+/* Seeded random double systems of every family, point and interval (A
+ * within a relative radius 2^-40 of the point matrix, whose exact rational
+ * solution the enclosure must then hold): the LU kernel's enclosure
+ * contains the exact solution; dvc_imat_solve returns it for point systems
+ * (and otherwise the explicit inverse's enclosure, or a refusal with a
+ * message); the kernel proves all well-conditioned systems, with widths
+ * mostly below the explicit inverse's. */
+static void test_lu_kernel(int cases, unsigned long long seed)
+{
+    check_rng rng = {seed};
+    int proved[5] = {0}, tried[5] = {0}, fallback = 0, refused = 0;
+    double wratio_max = 0, wratio_sum = 0;
+    long nw = 0;
+    for (int cs = 0; cs < cases; cs++) {
+        int fam = (int)(cs % 5);
+        long n = cs % 11 == 0 ? check_rng_int(&rng, 25, 32) : check_rng_int(&rng, 1, 14);
+        int interval = cs % 3 == 0;
+        double *a = malloc((size_t)(n * n) * sizeof(double)), *b = malloc((size_t)n * sizeof(double));
+        double *alo = malloc((size_t)(2 * n * n) * sizeof(double)), *ahi = alo + n * n;
+        double *x = malloc((size_t)(4 * n) * sizeof(double)), *xlo = x, *xhi = x + n, *ylo = x + 2 * n,
+               *yhi = x + 3 * n, c = 0, c2 = 0;
+        mpq_t *xq = malloc((size_t)n * sizeof(mpq_t));
+        for (long i = 0; i < n; i++) mpq_init(xq[i]);
+        lu_family(a, b, n, fam, &rng);
+        for (long q = 0; q < n * n; q++) {
+            double r = interval ? 0x1p-40 * fabs(a[q]) : 0;
+            alo[q] = a[q] - r; /* a is inside: exact enough for a test, and checked */
+            ahi[q] = a[q] + r;
+            if (!(alo[q] <= a[q] && a[q] <= ahi[q])) alo[q] = ahi[q] = a[q];
+        }
+        int reg = exact_solve_d(xq, a, b, n);
+        int r = dvc_fp_solve_lu_(n, alo, ahi, b, b, xlo, xhi, &c);
+        CHECK(fegetround() == FE_TONEAREST, "kernel: rounding mode not restored");
+        tried[fam]++;
+        if (r == DVC_FP_OK) {
+            proved[fam]++;
+            CHECK(reg, "case %d (family %d, n = %ld): LU kernel proved a singular matrix", cs, fam, n);
+            CHECK(c < 1, "case %d: proved with c = %g", cs, c);
+            int in = 1;
+            for (long i = 0; i < n && reg; i++) in &= dd_contains_q(xlo[i], xhi[i], xq[i]);
+            CHECK(in, "case %d (family %d, n = %ld, %s): exact solution outside the LU kernel's enclosure",
+                  cs, fam, n, interval ? "interval" : "point");
+            /* against the explicit-inverse kernel (point systems: the only
+             * ones dvc_imat_solve hands to the LU kernel) */
+            if (!interval && dvc_fp_verify_solve(n, 1, alo, ahi, b, b, ylo, yhi, &c2) == DVC_FP_OK)
+                for (long i = 0; i < n; i++) {
+                    double w1 = xhi[i] - xlo[i], w2 = yhi[i] - ylo[i];
+                    if (w2 > 0) {
+                        wratio_max = fmax(wratio_max, w1 / w2);
+                        wratio_sum += w1 / w2;
+                        nw++;
+                    }
+                }
+        } else {
+            CHECK(r == DVC_FP_SINGULAR || r == DVC_FP_NOCONTRACT || r == DVC_FP_NONFINITE,
+                  "case %d: kernel status %d", cs, r);
+        }
+        /* the public solve: the kernel's enclosure when it proves */
+        dvc_imat_t A;
+        dvc_ivec_t vb, vx;
+        dvc_imat_init2(A, n, n, 53);
+        dvc_ivec_init2(vb, n, 53);
+        dvc_ivec_init2(vx, n, 53);
+        for (long q = 0; q < n * n; q++) dvc_ival_set_dd(A->e[q], alo[q], ahi[q]);
+        dvc_ivec_set_d(vb, b);
+        dvc_error_reset();
+        dvc_status st = dvc_imat_solve(vx, A, vb);
+        if (r == DVC_FP_OK && !interval) {
+            int same = st == DVC_OK;
+            for (long i = 0; i < n && same; i++)
+                same = mpfr_cmp_d(&vx->e[i]->left, xlo[i]) == 0 && mpfr_cmp_d(&vx->e[i]->right, xhi[i]) == 0;
+            CHECK(same, "case %d: dvc_imat_solve does not return the LU kernel's enclosure", cs);
+        } else if (st == DVC_OK) {
+            fallback += r != DVC_FP_OK;
+            int in = 1;
+            for (long i = 0; i < n && reg; i++) in &= ref_contains_q(vx->e[i], xq[i]);
+            CHECK(reg && in, "case %d (family %d, n = %ld): fallback enclosure misses the exact solution",
+                  cs, fam, n);
+        } else {
+            refused++;
+            CHECK(st == DVC_NOT_CERTIFIED && strlen(dvc_error_message()) > 10,
+                  "case %d: status %d, message '%s'", cs, (int)st, dvc_error_message());
+        }
+        dvc_imat_clear(A);
+        dvc_ivec_clear(vb);
+        dvc_ivec_clear(vx);
+        for (long i = 0; i < n; i++) mpq_clear(xq[i]);
+        free(xq);
+        free(a);
+        free(b);
+        free(alo);
+        free(x);
+    }
+    printf("LU kernel: proved %d/%d well conditioned, %d/%d uniform, %d/%d rank one + noise, %d/%d "
+           "graded, %d/%d Hilbert-like; %d by the explicit inverse, %d refused; width / explicit "
+           "inverse's: mean %.2f, max %.2f\n",
+           proved[0], tried[0], proved[1], tried[1], proved[2], tried[2], proved[3], tried[3],
+           proved[4], tried[4], fallback, refused, nw ? wratio_sum / (double)nw : 0, wratio_max);
+    CHECK(proved[0] == tried[0], "LU kernel: only %d of %d well-conditioned systems proved", proved[0],
+          tried[0]);
+    CHECK(proved[1] >= tried[1] * 9 / 10, "LU kernel: only %d of %d uniform systems proved", proved[1],
+          tried[1]);
+    CHECK(proved[3] >= tried[3] * 9 / 10, "LU kernel: only %d of %d graded systems proved", proved[3],
+          tried[3]);
+    CHECK(fallback > 0, "no system needed the explicit-inverse fallback");
+    CHECK(refused > 0, "no system was refused");
+    /* the error-free residual makes the enclosures narrower on average
+     * (with a directed-rounding residual the mean ratio was above 1.5) */
+    CHECK(nw > 0 && wratio_sum / (double)nw < 0.5 && wratio_max < 16.0,
+          "LU kernel widths: mean ratio %.2f, max %.2f against the explicit inverse",
+          nw ? wratio_sum / (double)nw : 0, wratio_max);
+}
+
+/* The kernel's proof assumes no underflow, overflow or invalid operation
+ * in its round-to-nearest part: a system whose elimination underflows
+ * (2^-600 * 2^-600) must be declined by the kernel and proved by the
+ * explicit inverse; singular systems are refused; the caller's sticky
+ * flags survive. */
+static void test_lu_kernel_edges(void)
+{
+    double a[4] = {1, 0x1p-600, 0x1p-600, 1}, b[2] = {1, 3}, xlo[3], xhi[3], c;
+    mpq_t xq[2];
+    mpq_inits(xq[0], xq[1], (mpq_ptr)0);
+    REQUIRE(exact_solve_d(xq, a, b, 2), "reference");
+    feclearexcept(FE_ALL_EXCEPT);
+    int r = dvc_fp_solve_lu_(2, a, a, b, b, xlo, xhi, &c);
+    CHECK(r == DVC_FP_NONFINITE, "underflow in the elimination not caught (status %d)", r);
+    dvc_imat_t A;
+    dvc_ivec_t vb, vx;
+    dvc_imat_init2(A, 2, 2, 53);
+    dvc_ivec_init2(vb, 2, 53);
+    dvc_ivec_init2(vx, 2, 53);
+    dvc_imat_set_d(A, a);
+    dvc_ivec_set_d(vb, b);
+    CHECK(dvc_imat_solve(vx, A, vb) == DVC_OK, "underflowing system not proved by the fallback");
+    CHECK(ref_contains_q(vx->e[0], xq[0]) && ref_contains_q(vx->e[1], xq[1]), "underflow system: outside");
+    /* the caller's flags are kept */
+    feraiseexcept(FE_UNDERFLOW);
+    double w[4] = {2, 1, 1, 3};
+    r = dvc_fp_solve_lu_(2, w, w, b, b, xlo, xhi, &c);
+    CHECK(r == DVC_FP_OK, "2 x 2 not proved");
+    CHECK(fetestexcept(FE_UNDERFLOW), "caller's underflow flag cleared");
+    feclearexcept(FE_ALL_EXCEPT);
+    /* singular: repeated row, zero column, 3 x 3 of rank 2 */
+    double s1[4] = {1, 2, 1, 2}, s2[4] = {0, 1, 0, 2}, s3[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    double b3[3] = {1, 1, 1};
+    CHECK(dvc_fp_solve_lu_(2, s1, s1, b, b, xlo, xhi, &c) != DVC_FP_OK, "singular (repeated row) proved");
+    CHECK(dvc_fp_solve_lu_(2, s2, s2, b, b, xlo, xhi, &c) == DVC_FP_SINGULAR, "zero column: not singular");
+    r = dvc_fp_solve_lu_(3, s3, s3, b3, b3, xlo, xhi, &c);
+    CHECK(r != DVC_FP_OK, "rank-2 3 x 3 proved");
+    dvc_imat_clear(A);
+    dvc_ivec_clear(vb);
+    dvc_ivec_clear(vx);
+    mpq_clears(xq[0], xq[1], (mpq_ptr)0);
+}
+
+/* dvc_imat_inv reads a binary64 matrix straight into the explicit-inverse
+ * kernel (no temporary MPFI matrices): its enclosure must be bit for bit
+ * that of dvc_imat_solve_mat(X, A, I), which goes the general way, for
+ * point and interval matrices, at 53 and 24 bits, and when X is A. */
+static void test_inv_direct(int cases, unsigned long long seed)
+{
+    check_rng rng = {seed};
+    int same = 0;
+    for (int cs = 0; cs < cases; cs++) {
+        long n = check_rng_int(&rng, 1, 12);
+        mpfr_prec_t p = cs % 4 == 3 ? 24 : 53;
+        dvc_imat_t A, X, Y, I;
+        dvc_imat_init2(A, n, n, 53);
+        dvc_imat_init2(X, n, n, p);
+        dvc_imat_init2(Y, n, n, p);
+        dvc_imat_init2(I, n, n, 53);
+        dvc_imat_one(I);
+        for (long q = 0; q < n * n; q++) {
+            double v = check_rng_unif(&rng, -1, 1) + (q / n == q % n ? 0.3 * (double)n : 0);
+            double r = cs % 3 == 0 ? 1e-9 * fabs(v) : 0;
+            dvc_ival_set_dd(A->e[q], v - r, v + r);
+        }
+        dvc_status s1 = dvc_imat_inv(X, A), s2 = dvc_imat_solve_mat(Y, A, I);
+        int eq = s1 == s2;
+        for (long q = 0; q < n * n && eq && s1 == DVC_OK; q++)
+            eq = mpfr_equal_p(&X->e[q]->left, &Y->e[q]->left) &&
+                 mpfr_equal_p(&X->e[q]->right, &Y->e[q]->right) &&
+                 mpfr_signbit(&X->e[q]->left) == mpfr_signbit(&Y->e[q]->left) &&
+                 mpfr_signbit(&X->e[q]->right) == mpfr_signbit(&Y->e[q]->right);
+        CHECK(eq, "case %d (n = %ld, %ld bits): dvc_imat_inv differs from dvc_imat_solve_mat(A, I)", cs,
+              n, (long)p);
+        if (p == 53 && s1 == DVC_OK) { /* in place */
+            dvc_imat_set(X, A);
+            CHECK(dvc_imat_inv(X, X) == DVC_OK, "case %d: in-place inverse", cs);
+            for (long q = 0; q < n * n && eq; q++)
+                eq = mpfr_equal_p(&X->e[q]->left, &Y->e[q]->left) &&
+                     mpfr_equal_p(&X->e[q]->right, &Y->e[q]->right);
+            CHECK(eq, "case %d: in-place inverse differs", cs);
+        }
+        same += eq && s1 == DVC_OK;
+        dvc_imat_clear(A);
+        dvc_imat_clear(X);
+        dvc_imat_clear(Y);
+        dvc_imat_clear(I);
+    }
+    CHECK(same >= cases * 9 / 10, "only %d of %d inverses certified and compared", same, cases);
+}
+
 int main(void)
 {
     test_random_integer(53, 400, 12, 1);
@@ -646,5 +919,8 @@ int main(void)
     test_mixed_precision();
     test_directed_rounding();
     test_scaled(12);
+    test_lu_kernel(1500, 13);
+    test_lu_kernel_edges();
+    test_inv_direct(200, 14);
     return check_report();
 }

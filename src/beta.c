@@ -589,13 +589,74 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
         st = dvc_bk_mat_init(&K, M);
         if (st != DVC_OK) return dvc_error_context(st, "beta: ");
         int enumerate = o.method == DVC_BETA_ENUM || (o.method == DVC_BETA_AUTO && m <= o.enum_max_m);
+        int pd = 0, sym = 0, bnb_done = 0;
+        dvc_bk_mat Hk;
+        if (!enumerate && (o.method == DVC_BETA_BNB || o.method == DVC_BETA_AUTO) && !beta_exact &&
+            (classes & (DVC_MCLASS_PD | DVC_MCLASS_SPD))) {
+            /* [sym(M)] = [(M + M^T)/2]: every point matrix of it is
+             * positive definite (proven by dvc_mclass_classify). */
+            dvc_imat_t Hs;
+            dvc_imat_init2(Hs, m, m, mpfi_get_prec(M->e[0]));
+            for (long i = 0; i < m; i++)
+                for (long j = 0; j < m; j++) {
+                    mpfi_add(dvc_imat_entry(Hs, i, j), dvc_imat_entry(M, i, j), dvc_imat_entry(M, j, i));
+                    mpfi_div_2ui(dvc_imat_entry(Hs, i, j), dvc_imat_entry(Hs, i, j), 1);
+                }
+            pd = dvc_bk_mat_init(&Hk, Hs) == DVC_OK;
+            if (pd) Hk.M = NULL; /* Hs is freed here; the PD bound needs no MPFI fallback */
+            dvc_error_reset();
+            dvc_imat_clear(Hs);
+            /* A point matrix, exactly symmetric: M = sym(M) is positive
+             * definite, and the Loewner bound applies. */
+            sym = pd && K.point;
+            for (long i = 0; i < m && sym; i++)
+                for (long j = 0; j < i; j++)
+                    if (K.Mc[(size_t)i * K.ld + j] != K.Mc[(size_t)j * K.ld + i]) {
+                        sym = 0;
+                        break;
+                    }
+        }
         if (!enumerate && o.method == DVC_BETA_AUTO && m <= 30 && !(beta_exact && !want_alpha)) {
             /* beyond enum_max_m: enumerate when it fits in the time budget
              * with a margin, rather than settle for a branch-and-bound gap */
             double est = enum_estimate(&K, (int)m, want_alpha, &bb, &ba);
             enumerate = 1.3 * est + (now_s() - t0) <= o.max_seconds;
+            if (sym && !want_alpha) {
+                /* Symmetric PD: the Loewner node bound usually closes the
+                 * gap in a fraction of the enumeration time (docs/beta.md
+                 * section 8), so try it first. When the enumeration fits,
+                 * the trial gets 2^m / 4 nodes (a node costs about two
+                 * vertices: at most about half the enumeration; a node
+                 * budget, unlike a clock, makes the choice reproducible),
+                 * then the enumeration runs if the gap is still open. */
+                dvc_beta_opts ot = o;
+                budget_t bt = bud;
+                int complete = 0;
+                long quarter = 1L << (m - 2);
+                if (enumerate && quarter < ot.max_nodes) ot.max_nodes = quarter;
+                bt.o = &ot;
+                bt.phase = "branch-and-bound beta_M";
+                bt.total = 0;
+                bt.hi = bb.hi;
+                st = bnb(&K, &Hk, sym, 0, &ot, &bt, &bb, &nodes_b, &complete);
+                if (st != DVC_OK || complete) {
+                    enumerate = 0;
+                    bnb_done = 1;
+                } else if (!enumerate || 1.3 * est + (now_s() - t0) > o.max_seconds) {
+                    enumerate = 0;
+                    bnb_done = 1;
+                    stop_b = 1;
+                    snprintf(why, sizeof why,
+                             "branch-and-bound budget exhausted (%g s, %ld nodes) before the gap "
+                             "closed: raise --max-nodes / --max-seconds, or use --method enum (2^m "
+                             "vertices, m <= 30)",
+                             o.max_seconds, o.max_nodes);
+                }
+            }
         }
-        if (enumerate) {
+        if (st != DVC_OK) {
+            /* the branch-and-bound trial failed: reported below */
+        } else if (enumerate) {
             if (!(beta_exact && !want_alpha)) {
                 dvc_bk_acc acc;
                 int idx[64];
@@ -623,38 +684,14 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
                                  "%.0f vertices: raise --max-seconds",
                                  o.max_seconds, acc.count, bud.total);
                     }
-                    nodes_b = nodes_a = acc.count;
+                    nodes_b += acc.count; /* after a branch-and-bound trial: both */
+                    nodes_a = acc.count;
                     report(&bud, (double)acc.count, acc.beta_lo, acc.stopped ? INFINITY : acc.beta_hi, 1);
                 }
             }
-        } else if (o.method == DVC_BETA_BNB || o.method == DVC_BETA_AUTO) {
-            int complete = 1, pd = 0, sym = 0;
-            dvc_bk_mat Hk;
+        } else if (!bnb_done && (o.method == DVC_BETA_BNB || o.method == DVC_BETA_AUTO)) {
+            int complete = 1;
             bud.total = 0;
-            if (!beta_exact && (classes & (DVC_MCLASS_PD | DVC_MCLASS_SPD))) {
-                /* [sym(M)] = [(M + M^T)/2]: every point matrix of it is
-                 * positive definite (proven by dvc_mclass_classify). */
-                dvc_imat_t Hs;
-                dvc_imat_init2(Hs, m, m, mpfi_get_prec(M->e[0]));
-                for (long i = 0; i < m; i++)
-                    for (long j = 0; j < m; j++) {
-                        mpfi_add(dvc_imat_entry(Hs, i, j), dvc_imat_entry(M, i, j), dvc_imat_entry(M, j, i));
-                        mpfi_div_2ui(dvc_imat_entry(Hs, i, j), dvc_imat_entry(Hs, i, j), 1);
-                    }
-                pd = dvc_bk_mat_init(&Hk, Hs) == DVC_OK;
-                if (pd) Hk.M = NULL; /* Hs is freed here; the PD bound needs no MPFI fallback */
-                dvc_error_reset();
-                dvc_imat_clear(Hs);
-                /* A point matrix, exactly symmetric: M = sym(M) is positive
-                 * definite, and the Loewner bound applies. */
-                sym = K.point;
-                for (long i = 0; i < m && sym; i++)
-                    for (long j = 0; j < i; j++)
-                        if (K.Mc[(size_t)i * K.ld + j] != K.Mc[(size_t)j * K.ld + i]) {
-                            sym = 0;
-                            break;
-                        }
-            }
             if (!beta_exact) {
                 bud.phase = "branch-and-bound beta_M";
                 bud.hi = bb.hi;
@@ -667,7 +704,6 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
                 st = bnb(&K, NULL, 0, 1, &o, &bud, &ba, &nodes_a, &complete);
                 stop_a = !complete;
             }
-            if (pd) dvc_bk_mat_clear(&Hk);
             if (stop_b || stop_a)
                 snprintf(why, sizeof why,
                          "branch-and-bound budget exhausted (%g s, %ld nodes) before the gap "
@@ -675,6 +711,7 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
                          "vertices, m <= 30)",
                          o.max_seconds, o.max_nodes);
         }
+        if (pd) dvc_bk_mat_clear(&Hk);
         dvc_bk_mat_clear(&K);
         if (st != DVC_OK) return dvc_error_context(st, "beta: ");
     }

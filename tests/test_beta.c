@@ -820,6 +820,45 @@ static void test_bnb_vs_enum(void)
     }
 }
 
+/* AUTO beyond enum_max_m: on a symmetric positive definite matrix it tries
+ * the branch-and-bound first (node budget 2^m / 4) and keeps it when the gap
+ * closes; on a nonsymmetric one it enumerates as before. Both enclose the
+ * enumeration's bounds. */
+static void test_auto_prefers_bnb(void)
+{
+    check_rng r = {2026};
+    for (int skew = 0; skew < 2; skew++) {
+        int m = 14;
+        double M[16 * 16];
+        dvc_imat_t A;
+        dvc_beta_bound_t be, ba;
+        dvc_beta_opts o;
+        gen_pd16(M, m, skew, &r);
+        dvc_imat_init(A, m, m);
+        to_imat(A, M, m);
+        dvc_beta_bound_init(be);
+        dvc_beta_bound_init(ba);
+        dvc_beta_opts_default(&o);
+        o.method = DVC_BETA_ENUM;
+        CHECK(dvc_beta_compute(be, NULL, A, &o) == DVC_OK, "enum");
+        o.method = DVC_BETA_AUTO;
+        o.enum_max_m = 8;
+        CHECK(dvc_beta_compute(ba, NULL, A, &o) == DVC_OK, "auto");
+        CHECK(mpfr_cmp(ba->lo, be->hi) <= 0 && mpfr_cmp(be->lo, ba->hi) <= 0,
+              "auto [%.17g, %.17g] vs enum [%.17g, %.17g]", lo_d(ba), hi_d(ba), lo_d(be), hi_d(be));
+        if (!skew) {
+            CHECK(strcmp(ba->method, "branch-and-bound") == 0 && ba->nodes <= (1l << (m - 2)) + 2 * m,
+                  "symmetric PD: auto used %s with %ld nodes", ba->method, ba->nodes);
+            CHECK(hi_d(ba) - lo_d(ba) <= 1e-6 * hi_d(ba), "gap closed: [%.17g, %.17g]", lo_d(ba), hi_d(ba));
+        } else {
+            CHECK(strcmp(ba->method, "vertex enumeration") == 0, "nonsymmetric PD: auto used %s", ba->method);
+        }
+        dvc_beta_bound_clear(be);
+        dvc_beta_bound_clear(ba);
+        dvc_imat_clear(A);
+    }
+}
+
 int main(void)
 {
     test_remark43();
@@ -832,5 +871,6 @@ int main(void)
     test_bnb_prunes();
     test_pd_node_bounds();
     test_bnb_vs_enum();
+    test_auto_prefers_bnb();
     return check_report();
 }

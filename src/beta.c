@@ -632,7 +632,7 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
                 dvc_beta_opts ot = o;
                 budget_t bt = bud;
                 int complete = 0;
-                long quarter = 1L << (m - 2);
+                long quarter = m >= 2 ? 1L << (m - 2) : 1;
                 if (enumerate && quarter < ot.max_nodes) ot.max_nodes = quarter;
                 bt.o = &ot;
                 bt.phase = "branch-and-bound beta_M";

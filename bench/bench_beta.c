@@ -7,7 +7,8 @@
  * Random nonsymmetric positive definite matrices (hence P), fixed seed.
  *   ./build/bench/bench_beta            m = 10, 16, 20
  *   ./build/bench/bench_beta big [s]    m = 24, 30: automatic method and
- *                                       branch-and-bound, budget s (60) */
+ *                                       branch-and-bound, budget s (60), on
+ *                                       symmetric and nonsymmetric PD matrices */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,10 @@ static void big(int argc, char **argv)
 {
     static const int ms[] = {24, 30};
     double budget = argc > 2 ? atof(argv[2]) : 60;
-    printf("beta_M past m = 20 (thread CPU seconds; budget %g s; seed 12345 per matrix)\n", budget);
+    double load[1] = {-1};
+    if (getloadavg(load, 1) < 1) load[0] = -1;
+    printf("beta_M past m = 20 (thread CPU seconds; budget %g s wall; seed 12345 per matrix; load "
+           "average %.1f at the start)\n", budget, load[0]);
     printf("%-14s %4s %-5s %9s %12s %10s %20s %20s %10s  %s\n", "family", "m", "meth", "gap goal", "nodes", "seconds",
            "beta lo", "beta hi", "rel gap", "method");
     for (int fam = 0; fam < 2; fam++)

@@ -305,9 +305,15 @@ static void structural(const dvc_imat_t M, unsigned classes, bnd *beta, int *bet
 typedef struct {
     uint64_t in, out;
     double ub;
+    int relax; /* the interval relaxation gave a finite bound here (children try it too) */
 } node_t;
 
 #define BNB_LEAF 8 /* nodes with at most this many free coordinates are enumerated */
+#define BNB_LEAF_PD 4 /* ... when a positive definite bound is in use (it prunes such nodes) */
+/* The PD bound of a nonsymmetric M is dropped when, after PD_PROBE uses, it
+ * closed fewer than 1 in PD_MIN_RATE of its nodes (it then only costs time). */
+#define PD_PROBE 2000
+#define PD_MIN_RATE 50
 
 /* Max-heap of open nodes keyed by their upper bound (best-first search: the
  * global upper bound is the top's bound, so it only decreases). */
@@ -350,6 +356,9 @@ static node_t heap_pop(heap_t *h)
 
 typedef struct {
     const dvc_bk_mat *K;
+    const dvc_bk_mat *H; /* [sym(M)] when proven positive definite, else NULL */
+    int sym;             /* M a point matrix, symmetric and positive definite */
+    long pd_calls, pd_closes;
     int which, m;
     uint64_t full;
     double lo, closed, gapf;
@@ -357,41 +366,75 @@ typedef struct {
 } bnb_t;
 
 /* Bound a node (and evaluate its completion J = in + free as a lower
- * bound); push it when it cannot be closed. */
-static dvc_status bnb_visit(bnb_t *B, heap_t *h, uint64_t in, uint64_t out, double parent_ub)
+ * bound); push it when it cannot be closed. out_grew: the node is the root
+ * or a d_i = 0 child. Positive definite bounds (docs/beta.md section 6):
+ * for a symmetric M the Loewner bound of dvc_bk_sym_node_bound, which also
+ * gives the completion; otherwise the PD bound of dvc_bk_pd_node_bound, which
+ * depends on in + free only, like the completion, so a d_i = 1 child keeps
+ * its parent's (inherited through parent_ub). With either, the interval
+ * relaxation is tried only where the parent's was finite: on P-matrices
+ * that are not H-matrices it is +inf once a few coordinates are free. */
+static dvc_status bnb_visit(bnb_t *B, heap_t *h, uint64_t in, uint64_t out, double parent_ub,
+                            int out_grew, int parent_relax)
 {
     uint64_t fr = B->full & ~(in | out);
-    double ubb, uba, ub;
+    double ubb, uba, ub = INFINITY, pd = INFINITY;
+    int relax = 0, completion = !B->H || out_grew;
     dvc_bk_acc acc;
     dvc_status st;
-    dvc_bk_node_bound(B->K, in, out, B->which, &ubb, &uba);
-    ub = B->which ? uba : ubb;
+    if (!(B->H || B->sym) || parent_relax) {
+        dvc_bk_node_bound(B->K, in, out, B->which, &ubb, &uba);
+        ub = B->which ? uba : ubb;
+        relax = ub < INFINITY;
+    }
     if (ub > parent_ub) ub = parent_ub; /* the parent's bound also holds */
+    if (B->sym) {
+        double loc;
+        pd = dvc_bk_sym_node_bound(B->K, in, out, &loc);
+        if (isfinite(pd)) {
+            completion = 0;
+            (*B->nodes)++;
+            if (loc > B->lo) B->lo = loc;
+        } else {
+            completion = 1;
+        }
+    } else if (B->H && out_grew) {
+        pd = dvc_bk_pd_node_bound(B->H, B->full & ~out);
+        B->pd_calls++;
+    }
+    if (pd < ub) ub = pd;
     (*B->nodes)++;
-    dvc_bk_acc_init(&acc);
-    st = dvc_bk_enum(B->K, in | fr, NULL, 0, B->which, &acc);
-    (*B->nodes)++;
-    if (st != DVC_OK) return st;
-    if ((B->which ? acc.alpha_lo : acc.beta_lo) > B->lo) B->lo = B->which ? acc.alpha_lo : acc.beta_lo;
+    if (completion) {
+        dvc_bk_acc_init(&acc);
+        st = dvc_bk_enum(B->K, in | fr, NULL, 0, B->which, &acc);
+        (*B->nodes)++;
+        if (st != DVC_OK) return st;
+        if ((B->which ? acc.alpha_lo : acc.beta_lo) > B->lo) B->lo = B->which ? acc.alpha_lo : acc.beta_lo;
+    }
     if (ub <= B->lo * B->gapf) {
         if (ub > B->closed) B->closed = ub;
+        if (!B->sym && B->H && out_grew && ub == pd) B->pd_closes++;
         return DVC_OK;
     }
-    heap_push(h, (node_t){in, out, ub});
+    heap_push(h, (node_t){in, out, ub, relax});
     return DVC_OK;
 }
 
 /* which: 0 beta, 1 alpha. Updates b; *nodes counts bounded nodes, their
  * completions and enumerated vertices. */
-static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, budget_t *bud,
-                      bnd *b, long *nodes, int *complete)
+static dvc_status bnb(const dvc_bk_mat *K, const dvc_bk_mat *H, int sym, int which,
+                      const dvc_beta_opts *o, budget_t *bud, bnd *b, long *nodes, int *complete)
 {
     int m = K->m;
     heap_t h = {NULL, 0, 0};
     bnb_t B;
     int freeidx[64], order[64];
+    double key[64];
     dvc_status st;
     B.K = K;
+    B.H = which ? NULL : H;
+    B.sym = !which && sym;
+    B.pd_calls = B.pd_closes = 0;
     B.which = which;
     B.m = m;
     B.full = (m == 64) ? ~(uint64_t)0 : (((uint64_t)1 << m) - 1);
@@ -402,17 +445,22 @@ static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, bu
     *complete = 0;
     /* Branching order: smallest m_ii first (largest 1/m_ii, the J = {i}
      * value), so that the d_i = 0 children, whose bound drops most, come
-     * early. Insertion sort: m <= 64. */
+     * early. Insertion sort: m <= 64. With a PD bound the key is instead
+     * -(H^{-1})_ii (a predictor): the d_i = 0 children of the indices with
+     * the largest (H^{-1})_ii lower those bounds most. */
+    if (B.H || B.sym) dvc_bk_inv_diag(B.H ? B.H : K, key);
+    else
+        for (int i = 0; i < m; i++) key[i] = K->Mc[(size_t)i * K->ld + i];
     for (int i = 0; i < m; i++) {
         int j = i;
-        double di = K->Mc[(size_t)i * K->ld + i];
-        while (j > 0 && K->Mc[(size_t)order[j - 1] * K->ld + order[j - 1]] > di) {
+        double di = key[i];
+        while (j > 0 && key[order[j - 1]] > di) {
             order[j] = order[j - 1];
             j--;
         }
         order[j] = i;
     }
-    st = bnb_visit(&B, &h, 0, 0, INFINITY);
+    st = bnb_visit(&B, &h, 0, 0, INFINITY, 1, 1);
     while (st == DVC_OK && h.n > 0) {
         node_t nd;
         uint64_t fr;
@@ -424,7 +472,9 @@ static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, bu
         fr = B.full & ~(nd.in | nd.out);
         for (int r = 0; r < m; r++)
             if (fr >> order[r] & 1) freeidx[nf++] = order[r];
-        if (nf <= BNB_LEAF) { /* exact: enumerate the vertices of the node */
+        if (B.H && !B.sym && B.pd_calls >= PD_PROBE && B.pd_closes * PD_MIN_RATE < B.pd_calls)
+            B.H = NULL; /* the PD bound does not prune here */
+        if (nf <= (B.H || B.sym ? BNB_LEAF_PD : BNB_LEAF)) { /* exact: enumerate the vertices of the node */
             dvc_bk_acc acc;
             dvc_bk_acc_init(&acc);
             st = dvc_bk_enum(K, nd.in, freeidx, nf, which, &acc);
@@ -436,8 +486,9 @@ static dvc_status bnb(const dvc_bk_mat *K, int which, const dvc_beta_opts *o, bu
             continue;
         }
         /* Branch on the first free coordinate in that order. */
-        st = bnb_visit(&B, &h, nd.in | ((uint64_t)1 << freeidx[0]), nd.out, nd.ub);
-        if (st == DVC_OK) st = bnb_visit(&B, &h, nd.in, nd.out | ((uint64_t)1 << freeidx[0]), nd.ub);
+        st = bnb_visit(&B, &h, nd.in | ((uint64_t)1 << freeidx[0]), nd.out, nd.ub, 0, nd.relax);
+        if (st == DVC_OK)
+            st = bnb_visit(&B, &h, nd.in, nd.out | ((uint64_t)1 << freeidx[0]), nd.ub, 1, nd.relax);
     }
     if (st == DVC_OK) {
         double hi = B.closed;
@@ -538,13 +589,74 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
         st = dvc_bk_mat_init(&K, M);
         if (st != DVC_OK) return dvc_error_context(st, "beta: ");
         int enumerate = o.method == DVC_BETA_ENUM || (o.method == DVC_BETA_AUTO && m <= o.enum_max_m);
+        int pd = 0, sym = 0, bnb_done = 0;
+        dvc_bk_mat Hk;
+        if (!enumerate && (o.method == DVC_BETA_BNB || o.method == DVC_BETA_AUTO) && !beta_exact &&
+            (classes & (DVC_MCLASS_PD | DVC_MCLASS_SPD))) {
+            /* [sym(M)] = [(M + M^T)/2]: every point matrix of it is
+             * positive definite (proven by dvc_mclass_classify). */
+            dvc_imat_t Hs;
+            dvc_imat_init2(Hs, m, m, mpfi_get_prec(M->e[0]));
+            for (long i = 0; i < m; i++)
+                for (long j = 0; j < m; j++) {
+                    mpfi_add(dvc_imat_entry(Hs, i, j), dvc_imat_entry(M, i, j), dvc_imat_entry(M, j, i));
+                    mpfi_div_2ui(dvc_imat_entry(Hs, i, j), dvc_imat_entry(Hs, i, j), 1);
+                }
+            pd = dvc_bk_mat_init(&Hk, Hs) == DVC_OK;
+            if (pd) Hk.M = NULL; /* Hs is freed here; the PD bound needs no MPFI fallback */
+            dvc_error_reset();
+            dvc_imat_clear(Hs);
+            /* A point matrix, exactly symmetric: M = sym(M) is positive
+             * definite, and the Loewner bound applies. */
+            sym = pd && K.point;
+            for (long i = 0; i < m && sym; i++)
+                for (long j = 0; j < i; j++)
+                    if (K.Mc[(size_t)i * K.ld + j] != K.Mc[(size_t)j * K.ld + i]) {
+                        sym = 0;
+                        break;
+                    }
+        }
         if (!enumerate && o.method == DVC_BETA_AUTO && m <= 30 && !(beta_exact && !want_alpha)) {
             /* beyond enum_max_m: enumerate when it fits in the time budget
              * with a margin, rather than settle for a branch-and-bound gap */
             double est = enum_estimate(&K, (int)m, want_alpha, &bb, &ba);
             enumerate = 1.3 * est + (now_s() - t0) <= o.max_seconds;
+            if (sym && !want_alpha) {
+                /* Symmetric PD: the Loewner node bound usually closes the
+                 * gap in a fraction of the enumeration time (docs/beta.md
+                 * section 8), so try it first. When the enumeration fits,
+                 * the trial gets 2^m / 4 nodes (a node costs about two
+                 * vertices: at most about half the enumeration; a node
+                 * budget, unlike a clock, makes the choice reproducible),
+                 * then the enumeration runs if the gap is still open. */
+                dvc_beta_opts ot = o;
+                budget_t bt = bud;
+                int complete = 0;
+                long quarter = m >= 2 ? 1L << (m - 2) : 1;
+                if (enumerate && quarter < ot.max_nodes) ot.max_nodes = quarter;
+                bt.o = &ot;
+                bt.phase = "branch-and-bound beta_M";
+                bt.total = 0;
+                bt.hi = bb.hi;
+                st = bnb(&K, &Hk, sym, 0, &ot, &bt, &bb, &nodes_b, &complete);
+                if (st != DVC_OK || complete) {
+                    enumerate = 0;
+                    bnb_done = 1;
+                } else if (!enumerate || 1.3 * est + (now_s() - t0) > o.max_seconds) {
+                    enumerate = 0;
+                    bnb_done = 1;
+                    stop_b = 1;
+                    snprintf(why, sizeof why,
+                             "branch-and-bound budget exhausted (%g s, %ld nodes) before the gap "
+                             "closed: raise --max-nodes / --max-seconds, or use --method enum (2^m "
+                             "vertices, m <= 30)",
+                             o.max_seconds, o.max_nodes);
+                }
+            }
         }
-        if (enumerate) {
+        if (st != DVC_OK) {
+            /* the branch-and-bound trial failed: reported below */
+        } else if (enumerate) {
             if (!(beta_exact && !want_alpha)) {
                 dvc_bk_acc acc;
                 int idx[64];
@@ -572,23 +684,24 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
                                  "%.0f vertices: raise --max-seconds",
                                  o.max_seconds, acc.count, bud.total);
                     }
-                    nodes_b = nodes_a = acc.count;
+                    nodes_b += acc.count; /* after a branch-and-bound trial: both */
+                    nodes_a = acc.count;
                     report(&bud, (double)acc.count, acc.beta_lo, acc.stopped ? INFINITY : acc.beta_hi, 1);
                 }
             }
-        } else if (o.method == DVC_BETA_BNB || o.method == DVC_BETA_AUTO) {
+        } else if (!bnb_done && (o.method == DVC_BETA_BNB || o.method == DVC_BETA_AUTO)) {
             int complete = 1;
             bud.total = 0;
             if (!beta_exact) {
                 bud.phase = "branch-and-bound beta_M";
                 bud.hi = bb.hi;
-                st = bnb(&K, 0, &o, &bud, &bb, &nodes_b, &complete);
+                st = bnb(&K, pd ? &Hk : NULL, sym, 0, &o, &bud, &bb, &nodes_b, &complete);
                 stop_b = !complete;
             }
             if (st == DVC_OK && want_alpha) {
                 bud.phase = "branch-and-bound alpha_M";
                 bud.hi = ba.hi;
-                st = bnb(&K, 1, &o, &bud, &ba, &nodes_a, &complete);
+                st = bnb(&K, NULL, 0, 1, &o, &bud, &ba, &nodes_a, &complete);
                 stop_a = !complete;
             }
             if (stop_b || stop_a)
@@ -598,6 +711,7 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
                          "vertices, m <= 30)",
                          o.max_seconds, o.max_nodes);
         }
+        if (pd) dvc_bk_mat_clear(&Hk);
         dvc_bk_mat_clear(&K);
         if (st != DVC_OK) return dvc_error_context(st, "beta: ");
     }

@@ -902,3 +902,157 @@ done:
     free(y);
     ws_clear(&w);
 }
+
+/* ---- positive definite node bound ------------------------------------------ */
+
+double dvc_bk_pd_node_bound(const dvc_bk_mat *H, uint64_t T)
+{
+    int m = H->m, ld = H->ld, k = 0, saved;
+    ws_t w;
+    double *rho, e, nx_up, nx_dn, den, t, gmax = 0, q = 0, p, r = INFINITY;
+    ws_init(&w, m, ld);
+    rho = alloc_d((size_t)ld);
+    saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    for (int i = 0; i < m; i++)
+        if (T >> i & 1) w.order[k++] = i;
+    if (k == 0) {
+        r = 0;
+        goto done;
+    }
+    for (int a = 0; a < k; a++) {
+        const double *hc = H->Mc + (size_t)w.order[a] * ld, *hr = H->Mr + (size_t)w.order[a] * ld;
+        double s = 0;
+        for (int b = 0; b < k; b++) {
+            w.A[(size_t)a * ld + b] = hc[w.order[b]];
+            s += hr[w.order[b]];
+        }
+        rho[a] = s;
+    }
+    /* X ~ (H_TT)^{-1}; e >= ||I - X H'|| for every H' in [H_TT]. */
+    if (!gj_inverse(k, ld, w.A, w.X, w.W)) goto done;
+    e = resid_up(k, ld, w.X, w.A, H->point ? NULL : rho, w.g);
+    if (!(e <= E_ACCEPT)) goto done;
+    xnorm(k, ld, w.X, &nx_up, &nx_dn, NULL);
+    den = -(e - 1.0);      /* <= 1 - e */
+    t = nx_up * e / den;   /* >= ||H'^{-1} - X||: bounds every entry and row of the error */
+    for (int i = 0; i < k; i++) {
+        double xii = w.X[(size_t)i * ld + i];
+        if (!(xii <= gmax)) gmax = xii;
+    }
+    gmax += t;                  /* >= max_i (H'^{-1})_ii */
+    for (int i = 0; i < k; i++) /* q >= 1^T |H'^{-1}| 1: each row of the error adds <= t */
+        for (int j = 0; j < k; j++) q += fabs(w.X[(size_t)i * ld + j]);
+    q += (double)k * t;
+    p = gmax * q;
+    if (!(p >= 0) || !isfinite(p)) goto done;
+    r = sqrt(p); /* correctly rounded in the current (upward) mode; one more ulp for safety */
+    r = nextafter(r, INFINITY);
+done:
+    dvc_rnd_restore(saved);
+    free(rho);
+    ws_clear(&w);
+    return r;
+}
+
+void dvc_bk_inv_diag(const dvc_bk_mat *H, double *key)
+{
+    int m = H->m, ld = H->ld;
+    ws_t w;
+    ws_init(&w, m, ld);
+    for (int i = 0; i < m; i++) key[i] = 0;
+    if (gj_inverse(m, ld, H->Mc, w.X, w.W))
+        for (int i = 0; i < m; i++) key[i] = -w.X[(size_t)i * ld + i];
+    ws_clear(&w);
+}
+
+/* FE_UPWARD active. Verified predictor of (K_SS)^{-1} for the index list
+ * w->order[0..k) (point matrix K): fills w->A, w->X; returns t >= ||(K_SS)^{-1}
+ * - X||, and *nx_dn <= ||X||; +inf when the residual is not <= E_ACCEPT. */
+static double verified_inv(const dvc_bk_mat *K, ws_t *w, int k, double *nx_dn)
+{
+    int ld = w->ld;
+    double e, nx_up, den;
+    for (int a = 0; a < k; a++)
+        for (int b = 0; b < k; b++) w->A[(size_t)a * ld + b] = K->Mc[(size_t)w->order[a] * ld + w->order[b]];
+    w->k = k;
+    if (!gj_inverse(k, ld, w->A, w->X, w->W)) return INFINITY;
+    e = resid_up(k, ld, w->X, w->A, NULL, w->g);
+    if (!(e <= E_ACCEPT)) return INFINITY;
+    xnorm(k, ld, w->X, &nx_up, nx_dn, NULL);
+    den = -(e - 1.0);
+    return nx_up * e / den;
+}
+
+double dvc_bk_sym_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, double *lo_completion)
+{
+    int m = K->m, ld = K->ld, k = 0, kf = 0, saved;
+    int posf[64];
+    ws_t wt, wf;
+    double tt, tf = 0, nx_dn, q = 0, best = 0, r = INFINITY;
+    *lo_completion = 0;
+    ws_init(&wt, m, ld);
+    ws_init(&wf, m, ld);
+    saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    for (int i = 0; i < m; i++)
+        if (!(out >> i & 1)) {
+            posf[k] = (in >> i & 1) ? kf : -1;
+            if (in >> i & 1) wf.order[kf++] = i;
+            wt.order[k++] = i;
+        }
+    if (k == 0) {
+        r = 0;
+        goto done;
+    }
+    /* G = (M_TT)^{-1} within tt of X_T; its norm bounds the completion J = T
+     * from below (section 5). */
+    tt = verified_inv(K, &wt, k, &nx_dn);
+    if (!isfinite(tt)) goto done;
+    {
+        double lo = -(tt - nx_dn);
+        *lo_completion = lo > 0 ? lo : 0;
+    }
+    /* L = (M_{F1 F1})^{-1} padded with zeros, within tf of X_F. */
+    if (kf > 0) {
+        tf = verified_inv(K, &wf, kf, &nx_dn);
+        if (!isfinite(tf)) goto done;
+    }
+    /* D = G - L: |D_ij - (X_T - X_F)_ij| <= tt + tf, and every row of the
+     * error has 1-norm <= tt + tf, so q >= 1^T |D| 1. */
+    {
+        double terr = tt + tf;
+        for (int a = 0; a < k; a++)
+            for (int b = 0; b < k; b++) {
+                double x = wt.X[(size_t)a * ld + b];
+                if (posf[a] >= 0 && posf[b] >= 0) {
+                    /* |x - y| <= max(x - y, y - x), both rounded up */
+                    double y = wf.X[(size_t)posf[a] * ld + posf[b]], d1 = x - y, d2 = y - x;
+                    x = d1 > d2 ? d1 : d2;
+                }
+                q += fabs(x);
+            }
+        q += (double)k * terr;
+        for (int a = 0; a < k; a++) {
+            double dii = wt.X[(size_t)a * ld + a], lrow = 0, s;
+            if (posf[a] >= 0) {
+                const double *xf = wf.X + (size_t)posf[a] * ld;
+                dii -= xf[posf[a]];
+                for (int b = 0; b < kf; b++) lrow += fabs(xf[b]);
+                lrow += tf;
+            }
+            dii += terr;
+            if (!(dii >= 0)) dii = 0; /* D is positive semidefinite: D_ii >= 0 */
+            s = sqrt(dii * q);
+            s = nextafter(s, INFINITY);
+            s += lrow;
+            if (!(s <= best)) best = s; /* NaN propagates */
+        }
+        if (isfinite(best)) r = best;
+    }
+done:
+    dvc_rnd_restore(saved);
+    ws_clear(&wt);
+    ws_clear(&wf);
+    return r;
+}

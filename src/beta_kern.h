@@ -56,4 +56,25 @@ dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, i
 void dvc_bk_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, int want_alpha,
                        double *ub_beta, double *ub_alpha);
 
+/* H = [sym(M)] = [(M + M^T)/2], every point matrix of it positive definite
+ * (proven by the caller). Upper bound, over every nonempty J inside the set
+ * T (bit mask) and every M in [M], of ||(M_JJ)^{-1}||: with G = (H_TT)^{-1},
+ * sqrt(max_i G_ii * sum_ij |G_ij|) (docs/beta.md section 6). +inf when the
+ * verified inverse of H_TT fails. Sets FE_UPWARD inside, restores the
+ * caller's mode. */
+double dvc_bk_pd_node_bound(const dvc_bk_mat *H, uint64_t T);
+
+/* K a point matrix, symmetric and positive definite (proven by the caller).
+ * Upper bound of ||(M_JJ)^{-1}|| over every J with in <= J <= T, T the
+ * complement of out: with G = (M_TT)^{-1}, L = (M_in,in)^{-1} padded and
+ * D = G - L (0 <= (M_JJ)^{-1} padded - L <= D in the Loewner order),
+ * max_i ||L_i||_1 + sqrt(D_ii * sum_kl |D_kl|) (docs/beta.md section 6).
+ * *lo_completion: a lower bound of the value at J = T. +inf when a verified
+ * inverse fails. Sets FE_UPWARD inside, restores the caller's mode. */
+double dvc_bk_sym_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, double *lo_completion);
+
+/* Branching key (a predictor, no rigour needed): key[i] = -(Hc^{-1})_ii, or
+ * all 0 when Hc cannot be inverted in floating point. */
+void dvc_bk_inv_diag(const dvc_bk_mat *H, double *key);
+
 #endif

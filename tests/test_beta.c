@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "ref_exact.h"
+#include "beta_kern.h"
 #include "dvicert/dvicert.h"
 
 #define MAXM 12
@@ -651,6 +652,213 @@ static void test_bnb_prunes(void)
     }
 }
 
+/* Positive definite test matrices with entries exact in binary64 (multiples
+ * of 1/256): M = L L^T / 4 + I/4, plus a skew part when skew. */
+static void gen_pd16(double *M, int m, int skew, check_rng *r)
+{
+    double L[16 * 16];
+    for (int i = 0; i < m * m; i++) L[i] = (double)check_rng_int(r, -8, 8) / 8.0;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < m; j++) {
+            double v = 0;
+            for (int k = 0; k < m; k++) v += L[i * m + k] * L[j * m + k];
+            M[i * m + j] = v / 4 + (i == j ? 0.25 : 0) +
+                           (skew ? (i < j ? L[i * m + j] : i > j ? -L[j * m + i] : 0) : 0);
+        }
+}
+
+/* Exact comparison of a double with a rational: sign of d - q (d finite). */
+static int cmp_dq(double d, const mpq_t q)
+{
+    mpq_t x;
+    int c;
+    mpq_init(x);
+    mpq_set_d(x, d);
+    c = mpq_cmp(x, q);
+    mpq_clear(x);
+    return c;
+}
+
+/* Exact ||(M_JJ)^{-1}||_inf for the set J (bit mask), in rationals. */
+static void exact_sub_norm(const double *M, int m, unsigned long J, mpq_t nrm)
+{
+    double S[16 * 16];
+    int idx[16], k = 0;
+    for (int i = 0; i < m; i++)
+        if (J >> i & 1) idx[k++] = i;
+    for (int a = 0; a < k; a++)
+        for (int b = 0; b < k; b++) S[a * k + b] = M[idx[a] * m + idx[b]];
+    mpq_set_ui(nrm, 0, 1);
+    if (k > 0) REQUIRE(exact_inv_norm(S, k, nrm), "principal submatrix singular");
+}
+
+/* The positive definite node bounds of the branch-and-bound are >= the
+ * largest vertex value of their node, computed exactly by enumerating the
+ * node's vertices in rationals; the symmetric one is tight once every
+ * coordinate is fixed. */
+static void test_pd_node_bounds(void)
+{
+    check_rng r = {4242};
+    mpq_t v, best;
+    mpq_inits(v, best, NULL);
+    for (int t = 0; t < 60; t++) {
+        int m = 6 + (int)check_rng_int(&r, 0, 3), skew = t % 2, nfree = (int)check_rng_int(&r, 0, m < 6 ? m : 6);
+        double M[16 * 16], H[16 * 16];
+        unsigned long in = 0, out = 0, fr = 0;
+        long perm[16];
+        dvc_imat_t A, Hs;
+        dvc_bk_mat K, KH;
+        double pdb, symb = INFINITY, loc = 0;
+        if (t < 4) nfree = m; /* the root */
+        gen_pd16(M, m, skew, &r);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < m; j++) H[i * m + j] = 0.5 * (M[i * m + j] + M[j * m + i]);
+        check_rng_perm(&r, perm, m);
+        for (int a = 0; a < m; a++) {
+            unsigned long bit = 1ul << perm[a];
+            if (a < nfree) fr |= bit;
+            else if (check_rng_int(&r, 0, 1)) in |= bit;
+            else out |= bit;
+        }
+        dvc_imat_init(A, m, m);
+        dvc_imat_init(Hs, m, m);
+        to_imat(A, M, m);
+        to_imat(Hs, H, m);
+        REQUIRE(dvc_bk_mat_init(&K, A) == DVC_OK && dvc_bk_mat_init(&KH, Hs) == DVC_OK, "bk_mat");
+        pdb = dvc_bk_pd_node_bound(&KH, in | fr);
+        if (!skew) symb = dvc_bk_sym_node_bound(&K, in, out, &loc);
+        CHECK(fegetround() == FE_TONEAREST, "rounding mode restored");
+        /* the node's vertices J = in + S, S inside fr */
+        mpq_set_ui(best, 0, 1);
+        for (unsigned long S = fr;; S = (S - 1) & fr) {
+            exact_sub_norm(M, m, in | S, v);
+            if (mpq_cmp(v, best) > 0) mpq_set(best, v);
+            if (S == 0) break;
+        }
+        CHECK(isfinite(pdb) && cmp_dq(pdb, best) >= 0, "PD bound %.17g >= node maximum %.17g (m %d, free %d)",
+              pdb, mpq_get_d(best), m, nfree);
+        if (!skew) {
+            CHECK(isfinite(symb) && cmp_dq(symb, best) >= 0,
+                  "symmetric bound %.17g >= node maximum %.17g (m %d, free %d)", symb, mpq_get_d(best), m, nfree);
+            exact_sub_norm(M, m, in | fr, v); /* the completion */
+            CHECK(cmp_dq(loc, v) <= 0, "completion lower bound %.17g <= %.17g", loc, mpq_get_d(v));
+            if (nfree == 0)
+                CHECK(symb <= mpq_get_d(best) * (1 + 1e-6), "symmetric bound tight at a leaf: %.17g vs %.17g",
+                      symb, mpq_get_d(best));
+        }
+        dvc_bk_mat_clear(&K);
+        dvc_bk_mat_clear(&KH);
+        dvc_imat_clear(A);
+        dvc_imat_clear(Hs);
+    }
+    mpq_clears(v, best, NULL);
+}
+
+/* Branch-and-bound against the vertex enumeration on random matrices,
+ * m = 8..16: symmetric and nonsymmetric positive definite (the PD node
+ * bounds), M- and H-matrices (the relaxation). Both enclose beta_M, and
+ * the branch-and-bound closes its gap; on symmetric PD matrices it needs
+ * fewer than 2^m nodes (m >= 12). At m = 8 the exact rational value is
+ * checked too. */
+static void test_bnb_vs_enum(void)
+{
+    check_rng r = {777};
+    for (int t = 0; t < 20; t++) {
+        int m = 8 + 2 * (t % 5), kind = t / 5; /* 0 sym PD, 1 nonsym PD, 2 M, 3 H */
+        double M[16 * 16];
+        dvc_imat_t A;
+        dvc_beta_bound_t be, bb;
+        dvc_beta_opts o;
+        if (kind <= 1) {
+            gen_pd16(M, m, kind, &r);
+        } else {
+            for (int i = 0; i < m; i++) {
+                double s = 0;
+                for (int j = 0; j < m; j++)
+                    if (j != i) {
+                        double x = (double)check_rng_int(&r, -8, 8) / 8.0;
+                        M[i * m + j] = kind == 2 ? -fabs(x) : x;
+                        s += fabs(x);
+                    }
+                M[i * m + i] = s + (double)check_rng_int(&r, 1, 16) / 16.0;
+            }
+        }
+        dvc_imat_init(A, m, m);
+        to_imat(A, M, m);
+        dvc_beta_bound_init(be);
+        dvc_beta_bound_init(bb);
+        dvc_beta_opts_default(&o);
+        o.method = DVC_BETA_ENUM;
+        CHECK(dvc_beta_compute(be, NULL, A, &o) == DVC_OK, "enum (kind %d, m %d)", kind, m);
+        o.method = DVC_BETA_BNB;
+        o.rel_gap = 1e-9;
+        o.max_nodes = 100000000L;
+        CHECK(dvc_beta_compute(bb, NULL, A, &o) == DVC_OK, "bnb (kind %d, m %d)", kind, m);
+        CHECK(mpfr_cmp(bb->lo, be->hi) <= 0 && mpfr_cmp(be->lo, bb->hi) <= 0,
+              "kind %d m %d: bnb [%.17g, %.17g] and enum [%.17g, %.17g] disagree", kind, m, lo_d(bb),
+              hi_d(bb), lo_d(be), hi_d(be));
+        CHECK(!bb->stopped && hi_d(bb) - lo_d(bb) <= 2e-9 * hi_d(bb), "kind %d m %d: gap closed [%.17g, %.17g]",
+              kind, m, lo_d(bb), hi_d(bb));
+        if (kind == 0 && m >= 12)
+            CHECK(bb->nodes < (1l << m), "symmetric PD m = %d: %ld nodes", m, bb->nodes);
+        if (m == 8) {
+            mpq_t q[64], eb, ea;
+            for (int i = 0; i < m * m; i++) {
+                mpq_init(q[i]);
+                mpq_set_d(q[i], M[i]);
+            }
+            mpq_inits(eb, ea, NULL);
+            REQUIRE(exact_beta_alpha(q, m, eb, ea), "exact enumeration");
+            CHECK(encloses_q(bb, eb), "kind %d: bnb [%.17g, %.17g] encloses the exact beta %.17g", kind,
+                  lo_d(bb), hi_d(bb), mpq_get_d(eb));
+            for (int i = 0; i < m * m; i++) mpq_clear(q[i]);
+            mpq_clears(eb, ea, NULL);
+        }
+        dvc_beta_bound_clear(be);
+        dvc_beta_bound_clear(bb);
+        dvc_imat_clear(A);
+    }
+}
+
+/* AUTO beyond enum_max_m: on a symmetric positive definite matrix it tries
+ * the branch-and-bound first (node budget 2^m / 4) and keeps it when the gap
+ * closes; on a nonsymmetric one it enumerates as before. Both enclose the
+ * enumeration's bounds. */
+static void test_auto_prefers_bnb(void)
+{
+    check_rng r = {2026};
+    for (int skew = 0; skew < 2; skew++) {
+        int m = 14;
+        double M[16 * 16];
+        dvc_imat_t A;
+        dvc_beta_bound_t be, ba;
+        dvc_beta_opts o;
+        gen_pd16(M, m, skew, &r);
+        dvc_imat_init(A, m, m);
+        to_imat(A, M, m);
+        dvc_beta_bound_init(be);
+        dvc_beta_bound_init(ba);
+        dvc_beta_opts_default(&o);
+        o.method = DVC_BETA_ENUM;
+        CHECK(dvc_beta_compute(be, NULL, A, &o) == DVC_OK, "enum");
+        o.method = DVC_BETA_AUTO;
+        o.enum_max_m = 8;
+        CHECK(dvc_beta_compute(ba, NULL, A, &o) == DVC_OK, "auto");
+        CHECK(mpfr_cmp(ba->lo, be->hi) <= 0 && mpfr_cmp(be->lo, ba->hi) <= 0,
+              "auto [%.17g, %.17g] vs enum [%.17g, %.17g]", lo_d(ba), hi_d(ba), lo_d(be), hi_d(be));
+        if (!skew) {
+            CHECK(strcmp(ba->method, "branch-and-bound") == 0 && ba->nodes <= (1l << (m - 2)) + 2 * m,
+                  "symmetric PD: auto used %s with %ld nodes", ba->method, ba->nodes);
+            CHECK(hi_d(ba) - lo_d(ba) <= 1e-6 * hi_d(ba), "gap closed: [%.17g, %.17g]", lo_d(ba), hi_d(ba));
+        } else {
+            CHECK(strcmp(ba->method, "vertex enumeration") == 0, "nonsymmetric PD: auto used %s", ba->method);
+        }
+        dvc_beta_bound_clear(be);
+        dvc_beta_bound_clear(ba);
+        dvc_imat_clear(A);
+    }
+}
+
 int main(void)
 {
     test_remark43();
@@ -661,5 +869,8 @@ int main(void)
     test_refuse();
     test_budget();
     test_bnb_prunes();
+    test_pd_node_bounds();
+    test_bnb_vs_enum();
+    test_auto_prefers_bnb();
     return check_report();
 }

@@ -33,7 +33,10 @@ typedef struct {
     long enum_max_m;     /* AUTO enumerates up to this m (default 20; at most 30); for
                             larger m up to 30 it times 2^12 vertices and enumerates
                             when 1.3 x the estimated time fits in max_seconds,
-                            otherwise it runs the branch-and-bound */
+                            otherwise it runs the branch-and-bound; for a
+                            symmetric positive definite M (beta only) it tries
+                            the branch-and-bound first, with 2^m / 4 nodes when
+                            the enumeration fits */
     double rel_gap;      /* BnB stops when (hi - lo) <= rel_gap * hi (default 1e-6) */
     long max_nodes;      /* BnB node budget (default 1e6) */
     double max_seconds;  /* time budget of the enumeration and of the branch-and-bound

@@ -112,6 +112,16 @@ run bnbstop 0 "$tmp/sk26.json" --method bnb --gap 0 --max-seconds 0.2
 expect bnbstop out '^beta_M stopped: budget reached'
 expect bnbstop out '^beta_M lower: [1-9]'
 if le "$(bound bnbstop 'beta_M upper')" 5.0990195135928 && le "$(bound bnbstop 'beta_M lower')" "$(bound bnbstop 'beta_M upper')"; then ok; else bad "bnbstop: upper bound above sqrt(26)"; fi
+# a P-matrix that is neither positive definite nor an H-matrix (8 blocks
+# [[1, -4], [1, 1]]: sym part indefinite, comparison matrix not an M-matrix):
+# no node bound is finite, the node budget ends the search without an upper bound
+awk 'BEGIN { m = 16; printf "{\"M\": ["; for (i = 0; i < m; i++) { printf "%s[", (i ? "," : "");
+    for (j = 0; j < m; j++) { v = 0; if (i == j) v = 1; else if (i % 2 == 0 && j == i + 1) v = -4;
+    else if (i % 2 == 1 && j == i - 1) v = 1; printf "%s%d", (j ? "," : ""), v }
+    printf "]" } print "]}" }' >"$tmp/blk16.json"
+run bnbexh 1 "$tmp/blk16.json" --method bnb --max-nodes 100
+expect bnbexh err 'branch-and-bound budget exhausted \(60 s, 100 nodes\)'
+expect bnbexh out '^beta_M upper: inf'
 # progress on a terminal only: none when stderr is a file ...
 if grep -q 'vertex enumeration:' "$tmp/enumstop.err"; then bad "progress written to a file"; else ok; fi
 # ... and shown on a (pseudo-)terminal

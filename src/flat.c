@@ -16,6 +16,14 @@ int dvc_flat_enclose(const char *problem_path, const char *cert_path, const char
                      const char *from_csv, long prec, long prec_max, int sharpen,
                      int allow_outside_tables)
 {
+    return dvc_flat_enclose_scale(problem_path, cert_path, method, from_csv, prec, prec_max, sharpen,
+                                  allow_outside_tables, NULL);
+}
+
+int dvc_flat_enclose_scale(const char *problem_path, const char *cert_path, const char *method,
+                           const char *from_csv, long prec, long prec_max, int sharpen,
+                           int allow_outside_tables, const char *scale)
+{
     dvc_table_policy tables = {0, 0};
     dvc_cert_route_opts ro = {.route = DVC_CERT_ROUTE_CHEN_WANG};
     dvc_cert_t c;
@@ -35,6 +43,9 @@ int dvc_flat_enclose(const char *problem_path, const char *cert_path, const char
     if (from_csv && method && strcmp(method, "chen-wang") == 0)
         return dvc_error(DVC_ERR_INPUT, "a trajectory is certified by the lognorm route; "
                          "method chen-wang certifies its own predictor");
+    if (scale && strcmp(scale, "auto") != 0 && strcmp(scale, "none") != 0)
+        return dvc_error(DVC_ERR_INPUT, "scale must be auto or none, got '%s'", scale);
+    ro.no_scale = scale && strcmp(scale, "none") == 0;
     if (prec < 0 || prec_max < 0 || (prec > 0 && prec < 24) || prec > 65536 || prec_max > 65536)
         return dvc_error(DVC_ERR_INPUT, "precision must be 0 (the file's) or in [24, 65536] bits");
     ro.from = from_csv;
@@ -47,13 +58,18 @@ int dvc_flat_enclose(const char *problem_path, const char *cert_path, const char
     dvc_cert_init(c);
     if (ro.route == DVC_CERT_ROUTE_LOGNORM)
         st = dvc_cert_enclose_stream_route(c, problem_path, cert_path, (mpfr_prec_t)prec, &ro, &tables);
-    else
-        st = dvc_cert_enclose_stream(c, problem_path, cert_path, (mpfr_prec_t)prec,
-                                     (mpfr_prec_t)prec_max, sharpen != 0, &tables);
+    else {
+        ro.sharpen = sharpen != 0;
+        st = dvc_cert_enclose_stream_opts(c, problem_path, cert_path, (mpfr_prec_t)prec,
+                                          (mpfr_prec_t)prec_max, &ro, &tables);
+    }
     if (st == DVC_NOT_CERTIFIED && fallback) {
         dvc_cert_clear(c);
         dvc_cert_init(c);
-        st = dvc_cert_enclose_stream(c, problem_path, cert_path, (mpfr_prec_t)prec, 0, 1, &tables);
+        ro.route = DVC_CERT_ROUTE_CHEN_WANG;
+        ro.sharpen = 1;
+        ro.from = NULL;
+        st = dvc_cert_enclose_stream_opts(c, problem_path, cert_path, (mpfr_prec_t)prec, 0, &ro, &tables);
     }
     if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", problem_path);
     dvc_cert_clear(c);

@@ -11,9 +11,11 @@
  *
  * Doubles out of a tube are rounded outward: lower edges down, upper edges
  * up, so an array of doubles still encloses what the certificate proves.
- * Grid times t_i = i T / N are given as the nearest doubles (labels, as in
- * the certificate file); the bounds at grid point i hold at the exact time
- * i T / N, and a step hull holds for every time of its step. */
+ * Grid times are given as the nearest doubles (labels, as in the
+ * certificate file): t_i = i T / N, or, when the problem's step h does not
+ * divide T, t_i = i h' (i < N) and t_N = T, the last step shorter
+ * (docs/formats.md, "Time grid"). The bounds at grid point i hold at the
+ * exact time t_i, and a step hull holds for every time of its step. */
 #ifndef DVICERT_FLAT_H
 #define DVICERT_FLAT_H
 
@@ -37,6 +39,13 @@ typedef struct dvc_flat_cert dvc_flat_cert;
 int dvc_flat_enclose(const char *problem_path, const char *cert_path, const char *method,
                      const char *from_csv, long prec, long prec_max, int sharpen,
                      int allow_outside_tables);
+/* dvc_flat_enclose with the choice of state scaling (enclose --scale):
+ * scale NULL or "auto" (what dvc_flat_enclose does: certify in the
+ * automatic scale of the states, recorded in the certificate), "none"
+ * (certify the states as given); anything else is DVC_ERR_INPUT. */
+int dvc_flat_enclose_scale(const char *problem_path, const char *cert_path, const char *method,
+                           const char *from_csv, long prec, long prec_max, int sharpen,
+                           int allow_outside_tables, const char *scale);
 
 /* Read a DLVI certificate file whole (memory grows with N); verify != 0
  * re-verifies it as 'dvicert verify' does (DVC_NOT_CERTIFIED: rejected).

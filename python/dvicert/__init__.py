@@ -77,6 +77,9 @@ def _L():
         "dvc_flat_enclose": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
                                             ctypes.c_char_p, ctypes.c_long, ctypes.c_long,
                                             ctypes.c_int, ctypes.c_int]),
+        "dvc_flat_enclose_scale": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                                  ctypes.c_char_p, ctypes.c_long, ctypes.c_long,
+                                                  ctypes.c_int, ctypes.c_int, ctypes.c_char_p]),
         "dvc_flat_open": (ctypes.c_int, [ctypes.POINTER(vp), ctypes.c_char_p, ctypes.c_int]),
         "dvc_flat_close": (None, [vp]),
         "dvc_flat_dims": (None, [vp, c_long_p]),
@@ -240,7 +243,10 @@ class Tube:
     """The tube at the grid points (outer bounds, rounded outward): t (N+1),
     x_lo, x_hi (N+1, n), y_lo, y_hi (N+1, m); and, over each step
     [t_{i-1}, t_i], the hulls hx_lo, hx_hi (N, n), hy_lo, hy_hi (N, m).
-    t holds the nearest doubles of i T / N (labels)."""
+    t holds the nearest doubles of the grid times (labels): t_i = i T / N,
+    or, when the problem's step h does not divide T, t_i = i h' (i < N, h'
+    the largest double <= h) and t_N = T, so the last step is shorter
+    (docs/formats.md, "Time grid")."""
 
     def __init__(self, **kw):
         self.__dict__.update(kw)
@@ -444,7 +450,7 @@ def _write_csv(path, t, x):
 
 
 def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sharpen=False,
-            allow_outside_tables=False, base_dir=None):
+            allow_outside_tables=False, base_dir=None, scale="auto"):
     """Certified enclosure of a problem (a dict with the keys of a problem
     file, numpy arrays allowed, or the path of a problem file), written to
     the certificate file path as `dvicert enclose` writes it; returns the
@@ -454,7 +460,10 @@ def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sha
     else chen-wang with the local beta), "chen-wang" or "lognorm"; trajectory: (t, x) arrays
     of another integrator to certify instead of the theta predictor (the
     lognorm route, `enclose --from`). Table files named in a dict are taken
-    relative to base_dir (default: the current directory). Raises
+    relative to base_dir (default: the current directory). scale: "auto"
+    (default, as `dvicert enclose`: certify in the automatic scale of the
+    states, recorded in the certificate, Certificate.x_scale) or "none"
+    (the states as given, `enclose --scale none`). Raises
     InputError (bad problem, naming the key) or NotCertified (no proof)."""
     lib = _L()
     tmpdir = None
@@ -479,9 +488,9 @@ def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sha
             tmpdir.append(fpath)
             _write_csv(fpath, t, x)
             replace.append((fpath, "trajectory"))
-        st = lib.dvc_flat_enclose(_enc(ppath), _enc(path), _enc(method), _enc(fpath), int(prec),
-                                  int(prec_max), 1 if sharpen else 0,
-                                  1 if allow_outside_tables else 0)
+        st = lib.dvc_flat_enclose_scale(_enc(ppath), _enc(path), _enc(method), _enc(fpath),
+                                        int(prec), int(prec_max), 1 if sharpen else 0,
+                                        1 if allow_outside_tables else 0, _enc(scale))
         if st != _OK:
             _raise(st, replace)
     finally:

@@ -198,6 +198,27 @@ try:
     _, wref = gen_traj("wall", 64, "0.1", "-0.5", "0.015625", 500, 3)
     r = wc.check(wref[:, 0], wref[:, 1:3], wref[:, 3:4])
     ok(r.ok, "wall closed form inside the scaled tube: %s" % (r,))
+    # scale="none" (enclose --scale none): no scale recorded, one radius for
+    # every state, and the certificate verifies
+    wn = dvicert.enclose(os.path.join(src, "tests", "data", "scale", "wall.json"), "py-wall-none.cert.json",
+                         method="lognorm", scale="none")
+    ok("x_scale_log2" not in wn.method, "scale='none': method states x_scale_log2 %r"
+       % wn.method.get("x_scale_log2"))
+    ok(list(wn.x_scale) == [1.0, 1.0], "scale='none': x_scale %s" % wn.x_scale)
+    tb = wn.tube(hulls=False)
+    eps = float(wn.summary["eps_x_at_T"])
+    rad = (tb.x_hi[-1] - tb.x_lo[-1]) / 2
+    ok(np.all(np.abs(rad - eps) <= 1e-9 * eps + 1e-15),
+       "scale='none': radius at T %s vs eps_x_at_T %s" % (rad, eps))
+    p = run("verify", "py-wall-none.cert.json")
+    ok(p.returncode == 0, "dvicert verify of the scale='none' certificate: %s%s" % (p.stdout, p.stderr))
+    wa = dvicert.enclose(os.path.join(src, "tests", "data", "scale", "wall.json"), "py-wall-auto.cert.json",
+                         method="lognorm", scale="auto")
+    ok(wa.method.get("x_scale_log2") == wc.method.get("x_scale_log2"),
+       "scale='auto' is the default: %r vs %r" % (wa.method.get("x_scale_log2"), wc.method.get("x_scale_log2")))
+    raises(dvicert.InputError, "scale must be auto or none", "bad scale", dvicert.enclose,
+           os.path.join(src, "tests", "data", "scale", "wall.json"), "bad.cert.json", scale="some")
+    ok(not os.path.exists("bad.cert.json"), "a bad scale left bad.cert.json")
 
     # ---- the example script (an RK4 trajectory with contact phases certified)
     p = subprocess.run([sys.executable, os.path.join(src, "docs", "python_example.py"), "ex.cert.json"],

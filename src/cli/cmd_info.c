@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "hybrid.h"
 #include "width_report.h"
+#include "io/labels.h"
 #include "dvicert/certio.h"
 #include "dvicert/hybrid_cert.h"
 #include "dvicert/lcs.h"
@@ -17,8 +18,10 @@ static const dvc_cli_opt opts[] = {
     {"verify", 0, NULL, NULL, "verify the certificate while reading it (as 'dvicert verify')"},
     {"csv", 0, NULL, NULL,
      "print one CSV header line and one data line instead of the report:\n"
-     "file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict\n"
-     "(per-run summaries of a sweep collect into one table; docs/formats.md)"},
+     "file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict,\n"
+     "then per state j = 1..n: xj_radius_max,xj_radius_at_T,xj_scale_log2\n"
+     "(radii s_j eps_x in the user's units, rounded up; per-run summaries of a\n"
+     "sweep collect into one table; docs/formats.md)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -28,7 +31,10 @@ static void help(void)
         "usage: dvicert info CERT.json [--verify] [--csv]\n\n"
         "Summary of a DLVI certificate written by 'dvicert enclose': the problem's\n"
         "name (key \"name\" of the problem file), n, m, T, N, the certification\n"
-        "route, the precision, the stated bounds, and how informative the tube is:\n"
+        "route, the precision, the stated bounds,\n"
+        "the grid when its last step is shorter (a step h that does not divide T),\n"
+        "the state scale s_j = 2^e_j when it is not all ones (the radius of state j is\n"
+        "s_j eps_x), and how informative the tube is:\n"
         "per state, the largest radius and the radius at T relative to the size of\n"
         "the solution (the largest |x_j| of the predictor), and a verdict:\n"
         "  informative    every relative radius <= 0.1\n"
@@ -72,14 +78,26 @@ static void csv_field(const char *s, int last)
     putchar(last ? '\n' : ',');
 }
 
+/* The exponent e of the state scale s_j = 2^e of state j (0 unscaled). */
+static int scale_log2(const dvc_cert_t c, long j)
+{
+    return ilogb(dvc_tube_x_scale(c->tube, j));
+}
+
 /* The --csv line: the stated figures, or (for certificates written before
- * the width claims existed) the ones recomputed while reading. */
+ * the width claims existed) the ones recomputed while reading; then per
+ * state the radii s_j eps_x (12 significant digits, rounded up: the tube
+ * is within them) and the scale exponent. The first twelve columns come
+ * first so that scripts reading them by position keep working. */
 static void csv_line(const char *in, const dvc_cert_t c, const char *name, const char *route)
 {
     char buf[64];
     const char *rel = dvc_cert_claim_text(&c->summary, "radius_rel_max_upper");
     const char *verdict = dvc_cert_claim_text(&c->summary, "radius_verdict");
-    printf("file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict\n");
+    int have = c->width->points > 0 && c->width->n == c->n;
+    printf("file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict");
+    for (long j = 1; j <= c->n; j++) printf(",x%ld_radius_max,x%ld_radius_at_T,x%ld_scale_log2", j, j, j);
+    putchar('\n');
     csv_field(in, 0);
     csv_field(name ? name : "", 0);
     printf("%ld,%ld,%.17g,%ld,", c->n, c->m, mpfr_get_d(&c->tube->T->left, MPFR_RNDN), c->N);
@@ -97,7 +115,55 @@ static void csv_line(const char *in, const dvc_cert_t c, const char *name, const
     csv_field(rel, 0);
     csv_field(*verdict ? verdict
                        : c->width->points > 0 ? dvc_width_verdict_name(dvc_width_judge(c->width, NULL)) : "",
-              1);
+              c->n == 0);
+    for (long j = 0; j < c->n; j++) {
+        for (int at_T = 0; at_T <= 1; at_T++) {
+            mpfr_t r;
+            mpfr_init2(r, 53);
+            if (have) {
+                /* the radius is a double rounded up; its decimal rounds up too */
+                mpfr_set_d(r, dvc_width_radius(c->width, j, at_T), MPFR_RNDU);
+                mpfr_snprintf(buf, sizeof buf, "%.11RUe", r);
+            } else {
+                buf[0] = '\0';
+            }
+            mpfr_clear(r);
+            printf("%s,", buf);
+        }
+        printf("%d%c", scale_log2(c, j), j + 1 < c->n ? ',' : '\n');
+    }
+}
+
+/* The grid when its last step is shorter, and the state scale when it is
+ * not all ones: what the radii of the width table are made of. */
+static void grid_and_scale(const dvc_cert_t c)
+{
+    int scaled = 0;
+    if (c->tube->hgrid > 0) {
+        double T = mpfr_get_d(&c->tube->T->left, MPFR_RNDN);
+        const char *lo = dvc_cert_claim_text(&c->method, "h_last_lo");
+        const char *hi = dvc_cert_claim_text(&c->method, "h_last_hi");
+        printf("grid: %ld steps of h = %.6g, the last of length %.6g", c->N, c->tube->hgrid,
+               T - (double)(c->N - 1) * c->tube->hgrid);
+        if (*lo && *hi) printf(" (in [%s, %s])", lo, hi);
+        printf("; t_i = i h, t_N = T\n");
+    }
+    for (long j = 0; j < c->n; j++)
+        if (dvc_tube_x_scale(c->tube, j) != 1) scaled = 1;
+    if (!scaled) return;
+    printf("state scale s_j = 2^e_j (the radius of state j is s_j eps_x):");
+    {
+        dvc_labels L;
+        dvc_labels_init(&L);
+        int named = dvc_labels_from_text(&L, c->problem_json, c->n, c->m) == DVC_OK;
+        for (long j = 0; j < c->n; j++) {
+            char nm[32];
+            if (!named) snprintf(nm, sizeof nm, "x%ld", j + 1);
+            printf("%s %s 2^%d", j ? "," : "", named ? L.x[j] : nm, scale_log2(c, j));
+        }
+        dvc_labels_clear(&L);
+    }
+    printf("\n");
 }
 
 /* A hybrid certificate: the model, the grid, the events by kind, and per
@@ -211,6 +277,7 @@ static int run(const dvc_cli_args *a)
            mpfr_get_d(&c->tube->T->left, MPFR_RNDN), c->N, (long)c->prec);
     printf("route: %s%s\n", route, strcmp(route, "lognorm") == 0 ? " (one-sided Lipschitz bounds)"
                                                                  : " (Algorithm 4.2 of Chen & Wang)");
+    grid_and_scale(c);
     printf("generator: %s\n", c->generator ? c->generator : "?");
     printf("eps_x at T <= %s, max eps_x <= %s, max eps_y <= %s\n",
            dvc_cert_claim_text(&c->summary, "eps_x_at_T"), dvc_cert_claim_text(&c->summary, "max_eps_x"),

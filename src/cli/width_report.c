@@ -80,8 +80,9 @@ void dvc_cli_width_report(FILE *f, const dvc_cert_t c)
             fprintf(f, "  - the states differ in size by a factor %.3g and the radius is one bound\n"
                        "    for all of them: rescale the small states (units) to sizes like the others'\n",
                     smax / smin);
-        fprintf(f, "  - a smaller step h = T/N (a larger N in the problem file): the predictor's\n"
-                   "    defect falls like h\n");
+        fprintf(f, "  - a smaller step h (a larger N, or a smaller h, in the problem file; h need\n"
+                   "    not divide T: the last step is then shorter), or --radius R to choose it:\n"
+                   "    the predictor's defect falls like h\n");
     }
     dvc_labels_clear(&L);
 }

@@ -78,5 +78,56 @@ for c in "$src"/certs/bridge/gamma0.2.cert.json "$src"/certs/circuit/circuit.cer
     expect 0 "verdict:" "info on $(basename "$c")" -- "$exe" info "$c" --verify
 done
 
+# ---- per-state radii and the grid (a scaled certificate) -------------------
+# The wall in SI units is certified in the scale s = (1, 2^e); the radius of
+# state j is s_j eps_x, in the user's units. Checked against the
+# certificate's own fields (method.x_scale_log2, summary.max_eps_x and
+# eps_x_at_T), not against the program's output.
+field() { # CERT KEY -> the text of "KEY":"..." in CERT
+    grep -o "\"$2\": *\"[^\"]*\"" "$1" | head -n 1 | sed 's/.*: *"\(.*\)"/\1/'
+}
+expect 0 "" "enclose the wall (scaled)" -- "$exe" enclose "$src/tests/data/scale/wall.json" -o "$tmp/w.json"
+sc=$(field "$tmp/w.json" x_scale_log2)
+case "$sc" in *,0 | 0,0 | "") bad "the wall is not scaled in its second state: '$sc'" ;; *) ok ;; esac
+"$exe" info --csv "$tmp/w.json" > "$tmp/w.csv" 2> "$tmp/w.err" && ok || bad "info --csv on the wall: $(cat "$tmp/w.err")"
+[ "$(wc -l < "$tmp/w.csv")" -eq 2 ] && ok || bad "info --csv: not one header and one data line"
+old=file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict
+[ "$(head -n 1 "$tmp/w.csv")" = "$old,x1_radius_max,x1_radius_at_T,x1_scale_log2,x2_radius_max,x2_radius_at_T,x2_scale_log2" ] \
+    && ok || bad "info --csv header: $(head -n 1 "$tmp/w.csv")"
+# the old columns first, as before: eps_x_at_T and max_eps_x are fields 9, 10
+# (the name is quoted and holds commas, so the line is read from the end)
+epsT=$(field "$tmp/w.json" eps_x_at_T) epsM=$(field "$tmp/w.json" max_eps_x)
+sed -n 2p "$tmp/w.csv" | awk -F, -v sc="$sc" -v eT="$epsT" -v eM="$epsM" '
+    function near(got, want) { return got >= want && got <= want * (1 + 1e-10) }
+    { split(sc, e, ","); n = NF; bad = 0
+      if ($(n - 9) != eT || $(n - 8) != eM) { print "old columns moved: " $(n - 9) ", " $(n - 8); bad = 1 }
+      for (j = 1; j <= 2; j++) {
+          k = n - 3 * (2 - j)   # the scale exponent of state j
+          s = 2 ^ e[j]
+          if ($k != e[j]) { print "state " j ": scale 2^" $k ", the certificate says 2^" e[j]; bad = 1 }
+          if (!near($(k - 2), s * eM)) { print "state " j ": max radius " $(k - 2) " != 2^" e[j] " x " eM; bad = 1 }
+          if (!near($(k - 1), s * eT)) { print "state " j ": radius at T " $(k - 1) " != 2^" e[j] " x " eT; bad = 1 }
+      }
+      exit bad }' > "$tmp/w.chk" && ok || bad "info --csv per-state radii: $(cat "$tmp/w.chk")"
+# info (text) states the scale, as the certificate records it
+expect 0 "state scale s_j = 2^e_j" "info shows the scale" -- "$exe" info "$tmp/w.json"
+grep -q "x1 2^${sc%%,*}, x2 2^${sc##*,}\$" "$tmp/out" && ok || bad "info: scale line $(grep 'state scale' "$tmp/out")"
+grep -q "^grid:" "$tmp/out" && bad "info: a grid line for a uniform grid" || ok
+# a uniform, unscaled certificate: neither line
+expect 0 "" "info on the bridge" -- "$exe" info "$src/certs/bridge/gamma0.2.cert.json"
+grep -q "^grid:\|state scale" "$tmp/out" && bad "info on the bridge: grid or scale line" || ok
+# a step h that does not divide T: the last step is shorter, and info says
+# how long (N and the last length computed here from T and h)
+sed 's/"N": 1000/"h": 0.0001/' "$src/tests/data/scale/wall.json" > "$tmp/wh.json"
+grep -q '"h": 0.0001' "$tmp/wh.json" && ok || bad "the edit did not set h"
+expect 0 "" "enclose the wall with h = 0.0001" -- "$exe" enclose "$tmp/wh.json" -o "$tmp/wh.cert.json"
+Nh=$(awk 'BEGIN { T = 0.015625; h = 0.0001; N = int(T / h); if (N * h < T) N++; print N }')
+want=$(awk -v N="$Nh" 'BEGIN { T = 0.015625; h = 0.0001;
+                    printf "grid: %d steps of h = %.6g, the last of length %.6g", N, h, T - (N - 1) * h }')
+expect 0 "^$want" "info shows the shorter last step ($want)" -- "$exe" info "$tmp/wh.cert.json"
+"$exe" info --csv "$tmp/wh.cert.json" | sed -n 2p | grep -q ",$Nh,lognorm," && ok || bad "info --csv: N of the h grid"
+# the summary CSV of a sweep collects the same columns (collect.sh keeps the
+# first header): checked in tests/cli/sweep.sh
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -98,4 +98,14 @@ EOF
 expect 2 "--sharpen does not apply to an ideal contact" "--sharpen refused" -- \
     "$exe" enclose "$tmp/bad.json" -o "$tmp/bad.cert.json" --sharpen
 absent "$tmp/bad.cert.json" "--sharpen"
+# a step h that does not divide T: the model steps on the problem's grid
+# (t_k = k h, the last step shorter), not with T/N for N = ceil(T/h)
+sed 's/"h": "0.25"/"h": "0.3"/' "$P" > "$tmp/h03.json"
+grep -q '"h": "0.3"' "$tmp/h03.json" && ok || bad "the edit did not set h"
+expect 0 "ideal contact" "enclose the diode clamp with h = 0.3 (T = 20)" -- "$exe" enclose "$tmp/h03.json" -o "$tmp/h03.cert.json"
+mh=$(grep -o '"h": *[0-9][^,}]*' "$tmp/h03.cert.json" | sed 's/.*: *//')
+# the largest double <= 0.3 is within 2^-54 of it; T/N = 20/67 = 0.2985...
+awk -v h="$mh" 'BEGIN { exit !(h <= 0.3 && h >= 0.3 * (1 - 2^-52) && 66 * h < 20 && 67 * h >= 20) }' && ok ||
+    bad "model step '$mh' is not the problem's h = 0.3"
+expect 0 "accepted" "verify with h = 0.3" -- "$exe" verify "$tmp/h03.cert.json"
 report

@@ -262,9 +262,9 @@ static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_p
     json_object_set_new(model, "t0", json_integer(0));
     json_object_set(model, "T", json_object_get(prob, "T"));
     if (p->h > 0) {
-        /* a step that does not divide T: the problem's grid t_k = k h (an
-         * exact double) with a shorter last step, which is the engine's own
-         * (its steps end at min(t + h, T)) */
+        /* a step that does not divide T: the problem's h (an exact double)
+         * as the engine's largest step; its steps end at min(t + h, T), so
+         * without events it keeps the problem's grid and shorter last step */
         json_object_set_new(model, "h", json_real(p->h));
     } else {
         /* the grid step T/N as the double below it (the engine's largest step) */

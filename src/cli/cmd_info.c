@@ -20,8 +20,8 @@ static const dvc_cli_opt opts[] = {
      "print one CSV header line and one data line instead of the report:\n"
      "file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict,\n"
      "then per state j = 1..n: xj_radius_max,xj_radius_at_T,xj_scale_log2\n"
-     "(radii s_j eps_x in the user's units, rounded up; per-run summaries of a\n"
-     "sweep collect into one table; docs/formats.md)"},
+     "(radii s_j eps_x in the user's units, rounded up; per-run summaries\n"
+     "of a sweep collect into one table; docs/formats.md)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -31,12 +31,11 @@ static void help(void)
         "usage: dvicert info CERT.json [--verify] [--csv]\n\n"
         "Summary of a DLVI certificate written by 'dvicert enclose': the problem's\n"
         "name (key \"name\" of the problem file), n, m, T, N, the certification\n"
-        "route, the precision, the stated bounds,\n"
-        "the grid when its last step is shorter (a step h that does not divide T),\n"
-        "the state scale s_j = 2^e_j when it is not all ones (the radius of state j is\n"
-        "s_j eps_x), and how informative the tube is:\n"
-        "per state, the largest radius and the radius at T relative to the size of\n"
-        "the solution (the largest |x_j| of the predictor), and a verdict:\n"
+        "route, the precision, the stated bounds, the grid when its last step is\n"
+        "shorter (a step h that does not divide T), the state scale s_j = 2^e_j when\n"
+        "it is not all ones (the radius of state j is s_j eps_x), and how informative\n"
+        "the tube is: per state, the largest radius and the radius at T relative to\n"
+        "the size of the solution (the largest |x_j| of the predictor), and a verdict:\n"
         "  informative    every relative radius <= 0.1\n"
         "  wide           some relative radius in (0.1, 1]\n"
         "  uninformative  some relative radius > 1 (the tube is larger than the solution)\n"

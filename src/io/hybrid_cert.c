@@ -72,25 +72,22 @@ int dvc_hybrid_file_kind(const char *path)
     return kind;
 }
 
-dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec)
+dvc_status dvc_hybrid_cert_run_(dvc_hybrid_cert_t c, const json_t *model, const char *name,
+                                const char *where, mpfr_prec_t prec)
 {
-    json_t *root;
     dvc_status st;
-    const char *base = strrchr(path, '/');
     dvc_hybrid_cert_clear(c);
     dvc_hybrid_cert_init(c);
-    if ((st = dvc_json_load(&root, path)) != DVC_OK) return st;
-    st = dvc_hybrid_from_json(c->model, root, base ? base + 1 : path, prec);
+    st = dvc_hybrid_from_json(c->model, model, name, prec);
     c->have_model = 1;
     if (st == DVC_OK && c->model->prec > DVC_CERT_PREC_MAX)
         st = dvc_error(DVC_ERR_INPUT, "%s: precision %ld above the largest a certificate may state "
-                       "(%d bits)", path, (long)c->model->prec, DVC_CERT_PREC_MAX);
+                       "(%d bits)", where, (long)c->model->prec, DVC_CERT_PREC_MAX);
     if (st == DVC_OK) {
-        c->model_json = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        c->model_json = json_dumps(model, JSON_COMPACT | JSON_PRESERVE_ORDER);
         c->generator = strdup("dvicert " DVC_VERSION);
         if (!c->model_json || !c->generator) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
-    json_decref(root);
     if (st != DVC_OK) return st;
     c->prec = c->model->prec;
     c->order = dvc_hybrid_model_order(c->model);
@@ -99,11 +96,22 @@ dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_p
     {
         mpfr_prec_t saved = dvc_prec_get();
         dvc_prec_set(c->prec);
-        dvc_hybrid_result_clear(c->res);
-        dvc_hybrid_result_init(c->res);
         st = dvc_hybrid_enclose(c->res, c->model);
         dvc_prec_set(saved);
     }
+    return st;
+}
+
+dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec)
+{
+    json_t *root;
+    dvc_status st;
+    const char *base = strrchr(path, '/');
+    dvc_hybrid_cert_clear(c);
+    dvc_hybrid_cert_init(c);
+    if ((st = dvc_json_load(&root, path)) != DVC_OK) return st;
+    st = dvc_hybrid_cert_run_(c, root, base ? base + 1 : path, path, prec);
+    json_decref(root);
     if (st == DVC_NOT_CERTIFIED) dvc_error_context(st, "%s: ", path);
     return st;
 }

@@ -298,6 +298,19 @@ dvc_status dvc_cert_grid_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r)
     return st;
 }
 
+dvc_status dvc_cert_summary_head_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
+                                  const char *theorem)
+{
+    dvc_status st = dvc_cert_claims_add_(cl, "theorem", DVC_CLAIM_TEXT, theorem, 0);
+    if (st == DVC_OK)
+        st = dvc_cert_claims_add_(cl, "P_matrix", DVC_CLAIM_TEXT, r->p_reason ? r->p_reason : "proven", 0);
+    if (st == DVC_OK) st = claim_bound(cl, "beta_M_upper", r->beta_hi, 1);
+    if (st == DVC_OK) st = claim_bound(cl, "beta_M_lower", r->beta_lo, 0);
+    if (st == DVC_OK)
+        st = dvc_cert_claims_add_(cl, "beta_method", DVC_CLAIM_TEXT, r->beta_method ? r->beta_method : "", 0);
+    return st;
+}
+
 dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
                                     mpfr_srcptr eps_T)
 {
@@ -305,13 +318,7 @@ dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t
     dvc_status st;
     mpfr_t tmp;
     mpfr_init2(tmp, r->prec);
-    st = dvc_cert_claims_add_(cl, "theorem", DVC_CLAIM_TEXT, theorem_text, 0);
-    if (st == DVC_OK)
-        st = dvc_cert_claims_add_(cl, "P_matrix", DVC_CLAIM_TEXT, r->p_reason ? r->p_reason : "proven", 0);
-    if (st == DVC_OK) st = claim_bound(cl, "beta_M_upper", r->beta_hi, 1);
-    if (st == DVC_OK) st = claim_bound(cl, "beta_M_lower", r->beta_lo, 0);
-    if (st == DVC_OK)
-        st = dvc_cert_claims_add_(cl, "beta_method", DVC_CLAIM_TEXT, r->beta_method ? r->beta_method : "", 0);
+    st = dvc_cert_summary_head_(cl, r, theorem_text);
     if (st == DVC_OK) st = claim_bound(cl, "norm_A_upper", r->normA, 1);
     if (st == DVC_OK) st = claim_bound(cl, "norm_B_upper", r->normB, 1);
     if (st == DVC_OK) st = claim_bound(cl, "norm_Q_upper", r->normQ, 1);

@@ -50,6 +50,10 @@ dvc_status dvc_cert_grid_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r)
 void dvc_cert_claims_clear_(dvc_cert_claims *cl);
 dvc_status dvc_cert_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
                                    const dvc_dlvi_result_t r);
+/* The summary's first claims, the same on both routes: the theorem text,
+ * the P-matrix proof and the bounds of beta_M with their method. */
+dvc_status dvc_cert_summary_head_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
+                                  const char *theorem);
 /* eps_T: the bound at t_N (the result may be a streamed window). */
 dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
                                     mpfr_srcptr eps_T);

@@ -1675,19 +1675,9 @@ static dvc_status rd_verify(rd_t *rd)
     int route = 0;
     dvc_status st;
     mpfr_prec_t saved = dvc_prec_get();
-    dvc_dlvi_problem_init(p, 0, 0, 0);
-    dvc_dlvi_result_init(r);
-    if ((st = dvc_cert_verify_open_(c, p, &rd->scale)) != DVC_OK) {
-        dvc_dlvi_result_clear(r);
-        dvc_dlvi_problem_clear(p);
-        dvc_prec_set(saved);
-        return st;
-    }
+    if ((st = dvc_cert_verify_open_(c, p, r, &o, &rd->scale, saved)) != DVC_OK) return st;
     /* 2. every bound recomputed from the stored predictor, step by step (the
      * lognorm route: the norm searched and proven again) */
-    dvc_dlvi_opts_default(&o);
-    o.sharpen = c->sharpen;
-    o.prec = c->prec;
     o.progress = 1; /* on a terminal only: a long file takes minutes */
     o.sink = rd_sink;
     o.sink_ctx = rd;

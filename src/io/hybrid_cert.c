@@ -245,34 +245,14 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
     return root;
 }
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    int fail;
-} sbuf;
-
-static void put(sbuf *b, const char *s)
+/* s NULL: a failed json_dumps, the text is incomplete */
+static void put(dvc_sbuf *b, const char *s)
 {
-    size_t n = s ? strlen(s) : 0;
-    if (!s) {
-        b->fail = 1;
-        return;
-    }
-    if (b->len + n + 1 > b->cap) {
-        size_t nc = (b->cap + n + 1) * 2;
-        char *nb = realloc(b->buf, nc);
-        if (!nb) {
-            b->fail = 1;
-            return;
-        }
-        b->buf = nb;
-        b->cap = nc;
-    }
-    memcpy(b->buf + b->len, s, n + 1);
-    b->len += n;
+    if (!s) b->fail = 1;
+    else dvc_sbuf_put_(b, s, strlen(s));
 }
 
-static void put_json(sbuf *b, const json_t *v)
+static void put_json(dvc_sbuf *b, const json_t *v)
 {
     char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
     put(b, s);
@@ -284,7 +264,7 @@ dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
     json_t *model, *root, *val;
     json_error_t err;
     const char *key;
-    sbuf b = {NULL, 0, 0, 0};
+    dvc_sbuf b = {NULL, 0, 0, 0};
     int first = 1;
     dvc_status st;
     if (!c->model_json || !c->have_model || c->res->nsteps < 1)
@@ -318,11 +298,11 @@ dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
     put(&b, "\n}\n");
     json_decref(root);
     if (b.fail) {
-        free(b.buf);
+        free(b.s);
         return dvc_error(DVC_ERR_NOMEM, "out of memory while writing %s", path);
     }
-    st = dvc_write_atomic(path, b.buf, b.len);
-    free(b.buf);
+    st = dvc_write_atomic(path, b.s, b.len);
+    free(b.s);
     return st;
 }
 

@@ -298,6 +298,19 @@ dvc_status dvc_cert_grid_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r)
     return st;
 }
 
+dvc_status dvc_cert_summary_head_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
+                                  const char *theorem)
+{
+    dvc_status st = dvc_cert_claims_add_(cl, "theorem", DVC_CLAIM_TEXT, theorem, 0);
+    if (st == DVC_OK)
+        st = dvc_cert_claims_add_(cl, "P_matrix", DVC_CLAIM_TEXT, r->p_reason ? r->p_reason : "proven", 0);
+    if (st == DVC_OK) st = claim_bound(cl, "beta_M_upper", r->beta_hi, 1);
+    if (st == DVC_OK) st = claim_bound(cl, "beta_M_lower", r->beta_lo, 0);
+    if (st == DVC_OK)
+        st = dvc_cert_claims_add_(cl, "beta_method", DVC_CLAIM_TEXT, r->beta_method ? r->beta_method : "", 0);
+    return st;
+}
+
 dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
                                     mpfr_srcptr eps_T)
 {
@@ -305,13 +318,7 @@ dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t
     dvc_status st;
     mpfr_t tmp;
     mpfr_init2(tmp, r->prec);
-    st = dvc_cert_claims_add_(cl, "theorem", DVC_CLAIM_TEXT, theorem_text, 0);
-    if (st == DVC_OK)
-        st = dvc_cert_claims_add_(cl, "P_matrix", DVC_CLAIM_TEXT, r->p_reason ? r->p_reason : "proven", 0);
-    if (st == DVC_OK) st = claim_bound(cl, "beta_M_upper", r->beta_hi, 1);
-    if (st == DVC_OK) st = claim_bound(cl, "beta_M_lower", r->beta_lo, 0);
-    if (st == DVC_OK)
-        st = dvc_cert_claims_add_(cl, "beta_method", DVC_CLAIM_TEXT, r->beta_method ? r->beta_method : "", 0);
+    st = dvc_cert_summary_head_(cl, r, theorem_text);
     if (st == DVC_OK) st = claim_bound(cl, "norm_A_upper", r->normA, 1);
     if (st == DVC_OK) st = claim_bound(cl, "norm_B_upper", r->normB, 1);
     if (st == DVC_OK) st = claim_bound(cl, "norm_Q_upper", r->normQ, 1);
@@ -743,11 +750,9 @@ const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_
     return bad;
 }
 
-/* Steps 1 and 2 of a verification, shared by dvc_cert_verify and the
- * streaming reader: the embedded problem is the one the certificate was
- * written for, and p is built from it at the certificate's precision, which
- * is left set (dvc_cert_verify_close_ restores the caller's). */
-dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p, long **scale)
+/* The embedded problem is the one the certificate was written for, and p
+ * is built from it at the certificate's precision, which is left set. */
+static dvc_status verify_problem(const dvc_cert_t c, dvc_dlvi_problem_t p, long **scale)
 {
     dvc_status st;
     long *e = NULL, *a = NULL;
@@ -777,6 +782,31 @@ dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p, long 
     if (st == DVC_OK && !dvc_dlvi_scale_is_identity(e, p->n)) *scale = e;
     else free(e);
     return st;
+}
+
+/* A failure before the recomputation: p and r cleared, the precision saved
+ * restored; returns st. */
+static dvc_status verify_abort(dvc_dlvi_problem_t p, dvc_dlvi_result_t r, dvc_status st,
+                               mpfr_prec_t saved)
+{
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    dvc_prec_set(saved);
+    return st;
+}
+
+dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                                 dvc_dlvi_opts *o, long **scale, mpfr_prec_t saved)
+{
+    dvc_status st;
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    dvc_dlvi_result_init(r);
+    if ((st = verify_problem(c, p, scale)) != DVC_OK) return verify_abort(p, r, st, saved);
+    /* the recomputation runs as the certificate was written */
+    dvc_dlvi_opts_default(o);
+    o->sharpen = c->sharpen;
+    o->prec = c->prec;
+    return DVC_OK;
 }
 
 /* Steps 3 and 4, after the recomputation r (st its status): the stated
@@ -859,10 +889,8 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     long *scale = NULL;
     double *xz = NULL;
 
-    dvc_dlvi_problem_init(p, 0, 0, 0);
-    dvc_dlvi_result_init(r);
-    st = dvc_cert_verify_open_(c, p, &scale);
-    if (st == DVC_OK && (p->n != c->n || p->m != c->m || p->N != c->N))
+    if ((st = dvc_cert_verify_open_(c, p, r, &o, &scale, saved)) != DVC_OK) return st;
+    if (p->n != c->n || p->m != c->m || p->N != c->N)
         st = dvc_error(DVC_ERR_INPUT, "certificate: dimensions differ from the embedded problem's");
     if (st == DVC_OK && scale) {
         /* the stored predictor in the scaled variables z = S^-1 x */
@@ -874,16 +902,10 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     free(scale);
     if (st != DVC_OK) {
         free(xz);
-        dvc_dlvi_result_clear(r);
-        dvc_dlvi_problem_clear(p);
-        dvc_prec_set(saved);
-        return st;
+        return verify_abort(p, r, st, saved);
     }
     /* 2. recompute every bound from the stored predictor, from scratch (the
      * lognorm route: the norm searched and proven again) */
-    dvc_dlvi_opts_default(&o);
-    o.sharpen = c->sharpen;
-    o.prec = c->prec;
     dvc_lognorm_info_init(info);
     st = dvc_cert_route_opts_(c, &o, &lo, &route);
     if (st == DVC_OK) {

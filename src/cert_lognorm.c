@@ -196,13 +196,7 @@ dvc_status dvc_cert_lognorm_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_
                                             const dvc_lognorm_info_struct *info, mpfr_srcptr eps_T)
 {
     dvc_status st;
-    st = dvc_cert_claims_add_(cl, "theorem", DVC_CLAIM_TEXT, theorem_lognorm, 0);
-    if (st == DVC_OK)
-        st = dvc_cert_claims_add_(cl, "P_matrix", DVC_CLAIM_TEXT, r->p_reason ? r->p_reason : "proven", 0);
-    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "beta_M_upper", r->beta_hi, 1);
-    if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "beta_M_lower", r->beta_lo, 0);
-    if (st == DVC_OK)
-        st = dvc_cert_claims_add_(cl, "beta_method", DVC_CLAIM_TEXT, r->beta_method ? r->beta_method : "", 0);
+    st = dvc_cert_summary_head_(cl, r, theorem_lognorm);
     if (st == DVC_OK) st = dvc_cert_claim_bound_(cl, "mu_upper", info->mu, 1);
     /* every pattern's mu, for small m (the others are recomputed all the same) */
     for (long k = 0; st == DVC_OK && info->npat <= 16 && k < info->npat; k++) {

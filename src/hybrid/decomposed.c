@@ -335,6 +335,19 @@ static int is_ident(const char *p)
     return 1;
 }
 
+/* the mode x' = f named name, with its regions s of the nt terms */
+static dvc_status add_mode(dvc_hybrid_model_t m, const char *name, char **f,
+                           const dvc_expr_consts_t cc, const int *s, long nt)
+{
+    long q = -1;
+    dvc_status st = dvc_hybrid_add_mode_field(m, name, (const char *const *)f, cc, &q);
+    if (st != DVC_OK) return st;
+    m->modes[q].sides = malloc((size_t)nt * sizeof(int));
+    if (!m->modes[q].sides) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    memcpy(m->modes[q].sides, s, (size_t)nt * sizeof(int));
+    return DVC_OK;
+}
+
 dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0, long nt,
                                      const dvc_hybrid_term *terms,
                                      const dvc_expr_consts_t consts)
@@ -467,13 +480,7 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
                     snprintf(f[i], len, "%s+(%s)-((%s)/(%s))*((%s)-(%s))", base[i],
                              terms[j].fminus[i], bj, dj, terms[j].fplus[i], terms[j].fminus[i]);
             }
-            long q = -1;
-            if (st == DVC_OK) st = dvc_hybrid_add_mode_field(m, name, (const char *const *)f, cc, &q);
-            if (st == DVC_OK) {
-                m->modes[q].sides = malloc((size_t)nt * sizeof(int));
-                if (!m->modes[q].sides) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                else memcpy(m->modes[q].sides, s, (size_t)nt * sizeof(int));
-            }
+            if (st == DVC_OK) st = add_mode(m, name, f, cc, s, nt);
             free(name);
             free(bj);
             free(dj);
@@ -506,13 +513,7 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
                 f[i] = add_slides(f[i], z, terms, S, ns, i);
                 if (!f[i]) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
             }
-            long q = -1;
-            if (st == DVC_OK) st = dvc_hybrid_add_mode_field(m, name, (const char *const *)f, cc, &q);
-            if (st == DVC_OK) {
-                m->modes[q].sides = malloc((size_t)nt * sizeof(int));
-                if (!m->modes[q].sides) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                else memcpy(m->modes[q].sides, s, (size_t)nt * sizeof(int));
-            }
+            if (st == DVC_OK) st = add_mode(m, name, f, cc, s, nt);
             free(name);
             free_texts(base, n);
             free_texts(f, n);

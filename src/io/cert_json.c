@@ -165,15 +165,9 @@ static json_t *build_root(const dvc_cert_t c)
     return root;
 }
 
-/* A growing text buffer, reused from step to step (no allocation per step
- * once it has grown to the longest line). */
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int fail;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *t, size_t n)
+/* The writers reuse a dvc_sbuf from step to step: no allocation per step
+ * once it has grown to the longest line. */
+void dvc_sbuf_put_(dvc_sbuf *b, const char *t, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
         size_t nc = 2 * (b->len + n + 1) + 256;
@@ -193,7 +187,7 @@ static void sb_put(sbuf *b, const char *t, size_t n)
 
 /* Room for `need` bytes from the start of b; the cursor appends below then
  * write without checks (a step line's pieces have known bounds). */
-static char *sb_room(sbuf *b, size_t need)
+static char *sb_room(dvc_sbuf *b, size_t need)
 {
     if (b->cap < b->len + need + 1) {
         size_t nc = 2 * (b->len + need + 1);
@@ -208,7 +202,7 @@ static char *sb_room(sbuf *b, size_t need)
     return b->s + b->len;
 }
 
-static char *sb_reserve(sbuf *b, size_t need)
+static char *sb_reserve(dvc_sbuf *b, size_t need)
 {
     b->len = 0;
     return sb_room(b, need);
@@ -245,13 +239,13 @@ typedef struct {
 /* Step i of the layout dvicert writes (compact, file order) appended to
  * line, after `sep`, and its canonical text (compact, sorted keys: what the
  * digest covers) into canon; both from the same strings. */
-static void step_texts(sbuf *line, const char *sep, sbuf *canon, const step_txt *s, long i)
+static void step_texts(dvc_sbuf *line, const char *sep, dvc_sbuf *canon, const step_txt *s, long i)
 {
     long n = s->n, m = s->m;
     /* every piece within its buffer: 40 (label, hex), DVC_CERT_DEC_LEN (decimals) */
     size_t bound = 128 + (size_t)(n + m + 1) * 43 + (size_t)(3 + 2 * m) * (DVC_CERT_DEC_LEN + 8);
     for (int pass = 0; pass < 2; pass++) {
-        sbuf *b = pass ? canon : line;
+        dvc_sbuf *b = pass ? canon : line;
         char *p = pass ? sb_reserve(b, bound) : sb_room(b, bound + strlen(sep));
         if (!p) return;
         if (!pass) p = cp_lit(p, sep, strlen(sep));
@@ -578,7 +572,7 @@ static dvc_status read_step(dvc_cert_t c, const json_t *s, long i, long row, con
 /* The strings of one step line, each NUL-terminated in buf at off[k]:
  * label, x (n), y (m), eps_x, eps_y, yhat lo/hi (2m), ry (i >= 1). */
 typedef struct {
-    sbuf buf;
+    dvc_sbuf buf;
     size_t *off;
     long nstr;
 } scan_t;
@@ -595,7 +589,7 @@ static int scan_str(scan_t *sc, const char **pp, long k)
     while (isalnum((unsigned char)*q) || *q == '.' || *q == '+' || *q == '-') q++;
     if (*q != '"' || q == p) return 0;
     sc->off[k] = sc->buf.len;
-    sb_put(&sc->buf, p, (size_t)(q - p) + 1); /* the closing quote becomes the NUL */
+    dvc_sbuf_put_(&sc->buf, p, (size_t)(q - p) + 1); /* the closing quote becomes the NUL */
     if (sc->buf.fail) return 0;
     sc->buf.s[sc->buf.len - 1] = '\0';
     *pp = q + 1;
@@ -646,7 +640,7 @@ static int scan_step(scan_t *sc, const char *line, long i, long n, long m)
 
 /* The canonical text (sorted keys, compact) of a scanned step: what
  * jansson's JSON_SORT_KEYS | JSON_COMPACT dump of the same object gives. */
-static void scan_canon(sbuf *b, const scan_t *sc, long i, long n, long m)
+static void scan_canon(dvc_sbuf *b, const scan_t *sc, long i, long n, long m)
 {
     long e = 1 + n + m;
     /* the scanned strings plus quotes, separators and keys */
@@ -918,8 +912,8 @@ typedef struct {
     const char *pred;                 /* lognorm: "theta", "heun" or "external" */
     const dvc_lognorm_info_struct *info;
     step_txt txt;                     /* the step's strings, reused */
-    sbuf canon;                       /* a step's canonical text */
-    sbuf out;                         /* step lines not yet handed to stdio */
+    dvc_sbuf canon;                       /* a step's canonical text */
+    dvc_sbuf out;                         /* step lines not yet handed to stdio */
     char *iobuf;                      /* the output's stdio buffer */
     long N;                           /* > 0: the number of steps instead of the file's */
     int no_scale;                     /* 1: the states as given (enclose --scale none) */
@@ -1416,7 +1410,7 @@ typedef struct {
     dvc_cert_point_fn fn;
     void *ctx;
     scan_t sc;              /* the strings of the step line being read */
-    sbuf canon;             /* its canonical text */
+    dvc_sbuf canon;             /* its canonical text */
     long *scale;            /* verify: the states' scale exponents (NULL: none) */
 } rd_t;
 
@@ -1675,19 +1669,9 @@ static dvc_status rd_verify(rd_t *rd)
     int route = 0;
     dvc_status st;
     mpfr_prec_t saved = dvc_prec_get();
-    dvc_dlvi_problem_init(p, 0, 0, 0);
-    dvc_dlvi_result_init(r);
-    if ((st = dvc_cert_verify_open_(c, p, &rd->scale)) != DVC_OK) {
-        dvc_dlvi_result_clear(r);
-        dvc_dlvi_problem_clear(p);
-        dvc_prec_set(saved);
-        return st;
-    }
+    if ((st = dvc_cert_verify_open_(c, p, r, &o, &rd->scale, saved)) != DVC_OK) return st;
     /* 2. every bound recomputed from the stored predictor, step by step (the
      * lognorm route: the norm searched and proven again) */
-    dvc_dlvi_opts_default(&o);
-    o.sharpen = c->sharpen;
-    o.prec = c->prec;
     o.progress = 1; /* on a terminal only: a long file takes minutes */
     o.sink = rd_sink;
     o.sink_ctx = rd;

@@ -50,17 +50,23 @@ dvc_status dvc_cert_grid_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r)
 void dvc_cert_claims_clear_(dvc_cert_claims *cl);
 dvc_status dvc_cert_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
                                    const dvc_dlvi_result_t r);
+/* The summary's first claims, the same on both routes: the theorem text,
+ * the P-matrix proof and the bounds of beta_M with their method. */
+dvc_status dvc_cert_summary_head_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
+                                  const char *theorem);
 /* eps_T: the bound at t_N (the result may be a streamed window). */
 dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
                                     mpfr_srcptr eps_T);
 /* First stated claim not implied by the recomputed ones, or NULL. */
 const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_claims *rec);
 /* The verification's first and last steps, shared by dvc_cert_verify and
- * the streaming reader (src/cert.c): open_ checks the problem digest and
- * builds p (initialised by the caller) at c's precision; close_ checks the
- * method and summary claims against r and the digest, clears r and p and
- * restores the precision saved. */
-dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p, long **scale);
+ * the streaming reader (src/cert.c): open_ initialises p and r, checks the
+ * problem digest, builds p at c's precision (left set) and sets o to the
+ * defaults with c's sharpening and precision; on failure it clears p and r
+ * and restores the precision saved. close_ checks the method and summary
+ * claims against r and the digest, clears r and p and restores saved. */
+dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                                 dvc_dlvi_opts *o, long **scale, mpfr_prec_t saved);
 /* Scaling of the state (method entry 'x_scale_log2', docs/formats.md).
  * verify_open_ above rejects a stated scale other than the embedded
  * problem's automatic one, builds p in the scaled variables and hands the

@@ -72,25 +72,22 @@ int dvc_hybrid_file_kind(const char *path)
     return kind;
 }
 
-dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec)
+dvc_status dvc_hybrid_cert_run_(dvc_hybrid_cert_t c, const json_t *model, const char *name,
+                                const char *where, mpfr_prec_t prec)
 {
-    json_t *root;
     dvc_status st;
-    const char *base = strrchr(path, '/');
     dvc_hybrid_cert_clear(c);
     dvc_hybrid_cert_init(c);
-    if ((st = dvc_json_load(&root, path)) != DVC_OK) return st;
-    st = dvc_hybrid_from_json(c->model, root, base ? base + 1 : path, prec);
+    st = dvc_hybrid_from_json(c->model, model, name, prec);
     c->have_model = 1;
     if (st == DVC_OK && c->model->prec > DVC_CERT_PREC_MAX)
         st = dvc_error(DVC_ERR_INPUT, "%s: precision %ld above the largest a certificate may state "
-                       "(%d bits)", path, (long)c->model->prec, DVC_CERT_PREC_MAX);
+                       "(%d bits)", where, (long)c->model->prec, DVC_CERT_PREC_MAX);
     if (st == DVC_OK) {
-        c->model_json = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        c->model_json = json_dumps(model, JSON_COMPACT | JSON_PRESERVE_ORDER);
         c->generator = strdup("dvicert " DVC_VERSION);
         if (!c->model_json || !c->generator) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
-    json_decref(root);
     if (st != DVC_OK) return st;
     c->prec = c->model->prec;
     c->order = dvc_hybrid_model_order(c->model);
@@ -99,11 +96,22 @@ dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_p
     {
         mpfr_prec_t saved = dvc_prec_get();
         dvc_prec_set(c->prec);
-        dvc_hybrid_result_clear(c->res);
-        dvc_hybrid_result_init(c->res);
         st = dvc_hybrid_enclose(c->res, c->model);
         dvc_prec_set(saved);
     }
+    return st;
+}
+
+dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec)
+{
+    json_t *root;
+    dvc_status st;
+    const char *base = strrchr(path, '/');
+    dvc_hybrid_cert_clear(c);
+    dvc_hybrid_cert_init(c);
+    if ((st = dvc_json_load(&root, path)) != DVC_OK) return st;
+    st = dvc_hybrid_cert_run_(c, root, base ? base + 1 : path, path, prec);
+    json_decref(root);
     if (st == DVC_NOT_CERTIFIED) dvc_error_context(st, "%s: ", path);
     return st;
 }
@@ -237,34 +245,14 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
     return root;
 }
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    int fail;
-} sbuf;
-
-static void put(sbuf *b, const char *s)
+/* s NULL: a failed json_dumps, the text is incomplete */
+static void put(dvc_sbuf *b, const char *s)
 {
-    size_t n = s ? strlen(s) : 0;
-    if (!s) {
-        b->fail = 1;
-        return;
-    }
-    if (b->len + n + 1 > b->cap) {
-        size_t nc = (b->cap + n + 1) * 2;
-        char *nb = realloc(b->buf, nc);
-        if (!nb) {
-            b->fail = 1;
-            return;
-        }
-        b->buf = nb;
-        b->cap = nc;
-    }
-    memcpy(b->buf + b->len, s, n + 1);
-    b->len += n;
+    if (!s) b->fail = 1;
+    else dvc_sbuf_put_(b, s, strlen(s));
 }
 
-static void put_json(sbuf *b, const json_t *v)
+static void put_json(dvc_sbuf *b, const json_t *v)
 {
     char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
     put(b, s);
@@ -276,7 +264,7 @@ dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
     json_t *model, *root, *val;
     json_error_t err;
     const char *key;
-    sbuf b = {NULL, 0, 0, 0};
+    dvc_sbuf b = {NULL, 0, 0, 0};
     int first = 1;
     dvc_status st;
     if (!c->model_json || !c->have_model || c->res->nsteps < 1)
@@ -310,11 +298,11 @@ dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
     put(&b, "\n}\n");
     json_decref(root);
     if (b.fail) {
-        free(b.buf);
+        free(b.s);
         return dvc_error(DVC_ERR_NOMEM, "out of memory while writing %s", path);
     }
-    st = dvc_write_atomic(path, b.buf, b.len);
-    free(b.buf);
+    st = dvc_write_atomic(path, b.s, b.len);
+    free(b.s);
     return st;
 }
 

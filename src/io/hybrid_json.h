@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include "dvicert/hybrid.h"
+#include "dvicert/hybrid_cert.h"
 
 /* True when obj looks like a hybrid model (it has "modes" or "decomposed"). */
 int dvc_hybrid_json_is_model(const json_t *obj);
@@ -36,5 +37,11 @@ void dvc_hybrid_event_json_kind(json_t *o, const dvc_hybrid_model_struct *m,
                                 const dvc_hybrid_event *e);
 dvc_status dvc_hybrid_event_json_check_kind(const json_t *o, const dvc_hybrid_model_struct *m,
                                             const dvc_hybrid_event *e, const char *where);
+
+/* c (cleared first) <- the certificate of the model obj, run at the model's
+ * precision (hybrid_cert.c): name names the source in the model's messages,
+ * where in the message on a precision above DVC_CERT_PREC_MAX. */
+dvc_status dvc_hybrid_cert_run_(dvc_hybrid_cert_t c, const json_t *obj,
+                                const char *name, const char *where, mpfr_prec_t prec);
 
 #endif

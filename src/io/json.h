@@ -68,6 +68,16 @@ dvc_status dvc_json_digest_root(char buf[17], const json_t *root);
  * names field of file in messages. */
 dvc_status dvc_json_tagged_digest(char out[17], const json_t *j, const char *file, const char *field);
 
+/* A growing text buffer of the certificate writers (zero-initialise it;
+ * free s). */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int fail; /* set when memory ran out: the text is incomplete */
+} dvc_sbuf;
+/* Append the n bytes at t, keeping s terminated by a NUL (cert_json.c). */
+void dvc_sbuf_put_(dvc_sbuf *b, const char *t, size_t n);
+
 /* ---- exact conversions of certificate texts without MPFR's string
  * functions (each returns 0 for a text or value it does not handle; the
  * caller then takes the general route) ---- */

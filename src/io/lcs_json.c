@@ -411,35 +411,6 @@ static dvc_status translate(json_t **out, const json_t *prob, const char *file, 
     return st;
 }
 
-static dvc_status run_model(dvc_hybrid_cert_t c, json_t *model, const char *file, mpfr_prec_t prec)
-{
-    dvc_status st;
-    dvc_hybrid_cert_clear(c);
-    dvc_hybrid_cert_init(c);
-    st = dvc_hybrid_from_json(c->model, model, file, prec);
-    c->have_model = 1;
-    if (st == DVC_OK && c->model->prec > DVC_CERT_PREC_MAX)
-        st = dvc_error(DVC_ERR_INPUT, "%s: precision %ld above the largest a certificate may state "
-                       "(%d bits)", file, (long)c->model->prec, DVC_CERT_PREC_MAX);
-    if (st == DVC_OK) {
-        c->model_json = json_dumps(model, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        c->generator = strdup("dvicert " DVC_VERSION);
-        if (!c->model_json || !c->generator) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    }
-    if (st != DVC_OK) return st;
-    c->prec = c->model->prec;
-    c->order = dvc_hybrid_model_order(c->model);
-    c->guard_bits = c->model->guard_bits;
-    c->h = c->model->h;
-    {
-        mpfr_prec_t saved = dvc_prec_get();
-        dvc_prec_set(c->prec);
-        st = dvc_hybrid_enclose(c->res, c->model);
-        dvc_prec_set(saved);
-    }
-    return st;
-}
-
 dvc_status dvc_lcs_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec)
 {
     json_t *prob, *model = NULL;
@@ -453,7 +424,7 @@ dvc_status dvc_lcs_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t pr
             json_decref(prob);
             return st; /* the message names the file */
         }
-        st = run_model(c, model, file, prec);
+        st = dvc_hybrid_cert_run_(c, model, file, file, prec);
         json_decref(model);
         model = NULL;
         if (st != DVC_OK && st != DVC_NOT_CERTIFIED) break;

@@ -385,9 +385,10 @@ static double sym_rigorous(bnb_t *B, const node_t *nd)
  * predictors are at hand). A child is keyed by the floating-point estimate
  * of its Loewner bound; the rigorous bound is computed only where it matters
  * for the result: when the estimate would close the child, and when the
- * estimate of its completion would raise the lower bound (docs/beta.md
- * section 6). The open child with the larger key is not pushed but returned
- * in *dive (depth-first dive: its predictors are reused). Returns 0 when the
+ * estimate of its completion would raise the lower bound, and when the
+ * child is pushed to the heap (docs/beta.md section 6). The open child with
+ * the larger key is not pushed but returned in *dive (depth-first dive: its
+ * predictors are reused, its bound stays an estimate). Returns 0 when the
  * predictors failed (the caller bounds the children the rigorous way),
  * 1 without and 2 with a dive child. */
 static int sym_children(bnb_t *B, heap_t *h, const node_t *nd, int p, int reuse, node_t *dive)
@@ -419,6 +420,18 @@ static int sym_children(bnb_t *B, heap_t *h, const node_t *nd, int p, int reuse,
     else if (open[0] || open[1]) d = open[1] ? 1 : 0;
     for (int c = 1; c >= 0; c--)
         if (open[c] && c != d) {
+            if (!ch[c].rig) { /* the heap keeps proven bounds: they are the reported hi at a stop */
+                double loc, r = dvc_bk_sym_verify(B->S, c, &loc);
+                (*B->nodes)++;
+                if (loc > B->lo) B->lo = loc;
+                if (r < ch[c].rub) ch[c].rub = r;
+                ch[c].ub = ch[c].rub;
+                ch[c].rig = 1;
+                if (ch[c].ub <= B->lo * B->gapf) {
+                    if (ch[c].ub > B->closed) B->closed = ch[c].ub;
+                    continue;
+                }
+            }
             if (!ch[c].rig) B->nonrig++;
             heap_push(h, ch[c]);
         }

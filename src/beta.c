@@ -305,7 +305,7 @@ static void structural(const dvc_imat_t M, unsigned classes, bnd *beta, int *bet
 typedef struct {
     uint64_t in, out;
     double ub;
-    double rub; /* a rigorous upper bound (ub itself when rig) */
+    double rub; /* a proven upper bound (ub itself when rig); children inherit this one */
     int relax; /* the interval relaxation gave a finite bound here (children try it too) */
     int rig;   /* ub is rigorous; else a floating-point estimate used for ordering only */
 } node_t;
@@ -592,9 +592,9 @@ static dvc_status bnb(const dvc_bk_mat *K, const dvc_bk_mat *H, int sym, int whi
             }
             if (r == 1) continue;
         }
-        st = bnb_visit(&B, &h, nd.in | ((uint64_t)1 << freeidx[0]), nd.out, nd.ub, 0, nd.relax);
+        st = bnb_visit(&B, &h, nd.in | ((uint64_t)1 << freeidx[0]), nd.out, nd.rub, 0, nd.relax);
         if (st == DVC_OK)
-            st = bnb_visit(&B, &h, nd.in, nd.out | ((uint64_t)1 << freeidx[0]), nd.ub, 1, nd.relax);
+            st = bnb_visit(&B, &h, nd.in, nd.out | ((uint64_t)1 << freeidx[0]), nd.rub, 1, nd.relax);
     }
     if (st == DVC_OK) {
         double hi = B.closed, top = 0;

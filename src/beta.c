@@ -312,10 +312,10 @@ typedef struct {
 
 #define BNB_LEAF 8 /* nodes with at most this many free coordinates are enumerated */
 #define BNB_LEAF_PD 4 /* ... when a positive definite bound is in use (it prunes such nodes) */
-/* The PD bound of a nonsymmetric M is dropped when, after PD_PROBE uses, it
- * closed fewer than 1 in PD_MIN_RATE of its nodes (it then only costs time). */
 /* At a budget stop, at most this many estimated open nodes are bounded rigorously. */
 #define SYM_FINAL 200000
+/* The PD bound of a nonsymmetric M is dropped when, after PD_PROBE uses, it
+ * closed fewer than 1 in PD_MIN_RATE of its nodes (it then only costs time). */
 #define PD_PROBE 2000
 #define PD_MIN_RATE 50
 
@@ -380,6 +380,23 @@ static double sym_rigorous(bnb_t *B, const node_t *nd)
     return r < nd->rub ? r : nd->rub;
 }
 
+/* Prove the bound of child c of the last split (and the lower bound at its
+ * completion); returns 1 when that closes it. */
+static int sym_prove(bnb_t *B, node_t *ch, int c)
+{
+    double loc, r = dvc_bk_sym_verify(B->S, c, &loc);
+    (*B->nodes)++;
+    if (loc > B->lo) B->lo = loc;
+    if (r < ch->rub) ch->rub = r;
+    ch->ub = ch->rub;
+    ch->rig = 1;
+    if (ch->ub <= B->lo * B->gapf) {
+        if (ch->ub > B->closed) B->closed = ch->ub;
+        return 1;
+    }
+    return 0;
+}
+
 /* Symmetric search: bound both children of nd split on p from the parent's
  * predictors (reuse: nd is the dive child of the previous split, whose
  * predictors are at hand). A child is keyed by the floating-point estimate
@@ -402,36 +419,15 @@ static int sym_children(bnb_t *B, heap_t *h, const node_t *nd, int p, int reuse,
         int verify = fb[c] <= B->lo * B->gapf || (c == 0 && fc0 > B->lo);
         ch[c] = (node_t){c ? nd->in | bit : nd->in, c ? nd->out : nd->out | bit, fb[c], nd->rub, 0, 0};
         (*B->nodes)++;
-        if (verify) {
-            double loc, r = dvc_bk_sym_verify(B->S, c, &loc);
-            (*B->nodes)++;
-            if (loc > B->lo) B->lo = loc;
-            if (r < ch[c].rub) ch[c].rub = r;
-            ch[c].ub = ch[c].rub;
-            ch[c].rig = 1;
-            if (ch[c].ub <= B->lo * B->gapf) {
-                if (ch[c].ub > B->closed) B->closed = ch[c].ub;
-                continue;
-            }
-        }
+        if (verify && sym_prove(B, &ch[c], c)) continue;
         open[c] = 1;
     }
     if (open[0] && open[1]) d = ch[1].ub >= ch[0].ub ? 1 : 0;
     else if (open[0] || open[1]) d = open[1] ? 1 : 0;
     for (int c = 1; c >= 0; c--)
         if (open[c] && c != d) {
-            if (!ch[c].rig) { /* the heap keeps proven bounds: they are the reported hi at a stop */
-                double loc, r = dvc_bk_sym_verify(B->S, c, &loc);
-                (*B->nodes)++;
-                if (loc > B->lo) B->lo = loc;
-                if (r < ch[c].rub) ch[c].rub = r;
-                ch[c].ub = ch[c].rub;
-                ch[c].rig = 1;
-                if (ch[c].ub <= B->lo * B->gapf) {
-                    if (ch[c].ub > B->closed) B->closed = ch[c].ub;
-                    continue;
-                }
-            }
+            /* the heap keeps proven bounds: they are the reported hi at a stop */
+            if (!ch[c].rig && sym_prove(B, &ch[c], c)) continue;
             if (!ch[c].rig) B->nonrig++;
             heap_push(h, ch[c]);
         }

@@ -6,9 +6,10 @@
  *   - "imat_inv": the library's verified inverse dvc_imat_inv per subset.
  * Random nonsymmetric positive definite matrices (hence P), fixed seed.
  *   ./build/bench/bench_beta            m = 10, 16, 20
- *   ./build/bench/bench_beta big [s]    m = 24, 30: automatic method and
- *                                       branch-and-bound, budget s (60), on
- *                                       symmetric and nonsymmetric PD matrices */
+ *   ./build/bench/bench_beta big [s [FAM [M]]]  m = 24, 30: automatic method
+ *                                       and branch-and-bound, budget s (60), on
+ *                                       symmetric and nonsymmetric PD matrices;
+ *                                       FAM sym|nonsym and M restrict the runs */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,8 @@ static void big(int argc, char **argv)
 {
     static const int ms[] = {24, 30};
     double budget = argc > 2 ? atof(argv[2]) : 60;
+    const char *only_fam = argc > 3 ? argv[3] : NULL;
+    int only_m = argc > 4 ? atoi(argv[4]) : 0;
     double load[1] = {-1};
     if (getloadavg(load, 1) < 1) load[0] = -1;
     printf("beta_M past m = 20 (thread CPU seconds; budget %g s wall; seed 12345 per matrix; load "
@@ -69,6 +72,8 @@ static void big(int argc, char **argv)
             for (int meth = 0; meth < 2; meth++) {
                 int m = ms[t];
                 dvc_imat_t M;
+                if (only_fam && strcmp(only_fam, fam ? "nonsym" : "sym") != 0) continue;
+                if (only_m && only_m != m) continue;
                 dvc_beta_bound_t b;
                 dvc_beta_opts o;
                 double t0, tb, lo, hi;

@@ -305,11 +305,15 @@ static void structural(const dvc_imat_t M, unsigned classes, bnd *beta, int *bet
 typedef struct {
     uint64_t in, out;
     double ub;
+    double rub; /* a proven upper bound (ub itself when rig); children inherit this one */
     int relax; /* the interval relaxation gave a finite bound here (children try it too) */
+    int rig;   /* ub is rigorous; else a floating-point estimate used for ordering only */
 } node_t;
 
 #define BNB_LEAF 8 /* nodes with at most this many free coordinates are enumerated */
 #define BNB_LEAF_PD 4 /* ... when a positive definite bound is in use (it prunes such nodes) */
+/* At a budget stop, at most this many estimated open nodes are bounded rigorously. */
+#define SYM_FINAL 200000
 /* The PD bound of a nonsymmetric M is dropped when, after PD_PROBE uses, it
  * closed fewer than 1 in PD_MIN_RATE of its nodes (it then only costs time). */
 #define PD_PROBE 2000
@@ -363,7 +367,75 @@ typedef struct {
     uint64_t full;
     double lo, closed, gapf;
     long *nodes;
+    dvc_bk_sym *S; /* symmetric search: children from the parent's predictors */
+    long nonrig;   /* open nodes keyed by a floating-point estimate */
 } bnb_t;
+
+/* Rigorous bound of an open node keyed by an estimate (symmetric search). */
+static double sym_rigorous(bnb_t *B, const node_t *nd)
+{
+    double loc, r = dvc_bk_sym_node_bound(B->K, nd->in, nd->out, &loc);
+    (*B->nodes)++;
+    if (loc > B->lo) B->lo = loc;
+    return r < nd->rub ? r : nd->rub;
+}
+
+/* Prove the bound of child c of the last split (and the lower bound at its
+ * completion); returns 1 when that closes it. */
+static int sym_prove(bnb_t *B, node_t *ch, int c)
+{
+    double loc, r = dvc_bk_sym_verify(B->S, c, &loc);
+    (*B->nodes)++;
+    if (loc > B->lo) B->lo = loc;
+    if (r < ch->rub) ch->rub = r;
+    ch->ub = ch->rub;
+    ch->rig = 1;
+    if (ch->ub <= B->lo * B->gapf) {
+        if (ch->ub > B->closed) B->closed = ch->ub;
+        return 1;
+    }
+    return 0;
+}
+
+/* Symmetric search: bound both children of nd split on p from the parent's
+ * predictors (reuse: nd is the dive child of the previous split, whose
+ * predictors are at hand). A child is keyed by the floating-point estimate
+ * of its Loewner bound; the rigorous bound is computed only where it matters
+ * for the result: when the estimate would close the child, and when the
+ * estimate of its completion would raise the lower bound, and when the
+ * child is pushed to the heap (docs/beta.md section 6). The open child with
+ * the larger key is not pushed but returned in *dive (depth-first dive: its
+ * predictors are reused, its bound stays an estimate). Returns 0 when the
+ * predictors failed (the caller bounds the children the rigorous way),
+ * 1 without and 2 with a dive child. */
+static int sym_children(bnb_t *B, heap_t *h, const node_t *nd, int p, int reuse, node_t *dive)
+{
+    double fb[2], fc0;
+    node_t ch[2];
+    int open[2] = {0, 0}, d = -1;
+    uint64_t bit = (uint64_t)1 << p;
+    if (!dvc_bk_sym_split(B->S, nd->in, nd->out, p, reuse, fb, &fc0)) return 0;
+    for (int c = 1; c >= 0; c--) {
+        int verify = fb[c] <= B->lo * B->gapf || (c == 0 && fc0 > B->lo);
+        ch[c] = (node_t){c ? nd->in | bit : nd->in, c ? nd->out : nd->out | bit, fb[c], nd->rub, 0, 0};
+        (*B->nodes)++;
+        if (verify && sym_prove(B, &ch[c], c)) continue;
+        open[c] = 1;
+    }
+    if (open[0] && open[1]) d = ch[1].ub >= ch[0].ub ? 1 : 0;
+    else if (open[0] || open[1]) d = open[1] ? 1 : 0;
+    for (int c = 1; c >= 0; c--)
+        if (open[c] && c != d) {
+            /* the heap keeps proven bounds: they are the reported hi at a stop */
+            if (!ch[c].rig && sym_prove(B, &ch[c], c)) continue;
+            if (!ch[c].rig) B->nonrig++;
+            heap_push(h, ch[c]);
+        }
+    if (d < 0) return 1;
+    *dive = ch[d];
+    dvc_bk_sym_descend(B->S, d);
+    return 2;
+}
 
 /* Bound a node (and evaluate its completion J = in + free as a lower
  * bound); push it when it cannot be closed. out_grew: the node is the root
@@ -416,7 +488,7 @@ static dvc_status bnb_visit(bnb_t *B, heap_t *h, uint64_t in, uint64_t out, doub
         if (!B->sym && B->H && out_grew && ub == pd) B->pd_closes++;
         return DVC_OK;
     }
-    heap_push(h, (node_t){in, out, ub, relax});
+    heap_push(h, (node_t){in, out, ub, ub, relax, 1});
     return DVC_OK;
 }
 
@@ -442,6 +514,8 @@ static dvc_status bnb(const dvc_bk_mat *K, const dvc_bk_mat *H, int sym, int whi
     B.closed = which ? 1.0 : 0.0;
     B.gapf = 1.0 + (o->rel_gap > 0 ? o->rel_gap : 0);
     B.nodes = nodes;
+    B.S = B.sym ? dvc_bk_sym_new(K) : NULL;
+    B.nonrig = 0;
     *complete = 0;
     /* Branching order: smallest m_ii first (largest 1/m_ii, the J = {i}
      * value), so that the d_i = 0 children, whose bound drops most, come
@@ -464,12 +538,27 @@ static dvc_status bnb(const dvc_bk_mat *K, const dvc_bk_mat *H, int sym, int whi
     while (st == DVC_OK && h.n > 0) {
         node_t nd;
         uint64_t fr;
-        int nf = 0;
-        if (h.a[0].ub <= B.lo * B.gapf) break; /* every open node is within the gap */
+        int nf = 0, reuse;
+        /* every open node is within the gap (and its bound rigorous) */
+        if (h.a[0].ub <= B.lo * B.gapf && B.nonrig == 0) break;
         if (*nodes >= o->max_nodes || over_budget(bud)) break;
-        report(bud, (double)*nodes, B.lo, h.a[0].ub > B.closed ? h.a[0].ub : B.closed, 0);
+        if (B.nonrig == 0) report(bud, (double)*nodes, B.lo, h.a[0].ub > B.closed ? h.a[0].ub : B.closed, 0);
         nd = heap_pop(&h);
+        reuse = 0;
+        if (!nd.rig) B.nonrig--;
+        if (nd.ub <= B.lo * B.gapf) { /* closes, once its bound is proven */
+            if (!nd.rig) {
+                nd.ub = nd.rub = sym_rigorous(&B, &nd);
+                nd.rig = 1;
+            }
+            if (nd.ub <= B.lo * B.gapf) {
+                if (nd.ub > B.closed) B.closed = nd.ub;
+                continue;
+            }
+        }
+    dive:
         fr = B.full & ~(nd.in | nd.out);
+        nf = 0;
         for (int r = 0; r < m; r++)
             if (fr >> order[r] & 1) freeidx[nf++] = order[r];
         if (B.H && !B.sym && B.pd_calls >= PD_PROBE && B.pd_closes * PD_MIN_RATE < B.pd_calls)
@@ -486,19 +575,43 @@ static dvc_status bnb(const dvc_bk_mat *K, const dvc_bk_mat *H, int sym, int whi
             continue;
         }
         /* Branch on the first free coordinate in that order. */
-        st = bnb_visit(&B, &h, nd.in | ((uint64_t)1 << freeidx[0]), nd.out, nd.ub, 0, nd.relax);
+        if (B.S) {
+            int r = sym_children(&B, &h, &nd, freeidx[0], reuse, &nd);
+            if (r == 2) {
+                if (*nodes >= o->max_nodes || over_budget(bud)) {
+                    if (!nd.rig) B.nonrig++;
+                    heap_push(&h, nd);
+                    break;
+                }
+                reuse = 1;
+                goto dive;
+            }
+            if (r == 1) continue;
+        }
+        st = bnb_visit(&B, &h, nd.in | ((uint64_t)1 << freeidx[0]), nd.out, nd.rub, 0, nd.relax);
         if (st == DVC_OK)
-            st = bnb_visit(&B, &h, nd.in, nd.out | ((uint64_t)1 << freeidx[0]), nd.ub, 1, nd.relax);
+            st = bnb_visit(&B, &h, nd.in, nd.out | ((uint64_t)1 << freeidx[0]), nd.rub, 1, nd.relax);
     }
     if (st == DVC_OK) {
-        double hi = B.closed;
-        if (h.n > 0 && !(h.a[0].ub <= hi)) hi = h.a[0].ub;
-        *complete = (h.n == 0) || (h.a[0].ub <= B.lo * B.gapf);
+        double hi = B.closed, top = 0;
+        /* Stopped with open nodes keyed by estimates: prove their bounds now
+         * (at most SYM_FINAL of them; the others keep an inherited bound). */
+        for (long i = 0, done = 0; i < h.n; i++) {
+            node_t *x = &h.a[i];
+            if (!x->rig && done < SYM_FINAL) {
+                x->rub = sym_rigorous(&B, x);
+                done++;
+            }
+            if (!(x->rub <= top)) top = x->rub;
+        }
+        if (!(top <= hi)) hi = top;
+        *complete = (h.n == 0) || (top <= B.lo * B.gapf);
         bnd_lo(b, B.lo);
         bnd_hi(b, hi, "branch-and-bound");
         report(bud, (double)*nodes, B.lo, hi, 1);
     }
     free(h.a);
+    dvc_bk_sym_free(B.S);
     return st;
 }
 

@@ -966,30 +966,94 @@ void dvc_bk_inv_diag(const dvc_bk_mat *H, double *key)
     ws_clear(&w);
 }
 
+/* Fill w->A with the point submatrix K_SS for the index list w->order[0..k). */
+static void fill_sub(const dvc_bk_mat *K, ws_t *w, int k)
+{
+    int ld = w->ld;
+    for (int a = 0; a < k; a++) {
+        double *ra = w->A + (size_t)a * ld;
+        const double *mr = K->Mc + (size_t)w->order[a] * ld;
+        memset(ra, 0, sizeof(double) * (size_t)ld);
+        for (int b = 0; b < k; b++) ra[b] = mr[w->order[b]];
+    }
+    w->k = k;
+}
+
+/* FE_UPWARD active, w->A and w->X filled (size k). Returns t >= ||(K_SS)^{-1}
+ * - X|| and *nx_dn <= ||X||; +inf when the residual is not <= E_ACCEPT. */
+static double verify_pred(ws_t *w, int k, double *nx_dn)
+{
+    double e, nx_up, den;
+    *nx_dn = 0;
+    if (k == 0) return 0;
+    e = resid_up(k, w->ld, w->X, w->A, NULL, w->g);
+    if (!(e <= E_ACCEPT)) return INFINITY;
+    xnorm(k, w->ld, w->X, &nx_up, nx_dn, NULL);
+    den = -(e - 1.0);
+    return nx_up * e / den;
+}
+
 /* FE_UPWARD active. Verified predictor of (K_SS)^{-1} for the index list
  * w->order[0..k) (point matrix K): fills w->A, w->X; returns t >= ||(K_SS)^{-1}
  * - X||, and *nx_dn <= ||X||; +inf when the residual is not <= E_ACCEPT. */
 static double verified_inv(const dvc_bk_mat *K, ws_t *w, int k, double *nx_dn)
 {
-    int ld = w->ld;
-    double e, nx_up, den;
+    fill_sub(K, w, k);
+    if (!gj_inverse(k, w->ld, w->A, w->X, w->W)) return INFINITY;
+    return verify_pred(w, k, nx_dn);
+}
+
+/* The Loewner bound max_i ||L_i||_1 + sqrt(D_ii * sum |D|) (docs/beta.md
+ * section 6) from X_T (index list wt->order[0..k)) within tt of G and X_in
+ * (wf->order[0..kf), a subset of the former) within tf of L. Under FE_UPWARD
+ * with rigorous tt, tf it is a rigorous upper bound; in round-to-nearest with
+ * tt = tf = 0 a float estimate (for ordering only). +inf on NaN/overflow. */
+static double loewner(const ws_t *wt, int k, double tt, const ws_t *wf, int kf, double tf)
+{
+    int ld = wt->ld, posT[64], posf[64];
+    double q = 0, best = 0, terr = tt + tf;
+    if (k == 0) return 0;
+    for (int a = 0; a < k; a++) {
+        posT[wt->order[a]] = a;
+        posf[a] = -1;
+    }
+    for (int b = 0; b < kf; b++) posf[posT[wf->order[b]]] = b;
+    /* D = G - L: |D_ij - (X_T - X_F)_ij| <= tt + tf, and every row of the
+     * error has 1-norm <= tt + tf, so q >= 1^T |D| 1. */
     for (int a = 0; a < k; a++)
-        for (int b = 0; b < k; b++) w->A[(size_t)a * ld + b] = K->Mc[(size_t)w->order[a] * ld + w->order[b]];
-    w->k = k;
-    if (!gj_inverse(k, ld, w->A, w->X, w->W)) return INFINITY;
-    e = resid_up(k, ld, w->X, w->A, NULL, w->g);
-    if (!(e <= E_ACCEPT)) return INFINITY;
-    xnorm(k, ld, w->X, &nx_up, nx_dn, NULL);
-    den = -(e - 1.0);
-    return nx_up * e / den;
+        for (int b = 0; b < k; b++) {
+            double x = wt->X[(size_t)a * ld + b];
+            if (posf[a] >= 0 && posf[b] >= 0) {
+                /* |x - y| <= max(x - y, y - x), both rounded up */
+                double y = wf->X[(size_t)posf[a] * ld + posf[b]], d1 = x - y, d2 = y - x;
+                x = d1 > d2 ? d1 : d2;
+            }
+            q += fabs(x);
+        }
+    q += (double)k * terr;
+    for (int a = 0; a < k; a++) {
+        double dii = wt->X[(size_t)a * ld + a], lrow = 0, s;
+        if (posf[a] >= 0) {
+            const double *xf = wf->X + (size_t)posf[a] * ld;
+            dii -= xf[posf[a]];
+            for (int b = 0; b < kf; b++) lrow += fabs(xf[b]);
+            lrow += tf;
+        }
+        dii += terr;
+        if (!(dii >= 0)) dii = 0; /* D is positive semidefinite: D_ii >= 0 (NaN caught below) */
+        s = sqrt(dii * q);
+        s = nextafter(s, INFINITY);
+        s += lrow;
+        if (!(s <= best)) best = s; /* NaN propagates */
+    }
+    return (best >= 0 && best < INFINITY) ? best : INFINITY;
 }
 
 double dvc_bk_sym_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, double *lo_completion)
 {
     int m = K->m, ld = K->ld, k = 0, kf = 0, saved;
-    int posf[64];
     ws_t wt, wf;
-    double tt, tf = 0, nx_dn, q = 0, best = 0, r = INFINITY;
+    double tt, tf = 0, nx_dn, r = INFINITY;
     *lo_completion = 0;
     ws_init(&wt, m, ld);
     ws_init(&wf, m, ld);
@@ -997,7 +1061,6 @@ double dvc_bk_sym_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, dou
     dvc_rnd_set(FE_UPWARD);
     for (int i = 0; i < m; i++)
         if (!(out >> i & 1)) {
-            posf[k] = (in >> i & 1) ? kf : -1;
             if (in >> i & 1) wf.order[kf++] = i;
             wt.order[k++] = i;
         }
@@ -1013,46 +1076,187 @@ double dvc_bk_sym_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, dou
         double lo = -(tt - nx_dn);
         *lo_completion = lo > 0 ? lo : 0;
     }
-    /* L = (M_{F1 F1})^{-1} padded with zeros, within tf of X_F. */
+    /* L = (M_in,in)^{-1} padded with zeros, within tf of X_in. */
     if (kf > 0) {
         tf = verified_inv(K, &wf, kf, &nx_dn);
         if (!isfinite(tf)) goto done;
     }
-    /* D = G - L: |D_ij - (X_T - X_F)_ij| <= tt + tf, and every row of the
-     * error has 1-norm <= tt + tf, so q >= 1^T |D| 1. */
-    {
-        double terr = tt + tf;
-        for (int a = 0; a < k; a++)
-            for (int b = 0; b < k; b++) {
-                double x = wt.X[(size_t)a * ld + b];
-                if (posf[a] >= 0 && posf[b] >= 0) {
-                    /* |x - y| <= max(x - y, y - x), both rounded up */
-                    double y = wf.X[(size_t)posf[a] * ld + posf[b]], d1 = x - y, d2 = y - x;
-                    x = d1 > d2 ? d1 : d2;
-                }
-                q += fabs(x);
-            }
-        q += (double)k * terr;
-        for (int a = 0; a < k; a++) {
-            double dii = wt.X[(size_t)a * ld + a], lrow = 0, s;
-            if (posf[a] >= 0) {
-                const double *xf = wf.X + (size_t)posf[a] * ld;
-                dii -= xf[posf[a]];
-                for (int b = 0; b < kf; b++) lrow += fabs(xf[b]);
-                lrow += tf;
-            }
-            dii += terr;
-            if (!(dii >= 0)) dii = 0; /* D is positive semidefinite: D_ii >= 0 */
-            s = sqrt(dii * q);
-            s = nextafter(s, INFINITY);
-            s += lrow;
-            if (!(s <= best)) best = s; /* NaN propagates */
-        }
-        if (isfinite(best)) r = best;
-    }
+    r = loewner(&wt, k, tt, &wf, kf, tf);
 done:
     dvc_rnd_restore(saved);
     ws_clear(&wt);
     ws_clear(&wf);
+    return r;
+}
+
+/* ---- symmetric search: both children of a node from the parent's predictors */
+
+struct dvc_bk_sym {
+    const dvc_bk_mat *K;
+    ws_t wT, wI; /* parent: X_T ~ (M_TT)^{-1}, X_in ~ (M_in,in)^{-1} */
+    ws_t w0, w1; /* child d_p = 0: X ~ (M_{T-p})^{-1}; child d_p = 1: X ~ (M_{in+p})^{-1} */
+    int kT, kI, ok;
+    int fresh_age; /* splits since the last Gauss-Jordan inverses */
+    int last;      /* the child whose predictors a reusing split takes over */
+};
+
+/* Predictors are recomputed from scratch after this many reusing splits
+ * (bordering and downdating let rounding errors grow). */
+#define SYM_REFRESH 8
+
+dvc_bk_sym *dvc_bk_sym_new(const dvc_bk_mat *K)
+{
+    dvc_bk_sym *S = malloc(sizeof *S);
+    if (!S) abort();
+    S->K = K;
+    ws_init(&S->wT, K->m, K->ld);
+    ws_init(&S->wI, K->m, K->ld);
+    ws_init(&S->w0, K->m, K->ld);
+    ws_init(&S->w1, K->m, K->ld);
+    S->kT = S->kI = S->ok = S->fresh_age = S->last = 0;
+    return S;
+}
+
+void dvc_bk_sym_free(dvc_bk_sym *S)
+{
+    if (!S) return;
+    ws_clear(&S->wT);
+    ws_clear(&S->wI);
+    ws_clear(&S->w0);
+    ws_clear(&S->w1);
+    free(S);
+}
+
+int dvc_bk_sym_split(dvc_bk_sym *S, uint64_t in, uint64_t out, int p, int reuse, double fb[2],
+                     double *fcomp0)
+{
+    const dvc_bk_mat *K = S->K;
+    int m = K->m, ld = K->ld, kT = 0, kI = 0, q = -1, saved, ok = 0;
+    double *XT, *XI, *X0, *X1, *u, *wv;
+    saved = dvc_rnd_save();
+    dvc_rnd_set(FE_TONEAREST); /* predictors only */
+    if (reuse && S->ok && S->fresh_age < SYM_REFRESH) {
+        /* The node is the child S->last of the previous split: its
+         * predictors are already at hand (the index lists keep their order). */
+        ws_t t;
+        if (S->last) {
+            t = S->wI, S->wI = S->w1, S->w1 = t;
+            S->kI++;
+        } else {
+            t = S->wT, S->wT = S->w0, S->w0 = t;
+            S->kT--;
+        }
+        kT = S->kT;
+        kI = S->kI;
+        S->fresh_age++;
+        for (int a = 0; a < kT; a++)
+            if (S->wT.order[a] == p) q = a;
+    } else {
+        for (int i = 0; i < m; i++)
+            if (!(out >> i & 1)) {
+                if (i == p) q = kT;
+                if (in >> i & 1) S->wI.order[kI++] = i;
+                S->wT.order[kT++] = i;
+            }
+        reuse = 0;
+        S->fresh_age = 0;
+    }
+    S->ok = 0;
+    if (q < 0 || (in >> p & 1) || kT < 2) goto done;
+    S->kT = kT;
+    S->kI = kI;
+    XT = S->wT.X, XI = S->wI.X, X0 = S->w0.X, X1 = S->w1.X;
+    u = S->w1.g, wv = S->w1.g + ld;
+    fill_sub(K, &S->wT, kT);
+    if (!reuse && !gj_inverse(kT, ld, S->wT.A, XT, S->wT.W)) goto done;
+    if (kI > 0) {
+        fill_sub(K, &S->wI, kI);
+        if (!reuse && !gj_inverse(kI, ld, S->wI.A, XI, S->wI.W)) goto done;
+    }
+    /* Child d_p = 0: (M_{T-p})^{-1} = X_11 - X_12 X_21 / X_22 with p the
+     * pivot (Schur downdating; exact for the exact inverse). */
+    {
+        double xqq = XT[(size_t)q * ld + q];
+        if (!(xqq != 0) || !isfinite(xqq)) goto done;
+        for (int a = 0, a2 = 0; a < kT; a++) {
+            double f;
+            if (a == q) continue;
+            S->w0.order[a2] = S->wT.order[a];
+            f = XT[(size_t)a * ld + q] / xqq;
+            for (int b = 0, b2 = 0; b < kT; b++) {
+                if (b == q) continue;
+                X0[(size_t)a2 * ld + b2] = XT[(size_t)a * ld + b] - f * XT[(size_t)q * ld + b];
+                b2++;
+            }
+            a2++;
+        }
+    }
+    /* Child d_p = 1: bordering X_in with index p (appended last). */
+    {
+        double s = K->Mc[(size_t)p * ld + p];
+        for (int a = 0; a < kI; a++) {
+            double t = 0, t2 = 0;
+            for (int l = 0; l < kI; l++) {
+                t += XI[(size_t)a * ld + l] * K->Mc[(size_t)S->wI.order[l] * ld + p];
+                t2 += K->Mc[(size_t)p * ld + S->wI.order[l]] * XI[(size_t)l * ld + a];
+            }
+            u[a] = t;
+            wv[a] = t2;
+        }
+        for (int l = 0; l < kI; l++) s -= K->Mc[(size_t)p * ld + S->wI.order[l]] * u[l];
+        if (!(s != 0) || !isfinite(s)) goto done;
+        for (int a = 0; a < kI; a++) {
+            S->w1.order[a] = S->wI.order[a];
+            for (int b = 0; b < kI; b++)
+                X1[(size_t)a * ld + b] = XI[(size_t)a * ld + b] + u[a] * wv[b] / s;
+            X1[(size_t)a * ld + kI] = -u[a] / s;
+            X1[(size_t)kI * ld + a] = -wv[a] / s;
+        }
+        S->w1.order[kI] = p;
+        X1[(size_t)kI * ld + kI] = 1.0 / s;
+    }
+    fb[0] = loewner(&S->w0, kT - 1, 0, &S->wI, kI, 0);
+    fb[1] = loewner(&S->wT, kT, 0, &S->w1, kI + 1, 0);
+    {
+        double nx = 0;
+        for (int a = 0; a < kT - 1; a++) {
+            double r = 0;
+            for (int b = 0; b < kT - 1; b++) r += fabs(X0[(size_t)a * ld + b]);
+            if (!(r <= nx)) nx = r;
+        }
+        *fcomp0 = nx;
+    }
+    ok = isfinite(fb[0]) && isfinite(fb[1]) && isfinite(*fcomp0);
+done:
+    S->ok = ok;
+    dvc_rnd_restore(saved);
+    return ok;
+}
+
+void dvc_bk_sym_descend(dvc_bk_sym *S, int child) { S->last = child; }
+
+double dvc_bk_sym_verify(dvc_bk_sym *S, int child, double *lo_completion)
+{
+    ws_t *G = child ? &S->wT : &S->w0, *L = child ? &S->w1 : &S->wI;
+    int kG = child ? S->kT : S->kT - 1, kL = child ? S->kI + 1 : S->kI, saved;
+    double tt, tf, nx_dn, r = INFINITY;
+    *lo_completion = 0;
+    if (!S->ok) return INFINITY;
+    saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    /* The parent's A (T and in) are filled by the split; the children's here. */
+    if (!child) fill_sub(S->K, G, kG);
+    else fill_sub(S->K, L, kL);
+    tt = verify_pred(G, kG, &nx_dn);
+    if (!isfinite(tt)) goto done;
+    {
+        double lo = -(tt - nx_dn);
+        *lo_completion = lo > 0 ? lo : 0;
+    }
+    tf = verify_pred(L, kL, &nx_dn);
+    if (!isfinite(tf)) goto done;
+    r = loewner(G, kG, tt, L, kL, tf);
+done:
+    dvc_rnd_restore(saved);
     return r;
 }

@@ -73,6 +73,28 @@ double dvc_bk_pd_node_bound(const dvc_bk_mat *H, uint64_t T);
  * inverse fails. Sets FE_UPWARD inside, restores the caller's mode. */
 double dvc_bk_sym_node_bound(const dvc_bk_mat *K, uint64_t in, uint64_t out, double *lo_completion);
 
+/* Symmetric positive definite point matrix K (proven by the caller): both
+ * children of the node (in, out) split on the free index p, from the
+ * parent's predictors (one Gauss-Jordan inverse each of M_TT and M_in,in,
+ * or none in a dive, O(k^2) bordering / downdating for the children). */
+typedef struct dvc_bk_sym dvc_bk_sym;
+dvc_bk_sym *dvc_bk_sym_new(const dvc_bk_mat *K); /* borrows K; free with dvc_bk_sym_free */
+void dvc_bk_sym_free(dvc_bk_sym *S);
+/* Floating-point estimates (no rigour; for ordering only) of the Loewner
+ * bound of child d_p = 0 (fb[0]) and d_p = 1 (fb[1]), and of the norm at the
+ * completion of child 0. Returns 0 when a predictor fails (then use
+ * dvc_bk_sym_node_bound). Runs in round-to-nearest, restores the caller's mode. */
+int dvc_bk_sym_split(dvc_bk_sym *S, uint64_t in, uint64_t out, int p, int reuse, double fb[2],
+                     double *fcomp0);
+/* The next split (with reuse = 1) is of child `child` of the last split:
+ * it takes over that child's predictors instead of inverting again. */
+void dvc_bk_sym_descend(dvc_bk_sym *S, int child);
+/* After a successful split: the rigorous Loewner bound of child `child`
+ * (0 or 1) from the same predictors with verified residuals, and a lower
+ * bound of the value at its completion. +inf when a residual is too large.
+ * Sets FE_UPWARD inside, restores the caller's mode. */
+double dvc_bk_sym_verify(dvc_bk_sym *S, int child, double *lo_completion);
+
 /* Branching key (a predictor, no rigour needed): key[i] = -(Hc^{-1})_ii, or
  * all 0 when Hc cannot be inverted in floating point. */
 void dvc_bk_inv_diag(const dvc_bk_mat *H, double *key);

@@ -859,6 +859,125 @@ static void test_auto_prefers_bnb(void)
     }
 }
 
+/* The symmetric search's children (dvc_bk_sym_split / dvc_bk_sym_verify):
+ * on random nodes of random symmetric PD matrices, the rigorous bound of
+ * each child is >= the child's exact maximum (rationals, all its vertices),
+ * the completion lower bound is <= the exact completion value, and the
+ * same holds along a dive that reuses the predictors (bordering and
+ * downdating, down to a leaf). */
+static void test_sym_children(void)
+{
+    check_rng r = {9191};
+    mpq_t v, best;
+    mpq_inits(v, best, NULL);
+    for (int t = 0; t < 40; t++) {
+        int m = 6 + (int)check_rng_int(&r, 0, 4), nfree = 2 + (int)check_rng_int(&r, 0, m - 2), reuse = 0;
+        double M[16 * 16];
+        unsigned long in = 0, out = 0, fr = 0;
+        long perm[16];
+        dvc_imat_t A;
+        dvc_bk_mat K;
+        dvc_bk_sym *S;
+        gen_pd16(M, m, 0, &r);
+        check_rng_perm(&r, perm, m);
+        for (int a = 0; a < m; a++) {
+            unsigned long bit = 1ul << perm[a];
+            if (a < nfree) fr |= bit;
+            else if (check_rng_int(&r, 0, 1)) in |= bit;
+            else out |= bit;
+        }
+        dvc_imat_init(A, m, m);
+        to_imat(A, M, m);
+        REQUIRE(dvc_bk_mat_init(&K, A) == DVC_OK, "bk_mat");
+        S = dvc_bk_sym_new(&K);
+        /* dive: split on a random free index, check both children, descend into one */
+        while (fr != 0 && (in | fr) != 0) {
+            int p = -1, go;
+            double fb[2], fc0;
+            unsigned long cin[2], cout[2], cfr;
+            for (int a = 0; a < m && p < 0; a++)
+                if (fr >> perm[a] & 1 && check_rng_int(&r, 0, 1)) p = (int)perm[a];
+            for (int a = 0; a < m && p < 0; a++)
+                if (fr >> perm[a] & 1) p = (int)perm[a];
+            if ((~out & ((1ul << m) - 1)) == (1ul << p)) break; /* T = {p}: nothing to split */
+            CHECK(dvc_bk_sym_split(S, in, out, p, reuse, fb, &fc0), "split (m %d, t %d)", m, t);
+            CHECK(fegetround() == FE_TONEAREST, "rounding mode restored by split");
+            cfr = fr & ~(1ul << p);
+            cin[0] = in, cout[0] = out | (1ul << p);
+            cin[1] = in | (1ul << p), cout[1] = out;
+            for (int c = 0; c < 2; c++) {
+                double loc, ub = dvc_bk_sym_verify(S, c, &loc);
+                CHECK(fegetround() == FE_TONEAREST, "rounding mode restored by verify");
+                mpq_set_ui(best, 0, 1);
+                for (unsigned long Sx = cfr;; Sx = (Sx - 1) & cfr) {
+                    exact_sub_norm(M, m, cin[c] | Sx, v);
+                    if (mpq_cmp(v, best) > 0) mpq_set(best, v);
+                    if (Sx == 0) break;
+                }
+                CHECK(isfinite(ub) && cmp_dq(ub, best) >= 0, "child %d bound %.17g >= maximum %.17g (m %d, t %d)",
+                      c, ub, mpq_get_d(best), m, t);
+                CHECK(fabs(fb[c] - ub) <= 1e-6 * ub, "estimate %.17g near the bound %.17g", fb[c], ub);
+                exact_sub_norm(M, m, cin[c] | cfr, v);
+                CHECK(cmp_dq(loc, v) <= 0, "child %d completion lower bound %.17g <= %.17g", c, loc,
+                      mpq_get_d(v));
+                if (c == 0) CHECK(fabs(fc0 - mpq_get_d(v)) <= 1e-6 * mpq_get_d(v), "completion estimate");
+            }
+            go = (int)check_rng_int(&r, 0, 1);
+            dvc_bk_sym_descend(S, go);
+            in = cin[go], out = cout[go], fr = cfr;
+            reuse = 1;
+        }
+        dvc_bk_sym_free(S);
+        dvc_bk_mat_clear(&K);
+        dvc_imat_clear(A);
+    }
+    mpq_clears(v, best, NULL);
+}
+
+/* The symmetric branch-and-bound (estimated keys, rigorous bounds where
+ * nodes close, dives) against the enumeration on many seeded matrices,
+ * m = 8..16: both enclose beta_M and the gap closes; with a small node
+ * budget the stopped search still encloses it (its open nodes keyed by
+ * estimates are bounded rigorously before hi is reported). */
+static void test_sym_bnb_many(void)
+{
+    check_rng r = {31337};
+    for (int t = 0; t < 30; t++) {
+        int m = 8 + (int)check_rng_int(&r, 0, 8);
+        double M[16 * 16];
+        dvc_imat_t A;
+        dvc_beta_bound_t be, bb, bs;
+        dvc_beta_opts o;
+        gen_pd16(M, m, 0, &r);
+        dvc_imat_init(A, m, m);
+        to_imat(A, M, m);
+        dvc_beta_bound_init(be);
+        dvc_beta_bound_init(bb);
+        dvc_beta_bound_init(bs);
+        dvc_beta_opts_default(&o);
+        o.method = DVC_BETA_ENUM;
+        CHECK(dvc_beta_compute(be, NULL, A, &o) == DVC_OK, "enum (m %d)", m);
+        o.method = DVC_BETA_BNB;
+        o.rel_gap = 1e-9;
+        o.max_nodes = 100000000L;
+        CHECK(dvc_beta_compute(bb, NULL, A, &o) == DVC_OK, "bnb (m %d)", m);
+        CHECK(mpfr_cmp(bb->lo, be->hi) <= 0 && mpfr_cmp(be->lo, bb->hi) <= 0,
+              "t %d m %d: bnb [%.17g, %.17g] and enum [%.17g, %.17g] disagree", t, m, lo_d(bb), hi_d(bb),
+              lo_d(be), hi_d(be));
+        CHECK(!bb->stopped && hi_d(bb) - lo_d(bb) <= 2e-9 * hi_d(bb), "t %d m %d: gap closed [%.17g, %.17g]", t,
+              m, lo_d(bb), hi_d(bb));
+        o.max_nodes = 40;
+        dvc_beta_compute(bs, NULL, A, &o);
+        CHECK(mpfr_cmp(bs->lo, be->hi) <= 0 && mpfr_cmp(be->lo, bs->hi) <= 0,
+              "t %d m %d: stopped bnb [%.17g, %.17g] and enum [%.17g, %.17g] disagree", t, m, lo_d(bs),
+              hi_d(bs), lo_d(be), hi_d(be));
+        dvc_beta_bound_clear(be);
+        dvc_beta_bound_clear(bb);
+        dvc_beta_bound_clear(bs);
+        dvc_imat_clear(A);
+    }
+}
+
 int main(void)
 {
     test_remark43();
@@ -872,5 +991,7 @@ int main(void)
     test_pd_node_bounds();
     test_bnb_vs_enum();
     test_auto_prefers_bnb();
+    test_sym_children();
+    test_sym_bnb_many();
     return check_report();
 }

@@ -335,15 +335,21 @@ typedef struct {
     int quad;
     const long *pats; /* patterns in the objective (NULL: all) */
     long npats;
+    long first; /* the pattern that set the last maximum: tried first */
 
     double *R, *Ri, *C, *T, *w;
 } objective;
 
 /* Parameters: DIAG: log w_k (k >= 1; w_0 = 1); QUAD: upper triangle of R
- * with log of the diagonal (R_00 = 1). */
-static double obj_eval(objective *ob, const double *x)
+ * with log of the diagonal (R_00 = 1). The value is the max over the
+ * patterns, except that the evaluation stops at the first pattern whose mu
+ * reaches cut: the compass search rejects such a point whatever the other
+ * patterns give, so its path (and the norm) is the one of the full
+ * evaluation, at a fraction of the cost (most candidates are rejected, and
+ * the pattern that set the last maximum usually rejects them alone). */
+static double obj_eval_cut(objective *ob, const double *x, double cut)
 {
-    long n = ob->n, c = 0;
+    long n = ob->n, c = 0, np_ = ob->pats ? ob->npats : ob->J->npat, arg = -1;
     double mx = -INFINITY;
     if (ob->quad) {
         for (long i = 0; i < n; i++)
@@ -358,15 +364,27 @@ static double obj_eval(objective *ob, const double *x)
         ob->w[0] = 1.0;
         for (long i = 1; i < n; i++) ob->w[i] = exp(x[i - 1]);
     }
-    for (long q = 0; q < (ob->pats ? ob->npats : ob->J->npat); q++) {
+    for (long q0 = 0; q0 < np_; q0++) {
+        /* first the remembered pattern, then the others in order */
+        long q = ob->first <= 0 || ob->first >= np_ ? q0 : q0 == 0 ? ob->first : q0 <= ob->first ? q0 - 1 : q0;
         long k = ob->pats ? ob->pats[q] : q;
         const double *Jk = ob->J->Jd + k * n * n;
         double v = ob->quad ? quad_mu_d(ob->R, ob->Ri, Jk, n, ob->C, ob->T) : diag_mu_d(ob->w, Jk, n);
         if (!isfinite(v)) return INFINITY;
-        mx = fmax(mx, v);
+        if (v > mx) {
+            mx = v;
+            arg = q;
+        }
+        if (mx >= cut) {
+            ob->first = q;
+            return mx;
+        }
     }
+    ob->first = arg;
     return mx;
 }
+
+static double obj_eval(objective *ob, const double *x) { return obj_eval_cut(ob, x, INFINITY); }
 
 /* Compass search from x (np parameters); x is left at the best point. */
 static double compass(objective *ob, double *x, long np)
@@ -389,7 +407,7 @@ static double compass(objective *ob, double *x, long np)
             for (int sg = -1; sg <= 1; sg += 2) {
                 double old = x[k], v;
                 x[k] = old + sg * step;
-                v = obj_eval(ob, x);
+                v = obj_eval_cut(ob, x, best - 1e-15 * fabs(best));
                 evals++;
                 if (v < best - 1e-15 * fabs(best)) {
                     best = v;

@@ -294,19 +294,21 @@ static void triu_inv(double *Ri, const double *R, long n)
     }
 }
 
-/* sym(R J R^{-1}) into C (T: workspace). */
+/* sym(R J R^{-1}) into C (T: workspace). R and R^{-1} are upper
+ * triangular: the sums skip their zeros (adding an exact zero product
+ * changes no sum), half the flops. */
 static void quad_sym_d(const double *R, const double *Ri, const double *J, long n, double *C, double *T)
 {
     for (long i = 0; i < n; i++)
         for (long j = 0; j < n; j++) {
             double s = 0.0;
-            for (long k = 0; k < n; k++) s += R[i * n + k] * J[k * n + j];
+            for (long k = i; k < n; k++) s += R[i * n + k] * J[k * n + j];
             T[i * n + j] = s;
         }
     for (long i = 0; i < n; i++)
         for (long j = 0; j < n; j++) {
             double s = 0.0;
-            for (long k = 0; k < n; k++) s += T[i * n + k] * Ri[k * n + j];
+            for (long k = 0; k <= j; k++) s += T[i * n + k] * Ri[k * n + j];
             C[i * n + j] = s;
         }
     for (long i = 0; i < n; i++)

@@ -21,8 +21,8 @@ static const char *fname[NF] = {"sin", "cos", "exp", "log", "atan", "tanh", "sin
 
 static int fast(int f, dvc_di *r, dvc_di a, long n)
 {
-    int saved = dvc_rnd_save(), st;
-    dvc_rnd_set(FE_UPWARD);
+    int saved = dvc_rnd_save_ext(), st;
+    dvc_rnd_set_ext(FE_UPWARD);
     switch (f) {
     case F_SIN: st = dvc_di_sin(r, a); break;
     case F_COS: st = dvc_di_cos(r, a); break;
@@ -35,7 +35,7 @@ static int fast(int f, dvc_di *r, dvc_di a, long n)
     case F_SQRT: st = dvc_di_sqrt(r, a); break;
     default: st = dvc_di_powi(r, a, n); break;
     }
-    dvc_rnd_restore(saved);
+    dvc_rnd_restore_ext(saved);
     return st;
 }
 
@@ -94,10 +94,10 @@ static long n_try[NF], n_fast[NF], n_sincos;
 static void sincos_same(double lo, double hi)
 {
     dvc_di a = {lo, hi}, s, c, s1, c1;
-    int saved = dvc_rnd_save();
-    dvc_rnd_set(FE_UPWARD);
+    int saved = dvc_rnd_save_ext();
+    dvc_rnd_set_ext(FE_UPWARD);
     int st = dvc_di_sincos(&s, &c, a), ss = dvc_di_sin(&s1, a), sc = dvc_di_cos(&c1, a);
-    dvc_rnd_restore(saved);
+    dvc_rnd_restore_ext(saved);
     CHECK((st == 0) == (ss == 0 && sc == 0), "sincos [%a, %a]: status %d, sin %d, cos %d", lo, hi, st, ss, sc);
     if (st == 0 && ss == 0 && sc == 0) {
         n_sincos++;
@@ -229,10 +229,10 @@ static void enclosures(void)
             else if (f <= 1) a = kind == 0 ? check_rng_unif(&g, -1e5, 1e5) : check_rng_unif(&g, -4, 4);
             else a = kind == 0 ? check_rng_unif(&g, -20, 20) : check_rng_unif(&g, -1.2, 1.2);
             long double lo, hi;
-            int saved = dvc_rnd_save();
-            dvc_rnd_set(FE_UPWARD);
+            int saved = dvc_rnd_save_ext();
+            dvc_rnd_set_ext(FE_UPWARD);
             int st = dvc_di_encl_(f, a, &lo, &hi);
-            dvc_rnd_restore(saved);
+            dvc_rnd_restore_ext(saved);
             if (st) continue;
             n++;
             mpfr_set_d(x, a, MPFR_RNDN);

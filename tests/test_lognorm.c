@@ -154,6 +154,56 @@ static void test_remark_mu(void)
     dvc_dlvi_problem_clear(p);
 }
 
+/* The search at n = 8 (where its eigenvalues come from the tridiagonal
+ * reduction and Sturm bisection, not Jacobi): the bridge's oscillator with
+ * its contact, next to three free oscillators x'' = -k x (k = 2, 3, 5, each
+ * skew in its energy norm). A block-diagonal P with the bridge's optimum
+ * a = 5/2 on the first block and diag(k, 1) on the others gives
+ * mu = 3 / (2 sqrt 10) for both patterns; the search must reach that, and
+ * the proven mu must not undercut the spectral abscissa 0. */
+static void test_big_mu(void)
+{
+    enum { N8 = 8 };
+    static const long k[4] = {4, 2, 3, 5};
+    char *A[N8 * N8], *B[N8], *Q[N8];
+    static const char *const M[] = {"1"}, *const l[] = {"0"}, *const u[] = {"inf"};
+    const char *x0[N8];
+    char buf[N8 * N8][24];
+    dvc_dlvi_problem_t p;
+    dvc_lognorm_info_t info;
+    dvc_lognorm_opts o;
+    dvc_status st;
+    for (int i = 0; i < N8 * N8; i++) {
+        int r = i / N8, c = i % N8;
+        long v = r / 2 != c / 2 ? 0 : r % 2 == 0 ? (c % 2 == 1) : (c % 2 == 0 ? -k[r / 2] : 0);
+        snprintf(buf[i], sizeof buf[i], "%ld", v);
+        A[i] = buf[i];
+    }
+    for (int i = 0; i < N8; i++) {
+        B[i] = i == 1 ? "-1" : "0";
+        Q[i] = i == 0 ? "3" : "0";
+        x0[i] = i % 2 == 0 ? "0.1" : "0";
+    }
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    set_data(p, N8, 1, (const char *const *)A, (const char *const *)B, (const char *const *)Q, M, l, u, x0);
+    mpfi_set_d(p->T, 1.0);
+    p->N = 100;
+    p->prec = 53;
+    dvc_lognorm_info_init(info);
+    dvc_lognorm_opts_default(&o);
+    o.norm = DVC_LOGNORM_QUAD;
+    st = dvc_lognorm_norm(info, p, &o);
+    CHECK(st == DVC_OK, "n = 8 quad: %s", dvc_error_message());
+    if (st == DVC_OK) {
+        double mu = mpfr_get_d(info->mu, MPFR_RNDU);
+        printf("n = 8 (bridge + 3 oscillators): quadratic norm: mu = %.9g (3/(2 sqrt 10) = %.9g)\n", mu,
+               3.0 / (2.0 * sqrt(10.0)));
+        CHECK(mu >= 0.0 && mu <= 3.0 / (2.0 * sqrt(10.0)) + 1e-6, "n = 8 quad mu %g", mu);
+    }
+    dvc_lognorm_info_clear(info);
+    dvc_dlvi_problem_clear(p);
+}
+
 /* mu of the bridge (J_0 = [[0,1],[-4,0]], J_1 = [[0,1],[-1,0]]): in the
  * weighted inf norm mu >= 2 (the rotation rate); with P = diag(a, 1) the
  * log norms are |a - k| / (2 sqrt a), k = 4, 1, minimal at a = 5/2:
@@ -1284,6 +1334,7 @@ int main(int argc, char **argv)
     if (argc > 1) certs_dir = argv[1];
     test_remark_mu();
     test_bridge_mu();
+    test_big_mu();
     test_certs_mu();
     test_remark();
     test_last_step();

@@ -8,6 +8,7 @@
  * computed under FE_TONEAREST (the predictors run in round-to-nearest
  * whatever the caller's mode). */
 #include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +16,76 @@
 #include "check.h"
 #include "ref_exact.h"
 #include "dvicert/dvicert.h"
+#include "rounding.h"
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 
 static const int modes[] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
 static const char *const mode_names[] = {"nearest", "upward", "downward", "toward zero"};
 #define NMODES 4
 
-/* Call under `mode`, then check that the mode survived and go back to
+/* The rounding mode binary64 and long double additions follow, probed by
+ * arithmetic (1 + tiny and -1 - tiny tell the four modes apart); -1 when
+ * the result is none of them. */
+static int probe_mode(double p, double q, double one_up)
+{
+    if (p == 1.0 && q == -1.0) return -2; /* nearest or toward zero: caller splits */
+    if (p == one_up && q == -1.0) return FE_UPWARD;
+    if (p == 1.0 && q == -one_up) return FE_DOWNWARD;
+    return -1;
+}
+
+static int sse_mode(void)
+{
+    volatile double a = 1.0, b = 0x1p-60, c = 0x1p-53, p, q, r;
+    p = a + b;
+    q = -a - b;
+    r = a + c * 1.5; /* 1 + 0.75 ulp: nearest rounds up, toward zero down */
+    int m = probe_mode(p, q, 1.0 + 0x1p-52);
+    if (m == -2) m = r == 1.0 + 0x1p-52 ? FE_TONEAREST : r == 1.0 ? FE_TOWARDZERO : -1;
+    return m;
+}
+
+static int x87_mode(void)
+{
+    volatile long double a = 1.0L, b = 0x1p-70L, c = 0x1p-64L, p, q, r;
+    p = a + b;
+    q = -a - b;
+    r = a + c * 1.5L;
+    long double up = 1.0L + 0x1p-63L;
+    int m;
+    if (p == 1.0L && q == -1.0L) m = r == up ? FE_TONEAREST : r == 1.0L ? FE_TOWARDZERO : -1;
+    else if (p == up && q == -1.0L) m = FE_UPWARD;
+    else if (p == 1.0L && q == -up) m = FE_DOWNWARD;
+    else m = -1;
+    return m;
+}
+
+/* The binary64 mode as the hardware has it: MXCSR on x86-64 (glibc's
+ * fegetround reads the x87 control word only), fegetround elsewhere. */
+static int sse_reg_mode(void)
+{
+#if defined(__x86_64__)
+    return (int)((_mm_getcsr() >> 3) & 0xc00);
+#else
+    return fegetround();
+#endif
+}
+
+/* Call under `mode`, then check that the mode survived (in the binary64
+ * unit and, through fegetround, the x87 one) and go back to
  * round-to-nearest for the test's own arithmetic. */
 #define UNDER(mode, what, call)                                                           \
     do {                                                                                  \
-        int got_;                                                                         \
+        int got_, gots_;                                                                  \
         fesetround(mode);                                                                 \
         call;                                                                             \
         got_ = fegetround();                                                              \
+        gots_ = sse_reg_mode();                                                           \
         fesetround(FE_TONEAREST);                                                         \
-        CHECK(got_ == (mode), "%s changed the caller's rounding mode (%s)", what,         \
-              mode_names[mi]);                                                            \
+        CHECK(got_ == (mode) && gots_ == (mode),                                          \
+              "%s changed the caller's rounding mode (%s)", what, mode_names[mi]);        \
     } while (0)
 
 static int same_ival(const mpfi_t a, const mpfi_t b)
@@ -457,8 +512,65 @@ static void test_mid(void)
     mpfi_clear(x);
 }
 
+/* src/rounding.h itself: each of the four modes is set, seen by the
+ * arithmetic, and the caller's mode comes back, for binary64 (dvc_rnd_*)
+ * and for binary64 and x87 long double together (dvc_rnd_*_ext); the
+ * binary64 family leaves the x87 unit alone where it switches MXCSR
+ * directly. Every caller mode (the same in both units, and on x86-64 a
+ * different one in each) against every target mode. */
+static void test_helper(void)
+{
+    int x87 = sizeof(long double) > sizeof(double) && LDBL_MANT_DIG == 64;
+    CHECK(sse_mode() == FE_TONEAREST, "the test starts in round-to-nearest");
+    for (int ci = 0; ci < NMODES; ci++)
+        for (int xi = 0; xi < NMODES; xi++)
+            for (int ti = 0; ti < NMODES; ti++) {
+                int cs = modes[ci], cx = modes[xi], t = modes[ti], saved, s, x;
+#if defined(__x86_64__)
+                /* the caller: cs in SSE, cx in x87 */
+                fesetround(cx);
+                _mm_setcsr((_mm_getcsr() & ~0x6000u) | ((unsigned)cs << 3));
+#else
+                if (xi != ci) continue;
+                fesetround(cs);
+#endif
+                saved = dvc_rnd_save();
+                dvc_rnd_set(t);
+                s = sse_mode();
+                x = x87_mode();
+                dvc_rnd_restore(saved);
+                CHECK(s == t, "dvc_rnd_set(%s): binary64 rounds %s", mode_names[ti],
+                      s < 0 ? "in no mode" : mode_names[s == FE_TONEAREST ? 0 : s == FE_UPWARD ? 1
+                                                       : s == FE_DOWNWARD ? 2 : 3]);
+#ifdef DVC_RND_DIRECT
+                if (x87) CHECK(x == cx, "dvc_rnd_set(%s) changed the x87 mode (caller %s)", mode_names[ti],
+                               mode_names[xi]);
+#endif
+                CHECK(sse_mode() == cs && sse_reg_mode() == cs,
+                      "dvc_rnd_restore: binary64 mode not the caller's %s", mode_names[ci]);
+                if (x87) CHECK(x87_mode() == cx, "dvc_rnd_restore: x87 mode not the caller's %s", mode_names[xi]);
+
+                saved = dvc_rnd_save_ext();
+                dvc_rnd_set_ext(t);
+                s = sse_mode();
+                x = x87_mode();
+                dvc_rnd_restore_ext(saved);
+                CHECK(s == t, "dvc_rnd_set_ext(%s): binary64 mode wrong (caller %s/%s)", mode_names[ti],
+                      mode_names[ci], mode_names[xi]);
+                if (x87) CHECK(x == t, "dvc_rnd_set_ext(%s): x87 mode wrong (caller %s/%s)", mode_names[ti],
+                               mode_names[ci], mode_names[xi]);
+                CHECK(sse_mode() == cs && sse_reg_mode() == cs,
+                      "dvc_rnd_restore_ext: binary64 mode not the caller's %s", mode_names[ci]);
+                if (x87) CHECK(x87_mode() == cx && fegetround() == cx,
+                               "dvc_rnd_restore_ext: x87 mode not the caller's %s", mode_names[xi]);
+                fesetround(FE_TONEAREST);
+            }
+    CHECK(sse_mode() == FE_TONEAREST && (!x87 || x87_mode() == FE_TONEAREST), "back to round-to-nearest");
+}
+
 int main(void)
 {
+    test_helper();
     test_mid();
     test_solve(5, 53, 1);
     test_solve(40, 53, 2);

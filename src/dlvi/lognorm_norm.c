@@ -294,19 +294,21 @@ static void triu_inv(double *Ri, const double *R, long n)
     }
 }
 
-/* mu_2(R J R^{-1}) in binary64. */
-static double quad_mu_d(const double *R, const double *Ri, const double *J, long n, double *C, double *T)
+/* sym(R J R^{-1}) into C (T: workspace). R and R^{-1} are upper
+ * triangular: the sums skip their zeros (adding an exact zero product
+ * changes no sum), half the flops. */
+static void quad_sym_d(const double *R, const double *Ri, const double *J, long n, double *C, double *T)
 {
     for (long i = 0; i < n; i++)
         for (long j = 0; j < n; j++) {
             double s = 0.0;
-            for (long k = 0; k < n; k++) s += R[i * n + k] * J[k * n + j];
+            for (long k = i; k < n; k++) s += R[i * n + k] * J[k * n + j];
             T[i * n + j] = s;
         }
     for (long i = 0; i < n; i++)
         for (long j = 0; j < n; j++) {
             double s = 0.0;
-            for (long k = 0; k < n; k++) s += T[i * n + k] * Ri[k * n + j];
+            for (long k = 0; k <= j; k++) s += T[i * n + k] * Ri[k * n + j];
             C[i * n + j] = s;
         }
     for (long i = 0; i < n; i++)
@@ -314,7 +316,95 @@ static double quad_mu_d(const double *R, const double *Ri, const double *J, long
             double s = 0.5 * (C[i * n + j] + C[j * n + i]);
             C[i * n + j] = C[j * n + i] = s;
         }
+}
+
+/* mu_2(R J R^{-1}) in binary64 (Jacobi: the estimates before the proofs). */
+static double quad_mu_d(const double *R, const double *Ri, const double *J, long n, double *C, double *T)
+{
+    quad_sym_d(R, Ri, J, n, C, T);
     return sym_maxeig(C, n);
+}
+
+/* From this n on the search's eigenvalues come from sym_maxeig_cut. */
+#define LN_TRIDIAG_N 8
+
+/* The number of eigenvalues below x of the symmetric tridiagonal matrix
+ * (diagonal d, off-diagonal squares e2): Sturm sequence (LDL^T pivots). */
+static long sturm_below(const double *d, const double *e2, long n, double x)
+{
+    long cnt = 0;
+    double q = d[0] - x;
+    for (long i = 0;; i++) {
+        if (q == 0.0) q = -0x1p-900; /* a zero pivot: perturb (a guess only) */
+        if (q < 0.0) cnt++;
+        if (i + 1 == n) break;
+        q = d[i + 1] - x - e2[i] / q;
+    }
+    return cnt;
+}
+
+/* The largest eigenvalue of the symmetric S (destroyed), for the search:
+ * Householder reduction to tridiagonal form (4/3 n^3 flops against the
+ * Jacobi sweeps' ~ 8 x 4 n^3) and bisection on Sturm counts. When it is at
+ * least cut (one Sturm count tells), cut is returned without the
+ * bisection: the search rejects the point anyway. A guess only. */
+static double sym_maxeig_cut(double *S, long n, double cut, double *wk)
+{
+    double *d = wk, *e2 = wk + n, *v = wk + 2 * n, *pw = wk + 3 * n;
+    for (long i = 0; i < n * n; i++)
+        if (!isfinite(S[i])) return NAN;
+    for (long k = 0; k + 2 < n; k++) {
+        long m = n - k - 1;
+        double nx = 0.0, x0 = S[(k + 1) * n + k], alpha, vv = 0.0, beta, K = 0.0;
+        for (long i = 0; i < m; i++) nx += S[(k + 1 + i) * n + k] * S[(k + 1 + i) * n + k];
+        d[k] = S[k * n + k];
+        if (nx == 0.0) {
+            e2[k] = 0.0;
+            continue;
+        }
+        alpha = x0 >= 0 ? -sqrt(nx) : sqrt(nx);
+        e2[k] = alpha * alpha;
+        for (long i = 0; i < m; i++) v[i] = S[(k + 1 + i) * n + k];
+        v[0] -= alpha;
+        for (long i = 0; i < m; i++) vv += v[i] * v[i];
+        if (vv == 0.0) continue;
+        beta = 2.0 / vv;
+        /* p = beta A22 v, w = p - (beta/2)(v^T p) v, A22 -= v w^T + w v^T */
+        for (long i = 0; i < m; i++) {
+            double s = 0.0;
+            const double *row = S + (k + 1 + i) * n + (k + 1);
+            for (long j = 0; j < m; j++) s += row[j] * v[j];
+            pw[i] = beta * s;
+        }
+        for (long i = 0; i < m; i++) K += v[i] * pw[i];
+        K *= 0.5 * beta;
+        for (long i = 0; i < m; i++) pw[i] -= K * v[i];
+        for (long i = 0; i < m; i++) {
+            double *row = S + (k + 1 + i) * n + (k + 1);
+            for (long j = 0; j < m; j++) row[j] -= v[i] * pw[j] + pw[i] * v[j];
+        }
+    }
+    if (n >= 2) {
+        d[n - 2] = S[(n - 2) * n + n - 2];
+        e2[n - 2] = S[(n - 1) * n + n - 2] * S[(n - 1) * n + n - 2];
+    }
+    d[n - 1] = S[(n - 1) * n + n - 1];
+    if (sturm_below(d, e2, n, cut) < n) return cut;
+    /* Gershgorin bracket, then bisection to the last bit */
+    double lo = INFINITY, hi = -INFINITY;
+    for (long i = 0; i < n; i++) {
+        double r = (i > 0 ? sqrt(e2[i - 1]) : 0.0) + (i + 1 < n ? sqrt(e2[i]) : 0.0);
+        lo = fmin(lo, d[i] - r);
+        hi = fmax(hi, d[i] + r);
+    }
+    if (!(hi < cut)) hi = cut;
+    for (int it = 0; it < 200; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi)) break;
+        if (sturm_below(d, e2, n, mid) == n) hi = mid;
+        else lo = mid;
+    }
+    return hi;
 }
 
 static double diag_mu_d(const double *w, const double *J, long n)
@@ -335,15 +425,21 @@ typedef struct {
     int quad;
     const long *pats; /* patterns in the objective (NULL: all) */
     long npats;
+    long first; /* the pattern that set the last maximum: tried first */
 
-    double *R, *Ri, *C, *T, *w;
+    double *R, *Ri, *C, *T, *w, *wk;
 } objective;
 
 /* Parameters: DIAG: log w_k (k >= 1; w_0 = 1); QUAD: upper triangle of R
- * with log of the diagonal (R_00 = 1). */
-static double obj_eval(objective *ob, const double *x)
+ * with log of the diagonal (R_00 = 1). The value is the max over the
+ * patterns, except that the evaluation stops at the first pattern whose mu
+ * reaches cut: the compass search rejects such a point whatever the other
+ * patterns give, so its path (and the norm) is the one of the full
+ * evaluation, at a fraction of the cost (most candidates are rejected, and
+ * the pattern that set the last maximum usually rejects them alone). */
+static double obj_eval_cut(objective *ob, const double *x, double cut)
 {
-    long n = ob->n, c = 0;
+    long n = ob->n, c = 0, np_ = ob->pats ? ob->npats : ob->J->npat, arg = -1;
     double mx = -INFINITY;
     if (ob->quad) {
         for (long i = 0; i < n; i++)
@@ -358,15 +454,35 @@ static double obj_eval(objective *ob, const double *x)
         ob->w[0] = 1.0;
         for (long i = 1; i < n; i++) ob->w[i] = exp(x[i - 1]);
     }
-    for (long q = 0; q < (ob->pats ? ob->npats : ob->J->npat); q++) {
+    for (long q0 = 0; q0 < np_; q0++) {
+        /* first the remembered pattern, then the others in order */
+        long q = ob->first <= 0 || ob->first >= np_ ? q0 : q0 == 0 ? ob->first : q0 <= ob->first ? q0 - 1 : q0;
         long k = ob->pats ? ob->pats[q] : q;
         const double *Jk = ob->J->Jd + k * n * n;
-        double v = ob->quad ? quad_mu_d(ob->R, ob->Ri, Jk, n, ob->C, ob->T) : diag_mu_d(ob->w, Jk, n);
+        double v;
+        if (ob->quad) {
+            /* below n = 8 the Jacobi sweeps cost microseconds and decide
+             * the near-ties of the search as they always did */
+            quad_sym_d(ob->R, ob->Ri, Jk, n, ob->C, ob->T);
+            v = n >= LN_TRIDIAG_N ? sym_maxeig_cut(ob->C, n, cut, ob->wk) : sym_maxeig(ob->C, n);
+        } else {
+            v = diag_mu_d(ob->w, Jk, n);
+        }
         if (!isfinite(v)) return INFINITY;
-        mx = fmax(mx, v);
+        if (v > mx) {
+            mx = v;
+            arg = q;
+        }
+        if (mx >= cut) {
+            ob->first = q;
+            return mx;
+        }
     }
+    ob->first = arg;
     return mx;
 }
+
+static double obj_eval(objective *ob, const double *x) { return obj_eval_cut(ob, x, INFINITY); }
 
 /* Compass search from x (np parameters); x is left at the best point. */
 static double compass(objective *ob, double *x, long np)
@@ -389,7 +505,7 @@ static double compass(objective *ob, double *x, long np)
             for (int sg = -1; sg <= 1; sg += 2) {
                 double old = x[k], v;
                 x[k] = old + sg * step;
-                v = obj_eval(ob, x);
+                v = obj_eval_cut(ob, x, best - 1e-15 * fabs(best));
                 evals++;
                 if (v < best - 1e-15 * fabs(best)) {
                     best = v;
@@ -658,7 +774,7 @@ static dvc_status search_norm(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
     objective ob;
     double *x = calloc((size_t)(np > 0 ? np : 1), sizeof(double));
     double *x2 = calloc((size_t)(np > 0 ? np : 1), sizeof(double));
-    double *buf = calloc((size_t)(4 * n * n + n), sizeof(double));
+    double *buf = calloc((size_t)(4 * n * n + 5 * n), sizeof(double));
     if (!x || !x2 || !buf) {
         free(x);
         free(x2);
@@ -678,6 +794,7 @@ static dvc_status search_norm(dvc_lognorm_info_t info, const dvc_lognorm_jac *J,
     ob.C = buf + 2 * n * n;
     ob.T = buf + 3 * n * n;
     ob.w = buf + 4 * n * n;
+    ob.wk = buf + 4 * n * n + n;
     if (np > 0 && R0 != NULL && ob.quad) {
         /* a mode norm: from the identity and from R0 (scaled to
          * R0_00 = 1); the better one */

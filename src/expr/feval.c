@@ -297,10 +297,11 @@ int dvc_expr_fast_run_(dvc_expr_struct *e, int deriv)
         if (!load(&f->var[i], e->var[i])) return 1;
         if (deriv && !load(&f->dvar[i], e->dvar[i])) return 1;
     }
-    int saved = dvc_rnd_save();
-    dvc_rnd_set(FE_UPWARD);
+    /* elem.c bounds in x87 long double: both units */
+    int saved = dvc_rnd_save_ext();
+    dvc_rnd_set_ext(FE_UPWARD);
     int bad = frun(e, f, deriv);
-    dvc_rnd_restore(saved);
+    dvc_rnd_restore_ext(saved);
     if (bad) return 1;
     mpfi_interv_d(e->v[0], f->v[0].lo, f->v[0].hi);
     if (deriv) mpfi_interv_d(e->d[0], f->d[0].lo, f->d[0].hi);
@@ -364,10 +365,11 @@ int dvc_expr_fast_vd_(dvc_expr_struct *e, mpfi_t f0, mpfi_t df1, const mpfi_t T0
         f->dvar[i].lo = f->dvar[i].hi = 0;
     }
     f->dvar[0].lo = f->dvar[0].hi = 1;
-    int saved = dvc_rnd_save();
-    dvc_rnd_set(FE_UPWARD);
+    /* elem.c bounds in x87 long double: both units */
+    int saved = dvc_rnd_save_ext();
+    dvc_rnd_set_ext(FE_UPWARD);
     int bad = frun_vd(e, f);
-    dvc_rnd_restore(saved);
+    dvc_rnd_restore_ext(saved);
     if (bad) return 1;
     mpfi_interv_d(f0, f->v0[0].lo, f->v0[0].hi);
     mpfi_interv_d(df1, f->d[0].lo, f->d[0].hi);

@@ -42,6 +42,15 @@ static inline int check_report(void)
     return check_failed_ ? 1 : 0;
 }
 
+/* True when double arithmetic rounds to nearest: probed by arithmetic, since
+ * the library may set the SSE rounding bits directly and glibc's fegetround
+ * reads only the x87 control word on x86-64. */
+static inline int check_double_nearest(void)
+{
+    volatile double one = 1.0, tiny = 0x1p-60;
+    return one + tiny == 1.0 && one - tiny == 1.0 && -one - tiny == -1.0;
+}
+
 /* Deterministic generator (splitmix64) so that random tests use fixed seeds
  * independent of the C library. */
 typedef struct { unsigned long long s; } check_rng;

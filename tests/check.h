@@ -4,6 +4,7 @@
 #ifndef DVC_TESTS_CHECK_H
 #define DVC_TESTS_CHECK_H
 
+#include <fenv.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -42,13 +43,13 @@ static inline int check_report(void)
     return check_failed_ ? 1 : 0;
 }
 
-/* True when double arithmetic rounds to nearest: probed by arithmetic, since
- * the library may set the SSE rounding bits directly and glibc's fegetround
- * reads only the x87 control word on x86-64. */
-static inline int check_double_nearest(void)
+/* True when both the x87 unit (fegetround, which glibc reads from the x87
+ * control word on x86-64) and double arithmetic (probed, since the library
+ * may set the SSE rounding bits directly) round to nearest. */
+static inline int check_rounding_nearest(void)
 {
     volatile double one = 1.0, tiny = 0x1p-60;
-    return one + tiny == 1.0 && one - tiny == 1.0 && -one - tiny == -1.0;
+    return fegetround() == FE_TONEAREST && one + tiny == 1.0 && one - tiny == 1.0 && -one - tiny == -1.0;
 }
 
 /* Deterministic generator (splitmix64) so that random tests use fixed seeds

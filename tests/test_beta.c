@@ -139,7 +139,7 @@ static dvc_status run(dvc_beta_bound_t b, dvc_beta_bound_t a, const dvc_imat_t M
     o.method = meth;
     o.rel_gap = 1e-12;
     st = dvc_beta_compute(b, a, M, &o);
-    CHECK(fegetround() == FE_TONEAREST, "rounding mode restored (method %d)", (int)meth);
+    CHECK(check_rounding_nearest(), "rounding mode restored (method %d)", (int)meth);
     return st;
 }
 
@@ -596,7 +596,7 @@ static void test_budget(void)
     o.method = DVC_BETA_BNB;
     o.max_nodes = 50;
     st = dvc_beta_compute(b2, NULL, A, &o);
-    CHECK(fegetround() == FE_TONEAREST, "rounding restored after budget stop");
+    CHECK(check_rounding_nearest(), "rounding restored after budget stop");
     CHECK(st == DVC_OK || st == DVC_NOT_CERTIFIED, "budget status");
     CHECK(mpfr_cmp(b2->lo, b->hi) <= 0 && mpfr_cmp(b->lo, b2->hi) <= 0,
           "budget bounds [%.17g, %.17g] consistent with enumeration [%.17g, %.17g]", lo_d(b2),
@@ -727,7 +727,7 @@ static void test_pd_node_bounds(void)
         REQUIRE(dvc_bk_mat_init(&K, A) == DVC_OK && dvc_bk_mat_init(&KH, Hs) == DVC_OK, "bk_mat");
         pdb = dvc_bk_pd_node_bound(&KH, in | fr);
         if (!skew) symb = dvc_bk_sym_node_bound(&K, in, out, &loc);
-        CHECK(fegetround() == FE_TONEAREST, "rounding mode restored");
+        CHECK(check_rounding_nearest(), "rounding mode restored");
         /* the node's vertices J = in + S, S inside fr */
         mpq_set_ui(best, 0, 1);
         for (unsigned long S = fr;; S = (S - 1) & fr) {
@@ -901,13 +901,13 @@ static void test_sym_children(void)
                 if (fr >> perm[a] & 1) p = (int)perm[a];
             if ((~out & ((1ul << m) - 1)) == (1ul << p)) break; /* T = {p}: nothing to split */
             CHECK(dvc_bk_sym_split(S, in, out, p, reuse, fb, &fc0), "split (m %d, t %d)", m, t);
-            CHECK(fegetround() == FE_TONEAREST, "rounding mode restored by split");
+            CHECK(check_rounding_nearest(), "rounding mode restored by split");
             cfr = fr & ~(1ul << p);
             cin[0] = in, cout[0] = out | (1ul << p);
             cin[1] = in | (1ul << p), cout[1] = out;
             for (int c = 0; c < 2; c++) {
                 double loc, ub = dvc_bk_sym_verify(S, c, &loc);
-                CHECK(fegetround() == FE_TONEAREST, "rounding mode restored by verify");
+                CHECK(check_rounding_nearest(), "rounding mode restored by verify");
                 mpq_set_ui(best, 0, 1);
                 for (unsigned long Sx = cfr;; Sx = (Sx - 1) & cfr) {
                     exact_sub_norm(M, m, cin[c] | Sx, v);

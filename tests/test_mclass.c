@@ -137,7 +137,7 @@ static void expect(const long *M, long m, unsigned proven, unsigned disproven, c
           dvc_mclass_names(r.disproven));
     CHECK((r.proven & r.disproven) == 0, "%s: proven and disproven overlap", name);
     check_verdict(&r, M, m, name);
-    CHECK(fegetround() == FE_TONEAREST, "rounding mode");
+    CHECK(check_rounding_nearest(), "rounding mode");
     dvc_imat_clear(A);
 }
 

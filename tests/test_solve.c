@@ -97,7 +97,7 @@ static void test_random_integer(mpfr_prec_t prec, int cases, long nmax, unsigned
         int regular = ref_q_solve(s.xq, s.Aq, s.bq, n, 1);
         dvc_error_reset();
         dvc_status st = dvc_imat_solve(s.x, s.A, s.b);
-        CHECK(fegetround() == FE_TONEAREST && check_double_nearest(), "rounding mode not restored");
+        CHECK(check_rounding_nearest(), "rounding mode not restored");
         CHECK(st == DVC_OK || st == DVC_NOT_CERTIFIED, "case %d: status %d", cs, (int)st);
         if (!regular) CHECK(st == DVC_NOT_CERTIFIED, "case %d: singular matrix certified", cs);
         if (st == DVC_NOT_CERTIFIED) CHECK(strlen(dvc_error_message()) > 0, "no message");
@@ -181,7 +181,7 @@ static void test_interval_systems(mpfr_prec_t prec, int cases, unsigned long lon
         }
         dvc_status st = dvc_imat_solve(x, A, b);
         dvc_status st2 = dvc_imat_inv(X, A);
-        CHECK(fegetround() == FE_TONEAREST && check_double_nearest(), "rounding mode not restored");
+        CHECK(check_rounding_nearest(), "rounding mode not restored");
         CHECK(st == st2, "case %d: solve %d but inv %d", cs, (int)st, (int)st2);
         if (st == DVC_OK && st2 == DVC_OK) {
             certified++;
@@ -316,7 +316,7 @@ static void test_singular_and_errors(void)
     CHECK(dvc_imat_solve(x, A, b) == DVC_NOT_CERTIFIED, "singular solve certified");
     CHECK(strlen(dvc_error_message()) > 10, "singular: no message");
     CHECK(dvc_imat_inv(X, A) == DVC_NOT_CERTIFIED, "singular inverse certified");
-    CHECK(fegetround() == FE_TONEAREST && check_double_nearest(), "rounding mode not restored");
+    CHECK(check_rounding_nearest(), "rounding mode not restored");
     /* Regular midpoint, but [A] contains the singular matrix. */
     double r[] = {1, 2, 2, 4.5};
     dvc_imat_set_d(A, r);
@@ -454,7 +454,7 @@ static void test_cholesky(mpfr_prec_t prec, int cases, unsigned long long seed)
             }
         int pd = q_is_pd(a, n);
         dvc_status st = dvc_imat_cholesky_spd(A);
-        CHECK(fegetround() == FE_TONEAREST && check_double_nearest(), "rounding mode not restored");
+        CHECK(check_rounding_nearest(), "rounding mode not restored");
         CHECK(st == DVC_OK || st == DVC_NOT_CERTIFIED, "status %d", (int)st);
         if (st == DVC_OK) CHECK(pd, "case %d: non-PD matrix proven SPD (n=%ld shift %ld)", cs, n, shift);
         if (pd) pdcount++;
@@ -606,7 +606,7 @@ static void test_scaled(unsigned long long seed)
             }
             REQUIRE(ref_q_solve(s.xq, s.Aq, s.bq, n, 1), "reference singular");
             dvc_status st = dvc_imat_solve(s.x, s.A, s.b);
-            CHECK(fegetround() == FE_TONEAREST && check_double_nearest(), "rounding mode not restored");
+            CHECK(check_rounding_nearest(), "rounding mode not restored");
             CHECK(st == DVC_OK, "scale %ld: not certified: %s", sa, dvc_error_message());
             if (st == DVC_OK) {
                 int in = 1;
@@ -726,7 +726,7 @@ static void test_lu_kernel(int cases, unsigned long long seed)
         }
         int reg = exact_solve_d(xq, a, b, n);
         int r = dvc_fp_solve_lu_(n, alo, ahi, b, b, xlo, xhi, &c);
-        CHECK(fegetround() == FE_TONEAREST && check_double_nearest(), "kernel: rounding mode not restored");
+        CHECK(check_rounding_nearest(), "kernel: rounding mode not restored");
         tried[fam]++;
         if (r == DVC_FP_OK) {
             proved[fam]++;

@@ -28,19 +28,7 @@ static double now(void)
 
 static void bridge(dvc_dlvi_problem_t p, forcing *F, long N)
 {
-    dlvi_dims(p, 2, 1);
-    set_d(dvc_imat_entry(p->A, 0, 1), 1);
-    set_d(dvc_imat_entry(p->A, 1, 0), -4);
-    set_d(dvc_imat_entry(p->B, 1, 0), -1);
-    set_d(dvc_imat_entry(p->Q, 0, 0), 3);
-    set_d(dvc_imat_entry(p->M, 0, 0), 1);
-    set_d(p->l->e[0], 0);
-    mpfi_set_d(p->u->e[0], INFINITY);
-    dvc_ival_set_str(p->x0->e[1], "0.2");
-    mpfi_set_ui(p->T, 1);
-    mpfi_set_ui(p->theta, 1);
-    p->N = N;
-    p->prec = 53;
+    dlvi_bridge_data(p, N);
     F->n = 2;
     F->amp = 1;
     F->freq = 4;

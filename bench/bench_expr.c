@@ -96,19 +96,7 @@ static double time_expr(const char *text, int fast, long count)
 /* The bridge with f = (0, sin(4 t)) as expressions (tfun vector). */
 static void bridge(dvc_dlvi_problem_t p, long N, const char *ftext)
 {
-    dlvi_dims(p, 2, 1);
-    mpfi_set_d(dvc_imat_entry(p->A, 0, 1), 1);
-    mpfi_set_d(dvc_imat_entry(p->A, 1, 0), -4);
-    mpfi_set_d(dvc_imat_entry(p->B, 1, 0), -1);
-    mpfi_set_d(dvc_imat_entry(p->Q, 0, 0), 3);
-    mpfi_set_d(dvc_imat_entry(p->M, 0, 0), 1);
-    mpfi_set_d(p->l->e[0], 0);
-    mpfi_set_d(p->u->e[0], INFINITY);
-    dvc_ival_set_str(p->x0->e[1], "0.2");
-    mpfi_set_ui(p->T, 1);
-    mpfi_set_ui(p->theta, 1);
-    p->N = N;
-    p->prec = 53;
+    dlvi_bridge_data(p, N);
     memset(&p->fcb, 0, sizeof p->fcb);
     memset(&p->gcb, 0, sizeof p->gcb);
     dvc_tfun_vec_struct *F = dvc_tfun_vec_new(2, 53);

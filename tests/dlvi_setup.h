@@ -4,6 +4,7 @@
 #ifndef DVC_TESTS_DLVI_SETUP_H
 #define DVC_TESTS_DLVI_SETUP_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,26 @@ static inline void set_f(dvc_dlvi_problem_t p, long k, dvc_status (*eval)(dvc_iv
     p->fcb.lipschitz = lipschitz;
     p->fcb.eval_d = eval_d;
     p->fcb.ctx = ctx;
+}
+
+/* The data of the bridge of Example 5.1 with gamma = 0.2 (x1'' = -4 x1 - y +
+ * f2(t), 0 <= y _|_ y + 3 x1 >= 0, x(0) = (0, 0.2), T = 1, theta = 1) on N
+ * steps at 53 bits; f and g are left to the caller. */
+static inline void dlvi_bridge_data(dvc_dlvi_problem_t p, long N)
+{
+    dlvi_dims(p, 2, 1);
+    mpfi_set_d(dvc_imat_entry(p->A, 0, 1), 1);
+    mpfi_set_d(dvc_imat_entry(p->A, 1, 0), -4);
+    mpfi_set_d(dvc_imat_entry(p->B, 1, 0), -1);
+    mpfi_set_d(dvc_imat_entry(p->Q, 0, 0), 3);
+    mpfi_set_d(dvc_imat_entry(p->M, 0, 0), 1);
+    mpfi_set_d(p->l->e[0], 0);
+    mpfi_set_d(p->u->e[0], INFINITY);
+    dvc_ival_set_str(p->x0->e[1], "0.2");
+    mpfi_set_ui(p->T, 1);
+    mpfi_set_ui(p->theta, 1);
+    p->N = N;
+    p->prec = 53;
 }
 
 #endif

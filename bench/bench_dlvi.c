@@ -82,7 +82,9 @@ static double measure(const char *name, dvc_dlvi_problem_t p, int reps, double *
 }
 
 /* f (and g) as expressions, as problem files give them: the predictor
- * then takes its values of f from the same interval evaluation. */
+ * takes its values from the expressions' plain binary64 evaluator (libm),
+ * the certification from their interval evaluation (x87 directed rounding
+ * at 53 bits, MPFI otherwise). */
 static void use_expr(dvc_dlvi_problem_t p, const char *fv, const char *gv)
 {
     long n = p->n, m = p->m;
@@ -146,8 +148,8 @@ int main(void)
     dvc_ival_set_str(g_val, "0.06");
     printf("DLVI engine: steps per second (best of 3), theta = 1, 53 bits\n");
     printf("cb: f, g are C callbacks (interval f by mpfi_sin, predictor f by libm sin)\n");
-    printf("expr: f, g are expressions of t (problem files); the predictor evaluates them too\n"
-           "      (interval evaluation at 53 bits, midpoint: expressions have no double evaluator)\n");
+    printf("expr: f, g are expressions of t (problem files): the predictor evaluates them in binary64\n"
+           "      (libm), the certification by interval evaluation (x87 directed rounding at 53 bits)\n");
     printf("%-18s %4s %4s %6s %10s %10s %10s %9s %11s\n", "problem", "n", "m", "N", "run/s",
            "certify/s", "predict/s", "run/pred", "eps_x(T)");
     for (int e = 0; e < 2; e++) {

@@ -332,12 +332,16 @@ static const char *const keys_summary[] = {"steps", "crossings", "max_width_at_T
                                            "max_event_width_upper", NULL};
 
 /* One stated end: a decimal string, enclosed; the lower end keeps the lower
- * end of its enclosure (a weaker claim is still what the file says). */
+ * end of its enclosure (a weaker claim is still what the file says). An
+ * interval string ("[a, b]") is refused: one end is one number. */
 static dvc_status read_end(mpfr_t x, const json_t *j, int up, const char *where)
 {
     mpfi_t e;
     dvc_status st;
     if (!json_is_string(j)) return dvc_error(DVC_ERR_INPUT, "%s: expected a decimal string", where);
+    if (strchr(json_string_value(j), '[') != NULL)
+        return dvc_error(DVC_ERR_INPUT, "%s: expected one decimal number, not an interval: '%s'", where,
+                         json_string_value(j));
     mpfi_init2(e, mpfr_get_prec(x));
     st = dvc_ival_set_str(e, json_string_value(j));
     if (st != DVC_OK || !mpfr_number_p(&e->left) || !mpfr_number_p(&e->right))
@@ -462,8 +466,13 @@ static dvc_status read_event(dvc_hybrid_cert_t c, const json_t *o, long k, const
     if (!json_is_object(o)) return dvc_error(DVC_ERR_INPUT, "%s: expected an object", w);
     if ((st = known_keys(o, keys_event, w)) != DVC_OK) return st;
     mpfr_inits2(c->prec, lo, hi, (mpfr_ptr)0);
-    st = read_end(lo, json_object_get(o, "t_lo"), 0, w);
-    if (st == DVC_OK) st = read_end(hi, json_object_get(o, "t_hi"), 1, w);
+    {
+        char wf[320];
+        snprintf(wf, sizeof wf, "%s.t_lo", w);
+        st = read_end(lo, json_object_get(o, "t_lo"), 0, wf);
+        snprintf(wf, sizeof wf, "%s.t_hi", w);
+        if (st == DVC_OK) st = read_end(hi, json_object_get(o, "t_hi"), 1, wf);
+    }
     if (st == DVC_OK && mpfr_cmp(lo, hi) > 0)
         st = dvc_error(DVC_ERR_INPUT, "%s: t_lo above t_hi", w);
     if (st == DVC_OK) mpfi_interv_fr(e->t, lo, hi);

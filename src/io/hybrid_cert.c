@@ -190,7 +190,16 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
            *evs = json_array(), *sum = json_object();
     char dg[17], tagged[32];
     mpfr_t wT, wev;
-    if (dvc_json_digest(dg, model) != DVC_OK) dg[0] = '\0';
+    /* a digest that cannot be computed (out of memory) fails the write:
+     * never a certificate with an empty digest */
+    if (!root || !meth || !steps || !evs || !sum || dvc_json_digest(dg, model) != DVC_OK) {
+        json_decref(root);
+        json_decref(meth);
+        json_decref(steps);
+        json_decref(evs);
+        json_decref(sum);
+        return NULL;
+    }
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     json_object_set_new(root, "format", json_string(HCERT_FORMAT));
     json_object_set_new(root, "version", json_integer(HCERT_VERSION));
@@ -239,7 +248,10 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
     json_object_set_new(sum, "max_event_width_upper", dec_end(wev, 1, 53));
     mpfr_clears(wT, wev, (mpfr_ptr)0);
     json_object_set_new(root, "summary", sum);
-    if (dvc_json_digest_root(dg, root) != DVC_OK) dg[0] = '\0';
+    if (dvc_json_digest_root(dg, root) != DVC_OK) {
+        json_decref(root);
+        return NULL;
+    }
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     json_object_set_new(root, "digest", json_string(tagged));
     return root;
@@ -273,6 +285,7 @@ dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
     if (!model) return dvc_error(DVC_ERR_INPUT, "%s: the embedded model is not JSON", path);
     root = build_root(c, model);
     json_decref(model);
+    if (!root) return dvc_error(DVC_ERR_NOMEM, "out of memory while writing %s", path);
     put(&b, "{\n");
     json_object_foreach(root, key, val) {
         json_t *k = json_string(key);

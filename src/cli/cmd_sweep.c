@@ -5,6 +5,7 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,7 +206,18 @@ static int run(const dvc_cli_args *a)
         return dvc_cli_fail("sweep", dvc_error(DVC_ERR_NOMEM, "out of memory"));
     }
     snprintf(tmp, n, "%s.tmp-XXXXXX", dir);
+    /* the terminating signals wait until the directory is renamed or
+     * removed (a short interval: small files only), so an interrupt leaves
+     * either DIR or nothing */
+    sigset_t block, saved;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &block, &saved);
     if (!mkdtemp(tmp)) {
+        sigprocmask(SIG_SETMASK, &saved, NULL);
         fprintf(stderr, "dvicert sweep: error: cannot create a directory beside %s: %s\n", dir,
                 strerror(errno));
         free(tmp);
@@ -218,7 +230,8 @@ static int run(const dvc_cli_args *a)
         ok = 0;
     }
     if (!ok) nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    else
+    sigprocmask(SIG_SETMASK, &saved, NULL);
+    if (ok)
         printf("wrote %s: %ld runs (problems/, manifest.txt, runs.txt, collect.sh); run the manifest "
                "from %s\n", dir, sw.nruns, dir);
     free(tmp);

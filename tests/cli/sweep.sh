@@ -141,4 +141,21 @@ rm "$tmp/s/r/summaries/b_gamma=0.5.csv"
 expect 1 "no summary: b_gamma=0.5" "collect.sh with a missing run" -- "$tmp/s/r/collect.sh"
 [ "$(wc -l < "$csv")" -eq 3 ] && ok || bad "summary.csv after a missing run has $(wc -l < "$csv") lines"
 
+# ---- an interrupted sweep leaves DIR complete or nothing, never DIR.tmp-*
+vals=$(seq 1 4000 | sed 's/.*/"&"/' | paste -sd, -)
+printf '{"base": "bridge.json", "name": "i", "constants": {"gamma": [%s]}}\n' "$vals" > "$tmp/s/big.json"
+for d in 0.02 0.05 0.1 0.2 0.4; do
+    rm -rf "$tmp/s/int" "$tmp/s/int.tmp-"*
+    "$exe" sweep "$tmp/s/big.json" -o "$tmp/s/int" > /dev/null 2>&1 &
+    pid=$!
+    sleep "$d"
+    kill -INT "$pid" 2> /dev/null
+    wait "$pid" 2> /dev/null
+    if ls -d "$tmp/s/int.tmp-"* > /dev/null 2>&1; then
+        bad "sweep interrupted after $d s: temporary directory left"
+    elif [ -d "$tmp/s/int" ] && [ "$(wc -l < "$tmp/s/int/manifest.txt")" -ne 4000 ]; then
+        bad "sweep interrupted after $d s: incomplete directory"
+    else ok; fi
+done
+
 report

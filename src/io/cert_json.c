@@ -1093,9 +1093,10 @@ static dvc_status from_grid(dvc_dlvi_problem_t p, json_t *resolved, dvc_traj_fro
         dvc_hex_write_(hx, tf->grid[i]);
         fail = json_array_append_new(arr, json_string(hx)) != 0;
     }
-    if (!fail && mpfr_cmp_d(&p->T->left, tf->end) != 0) {
-        /* the trajectory ends a little before or after T: the certificate
-         * covers [0, its last time] and says so */
+    if (!fail && (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
+        /* the trajectory ends a little before or after T (or T is a
+         * decimal, only an interval): the certificate covers [0, its last
+         * time] and says so */
         mpfr_prec_t pr = mpfi_get_prec(p->T);
         char dec[1200];
         int ex;

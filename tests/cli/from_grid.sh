@@ -61,7 +61,7 @@ expect 0 "inside: 0 of $ns" "every sample of the trajectory inside its own tube"
 expect 0 "wrote" "export of the grid certificate" -- "$exe" export "$V" -o "$tmp/var.tube.csv"
 awk -F, '$1 == "grid" { n++ } END { exit n != '"$ns"' }' "$tmp/var.tube.csv" && ok ||
     bad "export: not one grid row per sample"
-expect 0 "" "info on the grid certificate" -- "$exe" info "$V"
+expect 0 "grid: $((ns - 1)) steps on the problem's time grid, of length 5.0000" "info on the grid certificate" -- "$exe" info "$V"
 
 # ---- tampering: a grid time moved by one ulp, a bound lowered -----------------
 # (the digest is left as is here; tests/test_cert.c repeats both with the

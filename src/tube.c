@@ -496,13 +496,14 @@ static void y_edges(ws_t *w, const view_t *v, long i, long k, int inner)
     }
 }
 
-/* Steps whose closed interval may meet [t] (a loop bound only: piece()
- * tests the intersection). */
+/* t_i compared with x (given times: the tube's or the result's) */
 static int time_cmp(const view_t *v, long i, mpfr_srcptr x)
 {
     return v->times ? mpfr_cmp(v->times[i], x) : -mpfr_cmp_d(x, v->dtimes[i]);
 }
 
+/* Steps whose closed interval may meet [t] (a loop bound only: piece()
+ * tests the intersection). */
 static void step_range(long *i0, long *i1, const view_t *v, const mpfi_t t)
 {
     if (v->times || v->dtimes) {

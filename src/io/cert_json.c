@@ -1114,6 +1114,7 @@ static dvc_status from_grid(dvc_dlvi_problem_t p, json_t *resolved, dvc_traj_fro
         fail = json_object_set_new(resolved, "T", json_string(dec)) != 0;
     }
     json_object_del(resolved, "N");
+    if (fail) json_decref(arr);
     if (fail || json_object_set_new(resolved, "grid", arr) != 0)
         return dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
     p->grid = tf->grid;

@@ -431,7 +431,14 @@ void dvc_cert_time_label(char *buf, const mpfi_t T, long N, long i)
 void dvc_cert_grid_label(char *buf, const dvc_tube_t tb, long i)
 {
     mpfr_t t;
-    if (!(tb->hgrid > 0) || tb->t) {
+    if (tb->t) {
+        /* given grid times: the nearest double (the time itself on a DLVI
+         * time grid) */
+        double d = mpfr_get_d(tb->t[i], MPFR_RNDN);
+        if (!dvc_fmt_g17_(buf, d)) snprintf(buf, 40, "%.17g", d);
+        return;
+    }
+    if (!(tb->hgrid > 0)) {
         dvc_cert_time_label(buf, tb->T, tb->N, i);
         return;
     }
@@ -553,7 +560,7 @@ dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_p
     dvc_cert_grid_label(lab, tb, i);
     if (strcmp(lab, label) == 0) return DVC_OK;
     legacy_time_label(lab_old, tb->T, tb->N, i);
-    if (tb->hgrid > 0 || strcmp(lab_old, label) != 0)
+    if (tb->hgrid > 0 || tb->t || strcmp(lab_old, label) != 0)
         return dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 't': '%s' is not the grid time %s", i,
                          label, lab);
     return DVC_OK;
@@ -660,6 +667,7 @@ dvc_status dvc_cert_from_result_scaled_(dvc_cert_t c, const dvc_dlvi_problem_t p
     if (!c->generator || !c->problem_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     if ((st = dvc_tube_alloc(c->tube, n, m, N, p->T, c->prec)) != DVC_OK) return st;
     c->tube->hgrid = r->hgrid;
+    if (r->tgrid && (st = dvc_tube_set_times_d(c->tube, r->tgrid)) != DVC_OK) return st;
     if ((st = dvc_tube_set_ybox(c->tube, p->l, p->u)) != DVC_OK) return st;
     if ((st = dvc_cert_scale_tube_(c->tube, e)) != DVC_OK) return st;
     /* the predictor in the user's units: x^i = S z^i (exact, or refused) */

@@ -165,10 +165,25 @@ dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t
     return DVC_OK;
 }
 
+dvc_status dvc_tube_set_times_d(dvc_tube_t tb, const double *t)
+{
+    mpfr_t *tt = malloc((size_t)(tb->N + 1) * sizeof *tt);
+    dvc_status st;
+    if (!tt) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; i <= tb->N; i++) {
+        mpfr_init2(tt[i], 53);
+        mpfr_set_d(tt[i], t[i], MPFR_RNDN); /* exact */
+    }
+    st = dvc_tube_set_times(tb, (const mpfr_t *)tt);
+    for (long i = 0; i <= tb->N; i++) mpfr_clear(tt[i]);
+    free(tt);
+    return st;
+}
+
 dvc_status dvc_tube_set_times(dvc_tube_t tb, const mpfr_t *t)
 {
     long N = tb->N;
-    if (N < 1 || tb->window > 0) return dvc_error(DVC_ERR_INPUT, "tube: times need a whole tube");
+    if (N < 1) return dvc_error(DVC_ERR_INPUT, "tube: times need N >= 1");
     for (long i = 0; i <= N; i++)
         if (!mpfr_number_p(t[i]) || (i > 0 && mpfr_cmp(t[i], t[i - 1]) <= 0))
             return dvc_error(DVC_ERR_INPUT, "tube: grid time %ld is not finite and above the "
@@ -259,6 +274,7 @@ typedef struct {
     const dvc_tube_struct *tb;        /* exactly one of tb, r */
     const dvc_dlvi_result_struct *r;
     const mpfr_t *times;              /* or NULL: uniform */
+    const double *dtimes;             /* or NULL: a result's time grid (exact) */
     double hgrid;                     /* > 0 (times NULL): t_i = i hgrid, t_N = T */
 } view_t;
 
@@ -275,6 +291,7 @@ static void view_tube(view_t *v, const dvc_tube_t tb)
     v->tb = tb;
     v->r = NULL;
     v->times = (const mpfr_t *)tb->t;
+    v->dtimes = NULL;
     v->hgrid = tb->hgrid;
 }
 
@@ -291,6 +308,7 @@ static void view_result(view_t *v, const dvc_dlvi_result_t r)
     v->tb = NULL;
     v->r = r;
     v->times = NULL;
+    v->dtimes = r->tgrid;
     v->hgrid = r->hgrid;
 }
 
@@ -391,6 +409,10 @@ static void grid_time(mpfi_t t, const view_t *v, long i)
         mpfi_set_fr(t, v->times[i]);
         return;
     }
+    if (v->dtimes) {
+        mpfi_set_d(t, v->dtimes[i]);
+        return;
+    }
     if (v->hgrid > 0) {
         /* i hgrid is exact at the working precision (53 + 64 bits) */
         if (i >= v->N) mpfi_set(t, v->T);
@@ -474,23 +496,29 @@ static void y_edges(ws_t *w, const view_t *v, long i, long k, int inner)
     }
 }
 
+/* t_i compared with x (given times: the tube's or the result's) */
+static int time_cmp(const view_t *v, long i, mpfr_srcptr x)
+{
+    return v->times ? mpfr_cmp(v->times[i], x) : -mpfr_cmp_d(x, v->dtimes[i]);
+}
+
 /* Steps whose closed interval may meet [t] (a loop bound only: piece()
  * tests the intersection). */
 static void step_range(long *i0, long *i1, const view_t *v, const mpfi_t t)
 {
-    if (v->times) {
+    if (v->times || v->dtimes) {
         /* i0: the first step with t_i >= t.lo; i1: the last with t_{i-1} <= t.hi */
         long lo = 1, hi = v->steps;
         while (lo < hi) {
             long mid = (lo + hi) / 2;
-            if (mpfr_cmp(v->times[mid], &t->left) >= 0) hi = mid;
+            if (time_cmp(v, mid, &t->left) >= 0) hi = mid;
             else lo = mid + 1;
         }
         *i0 = lo;
         lo = 1, hi = v->steps;
         while (lo < hi) {
             long mid = (lo + hi + 1) / 2;
-            if (mpfr_cmp(v->times[mid - 1], &t->right) <= 0) lo = mid;
+            if (time_cmp(v, mid - 1, &t->right) <= 0) lo = mid;
             else hi = mid - 1;
         }
         *i1 = lo;
@@ -745,6 +773,7 @@ dvc_status dvc_tube_from_result(dvc_tube_t tb, const dvc_dlvi_result_t r, const 
     if ((st = dvc_tube_alloc(tb, n, m, N, r->T, r->prec)) != DVC_OK) return st;
     tb->steps = S;
     tb->hgrid = r->hgrid;
+    if (r->tgrid && (st = dvc_tube_set_times_d(tb, r->tgrid)) != DVC_OK) return st;
     memcpy(tb->x, r->x, (size_t)((S + 1) * n) * sizeof *tb->x);
     memcpy(tb->y, r->y, (size_t)((S + 1) * m) * sizeof *tb->y);
     for (long i = 0; i <= S; i++) {

@@ -874,6 +874,85 @@ static void test_scale(const char *certs)
     }
 }
 
+/* A trajectory on its own non-uniform times (enclose --from): the
+ * embedded problem states them ('grid'), the tube holds them and the step
+ * labels are those times; verify accepts the file and rejects a grid time
+ * moved by one ulp and a lowered bound (digests recomputed). */
+static void test_time_grid(void)
+{
+    char prob[64], csv[64], path[64];
+    FILE *f;
+    int fd;
+    double t = 0, x = 0, v = 1;
+    long N = 0;
+    dvc_cert_t c;
+    dvc_status st;
+    dvc_cert_route_opts ro = {.route = DVC_CERT_ROUTE_LOGNORM};
+    snprintf(prob, sizeof prob, "/tmp/dvc_test_tg_p.XXXXXX");
+    snprintf(csv, sizeof csv, "/tmp/dvc_test_tg_t.XXXXXX");
+    snprintf(path, sizeof path, "/tmp/dvc_test_tg_c.XXXXXX");
+    REQUIRE((fd = mkstemp(prob)) >= 0 && close(fd) == 0, "mkstemp");
+    REQUIRE((fd = mkstemp(csv)) >= 0 && close(fd) == 0, "mkstemp");
+    REQUIRE((fd = mkstemp(path)) >= 0 && close(fd) == 0, "mkstemp");
+    f = fopen(prob, "w");
+    REQUIRE(f != NULL, "write %s", prob);
+    fputs("{\"A\": [[0, 1], [-4, 0]], \"B\": [[0], [-1]], \"f\": [\"0\", \"sin(4*t)\"], \"Q\": [[3, 0]], "
+          "\"M\": [[1]], \"l\": [0], \"u\": [\"inf\"], \"x0\": [0, 1], \"T\": 1, \"N\": 1000}\n", f);
+    REQUIRE(fclose(f) == 0, "write %s", prob);
+    /* explicit Euler steps of 1e-3 and 2e-3 in turn (the accuracy does not
+     * matter here), the last one landing on T = 1 */
+    f = fopen(csv, "w");
+    REQUIRE(f != NULL, "write %s", csv);
+    fprintf(f, "t,x1,x2\n%.17g,%.17g,%.17g\n", t, x, v);
+    while (t < 1) {
+        double h = N % 2 ? 2e-3 : 1e-3, t1 = t + h > 1 - 5e-4 ? 1.0 : t + h, y = fmax(0.0, -3 * x);
+        double x1 = x + (t1 - t) * v, v1 = v + (t1 - t) * (-4 * x - y + sin(4 * t));
+        t = t1, x = x1, v = v1, N++;
+        fprintf(f, "%.17g,%.17g,%.17g\n", t, x, v);
+    }
+    REQUIRE(fclose(f) == 0, "write %s", csv);
+    ro.from = csv;
+    dvc_cert_init(c);
+    st = dvc_cert_enclose_stream_route(c, prob, path, 0, &ro, NULL);
+    REQUIRE(st == DVC_OK, "grid: enclose --from: %s", dvc_error_message());
+    CHECK(!c->from_uniform && c->from_end == 1.0 && c->N == N, "grid: %ld steps (expected %ld)", c->N, N);
+    dvc_cert_clear(c);
+    REQUIRE(load(c, path), "grid: read");
+    CHECK(c->N == N && c->tube->t != NULL, "grid: the tube holds the times");
+    CHECK(dvc_cert_verify(c) == DVC_OK, "grid: verify: %s", dvc_error_message());
+    dvc_cert_clear(c);
+    CHECK(verify_edited(load_json(path)) == DVC_OK, "grid: untouched: %s", dvc_error_message());
+    {
+        json_t *root = load_json(path), *p = json_object_get(root, "problem"), *g = json_object_get(p, "grid");
+        json_t *s5 = json_array_get(json_object_get(root, "steps"), 5);
+        double t5 = 0;
+        char hx[40], dg[17], tagged[40];
+        REQUIRE(json_is_array(g) && (long)json_array_size(g) == N + 1 && !json_object_get(p, "N"),
+                "grid: the embedded problem states the times, no N");
+        sscanf(json_string_value(json_array_get(g, 5)), "%la", &t5);
+        CHECK(s5 && strtod(json_string_value(json_object_get(s5, "t")), NULL) == t5, "grid: label of step 5");
+        snprintf(hx, sizeof hx, "%a", nextafter(t5, 2.0));
+        json_array_set_new(g, 5, json_string(hx));
+        REQUIRE(dvc_json_digest(dg, p) == DVC_OK, "digest");
+        snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
+        json_object_set_new(root, "problem_digest", json_string(tagged));
+        st = verify_edited(root);
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "step 5, field 't'"),
+              "grid: a time moved by one ulp: %d %s", (int)st, dvc_error_message());
+    }
+    {
+        json_t *root = load_json(path), *s = json_array_get(json_object_get(root, "steps"), N / 2);
+        REQUIRE(s != NULL, "grid: step N/2");
+        json_object_set_new(s, "eps_x", json_string("1e-30"));
+        st = verify_edited(root);
+        CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "eps_x"), "grid: eps_x lowered: %d %s",
+              (int)st, dvc_error_message());
+    }
+    unlink(prob);
+    unlink(csv);
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
@@ -890,6 +969,7 @@ int main(int argc, char **argv)
         close(fd);
     }
     test_last_step(argv[1]);
+    test_time_grid();
     test_scale(argv[1]);
     test_slack(argv[1]);
     test_retry();

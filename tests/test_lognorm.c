@@ -1023,6 +1023,229 @@ static void test_rk4_trajectory(void)
     free(xs);
 }
 
+/* RK4 on its own non-uniform grid t_0 < ... < t_N = T (steps between
+ * 5e-4 and 2e-3, the last ones landing on T exactly): xs receives the
+ * nodes (2 per time), t the times; returns N. */
+static long rk4_grid(double **xs_out, double **t_out, double T)
+{
+    long cap = 40000, N = 0;
+    double *xs = malloc((size_t)(2 * cap) * sizeof(double)), *t = malloc((size_t)cap * sizeof(double));
+    double k1[2], k2[2], k3[2], k4[2], z[2];
+    REQUIRE(xs && t, "memory");
+    xs[0] = 0.0;
+    xs[1] = 1.0;
+    t[0] = 0.0;
+    while (t[N] < T) {
+        const double *x = xs + 2 * N;
+        double h = 1.25e-3 + 7.5e-4 * sin(0.37 * (double)N), t1 = t[N] + h;
+        REQUIRE(N + 1 < cap, "grid too long");
+        if (T - t[N] < 2.5e-3) t1 = T - t[N] > 2e-3 ? t[N] + 0.5 * (T - t[N]) : T;
+        h = t1 - t[N];
+        bridge_rhs(k1, t[N], x);
+        for (int c = 0; c < 2; c++) z[c] = x[c] + 0.5 * h * k1[c];
+        bridge_rhs(k2, t[N] + 0.5 * h, z);
+        for (int c = 0; c < 2; c++) z[c] = x[c] + 0.5 * h * k2[c];
+        bridge_rhs(k3, t[N] + 0.5 * h, z);
+        for (int c = 0; c < 2; c++) z[c] = x[c] + h * k3[c];
+        bridge_rhs(k4, t1, z);
+        for (int c = 0; c < 2; c++) xs[2 * (N + 1) + c] = x[c] + h / 6.0 * (k1[c] + 2 * k2[c] + 2 * k3[c] + k4[c]);
+        t[++N] = t1;
+    }
+    *xs_out = xs;
+    *t_out = t;
+    return N;
+}
+
+/* A trajectory on its own non-uniform time grid (p->grid): certified on
+ * those times without resampling, every step with its own length. The
+ * 256-bit reference lies inside at 20,000 times (half at step midpoints,
+ * between the samples), and the radius is within 10x of the true error of
+ * the trajectory's interpolant. The routes that cannot step on a given
+ * grid refuse it. */
+static void test_rk4_grid(void)
+{
+    const double T = 10.0;
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_lognorm_info_t info;
+    dvc_lognorm_opts o;
+    fscratch fs;
+    ref_bridge ref;
+    check_rng rng = {4242};
+    double *xs, *tg, hmin = 1, hmax = 0;
+    long N = rk4_grid(&xs, &tg, T);
+    dvc_status st;
+    for (long i = 0; i < N; i++) hmin = fmin(hmin, tg[i + 1] - tg[i]), hmax = fmax(hmax, tg[i + 1] - tg[i]);
+    CHECK(hmin >= 4.9e-4 && hmax <= 2.01e-3 && hmax > 1.5 * hmin, "RK4 grid: steps %g to %g", hmin, hmax);
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    bridge_problem(p, &fs, "0", "1", "1", N, T);
+    p->grid = malloc((size_t)(N + 1) * sizeof(double));
+    REQUIRE(p->grid != NULL, "memory");
+    memcpy(p->grid, tg, (size_t)(N + 1) * sizeof(double));
+    dvc_dlvi_result_init(r);
+    dvc_lognorm_info_init(info);
+    REQUIRE(ref_bridge_init(&ref, "0", "1", T) == 0, "reference");
+    dvc_lognorm_opts_default(&o);
+    o.pieces = DVC_LOGNORM_PIECES_EXT;
+    /* routes that would ignore the grid refuse it, naming it */
+    st = dvc_lognorm_run(r, info, p, &o);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "'grid'"), "grid: theta predictor refuses (%d: %s)",
+          (int)st, dvc_error_message());
+    {
+        dvc_dlvi_opts d;
+        dvc_dlvi_opts_default(&d);
+        st = dvc_dlvi_run(r, p, &d);
+        CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "'grid'"), "grid: chen-wang refuses (%d: %s)",
+              (int)st, dvc_error_message());
+    }
+    dvc_error_reset();
+    CHECK(dvc_lognorm_certify(r, info, p, &o, xs, NULL) == DVC_OK, "RK4 grid: %s", dvc_error_message());
+    if (r->steps_done == N) {
+        dvc_ivec_t X;
+        dvc_tube_t tb;
+        mpfi_t t;
+        mpfr_t x1, x2, y, tt;
+        long bad = 0, badt = 0, k = 0;
+        double err = 0.0, radmax = 0.0;
+        dvc_ivec_init2(X, 2, 53);
+        dvc_tube_init(tb);
+        mpfi_init2(t, 53);
+        mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
+        CHECK(dvc_tube_from_result(tb, r, p->l, p->u) == DVC_OK && tb->t != NULL, "RK4 grid: tube with times");
+        for (long i = 0; i <= N; i++) {
+            CHECK(r->t[i] == tg[i], "RK4 grid: label %ld is the grid time", i);
+            if (r->t[i] != tg[i]) break;
+        }
+        for (long s = 0; s < 20000; s++) {
+            double td, sg, p1, p2;
+            long i;
+            if (s % 2) {
+                td = check_rng_unif(&rng, 0.0, T);
+            } else {
+                i = (s / 2) % N;
+                td = 0.5 * (tg[i] + tg[i + 1]);
+            }
+            /* the step of td (binary search) and the interpolant there */
+            {
+                long lo = 0, hi = N - 1;
+                while (lo < hi) {
+                    long mid = (lo + hi + 1) / 2;
+                    if (tg[mid] <= td) lo = mid;
+                    else hi = mid - 1;
+                }
+                i = lo;
+            }
+            sg = (td - tg[i]) / (tg[i + 1] - tg[i]);
+            p1 = (1 - sg) * xs[2 * i] + sg * xs[2 * i + 2];
+            p2 = (1 - sg) * xs[2 * i + 1] + sg * xs[2 * i + 3];
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            ref_bridge_eval(&ref, x1, x2, y, tt);
+            if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)) bad++;
+            if (dvc_tube_outer(X, tb, t, 0) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)) badt++;
+            err = fmax(err, fmax(fabs(mpfr_get_d(x1, MPFR_RNDN) - p1), fabs(mpfr_get_d(x2, MPFR_RNDN) - p2)));
+            k++;
+        }
+        for (long i = 1; i <= N; i++) radmax = fmax(radmax, mpfr_get_d(r->eps_x[i], MPFR_RNDU));
+        printf("RK4 on its own grid (bridge x0 = (0, 1), %ld steps of %.3g to %.3g, T = 10): max radius %.4e, "
+               "sup error of its interpolant %.4e, ratio %.2f; radius at T %.4e\n",
+               N, hmin, hmax, radmax, err, radmax / err, info->rad[N]);
+        CHECK(bad == 0 && badt == 0, "RK4 grid: %ld (tube: %ld) of %ld reference samples outside", bad, badt, k);
+        CHECK(err > 0 && radmax <= 10 * err, "RK4 grid: radius %g within 10x of the error %g", radmax, err);
+        dvc_ivec_clear(X);
+        dvc_tube_clear(tb);
+        mpfi_clear(t);
+        mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
+    }
+    ref_bridge_clear(&ref);
+    dvc_lognorm_info_clear(info);
+    dvc_dlvi_result_clear(r);
+    dvc_dlvi_problem_clear(p);
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+    free(xs);
+    free(tg);
+}
+
+/* A grid of the times i h with h = 2^-9 (exact binary numbers) is the
+ * uniform grid T/N: every step has the same exact length, so the bounds
+ * must be those of the run with N, bit for bit. A grid that alternates h
+ * and 2h (every third node of the first dropped) keeps the reference
+ * inside: each step gets exp(J h) of its own length (the cache is keyed by
+ * it). */
+static void test_grid_uniform(void)
+{
+    const long N = 2048;
+    const double h = 0x1p-9, T = N * h;
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r1, r2;
+    dvc_lognorm_info_t i1, i2;
+    dvc_lognorm_opts o;
+    fscratch fs;
+    ref_bridge ref;
+    long same = 1, M = 0, bad = 0;
+    double *g = malloc((size_t)(N + 1) * sizeof(double)), *xg = malloc((size_t)(2 * (N + 1)) * sizeof(double));
+    REQUIRE(g && xg, "memory");
+    mpfi_init2(fs.a, 53);
+    mpfi_init2(fs.b, 53);
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    bridge_problem(p, &fs, "0", "1", "1", N, T);
+    dvc_dlvi_result_init(r1);
+    dvc_dlvi_result_init(r2);
+    dvc_lognorm_info_init(i1);
+    dvc_lognorm_info_init(i2);
+    dvc_lognorm_opts_default(&o);
+    REQUIRE(dvc_lognorm_run(r1, i1, p, &o) == DVC_OK, "uniform run: %s", dvc_error_message());
+    for (long i = 0; i <= N; i++) g[i] = (double)i * h;
+    p->grid = g;
+    CHECK(dvc_lognorm_certify(r2, i2, p, &o, r1->x, r1->y) == DVC_OK, "grid i h: %s", dvc_error_message());
+    for (long i = 0; r2->steps_done == N && i <= N; i++)
+        if (!mpfr_equal_p(r1->eps_x[i], r2->eps_x[i]) || !mpfr_equal_p(r1->eps_y[i], r2->eps_y[i])) same = 0;
+    CHECK(r2->steps_done == N && same, "grid i h: the bounds of the uniform run");
+    /* every third node dropped: steps h, 2h alternate */
+    for (long i = 0; i <= N; i++)
+        if (i % 3 != 1 || i == N) {
+            g[M] = (double)i * h;
+            xg[2 * M] = r1->x[2 * i];
+            xg[2 * M + 1] = r1->x[2 * i + 1];
+            M++;
+        }
+    p->N = M - 1;
+    CHECK(dvc_lognorm_certify(r2, i2, p, &o, xg, NULL) == DVC_OK, "grid h, 2h: %s", dvc_error_message());
+    REQUIRE(ref_bridge_init(&ref, "0", "1", T) == 0, "reference");
+    if (r2->steps_done == M - 1) {
+        dvc_ivec_t X;
+        mpfi_t t;
+        mpfr_t x1, x2, y, tt;
+        check_rng rng = {99};
+        dvc_ivec_init2(X, 2, 53);
+        mpfi_init2(t, 53);
+        mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
+        for (long s = 0; s < 4000; s++) {
+            double td = check_rng_unif(&rng, 0.0, T);
+            mpfi_set_d(t, td);
+            mpfr_set_d(tt, td, MPFR_RNDN);
+            ref_bridge_eval(&ref, x1, x2, y, tt);
+            if (dvc_dlvi_tube_x(X, r2, t) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)) bad++;
+        }
+        CHECK(bad == 0, "grid h, 2h: %ld of 4000 reference samples outside", bad);
+        dvc_ivec_clear(X);
+        mpfi_clear(t);
+        mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
+    }
+    ref_bridge_clear(&ref);
+    free(xg);
+    dvc_lognorm_info_clear(i1);
+    dvc_lognorm_info_clear(i2);
+    dvc_dlvi_result_clear(r1);
+    dvc_dlvi_result_clear(r2);
+    dvc_dlvi_problem_clear(p); /* frees g */
+    mpfi_clear(fs.a);
+    mpfi_clear(fs.b);
+}
+
 typedef struct {
     long calls, bad;
     const dvc_dlvi_result_struct *r;
@@ -1292,6 +1515,8 @@ int main(int argc, char **argv)
     test_tfun_deriv();
     test_pounding_deriv();
     test_rk4_trajectory();
+    test_rk4_grid();
+    test_grid_uniform();
     test_sink();
     test_fast_path();
     test_hull();

@@ -149,6 +149,43 @@ static void test_grid(void)
           "rejected, %ld with a shorter last step", accepted, rejected, shortg);
 }
 
+/* Field 'grid': exact binary64 times (hexadecimal, exact decimals,
+ * integers) read as they are, N taken from them, h left 0; a decimal that
+ * is not a binary64 number, one ulp past T and a grid with h refused. */
+static void test_time_grid(void)
+{
+    dvc_dlvi_problem_t P;
+    json_t *j, *g;
+    dvc_status st;
+    static const double want[] = {0.0, 0x1.0624dd2f1a9fcp-10, 0.375, 0.5, 1.0};
+    dvc_dlvi_problem_init(P, 0, 0, 0);
+    j = bridge("1", NULL, 0);
+    g = json_pack("[s, s, s, s, i]", "0x0p+0", "0x1.0624dd2f1a9fcp-10", "0.375", "0x1p-1", 1);
+    json_object_set_new(j, "grid", g);
+    st = dvc_problem_from_json(P, NULL, j, "tg.json", NULL, 0);
+    CHECK(st == DVC_OK && P->grid && P->N == 4 && P->h == 0, "grid: %s", dvc_error_message());
+    for (long i = 0; st == DVC_OK && i <= 4; i++) CHECK(P->grid[i] == want[i], "grid entry %ld: %a", i + 1, P->grid[i]);
+    /* 0.001 is not a binary64 number (its nearest double is 0x1.0624dd2f1a9fcp-10) */
+    json_array_set_new(g, 1, json_string("0.001"));
+    st = dvc_problem_from_json(P, NULL, j, "tg.json", NULL, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "tg.json: field 'grid' entry 2: '0.001' is not a binary64"),
+          "0.001 refused: %s", dvc_error_message());
+    json_array_set_new(g, 1, json_string("0x1.0624dd2f1a9fcp-10"));
+    json_array_set_new(g, 4, json_string("0x1.0000000000001p+0"));
+    st = dvc_problem_from_json(P, NULL, j, "tg.json", NULL, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "entry 5: the grid ends at"), "one ulp past T: %s",
+          dvc_error_message());
+    json_array_set_new(g, 4, json_integer(1));
+    json_object_set_new(j, "N", json_integer(4));
+    st = dvc_problem_from_json(P, NULL, j, "tg.json", NULL, 0);
+    CHECK(st == DVC_OK && P->N == 4, "grid with an agreeing N: %s", dvc_error_message());
+    json_object_set_new(j, "h", json_string("0.25"));
+    st = dvc_problem_from_json(P, NULL, j, "tg.json", NULL, 0);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "'grid' and 'h'"), "grid with h: %s", dvc_error_message());
+    json_decref(j);
+    dvc_dlvi_problem_clear(P);
+}
+
 static void test_N_and_h(void)
 {
     dvc_dlvi_problem_t P;
@@ -474,6 +511,7 @@ int main(void)
     test_read_file();
     test_grid();
     test_N_and_h();
+    test_time_grid();
     test_rationals();
     test_digest();
     test_funs();

@@ -76,11 +76,13 @@ typedef struct {
     mpfr_prec_t prec_start;
     char retry_reason[512];
     /* Filled by dvc_cert_enclose_stream_route with a trajectory only: its
-     * samples, whether they were the grid, and the largest distance of the
-     * grid's interpolant from the samples (0 when they were). */
+     * samples, whether they were the uniform grid i T / N (else their times
+     * are the certificate's time grid), the certificate's T (the last
+     * sample used) and the samples after it (not used). */
     long from_samples;
     int from_uniform;
-    double from_dev;
+    double from_end;
+    long from_past;
 } dvc_cert_struct;
 typedef dvc_cert_struct dvc_cert_t[1];
 

@@ -85,12 +85,11 @@ dvc_cert_route dvc_cert_auto_route(const char *problem_path);
 
 /* dvc_cert_enclose_stream by the route of ro (NULL: chen-wang, no
  * sharpening), without precision retries. For a trajectory, the certificate's
- * grid is the trajectory's times when they are uniform (t_j = j T / M to a
- * relative 1e-9), else min(4 M, ceil(T / shortest step)) uniform steps with
- * the trajectory's interpolant at the grid points (c->from_uniform,
- * c->from_samples and c->from_dev, the largest distance between the two
- * interpolants at the samples, tell which); the embedded problem then
- * states that N. Bad trajectories are DVC_ERR_INPUT naming the file and the
+ * grid is the trajectory's own times: when they are uniform (t_j = j T / M to
+ * a relative 1e-9) the embedded problem states N = M; otherwise it states
+ * them as its time grid ('grid', up to the first sample >= T (1 - 1e-9),
+ * which becomes its T; c->from_uniform, c->from_samples, c->from_end and
+ * c->from_past tell which); the samples are used as they are. Bad trajectories are DVC_ERR_INPUT naming the file and the
  * line; nothing is left at out_path on failure. out_path NULL: a dry run,
  * nothing written; c receives the header and the claims (the summary's
  * bounds), as with a file. */

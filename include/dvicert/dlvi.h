@@ -38,6 +38,12 @@ typedef struct {
      * [(N-1) h, T] is shorter, of length in (0, h]; T must then be a
      * binary number (a point interval) with (N-1) h < T <= N h. */
     double h;
+    /* NULL, or N + 1 binary64 times 0 = grid[0] < ... < grid[N] = T (T a
+     * point interval), owned (malloc'd; dvc_dlvi_problem_clear frees it):
+     * the steps [grid[i], grid[i+1]], each bound with its own length
+     * (h must then be 0). Only the lognorm route with a stored predictor
+     * (dvc_lognorm_certify) certifies on such a grid; the others refuse. */
+    double *grid;
     mpfi_t theta;            /* in [0, 1] */
     mpfr_prec_t prec;
 } dvc_dlvi_problem_struct;
@@ -140,6 +146,8 @@ typedef struct {
     /* summary */
     mpfi_t h, T, theta;        /* h: the step (with hgrid > 0, [hgrid, hgrid]) */
     double hgrid;              /* the problem's h: 0 (uniform grid) or > 0 (last step shorter) */
+    double *tgrid;             /* NULL, or a copy (owned) of the problem's N + 1 grid times:
+                                  t_i = tgrid[i] exactly; h then encloses every step length */
     mpfr_t beta_lo, beta_hi;    /* bounds of beta_M (hi is the one used) */
     mpfr_t normA, normB, normQ; /* upper bounds */
     mpfr_t L;                   /* ||A|| + beta ||B|| ||Q||, rounded up */

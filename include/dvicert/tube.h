@@ -99,6 +99,8 @@ dvc_status dvc_tube_alloc_window(dvc_tube_t tb, long n, long m, long N, const mp
 /* Grid times t_0 < ... < t_N (N + 1 numbers, copied exactly; T becomes t_N).
  * Without it t_i = i T / N. DVC_ERR_INPUT unless strictly increasing. */
 dvc_status dvc_tube_set_times(dvc_tube_t tb, const mpfr_t *t);
+/* The same from N + 1 binary64 times (a DLVI problem's time grid). */
+dvc_status dvc_tube_set_times_d(dvc_tube_t tb, const double *t);
 /* Make tb an enclosure tube: allocates xg ((N+1) x n) and xs (N x n) at the
  * tube's precision, [0, 0] until the filler sets them. */
 dvc_status dvc_tube_set_boxes(dvc_tube_t tb);

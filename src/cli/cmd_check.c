@@ -269,6 +269,16 @@ static int run(const dvc_cli_args *a)
             double q = mpfr_get_d(&tr->t[s]->right, MPFR_RNDU) / T * (double)c->N;
             k.order[s] = s;
             k.need[s] = !(q < (double)c->N) ? c->N : (long)ceil(q) + 1;
+            if (c->tube->t) {
+                /* given grid times: the first one past the sample's */
+                long lo = 0, hi = c->N + 1;
+                while (lo < hi) {
+                    long mid = (lo + hi) / 2;
+                    if (mpfr_cmp(c->tube->t[mid], &tr->t[s]->right) > 0) hi = mid;
+                    else lo = mid + 1;
+                }
+                k.need[s] = lo < 1 ? 1 : lo;
+            }
             if (k.need[s] > c->N) k.need[s] = c->N;
         }
         sort_tr = tr;

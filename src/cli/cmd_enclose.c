@@ -526,6 +526,16 @@ static int run(const dvc_cli_args *a)
                     c->tube->hgrid, T, c->N, hl);
             fprintf(rep, "certified: %ld steps of h = %.6g (the last %.6g), n = %ld, m = %ld, %ld bits\n",
                     c->N, c->tube->hgrid, hl, c->n, c->m, (long)c->prec);
+        } else if (c->tube->t) {
+            /* the problem's time grid (a trajectory's own times) */
+            double hmin = INFINITY, hmax = 0;
+            for (long i = 0; i < c->N; i++) {
+                double a = mpfr_get_d(c->tube->t[i], MPFR_RNDN), b = mpfr_get_d(c->tube->t[i + 1], MPFR_RNDN);
+                hmin = fmin(hmin, b - a);
+                hmax = fmax(hmax, b - a);
+            }
+            fprintf(rep, "certified: %ld steps on the time grid (steps %.6g to %.6g), n = %ld, m = %ld, %ld bits\n",
+                    c->N, hmin, hmax, c->n, c->m, (long)c->prec);
         } else {
             fprintf(rep, "certified: %ld steps of h = T/%ld, n = %ld, m = %ld, %ld bits\n", c->N, c->N, c->n,
                     c->m, (long)c->prec);
@@ -553,9 +563,9 @@ static int run(const dvc_cli_args *a)
                 if (c->from_uniform)
                     fprintf(rep, "trajectory: %ld samples, the grid itself\n", c->from_samples);
                 else
-                    fprintf(rep, "trajectory: %ld samples on a non-uniform grid, resampled to %ld steps; the "
-                            "grid's interpolant is within %.3g of the samples (add it for the trajectory's "
-                            "own error)\n", c->from_samples, c->N, c->from_dev);
+                    fprintf(rep, "trajectory: %ld samples, not uniform: their own times are the certificate's "
+                            "time grid, [0, %.17g]%s\n", c->from_samples, c->from_end,
+                            c->from_past > 0 ? " (later samples not used)" : "");
             }
         } else {
             fprintf(rep, "L <= %s, h_max >= %s\n", dvc_cert_claim_text(s, "L_upper"),

@@ -146,6 +146,10 @@ static void grid_and_scale(const dvc_cert_t c)
                T - (double)(c->N - 1) * c->tube->hgrid);
         if (*lo && *hi) printf(" (in [%s, %s])", lo, hi);
         printf("; t_i = i h, t_N = T\n");
+    } else if (c->tube->t) {
+        /* the problem's time grid (a trajectory's own times) */
+        printf("grid: %ld steps on the problem's time grid, of length %s to %s\n", c->N,
+               dvc_cert_claim_text(&c->method, "h_lo"), dvc_cert_claim_text(&c->method, "h_hi"));
     }
     for (long j = 0; j < c->n; j++)
         if (dvc_tube_x_scale(c->tube, j) != 1) scaled = 1;

@@ -244,8 +244,14 @@ void dvc_dlvi_ws_clear_(ws_t *w);
 /* DVC_ERR_INPUT naming the field for a problem the engine cannot take. */
 dvc_status dvc_dlvi_validate_(const dvc_dlvi_problem_struct *p);
 /* Grid time t_i into t: i h for the uniform step h = T/N (the caller's
- * enclosure), or, when p->h > 0, i p->h for i < N and T for i = N. */
+ * enclosure), or, when p->h > 0, i p->h for i < N and T for i = N, or
+ * p->grid[i]. */
 void dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, long i);
+/* DVC_ERR_INPUT naming 'grid' and the route when p has a time grid (a
+ * route that cannot step on it). */
+dvc_status dvc_dlvi_grid_refuse_(const dvc_dlvi_problem_struct *p, const char *route);
+/* p->grid: the length grid[i+1] - grid[i] of step i, enclosed. */
+void dvc_dlvi_step_len_(mpfi_t h, const dvc_dlvi_problem_struct *p, long i);
 /* p->h > 0: the length T - (N-1) h of the last step, enclosed. */
 void dvc_dlvi_hlast_(mpfi_t out, const dvc_dlvi_problem_struct *p);
 /* Before the shorter last step: the step length, its constants and the

@@ -83,7 +83,11 @@ typedef struct {
         mpfr_t rho2;       /* e^{||J|| (h + d)} ||J||^2 d^3 / 3, d = h/(2K) */
         double *Pd;        /* binary64 copies (fast path): Phi, Phim, Phik, each lo then hi */
         double rho_d, rho2_d;
+        double hk[2];      /* the step length it was made for (w->hk) */
     } lc[LN_CACHE];
+    /* on a time grid: this step's length t_{i+1} - t_i exactly, as
+     * s + e (TwoSum); {0, 0} otherwise */
+    double hk[2];
     long nlc, lc_next;
     /* binary64 path at 53 bits (lognorm_fast.c): fdef when this step's
      * defect data are in the double arrays, fmp when av/rp hold them */
@@ -616,6 +620,35 @@ static void defect_mpfi(lws *w)
     w->fmp = 1;
 }
 
+/* A time grid: r keeps a copy of it, w->h the hull of the step lengths
+ * (the summary's h; every step then sets its own). */
+static dvc_status grid_setup(lws *w, dvc_dlvi_result_t r, const dvc_dlvi_problem_struct *p)
+{
+    r->tgrid = malloc((size_t)(p->N + 1) * sizeof *r->tgrid);
+    if (!r->tgrid) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld grid times", p->N + 1);
+    memcpy(r->tgrid, p->grid, (size_t)(p->N + 1) * sizeof *r->tgrid);
+    dvc_dlvi_step_len_(w->h, p, 0);
+    for (long i = 1; i < p->N; i++) {
+        dvc_dlvi_step_len_(w->u, p, i);
+        mpfi_union(w->h, w->h, w->u);
+    }
+    return DVC_OK;
+}
+
+/* Step i of a time grid: its own length in w->h, and the exact length as
+ * the key of the exp(J h) cache (TwoSum, round to nearest: s + e = b - a
+ * exactly; w->h is the outward rounding of that number, so equal keys give
+ * equal enclosures). */
+static dvc_status grid_step(lws *w, long i)
+{
+    volatile double a = w->p->grid[i], b = w->p->grid[i + 1], s = b - a, yv = s - b, xv = s - yv;
+    w->hk[0] = s;
+    w->hk[1] = (b - xv) + (-a - yv);
+    dvc_dlvi_step_len_(w->h, w->p, i);
+    if (!dvc_ival_is_pos(w->h)) return dvc_error(DVC_NOT_CERTIFIED, "the step's length is not proven > 0");
+    return DVC_OK;
+}
+
 /* Setup: validation, result arrays, P proof, beta, Jacobians, norm. */
 static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_struct *p,
                         const dvc_lognorm_opts *o)
@@ -642,6 +675,9 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     if ((st = dvc_dlvi_result_set_ybox(r, p)) != DVC_OK) return st;
     mpfi_set(r->T, p->T);
     if (p->h > 0) mpfi_set_d(w->h, p->h);
+    else if (p->grid) {
+        if ((st = grid_setup(w, r, p)) != DVC_OK) return st;
+    }
     else mpfi_div_si(w->h, p->T, N);
     mpfi_set(r->h, w->h);
     r->hgrid = p->h;
@@ -1373,7 +1409,7 @@ static long lohner_cache(lws *w, long pat)
     mpfr_t nJ;
     int ok;
     for (c = 0; c < w->nlc; c++)
-        if (w->lc[c].pat == pat) return c;
+        if (w->lc[c].pat == pat && w->lc[c].hk[0] == w->hk[0] && w->lc[c].hk[1] == w->hk[1]) return c;
     if (w->nlc < LN_CACHE) {
         c = w->nlc++;
         dvc_imat_init2(w->lc[c].Phi, n, n, w->prec);
@@ -1440,6 +1476,8 @@ static long lohner_cache(lws *w, long pat)
     mpfr_div_ui(w->lc[c].rho, w->lc[c].rho, 12, MPFR_RNDU);
     mpfr_clear(nJ);
     w->lc[c].pat = pat;
+    w->lc[c].hk[0] = w->hk[0];
+    w->lc[c].hk[1] = w->hk[1];
     if (w->fast) {
         /* binary64 copies (exact at 53 bits) for lohner_step */
         long nn = n * n;
@@ -1612,6 +1650,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
     dvc_lognorm_info_struct *info = w->info;
     const dvc_lognorm_opts *o = w->o;
     dvc_status st;
+    if (w->p->grid && (st = grid_step(w, i)) != DVC_OK) return st;
     if (w->p->h > 0 && i + 1 == w->N) {
         /* the shorter last step: its own length in every bound (docs/lognorm.md
          * section 12); the exp(J h) cache was made for h */

@@ -201,6 +201,7 @@ static dvc_status pred_open(ws_t *w, const dvc_dlvi_problem_struct *p)
     mpfi_t h;
     dvc_dlvi_ws_zero_(w);
     if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
+    if ((st = dvc_dlvi_grid_refuse_(p, "the theta and Heun predictors")) != DVC_OK) return st;
     w->p = p;
     w->n = p->n;
     w->m = p->m;

@@ -237,14 +237,45 @@ dvc_status dvc_dlvi_validate_(const dvc_dlvi_problem_struct *p)
                              "with a shorter last step needs (N-1) h < T <= N h", p->h, p->N,
                              mpfr_get_d(&p->T->left, MPFR_RNDN));
     }
+    if (p->grid) {
+        /* exact binary64 times 0 = t_0 < ... < t_N = T */
+        if (p->h != 0) return dvc_error(DVC_ERR_INPUT, "dlvi: a time grid and a step h exclude each other");
+        if (p->grid[0] != 0.0)
+            return dvc_error(DVC_ERR_INPUT, "dlvi: grid entry 1 is %.17g, the grid must start at 0", p->grid[0]);
+        for (long i = 1; i <= p->N; i++)
+            if (!isfinite(p->grid[i]) || !(p->grid[i] > p->grid[i - 1]))
+                return dvc_error(DVC_ERR_INPUT, "dlvi: grid entry %ld (%.17g) is not finite and above the "
+                                 "previous one (%.17g)", i + 1, p->grid[i], p->grid[i - 1]);
+        if (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, p->grid[p->N]) != 0)
+            return dvc_error(DVC_ERR_INPUT, "dlvi: the grid ends at %.17g, not exactly at T = %.17g", p->grid[p->N],
+                             mpfr_get_d(&p->T->left, MPFR_RNDN));
+    }
     if (!dvc_ival_is_valid(p->theta) || !dvc_ival_is_nonneg(p->theta) ||
         mpfr_cmp_ui(&p->theta->right, 1) > 0)
         return dvc_error(DVC_ERR_INPUT, "dlvi: theta must lie in [0, 1]");
     return DVC_OK;
 }
 
+dvc_status dvc_dlvi_grid_refuse_(const dvc_dlvi_problem_struct *p, const char *route)
+{
+    if (!p->grid) return DVC_OK;
+    return dvc_error(DVC_ERR_INPUT, "dlvi: field 'grid': refused by %s, which needs a uniform grid (N or h); a grid "
+                     "of given times is certified only by the lognorm route with a stored predictor "
+                     "(enclose --from TRAJ.csv)", route);
+}
+
+void dvc_dlvi_step_len_(mpfi_t h, const dvc_dlvi_problem_struct *p, long i)
+{
+    mpfi_set_d(h, p->grid[i + 1]);
+    mpfi_sub_d(h, h, p->grid[i]);
+}
+
 void dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, long i)
 {
+    if (p->grid) {
+        mpfi_set_d(t, p->grid[i]);
+        return;
+    }
     if (p->h > 0) {
         if (i >= p->N) {
             mpfi_set(t, p->T);
@@ -381,6 +412,7 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     mpfr_prec_t prec;
     dvc_dlvi_ws_zero_(w);
     if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
+    if ((st = dvc_dlvi_grid_refuse_(p, "the chen-wang route (Algorithm 4.2)")) != DVC_OK) return st;
     prec = o->prec > 0 ? o->prec : (p->prec > 0 ? p->prec : DVC_DEFAULT_PREC);
     w->p = p;
     w->o = o;

@@ -61,6 +61,7 @@ void dvc_dlvi_problem_clear(dvc_dlvi_problem_t p)
     dvc_ivec_clear(p->x0);
     mpfi_clear(p->T);
     mpfi_clear(p->theta);
+    free(p->grid);
     memset(p, 0, sizeof *p);
 }
 
@@ -121,6 +122,8 @@ static void free_arrays(dvc_dlvi_result_t r)
     free(r->delta);
     free(r->beta_step);
     free(r->ry);
+    free(r->tgrid); /* a run on another grid must not keep it */
+    r->tgrid = NULL;
     r->t = r->x = r->y = NULL;
     r->Lx = r->Lf = r->Lg = r->delta = r->beta_step = r->ry = NULL;
     r->yhat = NULL;

@@ -486,6 +486,8 @@ static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, 
         c->N = p->N;
         st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, p->T, c->prec, window);
         c->tube->hgrid = p->h; /* 0, or a shorter last step */
+        /* or the problem's time grid */
+        if (st == DVC_OK && p->grid) st = dvc_tube_set_times_d(c->tube, p->grid);
         /* the admissible box of y: [l.lo, u.hi] */
         if (st == DVC_OK) st = dvc_tube_set_ybox(c->tube, p->l, p->u);
     }
@@ -950,6 +952,7 @@ static dvc_status wr_head(wr_t *w)
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
     c->tube->hgrid = w->p->h;
+    if (w->p->grid && (st = dvc_tube_set_times_d(c->tube, w->p->grid)) != DVC_OK) return st;
     if ((st = dvc_cert_scale_tube_(c->tube, w->e)) != DVC_OK) return st;
     if (w->route == 1)
         st = dvc_cert_lognorm_method_claims_(&c->method, w->p, w->r, w->info, w->pieces, w->pred);
@@ -1078,6 +1081,47 @@ static dvc_status wr_tail(wr_t *w)
     return DVC_OK;
 }
 
+/* A non-uniform trajectory's times as the problem's time grid: p takes
+ * them (and T = their last one, exact), the embedded copy states them in
+ * C99 hexadecimal ('grid', no N) and that T. */
+static dvc_status from_grid(dvc_dlvi_problem_t p, json_t *resolved, dvc_traj_from *tf)
+{
+    json_t *arr = json_array();
+    char hx[40];
+    int fail = arr == NULL;
+    for (long i = 0; !fail && i <= tf->N; i++) {
+        dvc_hex_write_(hx, tf->grid[i]);
+        fail = json_array_append_new(arr, json_string(hx)) != 0;
+    }
+    if (!fail && (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
+        /* the trajectory ends a little before or after T (or T is a
+         * decimal, only an interval): the certificate covers [0, its last
+         * time] and says so */
+        mpfr_prec_t pr = mpfi_get_prec(p->T);
+        char dec[1200];
+        int ex;
+        mpfi_set_prec(p->T, pr < 53 ? 53 : pr);
+        mpfi_set_d(p->T, tf->end);
+        /* its exact decimal expansion (a decimal string is read exactly;
+         * a JSON real only as an interval around it) */
+        frexp(tf->end, &ex);
+        snprintf(dec, sizeof dec, "%.*f", ex < 53 ? 53 - ex : 0, tf->end);
+        if (strchr(dec, '.')) {
+            size_t l = strlen(dec);
+            while (dec[l - 1] == '0') dec[--l] = '\0';
+            if (dec[l - 1] == '.') dec[--l] = '\0';
+        }
+        fail = json_object_set_new(resolved, "T", json_string(dec)) != 0;
+    }
+    json_object_del(resolved, "N");
+    if (fail) json_decref(arr);
+    if (fail || json_object_set_new(resolved, "grid", arr) != 0)
+        return dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
+    p->grid = tf->grid;
+    tf->grid = NULL;
+    return DVC_OK;
+}
+
 /* One attempt at precision prec (0: the file's). The steps go to w (a
  * streamed file, or nowhere on a dry run) or, with w == NULL, stay in memory
  * and become the certificate through dvc_cert_from_result. */
@@ -1110,7 +1154,9 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
                          "bits (verify recomputes at that precision)", problem_path, (long)*used,
                          DVC_CERT_PREC_MAX);
     }
-    if (w && w->N > 0) {
+    if (w && w->N > 0 && p->grid)
+        st = dvc_error(DVC_ERR_INPUT, "%s: field 'grid': refused by --radius, which chooses N", problem_path);
+    else if (w && w->N > 0) {
         /* another grid than the file's: the copy states it (and no h), so
          * that verify rebuilds the same grid */
         p->N = w->N;
@@ -1180,7 +1226,8 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
         w->info = info;
         if (w->from) {
             /* the trajectory's grid becomes the problem's: N in the embedded
-             * copy, so that verify rebuilds the same grid */
+             * copy when it is uniform, else its times ('grid', and T its
+             * last one), so that verify rebuilds the same grid */
             double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
             st = dvc_traj_from_read(&tf, w->from, p->n, T);
             if (st == DVC_OK) st = dvc_traj_from_grid(&tf, T);
@@ -1189,14 +1236,21 @@ static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mp
             if (st == DVC_OK) {
                 p->N = tf.N;
                 p->h = 0;
+                free(p->grid);
+                p->grid = NULL;
                 json_object_del(resolved, "h");
-                json_object_set_new(resolved, "N", json_integer((json_int_t)tf.N));
+                json_object_del(resolved, "grid");
+                if (tf.grid) st = from_grid(p, resolved, &tf);
+                else json_object_set_new(resolved, "N", json_integer((json_int_t)tf.N));
+            }
+            if (st == DVC_OK) {
                 free(c->problem_json);
                 c->problem_json = json_dumps(resolved, JSON_COMPACT | JSON_PRESERVE_ORDER);
                 if (!c->problem_json) st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
                 c->from_uniform = tf.uniform;
                 c->from_samples = tf.ns;
-                c->from_dev = tf.dev;
+                c->from_end = tf.end;
+                c->from_past = tf.past;
             }
             if (st == DVC_OK) st = dvc_lognorm_certify(r, info, p, &lo, tf.xs, NULL);
         } else {

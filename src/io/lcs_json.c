@@ -149,7 +149,11 @@ static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_p
     const json_t *uc = json_object_get(prob, "constants"), *sn = json_object_get(prob, "state_names");
     const json_t *jf = json_object_get(prob, "f"), *jg = json_object_get(prob, "g");
     char name[64], term[160];
-    char **h = calloc((size_t)m, sizeof *h);
+    char **h;
+    if (p->grid)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'grid': refused by the ideal-contact route (M = 0), "
+                         "which chooses its own steps; give N or h", file);
+    h = calloc((size_t)m, sizeof *h);
     size_t *hlen = calloc((size_t)m, sizeof *hlen);
     json_t **fm = calloc((size_t)m, sizeof *fm);
     if (!h || !hlen || !fm) {

@@ -6,6 +6,7 @@
 #include "dvicert/certio.h"
 #include "dvicert/files.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -23,7 +24,7 @@
 
 /* Keys a problem file may hold; anything else is most likely a typo. */
 static const char *const known_keys[] = {
-    "A", "B", "Q", "M", "l", "u", "x0", "f", "g", "T", "h", "N", "theta", "prec",
+    "A", "B", "Q", "M", "l", "u", "x0", "f", "g", "T", "h", "N", "grid", "theta", "prec",
     "constants", "name", "description", "comment", "units", "state_names", "output_names",
     NULL,
 };
@@ -169,18 +170,112 @@ static dvc_status read_consts_at(ctx_t *c, const json_t *obj)
  * engine uses h = T/N. Otherwise h does not divide T: the step is the
  * largest binary64 number <= h, N = ceil(T/h) and the last step
  * [(N-1) h, T] is shorter (p->h; docs/formats.md "Time grid"). */
+/* One time of field 'grid' (entry k, 1-based): a string holding a C99
+ * hexadecimal number or a decimal that is a binary64 number exactly, or a
+ * JSON integer. */
+static dvc_status grid_time(double *out, const json_t *e, long k, ctx_t *c)
+{
+    if (json_is_integer(e)) {
+        json_int_t v = json_integer_value(e);
+        *out = (double)v;
+        if ((json_int_t)*out != v || v > ((json_int_t)1 << 53) || v < -((json_int_t)1 << 53))
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'grid' entry %ld: %lld is not a binary64 number",
+                             c->file, k, (long long)v);
+        return DVC_OK;
+    }
+    if (!json_is_string(e))
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'grid' entry %ld: write each time as a string, C99 "
+                         "hexadecimal (\"0x1.8p-1\") or a decimal that is a binary64 number exactly "
+                         "(\"0.75\"): the decimal text of a JSON real is not kept, so it cannot be checked",
+                         c->file, k);
+    {
+        const char *str = json_string_value(e);
+        char *end = NULL;
+        mpfr_t x;
+        int tern, ok;
+        mpfr_init2(x, 53);
+        tern = str[0] != '\0' && !isspace((unsigned char)str[0]) ? mpfr_strtofr(x, str, &end, 0, MPFR_RNDN) : 0;
+        ok = end != NULL && end != str && *end == '\0';
+        if (ok && !mpfr_number_p(x)) {
+            mpfr_clear(x);
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'grid' entry %ld: '%s' is not a finite number", c->file,
+                             k, str);
+        }
+        *out = ok ? mpfr_get_d(x, MPFR_RNDN) : 0.0;
+        if (ok && (tern != 0 || !isfinite(*out) || mpfr_cmp_d(x, *out) != 0)) {
+            mpfr_clear(x);
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'grid' entry %ld: '%s' is not a binary64 number "
+                             "(grid times are exact: write the binary64 time you mean, e.g. in C99 "
+                             "hexadecimal, %%a)", c->file, k, str);
+        }
+        mpfr_clear(x);
+        if (!ok)
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'grid' entry %ld: '%s' is not a number (C99 "
+                             "hexadecimal or decimal)", c->file, k, str);
+    }
+    return DVC_OK;
+}
+
+/* Field 'grid': the times 0 = t_0 < ... < t_N = T, exact binary64
+ * numbers (docs/formats.md "Time grid"); N from it, no h. */
+static dvc_status read_time_grid(dvc_dlvi_problem_t p, const json_t *jg, const json_t *jN, const json_t *jh,
+                                 ctx_t *c)
+{
+    long len;
+    dvc_status st = DVC_OK;
+    if (jh != NULL)
+        return dvc_error(DVC_ERR_INPUT, "%s: fields 'grid' and 'h' exclude each other (the grid gives "
+                         "every step)", c->file);
+    if (!json_is_array(jg) || json_array_size(jg) < 2 || json_array_size(jg) > (size_t)DVC_DLVI_N_MAX + 1)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'grid' must be an array of 2 to 1e8 + 1 times",
+                         c->file);
+    len = (long)json_array_size(jg);
+    if (jN != NULL && (!json_is_integer(jN) || json_integer_value(jN) != len - 1))
+        return dvc_error(DVC_ERR_INPUT, "%s: fields 'grid' and 'N' disagree: the grid has %ld steps", c->file,
+                         len - 1);
+    if (!mpfr_equal_p(&p->T->left, &p->T->right))
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'grid' needs field 'T' to be a binary number (T is a "
+                         "decimal such as \"0.1\", known only as an interval, and the last grid time "
+                         "must be T exactly)", c->file);
+    free(p->grid);
+    p->grid = malloc((size_t)len * sizeof *p->grid);
+    if (!p->grid) return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid times", len);
+    for (long k = 0; k < len && st == DVC_OK; k++) {
+        st = grid_time(&p->grid[k], json_array_get(jg, (size_t)k), k + 1, c);
+        if (st != DVC_OK) break;
+        if (k == 0 && p->grid[0] != 0.0)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'grid' entry 1: the grid must start at 0, got %.17g",
+                           c->file, p->grid[0]);
+        else if (k > 0 && !(p->grid[k] > p->grid[k - 1]))
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'grid' entry %ld: %.17g is not above entry %ld (%.17g): "
+                           "times must increase strictly", c->file, k + 1, p->grid[k], k, p->grid[k - 1]);
+    }
+    if (st == DVC_OK && mpfr_cmp_d(&p->T->left, p->grid[len - 1]) != 0)
+        st = dvc_error(DVC_ERR_INPUT, "%s: field 'grid' entry %ld: the grid ends at %.17g, not at T = %.17g",
+                       c->file, len, p->grid[len - 1], mpfr_get_d(&p->T->left, MPFR_RNDN));
+    if (st != DVC_OK) {
+        free(p->grid);
+        p->grid = NULL;
+        return st;
+    }
+    p->N = len - 1;
+    return DVC_OK;
+}
+
 static dvc_status read_grid(dvc_dlvi_problem_t p, const json_t *obj, ctx_t *c)
 {
     dvc_status st = read_scalar(p->T, obj, "T", c);
     const json_t *jN = json_object_get(obj, "N");
     const json_t *jh = json_object_get(obj, "h");
+    const json_t *jg = json_object_get(obj, "grid");
     if (st != DVC_OK) return st;
     p->h = 0; /* the uniform grid unless h does not divide T */
     if (!dvc_ival_is_pos(p->T))
         return dvc_error(DVC_ERR_INPUT, "%s: field 'T' must be > 0", c->file);
+    if (jg != NULL) return read_time_grid(p, jg, jN, jh, c);
     if (jN == NULL && jh == NULL)
-        return dvc_error(DVC_ERR_INPUT, "%s: missing field 'h' (step size) or 'N' (number of steps)",
-                         c->file);
+        return dvc_error(DVC_ERR_INPUT, "%s: missing field 'h' (step size), 'N' (number of steps) or "
+                         "'grid' (the times)", c->file);
     if (jN != NULL) {
         if (!json_is_integer(jN) || json_integer_value(jN) < 1 ||
             json_integer_value(jN) > DVC_DLVI_N_MAX)

@@ -38,6 +38,7 @@ void dvc_traj_from_clear(dvc_traj_from *tf)
     free(tf->t);
     free(tf->x);
     free(tf->xs);
+    free(tf->grid);
     memset(tf, 0, sizeof *tf);
 }
 
@@ -152,62 +153,30 @@ dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, doubl
     return st;
 }
 
-/* p(t) of the samples (linear between them), t in [0, t_last]; k: a hint
- * (the segment of the last call), updated. */
-static void interp(const dvc_traj_from *tf, double t, long *k, double *out)
-{
-    long j = *k;
-    while (j + 2 < tf->ns && tf->t[j + 1] < t) j++;
-    *k = j;
-    {
-        double a = tf->t[j], b = tf->t[j + 1], s = (t - a) / (b - a);
-        if (s < 0) s = 0;
-        if (s > 1) s = 1;
-        for (long c = 0; c < tf->n; c++) out[c] = (1 - s) * tf->x[j * tf->n + c] + s * tf->x[(j + 1) * tf->n + c];
-    }
-}
-
 dvc_status dvc_traj_from_grid(dvc_traj_from *tf, double T)
 {
-    long M = tf->ns - 1, N, n = tf->n, k = 0;
-    double hmin = INFINITY, dev = 0;
+    long M = tf->ns - 1, n = tf->n, K = 0;
     int uniform = 1;
-    for (long j = 0; j < M; j++) hmin = fmin(hmin, tf->t[j + 1] - tf->t[j]);
     /* uniform: t_j = j T / M to a relative 1e-9 (decimal times of i h) */
     for (long j = 0; j <= M && uniform; j++)
         if (fabs(tf->t[j] - T * (double)j / (double)M) > 1e-9 * T) uniform = 0;
-    if (uniform) {
-        N = M;
-    } else {
-        N = (long)ceil(T / hmin);
-        if (N > 4 * M) N = 4 * M;
-        if (N < M) N = M;
-    }
-    tf->N = N;
     tf->uniform = uniform;
-    tf->xs = malloc((size_t)((N + 1) * n) * sizeof *tf->xs);
-    if (!tf->xs) return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid points", N + 1);
-    for (long i = 0; i <= N; i++) {
-        if (uniform) memcpy(tf->xs + i * n, tf->x + i * n, (size_t)n * sizeof *tf->xs);
-        else interp(tf, T * (double)i / (double)N, &k, tf->xs + i * n);
+    if (uniform) {
+        tf->N = M;
+        tf->end = T;
+    } else {
+        /* the trajectory's own times up to the first one at or past T (to
+         * a relative 1e-9, as read): they are the certificate's grid */
+        while (K < M && !(tf->t[K] >= T * (1 - 1e-9))) K++;
+        tf->N = K;
+        tf->end = tf->t[K];
+        tf->grid = malloc((size_t)(K + 1) * sizeof *tf->grid);
+        if (!tf->grid) return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid times", K + 1);
+        memcpy(tf->grid, tf->t, (size_t)(K + 1) * sizeof *tf->grid);
     }
-    /* how far the grid's interpolant is from the trajectory's at the
-     * trajectory's samples (0 on a uniform trajectory); informative */
-    if (!uniform) {
-        double *v = malloc((size_t)n * sizeof *v);
-        if (!v) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-        for (long j = 0; j <= M; j++) {
-            double t = fmin(tf->t[j], T), s;
-            long i = (long)floor(t / T * (double)N);
-            if (i >= N) i = N - 1;
-            s = t * (double)N / T - (double)i;
-            for (long c = 0; c < n; c++) {
-                v[c] = (1 - s) * tf->xs[i * n + c] + s * tf->xs[(i + 1) * n + c];
-                dev = fmax(dev, fabs(v[c] - tf->x[j * n + c]));
-            }
-        }
-        free(v);
-    }
-    tf->dev = dev;
+    tf->past = M - tf->N;
+    tf->xs = malloc((size_t)((tf->N + 1) * n) * sizeof *tf->xs);
+    if (!tf->xs) return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid points", tf->N + 1);
+    memcpy(tf->xs, tf->x, (size_t)((tf->N + 1) * n) * sizeof *tf->xs);
     return DVC_OK;
 }

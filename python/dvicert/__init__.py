@@ -133,7 +133,7 @@ def _dptr(a):
 
 # The keys of a problem file (docs/formats.md, "DLVI problem files").
 _REQUIRED = ("A", "B", "Q", "M", "l", "u", "x0", "T")
-_KNOWN = set(_REQUIRED) | {"h", "N", "theta", "f", "g", "prec", "constants", "name",
+_KNOWN = set(_REQUIRED) | {"h", "N", "grid", "theta", "f", "g", "prec", "constants", "name",
                            "description", "comment", "units", "state_names", "output_names"}
 _FREE = {"name", "description", "comment", "units", "state_names", "output_names"}
 
@@ -196,6 +196,29 @@ def _functions(v, where):
     return out
 
 
+def _grid(v, where):
+    """An explicit time grid: exact binary64 times (floats as C99 hex, so
+    nothing is rounded on the way; integers and strings as given)."""
+    if isinstance(v, np.ndarray):
+        v = v.tolist()
+    if not isinstance(v, (list, tuple)):
+        raise InputError("%s: expected a list of times, got %s" % (where, type(v).__name__))
+    out = []
+    for i, e in enumerate(v):
+        w = "%s[%d]" % (where, i)
+        if isinstance(e, (bool, np.bool_)):
+            raise InputError("%s: a boolean is not a time" % w)
+        if isinstance(e, str):
+            out.append(e)
+        elif isinstance(e, numbers.Integral):
+            out.append(int(e))
+        elif isinstance(e, numbers.Real) and math.isfinite(float(e)):
+            out.append(float(e).hex())
+        else:
+            raise InputError("%s: expected a finite time, got %r" % (w, e))
+    return out
+
+
 def problem_json(problem):
     """The problem dict as the JSON text of a problem file (docs/formats.md).
 
@@ -207,8 +230,8 @@ def problem_json(problem):
     for k in _REQUIRED:
         if k not in problem:
             raise InputError("problem: missing key '%s'" % k)
-    if "h" not in problem and "N" not in problem:
-        raise InputError("problem: missing key 'N' or 'h' (the time grid)")
+    if "h" not in problem and "N" not in problem and "grid" not in problem:
+        raise InputError("problem: missing key 'N', 'h' or 'grid' (the time grid)")
     out = {}
     for k, v in problem.items():
         if not isinstance(k, str):
@@ -228,6 +251,8 @@ def problem_json(problem):
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral):
                 raise InputError("%s: expected an integer, got %s" % (where, type(v).__name__))
             out[k] = int(v)
+        elif k == "grid":
+            out[k] = _grid(v, where)
         elif k == "constants":
             if not isinstance(v, dict):
                 raise InputError("%s: expected a dict of name: value" % where)
@@ -245,8 +270,9 @@ class Tube:
     [t_{i-1}, t_i], the hulls hx_lo, hx_hi (N, n), hy_lo, hy_hi (N, m).
     t holds the nearest doubles of the grid times (labels): t_i = i T / N,
     or, when the problem's step h does not divide T, t_i = i h' (i < N, h'
-    the largest double <= h) and t_N = T, so the last step is shorter
-    (docs/formats.md, "Time grid")."""
+    the largest double <= h) and t_N = T, so the last step is shorter, or
+    the problem's explicit `grid` (a trajectory certified on its own,
+    non-uniform times) (docs/formats.md, "Time grid")."""
 
     def __init__(self, **kw):
         self.__dict__.update(kw)

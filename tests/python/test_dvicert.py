@@ -162,6 +162,35 @@ try:
     ok(r.ok, "closed form outside the RK4 certificate: %s" % r)
     p = run("verify", "rk4.cert.json")
     ok(p.returncode == 0, "dvicert verify of the RK4 certificate: %s%s" % (p.stdout, p.stderr))
+    # the same on non-uniform times (steps T/500 and 2T/500 alternating):
+    # certified on the trajectory's own times, stated as the problem's grid
+    tn = [0.0]
+    while tn[-1] < 1.0:
+        tn.append(min(1.0, tn[-1] + (0.002 if len(tn) % 2 else 0.004)))
+    xn = [np.array([0, 0.2])]
+    for i in range(len(tn) - 1):
+        h, t0, x = tn[i + 1] - tn[i], tn[i], xn[-1]
+        def F(t, x):
+            return np.array([x[1], -4 * x[0] + np.sin(4 * t)])
+        k1 = F(t0, x); k2 = F(t0 + h / 2, x + h / 2 * k1)
+        k3 = F(t0 + h / 2, x + h / 2 * k2); k4 = F(t0 + h, x + h * k3)
+        xn.append(x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4))
+    c = dvicert.enclose(bridge, "rk4-grid.cert.json", trajectory=(np.array(tn), np.array(xn)))
+    tb = c.tube(hulls=False)
+    ok(c.N == len(tn) - 1 and "grid" in c.problem and np.array_equal(tb.t, np.array(tn)),
+       "non-uniform trajectory: N=%d of %d, grid %s, times equal %s" % (
+           c.N, len(tn) - 1, "grid" in c.problem, tb.t.shape == (len(tn),) and np.array_equal(tb.t, tn)))
+    r = c.check(ref[:, 0], ref[:, 1:3])
+    ok(r.ok, "closed form outside the non-uniform RK4 certificate: %s" % r)
+    r = c.check(np.array(tn), np.array(xn))
+    ok(r.ok, "the trajectory itself outside its own certificate: %s" % r)
+    p = run("verify", "rk4-grid.cert.json")
+    ok(p.returncode == 0, "dvicert verify of the non-uniform RK4 certificate: %s%s" % (p.stdout, p.stderr))
+    # a grid given in Python: floats as exact hex, the theta predictor refuses it
+    pj = json.loads(dvicert.problem_json(dict(bridge, grid=[0, 0.1, 0.25, 1.0])))
+    ok(pj["grid"] == [0, (0.1).hex(), (0.25).hex(), (1.0).hex()], "grid to JSON: %s" % pj.get("grid"))
+    raises(dvicert.InputError, "problem['grid'][1]", "NaN in the grid", dvicert.problem_json,
+           dict(bridge, grid=[0, float("nan"), 1.0]))
 
     # ---- errors name the key
     bad = dict(bridge)

@@ -80,9 +80,14 @@ void dvc_cli_width_report(FILE *f, const dvc_cert_t c)
             fprintf(f, "  - the states differ in size by a factor %.3g and the radius is one bound\n"
                        "    for all of them: rescale the small states (units) to sizes like the others'\n",
                     smax / smin);
-        fprintf(f, "  - a smaller step h (a larger N, or a smaller h, in the problem file; h need\n"
-                   "    not divide T: the last step is then shorter), or --radius R to choose it:\n"
-                   "    the predictor's defect falls like h\n");
+        if (strcmp(dvc_cert_claim_text(&c->method, "predictor"), "external") == 0)
+            fprintf(f, "  - a trajectory with smaller steps or accurate nodes: the bound follows the\n"
+                       "    error of its linear interpolant, which for accurate nodes falls like the\n"
+                       "    square of the step\n");
+        else
+            fprintf(f, "  - a smaller step h (a larger N, or a smaller h, in the problem file; h need\n"
+                       "    not divide T: the last step is then shorter), or --radius R to choose it:\n"
+                       "    the predictor's defect falls like h\n");
     }
     dvc_labels_clear(&L);
 }

@@ -259,7 +259,7 @@ dvc_status dvc_dlvi_validate_(const dvc_dlvi_problem_struct *p)
 dvc_status dvc_dlvi_grid_refuse_(const dvc_dlvi_problem_struct *p, const char *route)
 {
     if (!p->grid) return DVC_OK;
-    return dvc_error(DVC_ERR_INPUT, "dlvi: field 'grid': refused by %s, which needs a uniform grid (N or h); a grid "
+    return dvc_error(DVC_ERR_INPUT, "dlvi: field 'grid': refused by %s (it needs a uniform grid, N or h); a grid "
                      "of given times is certified only by the lognorm route with a stored predictor "
                      "(enclose --from TRAJ.csv)", route);
 }

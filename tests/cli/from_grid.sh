@@ -135,4 +135,12 @@ expect 0 "trajectory: 501 samples, the grid itself" "a uniform trajectory" -- "$
 cmp -s "$tmp/u.cert.json" "$d/rk4_uniform.cert.json" && ok || bad "a uniform trajectory's certificate changed"
 grep -q '"grid"' "$tmp/u.cert.json" && bad "a uniform trajectory's certificate states a grid" || ok
 
+# a wide tube of a coarse trajectory: the advice is about the trajectory,
+# not the problem's step (no predictor of dvicert runs)
+printf 't,x1,x2\n0,0,1\n0.25,0.25,0.9\n0.6,0.5,0.4\n1,0.55,-0.2\n' > "$tmp/coarse.csv"
+sed 's/"T": "10", "N": 10000/"T": 1, "N": 3/' "$tmp/b10.json" > "$tmp/b1.json"
+expect 0 "a trajectory with smaller steps or accurate nodes" "width hint of a --from certificate" -- \
+    "$exe" enclose "$tmp/b1.json" --from "$tmp/coarse.csv" -o "$tmp/coarse.cert.json"
+grep -q "a smaller step h" "$tmp/out" && bad "the hint of a --from certificate names the problem's step h" || ok
+
 report

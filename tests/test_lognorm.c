@@ -20,6 +20,7 @@
 #include "ref_bridge.h"
 #include "last_step.h"
 #include "ref_remark43.h"
+#include "dlvi/lognorm_expm.h"
 
 static const char *certs_dir = "certs";
 
@@ -1273,6 +1274,181 @@ static void test_fast_path(void)
     mpfi_clear(fs.b);
 }
 
+/* An entry of a random J for test_expm: kind 0 [0, 0] with either sign of
+ * each zero, 1 a point, 2 an interval straddling 0, 3 positive, 4
+ * negative, 5 an end at -0 or +0, 6 tiny (u J underflows for u < 1). */
+static void expm_entry(mpfi_ptr x, check_rng *rng, int kind)
+{
+    double a = check_rng_unif(rng, -1.5, 1.5), b = check_rng_unif(rng, 0, 0.3);
+    switch (kind) {
+    case 0:
+        mpfr_set_zero(&x->left, check_rng_int(rng, 0, 1) ? 1 : -1);
+        mpfr_set_zero(&x->right, check_rng_int(rng, 0, 1) ? 1 : -1);
+        return;
+    case 1:
+        mpfi_set_d(x, a);
+        return;
+    case 2:
+        mpfi_interv_d(x, -fabs(a) - 1e-3, b + 1e-3);
+        return;
+    case 3:
+        mpfi_interv_d(x, fabs(a), fabs(a) + b);
+        return;
+    case 4:
+        mpfi_interv_d(x, -fabs(a) - b, -fabs(a));
+        return;
+    case 5:
+        if (check_rng_int(rng, 0, 1)) {
+            mpfr_set_zero(&x->left, check_rng_int(rng, 0, 1) ? 1 : -1);
+            mpfr_set_d(&x->right, fabs(a) + 1e-3, MPFR_RNDU);
+        } else {
+            mpfr_set_d(&x->left, -fabs(a) - 1e-3, MPFR_RNDD);
+            mpfr_set_zero(&x->right, check_rng_int(rng, 0, 1) ? 1 : -1);
+        }
+        return;
+    default:
+        mpfi_interv_d(x, 0x1p-1022 * (1 + fabs(a) / 2), 0x1p-1022 * (1 + fabs(a) / 2 + b));
+        return;
+    }
+}
+
+/* Two endpoints equal as bits (value and sign of a zero). */
+static int same_end(mpfr_srcptr a, mpfr_srcptr b)
+{
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
+}
+
+/* The binary64 exp(J u) (src/dlvi/lognorm_expm.c) against the MPFI one on
+ * random J (fixed seed): every endpoint the same, bit for bit (signs of
+ * zeros too), or -1 (fallback) and out untouched; the fallback taken
+ * where an entry underflows or is not a normal double; the caller's
+ * rounding mode and exception flags kept. */
+static void test_expm(void)
+{
+    check_rng rng = {2468};
+    long done = 0, fell = 0, big = 0, tiny_fell = 0, tiny = 0, mism = 0, zero_ends = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        long n = trial % 50 == 49 ? 24 : check_rng_int(&rng, 1, 7);
+        int mix = (int)check_rng_int(&rng, 0, 4), with_tiny = trial % 10 == 9;
+        dvc_imat_t J, o1, o2, T1, T2;
+        mpfi_t u, s, v;
+        dvc_lnf_expm_ws ws;
+        int r1, r2;
+        dvc_imat_init2(J, n, n, 53);
+        dvc_imat_init2(o1, n, n, 53);
+        dvc_imat_init2(o2, n, n, 53);
+        dvc_imat_init2(T1, n, n, 53);
+        dvc_imat_init2(T2, n, n, 53);
+        mpfi_init2(u, 53);
+        mpfi_init2(s, 53);
+        mpfi_init2(v, 53);
+        for (long k = 0; k < n * n; k++) {
+            /* mix 0: dense, 1: half zeros, 2: points, 3: any kind, 4: lower
+             * triangular (exp(J u) too: entries [0, 0] in the result) */
+            int kind = mix == 0   ? (int)check_rng_int(&rng, 1, 5)
+                       : mix == 1 ? (check_rng_int(&rng, 0, 1) ? 0 : (int)check_rng_int(&rng, 1, 5))
+                       : mix == 2 ? (check_rng_int(&rng, 0, 4) ? 1 : 0)
+                       : mix == 3 ? (int)check_rng_int(&rng, 0, 5)
+                                  : (k % n > k / n ? 0 : (int)check_rng_int(&rng, 1, 5));
+            if (with_tiny && k == n * n / 2) kind = 6;
+            expm_entry(J->e[k], &rng, kind);
+        }
+        /* u: a point, [0, h], an interval inside (0, h], or 0 (then the
+         * remainder is 0 and the zeros of exp(J u) = I show); sometimes so
+         * long that z >= 4 */
+        {
+            double h = trial % 40 == 38 ? 50.0 : check_rng_unif(&rng, 1e-4, 0.5);
+            int uk = trial % 40 == 38 ? 0 : (int)check_rng_int(&rng, 0, with_tiny ? 5 : 6);
+            if (uk == 0) mpfi_set_d(u, h);
+            else if (uk <= 2) mpfi_interv_d(u, 0, h);
+            else if (uk <= 5) mpfi_interv_d(u, h / 2, h);
+            else {
+                mpfr_set_zero(&u->left, check_rng_int(&rng, 0, 1) ? 1 : -1);
+                mpfr_set_zero(&u->right, check_rng_int(&rng, 0, 1) ? 1 : -1);
+            }
+        }
+        for (long k = 0; k < n * n; k++) mpfi_set_si(o2->e[k], 7);
+        ws.T1 = T1;
+        ws.T2 = T2;
+        ws.s = s;
+        ws.v = v;
+        r1 = dvc_lnf_expm_mpfi_(o1, J, u, &ws);
+        fesetround(FE_DOWNWARD);
+        feclearexcept(FE_ALL_EXCEPT);
+        feraiseexcept(FE_DIVBYZERO);
+        r2 = dvc_lnf_expm_d_(o2, J, u);
+        CHECK(fegetround() == FE_DOWNWARD, "expm trial %d: the caller's rounding mode is kept", trial);
+        CHECK(fetestexcept(FE_ALL_EXCEPT) == FE_DIVBYZERO,
+              "expm trial %d: the caller's exception flags are kept (%#x)", trial, fetestexcept(FE_ALL_EXCEPT));
+        fesetround(FE_TONEAREST);
+        if (with_tiny) tiny++;
+        if (r2 < 0) {
+            fell++;
+            if (with_tiny) tiny_fell++;
+            for (long k = 0; k < n * n; k++)
+                if (mpfr_cmp_si(&o2->e[k]->left, 7) != 0 || mpfr_cmp_si(&o2->e[k]->right, 7) != 0) {
+                    CHECK(0, "expm trial %d: a fallback writes nothing", trial);
+                    break;
+                }
+        } else {
+            done++;
+            if (r1 == 0) big++;
+            CHECK(r1 == r2, "expm trial %d (n = %ld): MPFI returns %d, binary64 %d", trial, n, r1, r2);
+            if (r1 == 1 && r2 == 1)
+                for (long k = 0; k < n * n; k++) {
+                    if (mpfr_zero_p(&o1->e[k]->left) || mpfr_zero_p(&o1->e[k]->right)) zero_ends++;
+                    if (!same_end(&o1->e[k]->left, &o2->e[k]->left) ||
+                        !same_end(&o1->e[k]->right, &o2->e[k]->right)) {
+                        if (mism++ < 5)
+                            CHECK(0, "expm trial %d (n = %ld), entry %ld: MPFI [%a, %a], binary64 [%a, %a]", trial,
+                                  n, k, mpfr_get_d(&o1->e[k]->left, MPFR_RNDN),
+                                  mpfr_get_d(&o1->e[k]->right, MPFR_RNDN), mpfr_get_d(&o2->e[k]->left, MPFR_RNDN),
+                                  mpfr_get_d(&o2->e[k]->right, MPFR_RNDN));
+                    }
+                }
+        }
+        dvc_imat_clear(J);
+        dvc_imat_clear(o1);
+        dvc_imat_clear(o2);
+        dvc_imat_clear(T1);
+        dvc_imat_clear(T2);
+        mpfi_clear(u);
+        mpfi_clear(s);
+        mpfi_clear(v);
+    }
+    CHECK(mism == 0, "expm: %ld endpoints differ between binary64 and MPFI", mism);
+    CHECK(done >= 330 && big >= 5, "expm: binary64 took %ld of 400 (z >= 4: %ld)", done, big);
+    CHECK(tiny > 0 && tiny_fell == tiny, "expm: tiny entries fall back to MPFI (%ld of %ld)", tiny_fell, tiny);
+    CHECK(zero_ends >= 100, "expm: endpoints at zero were compared (%ld)", zero_ends);
+    {
+        /* above 53 bits, and a subnormal entry: no binary64 */
+        dvc_imat_t J, o;
+        mpfi_t u;
+        dvc_imat_init2(J, 2, 2, 64);
+        dvc_imat_init2(o, 2, 2, 64);
+        mpfi_init2(u, 64);
+        mpfi_set_d(u, 0.1);
+        dvc_imat_one(J);
+        CHECK(dvc_lnf_expm_d_(o, J, u) == -1, "expm: 64 bits fall back");
+        dvc_imat_clear(J);
+        dvc_imat_clear(o);
+        mpfi_clear(u);
+        dvc_imat_init2(J, 2, 2, 53);
+        dvc_imat_init2(o, 2, 2, 53);
+        mpfi_init2(u, 53);
+        mpfi_set_d(u, 0.1);
+        dvc_imat_one(J);
+        mpfi_set_d(J->e[1], 0x1p-1060);
+        CHECK(dvc_lnf_expm_d_(o, J, u) == -1, "expm: a subnormal entry falls back");
+        dvc_imat_clear(J);
+        dvc_imat_clear(o);
+        mpfi_clear(u);
+    }
+    printf("expm: binary64 = MPFI bit for bit in %ld of 400 random cases (%ld with z >= 4), %ld fell back "
+           "(%ld of them with tiny entries), %ld zero endpoints compared\n",
+           done, big, fell, tiny_fell, zero_ends);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) certs_dir = argv[1];
@@ -1294,6 +1470,7 @@ int main(int argc, char **argv)
     test_rk4_trajectory();
     test_sink();
     test_fast_path();
+    test_expm();
     test_hull();
     return check_report();
 }

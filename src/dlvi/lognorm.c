@@ -98,6 +98,13 @@ typedef struct {
      * as doubles, a q in doubles; xmp: dx, xm, X hold them in MPFI too */
     double *dxl, *dxh, *xml, *xmh, *Xl, *Xh, *ql, *qh, *gql, *gqh;
     int xmp;
+    /* conversions kept from step to step (binary64 path): a constant g
+     * (gcd) in gcl, gch; T's upper end; h's ends, for the h in hk */
+    int gcd, hd_ok;
+    double *gcl, *gch, Td, hd_lo, hd_hi;
+    mpfi_t hk;
+    /* this step's C (cd) and Fd (fdd) already in Cl, Ch and Fsl, Fsh */
+    int cd, fdd;
 } lws;
 
 static void lws_clear(lws *w)
@@ -116,7 +123,7 @@ static void lws_clear(lws *w)
         mpfi_clear(w->sc_h[c]);
     }
     dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa, w->mvt,
-                      w->mvs, (mpfi_ptr)0);
+                      w->mvs, w->hk, (mpfi_ptr)0);
     mpfr_clear(w->mga);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
                              w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd,
@@ -192,7 +199,8 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     }
     w->sc_next = 0;
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa,
-                     w->mvt, w->mvs, (mpfi_ptr)0);
+                     w->mvt, w->mvs, w->hk, (mpfi_ptr)0);
+    w->hd_ok = 0;
     mpfr_init2(w->mga, prec);
     dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0, w->Cs, w->cs0, w->Xk,
                              w->Fd, w->Fs, w->fm};
@@ -284,6 +292,7 @@ static void q_of(lws *w, dvc_ivec_t out, const dvc_ivec_t x, const dvc_ivec_t g)
 
 static void to_d(double *lo, double *hi, const dvc_ivec_t v);
 static void from_d(dvc_ivec_t v, const double *lo, const double *hi);
+static void h_d(lws *w, double *lo, double *hi);
 static void pv_mpfi(lws *w);
 
 /* The binary64 form of q_of at 53 bits: out <- Q [xl, xh] + g, the
@@ -293,7 +302,12 @@ static int q_fast(lws *w, dvc_ivec_t out, const double *xl, const double *xh, co
 {
     long m = w->m;
     int ok = 1, saved;
-    to_d(w->gql, w->gqh, g);
+    if (w->gcd) {
+        memcpy(w->gql, w->gcl, (size_t)m * sizeof(double));
+        memcpy(w->gqh, w->gch, (size_t)m * sizeof(double));
+    } else {
+        to_d(w->gql, w->gqh, g);
+    }
     saved = dvc_rnd_save();
     dvc_rnd_set(FE_UPWARD);
     for (long a = 0; a < m; a++) w->ql[a] = w->qh[a] = 0.0;
@@ -409,7 +423,9 @@ static int propagate(lws *w, const mpfr_t mu, const mpfr_t E0, mpfr_t En, mpfr_t
     if (w->fast) {
         double cE = w->sc_d[c][0], cP = w->sc_d[c][1], eK = w->sc_d[c][2];
         double e0 = mpfr_get_d(E0, MPFR_RNDU), dd = mpfr_get_d(w->Dd, MPFR_RNDU);
-        double hr = mpfr_get_d(&w->h->right, MPFR_RNDU), Kd = (double)w->K, r1 = 0.0, r2, en, es;
+        double hl, hr, Kd = (double)w->K, r1 = 0.0, r2, en, es;
+        h_d(w, &hl, &hr);
+        (void)hl;
         /* Di as doubles (exact at 53 bits, or +inf: then MPFR below) */
         if (!w->dnd)
             for (long k = 0; k < w->K; k++) w->Did[k] = mpfr_get_d(w->Di[k], MPFR_RNDU);
@@ -524,7 +540,7 @@ static dvc_status fast_init(lws *w)
     /* av 2 x 2Kn, rp and fk 2 x Kn each, gk 2Km, ym gm 4m, fm Fs 4n, C c0 3Kn, Dp Di
      * 2K, defect scratch 12n + 4m, Lr and the set's box 4n, lohner scratch */
     sz = 4 * K * n + 4 * K * n + 2 * K * m + 4 * m + 4 * n + 3 * K * n + 2 * K + 12 * n + 4 * m + 4 * n +
-         6 * n + 4 * m + (long)dvc_lnf_lohner_scratch_(n);
+         6 * n + 4 * m + 2 * m + (long)dvc_lnf_lohner_scratch_(n);
     w->fbuf = calloc((size_t)sz, sizeof(double));
     w->fG = calloc((size_t)w->npat, sizeof(dvc_dlvi_fspm));
     if (!w->fbuf || !w->fG) {
@@ -569,8 +585,14 @@ static dvc_status fast_init(lws *w)
     w->qh = b, b += m;
     w->gql = b, b += m;
     w->gqh = b, b += m;
+    w->gcl = b, b += m;
+    w->gch = b, b += m;
     w->lscr = b;
     w->fast = 1;
+    /* a constant g (const_cb): every value of g is a copy of gc */
+    w->gcd = w->m > 0 && w->g.eval == cst_eval;
+    if (w->gcd) to_d(w->gcl, w->gch, w->gc);
+    w->Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
     /* all three built (no short circuit), so that all three can be cleared */
     int okA = dvc_dlvi_fspm_build_(&w->fA, w->p->A), okB = dvc_dlvi_fspm_build_(&w->fB, w->p->B),
         okQ = dvc_dlvi_fspm_build_(&w->fQ, w->p->Q);
@@ -600,6 +622,22 @@ static void to_d(double *lo, double *hi, const dvc_ivec_t v)
 static void from_d(dvc_ivec_t v, const double *lo, const double *hi)
 {
     for (long k = 0; k < v->n; k++) mpfi_interv_d(v->e[k], lo[k], hi[k]);
+}
+
+/* h's ends as doubles (rounded down, up), converted again only when h is
+ * not the one converted last time (the last step, a non-uniform grid) */
+static void h_d(lws *w, double *lo, double *hi)
+{
+    if (!w->hd_ok || !mpfr_equal_p(&w->hk->left, &w->h->left) || !mpfr_equal_p(&w->hk->right, &w->h->right) ||
+        mpfr_signbit(&w->hk->left) != mpfr_signbit(&w->h->left) ||
+        mpfr_signbit(&w->hk->right) != mpfr_signbit(&w->h->right)) {
+        mpfi_set(w->hk, w->h);
+        w->hd_lo = mpfr_get_d(&w->h->left, MPFR_RNDD);
+        w->hd_hi = mpfr_get_d(&w->h->right, MPFR_RNDU);
+        w->hd_ok = mpfr_number_p(&w->h->left) && mpfr_number_p(&w->h->right);
+    }
+    *lo = w->hd_lo;
+    *hi = w->hd_hi;
 }
 
 /* av, rp from the binary64 defect data, once per step */
@@ -911,7 +949,10 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
         memset(w->gkl, 0, (size_t)(K * m) * sizeof(double));
         memset(w->gkh, 0, (size_t)(K * m) * sizeof(double));
     } else if (m > 0 && !gvar) {
-        for (long k = 0; k < K; k++) to_d(w->gkl + k * m, w->gkh + k * m, w->gc);
+        for (long k = 0; k < K; k++) {
+            memcpy(w->gkl + k * m, w->gcl, (size_t)m * sizeof(double));
+            memcpy(w->gkh + k * m, w->gch, (size_t)m * sizeof(double));
+        }
     }
     io.fone = fone || w->f.eval == NULL;
     if (w->f.eval == NULL) {
@@ -921,14 +962,19 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
         memset(w->Fsh, 0, (size_t)n * sizeof(double));
     } else if (fone) {
         to_d(w->fml, w->fmh, w->fm);
-        to_d(w->Fsl, w->Fsh, w->Fs);
+        if (!w->fdd) to_d(w->Fsl, w->Fsh, w->Fs);
     }
     if (m > 0) {
         to_d(w->yml, w->ymh, w->ym);
-        to_d(w->gml, w->gmh, w->gm);
+        if (w->gcd) {
+            memcpy(w->gml, w->gcl, (size_t)m * sizeof(double));
+            memcpy(w->gmh, w->gch, (size_t)m * sizeof(double));
+        } else {
+            to_d(w->gml, w->gmh, w->gm);
+        }
     }
     if (dstep) {
-        to_d(w->Cl, w->Ch, w->Cs);
+        if (!w->cd) to_d(w->Cl, w->Ch, w->Cs);
         for (long c = 0; c < n; c++) w->c0d[c] = mpfr_get_d(&w->cs0->e[c]->left, MPFR_RNDN);
     }
     io.cstride = dstep ? 0 : n;
@@ -941,8 +987,7 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
     io.G = m > 0 ? &w->fG[k_aff] : NULL;
     io.xi = r->x + i * n;
     io.xn = r->x + (i + 1) * n;
-    io.hlo = mpfr_get_d(&w->h->left, MPFR_RNDD);
-    io.hhi = mpfr_get_d(&w->h->right, MPFR_RNDU);
+    h_d(w, &io.hlo, &io.hhi);
     io.ymlo = w->yml;
     io.ymhi = w->ymh;
     io.gmlo = w->gml;
@@ -1045,18 +1090,34 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
      * remainder (s - tau)(C - c0) is then second order already. A wide one
      * (a table sample inside the step) is redone per piece. */
     w->fmv = 0;
+    w->cd = w->fdd = 0;
     int dstep = w->deriv && piece_deriv(w, k_aff, w->tstep, w->tm);
     if (dstep) {
         /* a heuristic (either choice is sound): the step's enclosure when
          * its remainder, (h/2K) rad C per unit time, would add less than 1%
-         * of the current radius over the whole horizon */
-        double rc = 0.0, hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
+         * of the current radius over the whole horizon (on the binary64
+         * path C's ends are kept in Cl, Ch for defect_fast) */
+        double rc = 0.0, hh, hl, Td;
+        if (w->fast) {
+            h_d(w, &hl, &hh);
+            Td = w->Td;
+        } else {
+            hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
+            Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
+        }
         for (long c = 0; c < n; c++) {
             double a = mpfr_get_d(&w->C->e[c]->left, MPFR_RNDD), b = mpfr_get_d(&w->C->e[c]->right, MPFR_RNDU);
+            if (w->fast) {
+                w->Cl[c] = a;
+                w->Ch[c] = b;
+            }
             rc = fmax(rc, 0.5 * (b - a));
         }
-        if (!(mpfr_get_d(&w->p->T->right, MPFR_RNDU) * hh / (2.0 * (double)K) * rc <= 0.01 * w->info->rad[i]))
+        w->cd = w->fast;
+        if (!(Td * hh / (2.0 * (double)K) * rc <= 0.01 * w->info->rad[i])) {
             dstep = 0;
+            w->cd = 0;
+        }
     }
     /* f once per step: f(tau) in f(t_m) + (tau - t_m) [f'(step)], when
      * that box, (h/2) wid f' per unit time, would also add less than 1% of
@@ -1068,10 +1129,26 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         ivec_swap(w->Cs, w->C);
         ivec_swap(w->cs0, w->c0);
         if (w->f.eval != NULL) {
-            double rc = 0.0, hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
-            for (long c = 0; c < n; c++)
-                rc = fmax(rc, mpfr_get_d(&w->Fd->e[c]->right, MPFR_RNDU) - mpfr_get_d(&w->Fd->e[c]->left, MPFR_RNDD));
-            fone = mpfr_get_d(&w->p->T->right, MPFR_RNDU) * 0.5 * hh * rc <= 0.01 * w->info->rad[i];
+            /* (on the binary64 path Fd's ends are kept in Fsl, Fsh: Fd
+             * becomes Fs when fone) */
+            double rc = 0.0, hh, hl, Td;
+            if (w->fast) {
+                h_d(w, &hl, &hh);
+                Td = w->Td;
+            } else {
+                hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
+                Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
+            }
+            for (long c = 0; c < n; c++) {
+                double b = mpfr_get_d(&w->Fd->e[c]->right, MPFR_RNDU), a = mpfr_get_d(&w->Fd->e[c]->left, MPFR_RNDD);
+                if (w->fast) {
+                    w->Fsl[c] = a;
+                    w->Fsh[c] = b;
+                }
+                rc = fmax(rc, b - a);
+            }
+            fone = Td * 0.5 * hh * rc <= 0.01 * w->info->rad[i];
+            w->fdd = fone && w->fast;
         }
         if (fone) {
             ivec_swap(w->Fs, w->Fd);
@@ -1459,8 +1536,7 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
         io.Pkhi = P + (2 + 3 * K) * nn;
         io.rho = w->lc[c].rho_d;
         io.rho2 = w->lc[c].rho2_d;
-        io.hlo = mpfr_get_d(&w->h->left, MPFR_RNDD);
-        io.hhi = mpfr_get_d(&w->h->right, MPFR_RNDU);
+        h_d(w, &io.hlo, &io.hhi);
         io.alo = w->avl;
         io.ahi = w->avh;
         io.rlo = w->rpl;

@@ -105,6 +105,9 @@ typedef struct {
     mpfi_t hk;
     /* this step's C (cd) and Fd (fdd) already in Cl, Ch and Fsl, Fsh */
     int cd, fdd;
+    /* ||G_k||_inf of slot k (a slot's G never changes), when gn_ok[k] */
+    mpfr_t *gn;
+    char *gn_ok;
 } lws;
 
 static void lws_clear(lws *w)
@@ -146,6 +149,11 @@ static void lws_clear(lws *w)
     free(w->rp);
     free(w->Dp);
     for (long j = 0; j < w->nmodes; j++) dvc_lognorm_info_clear(w->modes[j]);
+    if (w->gn != NULL)
+        for (long k = 0; k < w->npat; k++)
+            if (w->gn_ok[k]) mpfr_clear(w->gn[k]);
+    free(w->gn);
+    free(w->gn_ok);
     if (w->fast) {
         dvc_dlvi_fspm_clear_(&w->fA);
         dvc_dlvi_fspm_clear_(&w->fB);
@@ -1654,6 +1662,29 @@ static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
     return dvc_ivec_is_finite(out) && dvc_ivec_is_finite(w->Lr);
 }
 
+/* out = ||G_k||_inf of slot k (dvc_imat_norm_inf), computed once per slot */
+static void g_norm(lws *w, mpfr_t out, long k)
+{
+    if (w->gn == NULL) {
+        w->gn = malloc((size_t)w->npat * sizeof(mpfr_t));
+        w->gn_ok = calloc((size_t)w->npat, 1);
+        if (w->gn == NULL || w->gn_ok == NULL) {
+            free(w->gn);
+            free(w->gn_ok);
+            w->gn = NULL;
+            w->gn_ok = NULL;
+            dvc_imat_norm_inf(out, w->J.G[k]);
+            return;
+        }
+    }
+    if (!w->gn_ok[k]) {
+        mpfr_init2(w->gn[k], mpfr_get_prec(out));
+        dvc_imat_norm_inf(w->gn[k], w->J.G[k]);
+        w->gn_ok[k] = 1;
+    }
+    mpfr_set(out, w->gn[k], MPFR_RNDU);
+}
+
 static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
 {
     long m = w->m, pat = -1, loc = -1, a = w->cur;
@@ -1714,7 +1745,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
     w->yloc = -1;
     w->yset = 0;
     if (loc >= 0 && m > 0) {
-        dvc_imat_norm_inf(w->r1, w->J.G[loc]);
+        g_norm(w, w->r1, loc);
         if (mpfr_cmp(w->r1, w->bstep) < 0) mpfr_set(w->bstep, w->r1, MPFR_RNDU);
         w->yloc = loc;
     }

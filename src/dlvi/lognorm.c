@@ -896,8 +896,63 @@ static dvc_status piece_pattern(lws *w, long k, long *kp)
  * success; otherwise the MPFI loop runs. */
 /* Piece k of K of the step [t_i, t_i + h]: its midpoint into w->tk, and
  * its time span into w->tpk (through the scratch w->s, w->u). */
+/* On the binary64 path the same three MPFI operations in doubles
+ * (ptime), when t_i and h are doubles where none of them can leave the
+ * normal range; then the scratch w->s, w->u is not written. */
+typedef struct {
+    double tl, th, hl, hh; /* t_i, h */
+    int tz;                /* t_i is [0, 0] (mpfi_add copies the other operand) */
+} ptimes;
+
+static int ptimes_get(lws *w, ptimes *pt)
+{
+    if (!w->fast) return 0;
+    h_d(w, &pt->hl, &pt->hh);
+    if (!(pt->hl >= 0x1p-900 && pt->hh <= 0x1p900)) return 0;
+    pt->tl = mpfr_get_d(&w->ti->left, MPFR_RNDD);
+    pt->th = mpfr_get_d(&w->ti->right, MPFR_RNDU);
+    pt->tz = mpfr_zero_p(&w->ti->left) && mpfr_zero_p(&w->ti->right);
+    if (pt->tz) return 1;
+    /* a zero end only when it is one in MPFR (not a tiny value rounded) */
+    return (pt->tl >= 0x1p-900 || (pt->tl == 0 && mpfr_zero_p(&w->ti->left))) &&
+           (pt->th >= 0x1p-900 || (pt->th == 0 && mpfr_zero_p(&w->ti->right))) && pt->th <= 0x1p900;
+}
+
+/* o = t_i + h c / d as mpfi_mul_si(h, c), mpfi_div_si(., d), mpfi_add(., t_i)
+ * (c >= 0, d > 0): for c = 0 the first two give [+0, -0], and mpfi_add
+ * copies its nonzero operand (or the first when both are [0, 0]); else
+ * every end is > 0. Under FE_UPWARD, a lower end as -(upper end of the
+ * negation); not inlined, so that no operation leaves the mode. */
+__attribute__((noinline)) static void ptime_up(const ptimes *pt, double c, double d, double *o)
+{
+    if (c == 0) {
+        o[0] = pt->tz ? 0.0 : pt->tl;
+        o[1] = pt->tz ? -0.0 : pt->th;
+        return;
+    }
+    double nl = ((-pt->hl) * c) / d, hi = (pt->hh * c) / d;
+    o[0] = pt->tz ? -nl : -(nl + (-pt->tl));
+    o[1] = pt->tz ? hi : hi + pt->th;
+}
+
+static void ptime(const ptimes *pt, long c, long d, double *o)
+{
+    int saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    ptime_up(pt, (double)c, (double)d, o);
+    dvc_rnd_restore(saved);
+}
+
 static void piece_mid(lws *w, long k, long K)
 {
+    ptimes pt;
+    if (ptimes_get(w, &pt)) {
+        double o[2];
+        ptime(&pt, 2 * k + 1, 2 * K, o);
+        mpfr_set_d(&w->tk->left, o[0], MPFR_RNDD);
+        mpfr_set_d(&w->tk->right, o[1], MPFR_RNDU);
+        return;
+    }
     mpfi_mul_si(w->tk, w->h, 2 * k + 1);
     mpfi_div_si(w->tk, w->tk, 2 * K);
     mpfi_add(w->tk, w->tk, w->ti);
@@ -905,6 +960,16 @@ static void piece_mid(lws *w, long k, long K)
 
 static void piece_span(lws *w, long k, long K)
 {
+    ptimes pt;
+    if (ptimes_get(w, &pt)) {
+        /* mpfi_union: the smaller left end, the larger right end */
+        double a[2], b[2];
+        ptime(&pt, k, K, a);
+        ptime(&pt, k + 1, K, b);
+        mpfr_set_d(&w->tpk->left, a[0] <= b[0] ? a[0] : b[0], MPFR_RNDD);
+        mpfr_set_d(&w->tpk->right, b[1] >= a[1] ? b[1] : a[1], MPFR_RNDU);
+        return;
+    }
     mpfi_mul_si(w->s, w->h, k);
     mpfi_div_si(w->s, w->s, K);
     mpfi_add(w->s, w->s, w->ti);

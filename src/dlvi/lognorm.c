@@ -597,10 +597,6 @@ static dvc_status fast_init(lws *w)
     w->gch = b, b += m;
     w->lscr = b;
     w->fast = 1;
-    /* a constant g (const_cb): every value of g is a copy of gc */
-    w->gcd = w->m > 0 && w->g.eval == cst_eval;
-    if (w->gcd) to_d(w->gcl, w->gch, w->gc);
-    w->Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
     /* all three built (no short circuit), so that all three can be cleared */
     int okA = dvc_dlvi_fspm_build_(&w->fA, w->p->A), okB = dvc_dlvi_fspm_build_(&w->fB, w->p->B),
         okQ = dvc_dlvi_fspm_build_(&w->fQ, w->p->Q);
@@ -614,7 +610,12 @@ static dvc_status fast_init(lws *w)
         w->fG = NULL;
         w->fbuf = NULL;
         w->fast = 0;
+        return DVC_OK;
     }
+    /* a constant g (const_cb): every value of g is a copy of gc */
+    w->gcd = w->m > 0 && w->g.eval == cst_eval;
+    if (w->gcd) to_d(w->gcl, w->gch, w->gc);
+    w->Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
     return DVC_OK;
 }
 
@@ -890,15 +891,9 @@ static dvc_status piece_pattern(lws *w, long k, long *kp)
     return DVC_OK;
 }
 
-/* The binary64 form of the piece loop of defect_data on a step with one
- * certified pattern k_aff (or m = 0) and derivative enclosures, the
- * step's (dstep: w->Cs, w->cs0) or one per piece: sets w->fdef on
- * success; otherwise the MPFI loop runs. */
-/* Piece k of K of the step [t_i, t_i + h]: its midpoint into w->tk, and
- * its time span into w->tpk (through the scratch w->s, w->u). */
-/* On the binary64 path the same three MPFI operations in doubles
- * (ptime), when t_i and h are doubles where none of them can leave the
- * normal range; then the scratch w->s, w->u is not written. */
+/* The times of the pieces on the binary64 path: t_i and h as doubles,
+ * when none of the operations of piece_mid and piece_span can leave the
+ * normal range with them. */
 typedef struct {
     double tl, th, hl, hh; /* t_i, h */
     int tz;                /* t_i is [0, 0] (mpfi_add copies the other operand) */
@@ -943,6 +938,9 @@ static void ptime(const ptimes *pt, long c, long d, double *o)
     dvc_rnd_restore(saved);
 }
 
+/* Piece k of K of the step [t_i, t_i + h]: its midpoint into w->tk, and
+ * its time span into w->tpk (through the scratch w->s, w->u; on the
+ * binary64 path by ptime, the scratch untouched). */
 static void piece_mid(lws *w, long k, long K)
 {
     ptimes pt;
@@ -979,6 +977,10 @@ static void piece_span(lws *w, long k, long K)
     mpfi_union(w->tpk, w->s, w->u);
 }
 
+/* The binary64 form of the piece loop of defect_data on a step with one
+ * certified pattern k_aff (or m = 0) and derivative enclosures, the
+ * step's (dstep: w->Cs, w->cs0) or one per piece: sets w->fdef on
+ * success; otherwise the MPFI loop runs. */
 static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, int fone, int dstep)
 {
     long n = w->n, m = w->m, K = w->K;

@@ -1449,6 +1449,74 @@ static void test_expm(void)
            done, big, fell, tiny_fell, zero_ends);
 }
 
+/* The conversions kept from step to step and the binary64 copies of MPFI
+ * operations (exp(J u), the pieces' times; docs/lognorm.md section 10)
+ * change no bit: runs with them and without (DVC_LOGNORM_NOREUSE) give the
+ * same tube, bound for bound, on problems that take each of them (the
+ * bridge at T = 10: contact switches and f per piece; the pounding
+ * example: a table, derivatives per piece; the circuit: g of t; Heun's
+ * predictor). */
+static void test_reuse_exact(void)
+{
+    static const struct {
+        const char *file;
+        double T;
+        long N;
+        int heun;
+    } cases[] = {{"bridge/gamma0.2.json", 10.0, 5000, 0},
+                 {"pounding/pounding.json", 0, 0, 0},
+                 {"circuit/circuit.json", 0, 0, 0},
+                 {"bridge/gamma0.2.json", 0, 0, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char path[1024];
+        dvc_dlvi_problem_t p;
+        dvc_lognorm_opts o;
+        dvc_dlvi_result_t r[2];
+        dvc_lognorm_info_t info[2];
+        dvc_status st[2];
+        long diff = 0, N;
+        snprintf(path, sizeof path, "%s/%s", certs_dir, cases[c].file);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
+        REQUIRE(dvc_problem_read(p, path, 0) == DVC_OK, "%s: %s", path, dvc_error_message());
+        if (cases[c].T > 0) {
+            mpfi_set_d(p->T, cases[c].T);
+            p->N = cases[c].N;
+        }
+        dvc_lognorm_opts_default(&o);
+        if (cases[c].heun) o.predictor = DVC_LOGNORM_PRED_HEUN;
+        for (int k = 0; k < 2; k++) {
+            if (k == 1) setenv("DVC_LOGNORM_NOREUSE", "1", 1);
+            dvc_dlvi_result_init(r[k]);
+            dvc_lognorm_info_init(info[k]);
+            st[k] = dvc_lognorm_run(r[k], info[k], p, &o);
+            unsetenv("DVC_LOGNORM_NOREUSE");
+        }
+        N = p->N;
+        CHECK(st[0] == DVC_OK && st[1] == DVC_OK, "reuse %s: both runs certified", cases[c].file);
+        if (st[0] == DVC_OK && st[1] == DVC_OK) {
+            CHECK(info[0]->n_fast > N / 2 && info[1]->n_fast == info[0]->n_fast,
+                  "reuse %s: binary64 steps %ld and %ld of %ld", cases[c].file, info[0]->n_fast, info[1]->n_fast, N);
+            for (long i = 0; i <= N; i++) {
+                diff += memcmp(&info[0]->rad[i], &info[1]->rad[i], sizeof(double)) != 0;
+                diff += memcmp(&info[0]->E[i], &info[1]->E[i], sizeof(double)) != 0;
+                if (i < N) diff += memcmp(&info[0]->dW[i], &info[1]->dW[i], sizeof(double)) != 0;
+                diff += !same_end(r[0]->eps_x[i], r[1]->eps_x[i]) + !same_end(r[0]->eps_y[i], r[1]->eps_y[i]);
+                for (long a = 0; a < p->m; a++)
+                    diff += !same_end(&r[0]->yhat[i * p->m + a]->left, &r[1]->yhat[i * p->m + a]->left) +
+                            !same_end(&r[0]->yhat[i * p->m + a]->right, &r[1]->yhat[i * p->m + a]->right);
+            }
+            CHECK(diff == 0, "reuse %s: %ld bounds differ with and without", cases[c].file, diff);
+            printf("reuse %s%s: %ld steps (%ld in binary64), radius(T) %.6e, the same bits without\n",
+                   cases[c].file, cases[c].heun ? " (heun)" : "", N, info[0]->n_fast, info[0]->rad[N]);
+        }
+        for (int k = 0; k < 2; k++) {
+            dvc_lognorm_info_clear(info[k]);
+            dvc_dlvi_result_clear(r[k]);
+        }
+        dvc_dlvi_problem_clear(p);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) certs_dir = argv[1];
@@ -1471,6 +1539,7 @@ int main(int argc, char **argv)
     test_sink();
     test_fast_path();
     test_expm();
+    test_reuse_exact();
     test_hull();
     return check_report();
 }

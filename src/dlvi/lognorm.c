@@ -99,8 +99,11 @@ typedef struct {
     double *dxl, *dxh, *xml, *xmh, *Xl, *Xh, *ql, *qh, *gql, *gqh;
     int xmp;
     /* conversions kept from step to step (binary64 path): a constant g
-     * (gcd) in gcl, gch; T's upper end; h's ends, for the h in hk */
-    int gcd, hd_ok;
+     * (gcd) in gcl, gch; T's upper end; h's ends, for the h in hk. reuse:
+     * these, the kept ||G_F|| and the binary64 copies of MPFI operations
+     * (exp(J u), the pieces' times) are used (DVC_LOGNORM_NOREUSE unset:
+     * tests compare both, bit for bit) */
+    int gcd, hd_ok, reuse;
     double *gcl, *gch, Td, hd_lo, hd_hi;
     mpfi_t hk;
     /* this step's C (cd) and Fd (fdd) already in Cl, Ch and Fsl, Fsh */
@@ -544,6 +547,7 @@ static dvc_status fast_init(lws *w)
     long n = w->n, m = w->m > 0 ? w->m : 1, K = w->K, sz;
     double *b;
     w->fast = 0;
+    w->reuse = getenv("DVC_LOGNORM_NOREUSE") == NULL;
     if (w->prec != 53 || getenv("DVC_DLVI_NOFAST") != NULL) return DVC_OK;
     /* av 2 x 2Kn, rp and fk 2 x Kn each, gk 2Km, ym gm 4m, fm Fs 4n, C c0 3Kn, Dp Di
      * 2K, defect scratch 12n + 4m, Lr and the set's box 4n, lohner scratch */
@@ -613,7 +617,7 @@ static dvc_status fast_init(lws *w)
         return DVC_OK;
     }
     /* a constant g (const_cb): every value of g is a copy of gc */
-    w->gcd = w->m > 0 && w->g.eval == cst_eval;
+    w->gcd = w->reuse && w->m > 0 && w->g.eval == cst_eval;
     if (w->gcd) to_d(w->gcl, w->gch, w->gc);
     w->Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
     return DVC_OK;
@@ -637,7 +641,7 @@ static void from_d(dvc_ivec_t v, const double *lo, const double *hi)
  * not the one converted last time (the last step, a non-uniform grid) */
 static void h_d(lws *w, double *lo, double *hi)
 {
-    if (!w->hd_ok || !mpfr_equal_p(&w->hk->left, &w->h->left) || !mpfr_equal_p(&w->hk->right, &w->h->right) ||
+    if (!w->hd_ok || !w->reuse || !mpfr_equal_p(&w->hk->left, &w->h->left) || !mpfr_equal_p(&w->hk->right, &w->h->right) ||
         mpfr_signbit(&w->hk->left) != mpfr_signbit(&w->h->left) ||
         mpfr_signbit(&w->hk->right) != mpfr_signbit(&w->h->right)) {
         mpfi_set(w->hk, w->h);
@@ -901,7 +905,7 @@ typedef struct {
 
 static int ptimes_get(lws *w, ptimes *pt)
 {
-    if (!w->fast) return 0;
+    if (!w->fast || !w->reuse) return 0;
     h_d(w, &pt->hl, &pt->hh);
     if (!(pt->hl >= 0x1p-900 && pt->hh <= 0x1p900)) return 0;
     pt->tl = mpfr_get_d(&w->ti->left, MPFR_RNDD);
@@ -1188,7 +1192,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
             }
             rc = fmax(rc, 0.5 * (b - a));
         }
-        w->cd = w->fast;
+        w->cd = w->fast && w->reuse;
         if (!(Td * hh / (2.0 * (double)K) * rc <= 0.01 * w->info->rad[i])) {
             dstep = 0;
             w->cd = 0;
@@ -1223,7 +1227,7 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
                 rc = fmax(rc, b - a);
             }
             fone = Td * 0.5 * hh * rc <= 0.01 * w->info->rad[i];
-            w->fdd = fone && w->fast;
+            w->fdd = fone && w->fast && w->reuse;
         }
         if (fone) {
             ivec_swap(w->Fs, w->Fd);
@@ -1484,7 +1488,7 @@ static void lohner_reset(lws *w, const mpfr_t rad)
 static int expm_enclose(lws *w, dvc_imat_t out, const dvc_imat_t J, const mpfi_t u)
 {
     dvc_lnf_expm_ws ws = {w->LT1, w->LT2, w->s, w->v};
-    if (w->fast) {
+    if (w->fast && w->reuse) {
         int ok = dvc_lnf_expm_d_(out, J, u);
         if (ok >= 0) return ok;
     }
@@ -1732,6 +1736,10 @@ static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
 /* out = ||G_k||_inf of slot k (dvc_imat_norm_inf), computed once per slot */
 static void g_norm(lws *w, mpfr_t out, long k)
 {
+    if (!w->reuse) {
+        dvc_imat_norm_inf(out, w->J.G[k]);
+        return;
+    }
     if (w->gn == NULL) {
         w->gn = malloc((size_t)w->npat * sizeof(mpfr_t));
         w->gn_ok = calloc((size_t)w->npat, 1);

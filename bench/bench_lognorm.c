@@ -41,6 +41,41 @@ static double now(void)
 
 static void run_both(dvc_dlvi_problem_t p);
 
+/* FNV-1a over the bits of every certified quantity of a lognorm run (the
+ * tube's eps_x, eps_y and yhat, and E, dW, rad of info): two builds that
+ * print the same digest produced the same tube bit for bit. */
+static unsigned long long digest_bytes(unsigned long long h, const void *v, size_t len)
+{
+    const unsigned char *b = v;
+    for (size_t k = 0; k < len; k++) h = (h ^ b[k]) * 1099511628211ull;
+    return h;
+}
+
+static unsigned long long digest_mpfr(unsigned long long h, mpfr_srcptr x)
+{
+    /* at 53 bits every bound is a double; beyond, its two nearest doubles */
+    double d[2] = {mpfr_get_d(x, MPFR_RNDD), mpfr_get_d(x, MPFR_RNDU)};
+    return digest_bytes(h, d, sizeof d);
+}
+
+static unsigned long long digest_run(const dvc_dlvi_result_t r, const dvc_lognorm_info_t info)
+{
+    unsigned long long h = 14695981039346656037ull;
+    long N = r->N, m = r->m;
+    for (long i = 0; i <= N; i++) {
+        h = digest_mpfr(h, r->eps_x[i]);
+        h = digest_mpfr(h, r->eps_y[i]);
+        for (long a = 0; a < m; a++) {
+            h = digest_mpfr(h, &r->yhat[i * m + a]->left);
+            h = digest_mpfr(h, &r->yhat[i * m + a]->right);
+        }
+    }
+    h = digest_bytes(h, info->E, (size_t)(N + 1) * sizeof(double));
+    h = digest_bytes(h, info->rad, (size_t)(N + 1) * sizeof(double));
+    h = digest_bytes(h, info->dW, (size_t)N * sizeof(double));
+    return h;
+}
+
 static void one(const char *path, long N, double T)
 {
     dvc_dlvi_problem_t p;
@@ -141,9 +176,10 @@ static void run_both(dvc_dlvi_problem_t p)
             printf("  %-15s %9.0f steps/s  certified/predictor %7.1f  radius(T) %.4e", name, r->N / net,
                    net / tpred, rad);
             if (route >= 2)
-                printf("  [%s, mu %.4g, mode norms %ld, switches %ld, affine %ld/%ld, binary64 %ld; setup %.3f s]",
+                printf("  [%s, mu %.4g, mode norms %ld, switches %ld, affine %ld/%ld, binary64 %ld; setup %.3f s;"
+                       " digest %016llx]",
                        info->kind == DVC_LOGNORM_QUAD ? "P" : "W", mpfr_get_d(info->mu, MPFR_RNDU), info->n_modes,
-                       info->n_switch, info->n_affine, r->N, info->n_fast, el_setup);
+                       info->n_switch, info->n_affine, r->N, info->n_fast, el_setup, digest_run(r, info));
             printf("\n");
             if (route == 0) el_alg = el;
             /* the cost target: lognorm <= 3x Algorithm 4.2 per step */

@@ -20,6 +20,7 @@
 #include "ref_bridge.h"
 #include "last_step.h"
 #include "ref_remark43.h"
+#include "dlvi/lognorm_expm.h"
 
 static const char *certs_dir = "certs";
 
@@ -1496,6 +1497,249 @@ static void test_fast_path(void)
     mpfi_clear(fs.b);
 }
 
+/* An entry of a random J for test_expm: kind 0 [0, 0] with either sign of
+ * each zero, 1 a point, 2 an interval straddling 0, 3 positive, 4
+ * negative, 5 an end at -0 or +0, 6 tiny (u J underflows for u < 1). */
+static void expm_entry(mpfi_ptr x, check_rng *rng, int kind)
+{
+    double a = check_rng_unif(rng, -1.5, 1.5), b = check_rng_unif(rng, 0, 0.3);
+    switch (kind) {
+    case 0:
+        mpfr_set_zero(&x->left, check_rng_int(rng, 0, 1) ? 1 : -1);
+        mpfr_set_zero(&x->right, check_rng_int(rng, 0, 1) ? 1 : -1);
+        return;
+    case 1:
+        mpfi_set_d(x, a);
+        return;
+    case 2:
+        mpfi_interv_d(x, -fabs(a) - 1e-3, b + 1e-3);
+        return;
+    case 3:
+        mpfi_interv_d(x, fabs(a), fabs(a) + b);
+        return;
+    case 4:
+        mpfi_interv_d(x, -fabs(a) - b, -fabs(a));
+        return;
+    case 5:
+        if (check_rng_int(rng, 0, 1)) {
+            mpfr_set_zero(&x->left, check_rng_int(rng, 0, 1) ? 1 : -1);
+            mpfr_set_d(&x->right, fabs(a) + 1e-3, MPFR_RNDU);
+        } else {
+            mpfr_set_d(&x->left, -fabs(a) - 1e-3, MPFR_RNDD);
+            mpfr_set_zero(&x->right, check_rng_int(rng, 0, 1) ? 1 : -1);
+        }
+        return;
+    default:
+        mpfi_interv_d(x, 0x1p-1022 * (1 + fabs(a) / 2), 0x1p-1022 * (1 + fabs(a) / 2 + b));
+        return;
+    }
+}
+
+/* Two endpoints equal as bits (value and sign of a zero). */
+static int same_end(mpfr_srcptr a, mpfr_srcptr b)
+{
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
+}
+
+/* The binary64 exp(J u) (src/dlvi/lognorm_expm.c) against the MPFI one on
+ * random J (fixed seed): every endpoint the same, bit for bit (signs of
+ * zeros too), or -1 (fallback) and out untouched; the fallback taken
+ * where an entry underflows or is not a normal double; the caller's
+ * rounding mode and exception flags kept. */
+static void test_expm(void)
+{
+    check_rng rng = {2468};
+    long done = 0, fell = 0, big = 0, tiny_fell = 0, tiny = 0, mism = 0, zero_ends = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        long n = trial % 50 == 49 ? 24 : check_rng_int(&rng, 1, 7);
+        int mix = (int)check_rng_int(&rng, 0, 4), with_tiny = trial % 10 == 9;
+        dvc_imat_t J, o1, o2, T1, T2;
+        mpfi_t u, s, v;
+        dvc_lnf_expm_ws ws;
+        int r1, r2;
+        dvc_imat_init2(J, n, n, 53);
+        dvc_imat_init2(o1, n, n, 53);
+        dvc_imat_init2(o2, n, n, 53);
+        dvc_imat_init2(T1, n, n, 53);
+        dvc_imat_init2(T2, n, n, 53);
+        mpfi_init2(u, 53);
+        mpfi_init2(s, 53);
+        mpfi_init2(v, 53);
+        for (long k = 0; k < n * n; k++) {
+            /* mix 0: dense, 1: half zeros, 2: points, 3: any kind, 4: lower
+             * triangular (exp(J u) too: entries [0, 0] in the result) */
+            int kind = mix == 0   ? (int)check_rng_int(&rng, 1, 5)
+                       : mix == 1 ? (check_rng_int(&rng, 0, 1) ? 0 : (int)check_rng_int(&rng, 1, 5))
+                       : mix == 2 ? (check_rng_int(&rng, 0, 4) ? 1 : 0)
+                       : mix == 3 ? (int)check_rng_int(&rng, 0, 5)
+                                  : (k % n > k / n ? 0 : (int)check_rng_int(&rng, 1, 5));
+            if (with_tiny && k == n * n / 2) kind = 6;
+            expm_entry(J->e[k], &rng, kind);
+        }
+        /* u: a point, [0, h], an interval inside (0, h], or 0 (then the
+         * remainder is 0 and the zeros of exp(J u) = I show); sometimes so
+         * long that z >= 4 */
+        {
+            double h = trial % 40 == 38 ? 50.0 : check_rng_unif(&rng, 1e-4, 0.5);
+            int uk = trial % 40 == 38 ? 0 : (int)check_rng_int(&rng, 0, with_tiny ? 5 : 6);
+            if (uk == 0) mpfi_set_d(u, h);
+            else if (uk <= 2) mpfi_interv_d(u, 0, h);
+            else if (uk <= 5) mpfi_interv_d(u, h / 2, h);
+            else {
+                mpfr_set_zero(&u->left, check_rng_int(&rng, 0, 1) ? 1 : -1);
+                mpfr_set_zero(&u->right, check_rng_int(&rng, 0, 1) ? 1 : -1);
+            }
+        }
+        for (long k = 0; k < n * n; k++) mpfi_set_si(o2->e[k], 7);
+        ws.T1 = T1;
+        ws.T2 = T2;
+        ws.s = s;
+        ws.v = v;
+        r1 = dvc_lnf_expm_mpfi_(o1, J, u, &ws);
+        fesetround(FE_DOWNWARD);
+        feclearexcept(FE_ALL_EXCEPT);
+        feraiseexcept(FE_DIVBYZERO);
+        r2 = dvc_lnf_expm_d_(o2, J, u);
+        CHECK(fegetround() == FE_DOWNWARD, "expm trial %d: the caller's rounding mode is kept", trial);
+        CHECK(fetestexcept(FE_ALL_EXCEPT) == FE_DIVBYZERO,
+              "expm trial %d: the caller's exception flags are kept (%#x)", trial, fetestexcept(FE_ALL_EXCEPT));
+        fesetround(FE_TONEAREST);
+        if (with_tiny) tiny++;
+        if (r2 < 0) {
+            fell++;
+            if (with_tiny) tiny_fell++;
+            for (long k = 0; k < n * n; k++)
+                if (mpfr_cmp_si(&o2->e[k]->left, 7) != 0 || mpfr_cmp_si(&o2->e[k]->right, 7) != 0) {
+                    CHECK(0, "expm trial %d: a fallback writes nothing", trial);
+                    break;
+                }
+        } else {
+            done++;
+            if (r1 == 0) big++;
+            CHECK(r1 == r2, "expm trial %d (n = %ld): MPFI returns %d, binary64 %d", trial, n, r1, r2);
+            if (r1 == 1 && r2 == 1)
+                for (long k = 0; k < n * n; k++) {
+                    if (mpfr_zero_p(&o1->e[k]->left) || mpfr_zero_p(&o1->e[k]->right)) zero_ends++;
+                    if (!same_end(&o1->e[k]->left, &o2->e[k]->left) ||
+                        !same_end(&o1->e[k]->right, &o2->e[k]->right)) {
+                        if (mism++ < 5)
+                            CHECK(0, "expm trial %d (n = %ld), entry %ld: MPFI [%a, %a], binary64 [%a, %a]", trial,
+                                  n, k, mpfr_get_d(&o1->e[k]->left, MPFR_RNDN),
+                                  mpfr_get_d(&o1->e[k]->right, MPFR_RNDN), mpfr_get_d(&o2->e[k]->left, MPFR_RNDN),
+                                  mpfr_get_d(&o2->e[k]->right, MPFR_RNDN));
+                    }
+                }
+        }
+        dvc_imat_clear(J);
+        dvc_imat_clear(o1);
+        dvc_imat_clear(o2);
+        dvc_imat_clear(T1);
+        dvc_imat_clear(T2);
+        mpfi_clear(u);
+        mpfi_clear(s);
+        mpfi_clear(v);
+    }
+    CHECK(mism == 0, "expm: %ld endpoints differ between binary64 and MPFI", mism);
+    CHECK(done >= 330 && big >= 5, "expm: binary64 took %ld of 400 (z >= 4: %ld)", done, big);
+    CHECK(tiny > 0 && tiny_fell == tiny, "expm: tiny entries fall back to MPFI (%ld of %ld)", tiny_fell, tiny);
+    CHECK(zero_ends >= 100, "expm: endpoints at zero were compared (%ld)", zero_ends);
+    {
+        /* above 53 bits, and a subnormal entry: no binary64 */
+        dvc_imat_t J, o;
+        mpfi_t u;
+        dvc_imat_init2(J, 2, 2, 64);
+        dvc_imat_init2(o, 2, 2, 64);
+        mpfi_init2(u, 64);
+        mpfi_set_d(u, 0.1);
+        dvc_imat_one(J);
+        CHECK(dvc_lnf_expm_d_(o, J, u) == -1, "expm: 64 bits fall back");
+        dvc_imat_clear(J);
+        dvc_imat_clear(o);
+        mpfi_clear(u);
+        dvc_imat_init2(J, 2, 2, 53);
+        dvc_imat_init2(o, 2, 2, 53);
+        mpfi_init2(u, 53);
+        mpfi_set_d(u, 0.1);
+        dvc_imat_one(J);
+        mpfi_set_d(J->e[1], 0x1p-1060);
+        CHECK(dvc_lnf_expm_d_(o, J, u) == -1, "expm: a subnormal entry falls back");
+        dvc_imat_clear(J);
+        dvc_imat_clear(o);
+        mpfi_clear(u);
+    }
+    printf("expm: binary64 = MPFI bit for bit in %ld of 400 random cases (%ld with z >= 4), %ld fell back "
+           "(%ld of them with tiny entries), %ld zero endpoints compared\n",
+           done, big, fell, tiny_fell, zero_ends);
+}
+
+/* The conversions kept from step to step and the binary64 copies of MPFI
+ * operations (exp(J u), the pieces' times; docs/lognorm.md section 10)
+ * change no bit: runs with them and without (DVC_LOGNORM_NOREUSE) give the
+ * same tube, bound for bound, on problems that take each of them (the
+ * bridge at T = 10: contact switches and f per piece; the pounding
+ * example: a table, derivatives per piece; the circuit: g of t; Heun's
+ * predictor). */
+static void test_reuse_exact(void)
+{
+    static const struct {
+        const char *file;
+        double T;
+        long N;
+        int heun;
+    } cases[] = {{"bridge/gamma0.2.json", 10.0, 5000, 0},
+                 {"pounding/pounding.json", 0, 0, 0},
+                 {"circuit/circuit.json", 0, 0, 0},
+                 {"bridge/gamma0.2.json", 0, 0, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char path[1024];
+        dvc_dlvi_problem_t p;
+        dvc_lognorm_opts o;
+        dvc_dlvi_result_t r[2];
+        dvc_lognorm_info_t info[2];
+        dvc_status st[2];
+        long diff = 0, N;
+        snprintf(path, sizeof path, "%s/%s", certs_dir, cases[c].file);
+        dvc_dlvi_problem_init(p, 0, 0, 0);
+        REQUIRE(dvc_problem_read(p, path, 0) == DVC_OK, "%s: %s", path, dvc_error_message());
+        if (cases[c].T > 0) {
+            mpfi_set_d(p->T, cases[c].T);
+            p->N = cases[c].N;
+        }
+        dvc_lognorm_opts_default(&o);
+        if (cases[c].heun) o.predictor = DVC_LOGNORM_PRED_HEUN;
+        for (int k = 0; k < 2; k++) {
+            if (k == 1) setenv("DVC_LOGNORM_NOREUSE", "1", 1);
+            dvc_dlvi_result_init(r[k]);
+            dvc_lognorm_info_init(info[k]);
+            st[k] = dvc_lognorm_run(r[k], info[k], p, &o);
+            unsetenv("DVC_LOGNORM_NOREUSE");
+        }
+        N = p->N;
+        CHECK(st[0] == DVC_OK && st[1] == DVC_OK, "reuse %s: both runs certified", cases[c].file);
+        if (st[0] == DVC_OK && st[1] == DVC_OK) {
+            CHECK(info[0]->n_fast > N / 2 && info[1]->n_fast == info[0]->n_fast,
+                  "reuse %s: binary64 steps %ld and %ld of %ld", cases[c].file, info[0]->n_fast, info[1]->n_fast, N);
+            for (long i = 0; i <= N; i++) {
+                diff += memcmp(&info[0]->rad[i], &info[1]->rad[i], sizeof(double)) != 0;
+                diff += memcmp(&info[0]->E[i], &info[1]->E[i], sizeof(double)) != 0;
+                if (i < N) diff += memcmp(&info[0]->dW[i], &info[1]->dW[i], sizeof(double)) != 0;
+                diff += !same_end(r[0]->eps_x[i], r[1]->eps_x[i]) + !same_end(r[0]->eps_y[i], r[1]->eps_y[i]);
+                for (long a = 0; a < p->m; a++)
+                    diff += !same_end(&r[0]->yhat[i * p->m + a]->left, &r[1]->yhat[i * p->m + a]->left) +
+                            !same_end(&r[0]->yhat[i * p->m + a]->right, &r[1]->yhat[i * p->m + a]->right);
+            }
+            CHECK(diff == 0, "reuse %s: %ld bounds differ with and without", cases[c].file, diff);
+            printf("reuse %s%s: %ld steps (%ld in binary64), radius(T) %.6e, the same bits without\n",
+                   cases[c].file, cases[c].heun ? " (heun)" : "", N, info[0]->n_fast, info[0]->rad[N]);
+        }
+        for (int k = 0; k < 2; k++) {
+            dvc_lognorm_info_clear(info[k]);
+            dvc_dlvi_result_clear(r[k]);
+        }
+        dvc_dlvi_problem_clear(p);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) certs_dir = argv[1];
@@ -1519,6 +1763,8 @@ int main(int argc, char **argv)
     test_grid_uniform();
     test_sink();
     test_fast_path();
+    test_expm();
+    test_reuse_exact();
     test_hull();
     return check_report();
 }

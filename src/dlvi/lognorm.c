@@ -3,6 +3,7 @@
  * interpolant over the whole step, the integrated one-sided-Lipschitz
  * inequality, and the x and y tubes (docs/lognorm.md, sections 3-6). */
 #include "dlvi/lognorm_internal.h"
+#include "dlvi/lognorm_expm.h"
 #include "dvicert/tube.h"
 #include "rounding.h"
 
@@ -101,6 +102,19 @@ typedef struct {
      * as doubles, a q in doubles; xmp: dx, xm, X hold them in MPFI too */
     double *dxl, *dxh, *xml, *xmh, *Xl, *Xh, *ql, *qh, *gql, *gqh;
     int xmp;
+    /* conversions kept from step to step (binary64 path): a constant g
+     * (gcd) in gcl, gch; T's upper end; h's ends, for the h in hk. reuse:
+     * these, the kept ||G_F|| and the binary64 copies of MPFI operations
+     * (exp(J u), the pieces' times) are used (DVC_LOGNORM_NOREUSE unset:
+     * tests compare both, bit for bit) */
+    int gcd, hd_ok, reuse;
+    double *gcl, *gch, Td, hd_lo, hd_hi;
+    mpfi_t hk;
+    /* this step's C (cd) and Fd (fdd) already in Cl, Ch and Fsl, Fsh */
+    int cd, fdd;
+    /* ||G_k||_inf of slot k (a slot's G never changes), when gn_ok[k] */
+    mpfr_t *gn;
+    char *gn_ok;
 } lws;
 
 static void lws_clear(lws *w)
@@ -119,7 +133,7 @@ static void lws_clear(lws *w)
         mpfi_clear(w->sc_h[c]);
     }
     dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa, w->mvt,
-                      w->mvs, (mpfi_ptr)0);
+                      w->mvs, w->hk, (mpfi_ptr)0);
     mpfr_clear(w->mga);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
                              w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd,
@@ -142,6 +156,11 @@ static void lws_clear(lws *w)
     free(w->rp);
     free(w->Dp);
     for (long j = 0; j < w->nmodes; j++) dvc_lognorm_info_clear(w->modes[j]);
+    if (w->gn != NULL)
+        for (long k = 0; k < w->npat; k++)
+            if (w->gn_ok[k]) mpfr_clear(w->gn[k]);
+    free(w->gn);
+    free(w->gn_ok);
     if (w->fast) {
         dvc_dlvi_fspm_clear_(&w->fA);
         dvc_dlvi_fspm_clear_(&w->fB);
@@ -195,7 +214,8 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     }
     w->sc_next = 0;
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa,
-                     w->mvt, w->mvs, (mpfi_ptr)0);
+                     w->mvt, w->mvs, w->hk, (mpfi_ptr)0);
+    w->hd_ok = 0;
     mpfr_init2(w->mga, prec);
     dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0, w->Cs, w->cs0, w->Xk,
                              w->Fd, w->Fs, w->fm};
@@ -287,6 +307,7 @@ static void q_of(lws *w, dvc_ivec_t out, const dvc_ivec_t x, const dvc_ivec_t g)
 
 static void to_d(double *lo, double *hi, const dvc_ivec_t v);
 static void from_d(dvc_ivec_t v, const double *lo, const double *hi);
+static void h_d(lws *w, double *lo, double *hi);
 static void pv_mpfi(lws *w);
 
 /* The binary64 form of q_of at 53 bits: out <- Q [xl, xh] + g, the
@@ -296,7 +317,12 @@ static int q_fast(lws *w, dvc_ivec_t out, const double *xl, const double *xh, co
 {
     long m = w->m;
     int ok = 1, saved;
-    to_d(w->gql, w->gqh, g);
+    if (w->gcd) {
+        memcpy(w->gql, w->gcl, (size_t)m * sizeof(double));
+        memcpy(w->gqh, w->gch, (size_t)m * sizeof(double));
+    } else {
+        to_d(w->gql, w->gqh, g);
+    }
     saved = dvc_rnd_save();
     dvc_rnd_set(FE_UPWARD);
     for (long a = 0; a < m; a++) w->ql[a] = w->qh[a] = 0.0;
@@ -412,7 +438,9 @@ static int propagate(lws *w, const mpfr_t mu, const mpfr_t E0, mpfr_t En, mpfr_t
     if (w->fast) {
         double cE = w->sc_d[c][0], cP = w->sc_d[c][1], eK = w->sc_d[c][2];
         double e0 = mpfr_get_d(E0, MPFR_RNDU), dd = mpfr_get_d(w->Dd, MPFR_RNDU);
-        double hr = mpfr_get_d(&w->h->right, MPFR_RNDU), Kd = (double)w->K, r1 = 0.0, r2, en, es;
+        double hl, hr, Kd = (double)w->K, r1 = 0.0, r2, en, es;
+        h_d(w, &hl, &hr);
+        (void)hl;
         /* Di as doubles (exact at 53 bits, or +inf: then MPFR below) */
         if (!w->dnd)
             for (long k = 0; k < w->K; k++) w->Did[k] = mpfr_get_d(w->Di[k], MPFR_RNDU);
@@ -523,11 +551,12 @@ static dvc_status fast_init(lws *w)
     long n = w->n, m = w->m > 0 ? w->m : 1, K = w->K, sz;
     double *b;
     w->fast = 0;
+    w->reuse = getenv("DVC_LOGNORM_NOREUSE") == NULL;
     if (w->prec != 53 || getenv("DVC_DLVI_NOFAST") != NULL) return DVC_OK;
     /* av 2 x 2Kn, rp and fk 2 x Kn each, gk 2Km, ym gm 4m, fm Fs 4n, C c0 3Kn, Dp Di
      * 2K, defect scratch 12n + 4m, Lr and the set's box 4n, lohner scratch */
     sz = 4 * K * n + 4 * K * n + 2 * K * m + 4 * m + 4 * n + 3 * K * n + 2 * K + 12 * n + 4 * m + 4 * n +
-         6 * n + 4 * m + (long)dvc_lnf_lohner_scratch_(n);
+         6 * n + 4 * m + 2 * m + (long)dvc_lnf_lohner_scratch_(n);
     w->fbuf = calloc((size_t)sz, sizeof(double));
     w->fG = calloc((size_t)w->npat, sizeof(dvc_dlvi_fspm));
     if (!w->fbuf || !w->fG) {
@@ -572,6 +601,8 @@ static dvc_status fast_init(lws *w)
     w->qh = b, b += m;
     w->gql = b, b += m;
     w->gqh = b, b += m;
+    w->gcl = b, b += m;
+    w->gch = b, b += m;
     w->lscr = b;
     w->fast = 1;
     /* all three built (no short circuit), so that all three can be cleared */
@@ -587,7 +618,12 @@ static dvc_status fast_init(lws *w)
         w->fG = NULL;
         w->fbuf = NULL;
         w->fast = 0;
+        return DVC_OK;
     }
+    /* a constant g (const_cb): every value of g is a copy of gc */
+    w->gcd = w->reuse && w->m > 0 && w->g.eval == cst_eval;
+    if (w->gcd) to_d(w->gcl, w->gch, w->gc);
+    w->Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
     return DVC_OK;
 }
 
@@ -603,6 +639,22 @@ static void to_d(double *lo, double *hi, const dvc_ivec_t v)
 static void from_d(dvc_ivec_t v, const double *lo, const double *hi)
 {
     for (long k = 0; k < v->n; k++) mpfi_interv_d(v->e[k], lo[k], hi[k]);
+}
+
+/* h's ends as doubles (rounded down, up), converted again only when h is
+ * not the one converted last time (the last step, a non-uniform grid) */
+static void h_d(lws *w, double *lo, double *hi)
+{
+    if (!w->hd_ok || !w->reuse || !mpfr_equal_p(&w->hk->left, &w->h->left) || !mpfr_equal_p(&w->hk->right, &w->h->right) ||
+        mpfr_signbit(&w->hk->left) != mpfr_signbit(&w->h->left) ||
+        mpfr_signbit(&w->hk->right) != mpfr_signbit(&w->h->right)) {
+        mpfi_set(w->hk, w->h);
+        w->hd_lo = mpfr_get_d(&w->h->left, MPFR_RNDD);
+        w->hd_hi = mpfr_get_d(&w->h->right, MPFR_RNDU);
+        w->hd_ok = mpfr_number_p(&w->h->left) && mpfr_number_p(&w->h->right);
+    }
+    *lo = w->hd_lo;
+    *hi = w->hd_hi;
 }
 
 /* av, rp from the binary64 defect data, once per step */
@@ -879,14 +931,66 @@ static dvc_status piece_pattern(lws *w, long k, long *kp)
     return DVC_OK;
 }
 
-/* The binary64 form of the piece loop of defect_data on a step with one
- * certified pattern k_aff (or m = 0) and derivative enclosures, the
- * step's (dstep: w->Cs, w->cs0) or one per piece: sets w->fdef on
- * success; otherwise the MPFI loop runs. */
+/* The times of the pieces on the binary64 path: t_i and h as doubles,
+ * when none of the operations of piece_mid and piece_span can leave the
+ * normal range with them. */
+typedef struct {
+    double tl, th, hl, hh; /* t_i, h */
+    int tz;                /* t_i is [0, 0] (mpfi_add copies the other operand) */
+} ptimes;
+
+static int ptimes_get(lws *w, ptimes *pt)
+{
+    if (!w->fast || !w->reuse) return 0;
+    h_d(w, &pt->hl, &pt->hh);
+    if (!(pt->hl >= 0x1p-900 && pt->hh <= 0x1p900)) return 0;
+    pt->tl = mpfr_get_d(&w->ti->left, MPFR_RNDD);
+    pt->th = mpfr_get_d(&w->ti->right, MPFR_RNDU);
+    pt->tz = mpfr_zero_p(&w->ti->left) && mpfr_zero_p(&w->ti->right);
+    if (pt->tz) return 1;
+    /* a zero end only when it is one in MPFR (not a tiny value rounded) */
+    return (pt->tl >= 0x1p-900 || (pt->tl == 0 && mpfr_zero_p(&w->ti->left))) &&
+           (pt->th >= 0x1p-900 || (pt->th == 0 && mpfr_zero_p(&w->ti->right))) && pt->th <= 0x1p900;
+}
+
+/* o = t_i + h c / d as mpfi_mul_si(h, c), mpfi_div_si(., d), mpfi_add(., t_i)
+ * (c >= 0, d > 0): for c = 0 the first two give [+0, -0], and mpfi_add
+ * copies its nonzero operand (or the first when both are [0, 0]); else
+ * every end is > 0. Under FE_UPWARD, a lower end as -(upper end of the
+ * negation); not inlined, so that no operation leaves the mode. */
+__attribute__((noinline)) static void ptime_up(const ptimes *pt, double c, double d, double *o)
+{
+    if (c == 0) {
+        o[0] = pt->tz ? 0.0 : pt->tl;
+        o[1] = pt->tz ? -0.0 : pt->th;
+        return;
+    }
+    double nl = ((-pt->hl) * c) / d, hi = (pt->hh * c) / d;
+    o[0] = pt->tz ? -nl : -(nl + (-pt->tl));
+    o[1] = pt->tz ? hi : hi + pt->th;
+}
+
+static void ptime(const ptimes *pt, long c, long d, double *o)
+{
+    int saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    ptime_up(pt, (double)c, (double)d, o);
+    dvc_rnd_restore(saved);
+}
+
 /* Piece k of K of the step [t_i, t_i + h]: its midpoint into w->tk, and
- * its time span into w->tpk (through the scratch w->s, w->u). */
+ * its time span into w->tpk (through the scratch w->s, w->u; on the
+ * binary64 path by ptime, the scratch untouched). */
 static void piece_mid(lws *w, long k, long K)
 {
+    ptimes pt;
+    if (ptimes_get(w, &pt)) {
+        double o[2];
+        ptime(&pt, 2 * k + 1, 2 * K, o);
+        mpfr_set_d(&w->tk->left, o[0], MPFR_RNDD);
+        mpfr_set_d(&w->tk->right, o[1], MPFR_RNDU);
+        return;
+    }
     mpfi_mul_si(w->tk, w->h, 2 * k + 1);
     mpfi_div_si(w->tk, w->tk, 2 * K);
     mpfi_add(w->tk, w->tk, w->ti);
@@ -894,6 +998,16 @@ static void piece_mid(lws *w, long k, long K)
 
 static void piece_span(lws *w, long k, long K)
 {
+    ptimes pt;
+    if (ptimes_get(w, &pt)) {
+        /* mpfi_union: the smaller left end, the larger right end */
+        double a[2], b[2];
+        ptime(&pt, k, K, a);
+        ptime(&pt, k + 1, K, b);
+        mpfr_set_d(&w->tpk->left, a[0] <= b[0] ? a[0] : b[0], MPFR_RNDD);
+        mpfr_set_d(&w->tpk->right, b[1] >= a[1] ? b[1] : a[1], MPFR_RNDU);
+        return;
+    }
     mpfi_mul_si(w->s, w->h, k);
     mpfi_div_si(w->s, w->s, K);
     mpfi_add(w->s, w->s, w->ti);
@@ -903,6 +1017,10 @@ static void piece_span(lws *w, long k, long K)
     mpfi_union(w->tpk, w->s, w->u);
 }
 
+/* The binary64 form of the piece loop of defect_data on a step with one
+ * certified pattern k_aff (or m = 0) and derivative enclosures, the
+ * step's (dstep: w->Cs, w->cs0) or one per piece: sets w->fdef on
+ * success; otherwise the MPFI loop runs. */
 static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, int fone, int dstep)
 {
     long n = w->n, m = w->m, K = w->K;
@@ -946,7 +1064,10 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
         memset(w->gkl, 0, (size_t)(K * m) * sizeof(double));
         memset(w->gkh, 0, (size_t)(K * m) * sizeof(double));
     } else if (m > 0 && !gvar) {
-        for (long k = 0; k < K; k++) to_d(w->gkl + k * m, w->gkh + k * m, w->gc);
+        for (long k = 0; k < K; k++) {
+            memcpy(w->gkl + k * m, w->gcl, (size_t)m * sizeof(double));
+            memcpy(w->gkh + k * m, w->gch, (size_t)m * sizeof(double));
+        }
     }
     io.fone = fone || w->f.eval == NULL;
     if (w->f.eval == NULL) {
@@ -956,14 +1077,19 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
         memset(w->Fsh, 0, (size_t)n * sizeof(double));
     } else if (fone) {
         to_d(w->fml, w->fmh, w->fm);
-        to_d(w->Fsl, w->Fsh, w->Fs);
+        if (!w->fdd) to_d(w->Fsl, w->Fsh, w->Fs);
     }
     if (m > 0) {
         to_d(w->yml, w->ymh, w->ym);
-        to_d(w->gml, w->gmh, w->gm);
+        if (w->gcd) {
+            memcpy(w->gml, w->gcl, (size_t)m * sizeof(double));
+            memcpy(w->gmh, w->gch, (size_t)m * sizeof(double));
+        } else {
+            to_d(w->gml, w->gmh, w->gm);
+        }
     }
     if (dstep) {
-        to_d(w->Cl, w->Ch, w->Cs);
+        if (!w->cd) to_d(w->Cl, w->Ch, w->Cs);
         for (long c = 0; c < n; c++) w->c0d[c] = mpfr_get_d(&w->cs0->e[c]->left, MPFR_RNDN);
     }
     io.cstride = dstep ? 0 : n;
@@ -976,8 +1102,7 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
     io.G = m > 0 ? &w->fG[k_aff] : NULL;
     io.xi = r->x + i * n;
     io.xn = r->x + (i + 1) * n;
-    io.hlo = mpfr_get_d(&w->h->left, MPFR_RNDD);
-    io.hhi = mpfr_get_d(&w->h->right, MPFR_RNDU);
+    h_d(w, &io.hlo, &io.hhi);
     io.ymlo = w->yml;
     io.ymhi = w->ymh;
     io.gmlo = w->gml;
@@ -1080,18 +1205,34 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
      * remainder (s - tau)(C - c0) is then second order already. A wide one
      * (a table sample inside the step) is redone per piece. */
     w->fmv = 0;
+    w->cd = w->fdd = 0;
     int dstep = w->deriv && piece_deriv(w, k_aff, w->tstep, w->tm);
     if (dstep) {
         /* a heuristic (either choice is sound): the step's enclosure when
          * its remainder, (h/2K) rad C per unit time, would add less than 1%
-         * of the current radius over the whole horizon */
-        double rc = 0.0, hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
+         * of the current radius over the whole horizon (on the binary64
+         * path C's ends are kept in Cl, Ch for defect_fast) */
+        double rc = 0.0, hh, hl, Td;
+        if (w->fast) {
+            h_d(w, &hl, &hh);
+            Td = w->Td;
+        } else {
+            hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
+            Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
+        }
         for (long c = 0; c < n; c++) {
             double a = mpfr_get_d(&w->C->e[c]->left, MPFR_RNDD), b = mpfr_get_d(&w->C->e[c]->right, MPFR_RNDU);
+            if (w->fast) {
+                w->Cl[c] = a;
+                w->Ch[c] = b;
+            }
             rc = fmax(rc, 0.5 * (b - a));
         }
-        if (!(mpfr_get_d(&w->p->T->right, MPFR_RNDU) * hh / (2.0 * (double)K) * rc <= 0.01 * w->info->rad[i]))
+        w->cd = w->fast && w->reuse;
+        if (!(Td * hh / (2.0 * (double)K) * rc <= 0.01 * w->info->rad[i])) {
             dstep = 0;
+            w->cd = 0;
+        }
     }
     /* f once per step: f(tau) in f(t_m) + (tau - t_m) [f'(step)], when
      * that box, (h/2) wid f' per unit time, would also add less than 1% of
@@ -1103,10 +1244,26 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         ivec_swap(w->Cs, w->C);
         ivec_swap(w->cs0, w->c0);
         if (w->f.eval != NULL) {
-            double rc = 0.0, hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
-            for (long c = 0; c < n; c++)
-                rc = fmax(rc, mpfr_get_d(&w->Fd->e[c]->right, MPFR_RNDU) - mpfr_get_d(&w->Fd->e[c]->left, MPFR_RNDD));
-            fone = mpfr_get_d(&w->p->T->right, MPFR_RNDU) * 0.5 * hh * rc <= 0.01 * w->info->rad[i];
+            /* (on the binary64 path Fd's ends are kept in Fsl, Fsh: Fd
+             * becomes Fs when fone) */
+            double rc = 0.0, hh, hl, Td;
+            if (w->fast) {
+                h_d(w, &hl, &hh);
+                Td = w->Td;
+            } else {
+                hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
+                Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
+            }
+            for (long c = 0; c < n; c++) {
+                double b = mpfr_get_d(&w->Fd->e[c]->right, MPFR_RNDU), a = mpfr_get_d(&w->Fd->e[c]->left, MPFR_RNDD);
+                if (w->fast) {
+                    w->Fsl[c] = a;
+                    w->Fsh[c] = b;
+                }
+                rc = fmax(rc, b - a);
+            }
+            fone = Td * 0.5 * hh * rc <= 0.01 * w->info->rad[i];
+            w->fdd = fone && w->fast && w->reuse;
         }
         if (fone) {
             ivec_swap(w->Fs, w->Fd);
@@ -1361,45 +1518,17 @@ static void lohner_reset(lws *w, const mpfr_t rad)
     }
 }
 
-/* out encloses exp(J u) for every u in [u] >= 0 (Taylor polynomial of
- * degree 16 by Horner in intervals plus the remainder bound
- * z^17/17! / (1 - z/18), z >= ||J u||_inf, added to every entry). 0 when
- * z >= 4 (steps too long for this enclosure). */
+/* out encloses exp(J u) for every u in [u] >= 0 (src/dlvi/lognorm_expm.c);
+ * 0 when z >= 4 (steps too long for this enclosure). At 53 bits in
+ * binary64 with the same endpoints as MPFI. */
 static int expm_enclose(lws *w, dvc_imat_t out, const dvc_imat_t J, const mpfi_t u)
 {
-    long n = w->n;
-    const int deg = 16;
-    mpfr_t z, rho, t;
-    int ok = 1;
-    mpfr_inits2(w->prec, z, rho, t, (mpfr_ptr)0);
-    dvc_imat_scale(w->LT1, u, J);
-    dvc_imat_norm_inf(z, w->LT1);
-    if (!mpfr_number_p(z) || mpfr_cmp_ui(z, 4) >= 0) ok = 0;
-    if (ok) {
-        dvc_imat_one(out);
-        for (int j = deg; j >= 1; j--) {
-            dvc_imat_mul(w->LT2, w->LT1, out);
-            mpfi_set_si(w->s, j);
-            mpfi_inv(w->s, w->s);
-            dvc_imat_scale(w->LT2, w->s, w->LT2);
-            for (long k = 0; k < n; k++) mpfi_add_ui(dvc_imat_entry(w->LT2, k, k), dvc_imat_entry(w->LT2, k, k), 1);
-            dvc_imat_set(out, w->LT2);
-        }
-        /* remainder: z^{deg+1}/(deg+1)! / (1 - z/(deg+2)) */
-        mpfr_pow_ui(rho, z, deg + 1, MPFR_RNDU);
-        for (int j = 2; j <= deg + 1; j++) mpfr_div_ui(rho, rho, j, MPFR_RNDU);
-        mpfr_div_ui(t, z, deg + 2, MPFR_RNDU);
-        mpfr_ui_sub(t, 1, t, MPFR_RNDD);
-        mpfr_div(rho, rho, t, MPFR_RNDU);
-        for (long k = 0; k < n * n; k++) {
-            mpfi_interv_fr(w->v, rho, rho);
-            mpfr_neg(&w->v->left, rho, MPFR_RNDD);
-            mpfi_add(out->e[k], out->e[k], w->v);
-        }
-        ok = dvc_imat_is_finite(out);
+    dvc_lnf_expm_ws ws = {w->LT1, w->LT2, w->s, w->v};
+    if (w->fast && w->reuse) {
+        int ok = dvc_lnf_expm_d_(out, J, u);
+        if (ok >= 0) return ok;
     }
-    mpfr_clears(z, rho, t, (mpfr_ptr)0);
-    return ok;
+    return dvc_lnf_expm_mpfi_(out, J, u, &ws);
 }
 
 /* Cache entry for pattern pat, or -1. */
@@ -1524,8 +1653,7 @@ static int lohner_step(lws *w, long pat, dvc_ivec_t out)
         io.Pkhi = P + (2 + 3 * K) * nn;
         io.rho = w->lc[c].rho_d;
         io.rho2 = w->lc[c].rho2_d;
-        io.hlo = mpfr_get_d(&w->h->left, MPFR_RNDD);
-        io.hhi = mpfr_get_d(&w->h->right, MPFR_RNDU);
+        h_d(w, &io.hlo, &io.hhi);
         io.alo = w->avl;
         io.ahi = w->avh;
         io.rlo = w->rpl;
@@ -1643,6 +1771,33 @@ static int lohner_change(lws *w, const mpfr_t rad, dvc_ivec_t out)
     return dvc_ivec_is_finite(out) && dvc_ivec_is_finite(w->Lr);
 }
 
+/* out = ||G_k||_inf of slot k (dvc_imat_norm_inf), computed once per slot */
+static void g_norm(lws *w, mpfr_t out, long k)
+{
+    if (!w->reuse) {
+        dvc_imat_norm_inf(out, w->J.G[k]);
+        return;
+    }
+    if (w->gn == NULL) {
+        w->gn = malloc((size_t)w->npat * sizeof(mpfr_t));
+        w->gn_ok = calloc((size_t)w->npat, 1);
+        if (w->gn == NULL || w->gn_ok == NULL) {
+            free(w->gn);
+            free(w->gn_ok);
+            w->gn = NULL;
+            w->gn_ok = NULL;
+            dvc_imat_norm_inf(out, w->J.G[k]);
+            return;
+        }
+    }
+    if (!w->gn_ok[k]) {
+        mpfr_init2(w->gn[k], mpfr_get_prec(out));
+        dvc_imat_norm_inf(w->gn[k], w->J.G[k]);
+        w->gn_ok[k] = 1;
+    }
+    mpfr_set(out, w->gn[k], MPFR_RNDU);
+}
+
 static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
 {
     long m = w->m, pat = -1, loc = -1, a = w->cur;
@@ -1704,7 +1859,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
     w->yloc = -1;
     w->yset = 0;
     if (loc >= 0 && m > 0) {
-        dvc_imat_norm_inf(w->r1, w->J.G[loc]);
+        g_norm(w, w->r1, loc);
         if (mpfr_cmp(w->r1, w->bstep) < 0) mpfr_set(w->bstep, w->r1, MPFR_RNDU);
         w->yloc = loc;
     }

@@ -261,6 +261,68 @@ int dvc_lnf_mgs_(double *q, const double *a, long n)
     return 1;
 }
 
+/* Row kernels of dvc_lnf_lohner_ (under FE_UPWARD): s += (term j) for
+ * j = 0..n-1, each term as the former entry-by-entry loops computed it. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define LNF_VEC __attribute__((noinline, optimize("O3")))
+#else
+#define LNF_VEC
+#endif
+
+/* dvc_fi_mul_(a, a, bl, bh) of a point a, without its branch (a row of
+ * points of either sign mispredicts it half of the time): the same two
+ * products, operands selected by the sign of a */
+static inline void pmul(double a, double bl, double bh, double *lo, double *hi)
+{
+    int pos = a >= 0;
+    double bhi = pos ? bh : bl, blo = pos ? bl : bh;
+    *hi = a * bhi;
+    *lo = -((-a) * blo);
+}
+
+/* s_j += b_j [pl, ph] (b a point row) */
+LNF_VEC static void lohner_row_pm(double *restrict sl, double *restrict sh, const double *restrict b, double pl,
+                                  double ph, long n)
+{
+    for (long j = 0; j < n; j++) {
+        double ql, qh;
+        pmul(b[j], pl, ph, &ql, &qh);
+        fadd(sl[j], sh[j], ql, qh, &sl[j], &sh[j]);
+    }
+}
+
+/* [-sl_j, sh_j] += x b_j (points) */
+LNF_VEC static void lohner_row_pp(double *restrict sl, double *restrict sh, const double *restrict b, double x,
+                                  long n)
+{
+    for (long j = 0; j < n; j++) {
+        sh[j] = sh[j] + x * b[j];
+        sl[j] = sl[j] + (-x) * b[j];
+    }
+}
+
+/* s_j += x_j [el, eh] (x a point row) */
+LNF_VEC static void lohner_row_pi(double *restrict sl, double *restrict sh, const double *restrict x, double el,
+                                  double eh, long n)
+{
+    for (long j = 0; j < n; j++) {
+        double ql, qh;
+        pmul(x[j], el, eh, &ql, &qh);
+        fadd(sl[j], sh[j], ql, qh, &sl[j], &sh[j]);
+    }
+}
+
+/* s_j += [il, ih] [ml_j, mh_j] */
+LNF_VEC static void lohner_row_ii(double *restrict sl, double *restrict sh, double il, double ih,
+                                  const double *restrict ml, const double *restrict mh, long n)
+{
+    for (long j = 0; j < n; j++) {
+        double ql, qh;
+        dvc_fi_mul_(il, ih, ml[j], mh[j], &ql, &qh);
+        fadd(sl[j], sh[j], ql, qh, &sl[j], &sh[j]);
+    }
+}
+
 size_t dvc_lnf_lohner_scratch_(long n) { return (size_t)(12 * n * n + 16 * n); }
 
 int dvc_lnf_lohner_(dvc_lnf_lohner_io *io)
@@ -312,19 +374,16 @@ int dvc_lnf_lohner_(dvc_lnf_lohner_io *io)
     for (long c = 0; c < n; c++) Yl[c] = Yh[c] = 0.0;
     dmv_add(Yl, Yh, io->Plo, io->Phi, io->c, io->c, n);
     for (long c = 0; c < n; c++) fsub(Yl[c], Yh[c], Vl[c], Vh[c], &Yl[c], &Yh[c]);
-    /* M = Phi B and its midpoint */
-    for (long i = 0; i < n; i++)
-        for (long j = 0; j < n; j++) {
-            double sl = 0.0, sh = 0.0;
-            for (long k = 0; k < n; k++) {
-                double ql, qh, b = io->B[k * n + j];
-                dvc_fi_mul_(b, b, io->Plo[i * n + k], io->Phi[i * n + k], &ql, &qh);
-                fadd(sl, sh, ql, qh, &sl, &sh);
-            }
-            Ml[i * n + j] = sl;
-            Mh[i * n + j] = sh;
-            Mm[i * n + j] = (sl + sh) * 0.5;
-        }
+    /* M = Phi B and its midpoint. The n^3 products here and below run row
+     * by row (i, k, j): each entry still sums its terms k = 0..n-1 in order,
+     * with the same operations, and the rows are read contiguously. */
+    for (long i = 0; i < n; i++) {
+        double *sl = Ml + i * n, *sh = Mh + i * n;
+        for (long j = 0; j < n; j++) sl[j] = sh[j] = 0.0;
+        for (long k = 0; k < n; k++)
+            lohner_row_pm(sl, sh, io->B + k * n, io->Plo[i * n + k], io->Phi[i * n + k], n);
+        for (long j = 0; j < n; j++) Mm[i * n + j] = (sl[j] + sh[j]) * 0.5;
+    }
     if (!finite_all(Ml, nn) || !finite_all(Mh, nn) || !finite_all(Yl, n) || !finite_all(Yh, n)) goto out;
     /* the new frame: any double matrix will do (its inverse is enclosed) */
     dvc_rnd_restore(saved);
@@ -333,18 +392,17 @@ int dvc_lnf_lohner_(dvc_lnf_lohner_io *io)
     /* Bn^{-1}: X = Bn^T, E = I - X Bn, ||E|| = e < 1; Bn^{-1} = (I - E)^{-1} X
      * = X + E X + (I - E)^{-1} E (E X), the last term of norm at most
      * e ||E X|| / (1 - e) */
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++) {
+        double *sl = El + i * n, *sh = Eh + i * n;
+        for (long j = 0; j < n; j++) sl[j] = sh[j] = 0.0;
+        for (long k = 0; k < n; k++) lohner_row_pp(sl, sh, Bn + k * n, Bn[k * n + i], n);
         for (long j = 0; j < n; j++) {
-            double sh = 0.0, sl = 0.0;
-            for (long k = 0; k < n; k++) {
-                double x = Bn[k * n + i], b = Bn[k * n + j];
-                sh = sh + x * b;
-                sl = sl + (-x) * b;
-            }
             /* (X Bn)_ij in [-sl, sh]; E_ij = delta_ij - that */
-            El[i * n + j] = -((-(i == j ? 1.0 : 0.0)) + sh);
-            Eh[i * n + j] = (i == j ? 1.0 : 0.0) + sl;
+            double h = sh[j], l = sl[j];
+            sl[j] = -((-(i == j ? 1.0 : 0.0)) + h);
+            sh[j] = (i == j ? 1.0 : 0.0) + l;
         }
+    }
     e = 0.0;
     for (long i = 0; i < n; i++) {
         double s = 0.0;
@@ -352,18 +410,14 @@ int dvc_lnf_lohner_(dvc_lnf_lohner_io *io)
         if (!(s <= e)) e = s;
     }
     if (!(e <= 0.5)) goto out;
-    /* S = E X */
-    for (long i = 0; i < n; i++)
-        for (long j = 0; j < n; j++) {
-            double sl = 0.0, sh = 0.0;
-            for (long k = 0; k < n; k++) {
-                double ql, qh, x = Bn[j * n + k];
-                dvc_fi_mul_(x, x, El[i * n + k], Eh[i * n + k], &ql, &qh);
-                fadd(sl, sh, ql, qh, &sl, &sh);
-            }
-            Sl[i * n + j] = sl;
-            Sh[i * n + j] = sh;
-        }
+    /* S = E X (X = Bn^T, kept in Mm: the midpoint of M is no longer needed) */
+    for (long k = 0; k < n; k++)
+        for (long j = 0; j < n; j++) Mm[k * n + j] = Bn[j * n + k];
+    for (long i = 0; i < n; i++) {
+        double *sl = Sl + i * n, *sh = Sh + i * n;
+        for (long j = 0; j < n; j++) sl[j] = sh[j] = 0.0;
+        for (long k = 0; k < n; k++) lohner_row_pi(sl, sh, Mm + k * n, El[i * n + k], Eh[i * n + k], n);
+    }
     f = 0.0;
     for (long i = 0; i < n; i++) {
         double s = 0.0;
@@ -386,17 +440,11 @@ int dvc_lnf_lohner_(dvc_lnf_lohner_io *io)
     }
     /* r' = (Bn^{-1} M) r + Bn^{-1} (Y - c') (Lohner: the matrix product
      * first, which keeps the wrapping small) */
-    for (long i = 0; i < n; i++)
-        for (long j = 0; j < n; j++) {
-            double sl = 0.0, sh = 0.0;
-            for (long k = 0; k < n; k++) {
-                double ql, qh;
-                dvc_fi_mul_(Il[i * n + k], Ih[i * n + k], Ml[k * n + j], Mh[k * n + j], &ql, &qh);
-                fadd(sl, sh, ql, qh, &sl, &sh);
-            }
-            El[i * n + j] = sl;
-            Eh[i * n + j] = sh;
-        }
+    for (long i = 0; i < n; i++) {
+        double *sl = El + i * n, *sh = Eh + i * n;
+        for (long j = 0; j < n; j++) sl[j] = sh[j] = 0.0;
+        for (long k = 0; k < n; k++) lohner_row_ii(sl, sh, Il[i * n + k], Ih[i * n + k], Ml + k * n, Mh + k * n, n);
+    }
     for (long c = 0; c < n; c++) rl[c] = rh[c] = 0.0;
     dmv_add(rl, rh, El, Eh, io->Lrlo, io->Lrhi, n);
     dmv_add(rl, rh, Il, Ih, Yl, Yh, n);

@@ -103,13 +103,13 @@ typedef struct {
     double *dxl, *dxh, *xml, *xmh, *Xl, *Xh, *ql, *qh, *gql, *gqh;
     int xmp;
     /* conversions kept from step to step (binary64 path): a constant g
-     * (gcd) in gcl, gch; T's upper end; h's ends, for the h in hk. reuse:
+     * (gcd) in gcl, gch; T's upper end; h's ends, for the h in hconv. reuse:
      * these, the kept ||G_F|| and the binary64 copies of MPFI operations
      * (exp(J u), the pieces' times) are used (DVC_LOGNORM_NOREUSE unset:
      * tests compare both, bit for bit) */
     int gcd, hd_ok, reuse;
     double *gcl, *gch, Td, hd_lo, hd_hi;
-    mpfi_t hk;
+    mpfi_t hconv;
     /* this step's C (cd) and Fd (fdd) already in Cl, Ch and Fsl, Fsh */
     int cd, fdd;
     /* ||G_k||_inf of slot k (a slot's G never changes), when gn_ok[k] */
@@ -133,7 +133,7 @@ static void lws_clear(lws *w)
         mpfi_clear(w->sc_h[c]);
     }
     dvc_dlvi_iclears_(w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa, w->mvt,
-                      w->mvs, w->hk, (mpfi_ptr)0);
+                      w->mvs, w->hconv, (mpfi_ptr)0);
     mpfr_clear(w->mga);
     dvc_ivec_struct *vs[] = {w->dx, w->xm, w->pv, w->qm, w->qbox, w->ym, w->Y, w->fk, w->Fk,
                              w->gm, w->gk, w->Gk, w->a, w->tn_, w->tm_, w->X, w->C, w->c0, w->gd,
@@ -214,7 +214,7 @@ static void lws_init(lws *w, long n, long m, mpfr_prec_t prec)
     }
     w->sc_next = 0;
     dvc_dlvi_iinits_(prec, w->h, w->ti, w->tn, w->tstep, w->tm, w->tk, w->tpk, w->s, w->u, w->v, w->tpk_sa,
-                     w->mvt, w->mvs, w->hk, (mpfi_ptr)0);
+                     w->mvt, w->mvs, w->hconv, (mpfi_ptr)0);
     w->hd_ok = 0;
     mpfr_init2(w->mga, prec);
     dvc_ivec_struct *vn[] = {w->dx, w->xm, w->pv, w->fk, w->Fk, w->a, w->tn_, w->X, w->C, w->c0, w->Cs, w->cs0, w->Xk,
@@ -645,10 +645,10 @@ static void from_d(dvc_ivec_t v, const double *lo, const double *hi)
  * not the one converted last time (the last step, a non-uniform grid) */
 static void h_d(lws *w, double *lo, double *hi)
 {
-    if (!w->hd_ok || !w->reuse || !mpfr_equal_p(&w->hk->left, &w->h->left) || !mpfr_equal_p(&w->hk->right, &w->h->right) ||
-        mpfr_signbit(&w->hk->left) != mpfr_signbit(&w->h->left) ||
-        mpfr_signbit(&w->hk->right) != mpfr_signbit(&w->h->right)) {
-        mpfi_set(w->hk, w->h);
+    if (!w->hd_ok || !w->reuse || !mpfr_equal_p(&w->hconv->left, &w->h->left) || !mpfr_equal_p(&w->hconv->right, &w->h->right) ||
+        mpfr_signbit(&w->hconv->left) != mpfr_signbit(&w->h->left) ||
+        mpfr_signbit(&w->hconv->right) != mpfr_signbit(&w->h->right)) {
+        mpfi_set(w->hconv, w->h);
         w->hd_lo = mpfr_get_d(&w->h->left, MPFR_RNDD);
         w->hd_hi = mpfr_get_d(&w->h->right, MPFR_RNDU);
         w->hd_ok = mpfr_number_p(&w->h->left) && mpfr_number_p(&w->h->right);

@@ -33,11 +33,12 @@ static const dvc_cli_opt opts[] = {
      "paper, bounds grow like e^{LT}; Table 1) or lognorm (one-sided\n"
      "Lipschitz bounds in weighted norms, docs/lognorm.md: within a few\n"
      "times the predictor's true error, bounded on long horizons; about\n"
-     "4-25x the cost per step for n <= 16, more for larger n)"},
+     "3-12x the cost per step for n <= 16, more for larger n)"},
     {"from", 0, "TRAJ.csv", "a file name",
      "certify a trajectory of another tool instead of the theta predictor\n"
      "(lognorm route): CSV t,x1..xn, extra columns ignored, times\n"
-     "increasing from 0 to at least T, need not be uniform"},
+     "increasing from 0 to at least T, need not be uniform (the\n"
+     "certificate's grid is then the trajectory's own times)"},
     {"predictor", 0, "NAME", "theta or heun",
      "predictor of the lognorm route: theta (default; the theta method of\n"
      "the problem, order 1) or heun (Heun's method, order 2: smaller radii\n"

@@ -1132,6 +1132,35 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
     return DVC_OK;
 }
 
+/* h's and T's upper ends as doubles for the heuristics of defect_data */
+static void heur_h_T(lws *w, double *hh, double *Td)
+{
+    double hl;
+    if (w->fast) {
+        h_d(w, &hl, hh);
+        *Td = w->Td;
+    } else {
+        *hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
+        *Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
+    }
+}
+
+/* The largest width of v's entries (a heuristic's measure, in doubles);
+ * on the binary64 path v's ends are kept in lo, hi for defect_fast. */
+static double heur_ends(lws *w, const dvc_ivec_t v, double *lo, double *hi)
+{
+    double wmax = 0.0;
+    for (long c = 0; c < w->n; c++) {
+        double a = mpfr_get_d(&v->e[c]->left, MPFR_RNDD), b = mpfr_get_d(&v->e[c]->right, MPFR_RNDU);
+        if (w->fast) {
+            lo[c] = a;
+            hi[c] = b;
+        }
+        wmax = fmax(wmax, b - a);
+    }
+    return wmax;
+}
+
 /* The defect d(s) = p'(s) - F(s, p(s)) of step i as interval data
  * (docs/lognorm.md section 4): on piece k, d(s) lies in the segment
  * between av[2k] and av[2k+1] plus the box rp[k]. *pat: the free set of
@@ -1212,22 +1241,9 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
          * its remainder, (h/2K) rad C per unit time, would add less than 1%
          * of the current radius over the whole horizon (on the binary64
          * path C's ends are kept in Cl, Ch for defect_fast) */
-        double rc = 0.0, hh, hl, Td;
-        if (w->fast) {
-            h_d(w, &hl, &hh);
-            Td = w->Td;
-        } else {
-            hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
-            Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
-        }
-        for (long c = 0; c < n; c++) {
-            double a = mpfr_get_d(&w->C->e[c]->left, MPFR_RNDD), b = mpfr_get_d(&w->C->e[c]->right, MPFR_RNDU);
-            if (w->fast) {
-                w->Cl[c] = a;
-                w->Ch[c] = b;
-            }
-            rc = fmax(rc, 0.5 * (b - a));
-        }
+        double hh, Td, rc;
+        heur_h_T(w, &hh, &Td);
+        rc = 0.5 * heur_ends(w, w->C, w->Cl, w->Ch);
         w->cd = w->fast && w->reuse;
         if (!(Td * hh / (2.0 * (double)K) * rc <= 0.01 * w->info->rad[i])) {
             dstep = 0;
@@ -1246,22 +1262,9 @@ static dvc_status defect_data(lws *w, dvc_dlvi_result_t r, long i, long *pat)
         if (w->f.eval != NULL) {
             /* (on the binary64 path Fd's ends are kept in Fsl, Fsh: Fd
              * becomes Fs when fone) */
-            double rc = 0.0, hh, hl, Td;
-            if (w->fast) {
-                h_d(w, &hl, &hh);
-                Td = w->Td;
-            } else {
-                hh = mpfr_get_d(&w->h->right, MPFR_RNDU);
-                Td = mpfr_get_d(&w->p->T->right, MPFR_RNDU);
-            }
-            for (long c = 0; c < n; c++) {
-                double b = mpfr_get_d(&w->Fd->e[c]->right, MPFR_RNDU), a = mpfr_get_d(&w->Fd->e[c]->left, MPFR_RNDD);
-                if (w->fast) {
-                    w->Fsl[c] = a;
-                    w->Fsh[c] = b;
-                }
-                rc = fmax(rc, b - a);
-            }
+            double hh, Td, rc;
+            heur_h_T(w, &hh, &Td);
+            rc = heur_ends(w, w->Fd, w->Fsl, w->Fsh);
             fone = Td * 0.5 * hh * rc <= 0.01 * w->info->rad[i];
             w->fdd = fone && w->fast && w->reuse;
         }

@@ -280,7 +280,7 @@ static inline void pmul(double a, double bl, double bh, double *lo, double *hi)
     *lo = -((-a) * blo);
 }
 
-/* s_j += b_j [pl, ph] (b a point row) */
+/* s_j += b_j [pl, ph] (b a point row: a row of B, or of mid M) */
 LNF_VEC static void lohner_row_pm(double *restrict sl, double *restrict sh, const double *restrict b, double pl,
                                   double ph, long n)
 {
@@ -298,17 +298,6 @@ LNF_VEC static void lohner_row_pp(double *restrict sl, double *restrict sh, cons
     for (long j = 0; j < n; j++) {
         sh[j] = sh[j] + x * b[j];
         sl[j] = sl[j] + (-x) * b[j];
-    }
-}
-
-/* s_j += x_j [el, eh] (x a point row) */
-LNF_VEC static void lohner_row_pi(double *restrict sl, double *restrict sh, const double *restrict x, double el,
-                                  double eh, long n)
-{
-    for (long j = 0; j < n; j++) {
-        double ql, qh;
-        pmul(x[j], el, eh, &ql, &qh);
-        fadd(sl[j], sh[j], ql, qh, &sl[j], &sh[j]);
     }
 }
 
@@ -416,7 +405,7 @@ int dvc_lnf_lohner_(dvc_lnf_lohner_io *io)
     for (long i = 0; i < n; i++) {
         double *sl = Sl + i * n, *sh = Sh + i * n;
         for (long j = 0; j < n; j++) sl[j] = sh[j] = 0.0;
-        for (long k = 0; k < n; k++) lohner_row_pi(sl, sh, Mm + k * n, El[i * n + k], Eh[i * n + k], n);
+        for (long k = 0; k < n; k++) lohner_row_pm(sl, sh, Mm + k * n, El[i * n + k], Eh[i * n + k], n);
     }
     f = 0.0;
     for (long i = 0; i < n; i++) {

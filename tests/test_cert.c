@@ -15,6 +15,7 @@
 #include "dvicert/certio.h"
 #include "io/json.h"
 #include "io/problem_json.h"
+#include "redigest.h"
 
 /* Scratch file for edited certificates. */
 static char tmpfile_[64], tmpfile2_[64];
@@ -72,16 +73,9 @@ static void write_layout(const json_t *root, const char *path)
  * come to the same verdict. Takes root. */
 static dvc_status verify_edited(json_t *root)
 {
-    char dg[17], tagged[32];
     dvc_cert_t c;
     dvc_status st;
-    json_t *copy = json_copy(root);
-    REQUIRE(copy != NULL, "copy");
-    json_object_del(copy, "digest");
-    REQUIRE(dvc_json_digest(dg, copy) == DVC_OK, "digest");
-    json_decref(copy);
-    snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
-    json_object_set_new(root, "digest", json_string(tagged));
+    redigest(root);
     REQUIRE(json_dump_file(root, tmpfile_, JSON_COMPACT) == 0, "write %s", tmpfile_);
     write_layout(root, tmpfile2_);
     json_decref(root);
@@ -600,14 +594,8 @@ static void test_notes(const char *certs)
                 CHECK(verify_edited(root) == DVC_OK, "a '_note' in %s rejected: %s",
                       w ? where[w] : "the top level", dvc_error_message());
             } else {
-                char dg[17], tagged[32];
                 dvc_cert_t c;
-                json_t *copy = json_copy(root);
-                json_object_del(copy, "digest");
-                REQUIRE(dvc_json_digest(dg, copy) == DVC_OK, "digest");
-                json_decref(copy);
-                snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
-                json_object_set_new(root, "digest", json_string(tagged));
+                redigest(root);
                 REQUIRE(json_dump_file(root, tmpfile_, JSON_COMPACT) == 0, "write");
                 json_decref(root);
                 dvc_cert_init(c);
@@ -783,11 +771,8 @@ static void test_last_step(const char *certs)
         /* the embedded problem's h, its digest recomputed: another grid */
         {
             json_t *root = load_json(path), *p = json_object_get(root, "problem");
-            char dg[17], tagged[32];
             json_object_set_new(p, "h", json_string("0.00701"));
-            REQUIRE(dvc_json_digest(dg, p) == DVC_OK, "digest");
-            snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
-            json_object_set_new(root, "problem_digest", json_string(tagged));
+            put_digest(root, "problem_digest", p);
             st = verify_edited(root);
             CHECK(st == DVC_NOT_CERTIFIED, "%s: embedded h edited: %d %s", rn, (int)st, dvc_error_message());
         }
@@ -926,16 +911,14 @@ static void test_time_grid(void)
         json_t *root = load_json(path), *p = json_object_get(root, "problem"), *g = json_object_get(p, "grid");
         json_t *s5 = json_array_get(json_object_get(root, "steps"), 5);
         double t5 = 0;
-        char hx[40], dg[17], tagged[40];
+        char hx[40];
         REQUIRE(json_is_array(g) && (long)json_array_size(g) == N + 1 && !json_object_get(p, "N"),
                 "grid: the embedded problem states the times, no N");
         sscanf(json_string_value(json_array_get(g, 5)), "%la", &t5);
         CHECK(s5 && strtod(json_string_value(json_object_get(s5, "t")), NULL) == t5, "grid: label of step 5");
         snprintf(hx, sizeof hx, "%a", nextafter(t5, 2.0));
         json_array_set_new(g, 5, json_string(hx));
-        REQUIRE(dvc_json_digest(dg, p) == DVC_OK, "digest");
-        snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
-        json_object_set_new(root, "problem_digest", json_string(tagged));
+        put_digest(root, "problem_digest", p);
         st = verify_edited(root);
         CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "step 5, field 't'"),
               "grid: a time moved by one ulp: %d %s", (int)st, dvc_error_message());

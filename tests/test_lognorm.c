@@ -940,6 +940,80 @@ static void bridge_rhs(double *dx, double t, const double *x)
  * certified radius is within 10x of the true error of the trajectory's
  * linear interpolant (its sup over sampled times: between samples the
  * interpolant, not the RK4 value, is what is certified). */
+/* One classical RK4 step of the bridge from (t, x) of length h into xn. */
+static void rk4_step(double *xn, const double *x, double t, double h)
+{
+    double k1[2], k2[2], k3[2], k4[2], z[2];
+    bridge_rhs(k1, t, x);
+    for (int c = 0; c < 2; c++) z[c] = x[c] + 0.5 * h * k1[c];
+    bridge_rhs(k2, t + 0.5 * h, z);
+    for (int c = 0; c < 2; c++) z[c] = x[c] + 0.5 * h * k2[c];
+    bridge_rhs(k3, t + 0.5 * h, z);
+    for (int c = 0; c < 2; c++) z[c] = x[c] + h * k3[c];
+    bridge_rhs(k4, t + h, z);
+    for (int c = 0; c < 2; c++) xn[c] = x[c] + h / 6.0 * (k1[c] + 2 * k2[c] + 2 * k3[c] + k4[c]);
+}
+
+/* The certified trajectory xs (N steps on the times tg, or i T/N when tg
+ * is NULL) against the 256-bit reference from x(0) = (0, 1) at 20,000
+ * times, half random, half at step midpoints (where the interpolation
+ * error peaks): *bad counts the times the tube of r misses the reference,
+ * *badt those the tube module's tb (when not NULL) misses; *err is the sup
+ * of the interpolant's true error over the samples, *radmax the largest
+ * radius. */
+static void rk4_vs_reference(const dvc_dlvi_result_t r, dvc_tube_t tb, const double *xs, const double *tg,
+                             long N, double T, unsigned long long seed, long *bad, long *badt, double *err,
+                             double *radmax)
+{
+    ref_bridge ref;
+    check_rng rng = {seed};
+    dvc_ivec_t X;
+    mpfi_t t;
+    mpfr_t x1, x2, y, tt;
+    const double h = T / (double)N;
+    *bad = *badt = 0;
+    *err = *radmax = 0.0;
+    REQUIRE(ref_bridge_init(&ref, "0", "1", T) == 0, "reference");
+    dvc_ivec_init2(X, 2, 53);
+    mpfi_init2(t, 53);
+    mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
+    for (long s = 0; s < 20000; s++) {
+        double td, sg, p1, p2;
+        long i = (s / 2) % N;
+        if (s % 2) td = check_rng_unif(&rng, 0.0, T);
+        else td = tg ? 0.5 * (tg[i] + tg[i + 1]) : (i + 0.5) * h;
+        /* the step of td and the interpolant there */
+        if (tg) {
+            long lo = 0, hi = N - 1;
+            while (lo < hi) {
+                long mid = (lo + hi + 1) / 2;
+                if (tg[mid] <= td) lo = mid;
+                else hi = mid - 1;
+            }
+            i = lo;
+            sg = (td - tg[i]) / (tg[i + 1] - tg[i]);
+        } else {
+            i = (long)(td / h);
+            if (i >= N) i = N - 1;
+            sg = (td - i * h) / h;
+        }
+        p1 = (1 - sg) * xs[2 * i] + sg * xs[2 * i + 2];
+        p2 = (1 - sg) * xs[2 * i + 1] + sg * xs[2 * i + 3];
+        mpfi_set_d(t, td);
+        mpfr_set_d(tt, td, MPFR_RNDN);
+        ref_bridge_eval(&ref, x1, x2, y, tt);
+        if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)) (*bad)++;
+        if (tb && (dvc_tube_outer(X, tb, t, 0) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)))
+            (*badt)++;
+        *err = fmax(*err, fmax(fabs(mpfr_get_d(x1, MPFR_RNDN) - p1), fabs(mpfr_get_d(x2, MPFR_RNDN) - p2)));
+    }
+    for (long i = 1; i <= N; i++) *radmax = fmax(*radmax, mpfr_get_d(r->eps_x[i], MPFR_RNDU));
+    dvc_ivec_clear(X);
+    mpfi_clear(t);
+    mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
+    ref_bridge_clear(&ref);
+}
+
 static void test_rk4_trajectory(void)
 {
     const long N = 10000;
@@ -948,61 +1022,25 @@ static void test_rk4_trajectory(void)
     dvc_dlvi_result_t r;
     dvc_lognorm_info_t info;
     fscratch fs;
-    ref_bridge ref;
-    check_rng rng = {777};
-    double *xs = malloc((size_t)(2 * (N + 1)) * sizeof(double)), k1[2], k2[2], k3[2], k4[2], z[2];
+    double *xs = malloc((size_t)(2 * (N + 1)) * sizeof(double));
     REQUIRE(xs != NULL, "memory");
     xs[0] = 0.0;
     xs[1] = 1.0;
-    for (long i = 0; i < N; i++) {
-        const double *x = xs + 2 * i;
-        double t = i * h;
-        bridge_rhs(k1, t, x);
-        for (int c = 0; c < 2; c++) z[c] = x[c] + 0.5 * h * k1[c];
-        bridge_rhs(k2, t + 0.5 * h, z);
-        for (int c = 0; c < 2; c++) z[c] = x[c] + 0.5 * h * k2[c];
-        bridge_rhs(k3, t + 0.5 * h, z);
-        for (int c = 0; c < 2; c++) z[c] = x[c] + h * k3[c];
-        bridge_rhs(k4, t + h, z);
-        for (int c = 0; c < 2; c++) xs[2 * (i + 1) + c] = x[c] + h / 6.0 * (k1[c] + 2 * k2[c] + 2 * k3[c] + k4[c]);
-    }
+    for (long i = 0; i < N; i++) rk4_step(xs + 2 * (i + 1), xs + 2 * i, i * h, h);
     mpfi_init2(fs.a, 53);
     mpfi_init2(fs.b, 53);
     dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0", "1", "1", N, T);
     dvc_dlvi_result_init(r);
     dvc_lognorm_info_init(info);
-    REQUIRE(ref_bridge_init(&ref, "0", "1", T) == 0, "reference");
     dvc_lognorm_opts o;
     dvc_lognorm_opts_default(&o);
     o.pieces = DVC_LOGNORM_PIECES_EXT;
     CHECK(dvc_lognorm_certify(r, info, p, &o, xs, NULL) == DVC_OK, "RK4 trajectory: %s", dvc_error_message());
     if (r->steps_done == N) {
-        dvc_ivec_t X;
-        mpfi_t t;
-        mpfr_t x1, x2, y, tt;
-        long bad = 0;
-        double err = 0.0, radmax = 0.0;
-        dvc_ivec_init2(X, 2, 53);
-        mpfi_init2(t, 53);
-        mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
-        for (long s = 0; s < 20000; s++) {
-            /* half the samples at random times, half at step midpoints
-             * (where the interpolation error peaks) */
-            double td = s % 2 ? check_rng_unif(&rng, 0.0, T) : (s / 2 + 0.5) * (T / 10000.0);
-            long i = (long)(td / h);
-            double sg, p1, p2;
-            if (i >= N) i = N - 1;
-            sg = (td - i * h) / h;
-            p1 = (1 - sg) * xs[2 * i] + sg * xs[2 * i + 2];
-            p2 = (1 - sg) * xs[2 * i + 1] + sg * xs[2 * i + 3];
-            mpfi_set_d(t, td);
-            mpfr_set_d(tt, td, MPFR_RNDN);
-            ref_bridge_eval(&ref, x1, x2, y, tt);
-            if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)) bad++;
-            err = fmax(err, fmax(fabs(mpfr_get_d(x1, MPFR_RNDN) - p1), fabs(mpfr_get_d(x2, MPFR_RNDN) - p2)));
-        }
-        for (long i = 1; i <= N; i++) radmax = fmax(radmax, mpfr_get_d(r->eps_x[i], MPFR_RNDU));
+        long bad, badt;
+        double err, radmax;
+        rk4_vs_reference(r, NULL, xs, NULL, N, T, 777, &bad, &badt, &err, &radmax);
         printf("RK4 trajectory (bridge x0 = (0, 1), h = 1e-3, T = 10): max radius %.4e, sup error of its "
                "interpolant %.4e, ratio %.2f; radius at T %.4e\n",
                radmax, err, radmax / err, info->rad[N]);
@@ -1011,11 +1049,7 @@ static void test_rk4_trajectory(void)
          * certified pattern of their own */
         CHECK(info->n_piece_aff > 0, "RK4 trajectory: %ld affine pieces on pattern-change steps", info->n_piece_aff);
         CHECK(err > 0 && radmax <= 10 * err, "RK4 trajectory: radius %g within 10x of the error %g", radmax, err);
-        dvc_ivec_clear(X);
-        mpfi_clear(t);
-        mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
     }
-    ref_bridge_clear(&ref);
     dvc_lognorm_info_clear(info);
     dvc_dlvi_result_clear(r);
     dvc_dlvi_problem_clear(p);
@@ -1031,25 +1065,15 @@ static long rk4_grid(double **xs_out, double **t_out, double T)
 {
     long cap = 40000, N = 0;
     double *xs = malloc((size_t)(2 * cap) * sizeof(double)), *t = malloc((size_t)cap * sizeof(double));
-    double k1[2], k2[2], k3[2], k4[2], z[2];
     REQUIRE(xs && t, "memory");
     xs[0] = 0.0;
     xs[1] = 1.0;
     t[0] = 0.0;
     while (t[N] < T) {
-        const double *x = xs + 2 * N;
         double h = 1.25e-3 + 7.5e-4 * sin(0.37 * (double)N), t1 = t[N] + h;
         REQUIRE(N + 1 < cap, "grid too long");
         if (T - t[N] < 2.5e-3) t1 = T - t[N] > 2e-3 ? t[N] + 0.5 * (T - t[N]) : T;
-        h = t1 - t[N];
-        bridge_rhs(k1, t[N], x);
-        for (int c = 0; c < 2; c++) z[c] = x[c] + 0.5 * h * k1[c];
-        bridge_rhs(k2, t[N] + 0.5 * h, z);
-        for (int c = 0; c < 2; c++) z[c] = x[c] + 0.5 * h * k2[c];
-        bridge_rhs(k3, t[N] + 0.5 * h, z);
-        for (int c = 0; c < 2; c++) z[c] = x[c] + h * k3[c];
-        bridge_rhs(k4, t1, z);
-        for (int c = 0; c < 2; c++) xs[2 * (N + 1) + c] = x[c] + h / 6.0 * (k1[c] + 2 * k2[c] + 2 * k3[c] + k4[c]);
+        rk4_step(xs + 2 * (N + 1), xs + 2 * N, t[N], t1 - t[N]);
         t[++N] = t1;
     }
     *xs_out = xs;
@@ -1071,8 +1095,6 @@ static void test_rk4_grid(void)
     dvc_lognorm_info_t info;
     dvc_lognorm_opts o;
     fscratch fs;
-    ref_bridge ref;
-    check_rng rng = {4242};
     double *xs, *tg, hmin = 1, hmax = 0;
     long N = rk4_grid(&xs, &tg, T);
     dvc_status st;
@@ -1087,7 +1109,6 @@ static void test_rk4_grid(void)
     memcpy(p->grid, tg, (size_t)(N + 1) * sizeof(double));
     dvc_dlvi_result_init(r);
     dvc_lognorm_info_init(info);
-    REQUIRE(ref_bridge_init(&ref, "0", "1", T) == 0, "reference");
     dvc_lognorm_opts_default(&o);
     o.pieces = DVC_LOGNORM_PIECES_EXT;
     /* routes that would ignore the grid refuse it, naming it */
@@ -1104,63 +1125,23 @@ static void test_rk4_grid(void)
     dvc_error_reset();
     CHECK(dvc_lognorm_certify(r, info, p, &o, xs, NULL) == DVC_OK, "RK4 grid: %s", dvc_error_message());
     if (r->steps_done == N) {
-        dvc_ivec_t X;
         dvc_tube_t tb;
-        mpfi_t t;
-        mpfr_t x1, x2, y, tt;
-        long bad = 0, badt = 0, k = 0;
-        double err = 0.0, radmax = 0.0;
-        dvc_ivec_init2(X, 2, 53);
+        long bad, badt;
+        double err, radmax;
         dvc_tube_init(tb);
-        mpfi_init2(t, 53);
-        mpfr_inits2(REF_PREC, x1, x2, y, tt, (mpfr_ptr)0);
         CHECK(dvc_tube_from_result(tb, r, p->l, p->u) == DVC_OK && tb->t != NULL, "RK4 grid: tube with times");
         for (long i = 0; i <= N; i++) {
             CHECK(r->t[i] == tg[i], "RK4 grid: label %ld is the grid time", i);
             if (r->t[i] != tg[i]) break;
         }
-        for (long s = 0; s < 20000; s++) {
-            double td, sg, p1, p2;
-            long i;
-            if (s % 2) {
-                td = check_rng_unif(&rng, 0.0, T);
-            } else {
-                i = (s / 2) % N;
-                td = 0.5 * (tg[i] + tg[i + 1]);
-            }
-            /* the step of td (binary search) and the interpolant there */
-            {
-                long lo = 0, hi = N - 1;
-                while (lo < hi) {
-                    long mid = (lo + hi + 1) / 2;
-                    if (tg[mid] <= td) lo = mid;
-                    else hi = mid - 1;
-                }
-                i = lo;
-            }
-            sg = (td - tg[i]) / (tg[i + 1] - tg[i]);
-            p1 = (1 - sg) * xs[2 * i] + sg * xs[2 * i + 2];
-            p2 = (1 - sg) * xs[2 * i + 1] + sg * xs[2 * i + 3];
-            mpfi_set_d(t, td);
-            mpfr_set_d(tt, td, MPFR_RNDN);
-            ref_bridge_eval(&ref, x1, x2, y, tt);
-            if (dvc_dlvi_tube_x(X, r, t) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)) bad++;
-            if (dvc_tube_outer(X, tb, t, 0) != DVC_OK || !inside(X->e[0], x1) || !inside(X->e[1], x2)) badt++;
-            err = fmax(err, fmax(fabs(mpfr_get_d(x1, MPFR_RNDN) - p1), fabs(mpfr_get_d(x2, MPFR_RNDN) - p2)));
-            k++;
-        }
-        for (long i = 1; i <= N; i++) radmax = fmax(radmax, mpfr_get_d(r->eps_x[i], MPFR_RNDU));
+        rk4_vs_reference(r, tb, xs, tg, N, T, 4242, &bad, &badt, &err, &radmax);
         printf("RK4 on its own grid (bridge x0 = (0, 1), %ld steps of %.3g to %.3g, T = 10): max radius %.4e, "
                "sup error of its interpolant %.4e, ratio %.2f; radius at T %.4e\n",
                N, hmin, hmax, radmax, err, radmax / err, info->rad[N]);
-        CHECK(bad == 0 && badt == 0, "RK4 grid: %ld (tube: %ld) of %ld reference samples outside", bad, badt, k);
+        CHECK(bad == 0 && badt == 0, "RK4 grid: %ld (tube: %ld) of 20000 reference samples outside", bad, badt);
         CHECK(err > 0 && radmax <= 10 * err, "RK4 grid: radius %g within 10x of the error %g", radmax, err);
-        dvc_ivec_clear(X);
         dvc_tube_clear(tb);
-        mpfi_clear(t);
-        mpfr_clears(x1, x2, y, tt, (mpfr_ptr)0);
     }
-    ref_bridge_clear(&ref);
     dvc_lognorm_info_clear(info);
     dvc_dlvi_result_clear(r);
     dvc_dlvi_problem_clear(p);

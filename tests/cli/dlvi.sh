@@ -13,12 +13,7 @@ exe=${1:?usage: dlvi.sh DVICERT SRCROOT}
 src=${2:?usage: dlvi.sh DVICERT SRCROOT}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-gen=./gen_traj
-if [ ! -x "$gen" ]; then
-    gen="$tmp/gen_traj"
-    cc -O2 -I"$src/tests" -o "$gen" "$src/tests/gen_traj.c" "$src/tests/ref_bridge.c" -lmpfr -lgmp -lm ||
-        { echo "cannot build gen_traj" >&2; exit 1; }
-fi
+gen=$(ref_tool gen_traj) || exit 1
 
 # ---- 1. every committed certificate re-verifies ------------------------------
 n=0

@@ -14,15 +14,8 @@ src=${2:?usage: hybrid.sh DVICERT SRCROOT}
 
 # Exact trajectories: closed forms at 256 bits (tests/gen_hyb_traj.c for the
 # oscillator, tests/gen_traj.c bridgesw for the switched bridge).
-gen=./gen_hyb_traj
-gbr=./gen_traj
-if [ ! -x "$gen" ] || [ ! -x "$gbr" ]; then
-    gen="$tmp/gen_hyb_traj"
-    gbr="$tmp/gen_traj"
-    cc -O2 -o "$gen" "$src/tests/gen_hyb_traj.c" -lmpfr -lgmp || { echo "cannot build gen_hyb_traj" >&2; exit 1; }
-    cc -O2 -I"$src/tests" -o "$gbr" "$src/tests/gen_traj.c" "$src/tests/ref_bridge.c" -lmpfr -lgmp -lm ||
-        { echo "cannot build gen_traj" >&2; exit 1; }
-fi
+gen=$(ref_tool gen_hyb_traj) || exit 1
+gbr=$(ref_tool gen_traj) || exit 1
 
 # ---- enclose and verify ------------------------------------------------------
 P="$src/certs/pw-harmonic/pw-harmonic.json"

@@ -34,6 +34,18 @@ expect() {
     return 0
 }
 
+# ref_tool NAME: the path of a reference generator of tests/ (NAME.c, built
+# by meson into the working directory; compiled into $tmp when the script
+# runs elsewhere): gen_traj (with ref_bridge.c) or gen_hyb_traj. Needs $src.
+ref_tool() {
+    local name=$1 extra=
+    if [ -x "./$name" ]; then echo "./$name"; return 0; fi
+    [ "$name" = gen_traj ] && extra="$src/tests/ref_bridge.c"
+    cc -O2 -I"$src/tests" -o "$tmp/$name" "$src/tests/$name.c" $extra -lmpfr -lgmp -lm ||
+        { echo "cannot build $name" >&2; exit 1; }
+    echo "$tmp/$name"
+}
+
 # report: the summary line; exit status nonzero when any check failed.
 report() {
     echo "$pass passed, $fail failed"

@@ -22,12 +22,7 @@ exe=${1:?usage: scale.sh DVICERT SRCROOT}
 src=${2:?usage: scale.sh DVICERT SRCROOT}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 W=$src/tests/data/scale/wall.json
-gen=./gen_traj
-if [ ! -x "$gen" ]; then
-    gen="$tmp/gen_traj"
-    cc -O2 -I"$src/tests" -o "$gen" "$src/tests/gen_traj.c" "$src/tests/ref_bridge.c" -lmpfr -lgmp -lm ||
-        { echo "cannot build gen_traj" >&2; exit 1; }
-fi
+gen=$(ref_tool gen_traj) || exit 1
 
 # method entry or summary entry KEY of a certificate (compact JSON objects)
 entry() { grep -o "\"$2\":\"[^\"]*\"" "$1" | head -1 | sed 's/.*:"\(.*\)"/\1/'; }

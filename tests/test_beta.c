@@ -692,6 +692,20 @@ static void exact_sub_norm(const double *M, int m, unsigned long J, mpq_t nrm)
     if (k > 0) REQUIRE(exact_inv_norm(S, k, nrm), "principal submatrix singular");
 }
 
+/* A random node of m coordinates in a random order perm: the first nfree
+ * free, each other one fixed in or out at random (bit sets). */
+static void random_node(check_rng *r, long *perm, int m, int nfree, unsigned long *fr, unsigned long *in,
+                        unsigned long *out)
+{
+    check_rng_perm(r, perm, m);
+    for (int a = 0; a < m; a++) {
+        unsigned long bit = 1ul << perm[a];
+        if (a < nfree) *fr |= bit;
+        else if (check_rng_int(r, 0, 1)) *in |= bit;
+        else *out |= bit;
+    }
+}
+
 /* The positive definite node bounds of the branch-and-bound are >= the
  * largest vertex value of their node, computed exactly by enumerating the
  * node's vertices in rationals; the symmetric one is tight once every
@@ -713,13 +727,7 @@ static void test_pd_node_bounds(void)
         gen_pd16(M, m, skew, &r);
         for (int i = 0; i < m; i++)
             for (int j = 0; j < m; j++) H[i * m + j] = 0.5 * (M[i * m + j] + M[j * m + i]);
-        check_rng_perm(&r, perm, m);
-        for (int a = 0; a < m; a++) {
-            unsigned long bit = 1ul << perm[a];
-            if (a < nfree) fr |= bit;
-            else if (check_rng_int(&r, 0, 1)) in |= bit;
-            else out |= bit;
-        }
+        random_node(&r, perm, m, nfree, &fr, &in, &out);
         dvc_imat_init(A, m, m);
         dvc_imat_init(Hs, m, m);
         to_imat(A, M, m);
@@ -879,13 +887,7 @@ static void test_sym_children(void)
         dvc_bk_mat K;
         dvc_bk_sym *S;
         gen_pd16(M, m, 0, &r);
-        check_rng_perm(&r, perm, m);
-        for (int a = 0; a < m; a++) {
-            unsigned long bit = 1ul << perm[a];
-            if (a < nfree) fr |= bit;
-            else if (check_rng_int(&r, 0, 1)) in |= bit;
-            else out |= bit;
-        }
+        random_node(&r, perm, m, nfree, &fr, &in, &out);
         dvc_imat_init(A, m, m);
         to_imat(A, M, m);
         REQUIRE(dvc_bk_mat_init(&K, A) == DVC_OK, "bk_mat");

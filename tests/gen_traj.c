@@ -46,6 +46,17 @@ static void put(const mpfr_t v)
     mpfr_printf(",%.24Re", v);
 }
 
+/* One CSV row: the time as given, then x1, x2, and y (or 0 when y is NULL) */
+static void put_row(const char *tb, const mpfr_t x1, const mpfr_t x2, const mpfr_t y)
+{
+    printf("%s", tb);
+    put(x1);
+    put(x2);
+    if (y) put(y);
+    else printf(",0");
+    printf("\n");
+}
+
 int main(int argc, char **argv)
 {
     int bridge;
@@ -75,11 +86,7 @@ int main(int argc, char **argv)
             mpfr_mul(x2, x2, C, MPFR_RNDN);
             mpfr_mul(y, y, C, MPFR_RNDN);
             mpfr_mul(y, y, C, MPFR_RNDN);
-            printf("%s", tb);
-            put(x1);
-            put(x2);
-            put(y);
-            printf("\n");
+            put_row(tb, x1, x2, y);
         }
         mpfr_clears(t, x1, x2, y, C, (mpfr_ptr)0);
         ref_bridge_clear(&rb);
@@ -105,11 +112,7 @@ int main(int argc, char **argv)
             mpfr_set_str(t, tb, 10, MPFR_RNDN);
             ref_bridge_eval(&rb, x1, x2, y, t);
             mpfr_add(x1, x1, dx, MPFR_RNDN);
-            printf("%s", tb);
-            put(x1);
-            put(x2);
-            put(y);
-            printf("\n");
+            put_row(tb, x1, x2, y);
         }
         mpfr_clears(t, x1, x2, y, dx, (mpfr_ptr)0);
         ref_bridge_clear(&rb);
@@ -156,18 +159,12 @@ int main(int argc, char **argv)
             mpfr_div_ui(c, c, 3, MPFR_RNDN);
             mpfr_sub(x2, x2, c, MPFR_RNDN);
             mpfr_add(x1, x1, dx, MPFR_RNDN);
-            printf("%s", tb);
-            put(x1);
-            put(x2);
-            printf(",0\n");
+            put_row(tb, x1, x2, NULL);
         } else {
             mpfr_exp(x2, t, MPFR_RNDN);
             mpfr_ui_sub(x2, 2, x2, MPFR_RNDN); /* exact x = y1 */
             mpfr_add(x1, x2, dx, MPFR_RNDN);
-            printf("%s", tb);
-            put(x1);
-            put(x2);
-            printf(",0\n");
+            put_row(tb, x1, x2, NULL);
         }
     }
     mpfr_clears(par, t, a, s, c, x1, x2, dx, tmp, (mpfr_ptr)0);

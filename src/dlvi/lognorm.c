@@ -778,6 +778,28 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     return DVC_OK;
 }
 
+/* ||G Q v||_inf (G NULL: ||Q v||_inf) for v in the box [lo, hi], in binary64
+ * under FE_UPWARD (mv and ninf's operations and roundings); -1 when not
+ * finite (the caller then uses MPFI). */
+static double qnorm_d(lws *w, const dvc_dlvi_fspm *G, const double *lo, const double *hi)
+{
+    long m = w->m;
+    double nv = 0.0, *rl = w->ql, *rh = w->qh;
+    int saved = dvc_rnd_save();
+    dvc_rnd_set(FE_UPWARD);
+    for (long a = 0; a < m; a++) w->ql[a] = w->qh[a] = 0.0;
+    dvc_dlvi_spm_addmul_u_(w->ql, w->qh, &w->fQ, lo, hi);
+    if (G) {
+        for (long a = 0; a < m; a++) w->gql[a] = w->gqh[a] = 0.0;
+        dvc_dlvi_spm_addmul_u_(w->gql, w->gqh, G, w->ql, w->qh);
+        rl = w->gql;
+        rh = w->gqh;
+    }
+    for (long a = 0; a < m; a++) nv = fmax(nv, dvc_fi_mag_(rl[a], rh[a]));
+    dvc_rnd_restore(saved);
+    return isfinite(nv) ? nv : -1.0;
+}
+
 /* [yhat^j] at Q x^j + g(t) and eps_y[j] from E = ||e(t_j)|| (w->Ei). */
 static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t, int have_y)
 {
@@ -807,15 +829,7 @@ static dvc_status grid_point(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t t
         if (w->lfast && G && G->start && G->ok) {
             /* the box of e(t_j) is in ol, oh: ||G Q e|| in binary64 (mv and
              * ninf's operations and roundings) */
-            int saved = dvc_rnd_save();
-            dvc_rnd_set(FE_UPWARD);
-            for (long a = 0; a < m; a++) w->ql[a] = w->qh[a] = w->gql[a] = w->gqh[a] = 0.0;
-            dvc_dlvi_spm_addmul_u_(w->ql, w->qh, &w->fQ, w->ol, w->oh);
-            dvc_dlvi_spm_addmul_u_(w->gql, w->gqh, G, w->ql, w->qh);
-            yn = 0.0;
-            for (long a = 0; a < m; a++) yn = fmax(yn, dvc_fi_mag_(w->gql[a], w->gqh[a]));
-            dvc_rnd_restore(saved);
-            if (!isfinite(yn)) yn = -1.0;
+            yn = qnorm_d(w, G, w->ol, w->oh);
         }
         if (yn >= 0) {
             mpfr_set_d(w->r1, yn, MPFR_RNDU);
@@ -1954,14 +1968,7 @@ static dvc_status step(lws *w, dvc_dlvi_result_t r, long i, int have_y)
             double qd = -1.0;
             if (w->fast) {
                 /* ||Q dx||_inf in doubles (mv and ninf's roundings) */
-                int saved = dvc_rnd_save();
-                dvc_rnd_set(FE_UPWARD);
-                for (long a2 = 0; a2 < m; a2++) w->ql[a2] = w->qh[a2] = 0.0;
-                dvc_dlvi_spm_addmul_u_(w->ql, w->qh, &w->fQ, w->dxl, w->dxh);
-                qd = 0.0;
-                for (long a2 = 0; a2 < m; a2++) qd = fmax(qd, dvc_fi_mag_(w->ql[a2], w->qh[a2]));
-                dvc_rnd_restore(saved);
-                if (!isfinite(qd)) qd = -1.0;
+                qd = qnorm_d(w, NULL, w->dxl, w->dxh);
             }
             if (qd >= 0) {
                 mpfr_set_d(w->r1, qd, MPFR_RNDU);

@@ -650,29 +650,23 @@ static void put(dvc_beta_bound_t r, const bnd *b, long nodes, double secs, const
     r->seconds = secs;
 }
 
-static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
-                               const dvc_beta_opts *opts)
-{
+/* One dvc_beta_compute: the options, the budget, the running bounds of
+ * beta_M and alpha_M and why a search stopped short. */
+typedef struct {
     dvc_beta_opts o;
-    double t0 = now_s();
-    long m = M->r, nodes_b = 0, nodes_a = 0;
-    const char *how = NULL;
-    dvc_mclass_result cls;
-    unsigned classes = 0;
-    bnd bb = {0, INFINITY, "none"}, ba = {1, INFINITY, "none"};
-    int beta_exact = 0, want_alpha = alpha != NULL, stop_b = 0, stop_a = 0;
-    char why[200] = "";
-    dvc_status st;
-    dvc_bk_mat K;
     budget_t bud;
+    double t0;
+    long m;
+    int want_alpha, beta_exact;
+    bnd bb, ba;
+    long nodes_b, nodes_a;
+    int stop_b, stop_a;
+    char why[200];
+} run_t;
 
-    if (opts) o = *opts;
-    else dvc_beta_opts_default(&o);
-    st = dvc_beta_opts_check(&o);
-    if (st != DVC_OK) return st;
-    bud.o = &o;
-    bud.t0 = bud.last = t0;
-    bud.hi = INFINITY;
+static dvc_status check_input(const dvc_imat_t M, const dvc_beta_opts *o)
+{
+    long m = M->r;
     if (M->r != M->c || m < 1) return dvc_error(DVC_ERR_INPUT, "beta: M must be square and nonempty, got %ldx%ld", M->r, M->c);
     if (m > DVC_BETA_M_MAX)
         return dvc_error(DVC_ERR_INPUT,
@@ -680,10 +674,237 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
                          "take about 30 s at m = 1000 and grow like m^3)",
                          m, DVC_BETA_M_MAX);
     if (!dvc_imat_is_finite(M)) return dvc_error(DVC_ERR_INPUT, "beta: M has a non-finite entry");
-    if (o.method == DVC_BETA_ENUM && m > 30)
+    if (o->method == DVC_BETA_ENUM && m > 30)
         return dvc_error(DVC_ERR_INPUT, "beta: enumeration is limited to m <= 30 (m = %ld)", m);
-    if (o.method == DVC_BETA_BNB && m > 64)
+    if (o->method == DVC_BETA_BNB && m > 64)
         return dvc_error(DVC_ERR_INPUT, "beta: branch-and-bound is limited to m <= 64 (m = %ld)", m);
+    return DVC_OK;
+}
+
+/* M proven positive definite: Hk = [sym(M)] = [(M + M^T)/2], every point
+ * matrix of which is positive definite (*pd = 0 when it has no binary64
+ * form); *sym when M is a point matrix, exactly symmetric, so that M =
+ * sym(M) and the Loewner bound applies. */
+static void sym_part(const dvc_imat_t M, const dvc_bk_mat *K, dvc_bk_mat *Hk, int *pd, int *sym)
+{
+    long m = M->r;
+    dvc_imat_t Hs;
+    dvc_imat_init2(Hs, m, m, mpfi_get_prec(M->e[0]));
+    for (long i = 0; i < m; i++)
+        for (long j = 0; j < m; j++) {
+            mpfi_add(dvc_imat_entry(Hs, i, j), dvc_imat_entry(M, i, j), dvc_imat_entry(M, j, i));
+            mpfi_div_2ui(dvc_imat_entry(Hs, i, j), dvc_imat_entry(Hs, i, j), 1);
+        }
+    *pd = dvc_bk_mat_init(Hk, Hs) == DVC_OK;
+    if (*pd) Hk->M = NULL; /* Hs is freed here; the PD bound needs no MPFI fallback */
+    dvc_error_reset();
+    dvc_imat_clear(Hs);
+    *sym = *pd && K->point;
+    for (long i = 0; i < m && *sym; i++)
+        for (long j = 0; j < i; j++)
+            if (K->Mc[(size_t)i * K->ld + j] != K->Mc[(size_t)j * K->ld + i]) {
+                *sym = 0;
+                break;
+            }
+}
+
+static void bnb_why(run_t *R)
+{
+    snprintf(R->why, sizeof R->why,
+             "branch-and-bound budget exhausted (%g s, %ld nodes) before the gap "
+             "closed: raise --max-nodes / --max-seconds, or use --method enum (2^m "
+             "vertices, m <= 30)",
+             R->o.max_seconds, R->o.max_nodes);
+}
+
+/* AUTO beyond enum_max_m, m <= 30: *enumerate when the enumeration fits in
+ * the time budget with a margin, rather than settle for a branch-and-bound
+ * gap. Symmetric PD (sym) and beta_M alone: the Loewner node bound usually
+ * closes the gap in a fraction of the enumeration time (docs/beta.md
+ * section 8), so it is tried first. When the enumeration fits, the trial
+ * gets 2^m / 4 nodes (a node costs about two vertices: at most about half
+ * the enumeration; a node budget, unlike a clock, makes the choice
+ * reproducible), then the enumeration runs if the gap is still open.
+ * *bnb_done when the trial settled beta_M (or failed: the status). */
+static dvc_status auto_choice(run_t *R, const dvc_bk_mat *K, const dvc_bk_mat *Hk, int sym,
+                              int *enumerate, int *bnb_done)
+{
+    double est = enum_estimate(K, (int)R->m, R->want_alpha, &R->bb, &R->ba);
+    dvc_status st = DVC_OK;
+    *enumerate = 1.3 * est + (now_s() - R->t0) <= R->o.max_seconds;
+    if (sym && !R->want_alpha) {
+        dvc_beta_opts ot = R->o;
+        budget_t bt = R->bud;
+        int complete = 0;
+        long quarter = R->m >= 2 ? 1L << (R->m - 2) : 1;
+        if (*enumerate && quarter < ot.max_nodes) ot.max_nodes = quarter;
+        bt.o = &ot;
+        bt.phase = "branch-and-bound beta_M";
+        bt.total = 0;
+        bt.hi = R->bb.hi;
+        st = bnb(K, Hk, sym, 0, &ot, &bt, &R->bb, &R->nodes_b, &complete);
+        if (st != DVC_OK || complete) {
+            *enumerate = 0;
+            *bnb_done = 1;
+        } else if (!*enumerate || 1.3 * est + (now_s() - R->t0) > R->o.max_seconds) {
+            *enumerate = 0;
+            *bnb_done = 1;
+            R->stop_b = 1;
+            bnb_why(R);
+        }
+    }
+    return st;
+}
+
+/* Every vertex, in Gray-code order. */
+static dvc_status run_enum(run_t *R, const dvc_bk_mat *K)
+{
+    dvc_bk_acc acc;
+    int idx[64];
+    dvc_status st;
+    for (int i = 0; i < R->m; i++) idx[i] = i;
+    dvc_bk_acc_init(&acc);
+    R->bud.phase = "vertex enumeration";
+    R->bud.total = ldexp(1.0, (int)R->m);
+    R->bud.hi = R->bb.hi;
+    acc.tick = enum_tick;
+    acc.tick_ctx = &R->bud;
+    st = dvc_bk_enum(K, 0, idx, (int)R->m, R->want_alpha, &acc);
+    if (st != DVC_OK) return st;
+    /* Stopped by the budget: the visited vertices still give lower bounds,
+     * but no upper bound. */
+    bnd_lo(&R->bb, acc.beta_lo);
+    bnd_lo(&R->ba, acc.alpha_lo);
+    if (!acc.stopped) {
+        bnd_hi(&R->bb, acc.beta_hi, "vertex enumeration");
+        bnd_hi(&R->ba, acc.alpha_hi, "vertex enumeration");
+    } else {
+        R->stop_b = !R->beta_exact;
+        R->stop_a = 1;
+        snprintf(R->why, sizeof R->why,
+                 "vertex enumeration stopped by the time budget (%g s) after %ld of "
+                 "%.0f vertices: raise --max-seconds",
+                 R->o.max_seconds, acc.count, R->bud.total);
+    }
+    R->nodes_b += acc.count; /* after a branch-and-bound trial: both */
+    R->nodes_a = acc.count;
+    report(&R->bud, (double)acc.count, acc.beta_lo, acc.stopped ? INFINITY : acc.beta_hi, 1);
+    return DVC_OK;
+}
+
+/* Branch-and-bound of beta_M (H: the PD bound's [sym(M)], or NULL) and of
+ * alpha_M. */
+static dvc_status run_bnb(run_t *R, const dvc_bk_mat *K, const dvc_bk_mat *H, int sym)
+{
+    int complete = 1;
+    dvc_status st = DVC_OK;
+    R->bud.total = 0;
+    if (!R->beta_exact) {
+        R->bud.phase = "branch-and-bound beta_M";
+        R->bud.hi = R->bb.hi;
+        st = bnb(K, H, sym, 0, &R->o, &R->bud, &R->bb, &R->nodes_b, &complete);
+        R->stop_b = !complete;
+    }
+    if (st == DVC_OK && R->want_alpha) {
+        R->bud.phase = "branch-and-bound alpha_M";
+        R->bud.hi = R->ba.hi;
+        st = bnb(K, NULL, 0, 1, &R->o, &R->bud, &R->ba, &R->nodes_a, &complete);
+        R->stop_a = !complete;
+    }
+    if (R->stop_b || R->stop_a) bnb_why(R);
+    return st;
+}
+
+/* The binary64 kernels (m <= 64): vertex enumeration or branch-and-bound,
+ * chosen by the method (docs/beta.md section 7). */
+static dvc_status kernel_bounds(run_t *R, const dvc_imat_t M, unsigned classes)
+{
+    const dvc_beta_opts *o = &R->o;
+    dvc_bk_mat K, Hk;
+    int enumerate, pd = 0, sym = 0, bnb_done = 0;
+    dvc_status st = dvc_bk_mat_init(&K, M);
+    if (st != DVC_OK) return dvc_error_context(st, "beta: ");
+    enumerate = o->method == DVC_BETA_ENUM || (o->method == DVC_BETA_AUTO && R->m <= o->enum_max_m);
+    if (!enumerate && (o->method == DVC_BETA_BNB || o->method == DVC_BETA_AUTO) && !R->beta_exact &&
+        (classes & (DVC_MCLASS_PD | DVC_MCLASS_SPD)))
+        sym_part(M, &K, &Hk, &pd, &sym); /* PD proven by dvc_mclass_classify */
+    if (!enumerate && o->method == DVC_BETA_AUTO && R->m <= 30 && !(R->beta_exact && !R->want_alpha))
+        st = auto_choice(R, &K, &Hk, sym, &enumerate, &bnb_done);
+    if (st != DVC_OK) {
+        /* the branch-and-bound trial failed: reported below */
+    } else if (enumerate) {
+        if (!(R->beta_exact && !R->want_alpha)) st = run_enum(R, &K);
+    } else if (!bnb_done && (o->method == DVC_BETA_BNB || o->method == DVC_BETA_AUTO)) {
+        st = run_bnb(R, &K, pd ? &Hk : NULL, sym);
+    }
+    if (pd) dvc_bk_mat_clear(&Hk);
+    dvc_bk_mat_clear(&K);
+    if (st != DVC_OK) return dvc_error_context(st, "beta: ");
+    return DVC_OK;
+}
+
+/* alpha >= beta; alpha <= 1 + beta ||M - I|| from
+ * (I - D + DM)^{-1} = I - (I - D + DM)^{-1} D (M - I). */
+static void alpha_from_beta(const dvc_imat_t M, const bnd *bb, bnd *ba)
+{
+    double nmi = norm_m_minus_i(M);
+    mpfr_t t;
+    bnd_lo(ba, bb->lo);
+    /* In MPFR: no FPU rounding-mode switch the compiler could move. */
+    mpfr_init2(t, 53);
+    mpfr_set_d(t, bb->hi, MPFR_RNDU);
+    mpfr_mul_d(t, t, nmi, MPFR_RNDU);
+    mpfr_add_ui(t, t, 1, MPFR_RNDU);
+    bnd_hi(ba, mpfr_get_d(t, MPFR_RNDU), "alpha_M <= 1 + beta_M ||M - I||");
+    mpfr_clear(t);
+}
+
+/* DVC_NOT_CERTIFIED: no finite upper bound of beta_M (or alpha_M), with
+ * the reason and the lower bound (rounded down, like the printed one). */
+static dvc_status no_upper(const run_t *R)
+{
+    int b = !isfinite(R->bb.hi);
+    mpfr_t lo;
+    char *los;
+    dvc_status st;
+    mpfr_init2(lo, 53);
+    mpfr_set_d(lo, b ? R->bb.lo : R->ba.lo, MPFR_RNDD);
+    los = dvc_mpfr_str(lo, 17, MPFR_RNDD);
+    mpfr_clear(lo);
+    st = dvc_error(DVC_NOT_CERTIFIED,
+                   "beta: no finite upper bound of %s was proven (%s); lower bound %s",
+                   b ? "beta_M" : "alpha_M",
+                   R->o.method == DVC_BETA_STRUCT
+                       ? "method struct: M is not proven an M-, H- or SPD matrix"
+                   : R->why[0] ? R->why
+                               : "branch-and-bound budget exhausted: raise --max-nodes / "
+                                 "--max-seconds, or use --method enum (2^m vertices, m <= 30)",
+                   los ? los : "?");
+    free(los);
+    return st;
+}
+
+static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, const dvc_imat_t M,
+                               const dvc_beta_opts *opts)
+{
+    run_t R = {.bb = {0, INFINITY, "none"}, .ba = {1, INFINITY, "none"}};
+    const char *how = NULL;
+    dvc_mclass_result cls;
+    unsigned classes = 0;
+    dvc_status st;
+
+    R.t0 = now_s();
+    R.m = M->r;
+    R.want_alpha = alpha != NULL;
+    if (opts) R.o = *opts;
+    else dvc_beta_opts_default(&R.o);
+    st = dvc_beta_opts_check(&R.o);
+    if (st != DVC_OK) return st;
+    R.bud.o = &R.o;
+    R.bud.t0 = R.bud.last = R.t0;
+    R.bud.hi = INFINITY;
+    st = check_input(M, &R.o);
+    if (st != DVC_OK) return st;
 
     st = dvc_mclass_prove_p(M, &how);
     if (st != DVC_OK)
@@ -695,178 +916,20 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
         classes = cls.proven;
     dvc_error_reset();
 
-    singleton_lower(M, &bb, &ba);
-    if (o.method == DVC_BETA_AUTO || o.method == DVC_BETA_STRUCT) structural(M, classes, &bb, &beta_exact);
-
-    if (o.method != DVC_BETA_STRUCT && m <= 64) {
-        st = dvc_bk_mat_init(&K, M);
-        if (st != DVC_OK) return dvc_error_context(st, "beta: ");
-        int enumerate = o.method == DVC_BETA_ENUM || (o.method == DVC_BETA_AUTO && m <= o.enum_max_m);
-        int pd = 0, sym = 0, bnb_done = 0;
-        dvc_bk_mat Hk;
-        if (!enumerate && (o.method == DVC_BETA_BNB || o.method == DVC_BETA_AUTO) && !beta_exact &&
-            (classes & (DVC_MCLASS_PD | DVC_MCLASS_SPD))) {
-            /* [sym(M)] = [(M + M^T)/2]: every point matrix of it is
-             * positive definite (proven by dvc_mclass_classify). */
-            dvc_imat_t Hs;
-            dvc_imat_init2(Hs, m, m, mpfi_get_prec(M->e[0]));
-            for (long i = 0; i < m; i++)
-                for (long j = 0; j < m; j++) {
-                    mpfi_add(dvc_imat_entry(Hs, i, j), dvc_imat_entry(M, i, j), dvc_imat_entry(M, j, i));
-                    mpfi_div_2ui(dvc_imat_entry(Hs, i, j), dvc_imat_entry(Hs, i, j), 1);
-                }
-            pd = dvc_bk_mat_init(&Hk, Hs) == DVC_OK;
-            if (pd) Hk.M = NULL; /* Hs is freed here; the PD bound needs no MPFI fallback */
-            dvc_error_reset();
-            dvc_imat_clear(Hs);
-            /* A point matrix, exactly symmetric: M = sym(M) is positive
-             * definite, and the Loewner bound applies. */
-            sym = pd && K.point;
-            for (long i = 0; i < m && sym; i++)
-                for (long j = 0; j < i; j++)
-                    if (K.Mc[(size_t)i * K.ld + j] != K.Mc[(size_t)j * K.ld + i]) {
-                        sym = 0;
-                        break;
-                    }
-        }
-        if (!enumerate && o.method == DVC_BETA_AUTO && m <= 30 && !(beta_exact && !want_alpha)) {
-            /* beyond enum_max_m: enumerate when it fits in the time budget
-             * with a margin, rather than settle for a branch-and-bound gap */
-            double est = enum_estimate(&K, (int)m, want_alpha, &bb, &ba);
-            enumerate = 1.3 * est + (now_s() - t0) <= o.max_seconds;
-            if (sym && !want_alpha) {
-                /* Symmetric PD: the Loewner node bound usually closes the
-                 * gap in a fraction of the enumeration time (docs/beta.md
-                 * section 8), so try it first. When the enumeration fits,
-                 * the trial gets 2^m / 4 nodes (a node costs about two
-                 * vertices: at most about half the enumeration; a node
-                 * budget, unlike a clock, makes the choice reproducible),
-                 * then the enumeration runs if the gap is still open. */
-                dvc_beta_opts ot = o;
-                budget_t bt = bud;
-                int complete = 0;
-                long quarter = m >= 2 ? 1L << (m - 2) : 1;
-                if (enumerate && quarter < ot.max_nodes) ot.max_nodes = quarter;
-                bt.o = &ot;
-                bt.phase = "branch-and-bound beta_M";
-                bt.total = 0;
-                bt.hi = bb.hi;
-                st = bnb(&K, &Hk, sym, 0, &ot, &bt, &bb, &nodes_b, &complete);
-                if (st != DVC_OK || complete) {
-                    enumerate = 0;
-                    bnb_done = 1;
-                } else if (!enumerate || 1.3 * est + (now_s() - t0) > o.max_seconds) {
-                    enumerate = 0;
-                    bnb_done = 1;
-                    stop_b = 1;
-                    snprintf(why, sizeof why,
-                             "branch-and-bound budget exhausted (%g s, %ld nodes) before the gap "
-                             "closed: raise --max-nodes / --max-seconds, or use --method enum (2^m "
-                             "vertices, m <= 30)",
-                             o.max_seconds, o.max_nodes);
-                }
-            }
-        }
-        if (st != DVC_OK) {
-            /* the branch-and-bound trial failed: reported below */
-        } else if (enumerate) {
-            if (!(beta_exact && !want_alpha)) {
-                dvc_bk_acc acc;
-                int idx[64];
-                for (int i = 0; i < m; i++) idx[i] = i;
-                dvc_bk_acc_init(&acc);
-                bud.phase = "vertex enumeration";
-                bud.total = ldexp(1.0, (int)m);
-                bud.hi = bb.hi;
-                acc.tick = enum_tick;
-                acc.tick_ctx = &bud;
-                st = dvc_bk_enum(&K, 0, idx, (int)m, want_alpha, &acc);
-                if (st == DVC_OK) {
-                    /* Stopped by the budget: the visited vertices still give
-                     * lower bounds, but no upper bound. */
-                    bnd_lo(&bb, acc.beta_lo);
-                    bnd_lo(&ba, acc.alpha_lo);
-                    if (!acc.stopped) {
-                        bnd_hi(&bb, acc.beta_hi, "vertex enumeration");
-                        bnd_hi(&ba, acc.alpha_hi, "vertex enumeration");
-                    } else {
-                        stop_b = !beta_exact;
-                        stop_a = 1;
-                        snprintf(why, sizeof why,
-                                 "vertex enumeration stopped by the time budget (%g s) after %ld of "
-                                 "%.0f vertices: raise --max-seconds",
-                                 o.max_seconds, acc.count, bud.total);
-                    }
-                    nodes_b += acc.count; /* after a branch-and-bound trial: both */
-                    nodes_a = acc.count;
-                    report(&bud, (double)acc.count, acc.beta_lo, acc.stopped ? INFINITY : acc.beta_hi, 1);
-                }
-            }
-        } else if (!bnb_done && (o.method == DVC_BETA_BNB || o.method == DVC_BETA_AUTO)) {
-            int complete = 1;
-            bud.total = 0;
-            if (!beta_exact) {
-                bud.phase = "branch-and-bound beta_M";
-                bud.hi = bb.hi;
-                st = bnb(&K, pd ? &Hk : NULL, sym, 0, &o, &bud, &bb, &nodes_b, &complete);
-                stop_b = !complete;
-            }
-            if (st == DVC_OK && want_alpha) {
-                bud.phase = "branch-and-bound alpha_M";
-                bud.hi = ba.hi;
-                st = bnb(&K, NULL, 0, 1, &o, &bud, &ba, &nodes_a, &complete);
-                stop_a = !complete;
-            }
-            if (stop_b || stop_a)
-                snprintf(why, sizeof why,
-                         "branch-and-bound budget exhausted (%g s, %ld nodes) before the gap "
-                         "closed: raise --max-nodes / --max-seconds, or use --method enum (2^m "
-                         "vertices, m <= 30)",
-                         o.max_seconds, o.max_nodes);
-        }
-        if (pd) dvc_bk_mat_clear(&Hk);
-        dvc_bk_mat_clear(&K);
-        if (st != DVC_OK) return dvc_error_context(st, "beta: ");
+    singleton_lower(M, &R.bb, &R.ba);
+    if (R.o.method == DVC_BETA_AUTO || R.o.method == DVC_BETA_STRUCT)
+        structural(M, classes, &R.bb, &R.beta_exact);
+    if (R.o.method != DVC_BETA_STRUCT && R.m <= 64) {
+        st = kernel_bounds(&R, M, classes);
+        if (st != DVC_OK) return st;
     }
-    if (want_alpha) {
-        /* alpha >= beta; alpha <= 1 + beta ||M - I|| from
-         * (I - D + DM)^{-1} = I - (I - D + DM)^{-1} D (M - I). */
-        double nmi = norm_m_minus_i(M);
-        mpfr_t t;
-        bnd_lo(&ba, bb.lo);
-        /* In MPFR: no FPU rounding-mode switch the compiler could move. */
-        mpfr_init2(t, 53);
-        mpfr_set_d(t, bb.hi, MPFR_RNDU);
-        mpfr_mul_d(t, t, nmi, MPFR_RNDU);
-        mpfr_add_ui(t, t, 1, MPFR_RNDU);
-        bnd_hi(&ba, mpfr_get_d(t, MPFR_RNDU), "alpha_M <= 1 + beta_M ||M - I||");
-        mpfr_clear(t);
-    }
+    if (R.want_alpha) alpha_from_beta(M, &R.bb, &R.ba);
     {
-        double secs = now_s() - t0;
-        put(beta, &bb, nodes_b, secs, how, stop_b);
-        if (want_alpha) put(alpha, &ba, nodes_a, secs, how, stop_a);
+        double secs = now_s() - R.t0;
+        put(beta, &R.bb, R.nodes_b, secs, how, R.stop_b);
+        if (R.want_alpha) put(alpha, &R.ba, R.nodes_a, secs, how, R.stop_a);
     }
-    if (!isfinite(bb.hi) || (want_alpha && !isfinite(ba.hi))) {
-        /* the lower bound in the message is rounded down, like the printed one */
-        mpfr_t lo;
-        char *los;
-        mpfr_init2(lo, 53);
-        mpfr_set_d(lo, !isfinite(bb.hi) ? bb.lo : ba.lo, MPFR_RNDD);
-        los = dvc_mpfr_str(lo, 17, MPFR_RNDD);
-        mpfr_clear(lo);
-        st = dvc_error(DVC_NOT_CERTIFIED,
-                       "beta: no finite upper bound of %s was proven (%s); lower bound %s",
-                       !isfinite(bb.hi) ? "beta_M" : "alpha_M",
-                       o.method == DVC_BETA_STRUCT
-                           ? "method struct: M is not proven an M-, H- or SPD matrix"
-                       : why[0] ? why
-                                : "branch-and-bound budget exhausted: raise --max-nodes / "
-                                  "--max-seconds, or use --method enum (2^m vertices, m <= 30)",
-                       los ? los : "?");
-        free(los);
-        return st;
-    }
+    if (!isfinite(R.bb.hi) || (R.want_alpha && !isfinite(R.ba.hi))) return no_upper(&R);
     return DVC_OK;
 }
 

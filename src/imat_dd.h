@@ -15,7 +15,7 @@ int dvc_imat_outward_dd_(double *lo, double *hi, const dvc_imat_t A);
 
 /* Verified enclosure [xlo, xhi] of { A^{-1} b : A in [Alo, Ahi], b in
  * [blo, bhi] } (A n x n, b n x 1, exact binary64 endpoints) by the LU
- * factors and their triangular inverses (src/imat_solve.c). Returns
+ * factors and their triangular inverses (src/imat_lu.c). Returns
  * DVC_FP_OK, DVC_FP_SINGULAR (the floating LU broke down), or another
  * DVC_FP_ code when its a priori bound does not prove regularity; then
  * dvc_fp_verify_solve (explicit inverse, sharper bound) may still prove it.

@@ -75,26 +75,11 @@ static int is_point_zero(const mpfi_t x)
     return mpfr_zero_p(&x->left) && mpfr_zero_p(&x->right);
 }
 
-/* Apply one operator to the top of the stacks (d == NULL: values only). */
-dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_t *d, long *spp)
+/* Negation, + - * / and powers (d: with the tangents). */
+static dvc_status apply_arith(dvc_expr_struct *e, const ins_t *in, mpfi_ptr a, mpfi_ptr b,
+                              mpfi_ptr da, mpfi_ptr db, int d)
 {
-    long sp = *spp;
-    mpfi_ptr a, b = NULL, da = NULL, db = NULL;
     mpfi_ptr t0 = e->tmp[0], t1 = e->tmp[1], t2 = e->tmp[2];
-    int binary = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL || in->op == OP_DIV ||
-                 in->op == OP_POW || in->op == OP_MIN || in->op == OP_MAX;
-    if (binary) {
-        a = v[sp - 2];
-        b = v[sp - 1];
-        if (d) {
-            da = d[sp - 2];
-            db = d[sp - 1];
-        }
-        sp--;
-    } else {
-        a = v[sp - 1];
-        if (d) da = d[sp - 1];
-    }
     switch (in->op) {
     case OP_NEG:
         mpfi_neg(a, a);
@@ -167,6 +152,18 @@ dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_
         mpfi_exp(a, t0);
         if (d) mpfi_mul(da, a, t1);
         break;
+    default:
+        break;
+    }
+    return DVC_OK;
+}
+
+/* Elementary functions and abs, with their domain conditions (d: with the
+ * tangents). */
+static dvc_status apply_elem(dvc_expr_struct *e, const ins_t *in, mpfi_ptr a, mpfi_ptr da, int d)
+{
+    mpfi_ptr t0 = e->tmp[0];
+    switch (in->op) {
     case OP_SIN:
         if (d) {
             dvc_ival_cos(t0, a);
@@ -254,31 +251,71 @@ dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_
         }
         mpfi_abs(a, a);
         break;
-    case OP_MIN:
-    case OP_MAX: {
-        int ismin = in->op == OP_MIN;
-        int a_below = mpfr_cmp(&a->right, &b->left) < 0; /* a < b everywhere */
-        int b_below = mpfr_cmp(&b->right, &a->left) < 0;
-        if ((ismin && b_below) || (!ismin && a_below)) {
-            mpfi_set(a, b);
-            if (d) mpfi_set(da, db);
-        } else if ((ismin && a_below) || (!ismin && b_below)) {
-            /* a already holds the result */
-        } else {
-            if (ismin) {
-                mpfr_min(&a->left, &a->left, &b->left, MPFR_RNDD);
-                mpfr_min(&a->right, &a->right, &b->right, MPFR_RNDU);
-            } else {
-                mpfr_max(&a->left, &a->left, &b->left, MPFR_RNDD);
-                mpfr_max(&a->right, &a->right, &b->right, MPFR_RNDU);
-            }
-            if (d) mpfi_union(da, da, db);
-        }
+    default:
         break;
     }
+    return DVC_OK;
+}
+
+/* min and max: the operand below the other everywhere, else the hull. */
+static void apply_minmax(const ins_t *in, mpfi_ptr a, mpfi_ptr b, mpfi_ptr da, mpfi_ptr db, int d)
+{
+    int ismin = in->op == OP_MIN;
+    int a_below = mpfr_cmp(&a->right, &b->left) < 0; /* a < b everywhere */
+    int b_below = mpfr_cmp(&b->right, &a->left) < 0;
+    if ((ismin && b_below) || (!ismin && a_below)) {
+        mpfi_set(a, b);
+        if (d) mpfi_set(da, db);
+    } else if ((ismin && a_below) || (!ismin && b_below)) {
+        /* a already holds the result */
+    } else {
+        if (ismin) {
+            mpfr_min(&a->left, &a->left, &b->left, MPFR_RNDD);
+            mpfr_min(&a->right, &a->right, &b->right, MPFR_RNDU);
+        } else {
+            mpfr_max(&a->left, &a->left, &b->left, MPFR_RNDD);
+            mpfr_max(&a->right, &a->right, &b->right, MPFR_RNDU);
+        }
+        if (d) mpfi_union(da, da, db);
+    }
+}
+
+/* Apply one operator to the top of the stacks (d == NULL: values only). */
+dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_t *d, long *spp)
+{
+    long sp = *spp;
+    mpfi_ptr a, b = NULL, da = NULL, db = NULL;
+    dvc_status st = DVC_OK;
+    int binary = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL || in->op == OP_DIV ||
+                 in->op == OP_POW || in->op == OP_MIN || in->op == OP_MAX;
+    if (binary) {
+        a = v[sp - 2];
+        b = v[sp - 1];
+        if (d) {
+            da = d[sp - 2];
+            db = d[sp - 1];
+        }
+        sp--;
+    } else {
+        a = v[sp - 1];
+        if (d) da = d[sp - 1];
+    }
+    switch (in->op) {
+    case OP_NEG: case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_POWI: case OP_POW:
+        st = apply_arith(e, in, a, b, da, db, d != NULL);
+        break;
+    case OP_SIN: case OP_COS: case OP_EXP: case OP_LOG: case OP_SQRT: case OP_ATAN:
+    case OP_TANH: case OP_SINH: case OP_COSH: case OP_ABS:
+        st = apply_elem(e, in, a, da, d != NULL);
+        break;
+    case OP_MIN:
+    case OP_MAX:
+        apply_minmax(in, a, b, da, db, d != NULL);
+        break;
     default:
         return dvc_error(DVC_ERR_INTERNAL, "expression: bad instruction %d", in->op);
     }
+    if (st != DVC_OK) return st;
     if (mpfi_nan_p(a) || (d && mpfi_nan_p(da)))
         return dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, dvc_expr_op_name_(in->op), NULL,
                               " produced NaN (no information)");

@@ -85,25 +85,12 @@ dvc_status dvc_expr_fast_alloc_(dvc_expr_struct *e)
 static inline int has0(dvc_di a) { return a.lo <= 0 && a.hi >= 0; }
 static inline dvc_di neg(dvc_di a) { dvc_di r = {-a.hi, -a.lo}; return r; }
 
-/* One instruction on the binary64 stacks (FE_UPWARD). 0: done. */
-static int fop(const ins_t *in, dvc_di *v, dvc_di *d, long *spp)
+/* Negation, + - * / and powers (d: with the tangents). 0: done. The
+ * helpers of fop are called once each: the compiler inlines them. */
+static int fop_arith(const ins_t *in, dvc_di *a, const dvc_di *b, dvc_di *da, const dvc_di *db,
+                     int d)
 {
-    long sp = *spp;
-    dvc_di *a, *b = NULL, *da = NULL, *db = NULL, t0, t1;
-    int binary = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL || in->op == OP_DIV ||
-                 in->op == OP_POW || in->op == OP_MIN || in->op == OP_MAX;
-    if (binary) {
-        a = &v[sp - 2];
-        b = &v[sp - 1];
-        if (d) {
-            da = &d[sp - 2];
-            db = &d[sp - 1];
-        }
-        sp--;
-    } else {
-        a = &v[sp - 1];
-        if (d) da = &d[sp - 1];
-    }
+    dvc_di t0, t1;
     switch (in->op) {
     case OP_NEG:
         *a = neg(*a);
@@ -146,6 +133,17 @@ static int fop(const ins_t *in, dvc_di *v, dvc_di *d, long *spp)
         if (dvc_di_exp(a, dvc_di_mul(t0, *b))) return 1;
         if (d) *da = dvc_di_mul(*a, t1);
         break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* Elementary functions and abs (d: with the tangents). 0: done. */
+static int fop_elem(const ins_t *in, dvc_di *a, dvc_di *da, int d)
+{
+    dvc_di t0, t1;
+    switch (in->op) {
     case OP_SIN:
         /* with the tangent: sin and cos from one reduction of the ends */
         if (d) {
@@ -230,30 +228,69 @@ static int fop(const ins_t *in, dvc_di *v, dvc_di *d, long *spp)
             a->lo = 0;
         }
         break;
-    case OP_MIN:
-    case OP_MAX: {
-        int ismin = in->op == OP_MIN;
-        int a_below = a->hi < b->lo, b_below = b->hi < a->lo;
-        if ((ismin && b_below) || (!ismin && a_below)) {
-            *a = *b;
-            if (d) *da = *db;
-        } else if ((ismin && a_below) || (!ismin && b_below)) {
-            /* a holds the result */
-        } else {
-            if (ismin) {
-                a->lo = a->lo < b->lo ? a->lo : b->lo;
-                a->hi = a->hi < b->hi ? a->hi : b->hi;
-            } else {
-                a->lo = a->lo > b->lo ? a->lo : b->lo;
-                a->hi = a->hi > b->hi ? a->hi : b->hi;
-            }
-            if (d) {
-                da->lo = da->lo < db->lo ? da->lo : db->lo;
-                da->hi = da->hi > db->hi ? da->hi : db->hi;
-            }
-        }
+    default:
         break;
     }
+    return 0;
+}
+
+/* min and max: the operand below the other everywhere, else the hull. */
+static void fop_minmax(const ins_t *in, dvc_di *a, const dvc_di *b, dvc_di *da, const dvc_di *db,
+                       int d)
+{
+    int ismin = in->op == OP_MIN;
+    int a_below = a->hi < b->lo, b_below = b->hi < a->lo;
+    if ((ismin && b_below) || (!ismin && a_below)) {
+        *a = *b;
+        if (d) *da = *db;
+    } else if ((ismin && a_below) || (!ismin && b_below)) {
+        /* a holds the result */
+    } else {
+        if (ismin) {
+            a->lo = a->lo < b->lo ? a->lo : b->lo;
+            a->hi = a->hi < b->hi ? a->hi : b->hi;
+        } else {
+            a->lo = a->lo > b->lo ? a->lo : b->lo;
+            a->hi = a->hi > b->hi ? a->hi : b->hi;
+        }
+        if (d) {
+            da->lo = da->lo < db->lo ? da->lo : db->lo;
+            da->hi = da->hi > db->hi ? da->hi : db->hi;
+        }
+    }
+}
+
+/* One instruction on the binary64 stacks (FE_UPWARD). 0: done. */
+static int fop(const ins_t *in, dvc_di *v, dvc_di *d, long *spp)
+{
+    long sp = *spp;
+    dvc_di *a, *b = NULL, *da = NULL, *db = NULL;
+    int binary = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL || in->op == OP_DIV ||
+                 in->op == OP_POW || in->op == OP_MIN || in->op == OP_MAX;
+    if (binary) {
+        a = &v[sp - 2];
+        b = &v[sp - 1];
+        if (d) {
+            da = &d[sp - 2];
+            db = &d[sp - 1];
+        }
+        sp--;
+    } else {
+        a = &v[sp - 1];
+        if (d) da = &d[sp - 1];
+    }
+    switch (in->op) {
+    case OP_NEG: case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_POWI: case OP_POW:
+        if (fop_arith(in, a, b, da, db, d != NULL)) return 1;
+        break;
+    case OP_SIN: case OP_COS: case OP_EXP: case OP_LOG: case OP_SQRT: case OP_ATAN:
+    case OP_TANH: case OP_SINH: case OP_COSH: case OP_ABS:
+        if (fop_elem(in, a, da, d != NULL)) return 1;
+        break;
+    case OP_MIN:
+    case OP_MAX:
+        fop_minmax(in, a, b, da, db, d != NULL);
+        break;
     default:
         return 1;
     }

@@ -12,6 +12,7 @@ typedef struct {
     const dvc_expr_struct *e;
     long K;
     mpfi_t t0, t1;
+    mpfi_t *w1, *w2, *w3; /* scratch series */
 } tctx;
 
 /* c = a * b (Cauchy product, coefficients 0..K); c must not alias a, b. */
@@ -121,6 +122,115 @@ static void ser_free(mpfi_t *s, long K)
     free(s);
 }
 
+/* a <- a^n for the integer exponent n of in, by repeated products (and a
+ * series division when n < 0). */
+static dvc_status ser_powi(tctx *x, const ins_t *in, mpfi_t *a)
+{
+    long K = x->K, n = in->arg < 0 ? -in->arg : in->arg;
+    mpfi_t *w1 = x->w1, *w2 = x->w2, *w3 = x->w3;
+    /* w2 = a^n by repeated products */
+    mpfi_set_ui(w2[0], 1);
+    for (long k = 1; k <= K; k++) mpfi_set_ui(w2[k], 0);
+    for (long i = 0; i < n; i++) {
+        ser_mul(x, w1, w2, a);
+        for (long k = 0; k <= K; k++) mpfi_set(w2[k], w1[k]);
+    }
+    if (in->arg < 0) {
+        if (mpfi_has_zero(w2[0]))
+            return dvc_expr_fail_(x->e, DVC_NOT_CERTIFIED, in->pos, "negative power of ", a[0],
+                                  ", which contains 0");
+        mpfi_set_ui(w3[0], 1);
+        for (long k = 1; k <= K; k++) mpfi_set_ui(w3[k], 0);
+        ser_div(x, w1, w3, w2);
+        for (long k = 0; k <= K; k++) mpfi_set(w2[k], w1[k]);
+    }
+    for (long k = 0; k <= K; k++) mpfi_set(a[k], w2[k]);
+    return DVC_OK;
+}
+
+/* One operator on the series a (and b, the second operand of a binary
+ * one); the result in a. */
+static dvc_status ser_op(tctx *x, const ins_t *in, mpfi_t *a, mpfi_t *b)
+{
+    const dvc_expr_struct *e = x->e;
+    long K = x->K;
+    mpfi_t *w1 = x->w1, *w2 = x->w2, *w3 = x->w3;
+    switch (in->op) {
+    case OP_NEG:
+        for (long k = 0; k <= K; k++) mpfi_neg(a[k], a[k]);
+        break;
+    case OP_ADD:
+        for (long k = 0; k <= K; k++) mpfi_add(a[k], a[k], b[k]);
+        break;
+    case OP_SUB:
+        for (long k = 0; k <= K; k++) mpfi_sub(a[k], a[k], b[k]);
+        break;
+    case OP_MUL:
+        ser_mul(x, w1, a, b);
+        for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
+        break;
+    case OP_DIV:
+        if (mpfi_has_zero(b[0]))
+            return dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, "division by ", b[0],
+                                  ", which contains 0 (the quotient is unbounded)");
+        ser_div(x, w1, a, b);
+        for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
+        break;
+    case OP_POWI:
+        return ser_powi(x, in, a);
+    case OP_POW: /* a^b = exp(b log a), a > 0 */
+    case OP_LOG:
+        if (!dvc_ival_is_pos(a[0]))
+            return dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, dvc_expr_op_name_(in->op), a[0],
+                                  " needs a positive argument");
+        ser_log(x, w1, a);
+        if (in->op == OP_LOG) {
+            for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
+        } else {
+            ser_mul(x, w2, w1, b);
+            ser_exp(x, a, w2);
+        }
+        break;
+    case OP_SQRT:
+        if (!dvc_ival_is_pos(a[0]))
+            return dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, "sqrt", a[0],
+                                  " needs a positive argument in Taylor mode");
+        ser_sqrt(x, w1, a);
+        for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
+        break;
+    case OP_EXP:
+        ser_exp(x, w1, a);
+        for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
+        break;
+    case OP_SIN:
+    case OP_COS:
+        ser_sincos(x, w1, w2, a);
+        for (long k = 0; k <= K; k++) mpfi_set(a[k], in->op == OP_SIN ? w1[k] : w2[k]);
+        break;
+    case OP_SINH:
+    case OP_COSH:
+    case OP_TANH: /* from e^a and e^-a */
+        ser_exp(x, w1, a);
+        for (long k = 0; k <= K; k++) mpfi_neg(w3[k], a[k]);
+        ser_exp(x, w2, w3);
+        for (long k = 0; k <= K; k++) {
+            mpfi_sub(w3[k], w1[k], w2[k]); /* 2 sinh */
+            mpfi_add(w2[k], w1[k], w2[k]); /* 2 cosh */
+        }
+        if (in->op == OP_TANH) {
+            ser_div(x, a, w3, w2);
+        } else {
+            for (long k = 0; k <= K; k++)
+                mpfi_div_ui(a[k], in->op == OP_SINH ? w3[k] : w2[k], 2);
+        }
+        break;
+    default:
+        return dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, dvc_expr_op_name_(in->op), NULL,
+                              " has no Taylor-mode rule (not smooth or not implemented)");
+    }
+    return DVC_OK;
+}
+
 dvc_status dvc_expr_taylor_(mpfi_t *out, const dvc_expr_struct *e, mpfi_t *const *vars, long K)
 {
     if (e->nins == 0) return dvc_error(DVC_ERR_INPUT, "empty expression (nothing parsed)");
@@ -145,7 +255,9 @@ dvc_status dvc_expr_taylor_(mpfi_t *out, const dvc_expr_struct *e, mpfi_t *const
             goto done;
         }
     }
-    mpfi_t *w1 = st[depth], *w2 = st[depth + 1], *w3 = st[depth + 2];
+    x.w1 = st[depth];
+    x.w2 = st[depth + 1];
+    x.w3 = st[depth + 2];
     long sp = 0;
     for (long p = 0; p < e->nins; p++) {
         const ins_t *in = &e->ins[p];
@@ -153,120 +265,23 @@ dvc_status dvc_expr_taylor_(mpfi_t *out, const dvc_expr_struct *e, mpfi_t *const
         int binary = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL ||
                      in->op == OP_DIV || in->op == OP_POW || in->op == OP_MIN ||
                      in->op == OP_MAX;
-        if (binary) {
-            a = st[sp - 2];
-            b = st[sp - 1];
-        }
-        switch (in->op) {
-        case OP_CONST:
+        if (in->op == OP_CONST) {
             mpfi_set(st[sp][0], e->cst[in->arg]);
             for (long k = 1; k <= K; k++) mpfi_set_ui(st[sp][k], 0);
             sp++;
             continue;
-        case OP_VAR:
+        }
+        if (in->op == OP_VAR) {
             for (long k = 0; k <= K; k++) mpfi_set(st[sp][k], vars[in->arg][k]);
             sp++;
             continue;
-        case OP_NEG:
-            for (long k = 0; k <= K; k++) mpfi_neg(a[k], a[k]);
-            break;
-        case OP_ADD:
-            for (long k = 0; k <= K; k++) mpfi_add(a[k], a[k], b[k]);
-            break;
-        case OP_SUB:
-            for (long k = 0; k <= K; k++) mpfi_sub(a[k], a[k], b[k]);
-            break;
-        case OP_MUL:
-            ser_mul(&x, w1, a, b);
-            for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
-            break;
-        case OP_DIV:
-            if (mpfi_has_zero(b[0])) {
-                rc = dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, "division by ", b[0],
-                                    ", which contains 0 (the quotient is unbounded)");
-                goto done;
-            }
-            ser_div(&x, w1, a, b);
-            for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
-            break;
-        case OP_POWI: {
-            long n = in->arg < 0 ? -in->arg : in->arg;
-            /* w2 = a^n by repeated products */
-            mpfi_set_ui(w2[0], 1);
-            for (long k = 1; k <= K; k++) mpfi_set_ui(w2[k], 0);
-            for (long i = 0; i < n; i++) {
-                ser_mul(&x, w1, w2, a);
-                for (long k = 0; k <= K; k++) mpfi_set(w2[k], w1[k]);
-            }
-            if (in->arg < 0) {
-                if (mpfi_has_zero(w2[0])) {
-                    rc = dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, "negative power of ", a[0],
-                                        ", which contains 0");
-                    goto done;
-                }
-                mpfi_set_ui(w3[0], 1);
-                for (long k = 1; k <= K; k++) mpfi_set_ui(w3[k], 0);
-                ser_div(&x, w1, w3, w2);
-                for (long k = 0; k <= K; k++) mpfi_set(w2[k], w1[k]);
-            }
-            for (long k = 0; k <= K; k++) mpfi_set(a[k], w2[k]);
-            break;
         }
-        case OP_POW: /* a^b = exp(b log a), a > 0 */
-        case OP_LOG:
-            if (!dvc_ival_is_pos(a[0])) {
-                rc = dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, dvc_expr_op_name_(in->op), a[0],
-                                    " needs a positive argument");
-                goto done;
-            }
-            ser_log(&x, w1, a);
-            if (in->op == OP_LOG) {
-                for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
-            } else {
-                ser_mul(&x, w2, w1, b);
-                ser_exp(&x, a, w2);
-            }
-            break;
-        case OP_SQRT:
-            if (!dvc_ival_is_pos(a[0])) {
-                rc = dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, "sqrt", a[0],
-                                    " needs a positive argument in Taylor mode");
-                goto done;
-            }
-            ser_sqrt(&x, w1, a);
-            for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
-            break;
-        case OP_EXP:
-            ser_exp(&x, w1, a);
-            for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
-            break;
-        case OP_SIN:
-        case OP_COS:
-            ser_sincos(&x, w1, w2, a);
-            for (long k = 0; k <= K; k++) mpfi_set(a[k], in->op == OP_SIN ? w1[k] : w2[k]);
-            break;
-        case OP_SINH:
-        case OP_COSH:
-        case OP_TANH: /* from e^a and e^-a */
-            ser_exp(&x, w1, a);
-            for (long k = 0; k <= K; k++) mpfi_neg(w3[k], a[k]);
-            ser_exp(&x, w2, w3);
-            for (long k = 0; k <= K; k++) {
-                mpfi_sub(w3[k], w1[k], w2[k]); /* 2 sinh */
-                mpfi_add(w2[k], w1[k], w2[k]); /* 2 cosh */
-            }
-            if (in->op == OP_TANH) {
-                ser_div(&x, a, w3, w2);
-            } else {
-                for (long k = 0; k <= K; k++)
-                    mpfi_div_ui(a[k], in->op == OP_SINH ? w3[k] : w2[k], 2);
-            }
-            break;
-        default:
-            rc = dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, dvc_expr_op_name_(in->op), NULL,
-                                " has no Taylor-mode rule (not smooth or not implemented)");
-            goto done;
+        if (binary) {
+            a = st[sp - 2];
+            b = st[sp - 1];
         }
+        rc = ser_op(&x, in, a, b);
+        if (rc != DVC_OK) goto done;
         if (binary) sp--;
         for (long k = 0; k <= K; k++)
             if (!dvc_ival_is_finite(st[sp - 1][k])) {

@@ -161,6 +161,126 @@ static dvc_status read_names(long *slot_col, long **col_slot, long *ncols, char 
     return DVC_OK;
 }
 
+/* The columns, from o->columns or else the header line p (line lineno):
+ * slot_col, col_slot and ncols (read_names), the field array fld and the
+ * trajectory's column map. */
+static dvc_status start_columns(dvc_traj_t tr, long n, long m, dvc_traj_read_opts *o,
+                                const char *path, char *p, char delim, long lineno, long *slot_col,
+                                long **col_slot, long *ncols, char ***fld)
+{
+    dvc_status st;
+    if (o->columns) {
+        char *cols = strdup(o->columns);
+        if (!cols) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        st = read_names(slot_col, col_slot, ncols, cols, ',', n, m, o, path, "--columns");
+        free(cols);
+    } else {
+        char what[64];
+        snprintf(what, sizeof what, "line %ld", lineno);
+        st = read_names(slot_col, col_slot, ncols, p, delim, n, m, o, path, what);
+    }
+    if (st != DVC_OK) return st;
+    *fld = malloc((size_t)*ncols * sizeof **fld);
+    tr->col = malloc((size_t)(n + m + 1) * sizeof *tr->col);
+    if (!*fld || !tr->col) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    tr->n = n;
+    tr->m = 0;
+    for (long q = n + 1; q < 1 + n + m; q++) tr->m += slot_col[q] >= 0;
+    for (long k = 0; k < tr->n + tr->m; k++) tr->col[k] = slot_col[k + 1];
+    return DVC_OK;
+}
+
+/* *header = 1 when line p, above a --columns list, is a header line (its
+ * time field, column tcol, is not a number): it is skipped. */
+static dvc_status header_above_list(int *header, const char *p, char **fld, long ncols, char delim,
+                                    long tcol)
+{
+    char *copy = strdup(p);
+    mpfi_t t1;
+    *header = 0;
+    if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    mpfi_init2(t1, 64);
+    if (split(copy, fld, ncols, delim) == ncols) *header = dvc_ival_set_str(t1, fld[tcol]) != DVC_OK;
+    mpfi_clear(t1);
+    free(copy);
+    return DVC_OK;
+}
+
+/* Room for one more sample (*alloc: the capacity). */
+static dvc_status grow(dvc_traj_t tr, long *alloc)
+{
+    long na = *alloc ? 2 * *alloc : 1024;
+    mpfi_t *nt, *nv;
+    long *nl;
+    if (tr->ns < *alloc) return DVC_OK;
+    nt = realloc(tr->t, (size_t)na * sizeof *nt);
+    if (nt) tr->t = nt;
+    nv = nt ? realloc(tr->v, (size_t)na * (size_t)(tr->n + tr->m + 1) * sizeof *nv) : NULL;
+    if (nv) tr->v = nv;
+    nl = nv ? realloc(tr->line, (size_t)na * sizeof *nl) : NULL;
+    if (!nl) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    tr->line = nl;
+    *alloc = na;
+    return DVC_OK;
+}
+
+/* "column 'name': 'txt' is not a finite decimal number" for value k of a
+ * sample: the state or output name when known, else xj / yj. */
+static dvc_status bad_value(const dvc_traj_t tr, const dvc_traj_read_opts *o, long k,
+                            const char *path, long lineno, const char *txt)
+{
+    char lab[32];
+    const char *name = lab;
+    if (k < tr->n && o->names) {
+        name = o->names[k];
+    } else if (k >= tr->n && o->ynames) {
+        name = o->ynames[k - tr->n];
+    } else {
+        snprintf(lab, sizeof lab, "%s%ld", k < tr->n ? "x" : "y", k < tr->n ? k + 1 : k - tr->n + 1);
+    }
+    return dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s': '%s' is not a finite decimal number",
+                     path, lineno, name, txt);
+}
+
+/* One sample from the fields of line lineno (time in column tcol): times
+ * within o->t_tol past T (up to tmax) are read as T. */
+static dvc_status read_sample(dvc_traj_t tr, char **fld, long tcol, long lineno, const char *path,
+                              const mpfi_t T, mpfr_srcptr tmax, mpfr_prec_t prec,
+                              dvc_traj_read_opts *o)
+{
+    long s = tr->ns, w = tr->n + tr->m;
+    const char *tt = fld[tcol];
+    mpfi_init2(tr->t[s], prec);
+    for (long k = 0; k < w; k++) mpfi_init2(tr->v[s * w + k], prec);
+    tr->ns++;
+    tr->line[s] = lineno;
+    if (dvc_ival_set_str(tr->t[s], tt) != DVC_OK || strchr(tt, '[') || !dvc_ival_is_finite(tr->t[s]))
+        return dvc_error(DVC_ERR_INPUT, "%s: line %ld: column 't': '%s' is not a finite decimal number",
+                         path, lineno, tt);
+    if (o->t_tol && mpfr_cmp(&tr->t[s]->right, &T->right) > 0 &&
+        mpfr_cmp(&tr->t[s]->left, &T->left) >= 0 && mpfr_cmp(&tr->t[s]->right, tmax) <= 0) {
+        mpfi_set(tr->t[s], T); /* within the tolerance past T: read as T */
+        o->clipped++;
+    }
+    if ((o->t0 ? mpfr_cmp(&tr->t[s]->left, o->t0) : mpfr_sgn(&tr->t[s]->left)) < 0 ||
+        mpfr_cmp(&tr->t[s]->right, &T->right) > 0) {
+        if (o->t0)
+            return dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %s lies outside [t0, T] = "
+                             "[%.17g, %.17g]", path, lineno, tt,
+                             mpfr_get_d(o->t0, MPFR_RNDD), dvc_ival_mid_d(T));
+        return dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %s lies outside [0, T] = "
+                         "[0, %.17g]%s", path, lineno, tt, dvc_ival_mid_d(T),
+                         o->t_tol ? "" : " (--tol clips times just past T)");
+    }
+    for (long k = 0; k < w; k++) {
+        const char *txt = fld[tr->col[k]];
+        if (dvc_ival_set_str(tr->v[s * w + k], txt) != DVC_OK || strchr(txt, '[') ||
+            !dvc_ival_is_finite(tr->v[s * w + k]))
+            return bad_value(tr, o, k, path, lineno, txt);
+    }
+    return DVC_OK;
+}
+
 dvc_status dvc_traj_read_ex(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T,
                             dvc_traj_read_opts *o)
 {
@@ -200,50 +320,14 @@ dvc_status dvc_traj_read_ex(dvc_traj_t tr, const char *path, long n, long m, con
         p = trim(line);
         if (*p == '\0' || *p == '#') continue;
         if (!have_header) {
-            char what[64];
+            int header = 1; /* without a --columns list this line is the header */
             delim = strchr(p, ',') ? ',' : ' ';
-            if (o->columns) {
-                char *cols = strdup(o->columns);
-                if (!cols) {
-                    st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                    break;
-                }
-                st = read_names(slot_col, &col_slot, &ncols, cols, ',', n, m, o, path, "--columns");
-                free(cols);
-            } else {
-                snprintf(what, sizeof what, "line %ld", lineno);
-                st = read_names(slot_col, &col_slot, &ncols, p, delim, n, m, o, path, what);
-            }
+            st = start_columns(tr, n, m, o, path, p, delim, lineno, slot_col, &col_slot, &ncols, &fld);
+            if (st == DVC_OK && o->columns)
+                st = header_above_list(&header, p, fld, ncols, delim, slot_col[0]);
             if (st != DVC_OK) break;
-            fld = malloc((size_t)ncols * sizeof *fld);
-            tr->col = malloc((size_t)(n + m + 1) * sizeof *tr->col);
-            if (!fld || !tr->col) {
-                st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                break;
-            }
-            tr->n = n;
-            tr->m = 0;
-            for (long q = n + 1; q < nslots; q++) tr->m += slot_col[q] >= 0;
-            for (long k = 0; k < tr->n + tr->m; k++) tr->col[k] = slot_col[k + 1];
             have_header = 1;
-            if (!o->columns) continue; /* without a header list this line was the header */
-            {
-                /* a header line above a --columns list is skipped: its time
-                 * field is not a number */
-                char *copy = strdup(p);
-                mpfi_t t1;
-                int header = 0;
-                if (!copy) {
-                    st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                    break;
-                }
-                mpfi_init2(t1, 64);
-                if (split(copy, fld, ncols, delim) == ncols)
-                    header = dvc_ival_set_str(t1, fld[slot_col[0]]) != DVC_OK;
-                mpfi_clear(t1);
-                free(copy);
-                if (header) continue;
-            }
+            if (header) continue;
         }
         nf = split(p, fld, ncols, delim);
         if (nf != ncols) {
@@ -251,70 +335,8 @@ dvc_status dvc_traj_read_ex(dvc_traj_t tr, const char *path, long n, long m, con
                            lineno, nf, o->columns ? "--columns list" : "header", ncols);
             break;
         }
-        if (tr->ns == alloc) {
-            long na = alloc ? 2 * alloc : 1024;
-            mpfi_t *nt = realloc(tr->t, (size_t)na * sizeof *nt);
-            if (nt) tr->t = nt;
-            mpfi_t *nv = nt ? realloc(tr->v, (size_t)na * (size_t)(tr->n + tr->m + 1) * sizeof *nv) : NULL;
-            if (nv) tr->v = nv;
-            long *nl = nv ? realloc(tr->line, (size_t)na * sizeof *nl) : NULL;
-            if (!nl) {
-                st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                break;
-            }
-            tr->line = nl;
-            alloc = na;
-        }
-        {
-            long s = tr->ns, w = tr->n + tr->m;
-            mpfi_init2(tr->t[s], prec);
-            for (long k = 0; k < w; k++) mpfi_init2(tr->v[s * w + k], prec);
-            tr->ns++;
-            tr->line[s] = lineno;
-            if (dvc_ival_set_str(tr->t[s], fld[slot_col[0]]) != DVC_OK || strchr(fld[slot_col[0]], '[') ||
-                !dvc_ival_is_finite(tr->t[s])) {
-                st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column 't': '%s' is not a finite decimal number",
-                               path, lineno, fld[slot_col[0]]);
-                break;
-            }
-            if (o->t_tol && mpfr_cmp(&tr->t[s]->right, &T->right) > 0 &&
-                mpfr_cmp(&tr->t[s]->left, &T->left) >= 0 && mpfr_cmp(&tr->t[s]->right, tmax) <= 0) {
-                mpfi_set(tr->t[s], T); /* within the tolerance past T: read as T */
-                o->clipped++;
-            }
-            if ((o->t0 ? mpfr_cmp(&tr->t[s]->left, o->t0) : mpfr_sgn(&tr->t[s]->left)) < 0 ||
-                mpfr_cmp(&tr->t[s]->right, &T->right) > 0) {
-                if (o->t0)
-                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %s lies outside [t0, T] = "
-                                   "[%.17g, %.17g]", path, lineno, fld[slot_col[0]],
-                                   mpfr_get_d(o->t0, MPFR_RNDD), dvc_ival_mid_d(T));
-                else
-                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %s lies outside [0, T] = "
-                                   "[0, %.17g]%s", path, lineno, fld[slot_col[0]], dvc_ival_mid_d(T),
-                                   o->t_tol ? "" : " (--tol clips times just past T)");
-                break;
-            }
-            for (long k = 0; k < w; k++) {
-                const char *txt = fld[tr->col[k]];
-                if (dvc_ival_set_str(tr->v[s * w + k], txt) != DVC_OK || strchr(txt, '[') ||
-                    !dvc_ival_is_finite(tr->v[s * w + k])) {
-                    char lab[32];
-                    if (k < tr->n && names)
-                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s': '%s' is not a "
-                                       "finite decimal number", path, lineno, names[k], txt);
-                    else if (k >= tr->n && o->ynames)
-                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s': '%s' is not a "
-                                       "finite decimal number", path, lineno, o->ynames[k - tr->n], txt);
-                    else {
-                        snprintf(lab, sizeof lab, "%s%ld", k < tr->n ? "x" : "y",
-                                 k < tr->n ? k + 1 : k - tr->n + 1);
-                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s': '%s' is not a "
-                                       "finite decimal number", path, lineno, lab, txt);
-                    }
-                    break;
-                }
-            }
-        }
+        st = grow(tr, &alloc);
+        if (st == DVC_OK) st = read_sample(tr, fld, slot_col[0], lineno, path, T, tmax, prec, o);
     }
     if (st == DVC_OK && !have_header)
         st = names ? dvc_error(DVC_ERR_INPUT, "%s: empty file (expected a header t and the states "

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Binary64 kernels of the verified linear algebra (see fprnd.h and
- * DESIGN.md "Speed of the interval layer"). Only the predictors (LU,
- * approximate inverse R, x~ = R b, P = R mid(A), Cholesky factor G) are
- * computed in round-to-nearest. Every quantity that enters a bound is
- * either computed with the rounding direction chosen so that rounding can
- * only enlarge the bound (lower bounds as -(upper bound of the negation), or
- * under FE_DOWNWARD), or bounded a priori: the error of the one product
- * R mid(A) made in round-to-nearest is covered by Higham's gamma bound,
- * itself evaluated rounding upward. */
+/* Binary64 kernels of the verified linear algebra (see fprnd.h; their error
+ * analysis and their speed against MPFI loops and LAPACK are in
+ * docs/linalg.md, "Precision 53, explicit inverse" and "Speed"). Only the
+ * predictors (LU, approximate inverse R, x~ = R b, P = R mid(A), Cholesky
+ * factor G) are computed in round-to-nearest. Every quantity that enters a
+ * bound is either computed with the rounding direction chosen so that
+ * rounding can only enlarge the bound (lower bounds as -(upper bound of the
+ * negation), or under FE_DOWNWARD), or bounded a priori: the error of the
+ * one product R mid(A) made in round-to-nearest is covered by Higham's gamma
+ * bound, itself evaluated rounding upward. */
 #include "fprnd.h"
 #include "rounding.h"
 

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Private to the DLVI engine: src/dlvi.c (result arrays) and src/dlvi/
- * (one file per job, following docs/bounds.md):
+/* Private to the DLVI engine, src/dlvi/ (one file per job, following
+ * docs/bounds.md):
+ *   types.c      problem, options and result records (the result arrays);
  *   setup.c      validation, workspace, certified constants (section 3),
  *                functions of time through their callbacks;
  *   predict.c    the floating-point predictor (theta step + LVI predictor);
  *   cert_step.c  certification of grid point 0 and of each step, one
  *                function per bound (sections 1-8);
  *   fast.c       the binary64 kernels of the step certification (section 8);
- *   driver.c     the loop shared by run and certify, progress, precision retry. */
+ *   driver.c     the loop shared by run and certify, progress, precision retry;
+ *   scale.c      scaling of the state by powers of two (section 12). */
 #ifndef DVC_DLVI_INTERNAL_H
 #define DVC_DLVI_INTERNAL_H
 

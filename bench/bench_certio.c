@@ -2,7 +2,7 @@
 /* Certificate I/O against the engine, in one process: the engine alone
  * (dvc_dlvi_run with a sink that only keeps the predictor; then
  * dvc_dlvi_certify_stream from that predictor, what verify recomputes)
- * and the same work with the certificate written (dvc_cert_enclose_stream)
+ * and the same work with the certificate written (dvc_enclose)
  * and read back and verified (dvc_cert_stream). Best of R runs each.
  * Target: enclose / engine and verify / engine <= 1.3.
  *
@@ -19,6 +19,7 @@
 #include "dvicert/certio.h"
 #include "dvicert/dlvi.h"
 #include "dvicert/problem.h"
+#include "../tests/enclose_call.h"
 
 static double clk(clockid_t id)
 {
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
         /* 1: enclose with the certificate written; 3: read and verified */
         dvc_cert_init(c);
         start(t0);
-        if (dvc_cert_enclose_stream(c, argv[1], out, 0, 0, 0, NULL) != DVC_OK) fail("enclose");
+        if (enclose_cw(c, argv[1], out, 0, 0, 0) != DVC_OK) fail("enclose");
         lap(best, 1, t0);
         start(t0);
         if (dvc_cert_stream(c, out, 1, NULL, NULL) != DVC_OK) fail("verify");

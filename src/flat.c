@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dvicert/certio.h"
+#include "dvicert/enclose.h"
 #include "dvicert/flat.h"
 
 struct dvc_flat_cert {
@@ -24,53 +25,36 @@ int dvc_flat_enclose_scale(const char *problem_path, const char *cert_path, cons
                            const char *from_csv, long prec, long prec_max, int sharpen,
                            int allow_outside_tables, const char *scale)
 {
-    dvc_table_policy tables = {0, 0};
-    dvc_cert_route_opts ro = {.route = DVC_CERT_ROUTE_CHEN_WANG};
+    dvc_enclose_opts o;
+    dvc_enclose_info ch;
     dvc_cert_t c;
     dvc_status st;
+    int r;
     if (!problem_path || !cert_path) return dvc_error(DVC_ERR_INPUT, "no problem or certificate path");
-    int fallback = 0;
-    if (method && strcmp(method, "chen-wang") != 0 && strcmp(method, "lognorm") != 0 &&
-        strcmp(method, "auto") != 0)
-        return dvc_error(DVC_ERR_INPUT, "method must be auto, chen-wang or lognorm, got '%s'", method);
-    if (!method || strcmp(method, "auto") == 0) {
-        /* as the command's default (certio.h, dvc_cert_auto_route) */
-        if (from_csv) method = "lognorm";
-        else if (sharpen || prec_max > 0) method = "chen-wang";
-        else if (dvc_cert_auto_route(problem_path) == DVC_CERT_ROUTE_LOGNORM) method = "lognorm", fallback = 1;
-        else method = "chen-wang", sharpen = 1;
-    }
-    if (from_csv && method && strcmp(method, "chen-wang") == 0)
+    r = method ? dvc_enclose_route_parse(method) : DVC_ENCLOSE_AUTO;
+    if (r == -2) return dvc_error(DVC_ERR_INPUT, "method must be auto, chen-wang or lognorm, got '%s'", method);
+    dvc_enclose_opts_init(&o);
+    o.route = (dvc_enclose_route)r;
+    o.from = from_csv;
+    o.local_beta = sharpen != 0;
+    o.prec_max = (mpfr_prec_t)prec_max;
+    /* the route of the command's default (enclose.h, dvc_enclose_choose) */
+    dvc_enclose_choose(&ch, problem_path, &o);
+    if (from_csv && ch.route == DVC_ENCLOSE_CHEN_WANG)
         return dvc_error(DVC_ERR_INPUT, "a trajectory is certified by the lognorm route; "
                          "method chen-wang certifies its own predictor");
     if (scale && strcmp(scale, "auto") != 0 && strcmp(scale, "none") != 0)
         return dvc_error(DVC_ERR_INPUT, "scale must be auto or none, got '%s'", scale);
-    ro.no_scale = scale && strcmp(scale, "none") == 0;
+    o.no_scale = scale && strcmp(scale, "none") == 0;
     if (prec < 0 || prec_max < 0 || (prec > 0 && prec < 24) || prec > 65536 || prec_max > 65536)
         return dvc_error(DVC_ERR_INPUT, "precision must be 0 (the file's) or in [24, 65536] bits");
-    ro.from = from_csv;
-    ro.route = (method && strcmp(method, "lognorm") == 0) || from_csv ? DVC_CERT_ROUTE_LOGNORM
-                                                                     : DVC_CERT_ROUTE_CHEN_WANG;
-    if (ro.route == DVC_CERT_ROUTE_LOGNORM && (sharpen || prec_max > 0))
+    o.prec = (mpfr_prec_t)prec;
+    if (ch.route == DVC_ENCLOSE_LOGNORM && (sharpen || prec_max > 0))
         return dvc_error(DVC_ERR_INPUT, "%s belongs to the chen-wang route",
                          sharpen ? "sharpen" : "prec_max");
-    tables.allow_outside = allow_outside_tables != 0;
+    o.tables.allow_outside = allow_outside_tables != 0;
     dvc_cert_init(c);
-    if (ro.route == DVC_CERT_ROUTE_LOGNORM)
-        st = dvc_cert_enclose_stream_route(c, problem_path, cert_path, (mpfr_prec_t)prec, &ro, &tables);
-    else {
-        ro.sharpen = sharpen != 0;
-        st = dvc_cert_enclose_stream_opts(c, problem_path, cert_path, (mpfr_prec_t)prec,
-                                          (mpfr_prec_t)prec_max, &ro, &tables);
-    }
-    if (st == DVC_NOT_CERTIFIED && fallback) {
-        dvc_cert_clear(c);
-        dvc_cert_init(c);
-        ro.route = DVC_CERT_ROUTE_CHEN_WANG;
-        ro.sharpen = 1;
-        ro.from = NULL;
-        st = dvc_cert_enclose_stream_opts(c, problem_path, cert_path, (mpfr_prec_t)prec, 0, &ro, &tables);
-    }
+    st = dvc_enclose(c, problem_path, &o, cert_path, NULL);
     if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", problem_path);
     dvc_cert_clear(c);
     return st;

@@ -16,6 +16,7 @@
 #include "io/json.h"
 #include "io/problem_json.h"
 #include "redigest.h"
+#include "enclose_call.h"
 
 /* Scratch file for edited certificates. */
 static char tmpfile_[64], tmpfile2_[64];
@@ -330,7 +331,7 @@ static void test_slack(const char *certs)
         long thin = 0, checked = 0;
         snprintf(prob, sizeof prob, "%s/%s.json", certs, names[k]);
         dvc_cert_init(c);
-        REQUIRE(dvc_cert_enclose(c, prob, 0, 0) == DVC_OK, "enclose %s: %s", prob, dvc_error_message());
+        REQUIRE(enclose_cw(c, prob, NULL, 0, 0, 0) == DVC_OK, "enclose %s: %s", prob, dvc_error_message());
         dvc_dlvi_problem_init(p, 0, 0, 0);
         REQUIRE(dvc_problem_load(p, NULL, prob, 0) == DVC_OK, "load %s: %s", prob, dvc_error_message());
         dvc_dlvi_opts_default(&o);
@@ -427,17 +428,19 @@ static void test_tamper_steps(const char *certs)
 static void test_lognorm_tamper(const char *certs)
 {
     char problem[4096], path[64];
-    dvc_cert_route_opts ro = {.route = DVC_CERT_ROUTE_LOGNORM};
+    dvc_enclose_opts ro;
     dvc_cert_t c;
     dvc_status st;
     int fd;
+    dvc_enclose_opts_init(&ro);
+    ro.route = DVC_ENCLOSE_LOGNORM;
     snprintf(problem, sizeof problem, "%s/bridge/gamma0.2.json", certs);
     snprintf(path, sizeof path, "/tmp/dvc_test_cert3.XXXXXX");
     fd = mkstemp(path);
     REQUIRE(fd >= 0, "mkstemp");
     close(fd);
     dvc_cert_init(c);
-    st = dvc_cert_enclose_stream_route(c, problem, path, 0, &ro, NULL);
+    st = dvc_enclose(c, problem, &ro, path, NULL);
     REQUIRE(st == DVC_OK, "lognorm enclose: %s", dvc_error_message());
     REQUIRE(strcmp(dvc_cert_claim_text(&c->method, "route"), "lognorm") == 0, "route recorded");
     dvc_cert_clear(c);
@@ -627,14 +630,14 @@ static void test_retry(void)
           " \"g\": [\"1\", \"1\"], \"x0\": [1], \"T\": 1, \"N\": 10}\n", f);
     REQUIRE(fclose(f) == 0, "write %s", prob);
     dvc_cert_init(c);
-    REQUIRE(dvc_cert_enclose_retry(c, prob, 0, 212, 0) == DVC_OK, "in-memory retry: %s",
+    REQUIRE(enclose_cw(c, prob, NULL, 0, 212, 0) == DVC_OK, "in-memory retry: %s",
             dvc_error_message());
     CHECK(c->prec == 106 && c->prec_start == 53, "in-memory: %ld bits from %ld", (long)c->prec,
           (long)c->prec_start);
     CHECK(strstr(c->retry_reason, "P-matrix") != NULL, "in-memory retry reason: '%s'", c->retry_reason);
     snprintf(reason, sizeof reason, "%s", c->retry_reason);
     CHECK(dvc_cert_verify(c) == DVC_OK, "in-memory 106-bit certificate: %s", dvc_error_message());
-    REQUIRE(dvc_cert_enclose_stream(c, prob, tmpfile2_, 0, 212, 0, NULL) == DVC_OK, "streamed retry: %s",
+    REQUIRE(enclose_cw(c, prob, tmpfile2_, 0, 212, 0) == DVC_OK, "streamed retry: %s",
             dvc_error_message());
     CHECK(c->prec == 106 && c->prec_start == 53, "streamed: %ld bits from %ld", (long)c->prec,
           (long)c->prec_start);
@@ -684,13 +687,15 @@ static void test_last_step(const char *certs)
     mpfr_init2(hd, 53);
     mpfr_set_str(hd, "0.007", 10, MPFR_RNDD);
     for (int route = 0; route < 2; route++) {
-        dvc_cert_route_opts ro = {.route = route ? DVC_CERT_ROUTE_LOGNORM : DVC_CERT_ROUTE_CHEN_WANG};
+        dvc_enclose_opts ro;
         const char *rn = route ? "lognorm" : "chen-wang";
         dvc_cert_t c;
         dvc_status st;
         mpfi_t t;
+        dvc_enclose_opts_init(&ro);
+        ro.route = route ? DVC_ENCLOSE_LOGNORM : DVC_ENCLOSE_CHEN_WANG;
         dvc_cert_init(c);
-        st = dvc_cert_enclose_stream_route(c, prob, path, 0, &ro, NULL);
+        st = dvc_enclose(c, prob, &ro, path, NULL);
         REQUIRE(st == DVC_OK, "%s: enclose: %s", rn, dvc_error_message());
         dvc_cert_clear(c);
         REQUIRE(load(c, path), "%s: read", rn);
@@ -722,7 +727,7 @@ static void test_last_step(const char *certs)
             REQUIRE(fd >= 0, "mkstemp");
             close(fd);
             dvc_cert_init(c);
-            REQUIRE(dvc_cert_enclose(c, prob, 0, 0) == DVC_OK, "in-memory enclose: %s", dvc_error_message());
+            REQUIRE(enclose_cw(c, prob, NULL, 0, 0, 0) == DVC_OK, "in-memory enclose: %s", dvc_error_message());
             CHECK(c->tube->hgrid == mpfr_get_d(hd, MPFR_RNDN), "in-memory tube: step %a", c->tube->hgrid);
             REQUIRE(dvc_cert_write(c, mem) == DVC_OK, "write: %s", dvc_error_message());
             dvc_cert_clear(c);
@@ -807,7 +812,7 @@ static void test_scale(const char *certs)
     static const double xT[2] = {-0.11562547329900858, -3.4230802848009138};
     snprintf(problem, sizeof problem, "%s/../tests/data/scale/wall.json", certs);
     dvc_cert_init(c);
-    st = dvc_cert_enclose_tables(c, problem, 0, 0, 0, NULL);
+    st = enclose_cw(c, problem, NULL, 0, 0, 0);
     REQUIRE(st == DVC_OK, "enclose the wall: %s", dvc_error_message());
     REQUIRE(c->tube->x_scale != NULL, "the wall's tube is scaled");
     snprintf(sc, sizeof sc, "%s", dvc_cert_claim_text(&c->method, "x_scale_log2"));
@@ -872,7 +877,9 @@ static void test_time_grid(void)
     long N = 0;
     dvc_cert_t c;
     dvc_status st;
-    dvc_cert_route_opts ro = {.route = DVC_CERT_ROUTE_LOGNORM};
+    dvc_enclose_opts ro;
+    dvc_enclose_opts_init(&ro);
+    ro.route = DVC_ENCLOSE_LOGNORM;
     snprintf(prob, sizeof prob, "/tmp/dvc_test_tg_p.XXXXXX");
     snprintf(csv, sizeof csv, "/tmp/dvc_test_tg_t.XXXXXX");
     snprintf(path, sizeof path, "/tmp/dvc_test_tg_c.XXXXXX");
@@ -898,7 +905,7 @@ static void test_time_grid(void)
     REQUIRE(fclose(f) == 0, "write %s", csv);
     ro.from = csv;
     dvc_cert_init(c);
-    st = dvc_cert_enclose_stream_route(c, prob, path, 0, &ro, NULL);
+    st = dvc_enclose(c, prob, &ro, path, NULL);
     REQUIRE(st == DVC_OK, "grid: enclose --from: %s", dvc_error_message());
     CHECK(!c->from_uniform && c->from_end == 1.0 && c->N == N, "grid: %ld steps (expected %ld)", c->N, N);
     dvc_cert_clear(c);

@@ -20,6 +20,7 @@
 #include "dvicert/certio.h"
 #include "dvicert/problem.h"
 #include "io/json.h"
+#include "enclose_call.h"
 
 static char dir[] = "/tmp/dvc_test_stream.XXXXXX";
 
@@ -58,10 +59,10 @@ static void same_file(const char *problem, int sharpen)
     snprintf(pb, sizeof pb, "%s/stream.cert.json", dir);
     dvc_cert_init(c);
     dvc_cert_init(c2);
-    st = dvc_cert_enclose(c, problem, 0, sharpen);
+    st = enclose_cw(c, problem, NULL, 0, 0, sharpen);
     REQUIRE(st == DVC_OK, "%s: %s", problem, dvc_error_message());
     REQUIRE(dvc_cert_write(c, pa) == DVC_OK, "write %s", pa);
-    st = dvc_cert_enclose_stream(c2, problem, pb, 0, 0, sharpen, NULL);
+    st = enclose_cw(c2, problem, pb, 0, 0, sharpen);
     REQUIRE(st == DVC_OK, "%s streamed: %s", problem, dvc_error_message());
     a = slurp(pa, &la);
     b = slurp(pb, &lb);
@@ -431,12 +432,12 @@ static void no_partial(void)
     spit(prob, "{\"A\":[[1]],\"B\":[[1]],\"Q\":[[1]],\"M\":[[1]],\"l\":[0],\"u\":[\"inf\"],"
                "\"x0\":[1],\"T\":800,\"N\":4000}\n");
     dvc_cert_init(c);
-    st = dvc_cert_enclose_stream(c, prob, out, 0, 0, 0, NULL);
+    st = enclose_cw(c, prob, out, 0, 0, 0);
     CHECK(st == DVC_NOT_CERTIFIED, "overflowing run: status %d: %s", (int)st, dvc_error_message());
     CHECK(access(out, F_OK) != 0, "a failed run left %s", out);
     /* retried at 106 bits over the steps written at 53 (the temporary file
      * is started again), failing again: still nothing left */
-    st = dvc_cert_enclose_stream(c, prob, out, 0, 106, 0, NULL);
+    st = enclose_cw(c, prob, out, 0, 106, 0);
     CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "from 53 to 106 bits"),
           "retried run: status %d: %s", (int)st, dvc_error_message());
     CHECK(access(out, F_OK) != 0, "a failed retried run left %s", out);
@@ -468,7 +469,7 @@ static void memory(void)
         dvc_cert_t c;
         int rc = 0;
         dvc_cert_init(c);
-        if (dvc_cert_enclose_stream(c, prob, out, 0, 0, 0, NULL) != DVC_OK) rc = 1;
+        if (enclose_cw(c, prob, out, 0, 0, 0) != DVC_OK) rc = 1;
         else if (dvc_cert_stream(c, out, 1, NULL, NULL) != DVC_OK) rc = 2;
         else if (c->N != 40000) rc = 3;
         dvc_cert_clear(c);

@@ -28,6 +28,7 @@
 #include "dvicert/certio.h"
 #include "io/problem_json.h"
 #include "dvicert/traj.h"
+#include "enclose_call.h"
 
 #define RP 512 /* reference precision */
 
@@ -67,7 +68,7 @@ static void test_equilibrium(void)
                "\"g\": [\"-1\"], \"l\": [0], \"u\": [\"inf\"], \"x0\": [1], \"T\": \"1\", "
                "\"N\": 100, \"theta\": 1}\n");
     dvc_cert_init(c);
-    REQUIRE(dvc_cert_enclose(c, path, 0, 1) == DVC_OK, "enclose: %s", dvc_error_message());
+    REQUIRE(enclose_cw(c, path, NULL, 0, 0, 1) == DVC_OK, "enclose: %s", dvc_error_message());
     for (long i = 0; i <= c->N; i++)
         REQUIRE(mpfr_zero_p(&c->tube->eps_x[i]->right), "eps_x^%ld should be 0 (exact equilibrium)", i);
     for (int pert = 0; pert < 2; pert++) {
@@ -111,7 +112,7 @@ static void test_max_edges(void)
                "\"g\": [\"1/2 - t\"], \"l\": [0], \"u\": [\"inf\"], \"x0\": [0], \"T\": \"1\", "
                "\"N\": 1000, \"theta\": 1}\n");
     dvc_cert_init(c);
-    REQUIRE(dvc_cert_enclose(c, path, 0, 0) == DVC_OK, "enclose: %s", dvc_error_message());
+    REQUIRE(enclose_cw(c, path, NULL, 0, 0, 0) == DVC_OK, "enclose: %s", dvc_error_message());
     dvc_traj_init(tr);
         REQUIRE(dvc_traj_alloc(tr, ns, 1, 0, c->prec + DVC_TRAJ_EXTRA_BITS) == DVC_OK, "alloc");
     mpfr_inits2(RP, t, xh, e, v, d, (mpfr_ptr)0);

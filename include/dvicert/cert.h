@@ -70,12 +70,12 @@ typedef struct {
      * points as they are certified or read; the claims radius_* of the
      * summary state it. */
     dvc_width_t width;
-    /* Filled by dvc_cert_enclose_retry only (not stored in a file): the
+    /* Filled by dvc_enclose only (not stored in a file): the
      * precision the run started at and, when it was raised, the reason the
      * last lower precision failed with. */
     mpfr_prec_t prec_start;
     char retry_reason[512];
-    /* Filled by dvc_cert_enclose_stream_route with a trajectory only: its
+    /* Filled by dvc_enclose with a trajectory only: its
      * samples, whether they were the uniform grid i T / N (else their times
      * are the certificate's time grid), the certificate's T (the last
      * sample used) and the samples after it (not used). */

@@ -6,6 +6,7 @@
 #define DVICERT_CERTIO_H
 
 #include "dvicert/cert.h"
+#include "dvicert/enclose.h"
 #include "dvicert/tabfun.h"
 #include "dvicert/traj.h"
 
@@ -13,96 +14,8 @@
 extern "C" {
 #endif
 
-/* Run the engine on the problem file and fill c. `prec` = 0: the file's.
- * DVC_NOT_CERTIFIED (with the engine's reason) when no certificate could
- * be produced; DVC_ERR_INPUT above DVC_CERT_PREC_MAX bits. */
-dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
-                            int sharpen);
-
-/* Same, retrying at doubled precision while the run is not certified and
- * the precision stays <= prec_max and <= DVC_CERT_PREC_MAX (prec_max <= the
- * start precision: no retry). Every attempt rebuilds the problem at its
- * precision, so the certificate's precision is the one the problem data
- * and the bounds were computed at, which is what verify recomputes with.
- * c->prec tells the precision used, c->prec_start the first one tried. */
-dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
-                                  mpfr_prec_t prec_max, int sharpen);
-/* Same, with the table files the problem names allowed by tables (NULL:
- * the defaults of dvc_table_policy, include/dvicert/tabfun.h). */
-dvc_status dvc_cert_enclose_tables(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
-                                   mpfr_prec_t prec_max, int sharpen, const dvc_table_policy *tables);
-
-/* dvc_cert_enclose_retry writing the certificate to out_path while the
- * steps are certified: memory independent of N. The file is the one
- * dvc_cert_write would write for the same run (docs/formats.md), written
- * through dvc_outfile_open (files.h): nothing is left at a regular path
- * when the run fails. c (initialised; what it held is released) receives
- * the header, the claims and the digest, but not the tube (c->tube holds
- * only the last two grid points) nor the labels. With prec_max > 0 and a
- * direct output (stdout, a pipe, a device), the precision is found first
- * and the certificate computed again at it, since a direct output cannot
- * be taken back. The table files the problem names are allowed by tables
- * (NULL: the defaults of dvc_table_policy). */
-dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const char *out_path,
-                                   mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
-                                   const dvc_table_policy *tables);
-
-/* The certification route of a certificate (docs/lognorm.md). */
-typedef enum {
-    DVC_CERT_ROUTE_CHEN_WANG = 0, /* Algorithm 4.2 (the paper's; Table 1) */
-    DVC_CERT_ROUTE_LOGNORM        /* one-sided Lipschitz bounds in weighted norms */
-} dvc_cert_route;
-
-typedef struct {
-    dvc_cert_route route;
-    int sharpen;      /* chen-wang only (Remark 4.3) */
-    long pieces;      /* lognorm: pieces per step (0: the default, or
-                         DVC_LOGNORM_PIECES_EXT with a trajectory) */
-    const char *from; /* lognorm: a CSV trajectory t,x1..xn of another tool
-                         (extra columns ignored, times increasing from 0 to
-                         at least T) certified instead of the theta
-                         predictor; NULL: the theta predictor */
-    const char *predictor; /* lognorm without a trajectory: "theta" (NULL: the
-                              default) or "heun" (Heun's method, order 2) */
-    long N;           /* number of steps (h = T/N) in place of the file's; 0:
-                         the file's. The embedded problem then states this N
-                         (and no "h"), so verify rebuilds the same grid. Not
-                         with from (the trajectory sets the grid) */
-    int no_scale;     /* 1: certify the states as given; 0 (default): in the
-                         automatic scale (docs/bounds.md, "Scaling of the
-                         state"; recorded in the certificate) */
-} dvc_cert_route_opts;
-
-/* The route of the default choice ("auto"): lognorm, the tighter route,
- * when the problem file states at most DVC_CERT_AUTO_LOGNORM_N states (its
- * cost per step grows like n^3), else chen-wang, to be run with the local
- * constant of Remark 4.3 (sharpen). A caller taking lognorm this way falls
- * back to chen-wang with sharpen when it does not certify. A file whose
- * sizes cannot be read gives chen-wang (its reader then says what is
- * wrong). */
-#define DVC_CERT_AUTO_LOGNORM_N 16
-dvc_cert_route dvc_cert_auto_route(const char *problem_path);
-
-/* dvc_cert_enclose_stream by the route of ro (NULL: chen-wang, no
- * sharpening), without precision retries. For a trajectory, the certificate's
- * grid is the trajectory's own times: when they are uniform (t_j = j T / M to
- * a relative 1e-9) the embedded problem states N = M; otherwise it states
- * them as its time grid ('grid', up to the first sample >= T (1 - 1e-9),
- * which becomes its T; c->from_uniform, c->from_samples, c->from_end and
- * c->from_past tell which); the samples are used as they are. Bad trajectories are DVC_ERR_INPUT naming the file and the
- * line; nothing is left at out_path on failure. out_path NULL: a dry run,
- * nothing written; c receives the header and the claims (the summary's
- * bounds), as with a file. */
-dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path, const char *out_path,
-                                         mpfr_prec_t prec, const dvc_cert_route_opts *ro,
-                                         const dvc_table_policy *tables);
-
-/* dvc_cert_enclose_stream (precision retries up to prec_max) with the
- * chen-wang options of ro (sharpen, N, no_scale; NULL: the defaults).
- * DVC_ERR_INPUT for another route or a trajectory. */
-dvc_status dvc_cert_enclose_stream_opts(dvc_cert_t c, const char *problem_path, const char *out_path,
-                                        mpfr_prec_t prec, mpfr_prec_t prec_max,
-                                        const dvc_cert_route_opts *ro, const dvc_table_policy *tables);
+/* Enclosing a problem file into a certificate: dvc_enclose,
+ * include/dvicert/enclose.h. */
 
 /* Called for each grid point i = 0..N, in order, by dvc_cert_stream, when
  * c->tube holds it (and, with verification, when it has been verified):

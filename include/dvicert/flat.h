@@ -28,7 +28,7 @@ extern "C" {
 typedef struct dvc_flat_cert dvc_flat_cert;
 
 /* dvicert enclose PROBLEM -o CERT: method "auto", "chen-wang" or "lognorm"
- * (NULL: "auto", the command's default: dvc_cert_auto_route, certio.h,
+ * (NULL: "auto", the command's default: dvc_enclose_choose, enclose.h,
  * lognorm when from_csv is given, chen-wang when sharpen or prec_max > 0
  * is); from_csv (may be NULL) a
  * trajectory t,x1..xn certified instead of the theta predictor (lognorm);

@@ -16,6 +16,8 @@
 #include "lcs.h"
 #include "width_report.h"
 #include "dvicert/certio.h"
+#include "dvicert/enclose.h"
+#include "dvicert/tgrid.h"
 #include "dvicert/lcs.h"
 #include "dvicert/problem.h"
 
@@ -112,12 +114,20 @@ static void help(void)
 
 static int run(const dvc_cli_args *a);
 
+/* The library's fallback note (dvc_enclose_opts.note). */
+static void note_fallback(const char *reason, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "dvicert enclose: note: the lognorm route did not certify (%s); trying chen-wang "
+            "with --local-beta\n", reason);
+}
+
 /* What --radius needs to run the chosen route on N steps. */
 typedef struct {
     const char *in;
-    mpfr_prec_t prec;
-    dvc_cert_route_opts *ro;
-    const dvc_table_policy *tables;
+    dvc_enclose_opts *o;
+    const char *why;     /* the auto policy's reason, as last reported */
+    int runs;            /* route runs so far (a fallback counts two) */
     int at_all;          /* the maximum over [0, T] instead of the radius at T */
     FILE *rep;
     char *buf;           /* 64 bytes: the last radius as text */
@@ -145,11 +155,6 @@ static const char *radius_of(const dvc_cert_t c, int at_all, char *buf)
     return t;
 }
 
-static const char *radius_text(const radius_ctx *x, const dvc_cert_t c)
-{
-    return radius_of(c, x->at_all, x->buf);
-}
-
 /* Is the stated radius <= R? Decided on the decimals themselves (the
  * claim rounded up, R rounded down), so "yes" is exact. */
 static int radius_le(const char *claim, const char *R)
@@ -163,19 +168,26 @@ static int radius_le(const char *claim, const char *R)
     return ok;
 }
 
-/* One dry run on N steps: its radius (a double, for the estimates only) */
-static dvc_status radius_try(const radius_ctx *x, long N, double *eps, const char **text, dvc_cert_t c,
+/* One dry run on N steps: its radius (a double, for the estimates only).
+ * The route the library's policy settles on (after a fallback) is kept for
+ * the next runs. */
+static dvc_status radius_try(radius_ctx *x, long N, double *eps, const char **text, dvc_cert_t c,
                              double *secs)
 {
     double t0 = dvc_cli_now();
+    dvc_enclose_info info;
     dvc_status st;
-    x->ro->N = N;
+    x->o->N = N;
     dvc_cert_clear(c);
     dvc_cert_init(c);
-    st = dvc_cert_enclose_stream_route(c, x->in, NULL, x->prec, x->ro, x->tables);
+    st = dvc_enclose(c, x->in, x->o, NULL, &info);
     *secs = dvc_cli_now() - t0;
+    x->runs += info.runs;
+    x->o->route = info.route;
+    x->o->local_beta = info.local_beta;
+    if (info.why) x->why = info.why;
     if (st != DVC_OK) return st;
-    *text = radius_text(x, c);
+    *text = radius_of(c, x->at_all, x->buf);
     *eps = *text ? strtod(*text, NULL) : NAN;
     if (!(*eps >= 0) || isinf(*eps)) return dvc_error(DVC_ERR_INTERNAL, "no radius in the summary");
     return DVC_OK;
@@ -190,45 +202,36 @@ static long radius_extrapolate(long N, double e, double p, double R, long cap)
     return n < 1 ? 1 : (long)ceil(n);
 }
 
-/* The --radius search: *N_out the N to certify at. Returns DVC_EXIT_OK,
- * or the exit status after a message. route/sharpen/why may be switched
- * by the auto fallback. */
-static int radius_search(radius_ctx *x, const char *R, long cap, int *fallback, int *sharpen,
-                         const char **why, long *N_out)
+/* The first pilot N: the file's grid scaled down (the user's N says what
+ * resolution the problem needs). */
+static long radius_pilot_N(const char *in, long cap)
+{
+    long N1 = 64, Nfile = 0;
+    dvc_dlvi_problem_t pr;
+    dvc_dlvi_problem_init(pr, 0, 0, 0);
+    if (dvc_problem_read(pr, in, 53) == DVC_OK) Nfile = pr->N;
+    dvc_dlvi_problem_clear(pr);
+    if (Nfile > 0) N1 = Nfile / 8 < 16 ? 16 : Nfile / 8 > 2000 ? 2000 : Nfile / 8;
+    if (N1 > cap / 2) N1 = cap / 2 > 0 ? cap / 2 : 1;
+    return N1;
+}
+
+/* The --radius search: *N_out the N to certify at (x->o then holds the
+ * route to run it by). Returns DVC_EXIT_OK, or the exit status after a
+ * message. */
+static int radius_search(radius_ctx *x, const char *R, long cap, long *N_out)
 {
     double Rd = strtod(R, NULL), e1 = 0, e2 = 0, p = 1, secs, best = INFINITY;
-    long N1 = 64, N2, N, Nbest = 0, Nfile = 0;
+    long N1 = radius_pilot_N(x->in, cap), N2, N, Nbest = 0;
     const char *text = NULL, *where = x->at_all ? "over [0, T]" : "at T";
-    int runs = 0, rc = DVC_EXIT_OK;
+    int rc = DVC_EXIT_OK;
     dvc_cert_t c;
     dvc_status st;
-    {
-        /* the pilots start from the file's grid scaled down (the user's N
-         * says what resolution the problem needs) */
-        dvc_dlvi_problem_t pr;
-        dvc_dlvi_problem_init(pr, 0, 0, 0);
-        if (dvc_problem_read(pr, x->in, 53) == DVC_OK) Nfile = pr->N;
-        dvc_dlvi_problem_clear(pr);
-        if (Nfile > 0) N1 = Nfile / 8 < 16 ? 16 : Nfile / 8 > 2000 ? 2000 : Nfile / 8;
-        if (N1 > cap / 2) N1 = cap / 2 > 0 ? cap / 2 : 1;
-    }
     dvc_cert_init(c);
     fprintf(x->rep, "radius: target %s %s, N <= %ld\n", R, where, cap);
     /* first pilot: until certified (a coarse grid may fail the step condition) */
-    for (;;) {
-        st = radius_try(x, N1, &e1, &text, c, &secs);
-        runs++;
-        if (st == DVC_OK) break;
-        if (st == DVC_NOT_CERTIFIED && *fallback) {
-            fprintf(stderr, "dvicert enclose: note: the lognorm route did not certify (%s); trying "
-                    "chen-wang with --local-beta\n", dvc_error_message());
-            x->ro->route = DVC_CERT_ROUTE_CHEN_WANG;
-            x->ro->sharpen = *sharpen = 1;
-            *fallback = 0;
-            *why = "the lognorm route did not certify";
-            continue;
-        }
-        if (st != DVC_NOT_CERTIFIED || 2 * N1 > cap || runs >= 8) goto fail;
+    while ((st = radius_try(x, N1, &e1, &text, c, &secs)) != DVC_OK) {
+        if (st != DVC_NOT_CERTIFIED || 2 * N1 > cap || x->runs >= 8) goto fail;
         fprintf(x->rep, "radius: pilot N = %ld not certified (%s); doubling N\n", N1, dvc_error_message());
         N1 *= 2;
     }
@@ -237,7 +240,6 @@ static int radius_search(radius_ctx *x, const char *R, long cap, int *fallback, 
     N2 = 2 * N1 <= cap ? 2 * N1 : cap;
     if (N2 > N1) {
         if ((st = radius_try(x, N2, &e2, &text, c, &secs)) != DVC_OK) goto fail;
-        runs++;
         fprintf(x->rep, "radius: pilot N = %ld: radius %s (%.2f s, nothing written)\n", N2, text, secs);
         if (e2 < best) best = e2, Nbest = N2;
         p = e2 > 0 && e1 > 0 ? log(e1 / e2) / log((double)N2 / (double)N1) : 1;
@@ -273,7 +275,6 @@ static int radius_search(radius_ctx *x, const char *R, long cap, int *fallback, 
         }
         if (k == 3) break;
         if ((st = radius_try(x, N, &e2, &text, c, &secs)) != DVC_OK) goto fail;
-        runs++;
         N2 = N;
         if (e2 < best) best = e2, Nbest = N;
         fprintf(x->rep, "radius: run N = %ld: radius %s (%.2f s, nothing written)%s\n", N, text, secs,
@@ -291,7 +292,7 @@ static int radius_search(radius_ctx *x, const char *R, long cap, int *fallback, 
         if (N != LONG_MAX && N < N2 + N2 / 4) N = N2 + N2 / 4 <= cap ? N2 + N2 / 4 : LONG_MAX;
     }
     fprintf(stderr, "dvicert enclose: error: %s: radius %s %s not reached in %d runs: best radius %.6g at "
-            "N = %ld; next estimate N = %ld (order %.3g)\n", x->in, R, where, runs, best, Nbest, N, p);
+            "N = %ld; next estimate N = %ld (order %.3g)\n", x->in, R, where, x->runs, best, Nbest, N, p);
     rc = DVC_EXIT_FAIL;
     goto done;
 fail:
@@ -299,7 +300,7 @@ fail:
     rc = dvc_cli_fail("enclose", st);
 done:
     if (rc == DVC_EXIT_OK)
-        fprintf(x->rep, "radius: N = %ld chosen after %d dry runs; certifying it\n", *N_out, runs);
+        fprintf(x->rep, "radius: N = %ld chosen after %d dry runs; certifying it\n", *N_out, x->runs);
     dvc_cert_clear(c);
     return rc;
 }
@@ -311,41 +312,26 @@ const dvc_cli_cmd dvc_cmd_enclose = {
     1, 1, "dvicert enclose PROBLEM.json -o OUT.cert.json [--sharpen] [--prec BITS] [--prec-max BITS] ...",
     help, run};
 
-static int run(const dvc_cli_args *a)
+/* --scale / --no-scale into o; the hybrid files refuse them. */
+static int parse_scale(const dvc_cli_args *a, const char *in, dvc_enclose_opts *o)
 {
-    const char *in = a->pos[0], *out = a->out;
-    int sharpen = dvc_cli_flag(a, "sharpen") || dvc_cli_flag(a, "local-beta"), fallback = 0;
-    const char *why = NULL;
-    mpfr_prec_t prec = a->prec_given ? a->prec : 0, prec_max = 0;
-    FILE *rep = a->report;
-    dvc_table_policy tables = {0, 0};
-    dvc_cert_route_opts ro = {.route = DVC_CERT_ROUTE_CHEN_WANG};
-    dvc_cert_t c;
-    dvc_status st;
-    double t0;
-    int radius_all = 0;
-    char rbuf[64];
-    if (dvc_cli_value(a, "radius") && (dvc_hybrid_file_kind(in) == 1 || dvc_lcs_file_is_lcs(in))) {
-        /* the hybrid engine chooses its own steps */
-        fprintf(stderr, "dvicert enclose: error: %s: --radius chooses the grid of a DLVI problem; this "
-                "file is enclosed by the hybrid engine, which chooses its own steps\n", in);
+    const char *sv = dvc_cli_value(a, "scale");
+    if (sv && strcmp(sv, "auto") != 0 && strcmp(sv, "none") != 0) {
+        fprintf(stderr, "dvicert enclose: error: --scale must be auto or none, got '%s'\n", sv);
         return DVC_EXIT_INPUT;
     }
-    {
-        const char *sv = dvc_cli_value(a, "scale");
-        if (sv && strcmp(sv, "auto") != 0 && strcmp(sv, "none") != 0) {
-            fprintf(stderr, "dvicert enclose: error: --scale must be auto or none, got '%s'\n", sv);
-            return DVC_EXIT_INPUT;
-        }
-        ro.no_scale = dvc_cli_flag(a, "no-scale") || (sv && strcmp(sv, "none") == 0);
-        if ((sv || ro.no_scale) && (dvc_hybrid_file_kind(in) == 1 || dvc_lcs_file_is_lcs(in))) {
-            fprintf(stderr, "dvicert enclose: error: %s: --scale belongs to DLVI problems; this file is "
-                    "enclosed by the hybrid engine\n", in);
-            return DVC_EXIT_INPUT;
-        }
+    o->no_scale = dvc_cli_flag(a, "no-scale") || (sv && strcmp(sv, "none") == 0);
+    if ((sv || o->no_scale) && (dvc_hybrid_file_kind(in) == 1 || dvc_lcs_file_is_lcs(in))) {
+        fprintf(stderr, "dvicert enclose: error: %s: --scale belongs to DLVI problems; this file is "
+                "enclosed by the hybrid engine\n", in);
+        return DVC_EXIT_INPUT;
     }
-    if (dvc_hybrid_file_kind(in) == 1) return dvc_cli_hybrid_enclose(a);
-    if (dvc_lcs_file_is_lcs(in)) return dvc_cli_lcs_enclose(a);
+    return DVC_EXIT_OK;
+}
+
+/* --prec-max, --allow-outside-tables, --max-table-bytes into o. */
+static int parse_prec_tables(const dvc_cli_args *a, dvc_enclose_opts *o)
+{
     if (dvc_cli_value(a, "prec-max")) {
         const char *v = dvc_cli_value(a, "prec-max");
         char *end;
@@ -355,9 +341,9 @@ static int run(const dvc_cli_args *a)
                     "in [24, 65536], got '%s'\n", v);
             return DVC_EXIT_INPUT;
         }
-        prec_max = (mpfr_prec_t)b;
+        o->prec_max = (mpfr_prec_t)b;
     }
-    tables.allow_outside = dvc_cli_flag(a, "allow-outside-tables");
+    o->tables.allow_outside = dvc_cli_flag(a, "allow-outside-tables");
     if (dvc_cli_value(a, "max-table-bytes")) {
         const char *v = dvc_cli_value(a, "max-table-bytes");
         char *end;
@@ -374,213 +360,226 @@ static int run(const dvc_cli_args *a)
                     "bytes (suffix k, M or G allowed), got '%s'\n", v);
             return DVC_EXIT_INPUT;
         }
-        tables.max_bytes = (size_t)b << shift;
+        o->tables.max_bytes = (size_t)b << shift;
     }
-    {
-        const char *mv = dvc_cli_value(a, "method");
-        if (mv && strcmp(mv, "chen-wang") != 0 && strcmp(mv, "lognorm") != 0 && strcmp(mv, "auto") != 0) {
-            fprintf(stderr, "dvicert enclose: error: --method must be auto, chen-wang or lognorm, got '%s'\n",
-                    mv);
-            return DVC_EXIT_INPUT;
-        }
-        if (!mv || strcmp(mv, "auto") == 0) {
-            /* the tighter route where its cost is moderate; the options of
-             * one route choose it */
-            if (dvc_cli_value(a, "from")) {
-                mv = "lognorm", why = "a trajectory is certified by the lognorm route";
-            } else if (dvc_cli_value(a, "predictor") && !sharpen && prec_max == 0) {
-                mv = "lognorm", why = "--predictor belongs to it";
-            } else if (sharpen || prec_max > 0) {
-                mv = "chen-wang", why = sharpen ? "--local-beta belongs to it" : "--prec-max belongs to it";
-            } else if (dvc_cert_auto_route(in) == DVC_CERT_ROUTE_LOGNORM) {
-                mv = "lognorm", why = "the tighter route (n <= 16)";
-                fallback = 1;
-            } else {
-                mv = "chen-wang", sharpen = 1, why = "n > 16: the lognorm route's cost grows like n^3";
-            }
-        }
-        ro.from = dvc_cli_value(a, "from");
-        ro.predictor = dvc_cli_value(a, "predictor");
-        if (ro.predictor && strcmp(ro.predictor, "theta") != 0 && strcmp(ro.predictor, "heun") != 0) {
-            fprintf(stderr, "dvicert enclose: error: --predictor must be theta or heun, got '%s'\n", ro.predictor);
-            return DVC_EXIT_INPUT;
-        }
-        if (ro.predictor && (ro.from || !mv || strcmp(mv, "lognorm") != 0)) {
-            fprintf(stderr, "dvicert enclose: error: --predictor belongs to --method lognorm without --from\n");
-            return DVC_EXIT_INPUT;
-        }
-        if (ro.from && mv && strcmp(mv, "chen-wang") == 0) {
-            fprintf(stderr, "dvicert enclose: error: --from certifies a trajectory by the lognorm route; "
-                    "--method chen-wang certifies its own predictor\n");
-            return DVC_EXIT_INPUT;
-        }
-        ro.route = (mv && strcmp(mv, "lognorm") == 0) || ro.from ? DVC_CERT_ROUTE_LOGNORM
-                                                                 : DVC_CERT_ROUTE_CHEN_WANG;
-        if (ro.route == DVC_CERT_ROUTE_LOGNORM && (sharpen || prec_max > 0)) {
-            fprintf(stderr, "dvicert enclose: error: %s belongs to the chen-wang route\n",
-                    sharpen ? "--sharpen" : "--prec-max");
-            return DVC_EXIT_INPUT;
-        }
+    return DVC_EXIT_OK;
+}
+
+/* --method, --from, --predictor into o, checked against the route the
+ * library's policy chooses (*ch). */
+static int parse_route(const dvc_cli_args *a, const char *in, dvc_enclose_opts *o, dvc_enclose_info *ch)
+{
+    const char *mv = dvc_cli_value(a, "method");
+    int r = mv ? dvc_enclose_route_parse(mv) : DVC_ENCLOSE_AUTO;
+    if (r == -2) {
+        fprintf(stderr, "dvicert enclose: error: --method must be auto, chen-wang or lognorm, got '%s'\n", mv);
+        return DVC_EXIT_INPUT;
     }
-    {
-        const char *R = dvc_cli_value(a, "radius"), *at = dvc_cli_value(a, "radius-at"),
-                   *ms = dvc_cli_value(a, "max-steps");
-        long cap = 10000000L;
-        if (!R && (at || ms)) {
-            fprintf(stderr, "dvicert enclose: error: --%s belongs to --radius\n", at ? "radius-at" : "max-steps");
+    o->route = (dvc_enclose_route)r;
+    o->from = dvc_cli_value(a, "from");
+    o->predictor = dvc_cli_value(a, "predictor");
+    dvc_enclose_choose(ch, in, o);
+    if (o->predictor && strcmp(o->predictor, "theta") != 0 && strcmp(o->predictor, "heun") != 0) {
+        fprintf(stderr, "dvicert enclose: error: --predictor must be theta or heun, got '%s'\n", o->predictor);
+        return DVC_EXIT_INPUT;
+    }
+    if (o->predictor && (o->from || ch->route != DVC_ENCLOSE_LOGNORM)) {
+        fprintf(stderr, "dvicert enclose: error: --predictor belongs to --method lognorm without --from\n");
+        return DVC_EXIT_INPUT;
+    }
+    if (o->from && ch->route == DVC_ENCLOSE_CHEN_WANG) {
+        fprintf(stderr, "dvicert enclose: error: --from certifies a trajectory by the lognorm route; "
+                "--method chen-wang certifies its own predictor\n");
+        return DVC_EXIT_INPUT;
+    }
+    if (ch->route == DVC_ENCLOSE_LOGNORM && (o->local_beta || o->prec_max > 0)) {
+        fprintf(stderr, "dvicert enclose: error: %s belongs to the chen-wang route\n",
+                o->local_beta ? "--sharpen" : "--prec-max");
+        return DVC_EXIT_INPUT;
+    }
+    return DVC_EXIT_OK;
+}
+
+/* --radius, --radius-at, --max-steps: the search sets o->N (and pins the
+ * route it settled on; *why its reason). */
+static int radius_opts(const dvc_cli_args *a, const char *in, dvc_enclose_opts *o, const char **why,
+                       int *at_all, char *rbuf)
+{
+    const char *R = dvc_cli_value(a, "radius"), *at = dvc_cli_value(a, "radius-at"),
+               *ms = dvc_cli_value(a, "max-steps");
+    long cap = 10000000L;
+    char *end;
+    double r;
+    radius_ctx x;
+    int rc;
+    if (!R && (at || ms)) {
+        fprintf(stderr, "dvicert enclose: error: --%s belongs to --radius\n", at ? "radius-at" : "max-steps");
+        return DVC_EXIT_INPUT;
+    }
+    if (!R) return DVC_EXIT_OK;
+    errno = 0;
+    r = strtod(R, &end);
+    if (end == R || *end != '\0' || errno || !isfinite(r) || !(r > 0)) {
+        fprintf(stderr, "dvicert enclose: error: --radius must be a positive number, got '%s'\n", R);
+        return DVC_EXIT_INPUT;
+    }
+    if (at && strcmp(at, "T") != 0 && strcmp(at, "all") != 0) {
+        fprintf(stderr, "dvicert enclose: error: --radius-at must be T or all, got '%s'\n", at);
+        return DVC_EXIT_INPUT;
+    }
+    if (ms) {
+        errno = 0;
+        cap = strtol(ms, &end, 10);
+        if (end == ms || *end != '\0' || errno || cap < 2 || cap > DVC_DLVI_N_MAX) {
+            fprintf(stderr, "dvicert enclose: error: --max-steps must be an integer in [2, %ld], got "
+                    "'%s'\n", DVC_DLVI_N_MAX, ms);
             return DVC_EXIT_INPUT;
-        }
-        if (R) {
-            char *end;
-            double r;
-            radius_ctx x;
-            errno = 0;
-            r = strtod(R, &end);
-            if (end == R || *end != '\0' || errno || !isfinite(r) || !(r > 0)) {
-                fprintf(stderr, "dvicert enclose: error: --radius must be a positive number, got '%s'\n", R);
-                return DVC_EXIT_INPUT;
-            }
-            if (at && strcmp(at, "T") != 0 && strcmp(at, "all") != 0) {
-                fprintf(stderr, "dvicert enclose: error: --radius-at must be T or all, got '%s'\n", at);
-                return DVC_EXIT_INPUT;
-            }
-            if (ms) {
-                errno = 0;
-                cap = strtol(ms, &end, 10);
-                if (end == ms || *end != '\0' || errno || cap < 2 || cap > DVC_DLVI_N_MAX) {
-                    fprintf(stderr, "dvicert enclose: error: --max-steps must be an integer in [2, %ld], got "
-                            "'%s'\n", DVC_DLVI_N_MAX, ms);
-                    return DVC_EXIT_INPUT;
-                }
-            }
-            if (ro.from || prec_max > 0) {
-                fprintf(stderr, "dvicert enclose: error: --radius chooses the grid of the theta or heun "
-                        "predictor without precision retries: not with %s\n", ro.from ? "--from" : "--prec-max");
-                return DVC_EXIT_INPUT;
-            }
-            ro.sharpen = ro.route == DVC_CERT_ROUTE_CHEN_WANG && sharpen;
-            x.in = in;
-            x.prec = prec;
-            x.ro = &ro;
-            x.tables = &tables;
-            x.at_all = radius_all = at && strcmp(at, "all") == 0;
-            x.buf = rbuf;
-            x.rep = rep;
-            int rc = radius_search(&x, R, cap, &fallback, &sharpen, &why, &ro.N);
-            if (rc != DVC_EXIT_OK) return rc;
-            fallback = 0;
         }
     }
+    if (o->from || o->prec_max > 0) {
+        fprintf(stderr, "dvicert enclose: error: --radius chooses the grid of the theta or heun "
+                "predictor without precision retries: not with %s\n", o->from ? "--from" : "--prec-max");
+        return DVC_EXIT_INPUT;
+    }
+    memset(&x, 0, sizeof x);
+    x.in = in;
+    x.o = o;
+    x.why = *why;
+    x.at_all = *at_all = at && strcmp(at, "all") == 0;
+    x.buf = rbuf;
+    x.rep = a->report;
+    rc = radius_search(&x, R, cap, &o->N);
+    *why = x.why;
+    return rc;
+}
+
+/* The grid line of the report. */
+static void report_grid(FILE *rep, const dvc_cert_t c)
+{
+    const dvc_tube_struct *tb = c->tube;
+    double *t = NULL;
+    dvc_tgrid g;
+    if (tb->t && (t = malloc((size_t)(c->N + 1) * sizeof *t)) != NULL)
+        for (long i = 0; i <= c->N; i++) t[i] = mpfr_get_d(tb->t[i], MPFR_RNDN);
+    dvc_tgrid_set(&g, c->N, tb->t ? 0 : tb->hgrid, t);
+    if (g.kind == DVC_TGRID_LAST_SHORT) {
+        /* h does not divide T: t_i = i h, the last step [(N-1) h, T] */
+        double hl = dvc_tgrid_last_step_d(&g, tb->T), T = mpfr_get_d(&tb->T->left, MPFR_RNDN);
+        fprintf(rep, "note: h = %.6g does not divide T = %.6g: %ld steps, the last of length %.6g\n",
+                g.h, T, c->N, hl);
+        fprintf(rep, "certified: %ld steps of h = %.6g (the last %.6g), n = %ld, m = %ld, %ld bits\n",
+                c->N, g.h, hl, c->n, c->m, (long)c->prec);
+    } else if (g.kind == DVC_TGRID_EXPLICIT) {
+        /* the problem's time grid (a trajectory's own times) */
+        double hmin, hmax;
+        dvc_tgrid_step_range_d(&hmin, &hmax, &g, tb->T);
+        fprintf(rep, "certified: %ld steps on the time grid (steps %.6g to %.6g), n = %ld, m = %ld, %ld bits\n",
+                c->N, hmin, hmax, c->n, c->m, (long)c->prec);
+    } else {
+        fprintf(rep, "certified: %ld steps of h = T/%ld, n = %ld, m = %ld, %ld bits\n", c->N, c->N, c->n,
+                c->m, (long)c->prec);
+    }
+    free(t);
+}
+
+/* The report of a certified run. */
+static void report(FILE *rep, const dvc_cert_t c, const dvc_enclose_opts *o, const dvc_enclose_info *info,
+                   const char *why, const char *out, double t0)
+{
+    const dvc_cert_claims *s = &c->summary;
+    const dvc_cert_claim *ns = dvc_cert_claim_get(s, "steps_sharpened");
+    int lognorm = info->route == DVC_ENCLOSE_LOGNORM;
+    report_grid(rep, c);
+    if (why)
+        fprintf(rep, "route: %s%s, chosen by --method auto: %s\n", dvc_enclose_route_name(info->route),
+                lognorm || !info->local_beta ? "" : " with --local-beta", why);
+    if (c->prec != c->prec_start)
+        fprintf(rep, "precision: raised from %ld to %ld bits (--prec-max %ld); at %ld bits: %s\n",
+               (long)c->prec_start, (long)c->prec, (long)o->prec_max, (long)c->prec / 2,
+               c->retry_reason);
+    fprintf(rep, "P-matrix: %s\n", dvc_cert_claim_text(s, "P_matrix"));
+    fprintf(rep, "beta_M <= %s (%s)\n", dvc_cert_claim_text(s, "beta_M_upper"),
+           dvc_cert_claim_text(s, "beta_method"));
+    if (lognorm) {
+        const dvc_cert_claim *mn = dvc_cert_claim_get(s, "mode_norms"),
+                             *sw = dvc_cert_claim_get(s, "norm_switches");
+        fprintf(rep, "route: lognorm, %s, mu <= %s, c_inf <= %s, mode norms %lld, switches %lld\n",
+                strncmp(dvc_cert_claim_text(&c->method, "lognorm_norm"), "quad", 4) == 0 ? "quadratic norm"
+                                                                               : "weighted inf norm",
+                dvc_cert_claim_text(s, "mu_upper"), dvc_cert_claim_text(s, "c_inf_upper"),
+                mn ? mn->ival : 0LL, sw ? sw->ival : 0LL);
+        if (o->from) {
+            if (c->from_uniform)
+                fprintf(rep, "trajectory: %ld samples, the grid itself\n", c->from_samples);
+            else
+                fprintf(rep, "trajectory: %ld samples, not uniform: their own times are the certificate's "
+                        "time grid, [0, %.17g]%s\n", c->from_samples, c->from_end,
+                        c->from_past > 0 ? " (later samples not used)" : "");
+        }
+    } else {
+        fprintf(rep, "L <= %s, h_max >= %s\n", dvc_cert_claim_text(s, "L_upper"),
+               dvc_cert_claim_text(s, "h_max_lower"));
+    }
+    fprintf(rep, "eps_x at T <= %s, max eps_x <= %s, max eps_y <= %s\n",
+           dvc_cert_claim_text(s, "eps_x_at_T"), dvc_cert_claim_text(s, "max_eps_x"),
+           dvc_cert_claim_text(s, "max_eps_y"));
+    if (info->local_beta)
+        fprintf(rep, "sharpened steps (Remark 4.3): %lld\n",
+               ns ? ns->ival : 0LL);
+    dvc_cli_width_report(rep, c);
+    fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
+}
+
+static int run(const dvc_cli_args *a)
+{
+    const char *in = a->pos[0], *out = a->out, *why;
+    dvc_enclose_opts o;
+    dvc_enclose_info info;
+    dvc_cert_t c;
+    dvc_status st;
+    double t0;
+    int radius_all = 0, rc;
+    char rbuf[64];
+    dvc_enclose_opts_init(&o);
+    o.local_beta = dvc_cli_flag(a, "sharpen") || dvc_cli_flag(a, "local-beta");
+    o.prec = a->prec_given ? a->prec : 0;
+    o.note = note_fallback;
+    o.keep_steps = 0; /* without -o: a dry run */
+    if (dvc_cli_value(a, "radius") && (dvc_hybrid_file_kind(in) == 1 || dvc_lcs_file_is_lcs(in))) {
+        /* the hybrid engine chooses its own steps */
+        fprintf(stderr, "dvicert enclose: error: %s: --radius chooses the grid of a DLVI problem; this "
+                "file is enclosed by the hybrid engine, which chooses its own steps\n", in);
+        return DVC_EXIT_INPUT;
+    }
+    if ((rc = parse_scale(a, in, &o)) != DVC_EXIT_OK) return rc;
+    if (dvc_hybrid_file_kind(in) == 1) return dvc_cli_hybrid_enclose(a);
+    if (dvc_lcs_file_is_lcs(in)) return dvc_cli_lcs_enclose(a);
+    if ((rc = parse_prec_tables(a, &o)) != DVC_EXIT_OK) return rc;
+    if ((rc = parse_route(a, in, &o, &info)) != DVC_EXIT_OK) return rc;
+    why = info.why;
+    if ((rc = radius_opts(a, in, &o, &why, &radius_all, rbuf)) != DVC_EXIT_OK) return rc;
     t0 = dvc_cli_now();
     dvc_cert_init(c);
     /* steps are written as they are certified: memory independent of N */
-    if (ro.N > 0) st = dvc_cert_enclose_stream_route(c, in, out, prec, &ro, &tables);
-    else if (ro.route == DVC_CERT_ROUTE_LOGNORM) st = dvc_cert_enclose_stream_route(c, in, out, prec, &ro, &tables);
-    else {
-        ro.sharpen = sharpen;
-        st = dvc_cert_enclose_stream_opts(c, in, out, prec, prec_max, &ro, &tables);
-    }
-    if (st == DVC_NOT_CERTIFIED && fallback) {
-        fprintf(stderr, "dvicert enclose: note: the lognorm route did not certify (%s); trying chen-wang "
-                "with --local-beta\n", dvc_error_message());
-        ro.route = DVC_CERT_ROUTE_CHEN_WANG;
-        sharpen = 1;
-        why = "the lognorm route did not certify";
-        dvc_cert_clear(c);
-        dvc_cert_init(c);
-        ro.sharpen = sharpen;
-        ro.from = NULL;
-        ro.predictor = NULL;
-        st = dvc_cert_enclose_stream_opts(c, in, out, prec, prec_max, &ro, &tables);
-    }
+    st = dvc_enclose(c, in, &o, out, &info);
+    if (!o.N) why = info.why;
     /* the engine does not know the file (a reader error names it already) */
     if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);
-    if (st == DVC_OK && ro.N > 0 && dvc_cli_value(a, "radius") &&
-        !radius_le(radius_of(c, radius_all, rbuf), dvc_cli_value(a, "radius"))) {
+    if (st == DVC_OK && o.N > 0 && !radius_le(radius_of(c, radius_all, rbuf), dvc_cli_value(a, "radius"))) {
         /* the dry run at this N reached R and the run is deterministic:
          * never expected (the certificate written is still true) */
         st = dvc_error(DVC_ERR_INTERNAL, "%s: the certified radius differs from the dry run's at N = %ld",
-                       out, ro.N);
+                       out, o.N);
     }
     if (st != DVC_OK) {
-        int rc = dvc_cli_fail("enclose", st);
-        if (st == DVC_NOT_CERTIFIED && prec_max == 0)
+        rc = dvc_cli_fail("enclose", st);
+        if (st == DVC_NOT_CERTIFIED && o.prec_max == 0)
             fprintf(stderr, "dvicert enclose: note: if the reason is a lack of precision, "
                     "--prec-max BITS retries at higher precisions\n");
         dvc_cert_clear(c);
         return rc;
     }
-    {
-        const dvc_cert_claims *s = &c->summary;
-        const dvc_cert_claim *ns = dvc_cert_claim_get(s, "steps_sharpened");
-        if (c->tube->hgrid > 0) {
-            /* h does not divide T: t_i = i h, the last step [(N-1) h, T] */
-            double hl, T = mpfr_get_d(&c->tube->T->left, MPFR_RNDN);
-            mpfr_t e;
-            mpfr_init2(e, 128);
-            mpfr_set_d(e, c->tube->hgrid, MPFR_RNDN);
-            mpfr_mul_si(e, e, c->N - 1, MPFR_RNDN);
-            mpfr_sub(e, &c->tube->T->left, e, MPFR_RNDN);
-            hl = mpfr_get_d(e, MPFR_RNDN);
-            mpfr_clear(e);
-            fprintf(rep, "note: h = %.6g does not divide T = %.6g: %ld steps, the last of length %.6g\n",
-                    c->tube->hgrid, T, c->N, hl);
-            fprintf(rep, "certified: %ld steps of h = %.6g (the last %.6g), n = %ld, m = %ld, %ld bits\n",
-                    c->N, c->tube->hgrid, hl, c->n, c->m, (long)c->prec);
-        } else if (c->tube->t) {
-            /* the problem's time grid (a trajectory's own times) */
-            double hmin = INFINITY, hmax = 0;
-            for (long i = 0; i < c->N; i++) {
-                double a = mpfr_get_d(c->tube->t[i], MPFR_RNDN), b = mpfr_get_d(c->tube->t[i + 1], MPFR_RNDN);
-                hmin = fmin(hmin, b - a);
-                hmax = fmax(hmax, b - a);
-            }
-            fprintf(rep, "certified: %ld steps on the time grid (steps %.6g to %.6g), n = %ld, m = %ld, %ld bits\n",
-                    c->N, hmin, hmax, c->n, c->m, (long)c->prec);
-        } else {
-            fprintf(rep, "certified: %ld steps of h = T/%ld, n = %ld, m = %ld, %ld bits\n", c->N, c->N, c->n,
-                    c->m, (long)c->prec);
-        }
-        if (why)
-            fprintf(rep, "route: %s%s, chosen by --method auto: %s\n",
-                    ro.route == DVC_CERT_ROUTE_LOGNORM ? "lognorm" : "chen-wang",
-                    ro.route == DVC_CERT_ROUTE_LOGNORM || !sharpen ? "" : " with --local-beta", why);
-        if (c->prec != c->prec_start)
-            fprintf(rep, "precision: raised from %ld to %ld bits (--prec-max %ld); at %ld bits: %s\n",
-                   (long)c->prec_start, (long)c->prec, (long)prec_max, (long)c->prec / 2,
-                   c->retry_reason);
-        fprintf(rep, "P-matrix: %s\n", dvc_cert_claim_text(s, "P_matrix"));
-        fprintf(rep, "beta_M <= %s (%s)\n", dvc_cert_claim_text(s, "beta_M_upper"),
-               dvc_cert_claim_text(s, "beta_method"));
-        if (ro.route == DVC_CERT_ROUTE_LOGNORM) {
-            const dvc_cert_claim *mn = dvc_cert_claim_get(s, "mode_norms"),
-                                 *sw = dvc_cert_claim_get(s, "norm_switches");
-            fprintf(rep, "route: lognorm, %s, mu <= %s, c_inf <= %s, mode norms %lld, switches %lld\n",
-                    strncmp(dvc_cert_claim_text(&c->method, "lognorm_norm"), "quad", 4) == 0 ? "quadratic norm"
-                                                                                   : "weighted inf norm",
-                    dvc_cert_claim_text(s, "mu_upper"), dvc_cert_claim_text(s, "c_inf_upper"),
-                    mn ? mn->ival : 0LL, sw ? sw->ival : 0LL);
-            if (ro.from) {
-                if (c->from_uniform)
-                    fprintf(rep, "trajectory: %ld samples, the grid itself\n", c->from_samples);
-                else
-                    fprintf(rep, "trajectory: %ld samples, not uniform: their own times are the certificate's "
-                            "time grid, [0, %.17g]%s\n", c->from_samples, c->from_end,
-                            c->from_past > 0 ? " (later samples not used)" : "");
-            }
-        } else {
-            fprintf(rep, "L <= %s, h_max >= %s\n", dvc_cert_claim_text(s, "L_upper"),
-                   dvc_cert_claim_text(s, "h_max_lower"));
-        }
-        fprintf(rep, "eps_x at T <= %s, max eps_x <= %s, max eps_y <= %s\n",
-               dvc_cert_claim_text(s, "eps_x_at_T"), dvc_cert_claim_text(s, "max_eps_x"),
-               dvc_cert_claim_text(s, "max_eps_y"));
-        if (sharpen)
-            fprintf(rep, "sharpened steps (Remark 4.3): %lld\n",
-                   ns ? ns->ival : 0LL);
-        dvc_cli_width_report(rep, c);
-        fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
-    }
+    report(a->report, c, &o, &info, why, out, t0);
     dvc_cert_clear(c);
     return DVC_EXIT_OK;
 }

@@ -19,7 +19,7 @@
 #include "io/json.h"
 #include "io/problem_json.h"
 #include "cert_json.h"
-#include "io/traj_from.h"
+#include "io/cert_sink.h"
 
 #define CERT_FORMAT "dvicert-certificate"
 #define CERT_VERSION 1
@@ -764,18 +764,6 @@ dvc_status dvc_cert_read(dvc_cert_t c, const char *path)
 
 /* ---- enclose / write ---------------------------------------------------- */
 
-dvc_status dvc_cert_enclose(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec, int sharpen)
-{
-    return dvc_cert_enclose_retry(c, problem_path, prec, 0, sharpen);
-}
-
-/* The retry loop is enclose_retry, further down. */
-dvc_status dvc_cert_enclose_retry(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
-                                  mpfr_prec_t prec_max, int sharpen)
-{
-    return dvc_cert_enclose_tables(c, problem_path, prec, prec_max, sharpen, NULL);
-}
-
 static int append(char **buf, size_t *len, size_t *cap, const char *s)
 {
     size_t n = strlen(s);
@@ -897,31 +885,90 @@ static int put_member(FILE *f, const char *key, const json_t *val)
     return rc;
 }
 
-typedef struct {
+/* The certificate writer of dvc_enclose (io/cert_sink.h): the layout
+ * above, written at each grid point the engine certifies. */
+struct dvc_cert_sink {
     FILE *f;                          /* NULL: a dry run, nothing written */
     dvc_outfile *of;                  /* opened at the first point */
+    dvc_outfile ofile;
+    int deferred;                     /* a direct output held back until armed */
+    int dry;                          /* no output path */
     const char *out_path;
     const dvc_dlvi_problem_struct *p;
     const dvc_dlvi_result_struct *r;
     dvc_cert_struct *c;
-    json_t *resolved;                 /* the problem as embedded */
+    const json_t *resolved;           /* the problem as embedded */
+    const dvc_cert_fields *fields;    /* the route's certificate fields */
     uint64_t h;
     int fail;
-    /* route: 0 Algorithm 4.2, 1 lognorm (its pieces, predictor, info) */
-    int route, external;
-    long pieces;
-    const char *from;                 /* lognorm: trajectory of another tool, or NULL */
-    const char *pred;                 /* lognorm: "theta", "heun" or "external" */
-    const dvc_lognorm_info_struct *info;
     step_txt txt;                     /* the step's strings, reused */
-    dvc_sbuf canon;                       /* a step's canonical text */
-    dvc_sbuf out;                         /* step lines not yet handed to stdio */
+    dvc_sbuf canon;                   /* a step's canonical text */
+    dvc_sbuf out;                     /* step lines not yet handed to stdio */
     char *iobuf;                      /* the output's stdio buffer */
-    long N;                           /* > 0: the number of steps instead of the file's */
-    int no_scale;                     /* 1: the states as given (enclose --scale none) */
-    long *e;                          /* the run's scale exponents (NULL: identity) */
+    const long *e;                    /* the run's scale exponents (NULL: identity) */
     double *xbuf;                     /* n: a point's x = S z */
-} wr_t;
+};
+typedef dvc_cert_sink wr_t;
+
+dvc_status dvc_cert_sink_new(dvc_cert_sink **s, const char *out_path, int retries)
+{
+    wr_t *w = calloc(1, sizeof *w);
+    *s = w;
+    if (!w) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    w->of = out_path ? &w->ofile : NULL;
+    w->out_path = out_path ? out_path : "(dry run)";
+    w->dry = out_path == NULL;
+    if (retries && out_path) {
+        /* a direct output (stdout, pipe, device) cannot be started again
+         * after a failed attempt: find the precision first, then write once */
+        struct stat sb;
+        if (strcmp(out_path, "-") == 0 ||
+            (stat(out_path, &sb) == 0 && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)))) {
+            w->deferred = 1;
+            w->of = NULL;
+        }
+    }
+    return DVC_OK;
+}
+
+int dvc_cert_sink_deferred(const dvc_cert_sink *s)
+{
+    return s->deferred && !s->of;
+}
+
+void dvc_cert_sink_arm(dvc_cert_sink *s)
+{
+    s->of = &s->ofile;
+}
+
+dvc_status dvc_cert_sink_begin(dvc_cert_sink *w, dvc_cert_struct *c, const dvc_dlvi_problem_struct *p,
+                               const dvc_dlvi_result_struct *r, const dvc_embedded *doc, const long *e,
+                               const dvc_cert_fields *f)
+{
+    w->p = p;
+    w->r = r;
+    w->c = c;
+    w->resolved = doc;
+    w->e = e;
+    w->fields = f;
+    w->fail = 0;
+    if (w->f && ftell(w->f) > 0) {
+        /* a retry: start the file again (and drop the lines buffered) */
+        w->out.len = 0;
+        if (fflush(w->f) != 0 || ftruncate(fileno(w->f), 0) != 0 || fseek(w->f, 0, SEEK_SET) != 0)
+            return dvc_error(DVC_ERR_IO, "%s: cannot rewrite the certificate", w->out_path);
+    }
+    return DVC_OK;
+}
+
+void dvc_cert_sink_detach(dvc_cert_sink *w)
+{
+    w->p = NULL;
+    w->r = NULL;
+    w->resolved = NULL;
+    w->e = NULL;
+    w->fields = NULL;
+}
 
 /* The buffered step lines to the file. */
 static void wr_flush(wr_t *w)
@@ -930,14 +977,21 @@ static void wr_flush(wr_t *w)
     w->out.len = 0;
 }
 
-static void wr_free(wr_t *w)
+dvc_status dvc_cert_sink_close(dvc_cert_sink *w, dvc_status st)
 {
+    if (!w) return st;
+    if (st == DVC_OK && w->ofile.f) st = dvc_outfile_commit(&w->ofile);
+    else if (st == DVC_OK && !w->dry)
+        st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", w->out_path);
+    dvc_outfile_clear(&w->ofile);
     free(w->txt.hx);
     free(w->txt.dec);
     free(w->canon.s);
     free(w->out.s);
     free(w->xbuf);
     free(w->iobuf); /* after the stream was closed */
+    free(w);
+    return st;
 }
 
 static dvc_status wr_head(wr_t *w)
@@ -954,12 +1008,10 @@ static dvc_status wr_head(wr_t *w)
     c->tube->hgrid = w->p->h;
     if (w->p->grid && (st = dvc_tube_set_times_d(c->tube, w->p->grid)) != DVC_OK) return st;
     if ((st = dvc_cert_scale_tube_(c->tube, w->e)) != DVC_OK) return st;
-    if (w->route == 1)
-        st = dvc_cert_lognorm_method_claims_(&c->method, w->p, w->r, w->info, w->pieces, w->pred);
-    else st = dvc_cert_method_claims_(&c->method, w->p, w->r);
+    st = w->fields->method(&c->method, w->p, w->r, w->fields->state);
     if (st == DVC_OK) st = dvc_cert_scale_claim_(&c->method, w->e, c->n);
     if (st != DVC_OK) return st;
-    if ((st = head_obj(&hdr, c, w->resolved)) != DVC_OK) return st;
+    if ((st = head_obj(&hdr, c, (json_t *)w->resolved)) != DVC_OK) return st;
     if (w->of && !w->f) {
         if ((st = dvc_outfile_open(w->of, w->out_path)) != DVC_OK) {
             json_decref(hdr);
@@ -990,7 +1042,7 @@ static dvc_status wr_head(wr_t *w)
     return DVC_OK;
 }
 
-static dvc_status wr_sink(const dvc_dlvi_point *pt, void *ctx)
+dvc_status dvc_cert_sink_point(const dvc_dlvi_point *pt, void *ctx)
 {
     wr_t *w = ctx;
     dvc_cert_struct *c = w->c;
@@ -1053,14 +1105,12 @@ static dvc_status wr_sink(const dvc_dlvi_point *pt, void *ctx)
 }
 
 /* After the last step: summary, digest. */
-static dvc_status wr_tail(wr_t *w)
+dvc_status dvc_cert_sink_end(dvc_cert_sink *w)
 {
     dvc_cert_struct *c = w->c;
-    const dvc_dlvi_result_struct *r = w->r;
     json_t *tail;
     dvc_status st;
-    if (w->route == 1) st = dvc_cert_lognorm_summary_claims_(&c->summary, r, w->info, r->eps_x[r->N]);
-    else st = dvc_cert_summary_claims_(&c->summary, r, r->eps_x[r->window ? (r->N & 1) : r->N]);
+    st = w->fields->summary(&c->summary, w->r, w->fields->state);
     if (st == DVC_OK) st = dvc_cert_scale_norm_(&c->summary, w->e, c->n);
     if (st == DVC_OK) st = dvc_cert_width_claims_(&c->summary, c->width);
     if (st != DVC_OK) return st;
@@ -1079,367 +1129,6 @@ static dvc_status wr_tail(wr_t *w)
     json_decref(tail);
     if (w->fail) return dvc_error(DVC_ERR_IO, "%s: cannot write the certificate", w->out_path);
     return DVC_OK;
-}
-
-/* A non-uniform trajectory's times as the problem's time grid: p takes
- * them (and T = their last one, exact), the embedded copy states them in
- * C99 hexadecimal ('grid', no N) and that T. */
-static dvc_status from_grid(dvc_dlvi_problem_t p, json_t *resolved, dvc_traj_from *tf)
-{
-    json_t *arr = json_array();
-    char hx[40];
-    int fail = arr == NULL;
-    for (long i = 0; !fail && i <= tf->N; i++) {
-        dvc_hex_write_(hx, tf->grid[i]);
-        fail = json_array_append_new(arr, json_string(hx)) != 0;
-    }
-    if (!fail && (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
-        /* the trajectory ends a little before or after T (or T is a
-         * decimal, only an interval): the certificate covers [0, its last
-         * time] and says so */
-        mpfr_prec_t pr = mpfi_get_prec(p->T);
-        char dec[1200];
-        int ex;
-        mpfi_set_prec(p->T, pr < 53 ? 53 : pr);
-        mpfi_set_d(p->T, tf->end);
-        /* its exact decimal expansion (a decimal string is read exactly;
-         * a JSON real only as an interval around it) */
-        frexp(tf->end, &ex);
-        snprintf(dec, sizeof dec, "%.*f", ex < 53 ? 53 - ex : 0, tf->end);
-        if (strchr(dec, '.')) {
-            size_t l = strlen(dec);
-            while (dec[l - 1] == '0') dec[--l] = '\0';
-            if (dec[l - 1] == '.') dec[--l] = '\0';
-        }
-        fail = json_object_set_new(resolved, "T", json_string(dec)) != 0;
-    }
-    json_object_del(resolved, "N");
-    if (fail) json_decref(arr);
-    if (fail || json_object_set_new(resolved, "grid", arr) != 0)
-        return dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
-    p->grid = tf->grid;
-    tf->grid = NULL;
-    return DVC_OK;
-}
-
-/* One attempt at precision prec (0: the file's). The steps go to w (a
- * streamed file, or nowhere on a dry run) or, with w == NULL, stay in memory
- * and become the certificate through dvc_cert_from_result. */
-static dvc_status enclose_at(dvc_cert_t c, const char *problem_path, wr_t *w, mpfr_prec_t prec,
-                             int sharpen, const dvc_table_policy *tables, mpfr_prec_t *used)
-{
-    dvc_dlvi_problem_t p;
-    dvc_dlvi_result_t r;
-    dvc_dlvi_opts o;
-    dvc_lognorm_info_t info;
-    dvc_traj_from tf;
-    json_t *resolved = NULL;
-    char *text = NULL;
-    long *e = NULL; /* scale exponents, NULL: none */
-    dvc_status st;
-    mpfr_prec_t saved = dvc_prec_get();
-    dvc_cert_clear(c);
-    dvc_cert_init(c);
-    dvc_dlvi_problem_init(p, 0, 0, 0);
-    st = dvc_problem_load_policy(p, &resolved, problem_path, prec, tables);
-    if (st != DVC_OK) {
-        dvc_dlvi_problem_clear(p);
-        return st;
-    }
-    *used = p->prec;
-    if (p->prec > DVC_CERT_PREC_MAX) {
-        dvc_dlvi_problem_clear(p);
-        json_decref(resolved);
-        return dvc_error(DVC_ERR_INPUT, "%s: precision %ld bits: a certificate may state at most %d "
-                         "bits (verify recomputes at that precision)", problem_path, (long)*used,
-                         DVC_CERT_PREC_MAX);
-    }
-    if (w && w->N > 0 && p->grid)
-        st = dvc_error(DVC_ERR_INPUT, "%s: field 'grid': refused by --radius, which chooses N", problem_path);
-    else if (w && w->N > 0) {
-        /* another grid than the file's: the copy states it (and no h), so
-         * that verify rebuilds the same grid */
-        p->N = w->N;
-        p->h = 0;
-        json_object_del(resolved, "h");
-        if (json_object_set_new(resolved, "N", json_integer((json_int_t)w->N)) != 0)
-            st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
-    }
-    /* the problem as given, tables included: the certificate's copy */
-    if (st == DVC_OK) text = json_dumps(resolved, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (st == DVC_OK && !text) st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
-    dvc_dlvi_opts_default(&o);
-    o.sharpen = sharpen;
-    o.prec = p->prec;
-    o.progress = 1;
-    if (w) {
-        c->generator = strdup("dvicert " DVC_VERSION);
-        if (st == DVC_OK && !c->generator) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-        c->problem_json = text;
-        text = NULL;
-        o.sink = wr_sink;
-        o.sink_ctx = w;
-        w->p = p;
-        w->r = r;
-        w->c = c;
-        w->resolved = resolved;
-        w->fail = 0;
-        if (st == DVC_OK && w->f && ftell(w->f) > 0) {
-            /* a retry: start the file again (and drop the lines buffered) */
-            w->out.len = 0;
-            if (fflush(w->f) != 0 || ftruncate(fileno(w->f), 0) != 0 || fseek(w->f, 0, SEEK_SET) != 0)
-                st = dvc_error(DVC_ERR_IO, "%s: cannot rewrite the certificate", w->out_path);
-        }
-    }
-    dvc_prec_set(p->prec);
-    dvc_dlvi_result_init(r);
-    dvc_lognorm_info_init(info);
-    memset(&tf, 0, sizeof tf);
-    /* certify in the scaled states z = S^-1 x (docs/bounds.md, "Scaling of
-     * the state"); the certificate states x = S z */
-    if (st == DVC_OK && !(w && w->no_scale)) {
-        e = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *e);
-        st = e ? dvc_dlvi_scale_auto(e, p) : dvc_error(DVC_ERR_NOMEM, "out of memory");
-        if (st == DVC_OK && dvc_dlvi_scale_is_identity(e, p->n)) {
-            free(e);
-            e = NULL;
-        }
-        if (st == DVC_OK) st = dvc_dlvi_problem_scale(p, e);
-    }
-    if (w) w->e = e;
-    if (st == DVC_OK && w && w->route == 1) {
-        dvc_lognorm_opts lo;
-        dvc_lognorm_opts_default(&lo);
-        o.sharpen = 0;
-        lo.dlvi = o;
-        /* the header states the norms, mode norms included, which the run
-         * finds: the points are written after it (the route keeps them all) */
-        lo.dlvi.sink = NULL;
-        w->external = w->from != NULL;
-        if (w->external) w->pred = "external";
-        else if (w->pred && strcmp(w->pred, "heun") == 0) lo.predictor = DVC_LOGNORM_PRED_HEUN;
-        else w->pred = "theta";
-        /* accurate nodes: the f, g variation inside a piece must stay small */
-        if (w->external || lo.predictor == DVC_LOGNORM_PRED_HEUN) lo.pieces = DVC_LOGNORM_PIECES_EXT;
-        if (w->pieces > 0) lo.pieces = w->pieces;
-        w->pieces = lo.pieces;
-        w->info = info;
-        if (w->from) {
-            /* the trajectory's grid becomes the problem's: N in the embedded
-             * copy when it is uniform, else its times ('grid', and T its
-             * last one), so that verify rebuilds the same grid */
-            double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
-            st = dvc_traj_from_read(&tf, w->from, p->n, T);
-            if (st == DVC_OK) st = dvc_traj_from_grid(&tf, T);
-            for (long i = 0; st == DVC_OK && e && i <= tf.N; i++)
-                st = dvc_dlvi_scale_point(tf.xs + i * p->n, tf.xs + i * p->n, e, p->n, 0);
-            if (st == DVC_OK) {
-                p->N = tf.N;
-                p->h = 0;
-                free(p->grid);
-                p->grid = NULL;
-                json_object_del(resolved, "h");
-                json_object_del(resolved, "grid");
-                if (tf.grid) st = from_grid(p, resolved, &tf);
-                else json_object_set_new(resolved, "N", json_integer((json_int_t)tf.N));
-            }
-            if (st == DVC_OK) {
-                free(c->problem_json);
-                c->problem_json = json_dumps(resolved, JSON_COMPACT | JSON_PRESERVE_ORDER);
-                if (!c->problem_json) st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
-                c->from_uniform = tf.uniform;
-                c->from_samples = tf.ns;
-                c->from_end = tf.end;
-                c->from_past = tf.past;
-            }
-            if (st == DVC_OK) st = dvc_lognorm_certify(r, info, p, &lo, tf.xs, NULL);
-        } else {
-            st = dvc_lognorm_run(r, info, p, &lo);
-        }
-        for (long i = 0; st == DVC_OK && r->steps_done == p->N && i <= p->N; i++) {
-            dvc_dlvi_point pt;
-            dvc_cert_point_of_result_(&pt, r, i);
-            if (p->m == 0) pt.yhat = NULL;
-            st = wr_sink(&pt, w);
-        }
-    } else if (st == DVC_OK) {
-        st = dvc_dlvi_run(r, p, &o);
-    }
-    if (w) {
-        if (st == DVC_OK && r->steps_done != p->N)
-            st = dvc_error(DVC_ERR_INTERNAL, "certificate: the run stopped early");
-        if (st == DVC_OK) st = wr_tail(w);
-        w->p = NULL;
-        w->r = NULL;
-        w->resolved = NULL;
-    } else if (st == DVC_OK) {
-        st = dvc_cert_from_result_scaled_(c, p, text, r, e);
-    }
-    if (w) w->e = NULL;
-    free(e);
-    free(text);
-    dvc_traj_from_clear(&tf);
-    dvc_lognorm_info_clear(info);
-    if (w) w->info = NULL;
-    dvc_dlvi_result_clear(r);
-    dvc_dlvi_problem_clear(p);
-    json_decref(resolved);
-    dvc_prec_set(saved);
-    return st;
-}
-
-/* enclose_at keeping c->retry_reason, which the attempt clears with c */
-static dvc_status enclose_again(dvc_cert_t c, const char *problem_path, wr_t *w, mpfr_prec_t prec,
-                                int sharpen, const dvc_table_policy *tables, mpfr_prec_t *used)
-{
-    char keep[sizeof c->retry_reason];
-    dvc_status st;
-    memcpy(keep, c->retry_reason, sizeof keep);
-    st = enclose_at(c, problem_path, w, prec, sharpen, tables, used);
-    memcpy(c->retry_reason, keep, sizeof keep);
-    return st;
-}
-
-/* The precision retry, for both destinations of the steps (w as in
- * enclose_at). With `then` set, the attempts are dry runs that only find the
- * precision, and the certificate is then written once through `then`.
- *
- * The retry is done here rather than with the engine's opts.prec_max: the
- * engine would keep the problem's data (decimal enclosures, tables) at the
- * start precision while verify rebuilds them at the certificate's, so the
- * two runs would not see the same numbers. */
-static dvc_status enclose_retry(dvc_cert_t c, const char *problem_path, wr_t *w, dvc_outfile *then,
-                                mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
-                                const dvc_table_policy *tables)
-{
-    mpfr_prec_t used = 0, start;
-    char tried[256] = "";
-    dvc_status st = enclose_at(c, problem_path, w, prec, sharpen, tables, &used);
-    start = used;
-    c->retry_reason[0] = '\0';
-    while (st == DVC_NOT_CERTIFIED && used > 0 && 2 * used <= prec_max &&
-           2 * used <= DVC_CERT_PREC_MAX) {
-        size_t len = strlen(tried);
-        snprintf(tried + len, sizeof tried - len, "%s%ld", len ? ", " : "", (long)used);
-        snprintf(c->retry_reason, sizeof c->retry_reason, "%s", dvc_error_message());
-        st = enclose_again(c, problem_path, w, 2 * used, sharpen, tables, &used);
-    }
-    if (st == DVC_OK && then) {
-        w->of = then;
-        st = enclose_again(c, problem_path, w, used, sharpen, tables, &used);
-    }
-    c->prec_start = start;
-    if (st == DVC_NOT_CERTIFIED && tried[0])
-        return dvc_error_context(st, "precision raised from %s to %ld bits (--prec-max) without "
-                                 "success; at %ld bits: ", tried, (long)used, (long)used);
-    if (st != DVC_OK) c->retry_reason[0] = '\0';
-    return st;
-}
-
-dvc_status dvc_cert_enclose_tables(dvc_cert_t c, const char *problem_path, mpfr_prec_t prec,
-                                   mpfr_prec_t prec_max, int sharpen, const dvc_table_policy *tables)
-{
-    return enclose_retry(c, problem_path, NULL, NULL, prec, prec_max, sharpen, tables);
-}
-
-/* dvc_cert_enclose_stream on N steps (0: the file's); out_path NULL: a dry
- * run, nothing written */
-static dvc_status enclose_stream_n(dvc_cert_t c, const char *problem_path, const char *out_path,
-                                   mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
-                                   const dvc_table_policy *tables, long N, int no_scale)
-{
-    dvc_outfile of;
-    wr_t w;
-    dvc_status st;
-    int dry = 0;
-    memset(&of, 0, sizeof of);
-    memset(&w, 0, sizeof w);
-    w.of = out_path ? &of : NULL;
-    w.out_path = out_path ? out_path : "(dry run)";
-    w.N = N;
-    w.no_scale = no_scale;
-    if (prec_max > 0 && out_path) {
-        /* a direct output (stdout, pipe, device) cannot be started again
-         * after a failed attempt: find the precision first, then write once */
-        struct stat sb;
-        if (strcmp(out_path, "-") == 0 ||
-            (stat(out_path, &sb) == 0 && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)))) {
-            dry = 1;
-            w.of = NULL;
-        }
-    }
-    st = enclose_retry(c, problem_path, &w, dry ? &of : NULL, prec, prec_max, sharpen, tables);
-    if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
-    else if (st == DVC_OK && out_path) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
-    dvc_outfile_clear(&of);
-    wr_free(&w);
-    if (st != DVC_OK) c->retry_reason[0] = '\0';
-    return st;
-}
-
-dvc_status dvc_cert_enclose_stream(dvc_cert_t c, const char *problem_path, const char *out_path,
-                                   mpfr_prec_t prec, mpfr_prec_t prec_max, int sharpen,
-                                   const dvc_table_policy *tables)
-{
-    return enclose_stream_n(c, problem_path, out_path, prec, prec_max, sharpen, tables, 0, 0);
-}
-
-dvc_status dvc_cert_enclose_stream_opts(dvc_cert_t c, const char *problem_path, const char *out_path,
-                                        mpfr_prec_t prec, mpfr_prec_t prec_max,
-                                        const dvc_cert_route_opts *ro, const dvc_table_policy *tables)
-{
-    if (ro && ro->route != DVC_CERT_ROUTE_CHEN_WANG)
-        return dvc_error(DVC_ERR_INPUT, "precision retries belong to the chen-wang route");
-    if (ro && (ro->N < 0 || ro->N > DVC_DLVI_N_MAX))
-        return dvc_error(DVC_ERR_INPUT, "number of steps %ld outside [1, %ld]", ro->N, DVC_DLVI_N_MAX);
-    if (ro && ro->from)
-        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is certified by the lognorm route only");
-    return enclose_stream_n(c, problem_path, out_path, prec, prec_max, ro ? ro->sharpen : 0, tables,
-                            ro ? ro->N : 0, ro ? ro->no_scale : 0);
-}
-
-dvc_status dvc_cert_enclose_stream_route(dvc_cert_t c, const char *problem_path, const char *out_path,
-                                         mpfr_prec_t prec, const dvc_cert_route_opts *ro,
-                                         const dvc_table_policy *tables)
-{
-    mpfr_prec_t used = 0;
-    dvc_outfile of;
-    wr_t w;
-    dvc_status st;
-    if (ro && (ro->N < 0 || ro->N > DVC_DLVI_N_MAX))
-        return dvc_error(DVC_ERR_INPUT, "number of steps %ld outside [1, %ld]", ro->N, DVC_DLVI_N_MAX);
-    if (ro && ro->N > 0 && ro->from)
-        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool sets the grid (no number of steps with it)");
-    if (ro == NULL || ro->route == DVC_CERT_ROUTE_CHEN_WANG) {
-        if (ro && ro->from)
-            return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is certified by the lognorm route only");
-        return enclose_stream_n(c, problem_path, out_path, prec, 0, ro ? ro->sharpen : 0, tables,
-                                ro ? ro->N : 0, ro ? ro->no_scale : 0);
-    }
-    if (ro->route != DVC_CERT_ROUTE_LOGNORM) return dvc_error(DVC_ERR_INPUT, "unknown certification route");
-    if (ro->sharpen) return dvc_error(DVC_ERR_INPUT, "--sharpen belongs to the chen-wang route");
-    if (ro->predictor && strcmp(ro->predictor, "theta") != 0 && strcmp(ro->predictor, "heun") != 0)
-        return dvc_error(DVC_ERR_INPUT, "predictor must be theta or heun, got '%s'", ro->predictor);
-    if (ro->predictor && ro->from)
-        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is its own predictor (no predictor "
-                         "choice with it)");
-    memset(&of, 0, sizeof of);
-    memset(&w, 0, sizeof w);
-    w.of = out_path ? &of : NULL;
-    w.out_path = out_path ? out_path : "(dry run)";
-    w.route = 1;
-    w.pieces = ro->pieces;
-    w.from = ro->from;
-    w.pred = ro->predictor;
-    w.N = ro->N;
-    w.no_scale = ro->no_scale;
-    st = enclose_at(c, problem_path, &w, prec, 0, tables, &used);
-    c->prec_start = used;
-    if (st == DVC_OK && of.f) st = dvc_outfile_commit(&of);
-    else if (st == DVC_OK && out_path) st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", out_path);
-    dvc_outfile_clear(&of);
-    wr_free(&w);
-    return st;
 }
 
 /* ---- streaming reader ---------------------------------------------------- */

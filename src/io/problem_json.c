@@ -847,11 +847,3 @@ int dvc_io_problem_dims(const char *path, long *n, long *m)
     json_decref(root);
     return ok;
 }
-
-dvc_cert_route dvc_cert_auto_route(const char *problem_path)
-{
-    long n, m;
-    return dvc_io_problem_dims(problem_path, &n, &m) && n <= DVC_CERT_AUTO_LOGNORM_N
-               ? DVC_CERT_ROUTE_LOGNORM
-               : DVC_CERT_ROUTE_CHEN_WANG;
-}

@@ -11,6 +11,7 @@
  * the text itself, since it checks them while reading. */
 #include "dvicert/dvicert.h"
 #include "fuzz_util.h"
+#include "../enclose_call.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,7 +36,7 @@ static int fresh_init(fresh_t *fr, const dvc_cert_t c)
     fr->hi2 = fr->lo2 + fr->k;
     for (long j = 0; j < 4 * fr->k; j++) mpfr_init2(fr->lo[j], c->prec);
     dvc_cert_init(fr->f);
-    st = dvc_cert_enclose(fr->f, path, c->prec, c->sharpen);
+    st = enclose_cw(fr->f, path, NULL, c->prec, 0, c->sharpen);
     unlink(path);
     return st == DVC_OK && fr->f->N == c->N && fr->f->n == c->n && fr->f->m == c->m;
 }

@@ -13,6 +13,7 @@
 #include "dvicert/dvicert.h"
 #include "io/problem_json.h"
 #include "fuzz_util.h"
+#include "../enclose_call.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -63,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         dvc_cert_t c;
         const char *s;
         dvc_cert_init(c);
-        st = dvc_cert_enclose(c, path, 0, 0);
+        st = enclose_cw(c, path, NULL, 0, 0, 0);
         /* bad input found only by the run: f or g undefined at a time of
          * the grid (log(t) at t = 0), which the reader cannot see */
         int undefined = st == DVC_ERR_INPUT && (strstr(dvc_error_message(), "field 'f' entry ") ||

@@ -3,6 +3,7 @@
  * n = 1, m = 2, T = 0.5, N = 20), made once at start-up. */
 #include "dvicert/dvicert.h"
 #include "fuzz_util.h"
+#include "../enclose_call.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,7 +20,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     dvc_cert_init(cert);
-    if (dvc_cert_enclose(cert, path, 53, 0) != DVC_OK) {
+    if (enclose_cw(cert, path, NULL, 53, 0, 0) != DVC_OK) {
         fprintf(stderr, "fuzz_traj: cannot make the certificate: %s\n", dvc_error_message());
         abort();
     }

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* dvc_enclose (include/dvicert/enclose.h): one attempt loads the problem,
+ * applies the grid and the scaling of the options, reads a trajectory,
+ * runs the route of the table and hands its points to the certificate
+ * writer (or keeps them in memory); around it the precision retry and the
+ * auto policy's fallback. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dvicert/certio.h"
+#include "dvicert_version.h"
+#include "enclose/internal.h"
+#include "io/cert_json.h"
+#include "io/traj_from.h"
+
+void dvc_enclose_opts_init(dvc_enclose_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->route = DVC_ENCLOSE_AUTO;
+    o->progress = 1;
+    o->keep_steps = 1;
+}
+
+/* What every attempt of one route shares. */
+typedef struct {
+    const char *path;
+    const dvc_enclose_opts *o;
+    const dvc_enclose_route_def *route;
+    int local_beta;
+    dvc_cert_sink *w; /* NULL: in memory */
+} plan_t;
+
+/* The state of one attempt, released by attempt_clear. */
+typedef struct {
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r;
+    dvc_embedded *doc;  /* the problem as the certificate embeds it */
+    char *text;         /* its text */
+    long *e;            /* scale exponents, NULL: none */
+    dvc_traj_from tf;
+    dvc_enclose_run x;
+} attempt_t;
+
+dvc_status dvc_enclose_replay_(dvc_enclose_run *x)
+{
+    dvc_status st = DVC_OK;
+    for (long i = 0; st == DVC_OK && x->dlvi.sink && x->r->steps_done == x->p->N && i <= x->p->N; i++) {
+        dvc_dlvi_point pt;
+        dvc_cert_point_of_result_(&pt, x->r, i);
+        if (x->p->m == 0) pt.yhat = NULL;
+        st = x->dlvi.sink(&pt, x->dlvi.sink_ctx);
+    }
+    return st;
+}
+
+/* The problem at precision prec on the options' grid: p, doc (*used: the
+ * precision it was read at). */
+static dvc_status load(attempt_t *a, const plan_t *pl, mpfr_prec_t prec, mpfr_prec_t *used)
+{
+    dvc_tgrid g;
+    dvc_status st = dvc_embedded_load(a->p, &a->doc, pl->path, prec, &pl->o->tables);
+    if (st != DVC_OK) return st;
+    *used = a->p->prec;
+    if (a->p->prec > DVC_CERT_PREC_MAX)
+        return dvc_error(DVC_ERR_INPUT, "%s: precision %ld bits: a certificate may state at most %d "
+                         "bits (verify recomputes at that precision)", pl->path, (long)*used,
+                         DVC_CERT_PREC_MAX);
+    if (pl->o->N <= 0) return DVC_OK;
+    if (a->p->grid)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'grid': refused by --radius, which chooses N", pl->path);
+    /* another grid than the file's: the copy states it (and no h), so that
+     * verify rebuilds the same grid */
+    a->p->N = pl->o->N;
+    a->p->h = 0;
+    dvc_tgrid_set(&g, a->p->N, 0, NULL);
+    return dvc_embedded_set_grid(a->doc, &g, NULL);
+}
+
+/* Certify in the scaled states z = S^-1 x (docs/bounds.md, "Scaling of the
+ * state"); the certificate states x = S z. */
+static dvc_status scale(attempt_t *a)
+{
+    dvc_dlvi_problem_struct *p = a->p;
+    dvc_status st;
+    a->e = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *a->e);
+    st = a->e ? dvc_dlvi_scale_auto(a->e, p) : dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (st == DVC_OK && dvc_dlvi_scale_is_identity(a->e, p->n)) {
+        free(a->e);
+        a->e = NULL;
+    }
+    if (st == DVC_OK) st = dvc_dlvi_problem_scale(p, a->e);
+    return st;
+}
+
+/* The trajectory's grid becomes the problem's: N in the embedded copy when
+ * it is uniform, else its times ('grid', and T its last one), so that
+ * verify rebuilds the same grid; its samples (scaled) the predictor. */
+static dvc_status from(attempt_t *a, dvc_cert_struct *c, const char *path)
+{
+    dvc_dlvi_problem_struct *p = a->p;
+    dvc_traj_from *tf = &a->tf;
+    double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
+    const double *T_end = NULL;
+    dvc_tgrid g;
+    dvc_status st = dvc_traj_from_read(tf, path, p->n, T);
+    if (st == DVC_OK) st = dvc_traj_from_grid(tf, T);
+    for (long i = 0; st == DVC_OK && a->e && i <= tf->N; i++)
+        st = dvc_dlvi_scale_point(tf->xs + i * p->n, tf->xs + i * p->n, a->e, p->n, 0);
+    if (st != DVC_OK) return st;
+    p->N = tf->N;
+    p->h = 0;
+    free(p->grid);
+    p->grid = NULL;
+    if (tf->grid && (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
+        /* the trajectory ends a little before or after T (or T is a
+         * decimal, only an interval): the certificate covers [0, its last
+         * time] and says so */
+        mpfr_prec_t pr = mpfi_get_prec(p->T);
+        mpfi_set_prec(p->T, pr < 53 ? 53 : pr);
+        mpfi_set_d(p->T, tf->end);
+        T_end = &tf->end;
+    }
+    dvc_tgrid_set(&g, tf->N, 0, tf->grid);
+    if ((st = dvc_embedded_set_grid(a->doc, &g, T_end)) != DVC_OK) return st;
+    p->grid = tf->grid;
+    tf->grid = NULL;
+    c->from_uniform = tf->uniform;
+    c->from_samples = tf->ns;
+    c->from_end = tf->end;
+    c->from_past = tf->past;
+    a->x.xs = tf->xs;
+    return DVC_OK;
+}
+
+static void attempt_clear(attempt_t *a, const plan_t *pl)
+{
+    if (pl->w) dvc_cert_sink_detach(pl->w);
+    if (pl->route->done) pl->route->done(&a->x);
+    free(a->e);
+    free(a->text);
+    dvc_traj_from_clear(&a->tf);
+    dvc_dlvi_result_clear(a->r);
+    dvc_dlvi_problem_clear(a->p);
+    dvc_embedded_free(a->doc);
+}
+
+/* One attempt at precision prec (0: the file's). The steps go to the sink
+ * (a file, or nowhere on a dry run) or, without one, stay in memory and
+ * become the certificate through dvc_cert_from_result. */
+static dvc_status attempt(dvc_cert_t c, const plan_t *pl, mpfr_prec_t prec, mpfr_prec_t *used)
+{
+    attempt_t a;
+    dvc_status st;
+    mpfr_prec_t saved = dvc_prec_get();
+    memset(&a, 0, sizeof a);
+    dvc_cert_clear(c);
+    dvc_cert_init(c);
+    dvc_dlvi_problem_init(a.p, 0, 0, 0);
+    dvc_dlvi_result_init(a.r);
+    if ((st = load(&a, pl, prec, used)) != DVC_OK) {
+        attempt_clear(&a, pl);
+        return st;
+    }
+    dvc_dlvi_opts_default(&a.x.dlvi);
+    a.x.dlvi.sharpen = pl->local_beta;
+    a.x.dlvi.prec = a.p->prec;
+    a.x.dlvi.progress = pl->o->progress;
+    a.x.p = a.p;
+    a.x.r = a.r;
+    a.x.o = pl->o;
+    if (pl->w) {
+        a.x.dlvi.sink = dvc_cert_sink_point;
+        a.x.dlvi.sink_ctx = pl->w;
+        c->generator = strdup("dvicert " DVC_VERSION);
+        if (!c->generator) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    dvc_prec_set(a.p->prec);
+    if (st == DVC_OK && !pl->o->no_scale) st = scale(&a);
+    if (st == DVC_OK && pl->o->from) st = from(&a, c, pl->o->from);
+    if (st == DVC_OK && !(a.text = dvc_embedded_text(a.doc)))
+        st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
+    if (st == DVC_OK && pl->w) {
+        c->problem_json = a.text;
+        a.text = NULL;
+        st = dvc_cert_sink_begin(pl->w, c, a.p, a.r, a.doc, a.e, &a.x.fields);
+    }
+    if (st == DVC_OK) st = pl->route->run(&a.x);
+    if (pl->w) {
+        if (st == DVC_OK && a.r->steps_done != a.p->N)
+            st = dvc_error(DVC_ERR_INTERNAL, "certificate: the run stopped early");
+        if (st == DVC_OK) st = dvc_cert_sink_end(pl->w);
+    } else if (st == DVC_OK) {
+        st = dvc_cert_from_result_scaled_(c, a.p, a.text, a.r, a.e);
+    }
+    attempt_clear(&a, pl);
+    dvc_prec_set(saved);
+    return st;
+}
+
+/* attempt keeping c->retry_reason, which the attempt clears with c */
+static dvc_status attempt_again(dvc_cert_t c, const plan_t *pl, mpfr_prec_t prec, mpfr_prec_t *used)
+{
+    char keep[sizeof c->retry_reason];
+    dvc_status st;
+    memcpy(keep, c->retry_reason, sizeof keep);
+    st = attempt(c, pl, prec, used);
+    memcpy(c->retry_reason, keep, sizeof keep);
+    return st;
+}
+
+/* The precision retry. With a deferred sink, the attempts are dry runs
+ * that only find the precision, and the certificate is then written once.
+ *
+ * The retry is done here rather than with the engine's opts.prec_max: the
+ * engine would keep the problem's data (decimal enclosures, tables) at the
+ * start precision while verify rebuilds them at the certificate's, so the
+ * two runs would not see the same numbers. */
+static dvc_status retry(dvc_cert_t c, const plan_t *pl)
+{
+    mpfr_prec_t used = 0, start, prec_max = pl->o->prec_max;
+    char tried[256] = "";
+    dvc_status st = attempt(c, pl, pl->o->prec, &used);
+    start = used;
+    c->retry_reason[0] = '\0';
+    while (st == DVC_NOT_CERTIFIED && used > 0 && 2 * used <= prec_max && 2 * used <= DVC_CERT_PREC_MAX) {
+        size_t len = strlen(tried);
+        snprintf(tried + len, sizeof tried - len, "%s%ld", len ? ", " : "", (long)used);
+        snprintf(c->retry_reason, sizeof c->retry_reason, "%s", dvc_error_message());
+        st = attempt_again(c, pl, 2 * used, &used);
+    }
+    if (st == DVC_OK && pl->w && dvc_cert_sink_deferred(pl->w)) {
+        dvc_cert_sink_arm(pl->w);
+        st = attempt_again(c, pl, used, &used);
+    }
+    c->prec_start = start;
+    if (st == DVC_NOT_CERTIFIED && tried[0])
+        return dvc_error_context(st, "precision raised from %s to %ld bits (--prec-max) without "
+                                 "success; at %ld bits: ", tried, (long)used, (long)used);
+    if (st != DVC_OK) c->retry_reason[0] = '\0';
+    return st;
+}
+
+/* One route, every attempt, the file committed. */
+static dvc_status run_route(dvc_cert_t c, const char *path, const dvc_enclose_opts *o,
+                            dvc_enclose_route route, int local_beta, const char *out_path)
+{
+    plan_t pl = {path, o, dvc_enclose_route_def_(route), local_beta, NULL};
+    int in_memory = !out_path && o->keep_steps;
+    dvc_status st;
+    if (!pl.route) return dvc_error(DVC_ERR_INPUT, "unknown certification route");
+    if ((st = dvc_enclose_check_(pl.route, o, local_beta, in_memory)) != DVC_OK) return st;
+    if (!in_memory && (st = dvc_cert_sink_new(&pl.w, out_path, o->prec_max > 0)) != DVC_OK) {
+        dvc_cert_sink_close(pl.w, st);
+        return st;
+    }
+    st = retry(c, &pl);
+    st = dvc_cert_sink_close(pl.w, st);
+    if (st != DVC_OK) c->retry_reason[0] = '\0';
+    return st;
+}
+
+dvc_status dvc_enclose(dvc_cert_t c, const char *problem_path, const dvc_enclose_opts *o,
+                       const char *out_path, dvc_enclose_info *info)
+{
+    dvc_enclose_opts def, fb;
+    dvc_enclose_info ch;
+    dvc_status st;
+    if (!o) {
+        dvc_enclose_opts_init(&def);
+        o = &def;
+    }
+    if (!info) info = &ch;
+    memset(info, 0, sizeof *info);
+    info->route = o->route;
+    info->local_beta = o->local_beta;
+    if (o->N < 0 || o->N > DVC_DLVI_N_MAX)
+        return dvc_error(DVC_ERR_INPUT, "number of steps %ld outside [1, %ld]", o->N, DVC_DLVI_N_MAX);
+    if (o->N > 0 && o->from)
+        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool sets the grid (no number of steps with it)");
+    dvc_enclose_choose(info, problem_path, o);
+    info->runs = 1;
+    st = run_route(c, problem_path, o, info->route, info->local_beta, out_path);
+    if (st != DVC_NOT_CERTIFIED || !info->fallback) return st;
+    /* the auto policy's fallback: chen-wang with the local constant */
+    if (o->note) o->note(dvc_error_message(), o->note_ctx);
+    fb = *o;
+    fb.from = NULL;
+    fb.predictor = NULL;
+    info->route = DVC_ENCLOSE_CHEN_WANG;
+    info->local_beta = 1;
+    info->fallback = 0;
+    info->why = "the lognorm route did not certify";
+    info->runs = 2;
+    return run_route(c, problem_path, &fb, info->route, info->local_beta, out_path);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The route table and the auto policy (include/dvicert/enclose.h). Adding
+ * a route: its module (a run function, src/enclose/route_NAME.c), one line
+ * below, and its enum value in enclose.h (docs/architecture.md). */
+#include <string.h>
+
+#include "enclose/internal.h"
+#include "io/io.h"
+
+static const dvc_enclose_route_def routes[] = {
+    {DVC_ENCLOSE_CHEN_WANG, "chen-wang", DVC_ROUTE_RETRY | DVC_ROUTE_LOCAL_BETA | DVC_ROUTE_MEMORY,
+     dvc_enclose_run_chen_wang_, NULL},
+    {DVC_ENCLOSE_LOGNORM, "lognorm", DVC_ROUTE_FROM | DVC_ROUTE_PREDICTOR, dvc_enclose_run_lognorm_,
+     dvc_enclose_done_lognorm_},
+};
+
+const dvc_enclose_route_def *dvc_enclose_route_def_(dvc_enclose_route route)
+{
+    for (size_t k = 0; k < sizeof routes / sizeof routes[0]; k++)
+        if (routes[k].id == route) return &routes[k];
+    return NULL;
+}
+
+const char *dvc_enclose_route_name(dvc_enclose_route route)
+{
+    const dvc_enclose_route_def *d = dvc_enclose_route_def_(route);
+    return route == DVC_ENCLOSE_AUTO ? "auto" : d ? d->name : NULL;
+}
+
+int dvc_enclose_route_parse(const char *name)
+{
+    if (strcmp(name, "auto") == 0) return DVC_ENCLOSE_AUTO;
+    for (size_t k = 0; k < sizeof routes / sizeof routes[0]; k++)
+        if (strcmp(routes[k].name, name) == 0) return routes[k].id;
+    return -2;
+}
+
+/* The auto policy, written once: the options of one route choose it, else
+ * the tighter route where its cost is moderate, with a fallback. */
+void dvc_enclose_choose(dvc_enclose_info *info, const char *problem_path, const dvc_enclose_opts *o)
+{
+    long n, m;
+    memset(info, 0, sizeof *info);
+    info->route = o->route;
+    info->local_beta = o->local_beta;
+    if (o->route != DVC_ENCLOSE_AUTO) return;
+    if (o->from) {
+        info->route = DVC_ENCLOSE_LOGNORM;
+        info->why = "a trajectory is certified by the lognorm route";
+    } else if (o->predictor && !o->local_beta && o->prec_max == 0) {
+        info->route = DVC_ENCLOSE_LOGNORM;
+        info->why = "--predictor belongs to it";
+    } else if (o->local_beta || o->prec_max > 0) {
+        info->route = DVC_ENCLOSE_CHEN_WANG;
+        info->why = o->local_beta ? "--local-beta belongs to it" : "--prec-max belongs to it";
+    } else if (dvc_io_problem_dims(problem_path, &n, &m) && n <= DVC_ENCLOSE_AUTO_LOGNORM_N) {
+        info->route = DVC_ENCLOSE_LOGNORM;
+        info->why = "the tighter route (n <= 16)";
+        info->fallback = 1;
+    } else {
+        info->route = DVC_ENCLOSE_CHEN_WANG;
+        info->local_beta = 1;
+        info->why = "n > 16: the lognorm route's cost grows like n^3";
+    }
+}
+
+dvc_status dvc_enclose_check_(const dvc_enclose_route_def *d, const dvc_enclose_opts *o, int local_beta,
+                              int in_memory)
+{
+    if (o->from && !(d->flags & DVC_ROUTE_FROM))
+        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is certified by the lognorm route only");
+    if (local_beta && !(d->flags & DVC_ROUTE_LOCAL_BETA))
+        return dvc_error(DVC_ERR_INPUT, "--sharpen belongs to the chen-wang route");
+    if (o->prec_max > 0 && !(d->flags & DVC_ROUTE_RETRY))
+        return dvc_error(DVC_ERR_INPUT, "precision retries belong to the chen-wang route");
+    if (o->predictor && strcmp(o->predictor, "theta") != 0 && strcmp(o->predictor, "heun") != 0)
+        return dvc_error(DVC_ERR_INPUT, "predictor must be theta or heun, got '%s'", o->predictor);
+    if (o->predictor && !(d->flags & DVC_ROUTE_PREDICTOR))
+        return dvc_error(DVC_ERR_INPUT, "the predictor choice belongs to the lognorm route");
+    if (o->predictor && o->from)
+        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is its own predictor (no predictor "
+                         "choice with it)");
+    if (in_memory && !(d->flags & DVC_ROUTE_MEMORY))
+        return dvc_error(DVC_ERR_INPUT, "the %s route writes its certificate to a file or runs dry "
+                         "(no whole tube in memory)", d->name);
+    return DVC_OK;
+}

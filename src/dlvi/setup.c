@@ -3,6 +3,7 @@
  * certified step constants (docs/bounds.md, section 3: step condition,
  * a0, a1, Gronwall factors) and the functions of time f, g through their
  * callbacks (dvc_tfun_cb). */
+#include "dvicert/tgrid.h"
 #include "dlvi/internal.h"
 #include "dvicert/tube.h"
 
@@ -264,35 +265,31 @@ dvc_status dvc_dlvi_grid_refuse_(const dvc_dlvi_problem_struct *p, const char *r
                      "(enclose --from TRAJ.csv)", route);
 }
 
+/* The problem's grid (N, h, grid) as one time grid (dvicert/tgrid.h). */
+static void grid_of(dvc_tgrid *g, const dvc_dlvi_problem_struct *p)
+{
+    dvc_tgrid_set(g, p->N, p->h, p->grid);
+}
+
 void dvc_dlvi_step_len_(mpfi_t h, const dvc_dlvi_problem_struct *p, long i)
 {
-    mpfi_set_d(h, p->grid[i + 1]);
-    mpfi_sub_d(h, h, p->grid[i]);
+    dvc_tgrid g;
+    grid_of(&g, p);
+    dvc_tgrid_step(h, &g, p->T, i);
 }
 
 void dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, long i)
 {
-    if (p->grid) {
-        mpfi_set_d(t, p->grid[i]);
-        return;
-    }
-    if (p->h > 0) {
-        if (i >= p->N) {
-            mpfi_set(t, p->T);
-        } else {
-            mpfi_set_d(t, p->h);
-            mpfi_mul_si(t, t, i);
-        }
-        return;
-    }
-    mpfi_mul_si(t, h, i);
+    dvc_tgrid g;
+    grid_of(&g, p);
+    dvc_tgrid_time(t, &g, p->T, h, i);
 }
 
 void dvc_dlvi_hlast_(mpfi_t out, const dvc_dlvi_problem_struct *p)
 {
-    mpfi_set_d(out, p->h);
-    mpfi_mul_si(out, out, p->N - 1);
-    mpfi_sub(out, p->T, out);
+    dvc_tgrid g;
+    grid_of(&g, p);
+    dvc_tgrid_step(out, &g, p->T, p->N - 1);
 }
 
 dvc_status dvc_dlvi_last_step_(ws_t *w, int predict)

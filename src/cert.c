@@ -11,6 +11,7 @@
 
 #include "dvicert_version.h"
 #include "dvicert/problem.h"
+#include "dvicert/tgrid.h"
 #include "io/cert_json.h"
 #include "io/json.h"
 
@@ -285,10 +286,12 @@ dvc_status dvc_cert_grid_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r)
     st = dvc_cert_claims_add_(cl, "h_step", DVC_CLAIM_TEXT, hx, 0);
     mpfi_init2(hl, r->prec);
     mpfr_init2(e, r->prec);
-    /* T - (N-1) h */
-    mpfi_set_d(hl, r->hgrid);
-    mpfi_mul_si(hl, hl, r->N - 1);
-    mpfi_sub(hl, r->T, hl);
+    {
+        /* T - (N-1) h, the last step */
+        dvc_tgrid g;
+        dvc_tgrid_set(&g, r->N, r->hgrid, NULL);
+        dvc_tgrid_step(hl, &g, r->T, r->N - 1);
+    }
     mpfi_get_left(e, hl);
     if (st == DVC_OK) st = claim_bound(cl, "h_last_lo", e, 0);
     mpfi_get_right(e, hl);

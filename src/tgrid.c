@@ -28,8 +28,8 @@ void dvc_tgrid_time(mpfi_t ti, const dvc_tgrid *g, const mpfi_t T, const mpfi_t 
     } else if (h) {
         mpfi_mul_si(ti, h, i);
     } else {
-        mpfi_div_si(ti, T, g->N);
-        mpfi_mul_si(ti, ti, i);
+        mpfi_mul_si(ti, T, i);
+        mpfi_div_si(ti, ti, g->N);
     }
 }
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dvicert/tgrid.h"
+
 /* Extra bits of the time arithmetic: s = (t - t_{i-1}) / h is known to
  * about 2^-(prec + EXTRA) N, so the interpolant loses O(ulp), not ulp(t)/h. */
 #define TUBE_EXTRA_BITS 64
@@ -409,18 +411,12 @@ static void grid_time(mpfi_t t, const view_t *v, long i)
         mpfi_set_fr(t, v->times[i]);
         return;
     }
-    if (v->dtimes) {
-        mpfi_set_d(t, v->dtimes[i]);
-        return;
+    {
+        /* binary64 times, a shorter last step or the uniform grid */
+        dvc_tgrid g;
+        dvc_tgrid_set(&g, v->N, v->hgrid, v->dtimes);
+        dvc_tgrid_time(t, &g, v->T, NULL, i);
     }
-    if (v->hgrid > 0) {
-        /* i hgrid is exact at the working precision (53 + 64 bits) */
-        if (i >= v->N) mpfi_set(t, v->T);
-        else mpfi_set_d(t, v->hgrid), mpfi_mul_si(t, t, i);
-        return;
-    }
-    mpfi_mul_si(t, v->T, i);
-    mpfi_div_si(t, t, v->N);
 }
 
 void dvc_tube_time(mpfi_t t, const dvc_tube_t tb, long i)

@@ -36,7 +36,7 @@ void dvc_tgrid_set(dvc_tgrid *g, long N, double h, const double *t);
 
 /* t_i enclosed, i = 0..N (T the final time; exact for the binary forms).
  * On the uniform form t_i = h i with h the enclosure of T / N when given
- * (the engine's step), else T / N computed here. */
+ * (the engine's step), else (T i) / N. */
 void dvc_tgrid_time(mpfi_t ti, const dvc_tgrid *g, const mpfi_t T, const mpfi_t h, long i);
 /* The length of step i = [t_i, t_{i+1}], i = 0..N-1, enclosed. */
 void dvc_tgrid_step(mpfi_t hs, const dvc_tgrid *g, const mpfi_t T, long i);

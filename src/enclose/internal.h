@@ -9,7 +9,7 @@
 
 #include "dvicert/dlvi.h"
 #include "dvicert/enclose.h"
-#include "io/cert_sink.h"
+#include "enclose/port.h"
 
 /* What a route takes besides the problem (checked by the pipeline). */
 enum {
@@ -29,7 +29,7 @@ typedef struct {
     const double *xs;           /* (N + 1) x n: a trajectory as the predictor
                                    (scaled), or NULL: the route's own */
     const dvc_enclose_opts *o;
-    dvc_cert_fields fields;     /* out: the route's certificate fields */
+    dvc_enclose_fields fields;  /* out: the route's certificate fields */
     void *state;                /* the route's, released by its done */
 } dvc_enclose_run;
 

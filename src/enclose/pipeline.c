@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* dvc_enclose (include/dvicert/enclose.h): one attempt loads the problem,
- * applies the grid and the scaling of the options, reads a trajectory,
- * runs the route of the table and hands its points to the certificate
- * writer (or keeps them in memory); around it the precision retry and the
- * auto policy's fallback. */
+/* The enclose pipeline behind dvc_enclose (include/dvicert/enclose.h; the
+ * public function is src/io/enclose_io.c, which hands it the file ports of
+ * port.h): one attempt loads the problem, applies the grid and the scaling
+ * of the options, reads a trajectory, runs the route of the table and hands
+ * its points to the certificate writer (or keeps them in memory); around
+ * it the precision retry and the auto policy's fallback. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dvicert/certio.h"
 #include "dvicert_version.h"
 #include "enclose/internal.h"
-#include "io/cert_json.h"
-#include "io/traj_from.h"
+#include "io/cert_json.h" /* the certificate internals of src/cert.c */
 
 void dvc_enclose_opts_init(dvc_enclose_opts *o)
 {
@@ -23,21 +23,22 @@ void dvc_enclose_opts_init(dvc_enclose_opts *o)
 
 /* What every attempt of one route shares. */
 typedef struct {
+    const dvc_enclose_ports *io;
     const char *path;
     const dvc_enclose_opts *o;
     const dvc_enclose_route_def *route;
     int local_beta;
-    dvc_cert_sink *w; /* NULL: in memory */
+    dvc_enclose_sink *w; /* NULL: in memory */
 } plan_t;
 
 /* The state of one attempt, released by attempt_clear. */
 typedef struct {
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
-    dvc_embedded *doc;  /* the problem as the certificate embeds it */
+    dvc_enclose_doc *doc; /* the problem as the certificate embeds it */
     char *text;         /* its text */
     long *e;            /* scale exponents, NULL: none */
-    dvc_traj_from tf;
+    dvc_enclose_traj tf;
     dvc_enclose_run x;
 } attempt_t;
 
@@ -58,7 +59,7 @@ dvc_status dvc_enclose_replay_(dvc_enclose_run *x)
 static dvc_status load(attempt_t *a, const plan_t *pl, mpfr_prec_t prec, mpfr_prec_t *used)
 {
     dvc_tgrid g;
-    dvc_status st = dvc_embedded_load(a->p, &a->doc, pl->path, prec, &pl->o->tables);
+    dvc_status st = pl->io->load(a->p, &a->doc, pl->path, prec, &pl->o->tables);
     if (st != DVC_OK) return st;
     *used = a->p->prec;
     if (a->p->prec > DVC_CERT_PREC_MAX)
@@ -73,7 +74,7 @@ static dvc_status load(attempt_t *a, const plan_t *pl, mpfr_prec_t prec, mpfr_pr
     a->p->N = pl->o->N;
     a->p->h = 0;
     dvc_tgrid_set(&g, a->p->N, 0, NULL);
-    return dvc_embedded_set_grid(a->doc, &g, NULL);
+    return pl->io->set_grid(a->doc, &g, NULL);
 }
 
 /* Certify in the scaled states z = S^-1 x (docs/bounds.md, "Scaling of the
@@ -95,15 +96,14 @@ static dvc_status scale(attempt_t *a)
 /* The trajectory's grid becomes the problem's: N in the embedded copy when
  * it is uniform, else its times ('grid', and T its last one), so that
  * verify rebuilds the same grid; its samples (scaled) the predictor. */
-static dvc_status from(attempt_t *a, dvc_cert_struct *c, const char *path)
+static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
 {
     dvc_dlvi_problem_struct *p = a->p;
-    dvc_traj_from *tf = &a->tf;
+    dvc_enclose_traj *tf = &a->tf;
     double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
     const double *T_end = NULL;
     dvc_tgrid g;
-    dvc_status st = dvc_traj_from_read(tf, path, p->n, T);
-    if (st == DVC_OK) st = dvc_traj_from_grid(tf, T);
+    dvc_status st = pl->io->traj_read(tf, pl->o->from, p->n, T);
     for (long i = 0; st == DVC_OK && a->e && i <= tf->N; i++)
         st = dvc_dlvi_scale_point(tf->xs + i * p->n, tf->xs + i * p->n, a->e, p->n, 0);
     if (st != DVC_OK) return st;
@@ -121,7 +121,7 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const char *path)
         T_end = &tf->end;
     }
     dvc_tgrid_set(&g, tf->N, 0, tf->grid);
-    if ((st = dvc_embedded_set_grid(a->doc, &g, T_end)) != DVC_OK) return st;
+    if ((st = pl->io->set_grid(a->doc, &g, T_end)) != DVC_OK) return st;
     p->grid = tf->grid;
     tf->grid = NULL;
     c->from_uniform = tf->uniform;
@@ -134,14 +134,14 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const char *path)
 
 static void attempt_clear(attempt_t *a, const plan_t *pl)
 {
-    if (pl->w) dvc_cert_sink_detach(pl->w);
+    if (pl->w) pl->io->sink_detach(pl->w);
     if (pl->route->done) pl->route->done(&a->x);
     free(a->e);
     free(a->text);
-    dvc_traj_from_clear(&a->tf);
+    pl->io->traj_clear(&a->tf);
     dvc_dlvi_result_clear(a->r);
     dvc_dlvi_problem_clear(a->p);
-    dvc_embedded_free(a->doc);
+    pl->io->doc_free(a->doc);
 }
 
 /* One attempt at precision prec (0: the file's). The steps go to the sink
@@ -169,26 +169,26 @@ static dvc_status attempt(dvc_cert_t c, const plan_t *pl, mpfr_prec_t prec, mpfr
     a.x.r = a.r;
     a.x.o = pl->o;
     if (pl->w) {
-        a.x.dlvi.sink = dvc_cert_sink_point;
+        a.x.dlvi.sink = pl->io->sink_point;
         a.x.dlvi.sink_ctx = pl->w;
         c->generator = strdup("dvicert " DVC_VERSION);
         if (!c->generator) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
     dvc_prec_set(a.p->prec);
     if (st == DVC_OK && !pl->o->no_scale) st = scale(&a);
-    if (st == DVC_OK && pl->o->from) st = from(&a, c, pl->o->from);
-    if (st == DVC_OK && !(a.text = dvc_embedded_text(a.doc)))
+    if (st == DVC_OK && pl->o->from) st = from(&a, c, pl);
+    if (st == DVC_OK && !(a.text = pl->io->text(a.doc)))
         st = dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
     if (st == DVC_OK && pl->w) {
         c->problem_json = a.text;
         a.text = NULL;
-        st = dvc_cert_sink_begin(pl->w, c, a.p, a.r, a.doc, a.e, &a.x.fields);
+        st = pl->io->sink_begin(pl->w, c, a.p, a.r, a.doc, a.e, &a.x.fields);
     }
     if (st == DVC_OK) st = pl->route->run(&a.x);
     if (pl->w) {
         if (st == DVC_OK && a.r->steps_done != a.p->N)
             st = dvc_error(DVC_ERR_INTERNAL, "certificate: the run stopped early");
-        if (st == DVC_OK) st = dvc_cert_sink_end(pl->w);
+        if (st == DVC_OK) st = pl->io->sink_end(pl->w);
     } else if (st == DVC_OK) {
         st = dvc_cert_from_result_scaled_(c, a.p, a.text, a.r, a.e);
     }
@@ -228,8 +228,8 @@ static dvc_status retry(dvc_cert_t c, const plan_t *pl)
         snprintf(c->retry_reason, sizeof c->retry_reason, "%s", dvc_error_message());
         st = attempt_again(c, pl, 2 * used, &used);
     }
-    if (st == DVC_OK && pl->w && dvc_cert_sink_deferred(pl->w)) {
-        dvc_cert_sink_arm(pl->w);
+    if (st == DVC_OK && pl->w && pl->io->sink_deferred(pl->w)) {
+        pl->io->sink_arm(pl->w);
         st = attempt_again(c, pl, used, &used);
     }
     c->prec_start = start;
@@ -241,30 +241,30 @@ static dvc_status retry(dvc_cert_t c, const plan_t *pl)
 }
 
 /* One route, every attempt, the file committed. */
-static dvc_status run_route(dvc_cert_t c, const char *path, const dvc_enclose_opts *o,
-                            dvc_enclose_route route, int local_beta, const char *out_path)
+static dvc_status run_route(const dvc_enclose_ports *io, dvc_cert_t c, const char *path,
+                            const dvc_enclose_opts *o, dvc_enclose_route route, int local_beta,
+                            const char *out_path)
 {
-    plan_t pl = {path, o, dvc_enclose_route_def_(route), local_beta, NULL};
+    plan_t pl = {io, path, o, dvc_enclose_route_def_(route), local_beta, NULL};
     int in_memory = !out_path && o->keep_steps;
     dvc_status st;
     if (!pl.route) return dvc_error(DVC_ERR_INPUT, "unknown certification route");
     if ((st = dvc_enclose_check_(pl.route, o, local_beta, in_memory)) != DVC_OK) return st;
-    if (!in_memory && (st = dvc_cert_sink_new(&pl.w, out_path, o->prec_max > 0)) != DVC_OK) {
-        dvc_cert_sink_close(pl.w, st);
-        return st;
-    }
+    if (!in_memory && (st = io->sink_new(&pl.w, out_path, o->prec_max > 0)) != DVC_OK)
+        return io->sink_close(pl.w, st);
     st = retry(c, &pl);
-    st = dvc_cert_sink_close(pl.w, st);
+    if (pl.w) st = io->sink_close(pl.w, st);
     if (st != DVC_OK) c->retry_reason[0] = '\0';
     return st;
 }
 
-dvc_status dvc_enclose(dvc_cert_t c, const char *problem_path, const dvc_enclose_opts *o,
-                       const char *out_path, dvc_enclose_info *info)
+dvc_status dvc_enclose_core_(const dvc_enclose_ports *io, dvc_cert_t c, const char *problem_path,
+                             const dvc_enclose_opts *o, const char *out_path, dvc_enclose_info *info)
 {
     dvc_enclose_opts def, fb;
     dvc_enclose_info ch;
     dvc_status st;
+    long n, m;
     if (!o) {
         dvc_enclose_opts_init(&def);
         o = &def;
@@ -277,9 +277,10 @@ dvc_status dvc_enclose(dvc_cert_t c, const char *problem_path, const dvc_enclose
         return dvc_error(DVC_ERR_INPUT, "number of steps %ld outside [1, %ld]", o->N, DVC_DLVI_N_MAX);
     if (o->N > 0 && o->from)
         return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool sets the grid (no number of steps with it)");
-    dvc_enclose_choose(info, problem_path, o);
+    /* the sizes only matter to the auto policy */
+    dvc_enclose_choose_n_(info, o->route == DVC_ENCLOSE_AUTO && io->dims(problem_path, &n, &m) ? n : -1, o);
     info->runs = 1;
-    st = run_route(c, problem_path, o, info->route, info->local_beta, out_path);
+    st = run_route(io, c, problem_path, o, info->route, info->local_beta, out_path);
     if (st != DVC_NOT_CERTIFIED || !info->fallback) return st;
     /* the auto policy's fallback: chen-wang with the local constant */
     if (o->note) o->note(dvc_error_message(), o->note_ctx);
@@ -291,5 +292,5 @@ dvc_status dvc_enclose(dvc_cert_t c, const char *problem_path, const dvc_enclose
     info->fallback = 0;
     info->why = "the lognorm route did not certify";
     info->runs = 2;
-    return run_route(c, problem_path, &fb, info->route, info->local_beta, out_path);
+    return run_route(io, c, problem_path, &fb, info->route, info->local_beta, out_path);
 }

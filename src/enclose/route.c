@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "enclose/internal.h"
-#include "io/io.h"
 
 static const dvc_enclose_route_def routes[] = {
     {DVC_ENCLOSE_CHEN_WANG, "chen-wang", DVC_ROUTE_RETRY | DVC_ROUTE_LOCAL_BETA | DVC_ROUTE_MEMORY,
@@ -36,10 +35,10 @@ int dvc_enclose_route_parse(const char *name)
 }
 
 /* The auto policy, written once: the options of one route choose it, else
- * the tighter route where its cost is moderate, with a fallback. */
-void dvc_enclose_choose(dvc_enclose_info *info, const char *problem_path, const dvc_enclose_opts *o)
+ * the tighter route where its cost is moderate (n states; -1: unknown),
+ * with a fallback (run by dvc_enclose_core_). */
+void dvc_enclose_choose_n_(dvc_enclose_info *info, long n, const dvc_enclose_opts *o)
 {
-    long n, m;
     memset(info, 0, sizeof *info);
     info->route = o->route;
     info->local_beta = o->local_beta;
@@ -53,7 +52,7 @@ void dvc_enclose_choose(dvc_enclose_info *info, const char *problem_path, const 
     } else if (o->local_beta || o->prec_max > 0) {
         info->route = DVC_ENCLOSE_CHEN_WANG;
         info->why = o->local_beta ? "--local-beta belongs to it" : "--prec-max belongs to it";
-    } else if (dvc_io_problem_dims(problem_path, &n, &m) && n <= DVC_ENCLOSE_AUTO_LOGNORM_N) {
+    } else if (n >= 0 && n <= DVC_ENCLOSE_AUTO_LOGNORM_N) {
         info->route = DVC_ENCLOSE_LOGNORM;
         info->why = "the tighter route (n <= 16)";
         info->fallback = 1;

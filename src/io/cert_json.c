@@ -887,7 +887,7 @@ static int put_member(FILE *f, const char *key, const json_t *val)
 
 /* The certificate writer of dvc_enclose (io/cert_sink.h): the layout
  * above, written at each grid point the engine certifies. */
-struct dvc_cert_sink {
+struct dvc_enclose_sink {
     FILE *f;                          /* NULL: a dry run, nothing written */
     dvc_outfile *of;                  /* opened at the first point */
     dvc_outfile ofile;
@@ -898,7 +898,7 @@ struct dvc_cert_sink {
     const dvc_dlvi_result_struct *r;
     dvc_cert_struct *c;
     const json_t *resolved;           /* the problem as embedded */
-    const dvc_cert_fields *fields;    /* the route's certificate fields */
+    const dvc_enclose_fields *fields; /* the route's certificate fields */
     uint64_t h;
     int fail;
     step_txt txt;                     /* the step's strings, reused */
@@ -908,9 +908,9 @@ struct dvc_cert_sink {
     const long *e;                    /* the run's scale exponents (NULL: identity) */
     double *xbuf;                     /* n: a point's x = S z */
 };
-typedef dvc_cert_sink wr_t;
+typedef dvc_enclose_sink wr_t;
 
-dvc_status dvc_cert_sink_new(dvc_cert_sink **s, const char *out_path, int retries)
+dvc_status dvc_cert_sink_new(dvc_enclose_sink **s, const char *out_path, int retries)
 {
     wr_t *w = calloc(1, sizeof *w);
     *s = w;
@@ -931,24 +931,24 @@ dvc_status dvc_cert_sink_new(dvc_cert_sink **s, const char *out_path, int retrie
     return DVC_OK;
 }
 
-int dvc_cert_sink_deferred(const dvc_cert_sink *s)
+int dvc_cert_sink_deferred(const dvc_enclose_sink *s)
 {
     return s->deferred && !s->of;
 }
 
-void dvc_cert_sink_arm(dvc_cert_sink *s)
+void dvc_cert_sink_arm(dvc_enclose_sink *s)
 {
     s->of = &s->ofile;
 }
 
-dvc_status dvc_cert_sink_begin(dvc_cert_sink *w, dvc_cert_struct *c, const dvc_dlvi_problem_struct *p,
-                               const dvc_dlvi_result_struct *r, const dvc_embedded *doc, const long *e,
-                               const dvc_cert_fields *f)
+dvc_status dvc_cert_sink_begin(dvc_enclose_sink *w, dvc_cert_struct *c, const dvc_dlvi_problem_struct *p,
+                               const dvc_dlvi_result_struct *r, const dvc_enclose_doc *doc, const long *e,
+                               const dvc_enclose_fields *f)
 {
     w->p = p;
     w->r = r;
     w->c = c;
-    w->resolved = doc;
+    w->resolved = (const json_t *)doc;
     w->e = e;
     w->fields = f;
     w->fail = 0;
@@ -961,7 +961,7 @@ dvc_status dvc_cert_sink_begin(dvc_cert_sink *w, dvc_cert_struct *c, const dvc_d
     return DVC_OK;
 }
 
-void dvc_cert_sink_detach(dvc_cert_sink *w)
+void dvc_cert_sink_detach(dvc_enclose_sink *w)
 {
     w->p = NULL;
     w->r = NULL;
@@ -977,7 +977,7 @@ static void wr_flush(wr_t *w)
     w->out.len = 0;
 }
 
-dvc_status dvc_cert_sink_close(dvc_cert_sink *w, dvc_status st)
+dvc_status dvc_cert_sink_close(dvc_enclose_sink *w, dvc_status st)
 {
     if (!w) return st;
     if (st == DVC_OK && w->ofile.f) st = dvc_outfile_commit(&w->ofile);
@@ -1105,7 +1105,7 @@ dvc_status dvc_cert_sink_point(const dvc_dlvi_point *pt, void *ctx)
 }
 
 /* After the last step: summary, digest. */
-dvc_status dvc_cert_sink_end(dvc_cert_sink *w)
+dvc_status dvc_cert_sink_end(dvc_enclose_sink *w)
 {
     dvc_cert_struct *c = w->c;
     json_t *tail;

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Private: what the enclose pipeline needs from the file layer, as ports
+ * the layer implements (src/io/enclose_io.c): the problem file and its
+ * embedded copy, a trajectory file, the certificate writer. The pipeline
+ * (src/enclose/) calls only these pointers, so it depends on no file
+ * format; src/io/ depends on it, not the other way round. */
+#ifndef DVC_ENCLOSE_PORT_H
+#define DVC_ENCLOSE_PORT_H
+
+#include "dvicert/cert.h"
+#include "dvicert/dlvi.h"
+#include "dvicert/enclose.h"
+#include "dvicert/tabfun.h"
+#include "dvicert/tgrid.h"
+
+/* The problem as the certificate embeds it (opaque to the pipeline). */
+typedef struct dvc_enclose_doc dvc_enclose_doc;
+/* A certificate writer (opaque to the pipeline). */
+typedef struct dvc_enclose_sink dvc_enclose_sink;
+
+/* A route's certificate fields: its method claims (into the header) and
+ * its summary claims (after the steps), from the run's state. */
+typedef struct {
+    dvc_status (*method)(dvc_cert_claims *cl, const dvc_dlvi_problem_struct *p,
+                         const dvc_dlvi_result_struct *r, const void *state);
+    dvc_status (*summary)(dvc_cert_claims *cl, const dvc_dlvi_result_struct *r, const void *state);
+    const void *state;
+} dvc_enclose_fields;
+
+/* A trajectory of another tool on the certificate's grid: N steps, their
+ * times when not uniform (grid, N + 1, owned until the pipeline takes
+ * them), the certificate's T (end), the samples read and those past end,
+ * the predictor xs ((N + 1) x n); impl is the reader's. */
+typedef struct {
+    long N, ns, past;
+    int uniform;
+    double *grid, end, *xs;
+    void *impl;
+} dvc_enclose_traj;
+
+typedef struct {
+    /* the sizes a problem file states (1), or 0 when they cannot be read */
+    int (*dims)(const char *path, long *n, long *m);
+    /* p from the file at precision prec (0: the file's), *doc its copy */
+    dvc_status (*load)(dvc_dlvi_problem_t p, dvc_enclose_doc **doc, const char *path, mpfr_prec_t prec,
+                       const dvc_table_policy *tables);
+    /* the copy states the grid g (T = *T_end when given) */
+    dvc_status (*set_grid)(dvc_enclose_doc *doc, const dvc_tgrid *g, const double *T_end);
+    char *(*text)(const dvc_enclose_doc *doc); /* malloc'd; NULL: out of memory */
+    void (*doc_free)(dvc_enclose_doc *doc);
+    /* a trajectory for n states and the problem's T, on its grid */
+    dvc_status (*traj_read)(dvc_enclose_traj *tr, const char *path, long n, double T);
+    void (*traj_clear)(dvc_enclose_traj *tr);
+    /* the writer to out_path (NULL: a dry run); with retries, a direct
+     * output stays dry (deferred) until armed */
+    dvc_status (*sink_new)(dvc_enclose_sink **s, const char *out_path, int retries);
+    int (*sink_deferred)(const dvc_enclose_sink *s);
+    void (*sink_arm)(dvc_enclose_sink *s);
+    /* one attempt: the header at grid point 0 from c, p, r, the copy, the
+     * scale exponents e (NULL: none) and the route's fields */
+    dvc_status (*sink_begin)(dvc_enclose_sink *s, dvc_cert_struct *c, const dvc_dlvi_problem_struct *p,
+                             const dvc_dlvi_result_struct *r, const dvc_enclose_doc *doc, const long *e,
+                             const dvc_enclose_fields *f);
+    dvc_dlvi_sink sink_point; /* ctx: the writer */
+    dvc_status (*sink_end)(dvc_enclose_sink *s);   /* summary and digest */
+    void (*sink_detach)(dvc_enclose_sink *s);      /* the attempt ends */
+    dvc_status (*sink_close)(dvc_enclose_sink *s, dvc_status st); /* commit on DVC_OK; frees s */
+} dvc_enclose_ports;
+
+/* dvc_enclose and dvc_enclose_choose (include/dvicert/enclose.h) over the
+ * ports of a file layer (src/enclose/pipeline.c, route.c). n: the states
+ * the file states, -1 when unknown. */
+dvc_status dvc_enclose_core_(const dvc_enclose_ports *io, dvc_cert_t c, const char *problem_path,
+                             const dvc_enclose_opts *o, const char *out_path, dvc_enclose_info *info);
+void dvc_enclose_choose_n_(dvc_enclose_info *info, long n, const dvc_enclose_opts *o);
+
+#endif

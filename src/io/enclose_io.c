@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The file side of dvc_enclose (include/dvicert/enclose.h): the ports of
+ * the pipeline (src/enclose/port.h) for problem files in JSON, trajectory
+ * CSV files and certificate files, and the public entry points over them.
+ * Translation only: the pipeline decides, this reads and writes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/cert_sink.h"
+#include "io/io.h"
+#include "io/json.h"
+#include "io/problem_json.h"
+#include "io/traj_from.h"
+
+static dvc_status load(dvc_dlvi_problem_t p, dvc_enclose_doc **doc, const char *path, mpfr_prec_t prec,
+                       const dvc_table_policy *tables)
+{
+    json_t *resolved = NULL;
+    dvc_status st = dvc_problem_load_policy(p, &resolved, path, prec, tables);
+    *doc = (dvc_enclose_doc *)resolved;
+    return st;
+}
+
+static void doc_free(dvc_enclose_doc *doc)
+{
+    json_decref((json_t *)doc);
+}
+
+/* The exact decimal expansion of d (a decimal string is read exactly; a
+ * JSON real only as an interval around it). */
+static json_t *exact_decimal(double d)
+{
+    char dec[1200];
+    int ex;
+    frexp(d, &ex);
+    snprintf(dec, sizeof dec, "%.*f", ex < 53 ? 53 - ex : 0, d);
+    if (strchr(dec, '.')) {
+        size_t l = strlen(dec);
+        while (dec[l - 1] == '0') dec[--l] = '\0';
+        if (dec[l - 1] == '.') dec[--l] = '\0';
+    }
+    return json_string(dec);
+}
+
+/* The copy states g instead of the file's h, N or grid: N when uniform,
+ * else the times in C99 hexadecimal ('grid', no N) and T = *T_end when
+ * given, so that verify rebuilds the same grid. */
+static dvc_status set_grid(dvc_enclose_doc *d, const dvc_tgrid *g, const double *T_end)
+{
+    json_t *doc = (json_t *)d, *arr = NULL;
+    int fail = 0;
+    json_object_del(doc, "h");
+    json_object_del(doc, "grid");
+    if (g->kind == DVC_TGRID_EXPLICIT) {
+        char hx[40];
+        arr = json_array();
+        fail = arr == NULL;
+        for (long i = 0; !fail && i <= g->N; i++) {
+            dvc_hex_write_(hx, g->t[i]);
+            fail = json_array_append_new(arr, json_string(hx)) != 0;
+        }
+        if (!fail && T_end) fail = json_object_set_new(doc, "T", exact_decimal(*T_end)) != 0;
+        json_object_del(doc, "N");
+        if (fail) json_decref(arr);
+        else fail = json_object_set_new(doc, "grid", arr) != 0;
+    } else if (g->kind == DVC_TGRID_UNIFORM) {
+        fail = json_object_set_new(doc, "N", json_integer((json_int_t)g->N)) != 0;
+    } else {
+        /* a shorter last step is stated by the file's h only */
+        return dvc_error(DVC_ERR_INTERNAL, "a grid with a shorter last step cannot be restated");
+    }
+    if (fail) return dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
+    return DVC_OK;
+}
+
+static char *text(const dvc_enclose_doc *doc)
+{
+    return json_dumps((const json_t *)doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+}
+
+static dvc_status traj_read(dvc_enclose_traj *tr, const char *path, long n, double T)
+{
+    dvc_traj_from *tf = calloc(1, sizeof *tf);
+    dvc_status st;
+    memset(tr, 0, sizeof *tr);
+    if (!tf) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    tr->impl = tf;
+    st = dvc_traj_from_read(tf, path, n, T);
+    if (st == DVC_OK) st = dvc_traj_from_grid(tf, T);
+    if (st != DVC_OK) return st;
+    tr->N = tf->N;
+    tr->ns = tf->ns;
+    tr->past = tf->past;
+    tr->uniform = tf->uniform;
+    tr->end = tf->end;
+    tr->xs = tf->xs;
+    tr->grid = tf->grid; /* the pipeline may take them */
+    tf->grid = NULL;
+    return DVC_OK;
+}
+
+static void traj_clear(dvc_enclose_traj *tr)
+{
+    if (tr->impl) dvc_traj_from_clear(tr->impl);
+    free(tr->impl);
+    free(tr->grid);
+    memset(tr, 0, sizeof *tr);
+}
+
+static const dvc_enclose_ports ports = {
+    dvc_io_problem_dims, load, set_grid, text, doc_free, traj_read, traj_clear,
+    dvc_cert_sink_new, dvc_cert_sink_deferred, dvc_cert_sink_arm, dvc_cert_sink_begin,
+    dvc_cert_sink_point, dvc_cert_sink_end, dvc_cert_sink_detach, dvc_cert_sink_close,
+};
+
+dvc_status dvc_enclose(dvc_cert_t c, const char *problem_path, const dvc_enclose_opts *o,
+                       const char *out_path, dvc_enclose_info *info)
+{
+    return dvc_enclose_core_(&ports, c, problem_path, o, out_path, info);
+}
+
+void dvc_enclose_choose(dvc_enclose_info *info, const char *problem_path, const dvc_enclose_opts *o)
+{
+    long n, m;
+    dvc_enclose_choose_n_(info, o->route == DVC_ENCLOSE_AUTO && dvc_io_problem_dims(problem_path, &n, &m) ? n : -1,
+                          o);
+}

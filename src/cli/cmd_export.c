@@ -196,7 +196,7 @@ static int run(const dvc_cli_args *a)
     dvc_status st;
     dvc_outfile of;
     ex_t e;
-    if (dvc_hybrid_file_kind(in) == 2) return dvc_cli_hybrid_export(a);
+    if (dvc_cert_file_kind(in) == DVC_CERT_KIND_HYBRID) return dvc_cli_hybrid_export(a);
     memset(&of, 0, sizeof of);
     memset(&e, 0, sizeof e);
     e.digits = a->digits_given ? a->digits : 17;

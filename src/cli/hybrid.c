@@ -91,12 +91,6 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
     return DVC_EXIT_OK;
 }
 
-dvc_status dvc_cli_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec)
-{
-    /* an ideal contact (M = 0): its model re-derived from the problem too */
-    return dvc_lcs_cert_is_lcs(c) ? dvc_lcs_cert_verify(c, rec) : dvc_hybrid_cert_verify(c, rec);
-}
-
 int dvc_cli_hybrid_verify(const dvc_cli_args *a)
 {
     const char *in = a->pos[0];
@@ -105,7 +99,7 @@ int dvc_cli_hybrid_verify(const dvc_cli_args *a)
     double t0 = dvc_cli_now();
     dvc_hybrid_cert_init(c);
     st = dvc_hybrid_cert_read(c, in);
-    if (st == DVC_OK) st = dvc_cli_hybrid_cert_verify(c, NULL);
+    if (st == DVC_OK) st = dvc_cert_verify_hybrid(c, NULL);
     if (st == DVC_OK && dvc_lcs_cert_is_lcs(c))
         printf("accepted: %s: ideal contact (M = 0) as a sliding motion, %ld steps, %ld events, "
                "the model re-derived from the problem, Q B re-proven a P-matrix, every stated enclosure "
@@ -136,7 +130,7 @@ static int load(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec, int *have_rec, con
         fprintf(rep, "certificate: %s NOT re-verified (--no-verify)\n", path);
         return -1;
     }
-    st = dvc_cli_hybrid_cert_verify(c, rec);
+    st = dvc_cert_verify_hybrid(c, rec);
     if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, path, st, nothing);
     *have_rec = 1;
     fprintf(rep, "certificate: %s verified\n", path);

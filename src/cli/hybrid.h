@@ -13,10 +13,6 @@ int dvc_cli_hybrid_verify(const dvc_cli_args *a);
  * a vector's. */
 double dvc_cli_width(const mpfi_t x);
 double dvc_cli_vec_width(const dvc_ivec_t x);
-/* Re-verify a hybrid certificate read in c (an ideal-contact one with its
- * model re-derived from the embedded problem); rec (may be NULL) receives
- * the recomputed result. */
-dvc_status dvc_cli_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec);
 int dvc_cli_hybrid_check(const dvc_cli_args *a);
 int dvc_cli_hybrid_export(const dvc_cli_args *a);
 int dvc_cli_hybrid_plot(const dvc_cli_args *a);

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Hybrid certificates as JSON (docs/formats.md, "Hybrid certificates"):
- * the embedded model, the stated grid and events, and verification by
- * recomputation. */
+ * the embedded model, the stated grid and events. The certificate in
+ * memory (the run, verification by recomputation) is src/cert_hybrid.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dvicert_version.h"
 #include "dvicert/cert.h"
 #include "dvicert/files.h"
 #include "dvicert/hybrid_cert.h"

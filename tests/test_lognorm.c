@@ -1129,7 +1129,7 @@ static void test_rk4_grid(void)
         long bad, badt;
         double err, radmax;
         dvc_tube_init(tb);
-        CHECK(dvc_tube_from_result(tb, r, p->l, p->u) == DVC_OK && tb->t != NULL, "RK4 grid: tube with times");
+        CHECK(dvc_dlvi_tube(tb, r, p->l, p->u) == DVC_OK && tb->t != NULL, "RK4 grid: tube with times");
         for (long i = 0; i <= N; i++) {
             CHECK(r->t[i] == tg[i], "RK4 grid: label %ld is the grid time", i);
             if (r->t[i] != tg[i]) break;

@@ -388,7 +388,8 @@ dvc_status dvc_dlvi_prove_beta_(dvc_dlvi_result_t r, dvc_lvi_solver_t solver, in
         r->beta_method = "m = 0";
         return DVC_OK;
     }
-    st = dvc_lvi_solver_init(solver, p->M, p->l, p->u);
+    /* at the problem's precision, not the thread's default */
+    st = dvc_lvi_solver_init2(solver, p->M, p->l, p->u, p->prec > 0 ? p->prec : dvc_imat_prec(p->M));
     *solver_ok = 1;
     if (st != DVC_OK) return dvc_error_context(st, "M: ");
     r->p_reason = solver->p_reason;
@@ -422,8 +423,8 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     w->prec = prec;
     w->sharpen = o->sharpen && m > 0;
     w->lip_block = o->lip_block > 0 ? o->lip_block : 16;
-    dvc_lvi_result_init(w->lres, m);
-    dvc_lvi_result_init(w->lbox, m);
+    dvc_lvi_result_init2(w->lres, m, p->prec > 0 ? p->prec : dvc_imat_prec(p->M));
+    dvc_lvi_result_init2(w->lbox, m, p->prec > 0 ? p->prec : dvc_imat_prec(p->M));
     dvc_dlvi_iinits_(prec, w->h, w->theta, w->omt, w->ti, w->tn, w->tstep, w->tblk, w->s, w->u, (mpfi_ptr)0);
     mpfr_inits2(prec, w->nA, w->nB, w->nQ, w->hhi, w->eps_i, w->eps, w->v0n, w->v0, w->Lx, w->Lf,
                 w->Lg, w->dn, w->dx, w->cc, w->r1, w->r2, w->Lf_blk, w->Lg_blk, w->pmax_x, w->pmax_y, (mpfr_ptr)0);

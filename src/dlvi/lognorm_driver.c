@@ -36,6 +36,8 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
 {
     long n = p->n, m = p->m, N = p->N;
     dvc_status st;
+    /* the run's precision: every object of the run is made at it (the
+     * thread's default precision is neither read nor set) */
     mpfr_prec_t prec = o->dlvi.prec ? o->dlvi.prec : (p->prec ? p->prec : DVC_DEFAULT_PREC);
     w->p = p;
     w->o = o;

@@ -122,6 +122,8 @@ typedef struct {
     int fast;
     unsigned char copy[DVC_LNQ_COUNT];
     dvc_dlvi_fspm fA, fB, fQ, *fG;
+    /* the binary64 copies (fbuf holds them all); this step's C and f' in
+     * Cl, Ch and Fsl, Fsh (DVC_LNQ_CSTEP, DVC_LNQ_FSTEP) */
     double *fbuf, *avl, *avh, *rpl, *rph, *fkl, *fkh, *gkl, *gkh, *yml, *ymh, *gml, *gmh, *fml, *fmh, *Fsl, *Fsh,
         *Cl, *Ch, *c0d, *Dpd, *Did, *scr, *Lrl, *Lrh, *ol, *oh, *lscr;
     /* the step's dx, x_mid and hull(x^i, x^{i+1}) (later the a priori box)
@@ -135,7 +137,6 @@ typedef struct {
     int reuse;
     double *gcl, *gch, Td, hd_lo, hd_hi;
     mpfi_t hconv;
-    /* this step's C and Fd in Cl, Ch and Fsl, Fsh: DVC_LNQ_CSTEP, DVC_LNQ_FSTEP */
     /* ||G_k||_inf of slot k (a slot's G never changes), when gn_ok[k] */
     mpfr_t *gn;
     char *gn_ok;

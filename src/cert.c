@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Certificates in memory: built from an engine result, re-verified by
- * recomputation. The JSON file format is src/io/cert_json.c. */
+ * recomputation. No file format here: the JSON files are src/io/cert_json.c,
+ * which builds the embedded problem and hands it to the verification. */
 #include "dvicert/cert.h"
 
 #include <math.h>
@@ -10,10 +11,9 @@
 #include <string.h>
 
 #include "dvicert_version.h"
-#include "dvicert/problem.h"
+#include "cert_internal.h"
 #include "dvicert/tgrid.h"
-#include "io/cert_json.h"
-#include "io/json.h"
+#include "ival_dec.h"
 
 /* Significant digits of stated bounds (rounded outward: still rigorous). */
 #define CERT_DIGITS 12
@@ -761,22 +761,26 @@ const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_
     return bad;
 }
 
-/* The embedded problem is the one the certificate was written for, and p
- * is built from it at the certificate's precision, which is left set. */
+dvc_status dvc_cert_problem_digest_(const dvc_cert_t c)
+{
+    if (strcmp(c->problem_digest_read, c->problem_digest) != 0)
+        return dvc_error(DVC_NOT_CERTIFIED, "field 'problem': digest %s differs from the stored "
+                         "problem_digest %s (the embedded problem was edited)", c->problem_digest_read,
+                         c->problem_digest);
+    if (!c->problem_json) return dvc_error(DVC_ERR_INPUT, "certificate without a problem");
+    return DVC_OK;
+}
+
+/* The embedded problem is the one the certificate was written for, and p,
+ * built from it at the certificate's precision, is put into the stated
+ * scale. */
 static dvc_status verify_problem(const dvc_cert_t c, dvc_dlvi_problem_t p, long **scale)
 {
     dvc_status st;
     long *e = NULL, *a = NULL;
     int present = 0;
     *scale = NULL;
-    if (strcmp(c->problem_digest_read, c->problem_digest) != 0)
-        return dvc_error(DVC_NOT_CERTIFIED, "field 'problem': digest %s differs from the stored "
-                         "problem_digest %s (the embedded problem was edited)", c->problem_digest_read,
-                         c->problem_digest);
-    if (!c->problem_json) return dvc_error(DVC_ERR_INPUT, "certificate without a problem");
-    dvc_prec_set(c->prec);
-    st = dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
-    if (st != DVC_OK) return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
+    if ((st = dvc_cert_problem_digest_(c)) != DVC_OK) return st;
     /* a stated scale must be the one the embedded problem gives (absent:
      * all ones, as certificates without scaling were written) */
     e = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *e);
@@ -795,24 +799,19 @@ static dvc_status verify_problem(const dvc_cert_t c, dvc_dlvi_problem_t p, long 
     return st;
 }
 
-/* A failure before the recomputation: p and r cleared, the precision saved
- * restored; returns st. */
-static dvc_status verify_abort(dvc_dlvi_problem_t p, dvc_dlvi_result_t r, dvc_status st,
-                               mpfr_prec_t saved)
+/* A failure before the recomputation: r cleared; returns st. */
+static dvc_status verify_abort(dvc_dlvi_result_t r, dvc_status st)
 {
     dvc_dlvi_result_clear(r);
-    dvc_dlvi_problem_clear(p);
-    dvc_prec_set(saved);
     return st;
 }
 
 dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
-                                 dvc_dlvi_opts *o, long **scale, mpfr_prec_t saved)
+                                 dvc_dlvi_opts *o, long **scale)
 {
     dvc_status st;
-    dvc_dlvi_problem_init(p, 0, 0, 0);
     dvc_dlvi_result_init(r);
-    if ((st = verify_problem(c, p, scale)) != DVC_OK) return verify_abort(p, r, st, saved);
+    if ((st = verify_problem(c, p, scale)) != DVC_OK) return verify_abort(r, st);
     /* the recomputation runs as the certificate was written */
     dvc_dlvi_opts_default(o);
     o->sharpen = c->sharpen;
@@ -821,31 +820,28 @@ dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_d
 }
 
 /* Steps 3 and 4, after the recomputation r (st its status): the stated
- * method and summary claims, then the digest. Clears r and p and restores
- * the precision saved. */
-static dvc_status verify_close(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
-                               const dvc_lognorm_info_struct *info, long pieces, dvc_status st,
-                               mpfr_prec_t saved);
+ * method and summary claims, then the digest. Clears r. */
+static dvc_status verify_close(const dvc_cert_t c, const dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                               const dvc_lognorm_info_struct *info, long pieces, dvc_status st);
 
-dvc_status dvc_cert_verify_close_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
-                                  dvc_status st, mpfr_prec_t saved)
+dvc_status dvc_cert_verify_close_(const dvc_cert_t c, const dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                                  dvc_status st)
 {
-    return verify_close(c, p, r, NULL, 0, st, saved);
+    return verify_close(c, p, r, NULL, 0, st);
 }
 
-dvc_status dvc_cert_verify_close_lognorm_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
-                                          dvc_lognorm_info_t info, long pieces, dvc_status st,
-                                          mpfr_prec_t saved)
+dvc_status dvc_cert_verify_close_lognorm_(const dvc_cert_t c, const dvc_dlvi_problem_t p,
+                                          dvc_dlvi_result_t r, dvc_lognorm_info_t info, long pieces,
+                                          dvc_status st)
 {
-    st = verify_close(c, p, r, info, pieces, st, saved);
+    st = verify_close(c, p, r, info, pieces, st);
     dvc_lognorm_info_clear(info);
     return st;
 }
 
 /* info != NULL: the lognorm route's claims */
-static dvc_status verify_close(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
-                               const dvc_lognorm_info_struct *info, long pieces, dvc_status st,
-                               mpfr_prec_t saved)
+static dvc_status verify_close(const dvc_cert_t c, const dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
+                               const dvc_lognorm_info_struct *info, long pieces, dvc_status st)
 {
     /* 3. what the certificate states about the method and the proof */
     if (st == DVC_OK) {
@@ -877,8 +873,6 @@ static dvc_status verify_close(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlv
         dvc_cert_claims_clear_(&sm);
     }
     dvc_dlvi_result_clear(r);
-    dvc_dlvi_problem_clear(p);
-    dvc_prec_set(saved);
     /* 4. nothing else was edited */
     if (st == DVC_OK && strcmp(c->digest_read, c->digest) != 0)
         return dvc_error(DVC_NOT_CERTIFIED, "field 'digest': the certificate text was edited "
@@ -886,21 +880,19 @@ static dvc_status verify_close(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlv
     return st;
 }
 
-dvc_status dvc_cert_verify(const dvc_cert_t c)
+dvc_status dvc_cert_verify_problem(const dvc_cert_t c, dvc_dlvi_problem_t p)
 {
     dvc_status st;
-    dvc_dlvi_problem_t p;
     dvc_dlvi_result_t r;
     dvc_dlvi_opts o;
     dvc_lognorm_opts lo;
     dvc_lognorm_info_t info;
     int route = 0;
-    mpfr_prec_t saved = dvc_prec_get();
     const dvc_tube_struct *tb = c->tube;
     long *scale = NULL;
     double *xz = NULL;
 
-    if ((st = dvc_cert_verify_open_(c, p, r, &o, &scale, saved)) != DVC_OK) return st;
+    if ((st = dvc_cert_verify_open_(c, p, r, &o, &scale)) != DVC_OK) return st;
     if (p->n != c->n || p->m != c->m || p->N != c->N)
         st = dvc_error(DVC_ERR_INPUT, "certificate: dimensions differ from the embedded problem's");
     if (st == DVC_OK && scale) {
@@ -913,7 +905,7 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     free(scale);
     if (st != DVC_OK) {
         free(xz);
-        return verify_abort(p, r, st, saved);
+        return verify_abort(r, st);
     }
     /* 2. recompute every bound from the stored predictor, from scratch (the
      * lognorm route: the norm searched and proven again) */
@@ -932,7 +924,7 @@ dvc_status dvc_cert_verify(const dvc_cert_t c)
     }
     free(xz);
     dvc_cert_route_opts_clear_(&lo);
-    if (route == 1) return dvc_cert_verify_close_lognorm_(c, p, r, info, lo.pieces, st, saved);
+    if (route == 1) return dvc_cert_verify_close_lognorm_(c, p, r, info, lo.pieces, st);
     dvc_lognorm_info_clear(info);
-    return dvc_cert_verify_close_(c, p, r, st, saved);
+    return dvc_cert_verify_close_(c, p, r, st);
 }

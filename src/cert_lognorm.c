@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "dvicert/lognorm.h"
-#include "io/cert_json.h"
+#include "cert_internal.h"
 
 static const char *const theorem_lognorm =
     "one-sided Lipschitz bound D+||e||_W <= mu_W ||e||_W + ||d||_W for the error e = x - p of the "

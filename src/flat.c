@@ -9,9 +9,20 @@
 #include "dvicert/enclose.h"
 #include "dvicert/flat.h"
 
+/* Either kind of certificate (dvc_cert_file_kind) and its tube: every
+ * function below but the claims and write reads the tube alone. */
 struct dvc_flat_cert {
-    dvc_cert_t c;
+    dvc_cert_kind kind;
+    dvc_cert_t c;           /* DVC_CERT_KIND_DLVI: the tube is c->tube */
+    dvc_hybrid_cert_t hc;   /* DVC_CERT_KIND_HYBRID */
+    dvc_tube_t htube;       /* its tube (stated enclosures) */
+    dvc_width_t hwidth;     /* how informative htube is */
 };
+
+static const dvc_tube_struct *tube_of(const dvc_flat_cert *h)
+{
+    return h->kind == DVC_CERT_KIND_HYBRID ? h->htube : h->c->tube;
+}
 
 int dvc_flat_enclose(const char *problem_path, const char *cert_path, const char *method,
                      const char *from_csv, long prec, long prec_max, int sharpen,
@@ -60,6 +71,19 @@ int dvc_flat_enclose_scale(const char *problem_path, const char *cert_path, cons
     return st;
 }
 
+/* A hybrid certificate: read, verified when asked, its tube and width. */
+static dvc_status open_hybrid(dvc_flat_cert *f, const char *path, int verify)
+{
+    const dvc_tube_struct *tb = f->htube;
+    dvc_status st = dvc_hybrid_cert_read(f->hc, path);
+    if (st == DVC_OK && verify) st = dvc_cert_verify_hybrid(f->hc, NULL);
+    if (st == DVC_OK) st = dvc_hybrid_tube(f->htube, f->hc->model, f->hc->res, NULL);
+    if (st == DVC_OK) st = dvc_width_start(f->hwidth, tb->n, 0);
+    for (long i = 0; st == DVC_OK && i <= tb->N; i++)
+        dvc_width_add(f->hwidth, tb->x + i * tb->n, NULL, tb->eps_x[i], tb->eps_y[i]);
+    return st;
+}
+
 int dvc_flat_open(dvc_flat_cert **h, const char *cert_path, int verify)
 {
     dvc_flat_cert *f;
@@ -67,9 +91,17 @@ int dvc_flat_open(dvc_flat_cert **h, const char *cert_path, int verify)
     *h = NULL;
     if (!cert_path) return dvc_error(DVC_ERR_INPUT, "no certificate path");
     if (!(f = malloc(sizeof *f))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    f->kind = dvc_cert_file_kind(cert_path);
     dvc_cert_init(f->c);
-    st = dvc_cert_read(f->c, cert_path);
-    if (st == DVC_OK && verify) st = dvc_cert_verify(f->c);
+    dvc_hybrid_cert_init(f->hc);
+    dvc_tube_init(f->htube);
+    dvc_width_init(f->hwidth);
+    if (f->kind == DVC_CERT_KIND_HYBRID) {
+        st = open_hybrid(f, cert_path, verify);
+    } else {
+        st = dvc_cert_read(f->c, cert_path);
+        if (st == DVC_OK && verify) st = dvc_cert_verify(f->c);
+    }
     if (st != DVC_OK) {
         dvc_error_context(st, "%s: ", cert_path);
         dvc_flat_close(f);
@@ -83,20 +115,27 @@ void dvc_flat_close(dvc_flat_cert *h)
 {
     if (!h) return;
     dvc_cert_clear(h->c);
+    dvc_hybrid_cert_clear(h->hc);
+    dvc_tube_clear(h->htube);
+    dvc_width_clear(h->hwidth);
     free(h);
 }
 
+int dvc_flat_kind(const dvc_flat_cert *h) { return (int)h->kind; }
+
 void dvc_flat_dims(const dvc_flat_cert *h, long dims[4])
 {
-    dims[0] = h->c->n;
-    dims[1] = h->c->m;
-    dims[2] = h->c->N;
-    dims[3] = (long)h->c->prec;
+    const dvc_tube_struct *tb = tube_of(h);
+    dims[0] = tb->n;
+    dims[1] = tb->m;
+    dims[2] = tb->N;
+    dims[3] = (long)(h->kind == DVC_CERT_KIND_HYBRID ? h->hc->prec : h->c->prec);
 }
 
 const char *dvc_flat_problem_json(const dvc_flat_cert *h)
 {
-    return h->c->problem_json ? h->c->problem_json : "";
+    const char *s = h->kind == DVC_CERT_KIND_HYBRID ? h->hc->model_json : h->c->problem_json;
+    return s ? s : "";
 }
 
 /* Rows of lo/hi edges into double arrays, rounded outward. */
@@ -112,7 +151,7 @@ static void put_row(double *lo_out, double *hi_out, long row, long k, mpfr_t *lo
 static int export_rows(const dvc_flat_cert *h, int hull, double *t, double *x_lo, double *x_hi,
                        double *y_lo, double *y_hi)
 {
-    const dvc_tube_struct *tb = h->c->tube;
+    const dvc_tube_struct *tb = tube_of(h);
     long n = tb->n, m = tb->m, k = n > m ? n : m;
     mpfr_t *lo, *hi;
     if (tb->window != 0 || tb->steps != tb->N)
@@ -162,7 +201,7 @@ int dvc_flat_hulls(const dvc_flat_cert *h, double *x_lo, double *x_hi, double *y
 
 int dvc_flat_predictor(const dvc_flat_cert *h, double *x, double *y)
 {
-    const dvc_tube_struct *tb = h->c->tube;
+    const dvc_tube_struct *tb = tube_of(h);
     if (tb->window != 0) return dvc_error(DVC_ERR_INPUT, "the certificate's tube is not held whole");
     if (x && tb->n > 0) memcpy(x, tb->x, (size_t)((tb->N + 1) * tb->n) * sizeof *x);
     if (y && tb->m > 0) memcpy(y, tb->y, (size_t)((tb->N + 1) * tb->m) * sizeof *y);
@@ -172,7 +211,7 @@ int dvc_flat_predictor(const dvc_flat_cert *h, double *x, double *y)
 int dvc_flat_check(const dvc_flat_cert *h, long ns, const double *t, const double *x,
                    const double *y, double *margins, long counts[4], double worst[3])
 {
-    const dvc_tube_struct *tb = h->c->tube;
+    const dvc_tube_struct *tb = tube_of(h);
     long n = tb->n, m = y ? tb->m : 0, w = n + m;
     mpfr_prec_t prec = tb->prec + DVC_TRAJ_EXTRA_BITS;
     dvc_traj_t tr;
@@ -233,6 +272,7 @@ int dvc_flat_check(const dvc_flat_cert *h, long ns, const double *t, const doubl
 int dvc_flat_claim(const dvc_flat_cert *h, int which, long i, const char **key, const char **text,
                    long long *ival)
 {
+    /* a hybrid certificate states no claims (its c is empty) */
     const dvc_cert_claims *cl = which ? &h->c->summary : &h->c->method;
     const dvc_cert_claim *e;
     if (i < 0 || i >= cl->n) return -1;
@@ -245,7 +285,7 @@ int dvc_flat_claim(const dvc_flat_cert *h, int which, long i, const char **key, 
 
 int dvc_flat_width(const dvc_flat_cert *h, double *rel_max, double *rel_T)
 {
-    const dvc_width_struct *w = h->c->width;
+    const dvc_width_struct *w = h->kind == DVC_CERT_KIND_HYBRID ? h->hwidth : h->c->width;
     for (long j = 0; j < w->n; j++) {
         if (rel_max) rel_max[j] = dvc_width_rel(w, j, 0);
         if (rel_T) rel_T[j] = dvc_width_rel(w, j, 1);
@@ -256,5 +296,6 @@ int dvc_flat_width(const dvc_flat_cert *h, double *rel_max, double *rel_T)
 int dvc_flat_write(const dvc_flat_cert *h, const char *path)
 {
     if (!path) return dvc_error(DVC_ERR_INPUT, "no certificate path");
+    if (h->kind == DVC_CERT_KIND_HYBRID) return dvc_hybrid_cert_write(h->hc, path);
     return dvc_cert_write(h->c, path);
 }

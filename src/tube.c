@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* The geometry of a certified tube (include/dvicert/tube.h), written once
- * for both kinds of storage: a dvc_tube_t (certificates, copies) and an
- * engine result read in place (dvc_dlvi_tube_x / _y). */
+/* The geometry of a certified tube (include/dvicert/tube.h), whoever made
+ * it, written once for both kinds of storage: a dvc_tube_t (certificates,
+ * copies) and a storage read in place through accessors (src/tube_source.h:
+ * an engine's result, e.g. dvc_dlvi_tube_x). No engine is known here. */
 #include "dvicert/tube.h"
+#include "tube_source.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -273,10 +275,10 @@ typedef struct {
     mpfr_prec_t prec;
     mpfi_srcptr T;
     const double *x;
-    const dvc_tube_struct *tb;        /* exactly one of tb, r */
-    const dvc_dlvi_result_struct *r;
+    const dvc_tube_struct *tb;        /* exactly one of tb, src */
+    const dvc_tube_source *src;
     const mpfr_t *times;              /* or NULL: uniform */
-    const double *dtimes;             /* or NULL: a result's time grid (exact) */
+    const double *dtimes;             /* or NULL: a source's time grid (exact) */
     double hgrid;                     /* > 0 (times NULL): t_i = i hgrid, t_N = T */
 } view_t;
 
@@ -291,30 +293,30 @@ static void view_tube(view_t *v, const dvc_tube_t tb)
     v->T = tb->T;
     v->x = tb->x;
     v->tb = tb;
-    v->r = NULL;
+    v->src = NULL;
     v->times = (const mpfr_t *)tb->t;
     v->dtimes = NULL;
     v->hgrid = tb->hgrid;
 }
 
-static void view_result(view_t *v, const dvc_dlvi_result_t r)
+static void view_source(view_t *v, const dvc_tube_source *s)
 {
-    v->n = r->n;
-    v->m = r->m;
-    v->N = r->N;
-    v->steps = r->steps_done;
+    v->n = s->n;
+    v->m = s->m;
+    v->N = s->N;
+    v->steps = s->steps;
     v->window = 0;
-    v->prec = r->prec;
-    v->T = r->T;
-    v->x = r->x;
+    v->prec = s->prec;
+    v->T = s->T;
+    v->x = s->x;
     v->tb = NULL;
-    v->r = r;
+    v->src = s;
     v->times = NULL;
-    v->dtimes = r->tgrid;
-    v->hgrid = r->hgrid;
+    v->dtimes = s->times;
+    v->hgrid = s->hgrid;
 }
 
-/* s_k of state k (results carry none: 1). */
+/* s_k of state k (1 without a scale; sources carry none). */
 static double xscale(const view_t *v, long k)
 {
     return v->tb && v->tb->x_scale ? v->tb->x_scale[k] : 1.0;
@@ -327,7 +329,7 @@ static double xscale(const view_t *v, long k)
 static void get_eps_x(mpfi_t out, const view_t *v, long i)
 {
     if (v->tb) mpfi_set(out, v->tb->eps_x[ROW(v, i)]);
-    else mpfi_set_fr(out, v->r->eps_x[i]);
+    else v->src->eps_x(out, v->src->ctx, i);
 }
 
 /* ends of yhat^i_k: the stated lower end lies in lo, the upper one in hi */
@@ -337,8 +339,7 @@ static void get_yhat(mpfi_t lo, mpfi_t hi, const view_t *v, long i, long k)
         mpfi_set(lo, v->tb->yhat_lo[ROW(v, i) * v->m + k]);
         mpfi_set(hi, v->tb->yhat_hi[ROW(v, i) * v->m + k]);
     } else {
-        mpfi_set_fr(lo, &v->r->yhat[i * v->m + k]->left);
-        mpfi_set_fr(hi, &v->r->yhat[i * v->m + k]->right);
+        v->src->yhat(lo, hi, v->src->ctx, i, k);
     }
 }
 
@@ -346,21 +347,16 @@ static void get_yhat(mpfi_t lo, mpfi_t hi, const view_t *v, long i, long k)
 static void get_ry(mpfi_t out, const view_t *v, long i)
 {
     if (v->tb) mpfi_set(out, v->tb->ry[ROW(v, i)]);
-    else mpfi_set_d(out, v->r->ry[i - 1]);
+    else v->src->ry(out, v->src->ctx, i);
 }
 
 /* the box of y_k: 0 when there is none */
 static int get_box(mpfr_t lo, mpfr_t hi, const view_t *v, long k)
 {
-    if (v->tb) {
-        if (!v->tb->ybox_lo || !v->tb->ybox_hi) return 0;
-        mpfr_set(lo, v->tb->ybox_lo[k], MPFR_RNDD);
-        mpfr_set(hi, v->tb->ybox_hi[k], MPFR_RNDU);
-        return 1;
-    }
-    if (!v->r->ybox_lo || !v->r->ybox_hi || v->r->ybox_m != v->m) return 0;
-    mpfr_set_d(lo, v->r->ybox_lo[k], MPFR_RNDD);
-    mpfr_set_d(hi, v->r->ybox_hi[k], MPFR_RNDU);
+    if (!v->tb) return v->src->ybox(lo, hi, v->src->ctx, k);
+    if (!v->tb->ybox_lo || !v->tb->ybox_hi) return 0;
+    mpfr_set(lo, v->tb->ybox_lo[k], MPFR_RNDD);
+    mpfr_set(hi, v->tb->ybox_hi[k], MPFR_RNDU);
     return 1;
 }
 
@@ -492,7 +488,7 @@ static void y_edges(ws_t *w, const view_t *v, long i, long k, int inner)
     }
 }
 
-/* t_i compared with x (given times: the tube's or the result's) */
+/* t_i compared with x (given times: the tube's or the source's) */
 static int time_cmp(const view_t *v, long i, mpfr_srcptr x)
 {
     return v->times ? mpfr_cmp(v->times[i], x) : -mpfr_cmp_d(x, v->dtimes[i]);
@@ -694,6 +690,13 @@ dvc_status dvc_tube_inner(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, const mpf
     return edges_view(NULL, lo, hi, &v, t, which);
 }
 
+dvc_status dvc_tube_source_outer(dvc_ivec_t out, const dvc_tube_source *s, const mpfi_t t, int which)
+{
+    view_t v;
+    view_source(&v, s);
+    return edges_view(out, NULL, NULL, &v, t, which);
+}
+
 void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int which)
 {
     view_t v;
@@ -754,92 +757,4 @@ void dvc_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int whic
         }
     }
     mpfr_clears(blo, bhi, es, (mpfr_ptr)0);
-}
-
-/* ---- engine results ------------------------------------------------------ */
-
-dvc_status dvc_tube_from_result(dvc_tube_t tb, const dvc_dlvi_result_t r, const dvc_ivec_t l,
-                                const dvc_ivec_t u)
-{
-    long n = r->n, m = r->m, N = r->N, S = r->steps_done;
-    dvc_status st;
-    if (S < 1) return dvc_error(DVC_ERR_INPUT, "tube: the result has no certified step");
-    if (r->window)
-        return dvc_error(DVC_ERR_INPUT, "tube: a streamed result keeps no tube (use its sink)");
-    if ((st = dvc_tube_alloc(tb, n, m, N, r->T, r->prec)) != DVC_OK) return st;
-    tb->steps = S;
-    tb->hgrid = r->hgrid;
-    if (r->tgrid && (st = dvc_tube_set_times_d(tb, r->tgrid)) != DVC_OK) return st;
-    memcpy(tb->x, r->x, (size_t)((S + 1) * n) * sizeof *tb->x);
-    memcpy(tb->y, r->y, (size_t)((S + 1) * m) * sizeof *tb->y);
-    for (long i = 0; i <= S; i++) {
-        mpfi_set_fr(tb->eps_x[i], r->eps_x[i]);
-        mpfi_set_fr(tb->eps_y[i], r->eps_y[i]);
-        if (i >= 1) mpfi_set_d(tb->ry[i], r->ry[i - 1]);
-        for (long k = 0; k < m; k++) {
-            mpfi_set_fr(tb->yhat_lo[i * m + k], &r->yhat[i * m + k]->left);
-            mpfi_set_fr(tb->yhat_hi[i * m + k], &r->yhat[i * m + k]->right);
-        }
-    }
-    if (l && u) return dvc_tube_set_ybox(tb, l, u);
-    if (r->ybox_lo && r->ybox_hi && r->ybox_m == m) {
-        dvc_ivec_t L, U;
-        dvc_ivec_init2(L, m, 64);
-        dvc_ivec_init2(U, m, 64);
-        for (long k = 0; k < m; k++) {
-            mpfi_set_d(L->e[k], r->ybox_lo[k]);
-            mpfi_set_d(U->e[k], r->ybox_hi[k]);
-        }
-        st = dvc_tube_set_ybox(tb, L, U);
-        dvc_ivec_clear(L);
-        dvc_ivec_clear(U);
-    }
-    return st;
-}
-
-static dvc_status result_outer(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t, int which)
-{
-    view_t v;
-    if (r->window)
-        return dvc_error(DVC_ERR_INPUT, "tube: a streamed result keeps no tube (use its sink)");
-    view_result(&v, r);
-    return edges_view(out, NULL, NULL, &v, t, which);
-}
-
-dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t)
-{
-    return result_outer(out, r, t, 0);
-}
-
-dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t)
-{
-    return result_outer(out, r, t, 1);
-}
-
-dvc_status dvc_dlvi_result_set_ybox(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p)
-{
-    long m = p->m;
-    double *lo, *hi;
-    if (p->l->n != m || p->u->n != m)
-        return dvc_error(DVC_ERR_INPUT, "dlvi: l, u must have m = %ld entries", m);
-    lo = malloc((size_t)(m > 0 ? m : 1) * sizeof *lo);
-    hi = malloc((size_t)(m > 0 ? m : 1) * sizeof *hi);
-    if (!lo || !hi) {
-        free(lo);
-        free(hi);
-        return dvc_error(DVC_ERR_NOMEM, "dlvi: out of memory");
-    }
-    for (long k = 0; k < m; k++) {
-        /* outward: a double <= l.lo and one >= u.hi (NaN: no information) */
-        lo[k] = mpfr_get_d(&p->l->e[k]->left, MPFR_RNDD);
-        hi[k] = mpfr_get_d(&p->u->e[k]->right, MPFR_RNDU);
-        if (isnan(lo[k])) lo[k] = -INFINITY;
-        if (isnan(hi[k])) hi[k] = INFINITY;
-    }
-    free(r->ybox_lo);
-    free(r->ybox_hi);
-    r->ybox_lo = lo;
-    r->ybox_hi = hi;
-    r->ybox_m = m;
-    return DVC_OK;
 }

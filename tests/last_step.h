@@ -59,7 +59,7 @@ static inline long last_step_check(const dvc_dlvi_result_t r, const char *label)
     CHECK(bad == 0, "%s: %ld of 1200 samples outside the tube", label, bad);
     /* the grid: t_89 = 89 h (the double h), t_90 = T, both exact */
     dvc_tube_init(tb);
-    REQUIRE(dvc_tube_from_result(tb, r, NULL, NULL) == DVC_OK, "%s: tube", label);
+    REQUIRE(dvc_dlvi_tube(tb, r, NULL, NULL) == DVC_OK, "%s: tube", label);
     mpfi_set_prec(t, 128);
     dvc_tube_time(t, tb, LS_N);
     CHECK(mpfr_cmp_d(&t->left, LS_T) == 0 && mpfr_cmp_d(&t->right, LS_T) == 0, "%s: t_N = [%.17g, %.17g], not T",

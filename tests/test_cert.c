@@ -943,6 +943,40 @@ static void test_time_grid(void)
     unlink(path);
 }
 
+/* dvc_cert_open: every kind of certificate opened the same way, as a tube
+ * with its kind, verified when asked. */
+static void test_open(const char *certs)
+{
+    static const struct {
+        const char *file;
+        dvc_cert_kind kind;
+    } cases[] = {{"remark43/x0_1.cert.json", DVC_CERT_KIND_DLVI},
+                 {"bridge-switched/bridge-switched.cert.json", DVC_CERT_KIND_HYBRID}};
+    char path[4096];
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        dvc_tube_t tb;
+        dvc_cert_kind kind = 0;
+        dvc_status st;
+        snprintf(path, sizeof path, "%s/%s", certs, cases[k].file);
+        CHECK(dvc_cert_file_kind(path) == cases[k].kind, "%s: file kind", cases[k].file);
+        dvc_tube_init(tb);
+        st = dvc_cert_open(tb, &kind, path, 1);
+        CHECK(st == DVC_OK, "%s: open and verify: %s", cases[k].file, dvc_error_message());
+        CHECK(kind == cases[k].kind, "%s: kind %d", cases[k].file, (int)kind);
+        CHECK(st != DVC_OK || (tb->N >= 1 && tb->steps == tb->N && tb->n >= 1),
+              "%s: a tube of every step", cases[k].file);
+        if (st == DVC_OK) {
+            /* the tube at T encloses the stated grid bounds there */
+            dvc_ivec_t X;
+            dvc_ivec_init2(X, tb->n, tb->prec);
+            CHECK(dvc_tube_outer(X, tb, tb->T, 0) == DVC_OK, "%s: tube at T: %s", cases[k].file,
+                  dvc_error_message());
+            dvc_ivec_clear(X);
+        }
+        dvc_tube_clear(tb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
@@ -958,6 +992,7 @@ int main(int argc, char **argv)
         REQUIRE(fd >= 0, "mkstemp");
         close(fd);
     }
+    test_open(argv[1]);
     test_last_step(argv[1]);
     test_time_grid();
     test_scale(argv[1]);

@@ -1129,7 +1129,7 @@ static void test_rk4_grid(void)
         long bad, badt;
         double err, radmax;
         dvc_tube_init(tb);
-        CHECK(dvc_tube_from_result(tb, r, p->l, p->u) == DVC_OK && tb->t != NULL, "RK4 grid: tube with times");
+        CHECK(dvc_dlvi_tube(tb, r, p->l, p->u) == DVC_OK && tb->t != NULL, "RK4 grid: tube with times");
         for (long i = 0; i <= N; i++) {
             CHECK(r->t[i] == tg[i], "RK4 grid: label %ld is the grid time", i);
             if (r->t[i] != tg[i]) break;
@@ -1410,7 +1410,7 @@ static void test_hull(void)
 }
 
 /* The binary64 kernels at 53 bits (src/dlvi/lognorm_fast.c) against the
- * MPFI path (DVC_DLVI_NOFAST) on the bridge with contact switches: the
+ * MPFI path (dvc_lognorm_opts.binary64 = 0) on the bridge with contact switches: the
  * kernels take the single-pattern steps, the MPFI path none; both tubes
  * hold the 256-bit reference (run_bridge) and agree to rounding; the
  * caller's rounding mode survives; above 53 bits the kernels stay off. */
@@ -1429,9 +1429,8 @@ static void test_fast_path(void)
     dvc_lognorm_opts_default(&o);
     REQUIRE(ref_bridge_init(&ref, "0.02", "-0.3", 1.0) == 0, "reference");
     bf = run_bridge("0.02", "-0.3", 1000, 1.0, &ref, &rng, 400, &o);
-    setenv("DVC_DLVI_NOFAST", "1", 1);
+    o.binary64 = 0;
     bs = run_bridge("0.02", "-0.3", 1000, 1.0, &ref, &rng, 400, &o);
-    unsetenv("DVC_DLVI_NOFAST");
     CHECK(bf.bad == 0 && bs.bad == 0, "fast path: both tubes hold the reference");
     ref_bridge_clear(&ref);
     mpfi_init2(fs.a, 53);
@@ -1439,14 +1438,13 @@ static void test_fast_path(void)
     for (int k = 0; k < 2; k++) {
         dvc_dlvi_problem_init(p, 0, 0, 0);
         bridge_problem(p, &fs, "0.02", "-0.3", "1", 1000, 1.0);
-        if (k == 1) setenv("DVC_DLVI_NOFAST", "1", 1);
+        o.binary64 = k == 0;
         dvc_dlvi_result_init(r[k]);
         dvc_lognorm_info_init(info[k]);
         fesetround(FE_DOWNWARD);
         CHECK(dvc_lognorm_run(r[k], info[k], p, &o) == DVC_OK, "fast path run %d: %s", k, dvc_error_message());
         CHECK(fegetround() == FE_DOWNWARD, "fast path: the caller's rounding mode is restored");
         fesetround(FE_TONEAREST);
-        unsetenv("DVC_DLVI_NOFAST");
         nf[k] = info[k]->n_fast;
         dvc_dlvi_problem_clear(p);
     }
@@ -1463,7 +1461,8 @@ static void test_fast_path(void)
         dvc_lognorm_info_clear(info[k]);
         dvc_dlvi_result_clear(r[k]);
     }
-    /* above 53 bits: MPFI throughout */
+    /* above 53 bits: MPFI throughout, binary64 asked for or not */
+    o.binary64 = 1;
     dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0.02", "-0.3", "1", 200, 0.2);
     p->prec = 64;
@@ -1655,7 +1654,7 @@ static void test_expm(void)
 
 /* The conversions kept from step to step and the binary64 copies of MPFI
  * operations (exp(J u), the pieces' times; docs/lognorm.md section 10)
- * change no bit: runs with them and without (DVC_LOGNORM_NOREUSE) give the
+ * change no bit: runs with them and without (dvc_lognorm_opts.reuse) give the
  * same tube, bound for bound, on problems that take each of them (the
  * bridge at T = 10: contact switches and f per piece; the pounding
  * example: a table, derivatives per piece; the circuit: g of t; Heun's
@@ -1689,11 +1688,10 @@ static void test_reuse_exact(void)
         dvc_lognorm_opts_default(&o);
         if (cases[c].heun) o.predictor = DVC_LOGNORM_PRED_HEUN;
         for (int k = 0; k < 2; k++) {
-            if (k == 1) setenv("DVC_LOGNORM_NOREUSE", "1", 1);
+            o.reuse = k == 0;
             dvc_dlvi_result_init(r[k]);
             dvc_lognorm_info_init(info[k]);
             st[k] = dvc_lognorm_run(r[k], info[k], p, &o);
-            unsetenv("DVC_LOGNORM_NOREUSE");
         }
         N = p->N;
         CHECK(st[0] == DVC_OK && st[1] == DVC_OK, "reuse %s: both runs certified", cases[c].file);

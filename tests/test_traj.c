@@ -10,7 +10,7 @@
  *      interpolation error of x = (sin t, t^3) times (1 + 1e-10); exact
  *      solutions at 10,000 random times and at the points where the bound
  *      is attained are inside; a radius 1e-10 too small is caught;
- *   4. the tube of an engine result (dvc_tube_from_result) encloses the
+ *   4. the tube of an engine result (dvc_dlvi_tube) encloses the
  *      exact solution and its inner part lies in its outer part;
  *   5. the CSV reader with state names (dvc_traj_read_named): names and
  *      x1..xn headers, any order, t in [t0, T]; dvc_traj_read keeps x1..xn;
@@ -314,7 +314,7 @@ static void test_from_result(void)
     dvc_dlvi_result_init(r);
     REQUIRE(dvc_dlvi_run(r, p, &o) == DVC_OK, "run: %s", dvc_error_message());
     dvc_tube_init(tb);
-    REQUIRE(dvc_tube_from_result(tb, r, p->l, p->u) == DVC_OK, "from_result: %s", dvc_error_message());
+    REQUIRE(dvc_dlvi_tube(tb, r, p->l, p->u) == DVC_OK, "from_result: %s", dvc_error_message());
     dvc_ivec_init2(X, 1, 53);
     dvc_ivec_init2(Y, 1, 53);
     mpfr_init2(lo[0], 128);

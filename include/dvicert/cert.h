@@ -25,6 +25,16 @@
 extern "C" {
 #endif
 
+/* The kind of a certificate: one per engine that writes certificates.
+ * Every kind is opened the same way (dvc_cert_open, certio.h) and read as a
+ * tube (tube.h); the kind's own type holds what only it states
+ * (dvc_cert_t here, dvc_hybrid_cert_t in hybrid_cert.h). */
+typedef enum {
+    DVC_CERT_KIND_DLVI = 1, /* a DLVI enclosure (chen-wang or lognorm route): dvc_cert_t */
+    DVC_CERT_KIND_HYBRID    /* a hybrid enclosure (switched, sliding, ideal contact):
+                               dvc_hybrid_cert_t */
+} dvc_cert_kind;
+
 /* Largest precision (bits) a certificate may state: verify recomputes every
  * bound at it, and its cost grows with it (the bridge, N = 1000: 0.04 s at
  * 53 bits, 0.44 s at 4096, 23 s at 65536). Readers refuse more; enclose
@@ -98,13 +108,16 @@ void dvc_cert_clear(dvc_cert_t c);
 dvc_status dvc_cert_from_result(dvc_cert_t c, const dvc_dlvi_problem_t p, const char *problem_json,
                                 const dvc_dlvi_result_t r);
 
-/* Independent re-verification: rebuilds the problem from the embedded copy,
- * recomputes every bound from the stored predictor with the engine, and
- * accepts (DVC_OK) only when every stated bound is >= the recomputed one,
- * the claims are implied, the time labels are the grid's and the digests
- * match. DVC_NOT_CERTIFIED (rejected) with the first reason (step and
- * field) otherwise; DVC_ERR_INPUT when the embedded problem is unusable. */
-dvc_status dvc_cert_verify(const dvc_cert_t c);
+/* Independent re-verification of c against p, its embedded problem built
+ * at c's precision (a reader builds it: dvc_cert_problem, or dvc_cert_verify
+ * which does both, include/dvicert/certio.h): checks the problem digest,
+ * puts p into the scale the certificate states (p is modified; the caller
+ * still clears it), recomputes every bound from the stored predictor with
+ * the engine, and accepts (DVC_OK) only when every stated bound is >= the
+ * recomputed one, the claims are implied, the time labels are the grid's
+ * and the digests match. DVC_NOT_CERTIFIED (rejected) with the first reason
+ * (step and field) otherwise. */
+dvc_status dvc_cert_verify_problem(const dvc_cert_t c, dvc_dlvi_problem_t p);
 
 /* The claim named key of a method or summary, or NULL. */
 const dvc_cert_claim *dvc_cert_claim_get(const dvc_cert_claims *cl, const char *key);

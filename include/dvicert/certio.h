@@ -7,6 +7,7 @@
 
 #include "dvicert/cert.h"
 #include "dvicert/enclose.h"
+#include "dvicert/hybrid_cert.h"
 #include "dvicert/tabfun.h"
 #include "dvicert/traj.h"
 
@@ -40,6 +41,28 @@ typedef dvc_status (*dvc_cert_point_fn)(const dvc_cert_t c, long i, void *ctx);
 dvc_status dvc_cert_stream(dvc_cert_t c, const char *path, int verify, dvc_cert_point_fn fn,
                            void *ctx);
 
+/* ---- every kind of certificate ---------------------------------------- */
+
+/* The kind of the certificate file at path from a quiet look at it
+ * (dvc_hybrid_file_kind): DVC_CERT_KIND_HYBRID for the hybrid certificate
+ * format, DVC_CERT_KIND_DLVI for anything else (its reader then says what is
+ * wrong with a file that is not a certificate). */
+dvc_cert_kind dvc_cert_file_kind(const char *path);
+
+/* Open the certificate at path, whichever engine made it: *kind (may be
+ * NULL) receives its kind, tb (initialised; what it held is released) its
+ * tube, copied (stated data: every stated enclosure contains the
+ * recomputed one). verify != 0: re-verified first (dvc_cert_verify,
+ * dvc_cert_verify_hybrid); DVC_NOT_CERTIFIED when rejected, DVC_ERR_INPUT /
+ * DVC_ERR_IO when unusable. The whole file is read (memory grows with N;
+ * dvc_cert_stream reads a DLVI certificate step by step). */
+dvc_status dvc_cert_open(dvc_tube_t tb, dvc_cert_kind *kind, const char *path, int verify);
+
+/* Re-verification of a hybrid certificate read in c: dvc_hybrid_cert_verify,
+ * or for an ideal contact (M = 0) dvc_lcs_cert_verify, its model re-derived
+ * from the embedded problem (include/dvicert/lcs.h). rec: as there. */
+dvc_status dvc_cert_verify_hybrid(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec);
+
 /* Write c as JSON atomically (nothing is left at path on failure). */
 dvc_status dvc_cert_write(const dvc_cert_t c, const char *path);
 
@@ -52,6 +75,13 @@ dvc_status dvc_cert_read(dvc_cert_t c, const char *path);
 /* The problem embedded in c, rebuilt at c's precision (as verify does).
  * Clear p with dvc_dlvi_problem_clear (include/dvicert/dlvi.h). */
 dvc_status dvc_cert_problem(dvc_dlvi_problem_t p, const dvc_cert_t c);
+
+/* Independent re-verification of c (dvc_cert_verify_problem, cert.h): the
+ * embedded problem's digest checked, the problem rebuilt from its text at
+ * c's precision, every bound recomputed. DVC_OK accepted,
+ * DVC_NOT_CERTIFIED rejected with the first reason (step and field),
+ * DVC_ERR_INPUT when the embedded problem is unusable. */
+dvc_status dvc_cert_verify(const dvc_cert_t c);
 
 /* Read a CSV trajectory for a problem with n states and m multipliers
  * (header t,x1..xn[,y1..ym]; names trimmed, any order). The x columns are

@@ -11,6 +11,7 @@
 #include "dvicert/lvi.h"
 #include "dvicert/beta.h"
 #include "dvicert/tfun.h"
+#include "dvicert/tube.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -221,8 +222,26 @@ dvc_status dvc_dlvi_problem_scale(dvc_dlvi_problem_t p, const long *e);
  * (overflow, or bits lost below the normal range). */
 dvc_status dvc_dlvi_scale_point(double *z, const double *x, const long *e, long n, int inverse);
 
-/* Tubes of a result (dvc_dlvi_tube_x, dvc_dlvi_tube_y) and its y box
- * (dvc_dlvi_result_set_ybox): include/dvicert/tube.h. */
+/* ---- a result as a tube (include/dvicert/tube.h; src/dlvi/tube.c) ---- */
+
+/* The tube of the certified part of a result (copied: tb does not refer to
+ * r afterwards). l, u (may be NULL): the problem's LVI box; else the one
+ * recorded in r (dvc_dlvi_result_set_ybox), if any. DVC_ERR_INPUT for a
+ * result without a certified step or a streamed one (r->window). */
+dvc_status dvc_dlvi_tube(dvc_tube_t tb, const dvc_dlvi_result_t r, const dvc_ivec_t l,
+                         const dvc_ivec_t u);
+
+/* Tubes of a certified result at any time t (point or interval) in
+ * [0, t_{steps_done}]: out encloses x(s) (resp. y(s)) for every s in [t].
+ * DVC_ERR_INPUT when t is outside the certified range. */
+dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
+dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
+
+/* Record the admissible box [l.lo, u.hi] of p (p->m must equal r->m when
+ * the tube is asked for; otherwise the box is ignored) in r, so that
+ * dvc_dlvi_tube_y is met with it. Kept across dvc_dlvi_run /
+ * dvc_dlvi_certify on the same r; released by dvc_dlvi_result_clear. */
+dvc_status dvc_dlvi_result_set_ybox(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p);
 
 #ifdef __cplusplus
 }

@@ -47,16 +47,24 @@ int dvc_flat_enclose_scale(const char *problem_path, const char *cert_path, cons
                            const char *from_csv, long prec, long prec_max, int sharpen,
                            int allow_outside_tables, const char *scale);
 
-/* Read a DLVI certificate file whole (memory grows with N); verify != 0
- * re-verifies it as 'dvicert verify' does (DVC_NOT_CERTIFIED: rejected).
- * *h is NULL on failure. */
+/* Read a certificate file of any kind whole (memory grows with N); verify
+ * != 0 re-verifies it as 'dvicert verify' does (DVC_NOT_CERTIFIED:
+ * rejected). *h is NULL on failure. Every function below reads the
+ * certificate's tube, whatever its kind; a hybrid certificate (m = 0) states
+ * no claims, its "problem" is its model, and its width is measured on its
+ * tube (radii about the midpoints of the stated enclosures). */
 int dvc_flat_open(dvc_flat_cert **h, const char *cert_path, int verify);
 void dvc_flat_close(dvc_flat_cert *h);
+
+/* The certificate's kind (dvc_cert_kind, include/dvicert/cert.h): 1 DLVI,
+ * 2 hybrid. */
+int dvc_flat_kind(const dvc_flat_cert *h);
 
 /* dims[0..3] = n, m, N, precision in bits. */
 void dvc_flat_dims(const dvc_flat_cert *h, long dims[4]);
 
-/* The problem embedded in the certificate (JSON text, owned by h). */
+/* The problem (hybrid: the model) embedded in the certificate (JSON text,
+ * owned by h). */
 const char *dvc_flat_problem_json(const dvc_flat_cert *h);
 
 /* The tube at the N + 1 grid points: t (N + 1), x_lo, x_hi ((N + 1) x n,

@@ -78,7 +78,16 @@ typedef struct {
      * pattern, and every stated norm is proven again or the run refuses. */
     const dvc_lognorm_stated *stated;
     long n_stated;
-    /* Predictor (theta method) and beta_M options. */
+    /* The binary64 kernels at 53 bits (default 1; docs/lognorm.md section
+     * 10): every enclosure as MPFI gives it. 0: every step in MPFI (tests
+     * compare the two). */
+    int binary64;
+    /* Conversions kept from step to step and binary64 copies of MPFI
+     * operations on that path (default 1). 0 changes no bit, only the
+     * speed (tests compare the two, bound for bound). */
+    int reuse;
+    /* Predictor (theta method) and beta_M options; dlvi.prec, else the
+     * problem's precision, is the precision of the whole run. */
     dvc_dlvi_opts dlvi;
 } dvc_lognorm_opts;
 

@@ -35,7 +35,8 @@
 #ifndef DVICERT_TUBE_H
 #define DVICERT_TUBE_H
 
-#include "dvicert/dlvi.h"
+#include "dvicert/error.h"
+#include "dvicert/ivec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -121,11 +122,6 @@ double dvc_tube_x_scale(const dvc_tube_t tb, long j);
 /* Meet every y tube with [l.lo, u.hi] (l, u of length m; copied exactly). */
 dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t u);
 
-/* The tube of the certified part of an engine result (copied: tb does not
- * refer to r afterwards). l, u (may be NULL): the problem's LVI box. */
-dvc_status dvc_tube_from_result(dvc_tube_t tb, const dvc_dlvi_result_t r, const dvc_ivec_t l,
-                                const dvc_ivec_t u);
-
 /* t_i (enclosure, at t's precision): i T / N, or the stated time. */
 void dvc_tube_time(mpfi_t t, const dvc_tube_t tb, long i);
 
@@ -151,19 +147,9 @@ void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int
  * (y met with the box). */
 void dvc_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int which);
 
-/* ---- tubes of an engine result, without copying -------------------- */
-
-/* Tubes of a certified result at any time t (point or interval) in
- * [0, t_{steps_done}]: out encloses x(s) (resp. y(s)) for every s in [t].
- * DVC_ERR_INPUT when t is outside the certified range. */
-dvc_status dvc_dlvi_tube_x(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
-dvc_status dvc_dlvi_tube_y(dvc_ivec_t out, const dvc_dlvi_result_t r, const mpfi_t t);
-
-/* Record the admissible box [l.lo, u.hi] of p (p->m must equal r->m when
- * the tube is asked for; otherwise the box is ignored) in r, so that
- * dvc_dlvi_tube_y is met with it. Kept across dvc_dlvi_run /
- * dvc_dlvi_certify on the same r; released by dvc_dlvi_result_clear. */
-dvc_status dvc_dlvi_result_set_ybox(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p);
+/* Each engine hands its result over as a tube with its own function
+ * (dvc_dlvi_tube in dlvi.h, dvc_hybrid_tube in hybrid.h): this header
+ * includes no engine. */
 
 #ifdef __cplusplus
 }

@@ -82,6 +82,7 @@ def _L():
                                                   ctypes.c_int, ctypes.c_int, ctypes.c_char_p]),
         "dvc_flat_open": (ctypes.c_int, [ctypes.POINTER(vp), ctypes.c_char_p, ctypes.c_int]),
         "dvc_flat_close": (None, [vp]),
+        "dvc_flat_kind": (ctypes.c_int, [vp]),
         "dvc_flat_dims": (None, [vp, c_long_p]),
         "dvc_flat_problem_json": (ctypes.c_char_p, [vp]),
         "dvc_flat_grid": (ctypes.c_int, [vp] + [c_double_p] * 5),
@@ -299,8 +300,13 @@ class CheckResult:
 _VERDICTS = ("informative", "wide", "uninformative")
 
 
+_KINDS = {1: "dlvi", 2: "hybrid"}
+
+
 class Certificate:
-    """A certificate file read whole (memory grows with N)."""
+    """A certificate file of any kind ('dlvi' or 'hybrid', its kind) read
+    whole (memory grows with N). A hybrid certificate has m = 0, no claims,
+    and its model as `problem`."""
 
     def __init__(self, path, verify=False):
         lib = _L()
@@ -311,6 +317,7 @@ class Certificate:
         self._h = h
         self.path = os.fspath(path)
         self.verified = bool(verify)
+        self.kind = _KINDS.get(lib.dvc_flat_kind(h), "dlvi")
         dims = (ctypes.c_long * 4)()
         lib.dvc_flat_dims(h, dims)
         self.n, self.m, self.N, self.precision = dims[0], dims[1], dims[2], dims[3]
@@ -339,7 +346,7 @@ class Certificate:
 
     @property
     def route(self):
-        return self.method.get("route", "chen-wang")
+        return "hybrid" if self.kind == "hybrid" else self.method.get("route", "chen-wang")
 
     @property
     def name(self):

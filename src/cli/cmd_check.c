@@ -192,6 +192,81 @@ static dvc_status peek(const dvc_cert_t c, long i, void *ctx)
     return DVC_ERR_INTERNAL; /* the header is all that is needed */
 }
 
+/* For each sample, the last grid point that must have been read before it
+ * is checked (k->need), in k->order. */
+static void need_rows(ck_t *k, const dvc_cert_t c)
+{
+    double T = mpfr_get_d(&c->tube->T->left, MPFR_RNDD);
+    for (long s = 0; s < k->tr->ns; s++) {
+        /* the last grid point a step meeting the sample's time can end at
+         * (one more for the rounding of q); the tube refuses, rather than
+         * answers wrongly, a time outside the rows it holds */
+        double q = mpfr_get_d(&k->tr->t[s]->right, MPFR_RNDU) / T * (double)c->N;
+        k->order[s] = s;
+        k->need[s] = !(q < (double)c->N) ? c->N : (long)ceil(q) + 1;
+        if (c->tube->t) {
+            /* given grid times: the first one past the sample's */
+            long lo = 0, hi = c->N + 1;
+            while (lo < hi) {
+                long mid = (lo + hi) / 2;
+                if (mpfr_cmp(c->tube->t[mid], &k->tr->t[s]->right) > 0) hi = mid;
+                else lo = mid + 1;
+            }
+            k->need[s] = lo < 1 ? 1 : lo;
+        }
+        if (k->need[s] > c->N) k->need[s] = c->N;
+    }
+}
+
+/* The summary, the verdict and the violations kept; the exit code. */
+static int print_report(ck_t *k, const dvc_cli_args *a, const dvc_traj_read_opts *ro, double t_tol)
+{
+    const dvc_traj_struct *tr = k->tr;
+    const double *tol = k->tol;
+    int digits = k->digits;
+    long max_report = k->max_report;
+    dvc_traj_report *rep = &k->rep;
+    char name[64];
+    if (k->nkept > 1) qsort(k->kept, (size_t)k->nkept, sizeof *k->kept, by_key);
+    printf("samples: %ld (checked: %ld x column%s%s)\n", rep->nsamples, tr->n, tr->n > 1 ? "s" : "",
+           tr->m ? " and the y columns" : "");
+    if (ro->clipped)
+        printf("note: %ld time%s past T by at most the tolerance %g read as T\n", ro->clipped,
+               ro->clipped == 1 ? "" : "s", t_tol);
+    comp_name(name, sizeof name, tr, rep->worst_x_hit.comp);
+    printf("worst x margin: %.*g (line %ld, %s)\n", digits, rep->worst_x,
+           tr->line[rep->worst_x_hit.sample], name);
+    if (tr->m) {
+        comp_name(name, sizeof name, tr, rep->worst_y_hit.comp);
+        printf("worst y margin: %.*g (line %ld, %s)\n", digits, rep->worst_y,
+               tr->line[rep->worst_y_hit.sample], name);
+    }
+    printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
+           rep->nviol ? "VIOLATED" : "inside", rep->nviol_samples, rep->nsamples, rep->nviol,
+           rep->nviol == 1 ? "" : "s");
+    if (tol && !rep->nviol)
+        printf("accepted with tolerance %s: %ld value%s outside the tube by less than the tolerance\n",
+               dvc_cli_value(a, "tol"), rep->ntol, rep->ntol == 1 ? "" : "s");
+    else if (tol)
+        printf("tolerance %s: %ld more value%s outside the tube by less than it\n",
+               dvc_cli_value(a, "tol"), rep->ntol, rep->ntol == 1 ? "" : "s");
+    for (long q = 0; q < k->nkept; q++) {
+        const kept_t *h = &k->kept[q];
+        char *ts = dvc_ival_str(tr->t[h->sample], digits);
+        char *vs = dvc_ival_str(tr->v[h->sample * (tr->n + tr->m) + h->comp], digits);
+        comp_name(name, sizeof name, tr, h->comp);
+        printf("violation: line %ld t = %s %s = %s outside [%s, %s] (margin %.*g)\n",
+               tr->line[h->sample], ts ? ts : "?", name, vs ? vs : "?", h->lo ? h->lo : "?",
+               h->hi ? h->hi : "?", digits, h->margin);
+        free(ts);
+        free(vs);
+    }
+    if (rep->nviol > k->nkept)
+        printf("... %ld more violation%s not listed (--max-report %ld)\n", rep->nviol - k->nkept,
+               rep->nviol - k->nkept == 1 ? "" : "s", max_report);
+    return rep->nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;
+}
+
 static int run(const dvc_cli_args *a)
 {
     const char *cpath = a->pos[0], *tpath = a->pos[1];
@@ -206,7 +281,7 @@ static int run(const dvc_cli_args *a)
     dvc_traj_read_opts ro;
     double *tol = NULL, t_tol = 0;
     mpfr_t ttol;
-    if (dvc_hybrid_file_kind(cpath) == 2) return dvc_cli_hybrid_check(a);
+    if (dvc_cert_file_kind(cpath) == DVC_CERT_KIND_HYBRID) return dvc_cli_hybrid_check(a);
     if ((rc = dvc_cli_max_report(a, &max_report)) >= 0) return rc;
     dvc_cert_init(c);
     /* the header (n, m, T) first: the trajectory is read against it */
@@ -261,26 +336,7 @@ static int run(const dvc_cli_args *a)
     if (!k.order || !k.need) {
         st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     } else {
-        double T = mpfr_get_d(&c->tube->T->left, MPFR_RNDD);
-        for (long s = 0; s < tr->ns; s++) {
-            /* the last grid point a step meeting the sample's time can end at
-             * (one more for the rounding of q); the tube refuses, rather than
-             * answers wrongly, a time outside the rows it holds */
-            double q = mpfr_get_d(&tr->t[s]->right, MPFR_RNDU) / T * (double)c->N;
-            k.order[s] = s;
-            k.need[s] = !(q < (double)c->N) ? c->N : (long)ceil(q) + 1;
-            if (c->tube->t) {
-                /* given grid times: the first one past the sample's */
-                long lo = 0, hi = c->N + 1;
-                while (lo < hi) {
-                    long mid = (lo + hi) / 2;
-                    if (mpfr_cmp(c->tube->t[mid], &tr->t[s]->right) > 0) hi = mid;
-                    else lo = mid + 1;
-                }
-                k.need[s] = lo < 1 ? 1 : lo;
-            }
-            if (k.need[s] > c->N) k.need[s] = c->N;
-        }
+        need_rows(&k, c);
         sort_tr = tr;
         qsort(k.order, (size_t)tr->ns, sizeof *k.order, by_time);
         /* one pass over the steps, verified in lockstep unless --no-verify */
@@ -291,48 +347,7 @@ static int run(const dvc_cli_args *a)
         goto out;
     }
     if (verify) printf("certificate: %s verified\n", cpath);
-    {
-        dvc_traj_report *rep = &k.rep;
-        char name[64];
-        if (k.nkept > 1) qsort(k.kept, (size_t)k.nkept, sizeof *k.kept, by_key);
-        printf("samples: %ld (checked: %ld x column%s%s)\n", rep->nsamples, tr->n, tr->n > 1 ? "s" : "",
-               tr->m ? " and the y columns" : "");
-        if (ro.clipped)
-            printf("note: %ld time%s past T by at most the tolerance %g read as T\n", ro.clipped,
-                   ro.clipped == 1 ? "" : "s", t_tol);
-        comp_name(name, sizeof name, tr, rep->worst_x_hit.comp);
-        printf("worst x margin: %.*g (line %ld, %s)\n", digits, rep->worst_x,
-               tr->line[rep->worst_x_hit.sample], name);
-        if (tr->m) {
-            comp_name(name, sizeof name, tr, rep->worst_y_hit.comp);
-            printf("worst y margin: %.*g (line %ld, %s)\n", digits, rep->worst_y,
-                   tr->line[rep->worst_y_hit.sample], name);
-        }
-        printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
-               rep->nviol ? "VIOLATED" : "inside", rep->nviol_samples, rep->nsamples, rep->nviol,
-               rep->nviol == 1 ? "" : "s");
-        if (tol && !rep->nviol)
-            printf("accepted with tolerance %s: %ld value%s outside the tube by less than the tolerance\n",
-                   dvc_cli_value(a, "tol"), rep->ntol, rep->ntol == 1 ? "" : "s");
-        else if (tol)
-            printf("tolerance %s: %ld more value%s outside the tube by less than it\n",
-                   dvc_cli_value(a, "tol"), rep->ntol, rep->ntol == 1 ? "" : "s");
-        for (long q = 0; q < k.nkept; q++) {
-            const kept_t *h = &k.kept[q];
-            char *ts = dvc_ival_str(tr->t[h->sample], digits);
-            char *vs = dvc_ival_str(tr->v[h->sample * (tr->n + tr->m) + h->comp], digits);
-            comp_name(name, sizeof name, tr, h->comp);
-            printf("violation: line %ld t = %s %s = %s outside [%s, %s] (margin %.*g)\n",
-                   tr->line[h->sample], ts ? ts : "?", name, vs ? vs : "?", h->lo ? h->lo : "?",
-                   h->hi ? h->hi : "?", digits, h->margin);
-            free(ts);
-            free(vs);
-        }
-        if (rep->nviol > k.nkept)
-            printf("... %ld more violation%s not listed (--max-report %ld)\n", rep->nviol - k.nkept,
-                   rep->nviol - k.nkept == 1 ? "" : "s", max_report);
-        rc = rep->nviol ? DVC_EXIT_FAIL : DVC_EXIT_OK;
-    }
+    rc = print_report(&k, a, &ro, t_tol);
 out:
     for (long q = 0; q < k.nkept; q++) {
         free(k.kept[q].lo);

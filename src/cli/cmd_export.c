@@ -55,7 +55,8 @@ const dvc_cli_cmd dvc_cmd_export = {
     "export", "a certificate's tube as CSV", opts, NULL, DVC_CLI_CERT_PREC, 1, 1,
     "dvicert export CERT.json -o TUBE.csv [--digits D] [--grid-only] [--w]", help, run};
 
-/* State of one export: rows are written as the steps are read. */
+/* State of one export, whatever the certificate's kind: rows are written
+ * from its tube (a DLVI certificate's as its steps are read). */
 typedef struct {
     FILE *f;
     int digits, grid_only, want_w, verify, fail;
@@ -67,6 +68,8 @@ typedef struct {
     long k2;
     mpfi_t t, tt;
     dvc_status st;
+    /* a hybrid certificate (NULL: DLVI): its modes name the rows */
+    const dvc_hybrid_cert_struct *hc;
 } ex_t;
 
 static void put_fr(ex_t *e, const mpfr_t x, mpfr_rnd_t r)
@@ -76,8 +79,43 @@ static void put_fr(ex_t *e, const mpfr_t x, mpfr_rnd_t r)
     free(s);
 }
 
+/* Work space for n states and m outputs: bounds at prec, times at tprec. */
+static dvc_status ex_alloc(ex_t *e, long n, long m, mpfr_prec_t prec, mpfr_prec_t tprec)
+{
+    e->started = 1;
+    dvc_ivec_init2(e->X, n, prec);
+    dvc_ivec_init2(e->Y, m, prec);
+    dvc_ivec_init2(e->W, m, prec);
+    dvc_ivec_init2(e->G, m, prec);
+    e->k2 = n > m ? n : m;
+    e->lo = calloc((size_t)(e->k2 > 0 ? e->k2 : 1), sizeof *e->lo);
+    e->hi = calloc((size_t)(e->k2 > 0 ? e->k2 : 1), sizeof *e->hi);
+    if (!e->lo || !e->hi) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long k = 0; k < e->k2; k++) {
+        mpfr_init2(e->lo[k], prec);
+        mpfr_init2(e->hi[k], prec);
+    }
+    mpfi_init2(e->t, tprec);
+    mpfi_init2(e->tt, tprec);
+    return DVC_OK;
+}
+
+/* The comment of --no-verify and the header: the states' and outputs'
+ * names, then w (DLVI) or the mode (hybrid). */
+static void ex_header(ex_t *e, char *const *xn, long n, char *const *yn, long m)
+{
+    if (!e->verify) e->fail |= fputs("# certificate NOT re-verified (--no-verify)\n", e->f) < 0;
+    e->fail |= fputs("kind,t_lo,t_hi", e->f) < 0;
+    for (long j = 0; j < n; j++) e->fail |= fprintf(e->f, ",%s_lo,%s_hi", xn[j], xn[j]) < 0;
+    for (long k = 0; k < m; k++) e->fail |= fprintf(e->f, ",%s_lo,%s_hi", yn[k], yn[k]) < 0;
+    for (long k = 0; e->want_w && k < m; k++) e->fail |= fprintf(e->f, ",w%ld_lo,w%ld_hi", k + 1, k + 1) < 0;
+    e->fail |= fputs(e->hc ? ",mode\n" : "\n", e->f) < 0;
+}
+
 static dvc_status ex_start(ex_t *e, const dvc_cert_t c)
 {
+    dvc_labels L;
+    dvc_status st;
     e->started = 1;
     if (e->want_w) {
         /* the problem (Q, M, g) from the certificate's self-contained copy */
@@ -86,34 +124,16 @@ static dvc_status ex_start(ex_t *e, const dvc_cert_t c)
         e->have_p = 1;
         if (dvc_cert_problem(e->p, c) != DVC_OK) return DVC_ERR_INPUT;
     }
-    dvc_ivec_init2(e->X, c->n, c->prec);
-    dvc_ivec_init2(e->Y, c->m, c->prec);
-    dvc_ivec_init2(e->W, c->m, c->prec);
-    dvc_ivec_init2(e->G, c->m, c->prec);
-    e->k2 = c->n > c->m ? c->n : c->m;
-    e->lo = calloc((size_t)(e->k2 > 0 ? e->k2 : 1), sizeof *e->lo);
-    e->hi = calloc((size_t)(e->k2 > 0 ? e->k2 : 1), sizeof *e->hi);
-    if (!e->lo || !e->hi) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    for (long k = 0; k < e->k2; k++) {
-        mpfr_init2(e->lo[k], c->prec);
-        mpfr_init2(e->hi[k], c->prec);
+    if ((st = ex_alloc(e, c->n, c->m, c->prec, c->prec)) != DVC_OK) return st;
+    /* the problem's state and output names when it gives them */
+    dvc_labels_init(&L);
+    if (dvc_labels_from_text(&L, c->problem_json, c->n, c->m) != DVC_OK) {
+        if (!e->verify) e->fail |= fputs("# certificate NOT re-verified (--no-verify)\n", e->f) < 0;
+        e->fail |= fputs("kind,t_lo,t_hi", e->f) < 0;
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
-    mpfi_init2(e->t, c->prec);
-    mpfi_init2(e->tt, c->prec);
-    if (!e->verify) e->fail |= fputs("# certificate NOT re-verified (--no-verify)\n", e->f) < 0;
-    e->fail |= fputs("kind,t_lo,t_hi", e->f) < 0;
-    {
-        /* the problem's state and output names when it gives them */
-        dvc_labels L;
-        dvc_labels_init(&L);
-        if (dvc_labels_from_text(&L, c->problem_json, c->n, c->m) != DVC_OK)
-            return dvc_error(DVC_ERR_NOMEM, "out of memory");
-        for (long j = 0; j < c->n; j++) e->fail |= fprintf(e->f, ",%s_lo,%s_hi", L.x[j], L.x[j]) < 0;
-        for (long k = 0; k < c->m; k++) e->fail |= fprintf(e->f, ",%s_lo,%s_hi", L.y[k], L.y[k]) < 0;
-        dvc_labels_clear(&L);
-    }
-    for (long k = 0; e->want_w && k < c->m; k++) e->fail |= fprintf(e->f, ",w%ld_lo,w%ld_hi", k + 1, k + 1) < 0;
-    e->fail |= fputs("\n", e->f) < 0;
+    ex_header(e, L.x, c->n, L.y, c->m);
+    dvc_labels_clear(&L);
     return DVC_OK;
 }
 
@@ -138,7 +158,78 @@ static void ex_clear(ex_t *e)
     if (e->have_p) dvc_dlvi_problem_clear(e->p);
 }
 
-/* Rows of grid point i: the step [t_{i-1}, t_i] (i >= 1), then the grid point. */
+/* w = Q X + M Y + g(t) over the row's time interval [t_{i-1} or t_i, t_i]. */
+static dvc_status ex_w(ex_t *e, const dvc_tube_struct *tb, long i, int grid)
+{
+    dvc_status st = DVC_OK;
+    dvc_tube_time(e->tt, tb, grid ? i : i - 1);
+    dvc_tube_time(e->t, tb, i);
+    mpfi_put(e->tt, e->t);
+    dvc_imat_mul_vec(e->W, e->p->Q, e->X);
+    dvc_imat_mul_vec(e->G, e->p->M, e->Y);
+    dvc_ivec_add(e->W, e->W, e->G);
+    if (e->p->gcb.eval) {
+        st = e->p->gcb.eval(e->G, e->tt, e->p->gcb.ctx);
+        if (st == DVC_OK) dvc_ivec_add(e->W, e->W, e->G);
+    }
+    for (long k = 0; st == DVC_OK && k < tb->m; k++) {
+        put_fr(e, &e->W->e[k]->left, MPFR_RNDD);
+        put_fr(e, &e->W->e[k]->right, MPFR_RNDU);
+    }
+    return st;
+}
+
+/* Rows of grid point i of tb: the step [t_{i-1}, t_i] (i >= 1), then the
+ * grid point; the kind's last columns (w, or the mode). */
+static dvc_status ex_rows(ex_t *e, const dvc_tube_struct *tb, long i)
+{
+    dvc_status st = DVC_OK;
+    for (int kind = (i == 0 || e->grid_only) ? 1 : 0; kind < 2 && st == DVC_OK; kind++) {
+        /* kind 0: the step [t_{i-1}, t_i]; kind 1: the grid point t_i */
+        e->fail |= fputs(kind ? "grid" : "step", e->f) < 0;
+        dvc_tube_time(e->t, tb, kind ? i : i - 1);
+        put_fr(e, &e->t->left, MPFR_RNDD);
+        dvc_tube_time(e->t, tb, i);
+        put_fr(e, &e->t->right, MPFR_RNDU);
+        for (int which = 0; which < 2; which++) {
+            long cnt = which ? tb->m : tb->n;
+            if (kind) dvc_tube_grid(e->lo, e->hi, tb, i, which);
+            else dvc_tube_step_hull(e->lo, e->hi, tb, i, which);
+            for (long j = 0; j < cnt; j++) {
+                put_fr(e, e->lo[j], MPFR_RNDD);
+                put_fr(e, e->hi[j], MPFR_RNDU);
+                mpfi_interv_fr(which ? e->Y->e[j] : e->X->e[j], e->lo[j], e->hi[j]);
+            }
+        }
+        if (e->want_w) st = ex_w(e, tb, i, kind);
+        if (e->hc) {
+            /* the mode of the step, or at a grid point the one leaving it */
+            const dvc_hybrid_result_struct *r = e->hc->res;
+            long s = kind ? (i < r->nsteps ? i : i - 1) : i - 1;
+            e->fail |= fprintf(e->f, ",%s", e->hc->model->modes[r->mode[s]].name) < 0;
+        }
+        e->fail |= fputs("\n", e->f) < 0;
+    }
+    return st;
+}
+
+/* The tube's events (certified switches): time and state enclosures. */
+static void ex_events(ex_t *e, const dvc_tube_struct *tb)
+{
+    for (long k = 0; !e->fail && k < tb->nev; k++) {
+        const dvc_tube_event *ev = &tb->ev[k];
+        const char *lab = strstr(ev->label, ": ");
+        e->fail |= fputs("event", e->f) < 0;
+        put_fr(e, &ev->t->left, MPFR_RNDD);
+        put_fr(e, &ev->t->right, MPFR_RNDU);
+        for (long j = 0; j < ev->x->n; j++) {
+            put_fr(e, &ev->x->e[j]->left, MPFR_RNDD);
+            put_fr(e, &ev->x->e[j]->right, MPFR_RNDU);
+        }
+        e->fail |= fprintf(e->f, ",%s\n", lab ? lab + 2 : ev->label) < 0;
+    }
+}
+
 static dvc_status ex_point(const dvc_cert_t c, long i, void *ctx)
 {
     ex_t *e = ctx;
@@ -147,45 +238,59 @@ static dvc_status ex_point(const dvc_cert_t c, long i, void *ctx)
         e->st = st;
         return st;
     }
-    for (int kind = (i == 0 || e->grid_only) ? 1 : 0; kind < 2 && st == DVC_OK; kind++) {
-        /* kind 0: the step [t_{i-1}, t_i]; kind 1: the grid point t_i */
-        e->fail |= fputs(kind ? "grid" : "step", e->f) < 0;
-        dvc_tube_time(e->t, c->tube, kind ? i : i - 1);
-        put_fr(e, &e->t->left, MPFR_RNDD);
-        dvc_tube_time(e->t, c->tube, i);
-        put_fr(e, &e->t->right, MPFR_RNDU);
-        for (int which = 0; which < 2; which++) {
-            long cnt = which ? c->m : c->n;
-            if (kind) dvc_tube_grid(e->lo, e->hi, c->tube, i, which);
-            else dvc_tube_step_hull(e->lo, e->hi, c->tube, i, which);
-            for (long j = 0; j < cnt; j++) {
-                put_fr(e, e->lo[j], MPFR_RNDD);
-                put_fr(e, e->hi[j], MPFR_RNDU);
-                mpfi_interv_fr(which ? e->Y->e[j] : e->X->e[j], e->lo[j], e->hi[j]);
-            }
-        }
-        if (e->want_w) {
-            /* w = Q X + M Y + g(T) over the row's time interval */
-            dvc_tube_time(e->tt, c->tube, kind ? i : i - 1);
-            dvc_tube_time(e->t, c->tube, i);
-            mpfi_put(e->tt, e->t);
-            dvc_imat_mul_vec(e->W, e->p->Q, e->X);
-            dvc_imat_mul_vec(e->G, e->p->M, e->Y);
-            dvc_ivec_add(e->W, e->W, e->G);
-            if (e->p->gcb.eval) {
-                st = e->p->gcb.eval(e->G, e->tt, e->p->gcb.ctx);
-                if (st == DVC_OK) dvc_ivec_add(e->W, e->W, e->G);
-            }
-            for (long k = 0; st == DVC_OK && k < c->m; k++) {
-                put_fr(e, &e->W->e[k]->left, MPFR_RNDD);
-                put_fr(e, &e->W->e[k]->right, MPFR_RNDU);
-            }
-        }
-        e->fail |= fputs("\n", e->f) < 0;
-    }
+    st = ex_rows(e, c->tube, i);
     if (st == DVC_OK && e->fail) st = dvc_error(DVC_ERR_IO, "cannot write the output");
     e->st = st;
     return st;
+}
+
+/* A hybrid certificate: read and verified before anything is written, then
+ * the rows of its stated tube (every stated enclosure contains the
+ * recomputed one) and its events. */
+static int run_hybrid(const dvc_cli_args *a, ex_t *e)
+{
+    static const char *const no[] = {"w", NULL};
+    const char *in = a->pos[0], *out = a->out;
+    int have_rec, rc;
+    dvc_hybrid_cert_t c;
+    dvc_hybrid_result_t rec;
+    dvc_tube_t tb;
+    dvc_outfile of;
+    dvc_status st;
+    if (dvc_cli_hybrid_refuse(a, "export", no)) return DVC_EXIT_INPUT;
+    memset(&of, 0, sizeof of);
+    dvc_tube_init(tb);
+    dvc_hybrid_cert_init(c);
+    dvc_hybrid_result_init(rec);
+    rc = dvc_cli_hybrid_load_for_output(c, rec, &have_rec, &of, "export", in, out, e->verify, a->report,
+                                        "written");
+    if (rc >= 0) goto out;
+    if ((st = dvc_hybrid_tube(tb, c->model, c->res, NULL)) != DVC_OK) {
+        rc = dvc_cli_fail("export", st);
+        goto out;
+    }
+    e->f = of.f;
+    e->hc = c;
+    e->fail |= ex_alloc(e, tb->n, 0, tb->prec, mpfi_get_prec(tb->T)) != DVC_OK;
+    ex_header(e, c->model->names, c->model->n, NULL, 0);
+    for (long i = 0; !e->fail && i <= tb->N; i++) ex_rows(e, tb, i);
+    ex_events(e, tb);
+    st = e->fail ? dvc_error(DVC_ERR_IO, "%s: cannot write the output", out) : dvc_outfile_commit(&of);
+    if (st != DVC_OK) {
+        rc = dvc_cli_fail("export", st);
+        goto out;
+    }
+    fprintf(a->report, "wrote %s (%ld grid points, %ld steps, %ld events; certificate %s)\n", out,
+            c->res->nsteps + 1, e->grid_only ? 0 : c->res->nsteps, c->res->nevents,
+            e->verify ? "verified" : "NOT re-verified (--no-verify)");
+    rc = DVC_EXIT_OK;
+out:
+    dvc_outfile_clear(&of);
+    ex_clear(e);
+    dvc_tube_clear(tb);
+    dvc_hybrid_result_clear(rec);
+    dvc_hybrid_cert_clear(c);
+    return rc;
 }
 
 static int run(const dvc_cli_args *a)
@@ -196,7 +301,6 @@ static int run(const dvc_cli_args *a)
     dvc_status st;
     dvc_outfile of;
     ex_t e;
-    if (dvc_hybrid_file_kind(in) == 2) return dvc_cli_hybrid_export(a);
     memset(&of, 0, sizeof of);
     memset(&e, 0, sizeof e);
     e.digits = a->digits_given ? a->digits : 17;
@@ -204,6 +308,7 @@ static int run(const dvc_cli_args *a)
     e.want_w = dvc_cli_flag(a, "w");
     e.verify = verify;
     e.st = DVC_OK;
+    if (dvc_cert_file_kind(in) == DVC_CERT_KIND_HYBRID) return run_hybrid(a, &e);
     dvc_cert_init(c);
     st = dvc_outfile_open(&of, out);
     if (st != DVC_OK) {

@@ -186,7 +186,7 @@ static int hybrid_info(const char *in, int verify, double t0)
     dvc_hybrid_result_init(rec);
     st = dvc_hybrid_cert_read(c, in);
     if (st == DVC_OK && verify) {
-        st = dvc_cli_hybrid_cert_verify(c, rec);
+        st = dvc_cert_verify_hybrid(c, rec);
         if (st == DVC_NOT_CERTIFIED) {
             printf("rejected: %s: %s\n", in, dvc_error_message());
             dvc_hybrid_result_clear(rec);
@@ -245,7 +245,7 @@ static int run(const dvc_cli_args *a)
     dvc_status st;
     double t0 = dvc_cli_now();
     char *name, *route;
-    if (dvc_hybrid_file_kind(in) == 2) {
+    if (dvc_cert_file_kind(in) == DVC_CERT_KIND_HYBRID) {
         if (csv) {
             fprintf(stderr, "dvicert info: %s is a hybrid certificate; --csv summarises DLVI certificates\n",
                     in);

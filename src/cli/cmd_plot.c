@@ -296,13 +296,133 @@ static dvc_status peek(const dvc_cert_t c, long i, void *ctx)
     return DVC_ERR_INTERNAL; /* the header is all that is needed */
 }
 
+/* The options of the DLVI plot, checked before the certificate is read. */
+typedef struct {
+    const char *in, *out, *title, *only, *term, *tpath, *gp;
+    int verify;
+    long width;
+    double t0, t1;
+} plot_opts;
+
+/* o from a; -1 when usable, else the exit code (message printed). */
+static int parse_opts(plot_opts *o, const dvc_cli_args *a)
+{
+    const char *out = a->out;
+    char cmd[4096];
+    int rc;
+    memset(o, 0, sizeof *o);
+    o->in = a->pos[0];
+    o->out = out;
+    o->title = dvc_cli_value(a, "title");
+    o->only = dvc_cli_value(a, "only");
+    o->tpath = dvc_cli_value(a, "traj");
+    o->gp = getenv("DVC_GNUPLOT");
+    o->verify = !dvc_cli_flag(a, "no-verify");
+    o->width = 900;
+    o->t1 = INFINITY;
+    if (o->only && strcmp(o->only, "x") != 0 && strcmp(o->only, "y") != 0) {
+        fprintf(stderr, "dvicert plot: error: --only takes x or y\n");
+        return DVC_EXIT_INPUT;
+    }
+    if (dvc_cli_value(a, "width")) {
+        char *end;
+        o->width = strtol(dvc_cli_value(a, "width"), &end, 10);
+        if (*end || end == dvc_cli_value(a, "width") || o->width < 100 || o->width > 10000) {
+            fprintf(stderr, "dvicert plot: error: --width must be a number of pixels in [100, 10000]\n");
+            return DVC_EXIT_INPUT;
+        }
+    }
+    if (dvc_cli_value(a, "from") && (rc = parse_time(&o->t0, dvc_cli_value(a, "from"), "from")) >= 0) return rc;
+    if (dvc_cli_value(a, "to") && (rc = parse_time(&o->t1, dvc_cli_value(a, "to"), "to")) >= 0) return rc;
+    if (!(o->t0 < o->t1)) {
+        fprintf(stderr, "dvicert plot: error: --from must be below --to\n");
+        return DVC_EXIT_INPUT;
+    }
+    if (strcmp(ext_of(out), "png") == 0) o->term = "pngcairo noenhanced size %ld,%ld font ',10'";
+    else if (strcmp(ext_of(out), "svg") == 0) o->term = "svg noenhanced size %ld,%ld dynamic font 'sans,10'";
+    else {
+        fprintf(stderr, "dvicert plot: error: %s: the output must end in .png or .svg\n", out);
+        return DVC_EXIT_INPUT;
+    }
+    if (!o->gp || !*o->gp) o->gp = "gnuplot";
+    if (strchr(o->gp, '\'') || strlen(o->gp) > 1000 || strlen(out) > 1000) {
+        fprintf(stderr, "dvicert plot: error: unsupported characters in the gnuplot or output path\n");
+        return DVC_EXIT_INPUT;
+    }
+    snprintf(cmd, sizeof cmd, "command -v '%s' >/dev/null 2>&1", o->gp);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "dvicert plot: error: gnuplot not found ('%s'); install it, e.g. on Debian: "
+                "apt-get install gnuplot-nox\n", o->gp);
+        return DVC_EXIT_INPUT;
+    }
+    return -1;
+}
+
+/* The gnuplot script: terminal, data blocks, one panel per component and
+ * the radii's panel. */
+static void put_script(FILE *p, const plot_opts *o, const pl_t *pl, const dvc_cert_t c,
+                       const dvc_labels *L, const dvc_traj_t tr, long panels, const char *tmp)
+{
+    const char *only = o->only, *title = o->title;
+    char head[1024], axis[128];
+    int anyy = 0;
+    fprintf(p, "set terminal ");
+    fprintf(p, o->term, o->width + 200, 60 + 220 * panels);
+    fprintf(p, "\nset output ");
+    put_str(p, tmp);
+    fprintf(p, "\nset datafile separator ','\nset datafile missing 'NaN'\nset grid\n"
+               "set key outside right top vertical samplen 2\nset lmargin 12\nset rmargin 26\n");
+    fprintf(p, "set xrange [%.17g:%.17g]\n", pl->t0, pl->t1);
+    put_data(p, pl);
+    if (o->tpath) put_traj(p, tr, pl);
+    snprintf(head, sizeof head, "%s%s%s",
+             title ? title : L->name ? L->name : "certified enclosure",
+             title ? "" : ": certified tube (approximation, lower and upper bounds)",
+             o->verify ? "" : " (certificate NOT re-verified)");
+    fprintf(p, "set multiplot layout %ld,1 title ", panels);
+    put_str(p, head);
+    fprintf(p, "\n");
+    dvc_labels_axis(axis, sizeof axis, "t", L->t_unit);
+    fprintf(p, "set xlabel ");
+    put_str(p, axis);
+    fprintf(p, "\n");
+    for (int which = 0; which < 2; which++) {
+        long cnt = which ? c->m : c->n, off = which ? c->n : 0;
+        if (only && *only != (which ? 'y' : 'x')) continue;
+        for (long j = 0; j < cnt; j++) {
+            long col = 2 + 4 * (off + j);
+            const char *nm = which ? L->y[j] : L->x[j];
+            dvc_labels_axis(axis, sizeof axis, nm, which ? L->y_unit[j] : L->x_unit[j]);
+            fprintf(p, "set ylabel ");
+            put_str(p, axis);
+            /* Okabe-Ito: blue predictor, vermillion lower, bluish green upper, black trajectory */
+            fprintf(p, "\nplot $D using 1:%ld with lines lw 1.5 lc rgb '#0072B2' title '%s^h', "
+                       "'' using 1:%ld with lines lw 1.5 lc rgb '#0072B2' notitle, "
+                       "'' using 1:%ld with lines dt 2 lw 1.2 lc rgb '#D55E00' title 'lower bound', "
+                       "'' using 1:%ld with lines dt 2 lw 1.2 lc rgb '#009E73' title 'upper bound'",
+                    col, nm, col + 1, col + 2, col + 3);
+            if (o->tpath && (!which || tr->m))
+                fprintf(p, ", $T using 1:%ld with points pt 7 ps 0.4 lc rgb '#000000' title 'trajectory'",
+                        2 + off + j);
+            fprintf(p, "\n");
+        }
+    }
+    fprintf(p, "set ylabel 'radius (log scale)'\nset logscale y\nset format y '%%.0e'\n");
+    fprintf(p, "plot $D using 1:%ld with lines lw 1.5 lc rgb '#0072B2' title '%s'", 2 + 4 * pl->k,
+            c->tube->x_scale ? "max_j s_j eps_x (x tube)" : "eps_x (x tube)");
+    for (long q = 0; q < pl->cols && !anyy; q++) anyy = pl->ry[q] > 0;
+    if (c->m && anyy)
+        fprintf(p, ", '' using 1:%ld with lines lw 1.5 lc rgb '#E69F00' title 'y tube radius'",
+                3 + 4 * pl->k);
+    fprintf(p, "\nunset logscale y\nunset multiplot\nset output\n");
+}
+
 static int run(const dvc_cli_args *a)
 {
-    const char *in = a->pos[0], *out = a->out, *title = dvc_cli_value(a, "title");
-    const char *only = dvc_cli_value(a, "only"), *term, *tpath = dvc_cli_value(a, "traj");
-    const char *gp = getenv("DVC_GNUPLOT");
-    int status, verify = !dvc_cli_flag(a, "no-verify"), rc = DVC_EXIT_OK;
-    long panels, width = 900;
+    plot_opts o;
+    const char *in = a->pos[0], *out = a->out, *only, *tpath;
+    int status, verify, rc = parse_opts(&o, a);
+    long panels;
     dvc_cert_t c;
     dvc_traj_t tr;
     dvc_labels L;
@@ -312,44 +432,13 @@ static int run(const dvc_cli_args *a)
     dvc_outfile of;
     FILE *p;
     pl_t pl;
-    double t0 = 0, t1 = INFINITY;
-    if (only && strcmp(only, "x") != 0 && strcmp(only, "y") != 0) {
-        fprintf(stderr, "dvicert plot: error: --only takes x or y\n");
-        return DVC_EXIT_INPUT;
-    }
-    if (dvc_cli_value(a, "width")) {
-        char *end;
-        width = strtol(dvc_cli_value(a, "width"), &end, 10);
-        if (*end || end == dvc_cli_value(a, "width") || width < 100 || width > 10000) {
-            fprintf(stderr, "dvicert plot: error: --width must be a number of pixels in [100, 10000]\n");
-            return DVC_EXIT_INPUT;
-        }
-    }
-    if (dvc_cli_value(a, "from") && (rc = parse_time(&t0, dvc_cli_value(a, "from"), "from")) >= 0) return rc;
-    if (dvc_cli_value(a, "to") && (rc = parse_time(&t1, dvc_cli_value(a, "to"), "to")) >= 0) return rc;
+    double t0 = o.t0, t1 = o.t1;
+    if (rc >= 0) return rc;
     rc = DVC_EXIT_OK;
-    if (!(t0 < t1)) {
-        fprintf(stderr, "dvicert plot: error: --from must be below --to\n");
-        return DVC_EXIT_INPUT;
-    }
-    if (strcmp(ext_of(out), "png") == 0) term = "pngcairo noenhanced size %ld,%ld font ',10'";
-    else if (strcmp(ext_of(out), "svg") == 0) term = "svg noenhanced size %ld,%ld dynamic font 'sans,10'";
-    else {
-        fprintf(stderr, "dvicert plot: error: %s: the output must end in .png or .svg\n", out);
-        return DVC_EXIT_INPUT;
-    }
-    if (!gp || !*gp) gp = "gnuplot";
-    if (strchr(gp, '\'') || strlen(gp) > 1000 || strlen(out) > 1000) {
-        fprintf(stderr, "dvicert plot: error: unsupported characters in the gnuplot or output path\n");
-        return DVC_EXIT_INPUT;
-    }
-    snprintf(cmd, sizeof cmd, "command -v '%s' >/dev/null 2>&1", gp);
-    if (system(cmd) != 0) {
-        fprintf(stderr, "dvicert plot: error: gnuplot not found ('%s'); install it, e.g. on Debian: "
-                "apt-get install gnuplot-nox\n", gp);
-        return DVC_EXIT_INPUT;
-    }
-    if (dvc_hybrid_file_kind(in) == 2) {
+    only = o.only;
+    tpath = o.tpath;
+    verify = o.verify;
+    if (dvc_cert_file_kind(in) == DVC_CERT_KIND_HYBRID) {
         if (tpath || dvc_cli_value(a, "from") || dvc_cli_value(a, "to") || dvc_cli_value(a, "width")) {
             fprintf(stderr, "dvicert plot: error: --traj, --from, --to and --width are not supported for "
                     "hybrid certificates yet\n");
@@ -358,7 +447,7 @@ static int run(const dvc_cli_args *a)
         return dvc_cli_hybrid_plot(a);
     }
     memset(&pl, 0, sizeof pl);
-    pl.cols = width;
+    pl.cols = o.width;
     pl.t0 = t0;
     dvc_cert_init(c);
     dvc_traj_init(tr);
@@ -414,7 +503,7 @@ static int run(const dvc_cli_args *a)
         goto done;
     }
     tmp = of.tmp ? of.tmp : of.path;
-    snprintf(cmd, sizeof cmd, "'%s' 2>&1", gp);
+    snprintf(cmd, sizeof cmd, "'%s' 2>&1", o.gp);
     p = popen(cmd, "w");
     if (!p) {
         fprintf(stderr, "dvicert plot: error: cannot run gnuplot: %s\n", strerror(errno));
@@ -422,59 +511,7 @@ static int run(const dvc_cli_args *a)
         rc = DVC_EXIT_INPUT;
         goto done;
     }
-    fprintf(p, "set terminal ");
-    fprintf(p, term, width + 200, 60 + 220 * panels);
-    fprintf(p, "\nset output ");
-    put_str(p, tmp);
-    fprintf(p, "\nset datafile separator ','\nset datafile missing 'NaN'\nset grid\n"
-               "set key outside right top vertical samplen 2\nset lmargin 12\nset rmargin 26\n");
-    fprintf(p, "set xrange [%.17g:%.17g]\n", pl.t0, pl.t1);
-    put_data(p, &pl);
-    if (tpath) put_traj(p, tr, &pl);
-    {
-        char head[1024], axis[128];
-        int anyy = 0;
-        snprintf(head, sizeof head, "%s%s%s",
-                 title ? title : L.name ? L.name : "certified enclosure",
-                 title ? "" : ": certified tube (approximation, lower and upper bounds)",
-                 verify ? "" : " (certificate NOT re-verified)");
-        fprintf(p, "set multiplot layout %ld,1 title ", panels);
-        put_str(p, head);
-        fprintf(p, "\n");
-        dvc_labels_axis(axis, sizeof axis, "t", L.t_unit);
-        fprintf(p, "set xlabel ");
-        put_str(p, axis);
-        fprintf(p, "\n");
-        for (int which = 0; which < 2; which++) {
-            long cnt = which ? c->m : c->n, off = which ? c->n : 0;
-            if (only && *only != (which ? 'y' : 'x')) continue;
-            for (long j = 0; j < cnt; j++) {
-                long col = 2 + 4 * (off + j);
-                const char *nm = which ? L.y[j] : L.x[j];
-                dvc_labels_axis(axis, sizeof axis, nm, which ? L.y_unit[j] : L.x_unit[j]);
-                fprintf(p, "set ylabel ");
-                put_str(p, axis);
-                /* Okabe-Ito: blue predictor, vermillion lower, bluish green upper, black trajectory */
-                fprintf(p, "\nplot $D using 1:%ld with lines lw 1.5 lc rgb '#0072B2' title '%s^h', "
-                           "'' using 1:%ld with lines lw 1.5 lc rgb '#0072B2' notitle, "
-                           "'' using 1:%ld with lines dt 2 lw 1.2 lc rgb '#D55E00' title 'lower bound', "
-                           "'' using 1:%ld with lines dt 2 lw 1.2 lc rgb '#009E73' title 'upper bound'",
-                        col, nm, col + 1, col + 2, col + 3);
-                if (tpath && (!which || tr->m))
-                    fprintf(p, ", $T using 1:%ld with points pt 7 ps 0.4 lc rgb '#000000' title 'trajectory'",
-                            2 + off + j);
-                fprintf(p, "\n");
-            }
-        }
-        fprintf(p, "set ylabel 'radius (log scale)'\nset logscale y\nset format y '%%.0e'\n");
-        fprintf(p, "plot $D using 1:%ld with lines lw 1.5 lc rgb '#0072B2' title '%s'", 2 + 4 * pl.k,
-                c->tube->x_scale ? "max_j s_j eps_x (x tube)" : "eps_x (x tube)");
-        for (long q = 0; q < pl.cols && !anyy; q++) anyy = pl.ry[q] > 0;
-        if (c->m && anyy)
-            fprintf(p, ", '' using 1:%ld with lines lw 1.5 lc rgb '#E69F00' title 'y tube radius'",
-                    3 + 4 * pl.k);
-        fprintf(p, "\nunset logscale y\nunset multiplot\nset output\n");
-    }
+    put_script(p, &o, &pl, c, &L, tr, panels, tmp);
     status = pclose(p);
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         fprintf(stderr, "dvicert plot: error: gnuplot failed (exit status %d)\n",

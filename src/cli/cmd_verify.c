@@ -45,7 +45,7 @@ static int run(const dvc_cli_args *a)
     dvc_cert_t c;
     dvc_status st;
     double t0;
-    if (dvc_hybrid_file_kind(in) == 2)
+    if (dvc_cert_file_kind(in) == DVC_CERT_KIND_HYBRID)
         return dvc_cli_hybrid_verify(a);
     t0 = dvc_cli_now();
     dvc_cert_init(c);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* dvicert on hybrid models (docs/hybrid.md) and their certificates
- * (docs/formats.md, "Hybrid certificates"): enclose, verify, check, export,
- * plot. */
+ * (docs/formats.md, "Hybrid certificates"): enclose, verify, check, plot;
+ * export writes every kind of certificate through one path (cmd_export.c). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@
 #include "io/hybrid_json.h"
 
 /* Options of the DLVI path that mean nothing for a hybrid model. */
-static int refuse(const dvc_cli_args *a, const char *cmd, const char *const *names)
+int dvc_cli_hybrid_refuse(const dvc_cli_args *a, const char *cmd, const char *const *names)
 {
     for (const char *const *n = names; *n; n++)
         if (dvc_cli_value(a, *n)) {
@@ -57,7 +57,7 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
     dvc_hybrid_cert_t c;
     dvc_status st;
     double t0 = dvc_cli_now();
-    if (refuse(a, "enclose", no)) return DVC_EXIT_INPUT;
+    if (dvc_cli_hybrid_refuse(a, "enclose", no)) return DVC_EXIT_INPUT;
     dvc_hybrid_cert_init(c);
     st = dvc_hybrid_cert_enclose(c, in, a->prec_given ? a->prec : 0);
     if (st == DVC_OK) st = dvc_hybrid_cert_write(c, out);
@@ -91,12 +91,6 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
     return DVC_EXIT_OK;
 }
 
-dvc_status dvc_cli_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec)
-{
-    /* an ideal contact (M = 0): its model re-derived from the problem too */
-    return dvc_lcs_cert_is_lcs(c) ? dvc_lcs_cert_verify(c, rec) : dvc_hybrid_cert_verify(c, rec);
-}
-
 int dvc_cli_hybrid_verify(const dvc_cli_args *a)
 {
     const char *in = a->pos[0];
@@ -105,7 +99,7 @@ int dvc_cli_hybrid_verify(const dvc_cli_args *a)
     double t0 = dvc_cli_now();
     dvc_hybrid_cert_init(c);
     st = dvc_hybrid_cert_read(c, in);
-    if (st == DVC_OK) st = dvc_cli_hybrid_cert_verify(c, NULL);
+    if (st == DVC_OK) st = dvc_cert_verify_hybrid(c, NULL);
     if (st == DVC_OK && dvc_lcs_cert_is_lcs(c))
         printf("accepted: %s: ideal contact (M = 0) as a sliding motion, %ld steps, %ld events, "
                "the model re-derived from the problem, Q B re-proven a P-matrix, every stated enclosure "
@@ -136,19 +130,16 @@ static int load(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec, int *have_rec, con
         fprintf(rep, "certificate: %s NOT re-verified (--no-verify)\n", path);
         return -1;
     }
-    st = dvc_cli_hybrid_cert_verify(c, rec);
+    st = dvc_cert_verify_hybrid(c, rec);
     if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, path, st, nothing);
     *have_rec = 1;
     fprintf(rep, "certificate: %s verified\n", path);
     return -1;
 }
 
-/* load(), then the output opened (export, plot: nothing is written before
- * the certificate is accepted). Returns -1 when both worked, else the exit
- * code (message printed). */
-static int load_for_output(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec, int *have_rec,
-                           dvc_outfile *of, const char *cmd, const char *in, const char *out,
-                           int verify, FILE *rep, const char *nothing)
+int dvc_cli_hybrid_load_for_output(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec, int *have_rec,
+                                   dvc_outfile *of, const char *cmd, const char *in, const char *out,
+                                   int verify, FILE *rep, const char *nothing)
 {
     dvc_status st;
     int rc = load(c, rec, have_rec, cmd, in, verify, rep, nothing);
@@ -278,123 +269,6 @@ out:
     return rc;
 }
 
-static int put_end(FILE *f, mpfr_srcptr x, int digits, mpfr_rnd_t r)
-{
-    char *s = dvc_mpfr_str(x, digits, r);
-    int fail = s == NULL || fprintf(f, ",%s", s) < 0;
-    free(s);
-    return fail;
-}
-
-static int put_vec(FILE *f, const dvc_ivec_t x, int digits)
-{
-    int fail = 0;
-    for (long j = 0; j < x->n; j++) {
-        fail |= put_end(f, &x->e[j]->left, digits, MPFR_RNDD);
-        fail |= put_end(f, &x->e[j]->right, digits, MPFR_RNDU);
-    }
-    return fail;
-}
-
-static int put_edges(FILE *f, mpfr_t *lo, mpfr_t *hi, long n, int digits)
-{
-    int fail = 0;
-    for (long j = 0; j < n; j++) {
-        fail |= put_end(f, lo[j], digits, MPFR_RNDD);
-        fail |= put_end(f, hi[j], digits, MPFR_RNDU);
-    }
-    return fail;
-}
-
-int dvc_cli_hybrid_export(const dvc_cli_args *a)
-{
-    static const char *const no[] = {"w", NULL};
-    const char *in = a->pos[0], *out = a->out;
-    int digits = a->digits_given ? a->digits : 17, verify = !dvc_cli_flag(a, "no-verify");
-    int grid_only = dvc_cli_flag(a, "grid-only"), have_rec, rc, fail = 0;
-    dvc_hybrid_cert_t c;
-    dvc_hybrid_result_t rec;
-    dvc_tube_t tb;
-    dvc_outfile of;
-    dvc_status st;
-    if (refuse(a, "export", no)) return DVC_EXIT_INPUT;
-    memset(&of, 0, sizeof of);
-    dvc_tube_init(tb);
-    dvc_hybrid_cert_init(c);
-    dvc_hybrid_result_init(rec);
-    rc = load_for_output(c, rec, &have_rec, &of, "export", in, out, verify, a->report, "written");
-    if (rc >= 0) goto out;
-    /* the stated enclosures (every one contains the recomputed one), through
-     * the tube: grid enclosures, step boxes, events */
-    st = dvc_hybrid_tube(tb, c->model, c->res, NULL);
-    if (st != DVC_OK) {
-        rc = dvc_cli_fail("export", st);
-        goto out;
-    }
-    {
-        const dvc_hybrid_result_struct *r = c->res;
-        const dvc_hybrid_model_struct *m = c->model;
-        long n = tb->n;
-        mpfr_t *lo = dvc_mpfr_array_new(n, tb->prec), *hi = dvc_mpfr_array_new(n, tb->prec);
-        mpfi_t ta, tb1;
-        FILE *f = of.f;
-        mpfi_init2(ta, mpfi_get_prec(tb->T));
-        mpfi_init2(tb1, mpfi_get_prec(tb->T));
-        fail |= !lo || !hi;
-        if (!verify) fail |= fputs("# certificate NOT re-verified (--no-verify)\n", f) < 0;
-        fail |= fputs("kind,t_lo,t_hi", f) < 0;
-        for (long j = 0; j < m->n; j++)
-            fail |= fprintf(f, ",%s_lo,%s_hi", m->names[j], m->names[j]) < 0;
-        fail |= fputs(",mode\n", f) < 0;
-        for (long i = 0; !fail && i <= tb->N; i++) {
-            dvc_tube_time(tb1, tb, i);
-            if (i > 0 && !grid_only) {
-                dvc_tube_time(ta, tb, i - 1);
-                dvc_tube_step_hull(lo, hi, tb, i, 0);
-                fail |= fputs("step", f) < 0;
-                fail |= put_end(f, &ta->left, digits, MPFR_RNDD);
-                fail |= put_end(f, &tb1->right, digits, MPFR_RNDU);
-                fail |= put_edges(f, lo, hi, n, digits);
-                fail |= fprintf(f, ",%s\n", m->modes[r->mode[i - 1]].name) < 0;
-            }
-            dvc_tube_grid(lo, hi, tb, i, 0);
-            fail |= fputs("grid", f) < 0;
-            fail |= put_end(f, &tb1->left, digits, MPFR_RNDD);
-            fail |= put_end(f, &tb1->right, digits, MPFR_RNDU);
-            fail |= put_edges(f, lo, hi, n, digits);
-            fail |= fprintf(f, ",%s\n", m->modes[r->mode[i < r->nsteps ? i : i - 1]].name) < 0;
-        }
-        for (long k = 0; !fail && k < tb->nev; k++) {
-            const dvc_tube_event *e = &tb->ev[k];
-            const char *lab = strstr(e->label, ": ");
-            fail |= fputs("event", f) < 0;
-            fail |= put_end(f, &e->t->left, digits, MPFR_RNDD);
-            fail |= put_end(f, &e->t->right, digits, MPFR_RNDU);
-            fail |= put_vec(f, e->x, digits);
-            fail |= fprintf(f, ",%s\n", lab ? lab + 2 : e->label) < 0;
-        }
-        mpfi_clear(ta);
-        mpfi_clear(tb1);
-        dvc_mpfr_array_free(lo, lo ? n : 0);
-        dvc_mpfr_array_free(hi, hi ? n : 0);
-    }
-    st = fail ? dvc_error(DVC_ERR_IO, "%s: cannot write the output", out) : dvc_outfile_commit(&of);
-    if (st != DVC_OK) {
-        rc = dvc_cli_fail("export", st);
-        goto out;
-    }
-    fprintf(a->report, "wrote %s (%ld grid points, %ld steps, %ld events; certificate %s)\n", out,
-            c->res->nsteps + 1, grid_only ? 0 : c->res->nsteps, c->res->nevents,
-            verify ? "verified" : "NOT re-verified (--no-verify)");
-    rc = DVC_EXIT_OK;
-out:
-    dvc_outfile_clear(&of);
-    dvc_tube_clear(tb);
-    dvc_hybrid_result_clear(rec);
-    dvc_hybrid_cert_clear(c);
-    return rc;
-}
-
 static void gp_quoted(FILE *p, const char *s)
 {
     for (; *s; s++) fprintf(p, *s == '\'' ? "''" : *s == '\n' ? " " : "%c", *s);
@@ -428,7 +302,7 @@ int dvc_cli_hybrid_plot(const dvc_cli_args *a)
     dvc_tube_init(tb);
     dvc_hybrid_cert_init(c);
     dvc_hybrid_result_init(rec);
-    rc = load_for_output(c, rec, &have_rec, &of, "plot", in, out, verify, a->report, "plotted");
+    rc = dvc_cli_hybrid_load_for_output(c, rec, &have_rec, &of, "plot", in, out, verify, a->report, "plotted");
     if (rc >= 0) goto out;
     /* the stated grid enclosures and events, through the tube */
     if ((st = dvc_hybrid_tube(tb, c->model, c->res, NULL)) != DVC_OK) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* The hybrid-model paths of enclose, verify, check, export and plot: each
+/* The hybrid-model paths of enclose, verify, check and plot: each
  * command calls its path when its input is a hybrid model or certificate
  * (dvc_hybrid_file_kind). Arguments and exit codes as the command's. */
 #ifndef DVC_CLI_HYBRID_H
@@ -13,12 +13,18 @@ int dvc_cli_hybrid_verify(const dvc_cli_args *a);
  * a vector's. */
 double dvc_cli_width(const mpfi_t x);
 double dvc_cli_vec_width(const dvc_ivec_t x);
-/* Re-verify a hybrid certificate read in c (an ideal-contact one with its
- * model re-derived from the embedded problem); rec (may be NULL) receives
- * the recomputed result. */
-dvc_status dvc_cli_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec);
 int dvc_cli_hybrid_check(const dvc_cli_args *a);
-int dvc_cli_hybrid_export(const dvc_cli_args *a);
+/* A hybrid certificate read and, unless verify is 0, verified (rec then
+ * holds the recomputed result, *have_rec = 1), then the output out opened:
+ * nothing is written before the certificate is accepted. Returns -1 when
+ * both worked, else the exit code (message printed; nothing names what is
+ * not produced). */
+int dvc_cli_hybrid_load_for_output(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec, int *have_rec,
+                                   dvc_outfile *of, const char *cmd, const char *in, const char *out,
+                                   int verify, FILE *rep, const char *nothing);
+/* 1 (message printed) when an option of names is given: the DLVI path's
+ * options that mean nothing for a hybrid model. */
+int dvc_cli_hybrid_refuse(const dvc_cli_args *a, const char *cmd, const char *const *names);
 int dvc_cli_hybrid_plot(const dvc_cli_args *a);
 
 #endif

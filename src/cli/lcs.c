@@ -2,7 +2,7 @@
 /* dvicert on ideal contacts (a DLVI problem file with M = 0,
  * docs/ideal_contacts.md): enclose through the hybrid engine's sliding
  * motions. verify, check, export and plot use the hybrid paths, whose
- * re-verification re-derives the model (dvc_cli_hybrid_cert_verify). */
+ * re-verification re-derives the model (dvc_cert_verify_hybrid). */
 #include <stdio.h>
 #include <string.h>
 

@@ -21,9 +21,10 @@
 
 /* window != 0: only two grid rows and one step slot (streaming, see
  * dvc_dlvi_opts.sink); the index macros below map i to its slot. */
-/* M proven a P-matrix (LVI solver set up) and beta_M bounded, into r. */
+/* M proven a P-matrix (LVI solver set up at precision prec) and beta_M
+ * bounded, into r. */
 dvc_status dvc_dlvi_prove_beta_(dvc_dlvi_result_t r, dvc_lvi_solver_t solver, int *solver_ok,
-                                const dvc_dlvi_problem_t p, const dvc_beta_opts *bo);
+                                const dvc_dlvi_problem_t p, const dvc_beta_opts *bo, mpfr_prec_t prec);
 dvc_status dvc_dlvi_result_alloc_(dvc_dlvi_result_t r, long n, long m, long N, mpfr_prec_t prec,
                                   int window);
 #define DVC_RROW(r, i) ((r)->window ? ((i) & 1) : (i))

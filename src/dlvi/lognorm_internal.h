@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Private to the lognorm route (src/dlvi/lognorm_norm.c: Jacobians and
- * norm; src/dlvi/lognorm.c: the time stepping). */
+/* Private to the lognorm route: the piece Jacobians (lognorm_jac.c), the
+ * norm (lognorm_norm.c) and the binary64 kernels (lognorm_fast.c); the
+ * time stepping's own header is lognorm_ws.h (docs/lognorm.md lists the
+ * files). */
 #ifndef DVC_DLVI_LOGNORM_INTERNAL_H
 #define DVC_DLVI_LOGNORM_INTERNAL_H
 

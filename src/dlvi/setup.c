@@ -374,7 +374,7 @@ int dvc_dlvi_make_consts_(ws_t *w, consts_t *c, const mpfr_t beta)
  * LVI solver is set up; *solver_ok tells that solver needs a clear) and a
  * finite upper bound of beta_M, recorded in r. m = 0: nothing to prove. */
 dvc_status dvc_dlvi_prove_beta_(dvc_dlvi_result_t r, dvc_lvi_solver_t solver, int *solver_ok,
-                                const dvc_dlvi_problem_t p, const dvc_beta_opts *bo)
+                                const dvc_dlvi_problem_t p, const dvc_beta_opts *bo, mpfr_prec_t prec)
 {
     dvc_beta_bound_t beta;
     dvc_status st;
@@ -385,7 +385,7 @@ dvc_status dvc_dlvi_prove_beta_(dvc_dlvi_result_t r, dvc_lvi_solver_t solver, in
         r->beta_method = "m = 0";
         return DVC_OK;
     }
-    st = dvc_lvi_solver_init(solver, p->M, p->l, p->u);
+    st = dvc_lvi_solver_init2(solver, p->M, p->l, p->u, prec);
     *solver_ok = 1;
     if (st != DVC_OK) return dvc_error_context(st, "M: ");
     r->p_reason = solver->p_reason;
@@ -419,8 +419,8 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     w->prec = prec;
     w->sharpen = o->sharpen && m > 0;
     w->lip_block = o->lip_block > 0 ? o->lip_block : 16;
-    dvc_lvi_result_init(w->lres, m);
-    dvc_lvi_result_init(w->lbox, m);
+    dvc_lvi_result_init2(w->lres, m, prec);
+    dvc_lvi_result_init2(w->lbox, m, prec);
     dvc_dlvi_iinits_(prec, w->h, w->theta, w->omt, w->ti, w->tn, w->tstep, w->tblk, w->s, w->u, (mpfi_ptr)0);
     mpfr_inits2(prec, w->nA, w->nB, w->nQ, w->hhi, w->eps_i, w->eps, w->v0n, w->v0, w->Lx, w->Lf,
                 w->Lg, w->dn, w->dx, w->cc, w->r1, w->r2, w->Lf_blk, w->Lg_blk, w->pmax_x, w->pmax_y, (mpfr_ptr)0);
@@ -484,7 +484,7 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     mpfi_ui_sub(w->omt, 1, w->theta);
 
     /* P-matrix proof and beta_M bound */
-    if ((st = dvc_dlvi_prove_beta_(r, w->solver, &w->solver_ok, p, &o->beta)) != DVC_OK) return st;
+    if ((st = dvc_dlvi_prove_beta_(r, w->solver, &w->solver_ok, p, &o->beta, w->prec)) != DVC_OK) return st;
     dvc_imat_norm_inf(w->nA, p->A);
     dvc_imat_norm_inf(w->nB, p->B);
     dvc_imat_norm_inf(w->nQ, p->Q);

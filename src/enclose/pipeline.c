@@ -11,7 +11,7 @@
 #include "dvicert/certio.h"
 #include "dvicert_version.h"
 #include "enclose/internal.h"
-#include "io/cert_json.h" /* the certificate internals of src/cert.c */
+#include "cert_internal.h"
 
 void dvc_enclose_opts_init(dvc_enclose_opts *o)
 {

@@ -3,7 +3,7 @@
  * local_beta: Remark 4.3): the engine streams every certified grid point
  * to the sink as it goes. */
 #include "enclose/internal.h"
-#include "io/cert_json.h"
+#include "cert_internal.h"
 
 static dvc_status method(dvc_cert_claims *cl, const dvc_dlvi_problem_struct *p,
                          const dvc_dlvi_result_struct *r, const void *state)

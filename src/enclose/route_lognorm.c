@@ -8,7 +8,7 @@
 
 #include "dvicert/lognorm.h"
 #include "enclose/internal.h"
-#include "io/cert_json.h"
+#include "cert_internal.h"
 
 typedef struct {
     dvc_lognorm_info_t info;

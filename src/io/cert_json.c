@@ -44,6 +44,28 @@ dvc_status dvc_cert_problem(dvc_dlvi_problem_t p, const dvc_cert_t c)
     return dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
 }
 
+/* The embedded problem for a verification: its digest first (an edited
+ * problem is rejected, not parsed), then p built at c's precision; a
+ * problem that does not build is unusable, not rejected. */
+static dvc_status verify_problem(dvc_dlvi_problem_t p, const dvc_cert_t c)
+{
+    dvc_status st = dvc_cert_problem_digest_(c);
+    if (st != DVC_OK) return st;
+    st = dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
+    return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
+}
+
+dvc_status dvc_cert_verify(const dvc_cert_t c)
+{
+    dvc_dlvi_problem_t p;
+    dvc_status st;
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    st = verify_problem(p, c);
+    if (st == DVC_OK) st = dvc_cert_verify_problem(c, p);
+    dvc_dlvi_problem_clear(p);
+    return st;
+}
+
 
 /* The decimal a tube enclosure e stands for: the CERT_DIGITS-digit decimal
  * nearest to its midpoint when that decimal has exactly this enclosure (a
@@ -1411,8 +1433,12 @@ static dvc_status rd_verify(rd_t *rd)
     dvc_lognorm_info_t info;
     int route = 0;
     dvc_status st;
-    mpfr_prec_t saved = dvc_prec_get();
-    if ((st = dvc_cert_verify_open_(c, p, r, &o, &rd->scale, saved)) != DVC_OK) return st;
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    if ((st = verify_problem(p, c)) != DVC_OK ||
+        (st = dvc_cert_verify_open_(c, p, r, &o, &rd->scale)) != DVC_OK) {
+        dvc_dlvi_problem_clear(p);
+        return st;
+    }
     /* 2. every bound recomputed from the stored predictor, step by step (the
      * lognorm route: the norm searched and proven again) */
     o.progress = 1; /* on a terminal only: a long file takes minutes */
@@ -1431,9 +1457,13 @@ static dvc_status rd_verify(rd_t *rd)
         st = dvc_error_context(DVC_NOT_CERTIFIED, "the stored predictor cannot be certified: ");
     if (st == DVC_OK) st = rd_tail(rd);
     dvc_cert_route_opts_clear_(&lo);
-    if (route == 1) return dvc_cert_verify_close_lognorm_(c, p, r, info, lo.pieces, st, saved);
-    dvc_lognorm_info_clear(info);
-    return dvc_cert_verify_close_(c, p, r, st, saved);
+    if (route == 1) st = dvc_cert_verify_close_lognorm_(c, p, r, info, lo.pieces, st);
+    else {
+        dvc_lognorm_info_clear(info);
+        st = dvc_cert_verify_close_(c, p, r, st);
+    }
+    dvc_dlvi_problem_clear(p);
+    return st;
 }
 
 /* The whole file in memory (a layout other than dvicert's). */

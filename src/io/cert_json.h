@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Private: the JSON side of certificates used by the in-memory core. */
+/* Private to src/io/: the certificate core's private header (moved to
+ * src/cert_internal.h) and the one JSON step the certificate files add. */
 #ifndef DVC_IO_CERT_JSON_H
 #define DVC_IO_CERT_JSON_H
 
-#include "dvicert/cert.h"
-#include "dvicert/lognorm.h"
+#include "cert_internal.h"
 
 /* Build p from the problem's JSON text (as embedded in a certificate) at
  * precision prec; name prefixes the messages. Clear p with
@@ -12,114 +12,4 @@
 dvc_status dvc_io_problem_from_text(dvc_dlvi_problem_t p, const char *text, const char *name,
                                     mpfr_prec_t prec);
 
-/* Append a claim to cl (key and text copied): src/cert.c, shared with the
- * reader. */
-dvc_status dvc_cert_claims_add_(dvc_cert_claims *cl, const char *key, dvc_claim_type ty,
-                                const char *text, long long ival);
-
-/* A decimal claim of x widened and rounded outward (up: an upper bound),
- * as every stated bound (src/cert.c). */
-dvc_status dvc_cert_claim_bound_(dvc_cert_claims *cl, const char *key, const mpfr_t x, int up);
-
-/* The claims of the lognorm route (src/cert_lognorm.c): the method (route,
- * predictor "theta", "heun" or "external", pieces, grid, the norm and the mode norms as exact doubles)
- * and the summary (mu of
- * every pattern, norm constants, counts, the bounds). */
-dvc_status dvc_cert_lognorm_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
-                                           const dvc_dlvi_result_t r, const dvc_lognorm_info_struct *info,
-                                           long pieces, const char *predictor);
-/* The norms a lognorm certificate's method states (lognorm_norm,
- * lognorm_modes; n the dimension) as *out (one block, freed by the caller
- * with free) of *nout entries, the run's norm first. DVC_NOT_CERTIFIED when
- * they are absent (an older certificate) or malformed. */
-dvc_status dvc_cert_lognorm_stated_(const dvc_cert_claims *method, long n, dvc_lognorm_stated **out,
-                                    long *nout);
-dvc_status dvc_cert_lognorm_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
-                                            const dvc_lognorm_info_struct *info, mpfr_srcptr eps_T);
-/* The route a certificate states (method entry 'route'): 1 lognorm, 0
- * Algorithm 4.2 (absent), -1 unknown. */
-int dvc_cert_route_(const dvc_cert_t c);
-
-/* A grid with a shorter last step (r->hgrid > 0): the step h exactly
- * ("h_step", hexadecimal binary64, compared verbatim) and bounds of the last
- * step's length T - (N-1) h ("h_last_lo", "h_last_hi"); nothing on a
- * uniform grid (src/cert.c). */
-dvc_status dvc_cert_grid_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r);
-
-/* Claims shared by the in-memory and the streaming paths (src/cert.c). */
-void dvc_cert_claims_clear_(dvc_cert_claims *cl);
-dvc_status dvc_cert_method_claims_(dvc_cert_claims *cl, const dvc_dlvi_problem_t p,
-                                   const dvc_dlvi_result_t r);
-/* The summary's first claims, the same on both routes: the theorem text,
- * the P-matrix proof and the bounds of beta_M with their method. */
-dvc_status dvc_cert_summary_head_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
-                                  const char *theorem);
-/* eps_T: the bound at t_N (the result may be a streamed window). */
-dvc_status dvc_cert_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r,
-                                    mpfr_srcptr eps_T);
-/* First stated claim not implied by the recomputed ones, or NULL. */
-const char *dvc_cert_claims_hold_(const dvc_cert_claims *stored, const dvc_cert_claims *rec);
-/* The verification's first and last steps, shared by dvc_cert_verify and
- * the streaming reader (src/cert.c): open_ initialises p and r, checks the
- * problem digest, builds p at c's precision (left set) and sets o to the
- * defaults with c's sharpening and precision; on failure it clears p and r
- * and restores the precision saved. close_ checks the method and summary
- * claims against r and the digest, clears r and p and restores saved. */
-dvc_status dvc_cert_verify_open_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
-                                 dvc_dlvi_opts *o, long **scale, mpfr_prec_t saved);
-/* Scaling of the state (method entry 'x_scale_log2', docs/formats.md).
- * verify_open_ above rejects a stated scale other than the embedded
- * problem's automatic one, builds p in the scaled variables and hands the
- * exponents to *scale (malloc'd; NULL for the identity). */
-/* The stated exponents into e (n; all 0 when absent, *present = 0);
- * DVC_ERR_INPUT naming file when malformed. */
-dvc_status dvc_cert_scale_get_(const dvc_cert_claims *method, long n, long *e, int *present,
-                               const char *file);
-/* Append the claim 'x_scale_log2' unless e is the identity (or NULL). */
-dvc_status dvc_cert_scale_claim_(dvc_cert_claims *cl, const long *e, long n);
-/* The summary's 'norm' text for a scaled run (unchanged for the identity). */
-dvc_status dvc_cert_scale_norm_(dvc_cert_claims *cl, const long *e, long n);
-/* tb->x_scale = 2^e (NULL for the identity). */
-dvc_status dvc_cert_scale_tube_(dvc_tube_t tb, const long *e);
-/* dvc_cert_from_result for a result r of the problem scaled by 2^e
- * (dvc_dlvi_problem_scale; e NULL: none): the tube holds x = S z. */
-dvc_status dvc_cert_from_result_scaled_(dvc_cert_t c, const dvc_dlvi_problem_t p,
-                                        const char *problem_json, const dvc_dlvi_result_t r,
-                                        const long *e);
-dvc_status dvc_cert_verify_close_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
-                                  dvc_status st, mpfr_prec_t saved);
-/* The same for the lognorm route: its claims from r and info (run with
- * pieces pieces per step); also clears info. */
-dvc_status dvc_cert_verify_close_lognorm_(const dvc_cert_t c, dvc_dlvi_problem_t p, dvc_dlvi_result_t r,
-                                          dvc_lognorm_info_t info, long pieces, dvc_status st,
-                                          mpfr_prec_t saved);
-/* The options of the route a certificate states (method 'route', 'pieces'):
- * 1 lognorm (lo filled, lo->dlvi = *o, lo->stated the certificate's norms),
- * 0 Algorithm 4.2, or
- * DVC_NOT_CERTIFIED for an unknown route (*route_out = -1). */
-dvc_status dvc_cert_route_opts_(const dvc_cert_t c, const dvc_dlvi_opts *o, dvc_lognorm_opts *lo, int *route_out);
-/* Frees the stated norms dvc_cert_route_opts_ put into lo. */
-void dvc_cert_route_opts_clear_(dvc_lognorm_opts *lo);
-/* Grid point i of a full result, as the engine's sink would see it. */
-void dvc_cert_point_of_result_(dvc_dlvi_point *pt, const dvc_dlvi_result_t r, long i);
-/* The stated numbers of a certified point into row `row` of tb (n, m set):
- * widened, rounded to 12 digits; DVC_NOT_CERTIFIED when one is not finite. */
-dvc_status dvc_cert_state_point_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt);
-/* The same, with the stated decimals as text (what a writer prints) into
- * txt[0..2 + 2m]: eps_x, eps_y, ry ("0" at i = 0), then yhat lo, hi of each
- * component. An entry left empty was longer than DVC_CERT_DEC_LEN - 1. */
-#define DVC_CERT_DEC_LEN 64
-dvc_status dvc_cert_state_point_txt_(dvc_tube_t tb, long row, const dvc_dlvi_point *pt,
-                                     char (*txt)[DVC_CERT_DEC_LEN]);
-/* Grid point i, held in row `row` of c->tube, into c->width (i = 0 starts
- * it; points must come in order). */
-dvc_status dvc_cert_width_point_(dvc_cert_struct *c, long i, long row);
-/* The summary claims radius_* from w (none when w is empty). */
-dvc_status dvc_cert_width_claims_(dvc_cert_claims *cl, const dvc_width_t w);
-/* Verify a recomputed point against the stated row `row` of tb: each
- * stated bound >= the recomputed one, yhat containing the recomputed
- * enclosure, the label (when given) the grid's. DVC_NOT_CERTIFIED naming
- * the step and the field. */
-dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_point *pt,
-                                 const char *label);
 #endif

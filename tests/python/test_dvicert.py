@@ -135,6 +135,28 @@ try:
     ok(np.allclose(ex[:, 0], tb.x_lo[:, 0], rtol=1e-14, atol=1e-300) and
        np.allclose(ex[:, 3], tb.x_hi[:, 1], rtol=1e-14, atol=1e-300), "python tube differs from export")
 
+    # ---- a hybrid certificate through the same read path (one Certificate
+    # for every kind): its tube against the command's export
+    hyb = os.path.join(src, "certs", "bridge-switched", "bridge-switched.cert.json")
+    h = dvicert.read(hyb, verify=True)
+    ok(h.kind == "hybrid" and h.route == "hybrid" and h.m == 0 and h.N >= 1 and not h.method,
+       "hybrid certificate: kind %s, m %d, N %d" % (h.kind, h.m, h.N))
+    ok(c.kind == "dlvi", "DLVI certificate kind %s" % c.kind)
+    p = run("export", hyb, "--grid-only", "-o", "htube.csv")
+    ok(p.returncode == 0, "dvicert export (hybrid): %s" % p.stderr)
+    hx = np.array([[float(v) for v in l.split(",")[3:3 + 2 * h.n]]
+                   for l in open("htube.csv").read().splitlines()[1:] if l.startswith("grid,")])
+    htb = h.tube(hulls=True)
+    ok(hx.shape == (h.N + 1, 2 * h.n), "hybrid export shape %s" % (hx.shape,))
+    ok(np.all(hx[:, 0::2] <= htb.x_lo) and np.all(hx[:, 1::2] >= htb.x_hi),
+       "hybrid python tube not inside the exported one")
+    ok(h.verdict in ("informative", "wide", "uninformative"), "hybrid verdict %r" % h.verdict)
+    r = h.check(htb.t, (htb.x_lo + htb.x_hi) / 2)
+    ok(r.worst_x > -1e-300, "hybrid: midpoints of the grid enclosures inside (worst %r)" % r.worst_x)
+    h.write("hybrid-rewritten.cert.json")
+    p = run("verify", "hybrid-rewritten.cert.json")
+    ok(p.returncode == 0, "dvicert verify of a hybrid Certificate.write: %s%s" % (p.stdout, p.stderr))
+
     # ---- a tampered certificate is rejected
     text = open(cli_cert).read().replace('"eps_x_at_T":"4.', '"eps_x_at_T":"1.', 1)
     if text == open(cli_cert).read():

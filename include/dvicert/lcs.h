@@ -20,11 +20,37 @@
 #ifndef DVICERT_LCS_H
 #define DVICERT_LCS_H
 
+#include "dvicert/dlvi.h"
 #include "dvicert/hybrid_cert.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- the route on a problem in memory (src/hybrid/lcs.c) ---- */
+
+/* Most contacts of the route. */
+#define DVC_LCS_MAX 8
+
+/* The class: m <= DVC_LCS_MAX, l = 0 and u = +inf (M = 0 is the caller's
+ * test). DVC_ERR_INPUT naming file, the field and the reason otherwise. */
+dvc_status dvc_lcs_check_class(const dvc_dlvi_problem_t p, const char *file);
+/* The proof of relative degree one: Q B a P-matrix (m = 1: Q B > 0) over
+ * the enclosures of Q and B; then the initial regions from w0 = Q x0 +
+ * g(0): sides0[j] (m entries) 1 where w0_j > 0 is proven, 2 where w0_j = 0
+ * exactly (at most one contact); a problem on a given grid is refused
+ * (the route chooses its steps). DVC_ERR_INPUT for a problem outside the
+ * class (a zero diagonal entry of Q B is relative degree two, impacts),
+ * DVC_NOT_CERTIFIED when Q B cannot be proven a P-matrix. */
+dvc_status dvc_lcs_prove(int *sides0, const dvc_dlvi_problem_t p, const char *file);
+/* The name of the term of contact j of m: "contact" (m = 1), else
+ * "contact1" .. "contactm"; and the name of the mode with the regions
+ * sides0 ("contact1>0&contact2=0"). Both return buf. */
+const char *dvc_lcs_term_name(char *buf, size_t len, long m, long j);
+const char *dvc_lcs_mode_name(char *buf, size_t len, long m, const int *sides0);
+/* The engine's largest step for p: its h, else T/N rounded down to a
+ * double. */
+double dvc_lcs_step(const dvc_dlvi_problem_t p);
 
 /* 1 when the file at path is a DLVI problem file (an object with "M" and
  * no "format", "modes" or "decomposed") whose M is exactly zero; 0

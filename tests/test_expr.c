@@ -766,6 +766,30 @@ static void test_build(const dvc_expr_consts_t k)
     dvc_expr_parse_vars(p, "y", NULL, 2, v);
     CHECK(dvc_expr_div(c, p, b) == DVC_OK && !strcmp(c->text, "y/_g") && dvc_expr_uses_x(c),
           "y/_g: %s", c->text);
+    /* an affine field built from its data: 2*x + y*(-0.5) + sin(t) */
+    {
+        dvc_expr_t u, w;
+        dvc_expr_init2(u, 53);
+        dvc_expr_init2(w, 53);
+        dvc_expr_set_literal(c, "2", NULL, 2, v);
+        dvc_expr_set_variable(u, 1, 2, v);
+        dvc_expr_mul(c, c, u);
+        dvc_expr_set_variable(u, 2, 2, v);
+        dvc_expr_set_literal(w, "0.5", NULL, 2, v);
+        dvc_expr_neg(w, w); /* folded: one literal, as the parser folds "-0.5" */
+        CHECK(w->nins == 1 && w->ncst == 2, "-0.5: %ld instructions", w->nins);
+        dvc_expr_paren(w, w);
+        dvc_expr_mul(u, u, w);
+        dvc_expr_add(c, c, u);
+        dvc_expr_set_variable(u, 0, 2, v);
+        dvc_expr_paren(u, u);
+        dvc_expr_add(c, c, u);
+        CHECK(!strcmp(c->text, "2*x+y*(-0.5)+(t)") && dvc_expr_uses_t(c), "text %s", c->text);
+        REQUIRE(dvc_expr_parse_vars(p, c->text, NULL, 2, v) == DVC_OK, "%s", dvc_error_message());
+        CHECK(same_value(c, p, 0.3, -2, 0.7), "built %s", c->text);
+        dvc_expr_clear(u);
+        dvc_expr_clear(w);
+    }
     /* a constant division by zero fails when built, as when parsed */
     dvc_expr_set_literal(b, "0", NULL, 2, v);
     dvc_expr_set_literal(c, "1", NULL, 2, v);

@@ -93,6 +93,10 @@ dvc_status dvc_expr_set_const(dvc_expr_t e, const mpfi_t c);
  * "gamma"), over the variables varnames (nvars may be 0). */
 dvc_status dvc_expr_set_literal(dvc_expr_t e, const char *text, const mpfi_t c, long nvars,
                                 const char *const *varnames);
+/* The variable t (index 0) or varnames[index - 1] (1 <= index <= nvars),
+ * over the variables varnames. */
+dvc_status dvc_expr_set_variable(dvc_expr_t e, long index, long nvars,
+                                 const char *const *varnames);
 /* "a+b", "a-b", "a*b", "a/b", "-a", "(a)", a copy of a. */
 dvc_status dvc_expr_add(dvc_expr_t e, const dvc_expr_t a, const dvc_expr_t b);
 dvc_status dvc_expr_sub(dvc_expr_t e, const dvc_expr_t a, const dvc_expr_t b);

@@ -125,6 +125,10 @@ dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const c
  * by the caller); on failure they are left as they were. */
 dvc_status dvc_hybrid_add_mode_exprs(dvc_hybrid_model_t m, const char *name, dvc_expr_t *f,
                                      long *index);
+/* A linear mode x' = A x + b(t) with b built in memory: n expressions of t
+ * alone (no state variables; NULL: b = 0), taken over as above. */
+dvc_status dvc_hybrid_add_mode_linear_exprs(dvc_hybrid_model_t m, const char *name,
+                                            const dvc_imat_t A, dvc_expr_t *b, long *index);
 dvc_status dvc_hybrid_add_switch_expr(dvc_hybrid_model_t m, const char *name, dvc_expr_t g,
                                       long *index);
 /* Add a transition (indices as returned above); reset: n expressions or

@@ -272,3 +272,23 @@ dvc_status dvc_expr_set_literal(dvc_expr_t e, const char *text, const mpfi_t c, 
     }
     return done(e, r, st);
 }
+
+dvc_status dvc_expr_set_variable(dvc_expr_t e, long index, long nvars, const char *const *varnames)
+{
+    if (nvars < 0) nvars = 0;
+    if (index < 0 || index > nvars)
+        return dvc_error(DVC_ERR_INPUT, "variable %ld of %ld (0: t)", index, nvars);
+    dvc_expr_t r;
+    dvc_expr_init2(r, e->prec);
+    dvc_status st = start(r, index == 0 ? "t" : varnames[index - 1], nvars,
+                          (char *const *)varnames);
+    if (st == DVC_OK) st = reserve(r, 1, 0);
+    if (st == DVC_OK) {
+        /* what the parser emits for t or a state name */
+        r->ins[r->nins++] = (ins_t){OP_VAR, 0, index};
+        r->depth = 1;
+        if (index == 0) r->uses_t = 1;
+        else r->uses_x = 1;
+    }
+    return done(e, r, st);
+}

@@ -620,20 +620,22 @@ static dvc_status gradient(const dvc_hybrid_model_struct *m, const dvc_hybrid_te
                            dvc_ivec_t g)
 {
     long n = m->n;
-    dvc_expr_struct *he = (dvc_expr_struct *)tk->h; /* evaluation writes its scratch only */
-    if (!affine_program(he))
+    if (!affine_program(tk->h))
         return dvc_error(DVC_ERR_INPUT, "term '%s': field 'h': the indicator '%s' must be affine "
                          "in the state and free of t (sums of constant multiples of state "
-                         "variables)", tk->name, he->text);
+                         "variables)", tk->name, tk->h->text);
     dvc_ivec_t X, gt;
+    dvc_expr_t he; /* a copy: an evaluation writes the expression's scratch */
     mpfi_t T;
     dvc_ivec_init2(X, n, m->prec);
     dvc_ivec_init2(gt, n + 1, m->prec);
+    dvc_expr_init2(he, m->prec);
     mpfi_init2(T, m->prec);
     /* affine: the gradient is a constant vector, enclosed anywhere */
     mpfi_set_ui(T, 0);
     dvc_ivec_zero(X);
-    dvc_status st = dvc_expr_grad(NULL, gt, he, T, X);
+    dvc_status st = dvc_expr_copy(he, tk->h);
+    if (st == DVC_OK) st = dvc_expr_grad(NULL, gt, he, T, X);
     if (st != DVC_OK) st = dvc_error_context(st, "term '%s': field 'h': ", tk->name);
     int nz = 0;
     for (long i = 0; i < n && st == DVC_OK; i++) {
@@ -642,7 +644,8 @@ static dvc_status gradient(const dvc_hybrid_model_struct *m, const dvc_hybrid_te
     }
     if (st == DVC_OK && !nz)
         st = dvc_error(DVC_ERR_INPUT, "term '%s': field 'h': the indicator '%s' does not "
-                       "depend on the state", tk->name, he->text);
+                       "depend on the state", tk->name, tk->h->text);
+    dvc_expr_clear(he);
     dvc_ivec_clear(X);
     dvc_ivec_clear(gt);
     mpfi_clear(T);

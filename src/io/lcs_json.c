@@ -11,8 +11,7 @@
 #include <sys/stat.h>
 
 #include "dvicert_version.h"
-#include "dvicert/cert.h"
-#include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 #include "io/hybrid_json.h"
 #include "io/json.h"
 #include "io/problem_json.h"

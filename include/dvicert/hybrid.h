@@ -39,6 +39,15 @@ typedef struct {
     const char *const *fplus, *const *fminus;
 } dvc_hybrid_term;
 
+/* The same built in memory (include/dvicert/expr.h, "Building"): h and
+ * the n expressions of f+ and f-, over the model's state names at its
+ * precision. */
+typedef struct {
+    const char *name;
+    const dvc_expr_struct *h;
+    const dvc_expr_t *fplus, *fminus;
+} dvc_hybrid_term_expr;
+
 /* A term as compiled into the model (docs/sliding.md): its switching
  * functions h and, for each assignment o of the other terms' regions
  * (index: bit l set when the l-th other term is in h < 0; 2^(m-1) entries),
@@ -110,6 +119,18 @@ dvc_status dvc_hybrid_add_mode_field(dvc_hybrid_model_t m, const char *name,
 /* Add a switching function g(t, x) (an expression of t and the state). */
 dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const char *text,
                                  const dvc_expr_consts_t consts, long *index);
+/* The same with expressions built in memory (dvc_expr_set_literal,
+ * dvc_expr_add, ... over the model's state names at its precision): the
+ * model takes them over (f[i] and g are left empty, still to be cleared
+ * by the caller); on failure they are left as they were. */
+dvc_status dvc_hybrid_add_mode_exprs(dvc_hybrid_model_t m, const char *name, dvc_expr_t *f,
+                                     long *index);
+/* A linear mode x' = A x + b(t) with b built in memory: n expressions of t
+ * alone (no state variables; NULL: b = 0), taken over as above. */
+dvc_status dvc_hybrid_add_mode_linear_exprs(dvc_hybrid_model_t m, const char *name,
+                                            const dvc_imat_t A, dvc_expr_t *b, long *index);
+dvc_status dvc_hybrid_add_switch_expr(dvc_hybrid_model_t m, const char *name, dvc_expr_t g,
+                                      long *index);
 /* Add a transition (indices as returned above); reset: n expressions or
  * NULL (identity). */
 dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, int dir, long to,
@@ -129,6 +150,14 @@ dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, in
 dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0, long nterms,
                                      const dvc_hybrid_term *terms,
                                      const dvc_expr_consts_t consts);
+
+/* The same from expressions built in memory (f0: n of them; the terms
+ * above): the modes' fields, the switching functions and the weights are
+ * built from them (dvc_expr_add, ...), the same programs the texts would
+ * give; the inputs are copied. dvc_hybrid_add_decomposed parses its texts
+ * once and calls this. */
+dvc_status dvc_hybrid_add_decomposed_exprs(dvc_hybrid_model_t m, const dvc_expr_t *f0,
+                                           long nterms, const dvc_hybrid_term_expr *terms);
 
 /* Index of a mode / switching function by name, or -1. */
 long dvc_hybrid_find_mode(const dvc_hybrid_model_t m, const char *name);

@@ -16,7 +16,7 @@
 #include "lcs.h"
 #include "width_report.h"
 #include "dvicert/certio.h"
-#include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 #include "dvicert/problem.h"
 
 static const dvc_cli_opt opts[] = {

@@ -12,7 +12,7 @@
 #include "io/labels.h"
 #include "dvicert/certio.h"
 #include "dvicert/hybrid_cert.h"
-#include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 
 static const dvc_cli_opt opts[] = {
     {"verify", 0, NULL, NULL, "verify the certificate while reading it (as 'dvicert verify')"},

@@ -13,7 +13,7 @@
 #include "dvicert/certio.h"
 #include "dvicert/files.h"
 #include "dvicert/hybrid_cert.h"
-#include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 #include "commands.h"
 #include "io/hybrid_json.h"
 

@@ -20,9 +20,13 @@ typedef struct {
     char **name;
     char **text;   /* decimal source text, or NULL when given as an interval */
     mpfi_t *val;   /* enclosure (at the precision it was given or parsed at) */
+    mpfr_prec_t prec; /* precision of constants given as text or expressions */
 } dvc_expr_consts_struct;
 typedef dvc_expr_consts_struct dvc_expr_consts_t[1];
 
+/* An empty table whose text constants are enclosed at prec bits;
+ * dvc_expr_consts_init takes the thread's default precision. */
+void dvc_expr_consts_init2(dvc_expr_consts_t c, mpfr_prec_t prec);
 void dvc_expr_consts_init(dvc_expr_consts_t c);
 void dvc_expr_consts_clear(dvc_expr_consts_t c);
 /* Add name -> v (copied at v's precision). The name must be an identifier
@@ -34,7 +38,7 @@ dvc_status dvc_expr_consts_add(dvc_expr_consts_t c, const char *name, const mpfi
  * the tightest enclosure of one fifth. */
 dvc_status dvc_expr_consts_add_str(dvc_expr_consts_t c, const char *name, const char *decimal);
 /* Add name -> value of a constant expression ("2*pi/3") over the constants
- * defined so far, enclosed at the working precision. */
+ * defined so far, enclosed at the table's precision. */
 dvc_status dvc_expr_consts_add_expr(dvc_expr_consts_t c, const char *name, const char *text);
 /* Index of name, or -1. */
 long dvc_expr_consts_find(const dvc_expr_consts_t c, const char *name);

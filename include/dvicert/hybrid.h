@@ -80,6 +80,20 @@ typedef struct {
                             * DVC_HYBRID_GUARD_BITS after dvc_hybrid_model_init */
     long ncontacts;
     dvc_hybrid_contact *contacts; /* decomposed form (dvc_hybrid_add_decomposed) */
+    /* A model built lazily (the DLVI events route, docs/events.md): when
+     * expand is set, the engine calls expand(mode, nevents, expand_ctx) for
+     * the initial mode before the first step and for the target of every
+     * crossing before the crossing is applied (nevents: the events certified
+     * so far, for a budget; a status other than DVC_OK stops the run and is
+     * returned). The call may add modes,
+     * switching functions and transitions (never change or remove any) and
+     * must leave every transition out of `mode` in the model. The step is
+     * then capped per mode (h, else 0.25, and 0.5 / ||A_mode||), so that the
+     * grid does not depend on which modes were built before the run.
+     * dvc_hybrid_model_clear calls expand_release(expand_ctx) when set. */
+    dvc_status (*expand)(long mode, long nevents, void *ctx);
+    void *expand_ctx;
+    void (*expand_release)(void *ctx);
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 

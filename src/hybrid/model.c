@@ -70,6 +70,7 @@ static void free_exprs(dvc_expr_t *e, long n)
 
 void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
 {
+    if (m->expand_release) m->expand_release(m->expand_ctx);
     hyb_contacts_clear(m);
     for (long i = 0; i < m->n && m->names; i++) free(m->names[i]);
     free(m->names);

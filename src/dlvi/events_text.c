@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The DLVI's functions of time written back as text (docs/events.md,
+ * "Forcing"): a pattern's field b_P(t) = f(t) + B E_P g(t) + B c_P and its
+ * switching functions contain f and g, and hybrid modes take expressions.
+ * The compiled postfix program of each expression is printed fully
+ * parenthesised with its literals as named interval constants, which
+ * keeps every literal exactly (an interval folded from "1/3" stays the
+ * same interval). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dlvi/events_internal.h"
+#include "expr/internal.h"
+
+static char *fmt2(const char *fmt, const char *a, const char *b)
+{
+    size_t k = strlen(fmt) + strlen(a) + (b ? strlen(b) : 0) + 1;
+    char *s = malloc(k);
+    if (s) snprintf(s, k, fmt, a, b ? b : "");
+    return s;
+}
+
+static const char *fun_name(int op)
+{
+    switch (op) {
+    case OP_SIN: return "sin";
+    case OP_COS: return "cos";
+    case OP_EXP: return "exp";
+    case OP_LOG: return "log";
+    case OP_SQRT: return "sqrt";
+    case OP_ABS: return "abs";
+    case OP_ATAN: return "atan";
+    case OP_TANH: return "tanh";
+    case OP_SINH: return "sinh";
+    case OP_COSH: return "cosh";
+    case OP_MIN: return "min";
+    case OP_MAX: return "max";
+    default: return NULL;
+    }
+}
+
+/* One instruction applied to the string stack st (height *sp). */
+static dvc_status text_op(char **st, long *sp, const ins_t *in, const char *tag)
+{
+    char buf[96], *r = NULL;
+    const char *a = *sp >= 1 ? st[*sp - 1] : NULL, *b = NULL;
+    int arity = 1;
+    switch (in->op) {
+    case OP_CONST:
+        snprintf(buf, sizeof buf, "%s%ld", tag, in->arg);
+        arity = 0;
+        r = strdup(buf);
+        break;
+    case OP_VAR:
+        if (in->arg != 0) return dvc_error(DVC_ERR_INPUT, "a function of t uses a state variable");
+        arity = 0;
+        r = strdup("t");
+        break;
+    case OP_NEG: r = fmt2("(-%s)%s", a, NULL); break;
+    case OP_POWI:
+        snprintf(buf, sizeof buf, "(%%s^(%ld))%%s", in->arg);
+        r = fmt2(buf, a, NULL);
+        break;
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_POW: case OP_MIN: case OP_MAX: {
+        arity = 2;
+        b = a;
+        a = st[*sp - 2];
+        const char *f = in->op == OP_ADD ? "(%s+%s)" : in->op == OP_SUB ? "(%s-%s)"
+                      : in->op == OP_MUL ? "(%s*%s)" : in->op == OP_DIV ? "(%s/%s)"
+                      : in->op == OP_POW ? "(%s^%s)" : in->op == OP_MIN ? "min(%s,%s)" : "max(%s,%s)";
+        r = fmt2(f, a, b);
+        break;
+    }
+    default: {
+        const char *nm = fun_name(in->op);
+        if (!nm) return dvc_error(DVC_ERR_INPUT, "operation %d cannot be written back", in->op);
+        snprintf(buf, sizeof buf, "%s(%%s)%%s", nm);
+        r = fmt2(buf, a, NULL);
+    }
+    }
+    if (!r) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (int k = 0; k < arity; k++) free(st[--*sp]);
+    st[(*sp)++] = r;
+    return DVC_OK;
+}
+
+static dvc_status expr_text(char **out, dvc_expr_consts_t lits, const dvc_expr_struct *e,
+                            const char *tag)
+{
+    dvc_status st = DVC_OK;
+    char name[64];
+    for (long k = 0; k < e->ncst && st == DVC_OK; k++) {
+        snprintf(name, sizeof name, "%s%ld", tag, k);
+        st = dvc_expr_consts_add(lits, name, e->cst[k]);
+    }
+    if (st != DVC_OK) return st;
+    char **stk = calloc((size_t)(e->depth + 1), sizeof *stk);
+    long sp = 0;
+    if (!stk) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; i < e->nins && st == DVC_OK; i++) st = text_op(stk, &sp, &e->ins[i], tag);
+    if (st == DVC_OK && sp != 1) st = dvc_error(DVC_ERR_INPUT, "malformed program of '%s'", e->text);
+    if (st == DVC_OK) {
+        *out = stk[0];
+        stk[0] = NULL;
+    }
+    for (long k = 0; k < sp; k++) free(stk[k]);
+    free(stk);
+    return st;
+}
+
+dvc_status evt_fun_text(evt_fun *out, mpfi_t val, dvc_expr_consts_t lits,
+                        const dvc_tfun_struct *f, const char *tag)
+{
+    out->kind = 0;
+    out->text = NULL;
+    mpfi_set_ui(val, 0);
+    switch (f->kind) {
+    case DVC_TFUN_NONE: return DVC_OK;
+    case DVC_TFUN_CONST:
+        out->kind = 1;
+        mpfi_set(val, f->c);
+        return DVC_OK;
+    case DVC_TFUN_EXPR:
+        out->kind = 2;
+        return expr_text(&out->text, lits, f->expr, tag);
+    default:
+        return dvc_error(DVC_ERR_INPUT, "tabulated functions of time are not supported by the "
+                         "events route yet (its breakpoints would be forced step ends)");
+    }
+}

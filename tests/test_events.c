@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The DLVI events route (docs/events.md) against closed forms: the bridge
+ * of Chen & Wang (Example 5.1) from certs/bridge/, x(0) = (0, gamma),
+ * T = 10, against tests/ref_bridge.c (256 bits): the tube and the y tube at
+ * 1,000 random times, the crossing times, and the radius at T. Also: the
+ * circuit (Example 5.3, time-dependent g), a degenerate start that must be
+ * refused, and the event budget. Usage: test_events CERTS_DIR */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "check.h"
+#include "ref_bridge.h"
+#include "dvicert/events.h"
+#include "dvicert/problem.h"
+
+static int inside_fr(mpfi_srcptr X, const mpfr_t v)
+{
+    return mpfr_cmp(&X->left, v) <= 0 && mpfr_cmp(v, &X->right) <= 0;
+}
+
+static double radius_at_end(const dvc_hybrid_result_t r)
+{
+    double rad = 0;
+    const dvc_ivec_struct *X = r->x[r->nsteps];
+    for (long i = 0; i < X->n; i++) {
+        double w = (mpfr_get_d(&X->e[i]->right, MPFR_RNDU) - mpfr_get_d(&X->e[i]->left, MPFR_RNDD)) / 2;
+        if (w > rad) rad = w;
+    }
+    return rad;
+}
+
+/* The step of r holding the point time t (the last one whose start <= t). */
+static long step_of(const dvc_hybrid_result_t r, const mpfr_t t)
+{
+    long lo = 0, hi = r->nsteps - 1;
+    while (lo < hi) {
+        long mid = (lo + hi + 1) / 2;
+        if (mpfr_cmp(r->t[mid], t) <= 0) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+static void test_bridge(const char *certs, const char *file, const char *gamma)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bridge/%s", certs, file);
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_problem_init(p, 0, 0, 53);
+    REQUIRE(dvc_problem_read(p, path, 53) == DVC_OK, "%s: %s", path, dvc_error_message());
+    mpfi_set_ui(p->T, 10);
+    dvc_hybrid_model_t m;
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    clock_t c0 = clock();
+    dvc_status st = dvc_dlvi_events_run(r, m, p, NULL);
+    double secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    CHECK(st == DVC_OK && r->certified, "bridge gamma = %s: %s", gamma, dvc_error_message());
+    if (st != DVC_OK) {
+        dvc_hybrid_result_clear(r);
+        dvc_hybrid_model_clear(m);
+        dvc_dlvi_problem_clear(p);
+        return;
+    }
+    ref_bridge ref;
+    REQUIRE(ref_bridge_init(&ref, "0", gamma, 10) == 0, "bridge reference gamma = %s", gamma);
+    /* the crossings: the reference's segment starts, in order */
+    CHECK(r->nevents == ref.nseg - 1, "gamma = %s: %ld events, reference %d crossings", gamma,
+          r->nevents, ref.nseg - 1);
+    double tw = 0;
+    for (long k = 0; k < r->nevents && k + 1 < ref.nseg; k++) {
+        CHECK(inside_fr(r->ev[k].t, ref.s[k + 1]), "gamma = %s: crossing %ld at %.17g outside "
+              "[%.17g, %.17g]", gamma, k + 1, mpfr_get_d(ref.s[k + 1], MPFR_RNDN),
+              mpfr_get_d(&r->ev[k].t->left, MPFR_RNDD), mpfr_get_d(&r->ev[k].t->right, MPFR_RNDU));
+        double w = mpfr_get_d(&r->ev[k].t->right, MPFR_RNDU) - mpfr_get_d(&r->ev[k].t->left, MPFR_RNDD);
+        if (w > tw) tw = w;
+    }
+    if (!strcmp(gamma, "1")) {
+        /* the closed form from (0, 1) crosses at pi/2, 3 pi/2, 2 pi, 3 pi */
+        static const double mult[4] = {0.5, 1.5, 2, 3};
+        CHECK(r->nevents == 4, "gamma = 1: %ld events", r->nevents);
+        mpfr_t pk;
+        mpfr_init2(pk, 256);
+        for (int k = 0; k < 4 && k < r->nevents; k++) {
+            mpfr_const_pi(pk, MPFR_RNDN);
+            mpfr_mul_d(pk, pk, mult[k], MPFR_RNDN);
+            CHECK(inside_fr(r->ev[k].t, pk), "gamma = 1: crossing %d does not hold %g pi", k + 1,
+                  mult[k]);
+        }
+        mpfr_clear(pk);
+    }
+    /* the x and y tubes at 1,000 random times */
+    check_rng rng = {0x5eed0000ULL + (unsigned long long)strlen(gamma)};
+    mpfr_t t, x1, x2, y;
+    mpfi_t tt;
+    dvc_ivec_t X, Y;
+    mpfr_inits2(256, x1, x2, y, (mpfr_ptr)0);
+    mpfr_init2(t, 53);
+    mpfi_init2(tt, 53);
+    dvc_ivec_init2(X, 2, 53);
+    dvc_ivec_init2(Y, 1, 53);
+    long bad_x = 0, bad_y = 0, failed = 0;
+    for (int k = 0; k < 1000; k++) {
+        mpfr_set_d(t, check_rng_unif(&rng, 0, 10), MPFR_RNDN);
+        mpfi_set_fr(tt, t);
+        ref_bridge_eval(&ref, x1, x2, y, t);
+        if (dvc_hybrid_eval(X, m, r, tt) != DVC_OK) {
+            failed++;
+            continue;
+        }
+        if (!inside_fr(X->e[0], x1) || !inside_fr(X->e[1], x2)) bad_x++;
+        long i = step_of(r, t);
+        if (dvc_dlvi_events_y(Y, m, r->mode[i], tt, X) != DVC_OK) failed++;
+        else if (!inside_fr(Y->e[0], y)) bad_y++;
+    }
+    CHECK(failed == 0, "gamma = %s: %ld tube evaluations failed", gamma, failed);
+    CHECK(bad_x == 0, "gamma = %s: x outside the tube at %ld of 1000 times", gamma, bad_x);
+    CHECK(bad_y == 0, "gamma = %s: y outside the y tube at %ld of 1000 times", gamma, bad_y);
+    /* at T too (the grid end holds T exactly) */
+    ref_bridge_eval(&ref, x1, x2, y, r->t[r->nsteps]);
+    CHECK(inside_fr(r->x[r->nsteps]->e[0], x1) && inside_fr(r->x[r->nsteps]->e[1], x2),
+          "gamma = %s: x(T) outside", gamma);
+    double rad = radius_at_end(r);
+    CHECK(rad <= 1e-10, "gamma = %s: radius at T %.3g > 1e-10", gamma, rad);
+    /* the result re-checks */
+    CHECK(dvc_hybrid_verify(m, r) == DVC_OK, "gamma = %s: verify: %s", gamma, dvc_error_message());
+    long npat, nev;
+    dvc_dlvi_events_stats(m, &npat, &nev);
+    printf("bridge gamma = %-3s T = 10: %ld steps, %ld events, %ld patterns, widest crossing "
+           "%.2g, radius at T %.2g, %.3f s\n", gamma, r->nsteps, r->nevents, npat, tw, rad, secs);
+    mpfr_clears(t, x1, x2, y, (mpfr_ptr)0);
+    mpfi_clear(tt);
+    dvc_ivec_clear(X);
+    dvc_ivec_clear(Y);
+    ref_bridge_clear(&ref);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+    dvc_dlvi_problem_clear(p);
+}
+
+/* A bridge started on the surface with zero velocity (x1 = x2 = 0, but
+ * sin 4t pushes it up at once) has phi' = 0 at t = 0: refused, with the
+ * message naming the degenerate start. */
+static void test_degenerate(const char *certs)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", certs);
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_problem_init(p, 0, 0, 53);
+    REQUIRE(dvc_problem_read(p, path, 53) == DVC_OK, "%s", dvc_error_message());
+    mpfi_set_ui(p->x0->e[1], 0);
+    dvc_hybrid_model_t m;
+    dvc_status st = dvc_dlvi_events_model(m, p, NULL);
+    CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "degenerate start"),
+          "degenerate start: status %d, %s", (int)st, dvc_error_message());
+    dvc_hybrid_model_clear(m);
+    /* the event budget */
+    mpfi_set_str(p->x0->e[1], "0.2", 10);
+    mpfi_set_ui(p->T, 10);
+    dvc_dlvi_events_opts o;
+    dvc_dlvi_events_opts_default(&o);
+    o.max_events = 2;
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    st = dvc_dlvi_events_run(r, m, p, &o);
+    CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "max_events") && r->nevents == 2,
+          "event budget: status %d, %ld events, %s", (int)st, r->nevents, dvc_error_message());
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+    dvc_dlvi_problem_clear(p);
+}
+
+/* The circuit (Example 5.3, certs/circuit/): g and f depend on t (the
+ * switching functions carry g(t)). Over 10 periods of sin 3t (T = 21, the
+ * problem of circuit_long.json): the run at 53 bits against the same run at
+ * 256 bits, whose tube (width ~1e-25) stands in for the exact solution: its
+ * midpoint lies in the 53-bit tube at 300 random times, and the event times
+ * meet. Radius at T printed (target 1e-10). */
+static void test_circuit(const char *certs)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/circuit/circuit_long.json", certs);
+    dvc_dlvi_problem_t p, p2;
+    dvc_dlvi_problem_init(p, 0, 0, 53);
+    dvc_dlvi_problem_init(p2, 0, 0, 256);
+    REQUIRE(dvc_problem_read(p, path, 53) == DVC_OK, "%s: %s", path, dvc_error_message());
+    REQUIRE(dvc_problem_read(p2, path, 256) == DVC_OK, "%s: %s", path, dvc_error_message());
+    dvc_hybrid_model_t m, m2;
+    dvc_hybrid_result_t r, r2;
+    dvc_hybrid_result_init(r);
+    dvc_hybrid_result_init(r2);
+    clock_t c0 = clock();
+    dvc_status st = dvc_dlvi_events_run(r, m, p, NULL);
+    double secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    CHECK(st == DVC_OK && r->certified, "circuit: %s", dvc_error_message());
+    dvc_status st2 = dvc_dlvi_events_run(r2, m2, p2, NULL);
+    CHECK(st2 == DVC_OK && r2->certified, "circuit at 256 bits: %s", dvc_error_message());
+    if (st == DVC_OK && st2 == DVC_OK) {
+        long n = p->n;
+        CHECK(r->nevents == r2->nevents, "circuit: %ld events, %ld at 256 bits", r->nevents,
+              r2->nevents);
+        for (long k = 0; k < r->nevents && k < r2->nevents; k++) {
+            mpfi_t I;
+            mpfi_init2(I, 256);
+            CHECK(mpfi_intersect(I, r->ev[k].t, r2->ev[k].t) == 0 && !mpfi_is_empty(I) &&
+                  r->ev[k].g == r2->ev[k].g, "circuit: event %ld times do not meet", k + 1);
+            mpfi_clear(I);
+        }
+        check_rng rng = {0xc1c0ULL};
+        mpfr_t t, mid;
+        mpfi_t tt, t2;
+        dvc_ivec_t X, X2, Y;
+        mpfr_init2(t, 53);
+        mpfr_init2(mid, 256);
+        mpfi_init2(tt, 53);
+        mpfi_init2(t2, 256);
+        dvc_ivec_init2(X, n, 53);
+        dvc_ivec_init2(X2, n, 256);
+        dvc_ivec_init2(Y, p->m, 53);
+        long bad = 0, failed = 0;
+        double w2 = 0;
+        for (int k = 0; k < 300; k++) {
+            mpfr_set_d(t, check_rng_unif(&rng, 0, mpfr_get_d(r->t[r->nsteps], MPFR_RNDD)), MPFR_RNDN);
+            mpfi_set_fr(tt, t);
+            mpfi_set_fr(t2, t);
+            if (dvc_hybrid_eval(X, m, r, tt) != DVC_OK || dvc_hybrid_eval(X2, m2, r2, t2) != DVC_OK ||
+                dvc_dlvi_events_y(Y, m, r->mode[step_of(r, t)], tt, X) != DVC_OK) {
+                failed++;
+                continue;
+            }
+            for (long i = 0; i < n; i++) {
+                mpfi_mid(mid, X2->e[i]);
+                if (!inside_fr(X->e[i], mid)) bad++;
+                double w = mpfr_get_d(&X2->e[i]->right, MPFR_RNDU) - mpfr_get_d(&X2->e[i]->left, MPFR_RNDD);
+                if (w > w2) w2 = w;
+            }
+        }
+        CHECK(failed == 0, "circuit: %ld evaluations failed", failed);
+        CHECK(bad == 0, "circuit: the 256-bit solution outside the tube %ld times", bad);
+        double rad = radius_at_end(r);
+        CHECK(rad <= 1e-10, "circuit: radius at T %.3g > 1e-10", rad);
+        long npat;
+        dvc_dlvi_events_stats(m, &npat, NULL);
+        printf("circuit T = 21 (10 periods): %ld steps, %ld events, %ld patterns, radius at T "
+               "%.2g, %.3f s (256-bit tube width <= %.2g)\n",
+               r->nsteps, r->nevents, npat, rad, secs, w2);
+        mpfr_clear(t);
+        mpfr_clear(mid);
+        mpfi_clear(tt);
+        mpfi_clear(t2);
+        dvc_ivec_clear(X);
+        dvc_ivec_clear(X2);
+        dvc_ivec_clear(Y);
+    }
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_result_clear(r2);
+    dvc_hybrid_model_clear(m);
+    dvc_hybrid_model_clear(m2);
+    dvc_dlvi_problem_clear(p);
+    dvc_dlvi_problem_clear(p2);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_events CERTS_DIR\n");
+        return 2;
+    }
+    test_bridge(argv[1], "gamma0.2.json", "0.2");
+    test_bridge(argv[1], "gamma1.0.json", "1");
+    test_bridge(argv[1], "gamma2.0.json", "2");
+    test_degenerate(argv[1]);
+    test_circuit(argv[1]);
+    return check_report();
+}

@@ -410,25 +410,30 @@ dvc_status dvc_dlvi_events_y(dvc_ivec_t Y, const dvc_hybrid_model_t hm, long mod
     if (mode < 0 || mode >= c->npat || Y->n != c->m || X->n != c->n)
         return dvc_error(DVC_ERR_INPUT, "events route: y of mode %ld: bad sizes", mode);
     const evt_pat *P = &c->pats[mode];
-    dvc_ivec_t G, a;
+    dvc_ivec_t G, a, b;
     dvc_ivec_init2(G, c->m, c->wp);
     dvc_ivec_init2(a, c->m, c->wp);
+    dvc_ivec_init2(b, c->m, c->wp);
     dvc_status st = g_eval(G, c, tt);
     if (st == DVC_OK) {
         dvc_imat_mul_vec(a, P->Yx, X);
-        dvc_imat_mul_vec(G, P->Yg, G);
-        dvc_ivec_add(a, a, G);
+        dvc_imat_mul_vec(b, P->Yg, G);
+        dvc_ivec_add(a, a, b);
         dvc_ivec_add(a, a, P->yc);
         /* y solves the LVI: it lies in [l, u] */
-        for (long i = 0; i < c->m; i++) {
+        for (long i = 0; i < c->m && st == DVC_OK; i++) {
             mpfi_ptr e = a->e[i];
             if (mpfr_cmp(&e->left, &c->l->e[i]->left) < 0) mpfr_set(&e->left, &c->l->e[i]->left, MPFR_RNDD);
             if (mpfr_cmp(&e->right, &c->u->e[i]->right) > 0) mpfr_set(&e->right, &c->u->e[i]->right, MPFR_RNDU);
+            if (mpfr_cmp(&e->left, &e->right) > 0)
+                st = dvc_error(DVC_ERR_INPUT, "events route: y%ld of pattern %s lies outside [l, u] "
+                               "on the given states (not the pattern of those states)", i + 1, P->pat);
         }
-        dvc_ivec_set(Y, a);
+        if (st == DVC_OK) dvc_ivec_set(Y, a);
     }
     dvc_ivec_clear(G);
     dvc_ivec_clear(a);
+    dvc_ivec_clear(b);
     return st;
 }
 
@@ -654,6 +659,15 @@ dvc_status dvc_dlvi_events_model(dvc_hybrid_model_t hm, const dvc_dlvi_problem_t
         return dvc_error(DVC_ERR_INPUT, "events route: T must be finite and positive");
     hm->h = o->h;
     hm->order = o->order;
+    if (hm->h <= 0) {
+        /* the step the forcing's Taylor remainder allows (the matrix norms
+         * cap it further per pattern in the engine) */
+        double Td = mpfr_get_d(&p->T->right, MPFR_RNDU);
+        int K = dvc_hybrid_model_order(hm);
+        double h = evt_forcing_h(dvc_tfun_cb_vec(&p->fcb), Td, K, 0.25);
+        h = evt_forcing_h(dvc_tfun_cb_vec(&p->gcb), Td, K, h);
+        if (h < 0.25) hm->h = h;
+    }
     if (o->guard_bits >= 0) hm->guard_bits = o->guard_bits;
     evt_ctx *c = NULL;
     st = ctx_new(&c, p, hm->prec + (hm->guard_bits > 0 ? hm->guard_bits : 0));

@@ -23,4 +23,9 @@ typedef struct {
 dvc_status evt_fun_text(evt_fun *out, mpfi_t val, dvc_expr_consts_t lits,
                         const dvc_tfun_struct *f, const char *tag);
 
+/* A step for the forcing's Taylor remainder (events_text.c): the largest h
+ * <= hmax with |c_K| h^K <= 2^-60 max_{k<K} |c_k| for every expression
+ * entry of v (NULL: hmax), sampled at 9 times in [0, T]. A choice only. */
+double evt_forcing_h(const dvc_tfun_vec_struct *v, double T, int K, double hmax);
+
 #endif

@@ -6,6 +6,7 @@
  * parenthesised with its literals as named interval constants, which
  * keeps every literal exactly (an interval folded from "1/3" stays the
  * same interval). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,4 +128,63 @@ dvc_status evt_fun_text(evt_fun *out, mpfi_t val, dvc_expr_consts_t lits,
         return dvc_error(DVC_ERR_INPUT, "tabulated functions of time are not supported by the "
                          "events route yet (its breakpoints would be forced step ends)");
     }
+}
+
+/* The largest step h at which the order-K Taylor term of every expression
+ * entry of v stays below 2^-60 of the entry's size (the largest |value|
+ * at 9 times evenly spread over [0, T]): |c_K| h^K <= 2^-60 size there (a
+ * sine of amplitude a and angular frequency omega gives
+ * h ~ (K! 2^-60)^(1/K) / omega, about 1 / omega at K = 20). Only a step
+ * choice (the bounds do not depend on it): the hybrid engine's remainder of
+ * the forcing term is c_K(xi) S^K, which would dominate the tube with a
+ * step that the matrix norm alone allows. */
+double evt_forcing_h(const dvc_tfun_vec_struct *v, double T, int K, double hmax)
+{
+    double h = hmax;
+    if (!v || K < 1) return h;
+    mpfr_prec_t prec = 53;
+    mpfi_t *ts = malloc((size_t)(K + 1) * sizeof *ts), *cs = malloc(9 * (size_t)(K + 1) * sizeof *cs);
+    if (!ts || !cs) {
+        free(ts);
+        free(cs);
+        return h;
+    }
+    for (int k = 0; k <= K; k++) {
+        mpfi_init2(ts[k], prec);
+        mpfi_set_ui(ts[k], 0);
+    }
+    for (int k = 0; k < 9 * (K + 1); k++) mpfi_init2(cs[k], prec);
+    mpfi_set_ui(ts[1], 1);
+    mpfi_t *vars[1] = {ts};
+    mpfr_t a;
+    mpfr_init2(a, prec);
+    for (long i = 0; i < v->k; i++) {
+        if (v->fn[i].kind != DVC_TFUN_EXPR) continue;
+        int ok[9];
+        double size = 0;
+        for (int s = 0; s <= 8; s++) {
+            mpfi_set_d(ts[0], T * s / 8);
+            ok[s] = dvc_expr_taylor_(cs + s * (K + 1), v->fn[i].expr, vars, K) == DVC_OK;
+            if (!ok[s]) {
+                dvc_error_reset();
+                continue;
+            }
+            dvc_ival_mag(a, cs[s * (K + 1)]);
+            if (mpfr_get_d(a, MPFR_RNDN) > size) size = mpfr_get_d(a, MPFR_RNDN);
+        }
+        for (int s = 0; s <= 8 && size > 0; s++) {
+            if (!ok[s]) continue;
+            dvc_ival_mag(a, cs[s * (K + 1) + K]);
+            double cK = mpfr_get_d(a, MPFR_RNDN);
+            if (!(cK > 0)) continue;
+            double hh = pow(0x1p-60 * size / cK, 1.0 / K);
+            if (hh < h) h = hh;
+        }
+    }
+    mpfr_clear(a);
+    for (int k = 0; k <= K; k++) mpfi_clear(ts[k]);
+    for (int k = 0; k < 9 * (K + 1); k++) mpfi_clear(cs[k]);
+    free(ts);
+    free(cs);
+    return h;
 }

@@ -271,6 +271,75 @@ static void test_vs256(const char *path, const char *label, double target)
     dvc_dlvi_problem_clear(p2);
 }
 
+/* The engine's affine modes (dvc_hybrid_add_mode_affine, used by the
+ * route for b_P = Bu [1; u(t)]) against the same mode with b as
+ * expressions: x1' = x2 + 0.5 - 2 cos 5t, x2' = -x1 + 3 sin 3t + cos 5t
+ * (switching nowhere), T = 5: the two tubes meet at every grid point and
+ * their widths agree within 2x. */
+static void test_affine_mode(void)
+{
+    dvc_hybrid_model_t a, b;
+    const char *bt[2] = {"0.5 - 2*cos(5*t)", "3*sin(3*t) + cos(5*t)"};
+    const char *u[2] = {"sin(3*t)", "cos(5*t)"};
+    double Ad[4] = {0, 1, -1, 0}, Bd[6] = {0.5, 0, -2, 0, 3, 1}, x0d[2] = {1, 0};
+    dvc_imat_t A, Bu;
+    dvc_ivec_t x0;
+    mpfr_t t0, T;
+    dvc_imat_init2(A, 2, 2, 53);
+    dvc_imat_init2(Bu, 2, 3, 53);
+    dvc_ivec_init2(x0, 2, 53);
+    mpfr_inits2(53, t0, T, (mpfr_ptr)0);
+    dvc_imat_set_d(A, Ad);
+    dvc_imat_set_d(Bu, Bd);
+    dvc_ivec_set_d(x0, x0d);
+    mpfr_set_ui(t0, 0, MPFR_RNDN);
+    mpfr_set_ui(T, 5, MPFR_RNDN);
+    long ka = -1, kb = -1;
+    REQUIRE(dvc_hybrid_model_init(a, 2, NULL, 53) == DVC_OK, "init");
+    REQUIRE(dvc_hybrid_model_init(b, 2, NULL, 53) == DVC_OK, "init");
+    CHECK(dvc_hybrid_set_basis(a, 2, u, NULL) == DVC_OK, "basis: %s", dvc_error_message());
+    CHECK(dvc_hybrid_add_mode_affine(a, "m", A, Bu, &ka) == DVC_OK, "affine: %s", dvc_error_message());
+    CHECK(dvc_hybrid_add_mode_linear(b, "m", A, bt, NULL, &kb) == DVC_OK, "linear: %s", dvc_error_message());
+    CHECK(dvc_hybrid_set_basis(a, 2, u, NULL) == DVC_ERR_INPUT, "the basis is set once");
+    a->h = b->h = 0.05;
+    dvc_hybrid_set_initial(a, ka, x0, t0, T);
+    dvc_hybrid_set_initial(b, kb, x0, t0, T);
+    dvc_hybrid_result_t ra, rb;
+    dvc_hybrid_result_init(ra);
+    dvc_hybrid_result_init(rb);
+    CHECK(dvc_hybrid_enclose(ra, a) == DVC_OK && dvc_hybrid_enclose(rb, b) == DVC_OK,
+          "affine mode run: %s", dvc_error_message());
+    CHECK(ra->nsteps == rb->nsteps, "affine mode: %ld steps, %ld with b", ra->nsteps, rb->nsteps);
+    long bad = 0;
+    double wmax = 0;
+    for (long i = 0; i <= ra->nsteps && i <= rb->nsteps; i++)
+        for (long j = 0; j < 2; j++) {
+            mpfi_t I;
+            mpfi_init2(I, 64);
+            mpfi_srcptr xa = ra->x[i]->e[j], xb = rb->x[i]->e[j];
+            if (mpfi_intersect(I, xa, xb) != 0 || mpfi_is_empty(I)) bad++;
+            double wa = mpfr_get_d(&xa->right, MPFR_RNDU) - mpfr_get_d(&xa->left, MPFR_RNDD);
+            double wb = mpfr_get_d(&xb->right, MPFR_RNDU) - mpfr_get_d(&xb->left, MPFR_RNDD);
+            if (wa > 2 * wb + 1e-300) bad++;
+            if (wa > wmax) wmax = wa;
+            mpfi_clear(I);
+        }
+    CHECK(bad == 0, "affine mode: %ld grid values disagree with the expression mode", bad);
+    CHECK(wmax < 1e-12, "affine mode: width %.3g", wmax);
+    dvc_hybrid_traj tr;
+    dvc_hybrid_traj_init(&tr);
+    CHECK(dvc_hybrid_dmm(&tr, a, 0.01) == DVC_ERR_INPUT, "dmm refuses affine modes");
+    dvc_hybrid_traj_clear(&tr);
+    dvc_hybrid_result_clear(ra);
+    dvc_hybrid_result_clear(rb);
+    dvc_hybrid_model_clear(a);
+    dvc_hybrid_model_clear(b);
+    dvc_imat_clear(A);
+    dvc_imat_clear(Bu);
+    dvc_ivec_clear(x0);
+    mpfr_clears(t0, T, (mpfr_ptr)0);
+}
+
 int main(int argc, char **argv)
 {
     char path[1024];
@@ -278,6 +347,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_events CERTS_DIR DATA_DIR\n");
         return 2;
     }
+    test_affine_mode();
     test_bridge(argv[1], "gamma0.2.json", "0.2");
     test_bridge(argv[1], "gamma1.0.json", "1");
     test_bridge(argv[1], "gamma2.0.json", "2");

@@ -4,8 +4,9 @@
  * engine's expand hook when the solution may enter it; the switching
  * functions are the boundaries between a pattern and its neighbours (one
  * index changed), each written once from the pattern in which that index is
- * free, so both sides share it. The engine does the rest (validated flow,
- * switch times, Lohner sets). */
+ * free, so both sides share it; b_P is affine over one basis of the
+ * problem's expressions of t (events_text.c writes them back as text). The
+ * engine does the rest (validated flow, switch times, Lohner sets). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,8 @@ typedef struct {
     dvc_ivec_t fc, gc;           /* their constant parts (0 for expressions) */
     dvc_expr_consts_t lits;      /* literals of the texts */
     dvc_expr_t *gx;              /* g_j parsed back (kind 2 entries), for the y map */
+    long nu;                     /* the model's forcing basis: the distinct texts */
+    long *fu, *gu;               /* of kind 2 entries, and each entry's index in it */
     long npat, apat;             /* pats[k] is mode k */
     evt_pat *pats;
     long nevents, max_events, max_modes;
@@ -193,39 +196,29 @@ static dvc_status pat_add(evt_ctx *c, const char *pat, long *index)
     dvc_ivec_add(v, v, P->yc);
     dvc_imat_mul_vec(bc, c->B, v);
     dvc_ivec_add(bc, bc, c->fc);
-    /* b as text: "_b<i>" plus the expression parts of f and g */
-    int any = 0;
-    for (long i = 0; i < n; i++) any |= !mpfi_is_zero(bc->e[i]) || c->f[i].kind == 2;
-    for (long j = 0; j < m; j++) any |= c->g[j].kind == 2;
-    char **bt = calloc((size_t)n, sizeof *bt);
-    dvc_expr_consts_t k;
-    st = consts_base(k, c);
-    if (!bt && st == DVC_OK) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    for (long i = 0; i < n && st == DVC_OK && any; i++) {
-        sbuf b = {NULL, 0, 0};
-        char name[48];
-        snprintf(name, sizeof name, "_b%ld", i);
-        st = dvc_expr_consts_add(k, name, bc->e[i]);
-        if (st == DVC_OK && sb_add(&b, name)) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-        if (st == DVC_OK && c->f[i].kind == 2 &&
-            (sb_add(&b, "+(") || sb_add(&b, c->f[i].text) || sb_add(&b, ")")))
-            st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-        for (long j = 0; j < m && st == DVC_OK; j++) {
-            if (c->g[j].kind != 2) continue;
-            snprintf(name, sizeof name, "_c%ld_%ld", i, j);
-            st = sb_term(&b, k, name, dvc_imat_entry(Cg, i, j), c->g[j].text);
-        }
-        bt[i] = b.s;
+    /* b_P = Bu [1; u(t)] over the basis u of the distinct expressions of
+     * f and g: column 0 the constant part, f_i's column gets 1 in row i,
+     * g_j's column gets column j of B Yg */
+    dvc_imat_t Bu;
+    int any = c->nu > 0;
+    dvc_imat_init2(Bu, n, 1 + c->nu, wp);
+    dvc_imat_zero(Bu);
+    for (long i = 0; i < n; i++) {
+        mpfi_set(dvc_imat_entry(Bu, i, 0), bc->e[i]);
+        any |= !mpfi_is_zero(bc->e[i]);
+        if (c->f[i].kind == 2) mpfi_add_ui(dvc_imat_entry(Bu, i, 1 + c->fu[i]), dvc_imat_entry(Bu, i, 1 + c->fu[i]), 1);
+        for (long j = 0; j < m; j++)
+            if (c->g[j].kind == 2)
+                mpfi_add(dvc_imat_entry(Bu, i, 1 + c->gu[j]), dvc_imat_entry(Bu, i, 1 + c->gu[j]),
+                         dvc_imat_entry(Cg, i, j));
     }
     long idx = -1;
-    if (st == DVC_OK)
-        st = dvc_hybrid_add_mode_linear(c->hm, pat, AP, any ? (const char *const *)bt : NULL, k, &idx);
+    st = any ? dvc_hybrid_add_mode_affine(c->hm, pat, AP, Bu, &idx)
+             : dvc_hybrid_add_mode_linear(c->hm, pat, AP, NULL, NULL, &idx);
+    dvc_imat_clear(Bu);
     if (st == DVC_OK && idx != c->npat - 1)
         st = dvc_error(DVC_ERR_INPUT, "events route: mode %ld out of order (pattern %s)", idx, pat);
     if (st == DVC_OK && index) *index = idx;
-    for (long i = 0; bt && i < n; i++) free(bt[i]);
-    free(bt);
-    dvc_expr_consts_clear(k);
     dvc_imat_clear(AP);
     dvc_imat_clear(Cg);
     dvc_ivec_clear(bc);
@@ -369,6 +362,8 @@ static void evt_release(void *vc)
     free(c->f);
     free(c->g);
     free(c->gx);
+    free(c->fu);
+    free(c->gu);
     dvc_imat_clear(c->A);
     dvc_imat_clear(c->B);
     dvc_imat_clear(c->Q);
@@ -476,13 +471,36 @@ static dvc_status ctx_forcing(evt_ctx *c, const dvc_dlvi_problem_t p)
     for (long j = 0; j < c->m; j++) dvc_expr_init2(c->gx[j], c->wp);
     for (long j = 0; j < c->m && st == DVC_OK; j++)
         if (c->g[j].kind == 2) st = dvc_expr_parse(c->gx[j], c->g[j].text, c->lits);
+    if (st != DVC_OK) return st;
+    /* the forcing basis: the distinct texts of f and g (the same expression
+     * gives the same text: literals of equal value share a name) */
+    c->fu = calloc((size_t)c->n, sizeof *c->fu);
+    c->gu = calloc((size_t)c->m, sizeof *c->gu);
+    const char **u = calloc((size_t)(c->n + c->m), sizeof *u);
+    if (!c->fu || !c->gu || !u) {
+        free(u);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    for (long e = 0; e < c->n + c->m; e++) {
+        evt_fun *F = e < c->n ? &c->f[e] : &c->g[e - c->n];
+        long *ix = e < c->n ? &c->fu[e] : &c->gu[e - c->n];
+        if (F->kind != 2) continue;
+        long k = 0;
+        while (k < c->nu && strcmp(u[k], F->text)) k++;
+        if (k == c->nu) u[c->nu++] = F->text;
+        *ix = k;
+    }
+    st = dvc_hybrid_set_basis(c->hm, c->nu, u, c->lits);
+    free(u);
     return st;
 }
 
-static dvc_status ctx_new(evt_ctx **out, const dvc_dlvi_problem_t p, mpfr_prec_t wp)
+static dvc_status ctx_new(evt_ctx **out, dvc_hybrid_model_struct *hm, const dvc_dlvi_problem_t p,
+                          mpfr_prec_t wp)
 {
     evt_ctx *c = calloc(1, sizeof *c);
     if (!c) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    c->hm = hm;
     c->n = p->n;
     c->m = p->m;
     c->wp = wp;
@@ -670,9 +688,8 @@ dvc_status dvc_dlvi_events_model(dvc_hybrid_model_t hm, const dvc_dlvi_problem_t
     }
     if (o->guard_bits >= 0) hm->guard_bits = o->guard_bits;
     evt_ctx *c = NULL;
-    st = ctx_new(&c, p, hm->prec + (hm->guard_bits > 0 ? hm->guard_bits : 0));
+    st = ctx_new(&c, hm, p, hm->prec + (hm->guard_bits > 0 ? hm->guard_bits : 0));
     if (c) {
-        c->hm = hm;
         c->max_events = o->max_events > 0 ? o->max_events : 100000;
         c->max_modes = o->max_modes > 0 ? o->max_modes : 20000;
         hm->expand = evt_expand;

@@ -41,16 +41,15 @@ static const char *fun_name(int op)
 }
 
 /* One instruction applied to the string stack st (height *sp). */
-static dvc_status text_op(char **st, long *sp, const ins_t *in, const char *tag)
+static dvc_status text_op(char **st, long *sp, const ins_t *in, char (*names)[64])
 {
     char buf[96], *r = NULL;
     const char *a = *sp >= 1 ? st[*sp - 1] : NULL, *b = NULL;
     int arity = 1;
     switch (in->op) {
     case OP_CONST:
-        snprintf(buf, sizeof buf, "%s%ld", tag, in->arg);
         arity = 0;
-        r = strdup(buf);
+        r = strdup(names[in->arg]);
         break;
     case OP_VAR:
         if (in->arg != 0) return dvc_error(DVC_ERR_INPUT, "a function of t uses a state variable");
@@ -85,20 +84,40 @@ static dvc_status text_op(char **st, long *sp, const ins_t *in, const char *tag)
     return DVC_OK;
 }
 
+/* The name of literal k of e in lits: an existing constant of the same
+ * value (so that equal expressions give equal texts), else "<tag><k>",
+ * added. */
+static dvc_status lit_name(char *name, size_t len, dvc_expr_consts_t lits,
+                           const dvc_expr_struct *e, long k, const char *tag)
+{
+    mpfi_srcptr v = e->cst[k];
+    for (long j = 0; j < lits->n; j++) {
+        mpfi_srcptr w = lits->val[j];
+        if (mpfi_get_prec(w) == mpfi_get_prec(v) && mpfr_equal_p(&w->left, &v->left) &&
+            mpfr_equal_p(&w->right, &v->right) && mpfr_signbit(&w->left) == mpfr_signbit(&v->left)) {
+            snprintf(name, len, "%s", lits->name[j]);
+            return DVC_OK;
+        }
+    }
+    snprintf(name, len, "%s%ld", tag, k);
+    return dvc_expr_consts_add(lits, name, v);
+}
+
 static dvc_status expr_text(char **out, dvc_expr_consts_t lits, const dvc_expr_struct *e,
                             const char *tag)
 {
     dvc_status st = DVC_OK;
-    char name[64];
-    for (long k = 0; k < e->ncst && st == DVC_OK; k++) {
-        snprintf(name, sizeof name, "%s%ld", tag, k);
-        st = dvc_expr_consts_add(lits, name, e->cst[k]);
-    }
-    if (st != DVC_OK) return st;
-    char **stk = calloc((size_t)(e->depth + 1), sizeof *stk);
+    char (*names)[64] = calloc((size_t)(e->ncst + 1), sizeof *names);
+    if (!names) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long k = 0; k < e->ncst && st == DVC_OK; k++)
+        st = lit_name(names[k], sizeof names[k], lits, e, k, tag);
+    char **stk = st == DVC_OK ? calloc((size_t)(e->depth + 1), sizeof *stk) : NULL;
     long sp = 0;
-    if (!stk) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    for (long i = 0; i < e->nins && st == DVC_OK; i++) st = text_op(stk, &sp, &e->ins[i], tag);
+    if (!stk) {
+        free(names);
+        return st != DVC_OK ? st : dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    for (long i = 0; i < e->nins && st == DVC_OK; i++) st = text_op(stk, &sp, &e->ins[i], names);
     if (st == DVC_OK && sp != 1) st = dvc_error(DVC_ERR_INPUT, "malformed program of '%s'", e->text);
     if (st == DVC_OK) {
         *out = stk[0];
@@ -106,6 +125,7 @@ static dvc_status expr_text(char **out, dvc_expr_consts_t lits, const dvc_expr_s
     }
     for (long k = 0; k < sp; k++) free(stk[k]);
     free(stk);
+    free(names);
     return st;
 }
 

@@ -126,8 +126,38 @@ static void test_bridge(const char *certs, const char *file, const char *gamma)
           "gamma = %s: x(T) outside", gamma);
     double rad = radius_at_end(r);
     CHECK(rad <= 1e-10, "gamma = %s: radius at T %.3g > 1e-10", gamma, rad);
-    /* the result re-checks */
+    /* the result re-checks, and edits are caught: an event time moved, a
+     * pattern swapped, a step enclosure narrowed */
     CHECK(dvc_hybrid_verify(m, r) == DVC_OK, "gamma = %s: verify: %s", gamma, dvc_error_message());
+    if (r->nevents >= 2) {
+        mpfi_t keep;
+        mpfr_t w;
+        mpfi_init2(keep, 53);
+        mpfr_init2(w, 53);
+        mpfi_set(keep, r->ev[1].t);
+        mpfi_diam_abs(w, keep);
+        mpfr_mul_2ui(w, w, 1, MPFR_RNDU);
+        mpfi_add_fr(r->ev[1].t, r->ev[1].t, w);
+        CHECK(dvc_hybrid_verify(m, r) == DVC_NOT_CERTIFIED, "gamma = %s: moved event time accepted",
+              gamma);
+        mpfi_set(r->ev[1].t, keep);
+        long b = r->ev[0].mode_after;
+        r->ev[0].mode_after = r->ev[0].mode_before;
+        CHECK(dvc_hybrid_verify(m, r) == DVC_NOT_CERTIFIED, "gamma = %s: swapped pattern accepted",
+              gamma);
+        r->ev[0].mode_after = b;
+        long i = r->nsteps / 2;
+        mpfi_set(keep, r->box[i]->e[0]);
+        mpfi_mid(w, keep);
+        mpfi_set_fr(r->box[i]->e[0], w);
+        CHECK(dvc_hybrid_verify(m, r) == DVC_NOT_CERTIFIED, "gamma = %s: narrowed step box accepted",
+              gamma);
+        mpfi_set(r->box[i]->e[0], keep);
+        CHECK(dvc_hybrid_verify(m, r) == DVC_OK, "gamma = %s: restored result rejected: %s", gamma,
+              dvc_error_message());
+        mpfi_clear(keep);
+        mpfr_clear(w);
+    }
     long npat, nev;
     dvc_dlvi_events_stats(m, &npat, &nev);
     printf("bridge gamma = %-3s T = 10: %ld steps, %ld events, %ld patterns, widest crossing "
@@ -340,6 +370,79 @@ static void test_affine_mode(void)
     mpfr_clears(t0, T, (mpfr_ptr)0);
 }
 
+/* The bridge from a box of initial states x1 in [1e-3, 1e-3 + 1e-6],
+ * x2 in [1 - 1e-6, 1 + 1e-6], T = 10: the closed forms from the 4 corners
+ * and the centre lie in the tube at every grid point, and their crossing
+ * times in the event enclosures. A table as forcing is refused. */
+static void test_box(const char *certs)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bridge/gamma1.0.json", certs);
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_problem_init(p, 0, 0, 53);
+    REQUIRE(dvc_problem_read(p, path, 53) == DVC_OK, "%s", dvc_error_message());
+    mpfi_set_ui(p->T, 10);
+    mpfi_interv_d(p->x0->e[0], 1e-3, 1e-3 + 1e-6);
+    mpfi_interv_d(p->x0->e[1], 1 - 1e-6, 1 + 1e-6);
+    dvc_hybrid_model_t m;
+    dvc_hybrid_result_t r;
+    dvc_hybrid_result_init(r);
+    dvc_status st = dvc_dlvi_events_run(r, m, p, NULL);
+    CHECK(st == DVC_OK, "bridge from a box: %s", dvc_error_message());
+    char b1[5][128], b2[5][128];
+    for (int k = 0; k < 5; k++) {
+        /* the corners as the binary numbers the box has */
+        mpfi_srcptr e0 = p->x0->e[0], e1 = p->x0->e[1];
+        double a = k == 4 ? mpfi_get_d(e0) : mpfr_get_d(k % 2 ? &e0->right : &e0->left, MPFR_RNDN);
+        double b = k == 4 ? mpfi_get_d(e1) : mpfr_get_d(k / 2 ? &e1->right : &e1->left, MPFR_RNDN);
+        /* exact decimal expansions (a double near 1e-3 has at most 62
+         * significant digits) */
+        mpfr_t v;
+        mpfr_init2(v, 53);
+        mpfr_set_d(v, a, MPFR_RNDN);
+        mpfr_snprintf(b1[k], sizeof b1[k], "%.90Re", v);
+        mpfr_set_d(v, b, MPFR_RNDN);
+        mpfr_snprintf(b2[k], sizeof b2[k], "%.90Re", v);
+        mpfr_clear(v);
+    }
+    long bad = 0, bad_ev = 0;
+    mpfr_t x1, x2, y;
+    mpfr_inits2(256, x1, x2, y, (mpfr_ptr)0);
+    for (int k = 0; k < 5 && st == DVC_OK; k++) {
+        ref_bridge ref;
+        if (ref_bridge_init(&ref, b1[k], b2[k], 10) != 0) {
+            CHECK(0, "box: reference from corner %d", k);
+            continue;
+        }
+        for (long i = 0; i <= r->nsteps; i++) {
+            ref_bridge_eval(&ref, x1, x2, y, r->t[i]);
+            if (!inside_fr(r->x[i]->e[0], x1) || !inside_fr(r->x[i]->e[1], x2)) bad++;
+        }
+        if (ref.nseg - 1 != r->nevents) bad_ev++;
+        for (long e = 0; e < r->nevents && e + 1 < ref.nseg; e++)
+            if (!inside_fr(r->ev[e].t, ref.s[e + 1])) bad_ev++;
+        ref_bridge_clear(&ref);
+    }
+    CHECK(bad == 0, "bridge from a box: %ld corner values outside the tube", bad);
+    CHECK(bad_ev == 0, "bridge from a box: %ld corner crossings outside", bad_ev);
+    if (st == DVC_OK)
+        printf("bridge from a box (width 2e-6), T = 10: %ld events, radius at T %.2g\n",
+               r->nevents, radius_at_end(r));
+    mpfr_clears(x1, x2, y, (mpfr_ptr)0);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+    dvc_dlvi_problem_clear(p);
+    /* a tabulated ground motion: refused, for now */
+    snprintf(path, sizeof path, "%s/pounding/pounding.json", certs);
+    dvc_dlvi_problem_init(p, 0, 0, 53);
+    REQUIRE(dvc_problem_read(p, path, 53) == DVC_OK, "%s", dvc_error_message());
+    st = dvc_dlvi_events_model(m, p, NULL);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "tabulated"), "table: %d %s", (int)st,
+          dvc_error_message());
+    dvc_hybrid_model_clear(m);
+    dvc_dlvi_problem_clear(p);
+}
+
 int main(int argc, char **argv)
 {
     char path[1024];
@@ -352,6 +455,7 @@ int main(int argc, char **argv)
     test_bridge(argv[1], "gamma1.0.json", "1");
     test_bridge(argv[1], "gamma2.0.json", "2");
     test_degenerate(argv[1]);
+    test_box(argv[1]);
     /* the circuit (Example 5.3): f and g depend on t (the switching
      * functions carry g(t)); 10 periods of sin 3t */
     snprintf(path, sizeof path, "%s/circuit/circuit_long.json", argv[1]);

@@ -21,25 +21,6 @@ static char *fmt2(const char *fmt, const char *a, const char *b)
     return s;
 }
 
-static const char *fun_name(int op)
-{
-    switch (op) {
-    case OP_SIN: return "sin";
-    case OP_COS: return "cos";
-    case OP_EXP: return "exp";
-    case OP_LOG: return "log";
-    case OP_SQRT: return "sqrt";
-    case OP_ABS: return "abs";
-    case OP_ATAN: return "atan";
-    case OP_TANH: return "tanh";
-    case OP_SINH: return "sinh";
-    case OP_COSH: return "cosh";
-    case OP_MIN: return "min";
-    case OP_MAX: return "max";
-    default: return NULL;
-    }
-}
-
 /* One instruction applied to the string stack st (height *sp). */
 static dvc_status text_op(char **st, long *sp, const ins_t *in, char (*names)[64])
 {
@@ -71,9 +52,10 @@ static dvc_status text_op(char **st, long *sp, const ins_t *in, char (*names)[64
         r = fmt2(f, a, b);
         break;
     }
-    default: {
-        const char *nm = fun_name(in->op);
-        if (!nm) return dvc_error(DVC_ERR_INPUT, "operation %d cannot be written back", in->op);
+    default: { /* the functions of one argument: their names as the parser reads them */
+        const char *nm = dvc_expr_op_name_(in->op);
+        if (nm[0] == '\'' || !strcmp(nm, "operation"))
+            return dvc_error(DVC_ERR_INPUT, "operation %d cannot be written back", in->op);
         snprintf(buf, sizeof buf, "%s(%%s)%%s", nm);
         r = fmt2(buf, a, NULL);
     }

@@ -64,7 +64,11 @@ dvc_status dvc_dlvi_events_run(dvc_hybrid_result_t r, dvc_hybrid_model_t m,
  * in X, when the solution's pattern on tt is that of mode `mode` of m (a
  * model of dvc_dlvi_events_model; e.g. r->mode[i] with tt the step
  * [t_i, t_{i+1}] and X the step box r->box[i]): y = E_P (Q x + g(t)) + c_P,
- * met with [l, u]. */
+ * met with [l, u]. A step that ends at an event ends at the upper end of
+ * its time enclosure, so its last instants (after t*) are in the pattern
+ * after the event: there take the hull with the same call for that event's
+ * mode_after. DVC_ERR_INPUT when the map leaves [l, u] on X (X is not in
+ * the pattern's region). */
 dvc_status dvc_dlvi_events_y(dvc_ivec_t Y, const dvc_hybrid_model_t m, long mode, const mpfi_t tt,
                              const dvc_ivec_t X);
 

@@ -161,6 +161,10 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
                                      const dvc_hybrid_term *terms,
                                      const dvc_expr_consts_t consts);
 
+/* F encloses the field of mode `mode` over T x X (x' = A x + b(t), or f). */
+dvc_status dvc_hybrid_field(dvc_ivec_t F, const dvc_hybrid_model_t m, long mode, const mpfi_t T,
+                            const dvc_ivec_t X);
+
 /* Index of a mode / switching function by name, or -1. */
 long dvc_hybrid_find_mode(const dvc_hybrid_model_t m, const char *name);
 long dvc_hybrid_find_switch(const dvc_hybrid_model_t m, const char *name);

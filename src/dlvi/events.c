@@ -528,7 +528,6 @@ static dvc_status ctx_new(evt_ctx **out, dvc_hybrid_model_struct *hm, const dvc_
 static dvc_status dphi_mode(mpfi_t dphi, const dvc_hybrid_model_struct *hm, long g, long k,
                             const mpfi_t T, const dvc_ivec_t X)
 {
-    const dvc_hybrid_mode *md = &hm->modes[k];
     mpfr_prec_t wp = dvc_ivec_prec(X);
     dvc_ivec_t F;
     mpfi_t v, one;
@@ -536,12 +535,7 @@ static dvc_status dphi_mode(mpfi_t dphi, const dvc_hybrid_model_struct *hm, long
     mpfi_init2(v, wp);
     mpfi_init2(one, wp);
     mpfi_set_ui(one, 1);
-    dvc_status st = DVC_OK;
-    dvc_imat_mul_vec(F, md->A, X);
-    for (long i = 0; i < hm->n && md->b && st == DVC_OK; i++) {
-        st = dvc_expr_eval(v, md->b[i], T);
-        mpfi_add(F->e[i], F->e[i], v);
-    }
+    dvc_status st = dvc_hybrid_field(F, hm, k, T, X);
     if (st == DVC_OK) st = dvc_expr_eval_tangent(v, dphi, hm->g[g], T, X, one, F);
     dvc_ivec_clear(F);
     mpfi_clear(v);
@@ -553,23 +547,105 @@ static dvc_status dphi_mode(mpfi_t dphi, const dvc_hybrid_model_struct *hm, long
  * (T, X), i.e. not proven on k's side (the side opposite to the
  * transition's direction); count in *nz, the last one in *tz. */
 static dvc_status on_surface(const dvc_hybrid_model_struct *hm, long k, const mpfi_t T,
-                             const dvc_ivec_t X, long *nz, long *tz)
+                             const dvc_ivec_t X, long *nz, long *list)
 {
     mpfi_t v;
     mpfi_init2(v, dvc_ivec_prec(X));
     dvc_status st = DVC_OK;
     *nz = 0;
-    *tz = -1;
     for (long j = 0; j < hm->ntrans && st == DVC_OK; j++) {
         const dvc_hybrid_transition *tr = &hm->trans[j];
         if (tr->from != k) continue;
         st = dvc_expr_eval_x(v, hm->g[tr->g], T, X);
-        if (st == DVC_OK && !(tr->dir < 0 ? dvc_ival_is_pos(v) : dvc_ival_is_neg(v))) {
-            ++*nz;
-            *tz = j;
-        }
+        if (st == DVC_OK && !(tr->dir < 0 ? dvc_ival_is_pos(v) : dvc_ival_is_neg(v))) list[(*nz)++] = j;
     }
     mpfi_clear(v);
+    return st;
+}
+
+/* Largest number of indices on their surfaces at t = 0 (2^k candidate
+ * patterns are tried). */
+#define EVT_DEGEN_MAX 10
+
+/* 1 when every switching function of mode k that may vanish at (T, X)
+ * is proven to lie on k's closed side there (every state of X is in the
+ * closure of k's region: a box straddling the surface is not) and to move
+ * away from its transition under k's own field. */
+static dvc_status enters(int *ok, evt_ctx *c, long k, const mpfi_t T, const dvc_ivec_t X, long *list)
+{
+    long nz = 0;
+    mpfi_t d, v;
+    mpfi_init2(d, c->wp);
+    mpfi_init2(v, c->wp);
+    dvc_status st = evt_expand(k, 0, c);
+    if (st == DVC_OK) st = on_surface(c->hm, k, T, X, &nz, list);
+    *ok = st == DVC_OK;
+    for (long j = 0; j < nz && st == DVC_OK && *ok; j++) {
+        const dvc_hybrid_transition *tr = &c->hm->trans[list[j]];
+        st = dvc_expr_eval_x(v, c->hm->g[tr->g], T, X);
+        if (st == DVC_OK) st = dphi_mode(d, c->hm, tr->g, k, T, X);
+        *ok = st == DVC_OK && (tr->dir < 0 ? dvc_ival_is_nonneg(v) && dvc_ival_is_pos(d)
+                                           : dvc_ival_is_nonpos(v) && dvc_ival_is_neg(d));
+    }
+    mpfi_clear(d);
+    mpfi_clear(v);
+    return st;
+}
+
+/* The forward pattern at t = 0 (docs/events.md section 5): *mode0 holds the
+ * pattern read off the LVI solution; when some of its switching functions
+ * may vanish over x0, each of their indices may stay or move to the other
+ * side, and the first of these 2^k patterns whose vanishing functions all
+ * move into its own side (under its own field) is taken. The engine's first
+ * step proves it again (a function moving away cannot fire). */
+static dvc_status forward_pattern(evt_ctx *c, const mpfi_t T0, const dvc_ivec_t X0, long *mode0)
+{
+    long m = c->m, nz = 0, nd = 0;
+    long *list = malloc((size_t)(2 * m + 1) * sizeof *list); /* transitions of one mode */
+    long *D = malloc((size_t)m * sizeof *D);
+    char *base = strdup(c->pats[*mode0].pat), *alt = strdup(c->pats[*mode0].pat),
+         *cand = strdup(c->pats[*mode0].pat);
+    dvc_status st = list && D && base && alt && cand ? DVC_OK
+                  : dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (st == DVC_OK) st = evt_expand(*mode0, 0, c);
+    if (st == DVC_OK) st = on_surface(c->hm, *mode0, T0, X0, &nz, list);
+    for (long j = 0; j < nz && st == DVC_OK; j++) {
+        /* the index the transition changes, and its other side */
+        const char *to = c->pats[c->hm->trans[list[j]].to].pat;
+        long i = 0;
+        while (i < m && to[i] == base[i]) i++;
+        long d = 0;
+        while (d < nd && D[d] != i) d++;
+        if (d < nd)
+            st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate start: y%ld may be at both "
+                           "bounds at t = 0", i + 1);
+        else if (nd == EVT_DEGEN_MAX)
+            st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate start: more than %d "
+                           "indices on their surfaces at t = 0", EVT_DEGEN_MAX);
+        else {
+            D[nd++] = i;
+            alt[i] = to[i];
+        }
+    }
+    int ok = nd == 0;
+    for (long mask = 0; st == DVC_OK && !ok && mask < (1L << nd); mask++) {
+        long k;
+        for (long b = 0; b < nd; b++) cand[D[b]] = (mask >> b) & 1 ? alt[D[b]] : base[D[b]];
+        st = pat_get(c, cand, &k);
+        if (st == DVC_OK) st = enters(&ok, c, k, T0, X0, list);
+        if (ok) *mode0 = k;
+    }
+    if (st == DVC_OK && !ok)
+        st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate start: %ld %s on %s surface%s "
+                       "at t = 0 (pattern %s) and no pattern is proven to be entered (e.g. a "
+                       "grazing start; not handled in this version)",
+                       nd, nd == 1 ? "index" : "indices", nd == 1 ? "its" : "their",
+                       nd == 1 ? "" : "s", base);
+    free(list);
+    free(D);
+    free(base);
+    free(alt);
+    free(cand);
     return st;
 }
 
@@ -586,13 +662,10 @@ static dvc_status initial_pattern(evt_ctx *c, const dvc_dlvi_problem_t p, const 
     dvc_lvi_solver_t sv;
     dvc_lvi_result_t lr;
     dvc_ivec_t q, G, w;
-    mpfi_t d1, d2;
     char *pat = calloc((size_t)m + 1, 1);
     dvc_ivec_init2(q, m, wp);
     dvc_ivec_init2(G, m, wp);
     dvc_ivec_init2(w, m, wp);
-    mpfi_init2(d1, wp);
-    mpfi_init2(d2, wp);
     dvc_lvi_result_init2(lr, m, wp);
     dvc_status st = dvc_lvi_solver_init2(sv, p->M, p->l, p->u, wp);
     if (st != DVC_OK) st = dvc_error_context(st, "events route: ");
@@ -617,45 +690,13 @@ static dvc_status initial_pattern(evt_ctx *c, const dvc_dlvi_problem_t p, const 
         }
         st = pat_get(c, pat, mode0);
     }
-    long nz = 0, tz = -1;
-    if (st == DVC_OK) st = evt_expand(*mode0, 0, c);
-    if (st == DVC_OK) st = on_surface(c->hm, *mode0, T0, X0, &nz, &tz);
-    if (st == DVC_OK && nz > 1)
-        st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate start: %ld switching functions "
-                       "of pattern %s may vanish at t = 0 (several indices on their surfaces at "
-                       "once are not handled in this version)", nz, pat);
-    if (st == DVC_OK && nz == 1) {
-        const dvc_hybrid_transition tr = c->hm->trans[tz];
-        st = dphi_mode(d1, c->hm, tr.g, tr.from, T0, X0);
-        if (st == DVC_OK) st = dphi_mode(d2, c->hm, tr.g, tr.to, T0, X0);
-        int s1 = dvc_ival_is_pos(d1) ? 1 : dvc_ival_is_neg(d1) ? -1 : 0;
-        int s2 = dvc_ival_is_pos(d2) ? 1 : dvc_ival_is_neg(d2) ? -1 : 0;
-        if (st == DVC_OK && (s1 == 0 || s1 != s2))
-            st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate start: switching function "
-                           "'%s' may vanish at t = 0 and its motion does not provably enter one "
-                           "side (grazing start, not handled in this version)",
-                           c->hm->gname[tr.g]);
-        if (st == DVC_OK && s1 == tr.dir) {
-            /* the solution enters the neighbour: start there; only the
-             * shared function may vanish, moving away from its own
-             * transition back */
-            *mode0 = tr.to;
-            st = evt_expand(*mode0, 0, c);
-            if (st == DVC_OK) st = on_surface(c->hm, *mode0, T0, X0, &nz, &tz);
-            if (st == DVC_OK && (nz != 1 || c->hm->trans[tz].g != tr.g))
-                st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate start: pattern %s "
-                               "entered at t = 0 is not proven (%ld switching functions may "
-                               "vanish)", c->pats[*mode0].pat, nz);
-        }
-    }
+    if (st == DVC_OK) st = forward_pattern(c, T0, X0, mode0);
     if (pat) free(pat);
     dvc_lvi_result_clear(lr);
     dvc_lvi_solver_clear(sv);
     dvc_ivec_clear(q);
     dvc_ivec_clear(G);
     dvc_ivec_clear(w);
-    mpfi_clear(d1);
-    mpfi_clear(d2);
     return st;
 }
 

@@ -448,6 +448,14 @@ dvc_status hyb_field(dvc_ivec_t F, const dvc_hybrid_mode *md, const mpfi_t T, co
     return DVC_OK;
 }
 
+dvc_status dvc_hybrid_field(dvc_ivec_t F, const dvc_hybrid_model_t m, long mode, const mpfi_t T,
+                            const dvc_ivec_t X)
+{
+    if (mode < 0 || mode >= m->nmodes || F->n != m->n || X->n != m->n)
+        return dvc_error(DVC_ERR_INPUT, "field of mode %ld: no such mode, or bad sizes", mode);
+    return hyb_field(F, &m->modes[mode], T, X);
+}
+
 dvc_status hyb_flow_over(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
                          const mpfr_t t0, const mpfi_t S, int K)
 {

@@ -70,6 +70,7 @@ static void free_exprs(dvc_expr_t *e, long n)
 
 void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
 {
+    if (m->expand_release) m->expand_release(m->expand_ctx);
     hyb_contacts_clear(m);
     for (long i = 0; i < m->n && m->names; i++) free(m->names[i]);
     free(m->names);
@@ -79,8 +80,11 @@ void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
         dvc_imat_clear(md->A);
         free_exprs(md->b, m->n);
         free_exprs(md->f, m->n);
+        if (md->bu) dvc_imat_clear(md->bu);
+        free(md->bu);
     }
     free(m->modes);
+    free_exprs(m->u, m->nu);
     for (long k = 0; k < m->ng; k++) {
         free(m->gname[k]);
         dvc_expr_clear(m->g[k]);
@@ -162,6 +166,49 @@ dvc_status dvc_hybrid_add_mode_linear(dvc_hybrid_model_t m, const char *name, co
     dvc_status st = dvc_hybrid_add_mode_linear_exprs(m, name, A, be, index);
     free_exprs(be, m->n);
     return st;
+}
+
+dvc_status dvc_hybrid_set_basis(dvc_hybrid_model_t m, long nu, const char *const *u,
+                                const dvc_expr_consts_t consts)
+{
+    if (m->u) return dvc_error(DVC_ERR_INPUT, "the forcing basis is set once");
+    if (nu < 0) return dvc_error(DVC_ERR_INPUT, "forcing basis of %ld functions", nu);
+    dvc_expr_t *e = calloc((size_t)(nu > 0 ? nu : 1), sizeof *e);
+    if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long j = 0; j < nu; j++) dvc_expr_init2(e[j], m->prec);
+    for (long j = 0; j < nu; j++) {
+        dvc_status st = dvc_expr_parse(e[j], u[j], consts);
+        if (st != DVC_OK) {
+            free_exprs(e, nu);
+            return dvc_error_context(st, "forcing basis u[%ld]: ", j);
+        }
+    }
+    m->u = e;
+    m->nu = nu;
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_add_mode_affine(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,
+                                      const dvc_imat_t Bu, long *index)
+{
+    if (Bu->r != m->n || Bu->c != 1 + m->nu || !dvc_imat_is_finite(Bu))
+        return dvc_error(DVC_ERR_INPUT, "mode '%s': Bu must be a finite %ld x %ld matrix",
+                         name ? name : "", m->n, 1 + m->nu);
+    dvc_imat_struct *bu = malloc(sizeof *bu);
+    if (!bu) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    long k;
+    dvc_status st = dvc_hybrid_add_mode_linear(m, name, A, NULL, NULL, &k);
+    if (st != DVC_OK) {
+        free(bu);
+        return st;
+    }
+    dvc_imat_init2(bu, Bu->r, Bu->c, m->prec);
+    dvc_imat_set(bu, Bu);
+    m->modes[k].bu = bu;
+    m->modes[k].u = m->u ? m->u[0] : NULL;
+    m->modes[k].nu = m->nu;
+    if (index) *index = k;
+    return DVC_OK;
 }
 
 dvc_status dvc_hybrid_add_mode_field(dvc_hybrid_model_t m, const char *name,

@@ -9,7 +9,7 @@
 
 #include "certview.h"
 #include "dvicert/certio.h"
-#include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 #include "io/io.h"
 
 void dvc_cli_cert_init(dvc_cli_cert *d)

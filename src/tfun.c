@@ -354,3 +354,8 @@ void dvc_tfun_vec_cb(dvc_tfun_cb *cb, dvc_tfun_vec_struct *v, int own)
     cb->ctx = v;
     cb->release = own ? vec_release : NULL;
 }
+
+const dvc_tfun_vec_struct *dvc_tfun_cb_vec(const dvc_tfun_cb *cb)
+{
+    return cb && cb->eval == vec_eval ? cb->ctx : NULL;
+}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* The binary64 step kernels of the DLVI engine (src/dlvi/fast.c, used at
- * 53 bits) against the MPFI path (forced with DVC_DLVI_NOFAST) on random
+ * 53 bits) against the MPFI path (forced with the option binary64 = 0) on random
  * problems: interval and point matrices (entries straddling 0), interval
  * theta and h, interval f and g, m = 0, sharpening on and off, and
  * re-certification of perturbed predictors. Every bound of the fast run
@@ -138,11 +138,9 @@ static void compare(const dvc_dlvi_result_t r, const dvc_dlvi_result_t s, long c
 static dvc_status run_mode(dvc_dlvi_result_t r, const dvc_dlvi_problem_t p, const dvc_dlvi_opts *o, int nofast,
                            const double *xs, const double *ys)
 {
-    dvc_status st;
-    if (nofast) setenv("DVC_DLVI_NOFAST", "1", 1);
-    st = xs ? dvc_dlvi_certify(r, p, o, xs, ys) : dvc_dlvi_run(r, p, o);
-    if (nofast) unsetenv("DVC_DLVI_NOFAST");
-    return st;
+    dvc_dlvi_opts oo = *o;
+    oo.binary64 = !nofast;
+    return xs ? dvc_dlvi_certify(r, p, &oo, xs, ys) : dvc_dlvi_run(r, p, &oo);
 }
 
 static void test_random(void)

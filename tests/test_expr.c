@@ -714,6 +714,97 @@ static void test_precision(void)
     dvc_expr_clear(e200);
 }
 
+/* Built expressions (build.c) evaluate exactly as the parse of their text:
+ * the same program, constant folding included. */
+static int same_value(const dvc_expr_t a, const dvc_expr_t b, double x, double y, double t)
+{
+    mpfi_t ra, rb, T;
+    dvc_ivec_t X;
+    mpfi_init2(ra, 53);
+    mpfi_init2(rb, 53);
+    mpfi_init2(T, 53);
+    dvc_ivec_init2(X, 2, 53);
+    mpfi_set_d(T, t);
+    mpfi_set_d(X->e[0], x);
+    mpfi_set_d(X->e[1], y);
+    int ok = dvc_expr_eval_x(ra, a, T, X) == DVC_OK && dvc_expr_eval_x(rb, b, T, X) == DVC_OK &&
+             mpfr_equal_p(&ra->left, &rb->left) && mpfr_equal_p(&ra->right, &rb->right);
+    mpfi_clear(ra);
+    mpfi_clear(rb);
+    mpfi_clear(T);
+    dvc_ivec_clear(X);
+    return ok;
+}
+
+static void test_build(const dvc_expr_consts_t k)
+{
+    const char *v[2] = {"x", "y"};
+    dvc_expr_t a, b, c, p;
+    mpfi_t g;
+    dvc_expr_init2(a, 53);
+    dvc_expr_init2(b, 53);
+    dvc_expr_init2(c, 53);
+    dvc_expr_init2(p, 53);
+    mpfi_init2(g, 53);
+    REQUIRE(dvc_expr_parse_vars(a, "x*sin(t) + gamma", k, 2, v) == DVC_OK, "%s", dvc_error_message());
+    REQUIRE(dvc_expr_set_literal(b, "0.1", NULL, 2, v) == DVC_OK, "%s", dvc_error_message());
+    REQUIRE(dvc_expr_set_literal(c, "0.2", NULL, 2, v) == DVC_OK, "%s", dvc_error_message());
+    /* (0.1)*(0.2) folds into one literal, as the parser folds it */
+    dvc_expr_paren(b, b);
+    dvc_expr_paren(c, c);
+    CHECK(dvc_expr_mul(b, b, c) == DVC_OK && !strcmp(b->text, "(0.1)*(0.2)"), "text %s", b->text);
+    CHECK(b->nins == 1, "folded: %ld instructions", b->nins);
+    dvc_expr_paren(c, a);
+    CHECK(dvc_expr_sub(c, b, c) == DVC_OK && dvc_expr_paren(c, c) == DVC_OK &&
+              dvc_expr_neg(c, c) == DVC_OK, "%s", dvc_error_message());
+    REQUIRE(dvc_expr_parse_vars(p, c->text, k, 2, v) == DVC_OK, "%s", dvc_error_message());
+    CHECK(!strcmp(c->text, "-((0.1)*(0.2)-(x*sin(t) + gamma))"), "text %s", c->text);
+    CHECK(same_value(c, p, 0.3, -2, 0.7) && same_value(c, p, -1.5, 4, 2.5), "built %s", c->text);
+    /* a named value: the text shown, the interval used */
+    mpfi_interv_d(g, 1, 2);
+    REQUIRE(dvc_expr_set_literal(b, "_g", g, 2, v) == DVC_OK, "%s", dvc_error_message());
+    dvc_expr_parse_vars(p, "y", NULL, 2, v);
+    CHECK(dvc_expr_div(c, p, b) == DVC_OK && !strcmp(c->text, "y/_g") && dvc_expr_uses_x(c),
+          "y/_g: %s", c->text);
+    /* an affine field built from its data: 2*x + y*(-0.5) + sin(t) */
+    {
+        dvc_expr_t u, w;
+        dvc_expr_init2(u, 53);
+        dvc_expr_init2(w, 53);
+        dvc_expr_set_literal(c, "2", NULL, 2, v);
+        dvc_expr_set_variable(u, 1, 2, v);
+        dvc_expr_mul(c, c, u);
+        dvc_expr_set_variable(u, 2, 2, v);
+        dvc_expr_set_literal(w, "0.5", NULL, 2, v);
+        dvc_expr_neg(w, w); /* folded: one literal, as the parser folds "-0.5" */
+        CHECK(w->nins == 1 && w->ncst == 2, "-0.5: %ld instructions", w->nins);
+        dvc_expr_paren(w, w);
+        dvc_expr_mul(u, u, w);
+        dvc_expr_add(c, c, u);
+        dvc_expr_set_variable(u, 0, 2, v);
+        dvc_expr_paren(u, u);
+        dvc_expr_add(c, c, u);
+        CHECK(!strcmp(c->text, "2*x+y*(-0.5)+(t)") && dvc_expr_uses_t(c), "text %s", c->text);
+        REQUIRE(dvc_expr_parse_vars(p, c->text, NULL, 2, v) == DVC_OK, "%s", dvc_error_message());
+        CHECK(same_value(c, p, 0.3, -2, 0.7), "built %s", c->text);
+        dvc_expr_clear(u);
+        dvc_expr_clear(w);
+    }
+    /* a constant division by zero fails when built, as when parsed */
+    dvc_expr_set_literal(b, "0", NULL, 2, v);
+    dvc_expr_set_literal(c, "1", NULL, 2, v);
+    CHECK(dvc_expr_div(c, c, b) == DVC_ERR_INPUT && !strcmp(c->text, "1"), "1/0: %s",
+          dvc_error_message());
+    /* operands over other variables are refused */
+    dvc_expr_parse(p, "t", NULL);
+    CHECK(dvc_expr_add(c, c, p) == DVC_ERR_INPUT, "different variables accepted");
+    dvc_expr_clear(a);
+    dvc_expr_clear(b);
+    dvc_expr_clear(c);
+    dvc_expr_clear(p);
+    mpfi_clear(g);
+}
+
 int main(void)
 {
     dvc_expr_consts_t k;
@@ -725,6 +816,7 @@ int main(void)
     test_random(k);
     test_vars();
     test_precision();
+    test_build(k);
     printf("%ld expressions, %ld points, %ld not certified (skipped)\n", n_exprs, n_points, n_skipped);
     CHECK(n_skipped * 10 < n_exprs, "most random expressions certified (%ld of %ld skipped)", n_skipped, n_exprs);
     dvc_expr_consts_clear(k);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 #include "io/hybrid_json.h"
 #include "check.h"
 

@@ -12,6 +12,7 @@
 #include "dvicert/hybrid.h"
 #include "dvicert/hybrid_cert.h"
 #include "check.h"
+#include "expr/internal.h"
 
 #define RP 256
 
@@ -713,6 +714,80 @@ static int write_csv(long N, double pert)
     return 0;
 }
 
+/* ---- built fields: the programs a parse of their texts gives ------------ */
+
+static int same_program(const dvc_expr_struct *a, const dvc_expr_struct *b)
+{
+    if (strcmp(a->text, b->text) || a->nins != b->nins || a->ncst != b->ncst ||
+        a->depth != b->depth || a->uses_t != b->uses_t || a->uses_x != b->uses_x)
+        return 0;
+    for (long i = 0; i < a->nins; i++)
+        if (a->ins[i].op != b->ins[i].op || a->ins[i].arg != b->ins[i].arg ||
+            a->ins[i].pos != b->ins[i].pos)
+            return 0;
+    for (long i = 0; i < a->ncst; i++)
+        if (!mpfr_equal_p(&a->cst[i]->left, &b->cst[i]->left) ||
+            !mpfr_equal_p(&a->cst[i]->right, &b->cst[i]->right) ||
+            mpfr_signbit(&a->cst[i]->left) != mpfr_signbit(&b->cst[i]->left) ||
+            mpfr_signbit(&a->cst[i]->right) != mpfr_signbit(&b->cst[i]->right))
+            return 0;
+    return 1;
+}
+
+static void check_built(const dvc_expr_struct *e, const dvc_expr_consts_t cc,
+                        const dvc_hybrid_model_t m, const char *where)
+{
+    dvc_expr_t p;
+    dvc_expr_init2(p, m->prec);
+    dvc_status st = dvc_expr_parse_vars(p, e->text, cc, m->n, (const char *const *)m->names);
+    CHECK(st == DVC_OK && same_program(e, p), "%s: the built program of '%.60s...' is not its parse",
+          where, e->text);
+    dvc_expr_clear(p);
+}
+
+/* Three terms (up to three sliding at once: the weights by 3 x 3 Cramer):
+ * every field and switching function built in memory is the program its
+ * text parses to, with the constants mu and the gradients _hk_i. */
+static void test_built_programs(void)
+{
+    const char *names[6] = {"x1", "x2", "x3", "v1", "v2", "v3"};
+    const char *f0[6] = {"v1", "v2", "v3", "-x1 + (x2 - x1) - v1", "(x1 - x2) + (x3 - x2) - v2",
+                         "(x2 - x3) - v3 + 10*cos(pi*t)"};
+    const char *fp[3][6], *fm[3][6], *h[3] = {"v1", "v2 - 0.5*v1", "v3"};
+    dvc_hybrid_term terms[3];
+    dvc_expr_consts_t c, cc;
+    dvc_hybrid_model_t m;
+    dvc_expr_consts_init(c);
+    dvc_expr_consts_init(cc);
+    dvc_expr_consts_add_str(c, "mu", "0.3");
+    dvc_expr_consts_add_str(cc, "mu", "0.3");
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 6; i++) {
+            fp[k][i] = i == 3 + k ? "-mu" : i == k ? "0.1" : "0";
+            fm[k][i] = i == 3 + k ? "mu" : "0";
+        }
+        terms[k] = (dvc_hybrid_term){k == 0 ? "a" : k == 1 ? "b" : "c", h[k], fp[k], fm[k]};
+        for (int i = 0; i < 6; i++) {
+            char cn[16];
+            mpfi_t g;
+            mpfi_init2(g, 53);
+            mpfi_set_d(g, i == 3 + k ? 1 : (k == 1 && i == 3) ? -0.5 : 0);
+            snprintf(cn, sizeof cn, "_h%d_%d", k + 1, i + 1);
+            dvc_expr_consts_add(cc, cn, g);
+            mpfi_clear(g);
+        }
+    }
+    dvc_hybrid_model_init(m, 6, names, 53);
+    REQUIRE(dvc_hybrid_add_decomposed(m, f0, 3, terms, c) == DVC_OK, "%s", dvc_error_message());
+    CHECK(m->nmodes == 8 + 12 + 6 + 1, "modes: %ld", m->nmodes);
+    for (long q = 0; q < m->nmodes; q++)
+        for (long i = 0; i < m->n; i++) check_built(m->modes[q].f[i], cc, m, m->modes[q].name);
+    for (long g = 0; g < m->ng; g++) check_built(m->g[g], cc, m, m->gname[g]);
+    dvc_hybrid_model_clear(m);
+    dvc_expr_consts_clear(c);
+    dvc_expr_consts_clear(cc);
+}
+
 int main(int argc, char **argv)
 {
     REQUIRE(argc > 1, "usage: test_sliding CERTS_DIR | test_sliding --csv N PERT");
@@ -720,6 +795,7 @@ int main(int argc, char **argv)
     test_one_d();
     test_refusals();
     test_two_contacts();
+    test_built_programs();
     test_stickslip(argv[1]);
     test_stickslip_mu("0.1");
     test_stickslip_mu("0.25");

@@ -111,7 +111,7 @@ static dvc_status sink_cmp(const dvc_dlvi_point *pt, void *ctx)
     return DVC_OK;
 }
 
-static void engine_sink(const char *problem, int sharpen)
+static void engine_sink(const char *problem, int sharpen, int binary64)
 {
     dvc_dlvi_problem_t p;
     dvc_dlvi_result_t full, win;
@@ -121,6 +121,7 @@ static void engine_sink(const char *problem, int sharpen)
     REQUIRE(dvc_problem_read(p, problem, 0) == DVC_OK, "%s: %s", problem, dvc_error_message());
     dvc_dlvi_opts_default(&o);
     o.sharpen = sharpen;
+    o.binary64 = binary64;
     dvc_dlvi_result_init(full);
     dvc_dlvi_result_init(win);
     REQUIRE(dvc_dlvi_run(full, p, &o) == DVC_OK, "%s: %s", problem, dvc_error_message());
@@ -697,14 +698,12 @@ int main(int argc, char **argv)
     dec_conversions();
     label_conversions();
     snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", argv[1]);
-    engine_sink(path, 0);
+    engine_sink(path, 0, 1);
     snprintf(path, sizeof path, "%s/remark43/x0_1.json", argv[1]);
-    engine_sink(path, 1);
+    engine_sink(path, 1, 1);
     snprintf(path, sizeof path, "%s/circuit/circuit.json", argv[1]);
-    engine_sink(path, 0);
-    setenv("DVC_DLVI_NOFAST", "1", 1); /* the MPFI path as well */
-    engine_sink(path, 0);
-    unsetenv("DVC_DLVI_NOFAST");
+    engine_sink(path, 0, 1);
+    engine_sink(path, 0, 0); /* the MPFI path as well */
     snprintf(path, sizeof path, "%s/bridge/gamma0.2.json", argv[1]);
     same_file(path, 0);
     snprintf(path, sizeof path, "%s/remark43/x0_1.json", argv[1]);

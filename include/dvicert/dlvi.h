@@ -112,6 +112,10 @@ typedef struct {
      * back): retry at the caller's level. */
     dvc_dlvi_sink sink;
     void *sink_ctx;
+    /* At 53 bits the step bounds run in binary64 under directed rounding
+     * with MPFI's endpoints bit for bit (docs/bounds.md); 0 forces the MPFI
+     * path (tests compare the two). Default 1. */
+    int binary64;
 } dvc_dlvi_opts;
 
 void dvc_dlvi_opts_default(dvc_dlvi_opts *o);

@@ -25,5 +25,6 @@
 #include "dvicert/hybrid.h"
 #include "dvicert/hybrid_cert.h"
 #include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 
 #endif

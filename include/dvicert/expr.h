@@ -20,9 +20,13 @@ typedef struct {
     char **name;
     char **text;   /* decimal source text, or NULL when given as an interval */
     mpfi_t *val;   /* enclosure (at the precision it was given or parsed at) */
+    mpfr_prec_t prec; /* precision of constants given as text or expressions */
 } dvc_expr_consts_struct;
 typedef dvc_expr_consts_struct dvc_expr_consts_t[1];
 
+/* An empty table whose text constants are enclosed at prec bits;
+ * dvc_expr_consts_init takes the thread's default precision. */
+void dvc_expr_consts_init2(dvc_expr_consts_t c, mpfr_prec_t prec);
 void dvc_expr_consts_init(dvc_expr_consts_t c);
 void dvc_expr_consts_clear(dvc_expr_consts_t c);
 /* Add name -> v (copied at v's precision). The name must be an identifier
@@ -34,7 +38,7 @@ dvc_status dvc_expr_consts_add(dvc_expr_consts_t c, const char *name, const mpfi
  * the tightest enclosure of one fifth. */
 dvc_status dvc_expr_consts_add_str(dvc_expr_consts_t c, const char *name, const char *decimal);
 /* Add name -> value of a constant expression ("2*pi/3") over the constants
- * defined so far, enclosed at the working precision. */
+ * defined so far, enclosed at the table's precision. */
 dvc_status dvc_expr_consts_add_expr(dvc_expr_consts_t c, const char *name, const char *text);
 /* Index of name, or -1. */
 long dvc_expr_consts_find(const dvc_expr_consts_t c, const char *name);
@@ -79,6 +83,34 @@ dvc_status dvc_expr_parse_vars(dvc_expr_t e, const char *text, const dvc_expr_co
                                long nvars, const char *const *varnames);
 /* The constant expression c (no source text needed). */
 dvc_status dvc_expr_set_const(dvc_expr_t e, const mpfi_t c);
+
+/* ---- Building expressions in memory (build.c) ----
+ * Each builder gives the program a parse of the resulting text would give
+ * (the same instructions, literals and constant folding), so a built
+ * expression evaluates exactly as its text would; the text is kept for
+ * messages. Operands must be at e's precision with the same variables; e
+ * may be one of them; on failure e is unchanged. The text is the operands'
+ * texts around the operator as they are: wrap an operand with
+ * dvc_expr_paren where the grammar needs parentheses. */
+/* A literal: the number written as text (c NULL: "0", "0.25", enclosed
+ * at e's precision), or the value c shown as text (a named constant,
+ * "gamma"), over the variables varnames (nvars may be 0). */
+dvc_status dvc_expr_set_literal(dvc_expr_t e, const char *text, const mpfi_t c, long nvars,
+                                const char *const *varnames);
+/* The variable t (index 0) or varnames[index - 1] (1 <= index <= nvars),
+ * over the variables varnames. */
+dvc_status dvc_expr_set_variable(dvc_expr_t e, long index, long nvars,
+                                 const char *const *varnames);
+/* "a+b", "a-b", "a*b", "a/b", "-a", "(a)", a copy of a. */
+dvc_status dvc_expr_add(dvc_expr_t e, const dvc_expr_t a, const dvc_expr_t b);
+dvc_status dvc_expr_sub(dvc_expr_t e, const dvc_expr_t a, const dvc_expr_t b);
+dvc_status dvc_expr_mul(dvc_expr_t e, const dvc_expr_t a, const dvc_expr_t b);
+dvc_status dvc_expr_div(dvc_expr_t e, const dvc_expr_t a, const dvc_expr_t b);
+dvc_status dvc_expr_neg(dvc_expr_t e, const dvc_expr_t a);
+dvc_status dvc_expr_paren(dvc_expr_t e, const dvc_expr_t a);
+dvc_status dvc_expr_copy(dvc_expr_t e, const dvc_expr_t a);
+/* Exchange a and b (no copy: how a built expression is handed over). */
+void dvc_expr_swap(dvc_expr_t a, dvc_expr_t b);
 
 /* Does the expression depend on t / on the named variables? */
 int dvc_expr_uses_t(const dvc_expr_t e);

@@ -25,6 +25,13 @@ typedef struct {
     dvc_imat_t A;     /* n x n (linear modes; 0 x 0 otherwise) */
     dvc_expr_t *b;    /* n expressions of t (linear modes), NULL: b = 0 */
     dvc_expr_t *f;    /* n expressions of t and the state (field modes) */
+    /* linear modes, instead of b: b(t) = Bu [1; u(t)] over the model's
+     * forcing basis u (dvc_hybrid_add_mode_affine; n x (1 + nu)), so that
+     * each basis function's Taylor series is computed once per step
+     * whatever the number of modes and rows using it; NULL: none */
+    dvc_imat_struct *bu;
+    dvc_expr_struct *u; /* with bu: the model's basis (nu entries; the model's) */
+    long nu;
     int *sides;       /* a mode of a decomposed model: per discontinuous term,
                        * 1 / -1: in its region h > 0 / h < 0, 2: sliding on
                        * its surface h = 0 (at most 3 terms slide); NULL
@@ -38,6 +45,15 @@ typedef struct {
     const char *name, *h;
     const char *const *fplus, *const *fminus;
 } dvc_hybrid_term;
+
+/* The same built in memory (include/dvicert/expr.h, "Building"): h and
+ * the n expressions of f+ and f-, over the model's state names at its
+ * precision. */
+typedef struct {
+    const char *name;
+    const dvc_expr_struct *h;
+    const dvc_expr_t *fplus, *fminus;
+} dvc_hybrid_term_expr;
 
 /* A term as compiled into the model (docs/sliding.md): its switching
  * functions h and, for each assignment o of the other terms' regions
@@ -80,6 +96,22 @@ typedef struct {
                             * DVC_HYBRID_GUARD_BITS after dvc_hybrid_model_init */
     long ncontacts;
     dvc_hybrid_contact *contacts; /* decomposed form (dvc_hybrid_add_decomposed) */
+    /* A model built lazily (the DLVI events route, docs/events.md): when
+     * expand is set, the engine calls expand(mode, nevents, expand_ctx) for
+     * the initial mode before the first step and for the target of every
+     * crossing before the crossing is applied (nevents: the events certified
+     * so far, for a budget; a status other than DVC_OK stops the run and is
+     * returned). The call may add modes,
+     * switching functions and transitions (never change or remove any) and
+     * must leave every transition out of `mode` in the model. The step is
+     * then capped per mode (h, else 0.25, and 0.5 / ||A_mode||), so that the
+     * grid does not depend on which modes were built before the run.
+     * dvc_hybrid_model_clear calls expand_release(expand_ctx) when set. */
+    dvc_status (*expand)(long mode, long nevents, void *ctx);
+    long nu;               /* the forcing basis of affine modes: nu expressions */
+    dvc_expr_t *u;         /* of t (dvc_hybrid_set_basis) */
+    void *expand_ctx;
+    void (*expand_release)(void *ctx);
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 
@@ -103,6 +135,14 @@ int dvc_hybrid_model_order(const dvc_hybrid_model_t m);
 dvc_status dvc_hybrid_add_mode_linear(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,
                                       const char *const *b, const dvc_expr_consts_t consts,
                                       long *index);
+/* The forcing basis u: nu expressions of t (set once, before any affine
+ * mode). */
+dvc_status dvc_hybrid_set_basis(dvc_hybrid_model_t m, long nu, const char *const *u,
+                                const dvc_expr_consts_t consts);
+/* Add a linear mode x' = A x + Bu [1; u(t)] (Bu: n x (1 + nu), u the
+ * model's basis). */
+dvc_status dvc_hybrid_add_mode_affine(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,
+                                      const dvc_imat_t Bu, long *index);
 /* Add a mode x' = f(t, x): n expressions of t and the state names. */
 dvc_status dvc_hybrid_add_mode_field(dvc_hybrid_model_t m, const char *name,
                                      const char *const *f, const dvc_expr_consts_t consts,
@@ -110,6 +150,18 @@ dvc_status dvc_hybrid_add_mode_field(dvc_hybrid_model_t m, const char *name,
 /* Add a switching function g(t, x) (an expression of t and the state). */
 dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const char *text,
                                  const dvc_expr_consts_t consts, long *index);
+/* The same with expressions built in memory (dvc_expr_set_literal,
+ * dvc_expr_add, ... over the model's state names at its precision): the
+ * model takes them over (f[i] and g are left empty, still to be cleared
+ * by the caller); on failure they are left as they were. */
+dvc_status dvc_hybrid_add_mode_exprs(dvc_hybrid_model_t m, const char *name, dvc_expr_t *f,
+                                     long *index);
+/* A linear mode x' = A x + b(t) with b built in memory: n expressions of t
+ * alone (no state variables; NULL: b = 0), taken over as above. */
+dvc_status dvc_hybrid_add_mode_linear_exprs(dvc_hybrid_model_t m, const char *name,
+                                            const dvc_imat_t A, dvc_expr_t *b, long *index);
+dvc_status dvc_hybrid_add_switch_expr(dvc_hybrid_model_t m, const char *name, dvc_expr_t g,
+                                      long *index);
 /* Add a transition (indices as returned above); reset: n expressions or
  * NULL (identity). */
 dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, int dir, long to,
@@ -129,6 +181,17 @@ dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, in
 dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0, long nterms,
                                      const dvc_hybrid_term *terms,
                                      const dvc_expr_consts_t consts);
+
+/* The same from expressions built in memory (f0: n of them; the terms
+ * above): the modes' fields, the switching functions and the weights are
+ * built from them (dvc_expr_add, ...), the same programs the texts would
+ * give; the inputs are copied. dvc_hybrid_add_decomposed parses its texts
+ * once and calls this. */
+dvc_status dvc_hybrid_add_decomposed_exprs(dvc_hybrid_model_t m, const dvc_expr_t *f0,
+                                           long nterms, const dvc_hybrid_term_expr *terms);
+/* F encloses the field of mode `mode` over T x X (x' = A x + b(t), or f). */
+dvc_status dvc_hybrid_field(dvc_ivec_t F, const dvc_hybrid_model_t m, long mode, const mpfi_t T,
+                            const dvc_ivec_t X);
 
 /* Index of a mode / switching function by name, or -1. */
 long dvc_hybrid_find_mode(const dvc_hybrid_model_t m, const char *name);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Ideal contacts: linear complementarity systems
+/* Ideal contacts, the mathematics on a problem in memory (src/hybrid/lcs.c;
+ * the route's files and certificates: dvicert/lcs_cert.h).
+ * Ideal contacts: linear complementarity systems
  *   x' = A x + B y + f(t),  0 <= y _|_ Q x + g >= 0   (a DLVI with M = 0)
  * of relative degree one (Q B a P-matrix; m = 1: Q B > 0), certified as
  * sliding motions on the constraint faces by the hybrid engine
@@ -13,45 +15,41 @@
  * Supported: m <= 8 with at most one face active at a time (a run that
  * reaches a second face while on one stops, not certified), M = 0
  * exactly, l = 0, u = +inf, g constant, f given as expressions (no
- * tables). Refused with the reason otherwise.
- *
- * Ownership: the functions fill a caller-initialised dvc_hybrid_cert_t
- * (dvc_hybrid_cert_clear releases it); nothing else is kept. */
+ * tables). Refused with the reason otherwise. */
 #ifndef DVICERT_LCS_H
 #define DVICERT_LCS_H
 
-#include "dvicert/hybrid_cert.h"
+#include "dvicert/dlvi.h"
+#include "dvicert/hybrid.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* 1 when the file at path is a DLVI problem file (an object with "M" and
- * no "format", "modes" or "decomposed") whose M is exactly zero; 0
- * otherwise, including a file that cannot be read (its reader says why). */
-int dvc_lcs_file_is_lcs(const char *path);
+/* ---- the route on a problem in memory (src/hybrid/lcs.c) ---- */
 
-/* 1 when the file at path is a hybrid certificate made by dvc_lcs_enclose
- * (its embedded model has the member "lcs"). */
-int dvc_lcs_file_is_cert(const char *path);
+/* Most contacts of the route. */
+#define DVC_LCS_MAX 8
 
-/* 1 when the certificate c (read or made) is one of dvc_lcs_enclose. */
-int dvc_lcs_cert_is_lcs(const dvc_hybrid_cert_t c);
-
-/* Prove Q B a P-matrix (m = 1: Q B > 0), translate the problem at path and enclose its solution
- * into c (prec 0: the file's "prec", else 53). DVC_ERR_INPUT for a problem
- * outside the supported class (the message names the file, the field and
- * the reason: a zero diagonal entry of Q B is relative degree two,
- * impacts, out of scope), DVC_NOT_CERTIFIED when Q B or the run cannot be
- * proven. */
-dvc_status dvc_lcs_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec);
-
-/* Verify a certificate read by dvc_hybrid_cert_read: the hybrid
- * re-verification (dvc_hybrid_cert_verify; rec as there), then the
- * embedded model must be the translation of the embedded problem with the
- * stated K (Q B re-proven a P-matrix) and the run must never be in the region
- * w < 0 (docs/ideal_contacts.md, section 3). */
-dvc_status dvc_lcs_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec);
+/* The class: m <= DVC_LCS_MAX, l = 0 and u = +inf (M = 0 is the caller's
+ * test). DVC_ERR_INPUT naming file, the field and the reason otherwise. */
+dvc_status dvc_lcs_check_class(const dvc_dlvi_problem_t p, const char *file);
+/* The proof of relative degree one: Q B a P-matrix (m = 1: Q B > 0) over
+ * the enclosures of Q and B; then the initial regions from w0 = Q x0 +
+ * g(0): sides0[j] (m entries) 1 where w0_j > 0 is proven, 2 where w0_j = 0
+ * exactly (at most one contact); a problem on a given grid is refused
+ * (the route chooses its steps). DVC_ERR_INPUT for a problem outside the
+ * class (a zero diagonal entry of Q B is relative degree two, impacts),
+ * DVC_NOT_CERTIFIED when Q B cannot be proven a P-matrix. */
+dvc_status dvc_lcs_prove(int *sides0, const dvc_dlvi_problem_t p, const char *file);
+/* The name of the term of contact j of m: "contact" (m = 1), else
+ * "contact1" .. "contactm"; and the name of the mode with the regions
+ * sides0 ("contact1>0&contact2=0"). Both return buf. */
+const char *dvc_lcs_term_name(char *buf, size_t len, long m, long j);
+const char *dvc_lcs_mode_name(char *buf, size_t len, long m, const int *sides0);
+/* The engine's largest step for p: its h, else T/N rounded down to a
+ * double. */
+double dvc_lcs_step(const dvc_dlvi_problem_t p);
 
 /* The run r of the translated model m is the LCS solution: its initial
  * mode, every step and every event lie in w_j > 0 or on w_j = 0 for every

@@ -134,6 +134,10 @@ int dvc_tfun_vec_is_zero(const dvc_tfun_vec_t v);
  * v must come from dvc_tfun_vec_new and cb->release frees it; otherwise v
  * stays the caller's and must outlive every use of cb. */
 void dvc_tfun_vec_cb(dvc_tfun_cb *cb, dvc_tfun_vec_struct *v, int own);
+/* The vector behind a callback made by dvc_tfun_vec_cb, or NULL for any
+ * other callback (for a route that needs the functions themselves, e.g.
+ * their expressions). */
+const dvc_tfun_vec_struct *dvc_tfun_cb_vec(const dvc_tfun_cb *cb);
 
 #ifdef __cplusplus
 }

@@ -7,8 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "hybrid.h"
-#include "io/labels.h"
+#include "certview.h"
 #include "dvicert/certio.h"
 
 static void help(void)
@@ -50,12 +49,12 @@ static void help(void)
         "2 unusable input (missing columns, non-numeric values, t outside [0, T]).\n");
 }
 
-static const dvc_labels *names_;
+static const dvc_cli_cert *names_;
 
 static void comp_name(char *buf, size_t n, const dvc_traj_t tr, long k)
 {
-    if (k < tr->n) snprintf(buf, n, "%s", names_->x[k]);
-    else snprintf(buf, n, "%s", names_->y[k - tr->n]);
+    if (k < tr->n) snprintf(buf, n, "%s", names_->xnames[k]);
+    else snprintf(buf, n, "%s", names_->ynames[k - tr->n]);
 }
 
 static const dvc_cli_opt opts[] = {
@@ -73,12 +72,12 @@ const dvc_cli_cmd dvc_cmd_check = {
     "check", "check a trajectory (CSV) against a certificate's tube", opts, NULL, DVC_CLI_CERT_PREC,
     2, 2, "dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D] [--max-report K] [--tol SPEC] [--columns LIST]", help, run};
 
-/* A violation kept for the report, with the tube's inner edges at its
- * sample (computed while the tube held that time). */
+/* A violation kept for the report, with the tube's edges at its sample
+ * (computed while the tube held that time). */
 typedef struct {
     long sample, comp;
     double margin;
-    char *lo, *hi;
+    char *edges;
 } kept_t;
 
 /* One check: samples sorted by time are checked as the steps they need
@@ -92,6 +91,8 @@ typedef struct {
     int digits, failed, seen;
     const double *tol; /* n + m, or NULL */
     mpfr_t lo, hi;
+    mpfi_t X;
+    int inner; /* the tube's inner edges, rounded inward; else its outward interval */
 } ck_t;
 
 static const dvc_traj_struct *sort_tr;
@@ -121,9 +122,29 @@ static void merge_hit(double *worst, dvc_traj_hit *hit, double d, const dvc_traj
     }
 }
 
+/* The tube's edges at a violation (k->lo, k->hi): "[lo, hi]" rounded
+ * inward when the tube has inner bounds, else the outward interval. */
+static char *edges_text(ck_t *k)
+{
+    char *t, *lo, *hi;
+    size_t len;
+    if (!k->inner) {
+        mpfi_interv_fr(k->X, k->lo, k->hi);
+        return dvc_ival_str(k->X, k->digits);
+    }
+    lo = dvc_mpfr_str(k->lo, k->digits, MPFR_RNDU);
+    hi = dvc_mpfr_str(k->hi, k->digits, MPFR_RNDD);
+    len = strlen(lo ? lo : "?") + strlen(hi ? hi : "?") + 5;
+    t = malloc(len);
+    if (t) snprintf(t, len, "[%s, %s]", lo ? lo : "?", hi ? hi : "?");
+    free(lo);
+    free(hi);
+    return t;
+}
+
 /* Keep the violation (s, comp) when it is among the first max_report ones
  * in file order (all of them for -1). */
-static dvc_status keep(ck_t *k, const dvc_cert_t c, const dvc_traj_struct *one, long s,
+static dvc_status keep(ck_t *k, const dvc_tube_struct *tb, const dvc_traj_struct *one, long s,
                        const dvc_traj_hit *h)
 {
     long at = k->nkept;
@@ -133,24 +154,22 @@ static dvc_status keep(ck_t *k, const dvc_cert_t c, const dvc_traj_struct *one, 
         for (long q = 1; q < k->nkept; q++)
             if (key_less(k->kept[at].sample, k->kept[at].comp, k->kept[q].sample, k->kept[q].comp)) at = q;
         if (!key_less(s, h->comp, k->kept[at].sample, k->kept[at].comp)) return DVC_OK;
-        free(k->kept[at].lo);
-        free(k->kept[at].hi);
+        free(k->kept[at].edges);
     } else {
         kept_t *nk = realloc(k->kept, (size_t)(k->nkept + 1) * sizeof *nk);
         if (!nk) return dvc_error(DVC_ERR_NOMEM, "out of memory");
         k->kept = nk;
         k->nkept++;
     }
-    dvc_traj_tube_at(k->lo, k->hi, one, 0, h->comp, c->tube);
+    dvc_traj_tube_at(k->lo, k->hi, one, 0, h->comp, tb);
     k->kept[at].sample = s;
     k->kept[at].comp = h->comp;
     k->kept[at].margin = h->margin;
-    k->kept[at].lo = dvc_mpfr_str(k->lo, k->digits, MPFR_RNDU);
-    k->kept[at].hi = dvc_mpfr_str(k->hi, k->digits, MPFR_RNDD);
+    k->kept[at].edges = edges_text(k);
     return DVC_OK;
 }
 
-static dvc_status check_one(ck_t *k, const dvc_cert_t c, long s)
+static dvc_status check_one(ck_t *k, const dvc_tube_struct *tb, long s)
 {
     const dvc_traj_struct *tr = k->tr;
     dvc_traj_struct one = *tr;
@@ -161,7 +180,7 @@ static dvc_status check_one(ck_t *k, const dvc_cert_t c, long s)
     one.line = tr->line + s;
     one.t = tr->t + s;
     one.v = tr->v + s * (tr->n + tr->m);
-    if ((st = dvc_traj_check_tol(&r1, &one, c->tube, -1, k->tol)) != DVC_OK) return st;
+    if ((st = dvc_traj_check_tol(&r1, &one, tb, -1, k->tol)) != DVC_OK) return st;
     k->rep.nsamples++;
     k->rep.ntol += r1.ntol;
     merge_hit(&k->rep.worst, &k->rep.worst_hit, r1.worst, &r1.worst_hit, s);
@@ -169,32 +188,24 @@ static dvc_status check_one(ck_t *k, const dvc_cert_t c, long s)
     if (tr->m) merge_hit(&k->rep.worst_y, &k->rep.worst_y_hit, r1.worst_y, &r1.worst_y_hit, s);
     k->rep.nviol += r1.nviol;
     k->rep.nviol_samples += r1.nviol_samples;
-    for (long q = 0; q < r1.nstored && st == DVC_OK; q++) st = keep(k, c, &one, s, &r1.viol[q]);
+    for (long q = 0; q < r1.nstored && st == DVC_OK; q++) st = keep(k, tb, &one, s, &r1.viol[q]);
     dvc_traj_report_clear(&r1);
     return st;
 }
 
-static dvc_status ck_point(const dvc_cert_t c, long i, void *ctx)
+static dvc_status ck_point(dvc_cli_cert *d, long i, void *ctx)
 {
     ck_t *k = ctx;
     dvc_status st = DVC_OK;
     while (st == DVC_OK && k->next < k->tr->ns && k->need[k->order[k->next]] <= i)
-        st = check_one(k, c, k->order[k->next++]);
+        st = check_one(k, d->tube, k->order[k->next++]);
     if (st != DVC_OK) k->failed = 1;
     return st;
 }
 
-static dvc_status peek(const dvc_cert_t c, long i, void *ctx)
-{
-    (void)c;
-    (void)i;
-    *(int *)ctx = 1;
-    return DVC_ERR_INTERNAL; /* the header is all that is needed */
-}
-
 /* For each sample, the last grid point that must have been read before it
  * is checked (k->need), in k->order. */
-static void need_rows(ck_t *k, const dvc_cert_t c)
+static void need_rows(ck_t *k, const dvc_cli_cert *c)
 {
     double T = mpfr_get_d(&c->tube->T->left, MPFR_RNDD);
     for (long s = 0; s < k->tr->ns; s++) {
@@ -219,7 +230,8 @@ static void need_rows(ck_t *k, const dvc_cert_t c)
 }
 
 /* The summary, the verdict and the violations kept; the exit code. */
-static int print_report(ck_t *k, const dvc_cli_args *a, const dvc_traj_read_opts *ro, double t_tol)
+static int print_report(ck_t *k, const dvc_cli_args *a, const dvc_cli_cert *d,
+                        const dvc_traj_read_opts *ro, double t_tol)
 {
     const dvc_traj_struct *tr = k->tr;
     const double *tol = k->tol;
@@ -228,8 +240,12 @@ static int print_report(ck_t *k, const dvc_cli_args *a, const dvc_traj_read_opts
     dvc_traj_report *rep = &k->rep;
     char name[64];
     if (k->nkept > 1) qsort(k->kept, (size_t)k->nkept, sizeof *k->kept, by_key);
-    printf("samples: %ld (checked: %ld x column%s%s)\n", rep->nsamples, tr->n, tr->n > 1 ? "s" : "",
-           tr->m ? " and the y columns" : "");
+    if (d->tube_note)
+        printf("samples: %ld (states %s..%s; tube %s)\n", rep->nsamples, d->xnames[0],
+               d->xnames[d->n - 1], d->tube_note);
+    else
+        printf("samples: %ld (checked: %ld x column%s%s)\n", rep->nsamples, tr->n, tr->n > 1 ? "s" : "",
+               tr->m ? " and the y columns" : "");
     if (ro->clipped)
         printf("note: %ld time%s past T by at most the tolerance %g read as T\n", ro->clipped,
                ro->clipped == 1 ? "" : "s", t_tol);
@@ -255,9 +271,9 @@ static int print_report(ck_t *k, const dvc_cli_args *a, const dvc_traj_read_opts
         char *ts = dvc_ival_str(tr->t[h->sample], digits);
         char *vs = dvc_ival_str(tr->v[h->sample * (tr->n + tr->m) + h->comp], digits);
         comp_name(name, sizeof name, tr, h->comp);
-        printf("violation: line %ld t = %s %s = %s outside [%s, %s] (margin %.*g)\n",
-               tr->line[h->sample], ts ? ts : "?", name, vs ? vs : "?", h->lo ? h->lo : "?",
-               h->hi ? h->hi : "?", digits, h->margin);
+        printf("violation: line %ld t = %s %s = %s outside %s (margin %.*g)\n",
+               tr->line[h->sample], ts ? ts : "?", name, vs ? vs : "?", h->edges ? h->edges : "?",
+               digits, h->margin);
         free(ts);
         free(vs);
     }
@@ -272,95 +288,79 @@ static int run(const dvc_cli_args *a)
     const char *cpath = a->pos[0], *tpath = a->pos[1];
     int digits = a->digits_given ? a->digits : 10, verify = !dvc_cli_flag(a, "no-verify"), rc;
     long max_report;
-    int seen = 0;
-    dvc_cert_t c;
+    dvc_cli_cert d;
     dvc_traj_t tr;
     dvc_status st;
     ck_t k;
-    dvc_labels L;
     dvc_traj_read_opts ro;
     double *tol = NULL, t_tol = 0;
     mpfr_t ttol;
-    if (dvc_cert_file_kind(cpath) == DVC_CERT_KIND_HYBRID) return dvc_cli_hybrid_check(a);
     if ((rc = dvc_cli_max_report(a, &max_report)) >= 0) return rc;
-    dvc_cert_init(c);
-    /* the header (n, m, T) first: the trajectory is read against it */
-    st = dvc_cert_stream(c, cpath, 0, peek, &seen);
-    if (!seen) {
-        rc = dvc_cli_cert_refused("check", stdout, cpath, DVC_ERR_INPUT, NULL);
-        dvc_cert_clear(c);
-        return rc;
-    }
-    dvc_labels_init(&L);
-    if (dvc_labels_from_text(&L, c->problem_json, c->n, c->m) != DVC_OK) {
-        dvc_cert_clear(c);
-        return dvc_cli_fail("check", DVC_ERR_NOMEM);
-    }
-    names_ = &L;
+    memset(&k, 0, sizeof k);
+    dvc_cli_cert_init(&d);
+    dvc_traj_init(tr);
+    mpfr_init2(ttol, 53);
+    /* the description (n, m, T, names) first: the trajectory is read against it */
+    if ((rc = dvc_cli_cert_open(&d, "check", cpath, verify, stdout, NULL, 0)) >= 0) goto out;
+    names_ = &d;
     if (dvc_cli_value(a, "tol")) {
-        tol = malloc((size_t)(c->n + c->m + 1) * sizeof *tol);
-        if (!tol || (rc = dvc_cli_parse_tol(tol, &t_tol, dvc_cli_value(a, "tol"), (const char *const *)L.x, L.n,
-                                                       (const char *const *)L.y, L.m)) >= 0) {
-            free(tol);
-            dvc_labels_clear(&L);
-            dvc_cert_clear(c);
-            return DVC_EXIT_INPUT;
+        tol = malloc((size_t)(d.n + d.m + 1) * sizeof *tol);
+        if (!tol || dvc_cli_parse_tol(tol, &t_tol, dvc_cli_value(a, "tol"), d.xnames, d.n, d.ynames,
+                                      d.m) >= 0) {
+            rc = DVC_EXIT_INPUT;
+            goto out;
         }
     }
-    dvc_traj_init(tr);
     dvc_traj_read_opts_init(&ro);
-    ro.names = (const char *const *)L.x;
-    ro.ynames = (const char *const *)L.y;
+    ro.t0 = d.t0;
+    ro.names = d.xnames;
+    ro.ynames = d.ynames;
     ro.columns = dvc_cli_value(a, "columns");
-    mpfr_init2(ttol, 53);
     mpfr_set_d(ttol, t_tol, MPFR_RNDD);
     if (tol) ro.t_tol = ttol;
-    st = dvc_traj_read_ex(tr, tpath, c->n, c->m, c->tube->T, &ro);
+    st = dvc_traj_read_ex(tr, tpath, d.n, d.m, d.T, &ro);
     if (st != DVC_OK) {
         rc = dvc_cli_fail("check", st);
-        mpfr_clear(ttol);
-        free(tol);
-        dvc_labels_clear(&L);
-        dvc_cert_clear(c);
-        return rc;
+        goto out;
     }
-    memset(&k, 0, sizeof k);
     k.tr = tr;
+    mpfr_inits2(d.edge_prec + DVC_TRAJ_EXTRA_BITS, k.lo, k.hi, (mpfr_ptr)0);
+    mpfi_init2(k.X, d.edge_prec + DVC_TRAJ_EXTRA_BITS);
     k.max_report = max_report;
     k.digits = digits;
     k.tol = tol;
+    k.inner = d.inner_edges;
     k.rep.worst = k.rep.worst_x = k.rep.worst_y = INFINITY;
     k.order = malloc((size_t)tr->ns * sizeof *k.order);
     k.need = malloc((size_t)tr->ns * sizeof *k.need);
-    mpfr_inits2(c->prec + DVC_TRAJ_EXTRA_BITS, k.lo, k.hi, (mpfr_ptr)0);
     if (!k.order || !k.need) {
         st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     } else {
-        need_rows(&k, c);
+        need_rows(&k, &d);
         sort_tr = tr;
         qsort(k.order, (size_t)tr->ns, sizeof *k.order, by_time);
-        /* one pass over the steps, verified in lockstep unless --no-verify */
-        st = dvc_cert_stream(c, cpath, verify, ck_point, &k);
+        /* one pass over the steps, verified in lockstep unless --no-verify
+         * (or verified already, when read whole) */
+        st = dvc_cli_cert_pass(&d, verify, ck_point, &k);
     }
     if (st != DVC_OK) {
         rc = k.failed ? dvc_cli_fail("check", st) : dvc_cli_cert_refused("check", stdout, cpath, st, NULL);
         goto out;
     }
-    if (verify) printf("certificate: %s verified\n", cpath);
-    rc = print_report(&k, a, &ro, t_tol);
+    if (verify && !d.whole) printf("certificate: %s verified\n", cpath);
+    rc = print_report(&k, a, &d, &ro, t_tol);
 out:
-    for (long q = 0; q < k.nkept; q++) {
-        free(k.kept[q].lo);
-        free(k.kept[q].hi);
-    }
+    for (long q = 0; q < k.nkept; q++) free(k.kept[q].edges);
     free(k.kept);
     free(k.order);
     free(k.need);
-    mpfr_clears(k.lo, k.hi, (mpfr_ptr)0);
+    if (k.tr) {
+        mpfr_clears(k.lo, k.hi, (mpfr_ptr)0);
+        mpfi_clear(k.X);
+    }
     dvc_traj_clear(tr);
     mpfr_clear(ttol);
     free(tol);
-    dvc_labels_clear(&L);
-    dvc_cert_clear(c);
+    dvc_cli_cert_clear(&d);
     return rc;
 }

@@ -18,7 +18,7 @@
 #include "dvicert/certio.h"
 #include "dvicert/enclose.h"
 #include "dvicert/tgrid.h"
-#include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 #include "dvicert/problem.h"
 
 static const dvc_cli_opt opts[] = {

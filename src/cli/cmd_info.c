@@ -7,12 +7,12 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "hybrid.h"
+#include "certview.h"
 #include "width_report.h"
 #include "io/labels.h"
 #include "dvicert/certio.h"
 #include "dvicert/hybrid_cert.h"
-#include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 
 static const dvc_cli_opt opts[] = {
     {"verify", 0, NULL, NULL, "verify the certificate while reading it (as 'dvicert verify')"},
@@ -169,40 +169,47 @@ static void grid_and_scale(const dvc_cert_t c)
     printf("\n");
 }
 
-/* A hybrid certificate: the model, the grid, the events by kind, and per
- * state the largest half-width of its enclosures at the grid times against
- * the state's size
- * (the largest magnitude it reaches), with the verdict of width.h's
- * thresholds. */
-static int hybrid_info(const char *in, int verify, double t0)
+/* The route a DLVI certificate states (older ones state none: chen-wang). */
+static const char *route_of(const dvc_cert_struct *c)
 {
-    dvc_hybrid_cert_t c;
-    dvc_hybrid_result_t rec;
-    dvc_status st;
+    const char *r = dvc_cert_claim_text(&c->method, "route");
+    return *r ? r : "chen-wang";
+}
+
+/* What a DLVI certificate states beyond the common lines: the shape, the
+ * route, the grid and scale, the stated bounds, the width table. */
+static void dlvi_body(const dvc_cli_cert *d)
+{
+    const dvc_cert_struct *c = d->dlvi;
+    const char *route = route_of(c);
+    printf("n = %ld states, m = %ld multipliers, T = %.17g, N = %ld steps, %ld bits\n", c->n, c->m,
+           mpfr_get_d(&c->tube->T->left, MPFR_RNDN), c->N, (long)c->prec);
+    printf("route: %s%s\n", route, strcmp(route, "lognorm") == 0 ? " (one-sided Lipschitz bounds)"
+                                                                 : " (Algorithm 4.2 of Chen & Wang)");
+    grid_and_scale(c);
+    printf("generator: %s\n", c->generator ? c->generator : "?");
+    printf("eps_x at T <= %s, max eps_x <= %s, max eps_y <= %s\n",
+           dvc_cert_claim_text(&c->summary, "eps_x_at_T"), dvc_cert_claim_text(&c->summary, "max_eps_x"),
+           dvc_cert_claim_text(&c->summary, "max_eps_y"));
+    dvc_cli_width_report(stdout, c);
+}
+
+static void dlvi_csv(const dvc_cli_cert *d)
+{
+    const dvc_cert_struct *c = d->dlvi;
+    const char *route = route_of(c);
+    csv_line(d->path, c, d->name, route);
+}
+
+/* What a hybrid certificate states beyond the common lines: the model's
+ * shape, its events by kind, and per state the largest half-width of its
+ * stated enclosures at the grid times against the state's size (the largest
+ * magnitude it reaches), with the verdict of width.h's thresholds. */
+static void hybrid_body(const dvc_cli_cert *d)
+{
+    const dvc_hybrid_cert_struct *c = d->hyb;
     long worst = 0, nk[3] = {0, 0, 0};
     double wrel = 0;
-    char *name;
-    dvc_hybrid_cert_init(c);
-    dvc_hybrid_result_init(rec);
-    st = dvc_hybrid_cert_read(c, in);
-    if (st == DVC_OK && verify) {
-        st = dvc_cert_verify_hybrid(c, rec);
-        if (st == DVC_NOT_CERTIFIED) {
-            printf("rejected: %s: %s\n", in, dvc_error_message());
-            dvc_hybrid_result_clear(rec);
-            dvc_hybrid_cert_clear(c);
-            return DVC_EXIT_FAIL;
-        }
-    }
-    if (st != DVC_OK) {
-        fprintf(stderr, "dvicert info: unusable certificate: %s\n", dvc_error_message());
-        dvc_hybrid_result_clear(rec);
-        dvc_hybrid_cert_clear(c);
-        return DVC_EXIT_INPUT;
-    }
-    name = dvc_io_problem_string(c->model_json, "name");
-    printf("certificate: %s\n", in);
-    printf("model: %s\n", name ? name : "(no \"name\" in the model file)");
     printf("hybrid (%s), n = %ld states, %ld modes, t in [%.17g, %.17g], %ld steps, %ld bits\n",
            dvc_lcs_cert_is_lcs(c) ? "ideal contacts, M = 0" : c->model->ncontacts ? "decomposed, sliding"
                                                                                   : "switched",
@@ -229,66 +236,50 @@ static int hybrid_info(const char *in, int verify, double t0)
            "  state enclosures at the grid times; between them the flow is as tight)\n",
            wrel > DVC_WIDTH_UNINFORMATIVE_AT ? "uninformative" : wrel > DVC_WIDTH_WIDE_AT ? "wide" : "informative",
            wrel, c->model->names[worst]);
-    if (verify) printf("verified: accepted (%.2f s)\n", dvc_cli_now() - t0);
-    else printf("not verified (the figures are the file's; --verify recomputes them)\n");
-    free(name);
-    dvc_hybrid_result_clear(rec);
-    dvc_hybrid_cert_clear(c);
-    return DVC_EXIT_OK;
 }
+
+/* What each kind states beyond the common lines, and its --csv line (NULL:
+ * none): one entry per kind. */
+static const struct {
+    const char *name;
+    void (*body)(const dvc_cli_cert *d);
+    void (*csv)(const dvc_cli_cert *d);
+} kinds[] = {
+    [DVC_CERT_KIND_DLVI] = {"DLVI", dlvi_body, dlvi_csv},
+    [DVC_CERT_KIND_HYBRID] = {"hybrid", hybrid_body, NULL},
+};
 
 static int run(const dvc_cli_args *a)
 {
     const char *in = a->pos[0];
     int verify = dvc_cli_flag(a, "verify"), csv = dvc_cli_flag(a, "csv");
-    dvc_cert_t c;
+    dvc_cert_kind kind = dvc_cert_file_kind(in);
+    dvc_cli_cert d;
     dvc_status st;
     double t0 = dvc_cli_now();
-    char *name, *route;
-    if (dvc_cert_file_kind(in) == DVC_CERT_KIND_HYBRID) {
-        if (csv) {
-            fprintf(stderr, "dvicert info: %s is a hybrid certificate; --csv summarises DLVI certificates\n",
-                    in);
-            return DVC_EXIT_INPUT;
-        }
-        return hybrid_info(in, verify, t0);
-    }
-    dvc_cert_init(c);
-    st = dvc_cert_stream(c, in, verify, NULL, NULL);
-    if (st == DVC_NOT_CERTIFIED) {
-        fprintf(csv ? stderr : stdout, "rejected: %s: %s\n", in, dvc_error_message());
-        dvc_cert_clear(c);
-        return DVC_EXIT_FAIL;
-    }
-    if (st != DVC_OK) {
-        fprintf(stderr, "dvicert info: unusable certificate: %s\n", dvc_error_message());
-        dvc_cert_clear(c);
+    if (csv && !kinds[kind].csv) {
+        fprintf(stderr, "dvicert info: %s is a %s certificate; --csv summarises DLVI certificates\n", in,
+                kinds[kind].name);
         return DVC_EXIT_INPUT;
     }
-    name = dvc_io_problem_string(c->problem_json, "name");
-    route = *dvc_cert_claim_text(&c->method, "route") ? (char *)dvc_cert_claim_text(&c->method, "route")
-                                                       : "chen-wang";
-    if (csv) {
-        csv_line(in, c, name, route);
-        free(name);
-        dvc_cert_clear(c);
-        return DVC_EXIT_OK;
+    dvc_cli_cert_init(&d);
+    st = dvc_cli_cert_read(&d, in, verify);
+    if (st == DVC_NOT_CERTIFIED)
+        fprintf(csv ? stderr : stdout, "rejected: %s: %s\n", in, dvc_error_message());
+    else if (st != DVC_OK)
+        fprintf(stderr, "dvicert info: unusable certificate: %s\n", dvc_error_message());
+    else if (csv)
+        kinds[d.kind].csv(&d);
+    if (st != DVC_OK || csv) {
+        dvc_cli_cert_clear(&d);
+        return dvc_cli_exit_code(st);
     }
     printf("certificate: %s\n", in);
-    printf("problem: %s\n", name ? name : "(no \"name\" in the problem file)");
-    printf("n = %ld states, m = %ld multipliers, T = %.17g, N = %ld steps, %ld bits\n", c->n, c->m,
-           mpfr_get_d(&c->tube->T->left, MPFR_RNDN), c->N, (long)c->prec);
-    printf("route: %s%s\n", route, strcmp(route, "lognorm") == 0 ? " (one-sided Lipschitz bounds)"
-                                                                 : " (Algorithm 4.2 of Chen & Wang)");
-    grid_and_scale(c);
-    printf("generator: %s\n", c->generator ? c->generator : "?");
-    printf("eps_x at T <= %s, max eps_x <= %s, max eps_y <= %s\n",
-           dvc_cert_claim_text(&c->summary, "eps_x_at_T"), dvc_cert_claim_text(&c->summary, "max_eps_x"),
-           dvc_cert_claim_text(&c->summary, "max_eps_y"));
-    dvc_cli_width_report(stdout, c);
+    if (d.name) printf("%s: %s\n", d.what, d.name);
+    else printf("%s: (no \"name\" in the %s file)\n", d.what, d.what);
+    kinds[d.kind].body(&d);
     if (verify) printf("verified: accepted (%.2f s)\n", dvc_cli_now() - t0);
     else printf("not verified (the figures are the file's; --verify recomputes them)\n");
-    free(name);
-    dvc_cert_clear(c);
+    dvc_cli_cert_clear(&d);
     return DVC_EXIT_OK;
 }

@@ -16,9 +16,9 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "hybrid.h"
-#include "io/labels.h"
+#include "certview.h"
 #include "dvicert/certio.h"
+#include "dvicert/hybrid_cert.h"
 
 static void help(void)
 {
@@ -111,7 +111,7 @@ static void widen(pl_t *p, long col, long comp, double vmin, double vmax, double
     if (hi > p->hi[at]) p->hi[at] = hi;
 }
 
-static dvc_status pl_start(pl_t *p, const dvc_cert_t c)
+static dvc_status pl_start(pl_t *p, const dvc_cli_cert *c)
 {
     long k2 = c->n > c->m ? c->n : c->m, cells;
     p->k = c->n + c->m;
@@ -143,7 +143,7 @@ static dvc_status pl_start(pl_t *p, const dvc_cert_t c)
     return DVC_OK;
 }
 
-static void pl_clear(pl_t *p, const dvc_cert_t c)
+static void pl_clear(pl_t *p, const dvc_cli_cert *c)
 {
     long k2 = c->n > c->m ? c->n : c->m;
     if (p->started) {
@@ -176,7 +176,7 @@ static double up_x(const dvc_tube_struct *tb, long row)
 }
 
 /* Grid point i (and step i before it) into the columns. */
-static dvc_status pl_point(const dvc_cert_t c, long i, void *ctx)
+static dvc_status pl_point(dvc_cli_cert *c, long i, void *ctx)
 {
     pl_t *p = ctx;
     const dvc_tube_struct *tb = c->tube;
@@ -288,15 +288,7 @@ static void put_traj(FILE *g, const dvc_traj_t tr, const pl_t *p)
     fprintf(g, "EOD\n");
 }
 
-static dvc_status peek(const dvc_cert_t c, long i, void *ctx)
-{
-    (void)c;
-    (void)i;
-    *(int *)ctx = 1;
-    return DVC_ERR_INTERNAL; /* the header is all that is needed */
-}
-
-/* The options of the DLVI plot, checked before the certificate is read. */
+/* The options of the plot, checked before the certificate is read. */
 typedef struct {
     const char *in, *out, *title, *only, *term, *tpath, *gp;
     int verify;
@@ -360,9 +352,10 @@ static int parse_opts(plot_opts *o, const dvc_cli_args *a)
 
 /* The gnuplot script: terminal, data blocks, one panel per component and
  * the radii's panel. */
-static void put_script(FILE *p, const plot_opts *o, const pl_t *pl, const dvc_cert_t c,
-                       const dvc_labels *L, const dvc_traj_t tr, long panels, const char *tmp)
+static void put_script(FILE *p, const plot_opts *o, const pl_t *pl, const dvc_cli_cert *c,
+                       const dvc_traj_t tr, long panels, const char *tmp)
 {
+    const dvc_labels *L = &c->L;
     const char *only = o->only, *title = o->title;
     char head[1024], axis[128];
     int anyy = 0;
@@ -417,121 +410,183 @@ static void put_script(FILE *p, const plot_opts *o, const pl_t *pl, const dvc_ce
     fprintf(p, "\nunset logscale y\nunset multiplot\nset output\n");
 }
 
+/* The stated enclosures at the grid points, one panel per state, and a
+ * dotted line at every certified event: the drawing of a tube of boxes
+ * read whole, with events (a hybrid certificate). */
+static void put_grid_script(FILE *p, const plot_opts *o, const dvc_cli_cert *d, const char *tmp,
+                            mpfr_t *lo, mpfr_t *hi, mpfi_t tt)
+{
+    const dvc_tube_struct *tb = d->tube;
+    const dvc_hybrid_result_struct *r = d->hyb->res;
+    const dvc_hybrid_model_struct *m = d->hyb->model;
+    fprintf(p, "set terminal ");
+    fprintf(p, strcmp(ext_of(o->out), "svg") == 0 ? "svg noenhanced size 900,%ld dynamic font 'sans,10'"
+                                                  : "pngcairo noenhanced size 900,%ld font ',10'",
+            60 + 240 * d->n);
+    fprintf(p, "\nset output ");
+    put_str(p, tmp);
+    fprintf(p, "\nset datafile separator ','\nset grid\nset key top left opaque samplen 2\n");
+    /* t, then per state: midpoint, lower, upper of the stated grid enclosure */
+    fprintf(p, "$D << EOD\n");
+    for (long i = 0; i <= tb->N; i++) {
+        dvc_tube_time(tt, tb, i);
+        dvc_tube_grid(lo, hi, tb, i, 0);
+        fprintf(p, "%.17g", dvc_ival_mid_d(tt));
+        for (long j = 0; j < d->n; j++)
+            fprintf(p, ",%.17g,%.17g,%.17g", tb->x[i * tb->n + j], mpfr_get_d(lo[j], MPFR_RNDD),
+                    mpfr_get_d(hi[j], MPFR_RNDU));
+        fprintf(p, "\n");
+    }
+    fprintf(p, "EOD\n");
+    /* every certified crossing: a vertical line at its time enclosure */
+    for (long k = 0; k < tb->nev; k++)
+        fprintf(p, "set arrow %ld from %.17g, graph 0 to %.17g, graph 1 nohead dt 3 "
+                   "lc rgb '#888888' # event %ld: %s %s->%s\n",
+                k + 1, dvc_ival_mid_d(tb->ev[k].t), dvc_ival_mid_d(tb->ev[k].t), k + 1,
+                m->gname[r->ev[k].g], m->modes[r->ev[k].mode_before].name,
+                m->modes[r->ev[k].mode_after].name);
+    fprintf(p, "set multiplot layout %ld,1 title ", d->n);
+    {
+        char head[1024];
+        snprintf(head, sizeof head, "%s%s",
+                 o->title ? o->title : "certified hybrid enclosure: bounds at the grid points, "
+                                       "dotted lines at the certified crossings",
+                 o->verify ? "" : " (certificate NOT re-verified)");
+        put_str(p, head);
+    }
+    fprintf(p, "\n");
+    for (long j = 0; j < d->n; j++) {
+        long col = 2 + 3 * j;
+        fprintf(p, "set xlabel 't'\nset ylabel ");
+        put_str(p, d->xnames[j]);
+        fprintf(p, "\nplot $D using 1:%ld with lines lw 1.5 lc rgb '#1f4e9c' title 'mid', "
+                   "'' using 1:%ld with lines dt 2 lc rgb '#c0392b' title 'lower', "
+                   "'' using 1:%ld with lines dt 2 lc rgb '#27ae60' title 'upper'\n",
+                col, col + 1, col + 2);
+    }
+    fprintf(p, "unset multiplot\nset output\n");
+}
+
+/* A streamed certificate (a tube with radii): the window, the trajectory
+ * overlaid, and one pass over the steps (verified in lockstep) into pl's
+ * columns. -1 when done, else the exit code (message printed). */
+static int read_columns(pl_t *pl, dvc_cli_cert *d, dvc_traj_t tr, const plot_opts *o, FILE *rep)
+{
+    double T = mpfr_get_d(&d->tube->T->right, MPFR_RNDU);
+    dvc_status st;
+    pl->t1 = o->t1 < T ? o->t1 : T;
+    if (!(pl->t0 < pl->t1)) {
+        fprintf(stderr, "dvicert plot: error: the window [%g, %g] misses [0, T] = [0, %g]\n", o->t0, o->t1, T);
+        return DVC_EXIT_INPUT;
+    }
+    if (pl->t0 < 0) pl->t0 = 0;
+    if (o->tpath) {
+        dvc_traj_read_opts ro;
+        dvc_traj_read_opts_init(&ro);
+        ro.names = d->xnames;
+        ro.ynames = d->ynames;
+        if ((st = dvc_traj_read_ex(tr, o->tpath, d->n, d->m, d->T, &ro)) != DVC_OK)
+            return dvc_cli_fail("plot", st);
+    }
+    /* read (and verify) step by step, into the columns */
+    st = dvc_cli_cert_pass(d, o->verify, pl_point, pl);
+    if (st != DVC_OK) return dvc_cli_cert_refused("plot", rep, o->in, st, "plotted");
+    fprintf(rep, o->verify ? "certificate: %s verified\n" : "certificate: %s NOT re-verified (--no-verify)\n",
+            o->in);
+    return -1;
+}
+
+/* Run the script writer for d through gnuplot into out. -1 when written,
+ * else the exit code (message printed). */
+static int render(const plot_opts *o, const pl_t *pl, const dvc_cli_cert *d, const dvc_traj_t tr,
+                  long panels)
+{
+    dvc_outfile of;
+    dvc_status st;
+    mpfr_t *lo = NULL, *hi = NULL;
+    mpfi_t tt;
+    char cmd[4096];
+    FILE *p = NULL;
+    int status, rc = -1;
+    /* gnuplot writes the image into our temporary file (or directly to a
+     * device or pipe); the commit renames it */
+    if ((st = dvc_outfile_open(&of, o->out)) != DVC_OK) {
+        dvc_outfile_clear(&of);
+        return dvc_cli_fail("plot", st);
+    }
+    mpfi_init2(tt, mpfi_get_prec(d->tube->T));
+    if (d->whole) {
+        lo = dvc_mpfr_array_new(d->tube->n, d->tube->prec);
+        hi = dvc_mpfr_array_new(d->tube->n, d->tube->prec);
+        if (!lo || !hi) rc = dvc_cli_fail("plot", dvc_error(DVC_ERR_NOMEM, "out of memory"));
+    }
+    snprintf(cmd, sizeof cmd, "'%s' 2>&1", o->gp);
+    if (rc < 0 && !(p = popen(cmd, "w"))) {
+        fprintf(stderr, "dvicert plot: error: cannot run gnuplot: %s\n", strerror(errno));
+        rc = DVC_EXIT_INPUT;
+    }
+    if (rc < 0) {
+        const char *tmp = of.tmp ? of.tmp : of.path;
+        if (d->whole) put_grid_script(p, o, d, tmp, lo, hi, tt);
+        else put_script(p, o, pl, d, tr, panels, tmp);
+        status = pclose(p);
+        if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "dvicert plot: error: gnuplot failed (exit status %d)\n",
+                    status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+            rc = DVC_EXIT_INPUT;
+        }
+    }
+    if (rc < 0 && (st = dvc_outfile_commit(&of)) != DVC_OK) rc = dvc_cli_fail("plot", st);
+    dvc_outfile_clear(&of);
+    mpfi_clear(tt);
+    dvc_mpfr_array_free(lo, lo ? d->tube->n : 0);
+    dvc_mpfr_array_free(hi, hi ? d->tube->n : 0);
+    return rc;
+}
+
 static int run(const dvc_cli_args *a)
 {
     plot_opts o;
-    const char *in = a->pos[0], *out = a->out, *only, *tpath;
-    int status, verify, rc = parse_opts(&o, a);
+    const char *in = a->pos[0];
+    int rc = parse_opts(&o, a);
     long panels;
-    dvc_cert_t c;
+    dvc_cli_cert d;
     dvc_traj_t tr;
-    dvc_labels L;
-    dvc_status st;
-    const char *tmp;
-    char cmd[4096];
-    dvc_outfile of;
-    FILE *p;
     pl_t pl;
-    double t0 = o.t0, t1 = o.t1;
     if (rc >= 0) return rc;
-    rc = DVC_EXIT_OK;
-    only = o.only;
-    tpath = o.tpath;
-    verify = o.verify;
     if (dvc_cert_file_kind(in) == DVC_CERT_KIND_HYBRID) {
-        if (tpath || dvc_cli_value(a, "from") || dvc_cli_value(a, "to") || dvc_cli_value(a, "width")) {
+        /* a tube of boxes read whole: drawn at its grid points, its states only */
+        if (o.tpath || dvc_cli_value(a, "from") || dvc_cli_value(a, "to") || dvc_cli_value(a, "width")) {
             fprintf(stderr, "dvicert plot: error: --traj, --from, --to and --width are not supported for "
                     "hybrid certificates yet\n");
             return DVC_EXIT_INPUT;
         }
-        return dvc_cli_hybrid_plot(a);
+        if (o.only && strcmp(o.only, "x") != 0) {
+            fprintf(stderr, "dvicert plot: error: %s: a hybrid model has no y panels (--only y)\n", in);
+            return DVC_EXIT_INPUT;
+        }
     }
     memset(&pl, 0, sizeof pl);
     pl.cols = o.width;
-    pl.t0 = t0;
-    dvc_cert_init(c);
+    pl.t0 = o.t0;
+    dvc_cli_cert_init(&d);
     dvc_traj_init(tr);
-    dvc_labels_init(&L);
-    {
-        /* the header first: T sets the window before the steps stream by */
-        int seen = 0;
-        st = dvc_cert_stream(c, in, 0, peek, &seen);
-        if (!seen) {
-            rc = dvc_cli_cert_refused("plot", a->report, in, DVC_ERR_INPUT, NULL);
-            goto done;
-        }
-    }
-    {
-        double T = mpfr_get_d(&c->tube->T->right, MPFR_RNDU);
-        pl.t1 = t1 < T ? t1 : T;
-        if (!(pl.t0 < pl.t1)) {
-            fprintf(stderr, "dvicert plot: error: the window [%g, %g] misses [0, T] = [0, %g]\n", t0, t1, T);
-            rc = DVC_EXIT_INPUT;
-            goto done;
-        }
-        if (pl.t0 < 0) pl.t0 = 0;
-    }
-    if (dvc_labels_from_text(&L, c->problem_json, c->n, c->m) != DVC_OK) {
-        rc = dvc_cli_fail("plot", DVC_ERR_NOMEM);
-        goto done;
-    }
-    if (tpath) {
-        dvc_traj_read_opts ro;
-        dvc_traj_read_opts_init(&ro);
-        ro.names = (const char *const *)L.x;
-        ro.ynames = (const char *const *)L.y;
-        if ((st = dvc_traj_read_ex(tr, tpath, c->n, c->m, c->tube->T, &ro)) != DVC_OK) {
-            rc = dvc_cli_fail("plot", st);
-            goto done;
-        }
-    }
-    /* read (and verify) step by step, into the columns */
-    st = dvc_cert_stream(c, in, verify, pl_point, &pl);
-    if (st != DVC_OK) {
-        rc = dvc_cli_cert_refused("plot", a->report, in, st, "plotted");
-        goto done;
-    }
-    fprintf(a->report, verify ? "certificate: %s verified\n" : "certificate: %s NOT re-verified (--no-verify)\n",
-            in);
-    panels = (only && *only == 'y' ? 0 : c->n) + (only && *only == 'x' ? 0 : c->m) + 1;
-    /* gnuplot writes the image into our temporary file (or directly to a
-     * device or pipe); the commit renames it */
-    st = dvc_outfile_open(&of, out);
-    if (st != DVC_OK) {
-        dvc_outfile_clear(&of);
-        rc = dvc_cli_fail("plot", st);
-        goto done;
-    }
-    tmp = of.tmp ? of.tmp : of.path;
-    snprintf(cmd, sizeof cmd, "'%s' 2>&1", o.gp);
-    p = popen(cmd, "w");
-    if (!p) {
-        fprintf(stderr, "dvicert plot: error: cannot run gnuplot: %s\n", strerror(errno));
-        dvc_outfile_clear(&of);
-        rc = DVC_EXIT_INPUT;
-        goto done;
-    }
-    put_script(p, &o, &pl, c, &L, tr, panels, tmp);
-    status = pclose(p);
-    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "dvicert plot: error: gnuplot failed (exit status %d)\n",
-                status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        dvc_outfile_clear(&of);
-        rc = DVC_EXIT_INPUT;
-        goto done;
-    }
-    st = dvc_outfile_commit(&of);
-    dvc_outfile_clear(&of);
-    if (st != DVC_OK) {
-        rc = dvc_cli_fail("plot", st);
-        goto done;
-    }
-    fprintf(a->report, "wrote %s (%ld panels, %s)\n", out, panels,
-            pl.exact ? "every grid point" : "one column per pixel");
+    /* the header first: T sets the window before the steps stream by; a
+     * certificate read whole is verified (and says so) here */
+    rc = dvc_cli_cert_open(&d, "plot", in, o.verify, a->report, "plotted", 1);
+    if (rc < 0 && !d.whole) rc = read_columns(&pl, &d, tr, &o, a->report);
+    if (rc >= 0) goto done;
+    panels = d.whole ? d.n : (o.only && *o.only == 'y' ? 0 : d.n) + (o.only && *o.only == 'x' ? 0 : d.m) + 1;
+    if ((rc = render(&o, &pl, &d, tr, panels)) >= 0) goto done;
+    if (d.whole)
+        fprintf(a->report, "wrote %s (%ld panels, %ld events marked)\n", o.out, panels, d.tube->nev);
+    else
+        fprintf(a->report, "wrote %s (%ld panels, %s)\n", o.out, panels,
+                pl.exact ? "every grid point" : "one column per pixel");
+    rc = DVC_EXIT_OK;
 done:
-    pl_clear(&pl, c);
-    dvc_labels_clear(&L);
+    pl_clear(&pl, &d);
     dvc_traj_clear(tr);
-    dvc_cert_clear(c);
+    dvc_cli_cert_clear(&d);
     return rc;
 }

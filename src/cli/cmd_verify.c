@@ -5,8 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "hybrid.h"
-#include "dvicert/certio.h"
+#include "certview.h"
 
 static void help(void)
 {
@@ -42,27 +41,17 @@ const dvc_cli_cmd dvc_cmd_verify = {
 static int run(const dvc_cli_args *a)
 {
     const char *in = a->pos[0];
-    dvc_cert_t c;
+    dvc_cli_cert d;
     dvc_status st;
-    double t0;
-    if (dvc_cert_file_kind(in) == DVC_CERT_KIND_HYBRID)
-        return dvc_cli_hybrid_verify(a);
-    t0 = dvc_cli_now();
-    dvc_cert_init(c);
-    /* read and verified step by step: memory independent of N */
-    st = dvc_cert_stream(c, in, 1, NULL, NULL);
-    if (st == DVC_OK) {
-        printf("accepted: %s: %ld steps, every stored bound >= its recomputed rigorous bound "
-               "(%ld bits, %.2f s)\n", in, c->N, (long)c->prec, dvc_cli_now() - t0);
-        dvc_cert_clear(c);
-        return DVC_EXIT_OK;
-    }
-    if (st == DVC_NOT_CERTIFIED) {
+    double t0 = dvc_cli_now();
+    dvc_cli_cert_init(&d);
+    st = dvc_cli_cert_read(&d, in, 1);
+    if (st == DVC_OK)
+        printf("accepted: %s: %s (%ld bits, %.2f s)\n", in, d.claim, (long)d.prec, dvc_cli_now() - t0);
+    else if (st == DVC_NOT_CERTIFIED)
         printf("rejected: %s: %s\n", in, dvc_error_message());
-        dvc_cert_clear(c);
-        return DVC_EXIT_FAIL;
-    }
-    fprintf(stderr, "dvicert verify: unusable certificate: %s\n", dvc_error_message());
-    dvc_cert_clear(c);
-    return DVC_EXIT_INPUT;
+    else
+        fprintf(stderr, "dvicert verify: unusable certificate: %s\n", dvc_error_message());
+    dvc_cli_cert_clear(&d);
+    return dvc_cli_exit_code(st);
 }

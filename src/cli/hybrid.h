@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* The hybrid-model paths of enclose, verify, check and plot: each
- * command calls its path when its input is a hybrid model or certificate
- * (dvc_hybrid_file_kind). Arguments and exit codes as the command's. */
+/* What stays hybrid-specific in the CLI: enclose of a hybrid model
+ * (dvc_hybrid_file_kind), the options it refuses, and the whole reading of
+ * a hybrid certificate that export uses. Arguments and exit codes as the
+ * command's. */
 #ifndef DVC_CLI_HYBRID_H
 #define DVC_CLI_HYBRID_H
 
 #include "cli.h"
 
 int dvc_cli_hybrid_enclose(const dvc_cli_args *a);
-int dvc_cli_hybrid_verify(const dvc_cli_args *a);
 /* Widths for the reports, rounded up: of an interval, and the largest of
  * a vector's. */
 double dvc_cli_width(const mpfi_t x);
 double dvc_cli_vec_width(const dvc_ivec_t x);
-int dvc_cli_hybrid_check(const dvc_cli_args *a);
 /* A hybrid certificate read and, unless verify is 0, verified (rec then
  * holds the recomputed result, *have_rec = 1), then the output out opened:
  * nothing is written before the certificate is accepted. Returns -1 when
@@ -25,6 +24,5 @@ int dvc_cli_hybrid_load_for_output(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec,
 /* 1 (message printed) when an option of names is given: the DLVI path's
  * options that mean nothing for a hybrid model. */
 int dvc_cli_hybrid_refuse(const dvc_cli_args *a, const char *cmd, const char *const *names);
-int dvc_cli_hybrid_plot(const dvc_cli_args *a);
 
 #endif

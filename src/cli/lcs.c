@@ -8,7 +8,7 @@
 
 #include "hybrid.h"
 #include "lcs.h"
-#include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 
 int dvc_cli_lcs_enclose(const dvc_cli_args *a)
 {

@@ -439,7 +439,7 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     spm_build(&w->sA, p->A);
     spm_build(&w->sB, p->B);
     spm_build(&w->sQ, p->Q);
-    w->fast = prec == 53 && getenv("DVC_DLVI_NOFAST") == NULL;
+    w->fast = prec == 53 && o->binary64;
     if (w->fast) {
         long nb = 8 * m + 8 * n + 16;
         w->fast = dvc_dlvi_fspm_build_(&w->fA, p->A) & dvc_dlvi_fspm_build_(&w->fB, p->B) &

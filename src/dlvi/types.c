@@ -16,6 +16,7 @@ void dvc_dlvi_opts_default(dvc_dlvi_opts *o)
     o->progress = 0;
     o->lip_block = 16;
     o->prec = 0;
+    o->binary64 = 1;
     dvc_beta_opts_default(&o->beta);
 }
 

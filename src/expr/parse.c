@@ -43,12 +43,15 @@ static int is_identifier(const char *s)
 /* ------------------------------------------------------------------ */
 /* Named constants                                                      */
 
-void dvc_expr_consts_init(dvc_expr_consts_t c)
+void dvc_expr_consts_init2(dvc_expr_consts_t c, mpfr_prec_t prec)
 {
     c->n = c->alloc = 0;
     c->name = c->text = NULL;
     c->val = NULL;
+    c->prec = prec > 0 ? prec : dvc_prec_get();
 }
+
+void dvc_expr_consts_init(dvc_expr_consts_t c) { dvc_expr_consts_init2(c, 0); }
 
 void dvc_expr_consts_clear(dvc_expr_consts_t c)
 {
@@ -129,7 +132,7 @@ dvc_status dvc_expr_consts_add(dvc_expr_consts_t c, const char *name, const mpfi
 dvc_status dvc_expr_consts_add_str(dvc_expr_consts_t c, const char *name, const char *decimal)
 {
     if (!decimal) return dvc_error(DVC_ERR_INPUT, "constant '%s' has no value", name ? name : "");
-    return consts_push(c, name, decimal, NULL, dvc_prec_get());
+    return consts_push(c, name, decimal, NULL, c->prec);
 }
 
 dvc_status dvc_expr_consts_add_expr(dvc_expr_consts_t c, const char *name, const char *text)
@@ -137,9 +140,9 @@ dvc_status dvc_expr_consts_add_expr(dvc_expr_consts_t c, const char *name, const
     dvc_expr_t e;
     mpfi_t v, z;
     dvc_status st;
-    dvc_expr_init(e);
-    mpfi_init2(v, dvc_prec_get());
-    mpfi_init2(z, dvc_prec_get());
+    dvc_expr_init2(e, c->prec);
+    mpfi_init2(v, c->prec);
+    mpfi_init2(z, c->prec);
     mpfi_set_ui(z, 0);
     st = dvc_expr_parse(e, text, c);
     if (st == DVC_OK && e->uses_t)

@@ -4,8 +4,11 @@
  * with at most DVC_HYB_SLIDE_MAX terms sliding), the switching functions h,
  * h'+ and h'- of each term, the weights of the modes sliding on several
  * terms, and their transitions, so that the event-driven engine integrates
- * it; the sliding field is written out as an expression (the bordered
- * system solved in closed form). */
+ * it; the sliding field is built as an expression (the bordered system
+ * solved in closed form) from the terms' expressions in memory
+ * (src/expr/build.c), never written out and parsed again. The texts the
+ * builders keep are the ones the fields were once written as (messages
+ * show them). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,55 +81,92 @@ static char *cat(char *s, const char *a)
     return r;
 }
 
+/* The decomposed form being compiled: the model, f0, the terms and the
+ * gradients c_k of their indicators (n entries each). */
+typedef struct {
+    dvc_hybrid_model_struct *m;
+    long n, nt;
+    const dvc_expr_t *f0;
+    const dvc_hybrid_term_expr *terms;
+    dvc_ivec_t *grad;
+    dvc_expr_t *zero; /* n literals "0" */
+} dec;
+
+static dvc_expr_t *exv_new(const dec *d)
+{
+    dvc_expr_t *e = calloc((size_t)d->n, sizeof *e);
+    for (long i = 0; e && i < d->n; i++) dvc_expr_init2(e[i], d->m->prec);
+    return e;
+}
+
+static void exprs_free(dvc_expr_t *e, long n)
+{
+    for (long i = 0; e && i < n; i++) dvc_expr_clear(e[i]);
+    free(e);
+}
+
+static dvc_status lit(const dec *d, dvc_expr_t e, const char *text, const mpfi_t c)
+{
+    return dvc_expr_set_literal(e, text, c, d->n, (const char *const *)d->m->names);
+}
+
+static dvc_status nomem(void) { return dvc_error(DVC_ERR_NOMEM, "out of memory"); }
+
+/* e <- "(a)" op "(b)", op '+' or '-'. */
+static dvc_status paren2(dvc_expr_t e, const dvc_expr_t a, int minus, const dvc_expr_t b)
+{
+    dvc_expr_t u;
+    dvc_expr_init2(u, e->prec);
+    dvc_status st = dvc_expr_paren(u, b);
+    if (st == DVC_OK) st = dvc_expr_paren(e, a);
+    if (st == DVC_OK) st = minus ? dvc_expr_sub(e, e, u) : dvc_expr_add(e, e, u);
+    dvc_expr_clear(u);
+    return st;
+}
+
 /* "0+_hk_i*((a_i)<op>(b_i))" summed over the nonzero entries of the
- * gradient c of term k (the named constants _h<k>_<i>). */
-static char *dot_text(const dvc_ivec_t c, long k, const char *const *a, const char *op,
-                      const char *const *b)
+ * gradient c of term k (the literals _h<k>_<i>) */
+static dvc_status dot(const dec *d, dvc_expr_t out, long k, const dvc_expr_t *a, int minus,
+                      const dvc_expr_t *b)
 {
-    char *s = cat(NULL, "0");
-    for (long i = 0; s && i < c->n; i++) {
-        if (mpfi_is_zero(c->e[i])) continue;
-        size_t len = strlen(a[i]) + strlen(b[i]) + 80;
-        char *t = malloc(len);
-        if (!t) {
-            free(s);
-            return NULL;
-        }
-        snprintf(t, len, "+_h%ld_%ld*((%s)%s(%s))", k + 1, i + 1, a[i], op, b[i]);
-        s = cat(s, t);
-        free(t);
+    dvc_expr_t s, t, u;
+    dvc_expr_init2(s, d->m->prec);
+    dvc_expr_init2(t, d->m->prec);
+    dvc_expr_init2(u, d->m->prec);
+    dvc_status st = lit(d, s, "0", NULL);
+    for (long i = 0; st == DVC_OK && i < d->n; i++) {
+        char cn[48];
+        if (mpfi_is_zero(d->grad[k]->e[i])) continue;
+        snprintf(cn, sizeof cn, "_h%ld_%ld", k + 1, i + 1);
+        st = paren2(t, a[i], minus, b[i]);
+        if (st == DVC_OK) st = dvc_expr_paren(t, t);
+        if (st == DVC_OK) st = lit(d, u, cn, d->grad[k]->e[i]);
+        if (st == DVC_OK) st = dvc_expr_mul(t, u, t);
+        if (st == DVC_OK) st = dvc_expr_add(s, s, t);
     }
-    return s;
+    if (st == DVC_OK) dvc_expr_swap(out, s);
+    dvc_expr_clear(s);
+    dvc_expr_clear(t);
+    dvc_expr_clear(u);
+    return st;
 }
 
-static void free_texts(char **t, long n)
+/* b_i = (f0_i) + sum over the terms l != skip of (f^l_{s_l})_i */
+static dvc_status base(const dec *d, dvc_expr_t *b, const int *s, long skip)
 {
-    if (!t) return;
-    for (long i = 0; i < n; i++) free(t[i]);
-    free(t);
-}
-
-/* base_i = (f0_i) + sum over the terms l != skip of (f^l_{s_l})_i */
-static char **base_texts(long n, const char *const *f0, long nt, const dvc_hybrid_term *terms,
-                         const int *s, long skip)
-{
-    char **b = calloc((size_t)n, sizeof *b);
-    for (long i = 0; b && i < n; i++) {
-        b[i] = cat(NULL, "(");
-        b[i] = b[i] ? cat(b[i], f0[i]) : NULL;
-        b[i] = b[i] ? cat(b[i], ")") : NULL;
-        for (long l = 0; l < nt && b[i]; l++) {
+    dvc_expr_t t;
+    dvc_expr_init2(t, d->m->prec);
+    dvc_status st = DVC_OK;
+    for (long i = 0; i < d->n && st == DVC_OK; i++) {
+        st = dvc_expr_paren(b[i], d->f0[i]);
+        for (long l = 0; l < d->nt && st == DVC_OK; l++) {
             if (l == skip) continue;
-            b[i] = cat(b[i], "+(");
-            b[i] = b[i] ? cat(b[i], s[l] == 1 ? terms[l].fplus[i] : terms[l].fminus[i]) : NULL;
-            b[i] = b[i] ? cat(b[i], ")") : NULL;
-        }
-        if (!b[i]) {
-            free_texts(b, n);
-            return NULL;
+            st = dvc_expr_paren(t, s[l] == 1 ? d->terms[l].fplus[i] : d->terms[l].fminus[i]);
+            if (st == DVC_OK) st = dvc_expr_add(b[i], b[i], t);
         }
     }
-    return b;
+    dvc_expr_clear(t);
+    return st;
 }
 
 static long nsliding(long nt, const int *s)
@@ -136,55 +176,52 @@ static long nsliding(long nt, const int *s)
     return c;
 }
 
-static char *join4(const char *a, const char *b, const char *c, const char *d)
+/* determinant of the s x s matrix G (row-major), by expansion along the
+ * first row: "(G)" or "(0+(G_0)*(minor_0)-(G_1)*(minor_1)...)" */
+static dvc_status det(const dec *d, dvc_expr_t out, const dvc_expr_struct *const *G, long s)
 {
-    size_t len = strlen(a) + strlen(b) + strlen(c) + strlen(d) + 1;
-    char *r = malloc(len);
-    if (r) snprintf(r, len, "%s%s%s%s", a, b, c, d);
-    return r;
-}
-
-/* determinant of the s x s matrix of texts G (row-major), by expansion
- * along the first row */
-static char *det_text(char *const *G, long s)
-{
-    if (s == 1) {
-        char *r = cat(NULL, "(");
-        r = r ? cat(r, G[0]) : NULL;
-        return r ? cat(r, ")") : NULL;
-    }
-    char *r = cat(NULL, "(0");
-    char *minor[DVC_HYB_SLIDE_MAX * DVC_HYB_SLIDE_MAX];
-    for (long c = 0; c < s && r; c++) {
+    if (s == 1) return dvc_expr_paren(out, G[0]);
+    const dvc_expr_struct *minor[DVC_HYB_SLIDE_MAX * DVC_HYB_SLIDE_MAX];
+    dvc_expr_t r, dm, t;
+    dvc_expr_init2(r, d->m->prec);
+    dvc_expr_init2(dm, d->m->prec);
+    dvc_expr_init2(t, d->m->prec);
+    dvc_status st = lit(d, r, "0", NULL);
+    for (long c = 0; c < s && st == DVC_OK; c++) {
         long k = 0;
         for (long i = 1; i < s; i++)
             for (long j = 0; j < s; j++)
                 if (j != c) minor[k++] = G[i * s + j];
-        char *d = det_text(minor, s - 1);
-        r = d ? cat(r, c % 2 ? "-(" : "+(") : (free(r), NULL);
-        r = r ? cat(r, G[c]) : NULL;
-        r = r ? cat(r, ")*") : NULL;
-        r = r ? cat(r, d) : NULL;
-        free(d);
+        st = det(d, dm, minor, s - 1);
+        if (st == DVC_OK) st = dvc_expr_paren(t, G[c]);
+        if (st == DVC_OK) st = dvc_expr_mul(t, t, dm);
+        if (st == DVC_OK) st = c % 2 ? dvc_expr_sub(r, r, t) : dvc_expr_add(r, r, t);
     }
-    return r ? cat(r, ")") : NULL;
+    if (st == DVC_OK) st = dvc_expr_paren(out, r);
+    dvc_expr_clear(r);
+    dvc_expr_clear(dm);
+    dvc_expr_clear(t);
+    return st;
 }
 
-/* fi + sum_a z_a (f^{S[a]}_+ - f^{S[a]}_-) for component i, as text; fi
- * is released, NULL (fi NULL, or out of memory) is passed on. */
-static char *add_slides(char *fi, char *const *z, const dvc_hybrid_term *terms, const long *S, long ns,
-                        long i)
+/* fi + sum_a (z_a)*((f^{S[a]}_+) - (f^{S[a]}_-)) for component i */
+static dvc_status add_slides(const dec *d, dvc_expr_t fi, dvc_expr_t *z, const long *S, long ns,
+                             long i)
 {
-    for (long a = 0; a < ns && fi; a++) {
-        char *t = join4("+(", z[a], ")*((", terms[S[a]].fplus[i]);
-        char *u = t ? join4(t, ")-(", terms[S[a]].fminus[i], "))") : NULL;
-        char *v = u ? join4(fi, u, "", "") : NULL;
-        free(t);
-        free(u);
-        free(fi);
-        fi = v;
+    dvc_expr_t t, u;
+    dvc_expr_init2(t, d->m->prec);
+    dvc_expr_init2(u, d->m->prec);
+    dvc_status st = DVC_OK;
+    for (long a = 0; a < ns && st == DVC_OK; a++) {
+        st = dvc_expr_paren(t, z[a]);
+        if (st == DVC_OK) st = paren2(u, d->terms[S[a]].fplus[i], 1, d->terms[S[a]].fminus[i]);
+        if (st == DVC_OK) st = dvc_expr_paren(u, u);
+        if (st == DVC_OK) st = dvc_expr_mul(t, t, u);
+        if (st == DVC_OK) st = dvc_expr_add(fi, fi, t);
     }
-    return fi;
+    dvc_expr_clear(t);
+    dvc_expr_clear(u);
+    return st;
 }
 
 /* The weights z_q (of f^q_+) of the terms of S sliding at once, in the
@@ -192,85 +229,84 @@ static char *add_slides(char *fi, char *const *z, const dvc_hybrid_term *terms, 
  * z^q_+ + z^q_- = 1 to G z = r, G_kq = c_k . (f^q_+ - f^q_-),
  * r_k = -c_k . F_-, F_- the field with the terms of S in h < 0 (every
  * c_k . x' = 0: the motion stays on all the surfaces); by Cramer's rule.
- * Condition B' is det G != 0. z[a] receives the text of z_{S[a]}. */
-static dvc_status weights_text(char **z, long n, const char *const *f0, long nt,
-                               const dvc_hybrid_term *terms, const dvc_ivec_t *grad, const int *s,
-                               const long *S, long ns)
+ * Condition B' is det G != 0. z[a] receives z_{S[a]}. */
+static dvc_status weights(const dec *d, dvc_expr_t *z, const int *s, const long *S, long ns)
 {
     int sm[DVC_HYB_SIDES_MAX];
-    for (long l = 0; l < nt; l++) sm[l] = s[l] == 2 ? -1 : s[l];
-    char **base = base_texts(n, f0, nt, terms, sm, -1);
-    char **zero = calloc((size_t)n, sizeof *zero);
-    char *G[DVC_HYB_SLIDE_MAX * DVC_HYB_SLIDE_MAX] = {0}, *r[DVC_HYB_SLIDE_MAX] = {0};
-    char *Gq[DVC_HYB_SLIDE_MAX * DVC_HYB_SLIDE_MAX];
-    dvc_status st = base && zero ? DVC_OK : DVC_ERR_NOMEM;
-    for (long i = 0; i < n && st == DVC_OK; i++) zero[i] = "0";
+    for (long l = 0; l < d->nt; l++) sm[l] = s[l] == 2 ? -1 : s[l];
+    dvc_expr_t *bs = exv_new(d), *G = NULL, *r = NULL, den, num;
+    const dvc_expr_struct *Gq[DVC_HYB_SLIDE_MAX * DVC_HYB_SLIDE_MAX];
+    dvc_expr_init2(den, d->m->prec);
+    dvc_expr_init2(num, d->m->prec);
+    dvc_status st = bs ? base(d, bs, sm, -1) : nomem();
+    if (st == DVC_OK) {
+        G = calloc((size_t)(ns * ns), sizeof *G);
+        r = calloc((size_t)ns, sizeof *r);
+        for (long i = 0; G && i < ns * ns; i++) dvc_expr_init2(G[i], d->m->prec);
+        for (long i = 0; r && i < ns; i++) dvc_expr_init2(r[i], d->m->prec);
+        if (!G || !r) st = nomem();
+    }
     for (long a = 0; a < ns && st == DVC_OK; a++) {
         long k = S[a];
-        char *d = dot_text(grad[k], k, (const char *const *)base, "+", (const char *const *)zero);
-        r[a] = d ? join4("-(", d, ")", "") : NULL;
-        free(d);
-        for (long b = 0; b < ns && r[a]; b++)
-            G[a * ns + b] = dot_text(grad[k], k, terms[S[b]].fplus, "-", terms[S[b]].fminus);
-        for (long b = 0; b < ns; b++)
-            if (!G[a * ns + b]) st = DVC_ERR_NOMEM;
-        if (!r[a]) st = DVC_ERR_NOMEM;
+        st = dot(d, r[a], k, bs, 0, d->zero);
+        if (st == DVC_OK) st = dvc_expr_paren(r[a], r[a]);
+        if (st == DVC_OK) st = dvc_expr_neg(r[a], r[a]);
+        for (long b = 0; b < ns && st == DVC_OK; b++)
+            st = dot(d, G[a * ns + b], k, d->terms[S[b]].fplus, 1, d->terms[S[b]].fminus);
     }
-    char *den = st == DVC_OK ? det_text(G, ns) : NULL;
-    if (!den) st = DVC_ERR_NOMEM;
+    for (long i = 0; i < ns * ns && st == DVC_OK; i++) Gq[i] = G[i];
+    if (st == DVC_OK) st = det(d, den, Gq, ns);
     for (long q = 0; q < ns && st == DVC_OK; q++) {
         for (long i = 0; i < ns * ns; i++) Gq[i] = i % ns == q ? r[i / ns] : G[i];
-        char *num = det_text(Gq, ns);
-        z[q] = num ? join4("(", num, ")/", den) : NULL;
-        free(num);
-        if (!z[q]) st = DVC_ERR_NOMEM;
+        st = det(d, num, Gq, ns);
+        if (st == DVC_OK) st = dvc_expr_paren(z[q], num);
+        if (st == DVC_OK) st = dvc_expr_div(z[q], z[q], den);
     }
-    free(den);
-    for (long i = 0; i < ns * ns; i++) free(G[i]);
-    for (long a = 0; a < ns; a++) free(r[a]);
-    free(zero);
-    free_texts(base, n);
-    return st == DVC_OK ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
+    exprs_free(G, G ? ns * ns : 0);
+    exprs_free(r, r ? ns : 0);
+    exprs_free(bs, d->n);
+    dvc_expr_clear(den);
+    dvc_expr_clear(num);
+    return st;
 }
 
-/* The field of the mode with regions s as texts (the same expressions as
- * the modes' fields): F with the sliding terms' weights. */
-static char **field_texts(long n, const char *const *f0, long nt, const dvc_hybrid_term *terms,
-                          const dvc_ivec_t *grad, const int *s)
+/* z[0..ns-1], initialised */
+static dvc_expr_t *zs_new(const dec *d)
+{
+    dvc_expr_t *z = calloc(DVC_HYB_SLIDE_MAX, sizeof *z);
+    for (long a = 0; z && a < DVC_HYB_SLIDE_MAX; a++) dvc_expr_init2(z[a], d->m->prec);
+    return z;
+}
+
+/* The field of the mode with regions s (as in the modes): F_- with the
+ * sliding terms' weights. */
+static dvc_status field(const dec *d, dvc_expr_t *f, const int *s)
 {
     long S[DVC_HYB_SIDES_MAX], ns = 0;
-    for (long l = 0; l < nt; l++)
-        if (s[l] == 2) S[ns++] = l;
-    if (ns > DVC_HYB_SLIDE_MAX) return NULL;
     int sm[DVC_HYB_SIDES_MAX];
-    for (long l = 0; l < nt; l++) sm[l] = s[l] == 2 ? -1 : s[l];
-    char **f = base_texts(n, f0, nt, terms, sm, -1);
-    char *z[DVC_HYB_SLIDE_MAX] = {0};
-    if (f && ns > 0 && weights_text(z, n, f0, nt, terms, grad, s, S, ns) != DVC_OK) {
-        free_texts(f, n);
-        return NULL;
+    for (long l = 0; l < d->nt; l++) {
+        if (s[l] == 2) S[ns++] = l;
+        sm[l] = s[l] == 2 ? -1 : s[l];
     }
-    for (long i = 0; f && i < n; i++) {
-        f[i] = add_slides(f[i], z, terms, S, ns, i);
-        if (!f[i]) {
-            free_texts(f, n);
-            f = NULL;
-        }
-    }
-    for (long a = 0; a < ns; a++) free(z[a]);
-    return f;
+    if (ns > DVC_HYB_SLIDE_MAX) return nomem();
+    dvc_expr_t *z = zs_new(d);
+    dvc_status st = z ? base(d, f, sm, -1) : nomem();
+    if (st == DVC_OK && ns > 0) st = weights(d, z, s, S, ns);
+    for (long i = 0; i < d->n && st == DVC_OK; i++) st = add_slides(d, f[i], z, S, ns, i);
+    exprs_free(z, z ? DVC_HYB_SLIDE_MAX : 0);
+    return st;
 }
 
 /* "name>0&other<0" for the regions s (2: "=0"), skipping term skip (no
  * comma: mode names appear in CSV files) */
-static char *regions_name(long nt, const dvc_hybrid_term *terms, const int *s, long skip)
+static char *regions_name(const dec *d, const int *s, long skip)
 {
     char *r = cat(NULL, "");
     int first = 1;
-    for (long l = 0; l < nt && r; l++) {
+    for (long l = 0; l < d->nt && r; l++) {
         if (l == skip) continue;
         if (!first) r = cat(r, "&");
-        r = r ? cat(r, terms[l].name) : NULL;
+        r = r ? cat(r, d->terms[l].name) : NULL;
         r = r ? cat(r, s[l] == 1 ? ">0" : s[l] == -1 ? "<0" : "=0") : NULL;
         first = 0;
     }
@@ -335,232 +371,153 @@ static int is_ident(const char *p)
     return 1;
 }
 
-/* the mode x' = f named name, with its regions s of the nt terms */
-static dvc_status add_mode(dvc_hybrid_model_t m, const char *name, char **f,
-                           const dvc_expr_consts_t cc, const int *s, long nt)
+/* the mode x' = f named name, with its regions s of the terms (f is taken
+ * over) */
+static dvc_status add_mode(const dec *d, const char *name, dvc_expr_t *f, const int *s)
 {
     long q = -1;
-    dvc_status st = dvc_hybrid_add_mode_field(m, name, (const char *const *)f, cc, &q);
+    dvc_hybrid_model_struct *m = d->m;
+    dvc_status st = dvc_hybrid_add_mode_exprs(m, name, f, &q);
     if (st != DVC_OK) return st;
-    m->modes[q].sides = malloc((size_t)nt * sizeof(int));
-    if (!m->modes[q].sides) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    memcpy(m->modes[q].sides, s, (size_t)nt * sizeof(int));
+    m->modes[q].sides = malloc((size_t)d->nt * sizeof(int));
+    if (!m->modes[q].sides) return nomem();
+    memcpy(m->modes[q].sides, s, (size_t)d->nt * sizeof(int));
     return DVC_OK;
 }
 
-dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0, long nt,
-                                     const dvc_hybrid_term *terms,
-                                     const dvc_expr_consts_t consts)
+/* The mode with term j sliding (j < 0: none) and the others in the regions
+ * of code: F- + alpha (F+ - F-), alpha = -b / D, grad h . f = 0 (Stewart
+ * (9)-(11), two regions), as
+ * base + (f-) - ((b)/(D))*((f+)-(f-)) */
+static dvc_status mode_single(const dec *d, long j, long code)
 {
-    long n = m->n;
-    if (m->ncontacts > 0 || m->nmodes > 0)
-        return dvc_error(DVC_ERR_INPUT, "a decomposed form must be the only content of a model");
-    if (nt < 1 || nt > DVC_HYB_SIDES_MAX)
-        return dvc_error(DVC_ERR_INPUT, "%ld discontinuous terms (1 to %d supported)", nt,
-                         DVC_HYB_SIDES_MAX);
-    if (!f0) return dvc_error(DVC_ERR_INPUT, "the decomposed form needs f0");
-    for (long i = 0; i < n; i++)
-        if (!f0[i]) return dvc_error(DVC_ERR_INPUT, "f0: missing expression for %s", m->names[i]);
-    for (long k = 0; k < nt; k++) {
-        const dvc_hybrid_term *tk = &terms[k];
-        if (!is_ident(tk->name))
-            return dvc_error(DVC_ERR_INPUT, "term name '%s' is not an identifier",
-                             tk->name ? tk->name : "");
-        if (!tk->h || !tk->fplus || !tk->fminus)
-            return dvc_error(DVC_ERR_INPUT, "term '%s': needs h, f+ and f-", tk->name);
-        for (long i = 0; i < n; i++)
-            if (!tk->fplus[i] || !tk->fminus[i])
-                return dvc_error(DVC_ERR_INPUT, "term '%s': missing expression for %s", tk->name,
-                                 m->names[i]);
-        for (long l = 0; l < k; l++)
-            if (!strcmp(terms[l].name, tk->name))
-                return dvc_error(DVC_ERR_INPUT, "term '%s' given twice", tk->name);
-    }
-    dvc_status st = DVC_OK;
-    dvc_expr_consts_t cc;
-    dvc_expr_consts_init(cc);
-    dvc_ivec_t *grad = calloc((size_t)nt, sizeof *grad);
-    int *s = calloc((size_t)nt, sizeof *s), *s2 = calloc((size_t)nt, sizeof *s2);
-    m->contacts = calloc((size_t)nt, sizeof *m->contacts);
-    if (!grad || !s || !s2 || !m->contacts) {
-        free(grad);
-        free(s);
-        free(s2);
-        dvc_expr_consts_clear(cc);
-        return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    }
-    m->ncontacts = nt;
-    for (long k = 0; k < nt; k++) {
-        dvc_ivec_init2(grad[k], n + 1, m->prec);
-        m->contacts[k].h = -1;
-    }
-    long nother = 1L << (nt - 1);
-    /* the constants of the file, then each h: affine, its gradient */
-    for (long i = 0; consts && i < consts->n && st == DVC_OK; i++)
-        st = consts->text[i] ? dvc_expr_consts_add_str(cc, consts->name[i], consts->text[i])
-                             : dvc_expr_consts_add(cc, consts->name[i], consts->val[i]);
-    for (long k = 0; k < nt && st == DVC_OK; k++) {
-        const dvc_hybrid_term *tk = &terms[k];
-        dvc_expr_t he;
-        dvc_ivec_t X;
-        mpfi_t T;
-        dvc_expr_init2(he, m->prec);
-        dvc_ivec_init2(X, n, m->prec);
-        mpfi_init2(T, m->prec);
-        st = dvc_expr_parse_vars(he, tk->h, consts, n, (const char *const *)m->names);
-        if (st != DVC_OK) {
-            st = dvc_error_context(st, "term '%s': field 'h': ", tk->name);
-        } else if (!affine_program(he)) {
-            st = dvc_error(DVC_ERR_INPUT, "term '%s': field 'h': the indicator '%s' must be affine "
-                           "in the state and free of t (sums of constant multiples of state "
-                           "variables)", tk->name, tk->h);
-        } else {
-            /* affine: the gradient is a constant vector, enclosed anywhere */
-            mpfi_set_ui(T, 0);
-            dvc_ivec_zero(X);
-            st = dvc_expr_grad(NULL, grad[k], he, T, X);
-            if (st != DVC_OK) st = dvc_error_context(st, "term '%s': field 'h': ", tk->name);
+    int s[DVC_HYB_SIDES_MAX];
+    assign(s, d->nt, j, code);
+    char *name = regions_name(d, s, -1);
+    dvc_expr_t *f = exv_new(d), alpha, dj, t, u;
+    dvc_expr_init2(alpha, d->m->prec);
+    dvc_expr_init2(dj, d->m->prec);
+    dvc_expr_init2(t, d->m->prec);
+    dvc_expr_init2(u, d->m->prec);
+    dvc_status st = name && f ? base(d, f, s, j) : nomem();
+    if (st == DVC_OK && j >= 0) {
+        const dvc_hybrid_term_expr *tj = &d->terms[j];
+        st = dot(d, alpha, j, f, 0, tj->fminus);
+        if (st == DVC_OK) st = dot(d, dj, j, tj->fplus, 1, tj->fminus);
+        if (st == DVC_OK) st = dvc_expr_paren(alpha, alpha);
+        if (st == DVC_OK) st = dvc_expr_paren(dj, dj);
+        if (st == DVC_OK) st = dvc_expr_div(alpha, alpha, dj);
+        if (st == DVC_OK) st = dvc_expr_paren(alpha, alpha);
+        for (long i = 0; i < d->n && st == DVC_OK; i++) {
+            st = dvc_expr_paren(t, tj->fminus[i]);
+            if (st == DVC_OK) st = dvc_expr_add(f[i], f[i], t);
+            if (st == DVC_OK) st = paren2(u, tj->fplus[i], 1, tj->fminus[i]);
+            if (st == DVC_OK) st = dvc_expr_paren(u, u);
+            if (st == DVC_OK) st = dvc_expr_mul(u, alpha, u);
+            if (st == DVC_OK) st = dvc_expr_sub(f[i], f[i], u);
         }
-        int nz = 0;
-        for (long i = 0; i < n && st == DVC_OK; i++) {
-            char cn[48];
-            snprintf(cn, sizeof cn, "_h%ld_%ld", k + 1, i + 1);
-            st = dvc_expr_consts_add(cc, cn, grad[k]->e[i + 1]);
-            if (st != DVC_OK) st = dvc_error_context(st, "term '%s': ", tk->name);
-            if (!mpfi_is_zero(grad[k]->e[i + 1])) nz = 1;
-        }
-        if (st == DVC_OK && !nz)
-            st = dvc_error(DVC_ERR_INPUT, "term '%s': field 'h': the indicator '%s' does not "
-                           "depend on the state", tk->name, tk->h);
-        dvc_expr_clear(he);
-        dvc_ivec_clear(X);
-        mpfi_clear(T);
-        /* the gradient without its t entry, for the texts */
+    }
+    if (st == DVC_OK) st = add_mode(d, name, f, s);
+    else if (name) st = dvc_error_context(st, "mode '%s': ", name);
+    free(name);
+    exprs_free(f, f ? d->n : 0);
+    dvc_expr_clear(alpha);
+    dvc_expr_clear(dj);
+    dvc_expr_clear(t);
+    dvc_expr_clear(u);
+    return st;
+}
+
+/* The mode with the terms of mask sliding at once (2 to
+ * DVC_HYB_SLIDE_MAX), the others in the regions of code:
+ * f = (F_-) + sum_q (z_q)*((f^q_+)-(f^q_-)) */
+static dvc_status mode_multi(const dec *d, long mask, long code)
+{
+    long S[DVC_HYB_SIDES_MAX], ns = 0, bit = 0;
+    int s[DVC_HYB_SIDES_MAX], sm[DVC_HYB_SIDES_MAX];
+    for (long l = 0; l < d->nt; l++) {
+        if (mask >> l & 1) S[ns++] = l;
+        s[l] = mask >> l & 1 ? 2 : (code >> bit++) & 1 ? -1 : 1;
+        sm[l] = s[l] == 2 ? -1 : s[l];
+    }
+    char *name = regions_name(d, s, -1);
+    dvc_expr_t *f = exv_new(d), *z = zs_new(d);
+    dvc_status st = name && f && z ? base(d, f, sm, -1) : nomem();
+    if (st == DVC_OK) st = weights(d, z, s, S, ns);
+    for (long i = 0; i < d->n && st == DVC_OK; i++) {
+        st = dvc_expr_paren(f[i], f[i]);
+        if (st == DVC_OK) st = add_slides(d, f[i], z, S, ns, i);
+    }
+    if (st == DVC_OK) st = add_mode(d, name, f, s);
+    else if (name) st = dvc_error_context(st, "mode '%s': ", name);
+    free(name);
+    exprs_free(f, f ? d->n : 0);
+    exprs_free(z, z ? DVC_HYB_SLIDE_MAX : 0);
+    return st;
+}
+
+/* e built, then added as the switching function named a b c (taken over) */
+static dvc_status add_switch(const dec *d, const char *a, const char *b, const char *c,
+                             dvc_expr_t e, long *index)
+{
+    size_t len = strlen(a) + strlen(b) + strlen(c) + 1;
+    char *name = malloc(len);
+    if (!name) return nomem();
+    snprintf(name, len, "%s%s%s", a, b, c);
+    dvc_status st = dvc_hybrid_add_switch_expr(d->m, name, e, index);
+    free(name);
+    return st;
+}
+
+/* a and b of term k for every assignment of the others' regions:
+ * "<term>'+@<others>" = c_k . (base + f+), "<term>'-@<others>" with f- */
+static dvc_status term_switches(const dec *d, long k)
+{
+    dvc_hybrid_contact *ct = &d->m->contacts[k];
+    long nother = 1L << (d->nt - 1);
+    int s[DVC_HYB_SIDES_MAX];
+    ct->name = cat(NULL, d->terms[k].name);
+    ct->qplus = calloc((size_t)nother, sizeof(long));
+    ct->qminus = calloc((size_t)nother, sizeof(long));
+    if (!ct->name || !ct->qplus || !ct->qminus) return nomem();
+    dvc_expr_t *bs = exv_new(d), qa, qb;
+    dvc_expr_init2(qa, d->m->prec);
+    dvc_expr_init2(qb, d->m->prec);
+    dvc_status st = bs ? DVC_OK : nomem();
+    const char *at = d->nt > 1 ? "@" : "";
+    for (long code = 0; code < nother && st == DVC_OK; code++) {
+        assign(s, d->nt, k, code);
+        char *others = regions_name(d, s, k), *plus = cat(NULL, d->terms[k].name);
+        plus = plus ? cat(plus, "'+") : NULL;
+        plus = plus ? cat(plus, at) : NULL;
+        st = others && plus ? base(d, bs, s, k) : nomem();
+        if (st == DVC_OK) st = dot(d, qa, k, bs, 0, d->terms[k].fplus);
+        if (st == DVC_OK) st = dot(d, qb, k, bs, 0, d->terms[k].fminus);
+        if (st == DVC_OK) st = add_switch(d, plus, others, "", qa, &ct->qplus[code]);
         if (st == DVC_OK) {
-            dvc_ivec_t g;
-            dvc_ivec_init2(g, n, m->prec);
-            for (long i = 0; i < n; i++) mpfi_set(g->e[i], grad[k]->e[i + 1]);
-            dvc_ivec_clear(grad[k]);
-            dvc_ivec_init2(grad[k], n, m->prec);
-            dvc_ivec_set(grad[k], g);
-            dvc_ivec_clear(g);
+            plus[strlen(d->terms[k].name) + 1] = '-';
+            st = add_switch(d, plus, others, "", qb, &ct->qminus[code]);
         }
+        free(others);
+        free(plus);
     }
-    /* the modes: no term sliding (all region assignments), then each term
-     * sliding with the others in their regions */
-    for (long j = -1; j < nt && st == DVC_OK; j++) {
-        long ncode = j < 0 ? 2 * nother : nother;
-        for (long code = 0; code < ncode && st == DVC_OK; code++) {
-            assign(s, nt, j, code);
-            char *name = regions_name(nt, terms, s, -1);
-            char **base = base_texts(n, f0, nt, terms, s, j);
-            char **f = calloc((size_t)n, sizeof *f);
-            char *bj = NULL, *dj = NULL;
-            if (!name || !base || !f) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-            if (st == DVC_OK && j >= 0) {
-                /* the Filippov combination F- + alpha (F+ - F-), alpha = -b / D:
-                 * grad h . f = 0 (Stewart (9)-(11), two regions) */
-                bj = dot_text(grad[j], j, (const char *const *)base, "+", terms[j].fminus);
-                dj = dot_text(grad[j], j, terms[j].fplus, "-", terms[j].fminus);
-                if (!bj || !dj) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-            }
-            for (long i = 0; i < n && st == DVC_OK; i++) {
-                size_t len = strlen(base[i]) + 64 +
-                             (j >= 0 ? strlen(bj) + strlen(dj) + 2 * strlen(terms[j].fplus[i]) +
-                                           2 * strlen(terms[j].fminus[i])
-                                     : 0);
-                f[i] = malloc(len);
-                if (!f[i]) {
-                    st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                    break;
-                }
-                if (j < 0)
-                    snprintf(f[i], len, "%s", base[i]);
-                else
-                    snprintf(f[i], len, "%s+(%s)-((%s)/(%s))*((%s)-(%s))", base[i],
-                             terms[j].fminus[i], bj, dj, terms[j].fplus[i], terms[j].fminus[i]);
-            }
-            if (st == DVC_OK) st = add_mode(m, name, f, cc, s, nt);
-            free(name);
-            free(bj);
-            free(dj);
-            free_texts(base, n);
-            free_texts(f, n);
-        }
-    }
-    /* modes with 2 to DVC_HYB_SLIDE_MAX terms sliding at once (the set S
-     * as a bit mask), the others in their regions */
-    for (long mask = 1; mask < (1L << nt) && st == DVC_OK; mask++) {
-        long S[DVC_HYB_SIDES_MAX], ns = 0;
-        for (long l = 0; l < nt; l++)
-            if (mask >> l & 1) S[ns++] = l;
-        if (ns < 2 || ns > DVC_HYB_SLIDE_MAX) continue;
-        for (long code = 0; code < (1L << (nt - ns)) && st == DVC_OK; code++) {
-            long bit = 0;
-            for (long l = 0; l < nt; l++)
-                s[l] = mask >> l & 1 ? 2 : (code >> bit++) & 1 ? -1 : 1;
-            char *z[DVC_HYB_SLIDE_MAX] = {0};
-            int sm[DVC_HYB_SIDES_MAX];
-            for (long l = 0; l < nt; l++) sm[l] = s[l] == 2 ? -1 : s[l];
-            char *name = regions_name(nt, terms, s, -1);
-            char **base = base_texts(n, f0, nt, terms, sm, -1);
-            char **f = calloc((size_t)n, sizeof *f);
-            if (!name || !base || !f) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-            if (st == DVC_OK) st = weights_text(z, n, f0, nt, terms, grad, s, S, ns);
-            /* f = F_- + sum_q z_q (f^q_+ - f^q_-) */
-            for (long i = 0; i < n && st == DVC_OK; i++) {
-                f[i] = join4("(", base[i], ")", "");
-                f[i] = add_slides(f[i], z, terms, S, ns, i);
-                if (!f[i]) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-            }
-            if (st == DVC_OK) st = add_mode(m, name, f, cc, s, nt);
-            free(name);
-            free_texts(base, n);
-            free_texts(f, n);
-            for (long a = 0; a < ns; a++) free(z[a]);
-        }
-    }
-    /* switching functions: every h, then a and b of each term per
-     * assignment of the others' regions */
-    for (long k = 0; k < nt && st == DVC_OK; k++)
-        st = dvc_hybrid_add_switch(m, terms[k].name, terms[k].h, consts, &m->contacts[k].h);
-    for (long k = 0; k < nt && st == DVC_OK; k++) {
-        dvc_hybrid_contact *ct = &m->contacts[k];
-        ct->name = cat(NULL, terms[k].name);
-        ct->qplus = calloc((size_t)nother, sizeof(long));
-        ct->qminus = calloc((size_t)nother, sizeof(long));
-        if (!ct->name || !ct->qplus || !ct->qminus) {
-            st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-            break;
-        }
-        for (long code = 0; code < nother && st == DVC_OK; code++) {
-            assign(s, nt, k, code);
-            char **base = base_texts(n, f0, nt, terms, s, k);
-            char *others = regions_name(nt, terms, s, k);
-            char *qa = base ? dot_text(grad[k], k, (const char *const *)base, "+", terms[k].fplus) : NULL;
-            char *qb = base ? dot_text(grad[k], k, (const char *const *)base, "+", terms[k].fminus) : NULL;
-            size_t len = strlen(terms[k].name) + (others ? strlen(others) : 0) + 8;
-            char *gn = malloc(len);
-            if (!base || !others || !qa || !qb || !gn) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-            if (st == DVC_OK) {
-                snprintf(gn, len, "%s'+%s%s", terms[k].name, nt > 1 ? "@" : "", others);
-                st = dvc_hybrid_add_switch(m, gn, qa, cc, &ct->qplus[code]);
-            }
-            if (st == DVC_OK) {
-                snprintf(gn, len, "%s'-%s%s", terms[k].name, nt > 1 ? "@" : "", others);
-                st = dvc_hybrid_add_switch(m, gn, qb, cc, &ct->qminus[code]);
-            }
-            free_texts(base, n);
-            free(others);
-            free(qa);
-            free(qb);
-            free(gn);
-        }
-    }
-    /* transitions: reaching a surface (slide or cross, decided at the event
-     * in src/hybrid/sliding.c); leaving it when a rises through 0 (the
-     * weight of f+ reaches 1) or b falls through 0 (it reaches 0); a second
-     * surface reached while sliding (refused at the event) */
+    exprs_free(bs, bs ? d->n : 0);
+    dvc_expr_clear(qa);
+    dvc_expr_clear(qb);
+    return st;
+}
+
+/* transitions of the modes with at most one term sliding: reaching a
+ * surface (slide or cross, decided at the event in src/hybrid/sliding.c);
+ * leaving it when a rises through 0 (the weight of f+ reaches 1) or b falls
+ * through 0 (it reaches 0); a second surface reached while sliding
+ * (refused at the event) */
+static dvc_status transitions_single(const dec *d)
+{
+    dvc_hybrid_model_struct *m = d->m;
+    long nt = d->nt;
+    int s2[DVC_HYB_SIDES_MAX];
+    dvc_status st = DVC_OK;
     for (long q = 0; q < m->nmodes && st == DVC_OK; q++) {
         const int *sq = m->modes[q].sides;
         if (nsliding(nt, sq) > 1) continue;
@@ -585,77 +542,279 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
                                            NULL);
         }
     }
-    /* several terms sliding: the weights z_q and 1 - z_q of each (leaving
-     * when one falls through 0: q goes to h < 0 / h > 0), and the other
-     * terms reaching their surfaces (decided by the LCP (13) at the event;
-     * the target given here is a placeholder) */
-    for (long q = 0; q < m->nmodes && st == DVC_OK; q++) {
-        const int *sq = m->modes[q].sides;
-        long ns = nsliding(nt, sq), S[DVC_HYB_SIDES_MAX], a = 0;
-        if (ns < 2) continue;
-        for (long l = 0; l < nt; l++)
-            if (sq[l] == 2) S[a++] = l;
-        char *z[DVC_HYB_SLIDE_MAX] = {0};
-        st = weights_text(z, n, f0, nt, terms, grad, sq, S, ns);
-        for (long b = 0; b < ns && st == DVC_OK; b++) {
-            long gz = -1, g1 = -1;
-            char *gn = join4(terms[S[b]].name, "'z@", m->modes[q].name, "");
-            char *t1 = join4("1-(", z[b], ")", "");
-            if (!gn || !t1) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-            if (st == DVC_OK) st = dvc_hybrid_add_switch(m, gn, z[b], cc, &gz);
-            if (st == DVC_OK) {
-                gn[strlen(terms[S[b]].name) + 1] = '\0';
-                char *g2 = join4(gn, "1-z@", m->modes[q].name, "");
-                st = g2 ? dvc_hybrid_add_switch(m, g2, t1, cc, &g1)
-                        : dvc_error(DVC_ERR_NOMEM, "out of memory");
-                free(g2);
-            }
-            free(gn);
-            free(t1);
-            memcpy(s2, sq, (size_t)nt * sizeof(int));
-            s2[S[b]] = -1;
-            if (st == DVC_OK) st = dvc_hybrid_add_transition(m, q, gz, -1, hyb_mode_of(m, s2), NULL, NULL);
-            s2[S[b]] = 1;
-            if (st == DVC_OK) st = dvc_hybrid_add_transition(m, q, g1, -1, hyb_mode_of(m, s2), NULL, NULL);
-        }
-        for (long k = 0; k < nt && st == DVC_OK; k++) {
-            if (sq[k] == 2) continue;
-            memcpy(s2, sq, (size_t)nt * sizeof(int));
-            s2[k] = 2;
-            long to = hyb_mode_of(m, s2);
-            st = dvc_hybrid_add_transition(m, q, m->contacts[k].h, -sq[k], to >= 0 ? to : q, NULL,
-                                           NULL);
-        }
-        for (long b = 0; b < ns; b++) free(z[b]);
+    return st;
+}
+
+/* mode q sliding on several terms: the weights z_q and 1 - z_q of each
+ * ("<term>'z@<mode>", "<term>'1-z@<mode>"; leaving when one falls through
+ * 0: q goes to h < 0 / h > 0), and the other terms reaching their surfaces
+ * (decided by the LCP (13) at the event; the target given here is a
+ * placeholder) */
+static dvc_status weights_multi(const dec *d, long q)
+{
+    dvc_hybrid_model_struct *m = d->m;
+    long nt = d->nt, ns = 0, S[DVC_HYB_SIDES_MAX];
+    int s2[DVC_HYB_SIDES_MAX];
+    const int *sq = m->modes[q].sides;
+    for (long l = 0; l < nt; l++)
+        if (sq[l] == 2) S[ns++] = l;
+    dvc_expr_t *z = zs_new(d), one, t1;
+    dvc_expr_init2(one, m->prec);
+    dvc_expr_init2(t1, m->prec);
+    dvc_status st = z ? weights(d, z, sq, S, ns) : nomem();
+    if (st == DVC_OK) st = lit(d, one, "1", NULL);
+    for (long b = 0; b < ns && st == DVC_OK; b++) {
+        long gz = -1, g1 = -1;
+        const char *tn = d->terms[S[b]].name;
+        st = dvc_expr_paren(t1, z[b]);
+        if (st == DVC_OK) st = dvc_expr_sub(t1, one, t1);
+        if (st == DVC_OK) st = add_switch(d, tn, "'z@", m->modes[q].name, z[b], &gz);
+        if (st == DVC_OK) st = add_switch(d, tn, "'1-z@", m->modes[q].name, t1, &g1);
+        memcpy(s2, sq, (size_t)nt * sizeof(int));
+        s2[S[b]] = -1;
+        if (st == DVC_OK) st = dvc_hybrid_add_transition(m, q, gz, -1, hyb_mode_of(m, s2), NULL, NULL);
+        s2[S[b]] = 1;
+        if (st == DVC_OK) st = dvc_hybrid_add_transition(m, q, g1, -1, hyb_mode_of(m, s2), NULL, NULL);
     }
-    const char **zeros = calloc((size_t)n, sizeof *zeros);
-    if (!zeros && st == DVC_OK) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    for (long i = 0; zeros && i < n; i++) zeros[i] = "0";
-    /* h' of each term off its surface in a mode that slides on others
-     * ("<term>'@<mode>" = c_k . f of the mode): the departure of a term that
-     * leaves a mode sliding on several (docs/sliding.md section 5) */
+    for (long k = 0; k < nt && st == DVC_OK; k++) {
+        if (sq[k] == 2) continue;
+        memcpy(s2, sq, (size_t)nt * sizeof(int));
+        s2[k] = 2;
+        long to = hyb_mode_of(m, s2);
+        st = dvc_hybrid_add_transition(m, q, m->contacts[k].h, -sq[k], to >= 0 ? to : q, NULL, NULL);
+    }
+    exprs_free(z, z ? DVC_HYB_SLIDE_MAX : 0);
+    dvc_expr_clear(one);
+    dvc_expr_clear(t1);
+    return st;
+}
+
+/* h' of each term off its surface in a mode that slides on others
+ * ("<term>'@<mode>" = c_k . f of the mode): the departure of a term that
+ * leaves a mode sliding on several (docs/sliding.md section 5) */
+static dvc_status departures(const dec *d)
+{
+    dvc_hybrid_model_struct *m = d->m;
+    dvc_expr_t *f = exv_new(d), h1;
+    dvc_expr_init2(h1, m->prec);
+    dvc_status st = f ? DVC_OK : nomem();
     for (long q = 0; q < m->nmodes && st == DVC_OK; q++) {
         const int *sq = m->modes[q].sides;
-        if (nsliding(nt, sq) < 1) continue;
-        for (long k = 0; k < nt && st == DVC_OK; k++) {
+        if (nsliding(d->nt, sq) < 1) continue;
+        for (long k = 0; k < d->nt && st == DVC_OK; k++) {
             if (sq[k] == 2) continue;
-            char **f = field_texts(n, f0, nt, terms, grad, sq);
-            char *d = f ? dot_text(grad[k], k, (const char *const *)f, "+", zeros) : NULL;
-            char *gn = join4(terms[k].name, "'@", m->modes[q].name, "");
             long g = -1;
-            st = d && gn ? dvc_hybrid_add_switch(m, gn, d, cc, &g)
-                         : dvc_error(DVC_ERR_NOMEM, "out of memory");
-            free_texts(f, n);
-            free(d);
-            free(gn);
+            st = field(d, f, sq);
+            if (st == DVC_OK) st = dot(d, h1, k, f, 0, d->zero);
+            if (st == DVC_OK) st = add_switch(d, d->terms[k].name, "'@", m->modes[q].name, h1, &g);
         }
     }
-    free(zeros);
-    for (long k = 0; k < nt; k++) dvc_ivec_clear(grad[k]);
-    free(grad);
-    free(s);
-    free(s2);
-    dvc_expr_consts_clear(cc);
+    exprs_free(f, f ? d->n : 0);
+    dvc_expr_clear(h1);
+    return st;
+}
+
+/* the gradient g (n entries) of the indicator h of term tk: h affine in the
+ * state and free of t, depending on the state */
+static dvc_status gradient(const dvc_hybrid_model_struct *m, const dvc_hybrid_term_expr *tk,
+                           dvc_ivec_t g)
+{
+    long n = m->n;
+    if (!affine_program(tk->h))
+        return dvc_error(DVC_ERR_INPUT, "term '%s': field 'h': the indicator '%s' must be affine "
+                         "in the state and free of t (sums of constant multiples of state "
+                         "variables)", tk->name, tk->h->text);
+    dvc_ivec_t X, gt;
+    dvc_expr_t he; /* a copy: an evaluation writes the expression's scratch */
+    mpfi_t T;
+    dvc_ivec_init2(X, n, m->prec);
+    dvc_ivec_init2(gt, n + 1, m->prec);
+    dvc_expr_init2(he, m->prec);
+    mpfi_init2(T, m->prec);
+    /* affine: the gradient is a constant vector, enclosed anywhere */
+    mpfi_set_ui(T, 0);
+    dvc_ivec_zero(X);
+    dvc_status st = dvc_expr_copy(he, tk->h);
+    if (st == DVC_OK) st = dvc_expr_grad(NULL, gt, he, T, X);
+    if (st != DVC_OK) st = dvc_error_context(st, "term '%s': field 'h': ", tk->name);
+    int nz = 0;
+    for (long i = 0; i < n && st == DVC_OK; i++) {
+        mpfi_set(g->e[i], gt->e[i + 1]);
+        if (!mpfi_is_zero(gt->e[i + 1])) nz = 1;
+    }
+    if (st == DVC_OK && !nz)
+        st = dvc_error(DVC_ERR_INPUT, "term '%s': field 'h': the indicator '%s' does not "
+                       "depend on the state", tk->name, tk->h->text);
+    dvc_expr_clear(he);
+    dvc_ivec_clear(X);
+    dvc_ivec_clear(gt);
+    mpfi_clear(T);
+    return st;
+}
+
+/* the shape of a decomposed form: the only content of m, 1 to
+ * DVC_HYB_SIDES_MAX terms, an f0 */
+static dvc_status check_form(const dvc_hybrid_model_struct *m, long nt, int has_f0)
+{
+    if (m->ncontacts > 0 || m->nmodes > 0)
+        return dvc_error(DVC_ERR_INPUT, "a decomposed form must be the only content of a model");
+    if (nt < 1 || nt > DVC_HYB_SIDES_MAX)
+        return dvc_error(DVC_ERR_INPUT, "%ld discontinuous terms (1 to %d supported)", nt,
+                         DVC_HYB_SIDES_MAX);
+    if (!has_f0) return dvc_error(DVC_ERR_INPUT, "the decomposed form needs f0");
+    return DVC_OK;
+}
+
+/* a term's name (an identifier, not given before) and its parts */
+static dvc_status check_term(const char *name, int has_parts, const char *const *before, long k)
+{
+    if (!is_ident(name))
+        return dvc_error(DVC_ERR_INPUT, "term name '%s' is not an identifier", name ? name : "");
+    if (!has_parts) return dvc_error(DVC_ERR_INPUT, "term '%s': needs h, f+ and f-", name);
+    for (long l = 0; l < k; l++)
+        if (!strcmp(before[l], name)) return dvc_error(DVC_ERR_INPUT, "term '%s' given twice", name);
+    return DVC_OK;
+}
+
+static dvc_status check_terms(const dvc_hybrid_model_struct *m, const dvc_expr_t *f0, long nt,
+                              const dvc_hybrid_term_expr *terms)
+{
+    const char *names[DVC_HYB_SIDES_MAX];
+    dvc_status st = check_form(m, nt, f0 != NULL);
+    for (long k = 0; k < nt && st == DVC_OK; k++) {
+        const dvc_hybrid_term_expr *tk = &terms[k];
+        st = check_term(tk->name, tk->h && tk->fplus && tk->fminus, names, k);
+        names[k] = tk->name;
+    }
+    return st;
+}
+
+/* the modes: no term sliding (all region assignments), then each term
+ * sliding with the others in their regions, then 2 to DVC_HYB_SLIDE_MAX
+ * terms sliding at once (the set S as a bit mask), the others in their
+ * regions */
+static dvc_status all_modes(const dec *d)
+{
+    long nt = d->nt, nother = 1L << (nt - 1);
+    dvc_status st = DVC_OK;
+    for (long j = -1; j < nt && st == DVC_OK; j++) {
+        long ncode = j < 0 ? 2 * nother : nother;
+        for (long code = 0; code < ncode && st == DVC_OK; code++) st = mode_single(d, j, code);
+    }
+    for (long mask = 1; mask < (1L << nt) && st == DVC_OK; mask++) {
+        long ns = 0;
+        for (long l = 0; l < nt; l++) ns += mask >> l & 1;
+        if (ns < 2 || ns > DVC_HYB_SLIDE_MAX) continue;
+        for (long code = 0; code < (1L << (nt - ns)) && st == DVC_OK; code++)
+            st = mode_multi(d, mask, code);
+    }
+    return st;
+}
+
+/* switching functions: every h, then a and b of each term per assignment
+ * of the others' regions; the transitions; the weights of the modes
+ * sliding on several terms; the departures */
+static dvc_status all_switches(const dec *d)
+{
+    dvc_hybrid_model_struct *m = d->m;
+    dvc_expr_t h;
+    dvc_expr_init2(h, m->prec);
+    dvc_status st = DVC_OK;
+    for (long k = 0; k < d->nt && st == DVC_OK; k++) {
+        st = dvc_expr_copy(h, d->terms[k].h);
+        if (st == DVC_OK)
+            st = dvc_hybrid_add_switch_expr(m, d->terms[k].name, h, &m->contacts[k].h);
+    }
+    dvc_expr_clear(h);
+    for (long k = 0; k < d->nt && st == DVC_OK; k++) st = term_switches(d, k);
+    if (st == DVC_OK) st = transitions_single(d);
+    for (long q = 0; q < m->nmodes && st == DVC_OK; q++)
+        if (nsliding(d->nt, m->modes[q].sides) >= 2) st = weights_multi(d, q);
+    if (st == DVC_OK) st = departures(d);
+    return st;
+}
+
+dvc_status dvc_hybrid_add_decomposed_exprs(dvc_hybrid_model_t m, const dvc_expr_t *f0, long nt,
+                                           const dvc_hybrid_term_expr *terms)
+{
+    dvc_status st = check_terms(m, f0, nt, terms);
+    if (st != DVC_OK) return st;
+    dec d = {m, m->n, nt, f0, terms, calloc((size_t)nt, sizeof(dvc_ivec_t)), NULL};
+    m->contacts = calloc((size_t)nt, sizeof *m->contacts);
+    if (!d.grad || !m->contacts) {
+        free(d.grad);
+        return nomem();
+    }
+    m->ncontacts = nt;
+    for (long k = 0; k < nt; k++) {
+        dvc_ivec_init2(d.grad[k], m->n, m->prec);
+        m->contacts[k].h = -1;
+    }
+    for (long k = 0; k < nt && st == DVC_OK; k++) st = gradient(m, &terms[k], d.grad[k]);
+    d.zero = st == DVC_OK ? exv_new(&d) : NULL;
+    if (st == DVC_OK && !d.zero) st = nomem();
+    for (long i = 0; i < m->n && st == DVC_OK; i++) st = lit(&d, d.zero[i], "0", NULL);
+    if (st == DVC_OK) st = all_modes(&d);
+    if (st == DVC_OK) st = all_switches(&d);
+    exprs_free(d.zero, d.zero ? m->n : 0);
+    for (long k = 0; k < nt; k++) dvc_ivec_clear(d.grad[k]);
+    free(d.grad);
+    return st;
+}
+
+/* n expressions parsed over the state names at the model's precision */
+static dvc_status parse_n(const dvc_hybrid_model_struct *m, dvc_expr_t **out,
+                          const char *const *text, const dvc_expr_consts_t consts,
+                          const char *term, const char *field)
+{
+    dvc_expr_t *e = calloc((size_t)m->n, sizeof *e);
+    if (!e) return nomem();
+    for (long i = 0; i < m->n; i++) dvc_expr_init2(e[i], m->prec);
+    *out = e;
+    for (long i = 0; i < m->n; i++) {
+        dvc_status st = text[i] ? dvc_expr_parse_vars(e[i], text[i], consts, m->n,
+                                                      (const char *const *)m->names)
+                                : DVC_ERR_INPUT;
+        if (!text[i] && term)
+            return dvc_error(st, "term '%s': missing expression for %s", term, m->names[i]);
+        if (!text[i]) return dvc_error(st, "f0: missing expression for %s", m->names[i]);
+        if (st != DVC_OK && term)
+            return dvc_error_context(st, "term '%s': field '%s' entry %ld: ", term, field, i + 1);
+        if (st != DVC_OK) return dvc_error_context(st, "field 'f0' entry %ld: ", i + 1);
+    }
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0, long nt,
+                                     const dvc_hybrid_term *terms,
+                                     const dvc_expr_consts_t consts)
+{
+    dvc_status st = check_form(m, nt, f0 != NULL);
+    if (st != DVC_OK) return st;
+    const char *names[DVC_HYB_SIDES_MAX];
+    dvc_hybrid_term_expr te[DVC_HYB_SIDES_MAX];
+    dvc_expr_t hs[DVC_HYB_SIDES_MAX], *e0 = NULL, *fs[2 * DVC_HYB_SIDES_MAX] = {0};
+    for (long k = 0; k < nt; k++) dvc_expr_init2(hs[k], m->prec);
+    for (long k = 0; k < nt && st == DVC_OK; k++) {
+        const dvc_hybrid_term *tk = &terms[k];
+        st = check_term(tk->name, tk->h && tk->fplus && tk->fminus, names, k);
+        names[k] = tk->name;
+        if (st == DVC_OK && (st = dvc_expr_parse_vars(hs[k], tk->h, consts, m->n,
+                                                      (const char *const *)m->names)) != DVC_OK)
+            st = dvc_error_context(st, "term '%s': field 'h': ", tk->name);
+        te[k] = (dvc_hybrid_term_expr){tk->name, hs[k], NULL, NULL};
+    }
+    if (st == DVC_OK) st = parse_n(m, &e0, f0, consts, NULL, NULL);
+    for (long k = 0; k < nt && st == DVC_OK; k++) {
+        st = parse_n(m, &fs[2 * k], terms[k].fplus, consts, terms[k].name, "f+");
+        if (st == DVC_OK) st = parse_n(m, &fs[2 * k + 1], terms[k].fminus, consts, terms[k].name, "f-");
+        te[k].fplus = (const dvc_expr_t *)fs[2 * k];
+        te[k].fminus = (const dvc_expr_t *)fs[2 * k + 1];
+    }
+    if (st == DVC_OK) st = dvc_hybrid_add_decomposed_exprs(m, (const dvc_expr_t *)e0, nt, te);
+    for (long k = 0; k < 2 * nt; k++) exprs_free(fs[k], m->n);
+    exprs_free(e0, m->n);
+    for (long k = 0; k < nt; k++) dvc_expr_clear(hs[k]);
     return st;
 }
 

@@ -141,9 +141,10 @@ dvc_status dvc_hybrid_dmm(dvc_hybrid_traj *tr, const dvc_hybrid_model_t m, doubl
     if (!(tau > 0) || !isfinite(tau)) return dvc_error(DVC_ERR_INPUT, "dmm: the step must be positive");
     if (mode < 0) return dvc_error(DVC_ERR_INPUT, "dmm: no initial mode");
     for (long k = 0; k < m->nmodes; k++)
-        if (!m->modes[k].linear)
+        if (!m->modes[k].linear || m->modes[k].bu)
             return dvc_error(DVC_ERR_INPUT, "dmm: mode '%s' is not linear (the companion covers "
-                             "linear modes x' = A x + b(t))", m->modes[k].name);
+                             "linear modes x' = A x + b(t) with b given as expressions)",
+                             m->modes[k].name);
     double t0 = mpfr_get_d(m->t0, MPFR_RNDN), T = mpfr_get_d(m->T, MPFR_RNDN);
     memset(&w, 0, sizeof w);
     w.m = m;

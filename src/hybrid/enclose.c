@@ -13,6 +13,7 @@
 static double default_h(const dvc_hybrid_model_struct *m)
 {
     if (m->h > 0) return m->h;
+    if (m->expand) return 0.25; /* capped per mode instead (mode_h) */
     double amax = 0;
     mpfr_t a;
     mpfr_init2(a, m->prec);
@@ -28,6 +29,37 @@ static double default_h(const dvc_hybrid_model_struct *m)
         if (!m->modes[k].linear) h = 0.01; /* field modes: no norm to scale by */
     if (amax > 0 && 0.5 / amax < h) h = 0.5 / amax;
     return h;
+}
+
+/* A lazily built model (m->expand): the step of mode k is capped by
+ * 0.5 / ||A_k|| for its own A only, so the grid does not depend on the
+ * modes built so far. */
+static double mode_h(const dvc_hybrid_model_struct *m, long k, double hmax)
+{
+    const dvc_hybrid_mode *md = &m->modes[k];
+    if (!m->expand || !md->linear) return hmax;
+    mpfr_t a;
+    mpfr_init2(a, m->prec);
+    dvc_imat_norm_inf(a, md->A);
+    double d = mpfr_get_d(a, MPFR_RNDU);
+    mpfr_clear(a);
+    return d > 0 && 0.5 / d < hmax ? 0.5 / d : hmax;
+}
+
+/* Room for one candidate per transition (a lazily built model adds
+ * transitions during the run). */
+static dvc_status cands_fit(hyb_cand **cands, long *acand, long need, mpfr_prec_t prec)
+{
+    if (need <= *acand) return DVC_OK;
+    hyb_cand *nc = realloc(*cands, (size_t)need * sizeof *nc);
+    if (!nc) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long k = *acand; k < need; k++) {
+        mpfi_init2(nc[k].T, prec);
+        mpfi_init2(nc[k].dphi, prec);
+    }
+    *cands = nc;
+    *acand = need;
+    return DVC_OK;
 }
 
 /* The sign of phi' = d/dt g under the field of the transition's target
@@ -73,19 +105,18 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     dvc_ivec_init2(X, n, c.prec);
     dvc_ivec_init2(Xa, n, c.prec);
     dvc_ivec_init2(box, n, c.prec);
-    long ncand = 0;
-    hyb_cand *cands = calloc((size_t)(m->ntrans + 1), sizeof *cands);
-    for (long k = 0; k <= m->ntrans; k++) {
-        mpfi_init2(cands[k].T, c.prec);
-        mpfi_init2(cands[k].dphi, c.prec);
-    }
+    long ncand = 0, acand = 0;
+    hyb_cand *cands = NULL;
     long mode = m->mode0;
     mpfr_set(t, m->t0, MPFR_RNDN);
     st = hyb_push_point(&c, t, &L, NULL, mode);
     if (st == DVC_OK) st = hyb_slide_initial(&c);
+    if (st == DVC_OK && m->expand) st = m->expand(mode, 0, m->expand_ctx);
     while (st == DVC_OK && mpfr_cmp(t, m->T) < 0) {
+        st = cands_fit(&cands, &acand, m->ntrans + 1, c.prec);
+        if (st != DVC_OK) break;
         const dvc_hybrid_mode *md = &m->modes[mode];
-        double h = hmax;
+        double h = mode_h(m, mode, hmax);
         int split = 0;
         for (;;) {
             /* t1 = min(t + h, T) */
@@ -227,13 +258,17 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
                 break;
             }
         if (st != DVC_OK) break;
+        if (m->expand) { /* the target's own transitions, for the checks of the switch */
+            st = m->expand(m->trans[cands[first].tr].to, r->nevents, m->expand_ctx);
+            if (st != DVC_OK) break;
+        }
         st = hyb_do_event(&c, &L, t, &mode, &cands[first]);
     }
     if (st == DVC_OK) r->certified = 1;
     else if (st == DVC_NOT_CERTIFIED) {
         /* keep the message, it already says where and why */
     }
-    for (long k = 0; k <= m->ntrans; k++) {
+    for (long k = 0; k < acand; k++) {
         mpfi_clear(cands[k].T);
         mpfi_clear(cands[k].dphi);
     }

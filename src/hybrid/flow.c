@@ -237,6 +237,36 @@ void hyb_pow_ui(mpfi_t x, int k)
     mpfi_clear(b);
 }
 
+/* An affine mode, b = Bu [1; u(t)]: the coefficients of each basis function
+ * once, then b_k = Bu[., 0] [k = 0] + Bu[., 1..] u_k. */
+static dvc_status affine_coeffs(mpfi_t **bk, const dvc_hybrid_mode *md, long n, mpfi_t **vars,
+                                int K, mpfr_prec_t prec)
+{
+    long nu = md->nu;
+    dvc_status st = DVC_OK;
+    mpfi_t *uk = malloc((size_t)(nu * K + 1) * sizeof *uk), tmp;
+    if (!uk) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    mpfi_init2(tmp, prec);
+    for (long j = 0; j < nu * K; j++) mpfi_init2(uk[j], prec);
+    for (long j = 0; j < nu && st == DVC_OK; j++) {
+        st = dvc_expr_taylor_(uk + j * K, &md->u[j], vars, K - 1);
+        if (st != DVC_OK) st = dvc_error_context(st, "forcing basis u[%ld]: ", j);
+    }
+    for (long i = 0; i < n && st == DVC_OK; i++)
+        for (int k = 0; k < K; k++) {
+            if (k == 0) mpfi_set(bk[i][0], dvc_imat_entry(md->bu, i, 0));
+            else mpfi_set_ui(bk[i][k], 0);
+            for (long j = 0; j < nu; j++) {
+                mpfi_mul(tmp, dvc_imat_entry(md->bu, i, j + 1), uk[j * K + k]);
+                mpfi_add(bk[i][k], bk[i][k], tmp);
+            }
+        }
+    for (long j = 0; j < nu * K; j++) mpfi_clear(uk[j]);
+    mpfi_clear(tmp);
+    free(uk);
+    return st;
+}
+
 /* Taylor coefficients b_0..b_{K-1} of b at t = T (series t = T + s). */
 static dvc_status forcing_coeffs(mpfi_t **bk, const dvc_hybrid_mode *md, long n, const mpfi_t T,
                                  int K, mpfr_prec_t prec)
@@ -251,6 +281,10 @@ static dvc_status forcing_coeffs(mpfi_t **bk, const dvc_hybrid_mode *md, long n,
     if (K > 1) mpfi_set_ui(ts[1], 1);
     mpfi_t *vars[1] = {ts};
     dvc_status st = DVC_OK;
+    if (md->bu) {
+        st = affine_coeffs(bk, md, n, vars, K, prec);
+        n = 0;
+    }
     for (long i = 0; i < n && st == DVC_OK; i++) {
         st = dvc_expr_taylor_(bk[i], md->b[i], vars, K - 1);
         if (st != DVC_OK) st = dvc_error_context(st, "forcing b[%ld]: ", i);
@@ -298,7 +332,7 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
                        int K)
 {
     long n = z->n;
-    if (!md->b) {
+    if (!md->b && !md->bu) {
         dvc_ivec_zero(z);
         return DVC_OK;
     }
@@ -375,6 +409,23 @@ dvc_status hyb_field(dvc_ivec_t F, const dvc_hybrid_mode *md, const mpfi_t T, co
     long n = X->n;
     if (md->linear) {
         dvc_imat_mul_vec(F, md->A, X);
+        if (md->bu) {
+            mpfi_t v, w;
+            mpfi_init2(v, dvc_ivec_prec(F));
+            mpfi_init2(w, dvc_ivec_prec(F));
+            dvc_status st = DVC_OK;
+            for (long i = 0; i < n; i++) mpfi_add(F->e[i], F->e[i], dvc_imat_entry(md->bu, i, 0));
+            for (long j = 0; j < md->nu && st == DVC_OK; j++) {
+                st = dvc_expr_eval(v, &md->u[j], T);
+                for (long i = 0; i < n && st == DVC_OK; i++) {
+                    mpfi_mul(w, dvc_imat_entry(md->bu, i, j + 1), v);
+                    mpfi_add(F->e[i], F->e[i], w);
+                }
+            }
+            mpfi_clear(v);
+            mpfi_clear(w);
+            return st;
+        }
         if (md->b) {
             mpfi_t v;
             mpfi_init2(v, dvc_ivec_prec(F));
@@ -395,6 +446,14 @@ dvc_status hyb_field(dvc_ivec_t F, const dvc_hybrid_mode *md, const mpfi_t T, co
         if (st != DVC_OK) return st;
     }
     return DVC_OK;
+}
+
+dvc_status dvc_hybrid_field(dvc_ivec_t F, const dvc_hybrid_model_t m, long mode, const mpfi_t T,
+                            const dvc_ivec_t X)
+{
+    if (mode < 0 || mode >= m->nmodes || F->n != m->n || X->n != m->n)
+        return dvc_error(DVC_ERR_INPUT, "field of mode %ld: no such mode, or bad sizes", mode);
+    return hyb_field(F, &m->modes[mode], T, X);
 }
 
 dvc_status hyb_flow_over(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
@@ -468,7 +527,7 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
         for (int k = 1; k <= K; k++) mpfi_set_ui(xs[i][k], 0);
     }
     mpfi_t **bk = NULL;
-    if (md->linear && md->b && K >= 1) {
+    if (md->linear && (md->b || md->bu) && K >= 1) {
         bk = coeffs_new(n, K, prec);
         st = forcing_coeffs(bk, md, n, T, K, prec);
     }

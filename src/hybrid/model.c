@@ -70,6 +70,7 @@ static void free_exprs(dvc_expr_t *e, long n)
 
 void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
 {
+    if (m->expand_release) m->expand_release(m->expand_ctx);
     hyb_contacts_clear(m);
     for (long i = 0; i < m->n && m->names; i++) free(m->names[i]);
     free(m->names);
@@ -79,8 +80,11 @@ void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
         dvc_imat_clear(md->A);
         free_exprs(md->b, m->n);
         free_exprs(md->f, m->n);
+        if (md->bu) dvc_imat_clear(md->bu);
+        free(md->bu);
     }
     free(m->modes);
+    free_exprs(m->u, m->nu);
     for (long k = 0; k < m->ng; k++) {
         free(m->gname[k]);
         dvc_expr_clear(m->g[k]);
@@ -154,27 +158,56 @@ dvc_status dvc_hybrid_add_mode_linear(dvc_hybrid_model_t m, const char *name, co
                                       const char *const *b, const dvc_expr_consts_t consts,
                                       long *index)
 {
-    if (A->r != m->n || A->c != m->n)
-        return dvc_error(DVC_ERR_INPUT, "mode '%s': A is %ld x %ld, expected %ld x %ld",
-                         name ? name : "", A->r, A->c, m->n, m->n);
-    if (!dvc_imat_is_finite(A))
-        return dvc_error(DVC_ERR_INPUT, "mode '%s': A has a non-finite entry", name ? name : "");
     dvc_expr_t *be = NULL;
     if (b) {
         dvc_status st = parse_vec(&be, m, b, consts, 0, "b");
         if (st != DVC_OK) return dvc_error_context(st, "mode '%s': ", name ? name : "");
     }
-    dvc_hybrid_mode *md;
-    dvc_status st = new_mode(m, name, &md);
+    dvc_status st = dvc_hybrid_add_mode_linear_exprs(m, name, A, be, index);
+    free_exprs(be, m->n);
+    return st;
+}
+
+dvc_status dvc_hybrid_set_basis(dvc_hybrid_model_t m, long nu, const char *const *u,
+                                const dvc_expr_consts_t consts)
+{
+    if (m->u) return dvc_error(DVC_ERR_INPUT, "the forcing basis is set once");
+    if (nu < 0) return dvc_error(DVC_ERR_INPUT, "forcing basis of %ld functions", nu);
+    dvc_expr_t *e = calloc((size_t)(nu > 0 ? nu : 1), sizeof *e);
+    if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long j = 0; j < nu; j++) dvc_expr_init2(e[j], m->prec);
+    for (long j = 0; j < nu; j++) {
+        dvc_status st = dvc_expr_parse(e[j], u[j], consts);
+        if (st != DVC_OK) {
+            free_exprs(e, nu);
+            return dvc_error_context(st, "forcing basis u[%ld]: ", j);
+        }
+    }
+    m->u = e;
+    m->nu = nu;
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_add_mode_affine(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,
+                                      const dvc_imat_t Bu, long *index)
+{
+    if (Bu->r != m->n || Bu->c != 1 + m->nu || !dvc_imat_is_finite(Bu))
+        return dvc_error(DVC_ERR_INPUT, "mode '%s': Bu must be a finite %ld x %ld matrix",
+                         name ? name : "", m->n, 1 + m->nu);
+    dvc_imat_struct *bu = malloc(sizeof *bu);
+    if (!bu) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    long k;
+    dvc_status st = dvc_hybrid_add_mode_linear(m, name, A, NULL, NULL, &k);
     if (st != DVC_OK) {
-        free_exprs(be, m->n);
+        free(bu);
         return st;
     }
-    md->linear = 1;
-    dvc_imat_resize(md->A, m->n, m->n);
-    dvc_imat_set(md->A, A);
-    md->b = be;
-    if (index) *index = m->nmodes - 1;
+    dvc_imat_init2(bu, Bu->r, Bu->c, m->prec);
+    dvc_imat_set(bu, Bu);
+    m->modes[k].bu = bu;
+    m->modes[k].u = m->u ? m->u[0] : NULL;
+    m->modes[k].nu = m->nu;
+    if (index) *index = k;
     return DVC_OK;
 }
 
@@ -186,14 +219,98 @@ dvc_status dvc_hybrid_add_mode_field(dvc_hybrid_model_t m, const char *name,
     dvc_expr_t *fe = NULL;
     dvc_status st = parse_vec(&fe, m, f, consts, 1, "f");
     if (st != DVC_OK) return dvc_error_context(st, "mode '%s': ", name ? name : "");
+    st = dvc_hybrid_add_mode_exprs(m, name, fe, index);
+    free_exprs(fe, m->n);
+    return st;
+}
+
+/* Built expressions handed to the model: the variables must be its states
+ * (the programs index them by position) at its precision. */
+static dvc_status check_built(const dvc_hybrid_model_struct *m, const dvc_expr_struct *e,
+                              int with_x, const char *what)
+{
+    if (!e->text || e->prec != m->prec || e->nvars != (with_x ? m->n : 0))
+        return dvc_error(DVC_ERR_INPUT, "%s: a built expression over %s at %ld bits expected",
+                         what, with_x ? "t and the states" : "t alone", (long)m->prec);
+    for (long i = 0; i < e->nvars; i++)
+        if (strcmp(e->varnames[i], m->names[i]))
+            return dvc_error(DVC_ERR_INPUT, "%s: variable '%s' where the state '%s' is expected",
+                             what, e->varnames[i], m->names[i]);
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_add_mode_exprs(dvc_hybrid_model_t m, const char *name, dvc_expr_t *f,
+                                     long *index)
+{
+    if (!f) return dvc_error(DVC_ERR_INPUT, "mode '%s' has no vector field", name ? name : "");
+    for (long i = 0; i < m->n; i++) {
+        dvc_status st = check_built(m, f[i], 1, "f");
+        if (st != DVC_OK) return dvc_error_context(st, "mode '%s': ", name ? name : "");
+    }
+    dvc_expr_t *fe = calloc((size_t)m->n, sizeof *fe);
+    if (!fe) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; i < m->n; i++) dvc_expr_init2(fe[i], m->prec);
     dvc_hybrid_mode *md;
-    st = new_mode(m, name, &md);
+    dvc_status st = new_mode(m, name, &md);
     if (st != DVC_OK) {
         free_exprs(fe, m->n);
         return st;
     }
+    for (long i = 0; i < m->n; i++) dvc_expr_swap(fe[i], f[i]);
     md->f = fe;
     if (index) *index = m->nmodes - 1;
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_add_mode_linear_exprs(dvc_hybrid_model_t m, const char *name,
+                                            const dvc_imat_t A, dvc_expr_t *b, long *index)
+{
+    if (A->r != m->n || A->c != m->n)
+        return dvc_error(DVC_ERR_INPUT, "mode '%s': A is %ld x %ld, expected %ld x %ld",
+                         name ? name : "", A->r, A->c, m->n, m->n);
+    if (!dvc_imat_is_finite(A))
+        return dvc_error(DVC_ERR_INPUT, "mode '%s': A has a non-finite entry", name ? name : "");
+    for (long i = 0; b && i < m->n; i++) {
+        dvc_status st = check_built(m, b[i], 0, "b");
+        if (st != DVC_OK) return dvc_error_context(st, "mode '%s': ", name ? name : "");
+    }
+    dvc_expr_t *be = b ? calloc((size_t)m->n, sizeof *be) : NULL;
+    if (b && !be) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; be && i < m->n; i++) dvc_expr_init2(be[i], m->prec);
+    dvc_hybrid_mode *md;
+    dvc_status st = new_mode(m, name, &md);
+    if (st != DVC_OK) {
+        free_exprs(be, m->n);
+        return st;
+    }
+    for (long i = 0; be && i < m->n; i++) dvc_expr_swap(be[i], b[i]);
+    md->linear = 1;
+    dvc_imat_resize(md->A, m->n, m->n);
+    dvc_imat_set(md->A, A);
+    md->b = be;
+    if (index) *index = m->nmodes - 1;
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_add_switch_expr(dvc_hybrid_model_t m, const char *name, dvc_expr_t g,
+                                      long *index)
+{
+    if (!name || !*name) return dvc_error(DVC_ERR_INPUT, "a switching function needs a name");
+    if (dvc_hybrid_find_switch(m, name) >= 0)
+        return dvc_error(DVC_ERR_INPUT, "switching function '%s' defined twice", name);
+    dvc_status st = check_built(m, g, 1, "switching function");
+    if (st != DVC_OK) return dvc_error_context(st, "'%s': ", name);
+    dvc_expr_t *ng = realloc(m->g, (size_t)(m->ng + 1) * sizeof *ng);
+    if (!ng) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    m->g = ng;
+    char **nn = realloc(m->gname, (size_t)(m->ng + 1) * sizeof *nn);
+    if (!nn) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    m->gname = nn;
+    if (!(m->gname[m->ng] = xstrdup(name))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    dvc_expr_init2(m->g[m->ng], m->prec);
+    dvc_expr_swap(m->g[m->ng], g);
+    if (index) *index = m->ng;
+    m->ng++;
     return DVC_OK;
 }
 
@@ -204,27 +321,13 @@ dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const c
     if (dvc_hybrid_find_switch(m, name) >= 0)
         return dvc_error(DVC_ERR_INPUT, "switching function '%s' defined twice", name);
     if (!text) return dvc_error(DVC_ERR_INPUT, "switching function '%s': no expression", name);
-    dvc_expr_t *ng = realloc(m->g, (size_t)(m->ng + 1) * sizeof *ng);
-    if (!ng) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    m->g = ng;
-    char **nn = realloc(m->gname, (size_t)(m->ng + 1) * sizeof *nn);
-    if (!nn) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    m->gname = nn;
-    dvc_expr_init2(m->g[m->ng], m->prec);
-    dvc_status st = dvc_expr_parse_vars(m->g[m->ng], text, consts, m->n,
-                                        (const char *const *)m->names);
-    if (st != DVC_OK) {
-        dvc_expr_clear(m->g[m->ng]);
-        return dvc_error_context(st, "switching function '%s': ", name);
-    }
-    m->gname[m->ng] = xstrdup(name);
-    if (!m->gname[m->ng]) {
-        dvc_expr_clear(m->g[m->ng]);
-        return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    }
-    if (index) *index = m->ng;
-    m->ng++;
-    return DVC_OK;
+    dvc_expr_t e;
+    dvc_expr_init2(e, m->prec);
+    dvc_status st = dvc_expr_parse_vars(e, text, consts, m->n, (const char *const *)m->names);
+    if (st != DVC_OK) st = dvc_error_context(st, "switching function '%s': ", name);
+    else st = dvc_hybrid_add_switch_expr(m, name, e, index);
+    dvc_expr_clear(e);
+    return st;
 }
 
 dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, int dir, long to,

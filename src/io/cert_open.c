@@ -5,7 +5,7 @@
 #include "dvicert/certio.h"
 
 #include "dvicert/hybrid_cert.h"
-#include "dvicert/lcs.h"
+#include "dvicert/lcs_cert.h"
 
 dvc_cert_kind dvc_cert_file_kind(const char *path)
 {

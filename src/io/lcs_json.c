@@ -11,9 +11,7 @@
 #include <sys/stat.h>
 
 #include "dvicert_version.h"
-#include "dvicert/cert.h"
-#include "dvicert/lcs.h"
-#include "dvicert/mclass.h"
+#include "dvicert/lcs_cert.h"
 #include "io/hybrid_json.h"
 #include "io/json.h"
 #include "io/problem_json.h"
@@ -131,14 +129,6 @@ static json_t *entry(const json_t *obj, const char *key, size_t i, size_t j)
     return json_array_get(json_array_get(json_object_get(obj, key), i), j);
 }
 
-/* "contact" for one contact, "contact1", "contact2", ... for several */
-static const char *term_name(char *buf, size_t len, long m, long j)
-{
-    if (m == 1) snprintf(buf, len, "contact");
-    else snprintf(buf, len, "contact%ld", j + 1);
-    return buf;
-}
-
 /* The decomposed model of the problem prob (read into p), with K. */
 static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_problem_t p,
                               const char *file, const char *K, const char *mode0)
@@ -149,11 +139,7 @@ static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_p
     const json_t *uc = json_object_get(prob, "constants"), *sn = json_object_get(prob, "state_names");
     const json_t *jf = json_object_get(prob, "f"), *jg = json_object_get(prob, "g");
     char name[64], term[160];
-    char **h;
-    if (p->grid)
-        return dvc_error(DVC_ERR_INPUT, "%s: field 'grid': refused by the ideal-contact route (M = 0), "
-                         "which chooses its own steps; give N or h", file);
-    h = calloc((size_t)m, sizeof *h);
+    char **h = calloc((size_t)m, sizeof *h);
     size_t *hlen = calloc((size_t)m, sizeof *hlen);
     json_t **fm = calloc((size_t)m, sizeof *fm);
     if (!h || !hlen || !fm) {
@@ -247,7 +233,7 @@ static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_p
             json_object_set_new(t, "h", str_or_zero(h[j]));
             json_object_set(t, "f+", fp);
             json_object_set_new(t, "f-", fm[j]);
-            json_object_set_new(terms, term_name(name, sizeof name, m, j), t);
+            json_object_set_new(terms, dvc_lcs_term_name(name, sizeof name, m, j), t);
         }
         json_decref(fp);
         free(h);
@@ -265,19 +251,8 @@ static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_p
     }
     json_object_set_new(model, "t0", json_integer(0));
     json_object_set(model, "T", json_object_get(prob, "T"));
-    if (p->h > 0) {
-        /* a step that does not divide T: the problem's h (an exact double)
-         * as the engine's largest step; its steps end at min(t + h, T), so
-         * without events it keeps the problem's grid and shorter last step */
-        json_object_set_new(model, "h", json_real(p->h));
-    } else {
-        /* the grid step T/N as the double below it (the engine's largest step) */
-        mpfr_t hh;
-        mpfr_init2(hh, 53);
-        mpfr_div_si(hh, &p->T->left, p->N, MPFR_RNDD);
-        json_object_set_new(model, "h", json_real(mpfr_get_d(hh, MPFR_RNDD)));
-        mpfr_clear(hh);
-    }
+    /* the engine's largest step (src/hybrid/lcs.c) */
+    json_object_set_new(model, "h", json_real(dvc_lcs_step(p)));
     if (json_object_get(prob, "prec")) json_object_set(model, "prec", json_object_get(prob, "prec"));
     {
         json_t *l = json_object();
@@ -289,16 +264,16 @@ static dvc_status build_model(json_t **out, const json_t *prob, const dvc_dlvi_p
     return DVC_OK;
 }
 
-/* The checks of the class and the proof of Q B a P-matrix; then the model. */
+/* The problem prob read, its class checked and Q B proven a P-matrix
+ * (src/hybrid/lcs.c), the forms the translation needs checked (f as
+ * expressions, g constant); then the model. */
 static dvc_status translate(json_t **out, const json_t *prob, const char *file, mpfr_prec_t prec,
                             const char *K)
 {
     dvc_dlvi_problem_t p;
-    dvc_imat_t QB;
-    mpfi_t w0;
     const json_t *jf = json_object_get(prob, "f"), *jg = json_object_get(prob, "g");
-    const char *mode0 = NULL;
-    char mode_buf[8 * 24];
+    int sides0[DVC_LCS_MAX];
+    char mode0[DVC_LCS_MAX * 24];
     dvc_status st;
     dvc_dlvi_problem_init(p, 0, 0, prec);
     st = dvc_problem_from_json(p, NULL, prob, file, NULL, prec);
@@ -307,23 +282,14 @@ static dvc_status translate(json_t **out, const json_t *prob, const char *file, 
         return st;
     }
     *out = NULL;
-    long m = p->m;
-    if (m > 8)
-        st = dvc_error(DVC_ERR_INPUT, "%s: field 'M': M = 0 (ideal contacts) is supported for at "
-                       "most 8 contacts, got m = %ld", file, m);
-    for (long j = 0; st == DVC_OK && j < m; j++)
-        if (!ival_is_zero(p->l->e[j]) || !mpfr_inf_p(&p->u->e[j]->left) ||
-            mpfr_sgn(&p->u->e[j]->left) < 0)
-            st = dvc_error(DVC_ERR_INPUT, "%s: field '%s' entry %ld: M = 0 (ideal contacts) requires "
-                           "l = 0 and u = inf (0 <= y _|_ Q x + g >= 0); other bounds are not "
-                           "supported", file, ival_is_zero(p->l->e[j]) ? "u" : "l", j + 1);
+    st = dvc_lcs_check_class(p, file);
     for (long i = 0; st == DVC_OK && jf && i < p->n; i++) {
         const json_t *fi = json_array_get(jf, (size_t)i);
         if (!json_is_string(fi) && !json_is_number(fi))
             st = dvc_error(DVC_ERR_INPUT, "%s: field 'f' entry %ld: M = 0 (ideal contacts) needs f "
                            "as an expression of t (tables are not supported)", file, i + 1);
     }
-    for (long j = 0; st == DVC_OK && jg && j < m; j++) {
+    for (long j = 0; st == DVC_OK && jg && j < p->m; j++) {
         const json_t *g = json_array_get(jg, (size_t)j);
         if (!(json_is_number(g) || json_is_array(g) ||
               (json_is_string(g) && !mentions_t(json_string_value(g)))))
@@ -331,86 +297,9 @@ static dvc_status translate(json_t **out, const json_t *prob, const char *file, 
                            "constant g (the constraint surface Q x + g = 0 must not move: a g "
                            "depending on t is not supported)", file, j + 1);
     }
-    if (st != DVC_OK) {
-        dvc_dlvi_problem_clear(p);
-        return st;
-    }
-    /* relative degree one: Q B a P-matrix (m = 1: Q B > 0), proven over the
-     * enclosures of Q and B; a zero diagonal entry is relative degree two */
-    dvc_imat_init2(QB, m, m, p->prec);
-    dvc_imat_mul(QB, p->Q, p->B);
-    for (long j = 0; st == DVC_OK && j < m; j++) {
-        mpfi_ptr d = QB->e[j * m + j];
-        if (ival_is_zero(d))
-            st = dvc_error(DVC_ERR_INPUT, "%s: field 'B': (Q B)_%ld%ld = 0: relative degree two "
-                           "(impacts, velocity jumps) is out of scope; M = 0 is supported when Q B "
-                           "is a P-matrix", file, j + 1, j + 1);
-        else if (mpfr_sgn(&d->right) <= 0)
-            st = dvc_error(DVC_ERR_INPUT, "%s: field 'B': %s <= 0: not a P-matrix, the "
-                           "complementarity system with M = 0 has no sliding solution on the face "
-                           "(Q x + g)_%ld = 0 (Q B a P-matrix needed)", file,
-                           m == 1 ? "Q B" : "a diagonal entry of Q B", j + 1);
-        else if (!dvc_ival_is_pos(d))
-            st = m == 1 ? dvc_error(DVC_NOT_CERTIFIED, "%s: field 'B': Q B > 0 could not be proven "
-                                    "(its enclosure contains 0); try a higher --prec", file)
-                        : dvc_error(DVC_NOT_CERTIFIED, "%s: field 'B': (Q B)_%ld%ld > 0 could not "
-                                    "be proven (its enclosure contains 0); try a higher --prec",
-                                    file, j + 1, j + 1);
-    }
-    if (st == DVC_OK && m > 1) {
-        dvc_mclass_result cr;
-        const char *how = NULL;
-        if (dvc_mclass_prove_p(QB, &how) != DVC_OK) {
-            dvc_mclass_classify(&cr, QB);
-            st = dvc_error((cr.disproven & DVC_MCLASS_P) ? DVC_ERR_INPUT : DVC_NOT_CERTIFIED,
-                           "%s: field 'B': Q B is %s a P-matrix (%s); M = 0 is supported when Q B "
-                           "is a P-matrix", file, (cr.disproven & DVC_MCLASS_P) ? "not" : "not proven",
-                           cr.p_detail);
-        }
-    }
-    dvc_imat_clear(QB);
-    if (st == DVC_OK) {
-        /* the start: w0 = Q x0 + g decides the initial mode */
-        dvc_ivec_t g;
-        mpfi_t t0, tmp;
-        long zeros = 0;
-        char nm[64];
-        mpfi_init2(w0, p->prec);
-        mpfi_init2(t0, p->prec);
-        mpfi_init2(tmp, p->prec);
-        dvc_ivec_init2(g, m, p->prec);
-        mpfi_set_si(t0, 0);
-        if (p->gcb.eval) st = p->gcb.eval(g, t0, p->gcb.ctx);
-        mode0 = mode_buf;
-        mode_buf[0] = '\0';
-        for (long j = 0; st == DVC_OK && j < m; j++) {
-            mpfi_set(w0, g->e[j]);
-            for (long i = 0; i < p->n; i++) {
-                mpfi_mul(tmp, p->Q->e[j * p->n + i], p->x0->e[i]);
-                mpfi_add(w0, w0, tmp);
-            }
-            if (dvc_ival_is_neg(w0))
-                st = dvc_error(DVC_ERR_INPUT, "%s: field 'x0': (Q x0 + g)_%ld < 0: the initial state "
-                               "violates the constraint (a jump would be needed; not supported)",
-                               file, j + 1);
-            else if (!dvc_ival_is_pos(w0) && !ival_is_zero(w0))
-                st = dvc_error(DVC_ERR_INPUT, "%s: field 'x0': the sign of (Q x0 + g)_%ld is not "
-                               "decided (neither proven > 0 nor exactly 0)", file, j + 1);
-            else if (ival_is_zero(w0) && ++zeros > 1)
-                st = dvc_error(DVC_ERR_INPUT, "%s: field 'x0': several constraints active at t = 0: "
-                               "several contacts active at once are not supported yet", file);
-            if (st == DVC_OK) {
-                if (j > 0) strcat(mode_buf, "&");
-                strcat(mode_buf, term_name(nm, sizeof nm, m, j));
-                strcat(mode_buf, dvc_ival_is_pos(w0) ? ">0" : "=0");
-            }
-        }
-        dvc_ivec_clear(g);
-        mpfi_clear(w0);
-        mpfi_clear(t0);
-        mpfi_clear(tmp);
-    }
-    if (st == DVC_OK) st = build_model(out, prob, p, file, K, mode0);
+    if (st == DVC_OK) st = dvc_lcs_prove(sides0, p, file);
+    if (st == DVC_OK)
+        st = build_model(out, prob, p, file, K, dvc_lcs_mode_name(mode0, sizeof mode0, p->m, sides0));
     dvc_dlvi_problem_clear(p);
     return st;
 }

@@ -116,21 +116,9 @@ static dvc_status read_scalar(mpfi_t x, const json_t *obj, const char *field, ct
     return DVC_OK;
 }
 
-static dvc_status read_consts_at(ctx_t *c, const json_t *obj);
-
-/* The expression module's named constants take the working precision:
- * it is set to the problem's for them only. */
+/* The named constants, enclosed at the problem's precision (the table
+ * c->consts carries it). */
 static dvc_status read_consts(ctx_t *c, const json_t *obj)
-{
-    mpfr_prec_t saved = dvc_prec_get();
-    dvc_status st;
-    dvc_prec_set(c->prec);
-    st = read_consts_at(c, obj);
-    dvc_prec_set(saved);
-    return st;
-}
-
-static dvc_status read_consts_at(ctx_t *c, const json_t *obj)
 {
     const json_t *cs = json_object_get(obj, "constants");
     const char *key;
@@ -765,7 +753,7 @@ dvc_status dvc_problem_from_json_policy(dvc_dlvi_problem_t p, json_t **resolved,
     c.basedir = basedir;
     memset(&c.tables, 0, sizeof c.tables);
     if (tables) c.tables = *tables;
-    dvc_expr_consts_init(c.consts);
+    dvc_expr_consts_init2(c.consts, prec);
     res = json_deep_copy(obj);
     if (res == NULL) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     else st = build(p, res, obj, &c);

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The exact DLVI solution, event by event (docs/events.md): for M a
+ * P-matrix the box LVI's solution is piecewise affine in q = Q x + g(t),
+ * so the DLVI is a switched affine ODE with one mode per pattern (index
+ * sets at l, at u, free). The route builds that switched system as a hybrid
+ * model in memory, lazily (only the patterns the solution visits and their
+ * neighbours), and runs the hybrid engine (include/dvicert/hybrid.h) on it:
+ * a tube of the exact solution, with certified event times, whose width is
+ * rounding and Taylor remainder, not a time step. */
+#ifndef DVICERT_EVENTS_H
+#define DVICERT_EVENTS_H
+
+#include "dvicert/dlvi.h"
+#include "dvicert/hybrid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    /* Largest number of events (pattern changes) before the run stops with
+     * DVC_NOT_CERTIFIED (Zeno-like accumulation is reported, not looped
+     * on). Default 100000. */
+    long max_events;
+    /* Largest number of patterns (modes) built. Default 20000. */
+    long max_modes;
+    /* Largest step (0: 0.25, capped per pattern by 0.5 / ||A_P||). */
+    double h;
+    /* Taylor order of the flow (0: the engine's default, 20). */
+    int order;
+    /* Extra bits of the engine's internal precision (-1: the engine's
+     * default, DVC_HYBRID_GUARD_BITS). */
+    long guard_bits;
+} dvc_dlvi_events_opts;
+
+void dvc_dlvi_events_opts_default(dvc_dlvi_events_opts *o);
+
+/* Build the switched model of p into m (initialised here; the caller
+ * clears it with dvc_hybrid_model_clear): proves M a P-matrix (and l < u),
+ * finds the initial pattern from the certified LVI solution at
+ * (x0, g(0)) and proves it (every switching function of the pattern
+ * strictly signed over x0; one index on its surface is allowed when its
+ * motion is proven to enter one side: that side's pattern is taken), and
+ * installs the lazy builder of the other patterns. States are named
+ * x1..xn; a mode is named by its pattern, one letter per index i: 'l'
+ * (y_i = l_i), 'u' (y_i = u_i), 'f' (free). f and g must be expressions of
+ * t or constants: tables are refused (DVC_ERR_INPUT) in this version, and
+ * so is a problem whose f or g is a callback of another kind (e.g. a
+ * scaled problem). The model does not refer to p afterwards. o may be
+ * NULL (defaults). DVC_NOT_CERTIFIED: P not proven, or a degenerate start
+ * that cannot be decided (the message says which index and why). */
+dvc_status dvc_dlvi_events_model(dvc_hybrid_model_t m, const dvc_dlvi_problem_t p,
+                                 const dvc_dlvi_events_opts *o);
+
+/* dvc_dlvi_events_model, then dvc_hybrid_enclose(r, m) on [0, sup T]:
+ * DVC_OK with r->certified, or the engine's DVC_NOT_CERTIFIED (grazing,
+ * simultaneous switches, a budget reached: the message says where; r holds
+ * the certified part). m is left built (for dvc_hybrid_eval,
+ * dvc_hybrid_verify, dvc_dlvi_events_y). */
+dvc_status dvc_dlvi_events_run(dvc_hybrid_result_t r, dvc_hybrid_model_t m,
+                               const dvc_dlvi_problem_t p, const dvc_dlvi_events_opts *o);
+
+/* The y tube: Y (m entries) encloses y(t) for every t in tt and every state
+ * in X, when the solution's pattern on tt is that of mode `mode` of m (a
+ * model of dvc_dlvi_events_model; e.g. r->mode[i] with tt the step
+ * [t_i, t_{i+1}] and X the step box r->box[i]): y = E_P (Q x + g(t)) + c_P,
+ * met with [l, u]. A step that ends at an event ends at the upper end of
+ * its time enclosure, so its last instants (after t*) are in the pattern
+ * after the event: there take the hull with the same call for that event's
+ * mode_after. DVC_ERR_INPUT when the map leaves [l, u] on X (X is not in
+ * the pattern's region). */
+dvc_status dvc_dlvi_events_y(dvc_ivec_t Y, const dvc_hybrid_model_t m, long mode, const mpfi_t tt,
+                             const dvc_ivec_t X);
+
+/* Number of patterns built so far (modes of m) and events the builder was
+ * asked for; both 0 for a model not made by dvc_dlvi_events_model. */
+void dvc_dlvi_events_stats(const dvc_hybrid_model_t m, long *patterns, long *events);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

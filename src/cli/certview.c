@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The certificate a command reads, whatever its kind (certview.h). A DLVI
+ * certificate is streamed (memory independent of N); a hybrid one is read
+ * and verified whole (its verification re-runs the engine over the whole
+ * horizon), and its tube then holds every row. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "certview.h"
+#include "dvicert/certio.h"
+#include "dvicert/lcs_cert.h"
+#include "io/io.h"
+
+void dvc_cli_cert_init(dvc_cli_cert *d)
+{
+    memset(d, 0, sizeof *d);
+    mpfi_init2(d->T, 53);
+    dvc_cert_init(d->dlvi);
+    dvc_labels_init(&d->L);
+    dvc_hybrid_cert_init(d->hyb);
+    dvc_hybrid_result_init(d->rec);
+    dvc_tube_init(d->htube);
+}
+
+void dvc_cli_cert_clear(dvc_cli_cert *d)
+{
+    free(d->name);
+    mpfi_clear(d->T);
+    dvc_tube_clear(d->htube);
+    dvc_hybrid_result_clear(d->rec);
+    dvc_hybrid_cert_clear(d->hyb);
+    dvc_labels_clear(&d->L);
+    dvc_cert_clear(d->dlvi);
+}
+
+static dvc_status peek(const dvc_cert_t c, long i, void *ctx)
+{
+    (void)c;
+    (void)i;
+    *(int *)ctx = 1;
+    return DVC_ERR_INTERNAL; /* the header is all that is needed */
+}
+
+/* A DLVI certificate: its header (n, m, T, the problem's labels). */
+static int open_streamed(dvc_cli_cert *d, const char *cmd, FILE *rep)
+{
+    dvc_cert_struct *c = d->dlvi;
+    int seen = 0;
+    dvc_cert_stream(d->dlvi, d->path, 0, peek, &seen);
+    if (!seen) return dvc_cli_cert_refused(cmd, rep, d->path, DVC_ERR_INPUT, NULL);
+    if (dvc_labels_from_text(&d->L, c->problem_json, c->n, c->m) != DVC_OK)
+        return dvc_cli_fail(cmd, DVC_ERR_NOMEM);
+    d->n = c->n;
+    d->m = c->m;
+    d->N = c->N;
+    d->prec = c->prec;
+    mpfi_set_prec(d->T, mpfi_get_prec(c->tube->T));
+    mpfi_set(d->T, c->tube->T);
+    d->xnames = (const char *const *)d->L.x;
+    d->ynames = (const char *const *)d->L.y;
+    d->tube = c->tube;
+    d->inner_edges = 1;
+    d->edge_prec = c->prec;
+    return -1;
+}
+
+/* A hybrid certificate: read, verified unless verify is 0 (the tube is
+ * then the recomputed result, tight between grid points, unless stated),
+ * its tube built. */
+static int open_whole(dvc_cli_cert *d, const char *cmd, int verify, FILE *rep, const char *nothing,
+                      int stated)
+{
+    dvc_hybrid_cert_struct *c = d->hyb;
+    mpfr_prec_t tp;
+    dvc_status st = dvc_hybrid_cert_read(d->hyb, d->path);
+    if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, d->path, DVC_ERR_INPUT, NULL);
+    if (!verify) {
+        fprintf(rep, "certificate: %s NOT re-verified (--no-verify)\n", d->path);
+    } else {
+        st = dvc_cert_verify_hybrid(d->hyb, d->rec);
+        if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, d->path, st, nothing);
+        d->have_rec = 1;
+        fprintf(rep, "certificate: %s verified\n", d->path);
+    }
+    st = d->have_rec && !stated ? dvc_hybrid_tube(d->htube, c->model, d->rec, &d->flow)
+                     : dvc_hybrid_tube(d->htube, c->model, c->res, NULL);
+    if (st != DVC_OK) return dvc_cli_fail(cmd, st);
+    d->n = c->model->n;
+    d->m = 0;
+    d->N = c->res->nsteps;
+    d->prec = c->prec;
+    /* samples enclosed at the certificate's precision + DVC_TRAJ_EXTRA_BITS */
+    tp = mpfr_get_prec(c->model->T);
+    mpfi_set_prec(d->T, tp > c->prec ? tp : c->prec);
+    mpfi_set_fr(d->T, c->model->T);
+    d->t0 = c->model->t0;
+    d->xnames = (const char *const *)c->model->names;
+    d->tube = d->htube;
+    d->whole = 1;
+    d->edge_prec = d->htube->prec;
+    d->tube_note = d->have_rec && !stated ? "recomputed (flow of the step's set at each time)"
+                               : "as stated (hull of the step boxes)";
+    return -1;
+}
+
+int dvc_cli_cert_open(dvc_cli_cert *d, const char *cmd, const char *path, int verify, FILE *rep,
+                      const char *nothing, int stated)
+{
+    d->path = path;
+    d->kind = dvc_cert_file_kind(path);
+    return d->kind == DVC_CERT_KIND_HYBRID ? open_whole(d, cmd, verify, rep, nothing, stated)
+                                           : open_streamed(d, cmd, rep);
+}
+
+typedef struct {
+    dvc_cli_cert *d;
+    dvc_cli_cert_fn fn;
+    void *ctx;
+} pass_t;
+
+static dvc_status at_point(const dvc_cert_t c, long i, void *ctx)
+{
+    pass_t *p = ctx;
+    (void)c;
+    return p->fn(p->d, i, p->ctx);
+}
+
+dvc_status dvc_cli_cert_pass(dvc_cli_cert *d, int verify, dvc_cli_cert_fn fn, void *ctx)
+{
+    pass_t p = {d, fn, ctx};
+    dvc_status st = DVC_OK;
+    if (!d->whole) return dvc_cert_stream(d->dlvi, d->path, verify, fn ? at_point : NULL, &p);
+    for (long i = 0; st == DVC_OK && fn && i <= d->N; i++) st = fn(d, i, ctx);
+    return st;
+}
+
+/* What a read certificate states, for the description. */
+static void describe(dvc_cli_cert *d)
+{
+    if (d->kind != DVC_CERT_KIND_HYBRID) {
+        const dvc_cert_struct *c = d->dlvi;
+        d->n = c->n;
+        d->m = c->m;
+        d->N = c->N;
+        d->prec = c->prec;
+        d->what = "problem";
+        d->name = dvc_io_problem_string(c->problem_json, "name");
+        snprintf(d->claim, sizeof d->claim,
+                 "%ld steps, every stored bound >= its recomputed rigorous bound", d->N);
+        return;
+    }
+    {
+        const dvc_hybrid_cert_struct *c = d->hyb;
+        d->n = c->model->n;
+        d->m = 0;
+        d->N = c->res->nsteps;
+        d->prec = c->prec;
+        d->what = "model";
+        d->name = dvc_io_problem_string(c->model_json, "name");
+        if (dvc_lcs_cert_is_lcs(d->hyb))
+            snprintf(d->claim, sizeof d->claim,
+                     "ideal contact (M = 0) as a sliding motion, %ld steps, %ld events, the model "
+                     "re-derived from the problem, Q B re-proven a P-matrix, every stated enclosure "
+                     "contains its recomputed one", d->N, c->res->nevents);
+        else
+            snprintf(d->claim, sizeof d->claim,
+                     "hybrid, %ld steps, %ld crossings, every stated enclosure contains its "
+                     "recomputed one", d->N, c->res->nevents);
+    }
+}
+
+dvc_status dvc_cli_cert_read(dvc_cli_cert *d, const char *path, int verify)
+{
+    dvc_status st;
+    d->path = path;
+    d->kind = dvc_cert_file_kind(path);
+    if (d->kind != DVC_CERT_KIND_HYBRID) {
+        /* read (and verified) step by step: memory independent of N */
+        st = dvc_cert_stream(d->dlvi, path, verify, NULL, NULL);
+    } else {
+        st = dvc_hybrid_cert_read(d->hyb, path);
+        if (st == DVC_OK && verify) {
+            st = dvc_cert_verify_hybrid(d->hyb, d->rec);
+            d->have_rec = st == DVC_OK;
+        }
+    }
+    if (st == DVC_OK) describe(d);
+    return st;
+}

@@ -329,18 +329,21 @@ static dvc_status read_x0(dvc_ivec_t x, const json_t *prob, const json_t *states
 }
 
 /* The translated model in memory (src/hybrid/lcs_model.c) from the problem
- * p, the file's texts and numbers read with the model reader's rules from
- * the rendering `model` (its constants are the problem's entries). */
-static dvc_status build_model(dvc_hybrid_model_t hm, const json_t *prob, const json_t *model,
+ * p and the file's texts and numbers, read with the model reader's rules:
+ * the constants consts (the file's own and its entries, model_consts), the
+ * f texts, x0 and T. */
+static dvc_status build_model(dvc_hybrid_model_t hm, const json_t *prob, const json_t *consts,
                               const dvc_dlvi_problem_t p, const int *sides0, const char *file,
                               mpfr_prec_t prec)
 {
-    const json_t *states = json_object_get(model, "states"), *jf = json_object_get(prob, "f");
+    const json_t *jf = json_object_get(prob, "f");
+    json_t *states = state_names(prob, p->n), *holder = json_object();
     const char **names = calloc((size_t)p->n, sizeof *names), **f = NULL;
     dvc_expr_consts_t c;
     dvc_ivec_t x0;
     mpfr_t T;
     dvc_status st = DVC_OK;
+    json_object_set(holder, "constants", (json_t *)consts);
     if (jf) f = calloc((size_t)p->n, sizeof *f);
     if (!names || (jf && !f)) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     for (long i = 0; st == DVC_OK && i < p->n; i++) {
@@ -352,7 +355,7 @@ static dvc_status build_model(dvc_hybrid_model_t hm, const json_t *prob, const j
     dvc_expr_consts_init(c);
     dvc_ivec_init2(x0, p->n, prec);
     mpfr_init2(T, prec);
-    if (st == DVC_OK) st = dvc_hybrid_json_consts(c, model, file, prec);
+    if (st == DVC_OK) st = dvc_hybrid_json_consts(c, holder, file, prec);
     if (st == DVC_OK) st = read_x0(x0, prob, states, file);
     if (st == DVC_OK) st = dvc_hybrid_json_time(T, prob, "T", file, 1, prec);
     if (st == DVC_OK) {
@@ -366,6 +369,8 @@ static dvc_status build_model(dvc_hybrid_model_t hm, const json_t *prob, const j
     dvc_expr_consts_clear(c);
     free(names);
     free(f);
+    json_decref(states);
+    json_decref(holder);
     return st;
 }
 
@@ -403,12 +408,14 @@ static dvc_status translate(json_t **out, dvc_hybrid_model_t hm, const json_t *p
     }
     if (st == DVC_OK) st = dvc_lcs_prove(sides0, p, file);
     if (st == DVC_OK) st = model_consts(&consts, prob, p, file, K);
+    if (st == DVC_OK) st = model_prec(&mprec, prob, file, prec);
+    /* the model the engine runs, built in memory; and its rendering, the
+     * text the certificate embeds */
+    if (st == DVC_OK) st = build_model(hm, prob, consts, p, sides0, file, mprec);
+    else dvc_hybrid_model_init(hm, 1, NULL, 53);
     if (st == DVC_OK)
         *out = render_model(prob, p, consts, K, dvc_lcs_mode_name(mode0, sizeof mode0, p->m, sides0));
     json_decref(consts);
-    if (st == DVC_OK) st = model_prec(&mprec, prob, file, prec);
-    if (st == DVC_OK) st = build_model(hm, prob, *out, p, sides0, file, mprec);
-    else dvc_hybrid_model_init(hm, 1, NULL, 53);
     dvc_dlvi_problem_clear(p);
     if (st != DVC_OK) {
         json_decref(*out);

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* Ideal contacts (docs/ideal_contacts.md): a DLVI problem file with M = 0,
- * l = 0, u = +inf is read by the problem reader, Q B is proven a P-matrix
- * (m = 1: Q B > 0) in interval arithmetic, and the problem is translated
- * into a decomposed hybrid model (one term per contact j: h = (Q x + g)_j,
- * f+ = 0, f- = B e_j K) that the hybrid engine encloses. Every message names the file and the field. */
+/* Ideal contacts (docs/ideal_contacts.md), the file layer: a DLVI problem
+ * file with M = 0, l = 0, u = +inf is read by the problem reader, Q B is
+ * proven a P-matrix (src/hybrid/lcs.c), the problem is translated in
+ * memory into a decomposed hybrid model (src/hybrid/lcs_model.c; one term
+ * per contact j: h = (Q x + g)_j, f+ = 0, f- = B e_j K) that the hybrid
+ * engine encloses. Here: the file's forms checked, its numbers read with
+ * the hybrid model reader's rules, and the model rendered as the hybrid
+ * model file the certificate embeds. Every message names the file and the
+ * field. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -470,6 +470,127 @@ static int write_csv(long N, double pert)
     return 0;
 }
 
+/* ---- the model built in memory and the model read from its rendering ---- */
+
+static int ival_same(const mpfi_t a, const mpfi_t b)
+{
+    return mpfi_get_prec(a) == mpfi_get_prec(b) && mpfr_equal_p(&a->left, &b->left) &&
+           mpfr_equal_p(&a->right, &b->right);
+}
+
+static int ivec_same(const dvc_ivec_t a, const dvc_ivec_t b)
+{
+    if (a->n != b->n) return 0;
+    for (long i = 0; i < a->n; i++)
+        if (!ival_same(a->e[i], b->e[i])) return 0;
+    return 1;
+}
+
+/* The runs agree bit for bit: grid, enclosures, boxes, modes, events. */
+static int runs_same(const dvc_hybrid_result_struct *a, const dvc_hybrid_result_struct *b)
+{
+    if (a->nsteps != b->nsteps || a->nevents != b->nevents || a->certified != b->certified)
+        return 0;
+    for (long i = 0; i <= a->nsteps; i++) {
+        if (!mpfr_equal_p(a->t[i], b->t[i]) || !ivec_same(a->x[i], b->x[i])) return 0;
+        if (i < a->nsteps && (a->mode[i] != b->mode[i] || !ivec_same(a->box[i], b->box[i])))
+            return 0;
+    }
+    for (long k = 0; k < a->nevents; k++) {
+        const dvc_hybrid_event *e = &a->ev[k], *f = &b->ev[k];
+        if (!ival_same(e->t, f->t) || !ival_same(e->dphi, f->dphi) || !ivec_same(e->x, f->x) ||
+            e->g != f->g || e->mode_before != f->mode_before || e->mode_after != f->mode_after ||
+            e->cls != f->cls)
+            return 0;
+    }
+    return 1;
+}
+
+/* dvc_lcs_enclose runs the engine on the translation built in memory
+ * (src/hybrid/lcs_model.c) and embeds its rendering; the rendering read
+ * by the hybrid model reader must be the same model: the same run bit for
+ * bit, and the same method (order, h, precision, guard bits). */
+static void same_model(const char *path, const char *name)
+{
+    dvc_hybrid_cert_t c;
+    dvc_hybrid_model_t m;
+    dvc_hybrid_result_t r;
+    dvc_hybrid_cert_init(c);
+    dvc_status st = dvc_lcs_enclose(c, path, 0);
+    CHECK(st == DVC_OK, "%s: %s", name, dvc_error_message());
+    if (st != DVC_OK) {
+        dvc_hybrid_cert_clear(c);
+        return;
+    }
+    json_t *mo = json_loads(c->model_json, 0, NULL);
+    REQUIRE(mo != NULL, "%s: the rendered model is not JSON", name);
+    REQUIRE(dvc_hybrid_from_json(m, mo, name, 0) == DVC_OK, "%s: %s", name, dvc_error_message());
+    CHECK(m->prec == c->model->prec && m->h == c->model->h && m->guard_bits == c->model->guard_bits &&
+          dvc_hybrid_model_order(m) == dvc_hybrid_model_order(c->model) &&
+          m->nmodes == c->model->nmodes && m->ncontacts == c->model->ncontacts,
+          "%s: the method of the model read differs from the model built", name);
+    dvc_hybrid_result_init(r);
+    st = dvc_hybrid_enclose(r, m);
+    CHECK(st == DVC_OK && runs_same(r, c->res), "%s: the run on the model read from the rendering "
+          "differs from the run on the model built in memory (%s)", name, dvc_status_name(st));
+    /* and verify, which re-runs on the in-memory translation, accepts it */
+    st = dvc_lcs_cert_verify(c, NULL);
+    CHECK(st == DVC_OK, "%s: verify: %s", name, dvc_error_message());
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+    json_decref(mo);
+    dvc_hybrid_cert_clear(c);
+}
+
+static void test_same_model(const char *certs)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/diode-clamp/diode-clamp.json", certs);
+    same_model(path, "diode-clamp");
+    /* m = 2, with named constants, constant expressions as entries, a
+     * number for f and g, at 113 bits: every rule of the model reader */
+    const char *p = "lcs_same_two.json";
+    FILE *f = fopen(p, "w");
+    REQUIRE(f != NULL, "cannot write %s", p);
+    fputs("{\"prec\":113,\"constants\":{\"k\":\"1/3\",\"w\":0.75,\"a\":\"2\"},"
+          "\"A\":[[\"-3*k\",0.1],[0,\"-1\"]],\"B\":[[-1,0],[\"-k*3\",\"-w-0.25\"]],"
+          "\"Q\":[[-1,0],[0,-1]],\"g\":[1,\"1/3+2/3\"],"
+          "\"f\":[\"a*sin(t)\",0],\"M\":[[0,0],[0,0]],\"l\":[0,0],"
+          "\"u\":[\"inf\",\"inf\"],\"x0\":[0,\"0.1\"],\"T\":6,\"h\":\"0.25\"}", f);
+    fclose(f);
+    same_model(p, "two contacts");
+    remove(p);
+}
+
+/* A certificate whose embedded model no longer is the translation of
+ * its embedded problem (a constant, or the problem, edited) is rejected
+ * even with fresh digests. */
+static void tampered_rejected(const char *certs, const char *from, const char *to)
+{
+    char path[4096], out[256];
+    dvc_hybrid_cert_t c;
+    snprintf(path, sizeof path, "%s/diode-clamp/diode-clamp.json", certs);
+    snprintf(out, sizeof out, "lcs_tampered_%ld.json", (long)getpid());
+    dvc_hybrid_cert_init(c);
+    REQUIRE(dvc_lcs_enclose(c, path, 0) == DVC_OK, "%s: %s", path, dvc_error_message());
+    char *s = c->model_json, *q = strstr(s, from);
+    REQUIRE(q != NULL, "the model text has no %s", from);
+    char *t = malloc(strlen(s) + strlen(to) + 1);
+    REQUIRE(t != NULL, "out of memory");
+    sprintf(t, "%.*s%s%s", (int)(q - s), s, to, q + strlen(from));
+    c->model_json = t;
+    free(s);
+    REQUIRE(dvc_hybrid_cert_write(c, out) == DVC_OK, "%s: %s", out, dvc_error_message());
+    dvc_hybrid_cert_clear(c);
+    dvc_hybrid_cert_init(c);
+    dvc_status st = dvc_hybrid_cert_read(c, out);
+    if (st == DVC_OK) st = dvc_lcs_cert_verify(c, NULL);
+    CHECK(st == DVC_NOT_CERTIFIED, "edited %s -> %s: %s: %s", from, to, dvc_status_name(st),
+          dvc_error_message());
+    dvc_hybrid_cert_clear(c);
+    remove(out);
+}
+
 /* The diode's certificate with lcs.K edited to 65536 in the embedded model
  * (lcs_K stays 64) and written with fresh digests: only the re-derivation
  * of the model can reject it (tests/cli/lcs.sh). */
@@ -502,5 +623,9 @@ int main(int argc, char **argv)
     test_refusals();
     test_numbers();
     test_two();
+    test_same_model(argv[1]);
+    tampered_rejected(argv[1], "\"K\":\"64\"", "\"K\":\"65536\"");
+    tampered_rejected(argv[1], "\"lcs_K\":\"64\"", "\"lcs_K\":\"65536\"");
+    tampered_rejected(argv[1], "\"x0\":[0]", "\"x0\":[0.5]");
     return check_report();
 }

@@ -51,6 +51,33 @@ const char *dvc_lcs_mode_name(char *buf, size_t len, long m, const int *sides0);
  * double. */
 double dvc_lcs_step(const dvc_dlvi_problem_t p);
 
+/* What the translation takes beside the problem: the inputs the route's
+ * file layer (src/io/lcs_json.c) reads with the hybrid model reader's rules,
+ * so that the model built here is the model its rendering reads as. */
+typedef struct {
+    const char *file;                     /* for messages */
+    const char *const *names;             /* the n state names */
+    /* f_i as an expression text of t over consts; a NULL entry: the
+     * number lcs_f_i of consts; f NULL: the problem gives no f */
+    const char *const *f;
+    int has_g;                            /* the constants lcs_g_j exist */
+    /* the problem's named constants, then lcs_A_i_j, lcs_B_i_j, lcs_Q_j_i,
+     * lcs_f_i, lcs_g_j (the nonzero entries) and lcs_K */
+    const dvc_expr_consts_struct *consts;
+    dvc_ivec_srcptr x0;                   /* the initial state, at prec */
+    mpfr_srcptr T;                        /* the final time (t0 = 0) */
+    mpfr_prec_t prec;                     /* the model's precision */
+} dvc_lcs_source;
+
+/* The translated model (docs/ideal_contacts.md, section 2), built in
+ * memory: Stewart's decomposed form with one term per contact j (h = (Q x
+ * + g)_j, f+ = 0, f- = B e_j K), f0 = A x + f(t), initial mode from sides0
+ * (dvc_lcs_prove), the engine's step dvc_lcs_step(p). m is initialised
+ * here (clear it also on failure). Every expression is the program its
+ * text in the rendered model parses to (src/hybrid/lcs_model.c). */
+dvc_status dvc_lcs_model(dvc_hybrid_model_t m, const dvc_dlvi_problem_t p, const dvc_lcs_source *s,
+                         const int *sides0);
+
 /* The run r of the translated model m is the LCS solution: its initial
  * mode, every step and every event lie in w_j > 0 or on w_j = 0 for every
  * contact j, never in w_j < 0. DVC_OK, or DVC_NOT_CERTIFIED naming the first offending step or

@@ -64,12 +64,15 @@ dvc_status dvc_hybrid_cert_run_(dvc_hybrid_cert_t c, const json_t *model, const 
     dvc_hybrid_cert_init(c);
     st = dvc_hybrid_from_json(c->model, model, name, prec);
     c->have_model = 1;
-    if (st == DVC_OK) {
-        c->model_json = json_dumps(model, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        if (!c->model_json) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    }
+    return st == DVC_OK ? dvc_hybrid_cert_run_built_(c, model, where) : st;
+}
+
+dvc_status dvc_hybrid_cert_run_built_(dvc_hybrid_cert_t c, const json_t *model, const char *where)
+{
+    c->model_json = json_dumps(model, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (!c->model_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     /* the JSON part done: the model and its text go to the certificate core */
-    return st == DVC_OK ? dvc_hybrid_cert_run_model_(c, where) : st;
+    return dvc_hybrid_cert_run_model_(c, where);
 }
 
 dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec)

@@ -298,6 +298,18 @@ static dvc_status read_initial(dvc_hybrid_model_t m, const json_t *obj, const ch
     return st;
 }
 
+dvc_status dvc_hybrid_json_consts(dvc_expr_consts_t c, const json_t *obj, const char *file,
+                                  mpfr_prec_t prec)
+{
+    return read_consts(c, obj, file, prec);
+}
+
+dvc_status dvc_hybrid_json_time(mpfr_t t, const json_t *obj, const char *key, const char *file,
+                                int required, mpfr_prec_t prec)
+{
+    return read_time(t, obj, key, file, required, prec);
+}
+
 dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const char *file,
                                 mpfr_prec_t prec)
 {

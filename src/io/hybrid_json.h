@@ -43,5 +43,18 @@ dvc_status dvc_hybrid_event_json_check_kind(const json_t *o, const dvc_hybrid_mo
  * where in the message on a precision above DVC_CERT_PREC_MAX. */
 dvc_status dvc_hybrid_cert_run_(dvc_hybrid_cert_t c, const json_t *obj,
                                 const char *name, const char *where, mpfr_prec_t prec);
+/* The same for a model built in memory: c (initialised, c->model built,
+ * have_model set) runs it; model, its rendering, is the text the
+ * certificate embeds (the ideal-contact route, src/io/lcs_json.c). */
+dvc_status dvc_hybrid_cert_run_built_(dvc_hybrid_cert_t c, const json_t *model, const char *where);
+/* The model reader's rules, for a model built in memory from a file
+ * (src/io/lcs_json.c): the named constants of obj (member "constants") as
+ * the reader encloses them (a decimal text kept as text, an expression
+ * evaluated at c's precision, a number at prec); a time member key of obj
+ * (a JSON real exactly, else a number exact at prec). */
+dvc_status dvc_hybrid_json_consts(dvc_expr_consts_t c, const json_t *obj, const char *file,
+                                  mpfr_prec_t prec);
+dvc_status dvc_hybrid_json_time(mpfr_t t, const json_t *obj, const char *key, const char *file,
+                                int required, mpfr_prec_t prec);
 
 #endif

@@ -19,7 +19,9 @@ extern "C" {
 typedef enum {
     DVC_ENCLOSE_AUTO = -1,     /* the default policy, dvc_enclose_choose */
     DVC_ENCLOSE_CHEN_WANG = 0, /* Algorithm 4.2 (the paper's; Table 1) */
-    DVC_ENCLOSE_LOGNORM = 1    /* one-sided Lipschitz bounds in weighted norms */
+    DVC_ENCLOSE_LOGNORM = 1,   /* one-sided Lipschitz bounds in weighted norms */
+    DVC_ENCLOSE_EVENTS = 2     /* the exact solution, event by event (docs/events.md):
+                                  a hybrid certificate (docs/formats.md) */
 } dvc_enclose_route;
 
 /* Called with the reason before the auto policy falls back to another
@@ -69,7 +71,8 @@ typedef struct {
     int runs;                /* routes run (2 after a fallback) */
 } dvc_enclose_info;
 
-/* The route of `route` in the table: its name ("chen-wang", "lognorm";
+/* The route of `route` in the table: its name ("chen-wang", "lognorm",
+ * "events";
  * "auto" for DVC_ENCLOSE_AUTO), NULL for an unknown one. */
 const char *dvc_enclose_route_name(dvc_enclose_route route);
 /* The route named name (or "auto"); -2 for an unknown name. */
@@ -98,7 +101,12 @@ void dvc_enclose_choose(dvc_enclose_info *info, const char *problem_path, const 
  * info (may be NULL) tells the route run and why. DVC_NOT_CERTIFIED (with
  * the engine's reason) when no certificate could be produced;
  * DVC_ERR_INPUT for inconsistent options or above DVC_CERT_PREC_MAX bits.
- * c->prec is the precision used, c->prec_start the first one tried. */
+ * c->prec is the precision used, c->prec_start the first one tried.
+ * The events route writes a hybrid certificate (the exact solution, event
+ * by event; include/dvicert/events.h) to out_path: c then receives only the
+ * precision and the summary claims route, steps, events, patterns and
+ * max_width_at_T_upper; it takes neither from, predictor, local_beta,
+ * prec_max, N nor an in-memory tube (DVC_ERR_INPUT naming the option). */
 dvc_status dvc_enclose(dvc_cert_t c, const char *problem_path, const dvc_enclose_opts *o,
                        const char *out_path, dvc_enclose_info *info);
 

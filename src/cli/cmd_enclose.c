@@ -28,14 +28,16 @@ static const dvc_cli_opt opts[] = {
                                   "beta_M (Remark 4.3 made rigorous; always valid, often 10-200x\n"
                                   "tighter)"},
     {"sharpen", 0, NULL, NULL, "the same as --local-beta (its earlier name)"},
-    {"method", 0, "NAME", "auto, chen-wang or lognorm",
+    {"method", 0, "NAME", "auto, chen-wang, lognorm or events",
      "certification route: auto (default: lognorm when n <= 16, else\n"
      "chen-wang with --local-beta; chen-wang with --local-beta also when\n"
      "the lognorm route cannot certify), chen-wang (Algorithm 4.2 of the\n"
      "paper, bounds grow like e^{LT}; Table 1) or lognorm (one-sided\n"
      "Lipschitz bounds in weighted norms, docs/lognorm.md: within a few\n"
      "times the predictor's true error, bounded on long horizons; about\n"
-     "3-12x the cost per step for n <= 16, more for larger n)"},
+     "3-12x the cost per step for n <= 16, more for larger n) or events\n"
+     "(the exact solution event by event, docs/events.md: a hybrid\n"
+     "certificate; never chosen by auto yet)"},
     {"from", 0, "TRAJ.csv", "a file name",
      "certify a trajectory of another tool instead of the theta predictor\n"
      "(lognorm route): CSV t,x1..xn, extra columns ignored, times\n"
@@ -83,7 +85,7 @@ static const dvc_cli_opt opts[] = {
 static void help(void)
 {
     printf(
-        "usage: dvicert enclose PROBLEM.json -o OUT.cert.json [--method auto|chen-wang|lognorm]\n"
+        "usage: dvicert enclose PROBLEM.json -o OUT.cert.json [--method auto|chen-wang|lognorm|events]\n"
         "                       [--from TRAJ.csv] [--predictor theta|heun] [--local-beta] [--prec BITS]\n"
         "                       [--prec-max BITS] [--allow-outside-tables]\n"
         "                       [--max-table-bytes BYTES] [--radius R [--radius-at T|all]\n"
@@ -91,12 +93,22 @@ static void help(void)
         "Certified enclosure of the solution of the DLVI in PROBLEM.json\n"
         "  x' = A x + B y + f(t),  y in SOL(l, u, Q x + g(t), M),  x(0) = x0,  t in [0, T]\n"
         "by the theta time-stepping method (Chen & Wang (4.2)), all in outward-rounded\n"
-        "interval arithmetic, with one of two certification routes (--method):\n"
+        "interval arithmetic, with one of two certification routes (--method), or\n"
+        "its exact solution by a third (events):\n"
         "  lognorm    one-sided Lipschitz bounds in a weighted norm proven for the\n"
         "             dynamics (docs/lognorm.md): the tube stays within a few times the\n"
         "             predictor's true error, also over long horizons;\n"
         "  chen-wang  the error bounds of Theorem 4.1 / Algorithm 4.2 re-derived in\n"
-        "             docs/bounds.md: cheap per step, but they grow like e^{LT}.\n"
+        "             docs/bounds.md: cheap per step, but they grow like e^{LT};\n"
+        "  events     the exact solution, not an approximation (docs/events.md): the\n"
+        "             DLVI as a switched affine system, one mode per LVI pattern,\n"
+        "             run by the hybrid engine with certified event times; a tube\n"
+        "             whose width is rounding and Taylor remainder (1e-15 on the\n"
+        "             bridge), written as a hybrid certificate. Applies when M is\n"
+        "             proven a P-matrix, f and g are expressions of t or constants\n"
+        "             (no tables yet) and every event is isolated (no grazing or\n"
+        "             simultaneous switches); no --from, --predictor, --radius,\n"
+        "             --local-beta, --prec-max or 'grid'.\n"
         "The default, auto, takes lognorm for n <= 16 (falling back to chen-wang with\n"
         "--local-beta when it cannot certify) and chen-wang with --local-beta above.\n"
         "M must be proven a P-matrix; chen-wang also needs h (L - theta ||A||) < 1.\n"
@@ -372,7 +384,8 @@ static int parse_route(const dvc_cli_args *a, const char *in, dvc_enclose_opts *
     const char *mv = dvc_cli_value(a, "method");
     int r = mv ? dvc_enclose_route_parse(mv) : DVC_ENCLOSE_AUTO;
     if (r == -2) {
-        fprintf(stderr, "dvicert enclose: error: --method must be auto, chen-wang or lognorm, got '%s'\n", mv);
+        fprintf(stderr, "dvicert enclose: error: --method must be auto, chen-wang, lognorm or events, got "
+                "'%s'\n", mv);
         return DVC_EXIT_INPUT;
     }
     o->route = (dvc_enclose_route)r;
@@ -482,6 +495,21 @@ static void report_grid(FILE *rep, const dvc_cert_t c)
     free(t);
 }
 
+/* The report of the events route (its summary claims, dvc_enclose). */
+static void report_events(FILE *rep, const dvc_cert_t c, const char *out, double t0)
+{
+    const dvc_cert_claims *s = &c->summary;
+    const dvc_cert_claim *ns = dvc_cert_claim_get(s, "steps"), *ne = dvc_cert_claim_get(s, "events"),
+                         *np = dvc_cert_claim_get(s, "patterns");
+    fprintf(rep, "certified: the exact solution (route events), %lld steps, %lld events, %lld patterns "
+            "built, %ld bits\n", ns ? ns->ival : 0LL, ne ? ne->ival : 0LL, np ? np->ival : 0LL,
+            (long)c->prec);
+    if (ne && ne->ival > 0)
+        fprintf(rep, "event times: widest <= %s\n", dvc_cert_claim_text(s, "max_event_width_upper"));
+    fprintf(rep, "widest state enclosure at T <= %s\n", dvc_cert_claim_text(s, "max_width_at_T_upper"));
+    fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
+}
+
 /* The report of a certified run. */
 static void report(FILE *rep, const dvc_cert_t c, const dvc_enclose_opts *o, const dvc_enclose_info *info,
                    const char *why, const char *out, double t0)
@@ -579,7 +607,8 @@ static int run(const dvc_cli_args *a)
         dvc_cert_clear(c);
         return rc;
     }
-    report(a->report, c, &o, &info, why, out, t0);
+    if (info.route == DVC_ENCLOSE_EVENTS) report_events(a->report, c, out, t0);
+    else report(a->report, c, &o, &info, why, out, t0);
     dvc_cert_clear(c);
     return DVC_EXIT_OK;
 }

@@ -9,6 +9,7 @@
 
 #include "dvicert/dlvi.h"
 #include "dvicert/enclose.h"
+#include "dvicert/hybrid_cert.h"
 #include "enclose/port.h"
 
 /* What a route takes besides the problem (checked by the pipeline). */
@@ -17,7 +18,10 @@ enum {
     DVC_ROUTE_LOCAL_BETA = 2, /* local_beta (Remark 4.3) */
     DVC_ROUTE_FROM = 4,       /* a trajectory of another tool (from) */
     DVC_ROUTE_PREDICTOR = 8,  /* predictor and pieces */
-    DVC_ROUTE_MEMORY = 16     /* the whole tube in memory (dvc_cert_from_result) */
+    DVC_ROUTE_MEMORY = 16,    /* the whole tube in memory (dvc_cert_from_result) */
+    DVC_ROUTE_HYBRID = 32     /* writes a hybrid certificate: the run fills hyb
+                                 from the unscaled problem, the pipeline hands
+                                 it to the port hybrid_write (no DLVI sink) */
 };
 
 /* One run of a route on a prepared problem. */
@@ -31,6 +35,8 @@ typedef struct {
     const dvc_enclose_opts *o;
     dvc_enclose_fields fields;  /* out: the route's certificate fields */
     void *state;                /* the route's, released by its done */
+    dvc_hybrid_cert_struct *hyb; /* DVC_ROUTE_HYBRID: the certificate the run
+                                    fills (initialised, owned by the pipeline) */
 } dvc_enclose_run;
 
 typedef struct {
@@ -51,6 +57,7 @@ dvc_status dvc_enclose_check_(const dvc_enclose_route_def *d, const dvc_enclose_
 dvc_status dvc_enclose_run_chen_wang_(dvc_enclose_run *x);
 dvc_status dvc_enclose_run_lognorm_(dvc_enclose_run *x);
 void dvc_enclose_done_lognorm_(dvc_enclose_run *x);
+dvc_status dvc_enclose_run_events_(dvc_enclose_run *x);
 /* Every certified grid point of a complete result r to the sink of x
  * (routes that keep the points and state them after the run). */
 dvc_status dvc_enclose_replay_(dvc_enclose_run *x);

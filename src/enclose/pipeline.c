@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dvicert/certio.h"
+#include "dvicert/events.h"
 #include "dvicert_version.h"
 #include "enclose/internal.h"
 #include "cert_internal.h"
@@ -240,6 +241,87 @@ static dvc_status retry(dvc_cert_t c, const plan_t *pl)
     return st;
 }
 
+/* The options a route writing a hybrid certificate does not take
+ * (DVC_ROUTE_HYBRID: it certifies the exact solution on its own steps). */
+static dvc_status hybrid_check(const dvc_enclose_route_def *d, const dvc_enclose_opts *o, int local_beta,
+                               int in_memory)
+{
+    if (o->from)
+        return dvc_error(DVC_ERR_INPUT, "--from: the %s route certifies the exact solution, not a "
+                         "trajectory (a trajectory of another tool is certified by the lognorm route)",
+                         d->name);
+    if (o->predictor)
+        return dvc_error(DVC_ERR_INPUT, "--predictor: the %s route has no predictor (it certifies the "
+                         "exact solution)", d->name);
+    if (local_beta) return dvc_error(DVC_ERR_INPUT, "--local-beta belongs to the chen-wang route");
+    if (o->prec_max > 0) return dvc_error(DVC_ERR_INPUT, "--prec-max: precision retries belong to the "
+                                          "chen-wang route");
+    if (o->N > 0)
+        return dvc_error(DVC_ERR_INPUT, "--radius (a number of steps N): the %s route chooses its own "
+                         "steps", d->name);
+    if (in_memory)
+        return dvc_error(DVC_ERR_INPUT, "the %s route writes its certificate to a file or runs dry "
+                         "(no tube in memory)", d->name);
+    return DVC_OK;
+}
+
+/* What the command reports of a hybrid run, as summary claims of c. */
+static dvc_status hybrid_claims(dvc_cert_t c, const dvc_enclose_route_def *d, const dvc_hybrid_cert_struct *h)
+{
+    dvc_cert_claims *s = &c->summary;
+    mpfr_t wT, wev;
+    long patterns = 0, events = 0;
+    dvc_status st;
+    mpfr_inits2(64, wT, wev, (mpfr_ptr)0);
+    dvc_hybrid_cert_widths_(wT, wev, h->res);
+    dvc_dlvi_events_stats(h->model, &patterns, &events);
+    st = dvc_cert_claims_add_(s, "route", DVC_CLAIM_TEXT, d->name, 0);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(s, "steps", DVC_CLAIM_INT, NULL, h->res->nsteps);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(s, "events", DVC_CLAIM_INT, NULL, h->res->nevents);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(s, "patterns", DVC_CLAIM_INT, NULL, patterns);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(s, "max_width_at_T_upper", wT, 1);
+    if (st == DVC_OK) st = dvc_cert_claim_bound_(s, "max_event_width_upper", wev, 1);
+    mpfr_clears(wT, wev, (mpfr_ptr)0);
+    return st;
+}
+
+/* A route writing a hybrid certificate: one run on the problem as given
+ * (no scaling: the exact solution does not need it, and the route reads f
+ * and g as expressions; no retry, no grid), the certificate to the port
+ * hybrid_write. c receives the precision and hybrid_claims. */
+static dvc_status run_hybrid(const plan_t *pl, dvc_cert_t c, const char *out_path)
+{
+    attempt_t a;
+    dvc_hybrid_cert_t h;
+    dvc_status st;
+    mpfr_prec_t used = 0, saved = dvc_prec_get();
+    memset(&a, 0, sizeof a);
+    dvc_cert_clear(c);
+    dvc_cert_init(c);
+    dvc_dlvi_problem_init(a.p, 0, 0, 0);
+    dvc_dlvi_result_init(a.r);
+    dvc_hybrid_cert_init(h);
+    st = load(&a, pl, pl->o->prec, &used);
+    if (st == DVC_OK && a.p->grid)
+        st = dvc_error(DVC_ERR_INPUT, "%s: field 'grid': the %s route chooses its own steps", pl->path,
+                       pl->route->name);
+    a.x.p = a.p;
+    a.x.r = a.r;
+    a.x.o = pl->o;
+    a.x.hyb = h;
+    if (st == DVC_OK) {
+        dvc_prec_set(a.p->prec);
+        st = pl->route->run(&a.x);
+    }
+    if (st == DVC_OK) st = pl->io->hybrid_write(h, a.doc, out_path);
+    if (st == DVC_OK) st = hybrid_claims(c, pl->route, h);
+    c->prec = c->prec_start = used;
+    dvc_hybrid_cert_clear(h);
+    attempt_clear(&a, pl);
+    dvc_prec_set(saved);
+    return st;
+}
+
 /* One route, every attempt, the file committed. */
 static dvc_status run_route(const dvc_enclose_ports *io, dvc_cert_t c, const char *path,
                             const dvc_enclose_opts *o, dvc_enclose_route route, int local_beta,
@@ -249,6 +331,10 @@ static dvc_status run_route(const dvc_enclose_ports *io, dvc_cert_t c, const cha
     int in_memory = !out_path && o->keep_steps;
     dvc_status st;
     if (!pl.route) return dvc_error(DVC_ERR_INPUT, "unknown certification route");
+    if (pl.route->flags & DVC_ROUTE_HYBRID) {
+        st = hybrid_check(pl.route, o, local_beta, in_memory);
+        return st == DVC_OK ? run_hybrid(&pl, c, out_path) : st;
+    }
     if ((st = dvc_enclose_check_(pl.route, o, local_beta, in_memory)) != DVC_OK) return st;
     if (!in_memory && (st = io->sink_new(&pl.w, out_path, o->prec_max > 0)) != DVC_OK)
         return io->sink_close(pl.w, st);

@@ -10,6 +10,7 @@
 #include "dvicert/cert.h"
 #include "dvicert/dlvi.h"
 #include "dvicert/enclose.h"
+#include "dvicert/hybrid_cert.h"
 #include "dvicert/tabfun.h"
 #include "dvicert/tgrid.h"
 
@@ -65,6 +66,11 @@ typedef struct {
     dvc_status (*sink_end)(dvc_enclose_sink *s);   /* summary and digest */
     void (*sink_detach)(dvc_enclose_sink *s);      /* the attempt ends */
     dvc_status (*sink_close)(dvc_enclose_sink *s, dvc_status st); /* commit on DVC_OK; frees s */
+    /* a hybrid certificate (routes with DVC_ROUTE_HYBRID): c's model and
+     * result as run on the problem of doc, which becomes its embedded model
+     * (docs/formats.md, "Events certificates"); written to out_path (NULL:
+     * a dry run, nothing written) */
+    dvc_status (*hybrid_write)(dvc_hybrid_cert_struct *c, const dvc_enclose_doc *doc, const char *out_path);
 } dvc_enclose_ports;
 
 /* dvc_enclose and dvc_enclose_choose (include/dvicert/enclose.h) over the

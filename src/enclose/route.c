@@ -11,6 +11,7 @@ static const dvc_enclose_route_def routes[] = {
      dvc_enclose_run_chen_wang_, NULL},
     {DVC_ENCLOSE_LOGNORM, "lognorm", DVC_ROUTE_FROM | DVC_ROUTE_PREDICTOR, dvc_enclose_run_lognorm_,
      dvc_enclose_done_lognorm_},
+    {DVC_ENCLOSE_EVENTS, "events", DVC_ROUTE_HYBRID, dvc_enclose_run_events_, NULL},
 };
 
 const dvc_enclose_route_def *dvc_enclose_route_def_(dvc_enclose_route route)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/cert_sink.h"
+#include "io/events_cert.h"
 #include "io/io.h"
 #include "io/json.h"
 #include "io/problem_json.h"
@@ -109,10 +110,15 @@ static void traj_clear(dvc_enclose_traj *tr)
     memset(tr, 0, sizeof *tr);
 }
 
+static dvc_status hybrid_write(dvc_hybrid_cert_struct *c, const dvc_enclose_doc *doc, const char *out_path)
+{
+    return dvc_events_cert_write_(c, (const json_t *)doc, out_path);
+}
+
 static const dvc_enclose_ports ports = {
     dvc_io_problem_dims, load, set_grid, text, doc_free, traj_read, traj_clear,
     dvc_cert_sink_new, dvc_cert_sink_deferred, dvc_cert_sink_arm, dvc_cert_sink_begin,
-    dvc_cert_sink_point, dvc_cert_sink_end, dvc_cert_sink_detach, dvc_cert_sink_close,
+    dvc_cert_sink_point, dvc_cert_sink_end, dvc_cert_sink_detach, dvc_cert_sink_close, hybrid_write,
 };
 
 dvc_status dvc_enclose(dvc_cert_t c, const char *problem_path, const dvc_enclose_opts *o,

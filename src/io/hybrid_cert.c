@@ -10,6 +10,7 @@
 #include "dvicert/cert.h"
 #include "dvicert/files.h"
 #include "dvicert/hybrid_cert.h"
+#include "io/events_cert.h"
 #include "io/hybrid_json.h"
 #include "io/json.h"
 #include "io/problem_json.h"
@@ -514,7 +515,9 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
     {
         char name[300];
         snprintf(name, sizeof name, "%s: embedded model", file);
-        st = dvc_hybrid_from_json(c->model, model, name, c->prec);
+        /* the events route embeds its problem, not the model */
+        if (dvc_events_cert_is_events_(model)) st = dvc_events_cert_model_(c->model, model, name, c->prec);
+        else st = dvc_hybrid_from_json(c->model, model, name, c->prec);
         c->have_model = 1;
         if (st != DVC_OK) return st;
     }

@@ -12,6 +12,7 @@
 
 #include "dvicert/imat.h"
 #include "dvicert/expr.h"
+#include "dvicert/tabfun.h"
 #include "dvicert/tube.h"
 
 #ifdef __cplusplus
@@ -32,6 +33,9 @@ typedef struct {
     dvc_imat_struct *bu;
     dvc_expr_struct *u; /* with bu: the model's basis (nu entries; the model's) */
     long nu;
+    dvc_tabfun_struct **utab; /* with bu: the model's tables (entry j: basis j is
+                               * that table, piecewise linear in t; NULL entry:
+                               * the expression u[j]) */
     int *sides;       /* a mode of a decomposed model: per discontinuous term,
                        * 1 / -1: in its region h > 0 / h < 0, 2: sliding on
                        * its surface h = 0 (at most 3 terms slide); NULL
@@ -112,6 +116,15 @@ typedef struct {
     dvc_expr_t *u;         /* of t (dvc_hybrid_set_basis) */
     void *expand_ctx;
     void (*expand_release)(void *ctx);
+    /* Tables in the forcing basis (dvc_hybrid_set_basis_table): utab[j]
+     * replaces u[j] (NULL: the expression). Their sample times are forced
+     * step ends: no step of the flow's Taylor series crosses one; the
+     * window [blo[k], bhi[k]] (the enclosure of sample time k rounded
+     * outward to prec) is one step of its own, bridged by a first-order
+     * enclosure (docs/events.md section 4). Sorted by blo. */
+    dvc_tabfun_struct **utab;
+    long nbreak;
+    mpfr_t *blo, *bhi;
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 
@@ -139,6 +152,11 @@ dvc_status dvc_hybrid_add_mode_linear(dvc_hybrid_model_t m, const char *name, co
  * mode). */
 dvc_status dvc_hybrid_set_basis(dvc_hybrid_model_t m, long nu, const char *const *u,
                                 const dvc_expr_consts_t consts);
+/* Basis function j becomes the table tab (a copy at the model's
+ * precision: samples joined by straight lines; its expression is no longer
+ * used), after dvc_hybrid_set_basis. Its sample times become forced step
+ * ends of the run. */
+dvc_status dvc_hybrid_set_basis_table(dvc_hybrid_model_t m, long j, const dvc_tabfun_struct *tab);
 /* Add a linear mode x' = A x + Bu [1; u(t)] (Bu: n x (1 + nu), u the
  * model's basis). */
 dvc_status dvc_hybrid_add_mode_affine(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,

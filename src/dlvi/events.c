@@ -206,7 +206,7 @@ static dvc_status pat_add(evt_ctx *c, const char *pat, long *index)
     for (long i = 0; i < n; i++) {
         mpfi_set(dvc_imat_entry(Bu, i, 0), bc->e[i]);
         any |= !mpfi_is_zero(bc->e[i]);
-        if (c->f[i].kind == 2) mpfi_add_ui(dvc_imat_entry(Bu, i, 1 + c->fu[i]), dvc_imat_entry(Bu, i, 1 + c->fu[i]), 1);
+        if (c->f[i].kind >= 2) mpfi_add_ui(dvc_imat_entry(Bu, i, 1 + c->fu[i]), dvc_imat_entry(Bu, i, 1 + c->fu[i]), 1);
         for (long j = 0; j < m; j++)
             if (c->g[j].kind == 2)
                 mpfi_add(dvc_imat_entry(Bu, i, 1 + c->gu[j]), dvc_imat_entry(Bu, i, 1 + c->gu[j]),
@@ -461,6 +461,12 @@ static dvc_status ctx_forcing(evt_ctx *c, const dvc_dlvi_problem_t p)
         for (long i = 0; i < k && st == DVC_OK; i++) {
             char tag[32];
             snprintf(tag, sizeof tag, "_%c%ld_", w ? 'g' : 'f', i);
+            if (fv->fn[i].kind == DVC_TFUN_TABLE && !w) { /* a basis table (section 4) */
+                F[i].kind = 3;
+                F[i].text = strdup("0");
+                if (!F[i].text) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+                continue;
+            }
             st = evt_fun_text(&F[i], V->e[i], c->lits, &fv->fn[i], tag);
             if (st != DVC_OK) st = dvc_error_context(st, "%s[%ld]: ", w ? "g" : "f", i + 1);
         }
@@ -484,14 +490,17 @@ static dvc_status ctx_forcing(evt_ctx *c, const dvc_dlvi_problem_t p)
     for (long e = 0; e < c->n + c->m; e++) {
         evt_fun *F = e < c->n ? &c->f[e] : &c->g[e - c->n];
         long *ix = e < c->n ? &c->fu[e] : &c->gu[e - c->n];
-        if (F->kind != 2) continue;
-        long k = 0;
+        if (F->kind < 2) continue;
+        long k = F->kind == 3 ? c->nu : 0; /* a table: its own basis function */
         while (k < c->nu && strcmp(u[k], F->text)) k++;
         if (k == c->nu) u[c->nu++] = F->text;
         *ix = k;
     }
     st = dvc_hybrid_set_basis(c->hm, c->nu, u, c->lits);
     free(u);
+    const dvc_tfun_vec_struct *fv = p->fcb.eval ? dvc_tfun_cb_vec(&p->fcb) : NULL;
+    for (long i = 0; i < c->n && st == DVC_OK; i++)
+        if (c->f[i].kind == 3) st = dvc_hybrid_set_basis_table(c->hm, c->fu[i], fv->fn[i].tab);
     return st;
 }
 

@@ -8,7 +8,7 @@
 /* A function of time as the route composes it into the expressions of a
  * pattern's field and switching functions: kind 0 zero, 1 constant (val),
  * 2 expression (text, whose literals are named constants in the route's
- * literal table). */
+ * literal table), 3 a table of f (a basis table of the model, text "0"). */
 typedef struct {
     int kind;
     char *text;
@@ -19,7 +19,7 @@ typedef struct {
  * literals as exact named constants "<tag><k>" added to lits, so that the
  * text parsed with lits is the same function (the same enclosures, up to
  * outward rounding). A constant goes to val (kind 1). Tables are refused
- * (DVC_ERR_INPUT) in this version. */
+ * (DVC_ERR_INPUT): the caller takes those of f as basis tables. */
 dvc_status evt_fun_text(evt_fun *out, mpfi_t val, dvc_expr_consts_t lits,
                         const dvc_tfun_struct *f, const char *tag);
 

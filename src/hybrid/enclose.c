@@ -213,6 +213,22 @@ static dvc_status scan_transition(hyb_ctx *c, hyb_step_ws *w, long k, long mode,
     return st;
 }
 
+/* A table's sample times are forced step ends (docs/events.md section 4):
+ * t1 stops at the next window [blo, bhi] of a sample time, and a step
+ * from inside a window ends at its upper end. */
+static void cap_break(const dvc_hybrid_model_struct *m, const mpfr_t t, mpfr_t t1)
+{
+    long a = 0, b = m->nbreak; /* the first k with bhi[k] > t */
+    while (a < b) {
+        long k = (a + b) / 2;
+        if (mpfr_cmp(m->bhi[k], t) > 0) b = k;
+        else a = k + 1;
+    }
+    if (a == m->nbreak) return;
+    mpfr_srcptr cap = mpfr_cmp(t, m->blo[a]) < 0 ? m->blo[a] : m->bhi[a];
+    if (mpfr_cmp(t1, cap) > 0) mpfr_set(t1, cap, MPFR_RNDU);
+}
+
 /* One step from t in mode `mode`, halved (or shrunk) until every
  * possible crossing on it is certified: w->t1, w->X and w->cands. */
 static dvc_status try_step(hyb_ctx *c, hyb_step_ws *w, long mode, const hyb_set *L,
@@ -227,6 +243,7 @@ static dvc_status try_step(hyb_ctx *c, hyb_step_ws *w, long mode, const hyb_set 
         mpfr_set_d(w->hh, h, MPFR_RNDN);
         mpfr_add(w->t1, t, w->hh, MPFR_RNDN);
         if (mpfr_cmp(w->t1, m->T) > 0) mpfr_set(w->t1, m->T, MPFR_RNDN);
+        cap_break(m, t, w->t1);
         hyb_diff_pt(w->S, w->t1, t);
         mpfr_set_ui(&w->S->left, 0, MPFR_RNDD);
         mpfi_interv_fr(w->Tstep, t, w->t1);

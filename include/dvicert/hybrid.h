@@ -125,6 +125,17 @@ typedef struct {
     dvc_tabfun_struct **utab;
     long nbreak;
     mpfr_t *blo, *bhi;
+    /* Ambiguity windows (docs/events.md section 3): when set, where the
+     * driver cannot isolate an event (crossings that cannot be ordered,
+     * switching functions that may vanish together, a transversality that
+     * cannot be proven), it calls bridge(T, X0, X1, box, &mode, expand_ctx)
+     * with T = [t, t1] (grid times) and X0 the state box at t; the hook
+     * returns X1 enclosing the state at t1 and box the states over T, for
+     * every start in X0, and the mode in which the run resumes at t1 (it
+     * must have proven that mode's region holds the state there). Sound
+     * only for a field continuous across the surfaces (a DLVI). */
+    dvc_status (*bridge)(const mpfi_t T, const dvc_ivec_t X0, dvc_ivec_t X1, dvc_ivec_t box,
+                         long *mode, void *ctx);
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 
@@ -276,6 +287,12 @@ typedef struct {
     mpfi_t stop_t;              /* ... and where (time enclosure) */
     long stop_g;                /* switching function concerned, or -1 */
     mpfr_prec_t prec;
+    long nwindows;              /* steps bridged by the model's bridge hook
+                                 * (ambiguity windows) ... */
+    long *wstep;                /* ... their indices i (step [t_i, t_i+1]),
+                                 * ascending: mode[i] is the mode before the
+                                 * window, but the solution does not follow
+                                 * it there; box[i] encloses it */
 } dvc_hybrid_result_struct;
 typedef dvc_hybrid_result_struct dvc_hybrid_result_t[1];
 

@@ -3,6 +3,7 @@
  * validated flow, detection of possible crossings from the step enclosure,
  * the choice among several crossings in one step, step splitting; the
  * switches themselves are handled in switch.c. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hybrid/engine.h"
@@ -289,6 +290,91 @@ static dvc_status first_cand(hyb_ctx *c, const hyb_step_ws *w, long *first)
     return DVC_OK;
 }
 
+/* The earliest certified crossing of the step, applied. */
+static dvc_status step_event(hyb_ctx *c, hyb_step_ws *w, hyb_set *L, mpfr_t t, long *mode)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    long first;
+    dvc_status st = first_cand(c, w, &first);
+    if (st == DVC_OK && m->expand) /* the target's own transitions, for the checks of the switch */
+        st = m->expand(m->trans[w->cands[first].tr].to, c->r->nevents, m->expand_ctx);
+    if (st == DVC_OK) st = hyb_do_event(c, L, t, mode, &w->cands[first]);
+    return st;
+}
+
+#define HYB_MAX_WINDOW 12 /* doublings of an ambiguity window */
+
+/* An ambiguity window from t (docs/events.md section 3): past every
+ * candidate crossing of the failed step and its end, doubled until the
+ * model's bridge proves the mode at its end. */
+static dvc_status bridge_window(hyb_ctx *c, hyb_step_ws *w, hyb_set *L, mpfr_t t, long *mode,
+                                int at_cands)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    mpfr_t te, d;
+    mpfi_t Tw;
+    dvc_ivec_t X0, X1;
+    mpfr_inits2(c->oprec, te, d, (mpfr_ptr)0);
+    mpfi_init2(Tw, c->prec);
+    dvc_ivec_init2(X0, c->n, c->prec);
+    dvc_ivec_init2(X1, c->n, c->prec);
+    mpfr_set(te, at_cands ? t : w->t1, MPFR_RNDU); /* at_cands: the step itself was certified */
+    for (long k = 0; k < w->ncand; k++)
+        if (mpfr_cmp(&w->cands[k].T->right, te) > 0) mpfr_set(te, &w->cands[k].T->right, MPFR_RNDU);
+    /* as long again, and at least 2^-30 (1 + |t|) */
+    mpfr_sub(d, te, t, MPFR_RNDU);
+    mpfr_set_ui_2exp(w->hh, 1, -30, MPFR_RNDN);
+    mpfr_mul_d(w->hh, w->hh, 1 + fabs(mpfr_get_d(t, MPFR_RNDN)), MPFR_RNDU);
+    if (mpfr_cmp(d, w->hh) < 0) mpfr_set(d, w->hh, MPFR_RNDU);
+    hyb_set_box(X0, L);
+    dvc_status st = DVC_NOT_CERTIFIED;
+    long nm = *mode;
+    for (int k = 0; k < HYB_MAX_WINDOW; k++) {
+        mpfr_add(te, te, d, MPFR_RNDU);
+        if (mpfr_cmp(te, m->T) > 0) mpfr_set(te, m->T, MPFR_RNDN);
+        mpfi_interv_fr(Tw, t, te);
+        st = m->bridge(Tw, X0, X1, w->box, &nm, m->expand_ctx);
+        if (st != DVC_NOT_CERTIFIED || mpfr_equal_p(te, m->T)) break;
+        dvc_error_reset();
+        mpfr_mul_2ui(d, d, 1, MPFR_RNDU);
+    }
+    if (st == DVC_OK) {
+        hyb_set_from_box(L, X1);
+        st = hyb_push_point(c, te, L, w->box, *mode);
+    }
+    long *ws = st == DVC_OK ? realloc(c->r->wstep, (size_t)(c->r->nwindows + 1) * sizeof *ws) : NULL;
+    if (st == DVC_OK && !ws) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (st == DVC_OK) {
+        c->r->wstep = ws;
+        c->r->wstep[c->r->nwindows++] = c->r->nsteps - 1;
+        mpfr_set(t, te, MPFR_RNDN);
+        *mode = nm;
+        c->r->stop_g = -1;
+    } else if (st == DVC_NOT_CERTIFIED) {
+        st = dvc_error_context(st, "an ambiguity window from t = %.17g not bridged: ",
+                               mpfr_get_d(t, MPFR_RNDN));
+    }
+    mpfr_clears(te, d, (mpfr_ptr)0);
+    mpfi_clear(Tw);
+    dvc_ivec_clear(X0);
+    dvc_ivec_clear(X1);
+    return st;
+}
+
+/* The distance from t to the earliest candidate crossing of w, as a step
+ * that stops just short of it (0: none, or already close). */
+static double approach_h(const hyb_step_ws *w, const mpfr_t t)
+{
+    if (w->ncand == 0) return 0;
+    double lo = mpfr_get_d(&w->cands[0].T->left, MPFR_RNDD);
+    for (long k = 1; k < w->ncand; k++) {
+        double l = mpfr_get_d(&w->cands[k].T->left, MPFR_RNDD);
+        if (l < lo) lo = l;
+    }
+    double tt = mpfr_get_d(t, MPFR_RNDN), gap = lo - tt;
+    return gap > 0x1p-24 * (1 + fabs(tt)) ? gap * (1 - 0x1p-10) : 0;
+}
+
 dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
 {
     if (m->mode0 < 0 || m->mode0 >= m->nmodes)
@@ -314,27 +400,31 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     st = hyb_push_point(&c, t, &L, NULL, mode);
     if (st == DVC_OK) st = hyb_slide_initial(&c);
     if (st == DVC_OK && m->expand) st = m->expand(mode, 0, m->expand_ctx);
+    double happ = 0; /* a step that approaches an ambiguity */
     while (st == DVC_OK && mpfr_cmp(t, m->T) < 0) {
+        long nev = r->nevents, nst = r->nsteps;
+        double h = mode_h(m, mode, hmax);
+        if (happ > 0 && happ < h) h = happ;
+        happ = 0;
         st = cands_fit(&w.cands, &w.acand, m->ntrans + 1, c.prec);
-        if (st == DVC_OK) st = try_step(&c, &w, mode, &L, t, mode_h(m, mode, hmax));
-        if (st != DVC_OK) break;
-        if (w.ncand == 0) {
-            dvc_ivec_set(w.box, w.X);
-            hyb_diff_pt(w.S, w.t1, t);
-            st = hyb_advance(&L, &m->modes[mode], t, w.S, c.K);
-            if (st != DVC_OK) break;
-            st = hyb_push_point(&c, w.t1, &L, w.box, mode);
-            mpfr_set(t, w.t1, MPFR_RNDN);
+        if (st == DVC_OK) st = try_step(&c, &w, mode, &L, t, h);
+        int stepped = st == DVC_OK;
+        if (st == DVC_OK && w.ncand > 0) st = step_event(&c, &w, &L, t, &mode);
+        if (st == DVC_NOT_CERTIFIED && m->bridge && r->nevents == nev && r->nsteps == nst) {
+            /* not isolated: approach it, then bridge a window over it */
+            dvc_error_reset();
+            happ = approach_h(&w, t);
+            st = happ > 0 ? DVC_OK : bridge_window(&c, &w, &L, t, &mode, stepped && w.ncand > 0);
+            if (st == DVC_OK && happ == 0 && m->expand) st = m->expand(mode, r->nevents, m->expand_ctx);
             continue;
         }
-        long first;
-        st = first_cand(&c, &w, &first);
+        if (st != DVC_OK || w.ncand > 0) continue;
+        dvc_ivec_set(w.box, w.X);
+        hyb_diff_pt(w.S, w.t1, t);
+        st = hyb_advance(&L, &m->modes[mode], t, w.S, c.K);
         if (st != DVC_OK) break;
-        if (m->expand) { /* the target's own transitions, for the checks of the switch */
-            st = m->expand(m->trans[w.cands[first].tr].to, r->nevents, m->expand_ctx);
-            if (st != DVC_OK) break;
-        }
-        st = hyb_do_event(&c, &L, t, &mode, &w.cands[first]);
+        st = hyb_push_point(&c, w.t1, &L, w.box, mode);
+        mpfr_set(t, w.t1, MPFR_RNDN);
     }
     /* on DVC_NOT_CERTIFIED the message already says where and why */
     if (st == DVC_OK) r->certified = 1;

@@ -42,8 +42,8 @@ int main(int argc, char **argv)
     const char *T = NULL;
     (void)g_eval; /* chain.h's callbacks of g: this route takes g as a constant */
     (void)g_d;
-    printf("%-40s %8s %8s %7s %9s %12s %10s\n", "problem", "T", "steps", "events", "patterns",
-           "radius at T", "time [s]");
+    printf("%-40s %8s %8s %7s %9s %12s %10s %8s\n", "problem", "T", "steps", "events", "patterns",
+           "radius at T", "time [s]", "windows");
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "-r") && a + 1 < argc) {
             reps = atoi(argv[++a]);
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
         }
         if (T && strncmp(argv[a], "chain", 5)) mpfi_set_str(p->T, T, 10);
         double best = 1e300;
-        long steps = 0, events = 0, npat = 0;
+        long steps = 0, events = 0, npat = 0, windows = 0;
         double rad = 0;
         dvc_status st = DVC_OK;
         for (int k = 0; k < reps && st == DVC_OK; k++) {
@@ -98,7 +98,8 @@ int main(int argc, char **argv)
                 steps = r->nsteps;
                 events = r->nevents;
                 rad = radius_at_end(r);
-                dvc_dlvi_events_stats(m, &npat, NULL);
+                dvc_dlvi_events_stats(m, &npat, NULL, NULL);
+                windows = r->nwindows;
             }
             dvc_hybrid_result_clear(r);
             dvc_hybrid_model_clear(m);
@@ -108,8 +109,8 @@ int main(int argc, char **argv)
         if (st != DVC_OK)
             printf("%-40s not certified: %s\n", name, dvc_error_message());
         else
-            printf("%-40s %8.3g %8ld %7ld %9ld %12.2e %10.3f\n", name,
-                   mpfr_get_d(&p->T->right, MPFR_RNDN), steps, events, npat, rad, best);
+            printf("%-40s %8.3g %8ld %7ld %9ld %12.2e %10.3f %8ld\n", name,
+                   mpfr_get_d(&p->T->right, MPFR_RNDN), steps, events, npat, rad, best, windows);
         dvc_dlvi_problem_clear(p);
     }
     return 0;

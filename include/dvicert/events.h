@@ -31,6 +31,10 @@ typedef struct {
     /* Extra bits of the engine's internal precision (-1: the engine's
      * default, DVC_HYBRID_GUARD_BITS). */
     long guard_bits;
+    /* Ambiguity windows (docs/events.md section 3): 0 (default) bridge
+     * where an event cannot be isolated (simultaneous or grazing events);
+     * -1 refuse there, with the engine's message. */
+    int windows;
 } dvc_dlvi_events_opts;
 
 void dvc_dlvi_events_opts_default(dvc_dlvi_events_opts *o);
@@ -72,9 +76,12 @@ dvc_status dvc_dlvi_events_run(dvc_hybrid_result_t r, dvc_hybrid_model_t m,
 dvc_status dvc_dlvi_events_y(dvc_ivec_t Y, const dvc_hybrid_model_t m, long mode, const mpfi_t tt,
                              const dvc_ivec_t X);
 
-/* Number of patterns built so far (modes of m) and events the builder was
- * asked for; both 0 for a model not made by dvc_dlvi_events_model. */
-void dvc_dlvi_events_stats(const dvc_hybrid_model_t m, long *patterns, long *events);
+/* Number of patterns built so far (modes of m), events the builder was
+ * asked for, and ambiguity windows bridged (docs/events.md section 3; each
+ * is a step of the result in r->nwindows too); all 0 for a model not made
+ * by dvc_dlvi_events_model. Any pointer may be NULL. */
+void dvc_dlvi_events_stats(const dvc_hybrid_model_t m, long *patterns, long *events,
+                           long *windows);
 
 #ifdef __cplusplus
 }

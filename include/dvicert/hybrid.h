@@ -12,6 +12,7 @@
 
 #include "dvicert/imat.h"
 #include "dvicert/expr.h"
+#include "dvicert/tabfun.h"
 #include "dvicert/tube.h"
 
 #ifdef __cplusplus
@@ -32,6 +33,9 @@ typedef struct {
     dvc_imat_struct *bu;
     dvc_expr_struct *u; /* with bu: the model's basis (nu entries; the model's) */
     long nu;
+    dvc_tabfun_struct **utab; /* with bu: the model's tables (entry j: basis j is
+                               * that table, piecewise linear in t; NULL entry:
+                               * the expression u[j]) */
     int *sides;       /* a mode of a decomposed model: per discontinuous term,
                        * 1 / -1: in its region h > 0 / h < 0, 2: sliding on
                        * its surface h = 0 (at most 3 terms slide); NULL
@@ -112,6 +116,26 @@ typedef struct {
     dvc_expr_t *u;         /* of t (dvc_hybrid_set_basis) */
     void *expand_ctx;
     void (*expand_release)(void *ctx);
+    /* Tables in the forcing basis (dvc_hybrid_set_basis_table): utab[j]
+     * replaces u[j] (NULL: the expression). Their sample times are forced
+     * step ends: no step of the flow's Taylor series crosses one; the
+     * window [blo[k], bhi[k]] (the enclosure of sample time k rounded
+     * outward to prec) is one step of its own, bridged by a first-order
+     * enclosure (docs/events.md section 4). Sorted by blo. */
+    dvc_tabfun_struct **utab;
+    long nbreak;
+    mpfr_t *blo, *bhi;
+    /* Ambiguity windows (docs/events.md section 3): when set, where the
+     * driver cannot isolate an event (crossings that cannot be ordered,
+     * switching functions that may vanish together, a transversality that
+     * cannot be proven), it calls bridge(T, X0, X1, box, &mode, expand_ctx)
+     * with T = [t, t1] (grid times) and X0 the state box at t; the hook
+     * returns X1 enclosing the state at t1 and box the states over T, for
+     * every start in X0, and the mode in which the run resumes at t1 (it
+     * must have proven that mode's region holds the state there). Sound
+     * only for a field continuous across the surfaces (a DLVI). */
+    dvc_status (*bridge)(const mpfi_t T, const dvc_ivec_t X0, dvc_ivec_t X1, dvc_ivec_t box,
+                         long *mode, void *ctx);
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 
@@ -139,6 +163,11 @@ dvc_status dvc_hybrid_add_mode_linear(dvc_hybrid_model_t m, const char *name, co
  * mode). */
 dvc_status dvc_hybrid_set_basis(dvc_hybrid_model_t m, long nu, const char *const *u,
                                 const dvc_expr_consts_t consts);
+/* Basis function j becomes the table tab (a copy at the model's
+ * precision: samples joined by straight lines; its expression is no longer
+ * used), after dvc_hybrid_set_basis. Its sample times become forced step
+ * ends of the run. */
+dvc_status dvc_hybrid_set_basis_table(dvc_hybrid_model_t m, long j, const dvc_tabfun_struct *tab);
 /* Add a linear mode x' = A x + Bu [1; u(t)] (Bu: n x (1 + nu), u the
  * model's basis). */
 dvc_status dvc_hybrid_add_mode_affine(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,
@@ -258,6 +287,12 @@ typedef struct {
     mpfi_t stop_t;              /* ... and where (time enclosure) */
     long stop_g;                /* switching function concerned, or -1 */
     mpfr_prec_t prec;
+    long nwindows;              /* steps bridged by the model's bridge hook
+                                 * (ambiguity windows) ... */
+    long *wstep;                /* ... their indices i (step [t_i, t_i+1]),
+                                 * ascending: mode[i] is the mode before the
+                                 * window, but the solution does not follow
+                                 * it there; box[i] encloses it */
 } dvc_hybrid_result_struct;
 typedef dvc_hybrid_result_struct dvc_hybrid_result_t[1];
 

@@ -8,6 +8,7 @@
  * problem's expressions of t (events_text.c writes them back as text). The
  * engine does the rest (validated flow, switch times, Lohner sets). */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dlvi/events_internal.h"
@@ -35,6 +36,7 @@ typedef struct {
     long npat, apat;             /* pats[k] is mode k */
     evt_pat *pats;
     long nevents, max_events, max_modes;
+    long nwindows;               /* ambiguity windows bridged (section 3) */
 } evt_ctx;
 
 void dvc_dlvi_events_opts_default(dvc_dlvi_events_opts *o)
@@ -206,7 +208,7 @@ static dvc_status pat_add(evt_ctx *c, const char *pat, long *index)
     for (long i = 0; i < n; i++) {
         mpfi_set(dvc_imat_entry(Bu, i, 0), bc->e[i]);
         any |= !mpfi_is_zero(bc->e[i]);
-        if (c->f[i].kind == 2) mpfi_add_ui(dvc_imat_entry(Bu, i, 1 + c->fu[i]), dvc_imat_entry(Bu, i, 1 + c->fu[i]), 1);
+        if (c->f[i].kind >= 2) mpfi_add_ui(dvc_imat_entry(Bu, i, 1 + c->fu[i]), dvc_imat_entry(Bu, i, 1 + c->fu[i]), 1);
         for (long j = 0; j < m; j++)
             if (c->g[j].kind == 2)
                 mpfi_add(dvc_imat_entry(Bu, i, 1 + c->gu[j]), dvc_imat_entry(Bu, i, 1 + c->gu[j]),
@@ -432,11 +434,13 @@ dvc_status dvc_dlvi_events_y(dvc_ivec_t Y, const dvc_hybrid_model_t hm, long mod
     return st;
 }
 
-void dvc_dlvi_events_stats(const dvc_hybrid_model_t hm, long *patterns, long *events)
+void dvc_dlvi_events_stats(const dvc_hybrid_model_t hm, long *patterns, long *events,
+                           long *windows)
 {
     const evt_ctx *c = ctx_of(hm);
     if (patterns) *patterns = c ? c->npat : 0;
     if (events) *events = c ? c->nevents : 0;
+    if (windows) *windows = c ? c->nwindows : 0;
 }
 
 /* The forcing entries as text (f: n, g: m) and g parsed back. */
@@ -461,6 +465,12 @@ static dvc_status ctx_forcing(evt_ctx *c, const dvc_dlvi_problem_t p)
         for (long i = 0; i < k && st == DVC_OK; i++) {
             char tag[32];
             snprintf(tag, sizeof tag, "_%c%ld_", w ? 'g' : 'f', i);
+            if (fv->fn[i].kind == DVC_TFUN_TABLE && !w) { /* a basis table (section 4) */
+                F[i].kind = 3;
+                F[i].text = strdup("0");
+                if (!F[i].text) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+                continue;
+            }
             st = evt_fun_text(&F[i], V->e[i], c->lits, &fv->fn[i], tag);
             if (st != DVC_OK) st = dvc_error_context(st, "%s[%ld]: ", w ? "g" : "f", i + 1);
         }
@@ -484,14 +494,17 @@ static dvc_status ctx_forcing(evt_ctx *c, const dvc_dlvi_problem_t p)
     for (long e = 0; e < c->n + c->m; e++) {
         evt_fun *F = e < c->n ? &c->f[e] : &c->g[e - c->n];
         long *ix = e < c->n ? &c->fu[e] : &c->gu[e - c->n];
-        if (F->kind != 2) continue;
-        long k = 0;
+        if (F->kind < 2) continue;
+        long k = F->kind == 3 ? c->nu : 0; /* a table: its own basis function */
         while (k < c->nu && strcmp(u[k], F->text)) k++;
         if (k == c->nu) u[c->nu++] = F->text;
         *ix = k;
     }
     st = dvc_hybrid_set_basis(c->hm, c->nu, u, c->lits);
     free(u);
+    const dvc_tfun_vec_struct *fv = p->fcb.eval ? dvc_tfun_cb_vec(&p->fcb) : NULL;
+    for (long i = 0; i < c->n && st == DVC_OK; i++)
+        if (c->f[i].kind == 3) st = dvc_hybrid_set_basis_table(c->hm, c->fu[i], fv->fn[i].tab);
     return st;
 }
 
@@ -654,8 +667,7 @@ static dvc_status forward_pattern(evt_ctx *c, const mpfi_t T0, const dvc_ivec_t 
  * switching functions over x0; one switching function that may vanish
  * there is decided by the sign of its derivative, the same under both
  * patterns' fields (the solution enters that side). */
-static dvc_status initial_pattern(evt_ctx *c, const dvc_dlvi_problem_t p, const mpfi_t T0,
-                                  dvc_ivec_t X0, long *mode0)
+static dvc_status initial_pattern(evt_ctx *c, const mpfi_t T0, dvc_ivec_t X0, long *mode0)
 {
     long m = c->m;
     mpfr_prec_t wp = c->wp;
@@ -667,7 +679,7 @@ static dvc_status initial_pattern(evt_ctx *c, const dvc_dlvi_problem_t p, const 
     dvc_ivec_init2(G, m, wp);
     dvc_ivec_init2(w, m, wp);
     dvc_lvi_result_init2(lr, m, wp);
-    dvc_status st = dvc_lvi_solver_init2(sv, p->M, p->l, p->u, wp);
+    dvc_status st = dvc_lvi_solver_init2(sv, c->M, c->l, c->u, wp);
     if (st != DVC_OK) st = dvc_error_context(st, "events route: ");
     if (st == DVC_OK && !pat) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     if (st == DVC_OK) st = g_eval(G, c, T0);
@@ -697,6 +709,58 @@ static dvc_status initial_pattern(evt_ctx *c, const dvc_dlvi_problem_t p, const 
     dvc_ivec_clear(q);
     dvc_ivec_clear(G);
     dvc_ivec_clear(w);
+    return st;
+}
+
+/* f and g over T, for the window's field: f from its constant part and
+ * the model's basis (expressions and tables). */
+static dvc_status window_fg(dvc_ivec_t F, dvc_ivec_t G, const mpfi_t T, void *vc)
+{
+    evt_ctx *c = vc;
+    const dvc_hybrid_model_struct *hm = c->hm;
+    dvc_status st = g_eval(G, c, T);
+    mpfi_t v;
+    mpfi_init2(v, dvc_ivec_prec(F));
+    for (long i = 0; i < c->n && st == DVC_OK; i++) {
+        mpfi_set(F->e[i], c->fc->e[i]);
+        if (c->f[i].kind < 2) continue;
+        long j = c->fu[i];
+        st = hm->utab && hm->utab[j] ? dvc_tabfun_eval(v, hm->utab[j], T)
+                                      : dvc_expr_eval(v, hm->u[j], T);
+        mpfi_add(F->e[i], F->e[i], v);
+    }
+    mpfi_clear(v);
+    return st;
+}
+
+/* The model's bridge hook (docs/events.md section 3): the continuous field
+ * over the window T, then the forward pattern at its end, found and proven
+ * as at t = 0 (section 5). */
+static dvc_status evt_bridge(const mpfi_t T, const dvc_ivec_t X0, dvc_ivec_t X1, dvc_ivec_t box,
+                             long *mode, void *vc)
+{
+    evt_ctx *c = vc;
+    if (c->nwindows >= c->max_events) /* chattering: reported, not looped on */
+        return dvc_error(DVC_NOT_CERTIFIED, "events route: the budget of %ld ambiguity windows "
+                         "(max_events) is reached", c->max_events);
+    dvc_lvi_solver_t sv;
+    dvc_status st = dvc_lvi_solver_init2(sv, c->M, c->l, c->u, c->wp);
+    if (st != DVC_OK) return st;
+    evt_field fd = {c->A, c->B, c->Q, sv, window_fg, c};
+    /* substeps of at most 2^-24 (1 + |t|): their first-order error,
+     * window x substep, stays below the state's distance to the surfaces
+     * after the window, which grows with the window */
+    double w = mpfr_get_d(&T->right, MPFR_RNDU) - mpfr_get_d(&T->left, MPFR_RNDD);
+    double a = 0x1p-24 * (1 + fabs(mpfr_get_d(&T->left, MPFR_RNDN)));
+    long nsub = 16 + (w / a < 4096 ? (long)(w / a) : 4096);
+    st = evt_window_flow(&fd, T, X0, X1, box, nsub);
+    dvc_lvi_solver_clear(sv);
+    mpfi_t Te;
+    mpfi_init2(Te, c->wp);
+    mpfi_set_fr(Te, &T->right);
+    if (st == DVC_OK) st = initial_pattern(c, Te, X1, mode);
+    mpfi_clear(Te);
+    if (st == DVC_OK) c->nwindows++;
     return st;
 }
 
@@ -736,6 +800,7 @@ dvc_status dvc_dlvi_events_model(dvc_hybrid_model_t hm, const dvc_dlvi_problem_t
         hm->expand = evt_expand;
         hm->expand_ctx = c;
         hm->expand_release = evt_release;
+        if (o->windows >= 0) hm->bridge = evt_bridge;
     }
     if (st != DVC_OK) return st;
     mpfr_t t0, T;
@@ -749,7 +814,7 @@ dvc_status dvc_dlvi_events_model(dvc_hybrid_model_t hm, const dvc_dlvi_problem_t
     mpfi_set_ui(T0, 0);
     dvc_ivec_set(X0, p->x0);
     long mode0 = -1;
-    st = initial_pattern(c, p, T0, X0, &mode0);
+    st = initial_pattern(c, T0, X0, &mode0);
     if (st == DVC_OK) st = dvc_hybrid_set_initial(hm, mode0, p->x0, t0, T);
     mpfr_clears(t0, T, (mpfr_ptr)0);
     mpfi_clear(T0);

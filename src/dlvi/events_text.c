@@ -127,8 +127,9 @@ dvc_status evt_fun_text(evt_fun *out, mpfi_t val, dvc_expr_consts_t lits,
         out->kind = 2;
         return expr_text(&out->text, lits, f->expr, tag);
     default:
-        return dvc_error(DVC_ERR_INPUT, "tabulated functions of time are not supported by the "
-                         "events route yet (its breakpoints would be forced step ends)");
+        return dvc_error(DVC_ERR_INPUT, "a tabulated function of time in g is not supported by "
+                         "the events route (g enters the switching functions as an expression; "
+                         "tables are taken in f)");
     }
 }
 

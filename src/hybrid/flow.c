@@ -237,6 +237,70 @@ void hyb_pow_ui(mpfi_t x, int k)
     mpfi_clear(b);
 }
 
+/* The segment k of the table whose closed span [t_k, t_{k+1}] holds
+ * [lo, hi] for every value of the enclosed sample times, or -1 (the
+ * interval may meet a sample time's enclosure: a kink). */
+static long tab_segment(const dvc_tabfun_struct *tab, const mpfr_t lo, const mpfr_t hi)
+{
+    long a = 0, b = tab->n - 2; /* the last k with t_k.hi <= lo */
+    if (b < 0 || mpfr_cmp(&tab->t[0]->right, lo) > 0) return -1;
+    while (a < b) {
+        long k = (a + b + 1) / 2;
+        if (mpfr_cmp(&tab->t[k]->right, lo) <= 0) a = k;
+        else b = k - 1;
+    }
+    return mpfr_cmp(hi, &tab->t[a + 1]->left) <= 0 ? a : -1;
+}
+
+/* Taylor coefficients c_0..c_{K-1} of table basis function tab at t = T + s:
+ * inside one segment v_k + slope_k (T - t_k), slope_k, 0...; over a kink
+ * the range and the hull of the slopes met (the flow then takes the
+ * first-order bound of hyb_forcing, and the series are used only for
+ * mean-value enclosures of the Lipschitz functions phi', which hold with
+ * the slopes met almost everywhere). */
+static dvc_status tab_coeffs(mpfi_t *uk, const dvc_tabfun_struct *tab, const mpfi_t T, int K)
+{
+    long k = tab_segment(tab, &T->left, &T->right);
+    dvc_status st = DVC_OK;
+    for (int i = 1; i < K; i++) mpfi_set_ui(uk[i], 0);
+    if (k >= 0) {
+        mpfi_sub(uk[0], T, tab->t[k]);
+        mpfi_mul(uk[0], uk[0], tab->slope[k]);
+        mpfi_add(uk[0], uk[0], tab->v[k]);
+        if (K > 1) mpfi_set(uk[1], tab->slope[k]);
+        return DVC_OK;
+    }
+    st = dvc_tabfun_eval(uk[0], tab, T);
+    if (st == DVC_OK && K > 1) st = dvc_tabfun_deriv(uk[1], tab, T);
+    return st;
+}
+
+/* 1 when [t0, t0 + smax] may meet a sample time of a table of the mode. */
+static int tab_kink(const dvc_hybrid_mode *md, const mpfr_t t0, const mpfr_t smax, mpfr_prec_t prec)
+{
+    if (!md->bu || !md->utab) return 0;
+    int kink = 0;
+    mpfr_t hi;
+    mpfr_init2(hi, prec);
+    mpfr_add(hi, t0, smax, MPFR_RNDU);
+    for (long j = 0; j < md->nu && !kink; j++)
+        kink = md->utab[j] && tab_segment(md->utab[j], t0, hi) < 0;
+    mpfr_clear(hi);
+    return kink;
+}
+
+/* Value of basis function j over T. */
+static dvc_status basis_eval(mpfi_t v, const dvc_hybrid_mode *md, long j, const mpfi_t T)
+{
+    if (!md->utab || !md->utab[j]) return dvc_expr_eval(v, &md->u[j], T);
+    mpfi_t c[1];
+    mpfi_init2(c[0], mpfi_get_prec(v));
+    dvc_status st = tab_coeffs(c, md->utab[j], T, 1);
+    mpfi_set(v, c[0]);
+    mpfi_clear(c[0]);
+    return st;
+}
+
 /* An affine mode, b = Bu [1; u(t)]: the coefficients of each basis function
  * once, then b_k = Bu[., 0] [k = 0] + Bu[., 1..] u_k. */
 static dvc_status affine_coeffs(mpfi_t **bk, const dvc_hybrid_mode *md, long n, mpfi_t **vars,
@@ -249,7 +313,8 @@ static dvc_status affine_coeffs(mpfi_t **bk, const dvc_hybrid_mode *md, long n, 
     mpfi_init2(tmp, prec);
     for (long j = 0; j < nu * K; j++) mpfi_init2(uk[j], prec);
     for (long j = 0; j < nu && st == DVC_OK; j++) {
-        st = dvc_expr_taylor_(uk + j * K, &md->u[j], vars, K - 1);
+        if (md->utab && md->utab[j]) st = tab_coeffs(uk + j * K, md->utab[j], vars[0][0], K);
+        else st = dvc_expr_taylor_(uk + j * K, &md->u[j], vars, K - 1);
         if (st != DVC_OK) st = dvc_error_context(st, "forcing basis u[%ld]: ", j);
     }
     for (long i = 0; i < n && st == DVC_OK; i++)
@@ -328,9 +393,68 @@ static void forcing_recursion(mpfi_t **z, mpfi_t **bk, const dvc_imat_t A, long 
         }
 }
 
+/* rho >= s_max e^{||A|| s_max} max_i |b_i| (bk[i][0] the range of b over
+ * the step): |z(s)| <= rho for s in [0, s_max], for any bounded b. */
+static void forcing_rho(mpfr_t rho, mpfi_t **bk, const dvc_hybrid_mode *md, long n, const mpfi_t S)
+{
+    mpfr_t a;
+    mpfi_t tmp;
+    mpfr_init2(a, mpfr_get_prec(rho));
+    mpfi_init2(tmp, mpfr_get_prec(rho));
+    mpfr_set_ui(rho, 0, MPFR_RNDU);
+    for (long i = 0; i < n; i++) {
+        dvc_ival_mag(a, bk[i][0]);
+        mpfr_max(rho, rho, a, MPFR_RNDU);
+    }
+    dvc_imat_norm_inf(a, md->A);
+    mpfi_set_fr(tmp, a);
+    mpfi_mul_fr(tmp, tmp, &S->right);
+    mpfi_exp(tmp, tmp);
+    mpfi_mul_fr(tmp, tmp, &S->right);
+    mpfi_mul_fr(tmp, tmp, rho);
+    mpfr_set(rho, &tmp->right, MPFR_RNDU);
+    mpfr_clear(a);
+    mpfi_clear(tmp);
+}
+
+/* A step over a table's kink (the window of a sample time): b is only
+ * bounded there, z(s) in [-rho, rho] (docs/events.md section 4). */
+static dvc_status forcing_window(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
+                                 const mpfi_t S)
+{
+    long n = z->n;
+    mpfr_prec_t prec = dvc_ivec_prec(z);
+    mpfi_t T, tmp;
+    mpfr_t rho;
+    mpfi_init2(T, prec);
+    mpfi_init2(tmp, prec);
+    mpfr_init2(rho, prec);
+    mpfi_t **bk = coeffs_new(n, 1, prec);
+    mpfi_set_fr(T, t0);
+    mpfi_set_fr(tmp, &S->right);
+    mpfi_add(tmp, T, tmp);
+    mpfi_put_fr(T, &tmp->right);
+    dvc_status st = forcing_coeffs(bk, md, n, T, 1, prec);
+    if (st == DVC_OK) {
+        forcing_rho(rho, bk, md, n, S);
+        for (long i = 0; i < n; i++) {
+            mpfi_interv_fr(z->e[i], rho, rho);
+            mpfi_neg(tmp, z->e[i]);
+            mpfi_put(z->e[i], tmp);
+        }
+        if (!dvc_ivec_is_finite(z)) st = dvc_error(DVC_NOT_CERTIFIED, "forcing term unbounded");
+    }
+    coeffs_free(bk, n, 1);
+    mpfi_clear(T);
+    mpfi_clear(tmp);
+    mpfr_clear(rho);
+    return st;
+}
+
 dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0, const mpfi_t S,
                        int K)
 {
+    if (tab_kink(md, t0, &S->right, dvc_ivec_prec(z))) return forcing_window(z, md, t0, S);
     long n = z->n;
     if (!md->b && !md->bu) {
         dvc_ivec_zero(z);
@@ -369,18 +493,7 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
     mpfi_put_fr(T, &tmp->right);
     st = forcing_coeffs(bk, md, n, T, K, prec);
     if (st != DVC_OK) goto out;
-    mpfr_set_ui(rho, 0, MPFR_RNDU);
-    for (long i = 0; i < n; i++) {
-        dvc_ival_mag(a, bk[i][0]);
-        mpfr_max(rho, rho, a, MPFR_RNDU);
-    }
-    dvc_imat_norm_inf(a, md->A);
-    mpfi_set_fr(tmp, a);
-    mpfi_mul_fr(tmp, tmp, &S->right);
-    mpfi_exp(tmp, tmp);
-    mpfi_mul_fr(tmp, tmp, &S->right);
-    mpfi_mul_fr(tmp, tmp, rho);
-    mpfr_set(rho, &tmp->right, MPFR_RNDU);
+    forcing_rho(rho, bk, md, n, S);
     for (long i = 0; i < n; i++) {
         mpfi_interv_fr(zc[i][0], rho, rho);
         mpfi_neg(tmp, zc[i][0]);
@@ -416,7 +529,7 @@ dvc_status hyb_field(dvc_ivec_t F, const dvc_hybrid_mode *md, const mpfi_t T, co
             dvc_status st = DVC_OK;
             for (long i = 0; i < n; i++) mpfi_add(F->e[i], F->e[i], dvc_imat_entry(md->bu, i, 0));
             for (long j = 0; j < md->nu && st == DVC_OK; j++) {
-                st = dvc_expr_eval(v, &md->u[j], T);
+                st = basis_eval(v, md, j, T);
                 for (long i = 0; i < n && st == DVC_OK; i++) {
                     mpfi_mul(w, dvc_imat_entry(md->bu, i, j + 1), v);
                     mpfi_add(F->e[i], F->e[i], w);

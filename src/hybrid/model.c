@@ -84,6 +84,15 @@ void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
         free(md->bu);
     }
     free(m->modes);
+    for (long j = 0; m->utab && j < m->nu; j++)
+        if (m->utab[j]) {
+            dvc_tabfun_clear(m->utab[j]);
+            free(m->utab[j]);
+        }
+    free(m->utab);
+    for (long k = 0; k < m->nbreak; k++) mpfr_clears(m->blo[k], m->bhi[k], (mpfr_ptr)0);
+    free(m->blo);
+    free(m->bhi);
     free_exprs(m->u, m->nu);
     for (long k = 0; k < m->ng; k++) {
         free(m->gname[k]);
@@ -183,8 +192,54 @@ dvc_status dvc_hybrid_set_basis(dvc_hybrid_model_t m, long nu, const char *const
             return dvc_error_context(st, "forcing basis u[%ld]: ", j);
         }
     }
+    m->utab = calloc((size_t)(nu > 0 ? nu : 1), sizeof *m->utab);
+    if (!m->utab) {
+        free_exprs(e, nu);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
     m->u = e;
     m->nu = nu;
+    return DVC_OK;
+}
+
+static int cmp_break(const void *a, const void *b)
+{
+    return mpfr_cmp(*(const mpfr_t *)a, *(const mpfr_t *)b);
+}
+
+dvc_status dvc_hybrid_set_basis_table(dvc_hybrid_model_t m, long j, const dvc_tabfun_struct *tab)
+{
+    if (!m->utab || j < 0 || j >= m->nu || m->utab[j] || tab->n < 2)
+        return dvc_error(DVC_ERR_INPUT, "forcing basis u[%ld]: no such function, or a table "
+                         "already set, or fewer than 2 samples", j);
+    dvc_tabfun_struct *c = malloc(sizeof *c);
+    mpfr_t *lo = realloc(m->blo, (size_t)(m->nbreak + tab->n) * sizeof *lo);
+    if (lo) m->blo = lo;
+    mpfr_t *hi = lo ? realloc(m->bhi, (size_t)(m->nbreak + tab->n) * sizeof *hi) : NULL;
+    if (hi) m->bhi = hi;
+    if (!c || !hi) {
+        free(c);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    dvc_tabfun_init2(c, m->prec);
+    dvc_status st = dvc_tabfun_set(c, tab->n, (const mpfi_t *)tab->t, (const mpfi_t *)tab->v,
+                                   tab->source);
+    if (st != DVC_OK) {
+        dvc_tabfun_clear(c);
+        free(c);
+        return dvc_error_context(st, "forcing basis u[%ld]: ", j);
+    }
+    m->utab[j] = c;
+    /* the sample times, rounded outward to the grid's precision */
+    for (long k = 0; k < tab->n; k++, m->nbreak++) {
+        mpfr_inits2(m->prec, m->blo[m->nbreak], m->bhi[m->nbreak], (mpfr_ptr)0);
+        mpfr_set(m->blo[m->nbreak], &tab->t[k]->left, MPFR_RNDD);
+        mpfr_set(m->bhi[m->nbreak], &tab->t[k]->right, MPFR_RNDU);
+    }
+    /* sorted by lower end; the windows of two tables may overlap: the
+     * driver then takes the union step by step */
+    qsort(m->blo, (size_t)m->nbreak, sizeof *m->blo, cmp_break);
+    qsort(m->bhi, (size_t)m->nbreak, sizeof *m->bhi, cmp_break);
     return DVC_OK;
 }
 
@@ -207,6 +262,7 @@ dvc_status dvc_hybrid_add_mode_affine(dvc_hybrid_model_t m, const char *name, co
     m->modes[k].bu = bu;
     m->modes[k].u = m->u ? m->u[0] : NULL;
     m->modes[k].nu = m->nu;
+    m->modes[k].utab = m->utab;
     if (index) *index = k;
     return DVC_OK;
 }

@@ -30,6 +30,7 @@ void dvc_hybrid_result_clear(dvc_hybrid_result_t r)
     free(r->R);
     free(r->B);
     free(r->mode);
+    free(r->wstep);
     for (long k = 0; k < r->nevents; k++) {
         mpfi_clear(r->ev[k].t);
         mpfi_clear(r->ev[k].dphi);
@@ -135,7 +136,10 @@ dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_model_t m, const dvc_h
         if (mpfr_cmp(r->t[mid], &tt->left) <= 0) lo = mid;
         else hi = mid;
     }
-    if (mpfr_cmp(&tt->right, r->t[lo + 1]) <= 0 && r->mode[lo] >= 0 && r->mode[lo] < m->nmodes) {
+    int window = 0; /* an ambiguity window: its box only */
+    for (long k = 0; k < r->nwindows && !window; k++) window = r->wstep[k] == lo;
+    if (mpfr_cmp(&tt->right, r->t[lo + 1]) <= 0 && r->mode[lo] >= 0 && r->mode[lo] < m->nmodes &&
+        !window) {
         /* a step that ends at a switch is in the old mode up to its t_lo */
         int ok = 1;
         for (long k = 0; k < r->nevents; k++)

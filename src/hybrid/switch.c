@@ -460,6 +460,54 @@ out:
     return st;
 }
 
+/* A crossing without reset or sliding: the new mode's field crosses in the
+ * same direction at (T*, X*) and over its a-priori box Y of [t*, tau]
+ * (else sliding or not proven). */
+static dvc_status cross_checks(hyb_ctx *c, const dvc_hybrid_transition *tr, const hyb_cand *cd,
+                               const dvc_ivec_t Xc, const dvc_ivec_t Yp, dvc_ivec_t Y,
+                               const char *tb)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *m2 = &m->modes[tr->to];
+    dvc_hybrid_result_struct *r = c->r;
+    mpfi_t phi, d2;
+    dvc_status st;
+    mpfi_init2(phi, c->prec);
+    mpfi_init2(d2, c->prec);
+    /* the new mode's field must cross in the same direction (else sliding) */
+    st = hyb_dphi_eval(phi, d2, c, tr->g, m2, cd->T, Xc);
+    if (st != DVC_OK) goto out;
+    if (hyb_sgn(d2) != cd->dir) {
+        mpfi_set(r->stop_t, cd->T);
+        r->stop_g = tr->g;
+        r->stop_class = hyb_sgn(d2) == -cd->dir ? DVC_HYB_SLIDING : DVC_HYB_UNDECIDED;
+        st = dvc_error(DVC_NOT_CERTIFIED,
+                       "t in %s: switching function '%s': the field of mode '%s' %s (grad g . f "
+                       "%s 0 on the %s side); %s; not integrated through",
+                       tb, m->gname[tr->g], m2->name,
+                       hyb_sgn(d2) == -cd->dir ? "points back to the surface" : "may be tangent",
+                       hyb_sgn(d2) == -cd->dir ? (cd->dir > 0 ? "<" : ">") : "~",
+                       cd->dir > 0 ? "positive" : "negative",
+                       hyb_sgn(d2) == -cd->dir ? "possible sliding (both fields point toward the surface)"
+                                           : "transversality on the new side not proven");
+        goto out;
+    }
+    /* the new mode on [t*, tau]: a-priori box, no return and no other event */
+    st = hyb_apriori(Y, c, m2, cd->T, Yp);
+    if (st != DVC_OK) goto out;
+    st = hyb_dphi_eval(phi, d2, c, tr->g, m2, cd->T, Y);
+    if (st != DVC_OK) goto out;
+    if (hyb_sgn(d2) != cd->dir) {
+        st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: '%s': cannot prove the crossing is left "
+                       "behind in mode '%s'", tb, m->gname[tr->g], m2->name);
+        goto out;
+    }
+out:
+    mpfi_clear(phi);
+    mpfi_clear(d2);
+    return st;
+}
+
 /* Apply the crossing of transition tr in Tc: record the event, move the
  * set to tau = sup Tc through the switch, record the step [t, tau]. */
 dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_cand *cd)
@@ -527,34 +575,8 @@ dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_
         if (st != DVC_OK) goto out;
         goto others;
     }
-    /* the new mode's field must cross in the same direction (else sliding) */
-    st = hyb_dphi_eval(phi, d2, c, tr->g, m2, cd->T, Xc);
+    st = cross_checks(c, tr, cd, Xc, Yp, Y, tb);
     if (st != DVC_OK) goto out;
-    if (hyb_sgn(d2) != cd->dir) {
-        mpfi_set(r->stop_t, cd->T);
-        r->stop_g = tr->g;
-        r->stop_class = hyb_sgn(d2) == -cd->dir ? DVC_HYB_SLIDING : DVC_HYB_UNDECIDED;
-        st = dvc_error(DVC_NOT_CERTIFIED,
-                       "t in %s: switching function '%s': the field of mode '%s' %s (grad g . f "
-                       "%s 0 on the %s side); %s; not integrated through",
-                       tb, m->gname[tr->g], m2->name,
-                       hyb_sgn(d2) == -cd->dir ? "points back to the surface" : "may be tangent",
-                       hyb_sgn(d2) == -cd->dir ? (cd->dir > 0 ? "<" : ">") : "~",
-                       cd->dir > 0 ? "positive" : "negative",
-                       hyb_sgn(d2) == -cd->dir ? "possible sliding (both fields point toward the surface)"
-                                           : "transversality on the new side not proven");
-        goto out;
-    }
-    /* the new mode on [t*, tau]: a-priori box, no return and no other event */
-    st = hyb_apriori(Y, c, m2, cd->T, Yp);
-    if (st != DVC_OK) goto out;
-    st = hyb_dphi_eval(phi, d2, c, tr->g, m2, cd->T, Y);
-    if (st != DVC_OK) goto out;
-    if (hyb_sgn(d2) != cd->dir) {
-        st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: '%s': cannot prove the crossing is left "
-                       "behind in mode '%s'", tb, m->gname[tr->g], m2->name);
-        goto out;
-    }
 others:
     for (long k = 0; k < m->ntrans; k++) {
         if (m->trans[k].from != tr->to || m->trans[k].g == tr->g) continue;

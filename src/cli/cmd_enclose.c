@@ -500,10 +500,13 @@ static void report_events(FILE *rep, const dvc_cert_t c, const char *out, double
 {
     const dvc_cert_claims *s = &c->summary;
     const dvc_cert_claim *ns = dvc_cert_claim_get(s, "steps"), *ne = dvc_cert_claim_get(s, "events"),
-                         *np = dvc_cert_claim_get(s, "patterns");
+                         *np = dvc_cert_claim_get(s, "patterns"), *nw = dvc_cert_claim_get(s, "windows");
     fprintf(rep, "certified: the exact solution (route events), %lld steps, %lld events, %lld patterns "
             "built, %ld bits\n", ns ? ns->ival : 0LL, ne ? ne->ival : 0LL, np ? np->ival : 0LL,
             (long)c->prec);
+    if (nw && nw->ival > 0)
+        fprintf(rep, "ambiguity windows bridged by a validated step of the continuous field: %lld "
+                "(events there are not isolated; docs/events.md section 3)\n", nw->ival);
     if (ne && ne->ival > 0)
         fprintf(rep, "event times: widest <= %s\n", dvc_cert_claim_text(s, "max_event_width_upper"));
     fprintf(rep, "widest state enclosure at T <= %s\n", dvc_cert_claim_text(s, "max_width_at_T_upper"));

@@ -270,15 +270,16 @@ static dvc_status hybrid_claims(dvc_cert_t c, const dvc_enclose_route_def *d, co
 {
     dvc_cert_claims *s = &c->summary;
     mpfr_t wT, wev;
-    long patterns = 0, events = 0;
+    long patterns = 0, events = 0, windows = 0;
     dvc_status st;
     mpfr_inits2(64, wT, wev, (mpfr_ptr)0);
     dvc_hybrid_cert_widths_(wT, wev, h->res);
-    dvc_dlvi_events_stats(h->model, &patterns, &events);
+    dvc_dlvi_events_stats(h->model, &patterns, &events, &windows);
     st = dvc_cert_claims_add_(s, "route", DVC_CLAIM_TEXT, d->name, 0);
     if (st == DVC_OK) st = dvc_cert_claims_add_(s, "steps", DVC_CLAIM_INT, NULL, h->res->nsteps);
     if (st == DVC_OK) st = dvc_cert_claims_add_(s, "events", DVC_CLAIM_INT, NULL, h->res->nevents);
     if (st == DVC_OK) st = dvc_cert_claims_add_(s, "patterns", DVC_CLAIM_INT, NULL, patterns);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(s, "windows", DVC_CLAIM_INT, NULL, windows);
     if (st == DVC_OK) st = dvc_cert_claim_bound_(s, "max_width_at_T_upper", wT, 1);
     if (st == DVC_OK) st = dvc_cert_claim_bound_(s, "max_event_width_upper", wev, 1);
     mpfr_clears(wT, wev, (mpfr_ptr)0);

@@ -96,8 +96,14 @@ absent "$O" "grid"
 printf 't,v\n0,0\n10,1\n' > "$tmp/f.csv"
 sed 's/"f": \["0", "sin(4\*t)"\]/"f": ["0", {"csv": "f.csv"}]/' "$D/bridge.json" > "$tmp/tab.json"
 grep -q '"csv": "f.csv"' "$tmp/tab.json" && ok || bad "the sed edit (table) did not apply"
-expect 2 "f\[2\]: tabulated" "a table in f refused, the field named" -- "$exe" enclose "$tmp/tab.json" --method events -o "$O"
-absent "$O" "table"
+# a table in f: its breakpoints are step ends (docs/events.md section 4)
+expect 0 "certified: the exact solution" "a table in f certified" -- "$exe" enclose "$tmp/tab.json" --method events -o "$tmp/tab.cert.json"
+expect 0 "accepted" "a table in f: verify accepts" -- "$exe" verify "$tmp/tab.cert.json"
+# a table in g is refused (g enters the switching functions), the field named
+sed 's/"g": \[\(.*\)\]/"g": [{"csv": "f.csv"}]/' "$D/bridge.json" > "$tmp/tabg.json"
+grep -q '"g": \[{"csv": "f.csv"}\]' "$tmp/tabg.json" && ok || bad "the sed edit (table in g) did not apply"
+expect 2 "g\[1\]: a tabulated function" "a table in g refused, the field named" -- "$exe" enclose "$tmp/tabg.json" --method events -o "$O"
+absent "$O" "table in g"
 expect 2 "chen-wang, lognorm or events" "unknown method" -- "$exe" enclose "$D/bridge.json" --method nope -o "$O"
 
 report

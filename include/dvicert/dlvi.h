@@ -63,6 +63,8 @@ void dvc_dlvi_problem_init(dvc_dlvi_problem_t p, long n, long m, mpfr_prec_t pre
 void dvc_dlvi_problem_clear(dvc_dlvi_problem_t p);
 /* The problem's time grid (N, h, grid) as a view (times not copied). */
 void dvc_dlvi_problem_grid(dvc_tgrid *g, const dvc_dlvi_problem_struct *p);
+/* p's grid becomes g: N, h and a copy of the times (the old ones freed). */
+dvc_status dvc_dlvi_problem_set_grid(dvc_dlvi_problem_t p, const dvc_tgrid *g);
 
 /* ---- certified time-stepping engine ---- */
 

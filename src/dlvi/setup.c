@@ -270,6 +270,19 @@ void dvc_dlvi_problem_grid(dvc_tgrid *g, const dvc_dlvi_problem_struct *p)
     dvc_tgrid_set(g, p->N, p->h, p->grid);
 }
 
+dvc_status dvc_dlvi_problem_set_grid(dvc_dlvi_problem_t p, const dvc_tgrid *g)
+{
+    dvc_tgrid c;
+    dvc_status st;
+    dvc_tgrid_init(&c);
+    if ((st = dvc_tgrid_copy(&c, g)) != DVC_OK) return st;
+    free(p->grid);
+    p->N = c.N;
+    p->h = c.kind == DVC_TGRID_LAST_SHORT ? c.h : 0;
+    p->grid = (double *)c.t; /* p owns the copy now */
+    return DVC_OK;
+}
+
 dvc_status dvc_dlvi_result_set_grid_(dvc_dlvi_result_t r, const dvc_dlvi_problem_struct *p)
 {
     dvc_tgrid g;

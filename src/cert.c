@@ -281,17 +281,12 @@ dvc_status dvc_cert_grid_claims_(dvc_cert_claims *cl, const dvc_dlvi_result_t r)
     dvc_status st;
     mpfi_t hl;
     mpfr_t e;
-    if (!(r->hgrid > 0)) return DVC_OK;
-    dvc_hex_write_(hx, r->hgrid);
+    if (r->grid.kind != DVC_TGRID_LAST_SHORT) return DVC_OK;
+    dvc_hex_write_(hx, r->grid.h);
     st = dvc_cert_claims_add_(cl, "h_step", DVC_CLAIM_TEXT, hx, 0);
     mpfi_init2(hl, r->prec);
     mpfr_init2(e, r->prec);
-    {
-        /* T - (N-1) h, the last step */
-        dvc_tgrid g;
-        dvc_tgrid_set(&g, r->N, r->hgrid, NULL);
-        dvc_tgrid_step(hl, &g, r->T, r->N - 1);
-    }
+    dvc_tgrid_step(hl, &r->grid, r->T, r->N - 1); /* T - (N-1) h, the last step */
     mpfi_get_left(e, hl);
     if (st == DVC_OK) st = claim_bound(cl, "h_last_lo", e, 0);
     mpfi_get_right(e, hl);
@@ -433,7 +428,7 @@ void dvc_cert_time_label(char *buf, const mpfi_t T, long N, long i)
 
 void dvc_cert_grid_label(char *buf, const dvc_tube_t tb, long i)
 {
-    mpfr_t t;
+    dvc_tgrid g;
     if (tb->t) {
         /* given grid times: the nearest double (the time itself on a DLVI
          * time grid) */
@@ -441,16 +436,13 @@ void dvc_cert_grid_label(char *buf, const dvc_tube_t tb, long i)
         if (!dvc_fmt_g17_(buf, d)) snprintf(buf, 40, "%.17g", d);
         return;
     }
-    if (!(tb->hgrid > 0)) {
+    dvc_tgrid_set(&g, tb->N, tb->hgrid, NULL);
+    if (g.kind == DVC_TGRID_UNIFORM) {
         dvc_cert_time_label(buf, tb->T, tb->N, i);
         return;
     }
-    /* i hgrid is exact at 128 bits; T is exact on such a grid */
-    mpfr_init2(t, 128);
-    if (i >= tb->N) mpfr_set(t, &tb->T->left, MPFR_RNDN);
-    else mpfr_set_d(t, tb->hgrid, MPFR_RNDN), mpfr_mul_si(t, t, i, MPFR_RNDN);
-    snprintf(buf, 40, "%.17g", mpfr_get_d(t, MPFR_RNDN));
-    mpfr_clear(t);
+    /* T is exact on such a grid */
+    snprintf(buf, 40, "%.17g", dvc_tgrid_time_d(&g, tb->T, i));
 }
 
 /* The label version-1 writers printed before that rule (midpoint of the
@@ -563,7 +555,7 @@ dvc_status dvc_cert_check_point_(const dvc_tube_t tb, long row, const dvc_dlvi_p
     dvc_cert_grid_label(lab, tb, i);
     if (strcmp(lab, label) == 0) return DVC_OK;
     legacy_time_label(lab_old, tb->T, tb->N, i);
-    if (tb->hgrid > 0 || tb->t || strcmp(lab_old, label) != 0)
+    if (tb->t || tb->hgrid > 0 || strcmp(lab_old, label) != 0)
         return dvc_error(DVC_NOT_CERTIFIED, "step %ld, field 't': '%s' is not the grid time %s", i,
                          label, lab);
     return DVC_OK;
@@ -669,8 +661,7 @@ dvc_status dvc_cert_from_result_scaled_(dvc_cert_t c, const dvc_dlvi_problem_t p
     c->problem_json = strdup(problem_json);
     if (!c->generator || !c->problem_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     if ((st = dvc_tube_alloc(c->tube, n, m, N, p->T, c->prec)) != DVC_OK) return st;
-    c->tube->hgrid = r->hgrid;
-    if (r->tgrid && (st = dvc_tube_set_times_d(c->tube, r->tgrid)) != DVC_OK) return st;
+    if ((st = dvc_tube_set_grid(c->tube, &r->grid)) != DVC_OK) return st;
     if ((st = dvc_tube_set_ybox(c->tube, p->l, p->u)) != DVC_OK) return st;
     if ((st = dvc_cert_scale_tube_(c->tube, e)) != DVC_OK) return st;
     /* the predictor in the user's units: x^i = S z^i (exact, or refused) */

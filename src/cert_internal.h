@@ -39,7 +39,7 @@ dvc_status dvc_cert_lognorm_summary_claims_(dvc_cert_claims *cl, const dvc_dlvi_
  * Algorithm 4.2 (absent), -1 unknown. */
 int dvc_cert_route_(const dvc_cert_t c);
 
-/* A grid with a shorter last step (r->hgrid > 0): the step h exactly
+/* A grid with a shorter last step (r->grid.h > 0): the step h exactly
  * ("h_step", hexadecimal binary64, compared verbatim) and bounds of the last
  * step's length T - (N-1) h ("h_last_lo", "h_last_hi"); nothing on a
  * uniform grid (src/cert.c). */

@@ -2,6 +2,8 @@
 /* Time grids (include/dvicert/tgrid.h): the grid arithmetic of the three
  * forms, written once (the engines' t_i and step lengths, the messages). */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dvicert/tgrid.h"
 
@@ -10,7 +12,36 @@ void dvc_tgrid_set(dvc_tgrid *g, long N, double h, const double *t)
     g->N = N;
     g->h = h;
     g->t = t;
+    g->own = 0;
     g->kind = t ? DVC_TGRID_EXPLICIT : h > 0 ? DVC_TGRID_LAST_SHORT : DVC_TGRID_UNIFORM;
+}
+
+void dvc_tgrid_init(dvc_tgrid *g)
+{
+    dvc_tgrid_set(g, 0, 0, NULL);
+}
+
+void dvc_tgrid_clear(dvc_tgrid *g)
+{
+    if (g->own) free((void *)g->t);
+    dvc_tgrid_init(g);
+}
+
+dvc_status dvc_tgrid_copy(dvc_tgrid *dst, const dvc_tgrid *src)
+{
+    double *t = NULL;
+    if (src->t) {
+        size_t len = (size_t)(src->N + 1) * sizeof *t;
+        if (!(t = malloc(len))) {
+            dvc_tgrid_clear(dst);
+            return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid times", src->N + 1);
+        }
+        memcpy(t, src->t, len);
+    }
+    dvc_tgrid_clear(dst);
+    dvc_tgrid_set(dst, src->N, src->h, t);
+    dst->own = t != NULL;
+    return DVC_OK;
 }
 
 void dvc_tgrid_time(mpfi_t ti, const dvc_tgrid *g, const mpfi_t T, const mpfi_t h, long i)
@@ -70,6 +101,34 @@ double dvc_tgrid_last_step_d(const dvc_tgrid *g, const mpfi_t T)
     hl = mpfr_get_d(e, MPFR_RNDN);
     mpfr_clear(e);
     return hl;
+}
+
+double dvc_tgrid_last_step_d64(const dvc_tgrid *g, mpfi_srcptr T)
+{
+    double Td = mpfr_get_d(&T->left, MPFR_RNDN);
+    if (g->kind == DVC_TGRID_EXPLICIT) return g->t[g->N] - g->t[g->N - 1];
+    if (g->kind == DVC_TGRID_LAST_SHORT) return Td - (double)(g->N - 1) * g->h;
+    return Td / (double)g->N;
+}
+
+double dvc_tgrid_time_d(const dvc_tgrid *g, mpfi_srcptr T, long i)
+{
+    double d;
+    mpfr_t t;
+    if (g->kind == DVC_TGRID_EXPLICIT) return g->t[i];
+    mpfr_init2(t, 128);
+    if (g->kind == DVC_TGRID_LAST_SHORT && i >= g->N) {
+        mpfr_set(t, &T->left, MPFR_RNDN);
+    } else if (g->kind == DVC_TGRID_LAST_SHORT) {
+        mpfr_set_d(t, g->h, MPFR_RNDN); /* i h is exact at 128 bits */
+        mpfr_mul_si(t, t, i, MPFR_RNDN);
+    } else {
+        mpfr_mul_si(t, &T->left, i, MPFR_RNDN);
+        mpfr_div_si(t, t, g->N, MPFR_RNDN);
+    }
+    d = mpfr_get_d(t, MPFR_RNDN);
+    mpfr_clear(t);
+    return d;
 }
 
 void dvc_tgrid_step_range_d(double *hmin, double *hmax, const dvc_tgrid *g, const mpfi_t T)

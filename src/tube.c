@@ -169,6 +169,12 @@ dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t
     return DVC_OK;
 }
 
+dvc_status dvc_tube_set_grid(dvc_tube_t tb, const dvc_tgrid *g)
+{
+    tb->hgrid = g->kind == DVC_TGRID_LAST_SHORT ? g->h : 0;
+    return g->kind == DVC_TGRID_EXPLICIT ? dvc_tube_set_times_d(tb, g->t) : DVC_OK;
+}
+
 dvc_status dvc_tube_set_times_d(dvc_tube_t tb, const double *t)
 {
     mpfr_t *tt = malloc((size_t)(tb->N + 1) * sizeof *tt);

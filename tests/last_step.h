@@ -38,8 +38,8 @@ static inline long last_step_check(const dvc_dlvi_result_t r, const char *label)
     dvc_ivec_init2(Y, 2, 53);
     mpfi_init2(t, 53);
     mpfr_inits2(256, x, y1, y2, tt, (mpfr_ptr)0);
-    CHECK(r->N == LS_N && r->steps_done == LS_N && r->hgrid == LS_H, "%s: N = %ld, steps %ld, hgrid %g", label,
-          r->N, r->steps_done, r->hgrid);
+    CHECK(r->N == LS_N && r->steps_done == LS_N && r->grid.h == LS_H, "%s: N = %ld, steps %ld, hgrid %g", label,
+          r->N, r->steps_done, r->grid.h);
     for (long s = 0; s < 1200; s++) {
         double td = s == 0 ? LS_T : s == 1 ? t89 : s < 600 ? check_rng_unif(&rng, 0, LS_T)
                                                            : check_rng_unif(&rng, t89, LS_T);

@@ -11,6 +11,7 @@
 #include "dvicert/lvi.h"
 #include "dvicert/beta.h"
 #include "dvicert/tfun.h"
+#include "dvicert/tgrid.h"
 #include "dvicert/tube.h"
 
 #ifdef __cplusplus
@@ -60,6 +61,10 @@ void dvc_dlvi_problem_init(dvc_dlvi_problem_t p, long n, long m, mpfr_prec_t pre
 /* Releases everything p owns (see above); p is then empty (n = m = 0) and
  * must be initialised again before reuse. */
 void dvc_dlvi_problem_clear(dvc_dlvi_problem_t p);
+/* The problem's time grid (N, h, grid) as a view (times not copied). */
+void dvc_dlvi_problem_grid(dvc_tgrid *g, const dvc_dlvi_problem_struct *p);
+/* p's grid becomes g: N, h and a copy of the times (the old ones freed). */
+dvc_status dvc_dlvi_problem_set_grid(dvc_dlvi_problem_t p, const dvc_tgrid *g);
 
 /* ---- certified time-stepping engine ---- */
 
@@ -121,9 +126,8 @@ typedef struct {
 void dvc_dlvi_opts_default(dvc_dlvi_opts *o);
 
 /* Run / certification record. Index i = 0..N for grid quantities, step i
- * is [t_i, t_{i+1}], i = 0..N-1. t_i = i h with h = T / N exactly, or, when
- * hgrid > 0, t_i = i hgrid for i < N and t_N = T (the doubles in t[] are
- * only labels). */
+ * is [t_i, t_{i+1}], i = 0..N-1, t_i those of the time grid r->grid
+ * (dvicert/tgrid.h; the doubles in t[] are only labels). */
 typedef struct {
     long n, m, N;
     mpfr_prec_t prec;
@@ -149,10 +153,10 @@ typedef struct {
      * slot 0; use the sink for the data, and the summary below. */
     int window;
     /* summary */
-    mpfi_t h, T, theta;        /* h: the step (with hgrid > 0, [hgrid, hgrid]) */
-    double hgrid;              /* the problem's h: 0 (uniform grid) or > 0 (last step shorter) */
-    double *tgrid;             /* NULL, or a copy (owned) of the problem's N + 1 grid times:
-                                  t_i = tgrid[i] exactly; h then encloses every step length */
+    mpfi_t h, T, theta;        /* h: the step (with grid.h > 0, [grid.h, grid.h]) */
+    dvc_tgrid grid;            /* the problem's time grid (grid.N = N; explicit
+                                  times an owned copy, t_i = grid.t[i] exactly, h
+                                  then encloses every step length); dvc_dlvi_result_grid */
     mpfr_t beta_lo, beta_hi;    /* bounds of beta_M (hi is the one used) */
     mpfr_t normA, normB, normQ; /* upper bounds */
     mpfr_t L;                   /* ||A|| + beta ||B|| ||Q||, rounded up */
@@ -175,6 +179,8 @@ typedef dvc_dlvi_result_struct dvc_dlvi_result_t[1];
  * arrays, which r owns: dvc_dlvi_result_clear releases them. */
 void dvc_dlvi_result_init(dvc_dlvi_result_t r);
 void dvc_dlvi_result_clear(dvc_dlvi_result_t r);
+/* The time grid of the last run (r->grid). */
+const dvc_tgrid *dvc_dlvi_result_grid(const dvc_dlvi_result_struct *r);
 
 /* Full run: floating-point predictor (theta step with an LVI in y) and the
  * certification of every step. DVC_OK: every step certified.

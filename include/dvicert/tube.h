@@ -37,6 +37,7 @@
 
 #include "dvicert/error.h"
 #include "dvicert/ivec.h"
+#include "dvicert/tgrid.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,6 +103,9 @@ dvc_status dvc_tube_alloc_window(dvc_tube_t tb, long n, long m, long N, const mp
 dvc_status dvc_tube_set_times(dvc_tube_t tb, const mpfr_t *t);
 /* The same from N + 1 binary64 times (a DLVI problem's time grid). */
 dvc_status dvc_tube_set_times_d(dvc_tube_t tb, const double *t);
+/* The time grid g (g->N = tb->N): its explicit times, or its step h (a
+ * shorter last step), or nothing on the uniform grid. */
+dvc_status dvc_tube_set_grid(dvc_tube_t tb, const dvc_tgrid *g);
 /* Make tb an enclosure tube: allocates xg ((N+1) x n) and xs (N x n) at the
  * tube's precision, [0, 0] until the filler sets them. */
 dvc_status dvc_tube_set_boxes(dvc_tube_t tb);

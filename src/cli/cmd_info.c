@@ -138,12 +138,13 @@ static void csv_line(const char *in, const dvc_cert_t c, const char *name, const
 static void grid_and_scale(const dvc_cert_t c)
 {
     int scaled = 0;
-    if (c->tube->hgrid > 0) {
-        double T = mpfr_get_d(&c->tube->T->left, MPFR_RNDN);
+    dvc_tgrid g;
+    dvc_tgrid_set(&g, c->N, c->tube->t ? 0 : c->tube->hgrid, NULL);
+    if (g.kind == DVC_TGRID_LAST_SHORT) {
         const char *lo = dvc_cert_claim_text(&c->method, "h_last_lo");
         const char *hi = dvc_cert_claim_text(&c->method, "h_last_hi");
-        printf("grid: %ld steps of h = %.6g, the last of length %.6g", c->N, c->tube->hgrid,
-               T - (double)(c->N - 1) * c->tube->hgrid);
+        printf("grid: %ld steps of h = %.6g, the last of length %.6g", c->N, g.h,
+               dvc_tgrid_last_step_d64(&g, c->tube->T));
         if (*lo && *hi) printf(" (in [%s, %s])", lo, hi);
         printf("; t_i = i h, t_N = T\n");
     } else if (c->tube->t) {

@@ -253,6 +253,8 @@ void dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, 
 /* DVC_ERR_INPUT naming 'grid' and the route when p has a time grid (a
  * route that cannot step on it). */
 dvc_status dvc_dlvi_grid_refuse_(const dvc_dlvi_problem_struct *p, const char *route);
+/* r->grid becomes p's time grid (explicit times copied). */
+dvc_status dvc_dlvi_result_set_grid_(dvc_dlvi_result_t r, const dvc_dlvi_problem_struct *p);
 /* p->grid: the length grid[i+1] - grid[i] of step i, enclosed. */
 void dvc_dlvi_step_len_(mpfi_t h, const dvc_dlvi_problem_struct *p, long i);
 /* p->h > 0: the length T - (N-1) h of the last step, enclosed. */

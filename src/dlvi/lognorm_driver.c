@@ -15,13 +15,10 @@ static dvc_status not_cert(long i, const mpfi_t t, const char *what)
                      mpfr_get_d(&t->left, MPFR_RNDD), what);
 }
 
-/* A time grid: r keeps a copy of it, w->h the hull of the step lengths
- * (the summary's h; every step then sets its own). */
-static dvc_status grid_setup(lws *w, dvc_dlvi_result_t r, const dvc_dlvi_problem_struct *p)
+/* A time grid: w->h the hull of the step lengths (the summary's h; every
+ * step then sets its own); r keeps a copy of the grid (see the caller). */
+static dvc_status grid_setup(lws *w, const dvc_dlvi_problem_struct *p)
 {
-    r->tgrid = malloc((size_t)(p->N + 1) * sizeof *r->tgrid);
-    if (!r->tgrid) return dvc_error(DVC_ERR_NOMEM, "lognorm: out of memory for %ld grid times", p->N + 1);
-    memcpy(r->tgrid, p->grid, (size_t)(p->N + 1) * sizeof *r->tgrid);
     dvc_dlvi_step_len_(w->h, p, 0);
     for (long i = 1; i < p->N; i++) {
         dvc_dlvi_step_len_(w->u, p, i);
@@ -58,11 +55,11 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     mpfi_set(r->T, p->T);
     if (p->h > 0) mpfi_set_d(w->h, p->h);
     else if (p->grid) {
-        if ((st = grid_setup(w, r, p)) != DVC_OK) return st;
+        if ((st = grid_setup(w, p)) != DVC_OK) return st;
     }
     else mpfi_div_si(w->h, p->T, N);
     mpfi_set(r->h, w->h);
-    r->hgrid = p->h;
+    if ((st = dvc_dlvi_result_set_grid_(r, p)) != DVC_OK) return st;
     mpfi_set(r->theta, p->theta);
     if ((st = dvc_dlvi_prove_beta_(r, w->solver, &w->solver_ok, p, &o->dlvi.beta, prec)) != DVC_OK) return st;
     mpfr_set(w->beta, r->beta_hi, MPFR_RNDU);

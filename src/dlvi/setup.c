@@ -265,30 +265,49 @@ dvc_status dvc_dlvi_grid_refuse_(const dvc_dlvi_problem_struct *p, const char *r
                      "(enclose --from TRAJ.csv)", route);
 }
 
-/* The problem's grid (N, h, grid) as one time grid (dvicert/tgrid.h). */
-static void grid_of(dvc_tgrid *g, const dvc_dlvi_problem_struct *p)
+void dvc_dlvi_problem_grid(dvc_tgrid *g, const dvc_dlvi_problem_struct *p)
 {
     dvc_tgrid_set(g, p->N, p->h, p->grid);
+}
+
+dvc_status dvc_dlvi_problem_set_grid(dvc_dlvi_problem_t p, const dvc_tgrid *g)
+{
+    dvc_tgrid c;
+    dvc_status st;
+    dvc_tgrid_init(&c);
+    if ((st = dvc_tgrid_copy(&c, g)) != DVC_OK) return st;
+    free(p->grid);
+    p->N = c.N;
+    p->h = c.kind == DVC_TGRID_LAST_SHORT ? c.h : 0;
+    p->grid = (double *)c.t; /* p owns the copy now */
+    return DVC_OK;
+}
+
+dvc_status dvc_dlvi_result_set_grid_(dvc_dlvi_result_t r, const dvc_dlvi_problem_struct *p)
+{
+    dvc_tgrid g;
+    dvc_dlvi_problem_grid(&g, p);
+    return dvc_tgrid_copy(&r->grid, &g);
 }
 
 void dvc_dlvi_step_len_(mpfi_t h, const dvc_dlvi_problem_struct *p, long i)
 {
     dvc_tgrid g;
-    grid_of(&g, p);
+    dvc_dlvi_problem_grid(&g, p);
     dvc_tgrid_step(h, &g, p->T, i);
 }
 
 void dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, long i)
 {
     dvc_tgrid g;
-    grid_of(&g, p);
+    dvc_dlvi_problem_grid(&g, p);
     dvc_tgrid_time(t, &g, p->T, h, i);
 }
 
 void dvc_dlvi_hlast_(mpfi_t out, const dvc_dlvi_problem_struct *p)
 {
     dvc_tgrid g;
-    grid_of(&g, p);
+    dvc_dlvi_problem_grid(&g, p);
     dvc_tgrid_step(out, &g, p->T, p->N - 1);
 }
 
@@ -477,7 +496,7 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     if (p->h > 0) mpfi_set_d(w->h, p->h);
     else mpfi_div_si(w->h, p->T, p->N);
     mpfi_set(r->h, w->h);
-    r->hgrid = p->h;
+    if ((st = dvc_dlvi_result_set_grid_(r, p)) != DVC_OK) return st;
     mpfr_set(w->hhi, &w->h->right, MPFR_RNDU);
     mpfi_set(w->theta, p->theta);
     mpfi_set(r->theta, p->theta);

@@ -20,8 +20,7 @@ dvc_status dvc_dlvi_tube(dvc_tube_t tb, const dvc_dlvi_result_t r, const dvc_ive
         return dvc_error(DVC_ERR_INPUT, "tube: a streamed result keeps no tube (use its sink)");
     if ((st = dvc_tube_alloc(tb, n, m, N, r->T, r->prec)) != DVC_OK) return st;
     tb->steps = S;
-    tb->hgrid = r->hgrid;
-    if (r->tgrid && (st = dvc_tube_set_times_d(tb, r->tgrid)) != DVC_OK) return st;
+    if ((st = dvc_tube_set_grid(tb, &r->grid)) != DVC_OK) return st;
     memcpy(tb->x, r->x, (size_t)((S + 1) * n) * sizeof *tb->x);
     memcpy(tb->y, r->y, (size_t)((S + 1) * m) * sizeof *tb->y);
     for (long i = 0; i <= S; i++) {
@@ -89,8 +88,8 @@ static dvc_status result_outer(dvc_ivec_t out, const dvc_dlvi_result_t r, const 
     s.prec = r->prec;
     s.T = r->T;
     s.x = r->x;
-    s.times = r->tgrid;
-    s.hgrid = r->hgrid;
+    s.times = r->grid.t;
+    s.hgrid = r->grid.h;
     s.ctx = r;
     s.eps_x = src_eps_x;
     s.yhat = src_yhat;

@@ -123,12 +123,16 @@ static void free_arrays(dvc_dlvi_result_t r)
     free(r->delta);
     free(r->beta_step);
     free(r->ry);
-    free(r->tgrid); /* a run on another grid must not keep it */
-    r->tgrid = NULL;
+    dvc_tgrid_clear(&r->grid); /* a run on another grid must not keep it */
     r->t = r->x = r->y = NULL;
     r->Lx = r->Lf = r->Lg = r->delta = r->beta_step = r->ry = NULL;
     r->yhat = NULL;
     r->eps_x = r->eps_y = NULL;
+}
+
+const dvc_tgrid *dvc_dlvi_result_grid(const dvc_dlvi_result_struct *r)
+{
+    return &r->grid;
 }
 
 void dvc_dlvi_result_clear(dvc_dlvi_result_t r)

@@ -103,16 +103,12 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
     dvc_enclose_traj *tf = &a->tf;
     double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
     const double *T_end = NULL;
-    dvc_tgrid g;
     dvc_status st = pl->io->traj_read(tf, pl->o->from, p->n, T);
-    for (long i = 0; st == DVC_OK && a->e && i <= tf->N; i++)
+    for (long i = 0; st == DVC_OK && a->e && i <= tf->grid->N; i++)
         st = dvc_dlvi_scale_point(tf->xs + i * p->n, tf->xs + i * p->n, a->e, p->n, 0);
     if (st != DVC_OK) return st;
-    p->N = tf->N;
-    p->h = 0;
-    free(p->grid);
-    p->grid = NULL;
-    if (tf->grid && (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
+    if ((st = dvc_dlvi_problem_set_grid(p, tf->grid)) != DVC_OK) return st;
+    if (tf->grid->t && (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
         /* the trajectory ends a little before or after T (or T is a
          * decimal, only an interval): the certificate covers [0, its last
          * time] and says so */
@@ -121,11 +117,8 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
         mpfi_set_d(p->T, tf->end);
         T_end = &tf->end;
     }
-    dvc_tgrid_set(&g, tf->N, 0, tf->grid);
-    if ((st = pl->io->set_grid(a->doc, &g, T_end)) != DVC_OK) return st;
-    p->grid = tf->grid;
-    tf->grid = NULL;
-    c->from_uniform = tf->uniform;
+    if ((st = pl->io->set_grid(a->doc, tf->grid, T_end)) != DVC_OK) return st;
+    c->from_uniform = tf->grid->kind == DVC_TGRID_UNIFORM;
     c->from_samples = tf->ns;
     c->from_end = tf->end;
     c->from_past = tf->past;

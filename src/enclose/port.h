@@ -28,14 +28,14 @@ typedef struct {
     const void *state;
 } dvc_enclose_fields;
 
-/* A trajectory of another tool on the certificate's grid: N steps, their
- * times when not uniform (grid, N + 1, owned until the pipeline takes
- * them), the certificate's T (end), the samples read and those past end,
- * the predictor xs ((N + 1) x n); impl is the reader's. */
+/* A trajectory of another tool on the certificate's grid (the reader's,
+ * uniform or explicit times), the certificate's T (end), the samples read
+ * and those past end, the predictor xs ((N + 1) x n); impl is the
+ * reader's and owns them. */
 typedef struct {
-    long N, ns, past;
-    int uniform;
-    double *grid, end, *xs;
+    long ns, past;
+    const dvc_tgrid *grid;
+    double end, *xs;
     void *impl;
 } dvc_enclose_traj;
 

@@ -372,14 +372,15 @@ static dvc_status wr_head(wr_t *w)
     dvc_cert_struct *c = w->c;
     json_t *hdr;
     dvc_status st;
+    dvc_tgrid g;
     c->n = w->p->n;
     c->m = w->p->m;
     c->N = w->p->N;
     c->prec = w->r->prec;
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
-    c->tube->hgrid = w->p->h;
-    if (w->p->grid && (st = dvc_tube_set_times_d(c->tube, w->p->grid)) != DVC_OK) return st;
+    dvc_dlvi_problem_grid(&g, w->p);
+    if ((st = dvc_tube_set_grid(c->tube, &g)) != DVC_OK) return st;
     if ((st = dvc_cert_scale_tube_(c->tube, w->e)) != DVC_OK) return st;
     st = w->fields->method(&c->method, w->p, w->r, w->fields->state);
     if (st == DVC_OK) st = dvc_cert_scale_claim_(&c->method, w->e, c->n);

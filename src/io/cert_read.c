@@ -245,9 +245,11 @@ static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, 
         c->m = p->m;
         c->N = p->N;
         st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, p->T, c->prec, window);
-        c->tube->hgrid = p->h; /* 0, or a shorter last step */
-        /* or the problem's time grid */
-        if (st == DVC_OK && p->grid) st = dvc_tube_set_times_d(c->tube, p->grid);
+        if (st == DVC_OK) { /* the problem's time grid */
+            dvc_tgrid g;
+            dvc_dlvi_problem_grid(&g, p);
+            st = dvc_tube_set_grid(c->tube, &g);
+        }
         /* the admissible box of y: [l.lo, u.hi] */
         if (st == DVC_OK) st = dvc_tube_set_ybox(c->tube, p->l, p->u);
     }

@@ -91,14 +91,11 @@ static dvc_status traj_read(dvc_enclose_traj *tr, const char *path, long n, doub
     st = dvc_traj_from_read(tf, path, n, T);
     if (st == DVC_OK) st = dvc_traj_from_grid(tf, T);
     if (st != DVC_OK) return st;
-    tr->N = tf->N;
+    tr->grid = &tf->grid;
     tr->ns = tf->ns;
     tr->past = tf->past;
-    tr->uniform = tf->uniform;
     tr->end = tf->end;
     tr->xs = tf->xs;
-    tr->grid = tf->grid; /* the pipeline may take them */
-    tf->grid = NULL;
     return DVC_OK;
 }
 
@@ -106,7 +103,6 @@ static void traj_clear(dvc_enclose_traj *tr)
 {
     if (tr->impl) dvc_traj_from_clear(tr->impl);
     free(tr->impl);
-    free(tr->grid);
     memset(tr, 0, sizeof *tr);
 }
 

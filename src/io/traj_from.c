@@ -38,7 +38,7 @@ void dvc_traj_from_clear(dvc_traj_from *tf)
     free(tf->t);
     free(tf->x);
     free(tf->xs);
-    free(tf->grid);
+    dvc_tgrid_clear(&tf->grid);
     memset(tf, 0, sizeof *tf);
 }
 
@@ -160,23 +160,22 @@ dvc_status dvc_traj_from_grid(dvc_traj_from *tf, double T)
     /* uniform: t_j = j T / M to a relative 1e-9 (decimal times of i h) */
     for (long j = 0; j <= M && uniform; j++)
         if (fabs(tf->t[j] - T * (double)j / (double)M) > 1e-9 * T) uniform = 0;
-    tf->uniform = uniform;
     if (uniform) {
-        tf->N = M;
+        dvc_tgrid_set(&tf->grid, M, 0, NULL);
         tf->end = T;
     } else {
+        dvc_tgrid own;
+        dvc_status st;
         /* the trajectory's own times up to the first one at or past T (to
          * a relative 1e-9, as read): they are the certificate's grid */
         while (K < M && !(tf->t[K] >= T * (1 - 1e-9))) K++;
-        tf->N = K;
         tf->end = tf->t[K];
-        tf->grid = malloc((size_t)(K + 1) * sizeof *tf->grid);
-        if (!tf->grid) return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid times", K + 1);
-        memcpy(tf->grid, tf->t, (size_t)(K + 1) * sizeof *tf->grid);
+        dvc_tgrid_set(&own, K, 0, tf->t);
+        if ((st = dvc_tgrid_copy(&tf->grid, &own)) != DVC_OK) return st;
     }
-    tf->past = M - tf->N;
-    tf->xs = malloc((size_t)((tf->N + 1) * n) * sizeof *tf->xs);
-    if (!tf->xs) return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid points", tf->N + 1);
-    memcpy(tf->xs, tf->x, (size_t)((tf->N + 1) * n) * sizeof *tf->xs);
+    tf->past = M - tf->grid.N;
+    tf->xs = malloc((size_t)((tf->grid.N + 1) * n) * sizeof *tf->xs);
+    if (!tf->xs) return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid points", tf->grid.N + 1);
+    memcpy(tf->xs, tf->x, (size_t)((tf->grid.N + 1) * n) * sizeof *tf->xs);
     return DVC_OK;
 }

@@ -5,14 +5,14 @@
 #define DVC_IO_TRAJ_FROM_H
 
 #include "dvicert/error.h"
+#include "dvicert/tgrid.h"
 
 typedef struct {
     long n, ns;       /* states, samples */
     double *t, *x;    /* ns times (strictly increasing, t[0] = 0), ns x n values */
-    long N;           /* steps of the certificate (dvc_traj_from_grid) */
-    int uniform;      /* the samples are the grid t_i = i T / N */
-    double *grid;     /* not uniform: the N + 1 times t[0..N] (owned; the
-                         problem's time grid), else NULL */
+    dvc_tgrid grid;   /* the certificate's grid (dvc_traj_from_grid): uniform,
+                         t_i = i T / N, when the samples are, else explicit,
+                         the N + 1 times t[0..N] (an owned copy) */
     double end;       /* the certificate's T: T when uniform, else t[N] */
     long past;        /* samples after t[N], not used */
     double *xs;       /* (N + 1) x n: the predictor on the grid */

@@ -43,7 +43,7 @@ int dvc_flat_enclose_scale(const char *problem_path, const char *cert_path, cons
     int r;
     if (!problem_path || !cert_path) return dvc_error(DVC_ERR_INPUT, "no problem or certificate path");
     r = method ? dvc_enclose_route_parse(method) : DVC_ENCLOSE_AUTO;
-    if (r == -2) return dvc_error(DVC_ERR_INPUT, "method must be auto, chen-wang or lognorm, got '%s'", method);
+    if (r == -2) return dvc_error(DVC_ERR_INPUT, "method must be auto, chen-wang, lognorm or events, got '%s'", method);
     dvc_enclose_opts_init(&o);
     o.route = (dvc_enclose_route)r;
     o.from = from_csv;

@@ -27,7 +27,7 @@ extern "C" {
  * by dvc_flat_close). */
 typedef struct dvc_flat_cert dvc_flat_cert;
 
-/* dvicert enclose PROBLEM -o CERT: method "auto", "chen-wang" or "lognorm"
+/* dvicert enclose PROBLEM -o CERT: method "auto", "chen-wang", "lognorm" or "events"
  * (NULL: "auto", the command's default: dvc_enclose_choose, enclose.h,
  * lognorm when from_csv is given, chen-wang when sharpen or prec_max > 0
  * is); from_csv (may be NULL) a

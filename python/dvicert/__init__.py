@@ -490,7 +490,9 @@ def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sha
     Certificate read back.
 
     method: "auto" (default, as `dvicert enclose`: lognorm for n <= 16,
-    else chen-wang with the local beta), "chen-wang" or "lognorm"; trajectory: (t, x) arrays
+    else chen-wang with the local beta), "chen-wang", "lognorm" or "events"
+    (the exact solution event by event, docs/events.md: a certificate of the
+    hybrid kind); trajectory: (t, x) arrays
     of another integrator to certify instead of the theta predictor (the
     lognorm route, `enclose --from`). Table files named in a dict are taken
     relative to base_dir (default: the current directory). scale: "auto"

@@ -157,6 +157,20 @@ try:
     p = run("verify", "hybrid-rewritten.cert.json")
     ok(p.returncode == 0, "dvicert verify of a hybrid Certificate.write: %s%s" % (p.stdout, p.stderr))
 
+    # ---- the exact route (method "events"): a certificate of the hybrid kind
+    # embedding the DLVI problem, verified by rebuilding its model
+    ev = dvicert.enclose(os.path.join(src, "tests", "data", "events", "bridge.json"),
+                         "events.cert.json", method="events")
+    ok(ev.kind == "hybrid" and ev.n == 2, "events route: kind %s, n %d" % (ev.kind, ev.n))
+    ok(dvicert.verify("events.cert.json") is True, "events route: verify()")
+    etb = ev.tube(hulls=False)
+    ok(np.max(etb.x_hi[-1] - etb.x_lo[-1]) < 1e-12,
+       "events route: width at T %r" % np.max(etb.x_hi[-1] - etb.x_lo[-1]))
+    raises(dvicert.InputError, "events", "events route refuses a trajectory", dvicert.enclose,
+           os.path.join(src, "tests", "data", "events", "bridge.json"), "no.cert.json",
+           method="events", trajectory=(np.array([0.0, 10.0]), np.zeros((2, 2))))
+    ok(not os.path.exists("no.cert.json"), "events route: nothing written on refusal")
+
     # ---- a tampered certificate is rejected
     text = open(cli_cert).read().replace('"eps_x_at_T":"4.', '"eps_x_at_T":"1.', 1)
     if text == open(cli_cert).read():

@@ -156,9 +156,17 @@ static void describe(dvc_cli_cert *d)
         d->m = 0;
         d->N = c->res->nsteps;
         d->prec = c->prec;
+        int events = 0;
         d->what = "model";
-        d->name = dvc_io_problem_string(c->model_json, "name");
-        if (dvc_lcs_cert_is_lcs(d->hyb))
+        d->name = dvc_events_cert_problem_string(c->model_json, "name", &events);
+        if (events) d->what = "problem";
+        else d->name = dvc_io_problem_string(c->model_json, "name");
+        if (events)
+            snprintf(d->claim, sizeof d->claim,
+                     "the exact DLVI solution (route events), %ld steps, %ld events, the switched "
+                     "model rebuilt from the embedded problem, every stated enclosure contains its "
+                     "recomputed one", d->N, c->res->nevents);
+        else if (dvc_lcs_cert_is_lcs(d->hyb))
             snprintf(d->claim, sizeof d->claim,
                      "ideal contact (M = 0) as a sliding motion, %ld steps, %ld events, the model "
                      "re-derived from the problem, Q B re-proven a P-matrix, every stated enclosure "

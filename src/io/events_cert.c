@@ -2,8 +2,10 @@
 /* Hybrid certificates of the DLVI events route (src/io/events_cert.h):
  * the embedded problem in, the switched model out, and the writer. */
 #include "io/events_cert.h"
+#include "io/io.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "dvicert/events.h"
 #include "io/problem_json.h"
@@ -13,6 +15,17 @@
 int dvc_events_cert_is_events_(const json_t *model)
 {
     return json_is_object(json_object_get(model, EVENTS_KEY));
+}
+
+char *dvc_events_cert_problem_string(const char *model_json, const char *key, int *is_events)
+{
+    json_t *root = model_json ? json_loads(model_json, 0, NULL) : NULL;
+    const json_t *prob = json_object_get(json_object_get(root, EVENTS_KEY), "problem");
+    const json_t *j = json_object_get(prob, key);
+    char *s = json_is_string(j) ? strdup(json_string_value(j)) : NULL;
+    *is_events = json_is_object(prob);
+    json_decref(root);
+    return s;
 }
 
 dvc_status dvc_events_cert_model_(dvc_hybrid_model_t m, const json_t *model, const char *name,

@@ -34,6 +34,10 @@ dvc_status dvc_io_read_lvi(dvc_imat_t M, dvc_ivec_t q, dvc_ivec_t l, dvc_ivec_t 
 /* The top-level string member key of a problem's JSON text (owned), or
  * NULL when it is absent, not a string, or the text is not JSON. */
 char *dvc_io_problem_string(const char *problem_json, const char *key);
+/* The same for the DLVI problem embedded in the model of a certificate of
+ * the events route (docs/formats.md, "Events certificates"); NULL when the
+ * model is not one (*is_events 0) or has no such string. */
+char *dvc_events_cert_problem_string(const char *model_json, const char *key, int *is_events);
 
 /* The sizes n (rows of "A") and m (rows of "M") a problem file states,
  * without reading it further: 1 when found, 0 otherwise (the file is then

@@ -24,8 +24,8 @@ grep -q '"format": "dvicert-hybrid-certificate"' "$C" && ok || bad "a hybrid cer
 grep -q '"model": {"dlvi_events":{"problem":{' "$C" && ok || bad "the embedded problem"
 n=$(sed -n '/^  "events": \[/,/^  \]/p' "$C" | grep -c '"t_lo":')
 [ "$n" -ge 4 ] && ok || bad "bridge: $n events, expected >= 4"
-expect 0 "^accepted: " "verify rebuilds the model from the problem" -- "$exe" verify "$C"
-expect 0 "" "info" -- "$exe" info "$C"
+expect 0 "^accepted: .*the exact DLVI solution (route events)" "verify rebuilds the model from the problem" -- "$exe" verify "$C"
+expect 0 "^problem: Example 5.1" "info names the embedded problem" -- "$exe" info "$C"
 expect 0 "" "export" -- "$exe" export "$C" -o "$tmp/tube.csv"
 [ "$(wc -l < "$tmp/tube.csv")" -gt 10 ] && ok || bad "export: tube too short"
 

@@ -39,16 +39,46 @@ static void test_table(void)
     CHECK(dvc_enclose_route_parse("euler") == -2, "parse unknown");
 }
 
-/* The policy on a 2-state file and a 17-state one. */
-static void test_choose(const char *small, const char *big)
+/* A diagonal DLVI of K states and one contact. */
+static void write_diag(const char *path, int K)
+{
+    FILE *f = fopen(path, "w");
+    REQUIRE(f != NULL, "write %s", path);
+    fputs("{\"A\": [", f);
+    for (int i = 0; i < K; i++) {
+        fputs(i ? ", [" : "[", f);
+        for (int j = 0; j < K; j++) fprintf(f, "%s%d", j ? ", " : "", i == j ? -1 : 0);
+        fputs("]", f);
+    }
+    fputs("], \"B\": [[1]", f);
+    for (int i = 1; i < K; i++) fputs(", [0]", f);
+    fputs("], \"Q\": [[1", f);
+    for (int i = 1; i < K; i++) fputs(", 0", f);
+    fputs("]], \"M\": [[1]], \"l\": [0], \"u\": [\"inf\"], \"x0\": [1", f);
+    for (int i = 1; i < K; i++) fputs(", 1", f);
+    fputs("], \"T\": 1, \"N\": 10}\n", f);
+    REQUIRE(fclose(f) == 0, "write %s", path);
+}
+
+/* The policy on a 2-state file, a 17-state one and a 65-state one. */
+static void test_choose(const char *small, const char *big, const char *huge)
 {
     dvc_enclose_opts o;
     dvc_enclose_info in;
     dvc_enclose_opts_init(&o);
     dvc_enclose_choose(&in, small, &o);
-    CHECK(in.route == DVC_ENCLOSE_LOGNORM && in.fallback && !in.local_beta && in.why, "n = 2: lognorm");
+    CHECK(in.route == DVC_ENCLOSE_EVENTS && in.fallback && !in.local_beta && in.why, "n = 2: events");
     dvc_enclose_choose(&in, big, &o);
-    CHECK(in.route == DVC_ENCLOSE_CHEN_WANG && in.local_beta && !in.fallback, "n = 17: chen-wang local beta");
+    CHECK(in.route == DVC_ENCLOSE_EVENTS && in.fallback, "n = 17: events");
+    dvc_enclose_choose(&in, huge, &o);
+    CHECK(in.route == DVC_ENCLOSE_CHEN_WANG && in.local_beta && !in.fallback, "n = 65: chen-wang local beta");
+    /* a number of steps belongs to the time-stepping routes */
+    o.N = 100;
+    dvc_enclose_choose(&in, small, &o);
+    CHECK(in.route == DVC_ENCLOSE_LOGNORM && in.fallback && !in.local_beta && in.why, "N: n = 2: lognorm");
+    dvc_enclose_choose(&in, big, &o);
+    CHECK(in.route == DVC_ENCLOSE_CHEN_WANG && in.local_beta && !in.fallback, "N: n = 17: chen-wang");
+    o.N = 0;
     o.local_beta = 1;
     dvc_enclose_choose(&in, small, &o);
     CHECK(in.route == DVC_ENCLOSE_CHEN_WANG && !in.fallback, "local_beta: chen-wang");
@@ -91,14 +121,15 @@ static void test_runs(const char *small, const char *singular, const char *out)
     o.N = 0;
     o.prec_max = 106;
     CHECK(dvc_enclose(c, small, &o, out, &in) == DVC_ERR_INPUT, "lognorm with prec_max refused");
-    /* the auto fallback: lognorm fails, chen-wang with local beta runs (and
-     * fails too on a matrix not proven a P-matrix), the note told */
+    /* the auto fallbacks: events fails, lognorm fails, chen-wang with local
+     * beta runs (and fails too on a matrix not proven a P-matrix), each
+     * note told */
     dvc_enclose_opts_init(&o);
     o.note = note;
     st = dvc_enclose(c, singular, &o, out, &in);
-    CHECK(st == DVC_NOT_CERTIFIED && notes == 1 && strstr(note_text, "P-matrix"), "fallback: %d notes, '%s'",
-          notes, note_text);
-    CHECK(in.route == DVC_ENCLOSE_CHEN_WANG && in.local_beta && in.runs == 2 &&
+    CHECK(st == DVC_NOT_CERTIFIED && notes == 2 && strstr(note_text, "P-matrix") &&
+          strstr(note_text, "the lognorm route did not certify"), "fallback: %d notes, '%s'", notes, note_text);
+    CHECK(in.route == DVC_ENCLOSE_CHEN_WANG && in.local_beta && in.runs == 3 &&
           strcmp(in.why, "the lognorm route did not certify") == 0, "fallback reported");
     CHECK(access(out, F_OK) != 0, "nothing left at the output");
     /* ... which the precision retry of chen-wang certifies */
@@ -151,11 +182,11 @@ static void test_tgrid(void)
 
 int main(void)
 {
-    char dir[] = "/tmp/dvc_test_enclose.XXXXXX", small[64], big[64], singular[64], out[64];
-    FILE *f;
+    char dir[] = "/tmp/dvc_test_enclose.XXXXXX", small[64], big[64], huge[64], singular[64], out[64];
     REQUIRE(mkdtemp(dir) != NULL, "mkdtemp");
     snprintf(small, sizeof small, "%s/small.json", dir);
     snprintf(big, sizeof big, "%s/big.json", dir);
+    snprintf(huge, sizeof huge, "%s/huge.json", dir);
     snprintf(singular, sizeof singular, "%s/singular.json", dir);
     snprintf(out, sizeof out, "%s/out.cert.json", dir);
     write_file(small, "{\"A\": [[0, 1], [-4, 0]], \"B\": [[0], [-1]], \"f\": [\"0\", \"sin(4*t)\"], "
@@ -164,25 +195,15 @@ int main(void)
     write_file(singular, "{\"A\": [[-1]], \"B\": [[0, 0]], \"Q\": [[0], [0]],\n"
                          " \"M\": [[1, 1], [1, \"1.00000000000000000001\"]], \"l\": [0, 0], \"u\": [\"inf\", "
                          "\"inf\"],\n \"g\": [\"1\", \"1\"], \"x0\": [1], \"T\": 1, \"N\": 10}\n");
-    f = fopen(big, "w");
-    REQUIRE(f != NULL, "write %s", big);
-    fputs("{\"A\": [", f);
-    for (int i = 0; i < 17; i++) {
-        fputs(i ? ", [" : "[", f);
-        for (int j = 0; j < 17; j++) fprintf(f, "%s%d", j ? ", " : "", i == j ? -1 : 0);
-        fputs("]", f);
-    }
-    fputs("], \"B\": [[1]", f);
-    for (int i = 1; i < 17; i++) fputs(", [0]", f);
-    fputs("], \"Q\": [[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]], \"M\": [[1]], \"l\": [0], "
-          "\"u\": [\"inf\"], \"x0\": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], \"T\": 1, \"N\": 10}\n", f);
-    REQUIRE(fclose(f) == 0, "write %s", big);
+    write_diag(big, 17);
+    write_diag(huge, 65);
     test_table();
-    test_choose(small, big);
+    test_choose(small, big, huge);
     test_runs(small, singular, out);
     test_tgrid();
     unlink(small);
     unlink(big);
+    unlink(huge);
     unlink(singular);
     unlink(out);
     rmdir(dir);

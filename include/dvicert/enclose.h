@@ -24,8 +24,9 @@ typedef enum {
                                   a hybrid certificate (docs/formats.md) */
 } dvc_enclose_route;
 
-/* Called with the reason before the auto policy falls back to another
- * route (the command prints it as a note). */
+/* Called before the auto policy falls back to another route, with a
+ * sentence naming both routes and the reason, e.g. "the events route did
+ * not certify (...); trying lognorm" (the command prints it as a note). */
 typedef void (*dvc_enclose_note_fn)(const char *reason, void *ctx);
 
 /* Every option of an enclose (dvc_enclose_opts_init: the defaults of
@@ -66,9 +67,10 @@ typedef struct {
     int local_beta;          /* chen-wang with Remark 4.3 */
     const char *why;         /* the auto policy's reason (static text), or NULL
                                 when the route was given */
-    int fallback;            /* the choice falls back to chen-wang with local
-                                beta when it does not certify */
-    int runs;                /* routes run (2 after a fallback) */
+    int fallback;            /* the choice falls back to the next route when it
+                                does not certify (events -> lognorm or
+                                chen-wang; lognorm -> chen-wang with local beta) */
+    int runs;                /* routes run (2 or 3 after fallbacks) */
 } dvc_enclose_info;
 
 /* The route of `route` in the table: its name ("chen-wang", "lognorm",
@@ -80,12 +82,18 @@ int dvc_enclose_route_parse(const char *name);
 
 /* The route the options choose for problem_path, without running it. The
  * auto policy: a trajectory or a predictor take lognorm (a predictor only
- * without local_beta and prec_max), local_beta or prec_max chen-wang; else
- * lognorm, the tighter route, when the file states at most
- * DVC_ENCLOSE_AUTO_LOGNORM_N states (its cost per step grows like n^3),
- * falling back to chen-wang with local_beta when it does not certify, and
- * chen-wang with local_beta above. A file whose sizes cannot be read gives
- * chen-wang (its reader then says what is wrong). */
+ * without local_beta and prec_max), local_beta or prec_max chen-wang; else,
+ * without a number of steps N, the events route (the exact solution) when
+ * the file states at most DVC_ENCLOSE_AUTO_EVENTS_N states, falling back to
+ * the time-stepping choice when it does not certify or does not take the
+ * problem (a time grid, a table in g; not for an in-memory tube, which only
+ * the time-stepping routes give). The time-stepping choice: lognorm, the
+ * tighter route, when the file states at most DVC_ENCLOSE_AUTO_LOGNORM_N
+ * states (its cost per step grows like n^3), falling back to chen-wang
+ * with local_beta when it does not certify, and chen-wang with local_beta
+ * above. A file whose sizes cannot be read gives chen-wang (its reader
+ * then says what is wrong). */
+#define DVC_ENCLOSE_AUTO_EVENTS_N 64
 #define DVC_ENCLOSE_AUTO_LOGNORM_N 16
 void dvc_enclose_choose(dvc_enclose_info *info, const char *problem_path, const dvc_enclose_opts *o);
 

@@ -130,8 +130,7 @@ static int run(const dvc_cli_args *a);
 static void note_fallback(const char *reason, void *ctx)
 {
     (void)ctx;
-    fprintf(stderr, "dvicert enclose: note: the lognorm route did not certify (%s); trying chen-wang "
-            "with --local-beta\n", reason);
+    fprintf(stderr, "dvicert enclose: note: %s\n", reason);
 }
 
 /* What --radius needs to run the chosen route on N steps. */
@@ -496,7 +495,7 @@ static void report_grid(FILE *rep, const dvc_cert_t c)
 }
 
 /* The report of the events route (its summary claims, dvc_enclose). */
-static void report_events(FILE *rep, const dvc_cert_t c, const char *out, double t0)
+static void report_events(FILE *rep, const dvc_cert_t c, const char *why, const char *out, double t0)
 {
     const dvc_cert_claims *s = &c->summary;
     const dvc_cert_claim *ns = dvc_cert_claim_get(s, "steps"), *ne = dvc_cert_claim_get(s, "events"),
@@ -504,6 +503,7 @@ static void report_events(FILE *rep, const dvc_cert_t c, const char *out, double
     fprintf(rep, "certified: the exact solution (route events), %lld steps, %lld events, %lld patterns "
             "built, %ld bits\n", ns ? ns->ival : 0LL, ne ? ne->ival : 0LL, np ? np->ival : 0LL,
             (long)c->prec);
+    if (why) fprintf(rep, "route: events, chosen by --method auto: %s\n", why);
     if (nw && nw->ival > 0)
         fprintf(rep, "ambiguity windows bridged by a validated step of the continuous field: %lld "
                 "(events there are not isolated; docs/events.md section 3)\n", nw->ival);
@@ -604,13 +604,13 @@ static int run(const dvc_cli_args *a)
     }
     if (st != DVC_OK) {
         rc = dvc_cli_fail("enclose", st);
-        if (st == DVC_NOT_CERTIFIED && o.prec_max == 0)
+        if (st == DVC_NOT_CERTIFIED && o.prec_max == 0 && info.route != DVC_ENCLOSE_EVENTS)
             fprintf(stderr, "dvicert enclose: note: if the reason is a lack of precision, "
                     "--prec-max BITS retries at higher precisions\n");
         dvc_cert_clear(c);
         return rc;
     }
-    if (info.route == DVC_ENCLOSE_EVENTS) report_events(a->report, c, out, t0);
+    if (info.route == DVC_ENCLOSE_EVENTS) report_events(a->report, c, why, out, t0);
     else report(a->report, c, &o, &info, why, out, t0);
     dvc_cert_clear(c);
     return DVC_EXIT_OK;

@@ -358,19 +358,45 @@ dvc_status dvc_enclose_core_(const dvc_enclose_ports *io, dvc_cert_t c, const ch
     if (o->N > 0 && o->from)
         return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool sets the grid (no number of steps with it)");
     /* the sizes only matter to the auto policy */
-    dvc_enclose_choose_n_(info, o->route == DVC_ENCLOSE_AUTO && io->dims(problem_path, &n, &m) ? n : -1, o);
+    if (o->route == DVC_ENCLOSE_AUTO && !io->dims(problem_path, &n, &m)) n = -1;
+    dvc_enclose_choose_n_(info, o->route == DVC_ENCLOSE_AUTO ? n : -1, o);
+    if (info->route == DVC_ENCLOSE_EVENTS && o->route == DVC_ENCLOSE_AUTO && !out_path && o->keep_steps)
+        dvc_enclose_choose_stepping_(info, n); /* a whole tube in memory: time stepping */
     info->runs = 1;
     st = run_route(io, c, problem_path, o, info->route, info->local_beta, out_path);
-    if (st != DVC_NOT_CERTIFIED || !info->fallback) return st;
-    /* the auto policy's fallback: chen-wang with the local constant */
-    if (o->note) o->note(dvc_error_message(), o->note_ctx);
-    fb = *o;
-    fb.from = NULL;
-    fb.predictor = NULL;
-    info->route = DVC_ENCLOSE_CHEN_WANG;
-    info->local_beta = 1;
-    info->fallback = 0;
-    info->why = "the lognorm route did not certify";
-    info->runs = 2;
-    return run_route(io, c, problem_path, &fb, info->route, info->local_beta, out_path);
+    /* the auto policy's fallbacks: events -> the time-stepping choice ->
+     * chen-wang with the local constant. The events route also hands on a
+     * problem it does not take (DVC_ERR_INPUT: e.g. a table in g, a time
+     * grid); a fault of the file itself is then reported by the next. */
+    while (info->fallback &&
+           (st == DVC_NOT_CERTIFIED || (st == DVC_ERR_INPUT && info->route == DVC_ENCLOSE_EVENTS))) {
+        const char *from = dvc_enclose_route_name(info->route);
+        char note[1200];
+        int handed_on;
+        fb = *o;
+        fb.from = NULL;
+        fb.predictor = NULL;
+        if (info->route == DVC_ENCLOSE_EVENTS) {
+            dvc_enclose_choose_stepping_(info, n);
+            info->why = st == DVC_NOT_CERTIFIED ? "the events route did not certify"
+                                                : "the events route does not take this problem";
+        } else {
+            info->route = DVC_ENCLOSE_CHEN_WANG;
+            info->local_beta = 1;
+            info->fallback = 0;
+            info->why = "the lognorm route did not certify";
+        }
+        snprintf(note, sizeof note, "the %s route %s (%s); trying %s%s", from,
+                 st == DVC_NOT_CERTIFIED ? "did not certify" : "does not take this problem",
+                 dvc_error_message(), dvc_enclose_route_name(info->route),
+                 info->local_beta ? " with --local-beta" : "");
+        handed_on = st == DVC_ERR_INPUT;
+        if (o->note && !handed_on) o->note(note, o->note_ctx);
+        info->runs++;
+        st = run_route(io, c, problem_path, &fb, info->route, info->local_beta, out_path);
+        /* a problem the events route did not take: told unless the next
+         * route refuses the file too (its message then says what is wrong) */
+        if (o->note && handed_on && st != DVC_ERR_INPUT) o->note(note, o->note_ctx);
+    }
+    return st;
 }

@@ -79,5 +79,6 @@ typedef struct {
 dvc_status dvc_enclose_core_(const dvc_enclose_ports *io, dvc_cert_t c, const char *problem_path,
                              const dvc_enclose_opts *o, const char *out_path, dvc_enclose_info *info);
 void dvc_enclose_choose_n_(dvc_enclose_info *info, long n, const dvc_enclose_opts *o);
+void dvc_enclose_choose_stepping_(dvc_enclose_info *info, long n);
 
 #endif

@@ -35,9 +35,28 @@ int dvc_enclose_route_parse(const char *name)
     return -2;
 }
 
+/* The time-stepping routes' choice: lognorm, the tighter one, where its
+ * cost is moderate (n states; -1: unknown), falling back to chen-wang with
+ * the local constant; chen-wang with it above. */
+void dvc_enclose_choose_stepping_(dvc_enclose_info *info, long n)
+{
+    info->local_beta = 0;
+    info->fallback = 0;
+    if (n >= 0 && n <= DVC_ENCLOSE_AUTO_LOGNORM_N) {
+        info->route = DVC_ENCLOSE_LOGNORM;
+        info->why = "the tighter time-stepping route (n <= 16)";
+        info->fallback = 1;
+    } else {
+        info->route = DVC_ENCLOSE_CHEN_WANG;
+        info->local_beta = 1;
+        info->why = "n > 16: the lognorm route's cost grows like n^3";
+    }
+}
+
 /* The auto policy, written once: the options of one route choose it, else
- * the tighter route where its cost is moderate (n states; -1: unknown),
- * with a fallback (run by dvc_enclose_core_). */
+ * the exact solution (events) where the sizes allow, then the
+ * time-stepping routes, each falling back to the next (run by
+ * dvc_enclose_core_). */
 void dvc_enclose_choose_n_(dvc_enclose_info *info, long n, const dvc_enclose_opts *o)
 {
     memset(info, 0, sizeof *info);
@@ -53,14 +72,15 @@ void dvc_enclose_choose_n_(dvc_enclose_info *info, long n, const dvc_enclose_opt
     } else if (o->local_beta || o->prec_max > 0) {
         info->route = DVC_ENCLOSE_CHEN_WANG;
         info->why = o->local_beta ? "--local-beta belongs to it" : "--prec-max belongs to it";
-    } else if (n >= 0 && n <= DVC_ENCLOSE_AUTO_LOGNORM_N) {
-        info->route = DVC_ENCLOSE_LOGNORM;
-        info->why = "the tighter route (n <= 16)";
+    } else if (o->N > 0) {
+        /* a number of steps: time stepping */
+        dvc_enclose_choose_stepping_(info, n);
+    } else if (n >= 0 && n <= DVC_ENCLOSE_AUTO_EVENTS_N) {
+        info->route = DVC_ENCLOSE_EVENTS;
+        info->why = "the exact solution, event by event, where it applies";
         info->fallback = 1;
     } else {
-        info->route = DVC_ENCLOSE_CHEN_WANG;
-        info->local_beta = 1;
-        info->why = "n > 16: the lognorm route's cost grows like n^3";
+        dvc_enclose_choose_stepping_(info, n);
     }
 }
 

@@ -20,7 +20,7 @@ cat > "$tmp/p.json" <<'EOF2'
  "g": ["0"], "l": [0], "u": ["inf"], "x0": [0, "0.2"], "T": 1, "N": 1000, "theta": 1}
 EOF2
 C=$tmp/p.cert.json
-expect 0 "certified" "enclose a named problem" -- "$exe" enclose "$tmp/p.json" -o "$C"
+expect 0 "certified" "enclose a named problem" -- "$exe" enclose "$tmp/p.json" -o "$C" --method lognorm
 grep -q "  pos " "$tmp/out" && ok || bad "the width table does not use the state names"
 # the exact solution (closed form at 256 bits, contact never active: y = 0)
 "$gen" bridgesw 0 0.2 1 200 3 > "$tmp/ref.csv" 2>/dev/null || bad "gen_traj failed"

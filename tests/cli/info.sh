@@ -41,7 +41,7 @@ expect 0 "verdict: informative" "N = 30000: informative" -- "$exe" enclose "$tmp
 expect 0 "verdict: informative" "lognorm route, N = 1000: informative" -- \
     "$exe" enclose "$tmp/b1000.json" -o "$tmp/c4.json" --method lognorm
 expect 0 "route: lognorm, chosen by --method auto" "the default route is lognorm for n = 2" -- \
-    "$exe" enclose "$tmp/b1000.json" -o "$tmp/c5.json"
+    "$exe" enclose "$tmp/b1000.json" -o "$tmp/c5.json" --method lognorm
 grep -q "verdict: informative" "$tmp/out" && ok || bad "default route: not informative"
 # the verdicts agree with the exported tube (an independent reading)
 for c in c1:1 c2:0.1 c3:0; do
@@ -86,7 +86,7 @@ done
 field() { # CERT KEY -> the text of "KEY":"..." in CERT
     grep -o "\"$2\": *\"[^\"]*\"" "$1" | head -n 1 | sed 's/.*: *"\(.*\)"/\1/'
 }
-expect 0 "" "enclose the wall (scaled)" -- "$exe" enclose "$src/tests/data/scale/wall.json" -o "$tmp/w.json"
+expect 0 "" "enclose the wall (scaled)" -- "$exe" enclose "$src/tests/data/scale/wall.json" -o "$tmp/w.json" --method lognorm
 sc=$(field "$tmp/w.json" x_scale_log2)
 case "$sc" in *,0 | 0,0 | "") bad "the wall is not scaled in its second state: '$sc'" ;; *) ok ;; esac
 "$exe" info --csv "$tmp/w.json" > "$tmp/w.csv" 2> "$tmp/w.err" && ok || bad "info --csv on the wall: $(cat "$tmp/w.err")"
@@ -120,7 +120,7 @@ grep -q "^grid:\|state scale" "$tmp/out" && bad "info on the bridge: grid or sca
 # how long (N and the last length computed here from T and h)
 sed 's/"N": 1000/"h": 0.0001/' "$src/tests/data/scale/wall.json" > "$tmp/wh.json"
 grep -q '"h": 0.0001' "$tmp/wh.json" && ok || bad "the edit did not set h"
-expect 0 "" "enclose the wall with h = 0.0001" -- "$exe" enclose "$tmp/wh.json" -o "$tmp/wh.cert.json"
+expect 0 "" "enclose the wall with h = 0.0001" -- "$exe" enclose "$tmp/wh.json" -o "$tmp/wh.cert.json" --method lognorm
 Nh=$(awk 'BEGIN { T = 0.015625; h = 0.0001; N = int(T / h); if (N * h < T) N++; print N }')
 want=$(awk -v N="$Nh" 'BEGIN { T = 0.015625; h = 0.0001;
                     printf "grid: %d steps of h = %.6g, the last of length %.6g", N, h, T - (N - 1) * h }')

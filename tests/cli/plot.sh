@@ -65,7 +65,7 @@ cat > "$tmp/s.json" <<'EOF2'
 {"A": [[0, 1], [-4, 0]], "B": [[0], [-1]], "f": ["0", "sin(4*t)"], "Q": [[3, 0]], "M": [[1]],
  "g": ["0"], "l": [0], "u": ["inf"], "x0": [0, "0.2"], "T": 1, "N": 50, "theta": 1}
 EOF2
-expect 0 "" "enclose N = 50" -- "$exe" enclose "$tmp/s.json" -o "$tmp/s.cert.json"
+expect 0 "" "enclose N = 50" -- "$exe" enclose "$tmp/s.json" -o "$tmp/s.cert.json" --method lognorm
 expect 0 "every grid point" "no decimation below the width" -- gp "$tmp/s.cert.json" -o "$tmp/s.png"
 rows=$(awk '/^\$D << EOD/ {on = 1; next} /^EOD/ {on = 0} on' "$tmp/gp.in" | wc -l)
 [ "$rows" -eq 51 ] && ok || bad "N = 50: $rows rows, want 51"

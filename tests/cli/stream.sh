@@ -15,7 +15,7 @@ N=3000
 sed 's/"h": *"0.001"/"N": '$N'/' "$src/certs/bridge/gamma0.2.json" > "$tmp/b.json"
 grep -q '"N": '$N "$tmp/b.json" || bad "problem with N = $N not made"
 C="$tmp/b.cert.json"
-expect 0 "certified: $N steps" "enclose N = $N" -- "$exe" enclose "$tmp/b.json" -o "$C"
+expect 0 "certified: $N steps" "enclose N = $N" -- "$exe" enclose "$tmp/b.json" -o "$C" --method lognorm
 
 # layout: one step per line, the summary after the steps, the digest last
 steps=$(grep -c '^    {"t":' "$C")
@@ -70,7 +70,7 @@ grep -q "VIOLATED: 1 of $((N + 1)) samples outside the tube (2 values)" "$tmp/ou
 expect 0 "inside" "check --no-verify" -- "$exe" check "$C" "$tmp/in.csv" --no-verify
 
 # enclose to standard output writes the same certificate
-"$exe" enclose "$tmp/b.json" -o - > "$tmp/stdout.cert.json" 2> /dev/null
+"$exe" enclose "$tmp/b.json" -o - --method lognorm > "$tmp/stdout.cert.json" 2> /dev/null
 cmp -s "$tmp/stdout.cert.json" "$C" && ok || bad "enclose -o - differs from the file"
 
 # step lines in the layout enclose writes are taken apart by a scanner, any

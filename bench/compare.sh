@@ -7,10 +7,15 @@
 #     (bench_certio: the engine alone in one process), on the bridge
 #     (h = 1e-4, T = 1) and the chain of k = 2 and 8 masses (h = 1e-4);
 #     target enclose/engine and verify/engine <= 1.3;
-#  2. `dvicert enclose` against Siconos' float time stepping of the same
-#     problem (whole processes, paired: run in turns), when
-#     `/usr/bin/python3 -c 'import siconos.kernel'` works (Debian package
-#     python3-siconos); skipped otherwise; target dvicert/Siconos <= 1;
+#  2. `dvicert enclose --method lognorm` against Siconos' float time
+#     stepping of the same problem on the same grid (whole processes,
+#     paired: run in turns), when `/usr/bin/python3 -c 'import
+#     siconos.kernel'` works (Debian package python3-siconos); skipped
+#     otherwise; target dvicert/Siconos <= 1;
+#  2b. the events route (the exact solution; `dvicert enclose`'s default)
+#     against Siconos at h = 1e-3 and 1e-4: the pounding (T = 20, three
+#     tones) and the chain of k = 2, 4, 8, 16 masses (T = 1; with --large
+#     also k = 32, 64, minutes); target <= 1 at h = 1e-4;
 #  3. bench_lvi (certified LCP vs Lemke), bench_beta, bench_solve, bench_expr
 #     (the bridge with f as expressions: certified / predictor of both
 #     routes, and the lognorm route per step against Algorithm 4.2).
@@ -19,7 +24,7 @@
 #
 # usage: bench/compare.sh [BUILD_DIR] [--large] [--runs R] [--no-others]
 #   BUILD_DIR   meson build directory (default: build), built beforehand
-#   --large     also the bridge at N = 1e6 (minutes)
+#   --large     also the bridge at N = 1e6 and the chains k = 32, 64 in 2b (minutes)
 #   --no-others skip part 3
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -80,7 +85,7 @@ for p in "${probs[@]}"; do
     be="1e9 1e9"
     bv="1e9 1e9"
     for ((k = 0; k < runs; k++)); do
-        be=$(min2 "$be" "$(once "$dvicert" enclose "$tmp/$name.json" -o "$tmp/$name.cert.json")")
+        be=$(min2 "$be" "$(once "$dvicert" enclose "$tmp/$name.json" -o "$tmp/$name.cert.json" --method lognorm)")
         bv=$(min2 "$bv" "$(once "$dvicert" verify "$tmp/$name.cert.json")")
     done
     "$dvicert" verify "$tmp/$name.cert.json" >/dev/null 2>&1 || echo "$name: the certificate does not verify"
@@ -106,7 +111,7 @@ if /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
         bd="1e9 1e9"
         bs="1e9 1e9"
         for ((k = 0; k < runs; k++)); do
-            bd=$(min2 "$bd" "$(once "$dvicert" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json")")
+            bd=$(min2 "$bd" "$(once "$dvicert" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json" --method lognorm)")
             bs=$(min2 "$bs" "$(once /usr/bin/python3 "$here/siconos_dlvi.py" run "$2" "$3" "$4")")
         done
         read -r dw dc <<<"$bd"
@@ -116,6 +121,35 @@ if /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
         rm -f "$tmp/$1.cert.json"
     done
     echo "   ratio = dvicert / Siconos (target <= 1: certified no slower than the float tool)"
+    echo
+    echo "2b. the events route (the exact solution, no time step) vs Siconos at h = 1e-3 and 1e-4,"
+    echo "   whole processes, paired, best of $runs; CPU seconds; width = the widest state enclosure at T"
+    printf "%-10s %10s %10s %10s %8s %8s %10s\n" problem events "Sic 1e-3" "Sic 1e-4" ratio3 ratio4 width
+    ev=("pounding pounding 0 20" "chain2 chain 2 1" "chain4 chain 4 1" "chain8 chain 8 1" "chain16 chain 16 1")
+    [ "$large" = 1 ] && ev+=("chain32 chain 32 1" "chain64 chain 64 1")
+    cp "$here/../tests/data/events/pounding3.json" "$tmp/pounding.json"
+    for p in "${ev[@]}"; do
+        set -- $p
+        [ "$2" = chain ] && { "$py" "$here/siconos_dlvi.py" problem chain "$3" 1000 "$tmp/$1.json" || exit 2; }
+        N3=$(awk -v T="$4" 'BEGIN { printf "%d", T * 1000 }')
+        bd="1e9 1e9"
+        b3="1e9 1e9"
+        b4="1e9 1e9"
+        for ((k = 0; k < runs; k++)); do
+            bd=$(min2 "$bd" "$(once "$dvicert" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json" --method events)")
+            b3=$(min2 "$b3" "$(once /usr/bin/python3 "$here/siconos_dlvi.py" run "$2" "$3" "$N3")")
+            b4=$(min2 "$b4" "$(once /usr/bin/python3 "$here/siconos_dlvi.py" run "$2" "$3" "$((N3 * 10))")")
+        done
+        w=$("$dvicert" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json" --method events 2>&1 |
+            sed -n 's/.*widest state enclosure at T <= //p')
+        read -r dw dc <<<"$bd"
+        read -r sw3 sc3 <<<"$b3"
+        read -r sw4 sc4 <<<"$b4"
+        printf "%-10s %10.3f %10.3f %10.3f %8s %8s %10s\n" "$1" "$dc" "$sc3" "$sc4" "$(ratio "$dc" "$sc3")" \
+            "$(ratio "$dc" "$sc4")" "${w:-refused}"
+        rm -f "$tmp/$1.cert.json"
+    done
+    echo "   ratio3, ratio4 = dvicert events / Siconos at h = 1e-3, 1e-4 (target <= 1 at 1e-4)"
 else
     echo "2. Siconos: skipped (/usr/bin/python3 cannot import siconos; Debian: apt-get install python3-siconos)"
 fi

@@ -2,9 +2,11 @@
 """The benchmark problems of bench/compare.sh, for dvicert and for Siconos.
 
   siconos_dlvi.py problem bridge|chain K N OUT.json  write the dvicert problem file
-  siconos_dlvi.py run bridge|chain K N               Siconos float time stepping of it
+  siconos_dlvi.py run bridge|chain|pounding K N      Siconos float time stepping of it
 
-The bridge is Example 5.1 (gamma = 0.2, T = 1); the chain of K masses is the
+The bridge is Example 5.1 (gamma = 0.2, T = 1); the pounding is Example 5.2
+with the published parameters and a three-tone ground motion, T = 20 (the
+dvicert problem is tests/data/events/pounding3.json; K is ignored); the chain of K masses is the
 one of bench/chain.h (ground springs 4, coupling springs 1, damping 0.1,
 pounding stiffness 6 at gap 0.01, ground acceleration 0.5 sin(2 pi t),
 alternating initial velocities +-0.5). Both as the DLVI
@@ -22,8 +24,24 @@ import sys
 import time
 
 
+def horizon(kind):
+    return 20.0 if kind == "pounding" else 1.0
+
+
 def data(kind, k):
     """A, B, Q, M, g, x0 as lists; f(t) as a function; f as expressions."""
+    if kind == "pounding":
+        m1, m2, r1, r2, k1, k2, d, al, ag = 7.8, 7.8, 16.34, 8.17, 3.4215, 0.8554, 0.1, 6.0, 9.80665
+        A = [[0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0], [-k1 / m1, 0.0, -r1 / m1, 0.0],
+             [0.0, -k2 / m2, 0.0, -r2 / m2]]
+        B = [[0.0], [0.0], [-1.0 / m1], [1.0 / m2]]
+        Q = [[-al, al, 0.0, 0.0]]
+
+        def fp(t):
+            a = -ag * (0.3 * math.sin(2 * math.pi * 0.8 * t) + 0.2 * math.sin(2 * math.pi * 1.7 * t + 0.5)
+                       + 0.1 * math.sin(2 * math.pi * 3.1 * t + 1))
+            return [0.0, 0.0, a, a]
+        return A, B, Q, [[1.0]], [al * d], [0.0] * 4, fp, None
     if kind == "bridge":
         A = [[0.0, 1.0], [-4.0, 0.0]]
         B = [[0.0], [-1.0]]
@@ -94,7 +112,7 @@ def run(kind, k, N):
     import siconos.kernel as sk
 
     A, B, Q, M, g, x0, f, _ = data(kind, k)
-    T = 1.0
+    T = horizon(kind)
     h = T / N
     m = len(M)
     ds = sk.FirstOrderLinearDS(np.array(x0), np.array(A))

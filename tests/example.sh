@@ -16,7 +16,7 @@ step() { printf '\n== %s\n' "$*"; }
 step "dvicert enclose: certified tube of the bridge DLVI"
 "$dvicert" enclose certs/bridge/gamma0.2.json -o "$out/bridge.cert.json"
 
-step "dvicert verify: recompute every bound from the stored predictor"
+step "dvicert verify: recompute every bound of the certificate"
 "$dvicert" verify "$out/bridge.cert.json"
 
 step "an independent trajectory: the closed-form solution at 1000 random times (MPFR, 256 bits)"

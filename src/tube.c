@@ -59,6 +59,7 @@ static void free_encl(dvc_tube_t tb)
     for (long k = 0; k < tb->nev; k++) {
         mpfi_clear(tb->ev[k].t);
         dvc_ivec_clear(tb->ev[k].x);
+        dvc_ivec_clear(tb->ev[k].y);
         free(tb->ev[k].label);
     }
     free(tb->ev);
@@ -315,6 +316,7 @@ dvc_status dvc_tube_add_event(dvc_tube_t tb, const mpfi_t t, const dvc_ivec_t x,
     mpfi_set(ne->t, t);
     dvc_ivec_init2(ne->x, x->n, dvc_ivec_prec(x));
     dvc_ivec_set(ne->x, x);
+    dvc_ivec_init2(ne->y, 0, dvc_ivec_prec(x));
     tb->nev++;
     return DVC_OK;
 }

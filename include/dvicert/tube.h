@@ -56,6 +56,8 @@ typedef dvc_status (*dvc_tube_eval_fn)(dvc_ivec_t X, const void *ctx, const mpfi
 typedef struct {
     mpfi_t t;
     dvc_ivec_t x;   /* state at the event (n entries) */
+    dvc_ivec_t y;   /* multipliers at the event (m entries: a tube with y
+                       enclosures), or none (0 entries) */
     char *label;    /* e.g. "g: plus->minus" */
 } dvc_tube_event;
 

@@ -12,6 +12,7 @@
  *  - the pounding example (tests/data/events/pounding3.json, T = 20): y from
  *    a certified 256-bit LVI solve at the state of a 256-bit run, at a few
  *    times and at T;
+ *  - a grazing contact (y = 0) through its ambiguity window;
  *  - a plain hybrid certificate (certs/bridge-switched) keeps m = 0.
  * Usage: test_events_y CERTS_DIR DATA_DIR */
 #include <stdio.h>
@@ -337,6 +338,82 @@ static void test_pounding(const char *data)
     dvc_dlvi_problem_clear(p53);
 }
 
+/* A grazing contact (tests/data/events/grazing.json): y = 0 throughout
+ * (the free motion (sin t, cos t) touches the wall x1 = 1 at pi/2); the
+ * touch is bridged by an ambiguity window, where y is the LVI solution over
+ * the step box. y = 0 inside at 1,000 random times and over every step,
+ * from the certificate and with the evaluators. */
+static void test_grazing(const char *data)
+{
+    char path[1024], cert[1024];
+    snprintf(path, sizeof path, "%s/events/grazing.json", data);
+    snprintf(cert, sizeof cert, "%s/grazing.cert.json", dir);
+    dvc_enclose_opts o;
+    dvc_enclose_opts_init(&o);
+    o.route = DVC_ENCLOSE_EVENTS;
+    dvc_cert_t c;
+    dvc_cert_init(c);
+    dvc_status st = dvc_enclose(c, path, &o, cert, NULL);
+    dvc_cert_clear(c);
+    REQUIRE(st == DVC_OK, "grazing: enclose: %s", dvc_error_message());
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_problem_init(p, 0, 0, 53);
+    REQUIRE(dvc_problem_read(p, path, 53) == DVC_OK, "%s: %s", path, dvc_error_message());
+    dvc_hybrid_model_t m;
+    dvc_hybrid_result_t r;
+    dvc_hybrid_flow_ref flow;
+    dvc_hybrid_result_init(r);
+    REQUIRE(dvc_dlvi_events_run(r, m, p, NULL) == DVC_OK, "grazing: %s", dvc_error_message());
+    CHECK(r->nwindows >= 1, "grazing: no ambiguity window (%ld)", r->nwindows);
+    dvc_tube_t tb[2];
+    dvc_tube_init(tb[0]);
+    dvc_tube_init(tb[1]);
+    REQUIRE(dvc_cert_open(tb[0], NULL, cert, 1) == DVC_OK, "grazing: open: %s", dvc_error_message());
+    REQUIRE(dvc_dlvi_events_tube(tb[1], m, r, &flow) == DVC_OK, "grazing: tube: %s", dvc_error_message());
+    mpfr_t zero, lo[1], hi[1];
+    mpfi_t tt;
+    dvc_ivec_t Y;
+    mpfr_init2(zero, 53);
+    mpfr_set_zero(zero, 1);
+    mpfr_init2(lo[0], 53);
+    mpfr_init2(hi[0], 53);
+    mpfi_init2(tt, 53);
+    dvc_ivec_init2(Y, 1, 53);
+    long bad = 0, failed = 0;
+    double wwin = 0;
+    check_rng rng = {0x6a7aULL};
+    for (int k = 0; k < 1000; k++) {
+        mpfi_set_d(tt, check_rng_unif(&rng, 0, 4));
+        for (int w = 0; w < 2; w++) {
+            if (dvc_tube_outer(Y, tb[w], tt, 1) != DVC_OK) failed++;
+            else if (!inside_fr(Y->e[0], zero)) bad++;
+        }
+    }
+    for (int w = 0; w < 2; w++)
+        for (long i = 1; i <= tb[w]->N; i++) {
+            dvc_tube_step_hull(lo, hi, tb[w], i, 1);
+            if (!inside_lh(lo[0], hi[0], zero)) bad++;
+        }
+    for (long k = 0; k < r->nwindows; k++) {
+        /* the window's step: y from the LVI over its box, 0 inside */
+        dvc_tube_step_hull(lo, hi, tb[1], r->wstep[k] + 1, 1);
+        double wd = mpfr_get_d(hi[0], MPFR_RNDU) - mpfr_get_d(lo[0], MPFR_RNDD);
+        if (wd > wwin) wwin = wd;
+    }
+    CHECK(failed == 0, "grazing: %ld y evaluations failed", failed);
+    CHECK(bad == 0, "grazing: y = 0 outside the y tube %ld times", bad);
+    printf("grazing: y = 0 inside the y tube (certificate and evaluated) at 1000 times and every "
+           "step; %ld window(s), y over the window %.3g wide\n", r->nwindows, wwin);
+    dvc_ivec_clear(Y);
+    mpfi_clear(tt);
+    mpfr_clears(zero, lo[0], hi[0], (mpfr_ptr)0);
+    dvc_tube_clear(tb[0]);
+    dvc_tube_clear(tb[1]);
+    dvc_hybrid_result_clear(r);
+    dvc_hybrid_model_clear(m);
+    dvc_dlvi_problem_clear(p);
+}
+
 /* A hybrid certificate of another kind keeps m = 0 and no y tube. */
 static void test_plain_hybrid(const char *certs)
 {
@@ -362,6 +439,7 @@ int main(int argc, char **argv)
     test_bridge_cert(argv[2], "2");
     test_bridge_eval(argv[2]);
     test_pounding(argv[2]);
+    test_grazing(argv[2]);
     test_plain_hybrid(argv[1]);
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

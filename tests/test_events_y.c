@@ -39,6 +39,19 @@ static int inside_lh(mpfr_srcptr lo, mpfr_srcptr hi, const mpfr_t v)
     return mpfr_cmp(lo, v) <= 0 && mpfr_cmp(v, hi) <= 0;
 }
 
+/* The certificate of the events route of the problem file prob. */
+static void enclose_events(const char *prob, const char *cert)
+{
+    dvc_enclose_opts o;
+    dvc_enclose_opts_init(&o);
+    o.route = DVC_ENCLOSE_EVENTS;
+    dvc_cert_t c;
+    dvc_cert_init(c);
+    dvc_status st = dvc_enclose(c, prob, &o, cert, NULL);
+    dvc_cert_clear(c);
+    REQUIRE(st == DVC_OK, "%s: enclose: %s", prob, dvc_error_message());
+}
+
 /* The problem file with x(0) = (0, gamma) and its certificate of the
  * events route. */
 static void write_cert(char *cert, size_t cap, const char *data, const char *gamma)
@@ -58,14 +71,7 @@ static void write_cert(char *cert, size_t cap, const char *data, const char *gam
     fprintf(f, "%.*s\"x0\": [0, %s]%s", (int)(x0 - buf), buf, gamma, x0 + strlen("\"x0\": [0, 1]"));
     fclose(f);
     snprintf(cert, cap, "%s/bridge%s.cert.json", dir, gamma);
-    dvc_enclose_opts o;
-    dvc_enclose_opts_init(&o);
-    o.route = DVC_ENCLOSE_EVENTS;
-    dvc_cert_t c;
-    dvc_cert_init(c);
-    dvc_status st = dvc_enclose(c, prob, &o, cert, NULL);
-    dvc_cert_clear(c);
-    REQUIRE(st == DVC_OK, "bridge gamma = %s: enclose: %s", gamma, dvc_error_message());
+    enclose_events(prob, cert);
 }
 
 /* y of the bridge at t, from the closed form of x1 alone: the LVI
@@ -229,14 +235,8 @@ static void test_pounding(const char *data)
     char path[1024], cert[1024];
     snprintf(path, sizeof path, "%s/events/pounding3.json", data);
     snprintf(cert, sizeof cert, "%s/pounding.cert.json", dir);
-    dvc_enclose_opts o;
-    dvc_enclose_opts_init(&o);
-    o.route = DVC_ENCLOSE_EVENTS;
-    dvc_cert_t c;
-    dvc_cert_init(c);
-    dvc_status st = dvc_enclose(c, path, &o, cert, NULL);
-    dvc_cert_clear(c);
-    REQUIRE(st == DVC_OK, "pounding: enclose: %s", dvc_error_message());
+    enclose_events(path, cert);
+    dvc_status st;
     dvc_tube_t tb, te;
     dvc_tube_init(tb);
     dvc_tube_init(te);
@@ -348,14 +348,7 @@ static void test_grazing(const char *data)
     char path[1024], cert[1024];
     snprintf(path, sizeof path, "%s/events/grazing.json", data);
     snprintf(cert, sizeof cert, "%s/grazing.cert.json", dir);
-    dvc_enclose_opts o;
-    dvc_enclose_opts_init(&o);
-    o.route = DVC_ENCLOSE_EVENTS;
-    dvc_cert_t c;
-    dvc_cert_init(c);
-    dvc_status st = dvc_enclose(c, path, &o, cert, NULL);
-    dvc_cert_clear(c);
-    REQUIRE(st == DVC_OK, "grazing: enclose: %s", dvc_error_message());
+    enclose_events(path, cert);
     dvc_dlvi_problem_t p;
     dvc_dlvi_problem_init(p, 0, 0, 53);
     REQUIRE(dvc_problem_read(p, path, 53) == DVC_OK, "%s: %s", path, dvc_error_message());

@@ -7,6 +7,7 @@
 
 #include "dvicert/certio.h"
 #include "dvicert/enclose.h"
+#include "dvicert/events.h"
 #include "dvicert/flat.h"
 
 /* Either kind of certificate (dvc_cert_file_kind) and its tube: every
@@ -77,7 +78,8 @@ static dvc_status open_hybrid(dvc_flat_cert *f, const char *path, int verify)
     const dvc_tube_struct *tb = f->htube;
     dvc_status st = dvc_hybrid_cert_read(f->hc, path);
     if (st == DVC_OK && verify) st = dvc_cert_verify_hybrid(f->hc, NULL);
-    if (st == DVC_OK) st = dvc_hybrid_tube(f->htube, f->hc->model, f->hc->res, NULL);
+    /* y from the pattern's map for the events route (m > 0) */
+    if (st == DVC_OK) st = dvc_dlvi_events_tube(f->htube, f->hc->model, f->hc->res, NULL);
     if (st == DVC_OK) st = dvc_width_start(f->hwidth, tb->n, 0);
     for (long i = 0; st == DVC_OK && i <= tb->N; i++)
         dvc_width_add(f->hwidth, tb->x + i * tb->n, NULL, tb->eps_x[i], tb->eps_y[i]);

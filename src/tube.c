@@ -54,18 +54,21 @@ static void free_encl(dvc_tube_t tb)
     }
     clear_ivals(tb->xg, tb->xg ? (tb->N + 1) * tb->n : 0);
     clear_ivals(tb->xs, tb->xs ? tb->N * tb->n : 0);
+    clear_ivals(tb->yg, tb->yg ? (tb->N + 1) * tb->m : 0);
+    clear_ivals(tb->ys, tb->ys ? tb->N * tb->m : 0);
     for (long k = 0; k < tb->nev; k++) {
         mpfi_clear(tb->ev[k].t);
         dvc_ivec_clear(tb->ev[k].x);
+        dvc_ivec_clear(tb->ev[k].y);
         free(tb->ev[k].label);
     }
     free(tb->ev);
     tb->t = NULL;
-    tb->xg = tb->xs = NULL;
+    tb->xg = tb->xs = tb->yg = tb->ys = NULL;
     tb->ev = NULL;
     tb->nev = 0;
-    tb->eval = NULL;
-    tb->eval_ctx = NULL;
+    tb->eval = tb->yeval = NULL;
+    tb->eval_ctx = tb->yeval_ctx = NULL;
 }
 
 static void free_arrays(dvc_tube_t tb)
@@ -228,6 +231,49 @@ dvc_status dvc_tube_set_boxes(dvc_tube_t tb)
     return DVC_OK;
 }
 
+dvc_status dvc_tube_set_yboxes(dvc_tube_t tb, long m)
+{
+    long np = tb->N + 1;
+    double *y;
+    mpfi_t *lo, *hi, *yg, *ys;
+    if (!tb->xs || m < 0) return dvc_error(DVC_ERR_INPUT, "tube: y enclosures need an enclosure tube");
+    y = calloc((size_t)(np * (m > 0 ? m : 1)), sizeof *y);
+    lo = ivals_new(np * m, tb->prec);
+    hi = ivals_new(np * m, tb->prec);
+    yg = ivals_new(np * m, tb->prec);
+    ys = ivals_new(tb->N * m, tb->prec);
+    if (!y || !lo || !hi || !yg || !ys) {
+        free(y);
+        clear_ivals(lo, lo ? np * m : 0);
+        clear_ivals(hi, hi ? np * m : 0);
+        clear_ivals(yg, yg ? np * m : 0);
+        clear_ivals(ys, ys ? tb->N * m : 0);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    /* the old y arrays (sized for the old m) go; the box did too */
+    clear_box(tb);
+    clear_ivals(tb->yhat_lo, np * tb->m);
+    clear_ivals(tb->yhat_hi, np * tb->m);
+    clear_ivals(tb->yg, tb->yg ? np * tb->m : 0);
+    clear_ivals(tb->ys, tb->ys ? tb->N * tb->m : 0);
+    free(tb->y);
+    tb->y = y;
+    tb->yhat_lo = lo;
+    tb->yhat_hi = hi;
+    tb->yg = yg;
+    tb->ys = ys;
+    tb->m = m;
+    tb->yeval = NULL;
+    tb->yeval_ctx = NULL;
+    return DVC_OK;
+}
+
+void dvc_tube_set_yeval(dvc_tube_t tb, dvc_tube_eval_fn fn, const void *ctx)
+{
+    tb->yeval = tb->ys ? fn : NULL;
+    tb->yeval_ctx = tb->yeval ? ctx : NULL;
+}
+
 dvc_status dvc_tube_set_x_scale(dvc_tube_t tb, const double *s)
 {
     double *c = NULL;
@@ -270,6 +316,7 @@ dvc_status dvc_tube_add_event(dvc_tube_t tb, const mpfi_t t, const dvc_ivec_t x,
     mpfi_set(ne->t, t);
     dvc_ivec_init2(ne->x, x->n, dvc_ivec_prec(x));
     dvc_ivec_set(ne->x, x);
+    dvc_ivec_init2(ne->y, 0, dvc_ivec_prec(x));
     tb->nev++;
     return DVC_OK;
 }
@@ -557,22 +604,25 @@ static dvc_status check_range(const view_t *v, const mpfi_t t, ws_t *w)
     return DVC_OK;
 }
 
-/* x edges of an enclosure tube at the time interval t (range checked):
- * the evaluator's enclosure, else the hull (outer) or the intersection
- * (inner) of the step enclosures met, met with xg_i at the point t_i. */
+/* x (which = 0) or y (1) edges of an enclosure tube at the time interval
+ * t (range checked): the evaluator's enclosure, else the hull (outer) or
+ * the intersection (inner) of the step enclosures met, met with the grid
+ * enclosure at the point t_i. */
 static dvc_status encl_edges(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_t *v,
-                             const mpfi_t t)
+                             const mpfi_t t, int which)
 {
     const dvc_tube_struct *tb = v->tb;
-    long n = v->n, i0, i1, cnt = 0;
+    long n = which ? v->m : v->n, i0, i1, cnt = 0;
+    dvc_tube_eval_fn eval = which ? tb->yeval : tb->eval;
+    mpfi_t *xs = which ? tb->ys : tb->xs, *xg = which ? tb->yg : tb->xg;
     dvc_ivec_t X;
     mpfi_t ga, gb;
     dvc_status st = DVC_OK;
     dvc_ivec_init2(X, n, v->prec);
     mpfi_init2(ga, v->prec);
     mpfi_init2(gb, v->prec);
-    if (tb->eval) {
-        st = tb->eval(X, tb->eval_ctx, t);
+    if (eval) {
+        st = eval(X, which ? tb->yeval_ctx : tb->eval_ctx, t);
     } else {
         step_range(&i0, &i1, v, t);
         for (long i = i0; i <= i1; i++) {
@@ -581,7 +631,7 @@ static dvc_status encl_edges(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_
             grid_time(gb, v, i);
             if (mpfr_cmp(&t->right, &ga->left) < 0 || mpfr_cmp(&t->left, &gb->right) > 0) continue;
             for (long k = 0; k < n; k++) {
-                mpfi_srcptr b = tb->xs[(i - 1) * n + k];
+                mpfi_srcptr b = xs[(i - 1) * n + k];
                 if (cnt == 0) mpfi_set(X->e[k], b);
                 else if (out) mpfi_union(X->e[k], X->e[k], b);
                 else mpfi_intersect(X->e[k], X->e[k], b);
@@ -594,7 +644,7 @@ static dvc_status encl_edges(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_
             grid_time(ga, v, i);
             if (mpfr_equal_p(&t->left, &ga->left) && mpfr_equal_p(&t->right, &ga->right) &&
                 mpfr_equal_p(&ga->left, &ga->right))
-                for (long k = 0; k < n; k++) mpfi_intersect(X->e[k], X->e[k], tb->xg[i * n + k]);
+                for (long k = 0; k < n; k++) mpfi_intersect(X->e[k], X->e[k], xg[i * n + k]);
         }
     }
     mpfi_clear(ga);
@@ -634,8 +684,8 @@ static dvc_status edges_view(dvc_ivec_t out, mpfr_t *lo, mpfr_t *hi, const view_
         ws_clear(&w);
         return st;
     }
-    if (!which && v->tb && v->tb->xs) {
-        st = encl_edges(out, lo, hi, v, t);
+    if (v->tb && (which ? v->tb->ys : v->tb->xs)) {
+        st = encl_edges(out, lo, hi, v, t, which);
         ws_clear(&w);
         return st;
     }
@@ -709,10 +759,12 @@ void dvc_tube_step_hull(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int
     ws_t w;
     view_tube(&v, tb);
     ws_init(&w, v.prec);
-    if (which == 0 && tb->xs) {
-        for (long j = 0; j < tb->n; j++) {
-            mpfr_set(lo[j], &tb->xs[(i - 1) * tb->n + j]->left, MPFR_RNDD);
-            mpfr_set(hi[j], &tb->xs[(i - 1) * tb->n + j]->right, MPFR_RNDU);
+    if (which ? tb->ys != NULL : tb->xs != NULL) {
+        long K = which ? tb->m : tb->n;
+        mpfi_t *b = which ? tb->ys : tb->xs;
+        for (long j = 0; j < K; j++) {
+            mpfr_set(lo[j], &b[(i - 1) * K + j]->left, MPFR_RNDD);
+            mpfr_set(hi[j], &b[(i - 1) * K + j]->right, MPFR_RNDU);
         }
     } else if (which == 0) {
         for (long j = 0; j < tb->n; j++) {
@@ -741,10 +793,11 @@ void dvc_tube_grid(mpfr_t *lo, mpfr_t *hi, const dvc_tube_t tb, long i, int whic
     mpfi_srcptr e = which ? tb->eps_y[row] : tb->eps_x[row];
     view_t v;
     mpfr_t blo, bhi, es;
-    if (!which && tb->xg) {
+    mpfi_t *g = which ? tb->yg : tb->xg;
+    if (g) {
         for (long j = 0; j < K; j++) {
-            mpfr_set(lo[j], &tb->xg[i * K + j]->left, MPFR_RNDD);
-            mpfr_set(hi[j], &tb->xg[i * K + j]->right, MPFR_RNDU);
+            mpfr_set(lo[j], &g[i * K + j]->left, MPFR_RNDD);
+            mpfr_set(hi[j], &g[i * K + j]->right, MPFR_RNDU);
         }
         return;
     }

@@ -72,7 +72,8 @@ dvc_status dvc_dlvi_events_run(dvc_hybrid_result_t r, dvc_hybrid_model_t m,
  * its time enclosure, so its last instants (after t*) are in the pattern
  * after the event: there take the hull with the same call for that event's
  * mode_after. DVC_ERR_INPUT when the map leaves [l, u] on X (X is not in
- * the pattern's region). */
+ * the pattern's region). mode < 0 (a step of an ambiguity window, where
+ * no pattern is known): the certified LVI solution over Q X + g(tt). */
 dvc_status dvc_dlvi_events_y(dvc_ivec_t Y, const dvc_hybrid_model_t m, long mode, const mpfi_t tt,
                              const dvc_ivec_t X);
 
@@ -82,6 +83,19 @@ dvc_status dvc_dlvi_events_y(dvc_ivec_t Y, const dvc_hybrid_model_t m, long mode
  * by dvc_dlvi_events_model. Any pointer may be NULL. */
 void dvc_dlvi_events_stats(const dvc_hybrid_model_t m, long *patterns, long *events,
                            long *windows);
+
+/* The tube of a result r of the route for m (include/dvicert/tube.h):
+ * dvc_hybrid_tube, then the y tube (m multipliers, dvc_tube_set_yboxes) from
+ * the pattern's affine map (dvc_dlvi_events_y) on the state enclosures:
+ * over step i the step's pattern on its box (with the pattern after the
+ * event when the step ends at one; the LVI over the box in a window), at
+ * grid point i the patterns of the steps either side on the grid
+ * enclosure. flow non-NULL: the evaluators of x (the flow) and of y (that
+ * map on the flow's enclosure over t) installed, m, r and *flow to outlive
+ * tb's use. A model not made by dvc_dlvi_events_model: dvc_hybrid_tube
+ * alone (m = 0). */
+dvc_status dvc_dlvi_events_tube(dvc_tube_t tb, const dvc_hybrid_model_t m,
+                                const dvc_hybrid_result_t r, dvc_hybrid_flow_ref *flow);
 
 #ifdef __cplusplus
 }

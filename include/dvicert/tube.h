@@ -31,7 +31,12 @@
  * step's set) installs an evaluator (dvc_tube_set_eval): it then gives the x
  * edges, outer and inner alike (its enclosure over the time interval; the
  * time enclosures of samples are 2^-64 relative wide). Events (switches)
- * are listed with their time and state enclosures (dvc_tube_add_event). */
+ * are listed with their time and state enclosures (dvc_tube_add_event).
+ * An enclosure tube may carry multipliers as enclosures too
+ * (dvc_tube_set_yboxes: m > 0, e.g. the DLVI events route, where y is the
+ * pattern's affine map of x): y(t_i) in yg_i and y(t) in ys_i for t in
+ * step i, with an optional evaluator of y (dvc_tube_set_yeval) beside the
+ * x one; the y edges then follow the same rules as the x edges above. */
 #ifndef DVICERT_TUBE_H
 #define DVICERT_TUBE_H
 
@@ -43,14 +48,16 @@
 extern "C" {
 #endif
 
-/* An engine's evaluation of x over a time interval t inside the tube:
- * X encloses x(s) for every s in t. */
+/* An engine's evaluation of x (or y) over a time interval t inside the
+ * tube: X encloses x(s) (y(s)) for every s in t. */
 typedef dvc_status (*dvc_tube_eval_fn)(dvc_ivec_t X, const void *ctx, const mpfi_t t);
 
 /* An event of the tube (a certified switch): time and state enclosures. */
 typedef struct {
     mpfi_t t;
     dvc_ivec_t x;   /* state at the event (n entries) */
+    dvc_ivec_t y;   /* multipliers at the event (m entries: a tube with y
+                       enclosures), or none (0 entries) */
     char *label;    /* e.g. "g: plus->minus" */
 } dvc_tube_event;
 
@@ -77,6 +84,10 @@ typedef struct {
     dvc_tube_event *ev;
     double *x_scale;           /* n positive powers of two s_j, or NULL (all 1);
                                   owned; dvc_tube_set_x_scale */
+    mpfi_t *yg, *ys;           /* enclosure tube with y: (N+1) x m grid and N x m
+                                  step enclosures of y (step i in row i-1), or NULL */
+    dvc_tube_eval_fn yeval;    /* or NULL: Y (m entries) encloses y over t; */
+    const void *yeval_ctx;     /* not owned */
 } dvc_tube_struct;
 typedef dvc_tube_struct dvc_tube_t[1];
 
@@ -112,6 +123,15 @@ dvc_status dvc_tube_set_boxes(dvc_tube_t tb);
 /* Install (fn non-NULL) or remove an evaluator of x; ctx must outlive tb's
  * use of it. Only for enclosure tubes. */
 void dvc_tube_set_eval(dvc_tube_t tb, dvc_tube_eval_fn fn, const void *ctx);
+/* Give an enclosure tube m multipliers held as enclosures: the predictor
+ * y arrays are made again for m (zero; a filler may state y^i, eps_y^i,
+ * yhat^i, ry^i for readers of that form), and yg ((N+1) x m), ys (N x m)
+ * allocated at [0, 0] until the filler sets them. The y edges then come
+ * from yg, ys (or the y evaluator), as the x edges from xg, xs. */
+dvc_status dvc_tube_set_yboxes(dvc_tube_t tb, long m);
+/* Install (fn non-NULL) or remove an evaluator of y (Y: m entries); ctx
+ * must outlive tb's use of it. Only for tubes with y enclosures. */
+void dvc_tube_set_yeval(dvc_tube_t tb, dvc_tube_eval_fn fn, const void *ctx);
 /* Append an event (t, x and label copied; events in time order). */
 dvc_status dvc_tube_add_event(dvc_tube_t tb, const mpfi_t t, const dvc_ivec_t x,
                               const char *label);

@@ -305,8 +305,11 @@ _KINDS = {1: "dlvi", 2: "hybrid"}
 
 class Certificate:
     """A certificate file of any kind ('dlvi' or 'hybrid', its kind) read
-    whole (memory grows with N). A hybrid certificate has m = 0, no claims,
-    and its model as `problem`."""
+    whole (memory grows with N). A hybrid certificate has no claims and its
+    model as `problem`, and m = 0 unless it comes from the events route
+    (route 'events'): then `problem` is the embedded DLVI problem and the
+    tube has the multipliers y too, from the pattern's affine map on the
+    state enclosures (docs/events.md), as a DLVI certificate's."""
 
     def __init__(self, path, verify=False):
         lib = _L()
@@ -322,6 +325,11 @@ class Certificate:
         lib.dvc_flat_dims(h, dims)
         self.n, self.m, self.N, self.precision = dims[0], dims[1], dims[2], dims[3]
         self.problem = json.loads(lib.dvc_flat_problem_json(h).decode("utf-8"))
+        self._events = self.kind == "hybrid" and isinstance(self.problem, dict) and \
+            isinstance(self.problem.get("dlvi_events"), dict)
+        if self._events:
+            # the DLVI problem the route certified, as a DLVI certificate holds it
+            self.problem = self.problem["dlvi_events"].get("problem", {})
         self.method = self._claims(0)
         self.summary = self._claims(1)
 
@@ -346,7 +354,9 @@ class Certificate:
 
     @property
     def route(self):
-        return "hybrid" if self.kind == "hybrid" else self.method.get("route", "chen-wang")
+        if self.kind == "hybrid":
+            return "events" if self._events else "hybrid"
+        return self.method.get("route", "chen-wang")
 
     @property
     def name(self):

@@ -9,6 +9,7 @@
 
 #include "certview.h"
 #include "dvicert/certio.h"
+#include "dvicert/events.h"
 #include "dvicert/lcs_cert.h"
 #include "io/io.h"
 
@@ -65,9 +66,45 @@ static int open_streamed(dvc_cli_cert *d, const char *cmd, FILE *rep)
     return -1;
 }
 
+dvc_status dvc_cli_events_labels(dvc_labels *L, const dvc_hybrid_cert_struct *c, long m, int *named)
+{
+    json_t *root = c->model_json ? json_loads(c->model_json, 0, NULL) : NULL;
+    json_t *prob = json_object_get(json_object_get(root, "dlvi_events"), "problem");
+    char *txt = json_is_object(prob) ? json_dumps(prob, JSON_COMPACT) : NULL;
+    dvc_status st = txt ? dvc_labels_from_text(L, txt, c->model->n, m) : DVC_OK;
+    if (json_is_object(prob) && !txt) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    *named = txt != NULL && st == DVC_OK;
+    free(txt);
+    json_decref(root);
+    return st;
+}
+
+/* An events certificate's labels (those of its embedded problem); a plain
+ * hybrid one keeps its model's state names. */
+static dvc_status events_labels(dvc_cli_cert *d)
+{
+    int named = 0;
+    dvc_status st = dvc_cli_events_labels(&d->L, d->hyb, d->m, &named);
+    if (named) {
+        d->xnames = (const char *const *)d->L.x;
+        d->ynames = (const char *const *)d->L.y;
+    }
+    return st;
+}
+
+/* The number of multipliers of a hybrid certificate's model: those of the
+ * DLVI problem for the events route (a mode is named by its pattern, one
+ * letter per multiplier, include/dvicert/events.h), else 0. */
+static long hybrid_m(const dvc_hybrid_model_struct *m)
+{
+    long patterns = 0;
+    dvc_dlvi_events_stats(m, &patterns, NULL, NULL);
+    return patterns > 0 && m->nmodes > 0 ? (long)strlen(m->modes[0].name) : 0;
+}
+
 /* A hybrid certificate: read, verified unless verify is 0 (the tube is
  * then the recomputed result, tight between grid points, unless stated),
- * its tube built. */
+ * its tube built (with y for the events route). */
 static int open_whole(dvc_cli_cert *d, const char *cmd, int verify, FILE *rep, const char *nothing,
                       int stated)
 {
@@ -83,11 +120,11 @@ static int open_whole(dvc_cli_cert *d, const char *cmd, int verify, FILE *rep, c
         d->have_rec = 1;
         fprintf(rep, "certificate: %s verified\n", d->path);
     }
-    st = d->have_rec && !stated ? dvc_hybrid_tube(d->htube, c->model, d->rec, &d->flow)
-                     : dvc_hybrid_tube(d->htube, c->model, c->res, NULL);
+    st = d->have_rec && !stated ? dvc_dlvi_events_tube(d->htube, c->model, d->rec, &d->flow)
+                     : dvc_dlvi_events_tube(d->htube, c->model, c->res, NULL);
     if (st != DVC_OK) return dvc_cli_fail(cmd, st);
     d->n = c->model->n;
-    d->m = 0;
+    d->m = d->htube->m;
     d->N = c->res->nsteps;
     d->prec = c->prec;
     /* samples enclosed at the certificate's precision + DVC_TRAJ_EXTRA_BITS */
@@ -96,6 +133,7 @@ static int open_whole(dvc_cli_cert *d, const char *cmd, int verify, FILE *rep, c
     mpfi_set_fr(d->T, c->model->T);
     d->t0 = c->model->t0;
     d->xnames = (const char *const *)c->model->names;
+    if (events_labels(d) != DVC_OK) return dvc_cli_fail(cmd, DVC_ERR_NOMEM);
     d->tube = d->htube;
     d->whole = 1;
     d->edge_prec = d->htube->prec;
@@ -153,7 +191,7 @@ static void describe(dvc_cli_cert *d)
     {
         const dvc_hybrid_cert_struct *c = d->hyb;
         d->n = c->model->n;
-        d->m = 0;
+        d->m = hybrid_m(c->model);
         d->N = c->res->nsteps;
         d->prec = c->prec;
         int events = 0;
@@ -194,5 +232,6 @@ dvc_status dvc_cli_cert_read(dvc_cli_cert *d, const char *path, int verify)
         }
     }
     if (st == DVC_OK) describe(d);
+    if (st == DVC_OK && d->kind == DVC_CERT_KIND_HYBRID) st = events_labels(d);
     return st;
 }

@@ -73,4 +73,9 @@ dvc_status dvc_cli_cert_pass(dvc_cli_cert *d, int verify, dvc_cli_cert_fn fn, vo
  * what it describes and the claim a verification proves. */
 dvc_status dvc_cli_cert_read(dvc_cli_cert *d, const char *path, int verify);
 
+/* The labels of an events certificate's embedded DLVI problem (n states,
+ * m multipliers; x1.., y1.. where it names none) into L, *named = 1; a
+ * hybrid certificate of another kind: L untouched, *named = 0. */
+dvc_status dvc_cli_events_labels(dvc_labels *L, const dvc_hybrid_cert_struct *c, long m, int *named);
+
 #endif

@@ -6,7 +6,9 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "certview.h"
 #include "hybrid.h"
+#include "dvicert/events.h"
 #include "io/labels.h"
 #include "dvicert/certio.h"
 
@@ -226,6 +228,10 @@ static void ex_events(ex_t *e, const dvc_tube_struct *tb)
             put_fr(e, &ev->x->e[j]->left, MPFR_RNDD);
             put_fr(e, &ev->x->e[j]->right, MPFR_RNDU);
         }
+        for (long j = 0; j < ev->y->n; j++) {
+            put_fr(e, &ev->y->e[j]->left, MPFR_RNDD);
+            put_fr(e, &ev->y->e[j]->right, MPFR_RNDU);
+        }
         e->fail |= fprintf(e->f, ",%s\n", lab ? lab + 2 : ev->label) < 0;
     }
 }
@@ -251,7 +257,8 @@ static int run_hybrid(const dvc_cli_args *a, ex_t *e)
 {
     static const char *const no[] = {"w", NULL};
     const char *in = a->pos[0], *out = a->out;
-    int have_rec, rc;
+    int have_rec, rc, named = 0;
+    dvc_labels L;
     dvc_hybrid_cert_t c;
     dvc_hybrid_result_t rec;
     dvc_tube_t tb;
@@ -259,20 +266,24 @@ static int run_hybrid(const dvc_cli_args *a, ex_t *e)
     dvc_status st;
     if (dvc_cli_hybrid_refuse(a, "export", no)) return DVC_EXIT_INPUT;
     memset(&of, 0, sizeof of);
+    dvc_labels_init(&L);
     dvc_tube_init(tb);
     dvc_hybrid_cert_init(c);
     dvc_hybrid_result_init(rec);
     rc = dvc_cli_hybrid_load_for_output(c, rec, &have_rec, &of, "export", in, out, e->verify, a->report,
                                         "written");
     if (rc >= 0) goto out;
-    if ((st = dvc_hybrid_tube(tb, c->model, c->res, NULL)) != DVC_OK) {
+    /* an events certificate: y too, from the pattern's map */
+    if ((st = dvc_dlvi_events_tube(tb, c->model, c->res, NULL)) != DVC_OK ||
+        (st = dvc_cli_events_labels(&L, c, tb->m, &named)) != DVC_OK) {
         rc = dvc_cli_fail("export", st);
         goto out;
     }
     e->f = of.f;
     e->hc = c;
-    e->fail |= ex_alloc(e, tb->n, 0, tb->prec, mpfi_get_prec(tb->T)) != DVC_OK;
-    ex_header(e, c->model->names, c->model->n, NULL, 0);
+    e->fail |= ex_alloc(e, tb->n, tb->m, tb->prec, mpfi_get_prec(tb->T)) != DVC_OK;
+    if (named) ex_header(e, L.x, tb->n, L.y, tb->m);
+    else ex_header(e, c->model->names, c->model->n, NULL, 0);
     for (long i = 0; !e->fail && i <= tb->N; i++) ex_rows(e, tb, i);
     ex_events(e, tb);
     st = e->fail ? dvc_error(DVC_ERR_IO, "%s: cannot write the output", out) : dvc_outfile_commit(&of);
@@ -288,6 +299,7 @@ out:
     dvc_outfile_clear(&of);
     ex_clear(e);
     dvc_tube_clear(tb);
+    dvc_labels_clear(&L);
     dvc_hybrid_result_clear(rec);
     dvc_hybrid_cert_clear(c);
     return rc;

@@ -11,6 +11,7 @@
 #include "width_report.h"
 #include "io/labels.h"
 #include "dvicert/certio.h"
+#include "dvicert/events.h"
 #include "dvicert/hybrid_cert.h"
 #include "dvicert/lcs_cert.h"
 
@@ -21,7 +22,10 @@ static const dvc_cli_opt opts[] = {
      "file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict,\n"
      "then per state j = 1..n: xj_radius_max,xj_radius_at_T,xj_scale_log2\n"
      "(radii s_j eps_x in the user's units, rounded up; per-run summaries\n"
-     "of a sweep collect into one table; docs/formats.md)"},
+     "of a sweep collect into one table; docs/formats.md); a certificate of\n"
+     "the events route (a hybrid one) adds per multiplier k = 1..m:\n"
+     "yk_radius_max,yk_radius_at_T (half-widths of its enclosures at the grid\n"
+     "times)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -47,7 +51,10 @@ static void help(void)
         "A hybrid certificate (switched, sliding or ideal-contact model) gets the\n"
         "model's name, n, the grid, its events by kind and, per state, the largest\n"
         "half-width of its enclosures at the grid times against the state's size,\n"
-        "with the same verdict thresholds (--csv is for DLVI certificates).\n\n");
+        "with the same verdict thresholds (--csv is for DLVI certificates and those\n"
+        "of the events route). A certificate of the events route (the exact DLVI\n"
+        "solution, event by event) names its embedded problem and lists the\n"
+        "multipliers y too, enclosed by the pattern's affine map on the states.\n\n");
     dvc_cli_print_options(&dvc_cmd_info);
     printf("\nexit status: 0 read (and accepted with --verify), 1 rejected by --verify,\n"
            "2 unusable file.\n");
@@ -202,41 +209,152 @@ static void dlvi_csv(const dvc_cli_cert *d)
     csv_line(d->path, c, d->name, route);
 }
 
+/* Sizes and radii of an enclosure tube's components at its grid times:
+ * per component the largest magnitude, the largest half-width and the one
+ * at T (rounded up). */
+typedef struct {
+    long k;
+    double *size, *rad, *radT;
+} tstats;
+
+static int tstats_make(tstats *s, const dvc_tube_struct *tb, int which)
+{
+    long K = which ? tb->m : tb->n;
+    s->k = K;
+    s->size = calloc((size_t)(3 * (K > 0 ? K : 1)), sizeof *s->size);
+    if (!s->size) return 0;
+    s->rad = s->size + K;
+    s->radT = s->rad + K;
+    for (long i = 0; i <= tb->N; i++)
+        for (long j = 0; j < K; j++) {
+            mpfi_srcptr b = which ? tb->yg[i * K + j] : tb->xg[i * K + j];
+            double l = mpfr_get_d(&b->left, MPFR_RNDD), h = mpfr_get_d(&b->right, MPFR_RNDU);
+            double r = (h - l) / 2, m = fabs(l) > fabs(h) ? fabs(l) : fabs(h);
+            if (r > 0) r = nextafter(r, INFINITY); /* h - l rounded up */
+            if (r > s->rad[j]) s->rad[j] = r;
+            if (m > s->size[j]) s->size[j] = m;
+            if (i == tb->N) s->radT[j] = r;
+        }
+    return 1;
+}
+
+/* The verdict of width.h's thresholds for a relative radius. */
+static const char *verdict_of(double rel)
+{
+    return rel > DVC_WIDTH_UNINFORMATIVE_AT ? "uninformative" : rel > DVC_WIDTH_WIDE_AT ? "wide" : "informative";
+}
+
+static double rel_of(double rad, double size) { return size > 0 ? rad / size : rad > 0 ? INFINITY : 0; }
+
+/* The tube of a hybrid certificate as stated (with y for the events route). */
+static dvc_status stated_tube(dvc_tube_t tb, const dvc_cli_cert *d)
+{
+    return dvc_dlvi_events_tube(tb, d->hyb->model, d->hyb->res, NULL);
+}
+
 /* What a hybrid certificate states beyond the common lines: the model's
  * shape, its events by kind, and per state the largest half-width of its
  * stated enclosures at the grid times against the state's size (the largest
- * magnitude it reaches), with the verdict of width.h's thresholds. */
+ * magnitude it reaches), with the verdict of width.h's thresholds; for the
+ * events route the multipliers y too (their rows do not enter the verdict,
+ * as for a DLVI certificate). */
 static void hybrid_body(const dvc_cli_cert *d)
 {
     const dvc_hybrid_cert_struct *c = d->hyb;
     long worst = 0, nk[3] = {0, 0, 0};
     double wrel = 0;
+    dvc_tube_t tb;
+    tstats sx = {0, NULL, NULL, NULL}, sy = {0, NULL, NULL, NULL};
     printf("hybrid (%s), n = %ld states, %ld modes, t in [%.17g, %.17g], %ld steps, %ld bits\n",
-           dvc_lcs_cert_is_lcs(c) ? "ideal contacts, M = 0" : c->model->ncontacts ? "decomposed, sliding"
+           d->m > 0 ? "events route: the exact DLVI solution, modes are its patterns"
+           : dvc_lcs_cert_is_lcs(c) ? "ideal contacts, M = 0" : c->model->ncontacts ? "decomposed, sliding"
                                                                                   : "switched",
            c->model->n, c->model->nmodes, mpfr_get_d(c->model->t0, MPFR_RNDN),
            mpfr_get_d(c->model->T, MPFR_RNDN), c->res->nsteps, (long)c->prec);
+    if (d->m > 0) printf("m = %ld multipliers (y from the pattern's affine map on the states)\n", d->m);
     for (long e = 0; e < c->res->nevents; e++) nk[dvc_hybrid_event_kind_of(c->model, &c->res->ev[e])]++;
     printf("events: %ld (%ld crossings, %ld enter-slide, %ld leave-slide)\n", c->res->nevents, nk[0], nk[1],
            nk[2]);
-    printf("  %-10s %12s %12s %12s\n", "state", "size", "max radius", "relative");
-    for (long j = 0; j < c->model->n; j++) {
-        double size = 0, rad = 0, rel;
-        for (long i = 0; i <= c->res->nsteps; i++) {
-            mpfi_srcptr b = c->res->x[i]->e[j];
-            double lo = mpfr_get_d(&b->left, MPFR_RNDD), hi = mpfr_get_d(&b->right, MPFR_RNDU);
-            double r = (hi - lo) / 2, s = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
-            if (r > rad) rad = r;
-            if (s > size) size = s;
-        }
-        rel = size > 0 ? rad / size : rad > 0 ? INFINITY : 0;
-        if (rel > wrel) wrel = rel, worst = j;
-        printf("  %-10s %12.4g %12.4g %12.4g\n", c->model->names[j], size, rad, rel);
+    dvc_tube_init(tb);
+    if (stated_tube(tb, d) != DVC_OK || !tstats_make(&sx, tb, 0) || (tb->m > 0 && !tstats_make(&sy, tb, 1))) {
+        printf("(no width table: %s)\n", dvc_error_message());
+        free(sx.size);
+        dvc_tube_clear(tb);
+        return;
     }
+    printf("  %-10s %12s %12s %12s\n", d->m > 0 ? "component" : "state", "size", "max radius", "relative");
+    for (long j = 0; j < c->model->n; j++) {
+        double rel = rel_of(sx.rad[j], sx.size[j]);
+        if (rel > wrel) wrel = rel, worst = j;
+        printf("  %-10s %12.4g %12.4g %12.4g\n", d->xnames ? d->xnames[j] : c->model->names[j], sx.size[j],
+               sx.rad[j], rel);
+    }
+    for (long k = 0; k < sy.k; k++)
+        printf("  %-10s %12.4g %12.4g %12.4g\n", d->ynames[k], sy.size[k], sy.rad[k], rel_of(sy.rad[k], sy.size[k]));
     printf("verdict: %s (largest relative radius %.3g, %s; radii are half the widths of the\n"
            "  state enclosures at the grid times; between them the flow is as tight)\n",
-           wrel > DVC_WIDTH_UNINFORMATIVE_AT ? "uninformative" : wrel > DVC_WIDTH_WIDE_AT ? "wide" : "informative",
-           wrel, c->model->names[worst]);
+           verdict_of(wrel), wrel, d->xnames ? d->xnames[worst] : c->model->names[worst]);
+    free(sx.size);
+    free(sy.size);
+    dvc_tube_clear(tb);
+}
+
+/* sep, then a radius with 12 significant digits, rounded up. */
+static void up12(double r, const char *sep)
+{
+    mpfr_t v;
+    mpfr_init2(v, 53);
+    mpfr_set_d(v, r > 0 ? r : 0.0, MPFR_RNDU); /* no -0 */
+    if (*sep) putchar(*sep);
+    mpfr_printf("%.11RUe", v);
+    mpfr_clear(v);
+}
+
+/* The --csv line of an events certificate: the columns of a DLVI one
+ * (radii are half-widths of the stated grid enclosures, no state scale),
+ * then per multiplier its largest radius and the one at T. */
+static void events_csv(const dvc_cli_cert *d)
+{
+    const dvc_hybrid_cert_struct *c = d->hyb;
+    dvc_tube_t tb;
+    tstats sx = {0, NULL, NULL, NULL}, sy = {0, NULL, NULL, NULL};
+    double radT = 0, rmax = 0, rel = 0;
+    dvc_tube_init(tb);
+    if (stated_tube(tb, d) != DVC_OK || !tstats_make(&sx, tb, 0) || !tstats_make(&sy, tb, 1)) {
+        fprintf(stderr, "dvicert info: %s\n", dvc_error_message());
+        free(sx.size);
+        dvc_tube_clear(tb);
+        return;
+    }
+    printf("file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict");
+    for (long j = 1; j <= d->n; j++) printf(",x%ld_radius_max,x%ld_radius_at_T,x%ld_scale_log2", j, j, j);
+    for (long k = 1; k <= d->m; k++) printf(",y%ld_radius_max,y%ld_radius_at_T", k, k);
+    putchar('\n');
+    csv_field(d->path, 0);
+    csv_field(d->name ? d->name : "", 0);
+    printf("%ld,%ld,%.17g,%ld,events,%ld,", d->n, d->m, mpfr_get_d(c->model->T, MPFR_RNDN), d->N, (long)c->prec);
+    for (long j = 0; j < d->n; j++) {
+        if (sx.radT[j] > radT) radT = sx.radT[j];
+        if (sx.rad[j] > rmax) rmax = sx.rad[j];
+        if (rel_of(sx.rad[j], sx.size[j]) > rel) rel = rel_of(sx.rad[j], sx.size[j]);
+    }
+    /* 12 significant digits, rounded up (the radii are upper bounds) */
+    up12(radT, "");
+    up12(rmax, ",");
+    printf(",%.6e,%s", rel, verdict_of(rel));
+    for (long j = 0; j < d->n; j++) {
+        up12(sx.rad[j], ",");
+        up12(sx.radT[j], ",");
+        printf(",0");
+    }
+    for (long k = 0; k < d->m; k++) {
+        up12(sy.rad[k], ",");
+        up12(sy.radT[k], ",");
+    }
+    putchar('\n');
+    free(sx.size);
+    free(sy.size);
+    dvc_tube_clear(tb);
 }
 
 /* What each kind states beyond the common lines, and its --csv line (NULL:
@@ -247,24 +365,24 @@ static const struct {
     void (*csv)(const dvc_cli_cert *d);
 } kinds[] = {
     [DVC_CERT_KIND_DLVI] = {"DLVI", dlvi_body, dlvi_csv},
-    [DVC_CERT_KIND_HYBRID] = {"hybrid", hybrid_body, NULL},
+    [DVC_CERT_KIND_HYBRID] = {"hybrid", hybrid_body, events_csv},
 };
 
 static int run(const dvc_cli_args *a)
 {
     const char *in = a->pos[0];
     int verify = dvc_cli_flag(a, "verify"), csv = dvc_cli_flag(a, "csv");
-    dvc_cert_kind kind = dvc_cert_file_kind(in);
     dvc_cli_cert d;
     dvc_status st;
     double t0 = dvc_cli_now();
-    if (csv && !kinds[kind].csv) {
-        fprintf(stderr, "dvicert info: %s is a %s certificate; --csv summarises DLVI certificates\n", in,
-                kinds[kind].name);
-        return DVC_EXIT_INPUT;
-    }
     dvc_cli_cert_init(&d);
     st = dvc_cli_cert_read(&d, in, verify);
+    if (st == DVC_OK && csv && (!kinds[d.kind].csv || (d.kind == DVC_CERT_KIND_HYBRID && d.m == 0))) {
+        fprintf(stderr, "dvicert info: %s is a %s certificate; --csv summarises DLVI certificates "
+                "and those of the events route\n", in, kinds[d.kind].name);
+        dvc_cli_cert_clear(&d);
+        return DVC_EXIT_INPUT;
+    }
     if (st == DVC_NOT_CERTIFIED)
         fprintf(csv ? stderr : stdout, "rejected: %s: %s\n", in, dvc_error_message());
     else if (st != DVC_OK)

@@ -410,9 +410,10 @@ static void put_script(FILE *p, const plot_opts *o, const pl_t *pl, const dvc_cl
     fprintf(p, "\nunset logscale y\nunset multiplot\nset output\n");
 }
 
-/* The stated enclosures at the grid points, one panel per state, and a
- * dotted line at every certified event: the drawing of a tube of boxes
- * read whole, with events (a hybrid certificate). */
+/* The stated enclosures at the grid points, one panel per state (and per
+ * multiplier: a certificate of the events route; only: "x", "y" or NULL),
+ * and a dotted line at every certified event: the drawing of a tube of
+ * boxes read whole, with events (a hybrid certificate). */
 static void put_grid_script(FILE *p, const plot_opts *o, const dvc_cli_cert *d, const char *tmp,
                             mpfr_t *lo, mpfr_t *hi, mpfi_t tt)
 {
@@ -420,21 +421,27 @@ static void put_grid_script(FILE *p, const plot_opts *o, const dvc_cli_cert *d, 
     const dvc_hybrid_result_struct *r = d->hyb->res;
     const dvc_hybrid_model_struct *m = d->hyb->model;
     fprintf(p, "set terminal ");
+    long panels = (o->only && *o->only == 'y' ? 0 : d->n) + (o->only && *o->only == 'x' ? 0 : d->m);
     fprintf(p, strcmp(ext_of(o->out), "svg") == 0 ? "svg noenhanced size 900,%ld dynamic font 'sans,10'"
                                                   : "pngcairo noenhanced size 900,%ld font ',10'",
-            60 + 240 * d->n);
+            60 + 240 * panels);
     fprintf(p, "\nset output ");
     put_str(p, tmp);
     fprintf(p, "\nset datafile separator ','\nset grid\nset key top left opaque samplen 2\n");
-    /* t, then per state: midpoint, lower, upper of the stated grid enclosure */
+    /* t, then per state (and multiplier): midpoint, lower, upper of the
+     * stated grid enclosure */
     fprintf(p, "$D << EOD\n");
     for (long i = 0; i <= tb->N; i++) {
         dvc_tube_time(tt, tb, i);
-        dvc_tube_grid(lo, hi, tb, i, 0);
         fprintf(p, "%.17g", dvc_ival_mid_d(tt));
-        for (long j = 0; j < d->n; j++)
-            fprintf(p, ",%.17g,%.17g,%.17g", tb->x[i * tb->n + j], mpfr_get_d(lo[j], MPFR_RNDD),
-                    mpfr_get_d(hi[j], MPFR_RNDU));
+        for (int which = 0; which < 2; which++) {
+            long cnt = which ? tb->m : tb->n;
+            const double *mid = which ? tb->y + i * tb->m : tb->x + i * tb->n;
+            dvc_tube_grid(lo, hi, tb, i, which);
+            for (long j = 0; j < cnt; j++)
+                fprintf(p, ",%.17g,%.17g,%.17g", mid[j], mpfr_get_d(lo[j], MPFR_RNDD),
+                        mpfr_get_d(hi[j], MPFR_RNDU));
+        }
         fprintf(p, "\n");
     }
     fprintf(p, "EOD\n");
@@ -445,7 +452,7 @@ static void put_grid_script(FILE *p, const plot_opts *o, const dvc_cli_cert *d, 
                 k + 1, dvc_ival_mid_d(tb->ev[k].t), dvc_ival_mid_d(tb->ev[k].t), k + 1,
                 m->gname[r->ev[k].g], m->modes[r->ev[k].mode_before].name,
                 m->modes[r->ev[k].mode_after].name);
-    fprintf(p, "set multiplot layout %ld,1 title ", d->n);
+    fprintf(p, "set multiplot layout %ld,1 title ", panels);
     {
         char head[1024];
         snprintf(head, sizeof head, "%s%s",
@@ -455,10 +462,11 @@ static void put_grid_script(FILE *p, const plot_opts *o, const dvc_cli_cert *d, 
         put_str(p, head);
     }
     fprintf(p, "\n");
-    for (long j = 0; j < d->n; j++) {
+    for (long j = 0; j < d->n + d->m; j++) {
         long col = 2 + 3 * j;
+        if (o->only && *o->only != (j < d->n ? 'x' : 'y')) continue;
         fprintf(p, "set xlabel 't'\nset ylabel ");
-        put_str(p, d->xnames[j]);
+        put_str(p, j < d->n ? d->xnames[j] : d->ynames[j - d->n]);
         fprintf(p, "\nplot $D using 1:%ld with lines lw 1.5 lc rgb '#1f4e9c' title 'mid', "
                    "'' using 1:%ld with lines dt 2 lc rgb '#c0392b' title 'lower', "
                    "'' using 1:%ld with lines dt 2 lc rgb '#27ae60' title 'upper'\n",
@@ -508,6 +516,7 @@ static int render(const plot_opts *o, const pl_t *pl, const dvc_cli_cert *d, con
     char cmd[4096];
     FILE *p = NULL;
     int status, rc = -1;
+    long k2 = d->tube->n > d->tube->m ? d->tube->n : d->tube->m; /* edges of x or y */
     /* gnuplot writes the image into our temporary file (or directly to a
      * device or pipe); the commit renames it */
     if ((st = dvc_outfile_open(&of, o->out)) != DVC_OK) {
@@ -516,8 +525,8 @@ static int render(const plot_opts *o, const pl_t *pl, const dvc_cli_cert *d, con
     }
     mpfi_init2(tt, mpfi_get_prec(d->tube->T));
     if (d->whole) {
-        lo = dvc_mpfr_array_new(d->tube->n, d->tube->prec);
-        hi = dvc_mpfr_array_new(d->tube->n, d->tube->prec);
+        lo = dvc_mpfr_array_new(k2, d->tube->prec);
+        hi = dvc_mpfr_array_new(k2, d->tube->prec);
         if (!lo || !hi) rc = dvc_cli_fail("plot", dvc_error(DVC_ERR_NOMEM, "out of memory"));
     }
     snprintf(cmd, sizeof cmd, "'%s' 2>&1", o->gp);
@@ -539,8 +548,8 @@ static int render(const plot_opts *o, const pl_t *pl, const dvc_cli_cert *d, con
     if (rc < 0 && (st = dvc_outfile_commit(&of)) != DVC_OK) rc = dvc_cli_fail("plot", st);
     dvc_outfile_clear(&of);
     mpfi_clear(tt);
-    dvc_mpfr_array_free(lo, lo ? d->tube->n : 0);
-    dvc_mpfr_array_free(hi, hi ? d->tube->n : 0);
+    dvc_mpfr_array_free(lo, lo ? k2 : 0);
+    dvc_mpfr_array_free(hi, hi ? k2 : 0);
     return rc;
 }
 
@@ -561,10 +570,6 @@ static int run(const dvc_cli_args *a)
                     "hybrid certificates yet\n");
             return DVC_EXIT_INPUT;
         }
-        if (o.only && strcmp(o.only, "x") != 0) {
-            fprintf(stderr, "dvicert plot: error: %s: a hybrid model has no y panels (--only y)\n", in);
-            return DVC_EXIT_INPUT;
-        }
     }
     memset(&pl, 0, sizeof pl);
     pl.cols = o.width;
@@ -575,8 +580,14 @@ static int run(const dvc_cli_args *a)
      * certificate read whole is verified (and says so) here */
     rc = dvc_cli_cert_open(&d, "plot", in, o.verify, a->report, "plotted", 1);
     if (rc < 0 && !d.whole) rc = read_columns(&pl, &d, tr, &o, a->report);
+    if (rc < 0 && d.whole && d.m == 0 && o.only && strcmp(o.only, "x") != 0) {
+        /* the events route's certificates have y panels; other hybrid ones not */
+        fprintf(stderr, "dvicert plot: error: %s: a hybrid model has no y panels (--only y)\n", in);
+        rc = DVC_EXIT_INPUT;
+    }
     if (rc >= 0) goto done;
-    panels = d.whole ? d.n : (o.only && *o.only == 'y' ? 0 : d.n) + (o.only && *o.only == 'x' ? 0 : d.m) + 1;
+    /* the states, the multipliers and (a tube with radii) the radius panel */
+    panels = (o.only && *o.only == 'y' ? 0 : d.n) + (o.only && *o.only == 'x' ? 0 : d.m) + !d.whole;
     if ((rc = render(&o, &pl, &d, tr, panels)) >= 0) goto done;
     if (d.whole)
         fprintf(a->report, "wrote %s (%ld panels, %ld events marked)\n", o.out, panels, d.tube->nev);

@@ -399,11 +399,38 @@ static dvc_status g_eval(dvc_ivec_t G, const evt_ctx *c, const mpfi_t T)
     return DVC_OK;
 }
 
+/* y where no pattern is known (an ambiguity window, section 3): the
+ * certified LVI solution over Q X + g(tt). */
+static dvc_status y_window(dvc_ivec_t Y, const evt_ctx *c, const mpfi_t tt, const dvc_ivec_t X)
+{
+    dvc_lvi_solver_t sv;
+    dvc_lvi_result_t lr;
+    dvc_ivec_t q, G;
+    dvc_ivec_init2(q, c->m, c->wp);
+    dvc_ivec_init2(G, c->m, c->wp);
+    dvc_lvi_result_init2(lr, c->m, c->wp);
+    dvc_status st = dvc_lvi_solver_init2(sv, c->M, c->l, c->u, c->wp);
+    if (st == DVC_OK) st = g_eval(G, c, tt);
+    if (st == DVC_OK) {
+        dvc_imat_mul_vec(q, c->Q, X);
+        dvc_ivec_add(q, q, G);
+        st = dvc_lvi_solve(lr, sv, q, NULL);
+    }
+    if (st == DVC_OK) dvc_ivec_set(Y, lr->y);
+    else dvc_error_context(st, "events route: y over a window: ");
+    dvc_lvi_solver_clear(sv);
+    dvc_lvi_result_clear(lr);
+    dvc_ivec_clear(q);
+    dvc_ivec_clear(G);
+    return st;
+}
+
 dvc_status dvc_dlvi_events_y(dvc_ivec_t Y, const dvc_hybrid_model_t hm, long mode, const mpfi_t tt,
                              const dvc_ivec_t X)
 {
     const evt_ctx *c = ctx_of(hm);
     if (!c) return dvc_error(DVC_ERR_INPUT, "not a model of the events route");
+    if (mode < 0 && Y->n == c->m && X->n == c->n) return y_window(Y, c, tt, X);
     if (mode < 0 || mode >= c->npat || Y->n != c->m || X->n != c->n)
         return dvc_error(DVC_ERR_INPUT, "events route: y of mode %ld: bad sizes", mode);
     const evt_pat *P = &c->pats[mode];

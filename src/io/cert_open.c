@@ -4,6 +4,7 @@
  * kind's reader and verifier, and the engine's own result-to-tube. */
 #include "dvicert/certio.h"
 
+#include "dvicert/events.h"
 #include "dvicert/hybrid_cert.h"
 #include "dvicert/lcs_cert.h"
 
@@ -47,8 +48,9 @@ static dvc_status open_hybrid(dvc_tube_t tb, const char *path, int verify)
     dvc_hybrid_cert_init(c);
     st = dvc_hybrid_cert_read(c, path);
     if (st == DVC_OK && verify) st = dvc_cert_verify_hybrid(c, NULL);
-    /* the stated enclosures (each contains the recomputed one), copied */
-    if (st == DVC_OK) st = dvc_hybrid_tube(tb, c->model, c->res, NULL);
+    /* the stated enclosures (each contains the recomputed one), copied;
+     * y from the pattern's map for the events route */
+    if (st == DVC_OK) st = dvc_dlvi_events_tube(tb, c->model, c->res, NULL);
     dvc_hybrid_cert_clear(c);
     return st;
 }

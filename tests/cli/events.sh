@@ -35,6 +35,37 @@ expect 0 "inside: 0 of 1000" "check: the closed form inside the tube" -- "$exe" 
 awk -F, -v OFS=, 'NR > 1 { $2 = $2 + 1e-9 } { print }' "$tmp/exact.csv" > "$tmp/pert.csv"
 expect 1 "VIOLATED" "check: the closed form + 1e-9 outside" -- "$exe" check "$C" "$tmp/pert.csv"
 
+# ---- the y tube (the pattern's affine map on the states, computed on reading) --
+# check: the closed form with its y column (y = max(0, -3 x1)) inside; one
+# sample's y moved by 1e-6 outside (exit 1)
+"$gen" bridgesw 0 1 10 1000 18 > "$tmp/exacty.csv"
+head -n 1 "$tmp/exacty.csv" | grep -qx 't,x1,x2,y1' && ok || bad "gen_traj: no y column"
+expect 0 "inside: 0 of 1000" "check: x and y of the closed form inside" -- "$exe" check "$C" "$tmp/exacty.csv"
+grep -q "worst y margin" "$tmp/out" && ok || bad "check: no y margin reported"
+awk -F, -v OFS=, 'NR == 6 { $4 = sprintf("%.17g", $4 + 1e-6) } { print }' "$tmp/exacty.csv" > "$tmp/perty.csv"
+expect 1 "y1" "check: y + 1e-6 at one sample outside, y1 named" -- "$exe" check "$C" "$tmp/perty.csv"
+grep -q "1 of 1000 samples" "$tmp/out" && ok || bad "check: not one sample outside: $(tail -n 3 "$tmp/out")"
+# export lists y (grid, step and event rows)
+head -n 1 "$tmp/tube.csv" | grep -qx 'kind,t_lo,t_hi,x1_lo,x1_hi,x2_lo,x2_hi,y1_lo,y1_hi,mode' && ok ||
+    bad "export header: $(head -n 1 "$tmp/tube.csv")"
+awk -F, '$1 == "grid" && NF != 10 { exit 1 } $1 == "event" && NF != 10 { exit 1 }' "$tmp/tube.csv" && ok ||
+    bad "export: rows without the y columns"
+# info: a y row; --csv: the DLVI columns, then y columns
+expect 0 "^  y1 " "info shows the y row" -- "$exe" info "$C"
+expect 0 "y1_radius_max,y1_radius_at_T$" "info --csv lists y columns" -- "$exe" info --csv "$C"
+grep -q ',2,1,10,[0-9]*,events,53,' "$tmp/out" && ok || bad "info --csv: n, m, T, route: $(tail -n 1 "$tmp/out")"
+# a plain hybrid certificate keeps m = 0 (no y columns, --csv refused)
+expect 2 "--csv summarises" "info --csv on a plain hybrid certificate" -- \
+    "$exe" info --csv "$src/certs/bridge-switched/bridge-switched.cert.json"
+# plot: y panels as for a DLVI certificate (one panel per state and multiplier)
+if command -v gnuplot > /dev/null 2>&1; then
+    expect 0 "3 panels" "plot: x and y panels" -- "$exe" plot "$C" -o "$tmp/ev.png"
+    expect 0 "1 panels" "plot --only y" -- "$exe" plot "$C" -o "$tmp/evy.svg" --only y
+    grep -q "y1" "$tmp/evy.svg" && ok || bad "plot --only y: no y1 panel"
+else
+    echo "SKIP: plot tests (gnuplot not installed: apt-get install gnuplot-nox)"
+fi
+
 # pounding with a three-tone ground motion (expression forcing), T = 20
 expect 0 "certified: the exact solution" "enclose pounding, three-tone forcing" -- \
     "$exe" enclose "$D/pounding3.json" --method events -o "$tmp/p.cert.json"

@@ -166,6 +166,25 @@ try:
     etb = ev.tube(hulls=False)
     ok(np.max(etb.x_hi[-1] - etb.x_lo[-1]) < 1e-12,
        "events route: width at T %r" % np.max(etb.x_hi[-1] - etb.x_lo[-1]))
+    # its y tube, from the pattern's affine map on the state enclosures, as a
+    # DLVI certificate's: the closed form's y = max(0, -3 x1) inside
+    ev = dvicert.read("events.cert.json")
+    ok(ev.route == "events" and ev.m == 1 and ev.name.startswith("Example 5.1"),
+       "events route: route %s, m %d, name %r" % (ev.route, ev.m, ev.name))
+    etb = ev.tube()
+    ok(etb.y_lo.shape == (ev.N + 1, 1) and etb.hy_lo.shape == (ev.N, 1) and
+       np.all(etb.y_lo <= etb.y_hi) and np.all(etb.hy_lo <= etb.hy_hi) and np.all(etb.y_lo >= 0),
+       "events route: y tube shapes and order")
+    ok(np.max(etb.y_hi - etb.y_lo) < 1e-12 and np.max(etb.y_hi) > 1,
+       "events route: y tube width %r, largest y %r" % (np.max(etb.y_hi - etb.y_lo), np.max(etb.y_hi)))
+    _, d = gen_traj("bridgesw", 0, 1, 10, 300, 7)
+    r = ev.check(d[:, 0], d[:, 1:3], d[:, 3])
+    ok(r.ok and r.margins.shape == (300, 3), "events route: the closed form's x and y inside: %r" % (r,))
+    yb = d[:, 3].copy()
+    yb[5] += 1e-6 if yb[5] > 0 else -1e-6
+    r = ev.check(d[:, 0], d[:, 1:3], yb)
+    ok(not r.ok and r.violating_samples == 1 and r.worst_component == 2,
+       "events route: y moved by 1e-6 outside: %r" % (r,))
     raises(dvicert.InputError, "events", "events route refuses a trajectory", dvicert.enclose,
            os.path.join(src, "tests", "data", "events", "bridge.json"), "no.cert.json",
            method="events", trajectory=(np.array([0.0, 10.0]), np.zeros((2, 2))))

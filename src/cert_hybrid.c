@@ -5,6 +5,7 @@
  * format here: the JSON files are src/io/hybrid_cert.c. */
 #include "dvicert/hybrid_cert.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,31 @@ void dvc_hybrid_cert_widths_(mpfr_t wT, mpfr_t wev, const dvc_hybrid_result_stru
         mpfr_max(wev, wev, d, MPFR_RNDU);
     }
     mpfr_clear(d);
+}
+
+double dvc_hybrid_cert_rel_radius_(const dvc_hybrid_result_struct *r, long n, long *worst)
+{
+    double *size = calloc((size_t)(2 * (n > 0 ? n : 1)), sizeof *size), *rad = size + n, big = 0, w = 0;
+    *worst = 0;
+    if (!size) return INFINITY;
+    for (long i = 0; i <= r->nsteps; i++)
+        for (long j = 0; j < n; j++) {
+            mpfi_srcptr b = r->x[i]->e[j];
+            double l = mpfr_get_d(&b->left, MPFR_RNDD), h = mpfr_get_d(&b->right, MPFR_RNDU);
+            double d = (h - l) / 2, m = fabs(l) > fabs(h) ? fabs(l) : fabs(h);
+            if (d > 0) d = nextafter(d, INFINITY); /* h - l rounded up */
+            if (!(d <= rad[j])) rad[j] = d;
+            if (!(m <= size[j])) size[j] = m;
+        }
+    for (long j = 0; j < n; j++)
+        if (size[j] > big) big = size[j];
+    for (long j = 0; j < n; j++) {
+        double s = size[j] > 0 ? size[j] : big, q = s > 0 ? rad[j] / s : rad[j] > 0 ? INFINITY : 0;
+        if (q > 0) q = nextafter(q, INFINITY);
+        if (!(q <= w)) w = q, *worst = j;
+    }
+    free(size);
+    return w;
 }
 
 /* ---- verification ------------------------------------------------------- */

@@ -510,6 +510,10 @@ static void report_events(FILE *rep, const dvc_cert_t c, const char *why, const 
     if (ne && ne->ival > 0)
         fprintf(rep, "event times: widest <= %s\n", dvc_cert_claim_text(s, "max_event_width_upper"));
     fprintf(rep, "widest state enclosure at T <= %s\n", dvc_cert_claim_text(s, "max_width_at_T_upper"));
+    fprintf(rep, "verdict: %s (largest relative radius %s, %s; radii are half the widths of the state\n"
+            "  enclosures at the grid times; `dvicert info` prints them per state)\n",
+            dvc_cert_claim_text(s, "radius_verdict"), dvc_cert_claim_text(s, "radius_rel_max"),
+            dvc_cert_claim_text(s, "radius_worst"));
     fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
 }
 

@@ -5,11 +5,13 @@
  * of the options, reads a trajectory, runs the route of the table and hands
  * its points to the certificate writer (or keeps them in memory); around
  * it the precision retry and the auto policy's fallback. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dvicert/certio.h"
 #include "dvicert/events.h"
+#include "dvicert/width.h"
 #include "dvicert_version.h"
 #include "enclose/internal.h"
 #include "cert_internal.h"
@@ -275,6 +277,19 @@ static dvc_status hybrid_claims(dvc_cert_t c, const dvc_enclose_route_def *d, co
     if (st == DVC_OK) st = dvc_cert_claims_add_(s, "windows", DVC_CLAIM_INT, NULL, windows);
     if (st == DVC_OK) st = dvc_cert_claim_bound_(s, "max_width_at_T_upper", wT, 1);
     if (st == DVC_OK) st = dvc_cert_claim_bound_(s, "max_event_width_upper", wev, 1);
+    if (st == DVC_OK) {
+        long worst;
+        double rel = dvc_hybrid_cert_rel_radius_(h->res, h->model->n, &worst);
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.3g", rel);
+        st = dvc_cert_claims_add_(s, "radius_rel_max", DVC_CLAIM_TEXT, buf, 0);
+        if (st == DVC_OK)
+            st = dvc_cert_claims_add_(s, "radius_verdict", DVC_CLAIM_TEXT,
+                                      rel > DVC_WIDTH_UNINFORMATIVE_AT ? "uninformative"
+                                      : rel > DVC_WIDTH_WIDE_AT        ? "wide"
+                                                                       : "informative", 0);
+        if (st == DVC_OK) st = dvc_cert_claims_add_(s, "radius_worst", DVC_CLAIM_TEXT, h->model->names[worst], 0);
+    }
     mpfr_clears(wT, wev, (mpfr_ptr)0);
     return st;
 }

@@ -40,8 +40,8 @@ expect 0 "verdict: wide" "N = 10000: wide" -- "$exe" enclose "$tmp/b10000.json" 
 expect 0 "verdict: informative" "N = 30000: informative" -- "$exe" enclose "$tmp/b30000.json" -o "$tmp/c3.json" --method chen-wang
 expect 0 "verdict: informative" "lognorm route, N = 1000: informative" -- \
     "$exe" enclose "$tmp/b1000.json" -o "$tmp/c4.json" --method lognorm
-expect 0 "route: lognorm, chosen by --method auto" "the default route is lognorm for n = 2" -- \
-    "$exe" enclose "$tmp/b1000.json" -o "$tmp/c5.json" --method lognorm
+expect 0 "route: events, chosen by --method auto" "the default route is the exact solution for n = 2" -- \
+    "$exe" enclose "$tmp/b1000.json" -o "$tmp/c5.json"
 grep -q "verdict: informative" "$tmp/out" && ok || bad "default route: not informative"
 # the verdicts agree with the exported tube (an independent reading)
 for c in c1:1 c2:0.1 c3:0; do

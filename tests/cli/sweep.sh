@@ -129,10 +129,10 @@ expect 0 "3 runs, 0 without a summary" "collect.sh" -- "$tmp/s/r/collect.sh"
 csv=$tmp/s/r/summary.csv
 [ "$(wc -l < "$csv")" -eq 4 ] && ok || bad "summary.csv has $(wc -l < "$csv") lines, expected 4"
 [ "$(grep -c '^file,name,' "$csv")" -eq 1 ] && ok || bad "summary.csv: not one header line"
-head -n 1 "$csv" | grep -q ',verdict,x1_radius_max,x1_radius_at_T,x1_scale_log2,.*,x2_scale_log2$' && ok ||
+head -n 1 "$csv" | grep -q ',verdict,x1_radius_max,x1_radius_at_T,x1_scale_log2,.*,x2_scale_log2,y1_radius_max,y1_radius_at_T$' && ok ||
     bad "summary.csv: no per-state radius columns: $(head -n 1 "$csv")"
 for g in 0.2 0.5 1.0; do
-    grep -q "^certs/b_gamma=$g.cert.json,\".*\[gamma = $g\]\",2,1,1,1000,lognorm,53," "$csv" && ok ||
+    grep -q "^certs/b_gamma=$g.cert.json,\".*\[gamma = $g\]\",2,1,1,[0-9]*,events,53," "$csv" && ok ||
         bad "summary.csv lacks the run gamma = $g"
     expect 0 "accepted" "verify run gamma = $g" -- "$exe" verify "$tmp/s/r/certs/b_gamma=$g.cert.json"
 done

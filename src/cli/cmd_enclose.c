@@ -39,10 +39,15 @@ static const dvc_cli_opt opts[] = {
      "(the exact solution event by event, docs/events.md: a hybrid\n"
      "certificate; never chosen by auto yet)"},
     {"from", 0, "TRAJ.csv", "a file name",
-     "certify a trajectory of another tool instead of the theta predictor\n"
-     "(lognorm route): CSV t,x1..xn, extra columns ignored, times\n"
-     "increasing from 0 to at least T, need not be uniform (the\n"
-     "certificate's grid is then the trajectory's own times)"},
+     "certify a trajectory of another tool: CSV t,x1..xn, extra columns\n"
+     "ignored, times increasing from 0 to at least T, need not be\n"
+     "uniform. auto and --method events: its error against the exact\n"
+     "solution, two-sided at the samples and bounded between them\n"
+     "(docs/from_events.md; the trajectory and its bounds embedded in the\n"
+     "events certificate; times past T refused), auto falling back to\n"
+     "lognorm where the events route does not apply; --method lognorm:\n"
+     "the trajectory as the predictor (the certificate's grid is then\n"
+     "its own times)"},
     {"predictor", 0, "NAME", "theta or heun",
      "predictor of the lognorm route: theta (default; the theta method of\n"
      "the problem, order 1) or heun (Heun's method, order 2: smaller radii\n"
@@ -107,7 +112,8 @@ static void help(void)
         "             bridge), written as a hybrid certificate. Applies when M is\n"
         "             proven a P-matrix, f and g are expressions of t or constants\n"
         "             (no tables yet) and every event is isolated (no grazing or\n"
-        "             simultaneous switches); no --from, --predictor, --radius,\n"
+        "             simultaneous switches); --from certifies a trajectory's error\n"
+        "             against it (docs/from_events.md); no --predictor, --radius,\n"
         "             --local-beta, --prec-max or 'grid'.\n"
         "The default, auto, takes lognorm for n <= 16 (falling back to chen-wang with\n"
         "--local-beta when it cannot certify) and chen-wang with --local-beta above.\n"
@@ -130,8 +136,7 @@ static int run(const dvc_cli_args *a);
 static void note_fallback(const char *reason, void *ctx)
 {
     (void)ctx;
-    fprintf(stderr, "dvicert enclose: note: the lognorm route did not certify (%s); trying chen-wang "
-            "with --local-beta\n", reason);
+    fprintf(stderr, "dvicert enclose: note: %s\n", reason);
 }
 
 /* What --radius needs to run the chosen route on N steps. */
@@ -510,6 +515,8 @@ static void report_events(FILE *rep, const dvc_cert_t c, const char *out, double
     if (ne && ne->ival > 0)
         fprintf(rep, "event times: widest <= %s\n", dvc_cert_claim_text(s, "max_event_width_upper"));
     fprintf(rep, "widest state enclosure at T <= %s\n", dvc_cert_claim_text(s, "max_width_at_T_upper"));
+    if (dvc_cert_claim_get(s, "trajectory_error")) /* --from (docs/from_events.md) */
+        fprintf(rep, "%s\n", dvc_cert_claim_text(s, "trajectory_error"));
     fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
 }
 

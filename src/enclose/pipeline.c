@@ -5,6 +5,7 @@
  * of the options, reads a trajectory, runs the route of the table and hands
  * its points to the certificate writer (or keeps them in memory); around
  * it the precision retry and the auto policy's fallback. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,7 +240,7 @@ static dvc_status retry(dvc_cert_t c, const plan_t *pl)
 static dvc_status hybrid_check(const dvc_enclose_route_def *d, const dvc_enclose_opts *o, int local_beta,
                                int in_memory)
 {
-    if (o->from)
+    if (o->from && !(d->flags & DVC_ROUTE_FROM))
         return dvc_error(DVC_ERR_INPUT, "--from: the %s route certifies the exact solution, not a "
                          "trajectory (a trajectory of another tool is certified by the lognorm route)",
                          d->name);
@@ -279,6 +280,50 @@ static dvc_status hybrid_claims(dvc_cert_t c, const dvc_enclose_route_def *d, co
     return st;
 }
 
+/* The error of the trajectory f, per state, as the summary claim
+ * "trajectory_error" (lines for the report: over [0, T] and at its last
+ * sample) and "trajectory_samples". */
+static dvc_status from_claims(dvc_cert_t c, const dvc_dlvi_events_from *f)
+{
+    size_t cap = (size_t)f->n * 240 + 1, len = 0;
+    char *txt = malloc(cap);
+    dvc_status st;
+    if (!txt) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    txt[0] = '\0';
+    for (long j = 0; j < f->n; j++) {
+        long ks = 0, kl = 0, L = (f->ns - 1) * f->n + j;
+        for (long k = 1; k + 1 < f->ns; k++)
+            if (f->up[k * f->n + j] > f->up[ks * f->n + j]) ks = k;
+        for (long k = 1; k < f->ns; k++)
+            if (f->lo[k * f->n + j] > f->lo[kl * f->n + j]) kl = k;
+        len += (size_t)snprintf(txt + len, cap - len, "%strajectory error x%ld: over [%.17g, %.17g] in [%.6e, %.6e]"
+                                " (largest bound on [%.9g, %.9g]); at t = %.17g in [%.6e, %.6e]",
+                                j ? "\n" : "", j + 1, f->t[0], f->t[f->ns - 1], f->lo[kl * f->n + j],
+                                f->up[ks * f->n + j], f->t[ks], f->t[ks + 1], f->t[f->ns - 1], f->lo[L], f->hi[L]);
+        if (len >= cap) len = cap - 1;
+    }
+    st = dvc_cert_claims_add_(&c->summary, "trajectory_samples", DVC_CLAIM_INT, NULL, f->ns);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(&c->summary, "trajectory_error", DVC_CLAIM_TEXT, txt, 0);
+    free(txt);
+    return st;
+}
+
+/* --from on a hybrid route: the samples of the trajectory (read before the
+ * run: its input errors come first), bounded after it. */
+static dvc_status hybrid_from(attempt_t *a, const plan_t *pl, dvc_dlvi_events_from *f,
+                              const dvc_hybrid_cert_struct *h)
+{
+    dvc_status st;
+    if (!h) return pl->io->traj_read(&a->tf, pl->o->from, a->p->n, mpfr_get_d(&a->p->T->left, MPFR_RNDN));
+    st = dvc_dlvi_events_from_set(f, a->p->n, a->tf.ns, a->tf.t, a->tf.x, h->res->t[0],
+                                  h->res->t[h->res->nsteps]);
+    if (st == DVC_ERR_INPUT) return dvc_error_context(st, "%s: ", pl->o->from);
+    if (st == DVC_OK) st = dvc_dlvi_events_from_bound(f, h->model, h->res);
+    /* where the route does not apply, auto falls back (dvc_enclose_core_) */
+    if (st == DVC_ERR_INPUT && pl->o->route == DVC_ENCLOSE_AUTO) st = DVC_NOT_CERTIFIED;
+    return st;
+}
+
 /* A route writing a hybrid certificate: one run on the problem as given
  * (no scaling: the exact solution does not need it, and the route reads f
  * and g as expressions; no retry, no grid), the certificate to the port
@@ -287,6 +332,7 @@ static dvc_status run_hybrid(const plan_t *pl, dvc_cert_t c, const char *out_pat
 {
     attempt_t a;
     dvc_hybrid_cert_t h;
+    dvc_dlvi_events_from fr;
     dvc_status st;
     mpfr_prec_t used = 0, saved = dvc_prec_get();
     memset(&a, 0, sizeof a);
@@ -295,6 +341,7 @@ static dvc_status run_hybrid(const plan_t *pl, dvc_cert_t c, const char *out_pat
     dvc_dlvi_problem_init(a.p, 0, 0, 0);
     dvc_dlvi_result_init(a.r);
     dvc_hybrid_cert_init(h);
+    dvc_dlvi_events_from_init(&fr);
     st = load(&a, pl, pl->o->prec, &used);
     if (st == DVC_OK && a.p->grid)
         st = dvc_error(DVC_ERR_INPUT, "%s: field 'grid': the %s route chooses its own steps", pl->path,
@@ -303,13 +350,18 @@ static dvc_status run_hybrid(const plan_t *pl, dvc_cert_t c, const char *out_pat
     a.x.r = a.r;
     a.x.o = pl->o;
     a.x.hyb = h;
+    if (st == DVC_OK && pl->o->from) st = hybrid_from(&a, pl, &fr, NULL);
     if (st == DVC_OK) {
         dvc_prec_set(a.p->prec);
         st = pl->route->run(&a.x);
+        if (st == DVC_ERR_INPUT && pl->o->from && pl->o->route == DVC_ENCLOSE_AUTO) st = DVC_NOT_CERTIFIED;
     }
-    if (st == DVC_OK) st = pl->io->hybrid_write(h, a.doc, out_path);
+    if (st == DVC_OK && pl->o->from) st = hybrid_from(&a, pl, &fr, h);
+    if (st == DVC_OK) st = pl->io->hybrid_write(h, a.doc, pl->o->from ? &fr : NULL, out_path);
     if (st == DVC_OK) st = hybrid_claims(c, pl->route, h);
+    if (st == DVC_OK && pl->o->from) st = from_claims(c, &fr);
     c->prec = c->prec_start = used;
+    dvc_dlvi_events_from_clear(&fr);
     dvc_hybrid_cert_clear(h);
     attempt_clear(&a, pl);
     dvc_prec_set(saved);
@@ -362,8 +414,24 @@ dvc_status dvc_enclose_core_(const dvc_enclose_ports *io, dvc_cert_t c, const ch
     info->runs = 1;
     st = run_route(io, c, problem_path, o, info->route, info->local_beta, out_path);
     if (st != DVC_NOT_CERTIFIED || !info->fallback) return st;
+    if (o->note) {
+        /* the note is a whole sentence: the route left, why, the route next */
+        char note[1200];
+        snprintf(note, sizeof note, "the %s route %s (%.1000s); trying %s", dvc_enclose_route_name(info->route),
+                 info->route == DVC_ENCLOSE_EVENTS ? "does not apply to the trajectory" : "did not certify",
+                 dvc_error_message(),
+                 info->route == DVC_ENCLOSE_EVENTS ? "the lognorm route" : "chen-wang with --local-beta");
+        o->note(note, o->note_ctx);
+    }
+    if (info->route == DVC_ENCLOSE_EVENTS) {
+        /* a trajectory where the events route does not apply: lognorm */
+        info->route = DVC_ENCLOSE_LOGNORM;
+        info->fallback = 0;
+        info->why = "the events route did not apply to the trajectory";
+        info->runs = 2;
+        return run_route(io, c, problem_path, o, info->route, info->local_beta, out_path);
+    }
     /* the auto policy's fallback: chen-wang with the local constant */
-    if (o->note) o->note(dvc_error_message(), o->note_ctx);
     fb = *o;
     fb.from = NULL;
     fb.predictor = NULL;

@@ -57,7 +57,7 @@ def rk4(T, N, x0):
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "bridge-rk4.cert.json"
     t, x = rk4(2.0, 2000, [0.0, float(gamma)])
-    cert = dvicert.enclose(problem, out, trajectory=(t, x))
+    cert = dvicert.enclose(problem, out, method="lognorm", trajectory=(t, x))
     print("certified %s: route %s, N = %d, eps_x at T <= %s, max eps_x <= %s, verdict %s"
           % (out, cert.route, cert.N, cert.summary["eps_x_at_T"], cert.summary["max_eps_x"],
              cert.verdict))

@@ -97,6 +97,43 @@ void dvc_dlvi_events_stats(const dvc_hybrid_model_t m, long *patterns, long *eve
 dvc_status dvc_dlvi_events_tube(dvc_tube_t tb, const dvc_hybrid_model_t m,
                                 const dvc_hybrid_result_t r, dvc_hybrid_flow_ref *flow);
 
+/* ---- A trajectory of another tool against the exact solution ----
+ * (docs/from_events.md). p: the samples (t_k, p_k), k = 0..ns-1, t_0 the
+ * model's t0 < t_1 < ... <= T, joined by straight lines. With x the exact
+ * solution enclosed by a result r of the model m (every step certified):
+ *   lo[k n + j] <= |p_kj - x_j(t_k)| <= hi[k n + j]       (the samples)
+ *   |p_j(t) - x_j(t)| <= up[k n + j] for t in [t_k, t_k+1] (between them)
+ * the bounds as binary64 numbers rounded outward. Between samples, with
+ * s = (t - t_k) / h: e = p - x = (1-s) e_k + s e_k+1 + (I x - x)(t), and
+ * the interpolation error I x - x lies in s (1-s) h^2/2 [ess inf x'',
+ * ess sup x''] (x is C^1 with x' Lipschitz; x'' = A_P x' + b_P'(t) in each
+ * pattern P met on the step). */
+typedef struct {
+    long n, ns;
+    double *t, *p;        /* ns times, ns x n values (owned copies) */
+    double *lo, *hi, *up; /* ns x n, ns x n, (ns - 1) x n; NULL until bounded */
+} dvc_dlvi_events_from;
+
+void dvc_dlvi_events_from_init(dvc_dlvi_events_from *f);
+void dvc_dlvi_events_from_clear(dvc_dlvi_events_from *f);
+/* Copy the samples (t: ns times, p: ns x n values). DVC_ERR_INPUT for
+ * fewer than 2 samples, a value that is not finite, times not strictly
+ * increasing or outside [t0, T] (messages name the sample, counted from 1). */
+dvc_status dvc_dlvi_events_from_set(dvc_dlvi_events_from *f, long n, long ns, const double *t,
+                                    const double *p, const mpfr_t t0, const mpfr_t T);
+/* The bounds lo, hi, up of the samples of f against r (a certified result
+ * of m, dvc_dlvi_events_run). DVC_ERR_INPUT when a mode met is not affine
+ * or its forcing is a table; DVC_NOT_CERTIFIED when a step of the
+ * trajectory meets an ambiguity window (the pattern there is not known). */
+dvc_status dvc_dlvi_events_from_bound(dvc_dlvi_events_from *f, const dvc_hybrid_model_t m,
+                                      const dvc_hybrid_result_t r);
+/* Re-verification of claimed bounds (lo, hi, up of claim) for the samples
+ * of claim: recomputed as dvc_dlvi_events_from_bound does; DVC_OK when
+ * every claimed upper bound is >= and every lower bound <= the recomputed
+ * one, else DVC_NOT_CERTIFIED naming the first sample or step. */
+dvc_status dvc_dlvi_events_from_check(const dvc_dlvi_events_from *claim, const dvc_hybrid_model_t m,
+                                      const dvc_hybrid_result_t r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -39,10 +39,15 @@ static const dvc_cli_opt opts[] = {
      "(the exact solution event by event, docs/events.md: a hybrid\n"
      "certificate; never chosen by auto yet)"},
     {"from", 0, "TRAJ.csv", "a file name",
-     "certify a trajectory of another tool instead of the theta predictor\n"
-     "(lognorm route): CSV t,x1..xn, extra columns ignored, times\n"
-     "increasing from 0 to at least T, need not be uniform (the\n"
-     "certificate's grid is then the trajectory's own times)"},
+     "certify a trajectory of another tool: CSV t,x1..xn, extra columns\n"
+     "ignored, times increasing from 0 to at least T, need not be\n"
+     "uniform. auto and --method events: its error against the exact\n"
+     "solution, two-sided at the samples and bounded between them\n"
+     "(docs/from_events.md; the trajectory and its bounds embedded in the\n"
+     "events certificate; times past T refused), auto falling back to\n"
+     "lognorm where the events route does not apply; --method lognorm:\n"
+     "the trajectory as the predictor (the certificate's grid is then\n"
+     "its own times)"},
     {"predictor", 0, "NAME", "theta or heun",
      "predictor of the lognorm route: theta (default; the theta method of\n"
      "the problem, order 1) or heun (Heun's method, order 2: smaller radii\n"
@@ -107,7 +112,8 @@ static void help(void)
         "             bridge), written as a hybrid certificate. Applies when M is\n"
         "             proven a P-matrix, f and g are expressions of t or constants\n"
         "             (no tables yet) and every event is isolated (no grazing or\n"
-        "             simultaneous switches); no --from, --predictor, --radius,\n"
+        "             simultaneous switches); --from certifies a trajectory's error\n"
+        "             against it (docs/from_events.md); no --predictor, --radius,\n"
         "             --local-beta, --prec-max or 'grid'.\n"
         "The default, auto, takes lognorm for n <= 16 (falling back to chen-wang with\n"
         "--local-beta when it cannot certify) and chen-wang with --local-beta above.\n"
@@ -514,6 +520,8 @@ static void report_events(FILE *rep, const dvc_cert_t c, const char *why, const 
             "  enclosures at the grid times; `dvicert info` prints them per state)\n",
             dvc_cert_claim_text(s, "radius_verdict"), dvc_cert_claim_text(s, "radius_rel_max"),
             dvc_cert_claim_text(s, "radius_worst"));
+    if (dvc_cert_claim_get(s, "trajectory_error")) /* --from (docs/from_events.md) */
+        fprintf(rep, "%s\n", dvc_cert_claim_text(s, "trajectory_error"));
     fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
 }
 

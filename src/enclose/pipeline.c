@@ -241,7 +241,7 @@ static dvc_status retry(dvc_cert_t c, const plan_t *pl)
 static dvc_status hybrid_check(const dvc_enclose_route_def *d, const dvc_enclose_opts *o, int local_beta,
                                int in_memory)
 {
-    if (o->from)
+    if (o->from && !(d->flags & DVC_ROUTE_FROM))
         return dvc_error(DVC_ERR_INPUT, "--from: the %s route certifies the exact solution, not a "
                          "trajectory (a trajectory of another tool is certified by the lognorm route)",
                          d->name);
@@ -294,6 +294,50 @@ static dvc_status hybrid_claims(dvc_cert_t c, const dvc_enclose_route_def *d, co
     return st;
 }
 
+/* The error of the trajectory f, per state, as the summary claim
+ * "trajectory_error" (lines for the report: over [0, T] and at its last
+ * sample) and "trajectory_samples". */
+static dvc_status from_claims(dvc_cert_t c, const dvc_dlvi_events_from *f)
+{
+    size_t cap = (size_t)f->n * 240 + 1, len = 0;
+    char *txt = malloc(cap);
+    dvc_status st;
+    if (!txt) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    txt[0] = '\0';
+    for (long j = 0; j < f->n; j++) {
+        long ks = 0, kl = 0, L = (f->ns - 1) * f->n + j;
+        for (long k = 1; k + 1 < f->ns; k++)
+            if (f->up[k * f->n + j] > f->up[ks * f->n + j]) ks = k;
+        for (long k = 1; k < f->ns; k++)
+            if (f->lo[k * f->n + j] > f->lo[kl * f->n + j]) kl = k;
+        len += (size_t)snprintf(txt + len, cap - len, "%strajectory error x%ld: over [%.17g, %.17g] in [%.6e, %.6e]"
+                                " (largest bound on [%.9g, %.9g]); at t = %.17g in [%.6e, %.6e]",
+                                j ? "\n" : "", j + 1, f->t[0], f->t[f->ns - 1], f->lo[kl * f->n + j],
+                                f->up[ks * f->n + j], f->t[ks], f->t[ks + 1], f->t[f->ns - 1], f->lo[L], f->hi[L]);
+        if (len >= cap) len = cap - 1;
+    }
+    st = dvc_cert_claims_add_(&c->summary, "trajectory_samples", DVC_CLAIM_INT, NULL, f->ns);
+    if (st == DVC_OK) st = dvc_cert_claims_add_(&c->summary, "trajectory_error", DVC_CLAIM_TEXT, txt, 0);
+    free(txt);
+    return st;
+}
+
+/* --from on a hybrid route: the samples of the trajectory (read before the
+ * run: its input errors come first), bounded after it. */
+static dvc_status hybrid_from(attempt_t *a, const plan_t *pl, dvc_dlvi_events_from *f,
+                              const dvc_hybrid_cert_struct *h)
+{
+    dvc_status st;
+    if (!h) return pl->io->traj_read(&a->tf, pl->o->from, a->p->n, mpfr_get_d(&a->p->T->left, MPFR_RNDN));
+    st = dvc_dlvi_events_from_set(f, a->p->n, a->tf.ns, a->tf.t, a->tf.x, h->res->t[0],
+                                  h->res->t[h->res->nsteps]);
+    if (st == DVC_ERR_INPUT) return dvc_error_context(st, "%s: ", pl->o->from);
+    if (st == DVC_OK) st = dvc_dlvi_events_from_bound(f, h->model, h->res);
+    /* where the route does not apply, auto falls back (dvc_enclose_core_) */
+    if (st == DVC_ERR_INPUT && pl->o->route == DVC_ENCLOSE_AUTO) st = DVC_NOT_CERTIFIED;
+    return st;
+}
+
 /* A route writing a hybrid certificate: one run on the problem as given
  * (no scaling: the exact solution does not need it, and the route reads f
  * and g as expressions; no retry, no grid), the certificate to the port
@@ -302,6 +346,7 @@ static dvc_status run_hybrid(const plan_t *pl, dvc_cert_t c, const char *out_pat
 {
     attempt_t a;
     dvc_hybrid_cert_t h;
+    dvc_dlvi_events_from fr;
     dvc_status st;
     mpfr_prec_t used = 0, saved = dvc_prec_get();
     memset(&a, 0, sizeof a);
@@ -310,6 +355,7 @@ static dvc_status run_hybrid(const plan_t *pl, dvc_cert_t c, const char *out_pat
     dvc_dlvi_problem_init(a.p, 0, 0, 0);
     dvc_dlvi_result_init(a.r);
     dvc_hybrid_cert_init(h);
+    dvc_dlvi_events_from_init(&fr);
     st = load(&a, pl, pl->o->prec, &used);
     if (st == DVC_OK && a.p->grid)
         st = dvc_error(DVC_ERR_INPUT, "%s: field 'grid': the %s route chooses its own steps", pl->path,
@@ -318,13 +364,18 @@ static dvc_status run_hybrid(const plan_t *pl, dvc_cert_t c, const char *out_pat
     a.x.r = a.r;
     a.x.o = pl->o;
     a.x.hyb = h;
+    if (st == DVC_OK && pl->o->from) st = hybrid_from(&a, pl, &fr, NULL);
     if (st == DVC_OK) {
         dvc_prec_set(a.p->prec);
         st = pl->route->run(&a.x);
+        if (st == DVC_ERR_INPUT && pl->o->from && pl->o->route == DVC_ENCLOSE_AUTO) st = DVC_NOT_CERTIFIED;
     }
-    if (st == DVC_OK) st = pl->io->hybrid_write(h, a.doc, out_path);
+    if (st == DVC_OK && pl->o->from) st = hybrid_from(&a, pl, &fr, h);
+    if (st == DVC_OK) st = pl->io->hybrid_write(h, a.doc, pl->o->from ? &fr : NULL, out_path);
     if (st == DVC_OK) st = hybrid_claims(c, pl->route, h);
+    if (st == DVC_OK && pl->o->from) st = from_claims(c, &fr);
     c->prec = c->prec_start = used;
+    dvc_dlvi_events_from_clear(&fr);
     dvc_hybrid_cert_clear(h);
     attempt_clear(&a, pl);
     dvc_prec_set(saved);
@@ -380,32 +431,37 @@ dvc_status dvc_enclose_core_(const dvc_enclose_ports *io, dvc_cert_t c, const ch
     info->runs = 1;
     st = run_route(io, c, problem_path, o, info->route, info->local_beta, out_path);
     /* the auto policy's fallbacks: events -> the time-stepping choice ->
-     * chen-wang with the local constant. The events route also hands on a
-     * problem it does not take (DVC_ERR_INPUT: e.g. a table in g, a time
-     * grid); a fault of the file itself is then reported by the next. */
+     * chen-wang with the local constant (a trajectory: events -> lognorm).
+     * The events route also hands on a problem it does not take
+     * (DVC_ERR_INPUT: e.g. a table in g, a time grid); a fault of the file
+     * itself is then reported by the next. */
     while (info->fallback &&
            (st == DVC_NOT_CERTIFIED || (st == DVC_ERR_INPUT && info->route == DVC_ENCLOSE_EVENTS))) {
         const char *from = dvc_enclose_route_name(info->route);
+        const char *what = st == DVC_NOT_CERTIFIED ? "did not certify" : "does not take this problem";
         char note[1200];
-        int handed_on;
+        int handed_on = st == DVC_ERR_INPUT;
         fb = *o;
-        fb.from = NULL;
-        fb.predictor = NULL;
-        if (info->route == DVC_ENCLOSE_EVENTS) {
+        if (info->route == DVC_ENCLOSE_EVENTS && o->from) {
+            info->route = DVC_ENCLOSE_LOGNORM;
+            info->local_beta = 0;
+            info->fallback = 0;
+            info->why = "the events route did not apply to the trajectory";
+            what = "does not apply to the trajectory";
+        } else if (info->route == DVC_ENCLOSE_EVENTS) {
             dvc_enclose_choose_stepping_(info, n);
             info->why = st == DVC_NOT_CERTIFIED ? "the events route did not certify"
                                                 : "the events route does not take this problem";
         } else {
+            fb.from = NULL;
+            fb.predictor = NULL;
             info->route = DVC_ENCLOSE_CHEN_WANG;
             info->local_beta = 1;
             info->fallback = 0;
             info->why = "the lognorm route did not certify";
         }
-        snprintf(note, sizeof note, "the %s route %s (%s); trying %s%s", from,
-                 st == DVC_NOT_CERTIFIED ? "did not certify" : "does not take this problem",
-                 dvc_error_message(), dvc_enclose_route_name(info->route),
-                 info->local_beta ? " with --local-beta" : "");
-        handed_on = st == DVC_ERR_INPUT;
+        snprintf(note, sizeof note, "the %s route %s (%.1000s); trying %s%s", from, what, dvc_error_message(),
+                 dvc_enclose_route_name(info->route), info->local_beta ? " with --local-beta" : "");
         if (o->note && !handed_on) o->note(note, o->note_ctx);
         info->runs++;
         st = run_route(io, c, problem_path, &fb, info->route, info->local_beta, out_path);

@@ -10,6 +10,7 @@
 #include "dvicert/cert.h"
 #include "dvicert/dlvi.h"
 #include "dvicert/enclose.h"
+#include "dvicert/events.h"
 #include "dvicert/hybrid_cert.h"
 #include "dvicert/tabfun.h"
 #include "dvicert/tgrid.h"
@@ -36,6 +37,7 @@ typedef struct {
     long ns, past;
     const dvc_tgrid *grid;
     double end, *xs;
+    const double *t, *x; /* the samples as read: ns times, ns x n values */
     void *impl;
 } dvc_enclose_traj;
 
@@ -68,9 +70,11 @@ typedef struct {
     dvc_status (*sink_close)(dvc_enclose_sink *s, dvc_status st); /* commit on DVC_OK; frees s */
     /* a hybrid certificate (routes with DVC_ROUTE_HYBRID): c's model and
      * result as run on the problem of doc, which becomes its embedded model
-     * (docs/formats.md, "Events certificates"); written to out_path (NULL:
-     * a dry run, nothing written) */
-    dvc_status (*hybrid_write)(dvc_hybrid_cert_struct *c, const dvc_enclose_doc *doc, const char *out_path);
+     * (docs/formats.md, "Events certificates"), with the bounds of a
+     * trajectory of another tool when from is not NULL; written to out_path
+     * (NULL: a dry run, nothing written) */
+    dvc_status (*hybrid_write)(dvc_hybrid_cert_struct *c, const dvc_enclose_doc *doc,
+                               const dvc_dlvi_events_from *from, const char *out_path);
 } dvc_enclose_ports;
 
 /* dvc_enclose and dvc_enclose_choose (include/dvicert/enclose.h) over the

@@ -11,7 +11,7 @@ static const dvc_enclose_route_def routes[] = {
      dvc_enclose_run_chen_wang_, NULL},
     {DVC_ENCLOSE_LOGNORM, "lognorm", DVC_ROUTE_FROM | DVC_ROUTE_PREDICTOR, dvc_enclose_run_lognorm_,
      dvc_enclose_done_lognorm_},
-    {DVC_ENCLOSE_EVENTS, "events", DVC_ROUTE_HYBRID, dvc_enclose_run_events_, NULL},
+    {DVC_ENCLOSE_EVENTS, "events", DVC_ROUTE_HYBRID | DVC_ROUTE_FROM, dvc_enclose_run_events_, NULL},
 };
 
 const dvc_enclose_route_def *dvc_enclose_route_def_(dvc_enclose_route route)
@@ -63,7 +63,13 @@ void dvc_enclose_choose_n_(dvc_enclose_info *info, long n, const dvc_enclose_opt
     info->route = o->route;
     info->local_beta = o->local_beta;
     if (o->route != DVC_ENCLOSE_AUTO) return;
-    if (o->from) {
+    if (o->from && !o->predictor && !o->local_beta && o->prec_max == 0) {
+        /* against the exact solution first: bounds two-sided and tight
+         * (docs/from_events.md); the lognorm route where it does not apply */
+        info->route = DVC_ENCLOSE_EVENTS;
+        info->why = "a trajectory is certified against the exact solution (events route) where it applies";
+        info->fallback = 1;
+    } else if (o->from) {
         info->route = DVC_ENCLOSE_LOGNORM;
         info->why = "a trajectory is certified by the lognorm route";
     } else if (o->predictor && !o->local_beta && o->prec_max == 0) {
@@ -88,7 +94,8 @@ dvc_status dvc_enclose_check_(const dvc_enclose_route_def *d, const dvc_enclose_
                               int in_memory)
 {
     if (o->from && !(d->flags & DVC_ROUTE_FROM))
-        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is certified by the lognorm route only");
+        return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool is certified by the events and lognorm "
+                         "routes only");
     if (local_beta && !(d->flags & DVC_ROUTE_LOCAL_BETA))
         return dvc_error(DVC_ERR_INPUT, "--sharpen belongs to the chen-wang route");
     if (o->prec_max > 0 && !(d->flags & DVC_ROUTE_RETRY))

@@ -96,6 +96,8 @@ static dvc_status traj_read(dvc_enclose_traj *tr, const char *path, long n, doub
     tr->past = tf->past;
     tr->end = tf->end;
     tr->xs = tf->xs;
+    tr->t = tf->t;
+    tr->x = tf->x;
     return DVC_OK;
 }
 
@@ -106,9 +108,10 @@ static void traj_clear(dvc_enclose_traj *tr)
     memset(tr, 0, sizeof *tr);
 }
 
-static dvc_status hybrid_write(dvc_hybrid_cert_struct *c, const dvc_enclose_doc *doc, const char *out_path)
+static dvc_status hybrid_write(dvc_hybrid_cert_struct *c, const dvc_enclose_doc *doc,
+                               const dvc_dlvi_events_from *from, const char *out_path)
 {
-    return dvc_events_cert_write_(c, (const json_t *)doc, out_path);
+    return dvc_events_cert_write_(c, (const json_t *)doc, from, out_path);
 }
 
 static const dvc_enclose_ports ports = {

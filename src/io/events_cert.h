@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "dvicert/events.h"
 #include "dvicert/hybrid_cert.h"
 
 /* 1 when the embedded model json is one of the events route. */
@@ -23,7 +24,10 @@ dvc_status dvc_events_cert_model_(dvc_hybrid_model_t m, const json_t *model, con
                                   mpfr_prec_t prec);
 
 /* c (model and result of the events route) with problem as its embedded
- * model, written to path (NULL: not written). */
-dvc_status dvc_events_cert_write_(dvc_hybrid_cert_struct *c, const json_t *problem, const char *path);
+ * model, and the trajectory from with its bounds when not NULL
+ * ({"problem": P, "trajectory": {...}}, docs/formats.md), written to path
+ * (NULL: not written). */
+dvc_status dvc_events_cert_write_(dvc_hybrid_cert_struct *c, const json_t *problem,
+                                  const dvc_dlvi_events_from *from, const char *path);
 
 #endif

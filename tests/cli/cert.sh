@@ -25,16 +25,16 @@ grep -q "^worst x margin: 0 " "$tmp/out" && ok || bad "x margin of the equilibri
 # y = 0 lies on l: its margin is reported apart from the x margin
 grep -q "^worst y margin: " "$tmp/out" && ok || bad "no separate y margin"
 sed 's/^\([^t][^,]*\),1,0$/\1,1.0000000000000000000001,0/' "$tmp/eq.csv" > "$tmp/eqp.csv"
-expect 1 "VIOLATED: 502 of 502" "x0 + 1e-22 outside the zero-width tube" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv"
+expect 1 "outside: 502 of 502" "x0 + 1e-22 outside the zero-width tube" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv"
 
 # ---- capped violation report --------------------------------------------------
 n=$(grep -c '^violation: ' "$tmp/out")
 [ "$n" -eq 20 ] && ok || bad "default report: $n violation lines, expected 20"
 grep -q "^\.\.\. 482 more violations not listed" "$tmp/out" && ok || bad "no summary of the unlisted violations"
-expect 1 "VIOLATED: 502 of 502" "--max-report 3" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv" --max-report 3
+expect 1 "outside: 502 of 502" "--max-report 3" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv" --max-report 3
 n=$(grep -c '^violation: ' "$tmp/out")
 [ "$n" -eq 3 ] && ok || bad "--max-report 3: $n violation lines"
-expect 1 "VIOLATED" "--max-report -1 lists all" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv" --max-report=-1
+expect 1 "outside: 502 of 502" "--max-report -1 lists all" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv" --max-report=-1
 n=$(grep -c '^violation: ' "$tmp/out")
 [ "$n" -eq 502 ] && ok || bad "--max-report -1: $n violation lines, expected 502"
 expect 2 "--max-report must be" "--max-report x refused" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv" --max-report x

@@ -43,7 +43,7 @@ ns=$(($(wc -l < "$tmp/var.csv") - 1))
 
 # ---- enclose --from on the trajectory's own times, verify, check ---------------
 V=$tmp/var.cert.json
-expect 0 "time grid" "enclose --from a variable-step trajectory" -- "$exe" enclose "$tmp/b10.json" --from "$tmp/var.csv" -o "$V"
+expect 0 "time grid" "enclose --from a variable-step trajectory" -- "$exe" enclose "$tmp/b10.json" --method lognorm --from "$tmp/var.csv" -o "$V"
 grep -q "trajectory: $ns samples, not uniform: their own times are the certificate's time grid, \[0, 10\]" "$tmp/out" && ok ||
     bad "the report does not say the trajectory's times are the grid"
 grep -qi "resampl\|within .* of the samples" "$tmp/out" && bad "the report still speaks of resampling" || ok
@@ -86,7 +86,7 @@ expect 1 "eps_x" "a lowered bound rejected" -- "$exe" verify "$tmp/t2.json"
 
 # ---- a trajectory past T: certified on [0, its first time >= T] ---------------
 rk4 10.01 > "$tmp/past.csv"
-expect 0 "later samples not used" "a trajectory past T" -- "$exe" enclose "$tmp/b10.json" --from "$tmp/past.csv" -o "$tmp/past.cert.json"
+expect 0 "later samples not used" "a trajectory past T" -- "$exe" enclose "$tmp/b10.json" --method lognorm --from "$tmp/past.csv" -o "$tmp/past.cert.json"
 tend=$(awk -F, 'NR > 1 && $1 + 0 >= 10 { print $1; exit }' "$tmp/past.csv")
 grep -q "time grid, \[0, $tend\]" "$tmp/out" && ok || bad "past T: the report does not state [0, $tend]"
 expect 0 "accepted" "verify the certificate past T" -- "$exe" verify "$tmp/past.cert.json"
@@ -126,12 +126,12 @@ expect 2 "field 'grid': refused by --radius" "--radius refuses a grid" -- "$exe"
 absent "$tmp/g.cert.json" "--radius with a grid"
 # ... and --from replaces it by the trajectory's own times
 rk4 1 > "$tmp/var1.csv"
-expect 0 "time grid" "--from replaces a problem's grid" -- "$exe" enclose "$tmp/g.json" --from "$tmp/var1.csv" -o "$tmp/g.cert.json"
+expect 0 "time grid" "--from replaces a problem's grid" -- "$exe" enclose "$tmp/g.json" --method lognorm --from "$tmp/var1.csv" -o "$tmp/g.cert.json"
 expect 0 "accepted" "verify it" -- "$exe" verify "$tmp/g.cert.json"
 
 # ---- a uniform trajectory: the certificate it gave before, byte for byte ------
 d=$src/tests/data/from_grid
-expect 0 "trajectory: 501 samples, the grid itself" "a uniform trajectory" -- "$exe" enclose "$d/bridge2.json" --from "$d/rk4_uniform.csv" -o "$tmp/u.cert.json"
+expect 0 "trajectory: 501 samples, the grid itself" "a uniform trajectory" -- "$exe" enclose "$d/bridge2.json" --method lognorm --from "$d/rk4_uniform.csv" -o "$tmp/u.cert.json"
 cmp -s "$tmp/u.cert.json" "$d/rk4_uniform.cert.json" && ok || bad "a uniform trajectory's certificate changed"
 grep -q '"grid"' "$tmp/u.cert.json" && bad "a uniform trajectory's certificate states a grid" || ok
 
@@ -140,7 +140,7 @@ grep -q '"grid"' "$tmp/u.cert.json" && bad "a uniform trajectory's certificate s
 printf 't,x1,x2\n0,0,1\n0.25,0.25,0.9\n0.6,0.5,0.4\n1,0.55,-0.2\n' > "$tmp/coarse.csv"
 sed 's/"T": "10", "N": 10000/"T": 1, "N": 3/' "$tmp/b10.json" > "$tmp/b1.json"
 expect 0 "a trajectory with smaller steps or accurate nodes" "width hint of a --from certificate" -- \
-    "$exe" enclose "$tmp/b1.json" --from "$tmp/coarse.csv" -o "$tmp/coarse.cert.json"
+    "$exe" enclose "$tmp/b1.json" --method lognorm --from "$tmp/coarse.csv" -o "$tmp/coarse.cert.json"
 grep -q "a smaller step h" "$tmp/out" && bad "the hint of a --from certificate names the problem's step h" || ok
 
 report

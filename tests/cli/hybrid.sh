@@ -52,7 +52,7 @@ absent "$tmp/sh.json" "enclose --sharpen of a hybrid model"
 expect 0 "inside: 0 of 400 samples" "check: the closed form, state names" -- "$exe" check "$C" "$tmp/names.csv"
 grep -q "^certificate: .* verified" "$tmp/out" && ok || bad "check does not verify first"
 expect 0 "inside: 0 of 400 samples" "check: the closed form, x1..xn" -- "$exe" check "$C" "$tmp/index.csv"
-expect 1 "VIOLATED: 400 of 400" "check: y + 1e-11 rejected everywhere" -- "$exe" check "$C" "$tmp/pert.csv"
+expect 1 "outside: 400 of 400" "check: y + 1e-11 rejected everywhere" -- "$exe" check "$C" "$tmp/pert.csv"
 grep -q "^violation: line 2 t = .* y = " "$tmp/out" && ok || bad "check: violation line names the state"
 # without re-verification only the stated step boxes are used: wider, still sound
 expect 0 "inside: 0 of 400" "check --no-verify: the closed form inside the stated boxes" -- \
@@ -67,9 +67,9 @@ expect 0 "inside: 0 of 400 samples" "check: headerless matrix with --columns" --
     "$exe" check "$C" "$tmp/mat.txt" --columns t,x1,x2
 expect 0 "accepted with tolerance 2e-11: 400 values" "check: --tol accepts y + 1e-11" -- \
     "$exe" check "$C" "$tmp/pert.csv" --tol 2e-11
-expect 1 "VIOLATED: 400 of 400" "check: --tol on x does not accept y + 1e-11" -- \
+expect 1 "outside: 400 of 400" "check: --tol on x does not accept y + 1e-11" -- \
     "$exe" check "$C" "$tmp/pert.csv" --tol x=1
-awk '/^samples:/ {s = NR} /^worst x margin:/ {x = NR} /^VIOLATED:/ {v = NR} /^violation:/ && !f {f = NR}
+awk '/^samples:/ {s = NR} /^worst x margin:/ {x = NR} /^(VIOLATED|outside):/ {v = NR} /^violation:/ && !f {f = NR}
      END { exit !(s < x && x < v && v < f) }' "$tmp/out" && ok || bad "hybrid check: summary first"
 printf 't,x,z\n1,0,0\n' > "$tmp/badcol.csv"
 expect 2 "unknown column 'z'" "check: unknown column" -- "$exe" check "$C" "$tmp/badcol.csv"
@@ -88,7 +88,7 @@ B="$src/certs/bridge-switched/bridge-switched.cert.json"
 "$gbr" bridgesw 0 1 10 300 5 | cut -d, -f1-3 > "$tmp/br.csv"
 "$gbr" bridgesw 0 1 10 300 5 1e-9 | cut -d, -f1-3 > "$tmp/brp.csv"
 expect 0 "inside: 0 of 300" "check: bridge closed form" -- "$exe" check "$B" "$tmp/br.csv"
-expect 1 "VIOLATED: 300 of 300" "check: bridge x1 + 1e-9 rejected" -- "$exe" check "$B" "$tmp/brp.csv"
+expect 1 "outside: 300 of 300" "check: bridge x1 + 1e-9 rejected" -- "$exe" check "$B" "$tmp/brp.csv"
 
 # ---- export and plot --------------------------------------------------------------
 expect 0 "40 events; certificate verified" "export a hybrid certificate" -- "$exe" export "$C" -o "$tmp/tube.csv"

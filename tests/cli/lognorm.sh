@@ -98,18 +98,18 @@ BEGIN { h = 0.001; x = 0; v = 1; print "t,x1,x2,y1"; printf "%.17g,%.17g,%.17g,0
     x += h / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1]); v += h / 6 * (k1[2] + 2 * k2[2] + 2 * k3[2] + k4[2])
     printf "%.17g,%.17g,%.17g,0\n", (i + 1) * h, x, v } }' > "$tmp/rk4.csv"
 F=$tmp/rk4.cert.json
-expect 0 "route: lognorm" "enclose --from an RK4 trajectory" -- "$exe" enclose "$tmp/b10.json" --from "$tmp/rk4.csv" -o "$F"
+expect 0 "route: lognorm" "enclose --from an RK4 trajectory" -- "$exe" enclose "$tmp/b10.json" --method lognorm --from "$tmp/rk4.csv" -o "$F"
 expect 0 "accepted" "verify the --from certificate" -- "$exe" verify "$F"
 "$gen" bridgesw 0 1 10 2000 5 > "$tmp/ref10.csv" 2>/dev/null || bad "gen_traj failed"
 expect 0 "inside: 0 of 2000" "the exact solution inside the RK4 tube" -- "$exe" check "$F" "$tmp/ref10.csv"
 # the tube is far narrower than the integrator's own step (a bound of order 1e-5)
-"$exe" enclose "$tmp/b10.json" --from "$tmp/rk4.csv" -o "$F" > "$tmp/out" 2>&1
+"$exe" enclose "$tmp/b10.json" --method lognorm --from "$tmp/rk4.csv" -o "$F" > "$tmp/out" 2>&1
 maxe=$(grep -o 'max eps_x <= [0-9.e+-]*' "$tmp/out" | awk '{ print $4 }')
 awk -v e="$maxe" 'BEGIN { exit !(e > 0 && e < 1e-4) }' && ok || bad "--from: max eps_x $maxe not below 1e-4"
 
 # non-uniform times (every third sample dropped) are certified too
 awk -F, 'NR == 1 || (NR - 2) % 3 != 1 || NR == 10002 { print }' "$tmp/rk4.csv" > "$tmp/nonu.csv"
-expect 0 "route: lognorm" "--from with non-uniform times" -- "$exe" enclose "$tmp/b10.json" --from "$tmp/nonu.csv" -o "$tmp/nonu.cert.json"
+expect 0 "route: lognorm" "--from with non-uniform times" -- "$exe" enclose "$tmp/b10.json" --method lognorm --from "$tmp/nonu.csv" -o "$tmp/nonu.cert.json"
 expect 0 "inside: 0 of 2000" "the exact solution inside (non-uniform trajectory)" -- "$exe" check "$tmp/nonu.cert.json" "$tmp/ref10.csv"
 
 # ---- a long horizon: pounding over 25 s of ground motion (Algorithm 4.2: 8e+40)
@@ -121,7 +121,7 @@ expect 0 "accepted: .*25000 steps" "verify pounding over 25 s" -- "$exe" verify 
 
 # bad trajectories: exit 2 naming the line, no output file
 bad_traj() { # DESCRIPTION PATTERN
-    expect 2 "$2" "$1" -- "$exe" enclose "$tmp/b10.json" --from "$tmp/bad.csv" -o "$tmp/bad.cert.json"
+    expect 2 "$2" "$1" -- "$exe" enclose "$tmp/b10.json" --method lognorm --from "$tmp/bad.csv" -o "$tmp/bad.cert.json"
     absent "$tmp/bad.cert.json" "$1"
 }
 sed '2d' "$tmp/rk4.csv" > "$tmp/bad.csv"

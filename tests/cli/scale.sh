@@ -70,7 +70,7 @@ expect 0 "inside: 0 of 3000" "lognorm: x1 + 0.01 inside the unscaled tube" -- "$
 # the trajectory route certifies another tool's samples in the scaled states
 "$gen" wall 64 0.1 -0.5 0.015625 400 5 > "$tmp/w400.csv" || bad "reference solution (400)"
 { echo "t,x1,x2"; tail -n +2 "$tmp/w400.csv" | sort -t, -k1,1g | awk -F, -v OFS=, '{ print $1, $2, $3 }'; } > "$tmp/traj.csv"
-expect 0 "certified" "lognorm --from: the exact samples certified (scaled)" -- "$exe" enclose --from "$tmp/traj.csv" "$W" -o "$tmp/from.cert.json"
+expect 0 "certified" "lognorm --from: the exact samples certified (scaled)" -- "$exe" enclose --method lognorm --from "$tmp/traj.csv" "$W" -o "$tmp/from.cert.json"
 grep -q x_scale_log2 "$tmp/from.cert.json" && ok || bad "--from: no scale stated"
 expect 0 "^accepted" "lognorm --from: verify" -- "$exe" verify "$tmp/from.cert.json"
 

@@ -66,7 +66,7 @@ expect 0 "inside: 0 of $N samples" "check of scrambled inside samples" -- "$exe"
 grep -q "certificate: .* verified" "$tmp/out" && ok || bad "check did not say the certificate was verified"
 { echo "t,x1,x2"; echo "0.9995,5,5"; cat "$tmp/body.csv"; } > "$tmp/out.csv"
 expect 1 "violation: line 2 t = " "check reports the outside sample by its line" -- "$exe" check "$C" "$tmp/out.csv"
-grep -q "VIOLATED: 1 of $((N + 1)) samples outside the tube (2 values)" "$tmp/out" && ok || bad "check summary"
+grep -q "outside: 1 of $((N + 1)) samples outside the tube (2 values)" "$tmp/out" && ok || bad "check summary"
 expect 0 "inside" "check --no-verify" -- "$exe" check "$C" "$tmp/in.csv" --no-verify
 
 # enclose to standard output writes the same certificate

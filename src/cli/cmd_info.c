@@ -22,10 +22,10 @@ static const dvc_cli_opt opts[] = {
      "file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict,\n"
      "then per state j = 1..n: xj_radius_max,xj_radius_at_T,xj_scale_log2\n"
      "(radii s_j eps_x in the user's units, rounded up; per-run summaries\n"
-     "of a sweep collect into one table; docs/formats.md); a certificate of\n"
-     "the events route (a hybrid one) adds per multiplier k = 1..m:\n"
-     "yk_radius_max,yk_radius_at_T (half-widths of its enclosures at the grid\n"
-     "times)"},
+     "of a sweep collect into one table; docs/formats.md), then per\n"
+     "multiplier k = 1..m: yk_radius_max,yk_radius_at_T (the stated eps_y at\n"
+     "the grid times; for a certificate of the events route, a hybrid one with\n"
+     "the same columns, the half-widths of y's enclosures at the grid times)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -103,6 +103,7 @@ static void csv_line(const char *in, const dvc_cert_t c, const char *name, const
     int have = c->width->points > 0 && c->width->n == c->n;
     printf("file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict");
     for (long j = 1; j <= c->n; j++) printf(",x%ld_radius_max,x%ld_radius_at_T,x%ld_scale_log2", j, j, j);
+    for (long k = 1; k <= c->m; k++) printf(",y%ld_radius_max,y%ld_radius_at_T", k, k);
     putchar('\n');
     csv_field(in, 0);
     csv_field(name ? name : "", 0);
@@ -136,8 +137,22 @@ static void csv_line(const char *in, const dvc_cert_t c, const char *name, const
             mpfr_clear(r);
             printf("%s,", buf);
         }
-        printf("%d%c", scale_log2(c, j), j + 1 < c->n ? ',' : '\n');
+        printf("%d%c", scale_log2(c, j), j + 1 < c->n || c->m > 0 ? ',' : '\n');
     }
+    /* per multiplier the stated eps_y (one radius for all of them, at the
+     * grid points, as the events route's y columns) */
+    for (long k = 0; k < c->m; k++)
+        for (int at_T = 0; at_T <= 1; at_T++) {
+            mpfr_t r;
+            mpfr_init2(r, 53);
+            buf[0] = '\0';
+            if (have) {
+                mpfr_set_d(r, at_T ? c->width->ry_T : c->width->ry_max, MPFR_RNDU);
+                mpfr_snprintf(buf, sizeof buf, "%.11RUe", r);
+            }
+            mpfr_clear(r);
+            printf("%s%c", buf, at_T && k + 1 == c->m ? '\n' : ',');
+        }
 }
 
 /* The grid when its last step is shorter, and the state scale when it is

@@ -92,14 +92,14 @@ case "$sc" in *,0 | 0,0 | "") bad "the wall is not scaled in its second state: '
 "$exe" info --csv "$tmp/w.json" > "$tmp/w.csv" 2> "$tmp/w.err" && ok || bad "info --csv on the wall: $(cat "$tmp/w.err")"
 [ "$(wc -l < "$tmp/w.csv")" -eq 2 ] && ok || bad "info --csv: not one header and one data line"
 old=file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict
-[ "$(head -n 1 "$tmp/w.csv")" = "$old,x1_radius_max,x1_radius_at_T,x1_scale_log2,x2_radius_max,x2_radius_at_T,x2_scale_log2" ] \
+[ "$(head -n 1 "$tmp/w.csv")" = "$old,x1_radius_max,x1_radius_at_T,x1_scale_log2,x2_radius_max,x2_radius_at_T,x2_scale_log2,y1_radius_max,y1_radius_at_T" ] \
     && ok || bad "info --csv header: $(head -n 1 "$tmp/w.csv")"
 # the old columns first, as before: eps_x_at_T and max_eps_x are fields 9, 10
 # (the name is quoted and holds commas, so the line is read from the end)
 epsT=$(field "$tmp/w.json" eps_x_at_T) epsM=$(field "$tmp/w.json" max_eps_x)
 sed -n 2p "$tmp/w.csv" | awk -F, -v sc="$sc" -v eT="$epsT" -v eM="$epsM" '
     function near(got, want) { return got >= want && got <= want * (1 + 1e-10) }
-    { split(sc, e, ","); n = NF; bad = 0
+    { split(sc, e, ","); n = NF - 2; bad = 0   # the last two: y1_radius_max, y1_radius_at_T
       if ($(n - 9) != eT || $(n - 8) != eM) { print "old columns moved: " $(n - 9) ", " $(n - 8); bad = 1 }
       for (j = 1; j <= 2; j++) {
           k = n - 3 * (2 - j)   # the scale exponent of state j

@@ -17,7 +17,7 @@ exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 # ---- info --csv
 expect 0 "" "info --csv" -- "$exe" info --csv "$src/certs/bridge/gamma0.2.cert.json"
 cp "$tmp/out" "$tmp/info.csv"
-if [ "$(head -n 1 "$tmp/info.csv")" = "file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict,x1_radius_max,x1_radius_at_T,x1_scale_log2,x2_radius_max,x2_radius_at_T,x2_scale_log2" ]
+if [ "$(head -n 1 "$tmp/info.csv")" = "file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict,x1_radius_max,x1_radius_at_T,x1_scale_log2,x2_radius_max,x2_radius_at_T,x2_scale_log2,y1_radius_max,y1_radius_at_T" ]
 then ok; else bad "info --csv header: $(head -n 1 "$tmp/info.csv")"; fi
 if [ "$(wc -l < "$tmp/info.csv")" -eq 2 ]; then ok; else bad "info --csv: not one header and one data line"; fi
 # the name holds a comma: quoted; the figures are the certificate's own
@@ -25,7 +25,7 @@ line=$(sed -n 2p "$tmp/info.csv")
 eps=$(grep -o '"eps_x_at_T": *"[^"]*"' "$src/certs/bridge/gamma0.2.cert.json" | sed 's/.*: *"\(.*\)"/\1/')
 verdict=$(grep -o '"radius_verdict": *"[^"]*"' "$src/certs/bridge/gamma0.2.cert.json" | sed 's/.*: *"\(.*\)"/\1/')
 case "$line" in
-"$src/certs/bridge/gamma0.2.cert.json,\"Example 5.1"*"\",2,1,1,1000,chen-wang,53,$eps,$eps,"*",$verdict,"*",0,"*",0") ok ;;
+"$src/certs/bridge/gamma0.2.cert.json,\"Example 5.1"*"\",2,1,1,1000,chen-wang,53,$eps,$eps,"*",$verdict,"*",0,"*",0,"*","*) ok ;;
 *) bad "info --csv line: $line (eps $eps, verdict $verdict)" ;;
 esac
 # a certificate written before the width claims (they removed): the verdict

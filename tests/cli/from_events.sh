@@ -112,10 +112,16 @@ expect 0 "route: lognorm, chosen by --method auto: the events route did not appl
     "a table forcing: auto falls back to lognorm" -- \
     "$exe" enclose "$src/tests/data/events/pounding_csv.json" --from "$tmp/rk4_599.csv" -o "$tmp/tab.cert.json"
 
+# ---- check on a DLVI certificate with y columns: the y error reported too --------
+gen=$(ref_tool gen_traj) || exit 1
+"$gen" bridge 0.2 1 500 3 | awk -F, -v OFS=, 'NR > 1 { $4 = $4 + 1 } { print }' > "$tmp/ypert.csv"
+expect 1 "^error y1: largest in \[9.99.*e-01, 1.00000.*e+00\] at t = 0 (line 2)" "check: the y error of a DLVI certificate" -- \
+    "$exe" check "$src/certs/bridge/gamma0.2.cert.json" "$tmp/ypert.csv"
+grep -q "^error x1: largest in \[0, " "$tmp/out" && ok || bad "check: x1 inside, its error bound from 0"
+
 # ---- the bridge's closed form (tests/ref_bridge.c, 256 bits), kinks included ----
 # samples of the exact solution at 2000 sorted random times: the certified
 # bound between samples against the closed form at 20000 other times
-gen=$(ref_tool gen_traj) || exit 1
 "$gen" bridgesw 0 1 10 2000 18 | cut -d, -f1-3 | { read -r h; echo "$h"; sort -t, -k1,1g; } > "$tmp/bsw.csv"
 "$gen" bridgesw 0 1 10 20000 7 | cut -d, -f1-3 > "$tmp/probe.csv"
 expect 0 "trajectory error x2" "bridge: the closed form's interpolant certified" -- \

@@ -112,6 +112,42 @@ expect 0 "route: lognorm, chosen by --method auto: the events route did not appl
     "a table forcing: auto falls back to lognorm" -- \
     "$exe" enclose "$src/tests/data/events/pounding_csv.json" --from "$tmp/rk4_599.csv" -o "$tmp/tab.cert.json"
 
+# ---- check on a DLVI certificate with y columns: the y error reported too --------
+gen=$(ref_tool gen_traj) || exit 1
+"$gen" bridge 0.2 1 500 3 | awk -F, -v OFS=, 'NR > 1 { $4 = $4 + 1 } { print }' > "$tmp/ypert.csv"
+expect 1 "^error y1: largest in \[9.99.*e-01, 1.00000.*e+00\] at t = 0 (line 2)" "check: the y error of a DLVI certificate" -- \
+    "$exe" check "$src/certs/bridge/gamma0.2.cert.json" "$tmp/ypert.csv"
+grep -q "^error x1: largest in \[0, " "$tmp/out" && ok || bad "check: x1 inside, its error bound from 0"
+
+# ---- the bridge's closed form (tests/ref_bridge.c, 256 bits), kinks included ----
+# samples of the exact solution at 2000 sorted random times: the certified
+# bound between samples against the closed form at 20000 other times
+"$gen" bridgesw 0 1 10 2000 18 | cut -d, -f1-3 | { read -r h; echo "$h"; sort -t, -k1,1g; } > "$tmp/bsw.csv"
+"$gen" bridgesw 0 1 10 20000 7 | cut -d, -f1-3 > "$tmp/probe.csv"
+expect 0 "trajectory error x2" "bridge: the closed form's interpolant certified" -- \
+    "$exe" enclose "$src/tests/data/events/bridge.json" --from "$tmp/bsw.csv" -o "$tmp/bsw.cert.json"
+"$PY" - "$tmp/bsw.cert.json" "$tmp/probe.csv" > "$tmp/probe.out" 2>&1 <<'PY'
+import bisect, json, sys
+tr = json.load(open(sys.argv[1]))["model"]["dlvi_events"]["trajectory"]
+t, p, up = tr["t"], tr["p"], tr["step_upper"]
+worst, bad = [0.0, 0.0], 0
+for line in open(sys.argv[2]).read().split("\n")[1:]:
+    if not line:
+        continue
+    f = [float(v) for v in line.split(",")]
+    k = min(max(bisect.bisect_right(t, f[0]) - 1, 0), len(t) - 2)
+    s = (f[0] - t[k]) / (t[k + 1] - t[k])
+    for j in range(2):
+        e = abs((1 - s) * p[k][j] + s * p[k + 1][j] - f[1 + j])
+        # 1e-15: the binary64 interpolation here and the 25-digit reference
+        if e > up[k][j] + 1e-15:
+            bad += 1
+        worst[j] = max(worst[j], e / max(up[k][j], 1e-300))
+print("probes: %d above the bound; largest true / bound x1 %.4f x2 %.4f" % (bad, worst[0], worst[1]))
+PY
+grep -q "^probes: 0 above the bound" "$tmp/probe.out" && ok || bad "bridge: a probe above the certified bound"
+cat "$tmp/probe.out"
+
 # ---- acceptance, T = 20: within 1.5x of the truth ------------------------------
 for run in rk4 euler; do
     "$PY" "$sim" $run 1e-3 20 > "$tmp/$run.20.csv"

@@ -68,7 +68,7 @@ dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybr
         /* phi' over Tc */
         mpfi_sub_fr(S, Tc, t0);
         if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);
-        st = hyb_flow_over(X, md, L, t0, S, c->K);
+        st = hyb_flow_over_box(X, md, L, t0, S, c->K);
         if (st == DVC_OK) st = hyb_dphi_eval(phi, dphi, c, g, md, Tc, X);
         if (st != DVC_OK) break;
         if (mpfi_has_zero(dphi)) {
@@ -79,7 +79,7 @@ dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybr
         /* phi at the midpoint */
         mpfi_mid(mid, Tc);
         hyb_diff_pt(S, mid, t0);
-        st = hyb_flow_over(X, md, L, t0, S, c->K);
+        st = hyb_flow_over_box(X, md, L, t0, S, c->K);
         mpfi_set_fr(Tm, mid);
         if (st == DVC_OK) st = dvc_expr_eval_x(phim, c->m->g[g], Tm, X);
         if (st != DVC_OK) break;
@@ -97,7 +97,7 @@ dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybr
             /* final phi' over the final Tc */
             mpfi_sub_fr(S, Tc, t0);
             if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);
-            st = hyb_flow_over(X, md, L, t0, S, c->K);
+            st = hyb_flow_over_box(X, md, L, t0, S, c->K);
             if (st == DVC_OK) st = hyb_dphi_eval(phi, dphi, c, g, md, Tc, X);
             break;
         }

@@ -3,7 +3,8 @@
  * built and the radius at T of the exact-solution tube, per problem file.
  *
  * usage: bench_events [-r REPS] [-v] [-T T] PROBLEM.json|chainK...   (-v: the
- * steps where the radius grows more than 4x, and the windows; REPS
+ * steps where the radius grows more than 4x, the windows, and the relative
+ * radius at T; REPS
  * default 3, the best time is kept; -T overrides the problems' T for the
  * problems after it; chainK: the chain of K masses of bench/chain.h with its
  * forcing 0.5 sin(2 pi t) as an expression, T = 1 unless -T; chainaK: the
@@ -11,6 +12,7 @@
  * the source tree:
  *   ./build/bench/bench_events -T 10 certs/bridge/gamma0.2.json \
  *       -T 21 certs/circuit/circuit_long.json -T 20 tests/data/events/pounding3.json */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,21 @@ static void trace(const dvc_hybrid_result_t r)
                    win ? " (window)" : "");
         if (rad > prev) prev = rad;
     }
+    /* the relative radius at T: max_i rad_i(T) / max_t |x_i(t)| (dvicert info's) */
+    double rel = 0;
+    const dvc_ivec_struct *XT = r->x[r->nsteps];
+    for (long i = 0; i < XT->n; i++) {
+        double size = 0;
+        for (long k = 0; k <= r->nsteps; k++) {
+            double a = fabs(mpfr_get_d(&r->x[k]->e[i]->left, MPFR_RNDN)),
+                   b = fabs(mpfr_get_d(&r->x[k]->e[i]->right, MPFR_RNDN));
+            if (a > size) size = a;
+            if (b > size) size = b;
+        }
+        double ri = (mpfr_get_d(&XT->e[i]->right, MPFR_RNDU) - mpfr_get_d(&XT->e[i]->left, MPFR_RNDD)) / 2;
+        if (size > 0 && ri / size > rel) rel = ri / size;
+    }
+    printf("  relative radius at T %.3g\n", rel);
 }
 
 int main(int argc, char **argv)

@@ -2,7 +2,9 @@
 /* The DLVI events route (docs/events.md): time, steps, events, patterns
  * built and the radius at T of the exact-solution tube, per problem file.
  *
- * usage: bench_events [-r REPS] [-T T] PROBLEM.json|chainK...   (REPS
+ * usage: bench_events [-r REPS] [-v] [-T T] PROBLEM.json|chainK...   (-v: the
+ * steps where the radius grows more than 4x, the windows, and the relative
+ * radius at T; REPS
  * default 3, the best time is kept; -T overrides the problems' T for the
  * problems after it; chainK: the chain of K masses of bench/chain.h with its
  * forcing 0.5 sin(2 pi t) as an expression, T = 1 unless -T; chainaK: the
@@ -10,6 +12,7 @@
  * the source tree:
  *   ./build/bench/bench_events -T 10 certs/bridge/gamma0.2.json \
  *       -T 21 certs/circuit/circuit_long.json -T 20 tests/data/events/pounding3.json */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +28,10 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static double radius_at_end(const dvc_hybrid_result_t r)
+static double radius_at(const dvc_hybrid_result_t r, long k)
 {
     double rad = 0;
-    const dvc_ivec_struct *X = r->x[r->nsteps];
+    const dvc_ivec_struct *X = r->x[k];
     for (long i = 0; i < X->n; i++) {
         double w = (mpfr_get_d(&X->e[i]->right, MPFR_RNDU) - mpfr_get_d(&X->e[i]->left, MPFR_RNDD)) / 2;
         if (w > rad) rad = w;
@@ -36,9 +39,41 @@ static double radius_at_end(const dvc_hybrid_result_t r)
     return rad;
 }
 
+static double radius_at_end(const dvc_hybrid_result_t r) { return radius_at(r, r->nsteps); }
+
+/* -v: the steps where the radius grows by more than 4x (and the windows). */
+static void trace(const dvc_hybrid_result_t r)
+{
+    double prev = 0;
+    for (long k = 1; k <= r->nsteps; k++) {
+        double rad = radius_at(r, k);
+        int win = 0;
+        for (long j = 0; j < r->nwindows; j++) win |= r->wstep[j] == k - 1;
+        if (rad > 4 * prev || win)
+            printf("  step %ld t = %.9g radius %.3g%s\n", k, mpfr_get_d(r->t[k], MPFR_RNDN), rad,
+                   win ? " (window)" : "");
+        if (rad > prev) prev = rad;
+    }
+    /* the relative radius at T: max_i rad_i(T) / max_t |x_i(t)| (dvicert info's) */
+    double rel = 0;
+    const dvc_ivec_struct *XT = r->x[r->nsteps];
+    for (long i = 0; i < XT->n; i++) {
+        double size = 0;
+        for (long k = 0; k <= r->nsteps; k++) {
+            double a = fabs(mpfr_get_d(&r->x[k]->e[i]->left, MPFR_RNDN)),
+                   b = fabs(mpfr_get_d(&r->x[k]->e[i]->right, MPFR_RNDN));
+            if (a > size) size = a;
+            if (b > size) size = b;
+        }
+        double ri = (mpfr_get_d(&XT->e[i]->right, MPFR_RNDU) - mpfr_get_d(&XT->e[i]->left, MPFR_RNDD)) / 2;
+        if (size > 0 && ri / size > rel) rel = ri / size;
+    }
+    printf("  relative radius at T %.3g\n", rel);
+}
+
 int main(int argc, char **argv)
 {
-    int reps = 3;
+    int reps = 3, verbose = 0;
     const char *T = NULL;
     (void)g_eval; /* chain.h's callbacks of g: this route takes g as a constant */
     (void)g_d;
@@ -47,6 +82,10 @@ int main(int argc, char **argv)
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "-r") && a + 1 < argc) {
             reps = atoi(argv[++a]);
+            continue;
+        }
+        if (!strcmp(argv[a], "-v")) {
+            verbose = 1;
             continue;
         }
         if (!strcmp(argv[a], "-T") && a + 1 < argc) {
@@ -100,6 +139,7 @@ int main(int argc, char **argv)
                 rad = radius_at_end(r);
                 dvc_dlvi_events_stats(m, &npat, NULL, NULL);
                 windows = r->nwindows;
+                if (verbose && k == 0) trace(r);
             }
             dvc_hybrid_result_clear(r);
             dvc_hybrid_model_clear(m);

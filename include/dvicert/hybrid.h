@@ -36,6 +36,7 @@ typedef struct {
     dvc_tabfun_struct **utab; /* with bu: the model's tables (entry j: basis j is
                                * that table, piecewise linear in t; NULL entry:
                                * the expression u[j]) */
+    int balance;      /* the model's `balance` when the mode was added */
     int *sides;       /* a mode of a decomposed model: per discontinuous term,
                        * 1 / -1: in its region h > 0 / h < 0, 2: sliding on
                        * its surface h = 0 (at most 3 terms slide); NULL
@@ -136,6 +137,18 @@ typedef struct {
      * only for a field continuous across the surfaces (a DLVI). */
     dvc_status (*bridge)(const mpfi_t T, const dvc_ivec_t X0, dvc_ivec_t X1, dvc_ivec_t box,
                          long *mode, void *ctx);
+    /* Stiff linear modes (docs/hybrid.md section 3, "Balanced series"; set
+     * by the DLVI events route before adding modes): the matrix series of
+     * every linear mode added afterwards is taken in the coordinates of a
+     * diagonal balancing D (powers of two) of its A, so steps are capped
+     * by 0.5 / ||D^-1 A D|| instead of 0.5 / ||A||, and Lohner frames are
+     * kept unorthogonalised up to a condition number of 1e12. 0: neither. */
+    int balance;
+    /* Where the initial state may lie on a switching surface that cannot
+     * be decided (a degenerate start), the builder sets start_window: the
+     * engine then bridges a window from t0 (the bridge hook) before its
+     * first step (docs/events.md section 3). */
+    int start_window;
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 

@@ -641,6 +641,8 @@ static dvc_status enters(int *ok, evt_ctx *c, long k, const mpfi_t T, const dvc_
 static dvc_status forward_pattern(evt_ctx *c, const mpfi_t T0, const dvc_ivec_t X0, long *mode0)
 {
     long m = c->m, nz = 0, nd = 0;
+    double t0 = mpfr_get_d(&T0->left, MPFR_RNDN);
+    const char *what = t0 == 0 ? "start" : "state after the window";
     long *list = malloc((size_t)(2 * m + 1) * sizeof *list); /* transitions of one mode */
     long *D = malloc((size_t)m * sizeof *D);
     char *base = strdup(c->pats[*mode0].pat), *alt = strdup(c->pats[*mode0].pat),
@@ -657,11 +659,11 @@ static dvc_status forward_pattern(evt_ctx *c, const mpfi_t T0, const dvc_ivec_t 
         long d = 0;
         while (d < nd && D[d] != i) d++;
         if (d < nd)
-            st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate start: y%ld may be at both "
-                           "bounds at t = 0", i + 1);
+            st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate %s: y%ld may be at both "
+                           "bounds at t = %.17g", what, i + 1, t0);
         else if (nd == EVT_DEGEN_MAX)
-            st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate start: more than %d "
-                           "indices on their surfaces at t = 0", EVT_DEGEN_MAX);
+            st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate %s: more than %d "
+                           "indices on their surfaces at t = %.17g", what, EVT_DEGEN_MAX, t0);
         else {
             D[nd++] = i;
             alt[i] = to[i];
@@ -676,11 +678,11 @@ static dvc_status forward_pattern(evt_ctx *c, const mpfi_t T0, const dvc_ivec_t 
         if (ok) *mode0 = k;
     }
     if (st == DVC_OK && !ok)
-        st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate start: %ld %s on %s surface%s "
-                       "at t = 0 (pattern %s) and no pattern is proven to be entered (e.g. a "
-                       "grazing start; not handled in this version)",
-                       nd, nd == 1 ? "index" : "indices", nd == 1 ? "its" : "their",
-                       nd == 1 ? "" : "s", base);
+        st = dvc_error(DVC_NOT_CERTIFIED, "events route: degenerate %s: %ld %s on %s surface%s "
+                       "at t = %.17g (pattern %s) and no pattern is proven to be entered (e.g. a "
+                       "grazing %s)", what, nd, nd == 1 ? "index" : "indices",
+                       nd == 1 ? "its" : "their", nd == 1 ? "" : "s", t0, base,
+                       t0 == 0 ? "start" : "contact");
     free(list);
     free(D);
     free(base);
@@ -694,7 +696,8 @@ static dvc_status forward_pattern(evt_ctx *c, const mpfi_t T0, const dvc_ivec_t 
  * switching functions over x0; one switching function that may vanish
  * there is decided by the sign of its derivative, the same under both
  * patterns' fields (the solution enters that side). */
-static dvc_status initial_pattern(evt_ctx *c, const mpfi_t T0, dvc_ivec_t X0, long *mode0)
+static dvc_status initial_pattern(evt_ctx *c, const mpfi_t T0, dvc_ivec_t X0, long *mode0,
+                                  int *degen)
 {
     long m = c->m;
     mpfr_prec_t wp = c->wp;
@@ -730,6 +733,13 @@ static dvc_status initial_pattern(evt_ctx *c, const mpfi_t T0, dvc_ivec_t X0, lo
         st = pat_get(c, pat, mode0);
     }
     if (st == DVC_OK) st = forward_pattern(c, T0, X0, mode0);
+    if (st == DVC_NOT_CERTIFIED && degen && *mode0 >= 0) {
+        /* a degenerate start, bridged by a window from t = 0 (section 3):
+         * the read-off pattern only names the window's step */
+        dvc_error_reset();
+        *degen = 1;
+        st = DVC_OK;
+    }
     if (pat) free(pat);
     dvc_lvi_result_clear(lr);
     dvc_lvi_solver_clear(sv);
@@ -785,7 +795,7 @@ static dvc_status evt_bridge(const mpfi_t T, const dvc_ivec_t X0, dvc_ivec_t X1,
     mpfi_t Te;
     mpfi_init2(Te, c->wp);
     mpfi_set_fr(Te, &T->right);
-    if (st == DVC_OK) st = initial_pattern(c, Te, X1, mode);
+    if (st == DVC_OK) st = initial_pattern(c, Te, X1, mode, NULL);
     mpfi_clear(Te);
     if (st == DVC_OK) c->nwindows++;
     return st;
@@ -801,6 +811,7 @@ dvc_status dvc_dlvi_events_model(dvc_hybrid_model_t hm, const dvc_dlvi_problem_t
     }
     dvc_status st = dvc_hybrid_model_init(hm, p->n, NULL, p->prec);
     if (st != DVC_OK) return st;
+    hm->balance = 1; /* stiff patterns (docs/events.md section 6) */
     if (p->m < 1) return dvc_error(DVC_ERR_INPUT, "events route: the problem has no LVI (m = 0)");
     if (!dvc_imat_is_finite(p->A) || !dvc_imat_is_finite(p->B) || !dvc_imat_is_finite(p->Q) ||
         !dvc_imat_is_finite(p->M) || !dvc_ivec_is_finite(p->x0))
@@ -841,7 +852,7 @@ dvc_status dvc_dlvi_events_model(dvc_hybrid_model_t hm, const dvc_dlvi_problem_t
     mpfi_set_ui(T0, 0);
     dvc_ivec_set(X0, p->x0);
     long mode0 = -1;
-    st = initial_pattern(c, T0, X0, &mode0);
+    st = initial_pattern(c, T0, X0, &mode0, o->windows >= 0 ? &hm->start_window : NULL);
     if (st == DVC_OK) st = dvc_hybrid_set_initial(hm, mode0, p->x0, t0, T);
     mpfr_clears(t0, T, (mpfr_ptr)0);
     mpfi_clear(T0);

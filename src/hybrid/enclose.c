@@ -34,14 +34,15 @@ static double default_h(const dvc_hybrid_model_struct *m)
 
 /* A lazily built model (m->expand): the step of mode k is capped by
  * 0.5 / ||A_k|| for its own A only, so the grid does not depend on the
- * modes built so far. */
+ * modes built so far (a balanced mode: 0.5 / ||D^-1 A_k D||, the norm its
+ * series' tail is bounded with, docs/hybrid.md section 3). */
 static double mode_h(const dvc_hybrid_model_struct *m, long k, double hmax)
 {
     const dvc_hybrid_mode *md = &m->modes[k];
     if (!m->expand || !md->linear) return hmax;
     mpfr_t a;
     mpfr_init2(a, m->prec);
-    dvc_imat_norm_inf(a, md->A);
+    hyb_mode_norm(a, md);
     double d = mpfr_get_d(a, MPFR_RNDU);
     mpfr_clear(a);
     return d > 0 && 0.5 / d < hmax ? 0.5 / d : hmax;
@@ -82,7 +83,8 @@ static int next_sign(const hyb_ctx *c, const dvc_hybrid_transition *tr, const mp
 typedef struct {
     mpfr_t t1, hh;
     mpfi_t S, Tstep, phi, dphi, Ta;
-    dvc_ivec_t X, Xa, box;
+    dvc_ivec_t X, Xa, box, Xend;
+    int xend_ok; /* Xend: the state at t1 (computed once per attempt) */
     hyb_cand *cands;
     long ncand, acand;
     long bad_g;
@@ -100,6 +102,7 @@ static void ws_init(hyb_step_ws *w, const hyb_ctx *c)
     dvc_ivec_init2(w->X, c->n, c->prec);
     dvc_ivec_init2(w->Xa, c->n, c->prec);
     dvc_ivec_init2(w->box, c->n, c->prec);
+    dvc_ivec_init2(w->Xend, c->n, c->prec);
     w->cands = NULL;
     w->ncand = w->acand = 0;
 }
@@ -120,6 +123,7 @@ static void ws_clear(hyb_step_ws *w)
     dvc_ivec_clear(w->X);
     dvc_ivec_clear(w->Xa);
     dvc_ivec_clear(w->box);
+    dvc_ivec_clear(w->Xend);
 }
 
 /* A state on the surface of transition tr that cannot fire (direction
@@ -192,10 +196,13 @@ static dvc_status scan_transition(hyb_ctx *c, hyb_step_ws *w, long k, long mode,
                                   : "");
     }
     if (sa == s) return DVC_OK; /* moving away from zero */
-    hyb_diff_pt(w->S, w->t1, t);
-    st = hyb_flow_over(w->Xa, md, L, t, w->S, c->K);
+    if (!w->xend_ok) { /* the state at t1, once per step attempt */
+        hyb_diff_pt(w->S, w->t1, t);
+        st = hyb_flow_over(w->Xend, md, L, t, w->S, c->K);
+        w->xend_ok = st == DVC_OK;
+    }
     mpfi_set_fr(w->Ta, w->t1);
-    if (st == DVC_OK) st = dvc_expr_eval_x(w->phi, m->g[tr->g], w->Ta, w->Xa);
+    if (st == DVC_OK) st = dvc_expr_eval_x(w->phi, m->g[tr->g], w->Ta, w->Xend);
     if (st != DVC_OK) return st;
     int sb = hyb_sgn(w->phi);
     if (sb == 0) {
@@ -253,6 +260,7 @@ static dvc_status try_step(hyb_ctx *c, hyb_step_ws *w, long mode, const hyb_set 
         w->ncand = 0;
         w->bad_g = -1;
         w->need = 0;
+        w->xend_ok = 0;
         for (long k = 0; k < m->ntrans && st == DVC_OK && !w->need; k++)
             st = scan_transition(c, w, k, mode, L, t);
         if (st != DVC_OK || !w->need) return st;
@@ -304,6 +312,32 @@ static dvc_status step_event(hyb_ctx *c, hyb_step_ws *w, hyb_set *L, mpfr_t t, l
 
 #define HYB_MAX_WINDOW 12 /* doublings of an ambiguity window */
 
+/* te <- the upper end of the candidate crossings to bridge: all of them
+ * after a failed step; after a certified one (at_cands) only the cluster
+ * of the earliest, the candidates whose time enclosures overlap it
+ * (transitively): later crossings of the step are isolated events that
+ * the run finds again after the window. */
+static void window_end(mpfr_t te, const hyb_step_ws *w, int at_cands)
+{
+    long f = -1;
+    for (long k = 0; k < w->ncand; k++)
+        if (f < 0 || mpfr_cmp(&w->cands[k].T->left, &w->cands[f].T->left) < 0) f = k;
+    if (!at_cands || f < 0) {
+        for (long k = 0; k < w->ncand; k++)
+            if (mpfr_cmp(&w->cands[k].T->right, te) > 0) mpfr_set(te, &w->cands[k].T->right, MPFR_RNDU);
+        return;
+    }
+    if (mpfr_cmp(&w->cands[f].T->right, te) > 0) mpfr_set(te, &w->cands[f].T->right, MPFR_RNDU);
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (long k = 0; k < w->ncand; k++)
+            if (mpfr_cmp(&w->cands[k].T->left, te) <= 0 && mpfr_cmp(&w->cands[k].T->right, te) > 0) {
+                mpfr_set(te, &w->cands[k].T->right, MPFR_RNDU);
+                grown = 1;
+            }
+    }
+}
+
 /* An ambiguity window from t (docs/events.md section 3): past every
  * candidate crossing of the failed step and its end, doubled until the
  * model's bridge proves the mode at its end. */
@@ -319,8 +353,7 @@ static dvc_status bridge_window(hyb_ctx *c, hyb_step_ws *w, hyb_set *L, mpfr_t t
     dvc_ivec_init2(X0, c->n, c->prec);
     dvc_ivec_init2(X1, c->n, c->prec);
     mpfr_set(te, at_cands ? t : w->t1, MPFR_RNDU); /* at_cands: the step itself was certified */
-    for (long k = 0; k < w->ncand; k++)
-        if (mpfr_cmp(&w->cands[k].T->right, te) > 0) mpfr_set(te, &w->cands[k].T->right, MPFR_RNDU);
+    window_end(te, w, at_cands);
     /* as long again, and at least 2^-30 (1 + |t|) */
     mpfr_sub(d, te, t, MPFR_RNDU);
     mpfr_set_ui_2exp(w->hh, 1, -30, MPFR_RNDN);
@@ -330,12 +363,12 @@ static dvc_status bridge_window(hyb_ctx *c, hyb_step_ws *w, hyb_set *L, mpfr_t t
     dvc_status st = DVC_NOT_CERTIFIED;
     long nm = *mode;
     for (int k = 0; k < HYB_MAX_WINDOW; k++) {
+        if (k > 0) dvc_error_reset(); /* the last attempt's reason is kept */
         mpfr_add(te, te, d, MPFR_RNDU);
         if (mpfr_cmp(te, m->T) > 0) mpfr_set(te, m->T, MPFR_RNDN);
         mpfi_interv_fr(Tw, t, te);
         st = m->bridge(Tw, X0, X1, w->box, &nm, m->expand_ctx);
         if (st != DVC_NOT_CERTIFIED || mpfr_equal_p(te, m->T)) break;
-        dvc_error_reset();
         mpfr_mul_2ui(d, d, 1, MPFR_RNDU);
     }
     if (st == DVC_OK) {
@@ -351,8 +384,9 @@ static dvc_status bridge_window(hyb_ctx *c, hyb_step_ws *w, hyb_set *L, mpfr_t t
         *mode = nm;
         c->r->stop_g = -1;
     } else if (st == DVC_NOT_CERTIFIED) {
-        st = dvc_error_context(st, "an ambiguity window from t = %.17g not bridged: ",
-                               mpfr_get_d(t, MPFR_RNDN));
+        st = dvc_error_context(st, "an ambiguity window from t = %.17g not bridged "
+                               "(%d doublings, to t = %.17g): ", mpfr_get_d(t, MPFR_RNDN),
+                               HYB_MAX_WINDOW, mpfr_get_d(te, MPFR_RNDN));
     }
     mpfr_clears(te, d, (mpfr_ptr)0);
     mpfi_clear(Tw);
@@ -400,6 +434,12 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     st = hyb_push_point(&c, t, &L, NULL, mode);
     if (st == DVC_OK) st = hyb_slide_initial(&c);
     if (st == DVC_OK && m->expand) st = m->expand(mode, 0, m->expand_ctx);
+    if (st == DVC_OK && m->start_window && m->bridge) {
+        /* a degenerate start (docs/events.md section 3): a window from t0 */
+        w.ncand = 0;
+        st = bridge_window(&c, &w, &L, t, &mode, 1);
+        if (st == DVC_OK && m->expand) st = m->expand(mode, r->nevents, m->expand_ctx);
+    }
     double happ = 0; /* a step that approaches an ambiguity */
     while (st == DVC_OK && mpfr_cmp(t, m->T) < 0) {
         long nev = r->nevents, nst = r->nsteps;

@@ -87,7 +87,7 @@ static dvc_status jac_f(dvc_imat_t D, const dvc_hybrid_mode *md, const mpfi_t T,
 dvc_status hyb_jacobian(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T,
                         const dvc_ivec_t Y, const mpfi_t S, int K)
 {
-    if (md->linear) return hyb_expm(J, md->A, S, K);
+    if (md->linear) return hyb_expm_md(J, md, S, K);
     long n = Y->n;
     mpfr_prec_t prec = dvc_ivec_prec(Y);
     dvc_imat_t D, J1, W;

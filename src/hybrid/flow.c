@@ -18,6 +18,8 @@ void hyb_set_init(hyb_set *L, long n, mpfr_prec_t prec)
     dvc_imat_init2(L->B, n, n, prec);
     dvc_ivec_init2(L->R, n, prec);
     dvc_imat_one(L->B);
+    L->bexp = calloc((size_t)n, sizeof *L->bexp);
+    L->bal = 0;
 }
 
 void hyb_set_clear(hyb_set *L)
@@ -25,6 +27,7 @@ void hyb_set_clear(hyb_set *L)
     dvc_ivec_clear(L->P);
     dvc_imat_clear(L->B);
     dvc_ivec_clear(L->R);
+    free(L->bexp);
 }
 
 /* x0 box -> P = mid, B = I, R = x0 - mid. */
@@ -69,6 +72,69 @@ static void gram_schmidt(double *a, long n)
     }
 }
 
+/* Bi <- Bn^-1 (verified), DVC_NOT_CERTIFIED when singular or when the
+ * frame's condition number exceeds HYB_COND_MAX. */
+static dvc_status frame_try(dvc_imat_t Bi, const dvc_imat_t Bn, mpfr_prec_t prec)
+{
+    dvc_status st = dvc_imat_inv(Bi, Bn);
+    if (st == DVC_OK) {
+        mpfr_t c1, c2;
+        mpfr_inits2(prec, c1, c2, (mpfr_ptr)0);
+        dvc_imat_norm_inf(c1, Bn);
+        dvc_imat_norm_inf(c2, Bi);
+        mpfr_mul(c1, c1, c2, MPFR_RNDU);
+        int ill = mpfr_cmp_d(c1, HYB_COND_MAX) > 0;
+        mpfr_clears(c1, c2, (mpfr_ptr)0);
+        if (ill) st = DVC_NOT_CERTIFIED;
+    }
+    return st;
+}
+
+/* Bn: the orthonormalisation of the frame a (n x n doubles, destroyed),
+ * in the coordinates D^-1 x when e (D = diag(2^e)), and Bi its verified
+ * inverse; a singular one (an image onto a sliding surface) gives the
+ * frame I (D). */
+static dvc_status frame_qr(dvc_imat_t Bn, dvc_imat_t Bi, double *a, long n, const long *e)
+{
+    for (long i = 0; e && i < n; i++)
+        for (long j = 0; j < n; j++) a[i * n + j] = ldexp(a[i * n + j], (int)-e[i]);
+    gram_schmidt(a, n);
+    dvc_imat_set_d(Bn, a);
+    dvc_status st = dvc_imat_inv(Bi, Bn);
+    if (st != DVC_OK) {
+        dvc_imat_one(Bn);
+        st = dvc_imat_inv(Bi, Bn);
+    }
+    for (long i = 0; e && st == DVC_OK && i < n; i++) /* Bn <- D Bn, Bi <- Bi D^-1 (exact) */
+        for (long j = 0; j < n; j++) {
+            mpfi_mul_2si(dvc_imat_entry(Bn, i, j), dvc_imat_entry(Bn, i, j), e[i]);
+            mpfi_mul_2si(dvc_imat_entry(Bi, j, i), dvc_imat_entry(Bi, j, i), -e[i]);
+        }
+    return st;
+}
+
+/* Rn = (Bi M B) R + Bi d (C, t: scratch). */
+static void frame_R(dvc_ivec_t Rn, const dvc_imat_t Bi, const dvc_imat_t MB, const dvc_ivec_t R,
+                    const dvc_ivec_t d, dvc_imat_t C, dvc_ivec_t t)
+{
+    dvc_imat_mul(C, Bi, MB);
+    dvc_imat_mul_vec(t, C, R);
+    dvc_imat_mul_vec(Rn, Bi, d);
+    dvc_ivec_add(Rn, Rn, t);
+}
+
+/* The largest width of (B R)_i (t: scratch): the box the tube reports. */
+static double frame_width(const dvc_imat_t B, const dvc_ivec_t R, dvc_ivec_t t)
+{
+    double w = 0;
+    dvc_imat_mul_vec(t, B, R);
+    for (long i = 0; i < t->n; i++) {
+        double wi = mpfr_get_d(&t->e[i]->right, MPFR_RNDU) - mpfr_get_d(&t->e[i]->left, MPFR_RNDD);
+        if (!(wi <= w)) w = wi;
+    }
+    return w;
+}
+
 dvc_status hyb_set_map(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v)
 {
     return hyb_set_map_c(L, M, v, NULL);
@@ -109,36 +175,6 @@ dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, con
         if (v) dvc_ivec_add(Pn, Pn, v);
     }
     dvc_imat_mul(MB, M, L->B);
-    /* new frame: the midpoint of M B itself while it stays well conditioned
-     * (then Bn^-1 M B is near the identity and the box R is not wrapped);
-     * otherwise its orthonormalisation (QR, Lohner's method), which keeps
-     * the frame stable at the price of some wrapping */
-    dvc_imat_mid_d(a, MB);
-    dvc_imat_set_d(Bn, a);
-    st = dvc_imat_inv(Bi, Bn);
-    if (st == DVC_OK) {
-        mpfr_t c1, c2;
-        mpfr_inits2(prec, c1, c2, (mpfr_ptr)0);
-        dvc_imat_norm_inf(c1, Bn);
-        dvc_imat_norm_inf(c2, Bi);
-        mpfr_mul(c1, c1, c2, MPFR_RNDU);
-        int ill = mpfr_cmp_d(c1, HYB_COND_MAX) > 0;
-        mpfr_clears(c1, c2, (mpfr_ptr)0);
-        if (ill) st = DVC_NOT_CERTIFIED;
-    }
-    if (st != DVC_OK) {
-        gram_schmidt(a, n);
-        dvc_imat_set_d(Bn, a);
-        st = dvc_imat_inv(Bi, Bn);
-    }
-    if (st != DVC_OK) { /* a singular image (onto a sliding surface): the frame I */
-        dvc_imat_one(Bn);
-        st = dvc_imat_inv(Bi, Bn);
-    }
-    if (st != DVC_OK) {
-        st = dvc_error_context(st, "Lohner frame: ");
-        goto out;
-    }
     {
         mpfr_t mid;
         mpfr_init2(mid, prec);
@@ -149,11 +185,45 @@ dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, con
         }
         mpfr_clear(mid);
     }
+    /* new frame: the midpoint of M B itself while it stays well conditioned
+     * (then Bn^-1 M B is near the identity and the box R is not wrapped);
+     * otherwise its orthonormalisation (QR, Lohner's method), which keeps
+     * the frame stable at the price of some wrapping */
+    dvc_imat_mid_d(a, MB);
+    dvc_imat_set_d(Bn, a);
+    st = frame_try(Bi, Bn, prec);
+    int mid_ok = st == DVC_OK;
+    if (st != DVC_OK) st = frame_qr(Bn, Bi, a, n, NULL);
+    if (st == DVC_OK && L->bal && L->bexp && !mid_ok) {
+        /* a balanced mode (docs/hybrid.md section 3): the QR frame of the
+         * coordinates D^-1 x too, where a stiff mode is well scaled; the
+         * one whose box is narrower is kept */
+        dvc_imat_t Bn2, Bi2;
+        dvc_ivec_t R2;
+        dvc_imat_init2(Bn2, n, n, prec);
+        dvc_imat_init2(Bi2, n, n, prec);
+        dvc_ivec_init2(R2, n, prec);
+        dvc_imat_mid_d(a, MB);
+        if (frame_qr(Bn2, Bi2, a, n, L->bexp) == DVC_OK) {
+            frame_R(R2, Bi2, MB, L->R, d, C, t);
+            frame_R(Pn, Bi, MB, L->R, d, C, t);
+            if (frame_width(Bn2, R2, t) < frame_width(Bn, Pn, t)) {
+                dvc_imat_set(Bn, Bn2);
+                dvc_imat_set(Bi, Bi2);
+            }
+        }
+        dvc_error_reset();
+        dvc_imat_clear(Bn2);
+        dvc_imat_clear(Bi2);
+        dvc_ivec_clear(R2);
+    }
+    if (st != DVC_OK) {
+        st = dvc_error_context(st, "Lohner frame: ");
+        goto out;
+    }
     /* R' = (Bn^-1 M B) R + Bn^-1 (M P + v - P') */
-    dvc_imat_mul(C, Bi, MB);
-    dvc_imat_mul_vec(t, C, L->R);
-    dvc_imat_mul_vec(L->R, Bi, d);
-    dvc_ivec_add(L->R, L->R, t);
+    frame_R(t, Bi, MB, L->R, d, C, Pn);
+    dvc_ivec_set(L->R, t);
     dvc_imat_set(L->B, Bn);
     if (!dvc_ivec_is_finite(L->R) || !dvc_ivec_is_finite(L->P))
         st = dvc_error(DVC_NOT_CERTIFIED, "the flow enclosure is unbounded (no information)");
@@ -167,6 +237,23 @@ out:
     dvc_ivec_clear(d);
     dvc_ivec_clear(t);
     return st;
+}
+
+/* rho <- [-r, r], r >= x^K / K! / (1 - x/(K+1)) (x = a s_max < K + 1): the
+ * tail sum_{k>=K} (a s)^k / k! of the series of exp (c, y: scratch). */
+static void expm_tail(mpfi_t rho, const mpfr_t x, int K, mpfi_t c, mpfr_t y)
+{
+    mpfi_set_fr(rho, x);
+    hyb_pow_ui(rho, K);
+    for (int k = 2; k <= K; k++) mpfi_div_ui(rho, rho, (unsigned long)k);
+    mpfi_set_fr(c, x);
+    mpfi_div_ui(c, c, (unsigned long)(K + 1));
+    mpfi_ui_sub(c, 1, c);
+    mpfi_div(rho, rho, c);
+    mpfr_set(y, &rho->right, MPFR_RNDU);
+    mpfi_interv_fr(rho, y, y);
+    mpfi_neg(c, rho);
+    mpfi_put(rho, c);
 }
 
 /* E encloses exp(A s) for every s in S = [s_lo, s_hi], 0 <= s_lo. Taylor
@@ -203,18 +290,7 @@ dvc_status hyb_expm(dvc_imat_t E, const dvc_imat_t A, const mpfi_t S, int K)
         dvc_imat_one(E);
         dvc_imat_add(E, E, T2);
     }
-    /* tail bound */
-    mpfi_set_fr(rho, x);
-    hyb_pow_ui(rho, K);
-    for (int k = 2; k <= K; k++) mpfi_div_ui(rho, rho, (unsigned long)k);
-    mpfi_set_fr(c, x);
-    mpfi_div_ui(c, c, (unsigned long)(K + 1));
-    mpfi_ui_sub(c, 1, c);
-    mpfi_div(rho, rho, c);
-    mpfr_set(y, &rho->right, MPFR_RNDU);
-    mpfi_interv_fr(rho, y, y);
-    mpfi_neg(c, rho);
-    mpfi_put(rho, c);
+    expm_tail(rho, x, K, c, y);
     for (long i = 0; i < n * n; i++) mpfi_add(E->e[i], E->e[i], rho);
     if (!dvc_imat_is_finite(E)) st = dvc_error(DVC_NOT_CERTIFIED, "exp(A s) unbounded");
 out:
@@ -235,6 +311,90 @@ void hyb_pow_ui(mpfi_t x, int k)
     mpfi_set_ui(x, 1);
     for (int i = 0; i < k; i++) mpfi_mul(x, x, b);
     mpfi_clear(b);
+}
+
+/* Diagonal balancing of a linear mode (docs/hybrid.md section 3,
+ * "Balanced series"): exponents e with D = diag(2^e) so that the row and
+ * column sums of |mid A| off the diagonal are within a factor 4 of each
+ * other in D^-1 A D (Osborne's iteration, radix 2). The scaling is exact,
+ * so every bound below holds for any D; D only makes them tight. A
+ * second-order system x = (q, v) with stiffness k gets v scaled by about
+ * sqrt(k): ||D^-1 A D|| ~ sqrt(k) instead of k. */
+static void balance_exps(long *e, const dvc_imat_t A)
+{
+    long n = A->r;
+    double *a = malloc((size_t)(n * n) * sizeof *a);
+    for (long i = 0; i < n; i++) e[i] = 0;
+    if (!a) return;
+    dvc_imat_mid_d(a, A);
+    for (long i = 0; i < n * n; i++) a[i] = fabs(a[i]);
+    for (int it = 0, changed = 1; it < 40 && changed; it++) {
+        changed = 0;
+        for (long i = 0; i < n; i++) {
+            double r = 0, c = 0;
+            for (long j = 0; j < n; j++)
+                if (j != i) {
+                    r += a[i * n + j] * ldexp(1, (int)(e[j] - e[i]));
+                    c += a[j * n + i] * ldexp(1, (int)(e[i] - e[j]));
+                }
+            if (!(r > 0 && c > 0)) continue;
+            long f = 0; /* d_i *= 2^f: r -> r 2^-f, c -> c 2^f */
+            while (c * ldexp(1, (int)(2 * f)) < r / 4 && e[i] + f < 60) f++;
+            while (c * ldexp(1, (int)(2 * f)) > r * 4 && e[i] + f > -60) f--;
+            if (f) {
+                e[i] += f;
+                changed = 1;
+            }
+        }
+    }
+    free(a);
+}
+
+/* As = D^-1 A D (exact), with the exponents of the mode's balancing. */
+static void balanced(dvc_imat_t As, long *e, const dvc_hybrid_mode *md)
+{
+    long n = md->A->r;
+    balance_exps(e, md->A);
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++)
+            mpfi_mul_2si(dvc_imat_entry(As, i, j), dvc_imat_entry(md->A, i, j), e[j] - e[i]);
+}
+
+void hyb_mode_norm(mpfr_t a, const dvc_hybrid_mode *md)
+{
+    long n = md->A->r;
+    if (!md->balance || n == 0) {
+        dvc_imat_norm_inf(a, md->A);
+        return;
+    }
+    long *e = malloc((size_t)n * sizeof *e);
+    dvc_imat_t As;
+    dvc_imat_init2(As, n, n, dvc_imat_prec(md->A));
+    if (e) balanced(As, e, md);
+    else dvc_imat_set(As, md->A);
+    dvc_imat_norm_inf(a, As);
+    dvc_imat_clear(As);
+    free(e);
+}
+
+/* exp(A s) = D exp(Ã s) D^-1 with Ã = D^-1 A D: the series and its tail
+ * are those of Ã (norm ||Ã||), the entries scaled back exactly. */
+dvc_status hyb_expm_md(dvc_imat_t E, const dvc_hybrid_mode *md, const mpfi_t S, int K)
+{
+    long n = md->A->r;
+    if (!md->balance) return hyb_expm(E, md->A, S, K);
+    long *e = malloc((size_t)n * sizeof *e);
+    if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    dvc_imat_t As;
+    dvc_imat_init2(As, n, n, dvc_imat_prec(E));
+    balanced(As, e, md);
+    dvc_status st = hyb_expm(E, As, S, K);
+    for (long i = 0; i < n && st == DVC_OK; i++)
+        for (long j = 0; j < n; j++)
+            mpfi_mul_2si(dvc_imat_entry(E, i, j), dvc_imat_entry(E, i, j), e[i] - e[j]);
+    dvc_imat_clear(As);
+    free(e);
+    return st;
 }
 
 /* The segment k of the table whose closed span [t_k, t_{k+1}] holds
@@ -393,27 +553,63 @@ static void forcing_recursion(mpfi_t **z, mpfi_t **bk, const dvc_imat_t A, long 
         }
 }
 
-/* rho >= s_max e^{||A|| s_max} max_i |b_i| (bk[i][0] the range of b over
- * the step): |z(s)| <= rho for s in [0, s_max], for any bounded b. */
-static void forcing_rho(mpfr_t rho, mpfi_t **bk, const dvc_hybrid_mode *md, long n, const mpfi_t S)
+/* rho >= s_max e^{a s_max} max_j |b_j| 2^-e_j (e NULL: 0), a >= ||D^-1 A D||
+ * for D = diag(2^e) (bk[j][0] the range of b over the step). */
+static void forcing_rho1(mpfr_t rho, mpfi_t **bk, const mpfr_t a, const long *e, long n,
+                         const mpfi_t S)
 {
-    mpfr_t a;
+    mpfr_t b;
     mpfi_t tmp;
-    mpfr_init2(a, mpfr_get_prec(rho));
+    mpfr_init2(b, mpfr_get_prec(rho));
     mpfi_init2(tmp, mpfr_get_prec(rho));
     mpfr_set_ui(rho, 0, MPFR_RNDU);
     for (long i = 0; i < n; i++) {
-        dvc_ival_mag(a, bk[i][0]);
-        mpfr_max(rho, rho, a, MPFR_RNDU);
+        dvc_ival_mag(b, bk[i][0]);
+        if (e) mpfr_mul_2si(b, b, -e[i], MPFR_RNDU);
+        mpfr_max(rho, rho, b, MPFR_RNDU);
     }
-    dvc_imat_norm_inf(a, md->A);
     mpfi_set_fr(tmp, a);
     mpfi_mul_fr(tmp, tmp, &S->right);
     mpfi_exp(tmp, tmp);
     mpfi_mul_fr(tmp, tmp, &S->right);
     mpfi_mul_fr(tmp, tmp, rho);
     mpfr_set(rho, &tmp->right, MPFR_RNDU);
-    mpfr_clear(a);
+    mpfr_clear(b);
+    mpfi_clear(tmp);
+}
+
+/* z[i] = [-rho_i, rho_i] with |z_i(s)| <= rho_i for s in [0, s_max], for
+ * any bounded b: ||D^-1 exp(A u) D|| <= e^{||D^-1 A D|| u} for every
+ * diagonal D, so rho_i = d_i s_max e^{||D^-1 A D|| s_max} max_j |b_j| / d_j;
+ * D = I, and for a balanced mode also its balancing (the smaller bound). */
+static void forcing_rho(dvc_ivec_t z, mpfi_t **bk, const dvc_hybrid_mode *md, long n, const mpfi_t S)
+{
+    mpfr_prec_t prec = dvc_ivec_prec(z);
+    mpfr_t a, rho, rb;
+    mpfi_t tmp;
+    mpfr_inits2(prec, a, rho, rb, (mpfr_ptr)0);
+    mpfi_init2(tmp, prec);
+    dvc_imat_norm_inf(a, md->A);
+    forcing_rho1(rho, bk, a, NULL, n, S);
+    long *e = md->balance ? malloc((size_t)n * sizeof *e) : NULL;
+    if (e) {
+        balance_exps(e, md->A);
+        hyb_mode_norm(a, md);
+        forcing_rho1(rb, bk, a, e, n, S);
+    }
+    for (long i = 0; i < n; i++) {
+        mpfr_set(a, rho, MPFR_RNDU);
+        if (e) {
+            mpfr_mul_2si(rb, rb, e[i], MPFR_RNDU);
+            mpfr_min(a, a, rb, MPFR_RNDU);
+            mpfr_mul_2si(rb, rb, -e[i], MPFR_RNDU);
+        }
+        mpfi_interv_fr(z->e[i], a, a);
+        mpfi_neg(tmp, z->e[i]);
+        mpfi_put(z->e[i], tmp);
+    }
+    free(e);
+    mpfr_clears(a, rho, rb, (mpfr_ptr)0);
     mpfi_clear(tmp);
 }
 
@@ -425,10 +621,8 @@ static dvc_status forcing_window(dvc_ivec_t z, const dvc_hybrid_mode *md, const 
     long n = z->n;
     mpfr_prec_t prec = dvc_ivec_prec(z);
     mpfi_t T, tmp;
-    mpfr_t rho;
     mpfi_init2(T, prec);
     mpfi_init2(tmp, prec);
-    mpfr_init2(rho, prec);
     mpfi_t **bk = coeffs_new(n, 1, prec);
     mpfi_set_fr(T, t0);
     mpfi_set_fr(tmp, &S->right);
@@ -436,18 +630,12 @@ static dvc_status forcing_window(dvc_ivec_t z, const dvc_hybrid_mode *md, const 
     mpfi_put_fr(T, &tmp->right);
     dvc_status st = forcing_coeffs(bk, md, n, T, 1, prec);
     if (st == DVC_OK) {
-        forcing_rho(rho, bk, md, n, S);
-        for (long i = 0; i < n; i++) {
-            mpfi_interv_fr(z->e[i], rho, rho);
-            mpfi_neg(tmp, z->e[i]);
-            mpfi_put(z->e[i], tmp);
-        }
+        forcing_rho(z, bk, md, n, S);
         if (!dvc_ivec_is_finite(z)) st = dvc_error(DVC_NOT_CERTIFIED, "forcing term unbounded");
     }
     coeffs_free(bk, n, 1);
     mpfi_clear(T);
     mpfi_clear(tmp);
-    mpfr_clear(rho);
     return st;
 }
 
@@ -463,11 +651,9 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
     mpfr_prec_t prec = dvc_ivec_prec(z);
     dvc_status st;
     mpfi_t T, tmp, acc;
-    mpfr_t a, rho;
     mpfi_init2(T, prec);
     mpfi_init2(tmp, prec);
     mpfi_init2(acc, prec);
-    mpfr_inits2(prec, a, rho, (mpfr_ptr)0);
     mpfi_t **bk = coeffs_new(n, K, prec), **zc = coeffs_new(n, K, prec);
     /* coefficients at the point t0 */
     mpfi_set_fr(T, t0);
@@ -485,7 +671,7 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
         mpfi_set(z->e[i], acc);
     }
     /* remainder z_K(xi) s^K, xi in [0, s_max]: from the a-priori bound
-     * |z(xi)| <= s_max e^{||A|| s_max} sup |b| and the coefficients of b
+     * |z(xi)| <= s_max e^{||A|| s_max} sup |b| (forcing_rho) and the coefficients of b
      * over [t0, t0 + s_max] */
     mpfi_set_fr(T, t0);
     mpfi_set_fr(tmp, &S->right);
@@ -493,11 +679,12 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
     mpfi_put_fr(T, &tmp->right);
     st = forcing_coeffs(bk, md, n, T, K, prec);
     if (st != DVC_OK) goto out;
-    forcing_rho(rho, bk, md, n, S);
-    for (long i = 0; i < n; i++) {
-        mpfi_interv_fr(zc[i][0], rho, rho);
-        mpfi_neg(tmp, zc[i][0]);
-        mpfi_put(zc[i][0], tmp);
+    {
+        dvc_ivec_t zr;
+        dvc_ivec_init2(zr, n, prec);
+        forcing_rho(zr, bk, md, n, S);
+        for (long i = 0; i < n; i++) mpfi_set(zc[i][0], zr->e[i]);
+        dvc_ivec_clear(zr);
     }
     forcing_recursion(zc, bk, md->A, n, K, tmp);
     mpfi_set(acc, S);
@@ -513,7 +700,6 @@ out:
     mpfi_clear(T);
     mpfi_clear(tmp);
     mpfi_clear(acc);
-    mpfr_clears(a, rho, (mpfr_ptr)0);
     return st;
 }
 
@@ -569,6 +755,84 @@ dvc_status dvc_hybrid_field(dvc_ivec_t F, const dvc_hybrid_model_t m, long mode,
     return hyb_field(F, &m->modes[mode], T, X);
 }
 
+/* exp(A s) applied to the box X0 = P + B R of L, s in S, for a balanced
+ * mode: in the coordinates x~ = D^-1 x the Taylor polynomial by Horner on
+ * vectors (K matrix-vector products instead of K matrix products), and the
+ * tail: the remainder matrix of exp(A~ s) has norm <= rho (expm_tail with
+ * ||A~|| s_max), so it adds [-rho, rho] max_j |x~_j| to every component. */
+static dvc_status expm_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
+                           const mpfi_t S, int K)
+{
+    long n = X->n, *e = malloc((size_t)n * sizeof *e);
+    mpfr_prec_t prec = dvc_ivec_prec(X);
+    if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    dvc_status st = DVC_OK;
+    dvc_imat_t As;
+    dvc_ivec_t X0, T;
+    mpfr_t a, x, y;
+    mpfi_t c, rho;
+    dvc_imat_init2(As, n, n, prec);
+    dvc_ivec_init2(X0, n, prec);
+    dvc_ivec_init2(T, n, prec);
+    mpfr_inits2(prec, a, x, y, (mpfr_ptr)0);
+    mpfi_init2(c, prec);
+    mpfi_init2(rho, prec);
+    balanced(As, e, md);
+    dvc_imat_norm_inf(a, As);
+    mpfr_mul(x, a, &S->right, MPFR_RNDU);
+    mpfr_set_si(y, K + 1, MPFR_RNDN);
+    if (mpfr_cmp(x, y) >= 0) {
+        st = dvc_error(DVC_NOT_CERTIFIED, "exp(A s): ||A|| s = %g too large for order %d",
+                       mpfr_get_d(x, MPFR_RNDU), K);
+        goto out;
+    }
+    hyb_set_box(X0, L);
+    for (long i = 0; i < n; i++) mpfi_mul_2si(X0->e[i], X0->e[i], -e[i]);
+    dvc_ivec_set(X, X0); /* Horner: X0 + A~ S/1 (X0 + A~ S/2 (... (X0 + A~ S/(K-1) X0))) */
+    for (int k = K - 1; k >= 1; k--) {
+        dvc_imat_mul_vec(T, As, X);
+        mpfi_div_ui(c, S, (unsigned long)k);
+        for (long i = 0; i < n; i++) {
+            mpfi_mul(T->e[i], T->e[i], c);
+            mpfi_add(X->e[i], X0->e[i], T->e[i]);
+        }
+    }
+    expm_tail(rho, x, K, c, y);
+    mpfr_set_ui(a, 0, MPFR_RNDU);
+    for (long i = 0; i < n; i++) {
+        dvc_ival_mag(y, X0->e[i]);
+        mpfr_max(a, a, y, MPFR_RNDU);
+    }
+    mpfi_mul_fr(rho, rho, a);
+    for (long i = 0; i < n; i++) {
+        mpfi_add(X->e[i], X->e[i], rho);
+        mpfi_mul_2si(X->e[i], X->e[i], e[i]);
+    }
+    if (!dvc_ivec_is_finite(X)) st = dvc_error(DVC_NOT_CERTIFIED, "exp(A s) unbounded");
+out:
+    free(e);
+    dvc_imat_clear(As);
+    dvc_ivec_clear(X0);
+    dvc_ivec_clear(T);
+    mpfr_clears(a, x, y, (mpfr_ptr)0);
+    mpfi_clear(c);
+    mpfi_clear(rho);
+    return st;
+}
+
+dvc_status hyb_flow_over_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
+                             const mpfr_t t0, const mpfi_t S, int K)
+{
+    if (!md->linear || !md->balance) return hyb_flow_over(X, md, L, t0, S, K);
+    dvc_ivec_t z;
+    dvc_ivec_init2(z, X->n, dvc_ivec_prec(X));
+    dvc_status st = expm_box(X, md, L, S, K);
+    if (st == DVC_OK) st = hyb_forcing(z, md, t0, S, K);
+    if (st == DVC_OK) dvc_ivec_add(X, X, z);
+    dvc_ivec_clear(z);
+    return st;
+}
+
 dvc_status hyb_flow_over(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
                          const mpfr_t t0, const mpfi_t S, int K)
 {
@@ -581,7 +845,7 @@ dvc_status hyb_flow_over(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set 
     dvc_imat_init2(EB, n, n, prec);
     dvc_ivec_init2(a, n, prec);
     dvc_ivec_init2(b, n, prec);
-    dvc_status st = hyb_expm(E, md->A, S, K);
+    dvc_status st = hyb_expm_md(E, md, S, K);
     if (st == DVC_OK) st = hyb_forcing(b, md, t0, S, K);
     if (st == DVC_OK) {
         dvc_imat_mul(EB, E, L->B);
@@ -607,8 +871,10 @@ dvc_status hyb_advance(hyb_set *L, const dvc_hybrid_mode *md, const mpfr_t t0, c
     dvc_ivec_t z;
     dvc_imat_init2(E, n, n, prec);
     dvc_ivec_init2(z, n, prec);
-    dvc_status st = hyb_expm(E, md->A, S, K);
+    dvc_status st = hyb_expm_md(E, md, S, K);
     if (st == DVC_OK) st = hyb_forcing(z, md, t0, S, K);
+    L->bal = md->balance && L->bexp; /* the frame in the mode's balanced coordinates */
+    if (L->bal) balance_exps(L->bexp, md->A);
     if (st == DVC_OK) st = hyb_set_map(L, E, z);
     dvc_imat_clear(E);
     dvc_ivec_clear(z);

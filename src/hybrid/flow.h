@@ -12,6 +12,8 @@ typedef struct {
     dvc_ivec_t P;
     dvc_imat_t B;
     dvc_ivec_t R;
+    long *bexp; /* bal: the frame is chosen in the coordinates D^-1 x, D = diag(2^bexp) */
+    int bal;
 } hyb_set;
 
 void hyb_set_init(hyb_set *L, long n, mpfr_prec_t prec);
@@ -42,11 +44,21 @@ dvc_status hyb_expm(dvc_imat_t E, const dvc_imat_t A, const mpfi_t S, int K);
 /* z encloses int_0^s exp(A(s-u)) b(t0+u) du for all s in S. */
 dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0, const mpfi_t S,
                        int K);
+/* exp(A s) of a linear mode, s in S: hyb_expm, in the coordinates of the
+ * mode's diagonal balancing when md->balance (docs/hybrid.md section 3). */
+dvc_status hyb_expm_md(dvc_imat_t E, const dvc_hybrid_mode *md, const mpfi_t S, int K);
+/* a >= ||A|| (md->balance: ||D^-1 A D|| of the balancing), rounded up. */
+void hyb_mode_norm(mpfr_t a, const dvc_hybrid_mode *md);
 /* F encloses f(T, X) for the mode's field. */
 dvc_status hyb_field(dvc_ivec_t F, const dvc_hybrid_mode *md, const mpfi_t T, const dvc_ivec_t X);
 /* X encloses x(t0 + s), s in S, for every initial state at t0 in L. */
 dvc_status hyb_flow_over(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
                          const mpfr_t t0, const mpfi_t S, int K);
+/* The same from L's box, by the series applied to vectors (a balanced
+ * linear mode; hyb_flow_over otherwise): n times cheaper, for the interval
+ * Newton of the crossing times, where the set's box is narrow. */
+dvc_status hyb_flow_over_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
+                             const mpfr_t t0, const mpfi_t S, int K);
 /* L <- image of L by the flow from t0 to t0 + s, s in S (S narrow). */
 dvc_status hyb_advance(hyb_set *L, const dvc_hybrid_mode *md, const mpfr_t t0, const mpfi_t S,
                        int K);

@@ -158,6 +158,7 @@ static dvc_status new_mode(dvc_hybrid_model_struct *m, const char *name, dvc_hyb
     *md = &nm[m->nmodes];
     memset(*md, 0, sizeof **md);
     (*md)->name = xstrdup(name);
+    (*md)->balance = m->balance;
     dvc_imat_init2((*md)->A, 0, 0, m->prec);
     m->nmodes++;
     return (*md)->name ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");

@@ -19,7 +19,7 @@ static dvc_status pstep(double *x, const dvc_hybrid_mode *md, const mpfr_t t0, c
     mpfi_init2(S, prec);
     mpfi_set_fr(S, t1);
     mpfi_sub_fr(S, S, t0);
-    dvc_status st = hyb_expm(E, md->A, S, K);
+    dvc_status st = hyb_expm_md(E, md, S, K);
     if (st == DVC_OK) st = hyb_forcing(z, md, t0, S, K);
     if (st == DVC_OK) {
         double *e = malloc((size_t)(n * n + 2 * n) * sizeof *e), *zz = e + n * n, *y = zz + n;

@@ -64,11 +64,15 @@ dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybr
     mpfi_init2(phi, c->prec);
     mpfi_init2(N, c->prec);
     dvc_ivec_init2(X, c->n, c->prec);
+    /* a balanced mode: the cheap flow of the set's box (hyb_flow_over_box)
+     * until the iteration stalls, then two iterations with the set's own
+     * flow (as tight as without the cheap one) */
+    int fast = md->linear && md->balance, it0 = 0;
     for (int it = 0; it < 80; it++) {
         /* phi' over Tc */
         mpfi_sub_fr(S, Tc, t0);
         if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);
-        st = hyb_flow_over(X, md, L, t0, S, c->K);
+        st = fast ? hyb_flow_over_box(X, md, L, t0, S, c->K) : hyb_flow_over(X, md, L, t0, S, c->K);
         if (st == DVC_OK) st = hyb_dphi_eval(phi, dphi, c, g, md, Tc, X);
         if (st != DVC_OK) break;
         if (mpfi_has_zero(dphi)) {
@@ -79,7 +83,7 @@ dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybr
         /* phi at the midpoint */
         mpfi_mid(mid, Tc);
         hyb_diff_pt(S, mid, t0);
-        st = hyb_flow_over(X, md, L, t0, S, c->K);
+        st = fast ? hyb_flow_over_box(X, md, L, t0, S, c->K) : hyb_flow_over(X, md, L, t0, S, c->K);
         mpfi_set_fr(Tm, mid);
         if (st == DVC_OK) st = dvc_expr_eval_x(phim, c->m->g[g], Tm, X);
         if (st != DVC_OK) break;
@@ -93,7 +97,12 @@ dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybr
         int same = mpfr_equal_p(&N->left, &Tc->left) && mpfr_equal_p(&N->right, &Tc->right);
         mpfi_set(Tc, N);
         double w1 = mpfr_get_d(&Tc->right, MPFR_RNDU) - mpfr_get_d(&Tc->left, MPFR_RNDD);
-        if (same || (it > 2 && w1 > 0.75 * w0)) {
+        if (same || (it0 > 0 ? it - it0 >= 1 : it > 2 && w1 > 0.75 * w0)) {
+            if (fast) { /* then two iterations with the set's own flow */
+                fast = 0;
+                it0 = it + 1;
+                continue;
+            }
             /* final phi' over the final Tc */
             mpfi_sub_fr(S, Tc, t0);
             if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);

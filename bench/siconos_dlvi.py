@@ -2,7 +2,9 @@
 """The benchmark problems of bench/compare.sh, for dvicert and for Siconos.
 
   siconos_dlvi.py problem bridge|chain K N OUT.json  write the dvicert problem file
-  siconos_dlvi.py run bridge|chain|pounding K N      Siconos float time stepping of it
+  siconos_dlvi.py run bridge|chain|pounding K N [CSV] Siconos float time stepping of it
+                                                   (CSV: the trajectory t,x1..xn, for
+                                                   `dvicert enclose P --from CSV`)
 
 The bridge is Example 5.1 (gamma = 0.2, T = 1); the pounding is Example 5.2
 with the published parameters and a three-tone ground motion, T = 20 (the
@@ -107,7 +109,7 @@ def write_problem(kind, k, N, out):
         fh.write("\n")
 
 
-def run(kind, k, N):
+def run(kind, k, N, csv=None):
     import numpy as np
     import siconos.kernel as sk
 
@@ -127,20 +129,28 @@ def run(kind, k, N):
     sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, h), sk.EulerMoreauOSI(1.0), sk.LCP())
     t0 = time.perf_counter()
     i = 0
+    rows = [[0.0] + list(x0)] if csv else None
     while sim.hasNextEvent() and i < N:
         i += 1
         ds.setb(np.array(f(i * h)))  # f at t_{i+1}, as theta = 1 uses it
         sim.computeOneStep()
+        if rows is not None:
+            rows.append([i * h] + list(ds.x()))
         sim.nextStep()
     sec = time.perf_counter() - t0
     print("steps %d x(T) %s loop_s %.4f" % (i, " ".join("%.6g" % v for v in ds.x()), sec))
+    if rows is not None:
+        with open(csv, "w") as fh:
+            fh.write("t," + ",".join("x%d" % (j + 1) for j in range(len(x0))) + "\n")
+            for r in rows:
+                fh.write(",".join(repr(float(v)) for v in r) + "\n")
 
 
 def main(argv):
     if len(argv) >= 5 and argv[1] == "problem":
         write_problem(argv[2], int(argv[3]), int(argv[4]), argv[5])
     elif len(argv) >= 5 and argv[1] == "run":
-        run(argv[2], int(argv[3]), int(argv[4]))
+        run(argv[2], int(argv[3]), int(argv[4]), argv[5] if len(argv) > 5 else None)
     else:
         sys.stderr.write(__doc__)
         return 2

@@ -171,6 +171,21 @@ static dvc_status read_time(mpfr_t t, const json_t *obj, const char *key, const 
     return st;
 }
 
+/* st from a reader that named "file: field 'key'" inside the object at
+ * field: the message renamed to "file: field 'field.key'" (the file name
+ * first, the whole key path), else prefixed with the file and the field. */
+static dvc_status in_field(dvc_status st, const char *file, const char *field, const char *key)
+{
+    char head[600], *msg = strdup(dvc_error_message());
+    snprintf(head, sizeof head, "%s: field '%s'", file, key);
+    if (msg && !strncmp(msg, head, strlen(head)))
+        st = dvc_error(st, "%s: field '%s.%s'%s", file, field, key, msg + strlen(head));
+    else
+        st = dvc_error_context(st, "%s: field '%s': ", file, field);
+    free(msg);
+    return st;
+}
+
 static dvc_status read_mode(dvc_hybrid_model_t m, const char *mname, const json_t *mo,
                             const dvc_expr_consts_t c, const char *file)
 {
@@ -209,7 +224,7 @@ static dvc_status read_mode(dvc_hybrid_model_t m, const char *mname, const json_
     st = dvc_json_imat_ex(Am, mo, "A", file, m->n, m->n, m->prec, NULL, NULL);
     if (st != DVC_OK) {
         dvc_imat_clear(Am);
-        return dvc_error_context(st, "%s: field '%s': ", file, field);
+        return in_field(st, file, field, "A");
     }
     const char **s = NULL;
     char **o = NULL;

@@ -14,7 +14,8 @@
 #include "io/problem_json.h"
 #include "io/sweep_json.h"
 
-/* More runs than this is a typo in the grid, not a plan. */
+/* More runs than this is a typo in the grid, not a plan (--max-runs stops
+ * at it; the default bound is DVC_SWEEP_MAX_RUNS). */
 #define SWEEP_MAX_RUNS 1000000L
 
 typedef struct {
@@ -369,7 +370,7 @@ static int known_key(const char *k)
     return k[0] == '_';
 }
 
-dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec, int allow_outside)
+dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec, int allow_outside, long max_runs)
 {
     json_t *root = NULL, *base = NULL, *problem = NULL;
     const json_t *jb, *jname, *jconsts, *jtables, *jopts, *v;
@@ -459,12 +460,25 @@ dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec, int allow_outside)
             if ((st = table_axis(&ax[nax++], k, v, problem, specdir, allow_outside, spec)) != DVC_OK)
                 goto out;
         }
-    for (long a = 0; a < nax; a++) {
-        if (total > SWEEP_MAX_RUNS / ax[a].nvals) {
-            st = dvc_error(DVC_ERR_INPUT, "%s: the grid has more than %ld runs", spec, SWEEP_MAX_RUNS);
+    if (max_runs <= 0 || max_runs > SWEEP_MAX_RUNS) max_runs = SWEEP_MAX_RUNS;
+    {
+        /* the product named axis by axis: which axis made the grid too large */
+        char prod[256] = "";
+        double full = 1; /* for the message only: exact below 2^53 */
+        int over = 0;
+        for (long a = 0; a < nax; a++) {
+            size_t len = strlen(prod);
+            snprintf(prod + len, sizeof prod - len, "%s%ld", a ? " x " : "", ax[a].nvals);
+            full *= (double)ax[a].nvals;
+            if (over || (ax[a].nvals > 0 && total > max_runs / ax[a].nvals)) over = 1;
+            else total *= ax[a].nvals;
+        }
+        if (over) {
+            st = dvc_error(DVC_ERR_INPUT, "%s: the grid has %s = %.0f runs, more than the limit of %ld "
+                           "(--max-runs N raises it, up to %ld): refused", spec, prod, full, max_runs,
+                           SWEEP_MAX_RUNS);
             goto out;
         }
-        total *= ax[a].nvals;
     }
     jopts = json_object_get(root, "enclose");
     if (jopts) {

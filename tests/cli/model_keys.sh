@@ -49,4 +49,10 @@ expect 2 "looks like a hybrid model" "a model without 'modes'" -- \
 grep -q "unknown field 'states'" "$tmp/out" && bad "a model without 'modes' read as a DLVI problem" || ok
 absent "$tmp/nomodes.cert.json" "model without modes"
 
+# dimension errors: the file name first, then the whole key path
+sed 's/"A": \[\[0, 1\], \[-4, 0\]\]/"A": [[0, 1, 0], [-4, 0, 0], [0, 0, 1]]/' "$BR" > "$tmp/dim.json"
+expect 2 "error: dim.json: field 'modes.stretched.A' is 3x3, expected 2x2" "dimension error: file first" -- \
+    "$exe" enclose "$tmp/dim.json" -o "$tmp/dim.cert.json"
+absent "$tmp/dim.cert.json" "dimension error"
+
 report

@@ -163,8 +163,17 @@ static dvc_status read_time(mpfr_t t, const json_t *obj, const char *key, const 
     mpfi_t x;
     mpfi_init2(x, prec);
     dvc_status st = dvc_json_ival(x, j, where);
-    if (st == DVC_OK && (!mpfr_equal_p(&x->left, &x->right) || !dvc_ival_is_finite(x)))
-        st = dvc_error(DVC_ERR_INPUT, "%s: must be a finite number exact at %ld bits", where,
+    if (st == DVC_OK && !dvc_ival_is_finite(x))
+        st = dvc_error(DVC_ERR_INPUT, "%s: not a finite number", where);
+    else if (st == DVC_OK && !mpfr_equal_p(&x->left, &x->right) && json_is_string(j))
+        /* a decimal such as "3.1416" has no exact binary value: the times of
+         * the grid are exact, so say how to write one */
+        st = dvc_error(DVC_ERR_INPUT, "%s: \"%s\" is not exactly representable at %ld bits (a time "
+                       "is exact): write it as a JSON number, %s without quotes (read as the "
+                       "binary64 number nearest to it), or as a decimal exact in binary", where,
+                       json_string_value(j), (long)prec, json_string_value(j));
+    else if (st == DVC_OK && !mpfr_equal_p(&x->left, &x->right))
+        st = dvc_error(DVC_ERR_INPUT, "%s: an interval, not one number exact at %ld bits", where,
                        (long)prec);
     if (st == DVC_OK) mpfr_set(t, &x->left, MPFR_RNDN);
     mpfi_clear(x);
@@ -378,6 +387,17 @@ dvc_status dvc_hybrid_json_time(mpfr_t t, const json_t *obj, const char *key, co
     return read_time(t, obj, key, file, required, prec);
 }
 
+/* st after m was given an empty model (so that it can be cleared), with
+ * the message of st kept (initialising may set its own). */
+static dvc_status empty_model(dvc_hybrid_model_t m, dvc_status st, mpfr_prec_t prec)
+{
+    char *msg = strdup(dvc_error_message());
+    dvc_hybrid_model_init(m, 1, NULL, prec);
+    st = dvc_error(st, "%s", msg ? msg : "");
+    free(msg);
+    return st;
+}
+
 dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const char *file,
                                 mpfr_prec_t prec)
 {
@@ -387,16 +407,8 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
         return dvc_error(DVC_ERR_INPUT, "%s: expected a JSON object (a hybrid model)", file);
     }
     /* unknown keys first: a misspelled key must not certify another model */
-    {
-        dvc_status kst = dvc_hybrid_json_only_keys(obj, keys_top, 1, file, NULL);
-        if (kst != DVC_OK) {
-            char *msg = strdup(dvc_error_message());
-            dvc_hybrid_model_init(m, 1, NULL, 53);
-            kst = dvc_error(kst, "%s", msg ? msg : "");
-            free(msg);
-            return kst;
-        }
-    }
+    dvc_status kst = dvc_hybrid_json_only_keys(obj, keys_top, 1, file, NULL);
+    if (kst != DVC_OK) return empty_model(m, kst, 53);
     if (prec <= 0) {
         const json_t *jp = json_object_get(obj, "prec");
         prec = json_is_integer(jp) ? (mpfr_prec_t)json_integer_value(jp) : 53;
@@ -421,12 +433,7 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
     }
     if (st != DVC_OK) {
         free(names);
-        dvc_status st2 = st;
-        char *msg = strdup(dvc_error_message());
-        dvc_hybrid_model_init(m, 1, NULL, prec);
-        st2 = dvc_error(st, "%s", msg ? msg : "");
-        free(msg);
-        return st2;
+        return empty_model(m, st, prec);
     }
     st = dvc_hybrid_model_init(m, n, names, prec);
     free(names);
@@ -504,13 +511,7 @@ dvc_status dvc_hybrid_load(dvc_hybrid_model_t m, const char *path, mpfr_prec_t p
 {
     json_t *root;
     dvc_status st = dvc_json_load(&root, path);
-    if (st != DVC_OK) {
-        char *msg = strdup(dvc_error_message());
-        dvc_hybrid_model_init(m, 1, NULL, 53);
-        st = dvc_error(st, "%s", msg ? msg : "");
-        free(msg);
-        return st;
-    }
+    if (st != DVC_OK) return empty_model(m, st, 53);
     const char *base = strrchr(path, '/');
     st = dvc_hybrid_from_json(m, root, base ? base + 1 : path, prec);
     json_decref(root);

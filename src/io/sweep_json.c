@@ -370,6 +370,30 @@ static int known_key(const char *k)
     return k[0] == '_';
 }
 
+/* *total <- the number of runs of the grid (the product of the axes'
+ * sizes) when at most max_runs (0: SWEEP_MAX_RUNS); else an error naming
+ * the product axis by axis, before any run is built. */
+static dvc_status grid_size(long *total, const axis_t *ax, long nax, long max_runs, const char *spec)
+{
+    char prod[256] = "";
+    double full = 1; /* for the message only: exact below 2^53 */
+    int over = 0;
+    if (max_runs <= 0 || max_runs > SWEEP_MAX_RUNS) max_runs = SWEEP_MAX_RUNS;
+    *total = 1;
+    for (long a = 0; a < nax; a++) {
+        size_t len = strlen(prod);
+        snprintf(prod + len, sizeof prod - len, "%s%ld", a ? " x " : "", ax[a].nvals);
+        full *= (double)ax[a].nvals;
+        if (over || (ax[a].nvals > 0 && *total > max_runs / ax[a].nvals)) over = 1;
+        else *total *= ax[a].nvals;
+    }
+    if (over)
+        return dvc_error(DVC_ERR_INPUT, "%s: the grid has %s = %.0f runs, more than the limit of %ld "
+                         "(--max-runs N raises it, up to %ld): refused", spec, prod, full, max_runs,
+                         SWEEP_MAX_RUNS);
+    return DVC_OK;
+}
+
 dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec, int allow_outside, long max_runs)
 {
     json_t *root = NULL, *base = NULL, *problem = NULL;
@@ -460,26 +484,7 @@ dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec, int allow_outside, 
             if ((st = table_axis(&ax[nax++], k, v, problem, specdir, allow_outside, spec)) != DVC_OK)
                 goto out;
         }
-    if (max_runs <= 0 || max_runs > SWEEP_MAX_RUNS) max_runs = SWEEP_MAX_RUNS;
-    {
-        /* the product named axis by axis: which axis made the grid too large */
-        char prod[256] = "";
-        double full = 1; /* for the message only: exact below 2^53 */
-        int over = 0;
-        for (long a = 0; a < nax; a++) {
-            size_t len = strlen(prod);
-            snprintf(prod + len, sizeof prod - len, "%s%ld", a ? " x " : "", ax[a].nvals);
-            full *= (double)ax[a].nvals;
-            if (over || (ax[a].nvals > 0 && total > max_runs / ax[a].nvals)) over = 1;
-            else total *= ax[a].nvals;
-        }
-        if (over) {
-            st = dvc_error(DVC_ERR_INPUT, "%s: the grid has %s = %.0f runs, more than the limit of %ld "
-                           "(--max-runs N raises it, up to %ld): refused", spec, prod, full, max_runs,
-                           SWEEP_MAX_RUNS);
-            goto out;
-        }
-    }
+    if ((st = grid_size(&total, ax, nax, max_runs, spec)) != DVC_OK) goto out;
     jopts = json_object_get(root, "enclose");
     if (jopts) {
         if (!json_is_array(jopts)) {

@@ -55,4 +55,12 @@ expect 2 "error: dim.json: field 'modes.stretched.A' is 3x3, expected 2x2" "dime
     "$exe" enclose "$tmp/dim.json" -o "$tmp/dim.cert.json"
 absent "$tmp/dim.cert.json" "dimension error"
 
+# a time that is not exact says how to write it
+sed 's/"T": *[0-9.]*/"T": "3.1416"/' "$BR" > "$tmp/T.json"
+expect 2 "field 'T': \"3.1416\" is not exactly representable at 53 bits" "inexact T" -- \
+    "$exe" enclose "$tmp/T.json" -o "$tmp/T.cert.json"
+grep -q "write it as a JSON number, 3.1416 without quotes" "$tmp/out" && ok || bad "inexact T: no way out named"
+sed 's/"T": *[0-9.]*/"T": 3.1416/' "$BR" > "$tmp/T2.json"
+expect 0 "" "T as a JSON number" -- "$exe" enclose "$tmp/T2.json" -o "$tmp/T2.cert.json"
+
 report

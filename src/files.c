@@ -38,19 +38,44 @@ static void remember(const struct stat *sb, const char *path)
     track_n++;
 }
 
+/* fd <- path opened for reading, only when it is a regular file (sb its
+ * status): a directory, device, FIFO or socket is refused before any byte
+ * is read (reading /dev/zero never ends, a FIFO may block forever). */
+static dvc_status open_regular(int *fd, struct stat *sb, const char *path)
+{
+    *fd = -1;
+    /* look before opening: opening a device or FIFO may itself act or block */
+    if (stat(path, sb) != 0) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (S_ISDIR(sb->st_mode)) return dvc_error(DVC_ERR_INPUT, "%s: is a directory, not a file", path);
+    if (!S_ISREG(sb->st_mode))
+        return dvc_error(DVC_ERR_INPUT, "%s: is not a regular file (a device, pipe or socket): refused", path);
+    *fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    /* what was opened may differ from what was looked at */
+    if (fstat(*fd, sb) != 0 || !S_ISREG(sb->st_mode)) {
+        close(*fd);
+        *fd = -1;
+        return dvc_error(DVC_ERR_INPUT, "%s: is not a regular file: refused", path);
+    }
+    return DVC_OK;
+}
+
 dvc_status dvc_infile_open(FILE **f, const char *path, const char *mode)
 {
     struct stat sb;
-    *f = fopen(path, mode);
-    if (!*f) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    if (fstat(fileno(*f), &sb) != 0) return DVC_OK;
-    /* fopen succeeds on a directory; the first read would fail obscurely */
-    if (S_ISDIR(sb.st_mode)) {
-        fclose(*f);
-        *f = NULL;
-        return dvc_error(DVC_ERR_INPUT, "%s: is a directory, not a file", path);
+    int fd;
+    dvc_status st = open_regular(&fd, &sb, path);
+    *f = NULL;
+    if (st != DVC_OK) return st;
+    /* reads of a regular file do not block: O_NONBLOCK only guarded the open */
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    *f = fdopen(fd, mode);
+    if (!*f) {
+        st = dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+        return st;
     }
-    if (track_on && S_ISREG(sb.st_mode)) remember(&sb, path);
+    if (track_on) remember(&sb, path);
     return DVC_OK;
 }
 
@@ -60,19 +85,9 @@ dvc_status dvc_infile_read_text(char **text, const char *path, size_t max_bytes)
     char *buf, *nul;
     size_t len = 0;
     int fd;
+    dvc_status st0;
     *text = NULL;
-    /* look before opening: opening a device or FIFO may itself act or block */
-    if (stat(path, &sb) != 0) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    if (S_ISDIR(sb.st_mode)) return dvc_error(DVC_ERR_INPUT, "%s: is a directory, not a file", path);
-    if (!S_ISREG(sb.st_mode))
-        return dvc_error(DVC_ERR_INPUT, "%s: is not a regular file (a device, pipe or socket): refused", path);
-    fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    /* what was opened may differ from what was looked at */
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        close(fd);
-        return dvc_error(DVC_ERR_INPUT, "%s: is not a regular file: refused", path);
-    }
+    if ((st0 = open_regular(&fd, &sb, path)) != DVC_OK) return st0;
     if ((unsigned long long)sb.st_size > (unsigned long long)max_bytes) {
         close(fd);
         return dvc_error(DVC_ERR_INPUT, "%s: is %lld bytes, more than the limit of %zu bytes: refused", path,

@@ -30,8 +30,10 @@
 extern "C" {
 #endif
 
-/* Open an input file for reading (fopen mode, e.g. "rb"). A directory is
- * refused with "PATH: is a directory". On success *f is the caller's to
+/* Open an input file for reading (fopen mode, e.g. "rb"). Only a regular
+ * file is opened: a directory is refused with "PATH: is a directory", a
+ * device, FIFO or socket with "PATH: is not a regular file", before any
+ * byte is read (certificates and trajectories are read to their end). On success *f is the caller's to
  * fclose; on failure *f is NULL and the message names the path. */
 dvc_status dvc_infile_open(FILE **f, const char *path, const char *mode);
 

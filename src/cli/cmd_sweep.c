@@ -22,13 +22,16 @@ static const dvc_cli_opt opts[] = {
      "the dvicert command the manifest runs (default: dvicert, from PATH)"},
     {"allow-outside-tables", 0, NULL, NULL,
      "read table files outside the specification's directory tree too"},
+    {"max-runs", 0, "N", "a number of runs",
+     "refuse a grid of more than N runs (default 10000, at most 1000000)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
 static void help(void)
 {
     printf(
-        "usage: dvicert sweep SPEC.json -o DIR [--dvicert PATH] [--allow-outside-tables]\n\n"
+        "usage: dvicert sweep SPEC.json -o DIR [--dvicert PATH] [--allow-outside-tables]\n"
+        "                     [--max-runs N]\n\n"
         "Expands a sweep specification (docs/formats.md, \"Sweeps\"): a base problem\n"
         "file and a grid of values of its constants and of table files (e.g. several\n"
         "ground-motion records), into one problem file per point of the grid, and a\n"
@@ -41,7 +44,10 @@ static void help(void)
         "                      run, and lists the runs without a certificate\n"
         "Run names are NAME_c1=v1_c2=v2..., from the specification's 'name' (default:\n"
         "the base file's name) and each axis' values. Running the manifest with GNU\n"
-        "parallel or as a Slurm job array: README.md, \"Many runs\".\n\n");
+        "parallel or as a Slurm job array: README.md, \"Many runs\".\n"
+        "A grid of more than 10000 runs (the product of the axes' sizes) is refused as a\n"
+        "likely typo; --max-runs N raises the bound (up to 1000000). The specification's\n"
+        "'enclose' options are checked against 'dvicert enclose' when it is read.\n\n");
     dvc_cli_print_options(&dvc_cmd_sweep);
     printf("\nexit status: 0 directory written, 2 bad specification (nothing is written).\n");
 }
@@ -175,6 +181,43 @@ static int write_dir(const char *tmp, const dvc_sweep *sw, const char *exe)
     return ok;
 }
 
+/* The specification's 'enclose' options parsed as `dvicert enclose` will
+ * parse them (unknown, misspelled or repeated options, missing values, bad
+ * --prec / --digits), now rather than in every run. Returns -1 when they
+ * are fine, else the exit code after a message. */
+static int check_enclose_opts(const dvc_sweep *sw, const char *spec)
+{
+    char *argv[DVC_CLI_MAX_OPTS * 2 + 8];
+    int argc = 0, rc;
+    dvc_cli_args ea;
+    mpfr_prec_t prec = dvc_prec_get();
+    if (sw->nopts > DVC_CLI_MAX_OPTS * 2) {
+        fprintf(stderr, "dvicert sweep: error: %s: field 'enclose': %ld options, more than "
+                "'dvicert enclose' takes\n", spec, sw->nopts);
+        return DVC_EXIT_INPUT;
+    }
+    for (long k = 0; k < sw->nopts; k++)
+        if (!strcmp(sw->enclose_opts[k], "--help") || !strcmp(sw->enclose_opts[k], "-h") ||
+            !strcmp(sw->enclose_opts[k], "--")) {
+            fprintf(stderr, "dvicert sweep: error: %s: field 'enclose' entry %ld: '%s' is not an "
+                    "option of a run\n", spec, k + 1, sw->enclose_opts[k]);
+            return DVC_EXIT_INPUT;
+        }
+    argv[argc++] = (char *)"enclose";
+    argv[argc++] = (char *)spec; /* stands for each run's problem file */
+    for (long k = 0; k < sw->nopts; k++) argv[argc++] = sw->enclose_opts[k];
+    argv[argc++] = (char *)"-o"; /* stands for each run's certificate */
+    argv[argc++] = (char *)"/dev/null";
+    argv[argc] = NULL;
+    fflush(stdout);
+    rc = dvc_cli_parse(&ea, &dvc_cmd_enclose, argc, argv);
+    dvc_prec_set(prec); /* --prec is each run's, not the sweep's */
+    if (rc >= 0)
+        fprintf(stderr, "dvicert sweep: error: %s: field 'enclose': these options would stop every "
+                "run (see the line above); nothing is written\n", spec);
+    return rc >= 0 ? DVC_EXIT_INPUT : -1;
+}
+
 static int run(const dvc_cli_args *a)
 {
     const char *spec = a->pos[0], *given = dvc_cli_value(a, "dir");
@@ -196,9 +239,24 @@ static int run(const dvc_cli_args *a)
         fprintf(stderr, "dvicert sweep: error: %s exists: sweep writes a new directory\n", dir);
         return DVC_EXIT_INPUT;
     }
+    long max_runs = DVC_SWEEP_MAX_RUNS;
+    if (dvc_cli_value(a, "max-runs")) {
+        char *end;
+        const char *v = dvc_cli_value(a, "max-runs");
+        errno = 0;
+        max_runs = strtol(v, &end, 10);
+        if (end == v || *end != '\0' || errno || max_runs < 1 || max_runs > 1000000) {
+            fprintf(stderr, "dvicert sweep: error: --max-runs must be an integer in [1, 1000000], got '%s'\n", v);
+            return DVC_EXIT_INPUT;
+        }
+    }
     dvc_sweep_init(&sw);
-    if ((st = dvc_sweep_expand(&sw, spec, dvc_cli_flag(a, "allow-outside-tables"))) != DVC_OK)
+    if ((st = dvc_sweep_expand(&sw, spec, dvc_cli_flag(a, "allow-outside-tables"), max_runs)) != DVC_OK)
         return dvc_cli_fail("sweep", st);
+    if (check_enclose_opts(&sw, spec) >= 0) {
+        dvc_sweep_clear(&sw);
+        return DVC_EXIT_INPUT;
+    }
     /* built beside DIR, renamed when complete: no partial directory */
     n = strlen(dir) + 16;
     if (!(tmp = malloc(n))) {

@@ -10,20 +10,6 @@
 static const char *const keys_dec[] = {"f0", "terms", NULL};
 static const char *const keys_term[] = {"h", "f+", "f-", NULL};
 
-static dvc_status only_keys(const json_t *o, const char *const *allowed, const char *file,
-                            const char *field)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)o, key, v) {
-        int ok = 0;
-        for (const char *const *a = allowed; !ok && *a; a++) ok = !strcmp(key, *a);
-        if (!ok)
-            return dvc_error(DVC_ERR_INPUT, "%s: field '%s': unknown field '%s'", file, field, key);
-    }
-    return DVC_OK;
-}
-
 dvc_status dvc_hybrid_decomposed_from_json(dvc_hybrid_model_t m, const json_t *obj,
                                            const json_t *jd, const dvc_expr_consts_t c,
                                            const char *file)
@@ -35,7 +21,7 @@ dvc_status dvc_hybrid_decomposed_from_json(dvc_hybrid_model_t m, const json_t *o
                              "or modes, switches and transitions, not both", file, plain[k]);
     if (!json_is_object(jd))
         return dvc_error(DVC_ERR_INPUT, "%s: field 'decomposed': expected an object", file);
-    dvc_status st = only_keys(jd, keys_dec, file, "decomposed");
+    dvc_status st = dvc_hybrid_json_only_keys(jd, keys_dec, 0, file, "decomposed");
     if (st != DVC_OK) return st;
     const json_t *jt = json_object_get(jd, "terms");
     if (!json_is_object(jt) || json_object_size(jt) == 0)
@@ -61,7 +47,7 @@ dvc_status dvc_hybrid_decomposed_from_json(dvc_hybrid_model_t m, const json_t *o
             st = dvc_error(DVC_ERR_INPUT, "%s: field '%s': expected an object", file, field);
             break;
         }
-        if ((st = only_keys(term, keys_term, file, field)) != DVC_OK) break;
+        if ((st = dvc_hybrid_json_only_keys(term, keys_term, 0, file, field)) != DVC_OK) break;
         const json_t *jh = json_object_get(term, "h");
         if (!json_is_string(jh)) {
             st = dvc_error(DVC_ERR_INPUT, "%s: field '%s.h': expected an expression", file, field);

@@ -7,6 +7,53 @@
 #include "io/hybrid_json.h"
 #include "io/json.h"
 
+/* Keys each object of a model may hold (docs/hybrid.md "Model file");
+ * anything else is most likely a typo ("rest" for "reset", "B" for "b")
+ * and would certify a different model than the one written. "lcs" is the
+ * record of the LCS a model was built from (lcs_json.c). */
+static const char *const keys_top[] = {"states", "constants", "modes", "switches", "transitions",
+                                       "decomposed", "initial", "t0", "T", "h", "order", "prec",
+                                       "guard_bits", "name", "description", "comment", "units",
+                                       "lcs", NULL};
+static const char *const keys_mode[] = {"A", "b", "f", NULL};
+static const char *const keys_transition[] = {"from", "to", "switch", "direction", "reset", NULL};
+static const char *const keys_initial[] = {"mode", "x", NULL};
+/* Keys of a DLVI problem file (problem_json.c) that a hybrid model does not take. */
+static const char *const keys_dlvi[] = {"A", "B", "Q", "M", "l", "u", "x0", "f", "g", "N",
+                                        "grid", "theta", "state_names", "output_names", NULL};
+
+static int in_list(const char *key, const char *const *list)
+{
+    for (const char *const *a = list; *a; a++)
+        if (!strcmp(key, *a)) return 1;
+    return 0;
+}
+
+dvc_status dvc_hybrid_json_only_keys(const json_t *o, const char *const *allowed, int comments,
+                                     const char *file, const char *field)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)o, key, v) {
+        char list[256] = "";
+        if (in_list(key, allowed) || (comments && key[0] == '_')) continue;
+        for (const char *const *a = allowed; *a; a++) {
+            strncat(list, *a, sizeof list - strlen(list) - 1);
+            if (a[1]) strncat(list, ", ", sizeof list - strlen(list) - 1);
+        }
+        if (!field && in_list(key, keys_dlvi))
+            return dvc_error(DVC_ERR_INPUT, "%s: unknown field '%s': a key of a DLVI problem file, "
+                             "not of a hybrid model (a file is one or the other; known: %s, and any "
+                             "key starting with '_')", file, key, list);
+        if (!field)
+            return dvc_error(DVC_ERR_INPUT, "%s: unknown field '%s' (known: %s, and any key "
+                             "starting with '_')", file, key, list);
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s': unknown field '%s' (known: %s)", file,
+                         field, key, list);
+    }
+    return DVC_OK;
+}
+
 int dvc_hybrid_json_is_model(const json_t *obj)
 {
     return json_is_object(obj) &&
@@ -116,11 +163,35 @@ static dvc_status read_time(mpfr_t t, const json_t *obj, const char *key, const 
     mpfi_t x;
     mpfi_init2(x, prec);
     dvc_status st = dvc_json_ival(x, j, where);
-    if (st == DVC_OK && (!mpfr_equal_p(&x->left, &x->right) || !dvc_ival_is_finite(x)))
-        st = dvc_error(DVC_ERR_INPUT, "%s: must be a finite number exact at %ld bits", where,
+    if (st == DVC_OK && !dvc_ival_is_finite(x))
+        st = dvc_error(DVC_ERR_INPUT, "%s: not a finite number", where);
+    else if (st == DVC_OK && !mpfr_equal_p(&x->left, &x->right) && json_is_string(j))
+        /* a decimal such as "3.1416" has no exact binary value: the times of
+         * the grid are exact, so say how to write one */
+        st = dvc_error(DVC_ERR_INPUT, "%s: \"%s\" is not exactly representable at %ld bits (a time "
+                       "is exact): write it as a JSON number, %s without quotes (read as the "
+                       "binary64 number nearest to it), or as a decimal exact in binary", where,
+                       json_string_value(j), (long)prec, json_string_value(j));
+    else if (st == DVC_OK && !mpfr_equal_p(&x->left, &x->right))
+        st = dvc_error(DVC_ERR_INPUT, "%s: an interval, not one number exact at %ld bits", where,
                        (long)prec);
     if (st == DVC_OK) mpfr_set(t, &x->left, MPFR_RNDN);
     mpfi_clear(x);
+    return st;
+}
+
+/* st from a reader that named "file: field 'key'" inside the object at
+ * field: the message renamed to "file: field 'field.key'" (the file name
+ * first, the whole key path), else prefixed with the file and the field. */
+static dvc_status in_field(dvc_status st, const char *file, const char *field, const char *key)
+{
+    char head[600], *msg = strdup(dvc_error_message());
+    snprintf(head, sizeof head, "%s: field '%s'", file, key);
+    if (msg && !strncmp(msg, head, strlen(head)))
+        st = dvc_error(st, "%s: field '%s.%s'%s", file, field, key, msg + strlen(head));
+    else
+        st = dvc_error_context(st, "%s: field '%s': ", file, field);
+    free(msg);
     return st;
 }
 
@@ -131,6 +202,8 @@ static dvc_status read_mode(dvc_hybrid_model_t m, const char *mname, const json_
     snprintf(field, sizeof field, "modes.%s", mname);
     if (!json_is_object(mo))
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s': expected an object", file, field);
+    dvc_status kst = dvc_hybrid_json_only_keys(mo, keys_mode, 0, file, field);
+    if (kst != DVC_OK) return kst;
     const json_t *A = json_object_get(mo, "A"), *f = json_object_get(mo, "f"),
                  *b = json_object_get(mo, "b");
     dvc_status st;
@@ -160,7 +233,7 @@ static dvc_status read_mode(dvc_hybrid_model_t m, const char *mname, const json_
     st = dvc_json_imat_ex(Am, mo, "A", file, m->n, m->n, m->prec, NULL, NULL);
     if (st != DVC_OK) {
         dvc_imat_clear(Am);
-        return dvc_error_context(st, "%s: field '%s': ", file, field);
+        return in_field(st, file, field, "A");
     }
     const char **s = NULL;
     char **o = NULL;
@@ -185,6 +258,8 @@ static dvc_status read_transition(dvc_hybrid_model_t m, const json_t *tr, size_t
     snprintf(field, sizeof field, "transitions[%zu]", k);
     if (!json_is_object(tr))
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s': expected an object", file, field);
+    dvc_status kst = dvc_hybrid_json_only_keys(tr, keys_transition, 0, file, field);
+    if (kst != DVC_OK) return kst;
     const json_t *jf = json_object_get(tr, "from"), *jt = json_object_get(tr, "to"),
                  *jg = json_object_get(tr, "switch"), *jd = json_object_get(tr, "direction"),
                  *jr = json_object_get(tr, "reset");
@@ -234,6 +309,8 @@ static dvc_status read_initial(dvc_hybrid_model_t m, const json_t *obj, const ch
     const json_t *in = json_object_get(obj, "initial");
     if (!json_is_object(in))
         return dvc_error(DVC_ERR_INPUT, "%s: field 'initial' is missing or not an object", file);
+    dvc_status kst = dvc_hybrid_json_only_keys(in, keys_initial, 0, file, "initial");
+    if (kst != DVC_OK) return kst;
     const json_t *jm = json_object_get(in, "mode"), *jx = json_object_get(in, "x");
     if (!json_is_string(jm))
         return dvc_error(DVC_ERR_INPUT, "%s: field 'initial.mode' must name a mode", file);
@@ -310,10 +387,28 @@ dvc_status dvc_hybrid_json_time(mpfr_t t, const json_t *obj, const char *key, co
     return read_time(t, obj, key, file, required, prec);
 }
 
+/* st after m was given an empty model (so that it can be cleared), with
+ * the message of st kept (initialising may set its own). */
+static dvc_status empty_model(dvc_hybrid_model_t m, dvc_status st, mpfr_prec_t prec)
+{
+    char *msg = strdup(dvc_error_message());
+    dvc_hybrid_model_init(m, 1, NULL, prec);
+    st = dvc_error(st, "%s", msg ? msg : "");
+    free(msg);
+    return st;
+}
+
 dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const char *file,
                                 mpfr_prec_t prec)
 {
     memset(m, 0, sizeof *m);
+    if (!json_is_object(obj)) {
+        dvc_hybrid_model_init(m, 1, NULL, 53);
+        return dvc_error(DVC_ERR_INPUT, "%s: expected a JSON object (a hybrid model)", file);
+    }
+    /* unknown keys first: a misspelled key must not certify another model */
+    dvc_status kst = dvc_hybrid_json_only_keys(obj, keys_top, 1, file, NULL);
+    if (kst != DVC_OK) return empty_model(m, kst, 53);
     if (prec <= 0) {
         const json_t *jp = json_object_get(obj, "prec");
         prec = json_is_integer(jp) ? (mpfr_prec_t)json_integer_value(jp) : 53;
@@ -338,12 +433,7 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
     }
     if (st != DVC_OK) {
         free(names);
-        dvc_status st2 = st;
-        char *msg = strdup(dvc_error_message());
-        dvc_hybrid_model_init(m, 1, NULL, prec);
-        st2 = dvc_error(st, "%s", msg ? msg : "");
-        free(msg);
-        return st2;
+        return empty_model(m, st, prec);
     }
     st = dvc_hybrid_model_init(m, n, names, prec);
     free(names);
@@ -421,13 +511,7 @@ dvc_status dvc_hybrid_load(dvc_hybrid_model_t m, const char *path, mpfr_prec_t p
 {
     json_t *root;
     dvc_status st = dvc_json_load(&root, path);
-    if (st != DVC_OK) {
-        char *msg = strdup(dvc_error_message());
-        dvc_hybrid_model_init(m, 1, NULL, 53);
-        st = dvc_error(st, "%s", msg ? msg : "");
-        free(msg);
-        return st;
-    }
+    if (st != DVC_OK) return empty_model(m, st, 53);
     const char *base = strrchr(path, '/');
     st = dvc_hybrid_from_json(m, root, base ? base + 1 : path, prec);
     json_decref(root);

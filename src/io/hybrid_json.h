@@ -24,6 +24,11 @@ dvc_status dvc_hybrid_load(dvc_hybrid_model_t m, const char *path, mpfr_prec_t p
 dvc_status dvc_hybrid_json_strs(const char ***out, char ***own, const json_t *a, long n,
                                 const char *file, const char *field);
 void dvc_hybrid_json_strs_free(const char **s, char **own, long n);
+/* DVC_ERR_INPUT naming file, field (NULL: the top level) and the key when
+ * object o holds a key outside the NULL-terminated list allowed (with
+ * comments, keys starting with '_' are allowed too). */
+dvc_status dvc_hybrid_json_only_keys(const json_t *o, const char *const *allowed, int comments,
+                                     const char *file, const char *field);
 /* The "decomposed" section jd of the model file obj (decomposed_json.c;
  * docs/formats.md): f0 and the discontinuous terms, compiled into m. */
 dvc_status dvc_hybrid_decomposed_from_json(dvc_hybrid_model_t m, const json_t *obj,

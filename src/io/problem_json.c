@@ -648,6 +648,12 @@ static dvc_status check_keys(const json_t *obj, const char *file)
         int ok = key[0] == '_';
         (void)val;
         for (int i = 0; !ok && known_keys[i]; i++) ok = strcmp(key, known_keys[i]) == 0;
+        if (!ok && (!strcmp(key, "states") || !strcmp(key, "switches") || !strcmp(key, "transitions") ||
+                    !strcmp(key, "initial")))
+            /* read as a problem only because "modes" is missing or misspelled */
+            return dvc_error(DVC_ERR_INPUT, "%s: has '%s' but neither 'modes' nor 'decomposed': it looks "
+                             "like a hybrid model missing \"modes\" (docs/hybrid.md), not a "
+                             "DLVI problem", file, key);
         if (!ok) {
             char list[512] = "";
             for (int i = 0; known_keys[i]; i++) {

@@ -14,7 +14,8 @@
 #include "io/problem_json.h"
 #include "io/sweep_json.h"
 
-/* More runs than this is a typo in the grid, not a plan. */
+/* More runs than this is a typo in the grid, not a plan (--max-runs stops
+ * at it; the default bound is DVC_SWEEP_MAX_RUNS). */
 #define SWEEP_MAX_RUNS 1000000L
 
 typedef struct {
@@ -369,7 +370,31 @@ static int known_key(const char *k)
     return k[0] == '_';
 }
 
-dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec, int allow_outside)
+/* *total <- the number of runs of the grid (the product of the axes'
+ * sizes) when at most max_runs (0: SWEEP_MAX_RUNS); else an error naming
+ * the product axis by axis, before any run is built. */
+static dvc_status grid_size(long *total, const axis_t *ax, long nax, long max_runs, const char *spec)
+{
+    char prod[256] = "";
+    double full = 1; /* for the message only: exact below 2^53 */
+    int over = 0;
+    if (max_runs <= 0 || max_runs > SWEEP_MAX_RUNS) max_runs = SWEEP_MAX_RUNS;
+    *total = 1;
+    for (long a = 0; a < nax; a++) {
+        size_t len = strlen(prod);
+        snprintf(prod + len, sizeof prod - len, "%s%ld", a ? " x " : "", ax[a].nvals);
+        full *= (double)ax[a].nvals;
+        if (over || (ax[a].nvals > 0 && *total > max_runs / ax[a].nvals)) over = 1;
+        else *total *= ax[a].nvals;
+    }
+    if (over)
+        return dvc_error(DVC_ERR_INPUT, "%s: the grid has %s = %.0f runs, more than the limit of %ld "
+                         "(--max-runs N raises it, up to %ld): refused", spec, prod, full, max_runs,
+                         SWEEP_MAX_RUNS);
+    return DVC_OK;
+}
+
+dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec, int allow_outside, long max_runs)
 {
     json_t *root = NULL, *base = NULL, *problem = NULL;
     const json_t *jb, *jname, *jconsts, *jtables, *jopts, *v;
@@ -459,13 +484,7 @@ dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec, int allow_outside)
             if ((st = table_axis(&ax[nax++], k, v, problem, specdir, allow_outside, spec)) != DVC_OK)
                 goto out;
         }
-    for (long a = 0; a < nax; a++) {
-        if (total > SWEEP_MAX_RUNS / ax[a].nvals) {
-            st = dvc_error(DVC_ERR_INPUT, "%s: the grid has more than %ld runs", spec, SWEEP_MAX_RUNS);
-            goto out;
-        }
-        total *= ax[a].nvals;
-    }
+    if ((st = grid_size(&total, ax, nax, max_runs, spec)) != DVC_OK) goto out;
     jopts = json_object_get(root, "enclose");
     if (jopts) {
         if (!json_is_array(jopts)) {

@@ -26,7 +26,12 @@ void dvc_sweep_clear(dvc_sweep *sw);
  * read (and its table files embedded) by the problem reader's rules, each
  * run's problem is read back to check it. Table files the specification
  * names must lie in its directory's tree unless allow_outside. Errors
- * (DVC_ERR_INPUT, DVC_ERR_IO) name the specification file and the field. */
-dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec_path, int allow_outside);
+ * (DVC_ERR_INPUT, DVC_ERR_IO) name the specification file and the field.
+ * A grid of more than max_runs runs (0: 1,000,000, also the largest bound)
+ * is refused before any run is built, naming the product of the axes. */
+dvc_status dvc_sweep_expand(dvc_sweep *sw, const char *spec_path, int allow_outside, long max_runs);
+
+/* The default bound on the runs of a sweep (dvicert sweep --max-runs). */
+#define DVC_SWEEP_MAX_RUNS 10000L
 
 #endif

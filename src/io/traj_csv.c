@@ -317,6 +317,11 @@ dvc_status dvc_traj_read_ex(dvc_traj_t tr, const char *path, long n, long m, con
         char *p;
         long nf;
         lineno++;
+        /* a NUL would cut the line short and miscount its fields */
+        if (memchr(line, '\0', (size_t)len)) {
+            st = dvc_error(DVC_ERR_INPUT, "%s: NUL byte at line %ld (not a text file)", path, lineno);
+            break;
+        }
         p = trim(line);
         if (*p == '\0' || *p == '#') continue;
         if (!have_header) {

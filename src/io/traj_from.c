@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dvicert/error.h"
+#include "dvicert/files.h"
 
 /* Fields of a line split at commas in place (trimmed); count returned. */
 static long split_line(char *s, char **fld, long cap)
@@ -44,19 +45,25 @@ void dvc_traj_from_clear(dvc_traj_from *tf)
 
 dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, double T)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = NULL;
     char *line = NULL, **fld = NULL;
     size_t lcap = 0;
     long lineno = 0, ncols = 0, *col = NULL, cap = 0;
     dvc_status st = DVC_OK;
     memset(tf, 0, sizeof *tf);
     tf->n = n;
-    if (!f) return dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    /* a regular file only: a directory, device or FIFO is refused at once */
+    if ((st = dvc_infile_open(&f, path, "r")) != DVC_OK) return st;
     col = malloc((size_t)(n + 1) * sizeof *col);
     if (!col) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    while (st == DVC_OK && getline(&line, &lcap, f) != -1) {
+    ssize_t len;
+    while (st == DVC_OK && (len = getline(&line, &lcap, f)) != -1) {
         long nf;
         lineno++;
+        if (memchr(line, '\0', (size_t)len)) {
+            st = dvc_error(DVC_ERR_INPUT, "%s: NUL byte at line %ld (not a text file)", path, lineno);
+            break;
+        }
         line[strcspn(line, "\r\n")] = '\0';
         if (line[strspn(line, " \t")] == '\0') continue;
         if (ncols == 0) {

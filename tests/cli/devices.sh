@@ -45,4 +45,12 @@ expect 2 "NUL byte at line 2" "enclose --from: NUL byte in the CSV" -- \
     $to "$exe" enclose "$P" --from "$tmp/nul.csv" -o "$tmp/from.cert.json"
 absent "$tmp/from.cert.json" "enclose --from a file with a NUL byte"
 
+# the trajectory is an input too: -o onto it is refused and it stays whole
+# (it was replaced by the certificate before)
+printf 't,x1,x2\n0,0,1\n10,0,1\n' > "$tmp/tr.csv"
+cp "$tmp/tr.csv" "$tmp/tr.orig"
+expect 2 "tr.csv: is the same file as the input" "enclose --from TR -o TR" -- \
+    $to "$exe" enclose "$src/tests/data/events/bridge.json" --from "$tmp/tr.csv" -o "$tmp/tr.csv"
+cmp -s "$tmp/tr.csv" "$tmp/tr.orig" && ok || bad "enclose --from TR -o TR changed the trajectory"
+
 report

@@ -141,8 +141,10 @@ typedef struct {
      * by the DLVI events route before adding modes): the matrix series of
      * every linear mode added afterwards is taken in the coordinates of a
      * diagonal balancing D (powers of two) of its A, so steps are capped
-     * by 0.5 / ||D^-1 A D|| instead of 0.5 / ||A||, and Lohner frames are
-     * kept unorthogonalised up to a condition number of 1e12. 0: neither. */
+     * by 0.5 / ||D^-1 A D|| instead of 0.5 / ||A||; an ill-conditioned
+     * Lohner frame is also orthonormalised in the coordinates D^-1 x (the
+     * narrower box is kept), and the crossing times' interval Newton
+     * starts with the series applied to the set's box. 0: none of this. */
     int balance;
     /* Where the initial state may lie on a switching surface that cannot
      * be decided (a degenerate start), the builder sets start_window: the

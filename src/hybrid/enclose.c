@@ -216,7 +216,7 @@ static dvc_status scan_transition(hyb_ctx *c, hyb_step_ws *w, long k, long mode,
     cd->tr = k;
     cd->dir = s;
     mpfi_set(cd->T, w->Tstep);
-    st = hyb_newton(c, cd->T, cd->dphi, tr->g, md, L, t);
+    st = hyb_newton(c, cd->T, cd->dphi, tr->g, md, L, t, 0);
     if (st == DVC_OK) w->ncand++;
     return st;
 }
@@ -302,8 +302,13 @@ static dvc_status first_cand(hyb_ctx *c, const hyb_step_ws *w, long *first)
 static dvc_status step_event(hyb_ctx *c, hyb_step_ws *w, hyb_set *L, mpfr_t t, long *mode)
 {
     const dvc_hybrid_model_struct *m = c->m;
+    const dvc_hybrid_mode *md = &m->modes[*mode];
     long first;
     dvc_status st = first_cand(c, w, &first);
+    if (st == DVC_OK && md->linear && md->balance) { /* only the crossing applied is refined */
+        hyb_cand *cd = &w->cands[first];
+        st = hyb_newton(c, cd->T, cd->dphi, m->trans[cd->tr].g, md, L, t, 1);
+    }
     if (st == DVC_OK && m->expand) /* the target's own transitions, for the checks of the switch */
         st = m->expand(m->trans[w->cands[first].tr].to, c->r->nevents, m->expand_ctx);
     if (st == DVC_OK) st = hyb_do_event(c, L, t, mode, &w->cands[first]);

@@ -38,9 +38,12 @@ int hyb_sgn(const mpfi_t x);
 void hyb_diff_pt(mpfi_t S, const mpfr_t a, const mpfr_t t0);
 /* T as "[lo, hi]" with 17 digits, for messages. */
 void hyb_time_str(char *buf, size_t len, const mpfi_t T);
-/* Interval Newton on phi = g(t, x(t)) over Tc (in place). */
+/* Interval Newton on phi = g(t, x(t)) over Tc (in place). A balanced mode
+ * (docs/hybrid.md section 3) takes the cheap flow of the set's box; refine
+ * then tightens the result with two iterations of the set's own flow
+ * (no-op for other modes). */
 dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybrid_mode *md,
-                      const hyb_set *L, const mpfr_t t0);
+                      const hyb_set *L, const mpfr_t t0, int refine);
 /* Transversality of g not provable on [t0, t1]: classify and stop. */
 dvc_status hyb_classify_tangent(hyb_ctx *c, long g, const dvc_hybrid_mode *md, const hyb_set *L,
                                 const mpfr_t t0, const mpfr_t t1);

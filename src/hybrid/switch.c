@@ -51,7 +51,7 @@ void hyb_time_str(char *buf, size_t len, const mpfi_t T)
 /* Interval Newton on phi over Tc (in place): every zero of phi in Tc stays
  * in Tc. dphi receives phi' over the final Tc. */
 dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybrid_mode *md,
-                      const hyb_set *L, const mpfr_t t0)
+                      const hyb_set *L, const mpfr_t t0, int refine)
 {
     mpfr_t mid;
     mpfi_t S, Tm, phim, phi, N;
@@ -65,9 +65,9 @@ dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybr
     mpfi_init2(N, c->prec);
     dvc_ivec_init2(X, c->n, c->prec);
     /* a balanced mode: the cheap flow of the set's box (hyb_flow_over_box)
-     * until the iteration stalls, then two iterations with the set's own
-     * flow (as tight as without the cheap one) */
-    int fast = md->linear && md->balance, it0 = 0;
+     * until the iteration stalls; refine: two iterations with the set's
+     * own flow from there (as tight as without the cheap one) */
+    int fast = md->linear && md->balance && !refine, nfull = refine ? 2 : -1;
     for (int it = 0; it < 80; it++) {
         /* phi' over Tc */
         mpfi_sub_fr(S, Tc, t0);
@@ -97,16 +97,12 @@ dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybr
         int same = mpfr_equal_p(&N->left, &Tc->left) && mpfr_equal_p(&N->right, &Tc->right);
         mpfi_set(Tc, N);
         double w1 = mpfr_get_d(&Tc->right, MPFR_RNDU) - mpfr_get_d(&Tc->left, MPFR_RNDD);
-        if (same || (it0 > 0 ? it - it0 >= 1 : it > 2 && w1 > 0.75 * w0)) {
-            if (fast) { /* then two iterations with the set's own flow */
-                fast = 0;
-                it0 = it + 1;
-                continue;
-            }
+        if (nfull > 0) nfull--;
+        if (nfull == 0 || (nfull < 0 && (same || (it > 2 && w1 > 0.75 * w0)))) {
             /* final phi' over the final Tc */
             mpfi_sub_fr(S, Tc, t0);
             if (mpfr_sgn(&S->left) < 0) mpfr_set_ui(&S->left, 0, MPFR_RNDD);
-            st = hyb_flow_over(X, md, L, t0, S, c->K);
+            st = fast ? hyb_flow_over_box(X, md, L, t0, S, c->K) : hyb_flow_over(X, md, L, t0, S, c->K);
             if (st == DVC_OK) st = hyb_dphi_eval(phi, dphi, c, g, md, Tc, X);
             break;
         }

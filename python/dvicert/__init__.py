@@ -123,7 +123,14 @@ def _raise(st, replace=None):
 
 
 def _enc(s):
-    return None if s is None else os.fsencode(s)
+    if s is None:
+        return None
+    b = os.fsencode(s)
+    # the C side reads up to the first NUL: a path holding one would name
+    # another file (and a text option another option)
+    if b"\0" in b:
+        raise InputError("%r: a NUL byte in a path or option" % (s,))
+    return b
 
 
 def _dptr(a):

@@ -11,6 +11,7 @@
 
 #include "dvicert/certio.h"
 #include "dvicert/events.h"
+#include "dvicert/files.h"
 #include "dvicert/width.h"
 #include "dvicert_version.h"
 #include "enclose/internal.h"
@@ -423,6 +424,13 @@ dvc_status dvc_enclose_core_(const dvc_enclose_ports *io, dvc_cert_t c, const ch
         return dvc_error(DVC_ERR_INPUT, "number of steps %ld outside [1, %ld]", o->N, DVC_DLVI_N_MAX);
     if (o->N > 0 && o->from)
         return dvc_error(DVC_ERR_INPUT, "a trajectory of another tool sets the grid (no number of steps with it)");
+    /* every caller, not only the command: the certificate must not replace
+     * the problem or the trajectory it is made from */
+    if (out_path && strcmp(out_path, "-") != 0) {
+        const char *inputs[2] = {problem_path, o->from};
+        dvc_status sf = dvc_outfile_check(out_path, inputs, 2);
+        if (sf != DVC_OK) return sf;
+    }
     /* the sizes only matter to the auto policy */
     if (o->route == DVC_ENCLOSE_AUTO && !io->dims(problem_path, &n, &m)) n = -1;
     dvc_enclose_choose_n_(info, o->route == DVC_ENCLOSE_AUTO ? n : -1, o);

@@ -189,6 +189,16 @@ try:
            os.path.join(src, "tests", "data", "events", "bridge.json"), "no.cert.json",
            method="events", trajectory=(np.array([0.0, 11.0]), np.zeros((2, 2))))
     ok(not os.path.exists("no.cert.json"), "events route: nothing written on refusal")
+    # the certificate never replaces its problem (the command refused it,
+    # the module did not), and a NUL byte does not truncate a path
+    shutil.copy(os.path.join(src, "tests", "data", "events", "bridge.json"), "self.json")
+    before = open("self.json").read()
+    raises(dvicert.InputError, "same file as the input", "enclose onto its own problem", dvicert.enclose,
+           "self.json", "self.json")
+    ok(open("self.json").read() == before, "enclose onto its own problem: the problem is whole")
+    raises(dvicert.InputError, "NUL byte", "a NUL in the output path", dvicert.enclose,
+           "self.json", "out\0x.cert.json")
+    ok(not os.path.exists("out"), "a NUL in the output path: nothing written at the truncated name")
 
     # ---- a tampered certificate is rejected
     text = open(cli_cert).read().replace('"eps_x_at_T":"4.', '"eps_x_at_T":"1.', 1)

@@ -43,8 +43,10 @@ static void help(void)
         "data.\n"
         "The format follows the extension (.png: pngcairo, .svg: svg). Needs gnuplot\n"
         "(Debian: apt-get install gnuplot-nox); the environment variable DVC_GNUPLOT\n"
-        "names another gnuplot program. The image is rendered to a temporary file and\n"
-        "renamed: nothing is left at OUT on failure.\n"
+        "names another gnuplot program. The image is rendered to a temporary file,\n"
+        "checked whole (a PNG's closing IEND chunk, an SVG's closing tag: a gnuplot\n"
+        "that exits 0 on a full disk is caught) and renamed: nothing is left at OUT\n"
+        "on failure, and a previous image is replaced only by a whole one.\n"
         "The certificate is first re-verified (as 'dvicert verify'); a rejected one is\n"
         "not plotted. --no-verify skips that, and the figure's title then says\n"
         "'NOT re-verified'.\n\n");
@@ -504,6 +506,40 @@ static int read_columns(pl_t *pl, dvc_cli_cert *d, dvc_traj_t tr, const plot_opt
     return -1;
 }
 
+/* Is the image gnuplot wrote into path whole? A PNG ends with its IEND
+ * chunk, an SVG with its closing tag: a gnuplot that exits 0 on a full disk
+ * (or without writing) leaves a truncated or empty file, which must not
+ * replace a previous image. 1 whole, 0 not (message printed). */
+static int image_whole(const char *path, const char *ext)
+{
+    static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const unsigned char png_end[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    unsigned char head[8], tail[256];
+    long size = -1;
+    size_t nt = 0;
+    int whole = 0;
+    FILE *f = fopen(path, "rb");
+    memset(head, 0, sizeof head);
+    if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    if (f && size > 0 && fseek(f, 0, SEEK_SET) == 0 && fread(head, 1, sizeof head, f) > 0 &&
+        fseek(f, size > (long)sizeof tail ? size - (long)sizeof tail : 0, SEEK_SET) == 0)
+        nt = fread(tail, 1, sizeof tail, f);
+    if (f) fclose(f);
+    if (strcmp(ext, "png") == 0) {
+        whole = size >= 20 && memcmp(head, png_sig, 8) == 0 && nt >= 12 &&
+                memcmp(tail + nt - 12, png_end, 12) == 0;
+    } else {
+        /* the closing tag, then only white space */
+        while (nt > 0 && (tail[nt - 1] == '\n' || tail[nt - 1] == '\r' || tail[nt - 1] == ' ' || tail[nt - 1] == '\t'))
+            nt--;
+        whole = nt >= 6 && memcmp(tail + nt - 6, "</svg>", 6) == 0;
+    }
+    if (!whole)
+        fprintf(stderr, "dvicert plot: error: gnuplot exited without error but the image is %s (%ld bytes; "
+                "a full disk?): nothing replaced\n", size > 0 ? "incomplete" : "empty", size > 0 ? size : 0L);
+    return whole;
+}
+
 /* Run the script writer for d through gnuplot into out. -1 when written,
  * else the exit code (message printed). */
 static int render(const plot_opts *o, const pl_t *pl, const dvc_cli_cert *d, const dvc_traj_t tr,
@@ -545,6 +581,9 @@ static int render(const plot_opts *o, const pl_t *pl, const dvc_cli_cert *d, con
             rc = DVC_EXIT_INPUT;
         }
     }
+    /* a regular file (written through a temporary one): checked whole
+     * before it replaces anything; a device or pipe is gnuplot's */
+    if (rc < 0 && of.tmp && !image_whole(of.tmp, ext_of(o->out))) rc = DVC_EXIT_INPUT;
     if (rc < 0 && (st = dvc_outfile_commit(&of)) != DVC_OK) rc = dvc_cli_fail("plot", st);
     dvc_outfile_clear(&of);
     mpfi_clear(tt);

@@ -54,13 +54,7 @@ expect 0 "NOT re-verified" "export --no-verify says so" -- "$exe" export "$tmp/b
 head -1 "$tmp/nv.csv" | grep -q "^# certificate NOT re-verified" && ok || bad "export --no-verify: CSV does not say so"
 expect 0 "certificate verified" "export verifies a good certificate" -- "$exe" export "$C" -o "$tmp/ok.csv"
 head -1 "$tmp/ok.csv" | grep -q "^kind," && ok || bad "export: verified CSV starts with the header"
-cat > "$tmp/fakegp" <<EOF
-#!/bin/sh
-cat > "$tmp/gp.in"
-f=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "$tmp/gp.in" | head -1)
-[ -n "\$f" ] && : > "\$f"
-EOF
-chmod +x "$tmp/fakegp"
+fake_gnuplot "$tmp/fakegp"
 expect 1 "rejected certificate" "plot refuses a rejected certificate" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$tmp/bad.json" -o "$tmp/bad.png"
 absent "$tmp/bad.png" "plot of a rejected certificate"
 # the same words from check, export and plot: a rejection (exit 1) names the

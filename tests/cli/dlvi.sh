@@ -247,13 +247,7 @@ done
 # plot: the data handed to gnuplot (a stand-in program records it) never has
 # y below l; columns t, then predictor min, max, lower, upper per component:
 # y1 lower is 12; N = 1000 steps in the default 900 pixel columns
-cat > "$tmp/fakegp" <<EOS
-#!/bin/sh
-cat > "$tmp/gp.in"
-f=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "$tmp/gp.in" | head -1)
-[ -n "\$f" ] && : > "\$f"
-EOS
-chmod +x "$tmp/fakegp"
+fake_gnuplot "$tmp/fakegp"
 expect 0 "wrote" "plot with a recording gnuplot" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$C" -o "$tmp/rec.png"
 awk -F, '/^EOD/ { d = 0 } d { n++; if ($12 < 0) b++; if ($12 == 0) z++ } /<< EOD/ { d = 1 }
     END { exit !(n == 900 && b == 0 && z > 0) }' "$tmp/gp.in" && ok || bad "plot: y lower curve below l = 0"

@@ -99,13 +99,7 @@ grep -q '^event,1.57079632679489[0-9]*e+00,1.57079632679489[0-9]*e+00,.*,plus->m
 [ "$(grep -c '^step,' "$tmp/tube.csv")" -eq "$(($(grep -c '^grid,' "$tmp/tube.csv") - 1))" ] && ok || bad "export: step rows"
 expect 1 "rejected certificate" "export refuses an edited certificate" -- "$exe" export "$tmp/mode.json" -o "$tmp/bad.csv"
 absent "$tmp/bad.csv" "export of a rejected certificate"
-cat > "$tmp/fakegp" <<EOF
-#!/bin/sh
-cat > "$tmp/gp.in"
-f=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "$tmp/gp.in" | head -1)
-[ -n "\$f" ] && : > "\$f"
-EOF
-chmod +x "$tmp/fakegp"
+fake_gnuplot "$tmp/fakegp"
 expect 0 "40 events marked" "plot a hybrid certificate" -- env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$C" -o "$tmp/pw.png"
 [ "$(grep -c '^set arrow .* nohead .*# event [0-9]*: g ' "$tmp/gp.in")" -eq 40 ] && ok || bad "plot: not 40 event marks"
 grep -q '^set arrow 1 from 1.57079632679489[0-9]*, graph 0' "$tmp/gp.in" && ok || bad "plot: first mark not at pi/2"

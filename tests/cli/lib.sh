@@ -51,3 +51,23 @@ report() {
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
+
+# fake_gnuplot PATH [RECORD]: a stand-in gnuplot at PATH that records the
+# script it is given (in RECORD, default $tmp/gp.in) and writes a minimal
+# whole image at the script's 'set output' (a PNG signature and IEND chunk,
+# or an empty SVG), as plot checks that the image is whole before it
+# replaces anything.
+fake_gnuplot() {
+    local rec=${2:-$tmp/gp.in}
+    cat > "$1" <<EOF
+#!/bin/bash
+cat > "$rec"
+f=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "$rec" | head -1)
+[ -n "\$f" ] || exit 0
+case \$(sed -n 's/^set terminal \([a-z]*\).*/\1/p' "$rec" | head -1) in
+    svg) printf '<svg xmlns="http://www.w3.org/2000/svg"></svg>\n' > "\$f" ;;
+    *) printf '\211PNG\r\n\032\n\0\0\0\0IEND\256B\140\202' > "\$f" ;;
+esac
+EOF
+    chmod +x "$1"
+}

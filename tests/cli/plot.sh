@@ -13,11 +13,7 @@ src=${2:?usage: plot.sh DVICERT SRCROOT}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 gen=./gen_traj
 
-cat > "$tmp/fakegp" <<EOF2
-#!/bin/bash
-cat > "$tmp/gp.in"
-EOF2
-chmod +x "$tmp/fakegp"
+fake_gnuplot "$tmp/fakegp"
 gp() { env DVC_GNUPLOT="$tmp/fakegp" "$exe" plot "$@"; }
 
 cat > "$tmp/p.json" <<'EOF2'
@@ -89,6 +85,27 @@ expect 2 "--from must be a number" "--from not a number" -- gp "$C" -o "$tmp/x.p
 printf 't,pos\n0,1\n' > "$tmp/badtraj.csv"
 expect 2 "missing column" "a trajectory without all states" -- gp "$C" -o "$tmp/x.png" --traj "$tmp/badtraj.csv"
 absent "$tmp/x.png" "bad plot options"
+
+# a gnuplot that exits 0 but leaves the image empty or cut short (a full
+# disk, a broken terminal) replaces nothing: exit 2, the previous image whole
+gp "$C" -o "$tmp/keep.png" > /dev/null 2>&1 && gp "$C" -o "$tmp/keep.svg" > /dev/null 2>&1 && ok ||
+    bad "plot with the stand-in gnuplot"
+cp "$tmp/keep.png" "$tmp/keep.png.orig"
+cp "$tmp/keep.svg" "$tmp/keep.svg.orig"
+printf '#!/bin/bash\ncat > /dev/null\nexit 0\n' > "$tmp/nogp"
+printf '#!/bin/bash\nf=$(sed -n "s/^set output %s\\(.*\\)%s$/\\1/p" | head -1)\nprintf "\\211PNG\\r\\n\\032\\n\\0\\0\\0\\rIHDR" > "$f"\n' "'" "'" > "$tmp/cutgp"
+printf '#!/bin/bash\nf=$(sed -n "s/^set output %s\\(.*\\)%s$/\\1/p" | head -1)\nprintf "<svg><g>" > "$f"\n' "'" "'" > "$tmp/cutsvg"
+chmod +x "$tmp/nogp" "$tmp/cutgp" "$tmp/cutsvg"
+expect 2 "the image is empty" "a gnuplot writing nothing, exit 0" -- \
+    env DVC_GNUPLOT="$tmp/nogp" "$exe" plot "$C" -o "$tmp/keep.png"
+cmp -s "$tmp/keep.png" "$tmp/keep.png.orig" && ok || bad "an empty image replaced the previous PNG"
+expect 2 "the image is incomplete" "a PNG cut short, exit 0" -- \
+    env DVC_GNUPLOT="$tmp/cutgp" "$exe" plot "$C" -o "$tmp/keep.png"
+cmp -s "$tmp/keep.png" "$tmp/keep.png.orig" && ok || bad "a cut PNG replaced the previous one"
+expect 2 "the image is incomplete" "an SVG cut short, exit 0" -- \
+    env DVC_GNUPLOT="$tmp/cutsvg" "$exe" plot "$C" -o "$tmp/keep.svg"
+cmp -s "$tmp/keep.svg" "$tmp/keep.svg.orig" && ok || bad "a cut SVG replaced the previous one"
+[ "$(ls "$tmp" | grep -c '^keep\.\(png\|svg\)\..*tmp')" -eq 0 ] && ok || bad "a temporary image left behind"
 
 if command -v gnuplot > /dev/null 2>&1; then
     expect 0 "wrote" "a real PNG" -- "$exe" plot "$C" -o "$tmp/real.png" --traj "$tmp/ref.csv"

@@ -133,6 +133,37 @@ def _enc(s):
     return b
 
 
+def _real_array(a, what):
+    """a as a float64 array: a clear InputError for a path, text, complex
+    or non-numeric data (numpy would raise a bare ValueError or cast
+    complex numbers with only a warning)."""
+    if isinstance(a, (str, bytes, os.PathLike)):
+        raise InputError("%s: an array of numbers is expected, got %r (read a file with "
+                         "numpy.loadtxt first)" % (what, a))
+    try:
+        arr = np.asarray(a)
+    except (ValueError, TypeError) as e:
+        raise InputError("%s: not an array of numbers (%s)" % (what, e)) from None
+    if np.iscomplexobj(arr):
+        raise InputError("%s: complex values (a trajectory is real)" % what)
+    if arr.dtype.kind not in "biuf":
+        raise InputError("%s: an array of numbers is expected, got dtype %s" % (what, arr.dtype))
+    return np.ascontiguousarray(arr, dtype=np.float64)
+
+
+def _int_opt(v, name):
+    """An integer option (bits): an int, not a text, a float or a bool."""
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise InputError("%s must be an integer (bits), got %r (a %s)" % (name, v, type(v).__name__))
+    return int(v)
+
+
+def _text_opt(v, name):
+    if v is not None and not isinstance(v, str):
+        raise InputError("%s must be a text or None, got %r (a %s)" % (name, v, type(v).__name__))
+    return v
+
+
 def _dptr(a):
     return None if a is None else a.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
 
@@ -426,8 +457,8 @@ class Certificate:
     def check(self, t, x, y=None):
         """Check samples (t (ns,), x (ns, n), y (ns, m) or None) against the
         tube, as `dvicert check` does. Returns a CheckResult."""
-        t = np.ascontiguousarray(t, dtype=np.float64).reshape(-1)
-        x = np.ascontiguousarray(x, dtype=np.float64)
+        t = _real_array(t, "check: t").reshape(-1)
+        x = _real_array(x, "check: x")
         ns = t.shape[0]
         if x.ndim == 1 and self.n == 1:
             x = x.reshape(-1, 1)
@@ -435,7 +466,7 @@ class Certificate:
             raise InputError("check: x has shape %s, expected (%d, %d)" % (x.shape, ns, self.n))
         w = self.n
         if y is not None:
-            y = np.ascontiguousarray(y, dtype=np.float64)
+            y = _real_array(y, "check: y")
             if y.ndim == 1 and self.m == 1:
                 y = y.reshape(-1, 1)
             if y.shape != (ns, self.m):
@@ -486,8 +517,8 @@ def verify(path):
 
 
 def _write_csv(path, t, x):
-    t = np.asarray(t, dtype=np.float64).reshape(-1)
-    x = np.asarray(x, dtype=np.float64)
+    t = _real_array(t, "trajectory: t").reshape(-1)
+    x = _real_array(x, "trajectory: x")
     if x.ndim == 1:
         x = x.reshape(-1, 1)
     if x.shape[0] != t.shape[0]:
@@ -506,8 +537,9 @@ def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sha
     the certificate file path as `dvicert enclose` writes it; returns the
     Certificate read back.
 
-    method: "auto" (default, as `dvicert enclose`: lognorm for n <= 16,
-    else chen-wang with the local beta), "chen-wang", "lognorm" or "events"
+    method: "auto" (default, as `dvicert enclose`: the events route for
+    n <= 64 where it applies, else lognorm for n <= 16, else chen-wang with
+    the local beta), "chen-wang", "lognorm" or "events"
     (the exact solution event by event, docs/events.md: a certificate of the
     hybrid kind); trajectory: (t, x) arrays
     of another integrator to certify instead of the theta predictor (the
@@ -517,6 +549,14 @@ def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sha
     states, recorded in the certificate, Certificate.x_scale) or "none"
     (the states as given, `enclose --scale none`). Raises
     InputError (bad problem, naming the key) or NotCertified (no proof)."""
+    prec = _int_opt(prec, "prec")
+    prec_max = _int_opt(prec_max, "prec_max")
+    if prec_max and prec and prec_max < prec:
+        raise InputError("prec_max %d is below prec %d (retries raise the precision)" % (prec_max, prec))
+    _text_opt(method, "method")
+    _text_opt(scale, "scale")
+    if trajectory is not None and (not isinstance(trajectory, (tuple, list)) or len(trajectory) != 2):
+        raise InputError("trajectory must be a pair (t, x) of arrays, got %r" % (type(trajectory).__name__,))
     lib = _L()
     tmpdir = None
     replace = []

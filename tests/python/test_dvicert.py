@@ -199,6 +199,27 @@ try:
     raises(dvicert.InputError, "NUL byte", "a NUL in the output path", dvicert.enclose,
            "self.json", "out\0x.cert.json")
     ok(not os.path.exists("out"), "a NUL in the output path: nothing written at the truncated name")
+    # arguments of the wrong kind: InputError naming the argument, never a
+    # raw ValueError/TypeError, never a silent cast or a changed route
+    raises(dvicert.InputError, "prec must be an integer", "prec='53'", dvicert.enclose,
+           "self.json", "o.cert.json", prec="53")
+    raises(dvicert.InputError, "prec_max 64 is below prec 80", "prec_max < prec", dvicert.enclose,
+           "self.json", "o.cert.json", prec=80, prec_max=64)
+    raises(dvicert.InputError, "method must be a text", "method=1", dvicert.enclose,
+           "self.json", "o.cert.json", method=1)
+    raises(dvicert.InputError, "complex values", "complex times", dvicert.enclose,
+           "self.json", "o.cert.json", method="lognorm",
+           trajectory=(np.array([0.0, 10.0]) + 0j, np.zeros((2, 2))))
+    raises(dvicert.InputError, "an array of numbers is expected", "a path where arrays are expected",
+           dvicert.enclose, "self.json", "o.cert.json", method="lognorm", trajectory=("t.csv", "x.csv"))
+    raises(dvicert.InputError, "trajectory must be a pair", "a trajectory that is not a pair",
+           dvicert.enclose, "self.json", "o.cert.json", trajectory=np.zeros((3, 3)))
+    ok(not os.path.exists("o.cert.json"), "bad arguments: nothing written")
+    evc = dvicert.read("events.cert.json")
+    raises(dvicert.InputError, "an array of numbers is expected", "check with a path",
+           evc.check, "t.csv", np.zeros((1, 2)))
+    raises(dvicert.InputError, "complex values", "check with complex x",
+           evc.check, np.array([0.0]), np.zeros((1, 2)) + 1j)
 
     # ---- a tampered certificate is rejected
     text = open(cli_cert).read().replace('"eps_x_at_T":"4.', '"eps_x_at_T":"1.', 1)

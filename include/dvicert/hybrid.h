@@ -95,6 +95,10 @@ typedef struct {
     dvc_ivec_t x0;         /* initial state (point or box) */
     mpfr_t t0, T;          /* time interval [t0, T] */
     double h;              /* largest step (0: chosen from ||A||) */
+    long max_steps;        /* step budget (0: DVC_HYBRID_MAX_STEPS): the run
+                            * stops with DVC_NOT_CERTIFIED when it is reached,
+                            * or at once when the largest step a mode allows
+                            * cannot reach T within it (a stiff mode) */
     int order;             /* Taylor order (0: 20, or 12 with a field mode) */
     long guard_bits;       /* extra bits of the engine's internal precision
                             * (results are rounded outward to prec); 0: none;
@@ -159,6 +163,8 @@ typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
  * step's centre no longer adds up at the 53-bit level (docs/hybrid.md,
  * section 7, "Guard bits"). */
 #define DVC_HYBRID_GUARD_BITS 11
+/* The default step budget of a run (dvc_hybrid_model_struct.max_steps). */
+#define DVC_HYBRID_MAX_STEPS 10000000L
 
 /* An empty model with n states at precision prec (0: dvc_prec_get()).
  * names may be NULL (x1..xn); otherwise n identifiers, all distinct. */

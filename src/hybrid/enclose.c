@@ -414,6 +414,25 @@ static double approach_h(const hyb_step_ws *w, const mpfr_t t)
     return gap > 0x1p-24 * (1 + fabs(tt)) ? gap * (1 - 0x1p-10) : 0;
 }
 
+/* The step budget: reached, or out of reach at once (the largest step of
+ * the mode, h, cannot get to T within what is left of it: a stiff mode
+ * would otherwise run for hours). The message says what is certified. */
+static dvc_status step_budget(const dvc_hybrid_model_struct *m, const dvc_hybrid_result_struct *r,
+                              const mpfr_t t, double h, long mode, long budget)
+{
+    double tt = mpfr_get_d(t, MPFR_RNDN), need = (mpfr_get_d(m->T, MPFR_RNDU) - tt) / h;
+    if (r->nsteps >= budget)
+        return dvc_error(DVC_NOT_CERTIFIED, "the step budget of %ld steps is reached at t = %.17g "
+                         "(certified on [%.17g, %.17g]; the model's max_steps raises it)", budget, tt,
+                         mpfr_get_d(m->t0, MPFR_RNDN), tt);
+    if (h > 0 && need > (double)(budget - r->nsteps))
+        return dvc_error(DVC_NOT_CERTIFIED, "in mode %s the steps are at most %.3g (the model's h, or "
+                         "0.5 / ||A|| of a stiff mode), so reaching T = %.17g from t = %.17g takes more "
+                         "than %.3g steps, beyond the step budget of %ld (the model's max_steps raises it)",
+                         m->modes[mode].name, h, mpfr_get_d(m->T, MPFR_RNDN), tt, need, budget);
+    return DVC_OK;
+}
+
 dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
 {
     if (m->mode0 < 0 || m->mode0 >= m->nmodes)
@@ -446,9 +465,11 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
         if (st == DVC_OK && m->expand) st = m->expand(mode, r->nevents, m->expand_ctx);
     }
     double happ = 0; /* a step that approaches an ambiguity */
+    long budget = m->max_steps > 0 ? m->max_steps : DVC_HYBRID_MAX_STEPS;
     while (st == DVC_OK && mpfr_cmp(t, m->T) < 0) {
         long nev = r->nevents, nst = r->nsteps;
         double h = mode_h(m, mode, hmax);
+        if ((st = step_budget(m, r, t, h, mode, budget)) != DVC_OK) break;
         if (happ > 0 && happ < h) h = happ;
         happ = 0;
         st = cands_fit(&w.cands, &w.acand, m->ntrans + 1, c.prec);

@@ -13,8 +13,8 @@
  * record of the LCS a model was built from (lcs_json.c). */
 static const char *const keys_top[] = {"states", "constants", "modes", "switches", "transitions",
                                        "decomposed", "initial", "t0", "T", "h", "order", "prec",
-                                       "guard_bits", "name", "description", "comment", "units",
-                                       "lcs", NULL};
+                                       "guard_bits", "max_steps", "name", "description", "comment",
+                                       "units", "lcs", NULL};
 static const char *const keys_mode[] = {"A", "b", "f", NULL};
 static const char *const keys_transition[] = {"from", "to", "switch", "direction", "reset", NULL};
 static const char *const keys_initial[] = {"mode", "x", NULL};
@@ -502,6 +502,13 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
             st = dvc_error(DVC_ERR_INPUT, "%s: field 'guard_bits': an integer in [0, 1024]", file);
         else
             m->guard_bits = (long)json_integer_value(jo);
+    }
+    if (st == DVC_OK && json_object_get(obj, "max_steps")) {
+        const json_t *jo = json_object_get(obj, "max_steps");
+        if (!json_is_integer(jo) || json_integer_value(jo) < 1 || json_integer_value(jo) > 1000000000)
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'max_steps': an integer in [1, 1000000000]", file);
+        else
+            m->max_steps = (long)json_integer_value(jo);
     }
     dvc_expr_consts_clear(c);
     return st;

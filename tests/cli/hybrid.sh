@@ -178,4 +178,22 @@ absent "$tmp/ell.csv" "predict of a field model"
 expect 2 "--h must be a positive number" "predict: bad step" -- "$exe" predict "$P" -o "$tmp/bad.csv" --h -1
 absent "$tmp/bad.csv" "predict with a bad step"
 
+# the step budget: a stiff mode is refused at once (it ran for hours before),
+# a budget reached stops the run saying where, max_steps is checked
+cat > "$tmp/stiff.json" <<'EOF'
+{"states": ["x", "y"], "modes": {"m": {"A": [[0, 1], [-1e300, 0]]}}, "switches": {"g": "x - 2"},
+ "transitions": [{"from": "m", "switch": "g", "direction": "+", "to": "m"}],
+ "initial": {"mode": "m", "x": [1, 0]}, "T": 1}
+EOF
+expect 1 "beyond the step budget of 10000000" "a stiff mode: refused at once" -- \
+    timeout 20 "$exe" enclose "$tmp/stiff.json" -o "$tmp/stiff.cert.json"
+absent "$tmp/stiff.cert.json" "a stiff mode"
+sed 's/"T": 100/"T": 100, "max_steps": 5/' "$src/certs/pw-harmonic/pw-harmonic.json" > "$tmp/budget.json"
+expect 1 "takes more than 600 steps, beyond the step budget of 5" "max_steps 5: out of reach at once" -- \
+    "$exe" enclose "$tmp/budget.json" -o "$tmp/budget.cert.json"
+absent "$tmp/budget.cert.json" "a budget reached"
+sed 's/"T": 100/"T": 100, "max_steps": "many"/' "$src/certs/pw-harmonic/pw-harmonic.json" > "$tmp/budget2.json"
+expect 2 "field 'max_steps': an integer" "max_steps not an integer" -- \
+    "$exe" enclose "$tmp/budget2.json" -o "$tmp/budget.cert.json"
+
 report

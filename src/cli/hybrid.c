@@ -141,7 +141,9 @@ static void predict_help(void)
         "Mannshardt's transition scheme at the switching surfaces, on the grid\n"
         "t0 + k TAU (the last step ends at T), plus a row at every transition point.\n"
         "The CSV (t,<state names>) is what 'dvicert check CERT.json TRAJ.csv' takes:\n"
-        "the certificate then bounds this trajectory's error (docs/hybrid.md).\n\n");
+        "the certificate then bounds this trajectory's error (docs/hybrid.md).\n"
+        "More than the model's step budget (max_steps, default 10^7) of steps TAU is\n"
+        "refused before anything runs (the trajectory is held whole).\n\n");
     dvc_cli_print_options(&dvc_cmd_predict);
     printf("\nexit status: 0 written, 1 the scheme failed (e.g. chattering), 2 bad input or\n"
            "i/o error.\n");
@@ -176,7 +178,15 @@ static int predict_run(const dvc_cli_args *a)
     dvc_hybrid_traj_init(&tr);
     st = dvc_hybrid_load(m, in, 0);
     if (st == DVC_OK) {
+        double span = mpfr_get_d(m->T, MPFR_RNDU) - mpfr_get_d(m->t0, MPFR_RNDD);
+        long budget = m->max_steps > 0 ? m->max_steps : DVC_HYBRID_MAX_STEPS;
         if (tau == 0) tau = m->h > 0 ? m->h : 0.01;
+        /* the trajectory is held whole: the same step budget as the engine */
+        if (span / tau > (double)budget)
+            st = dvc_error(DVC_ERR_INPUT, "%s: a step of %.3g over [t0, T] is %.3g steps, more than the step "
+                           "budget of %ld (the model's max_steps raises it)", in, tau, span / tau, budget);
+    }
+    if (st == DVC_OK) {
         st = dvc_hybrid_dmm(&tr, m, tau);
         if (st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);
     }

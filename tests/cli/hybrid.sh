@@ -177,6 +177,9 @@ expect 2 "not linear" "predict refuses field modes" -- "$exe" predict "$src/cert
 absent "$tmp/ell.csv" "predict of a field model"
 expect 2 "--h must be a positive number" "predict: bad step" -- "$exe" predict "$P" -o "$tmp/bad.csv" --h -1
 absent "$tmp/bad.csv" "predict with a bad step"
+expect 2 "more than the step budget of 10000000" "predict: a step that would never finish" -- \
+    timeout 20 "$exe" predict "$P" -o "$tmp/bad.csv" --h 1e-300
+absent "$tmp/bad.csv" "predict with a tiny step"
 
 # the step budget: a stiff mode is refused at once (it ran for hours before),
 # a budget reached stops the run saying where, max_steps is checked

@@ -44,10 +44,12 @@ void dvc_hybrid_cert_clear(dvc_hybrid_cert_t c);
 
 /* What the JSON file at path holds: 1 a hybrid model (an object with
  * "modes"), 2 a hybrid certificate, 0 anything else (including a file that
- * cannot be read or parsed: its own reader reports that). Only a file whose
- * first 64 KiB hold the key "modes" or the hybrid certificate format is
- * parsed (a DLVI certificate is not read whole), and only a regular file
- * (a pipe is left to its reader). */
+ * cannot be read: its own reader reports that). Only a file whose first
+ * 64 KiB hold the key "modes" or the hybrid certificate format is parsed
+ * (a DLVI certificate is not read whole), and only a regular file (a pipe
+ * is left to its reader). Such a file that does not parse (truncated) is
+ * taken for what its first 64 KiB name (2 when they hold the certificate
+ * format, else 1), so the hybrid reader reports the JSON error. */
 int dvc_hybrid_file_kind(const char *path);
 
 /* Load the model file at path (prec 0: the file's "prec", else 53) and

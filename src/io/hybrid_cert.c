@@ -44,11 +44,15 @@ int dvc_hybrid_file_kind(const char *path)
         fclose(f);
         return 0;
     }
+    /* what the file says it is, for a file that does not parse (truncated,
+     * edited): its own reader then names the JSON error, where the DLVI
+     * reader would report the first hybrid key as unknown */
+    int named = strstr(head, "\"" HCERT_FORMAT "\"") ? 2 : 1;
     free(head);
     rewind(f);
     root = json_loadf(f, 0, &err);
     fclose(f);
-    if (!root) return 0;
+    if (!root) return named;
     if (dvc_hybrid_json_is_model(root)) kind = 1;
     else if (json_is_object(root) && json_is_string(json_object_get(root, "format")) &&
              strcmp(json_string_value(json_object_get(root, "format")), HCERT_FORMAT) == 0)

@@ -199,4 +199,13 @@ sed 's/"T": 100/"T": 100, "max_steps": "many"/' "$src/certs/pw-harmonic/pw-harmo
 expect 2 "field 'max_steps': an integer" "max_steps not an integer" -- \
     "$exe" enclose "$tmp/budget2.json" -o "$tmp/budget.cert.json"
 
+# a truncated hybrid certificate is named as what it is: malformed JSON (the
+# DLVI reader reported its first hybrid key as unknown)
+head -c 3000 "$src/certs/pw-harmonic/pw-harmonic.cert.json" > "$tmp/trunc.cert.json"
+for cmd in verify info; do
+    expect 2 "trunc.cert.json: malformed JSON at line" "$cmd of a truncated hybrid certificate" -- \
+        "$exe" $cmd "$tmp/trunc.cert.json"
+    grep -q "unknown key" "$tmp/out" && bad "$cmd: a truncated hybrid certificate read as a DLVI one" || ok
+done
+
 report

@@ -73,7 +73,8 @@ dvc_status dvc_ival_set_str(mpfi_t x, const char *s)
     }
     mpfr_clears(lo, hi, lo2, hi2, (mpfr_ptr)0);
     if (bad == 1)
-        return dvc_error(DVC_ERR_INPUT, "'%s' is not a number (expected a decimal such as \"0.1\", \"inf\", or \"[lo, hi]\")", s);
+        return dvc_error(DVC_ERR_INPUT, "'%s' is not a number (expected a decimal such as \"0.1\" or an interval "
+                         "\"[lo, hi]\"; \"inf\" only where a bound may be infinite)", s);
     if (bad == 2)
         return dvc_error(DVC_ERR_INPUT, "'%s' is an empty interval (lower end above upper end)", s);
     return DVC_OK;

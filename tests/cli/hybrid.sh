@@ -208,4 +208,10 @@ for cmd in verify info; do
     grep -q "unknown key" "$tmp/out" && bad "$cmd: a truncated hybrid certificate read as a DLVI one" || ok
 done
 
+# a word where a number belongs: the message does not offer "inf" as the fix
+sed 's/"x": {"x": 1, "y": 0}/"x": {"x": "nan", "y": 0}/' "$src/certs/pw-harmonic/pw-harmonic.json" > "$tmp/nanx.json"
+expect 2 "field 'initial.x.x': 'nan' is not a number" "a NaN initial state" -- \
+    "$exe" enclose "$tmp/nanx.json" -o "$tmp/nanx.cert.json"
+grep -q '"inf" only where a bound may be infinite' "$tmp/out" && ok || bad "the NaN message suggests inf where it is refused"
+
 report

@@ -353,6 +353,8 @@ void dvc_tfun_vec_cb(dvc_tfun_cb *cb, dvc_tfun_vec_struct *v, int own)
     cb->deriv = vec_deriv;
     cb->ctx = v;
     cb->release = own ? vec_release : NULL;
+    for (long i = 0; i < v->k; i++)
+        if (v->has_claim[i]) cb->claims = 1;
 }
 
 const dvc_tfun_vec_struct *dvc_tfun_cb_vec(const dvc_tfun_cb *cb)

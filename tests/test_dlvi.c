@@ -844,8 +844,8 @@ static void test_random_chain(void)
         p->N = N;
         dvc_ival_set_str(p->theta, theta);
         p->prec = 53;
-        p->fcb = (dvc_tfun_cb){4, chain_f, chain_flip, chain_fd, &C, NULL, NULL};
-        p->gcb = (dvc_tfun_cb){1, chain_g, dlvi_zero_lip, chain_gd, &C, NULL, NULL};
+        p->fcb = (dvc_tfun_cb){4, chain_f, chain_flip, chain_fd, &C, NULL, NULL, 0};
+        p->gcb = (dvc_tfun_cb){1, chain_g, dlvi_zero_lip, chain_gd, &C, NULL, NULL, 0};
         dvc_dlvi_opts_default(&o);
         o.sharpen = (int)(cs & 1);
         dvc_dlvi_result_init(r);

@@ -194,8 +194,8 @@ static void test_random(void)
         p->N = 150;
         dvc_ival_set_str(p->theta, thetas[cs % 5]);
         p->prec = 53;
-        p->fcb = (dvc_tfun_cb){n, f_eval, f_lip, f_d, &F, NULL, NULL};
-        if (m > 0) p->gcb = (dvc_tfun_cb){m, g_eval, g_lip, g_d, &F, NULL, NULL};
+        p->fcb = (dvc_tfun_cb){n, f_eval, f_lip, f_d, &F, NULL, NULL, 0};
+        if (m > 0) p->gcb = (dvc_tfun_cb){m, g_eval, g_lip, g_d, &F, NULL, NULL, 0};
         dvc_dlvi_opts_default(&o);
         o.sharpen = cs % 4 == 0;
         o.lip_block = 1 + cs % 5;

@@ -34,6 +34,11 @@ typedef struct {
      * has k entries); where v has kinks, of every one-sided derivative, so
      * that v(s) - v(s') lies in (s - s') out for s, s' in [t]. */
     dvc_status (*deriv)(dvc_ivec_t out, const mpfi_t t, void *ctx);
+    /* 1 when some component states a Lipschitz constant (the problem file's
+     * "lipschitz"): lipschitz() refuses it where it cannot be confirmed, and
+     * every route calls it on every step, whether it uses the constant or
+     * not (docs/expressions.md). Copied with the callback. */
+    int claims;
 } dvc_tfun_cb;
 
 /* cb->eval at t0 into val and cb->deriv over t1 into der (both needed:

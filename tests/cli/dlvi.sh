@@ -171,6 +171,13 @@ expect 0 "certified" "stated Lipschitz constant 4 confirmed" -- "$exe" enclose -
 expect 0 "accepted" "certificate with a stated Lipschitz constant verifies" -- "$exe" verify "$tmp/lipok.cert.json"
 mk lipbad 's/"sin(4\*t)"/{"expr": "sin(4*t)", "lipschitz": "3.9"}/'
 run_bad lipbad 1 "stated Lipschitz constant 3.9 could not be confirmed" "stated Lipschitz constant too small"
+# the lognorm route does not use the constant but confirms it on every step too
+expect 1 "stated Lipschitz constant 3.9 could not be confirmed" "lognorm: stated constant too small" -- \
+    "$exe" enclose --method lognorm "$tmp/lipbad.json" -o "$tmp/lipbad.cert.json"
+absent "$tmp/lipbad.cert.json" "lognorm: stated constant too small"
+expect 0 "certified" "lognorm: stated constant 4 confirmed" -- \
+    "$exe" enclose --method lognorm "$tmp/lipok.json" -o "$tmp/lipok2.cert.json"
+expect 0 "accepted" "lognorm: the certificate with a stated constant verifies" -- "$exe" verify "$tmp/lipok2.cert.json"
 mk lipneg 's/"sin(4\*t)"/{"expr": "sin(4*t)", "lipschitz": "-1"}/'
 run_bad lipneg 2 "'lipschitz': must be a finite number >= 0" "negative Lipschitz constant"
 mk lipkey 's/"sin(4\*t)"/{"expr": "sin(4*t)", "lipshitz": "4"}/'

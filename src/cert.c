@@ -846,7 +846,7 @@ static dvc_status verify_close(const dvc_cert_t c, const dvc_dlvi_problem_t p, d
                                                  strcmp(pn, "external") == 0 || strcmp(pn, "heun") == 0
                                                      ? pn
                                                      : "theta");
-            if (st == DVC_OK) st = dvc_cert_lognorm_summary_claims_(&sm, r, info, r->eps_x[r->N]);
+            if (st == DVC_OK) st = dvc_cert_lognorm_summary_claims_(&sm, r, info, r->eps_x[r->window ? (r->N & 1) : r->N]);
         } else {
             st = dvc_cert_method_claims_(&m, p, r);
             if (st == DVC_OK) st = dvc_cert_summary_claims_(&sm, r, r->eps_x[r->window ? (r->N & 1) : r->N]);

@@ -1233,10 +1233,21 @@ typedef struct {
     const dvc_dlvi_result_struct *r;
 } sink_log;
 
+/* With L->r (a run holding every point), the point must carry its bounds. */
 static dvc_status log_sink(const dvc_dlvi_point *pt, void *ctx)
 {
     sink_log *L = ctx;
+    const dvc_dlvi_result_struct *r = L->r;
     if (pt->i != L->calls) L->bad++;
+    if (r) {
+        long i = pt->i;
+        int same = mpfr_equal_p(pt->eps_x, r->eps_x[i]) && mpfr_equal_p(pt->eps_y, r->eps_y[i]);
+        for (long k = 0; k < r->n; k++) same &= pt->x[k] == r->x[i * r->n + k];
+        for (long k = 0; k < r->m; k++)
+            same &= pt->y[k] == r->y[i * r->m + k] && mpfi_cmp(pt->yhat + k, r->yhat[i * r->m + k]) == 0;
+        if (i >= 1) same &= pt->ry == r->ry[i - 1] && pt->delta == r->delta[i - 1];
+        if (!same) L->bad++;
+    }
     L->calls++;
     return DVC_OK;
 }
@@ -1250,12 +1261,14 @@ static dvc_status src_of(long i, double *x, double *y, void *ctx)
 }
 
 /* The sink of o->dlvi sees grid point 0 and every step in order, with the
- * bounds the result holds (the streaming certificate writer relies on it). */
+ * bounds of a run that keeps every point (the streaming certificate writer
+ * relies on it), while the result keeps only a window (memory independent
+ * of N). */
 static void test_sink(void)
 {
     dvc_dlvi_problem_t p;
-    dvc_dlvi_result_t r;
-    dvc_lognorm_info_t info;
+    dvc_dlvi_result_t r, r3;
+    dvc_lognorm_info_t info, info3;
     dvc_lognorm_opts o;
     fscratch fs;
     sink_log L = {0, 0, NULL};
@@ -1264,12 +1277,21 @@ static void test_sink(void)
     dvc_dlvi_problem_init(p, 0, 0, 0);
     bridge_problem(p, &fs, "0", "0.2", "1", 200, 0.2);
     dvc_lognorm_opts_default(&o);
-    o.dlvi.sink = log_sink;
-    o.dlvi.sink_ctx = &L;
     dvc_dlvi_result_init(r);
     dvc_lognorm_info_init(info);
-    CHECK(dvc_lognorm_run(r, info, p, &o) == DVC_OK, "run with a sink: %s", dvc_error_message());
-    CHECK(L.calls == 201 && L.bad == 0, "sink: %ld calls (want 201), %ld out of order", L.calls, L.bad);
+    CHECK(dvc_lognorm_run(r, info, p, &o) == DVC_OK && r->window == 0, "run: %s", dvc_error_message());
+    L.r = r;
+    o.dlvi.sink = log_sink;
+    o.dlvi.sink_ctx = &L;
+    dvc_dlvi_result_init(r3);
+    dvc_lognorm_info_init(info3);
+    CHECK(dvc_lognorm_run(r3, info3, p, &o) == DVC_OK, "run with a sink: %s", dvc_error_message());
+    CHECK(L.calls == 201 && L.bad == 0, "sink: %ld calls (want 201), %ld out of order or not the run's", L.calls,
+          L.bad);
+    CHECK(r3->window == 1 && mpfr_equal_p(r3->eps_x[200 & 1], r->eps_x[200]) &&
+              mpfr_equal_p(r3->max_eps_x, r->max_eps_x) && info3->n_set == info->n_set &&
+              info3->rad[200 & 1] == info->rad[200],
+          "run with a sink: a window with the run's bounds");
     {
         /* the same predictor handed over point by point: the same bounds */
         dvc_dlvi_result_t r2;
@@ -1280,13 +1302,53 @@ static void test_sink(void)
         dvc_lognorm_info_init(info2);
         CHECK(dvc_lognorm_certify_stream(r2, info2, p, &o, src_of, &L2) == DVC_OK, "certify_stream: %s",
               dvc_error_message());
-        CHECK(L2.calls == 201 && r2->N == 200 && mpfr_equal_p(r2->eps_x[200], r->eps_x[200]) &&
-                  mpfr_equal_p(r2->eps_y[200], r->eps_y[200]),
+        CHECK(L2.calls == 201 && L2.bad == 0 && r2->N == 200 && mpfr_equal_p(r2->eps_x[200 & 1], r->eps_x[200]) &&
+                  mpfr_equal_p(r2->eps_y[200 & 1], r->eps_y[200]),
               "certify_stream: the bounds of the run");
         CHECK(dvc_lognorm_certify_stream(r2, info2, p, &o, NULL, NULL) == DVC_ERR_INPUT, "no source refused");
         dvc_lognorm_info_clear(info2);
         dvc_dlvi_result_clear(r2);
     }
+    {
+        /* Heun's predictor and a given one (no y) stream the same way */
+        dvc_dlvi_result_t r4, r5;
+        dvc_lognorm_info_t info4, info5;
+        sink_log L4 = {0, 0, NULL};
+        dvc_lognorm_opts oh = o;
+        oh.dlvi.sink = NULL;
+        oh.predictor = DVC_LOGNORM_PRED_HEUN;
+        dvc_dlvi_result_init(r4);
+        dvc_lognorm_info_init(info4);
+        dvc_dlvi_result_init(r5);
+        dvc_lognorm_info_init(info5);
+        CHECK(dvc_lognorm_run(r4, info4, p, &oh) == DVC_OK, "heun: %s", dvc_error_message());
+        L4.r = r4;
+        oh.dlvi.sink = log_sink;
+        oh.dlvi.sink_ctx = &L4;
+        CHECK(dvc_lognorm_run(r5, info5, p, &oh) == DVC_OK && L4.calls == 201 && L4.bad == 0,
+              "heun with a sink: %ld calls, %ld not the run's", L4.calls, L4.bad);
+        dvc_lognorm_info_clear(info5);
+        dvc_dlvi_result_clear(r5);
+        dvc_dlvi_result_init(r5);
+        dvc_lognorm_info_init(info5);
+        L4.calls = L4.bad = 0;
+        oh.dlvi.sink = NULL;
+        CHECK(dvc_lognorm_certify(r5, info5, p, &oh, r4->x, NULL) == DVC_OK, "given: %s", dvc_error_message());
+        L4.r = r5;
+        oh.dlvi.sink = log_sink;
+        dvc_lognorm_info_clear(info4);
+        dvc_dlvi_result_clear(r4);
+        dvc_dlvi_result_init(r4);
+        dvc_lognorm_info_init(info4);
+        CHECK(dvc_lognorm_certify(r4, info4, p, &oh, r5->x, NULL) == DVC_OK && L4.calls == 201 && L4.bad == 0,
+              "given x, no y, with a sink: %ld calls, %ld not the run's", L4.calls, L4.bad);
+        dvc_lognorm_info_clear(info4);
+        dvc_dlvi_result_clear(r4);
+        dvc_lognorm_info_clear(info5);
+        dvc_dlvi_result_clear(r5);
+    }
+    dvc_lognorm_info_clear(info3);
+    dvc_dlvi_result_clear(r3);
     dvc_lognorm_info_clear(info);
     dvc_dlvi_result_clear(r);
     dvc_dlvi_problem_clear(p);

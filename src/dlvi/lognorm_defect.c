@@ -297,8 +297,8 @@ static dvc_status defect_fast(lws *w, dvc_dlvi_result_t r, long i, long k_aff, i
     io.B = &w->fB;
     io.Q = &w->fQ;
     io.G = m > 0 ? &w->fG[k_aff] : NULL;
-    io.xi = r->x + i * n;
-    io.xn = r->x + (i + 1) * n;
+    io.xi = r->x + DVC_RROW(r, i) * n;
+    io.xn = r->x + DVC_RROW(r, i + 1) * n;
     dvc_ln_h_d_(w, &io.hlo, &io.hhi);
     io.ymlo = w->yml;
     io.ymhi = w->ymh;
@@ -400,7 +400,7 @@ static dvc_status step_y(lws *w, dvc_dlvi_result_t r, long i, long *k_aff)
         dvc_ln_x_mpfi_(w);
         dvc_ln_q_of_(w, w->qm, w->xm, w->gm);
     }
-    st = dvc_lvi_solve(w->lm, w->solver, w->qm, r->y + (i + 1) * m);
+    st = dvc_lvi_solve(w->lm, w->solver, w->qm, r->y + DVC_RROW(r, i + 1) * m);
     if (st != DVC_OK) return dvc_error_context(st, "LVI at the step's midpoint: ");
     dvc_ivec_set(w->ym, w->lm->y);
     if ((st = dvc_dlvi_tf_eval_(&w->g, w->Gk, w->tstep, "g")) != DVC_OK) return st;
@@ -408,7 +408,7 @@ static dvc_status step_y(lws *w, dvc_dlvi_result_t r, long i, long *k_aff)
         dvc_ln_x_mpfi_(w);
         dvc_ln_q_of_(w, w->qbox, w->X, w->Gk);
     }
-    st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
+    st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + DVC_RROW(r, i + 1) * m);
     *k_aff = dvc_ln_pat_slot_(w, dvc_ln_box_pattern_(w->lb, st, m));
     if (*k_aff < 0) {
         if (st == DVC_OK) {
@@ -459,7 +459,7 @@ static dvc_status step_deriv(lws *w, long i, long k_aff, int *dstep, int *fone)
         rc = 0.5 * heur_ends(w, w->C, w->Cl, w->Ch);
         /* C is kept as the step's (Cs), its ends in Cl, Ch */
         if (w->fast && w->reuse) dvc_ln_set_(w, DVC_LNQ_CSTEP, DVC_LN_BOTH);
-        if (!(Td * hh / (2.0 * (double)w->K) * rc <= 0.01 * w->info->rad[i])) {
+        if (!(Td * hh / (2.0 * (double)w->K) * rc <= 0.01 * w->info->rad[LN_GRID(w, i)])) {
             *dstep = 0;
             dvc_ln_set_(w, DVC_LNQ_CSTEP, DVC_LN_NONE);
         }
@@ -478,7 +478,7 @@ static dvc_status step_deriv(lws *w, long i, long k_aff, int *dstep, int *fone)
             double hh, Td, rc;
             heur_h_T(w, &hh, &Td);
             rc = heur_ends(w, w->Fd, w->Fsl, w->Fsh);
-            *fone = Td * 0.5 * hh * rc <= 0.01 * w->info->rad[i];
+            *fone = Td * 0.5 * hh * rc <= 0.01 * w->info->rad[LN_GRID(w, i)];
             if (*fone && w->fast && w->reuse) dvc_ln_set_(w, DVC_LNQ_FSTEP, DVC_LN_BOTH);
         }
         if (*fone) {
@@ -590,7 +590,7 @@ dvc_status dvc_ln_defect_data_(lws *w, dvc_dlvi_result_t r, long i, long *pat)
     long n = w->n, m = w->m, K = w->K, k_aff = -1;
     int dstep, fone;
     dvc_status st;
-    step_x(w, r->x + i * n, r->x + (i + 1) * n);
+    step_x(w, r->x + DVC_RROW(r, i) * n, r->x + DVC_RROW(r, i + 1) * n);
     mpfi_add(w->tm, w->ti, w->tn);
     mpfi_div_2ui(w->tm, w->tm, 1);
     if (m > 0 && (st = step_y(w, r, i, &k_aff)) != DVC_OK) return st;

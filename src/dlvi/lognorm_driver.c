@@ -50,7 +50,9 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     if (m > 0) dvc_ln_const_cb_(w, &w->g, w->gc);
     w->deriv = o->use_deriv && (w->f.eval == NULL || w->f.deriv != NULL) &&
                (w->g.eval == NULL || w->g.deriv != NULL);
-    if ((st = dvc_dlvi_result_alloc_(r, n, m, N, prec, 0)) != DVC_OK) return st;
+    /* with a sink, only the window (as the Algorithm 4.2 engine keeps) */
+    w->win = o->dlvi.sink != NULL;
+    if ((st = dvc_dlvi_result_alloc_(r, n, m, N, prec, w->win)) != DVC_OK) return st;
     if ((st = dvc_dlvi_result_set_ybox(r, p)) != DVC_OK) return st;
     mpfi_set(r->T, p->T);
     if (p->h > 0) mpfi_set_d(w->h, p->h);
@@ -91,11 +93,14 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     free(info->mu_step);
     free(info->rad);
     free(info->norm_used);
-    info->E = calloc((size_t)(N + 1), sizeof(double));
-    info->dW = calloc((size_t)(N + 1), sizeof(double));
-    info->mu_step = calloc((size_t)(N + 1), sizeof(double));
-    info->rad = calloc((size_t)(N + 1), sizeof(double));
-    info->norm_used = calloc((size_t)(N + 1), sizeof(int));
+    {
+        size_t np = w->win ? 2 : (size_t)(N + 1);
+        info->E = calloc(np, sizeof(double));
+        info->dW = calloc(np, sizeof(double));
+        info->mu_step = calloc(np, sizeof(double));
+        info->rad = calloc(np, sizeof(double));
+        info->norm_used = calloc(np, sizeof(int));
+    }
     info->N = N;
     info->n_affine = info->n_local = info->n_modes = info->n_switch = info->n_set = info->n_deriv =
         info->n_piece_aff = info->n_fast = 0;
@@ -107,8 +112,8 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
 
 /* Hand grid point i (and step i - 1 before it) to the sink of o->dlvi, if
  * any: the same points as the Algorithm 4.2 engine hands out, so that the
- * streaming certificate writer takes either route. The result keeps every
- * grid point (r->window = 0). */
+ * streaming certificate writer takes either route. With a sink the result
+ * keeps the window of the last two grid points (r->window = 1). */
 static dvc_status emit(const lws *w, const dvc_dlvi_result_t r, long i)
 {
     const dvc_dlvi_opts *o = &w->o->dlvi;
@@ -116,22 +121,46 @@ static dvc_status emit(const lws *w, const dvc_dlvi_result_t r, long i)
     long m = w->m;
     if (o->sink == NULL) return DVC_OK;
     memset(&pt, 0, sizeof pt);
+    long row = DVC_RROW(r, i), stp = DVC_RSTP(r, i - 1);
     pt.i = i;
-    pt.t = r->t[i];
-    pt.x = r->x + i * w->n;
-    pt.y = r->y + i * m;
-    pt.yhat = m > 0 ? r->yhat[i * m] : NULL;
-    pt.eps_x = r->eps_x[i];
-    pt.eps_y = r->eps_y[i];
+    pt.t = r->t[row];
+    pt.x = r->x + row * w->n;
+    pt.y = r->y + row * m;
+    pt.yhat = m > 0 ? r->yhat[row * m] : NULL;
+    pt.eps_x = r->eps_x[row];
+    pt.eps_y = r->eps_y[row];
     if (i >= 1) {
-        pt.Lx = r->Lx[i - 1];
-        pt.Lf = r->Lf[i - 1];
-        pt.Lg = r->Lg[i - 1];
-        pt.delta = r->delta[i - 1];
-        pt.beta_step = r->beta_step[i - 1];
-        pt.ry = r->ry[i - 1];
+        pt.Lx = r->Lx[stp];
+        pt.Lf = r->Lf[stp];
+        pt.Lg = r->Lg[stp];
+        pt.delta = r->delta[stp];
+        pt.beta_step = r->beta_step[stp];
+        pt.ry = r->ry[stp];
     }
     return o->sink(&pt, o->sink_ctx);
+}
+
+/* x^i (and y^i from a source or ys) into the result's row of grid point i,
+ * from src or from the arrays xs, ys (ys may be NULL). */
+static dvc_status fetch(dvc_dlvi_result_t r, long i, const double *xs, const double *ys, dvc_dlvi_source src,
+                        void *src_ctx, int own)
+{
+    long n = r->n, m = r->m, row = DVC_RROW(r, i);
+    double *x = r->x + row * n;
+    dvc_status st;
+    if (src) {
+        if ((st = src(i, x, r->y + row * m, src_ctx)) != DVC_OK)
+            return own ? dvc_error_context(st, "lognorm: predictor: ") : st;
+    } else {
+        memcpy(x, xs + i * n, (size_t)n * sizeof(double));
+        /* without ys the row is filled at the grid point; until then it
+         * reads as zeros, as in a result holding every point */
+        if (ys) memcpy(r->y + row * m, ys + i * m, (size_t)m * sizeof(double));
+        else memset(r->y + row * m, 0, (size_t)m * sizeof(double));
+    }
+    for (long k = 0; k < n; k++)
+        if (!isfinite(x[k])) return dvc_error(DVC_ERR_INPUT, "lognorm: predictor x[%ld][%ld] is not finite", i, k);
+    return DVC_OK;
 }
 
 static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
@@ -143,6 +172,8 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     dvc_status st;
     long n, m;
     double *px = NULL, *py = NULL;
+    dvc_dlvi_pstream *ps = NULL;
+    int stream; /* the predictor fetched point by point (a window) */
     if (o == NULL) {
         dvc_lognorm_opts_default(&def);
         o = &def;
@@ -151,7 +182,16 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
     n = p->n;
     m = p->m;
-    if (predict) {
+    if (predict && o->dlvi.sink) {
+        /* streaming: the predictor point by point, just before its step */
+        st = dvc_dlvi_pstream_open_(&ps, p, o->predictor == DVC_LOGNORM_PRED_HEUN);
+        if (st != DVC_OK) {
+            dvc_dlvi_pstream_close_(ps);
+            return dvc_error_context(st, "lognorm: predictor: ");
+        }
+        src = dvc_dlvi_pstream_next_;
+        src_ctx = ps;
+    } else if (predict) {
         px = malloc((size_t)((p->N + 1) * n) * sizeof(double));
         py = malloc((size_t)((p->N + 1) * (m > 0 ? m : 1)) * sizeof(double));
         if (!px || !py) {
@@ -171,15 +211,11 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     }
     st = setup(&w, r, info, p, o);
     if (st != DVC_OK) goto done;
-    if (src) {
+    stream = src != NULL || w.win;
+    if (src) ys = r->y; /* y is always given by a source */
+    if (stream) {
         /* x^0 now, x^{i+1} before step i */
-        if ((st = src(0, r->x, r->y, src_ctx)) != DVC_OK) goto done;
-        for (long k = 0; k < n; k++)
-            if (!isfinite(r->x[k])) {
-                st = dvc_error(DVC_ERR_INPUT, "lognorm: predictor x[0][%ld] is not finite", k);
-                goto done;
-            }
-        ys = r->y; /* y is always given by a source */
+        if ((st = fetch(r, 0, xs, ys, src, src_ctx, ps != NULL)) != DVC_OK) goto done;
     } else {
         for (long k = 0; k < (p->N + 1) * n; k++) {
             if (!isfinite(xs[k])) {
@@ -219,14 +255,7 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     mpfr_set(r->max_eps_y, r->eps_y[0], MPFR_RNDU);
     if ((st = emit(&w, r, 0)) != DVC_OK) goto done;
     for (long i = 0; i < w.N; i++) {
-        if (src) {
-            if ((st = src(i + 1, r->x + (i + 1) * n, r->y + (i + 1) * m, src_ctx)) != DVC_OK) goto done;
-            for (long k = 0; k < n; k++)
-                if (!isfinite(r->x[(i + 1) * n + k])) {
-                    st = dvc_error(DVC_ERR_INPUT, "lognorm: predictor x[%ld][%ld] is not finite", i + 1, k);
-                    goto done;
-                }
-        }
+        if (stream && (st = fetch(r, i + 1, xs, ys, src, src_ctx, ps != NULL)) != DVC_OK) goto done;
         if ((st = dvc_ln_step_(&w, r, i, ys != NULL)) == DVC_OK) st = emit(&w, r, i + 1);
         if (st != DVC_OK) {
             if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INTERNAL) {
@@ -240,6 +269,7 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     }
 done:
     dvc_ln_ws_clear_(&w);
+    dvc_dlvi_pstream_close_(ps);
     free(px);
     free(py);
     return st;

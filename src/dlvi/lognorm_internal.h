@@ -29,6 +29,14 @@ typedef struct {
  * (src/dlvi/predict.c): xs (N+1) x n, ys (N+1) x m, y^i = S(Q x^i + g(t_i))
  * in doubles. Nothing here is a bound. */
 dvc_status dvc_dlvi_predict_heun_(double *xs, double *ys, const dvc_dlvi_problem_struct *p);
+/* The theta (heun = 0) or Heun predictor point by point, the same values:
+ * dvc_dlvi_pstream_next_ is a dvc_dlvi_source (ctx: the stream; i = 0..N
+ * in order), so a streaming run holds one point. Close also after a
+ * failed open. */
+typedef struct dvc_dlvi_pstream dvc_dlvi_pstream;
+dvc_status dvc_dlvi_pstream_open_(dvc_dlvi_pstream **s, const dvc_dlvi_problem_struct *p, int heun);
+dvc_status dvc_dlvi_pstream_next_(long i, double *x, double *y, void *s);
+void dvc_dlvi_pstream_close_(dvc_dlvi_pstream *s);
 
 /* Slots kept in the hull mode. */
 #define DVC_LOGNORM_SLOTS 64

@@ -149,19 +149,19 @@ dvc_status dvc_ln_grid_point_(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t 
     long n = w->n, m = w->m;
     dvc_status st;
     if (m == 0) {
-        mpfr_set_zero(r->eps_y[j], 1);
+        mpfr_set_zero(r->eps_y[DVC_RROW(r, j)], 1);
         return DVC_OK;
     }
     if ((st = dvc_dlvi_tf_eval_(&w->g, w->gk, t, "g")) != DVC_OK) return st;
-    if (!w->fast || !dvc_ln_q_fast_(w, w->qbox, r->x + j * n, r->x + j * n, w->gk)) {
-        dvc_ivec_set_d(w->tn_, r->x + j * n);
+    if (!w->fast || !dvc_ln_q_fast_(w, w->qbox, r->x + DVC_RROW(r, j) * n, r->x + DVC_RROW(r, j) * n, w->gk)) {
+        dvc_ivec_set_d(w->tn_, r->x + DVC_RROW(r, j) * n);
         dvc_ln_q_of_(w, w->qbox, w->tn_, w->gk);
     }
-    st = dvc_lvi_solve(w->lg, w->solver, w->qbox, have_y ? r->y + j * m : NULL);
+    st = dvc_lvi_solve(w->lg, w->solver, w->qbox, have_y ? r->y + DVC_RROW(r, j) * m : NULL);
     if (st != DVC_OK) return dvc_error_context(st, "LVI at the grid point: ");
     for (long a = 0; a < m; a++) {
-        mpfi_set(r->yhat[j * m + a], w->lg->y->e[a]);
-        if (!have_y) r->y[j * m + a] = dvc_ival_mid_d(w->lg->y->e[a]);
+        mpfi_set(r->yhat[DVC_RROW(r, j) * m + a], w->lg->y->e[a]);
+        if (!have_y) r->y[DVC_RROW(r, j) * m + a] = dvc_ival_mid_d(w->lg->y->e[a]);
     }
     /* ||y(t_j) - y^j|| <= ||y(t_j) - yhat^j|| + ||[yhat^j] - y^j||, the first
      * <= ||G_F Q e(t_j)|| on a single-pattern box (e in the set box pv),
@@ -189,12 +189,12 @@ dvc_status dvc_ln_grid_point_(lws *w, dvc_dlvi_result_t r, long j, const mpfi_t 
     }
     mpfr_set_zero(w->r2, 1);
     for (long a = 0; a < m; a++) {
-        mpfi_sub_d(w->s, r->yhat[j * m + a], r->y[j * m + a]);
+        mpfi_sub_d(w->s, r->yhat[DVC_RROW(r, j) * m + a], r->y[DVC_RROW(r, j) * m + a]);
         dvc_ln_imag_(w, w->sc.a, w->s);
         mpfr_max(w->r2, w->r2, w->sc.a, MPFR_RNDU);
     }
-    mpfr_add(r->eps_y[j], w->r1, w->r2, MPFR_RNDU);
-    if (!mpfr_number_p(r->eps_y[j])) return dvc_error(DVC_NOT_CERTIFIED, "eps_y is not finite");
+    mpfr_add(r->eps_y[DVC_RROW(r, j)], w->r1, w->r2, MPFR_RNDU);
+    if (!mpfr_number_p(r->eps_y[DVC_RROW(r, j)])) return dvc_error(DVC_NOT_CERTIFIED, "eps_y is not finite");
     return DVC_OK;
 }
 
@@ -333,7 +333,7 @@ static dvc_status step_local(lws *w, dvc_dlvi_result_t r, long i, long a, long *
         dvc_ln_x_mpfi_(w);
         dvc_ln_q_of_(w, w->qbox, w->X, w->Gk);
     }
-    st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + (i + 1) * m);
+    st = dvc_lvi_solve(w->lb, w->solver, w->qbox, r->y + DVC_RROW(r, i + 1) * m);
     *loc = dvc_ln_pat_slot_(w, dvc_ln_box_pattern_(w->lb, st, m));
     dvc_error_reset();
     return DVC_OK;
@@ -377,7 +377,7 @@ static dvc_status step_mode(lws *w, long i, long a, long loc)
     }
     if (!propagate(w, w->nrm[b]->mu_pat[loc], w->Ei, w->En, w->Esup))
         return dvc_error(DVC_NOT_CERTIFIED, "error bound E is not finite");
-    info->mu_step[i] = mpfr_get_d(w->nrm[b]->mu_pat[loc], MPFR_RNDU);
+    info->mu_step[LN_STEP(w, i)] = mpfr_get_d(w->nrm[b]->mu_pat[loc], MPFR_RNDU);
     return DVC_OK;
 }
 
@@ -429,18 +429,18 @@ static dvc_status step_record(lws *w, dvc_dlvi_result_t r, long i, double rad_l)
     dvc_status st;
     /* on the step ||e|| <= max(E_i, Esup): e^{mu s} E_i + s phi(mu s) D is monotone in s */
     mpfr_max(w->Es, w->Ei, w->Esup, MPFR_RNDU);
-    mpfr_mul(r->eps_x[i + 1], w->Es, nr->c_inf, MPFR_RNDU);
-    if (!mpfr_number_p(r->eps_x[i + 1]) || !isfinite(mpfr_get_d(r->eps_x[i + 1], MPFR_RNDU)))
+    mpfr_mul(r->eps_x[DVC_RROW(r, i + 1)], w->Es, nr->c_inf, MPFR_RNDU);
+    if (!mpfr_number_p(r->eps_x[DVC_RROW(r, i + 1)]) || !isfinite(mpfr_get_d(r->eps_x[DVC_RROW(r, i + 1)], MPFR_RNDU)))
         return dvc_error(DVC_NOT_CERTIFIED, "eps_x is not finite");
-    info->dW[i] = mpfr_get_d(w->Dd, MPFR_RNDU);
-    r->delta[i] = info->dW[i];
-    r->beta_step[i] = mpfr_get_d(w->bstep, MPFR_RNDU);
-    r->Lx[i] = 0.0;
-    r->Lf[i] = 0.0;
+    info->dW[LN_STEP(w, i)] = mpfr_get_d(w->Dd, MPFR_RNDU);
+    r->delta[DVC_RSTP(r, i)] = info->dW[LN_STEP(w, i)];
+    r->beta_step[DVC_RSTP(r, i)] = mpfr_get_d(w->bstep, MPFR_RNDU);
+    r->Lx[DVC_RSTP(r, i)] = 0.0;
+    r->Lf[DVC_RSTP(r, i)] = 0.0;
     /* ry: ||y(t) - yhat^j|| <= beta (c_Q ||e|| + ||Q dx|| + L_g h), j = i, i+1 */
     if (w->m > 0) {
         if ((st = dvc_dlvi_tf_lip_(&w->g, w->Lg, w->tstep, "g")) != DVC_OK) return st;
-        r->Lg[i] = mpfr_get_d(w->Lg, MPFR_RNDU);
+        r->Lg[DVC_RSTP(r, i)] = mpfr_get_d(w->Lg, MPFR_RNDU);
         double qd = -1.0;
         if (w->fast) {
             /* ||Q dx||_inf in doubles (mv and ninf's roundings) */
@@ -458,16 +458,16 @@ static dvc_status step_record(lws *w, dvc_dlvi_result_t r, long i, double rad_l)
         mpfr_mul(w->r2, w->Es, nr->c_Q, MPFR_RNDU);
         mpfr_add(w->r1, w->r1, w->r2, MPFR_RNDU);
         mpfr_mul(w->r1, w->r1, w->bstep, MPFR_RNDU);
-        r->ry[i] = mpfr_get_d(w->r1, MPFR_RNDU);
-        if (!isfinite(r->ry[i])) return dvc_error(DVC_NOT_CERTIFIED, "ry is not finite");
+        r->ry[DVC_RSTP(r, i)] = mpfr_get_d(w->r1, MPFR_RNDU);
+        if (!isfinite(r->ry[DVC_RSTP(r, i)])) return dvc_error(DVC_NOT_CERTIFIED, "ry is not finite");
     }
     /* the grid point t_{i+1} */
     mpfr_set(w->Ei, w->En, MPFR_RNDU);
-    info->E[i + 1] = mpfr_get_d(w->En, MPFR_RNDU);
-    info->norm_used[i + 1] = (int)w->cur;
+    info->E[LN_GRID(w, i + 1)] = mpfr_get_d(w->En, MPFR_RNDU);
+    info->norm_used[LN_GRID(w, i + 1)] = (int)w->cur;
     mpfr_mul(w->r1, w->En, nr->c_inf, MPFR_RNDU);
-    info->rad[i + 1] = mpfr_get_d(w->r1, MPFR_RNDU);
-    if (rad_l >= 0 && rad_l < info->rad[i + 1]) info->rad[i + 1] = rad_l;
+    info->rad[LN_GRID(w, i + 1)] = mpfr_get_d(w->r1, MPFR_RNDU);
+    if (rad_l >= 0 && rad_l < info->rad[LN_GRID(w, i + 1)]) info->rad[LN_GRID(w, i + 1)] = rad_l;
     return DVC_OK;
 }
 
@@ -484,7 +484,7 @@ dvc_status dvc_ln_step_(lws *w, dvc_dlvi_result_t r, long i, int have_y)
     if (!dvc_ln_defect_norm_(w, w->nrm[a])) return dvc_error(DVC_NOT_CERTIFIED, "defect bound is not finite");
     if (!propagate(w, w->nrm[a]->mu, w->Ei, w->En, w->Esup))
         return dvc_error(DVC_NOT_CERTIFIED, "error bound E is not finite");
-    info->mu_step[i] = mpfr_get_d(w->nrm[a]->mu, MPFR_RNDU);
+    info->mu_step[LN_STEP(w, i)] = mpfr_get_d(w->nrm[a]->mu, MPFR_RNDU);
     if (m == 0) loc = 0;
     else if (w->o->local_mu && (st = step_local(w, r, i, a, &loc)) != DVC_OK) return st;
     mpfr_set(w->bstep, w->beta, MPFR_RNDU);
@@ -499,8 +499,8 @@ dvc_status dvc_ln_step_(lws *w, dvc_dlvi_result_t r, long i, int have_y)
     if (w->lohner) rad_l = step_set(w, loc, pat);
     if ((st = step_record(w, r, i, rad_l)) != DVC_OK) return st;
     if ((st = dvc_ln_grid_point_(w, r, i + 1, w->tn, have_y)) != DVC_OK) return st;
-    r->t[i + 1] = dvc_ival_mid_d(w->tn);
-    mpfr_max(r->max_eps_x, r->max_eps_x, r->eps_x[i + 1], MPFR_RNDU);
-    mpfr_max(r->max_eps_y, r->max_eps_y, r->eps_y[i + 1], MPFR_RNDU);
+    r->t[DVC_RROW(r, i + 1)] = dvc_ival_mid_d(w->tn);
+    mpfr_max(r->max_eps_x, r->max_eps_x, r->eps_x[DVC_RROW(r, i + 1)], MPFR_RNDU);
+    mpfr_max(r->max_eps_y, r->max_eps_y, r->eps_y[DVC_RROW(r, i + 1)], MPFR_RNDU);
     return DVC_OK;
 }

@@ -14,6 +14,11 @@
 
 #include "dlvi/lognorm_internal.h"
 
+/* The slot of grid point i and of step i in info's per-step arrays (the
+ * result's: DVC_RROW, DVC_RSTP) */
+#define LN_GRID(w, i) ((w)->win ? ((i) & 1) : (i))
+#define LN_STEP(w, i) ((w)->win ? 0 : (i))
+
 /* Which copy of a quantity is current. At 53 bits the step runs in
  * binary64 where it can (docs/lognorm.md section 10) and keeps a quantity
  * in doubles until an MPFI part of the step needs it; the other copy is
@@ -44,6 +49,9 @@ typedef struct {
     const dvc_dlvi_problem_struct *p;
     const dvc_lognorm_opts *o;
     dvc_lognorm_info_struct *info;
+    /* streaming (a sink): r and info's per-step arrays hold a window, the
+     * grid points i at i & 1 and the step at 0 (LN_GRID, LN_STEP) */
+    int win;
     long n, m, N, K, npat;
     mpfr_prec_t prec;
     dvc_tfun_cb f, g;

@@ -244,27 +244,109 @@ static void pred_close(ws_t *w)
     if (w->lpw_ok) dvc_lvi_pred_ws_clear(&w->lpw);
 }
 
+/* The predictor point by point (theta or Heun): a dvc_dlvi_source, so a
+ * streaming run holds no more than the last point; the whole-grid
+ * predictors below are loops over it (the same values). */
+struct dvc_dlvi_pstream {
+    ws_t w;
+    int heun, open;
+    long next;               /* the index the next call must ask for */
+    double *x, *y;           /* x^i, y^i of the last point (n, m) */
+    double *k1, *k2, *xt, *yt; /* Heun's stages */
+};
+
+static dvc_status heun_rhs(ws_t *w, double t, const double *x, double *y, double *k);
+
+dvc_status dvc_dlvi_pstream_open_(dvc_dlvi_pstream **out, const dvc_dlvi_problem_struct *p, int heun)
+{
+    dvc_dlvi_pstream *s = calloc(1, sizeof *s);
+    long n = p->n, m = p->m;
+    dvc_status st;
+    *out = s;
+    if (!s) return dvc_error(DVC_ERR_NOMEM, "predictor: out of memory");
+    s->heun = heun;
+    s->open = 1;
+    if ((st = pred_open(&s->w, p)) != DVC_OK) return st;
+    if (!heun && (st = dvc_dlvi_pred_setup_(&s->w)) != DVC_OK) return st;
+    s->x = malloc((size_t)(4 * n + 2 * m + 2) * sizeof(double));
+    if (!s->x) return dvc_error(DVC_ERR_NOMEM, "predictor: out of memory");
+    s->y = s->x + n;
+    s->k1 = s->y + m + 1;
+    s->k2 = s->k1 + n;
+    s->xt = s->k2 + n;
+    s->yt = s->xt + n;
+    return DVC_OK;
+}
+
+/* Heun's step from x^i, y^i (in s) to x1, y1 at t1. */
+static dvc_status heun_next(dvc_dlvi_pstream *s, double t1, double *x1, double *y1)
+{
+    ws_t *w = &s->w;
+    long n = w->n, m = w->m;
+    dvc_status st;
+    for (long a = 0; a < n; a++) s->xt[a] = s->x[a] + w->hd * s->k1[a];
+    memcpy(s->yt, s->y, (size_t)m * sizeof(double));
+    if ((st = heun_rhs(w, t1, s->xt, s->yt, s->k2)) != DVC_OK) return st;
+    for (long a = 0; a < n; a++) {
+        x1[a] = s->x[a] + 0.5 * w->hd * (s->k1[a] + s->k2[a]);
+        if (!isfinite(x1[a])) return dvc_error(DVC_NOT_CERTIFIED, "heun predictor at t = %.17g: x is not finite", t1);
+    }
+    /* y^{i+1} = S(Q x^{i+1} + g(t_{i+1})), and k1 of the next step */
+    memcpy(y1, s->yt, (size_t)m * sizeof(double));
+    return heun_rhs(w, t1, x1, y1, s->k1);
+}
+
+dvc_status dvc_dlvi_pstream_next_(long i, double *x, double *y, void *ctx)
+{
+    dvc_dlvi_pstream *s = ctx;
+    ws_t *w = &s->w;
+    long n = w->n, m = w->m;
+    dvc_status st;
+    if (i != s->next || i > w->N) return dvc_error(DVC_ERR_INTERNAL, "predictor: point %ld asked out of order", i);
+    if (i == 0) {
+        for (long k = 0; k < n; k++) x[k] = dvc_ival_mid_d(w->p->x0->e[k]);
+        if ((st = dvc_dlvi_pred_y0_(w, x, y)) != DVC_OK) return st;
+        if (s->heun && (st = heun_rhs(w, 0.0, x, y, s->k1)) != DVC_OK) return st;
+    } else {
+        double t1;
+        if ((st = pred_next(w, i - 1, &t1, !s->heun)) != DVC_OK) return st;
+        if (s->heun) {
+            st = heun_next(s, t1, x, y);
+        } else {
+            memcpy(y, s->y, (size_t)m * sizeof(double));
+            st = dvc_dlvi_pred_step_(w, s->x, x, y, t1, 0);
+        }
+        if (st != DVC_OK) return st;
+    }
+    memcpy(s->x, x, (size_t)n * sizeof(double));
+    memcpy(s->y, y, (size_t)m * sizeof(double));
+    s->next = i + 1;
+    return DVC_OK;
+}
+
+void dvc_dlvi_pstream_close_(dvc_dlvi_pstream *s)
+{
+    if (!s) return;
+    if (s->open) pred_close(&s->w);
+    free(s->x);
+    free(s);
+}
+
+/* The whole grid: xs (N+1) x n, ys (N+1) x m. */
+static dvc_status predict_all(double *xs, double *ys, const dvc_dlvi_problem_struct *p, int heun)
+{
+    dvc_dlvi_pstream *s;
+    dvc_status st = dvc_dlvi_pstream_open_(&s, p, heun);
+    for (long i = 0; st == DVC_OK && i <= p->N; i++) st = dvc_dlvi_pstream_next_(i, xs + i * p->n, ys + i * p->m, s);
+    dvc_dlvi_pstream_close_(s);
+    return st;
+}
+
 dvc_status dvc_dlvi_predict(double *xs, double *ys, const dvc_dlvi_problem_t p,
                             const dvc_dlvi_opts *o)
 {
-    ws_t w;
-    dvc_status st;
-    long n = p->n, m = p->m;
     (void)o;
-    if ((st = pred_open(&w, p)) != DVC_OK) goto done;
-    if ((st = dvc_dlvi_pred_setup_(&w)) != DVC_OK) goto done;
-    for (long k = 0; k < n; k++) xs[k] = dvc_ival_mid_d(p->x0->e[k]);
-    if ((st = dvc_dlvi_pred_y0_(&w, xs, ys)) != DVC_OK) goto done;
-    for (long i = 0; i < w.N; i++) {
-        double t1;
-        if ((st = pred_next(&w, i, &t1, 1)) != DVC_OK) goto done;
-        memcpy(ys + (i + 1) * m, ys + i * m, (size_t)m * sizeof(double));
-        st = dvc_dlvi_pred_step_(&w, xs + i * n, xs + (i + 1) * n, ys + (i + 1) * m, t1, 0);
-        if (st != DVC_OK) goto done;
-    }
-done:
-    pred_close(&w);
-    return st;
+    return predict_all(xs, ys, p, 0);
 }
 
 /* ---- Heun's method (explicit trapezoidal rule), order 2 ---------------- */
@@ -300,42 +382,5 @@ static dvc_status heun_rhs(ws_t *w, double t, const double *x, double *y, double
 
 dvc_status dvc_dlvi_predict_heun_(double *xs, double *ys, const dvc_dlvi_problem_struct *p)
 {
-    ws_t w;
-    dvc_status st;
-    long n = p->n, m = p->m;
-    double *k1 = NULL, *k2, *xt, *yt;
-    if ((st = pred_open(&w, p)) != DVC_OK) goto done;
-    k1 = malloc((size_t)(3 * n + m + 1) * sizeof(double));
-    if (!k1) {
-        st = dvc_error(DVC_ERR_NOMEM, "heun predictor: out of memory");
-        goto done;
-    }
-    k2 = k1 + n;
-    xt = k2 + n;
-    yt = xt + n;
-    for (long k = 0; k < n; k++) xs[k] = dvc_ival_mid_d(p->x0->e[k]);
-    if ((st = dvc_dlvi_pred_y0_(&w, xs, ys)) != DVC_OK) goto done;
-    if ((st = heun_rhs(&w, 0.0, xs, ys, k1)) != DVC_OK) goto done;
-    for (long i = 0; i < w.N; i++) {
-        const double *x0 = xs + i * n;
-        double *x1 = xs + (i + 1) * n, *y1 = ys + (i + 1) * m, t1;
-        if ((st = pred_next(&w, i, &t1, 0)) != DVC_OK) goto done;
-        for (long a = 0; a < n; a++) xt[a] = x0[a] + w.hd * k1[a];
-        memcpy(yt, ys + i * m, (size_t)m * sizeof(double));
-        if ((st = heun_rhs(&w, t1, xt, yt, k2)) != DVC_OK) goto done;
-        for (long a = 0; a < n; a++) {
-            x1[a] = x0[a] + 0.5 * w.hd * (k1[a] + k2[a]);
-            if (!isfinite(x1[a])) {
-                st = dvc_error(DVC_NOT_CERTIFIED, "heun predictor at t = %.17g: x is not finite", t1);
-                goto done;
-            }
-        }
-        /* y^{i+1} = S(Q x^{i+1} + g(t_{i+1})), and k1 of the next step */
-        memcpy(y1, yt, (size_t)m * sizeof(double));
-        if ((st = heun_rhs(&w, t1, x1, y1, k1)) != DVC_OK) goto done;
-    }
-done:
-    free(k1);
-    pred_close(&w);
-    return st;
+    return predict_all(xs, ys, p, 1);
 }

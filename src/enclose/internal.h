@@ -58,8 +58,5 @@ dvc_status dvc_enclose_run_chen_wang_(dvc_enclose_run *x);
 dvc_status dvc_enclose_run_lognorm_(dvc_enclose_run *x);
 void dvc_enclose_done_lognorm_(dvc_enclose_run *x);
 dvc_status dvc_enclose_run_events_(dvc_enclose_run *x);
-/* Every certified grid point of a complete result r to the sink of x
- * (routes that keep the points and state them after the run). */
-dvc_status dvc_enclose_replay_(dvc_enclose_run *x);
 
 #endif

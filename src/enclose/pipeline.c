@@ -46,18 +46,6 @@ typedef struct {
     dvc_enclose_run x;
 } attempt_t;
 
-dvc_status dvc_enclose_replay_(dvc_enclose_run *x)
-{
-    dvc_status st = DVC_OK;
-    for (long i = 0; st == DVC_OK && x->dlvi.sink && x->r->steps_done == x->p->N && i <= x->p->N; i++) {
-        dvc_dlvi_point pt;
-        dvc_cert_point_of_result_(&pt, x->r, i);
-        if (x->p->m == 0) pt.yhat = NULL;
-        st = x->dlvi.sink(&pt, x->dlvi.sink_ctx);
-    }
-    return st;
-}
-
 /* The problem at precision prec on the options' grid: p, doc (*used: the
  * precision it was read at). */
 static dvc_status load(attempt_t *a, const plan_t *pl, mpfr_prec_t prec, mpfr_prec_t *used)

@@ -27,6 +27,10 @@ typedef struct {
                          const dvc_dlvi_result_struct *r, const void *state);
     dvc_status (*summary)(dvc_cert_claims *cl, const dvc_dlvi_result_struct *r, const void *state);
     const void *state;
+    /* the method claims are known only after the run (the lognorm route's
+     * norms): the writer holds the step lines in a temporary file until
+     * then, so the run still streams */
+    int late_method;
 } dvc_enclose_fields;
 
 /* A trajectory of another tool on the certificate's grid (the reader's,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* The lognorm route (docs/lognorm.md): one-sided Lipschitz bounds in a
  * weighted norm, for the theta or Heun predictor or a trajectory of
- * another tool. The header states the norms the run finds, so the points
- * are stated after the run (the route keeps them all). */
+ * another tool. The header states the norms the run finds, so the writer
+ * holds the streamed points in a temporary file until the run ends
+ * (late_method). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,8 @@ static dvc_status method(dvc_cert_claims *cl, const dvc_dlvi_problem_struct *p,
 static dvc_status summary(dvc_cert_claims *cl, const dvc_dlvi_result_struct *r, const void *state)
 {
     const ln_state *s = state;
-    return dvc_cert_lognorm_summary_claims_(cl, r, s->info, r->eps_x[r->N]);
+    /* the bound at t_N: row N % 2 of a streamed window */
+    return dvc_cert_lognorm_summary_claims_(cl, r, s->info, r->eps_x[r->window ? (r->N & 1) : r->N]);
 }
 
 dvc_status dvc_enclose_run_lognorm_(dvc_enclose_run *x)
@@ -40,10 +42,10 @@ dvc_status dvc_enclose_run_lognorm_(dvc_enclose_run *x)
     x->fields.method = method;
     x->fields.summary = summary;
     x->fields.state = s;
+    x->fields.late_method = 1;
     dvc_lognorm_opts_default(&lo);
     lo.dlvi = x->dlvi;
     lo.dlvi.sharpen = 0;
-    lo.dlvi.sink = NULL;
     if (x->xs) s->pred = "external";
     else if (x->o->predictor && strcmp(x->o->predictor, "heun") == 0) s->pred = "heun", lo.predictor = DVC_LOGNORM_PRED_HEUN;
     else s->pred = "theta";
@@ -53,7 +55,6 @@ dvc_status dvc_enclose_run_lognorm_(dvc_enclose_run *x)
     s->pieces = lo.pieces;
     if (x->xs) st = dvc_lognorm_certify(x->r, s->info, x->p, &lo, x->xs, NULL);
     else st = dvc_lognorm_run(x->r, s->info, x->p, &lo);
-    if (st == DVC_OK) st = dvc_enclose_replay_(x);
     return st;
 }
 

@@ -280,6 +280,9 @@ struct dvc_enclose_sink {
     char *iobuf;                      /* the output's stdio buffer */
     const long *e;                    /* the run's scale exponents (NULL: identity) */
     double *xbuf;                     /* n: a point's x = S z */
+    FILE *spill;                      /* late_method: the steps' strings until the end */
+    char *rbuf;                       /* a string read back from spill */
+    size_t rcap;
 };
 typedef dvc_enclose_sink wr_t;
 
@@ -325,6 +328,11 @@ dvc_status dvc_cert_sink_begin(dvc_enclose_sink *w, dvc_cert_struct *c, const dv
     w->e = e;
     w->fields = f;
     w->fail = 0;
+    if (w->spill) {
+        /* a retry: the steps of the attempt before are dropped */
+        fclose(w->spill);
+        w->spill = NULL;
+    }
     if (w->f && ftell(w->f) > 0) {
         /* a retry: start the file again (and drop the lines buffered) */
         w->out.len = 0;
@@ -357,6 +365,8 @@ dvc_status dvc_cert_sink_close(dvc_enclose_sink *w, dvc_status st)
     else if (st == DVC_OK && !w->dry)
         st = dvc_error(DVC_ERR_INTERNAL, "%s: nothing written", w->out_path);
     dvc_outfile_clear(&w->ofile);
+    if (w->spill) fclose(w->spill);
+    free(w->rbuf);
     free(w->txt.hx);
     free(w->txt.dec);
     free(w->canon.s);
@@ -367,10 +377,10 @@ dvc_status dvc_cert_sink_close(dvc_enclose_sink *w, dvc_status st)
     return st;
 }
 
-static dvc_status wr_head(wr_t *w)
+/* At grid point 0: the certificate's sizes and its window of two rows. */
+static dvc_status wr_start(wr_t *w)
 {
     dvc_cert_struct *c = w->c;
-    json_t *hdr;
     dvc_status st;
     dvc_tgrid g;
     c->n = w->p->n;
@@ -381,7 +391,72 @@ static dvc_status wr_head(wr_t *w)
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
     dvc_dlvi_problem_grid(&g, w->p);
     if ((st = dvc_tube_set_grid(c->tube, &g)) != DVC_OK) return st;
-    if ((st = dvc_cert_scale_tube_(c->tube, w->e)) != DVC_OK) return st;
+    return dvc_cert_scale_tube_(c->tube, w->e);
+}
+
+/* A temporary file of its own, already unlinked (in $TMPDIR, else /tmp). */
+static FILE *spill_open(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    int fd;
+    FILE *f;
+    if (!dir || !*dir) dir = "/tmp";
+    if (snprintf(path, sizeof path, "%s/dvicert-steps-XXXXXX", dir) >= (int)sizeof path) return NULL;
+    if ((fd = mkstemp(path)) < 0) return NULL;
+    unlink(path);
+    if (!(f = fdopen(fd, "w+b"))) close(fd);
+    else setvbuf(f, NULL, _IOFBF, 1 << 20); /* one system call per MB */
+    return f;
+}
+
+/* The strings of a step (label, hexadecimal x and y, decimals), each
+ * ending in a NUL: what step_texts needs to write the line later. */
+static int spill_put(FILE *f, const step_txt *s)
+{
+    int bad = fwrite(s->label, 1, strlen(s->label) + 1, f) != strlen(s->label) + 1;
+    for (long k = 0; k < s->n + s->m; k++) bad |= fwrite(s->hx[k], 1, strlen(s->hx[k]) + 1, f) != strlen(s->hx[k]) + 1;
+    for (long k = 0; k < 3 + 2 * s->m; k++)
+        bad |= fwrite(s->dec[k], 1, strlen(s->dec[k]) + 1, f) != strlen(s->dec[k]) + 1;
+    return bad;
+}
+
+/* One string of spill_put into dst (cap bytes); 1 on a read error. */
+static int spill_str(wr_t *w, char *dst, size_t cap)
+{
+    ssize_t len = getdelim(&w->rbuf, &w->rcap, '\0', w->spill);
+    if (len <= 0 || w->rbuf[len - 1] != '\0' || (size_t)len > cap) return 1;
+    memcpy(dst, w->rbuf, (size_t)len);
+    return 0;
+}
+
+static int spill_get(wr_t *w, step_txt *s)
+{
+    int bad = spill_str(w, s->label, sizeof s->label);
+    for (long k = 0; k < s->n + s->m; k++) bad |= spill_str(w, s->hx[k], sizeof s->hx[k]);
+    for (long k = 0; k < 3 + 2 * s->m; k++) bad |= spill_str(w, s->dec[k], sizeof s->dec[k]);
+    return bad;
+}
+
+/* One step's line (after its separator) into the output buffer and its
+ * canonical text into the digest. */
+static void wr_line(wr_t *w, long i)
+{
+    if (!w->f) w->out.len = 0;
+    step_texts(&w->out, i ? ",\n    " : "    ", &w->canon, &w->txt, i);
+    w->fail |= w->out.fail || w->canon.fail;
+    if (w->f && !w->fail && w->out.len >= (1 << 20)) wr_flush(w);
+    if (i) fnv_add(&w->h, ",");
+    if (!w->fail) fnv_add(&w->h, w->canon.s);
+}
+
+/* The header: the route's method claims, then every member before the
+ * steps, written and hashed. */
+static dvc_status wr_head(wr_t *w)
+{
+    dvc_cert_struct *c = w->c;
+    json_t *hdr;
+    dvc_status st;
     st = w->fields->method(&c->method, w->p, w->r, w->fields->state);
     if (st == DVC_OK) st = dvc_cert_scale_claim_(&c->method, w->e, c->n);
     if (st != DVC_OK) return st;
@@ -425,7 +500,15 @@ dvc_status dvc_cert_sink_point(const dvc_dlvi_point *pt, void *ctx)
     step_txt *s = &w->txt;
     dvc_dlvi_point ps;
     dvc_status st;
-    if (pt->i == 0 && (st = wr_head(w)) != DVC_OK) return st;
+    if (pt->i == 0) {
+        if ((st = wr_start(w)) != DVC_OK) return st;
+        if (w->fields->late_method) {
+            if (!(w->spill = spill_open()))
+                return dvc_error(DVC_ERR_IO, "cannot create a temporary file for the steps: %s", strerror(errno));
+        } else if ((st = wr_head(w)) != DVC_OK) {
+            return st;
+        }
+    }
     n = tb->n;
     m = tb->m;
     if (w->e) {
@@ -465,15 +548,34 @@ dvc_status dvc_cert_sink_point(const dvc_dlvi_point *pt, void *ctx)
     for (long j = 0; j < n; j++) dvc_hex_write_(s->hx[j], tb->x[row * n + j]);
     for (long k = 0; k < m; k++) dvc_hex_write_(s->hx[n + k], tb->y[row * m + k]);
     dvc_cert_grid_label(s->label, tb, pt->i);
+    tb->steps = pt->i;
+    if (w->spill) {
+        /* the header comes first but is not known yet */
+        if (spill_put(w->spill, s))
+            return dvc_error(DVC_ERR_IO, "cannot write the steps to a temporary file: %s", strerror(errno));
+        return DVC_OK;
+    }
     /* the line goes straight into the output buffer (stdio per megabyte);
      * on a dry run it is dropped */
-    if (!w->f) w->out.len = 0;
-    step_texts(&w->out, pt->i ? ",\n    " : "    ", &w->canon, s, pt->i);
-    w->fail |= w->out.fail || w->canon.fail;
-    if (w->f && !w->fail && w->out.len >= (1 << 20)) wr_flush(w);
-    if (pt->i) fnv_add(&w->h, ",");
-    if (!w->fail) fnv_add(&w->h, w->canon.s);
-    tb->steps = pt->i;
+    wr_line(w, pt->i);
+    if (w->fail) return dvc_error(DVC_ERR_IO, "%s: cannot write the certificate", w->out_path);
+    return DVC_OK;
+}
+
+/* late_method, after the run: the header, then the steps held back. */
+static dvc_status wr_late(wr_t *w)
+{
+    dvc_status st;
+    if ((st = wr_head(w)) != DVC_OK) return st;
+    if (fflush(w->spill) != 0 || fseek(w->spill, 0, SEEK_SET) != 0)
+        return dvc_error(DVC_ERR_IO, "cannot read back the temporary file of the steps: %s", strerror(errno));
+    for (long i = 0; i <= w->c->N && !w->fail; i++) {
+        if (spill_get(w, &w->txt))
+            return dvc_error(DVC_ERR_IO, "cannot read back the temporary file of the steps (step %ld)", i);
+        wr_line(w, i);
+    }
+    fclose(w->spill);
+    w->spill = NULL;
     if (w->fail) return dvc_error(DVC_ERR_IO, "%s: cannot write the certificate", w->out_path);
     return DVC_OK;
 }
@@ -484,6 +586,7 @@ dvc_status dvc_cert_sink_end(dvc_enclose_sink *w)
     dvc_cert_struct *c = w->c;
     json_t *tail;
     dvc_status st;
+    if (w->spill && (st = wr_late(w)) != DVC_OK) return st;
     st = w->fields->summary(&c->summary, w->r, w->fields->state);
     if (st == DVC_OK) st = dvc_cert_scale_norm_(&c->summary, w->e, c->n);
     if (st == DVC_OK) st = dvc_cert_width_claims_(&c->summary, c->width);

@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Streaming runs: peak resident memory and time of `dvicert enclose`,
- * `verify`, `check` and `export` on the bridge of Example 5.1 at growing N
- * (default 1e4, 1e5, 1e6). Each command runs as a child process; its peak
- * RSS is getrusage's ru_maxrss for that child (wait4). Target: RSS flat
- * within 2x, time linear in N.
+ * `verify`, `check` and `export` on the bridge of Example 5.1, for each
+ * route: chen-wang and lognorm at growing N (default 1e4, 1e5, 1e6), the
+ * events route (which has no N) at T scaled by the same factors; then
+ * `enclose --from` (lognorm route) and `check` with a trajectory of
+ * growing length (default 1e4 and 1e6 rows), and `enclose --from` on the
+ * events route with a hundredth of those rows (it certifies each sample's
+ * error by the hybrid engine: about 0.4 ms per row, minutes at 1e6). Each command
+ * runs as a child process; its peak RSS is getrusage's ru_maxrss for that
+ * child (wait4). Target: RSS flat within 2x, time linear in N.
  *
- * usage: bench_stream DVICERT [N ...]   (files go to a temporary directory) */
+ * usage: bench_stream DVICERT [--method ROUTE] [--rows R1,R2,...] [--no-rows] [N ...]
+ *   --method   only this route (chen-wang, lognorm or events)
+ *   --rows     the trajectory lengths (default 10000,1000000)
+ *   --no-rows  skip the trajectory runs
+ * Files go to a temporary directory. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +29,9 @@
 #include <unistd.h>
 
 #define NCMD 4
+#define MAXN 16
 static const char *const names[NCMD] = {"enclose", "verify", "check", "export"};
+static const char *const routes[3] = {"chen-wang", "lognorm", "events"};
 
 static double now(void)
 {
@@ -57,67 +69,93 @@ static int run(char *const argv[], long *rss_kb, double *sec, double *cpu)
     return WEXITSTATUS(status);
 }
 
-int main(int argc, char **argv)
+/* The bridge with N steps over [0, T]. */
+static int write_problem(const char *path, long N, double T)
 {
-    long Ns[16] = {10000, 100000, 1000000};
-    int nN = 3;
-    char dir[] = "/tmp/dvc_bench_streamXXXXXX";
-    long rss[16][NCMD];
-    double sec[16][NCMD], cpu[16][NCMD];
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s DVICERT [N ...]\n", argv[0]);
-        return 2;
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "{\"constants\": {\"gamma\": \"0.2\"}, \"A\": [[0, 1], [-4, 0]], \"B\": [[0], [-1]],\n"
+               " \"f\": [\"0\", \"sin(4*t)\"], \"Q\": [[3, 0]], \"M\": [[1]], \"l\": [0], \"u\": [\"inf\"],\n"
+               " \"g\": [\"0\"], \"x0\": [0, \"gamma\"], \"T\": %.17g, \"N\": %ld, \"theta\": 1}\n",
+            T, N);
+    return fclose(f);
+}
+
+/* The bridge's right-hand side: y = max(0, -3 x1) solves the LVI. */
+static void rhs(double t, const double *x, double *k)
+{
+    double y = fmax(0.0, -3.0 * x[0]);
+    k[0] = x[1];
+    k[1] = -4.0 * x[0] - y + sin(4.0 * t);
+}
+
+/* A trajectory of R + 1 samples on [0, 1] (classical Runge-Kutta), as
+ * another tool would write it. */
+static int write_traj(const char *path, long R)
+{
+    FILE *f = fopen(path, "w");
+    double x[2] = {0.0, 0.2}, h = 1.0 / (double)R;
+    if (!f) return -1;
+    fprintf(f, "t,x1,x2\n");
+    for (long i = 0; i <= R; i++) {
+        double t = (double)i * h, k1[2], k2[2], k3[2], k4[2], xt[2];
+        fprintf(f, "%.17g,%.17g,%.17g\n", i == R ? 1.0 : t, x[0], x[1]);
+        rhs(t, x, k1);
+        for (int j = 0; j < 2; j++) xt[j] = x[j] + 0.5 * h * k1[j];
+        rhs(t + 0.5 * h, xt, k2);
+        for (int j = 0; j < 2; j++) xt[j] = x[j] + 0.5 * h * k2[j];
+        rhs(t + 0.5 * h, xt, k3);
+        for (int j = 0; j < 2; j++) xt[j] = x[j] + h * k3[j];
+        rhs(t + h, xt, k4);
+        for (int j = 0; j < 2; j++) x[j] += h / 6.0 * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
     }
-    if (argc > 2) {
-        nN = 0;
-        for (int a = 2; a < argc && nN < 16; a++) Ns[nN++] = strtol(argv[a], NULL, 10);
-    }
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 2;
-    }
-    {
-        /* a trajectory of 1000 samples (its verdict does not matter here) */
-        char path[256];
-        FILE *f;
-        snprintf(path, sizeof path, "%s/traj.csv", dir);
-        f = fopen(path, "w");
-        if (!f) return 2;
-        fprintf(f, "t,x1,x2\n");
-        for (int k = 0; k <= 1000; k++) fprintf(f, "%g,0,0.2\n", k / 1000.0);
-        fclose(f);
-    }
-    printf("bridge (Example 5.1, gamma = 0.2, T = 1): peak RSS of the child process and time\n");
-    printf("%10s %-8s %12s %10s %10s\n", "N", "command", "peak RSS KB", "wall s", "CPU s");
+    return fclose(f);
+}
+
+static void ratio_line(const char *what, long size, long size0, long rss, long rss0, double cpu, double cpu0)
+{
+    printf("%-22s %10ld %10.2f %14.2f\n", what, size, (double)rss / (double)rss0,
+           cpu0 > 0 ? cpu / cpu0 / ((double)size / (double)size0) : 0.0);
+}
+
+/* enclose, verify, check, export of route at each N (events: T scaled). */
+static int bench_route(const char *exe, const char *dir, const char *route, const long *Ns, int nN,
+                       const char *traj)
+{
+    long rss[MAXN][NCMD];
+    double sec[MAXN][NCMD], cpu[MAXN][NCMD];
+    int events = strcmp(route, "events") == 0;
+    if (events)
+        printf("\nroute events (bridge, gamma = 0.2, T = N / %ld: the route has no N)\n", Ns[0]);
+    else
+        printf("\nroute %s (bridge, gamma = 0.2, T = 1)\n", route);
+    printf("%10s %-8s %12s %10s %10s\n", events ? "T x N0" : "N", "command", "peak RSS KB", "wall s", "CPU s");
     for (int q = 0; q < nN; q++) {
-        char prob[256], cert[256], csv[256], traj[256];
-        FILE *f;
-        snprintf(prob, sizeof prob, "%s/bridge%ld.json", dir, Ns[q]);
-        snprintf(cert, sizeof cert, "%s/bridge%ld.cert.json", dir, Ns[q]);
-        snprintf(csv, sizeof csv, "%s/bridge%ld.csv", dir, Ns[q]);
-        snprintf(traj, sizeof traj, "%s/traj.csv", dir);
-        f = fopen(prob, "w");
-        if (!f) return 2;
-        fprintf(f, "{\"constants\": {\"gamma\": \"0.2\"}, \"A\": [[0, 1], [-4, 0]], \"B\": [[0], [-1]],\n"
-                   " \"f\": [\"0\", \"sin(4*t)\"], \"Q\": [[3, 0]], \"M\": [[1]], \"l\": [0], \"u\": [\"inf\"],\n"
-                   " \"g\": [\"0\"], \"x0\": [0, \"gamma\"], \"T\": 1, \"N\": %ld, \"theta\": 1}\n", Ns[q]);
-        fclose(f);
+        char prob[256], cert[256], csv[256];
+        snprintf(prob, sizeof prob, "%s/bridge.json", dir);
+        snprintf(cert, sizeof cert, "%s/bridge.cert.json", dir);
+        snprintf(csv, sizeof csv, "%s/bridge.csv", dir);
+        if (write_problem(prob, Ns[q], events ? (double)Ns[q] / (double)Ns[0] : 1.0) != 0) return 2;
         for (int c = 0; c < NCMD; c++) {
-            char *av[12];
+            char *av[16];
             int k = 0, rc;
-            av[k++] = argv[1];
+            av[k++] = (char *)exe;
             av[k++] = (char *)names[c];
             if (c == 0) {
                 av[k++] = prob;
+                av[k++] = "--method";
+                av[k++] = (char *)route;
                 av[k++] = "-o";
                 av[k++] = cert;
             } else {
                 av[k++] = cert;
             }
             if (c == 2) {
-                av[k++] = traj;
+                av[k++] = (char *)traj;
                 av[k++] = "--max-report";
                 av[k++] = "0";
+                av[k++] = "--tol";
+                av[k++] = "t=1"; /* the samples past T of a longer run are clipped */
             }
             if (c == 3) {
                 av[k++] = "-o";
@@ -127,35 +165,146 @@ int main(int argc, char **argv)
             rc = run(av, &rss[q][c], &sec[q][c], &cpu[q][c]);
             /* check exits 1 when a sample is outside: still a complete run */
             if (rc != 0 && !(c == 2 && rc == 1)) {
-                fprintf(stderr, "%s %s at N = %ld failed (exit %d)\n", argv[1], names[c], Ns[q], rc);
+                fprintf(stderr, "%s %s (%s) at N = %ld failed (exit %d)\n", exe, names[c], route, Ns[q], rc);
                 return 1;
             }
             printf("%10ld %-8s %12ld %10.2f %10.2f\n", Ns[q], names[c], rss[q][c], sec[q][c], cpu[q][c]);
-            fflush(stdout);
         }
         remove(prob);
-        if (q + 1 < nN) {
-            remove(cert);
-            remove(csv);
-        }
+        remove(cert);
+        remove(csv);
     }
     /* CPU time is the linearity measure: wall time depends on the load */
-    printf("\nratios to N = %ld (RSS: target <= 2; CPU time / N ratio: target about 1)\n", Ns[0]);
-    printf("%10s %-8s %10s %14s %14s\n", "N", "command", "RSS ratio", "CPU/N ratio", "wall/N ratio");
+    printf("ratios to N = %ld (RSS: target <= 2; CPU time / N: target about 1)\n", Ns[0]);
+    printf("%-22s %10s %10s %14s\n", "command", "N", "RSS ratio", "CPU/N ratio");
     for (int q = 1; q < nN; q++)
-        for (int c = 0; c < NCMD; c++)
-            printf("%10ld %-8s %10.2f %14.2f %14.2f\n", Ns[q], names[c], (double)rss[q][c] / (double)rss[0][c],
-                   cpu[q][c] / cpu[0][c] / ((double)Ns[q] / (double)Ns[0]),
-                   sec[q][c] / sec[0][c] / ((double)Ns[q] / (double)Ns[0]));
-    {
-        char path[256];
-        snprintf(path, sizeof path, "%s/bridge%ld.cert.json", dir, Ns[nN - 1]);
-        remove(path);
-        snprintf(path, sizeof path, "%s/bridge%ld.csv", dir, Ns[nN - 1]);
-        remove(path);
-        snprintf(path, sizeof path, "%s/traj.csv", dir);
-        remove(path);
-        rmdir(dir);
-    }
+        for (int c = 0; c < NCMD; c++) {
+            char what[64];
+            snprintf(what, sizeof what, "%s %s", route, names[c]);
+            ratio_line(what, Ns[q], Ns[0], rss[q][c], rss[0][c], cpu[q][c], cpu[0][c]);
+        }
     return 0;
+}
+
+/* enclose --from (lognorm; events at R / 100 rows) and check with R-row
+ * trajectories. */
+static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR)
+{
+    enum { NR = 3 };
+    static const char *const what[NR] = {"enclose --from lognorm", "--from events (R/100)", "check"};
+    long rss[MAXN][NR];
+    double sec[MAXN][NR], cpu[MAXN][NR];
+    char prob[256], cert0[256], traj[256], out[256];
+    snprintf(prob, sizeof prob, "%s/bridge.json", dir);
+    snprintf(cert0, sizeof cert0, "%s/bridge1e3.cert.json", dir);
+    snprintf(traj, sizeof traj, "%s/traj.csv", dir);
+    snprintf(out, sizeof out, "%s/from.cert.json", dir);
+    if (write_problem(prob, 1000, 1.0) != 0) return 2;
+    {
+        /* the certificate check reads (N = 1000: the rows are what grows) */
+        char *av[] = {(char *)exe, "enclose", prob, "--method", "lognorm", "-o", cert0, NULL};
+        long r;
+        double s, c;
+        if (run(av, &r, &s, &c) != 0) {
+            fprintf(stderr, "%s enclose %s failed\n", exe, prob);
+            return 1;
+        }
+    }
+    printf("\ntrajectories of R rows (classical Runge-Kutta on the bridge, T = 1)\n");
+    printf("%10s %-22s %12s %10s %10s\n", "R", "command", "peak RSS KB", "wall s", "CPU s");
+    for (int q = 0; q < nR; q++) {
+        for (int c = 0; c < NR; c++) {
+            char *av[16];
+            int k = 0, rc;
+            if (write_traj(traj, c == 1 ? (Rs[q] + 99) / 100 : Rs[q]) != 0) return 2;
+            av[k++] = (char *)exe;
+            if (c < 2) {
+                av[k++] = "enclose";
+                av[k++] = prob;
+                av[k++] = "--from";
+                av[k++] = traj;
+                av[k++] = "--method";
+                av[k++] = c == 0 ? "lognorm" : "events";
+                av[k++] = "-o";
+                av[k++] = out;
+            } else {
+                av[k++] = "check";
+                av[k++] = cert0;
+                av[k++] = traj;
+                av[k++] = "--max-report";
+                av[k++] = "0";
+            }
+            av[k] = NULL;
+            rc = run(av, &rss[q][c], &sec[q][c], &cpu[q][c]);
+            if (rc != 0 && !(c == 2 && rc == 1)) {
+                fprintf(stderr, "%s %s at R = %ld failed (exit %d)\n", exe, what[c], Rs[q], rc);
+                return 1;
+            }
+            printf("%10ld %-22s %12ld %10.2f %10.2f\n", Rs[q], what[c], rss[q][c], sec[q][c], cpu[q][c]);
+            remove(out);
+        }
+    }
+    printf("ratios to R = %ld (RSS: target <= 2; CPU time / R: target about 1)\n", Rs[0]);
+    printf("%-22s %10s %10s %14s\n", "command", "R", "RSS ratio", "CPU/R ratio");
+    for (int q = 1; q < nR; q++)
+        for (int c = 0; c < NR; c++) ratio_line(what[c], Rs[q], Rs[0], rss[q][c], rss[0][c], cpu[q][c], cpu[0][c]);
+    remove(prob);
+    remove(cert0);
+    remove(traj);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    long Ns[MAXN] = {10000, 100000, 1000000}, Rs[MAXN] = {10000, 1000000};
+    int nN = 3, nR = 2, rows = 1, rc = 0;
+    const char *only = NULL;
+    char dir[] = "/tmp/dvc_bench_streamXXXXXX", traj[256];
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s DVICERT [--method ROUTE] [--rows R1,R2,...] [--no-rows] [N ...]\n", argv[0]);
+        return 2;
+    }
+    for (int a = 2, first = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--method") == 0 && a + 1 < argc) {
+            only = argv[++a];
+            if (strcmp(only, "chen-wang") != 0 && strcmp(only, "lognorm") != 0 && strcmp(only, "events") != 0) {
+                fprintf(stderr, "--method: chen-wang, lognorm or events\n");
+                return 2;
+            }
+        } else if (strcmp(argv[a], "--rows") == 0 && a + 1 < argc) {
+            char *p = argv[++a];
+            nR = 0;
+            while (*p && nR < MAXN) {
+                Rs[nR++] = strtol(p, &p, 10);
+                if (*p == ',') p++;
+            }
+        } else if (strcmp(argv[a], "--no-rows") == 0) {
+            rows = 0;
+        } else {
+            if (first) nN = 0;
+            first = 0;
+            if (nN < MAXN) Ns[nN++] = strtol(argv[a], NULL, 10);
+        }
+    }
+    if (nN < 1 || nR < 1) return 2;
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    snprintf(traj, sizeof traj, "%s/samples.csv", dir);
+    {
+        /* the samples check compares: 1001, their verdict does not matter */
+        FILE *f = fopen(traj, "w");
+        if (!f) return 2;
+        fprintf(f, "t,x1,x2\n");
+        for (int k = 0; k <= 1000; k++) fprintf(f, "%g,0,0.2\n", k / 1000.0);
+        fclose(f);
+    }
+    printf("peak RSS of the child process and time, bridge of Example 5.1\n");
+    for (int r = 0; r < 3 && rc == 0; r++)
+        if (!only || strcmp(only, routes[r]) == 0) rc = bench_route(argv[1], dir, routes[r], Ns, nN, traj);
+    remove(traj);
+    if (rc == 0 && rows) rc = bench_rows(argv[1], dir, Rs, nR);
+    rmdir(dir);
+    return rc;
 }

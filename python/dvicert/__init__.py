@@ -516,18 +516,36 @@ def verify(path):
     return True
 
 
-def _write_csv(path, t, x):
+# The most samples enclose(trajectory=...) takes: the certificate it
+# returns has one step per sample and a Certificate holds its tube whole
+# (about 3 KB per step), so 10^6 samples already need about 3 GB. Longer
+# trajectories: `dvicert enclose PROBLEM --from TRAJ.csv`, which streams.
+MAX_TRAJECTORY_ROWS = 1000000
+
+
+def _traj_arrays(t, x):
     t = _real_array(t, "trajectory: t").reshape(-1)
     x = _real_array(x, "trajectory: x")
     if x.ndim == 1:
         x = x.reshape(-1, 1)
     if x.shape[0] != t.shape[0]:
         raise InputError("trajectory: %d times but %d rows of x" % (t.shape[0], x.shape[0]))
+    if t.shape[0] > MAX_TRAJECTORY_ROWS:
+        raise InputError("trajectory: %d samples, more than MAX_TRAJECTORY_ROWS = %d (the certificate "
+                         "returned would hold a step per sample in memory, about 3 KB each); write the "
+                         "trajectory to a CSV file and run `dvicert enclose PROBLEM --from TRAJ.csv`, "
+                         "which streams" % (t.shape[0], MAX_TRAJECTORY_ROWS))
+    return t, x
+
+
+def _write_csv(path, t, x):
     with open(path, "w") as f:
         f.write("t," + ",".join("x%d" % (j + 1) for j in range(x.shape[1])) + "\n")
-        for s in range(t.shape[0]):
+        # a block of rows at a time: the text of the whole file is never held
+        for s0 in range(0, t.shape[0], 4096):
+            rows = zip(t[s0:s0 + 4096].tolist(), x[s0:s0 + 4096].tolist())
             # repr: the shortest decimal that reads back as the same double
-            f.write(",".join(repr(float(v)) for v in (t[s], *x[s])) + "\n")
+            f.write("".join(",".join(map(repr, (ts, *xs))) + "\n" for ts, xs in rows))
 
 
 def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sharpen=False,
@@ -543,7 +561,9 @@ def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sha
     (the exact solution event by event, docs/events.md: a certificate of the
     hybrid kind); trajectory: (t, x) arrays
     of another integrator to certify instead of the theta predictor (the
-    lognorm route, `enclose --from`). Table files named in a dict are taken
+    lognorm route, `enclose --from`), at most MAX_TRAJECTORY_ROWS = 10^6
+    samples (InputError above: the Certificate returned holds a step per
+    sample in memory; `dvicert enclose --from` streams longer ones). Table files named in a dict are taken
     relative to base_dir (default: the current directory). scale: "auto"
     (default, as `dvicert enclose`: certify in the automatic scale of the
     states, recorded in the certificate, Certificate.x_scale) or "none"
@@ -574,7 +594,7 @@ def enclose(problem, path, method=None, trajectory=None, prec=0, prec_max=0, sha
             tmpdir = []
         fpath = None
         if trajectory is not None:
-            t, x = trajectory
+            t, x = _traj_arrays(*trajectory)
             fd, fpath = tempfile.mkstemp(prefix="dvicert-traj-", suffix=".csv")
             os.close(fd)
             tmpdir.append(fpath)

@@ -33,6 +33,9 @@ dvc_status dvc_check_err_init(dvc_check_err *e, long n, long m, mpfr_prec_t prec
     e->n = n;
     e->last = -1;
     e->worst = malloc((size_t)(e->ncol + 1) * sizeof *e->worst);
+    e->wline = malloc((size_t)(e->ncol + 1) * sizeof *e->wline);
+    e->wt = malloc((size_t)(e->ncol + 1) * sizeof *e->wt);
+    mpfr_init2(e->last_t, prec);
     e->wlo = nums(e->ncol, prec);
     e->whi = nums(e->ncol, prec);
     e->wrad = nums(e->ncol, prec);
@@ -41,7 +44,7 @@ dvc_status dvc_check_err_init(dvc_check_err *e, long n, long m, mpfr_prec_t prec
     e->lhi = nums(e->ncol, prec);
     dvc_ivec_init2(e->Z, n > m ? n : m, prec);
     mpfi_init2(e->D, prec);
-    if (!e->worst || !e->wlo || !e->whi || !e->wrad || !e->wdev || !e->llo || !e->lhi)
+    if (!e->worst || !e->wline || !e->wt || !e->wlo || !e->whi || !e->wrad || !e->wdev || !e->llo || !e->lhi)
         return dvc_error(DVC_ERR_NOMEM, "out of memory");
     for (long k = 0; k < e->ncol; k++) e->worst[k] = -1;
     return DVC_OK;
@@ -50,6 +53,9 @@ dvc_status dvc_check_err_init(dvc_check_err *e, long n, long m, mpfr_prec_t prec
 void dvc_check_err_clear(dvc_check_err *e)
 {
     free(e->worst);
+    free(e->wline);
+    free(e->wt);
+    mpfr_clear(e->last_t);
     nums_free(e->wlo, e->ncol);
     nums_free(e->whi, e->ncol);
     nums_free(e->wrad, e->ncol);
@@ -60,10 +66,10 @@ void dvc_check_err_clear(dvc_check_err *e)
     mpfi_clear(e->D);
 }
 
-/* Columns k0..k0+cnt-1 of sample s against Z. */
-static void add_cols(dvc_check_err *e, const dvc_traj_struct *tr, long s, long k0, long cnt, int is_last)
+/* Columns k0..k0+cnt-1 of the sample of one (its index s) against Z. */
+static void add_cols(dvc_check_err *e, const dvc_traj_struct *one, long s, long k0, long cnt, int is_last)
 {
-    const mpfi_t *v = tr->v + s * (tr->n + tr->m);
+    const mpfi_t *v = one->v;
     for (long j = 0; j < cnt; j++) {
         long k = k0 + j;
         mpfi_sub(e->D, v[k], e->Z->e[j]);
@@ -76,6 +82,8 @@ static void add_cols(dvc_check_err *e, const dvc_traj_struct *tr, long s, long k
         if (e->worst[k] < 0 || mpfr_cmp(&e->D->right, e->whi[k]) > 0 ||
             (mpfr_cmp(&e->D->right, e->whi[k]) == 0 && s < e->worst[k])) {
             e->worst[k] = s;
+            e->wline[k] = one->line[0];
+            e->wt[k] = mpfr_get_d(&one->t[0]->left, MPFR_RNDN);
             mpfr_set(e->wlo[k], &e->D->left, MPFR_RNDD);
             mpfr_set(e->whi[k], &e->D->right, MPFR_RNDU);
             /* for the narrowness test only (not a bound) */
@@ -88,19 +96,23 @@ static void add_cols(dvc_check_err *e, const dvc_traj_struct *tr, long s, long k
     }
 }
 
-dvc_status dvc_check_err_add(dvc_check_err *e, const dvc_traj_struct *tr, const dvc_tube_struct *tb,
+dvc_status dvc_check_err_add(dvc_check_err *e, const dvc_traj_struct *one, const dvc_tube_struct *tb,
                              long s)
 {
     dvc_status st;
-    int is_last = e->last < 0 || mpfr_cmp(&tr->t[s]->left, &tr->t[e->last]->left) >= 0;
-    if (is_last) e->last = s;
+    int is_last = e->last < 0 || mpfr_cmp(&one->t[0]->left, e->last_t) >= 0;
+    if (is_last) {
+        e->last = s;
+        mpfr_set_prec(e->last_t, mpfr_get_prec(&one->t[0]->left));
+        mpfr_set(e->last_t, &one->t[0]->left, MPFR_RNDN); /* exact: the same precision */
+    }
     dvc_ivec_resize(e->Z, tb->n);
-    if ((st = dvc_tube_outer(e->Z, tb, tr->t[s], 0)) != DVC_OK) return st;
-    add_cols(e, tr, s, 0, tr->n, is_last);
-    if (tr->m > 0 && tb->m == tr->m) {
+    if ((st = dvc_tube_outer(e->Z, tb, one->t[0], 0)) != DVC_OK) return st;
+    add_cols(e, one, s, 0, one->n, is_last);
+    if (one->m > 0 && tb->m == one->m) {
         dvc_ivec_resize(e->Z, tb->m);
-        if ((st = dvc_tube_outer(e->Z, tb, tr->t[s], 1)) != DVC_OK) return st;
-        add_cols(e, tr, s, tr->n, tr->m, is_last);
+        if ((st = dvc_tube_outer(e->Z, tb, one->t[0], 1)) != DVC_OK) return st;
+        add_cols(e, one, s, one->n, one->m, is_last);
     }
     return DVC_OK;
 }
@@ -128,8 +140,7 @@ static void print_bounds(FILE *out, mpfr_srcptr lo, mpfr_srcptr hi, int digits)
     free(b);
 }
 
-void dvc_check_err_print(const dvc_check_err *e, const dvc_traj_struct *tr, const char *const *names,
-                         int digits, FILE *out)
+void dvc_check_err_print(const dvc_check_err *e, const char *const *names, int digits, FILE *out)
 {
     for (long k = 0; k < e->ncol; k++) {
         long s = e->worst[k];
@@ -138,8 +149,7 @@ void dvc_check_err_print(const dvc_check_err *e, const dvc_traj_struct *tr, cons
         fprintf(out, "error %s: largest in ", names[k]);
         print_bounds(out, e->wlo[k], e->whi[k], digits);
         fprintf(out, " at t = %.*g (line %ld); at the last sample t = %.*g: ", digits,
-                mpfr_get_d(&tr->t[s]->left, MPFR_RNDN), tr->line[s], digits,
-                mpfr_get_d(&tr->t[e->last]->left, MPFR_RNDN));
+                e->wt[k], e->wline[k], digits, mpfr_get_d(e->last_t, MPFR_RNDN));
         print_bounds(out, e->llo[k], e->lhi[k], digits);
         fputc('\n', out);
     }

@@ -15,7 +15,10 @@
  * enclosure Z(t)), its bounds, and the bounds at the last sample. */
 typedef struct {
     long ncol, n, last;    /* columns; states; the sample of the largest time (-1: none) */
+    mpfr_t last_t;         /* its time (left end) */
     long *worst;           /* per column: its sample (-1: none) */
+    long *wline;           /* per column: its line in the file */
+    double *wt;            /* per column: its time (left end, nearest) */
     mpfr_t *wlo, *whi;     /* per column: the bounds there (down, up) */
     mpfr_t *wrad, *wdev;   /* per column: rad Z and |p - mid Z| there (nearest) */
     mpfr_t *llo, *lhi;     /* per column: the bounds at the last sample */
@@ -25,17 +28,17 @@ typedef struct {
 
 dvc_status dvc_check_err_init(dvc_check_err *e, long n, long m, mpfr_prec_t prec);
 void dvc_check_err_clear(dvc_check_err *e);
-/* Add sample s of tr (its time enclosure t[s], values v): the tube tb's
- * outer enclosure at t[s] against the values; y columns only when tr has
- * them and tb states a y tube. */
-dvc_status dvc_check_err_add(dvc_check_err *e, const dvc_traj_struct *tr, const dvc_tube_struct *tb,
+/* Add sample s of the file, the one sample of one (its time enclosure
+ * t[0], values v, line[0]): the tube tb's outer enclosure at t[0] against
+ * the values; y columns only when one has them and tb states a y tube.
+ * Nothing of one is kept (the trajectory may be streamed). */
+dvc_status dvc_check_err_add(dvc_check_err *e, const dvc_traj_struct *one, const dvc_tube_struct *tb,
                              long s);
 /* The tube is narrow: at the column and sample of the largest upper
  * bound, rad Z <= |p - mid Z| / 10 (and the bound is finite). */
 int dvc_check_err_narrow(const dvc_check_err *e);
 /* One line per column: "error NAME: largest in [lo, hi] at t = ... (line
  * L); at t = ...: [lo, hi]". names: the column names (n + m). */
-void dvc_check_err_print(const dvc_check_err *e, const dvc_traj_struct *tr, const char *const *names,
-                         int digits, FILE *out);
+void dvc_check_err_print(const dvc_check_err *e, const char *const *names, int digits, FILE *out);
 
 #endif

@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "certview.h"
 #include "check_error.h"
 #include "dvicert/certio.h"
+#include "io/traj_csv.h"
 
 static void help(void)
 {
@@ -58,7 +60,7 @@ static void help(void)
 
 static const dvc_cli_cert *names_;
 
-static void comp_name(char *buf, size_t n, const dvc_traj_t tr, long k)
+static void comp_name(char *buf, size_t n, const dvc_traj_struct *tr, long k)
 {
     if (k < tr->n) snprintf(buf, n, "%s", names_->xnames[k]);
     else snprintf(buf, n, "%s", names_->ynames[k - tr->n]);
@@ -80,18 +82,25 @@ const dvc_cli_cmd dvc_cmd_check = {
     2, 2, "dvicert check CERT.json TRAJ.csv [--no-verify] [--digits D] [--max-report K] [--tol SPEC] [--columns LIST]", help, run};
 
 /* A violation kept for the report, with the tube's edges at its sample
- * (computed while the tube held that time). */
+ * (computed while the tube held that time) and the sample's time and
+ * value as printed (the sample may be gone by the report). */
 typedef struct {
-    long sample, comp;
+    long sample, comp, line;
     double margin;
-    char *edges;
+    char *edges, *ts, *vs;
 } kept_t;
 
 /* One check: samples sorted by time are checked as the steps they need
- * are read, so memory does not grow with N. */
+ * are read, so memory does not grow with N. A regular file whose times
+ * are in order is read in the same lockstep (rd), so memory does not grow
+ * with its length either; any other is read whole first (tr, order). */
 typedef struct {
-    const dvc_traj_struct *tr;
+    const dvc_traj_struct *tr; /* the columns (n, m); the samples when read whole */
     long *order, *need, next;
+    dvc_traj_reader *rd;       /* streamed: the sample held, its index and need */
+    long cur, cur_need;
+    int have;
+    long wline, wx_line, wy_line; /* the lines of the worst samples */
     dvc_traj_report rep;
     kept_t *kept;
     long nkept, max_report;
@@ -163,6 +172,8 @@ static dvc_status keep(ck_t *k, const dvc_tube_struct *tb, const dvc_traj_struct
             if (key_less(k->kept[at].sample, k->kept[at].comp, k->kept[q].sample, k->kept[q].comp)) at = q;
         if (!key_less(s, h->comp, k->kept[at].sample, k->kept[at].comp)) return DVC_OK;
         free(k->kept[at].edges);
+        free(k->kept[at].ts);
+        free(k->kept[at].vs);
     } else {
         kept_t *nk = realloc(k->kept, (size_t)(k->nkept + 1) * sizeof *nk);
         if (!nk) return dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -173,23 +184,20 @@ static dvc_status keep(ck_t *k, const dvc_tube_struct *tb, const dvc_traj_struct
     k->kept[at].sample = s;
     k->kept[at].comp = h->comp;
     k->kept[at].margin = h->margin;
+    k->kept[at].line = one->line[0];
     k->kept[at].edges = edges_text(k);
+    k->kept[at].ts = dvc_ival_str(one->t[0], k->digits);
+    k->kept[at].vs = dvc_ival_str(one->v[h->comp], k->digits);
     return DVC_OK;
 }
 
-static dvc_status check_one(ck_t *k, const dvc_tube_struct *tb, long s)
+/* Sample s of the file, the one sample of one. */
+static dvc_status check_one(ck_t *k, const dvc_tube_struct *tb, const dvc_traj_struct *one, long s)
 {
-    const dvc_traj_struct *tr = k->tr;
-    dvc_traj_struct one = *tr;
     dvc_traj_report r1;
     dvc_status st;
-    /* a one-sample view of the trajectory */
-    one.ns = 1;
-    one.line = tr->line + s;
-    one.t = tr->t + s;
-    one.v = tr->v + s * (tr->n + tr->m);
-    if ((st = dvc_traj_check_tol(&r1, &one, tb, -1, k->tol)) != DVC_OK) return st;
-    if ((st = dvc_check_err_add(&k->err, tr, tb, s)) != DVC_OK) {
+    if ((st = dvc_traj_check_tol(&r1, one, tb, -1, k->tol)) != DVC_OK) return st;
+    if ((st = dvc_check_err_add(&k->err, one, tb, s)) != DVC_OK) {
         dvc_traj_report_clear(&r1);
         return st;
     }
@@ -197,20 +205,81 @@ static dvc_status check_one(ck_t *k, const dvc_tube_struct *tb, long s)
     k->rep.ntol += r1.ntol;
     merge_hit(&k->rep.worst, &k->rep.worst_hit, r1.worst, &r1.worst_hit, s);
     merge_hit(&k->rep.worst_x, &k->rep.worst_x_hit, r1.worst_x, &r1.worst_x_hit, s);
-    if (tr->m) merge_hit(&k->rep.worst_y, &k->rep.worst_y_hit, r1.worst_y, &r1.worst_y_hit, s);
+    if (one->m) merge_hit(&k->rep.worst_y, &k->rep.worst_y_hit, r1.worst_y, &r1.worst_y_hit, s);
+    /* merge_hit names s where the sample became the worst */
+    if (k->rep.worst_hit.sample == s) k->wline = one->line[0];
+    if (k->rep.worst_x_hit.sample == s) k->wx_line = one->line[0];
+    if (one->m && k->rep.worst_y_hit.sample == s) k->wy_line = one->line[0];
     k->rep.nviol += r1.nviol;
     k->rep.nviol_samples += r1.nviol_samples;
-    for (long q = 0; q < r1.nstored && st == DVC_OK; q++) st = keep(k, tb, &one, s, &r1.viol[q]);
+    for (long q = 0; q < r1.nstored && st == DVC_OK; q++) st = keep(k, tb, one, s, &r1.viol[q]);
     dvc_traj_report_clear(&r1);
     return st;
+}
+
+/* The last grid point that must have been read before a sample at time t
+ * is checked. */
+static long need_of(const dvc_cli_cert *c, const mpfi_t t)
+{
+    double T = mpfr_get_d(&c->tube->T->left, MPFR_RNDD);
+    /* the last grid point a step meeting the sample's time can end at
+     * (one more for the rounding of q); the tube refuses, rather than
+     * answers wrongly, a time outside the rows it holds */
+    double q = mpfr_get_d(&t->right, MPFR_RNDU) / T * (double)c->N;
+    long need = !(q < (double)c->N) ? c->N : (long)ceil(q) + 1;
+    if (c->tube->t) {
+        /* given grid times: the first one past the sample's */
+        long lo = 0, hi = c->N + 1;
+        while (lo < hi) {
+            long mid = (lo + hi) / 2;
+            if (mpfr_cmp(c->tube->t[mid], &t->right) > 0) hi = mid;
+            else lo = mid + 1;
+        }
+        need = lo < 1 ? 1 : lo;
+    }
+    return need > c->N ? c->N : need;
 }
 
 static dvc_status ck_point(dvc_cli_cert *d, long i, void *ctx)
 {
     ck_t *k = ctx;
+    const dvc_traj_struct *tr = k->tr;
     dvc_status st = DVC_OK;
-    while (st == DVC_OK && k->next < k->tr->ns && k->need[k->order[k->next]] <= i)
-        st = check_one(k, d->tube, k->order[k->next++]);
+    while (st == DVC_OK && k->next < tr->ns && k->need[k->order[k->next]] <= i) {
+        long s = k->order[k->next++];
+        /* a one-sample view of the trajectory */
+        dvc_traj_struct one = *tr;
+        one.ns = 1;
+        one.line = tr->line + s;
+        one.t = tr->t + s;
+        one.v = tr->v + s * (tr->n + tr->m);
+        st = check_one(k, d->tube, &one, s);
+    }
+    if (st != DVC_OK) k->failed = 1;
+    return st;
+}
+
+/* Streamed: the next sample of the file into k->rd (k->have = 0 at its end). */
+static dvc_status stream_next(ck_t *k, const dvc_cli_cert *c)
+{
+    int got = 0;
+    dvc_status st = dvc_traj_reader_next(k->rd, &got);
+    k->have = st == DVC_OK && got;
+    if (k->have) {
+        k->cur = k->rd->ns - 1;
+        k->cur_need = need_of(c, k->rd->one->t[0]);
+    }
+    return st;
+}
+
+static dvc_status ck_point_stream(dvc_cli_cert *d, long i, void *ctx)
+{
+    ck_t *k = ctx;
+    dvc_status st = DVC_OK;
+    while (st == DVC_OK && k->have && k->cur_need <= i) {
+        st = check_one(k, d->tube, k->rd->one, k->cur);
+        if (st == DVC_OK) st = stream_next(k, d);
+    }
     if (st != DVC_OK) k->failed = 1;
     return st;
 }
@@ -219,26 +288,32 @@ static dvc_status ck_point(dvc_cli_cert *d, long i, void *ctx)
  * is checked (k->need), in k->order. */
 static void need_rows(ck_t *k, const dvc_cli_cert *c)
 {
-    double T = mpfr_get_d(&c->tube->T->left, MPFR_RNDD);
     for (long s = 0; s < k->tr->ns; s++) {
-        /* the last grid point a step meeting the sample's time can end at
-         * (one more for the rounding of q); the tube refuses, rather than
-         * answers wrongly, a time outside the rows it holds */
-        double q = mpfr_get_d(&k->tr->t[s]->right, MPFR_RNDU) / T * (double)c->N;
         k->order[s] = s;
-        k->need[s] = !(q < (double)c->N) ? c->N : (long)ceil(q) + 1;
-        if (c->tube->t) {
-            /* given grid times: the first one past the sample's */
-            long lo = 0, hi = c->N + 1;
-            while (lo < hi) {
-                long mid = (lo + hi) / 2;
-                if (mpfr_cmp(c->tube->t[mid], &k->tr->t[s]->right) > 0) hi = mid;
-                else lo = mid + 1;
-            }
-            k->need[s] = lo < 1 ? 1 : lo;
-        }
-        if (k->need[s] > c->N) k->need[s] = c->N;
+        k->need[s] = need_of(c, k->tr->t[s]);
     }
+}
+
+/* A first pass over a regular file: every sample read (a bad file is
+ * refused as when it is read whole) while the times are in order;
+ * *inorder: they all are, and the reader is back at the start. */
+static dvc_status first_pass(dvc_traj_reader *rd, int *inorder)
+{
+    int got = 0;
+    mpfr_t prev;
+    dvc_status st;
+    *inorder = 1;
+    mpfr_init2(prev, rd->prec);
+    while ((st = dvc_traj_reader_next(rd, &got)) == DVC_OK && got) {
+        if (rd->ns > 1 && mpfr_cmp(&rd->one->t[0]->left, prev) < 0) {
+            *inorder = 0;
+            break;
+        }
+        mpfr_set(prev, &rd->one->t[0]->left, MPFR_RNDN); /* exact: the same precision */
+    }
+    mpfr_clear(prev);
+    if (st == DVC_OK && *inorder) st = dvc_traj_reader_rewind(rd);
+    return st;
 }
 
 /* The summary, the verdict and the violations kept; the exit code. */
@@ -262,12 +337,10 @@ static int print_report(ck_t *k, const dvc_cli_args *a, const dvc_cli_cert *d,
         printf("note: %ld time%s past T by at most the tolerance %g read as T\n", ro->clipped,
                ro->clipped == 1 ? "" : "s", t_tol);
     comp_name(name, sizeof name, tr, rep->worst_x_hit.comp);
-    printf("worst x margin: %.*g (line %ld, %s)\n", digits, rep->worst_x,
-           tr->line[rep->worst_x_hit.sample], name);
+    printf("worst x margin: %.*g (line %ld, %s)\n", digits, rep->worst_x, k->wx_line, name);
     if (tr->m) {
         comp_name(name, sizeof name, tr, rep->worst_y_hit.comp);
-        printf("worst y margin: %.*g (line %ld, %s)\n", digits, rep->worst_y,
-               tr->line[rep->worst_y_hit.sample], name);
+        printf("worst y margin: %.*g (line %ld, %s)\n", digits, rep->worst_y, k->wy_line, name);
     }
     if (rep->nviol && dvc_check_err_narrow(&k->err)) {
         /* a float run outside a tube of the exact solution is the normal
@@ -278,7 +351,7 @@ static int print_report(ck_t *k, const dvc_cli_args *a, const dvc_cli_cert *d,
                rep->nviol_samples, rep->nsamples, rep->nviol, rep->nviol == 1 ? "" : "s");
         for (long c = 0; names && c < tr->n + tr->m; c++)
             names[c] = c < tr->n ? d->xnames[c] : d->ynames[c - tr->n];
-        if (names) dvc_check_err_print(&k->err, tr, names, digits, stdout);
+        if (names) dvc_check_err_print(&k->err, names, digits, stdout);
         free(names);
     } else {
         printf("%s: %ld of %ld samples outside the tube (%ld value%s)\n",
@@ -293,14 +366,9 @@ static int print_report(ck_t *k, const dvc_cli_args *a, const dvc_cli_cert *d,
                dvc_cli_value(a, "tol"), rep->ntol, rep->ntol == 1 ? "" : "s");
     for (long q = 0; q < k->nkept; q++) {
         const kept_t *h = &k->kept[q];
-        char *ts = dvc_ival_str(tr->t[h->sample], digits);
-        char *vs = dvc_ival_str(tr->v[h->sample * (tr->n + tr->m) + h->comp], digits);
         comp_name(name, sizeof name, tr, h->comp);
-        printf("violation: line %ld t = %s %s = %s outside %s (margin %.*g)\n",
-               tr->line[h->sample], ts ? ts : "?", name, vs ? vs : "?", h->edges ? h->edges : "?",
-               digits, h->margin);
-        free(ts);
-        free(vs);
+        printf("violation: line %ld t = %s %s = %s outside %s (margin %.*g)\n", h->line, h->ts ? h->ts : "?",
+               name, h->vs ? h->vs : "?", h->edges ? h->edges : "?", digits, h->margin);
     }
     if (rep->nviol > k->nkept)
         printf("... %ld more violation%s not listed (--max-report %ld)\n", rep->nviol - k->nkept,
@@ -317,11 +385,13 @@ static int run(const dvc_cli_args *a)
     dvc_traj_t tr;
     dvc_status st;
     ck_t k;
+    dvc_traj_reader rd;
     dvc_traj_read_opts ro;
     double *tol = NULL, t_tol = 0;
     mpfr_t ttol;
     if ((rc = dvc_cli_max_report(a, &max_report)) >= 0) return rc;
     memset(&k, 0, sizeof k);
+    memset(&rd, 0, sizeof rd);
     dvc_cli_cert_init(&d);
     dvc_traj_init(tr);
     mpfr_init2(ttol, 53);
@@ -343,23 +413,46 @@ static int run(const dvc_cli_args *a)
     ro.columns = dvc_cli_value(a, "columns");
     mpfr_set_d(ttol, t_tol, MPFR_RNDD);
     if (tol) ro.t_tol = ttol;
-    st = dvc_traj_read_ex(tr, tpath, d.n, d.m, d.T, &ro);
+    {
+        /* a regular file with its times in order is streamed; any other is
+         * read whole and sorted */
+        struct stat sb;
+        int inorder = 0;
+        st = DVC_OK;
+        if (stat(tpath, &sb) == 0 && S_ISREG(sb.st_mode)) {
+            st = dvc_traj_reader_open(&rd, tpath, d.n, d.m, d.T, &ro);
+            if (st == DVC_OK) st = first_pass(&rd, &inorder);
+            if (st == DVC_OK && inorder) {
+                k.rd = &rd;
+                k.tr = rd.one;
+            }
+        }
+        if (!k.rd) {
+            dvc_traj_reader_close(&rd);
+            if (st == DVC_OK) st = dvc_traj_read_ex(tr, tpath, d.n, d.m, d.T, &ro);
+            k.tr = tr;
+        }
+    }
     if (st != DVC_OK) {
+        k.tr = NULL;
         rc = dvc_cli_fail("check", st);
         goto out;
     }
-    k.tr = tr;
     mpfr_inits2(d.edge_prec + DVC_TRAJ_EXTRA_BITS, k.lo, k.hi, (mpfr_ptr)0);
     mpfi_init2(k.X, d.edge_prec + DVC_TRAJ_EXTRA_BITS);
-    st = dvc_check_err_init(&k.err, tr->n, tr->m, d.edge_prec + DVC_TRAJ_EXTRA_BITS);
+    st = dvc_check_err_init(&k.err, k.tr->n, k.tr->m, d.edge_prec + DVC_TRAJ_EXTRA_BITS);
     k.max_report = max_report;
     k.digits = digits;
     k.tol = tol;
     k.inner = d.inner_edges;
     k.rep.worst = k.rep.worst_x = k.rep.worst_y = INFINITY;
-    k.order = malloc((size_t)tr->ns * sizeof *k.order);
-    k.need = malloc((size_t)tr->ns * sizeof *k.need);
-    if (st != DVC_OK || !k.order || !k.need) {
+    if (k.rd) {
+        /* the samples come in the order they are checked */
+        if (st == DVC_OK) st = stream_next(&k, &d);
+        if (st != DVC_OK) k.failed = 1;
+        else st = dvc_cli_cert_pass(&d, verify, ck_point_stream, &k);
+    } else if (st != DVC_OK || !(k.order = malloc((size_t)tr->ns * sizeof *k.order)) ||
+               !(k.need = malloc((size_t)tr->ns * sizeof *k.need))) {
         k.failed = 1;
         if (st == DVC_OK) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     } else {
@@ -377,7 +470,11 @@ static int run(const dvc_cli_args *a)
     if (verify && !d.whole) printf("certificate: %s verified\n", cpath);
     rc = print_report(&k, a, &d, &ro, t_tol);
 out:
-    for (long q = 0; q < k.nkept; q++) free(k.kept[q].edges);
+    for (long q = 0; q < k.nkept; q++) {
+        free(k.kept[q].edges);
+        free(k.kept[q].ts);
+        free(k.kept[q].vs);
+    }
     free(k.kept);
     free(k.order);
     free(k.need);
@@ -386,6 +483,7 @@ out:
         mpfi_clear(k.X);
         dvc_check_err_clear(&k.err);
     }
+    dvc_traj_reader_close(&rd);
     dvc_traj_clear(tr);
     mpfr_clear(ttol);
     free(tol);

@@ -2,6 +2,7 @@
 /* Trajectory CSV files (docs/formats.md) into in-memory trajectories. */
 #include "dvicert/certio.h"
 #include "dvicert/files.h"
+#include "io/traj_csv.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -281,82 +282,181 @@ static dvc_status read_sample(dvc_traj_t tr, char **fld, long tcol, long lineno,
     return DVC_OK;
 }
 
-dvc_status dvc_traj_read_ex(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T,
-                            dvc_traj_read_opts *o)
+dvc_status dvc_traj_reader_open(dvc_traj_reader *rd, const char *path, long n, long m, const mpfi_t T,
+                                dvc_traj_read_opts *o)
 {
-    FILE *f;
-    char *line = NULL, delim = 0;
-    size_t cap = 0;
-    ssize_t len;
-    long lineno = 0, nslots = 1 + n + m, ncols = 0, alloc = 0;
-    long *slot_col = NULL;  /* slot -> column, -1 absent */
-    long *col_slot = NULL;  /* column -> slot */
-    char **fld = NULL;
-    const char *const *names = o->names;
-    dvc_status st = DVC_OK;
-    int have_header = 0;
+    dvc_status st;
+    memset(rd, 0, sizeof *rd);
+    dvc_traj_init(rd->one);
+    rd->path = path;
+    rd->n = n;
+    rd->m = m;
+    rd->T = T;
+    rd->o = o;
     /* samples are decimals: enclose them tighter than the tube's numbers */
-    mpfr_prec_t prec = mpfi_get_prec(T) + DVC_TRAJ_EXTRA_BITS;
-    mpfr_t tmax; /* T + t_tol rounded down: the clipping never reaches past it */
-
-    dvc_traj_clear(tr);
+    rd->prec = mpfi_get_prec(T) + DVC_TRAJ_EXTRA_BITS;
     o->clipped = 0;
     if (o->t_tol && !(mpfr_number_p(o->t_tol) && mpfr_sgn(o->t_tol) >= 0))
         return dvc_error(DVC_ERR_INPUT, "time tolerance: must be a finite number >= 0");
-    if ((st = dvc_infile_open(&f, path, "r")) != DVC_OK) return st;
-    slot_col = malloc((size_t)nslots * sizeof *slot_col);
-    if (!slot_col) {
-        fclose(f);
-        return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    }
-    for (long s = 0; s < nslots; s++) slot_col[s] = -1;
-    mpfr_init2(tmax, prec);
-    if (o->t_tol) mpfr_add(tmax, &T->left, o->t_tol, MPFR_RNDD);
+    if ((st = dvc_infile_open(&rd->f, path, "r")) != DVC_OK) return st;
+    rd->slot_col = malloc((size_t)(1 + n + m) * sizeof *rd->slot_col);
+    if (!rd->slot_col) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long s = 0; s < 1 + n + m; s++) rd->slot_col[s] = -1;
+    /* T + t_tol rounded down: the clipping never reaches past it */
+    mpfr_init2(rd->tmax, rd->prec);
+    rd->tmax_init = 1;
+    if (o->t_tol) mpfr_add(rd->tmax, &T->left, o->t_tol, MPFR_RNDD);
+    return DVC_OK;
+}
 
-    while (st == DVC_OK && (len = getline(&line, &cap, f)) >= 0) {
+/* One sample: the trajectory rd->one then holds it alone (t[0], v, line[0]). */
+static dvc_status reader_sample(dvc_traj_reader *rd)
+{
+    dvc_traj_struct *tr = rd->one;
+    long w = tr->n + tr->m;
+    if (!rd->alloc) {
+        tr->t = malloc(sizeof *tr->t);
+        tr->v = malloc((size_t)(w + 1) * sizeof *tr->v);
+        tr->line = malloc(sizeof *tr->line);
+        if (!tr->t || !tr->v || !tr->line) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        rd->alloc = 1;
+    } else {
+        /* the sample's enclosures are made again by read_sample */
+        mpfi_clear(tr->t[0]);
+        for (long k = 0; k < w; k++) mpfi_clear(tr->v[k]);
+    }
+    tr->ns = 0;
+    return read_sample(tr, rd->fld, rd->slot_col[0], rd->lineno, rd->path, rd->T, rd->tmax, rd->prec, rd->o);
+}
+
+dvc_status dvc_traj_reader_next(dvc_traj_reader *rd, int *got)
+{
+    dvc_traj_read_opts *o = rd->o;
+    const char *path = rd->path;
+    long n = rd->n, m = rd->m;
+    ssize_t len;
+    dvc_status st = DVC_OK;
+    *got = 0;
+    if (rd->failed) return dvc_error(DVC_ERR_INTERNAL, "trajectory reader: used after a failure");
+    while ((len = getline(&rd->line, &rd->cap, rd->f)) >= 0) {
         char *p;
         long nf;
-        lineno++;
+        rd->lineno++;
         /* a NUL would cut the line short and miscount its fields */
-        if (memchr(line, '\0', (size_t)len)) {
-            st = dvc_error(DVC_ERR_INPUT, "%s: NUL byte at line %ld (not a text file)", path, lineno);
+        if (memchr(rd->line, '\0', (size_t)len)) {
+            st = dvc_error(DVC_ERR_INPUT, "%s: NUL byte at line %ld (not a text file)", path, rd->lineno);
             break;
         }
-        p = trim(line);
+        p = trim(rd->line);
         if (*p == '\0' || *p == '#') continue;
-        if (!have_header) {
+        if (!rd->have_header) {
             int header = 1; /* without a --columns list this line is the header */
-            delim = strchr(p, ',') ? ',' : ' ';
-            st = start_columns(tr, n, m, o, path, p, delim, lineno, slot_col, &col_slot, &ncols, &fld);
+            rd->delim = strchr(p, ',') ? ',' : ' ';
+            st = start_columns(rd->one, n, m, o, path, p, rd->delim, rd->lineno, rd->slot_col, &rd->col_slot,
+                               &rd->ncols, &rd->fld);
             if (st == DVC_OK && o->columns)
-                st = header_above_list(&header, p, fld, ncols, delim, slot_col[0]);
+                st = header_above_list(&header, p, rd->fld, rd->ncols, rd->delim, rd->slot_col[0]);
             if (st != DVC_OK) break;
-            have_header = 1;
+            rd->have_header = 1;
             if (header) continue;
         }
-        nf = split(p, fld, ncols, delim);
-        if (nf != ncols) {
-            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the %s has %ld", path,
-                           lineno, nf, o->columns ? "--columns list" : "header", ncols);
+        nf = split(p, rd->fld, rd->ncols, rd->delim);
+        if (nf != rd->ncols) {
+            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the %s has %ld", path, rd->lineno, nf,
+                           o->columns ? "--columns list" : "header", rd->ncols);
             break;
         }
-        st = grow(tr, &alloc);
-        if (st == DVC_OK) st = read_sample(tr, fld, slot_col[0], lineno, path, T, tmax, prec, o);
+        if ((st = reader_sample(rd)) != DVC_OK) break;
+        rd->ns++;
+        *got = 1;
+        return DVC_OK;
     }
-    if (st == DVC_OK && !have_header)
-        st = names ? dvc_error(DVC_ERR_INPUT, "%s: empty file (expected a header t and the states "
-                               "%s..%s or x1..x%ld)", path, names[0], names[n - 1], n)
-                   : dvc_error(DVC_ERR_INPUT, "%s: empty file (expected a header t,x1..x%ld[,y1..y%ld])",
-                               path, n, m);
-    if (st == DVC_OK && tr->ns == 0)
-        st = dvc_error(DVC_ERR_INPUT, "%s: no samples after the header", path);
-    if (st == DVC_OK && ferror(f)) st = dvc_error(DVC_ERR_IO, "%s: read error", path);
-    free(line);
-    free(fld);
-    free(slot_col);
-    free(col_slot);
-    mpfr_clear(tmax);
-    fclose(f);
+    if (st == DVC_OK && !rd->have_header)
+        st = o->names ? dvc_error(DVC_ERR_INPUT, "%s: empty file (expected a header t and the states "
+                                  "%s..%s or x1..x%ld)", path, o->names[0], o->names[n - 1], n)
+                      : dvc_error(DVC_ERR_INPUT, "%s: empty file (expected a header t,x1..x%ld[,y1..y%ld])",
+                                  path, n, m);
+    if (st == DVC_OK && rd->ns == 0) st = dvc_error(DVC_ERR_INPUT, "%s: no samples after the header", path);
+    if (st == DVC_OK && ferror(rd->f)) st = dvc_error(DVC_ERR_IO, "%s: read error", path);
+    if (st != DVC_OK) rd->failed = 1;
+    return st;
+}
+
+dvc_status dvc_traj_reader_rewind(dvc_traj_reader *rd)
+{
+    if (rd->failed || fseek(rd->f, 0, SEEK_SET) != 0)
+        return dvc_error(DVC_ERR_IO, "%s: cannot read the file again", rd->path);
+    rd->lineno = 0;
+    rd->ns = 0;
+    rd->o->clipped = 0;
+    /* the header (or the line above a --columns list) is read again */
+    free(rd->fld);
+    free(rd->col_slot);
+    rd->fld = NULL;
+    rd->col_slot = NULL;
+    free(rd->one->col);
+    rd->one->col = NULL;
+    for (long s = 0; s < 1 + rd->n + rd->m; s++) rd->slot_col[s] = -1;
+    rd->have_header = 0;
+    return DVC_OK;
+}
+
+void dvc_traj_reader_close(dvc_traj_reader *rd)
+{
+    if (rd->f) fclose(rd->f);
+    if (rd->tmax_init) mpfr_clear(rd->tmax);
+    if (!rd->alloc) rd->one->ns = 0;
+    else rd->one->ns = 1; /* the last sample's enclosures are cleared with it */
+    dvc_traj_clear(rd->one);
+    free(rd->line);
+    free(rd->fld);
+    free(rd->slot_col);
+    free(rd->col_slot);
+    memset(rd, 0, sizeof *rd);
+}
+
+/* Append the reader's sample to tr (*alloc: its capacity). */
+static dvc_status append_sample(dvc_traj_t tr, long *alloc, const dvc_traj_struct *one)
+{
+    long w = one->n + one->m, s = tr->ns;
+    dvc_status st = grow(tr, alloc);
+    if (st != DVC_OK) return st;
+    mpfi_init2(tr->t[s], mpfi_get_prec(one->t[0]));
+    mpfi_set(tr->t[s], one->t[0]);
+    for (long k = 0; k < w; k++) {
+        mpfi_init2(tr->v[s * w + k], mpfi_get_prec(one->v[k]));
+        mpfi_set(tr->v[s * w + k], one->v[k]);
+    }
+    tr->line[s] = one->line[0];
+    tr->ns++;
+    return DVC_OK;
+}
+
+dvc_status dvc_traj_read_ex(dvc_traj_t tr, const char *path, long n, long m, const mpfi_t T,
+                            dvc_traj_read_opts *o)
+{
+    dvc_traj_reader rd;
+    long alloc = 0;
+    int got = 0;
+    dvc_status st;
+    dvc_traj_clear(tr);
+    st = dvc_traj_reader_open(&rd, path, n, m, T, o);
+    while (st == DVC_OK && (st = dvc_traj_reader_next(&rd, &got)) == DVC_OK && got) {
+        if (!tr->col) {
+            /* the columns, known once the header was read */
+            long w = rd.one->n + rd.one->m;
+            tr->n = rd.one->n;
+            tr->m = rd.one->m;
+            tr->col = malloc((size_t)(w + 1) * sizeof *tr->col);
+            if (!tr->col) {
+                st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+                break;
+            }
+            memcpy(tr->col, rd.one->col, (size_t)w * sizeof *tr->col);
+        }
+        st = append_sample(tr, &alloc, rd.one);
+    }
+    dvc_traj_reader_close(&rd);
     if (st != DVC_OK) dvc_traj_clear(tr);
     return st;
 }

@@ -39,6 +39,18 @@ n=$(grep -c '^violation: ' "$tmp/out")
 [ "$n" -eq 502 ] && ok || bad "--max-report -1: $n violation lines, expected 502"
 expect 2 "--max-report must be" "--max-report x refused" -- "$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv" --max-report x
 
+# ---- a file in time order is streamed, any other read whole: the same report --
+# (the samples of eqp.csv are in random order; sorted, the file is checked
+# as it is read, one sample at a time)
+{ head -n 1 "$tmp/eqp.csv"; tail -n +2 "$tmp/eqp.csv" | sort -t, -k1,1g; } > "$tmp/eqs.csv"
+"$exe" check "$tmp/eq.cert.json" "$tmp/eqp.csv" --max-report=-1 > "$tmp/whole.txt" 2>&1
+"$exe" check "$tmp/eq.cert.json" "$tmp/eqs.csv" --max-report=-1 > "$tmp/stream.txt" 2>&1
+[ "$?" -eq 1 ] && ok || bad "check of the sorted file: exit status $?"
+# the rows moved: compare without line numbers, as sets
+if diff <(sed 's/line [0-9]*/line L/' "$tmp/whole.txt" | sort) <(sed 's/line [0-9]*/line L/' "$tmp/stream.txt" | sort) >/dev/null
+then ok; else bad "a sorted file: another report than read whole"; fi
+grep -q "^violation: line 2 t = \[0" "$tmp/stream.txt" && ok || bad "sorted file: the first violation is not line 2 (t = 0)"
+
 # ---- header names are trimmed --------------------------------------------------
 printf 't ,x1 , y1\n0.5, 1 ,0\n' > "$tmp/sp.csv"
 expect 0 "inside: 0 of 1" "header 't ,x1 , y1' accepted" -- "$exe" check "$tmp/eq.cert.json" "$tmp/sp.csv"

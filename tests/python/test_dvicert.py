@@ -214,6 +214,12 @@ try:
            dvicert.enclose, "self.json", "o.cert.json", method="lognorm", trajectory=("t.csv", "x.csv"))
     raises(dvicert.InputError, "trajectory must be a pair", "a trajectory that is not a pair",
            dvicert.enclose, "self.json", "o.cert.json", trajectory=np.zeros((3, 3)))
+    # a trajectory longer than the stated limit: refused before anything is written
+    big = dvicert.MAX_TRAJECTORY_ROWS + 1
+    raises(dvicert.InputError, "MAX_TRAJECTORY_ROWS", "a trajectory past the row limit",
+           dvicert.enclose, "self.json", "o.cert.json", method="lognorm",
+           trajectory=(np.linspace(0.0, 1.0, big), np.zeros((big, 2))))
+    ok(not os.path.exists("o.cert.json"), "a trajectory past the row limit left o.cert.json")
     ok(not os.path.exists("o.cert.json"), "bad arguments: nothing written")
     evc = dvicert.read("events.cert.json")
     raises(dvicert.InputError, "an array of numbers is expected", "check with a path",

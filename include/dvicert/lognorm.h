@@ -106,7 +106,8 @@ typedef struct {
     int hull;               /* mu bounded over the interval hull of the J_D (m > DVC_LOGNORM_M_MAX) */
     mpfr_t c_inf;           /* ||v||_inf <= c_inf ||v||_W */
     mpfr_t c_Q;             /* ||Q v||_inf <= c_Q ||v||_W */
-    /* of a run (N + 1 / N entries, NULL before) */
+    /* of a run (N + 1 / N entries, NULL before; with a sink only the
+     * window: grid point i at i & 1, step i at 0) */
     long N;
     double *E;              /* E[i] >= ||x(t_i) - x^i|| in the norm norm_used[i] */
     double *dW;             /* dW[i] >= sup over step i of ||d(t)|| (norm of E[i+1]) */
@@ -145,8 +146,11 @@ dvc_status dvc_lognorm_norm(dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
  * dvc_lognorm_norm plus the per-step data. DVC_NOT_CERTIFIED names the
  * step and the quantity; r->steps_done steps remain valid. When
  * o->dlvi.sink is set, grid point 0 and every certified step are handed to
- * it in order, as the Algorithm 4.2 engine does (the result still keeps
- * every grid point). */
+ * it in order, as the Algorithm 4.2 engine does, and the run streams: the
+ * predictor is computed point by point and r keeps only the last two grid
+ * points (r->window = 1, as dvc_dlvi_run with a sink), info's per-step
+ * arrays likewise (grid point i at i & 1, step i at 0), so memory does
+ * not grow with N. */
 dvc_status dvc_lognorm_run(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                            const dvc_lognorm_opts *o);
 

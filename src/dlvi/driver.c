@@ -27,25 +27,8 @@ static dvc_status emit(const ws_t *w, const dvc_dlvi_result_t r, long i)
 {
     const dvc_dlvi_opts *o = w->o;
     dvc_dlvi_point pt;
-    long row = DVC_RROW(r, i);
     if (o->sink == NULL) return DVC_OK;
-    memset(&pt, 0, sizeof pt);
-    pt.i = i;
-    pt.t = r->t[row];
-    pt.x = r->x + row * w->n;
-    pt.y = r->y + row * w->m;
-    pt.yhat = r->yhat[row * w->m];
-    pt.eps_x = r->eps_x[row];
-    pt.eps_y = r->eps_y[row];
-    if (i >= 1) {
-        long s = DVC_RSTP(r, i - 1);
-        pt.Lx = r->Lx[s];
-        pt.Lf = r->Lf[s];
-        pt.Lg = r->Lg[s];
-        pt.delta = r->delta[s];
-        pt.beta_step = r->beta_step[s];
-        pt.ry = r->ry[s];
-    }
+    dvc_dlvi_point_at_(&pt, r, i);
     return o->sink(&pt, o->sink_ctx);
 }
 

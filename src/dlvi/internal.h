@@ -29,6 +29,9 @@ dvc_status dvc_dlvi_result_alloc_(dvc_dlvi_result_t r, long n, long m, long N, m
                                   int window);
 #define DVC_RROW(r, i) ((r)->window ? ((i) & 1) : (i))
 #define DVC_RSTP(r, i) ((r)->window ? 0 : (i))
+/* Grid point i of r (and step i - 1 before it) as a sink receives it, from
+ * the rows r holds (both engines' emit). */
+void dvc_dlvi_point_at_(dvc_dlvi_point *pt, const dvc_dlvi_result_struct *r, long i);
 
 /* MPFI has no mpfi_inits2 / mpfi_clears: NULL-terminated lists. */
 static inline void dvc_dlvi_iinits_(mpfr_prec_t prec, mpfi_ptr x, ...)

@@ -118,25 +118,8 @@ static dvc_status emit(const lws *w, const dvc_dlvi_result_t r, long i)
 {
     const dvc_dlvi_opts *o = &w->o->dlvi;
     dvc_dlvi_point pt;
-    long m = w->m;
     if (o->sink == NULL) return DVC_OK;
-    memset(&pt, 0, sizeof pt);
-    long row = DVC_RROW(r, i), stp = DVC_RSTP(r, i - 1);
-    pt.i = i;
-    pt.t = r->t[row];
-    pt.x = r->x + row * w->n;
-    pt.y = r->y + row * m;
-    pt.yhat = m > 0 ? r->yhat[row * m] : NULL;
-    pt.eps_x = r->eps_x[row];
-    pt.eps_y = r->eps_y[row];
-    if (i >= 1) {
-        pt.Lx = r->Lx[stp];
-        pt.Lf = r->Lf[stp];
-        pt.Lg = r->Lg[stp];
-        pt.delta = r->delta[stp];
-        pt.beta_step = r->beta_step[stp];
-        pt.ry = r->ry[stp];
-    }
+    dvc_dlvi_point_at_(&pt, r, i);
     return o->sink(&pt, o->sink_ctx);
 }
 

@@ -149,6 +149,28 @@ void dvc_dlvi_result_clear(dvc_dlvi_result_t r)
 }
 
 /* (Re)allocate the per-step arrays of r for n, m, N at precision prec. */
+void dvc_dlvi_point_at_(dvc_dlvi_point *pt, const dvc_dlvi_result_struct *r, long i)
+{
+    long row = DVC_RROW(r, i), m = r->m;
+    memset(pt, 0, sizeof *pt);
+    pt->i = i;
+    pt->t = r->t[row];
+    pt->x = r->x + row * r->n;
+    pt->y = r->y + row * m;
+    pt->yhat = m > 0 ? r->yhat[row * m] : NULL;
+    pt->eps_x = r->eps_x[row];
+    pt->eps_y = r->eps_y[row];
+    if (i >= 1) {
+        long s = DVC_RSTP(r, i - 1);
+        pt->Lx = r->Lx[s];
+        pt->Lf = r->Lf[s];
+        pt->Lg = r->Lg[s];
+        pt->delta = r->delta[s];
+        pt->beta_step = r->beta_step[s];
+        pt->ry = r->ry[s];
+    }
+}
+
 dvc_status dvc_dlvi_result_alloc_(dvc_dlvi_result_t r, long n, long m, long N, mpfr_prec_t prec,
                                   int window)
 {

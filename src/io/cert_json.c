@@ -394,20 +394,33 @@ static dvc_status wr_start(wr_t *w)
     return dvc_cert_scale_tube_(c->tube, w->e);
 }
 
-/* A temporary file of its own, already unlinked (in $TMPDIR, else /tmp). */
-static FILE *spill_open(void)
+/* A temporary file in dir, already unlinked (NULL: none could be made). */
+static FILE *spill_in(const char *dir, size_t len)
 {
-    const char *dir = getenv("TMPDIR");
     char path[4096];
     int fd;
     FILE *f;
-    if (!dir || !*dir) dir = "/tmp";
-    if (snprintf(path, sizeof path, "%s/dvicert-steps-XXXXXX", dir) >= (int)sizeof path) return NULL;
+    if (len == 0 || len + 32 > sizeof path) return NULL;
+    snprintf(path, sizeof path, "%.*s/.dvicert-steps-XXXXXX", (int)len, dir);
     if ((fd = mkstemp(path)) < 0) return NULL;
     unlink(path);
     if (!(f = fdopen(fd, "w+b"))) close(fd);
     else setvbuf(f, NULL, _IOFBF, 1 << 20); /* one system call per MB */
     return f;
+}
+
+/* The file the steps wait in: in $TMPDIR, else beside the output, else in
+ * /tmp (a $TMPDIR that cannot be written does not stop the run). */
+static FILE *spill_open(const wr_t *w)
+{
+    const char *dir = getenv("TMPDIR"), *slash;
+    FILE *f = dir && *dir ? spill_in(dir, strlen(dir)) : NULL;
+    if (!f && !w->dry && strcmp(w->out_path, "-") != 0) {
+        slash = strrchr(w->out_path, '/');
+        f = slash ? spill_in(w->out_path, slash == w->out_path ? 1 : (size_t)(slash - w->out_path))
+                  : spill_in(".", 1);
+    }
+    return f ? f : spill_in("/tmp", 4);
 }
 
 /* The strings of a step (label, hexadecimal x and y, decimals), each
@@ -503,7 +516,7 @@ dvc_status dvc_cert_sink_point(const dvc_dlvi_point *pt, void *ctx)
     if (pt->i == 0) {
         if ((st = wr_start(w)) != DVC_OK) return st;
         if (w->fields->late_method) {
-            if (!(w->spill = spill_open()))
+            if (!(w->spill = spill_open(w)))
                 return dvc_error(DVC_ERR_IO, "cannot create a temporary file for the steps: %s", strerror(errno));
         } else if ((st = wr_head(w)) != DVC_OK) {
             return st;

@@ -405,8 +405,7 @@ void dvc_traj_reader_close(dvc_traj_reader *rd)
 {
     if (rd->f) fclose(rd->f);
     if (rd->tmax_init) mpfr_clear(rd->tmax);
-    if (!rd->alloc) rd->one->ns = 0;
-    else rd->one->ns = 1; /* the last sample's enclosures are cleared with it */
+    rd->one->ns = rd->alloc ? 1 : 0; /* the last sample's enclosures are cleared with it */
     dvc_traj_clear(rd->one);
     free(rd->line);
     free(rd->fld);

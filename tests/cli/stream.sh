@@ -73,6 +73,14 @@ expect 0 "inside" "check --no-verify" -- "$exe" check "$C" "$tmp/in.csv" --no-ve
 "$exe" enclose "$tmp/b.json" -o - --method lognorm > "$tmp/stdout.cert.json" 2> /dev/null
 cmp -s "$tmp/stdout.cert.json" "$C" && ok || bad "enclose -o - differs from the file"
 
+# the lognorm route's steps wait in an unlinked temporary file until its
+# norms are known: a $TMPDIR that cannot be written falls back to the
+# output's directory, and nothing is left behind
+mkdir "$tmp/outdir"
+TMPDIR="$tmp/no/such/dir" "$exe" enclose "$tmp/b.json" -o "$tmp/outdir/t.cert.json" --method lognorm > /dev/null 2>&1
+cmp -s "$tmp/outdir/t.cert.json" "$C" && ok || bad "enclose with an unwritable TMPDIR differs from the file"
+[ "$(ls -A "$tmp/outdir")" = "t.cert.json" ] && ok || bad "files left beside the certificate: $(ls -A "$tmp/outdir")"
+
 # step lines in the layout enclose writes are taken apart by a scanner, any
 # other spelling by jansson: a step respelled with blanks verifies alike, and
 # an edit that leaves every bound true (eps_x of one step raised in its last

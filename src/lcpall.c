@@ -10,6 +10,7 @@
 
 #include "dvicert/lvi.h"
 #include "lcpall_internal.h"
+#include "rounding.h"
 
 void dvc_lcpall_opts_default(dvc_lcpall_opts *o)
 {
@@ -17,6 +18,8 @@ void dvc_lcpall_opts_default(dvc_lcpall_opts *o)
     o->max_n = 24;
     o->max_seconds = 60;
     o->max_solutions = 1L << 20;
+    o->on_box = NULL;
+    o->on_box_ctx = NULL;
 }
 
 void dvc_lcpall_result_init(dvc_lcpall_result_t r)
@@ -35,19 +38,28 @@ void dvc_lcpall_result_clear(dvc_lcpall_result_t r)
     memset(r, 0, sizeof *r);
 }
 
+/* Empty r for size n; the consumer of the boxes stays. */
 static void reset(dvc_lcpall_result_t r, long n)
 {
+    int (*sink)(void *, const struct dvc_lcpall_result_s *, long) = r->sink_;
+    void *ctx = r->sink_ctx_;
     dvc_lcpall_result_clear(r);
     dvc_lcpall_result_init(r);
     r->n = n;
+    r->sink_ = sink;
+    r->sink_ctx_ = ctx;
 }
 
 int dvc_lcpall_push_(dvc_lcpall_result_t r, const char *basis, const double *lo,
                      const double *hi, int status, int nondegenerate, long cap)
 {
-    long n = r->n;
+    long n = r->n, slot = r->nsol - r->first_;
     if (r->nsol >= cap) return -1;
-    if (r->nsol == r->cap_) {
+    if (r->sink_ != NULL && slot > 0) { /* streaming: one slot, reused */
+        r->first_ = r->nsol;
+        slot = 0;
+    }
+    if (slot == r->cap_) {
         long c = r->cap_ ? 2 * r->cap_ : 16;
         if (c > cap) c = cap;
         char *b = realloc(r->basis_, (size_t)(c * n) + 1);
@@ -61,25 +73,52 @@ int dvc_lcpall_push_(dvc_lcpall_result_t r, const char *basis, const double *lo,
         if (b == NULL || s == NULL || l == NULL || h == NULL) return -1;
         r->cap_ = c;
     }
-    memcpy(r->basis_ + r->nsol * n, basis, (size_t)n);
-    memcpy(r->lo_ + r->nsol * n, lo, sizeof(double) * (size_t)n);
-    memcpy(r->hi_ + r->nsol * n, hi, sizeof(double) * (size_t)n);
-    r->stat_[r->nsol] = (unsigned char)(status | (nondegenerate ? 2 : 0));
+    memcpy(r->basis_ + slot * n, basis, (size_t)n);
+    memcpy(r->lo_ + slot * n, lo, sizeof(double) * (size_t)n);
+    memcpy(r->hi_ + slot * n, hi, sizeof(double) * (size_t)n);
+    r->stat_[slot] = (unsigned char)(status | (nondegenerate ? 2 : 0));
     r->nsol++;
     if (status == DVC_LCPALL_SOL_EXISTS) {
         r->nexists++;
         if (!nondegenerate) r->ndegenerate++;
     }
+    if (r->sink_ != NULL) {
+        /* the consumer formats decimals: hand it the usual rounding */
+        int saved = dvc_rnd_save(), stop;
+        dvc_rnd_set(FE_TONEAREST);
+        stop = r->sink_(r->sink_ctx_, r, r->nsol - 1);
+        dvc_rnd_restore(saved);
+        if (stop) return -2;
+    }
     return 0;
+}
+
+/* The slot of box k, or -1 when it is not (or no longer) stored. */
+static long slot_of(const dvc_lcpall_result_t r, long k)
+{
+    if (k < r->first_ || k >= r->nsol) return -1;
+    return k - r->first_;
+}
+
+int dvc_lcpall_get_d(const dvc_lcpall_result_t r, long k, double *lo, double *hi, char *basis,
+                     int *nondegenerate)
+{
+    long n = r->n, s = slot_of(r, k);
+    if (s < 0) return -1;
+    if (lo != NULL) memcpy(lo, r->lo_ + s * n, sizeof(double) * (size_t)n);
+    if (hi != NULL) memcpy(hi, r->hi_ + s * n, sizeof(double) * (size_t)n);
+    if (basis != NULL) memcpy(basis, r->basis_ + s * n, (size_t)n);
+    if (nondegenerate != NULL) *nondegenerate = (r->stat_[s] & 2) != 0;
+    return r->stat_[s] & 1;
 }
 
 int dvc_lcpall_get(const dvc_lcpall_result_t r, long k, dvc_ivec_t z, dvc_ivec_t w, char *basis,
                    int *nondegenerate)
 {
-    long n = r->n;
-    if (k < 0 || k >= r->nsol) return -1;
-    const char *b = r->basis_ + k * n;
-    const double *lo = r->lo_ + k * n, *hi = r->hi_ + k * n;
+    long n = r->n, s = slot_of(r, k);
+    if (s < 0) return -1;
+    const char *b = r->basis_ + s * n;
+    const double *lo = r->lo_ + s * n, *hi = r->hi_ + s * n;
     if (z != NULL && z->n != n) dvc_ivec_resize(z, n);
     if (w != NULL && w->n != n) dvc_ivec_resize(w, n);
     for (long i = 0; i < n; i++) {
@@ -93,8 +132,8 @@ int dvc_lcpall_get(const dvc_lcpall_result_t r, long k, dvc_ivec_t z, dvc_ivec_t
         }
     }
     if (basis != NULL) memcpy(basis, b, (size_t)n);
-    if (nondegenerate != NULL) *nondegenerate = (r->stat_[k] & 2) != 0;
-    return r->stat_[k] & 1;
+    if (nondegenerate != NULL) *nondegenerate = (r->stat_[s] & 2) != 0;
+    return r->stat_[s] & 1;
 }
 
 const char *dvc_lcpall_verdict_name(dvc_lcpall_verdict v)
@@ -172,7 +211,7 @@ static int p_route(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc_ivec_t q
         if (decided) {
             r->route = "P-matrix: unique solution, enclosed by the LVI route";
             r->covered = 1;
-            if (dvc_lcpall_push_(r, basis, lo, hi, DVC_LCPALL_SOL_EXISTS, 1, 1) == 0) ret = 1;
+            if (dvc_lcpall_push_(r, basis, lo, hi, DVC_LCPALL_SOL_EXISTS, 1, 1) != -1) ret = 1;
         }
         dvc_ivec_clear(wv);
         free(basis);
@@ -198,6 +237,7 @@ dvc_status dvc_lcpall_solve(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc
 
     if (opts != NULL) o = *opts;
     else dvc_lcpall_opts_default(&o);
+    r->sink_ = NULL;
     reset(r, n);
     if (!dvc_imat_is_square(M) || q->n != n || n < 1) {
         snprintf(r->reason, sizeof r->reason, "M must be square and q of its size");
@@ -210,6 +250,8 @@ dvc_status dvc_lcpall_solve(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc
     }
     if (o.max_n > DVC_LCPALL_N_MAX) o.max_n = DVC_LCPALL_N_MAX;
     if (o.max_solutions < 1) o.max_solutions = 1;
+    r->sink_ = o.on_box;
+    r->sink_ctx_ = o.on_box_ctx;
 
     if (o.method == DVC_LCPALL_AUTO) {
         int p = p_route(r, M, q, &unique);

@@ -13,7 +13,8 @@ typedef struct {
 } dvc_lcpall_data_;
 
 /* Append a box (basis: n chars; lo, hi: n values, z_i on the basis, w_i off
- * it). Returns 0, or -1 when the cap is reached (nothing stored). */
+ * it). Returns 0, -1 when the cap is reached (nothing stored), -2 when
+ * the consumer of the boxes (opts on_box) asked to stop (box handed over). */
 int dvc_lcpall_push_(dvc_lcpall_result_t r, const char *basis, const double *lo,
                      const double *hi, int status, int nondegenerate, long cap);
 

@@ -4,6 +4,7 @@
  * otherwise (or when its solution is not proven nondegenerate) every
  * complementary basis is decided by src/lcpall_enum.c. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -339,4 +340,104 @@ dvc_status dvc_lcpall_solve(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc
     }
     r->verdict = DVC_LCPALL_INCOMPLETE;
     return dvc_error(DVC_NOT_CERTIFIED, "lcp-all: %s", r->reason);
+}
+
+/* ---- decimal text of the bounds ------------------------------------------- */
+
+int dvc_lcpall_fmt_(char *buf, double x, int digits, int up)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    static const uint64_t p10[18] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+                                     1000000000, 10000000000, 100000000000, 1000000000000,
+                                     10000000000000, 100000000000000, 1000000000000000,
+                                     10000000000000000, 100000000000000000};
+    static const uint64_t p5[28] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625,
+                                    48828125, 244140625, 1220703125, 6103515625, 30517578125,
+                                    152587890625, 762939453125, 3814697265625, 19073486328125,
+                                    95367431640625, 476837158203125, 2384185791015625,
+                                    11920928955078125, 59604644775390625, 298023223876953125,
+                                    1490116119384765625, 7450580596923828125};
+    uint64_t bits, m, lo, hi, q = 0;
+    int ex, neg, E, bl;
+    char d[24], *p = buf;
+    if (digits < 2 || digits > 17 || !isfinite(x) || x == 0) return 0;
+    memcpy(&bits, &x, sizeof bits);
+    neg = (int)(bits >> 63);
+    ex = (int)((bits >> 52) & 0x7ff);
+    m = bits & ((UINT64_C(1) << 52) - 1);
+    if (ex != 0) m |= UINT64_C(1) << 52;
+    ex = ex == 0 ? -1074 : ex - 1075; /* |x| = m 2^ex */
+    bl = 64 - __builtin_clzll(m);
+    lo = p10[digits - 1];
+    hi = p10[digits];
+    {
+        /* log10 |x| >= (ex + bl - 1 + f) log10 2 with f the fraction bits of
+         * m (log2(1 + f) >= f), so with 1262611 / 2^22 < log10 2 and a margin
+         * of 1e-3 for the negative exponents the floor E is never above the
+         * decimal exponent of |x| (the loop below then raises it): never
+         * above matters, as a rounding up could otherwise be taken for a
+         * result one digit short */
+        long long f22 = (long long)(((m << (64 - bl)) << 1) >> 42);
+        long long t = (long long)(ex + bl - 1) * 1262611LL + f22 * 1262611LL / (1LL << 22) - 4194;
+        E = (int)(t >= 0 ? t >> 22 : -((-t + (1LL << 22) - 1) >> 22));
+    }
+    for (int tries = 0;; tries++) {
+        int K = digits - 1 - E, s;
+        __extension__ unsigned __int128 P;
+        int sticky = 0, big = 0;
+        if (tries == 3 || K < 0 || K > 27) return 0;
+        /* q = |x| 10^K = m 5^K 2^(K + ex), rounded in magnitude up or down */
+        P = (unsigned __int128)m * p5[K];
+        s = K + ex;
+        if (s >= 0) {
+            big = s >= 64 || (P >> (64 - s)) != 0;
+            q = big ? 0 : (uint64_t)P << s;
+        } else if (-s >= 128) {
+            q = 0;
+            sticky = 1;
+        } else {
+            q = (uint64_t)(P >> -s);
+            big = (P >> -s) >> 64 != 0;
+            sticky = (P & (((unsigned __int128)1 << -s) - 1)) != 0;
+        }
+        if (!big && sticky && up != neg) q++;
+        if (big || q >= hi) {
+            E++;
+            continue;
+        }
+        if (q < lo) {
+            E--;
+            continue;
+        }
+        break;
+    }
+    /* "-d.ddde+XX", the text of MPFR's %.{digits-1}R{D,U}e */
+    for (int i = digits; i > 0; i -= 2) {
+        int r = (int)(q % 100);
+        q /= 100;
+        if (i >= 2) {
+            d[i - 1] = pairs[2 * r + 1];
+            d[i - 2] = pairs[2 * r];
+        } else {
+            d[0] = pairs[2 * r + 1];
+        }
+    }
+    if (neg) *p++ = '-';
+    *p++ = d[0];
+    *p++ = '.';
+    memcpy(p, d + 1, (size_t)(digits - 1));
+    p += digits - 1;
+    *p++ = 'e';
+    *p++ = E < 0 ? '-' : '+';
+    {
+        int a = E < 0 ? -E : E;
+        if (a >= 100) *p++ = (char)('0' + a / 100);
+        *p++ = pairs[2 * (a % 100)];
+        *p++ = pairs[2 * (a % 100) + 1];
+    }
+    *p = '\0';
+    return (int)(p - buf);
 }

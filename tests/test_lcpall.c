@@ -6,10 +6,13 @@
 #include <fenv.h>
 #include <gmp.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "dvicert/dvicert.h"
+#include "lcpall_internal.h"
 
 /* Exact rational x in the binary64 interval [lo, hi]. */
 static int q_in(const mpq_t x, double lo, double hi)
@@ -766,8 +769,50 @@ static void test_input(void)
     dvc_ivec_clear(q);
 }
 
+/* The decimal text of the JSON bounds (dvc_lcpall_fmt_) is MPFR's, byte
+ * for byte: random doubles of every binade the fast path takes and beyond
+ * (where it declines), every number of digits, both directions; values
+ * whose digits end in 9s and 0s (carries), and exact decimals. */
+static void test_fmt(void)
+{
+    check_rng g = {2027};
+    long handled = 0, declined = 0, bad = 0;
+    mpfr_t t;
+    mpfr_init2(t, 53);
+    for (long it = 0; it < 400000; it++) {
+        uint64_t bits = ((uint64_t)check_rng_int(&g, 0, 0x7fffffff) << 33) ^
+                        ((uint64_t)check_rng_int(&g, 0, 0x7fffffff) << 2) ^ (uint64_t)check_rng_int(&g, 0, 3);
+        long ex = it % 5 == 0 ? check_rng_int(&g, 1, 2046) : 1023 + check_rng_int(&g, -60, 60);
+        double x;
+        int digits = (int)check_rng_int(&g, 2, 17), up = (int)(it & 1);
+        char buf[64];
+        bits = (bits & ((UINT64_C(1) << 52) - 1)) | ((uint64_t)ex << 52) | ((uint64_t)(it >> 1 & 1) << 63);
+        memcpy(&x, &bits, sizeof x);
+        if (it % 7 == 3) x = (double)check_rng_int(&g, 1, 100000) * pow(10, (double)check_rng_int(&g, -12, 12));
+        if (it % 11 == 5) x = nextafter(pow(10, (double)check_rng_int(&g, -10, 15)), it % 2 ? INFINITY : 0);
+        if (it % 13 == 7) x = 0x1p-1074 * (double)check_rng_int(&g, 1, 1000); /* subnormal: declined */
+        if (dvc_lcpall_fmt_(buf, x, digits, up)) {
+            char *ref;
+            mpfr_set_d(t, x, MPFR_RNDN);
+            ref = dvc_mpfr_str(t, digits, up ? MPFR_RNDU : MPFR_RNDD);
+            if (ref == NULL || strcmp(ref, buf) != 0) {
+                if (bad++ < 5) printf("fmt %a, %d digits %s: %s, MPFR %s\n", x, digits, up ? "up" : "down", buf,
+                                      ref ? ref : "?");
+            }
+            free(ref);
+            handled++;
+        } else {
+            declined++;
+        }
+    }
+    mpfr_clear(t);
+    CHECK(bad == 0 && handled > 200000, "decimal text: %ld of %ld differ from MPFR (%ld declined)", bad, handled,
+          declined);
+}
+
 int main(void)
 {
+    test_fmt();
     test_input();
     test_p_and_degenerate();
     test_interval();

@@ -12,8 +12,8 @@
  *
  * With the path of the dvicert executable as argument it also times the
  * whole command 'dvicert lcp-all P.json -o OUT.json --method enum' on the
- * -I + 0.01 E family (n = 17: 131,072 solutions; n = 20 with a second
- * argument "20") against the engine alone (dvc_lcpall_solve) on the same
+ * -I + 0.01 E family (n = 17: 131,072 solutions; n = 20 instead with a
+ * second argument "20") against the engine alone (dvc_lcpall_solve) on the same
  * problem, in wall-clock and CPU time (the command's includes writing the
  * file and syncing it to the disk), and prints process / engine. */
 #include <math.h>
@@ -196,6 +196,21 @@ static void run_process(const char *exe, long n)
     for (long i = 0; i < n; i++) fprintf(f, "%s\"inf\"", i ? ", " : "");
     fprintf(f, "]}\n");
     fclose(f);
+    /* the command first: forked from this small process, its peak memory
+     * is its own */
+    tp = wall();
+    pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, STDOUT_FILENO);
+        execl(exe, exe, "lcp-all", prob, "-o", out, "--method", "enum", (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0 || wait4(pid, &status, 0, &ru) < 0) return;
+    tp = wall() - tp;
+    mem = (double)ru.ru_maxrss / 1024.0;
+    tpc = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+          1e-6 * (double)ru.ru_stime.tv_usec;
     /* the engine on the same data (%.17g reads back to the same doubles) */
     dvc_imat_init2(Mi, n, n, 53);
     dvc_ivec_init2(qi, n, 53);
@@ -213,19 +228,6 @@ static void run_process(const char *exe, long n)
     dvc_lcpall_result_clear(r);
     dvc_imat_clear(Mi);
     dvc_ivec_clear(qi);
-    tp = wall();
-    pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) dup2(null, STDOUT_FILENO);
-        execl(exe, exe, "lcp-all", prob, "-o", out, "--method", "enum", (char *)NULL);
-        _exit(127);
-    }
-    if (pid < 0 || wait4(pid, &status, 0, &ru) < 0) return;
-    tp = wall() - tp;
-    mem = (double)ru.ru_maxrss / 1024.0;
-    tpc = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
-          1e-6 * (double)ru.ru_stime.tv_usec;
     {
         struct stat sb;
         double mb = stat(out, &sb) == 0 ? (double)sb.st_size / 1e6 : 0;
@@ -244,8 +246,9 @@ static void run_process(const char *exe, long n)
 int main(int argc, char **argv)
 {
     if (argc > 1) {
-        run_process(argv[1], 17);
-        if (argc > 2 && strcmp(argv[2], "20") == 0) run_process(argv[1], 20);
+        /* one size per run: the command is forked from a process that has
+         * not yet enumerated anything */
+        run_process(argv[1], argc > 2 && strcmp(argv[2], "20") == 0 ? 20 : 17);
         return 0;
     }
     static const long sizes[] = {10, 17};

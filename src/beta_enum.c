@@ -678,6 +678,16 @@ dvc_status dvc_bk_vertex_fail(const dvc_bk_ws *w)
                      buf);
 }
 
+int dvc_bk_tick(dvc_bk_acc *acc)
+{
+    int stop;
+    dvc_rnd_set(FE_TONEAREST);
+    stop = acc->tick(acc->tick_ctx, acc);
+    dvc_rnd_set(FE_UPWARD);
+    if (stop) acc->stopped = 1;
+    return stop;
+}
+
 dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree,
                        int want_alpha, dvc_bk_acc *acc)
 {
@@ -704,16 +714,7 @@ dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, i
             st = dvc_bk_vertex_fail(&w);
             goto done;
         }
-        if (acc->tick && (t & (DVC_BK_TICK - 1)) == 0) {
-            int stop;
-            dvc_rnd_set(FE_TONEAREST);
-            stop = acc->tick(acc->tick_ctx, acc);
-            dvc_rnd_set(FE_UPWARD);
-            if (stop) {
-                acc->stopped = 1;
-                break;
-            }
-        }
+        if (acc->tick && (t & (DVC_BK_TICK - 1)) == 0 && dvc_bk_tick(acc)) break;
     }
 done:
     dvc_rnd_restore(saved);

@@ -61,7 +61,7 @@ static inline void colsum_abs(int k, int ld, const double *P, double *out, int n
 __attribute__((always_inline)) static inline void vecmat_nv(int k, int ld, const double *x, const double *P,
                                                             double *g, int nv)
 {
-    v4 o[8];
+    v4 o[16]; /* m <= 64 */
     for (int q = 0; q < nv; q++) o[q] = (v4){0, 0, 0, 0};
     for (int l = 0; l < k; l++) {
         const v4 *pl = (const v4 *)(P + (size_t)l * ld);
@@ -85,16 +85,7 @@ __attribute__((always_inline)) static inline void vecmat(int k, int ld, const do
     case 6: vecmat_nv(k, ld, x, P, g, 6); return;
     case 7: vecmat_nv(k, ld, x, P, g, 7); return;
     case 8: vecmat_nv(k, ld, x, P, g, 8); return;
-    default: {
-        v4 *o = (v4 *)g;
-        for (int q = 0; q < nv; q++) o[q] = (v4){0, 0, 0, 0};
-        for (int l = 0; l < k; l++) {
-            const v4 *pl = (const v4 *)(P + (size_t)l * ld);
-            double xl = x[l];
-            v4 xv = {xl, xl, xl, xl};
-            for (int q = 0; q < nv; q++) o[q] += xv * pl[q];
-        }
-    }
+    default: vecmat_nv(k, ld, x, P, g, nv); return;
     }
 }
 
@@ -337,15 +328,8 @@ dvc_status dvc_bk_enum_tree(const dvc_bk_mat *K, uint64_t base, const int *freei
         if (st != DVC_OK) goto done;
         if (acc->stopped) break;
         if (acc->tick && acc->count >= next_tick) {
-            int stop;
             next_tick = acc->count + DVC_BK_TICK;
-            dvc_rnd_set(FE_TONEAREST);
-            stop = acc->tick(acc->tick_ctx, acc);
-            dvc_rnd_set(FE_UPWARD);
-            if (stop) {
-                acc->stopped = 1;
-                break;
-            }
+            if (dvc_bk_tick(acc)) break;
         }
     }
 done:

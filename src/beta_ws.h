@@ -66,6 +66,9 @@ void dvc_bk_add_index(const dvc_bk_mat *K, dvc_bk_ws *w, int idx);
 void dvc_bk_remove_index(dvc_bk_ws *w, int idx);
 int dvc_bk_eval_vertex(const dvc_bk_mat *K, dvc_bk_ws *w, int want_alpha, dvc_bk_acc *acc);
 dvc_status dvc_bk_vertex_fail(const dvc_bk_ws *w);
+/* FE_UPWARD active, acc->tick set: call it in round-to-nearest; 1 (and
+ * acc->stopped set) when it asks to stop. */
+int dvc_bk_tick(dvc_bk_acc *acc);
 
 /* *a = max(*a, v), NaN propagating. */
 static inline void dvc_bk_acc_max(double *a, double v)

@@ -9,13 +9,18 @@
  *   ./build/bench/bench_beta big [s [FAM [M]]]  m = 24, 30: automatic method
  *                                       and branch-and-bound, budget s (60), on
  *                                       symmetric and nonsymmetric PD matrices;
- *                                       FAM sym|nonsym and M restrict the runs */
+ *                                       FAM sym|nonsym and M restrict the runs
+ *   ./build/bench/bench_beta tree [M]   nonsymmetric PD, m = M (22): every
+ *                                       vertex by its residual (dvc_bk_enum)
+ *                                       against bordering from verified
+ *                                       anchors (dvc_bk_enum_tree, r = 6) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "dvicert/dvicert.h"
+#include "beta_kern.h"
 
 /* CPU time of this thread: the machine is shared, wall time is noisy. */
 static double now(void)
@@ -201,8 +206,41 @@ static double per_subset(const dvc_imat_t M, int m, int which, double *hi)
     return now() - t0;
 }
 
+/* The two enumeration kernels on the same matrix, in one run. */
+static void tree(int m)
+{
+    dvc_imat_t M;
+    dvc_bk_mat K;
+    dvc_bk_acc a1, a2;
+    int idx[64];
+    double t0, t1, t2;
+    rng_s = 12345;
+    dvc_imat_init(M, m, m);
+    gen_pd_sym(M, m, 1);
+    if (dvc_bk_mat_init(&K, M) != DVC_OK) return;
+    for (int i = 0; i < m; i++) idx[i] = i;
+    dvc_bk_acc_init(&a1);
+    dvc_bk_acc_init(&a2);
+    t0 = now();
+    dvc_bk_enum(&K, 0, idx, m, 0, &a1);
+    t1 = now() - t0;
+    t0 = now();
+    dvc_bk_enum_tree(&K, 0, idx, m, 6, &a2);
+    t2 = now() - t0;
+    printf("nonsym PD m = %d, %ld / %ld vertices: residual per vertex %.2f s [%.15g, %.15g] gap %.1e; "
+           "bordering %.2f s [%.15g, %.15g] gap %.1e (%ld fresh inverses); ratio residual/bordering %.2f\n",
+           m, a1.count, a2.count, t1, a1.beta_lo, a1.beta_hi, (a1.beta_hi - a1.beta_lo) / a1.beta_hi, t2,
+           a2.beta_lo, a2.beta_hi, (a2.beta_hi - a2.beta_lo) / a2.beta_hi, a2.refresh, t1 / t2);
+    dvc_bk_mat_clear(&K);
+    dvc_imat_clear(M);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "tree") == 0) {
+        tree(argc > 2 ? atoi(argv[2]) : 22);
+        return 0;
+    }
     static const int ms[] = {10, 16, 20};
     if (argc > 1 && strcmp(argv[1], "big") == 0) {
         big(argc, argv);

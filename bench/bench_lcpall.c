@@ -8,12 +8,24 @@
  *     certified code, sign tests only (the fastest float enumeration here).
  * Families: -I + perturbation (2^n solutions, verlcpall's 10 x 10 example
  * has 1,024), 2 x 2 blocks with 3 solutions each, random dense (few
- * solutions, almost every basis excluded). CPU time of this thread. */
+ * solutions, almost every basis excluded). CPU time of this thread.
+ *
+ * With the path of the dvicert executable as argument it also times the
+ * whole command 'dvicert lcp-all P.json -o OUT.json --method enum' on the
+ * -I + 0.01 E family (n = 17: 131,072 solutions; n = 20 instead with a
+ * second argument "20") against the engine alone (dvc_lcpall_solve) on the same
+ * problem, in wall-clock and CPU time (the command's includes writing the
+ * file and syncing it to the disk), and prints process / engine. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dvicert/dvicert.h"
 
@@ -143,8 +155,102 @@ static void run(const char *family, long n, const double *M, const double *q)
     dvc_ivec_clear(qi);
 }
 
-int main(void)
+static double wall(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Engine alone vs the command writing its JSON, on -I + 0.01 E of size n. */
+static void run_process(const char *exe, long n)
+{
+    char dir[] = "/tmp/bench_lcpall_XXXXXX", prob[64], out[64];
+    double *M = malloc(sizeof(double) * (size_t)(n * n)), te, tec, tp, tpc, mem;
+    struct rusage ru;
+    dvc_imat_t Mi;
+    dvc_ivec_t qi;
+    dvc_lcpall_result_t r;
+    dvc_lcpall_opts o;
+    FILE *f;
+    pid_t pid;
+    int status;
+    long nsol;
+    if (M == NULL || mkdtemp(dir) == NULL) return;
+    for (long i = 0; i < n * n; i++) M[i] = (i / n == i % n ? -1 : 0) + 0.01 * unif();
+    snprintf(prob, sizeof prob, "%s/p.json", dir);
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    f = fopen(prob, "w");
+    if (f == NULL) return;
+    fprintf(f, "{\"M\": [");
+    for (long i = 0; i < n; i++) {
+        fprintf(f, "%s[", i ? ", " : "");
+        for (long j = 0; j < n; j++) fprintf(f, "%s%.17g", j ? ", " : "", M[i * n + j]);
+        fprintf(f, "]");
+    }
+    fprintf(f, "], \"q\": [");
+    for (long i = 0; i < n; i++) fprintf(f, "%s1", i ? ", " : "");
+    fprintf(f, "], \"l\": [");
+    for (long i = 0; i < n; i++) fprintf(f, "%s0", i ? ", " : "");
+    fprintf(f, "], \"u\": [");
+    for (long i = 0; i < n; i++) fprintf(f, "%s\"inf\"", i ? ", " : "");
+    fprintf(f, "]}\n");
+    fclose(f);
+    /* the command first: forked from this small process, its peak memory
+     * is its own */
+    tp = wall();
+    pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, STDOUT_FILENO);
+        execl(exe, exe, "lcp-all", prob, "-o", out, "--method", "enum", (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0 || wait4(pid, &status, 0, &ru) < 0) return;
+    tp = wall() - tp;
+    mem = (double)ru.ru_maxrss / 1024.0;
+    tpc = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+          1e-6 * (double)ru.ru_stime.tv_usec;
+    /* the engine on the same data (%.17g reads back to the same doubles) */
+    dvc_imat_init2(Mi, n, n, 53);
+    dvc_ivec_init2(qi, n, 53);
+    dvc_imat_set_d(Mi, M);
+    for (long i = 0; i < n; i++) mpfi_set_ui(qi->e[i], 1);
+    dvc_lcpall_opts_default(&o);
+    o.method = DVC_LCPALL_ENUM;
+    dvc_lcpall_result_init(r);
+    te = wall();
+    tec = now();
+    dvc_lcpall_solve(r, Mi, qi, &o);
+    tec = now() - tec;
+    te = wall() - te;
+    nsol = r->nsol;
+    dvc_lcpall_result_clear(r);
+    dvc_imat_clear(Mi);
+    dvc_ivec_clear(qi);
+    {
+        struct stat sb;
+        double mb = stat(out, &sb) == 0 ? (double)sb.st_size / 1e6 : 0;
+        printf("lcp-all -o     n = %2ld  %7ld solutions  engine %7.3f s wall %7.3f s CPU  process %7.3f s "
+               "wall %7.3f s CPU (exit %d, %.0f MB written and synced, peak memory %.1f MB)  ratio "
+               "process/engine wall %5.2f CPU %5.2f\n",
+               n, nsol, te, tec, tp, tpc, WIFEXITED(status) ? WEXITSTATUS(status) : -1, mb, mem, tp / te,
+               tpc / tec);
+    }
+    unlink(out);
+    unlink(prob);
+    rmdir(dir);
+    free(M);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) {
+        /* one size per run: the command is forked from a process that has
+         * not yet enumerated anything */
+        run_process(argv[1], argc > 2 && strcmp(argv[2], "20") == 0 ? 20 : 17);
+        return 0;
+    }
     static const long sizes[] = {10, 17};
     for (int s = 0; s < 2; s++) {
         long n = sizes[s];

@@ -615,6 +615,20 @@ static dvc_status bnb(const dvc_bk_mat *K, const dvc_bk_mat *H, int sym, int whi
     return st;
 }
 
+/* Past the sizes enumerated by default (m > 20), beta_M alone: the inner
+ * TREE_R indices by bordering from verified vertices (docs/beta.md section 5, bordering);
+ * the sizes below keep the residual route vertex by vertex (their figures
+ * unchanged). */
+#define TREE_M 20
+#define TREE_R 6
+
+static dvc_status enum_vertices(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree, int m,
+                                int want_alpha, dvc_bk_acc *acc)
+{
+    if (!want_alpha && m > TREE_M) return dvc_bk_enum_tree(K, base, freeidx, nfree, TREE_R, acc);
+    return dvc_bk_enum(K, base, freeidx, nfree, want_alpha, acc);
+}
+
 /* Seconds the enumeration of all 2^m vertices would take here, from a
  * timed run of 2^k of them (k = 12: a few milliseconds) whose sets J have
  * the average size m/2 of the whole enumeration (a vertex costs O(|J|^2)).
@@ -629,7 +643,7 @@ static double enum_estimate(const dvc_bk_mat *K, int m, int want_alpha, bnd *bb,
     for (int i = 0; i < nb; i++) base |= (uint64_t)1 << i;
     for (int j = 0; j < k; j++) freeidx[j] = nb + j;
     dvc_bk_acc_init(&acc);
-    if (dvc_bk_enum(K, base, freeidx, k, want_alpha, &acc) != DVC_OK) return INFINITY;
+    if (enum_vertices(K, base, freeidx, k, m, want_alpha, &acc) != DVC_OK) return INFINITY;
     t = now_s() - t0;
     bnd_lo(bb, acc.beta_lo);
     if (want_alpha) bnd_lo(ba, acc.alpha_lo);
@@ -769,7 +783,7 @@ static dvc_status run_enum(run_t *R, const dvc_bk_mat *K)
     R->bud.hi = R->bb.hi;
     acc.tick = enum_tick;
     acc.tick_ctx = &R->bud;
-    st = dvc_bk_enum(K, 0, idx, (int)R->m, R->want_alpha, &acc);
+    st = enum_vertices(K, 0, idx, (int)R->m, (int)R->m, R->want_alpha, &acc);
     if (st != DVC_OK) return st;
     /* Stopped by the budget: the visited vertices still give lower bounds,
      * but no upper bound. */

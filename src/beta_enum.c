@@ -20,9 +20,6 @@
 #include "rounding.h"
 
 
-/* Four doubles; the compiler emits SSE2/AVX lanes. may_alias because rows of
- * double arrays are accessed through it. */
-typedef double v4 __attribute__((vector_size(32), may_alias));
 
 #define E_REFRESH 1e-12 /* residual above which the predictor is recomputed, */
 #define E_GROWTH 8.0     /* ... if also E_GROWTH times the last fresh residual */
@@ -36,7 +33,6 @@ double *dvc_bk_alloc(size_t n)
     return p;
 }
 
-static int nvec(int k) { return (k + 3) / 4; }
 
 void dvc_bk_acc_init(dvc_bk_acc *a)
 {
@@ -130,6 +126,7 @@ void dvc_bk_ws_init(dvc_bk_ws *w, int m, int ld)
     w->stale = 1;
     w->upd = 0;
     w->e_fresh = 0;
+    w->e_last = -1;
 }
 
 void dvc_bk_ws_clear(dvc_bk_ws *w)
@@ -330,7 +327,7 @@ void dvc_bk_xnorm(int k, int ld, const double *X, double *up, double *dn, double
 
 /* ---- Gray-code steps ----------------------------------------------------- */
 
-static void add_index(const dvc_bk_mat *K, dvc_bk_ws *w, int idx)
+void dvc_bk_add_index(const dvc_bk_mat *K, dvc_bk_ws *w, int idx)
 {
     int k = w->k, ld = w->ld, nv = nvec(k + 1);
     double *A = w->A, *X = w->X;
@@ -407,7 +404,7 @@ static void swap_rc(double *A, int ld, int k, int p, int q)
     }
 }
 
-static void remove_index(dvc_bk_ws *w, int idx)
+void dvc_bk_remove_index(dvc_bk_ws *w, int idx)
 {
     int k = w->k, ld = w->ld, p = w->pos[idx], L = k - 1, nv = nvec(k);
     double *A = w->A, *X = w->X;
@@ -540,7 +537,7 @@ static int slow_vertex(const dvc_bk_mat *K, dvc_bk_ws *w, int want_alpha, double
 /* ---- one vertex ------------------------------------------------------------ */
 
 /* FE_UPWARD active. 0 when the vertex could not be bounded. */
-static int eval_vertex(const dvc_bk_mat *K, dvc_bk_ws *w, int want_alpha, dvc_bk_acc *acc)
+int dvc_bk_eval_vertex(const dvc_bk_mat *K, dvc_bk_ws *w, int want_alpha, dvc_bk_acc *acc)
 {
     int k = w->k, ld = w->ld, m = K->m;
     double *rho = w->g + 2 * ld; /* the bordering scratch is free here */
@@ -575,6 +572,7 @@ static int eval_vertex(const dvc_bk_mat *K, dvc_bk_ws *w, int want_alpha, dvc_bk
         }
     }
     if (!(e <= E_ACCEPT)) goto slow;
+    w->e_last = e;
     dvc_bk_xnorm(k, ld, w->X, &nx_up, &nx_dn, w->rowneg);
     den = -(e - 1.0);           /* <= 1 - e */
     hi = nx_up / den;           /* >= ||X|| / (1 - e) */
@@ -650,6 +648,7 @@ static int eval_vertex(const dvc_bk_mat *K, dvc_bk_ws *w, int want_alpha, dvc_bk
 slow:
     {
         double out[4];
+        w->e_last = -1;
         acc->slow++;
         if (!slow_vertex(K, w, want_alpha, out)) return 0;
         dvc_bk_acc_max(&acc->beta_lo, out[0]);
@@ -666,7 +665,7 @@ slow:
     }
 }
 
-static dvc_status vertex_fail(const dvc_bk_ws *w)
+dvc_status dvc_bk_vertex_fail(const dvc_bk_ws *w)
 {
     char buf[512];
     size_t n = 0;
@@ -677,6 +676,16 @@ static dvc_status vertex_fail(const dvc_bk_ws *w)
                      "could not bound ||(M_JJ)^{-1}|| for J = {%s} (1-based): the principal "
                      "submatrix is too ill-conditioned for a verified inverse at 212 bits",
                      buf);
+}
+
+int dvc_bk_tick(dvc_bk_acc *acc)
+{
+    int stop;
+    dvc_rnd_set(FE_TONEAREST);
+    stop = acc->tick(acc->tick_ctx, acc);
+    dvc_rnd_set(FE_UPWARD);
+    if (stop) acc->stopped = 1;
+    return stop;
 }
 
 dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree,
@@ -691,30 +700,21 @@ dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, i
     saved = dvc_rnd_save();
     dvc_rnd_set(FE_UPWARD);
     for (int i = 0; i < K->m; i++)
-        if (base >> i & 1) add_index(K, &w, i);
+        if (base >> i & 1) dvc_bk_add_index(K, &w, i);
     w.stale = 1;
-    if (!eval_vertex(K, &w, want_alpha, acc)) {
-        st = vertex_fail(&w);
+    if (!dvc_bk_eval_vertex(K, &w, want_alpha, acc)) {
+        st = dvc_bk_vertex_fail(&w);
         goto done;
     }
     for (uint64_t t = 1; nfree > 0 && t < ((uint64_t)1 << nfree); t++) {
         int idx = freeidx[__builtin_ctzll(t)];
-        if (w.pos[idx] < 0) add_index(K, &w, idx);
-        else remove_index(&w, idx);
-        if (!eval_vertex(K, &w, want_alpha, acc)) {
-            st = vertex_fail(&w);
+        if (w.pos[idx] < 0) dvc_bk_add_index(K, &w, idx);
+        else dvc_bk_remove_index(&w, idx);
+        if (!dvc_bk_eval_vertex(K, &w, want_alpha, acc)) {
+            st = dvc_bk_vertex_fail(&w);
             goto done;
         }
-        if (acc->tick && (t & (DVC_BK_TICK - 1)) == 0) {
-            int stop;
-            dvc_rnd_set(FE_TONEAREST);
-            stop = acc->tick(acc->tick_ctx, acc);
-            dvc_rnd_set(FE_UPWARD);
-            if (stop) {
-                acc->stopped = 1;
-                break;
-            }
-        }
+        if (acc->tick && (t & (DVC_BK_TICK - 1)) == 0 && dvc_bk_tick(acc)) break;
     }
 done:
     dvc_rnd_restore(saved);

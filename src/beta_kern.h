@@ -50,6 +50,14 @@ void dvc_bk_mat_clear(dvc_bk_mat *K);
 dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree,
                        int want_alpha, dvc_bk_acc *acc);
 
+/* beta only: the same vertices as dvc_bk_enum, the last r free indices
+ * (inner, never in base) handled by bordering from the residual-verified
+ * vertices of the others (docs/beta.md section 5, bordering): O(|J|^2) per vertex
+ * instead of O(|J|^3). A vertex whose bordering bound cannot be proven (or
+ * is not sharp) falls back to the residual route with its subtree. */
+dvc_status dvc_bk_enum_tree(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree, int r,
+                            dvc_bk_acc *acc);
+
 /* Upper bounds over the node {d : d_i = 1 (i in in), d_i = 0 (i in out),
  * d_i in [0,1] otherwise} of ||X(d)|| (beta) and of ||(I - D + DM)^{-1}||
  * (alpha). +inf when the interval residual is not < 1. */

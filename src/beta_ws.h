@@ -8,7 +8,16 @@
 
 #include <stddef.h>
 
+#include "beta_kern.h"
+
 #define E_ACCEPT 0.5    /* residual above which the MPFI fallback is used */
+
+/* Four doubles; the compiler emits SSE2/AVX lanes. may_alias because rows of
+ * double arrays are accessed through it. */
+typedef double v4 __attribute__((vector_size(32), may_alias));
+
+/* Vectors of four covering k entries. */
+static inline int nvec(int k) { return (k + 3) / 4; }
 
 typedef struct {
     int m, ld, k;
@@ -20,6 +29,7 @@ typedef struct {
     double *rowneg; /* per row: -(sum |X_ij|) rounded up, i.e. lower row sum negated */
     int *order, *pos, *kidx;
     double e_fresh; /* residual right after the last recomputation */
+    double e_last;  /* residual of the last vertex evaluated (-1: by the MPFI fallback) */
     int stale;   /* X must be recomputed */
     int upd;     /* updates since the last recomputation */
 } dvc_bk_ws;
@@ -46,6 +56,19 @@ double dvc_bk_resid_up(int k, int ld, const double *X, const double *A, const do
 /* FE_UPWARD active: upper and lower bounds of ||X||_inf (X is a point
  * matrix); rowneg[i] = -(lower bound of row sum i). */
 void dvc_bk_xnorm(int k, int ld, const double *X, double *up, double *dn, double *rowneg);
+
+/* The Gray-code steps and the evaluation of one vertex (src/beta_enum.c),
+ * shared with the bordering enumeration (src/beta_tree.c). FE_UPWARD
+ * active. add: append index idx to J (updating X unless stale); remove: drop
+ * it (Schur downdate); eval: bound ||(M_JJ)^{-1}|| (and alpha) into acc, 0
+ * when not even the MPFI fallback could (then dvc_bk_vertex_fail names J). */
+void dvc_bk_add_index(const dvc_bk_mat *K, dvc_bk_ws *w, int idx);
+void dvc_bk_remove_index(dvc_bk_ws *w, int idx);
+int dvc_bk_eval_vertex(const dvc_bk_mat *K, dvc_bk_ws *w, int want_alpha, dvc_bk_acc *acc);
+dvc_status dvc_bk_vertex_fail(const dvc_bk_ws *w);
+/* FE_UPWARD active, acc->tick set: call it in round-to-nearest; 1 (and
+ * acc->stopped set) when it asks to stop. */
+int dvc_bk_tick(dvc_bk_acc *acc);
 
 /* *a = max(*a, v), NaN propagating. */
 static inline void dvc_bk_acc_max(double *a, double v)

@@ -4,12 +4,14 @@
  * otherwise (or when its solution is not proven nondegenerate) every
  * complementary basis is decided by src/lcpall_enum.c. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "dvicert/lvi.h"
 #include "lcpall_internal.h"
+#include "rounding.h"
 
 void dvc_lcpall_opts_default(dvc_lcpall_opts *o)
 {
@@ -17,6 +19,8 @@ void dvc_lcpall_opts_default(dvc_lcpall_opts *o)
     o->max_n = 24;
     o->max_seconds = 60;
     o->max_solutions = 1L << 20;
+    o->on_box = NULL;
+    o->on_box_ctx = NULL;
 }
 
 void dvc_lcpall_result_init(dvc_lcpall_result_t r)
@@ -35,19 +39,28 @@ void dvc_lcpall_result_clear(dvc_lcpall_result_t r)
     memset(r, 0, sizeof *r);
 }
 
+/* Empty r for size n; the consumer of the boxes stays. */
 static void reset(dvc_lcpall_result_t r, long n)
 {
+    int (*sink)(void *, const struct dvc_lcpall_result_s *, long) = r->sink_;
+    void *ctx = r->sink_ctx_;
     dvc_lcpall_result_clear(r);
     dvc_lcpall_result_init(r);
     r->n = n;
+    r->sink_ = sink;
+    r->sink_ctx_ = ctx;
 }
 
 int dvc_lcpall_push_(dvc_lcpall_result_t r, const char *basis, const double *lo,
                      const double *hi, int status, int nondegenerate, long cap)
 {
-    long n = r->n;
+    long n = r->n, slot = r->nsol - r->first_;
     if (r->nsol >= cap) return -1;
-    if (r->nsol == r->cap_) {
+    if (r->sink_ != NULL && slot > 0) { /* streaming: one slot, reused */
+        r->first_ = r->nsol;
+        slot = 0;
+    }
+    if (slot == r->cap_) {
         long c = r->cap_ ? 2 * r->cap_ : 16;
         if (c > cap) c = cap;
         char *b = realloc(r->basis_, (size_t)(c * n) + 1);
@@ -61,25 +74,52 @@ int dvc_lcpall_push_(dvc_lcpall_result_t r, const char *basis, const double *lo,
         if (b == NULL || s == NULL || l == NULL || h == NULL) return -1;
         r->cap_ = c;
     }
-    memcpy(r->basis_ + r->nsol * n, basis, (size_t)n);
-    memcpy(r->lo_ + r->nsol * n, lo, sizeof(double) * (size_t)n);
-    memcpy(r->hi_ + r->nsol * n, hi, sizeof(double) * (size_t)n);
-    r->stat_[r->nsol] = (unsigned char)(status | (nondegenerate ? 2 : 0));
+    memcpy(r->basis_ + slot * n, basis, (size_t)n);
+    memcpy(r->lo_ + slot * n, lo, sizeof(double) * (size_t)n);
+    memcpy(r->hi_ + slot * n, hi, sizeof(double) * (size_t)n);
+    r->stat_[slot] = (unsigned char)(status | (nondegenerate ? 2 : 0));
     r->nsol++;
     if (status == DVC_LCPALL_SOL_EXISTS) {
         r->nexists++;
         if (!nondegenerate) r->ndegenerate++;
     }
+    if (r->sink_ != NULL) {
+        /* the consumer formats decimals: hand it the usual rounding */
+        int saved = dvc_rnd_save(), stop;
+        dvc_rnd_set(FE_TONEAREST);
+        stop = r->sink_(r->sink_ctx_, r, r->nsol - 1);
+        dvc_rnd_restore(saved);
+        if (stop) return -2;
+    }
     return 0;
+}
+
+/* The slot of box k, or -1 when it is not (or no longer) stored. */
+static long slot_of(const dvc_lcpall_result_t r, long k)
+{
+    if (k < r->first_ || k >= r->nsol) return -1;
+    return k - r->first_;
+}
+
+int dvc_lcpall_get_d(const dvc_lcpall_result_t r, long k, double *lo, double *hi, char *basis,
+                     int *nondegenerate)
+{
+    long n = r->n, s = slot_of(r, k);
+    if (s < 0) return -1;
+    if (lo != NULL) memcpy(lo, r->lo_ + s * n, sizeof(double) * (size_t)n);
+    if (hi != NULL) memcpy(hi, r->hi_ + s * n, sizeof(double) * (size_t)n);
+    if (basis != NULL) memcpy(basis, r->basis_ + s * n, (size_t)n);
+    if (nondegenerate != NULL) *nondegenerate = (r->stat_[s] & 2) != 0;
+    return r->stat_[s] & 1;
 }
 
 int dvc_lcpall_get(const dvc_lcpall_result_t r, long k, dvc_ivec_t z, dvc_ivec_t w, char *basis,
                    int *nondegenerate)
 {
-    long n = r->n;
-    if (k < 0 || k >= r->nsol) return -1;
-    const char *b = r->basis_ + k * n;
-    const double *lo = r->lo_ + k * n, *hi = r->hi_ + k * n;
+    long n = r->n, s = slot_of(r, k);
+    if (s < 0) return -1;
+    const char *b = r->basis_ + s * n;
+    const double *lo = r->lo_ + s * n, *hi = r->hi_ + s * n;
     if (z != NULL && z->n != n) dvc_ivec_resize(z, n);
     if (w != NULL && w->n != n) dvc_ivec_resize(w, n);
     for (long i = 0; i < n; i++) {
@@ -93,8 +133,8 @@ int dvc_lcpall_get(const dvc_lcpall_result_t r, long k, dvc_ivec_t z, dvc_ivec_t
         }
     }
     if (basis != NULL) memcpy(basis, b, (size_t)n);
-    if (nondegenerate != NULL) *nondegenerate = (r->stat_[k] & 2) != 0;
-    return r->stat_[k] & 1;
+    if (nondegenerate != NULL) *nondegenerate = (r->stat_[s] & 2) != 0;
+    return r->stat_[s] & 1;
 }
 
 const char *dvc_lcpall_verdict_name(dvc_lcpall_verdict v)
@@ -172,7 +212,7 @@ static int p_route(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc_ivec_t q
         if (decided) {
             r->route = "P-matrix: unique solution, enclosed by the LVI route";
             r->covered = 1;
-            if (dvc_lcpall_push_(r, basis, lo, hi, DVC_LCPALL_SOL_EXISTS, 1, 1) == 0) ret = 1;
+            if (dvc_lcpall_push_(r, basis, lo, hi, DVC_LCPALL_SOL_EXISTS, 1, 1) != -1) ret = 1;
         }
         dvc_ivec_clear(wv);
         free(basis);
@@ -198,6 +238,7 @@ dvc_status dvc_lcpall_solve(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc
 
     if (opts != NULL) o = *opts;
     else dvc_lcpall_opts_default(&o);
+    r->sink_ = NULL;
     reset(r, n);
     if (!dvc_imat_is_square(M) || q->n != n || n < 1) {
         snprintf(r->reason, sizeof r->reason, "M must be square and q of its size");
@@ -210,6 +251,8 @@ dvc_status dvc_lcpall_solve(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc
     }
     if (o.max_n > DVC_LCPALL_N_MAX) o.max_n = DVC_LCPALL_N_MAX;
     if (o.max_solutions < 1) o.max_solutions = 1;
+    r->sink_ = o.on_box;
+    r->sink_ctx_ = o.on_box_ctx;
 
     if (o.method == DVC_LCPALL_AUTO) {
         int p = p_route(r, M, q, &unique);
@@ -297,4 +340,104 @@ dvc_status dvc_lcpall_solve(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc
     }
     r->verdict = DVC_LCPALL_INCOMPLETE;
     return dvc_error(DVC_NOT_CERTIFIED, "lcp-all: %s", r->reason);
+}
+
+/* ---- decimal text of the bounds ------------------------------------------- */
+
+int dvc_lcpall_fmt_(char *buf, double x, int digits, int up)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    static const uint64_t p10[18] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+                                     1000000000, 10000000000, 100000000000, 1000000000000,
+                                     10000000000000, 100000000000000, 1000000000000000,
+                                     10000000000000000, 100000000000000000};
+    static const uint64_t p5[28] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625,
+                                    48828125, 244140625, 1220703125, 6103515625, 30517578125,
+                                    152587890625, 762939453125, 3814697265625, 19073486328125,
+                                    95367431640625, 476837158203125, 2384185791015625,
+                                    11920928955078125, 59604644775390625, 298023223876953125,
+                                    1490116119384765625, 7450580596923828125};
+    uint64_t bits, m, lo, hi, q = 0;
+    int ex, neg, E, bl;
+    char d[24], *p = buf;
+    if (digits < 2 || digits > 17 || !isfinite(x) || x == 0) return 0;
+    memcpy(&bits, &x, sizeof bits);
+    neg = (int)(bits >> 63);
+    ex = (int)((bits >> 52) & 0x7ff);
+    m = bits & ((UINT64_C(1) << 52) - 1);
+    if (ex != 0) m |= UINT64_C(1) << 52;
+    ex = ex == 0 ? -1074 : ex - 1075; /* |x| = m 2^ex */
+    bl = 64 - __builtin_clzll(m);
+    lo = p10[digits - 1];
+    hi = p10[digits];
+    {
+        /* log10 |x| >= (ex + bl - 1 + f) log10 2 with f the fraction bits of
+         * m (log2(1 + f) >= f), so with 1262611 / 2^22 < log10 2 and a margin
+         * of 1e-3 for the negative exponents the floor E is never above the
+         * decimal exponent of |x| (the loop below then raises it): never
+         * above matters, as a rounding up could otherwise be taken for a
+         * result one digit short */
+        long long f22 = (long long)(((m << (64 - bl)) << 1) >> 42);
+        long long t = (long long)(ex + bl - 1) * 1262611LL + f22 * 1262611LL / (1LL << 22) - 4194;
+        E = (int)(t >= 0 ? t >> 22 : -((-t + (1LL << 22) - 1) >> 22));
+    }
+    for (int tries = 0;; tries++) {
+        int K = digits - 1 - E, s;
+        __extension__ unsigned __int128 P;
+        int sticky = 0, big = 0;
+        if (tries == 3 || K < 0 || K > 27) return 0;
+        /* q = |x| 10^K = m 5^K 2^(K + ex), rounded in magnitude up or down */
+        P = (unsigned __int128)m * p5[K];
+        s = K + ex;
+        if (s >= 0) {
+            big = s >= 64 || (P >> (64 - s)) != 0;
+            q = big ? 0 : (uint64_t)P << s;
+        } else if (-s >= 128) {
+            q = 0;
+            sticky = 1;
+        } else {
+            q = (uint64_t)(P >> -s);
+            big = (P >> -s) >> 64 != 0;
+            sticky = (P & (((unsigned __int128)1 << -s) - 1)) != 0;
+        }
+        if (!big && sticky && up != neg) q++;
+        if (big || q >= hi) {
+            E++;
+            continue;
+        }
+        if (q < lo) {
+            E--;
+            continue;
+        }
+        break;
+    }
+    /* "-d.ddde+XX", the text of MPFR's %.{digits-1}R{D,U}e */
+    for (int i = digits; i > 0; i -= 2) {
+        int r = (int)(q % 100);
+        q /= 100;
+        if (i >= 2) {
+            d[i - 1] = pairs[2 * r + 1];
+            d[i - 2] = pairs[2 * r];
+        } else {
+            d[0] = pairs[2 * r + 1];
+        }
+    }
+    if (neg) *p++ = '-';
+    *p++ = d[0];
+    *p++ = '.';
+    memcpy(p, d + 1, (size_t)(digits - 1));
+    p += digits - 1;
+    *p++ = 'e';
+    *p++ = E < 0 ? '-' : '+';
+    {
+        int a = E < 0 ? -E : E;
+        if (a >= 100) *p++ = (char)('0' + a / 100);
+        *p++ = pairs[2 * (a % 100)];
+        *p++ = pairs[2 * (a % 100) + 1];
+    }
+    *p = '\0';
+    return (int)(p - buf);
 }

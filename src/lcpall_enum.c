@@ -132,7 +132,7 @@ typedef struct {
     long *sup;       /* support of u */
     char *basis;
     double deadline;
-    int stop;        /* 1 budget, 2 cap */
+    int stop;        /* 1 budget, 2 cap, 3 the consumer of the boxes */
     char first_undecided[64];
 } enum_ctx;
 
@@ -398,8 +398,9 @@ static void leaf(enum_ctx *c, const double *T)
         r->covered = 0;
         return;
     }
-    if (dvc_lcpall_push_(r, c->basis, c->lo, c->hi, st, nondeg, c->o->max_solutions) != 0) {
-        c->stop = 2;
+    int pushed = dvc_lcpall_push_(r, c->basis, c->lo, c->hi, st, nondeg, c->o->max_solutions);
+    if (pushed != 0) {
+        c->stop = pushed == -2 ? 3 : 2;
         r->covered = 0;
     }
 }
@@ -505,6 +506,9 @@ dvc_status dvc_lcpall_enum_(dvc_lcpall_result_t r, const dvc_lcpall_data_ *d,
         else if (c.stop == 2)
             snprintf(p, room, "more than %ld boxes (max_solutions) after %ld of 2^%ld bases; ",
                      o->max_solutions, r->bases, n);
+        else if (c.stop == 3)
+            snprintf(p, room, "stopped by the consumer of the boxes after %ld of 2^%ld bases; ",
+                     r->bases, n);
         len = strlen(r->reason);
         if (r->undecided > 0)
             snprintf(r->reason + len, sizeof r->reason - len,

@@ -13,7 +13,8 @@ typedef struct {
 } dvc_lcpall_data_;
 
 /* Append a box (basis: n chars; lo, hi: n values, z_i on the basis, w_i off
- * it). Returns 0, or -1 when the cap is reached (nothing stored). */
+ * it). Returns 0, -1 when the cap is reached (nothing stored), -2 when
+ * the consumer of the boxes (opts on_box) asked to stop (box handed over). */
 int dvc_lcpall_push_(dvc_lcpall_result_t r, const char *basis, const double *lo,
                      const double *hi, int status, int nondegenerate, long cap);
 
@@ -30,6 +31,13 @@ dvc_status dvc_lcpall_enum_(dvc_lcpall_result_t r, const dvc_lcpall_data_ *d,
  * restores it. */
 int dvc_lcpall_basis_solve_(const dvc_lcpall_data_ *d, const char *basis, double *lo,
                             double *hi, int *nondeg, double *ws);
+
+/* buf (>= 32 bytes) <- x (finite, nonzero) rounded to `digits` (2..17)
+ * significant decimal digits up (toward +inf) or down, as MPFR's
+ * %.{digits-1}RUe / RDe writes it; in 128-bit integer arithmetic where the
+ * scaled value |x| 10^K needs 0 <= K <= 27 (about 1e-11 <= |x| < 1e17 at 17
+ * digits). Returns the length, or 0 when not handled. */
+int dvc_lcpall_fmt_(char *buf, double x, int digits, int up);
 
 /* 1/0 string of a basis (n chars + NUL, truncated to 63 with "..."). */
 void dvc_lcpall_basis_str_(char *buf, const char *basis, long n);

@@ -6,10 +6,13 @@
 #include <fenv.h>
 #include <gmp.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "dvicert/dvicert.h"
+#include "lcpall_internal.h"
 
 /* Exact rational x in the binary64 interval [lo, hi]. */
 static int q_in(const mpq_t x, double lo, double hi)
@@ -540,8 +543,32 @@ static void test_blocks(void)
     dvc_ivec_clear(q);
 }
 
+/* The consumer of test_minus_identity: each box handed over equals box k
+ * of the stored result; a stop request after `stop_at` boxes. */
+typedef struct {
+    const dvc_lcpall_result_struct *ref;
+    long seen, bad, stop_at;
+} stream_ctx;
+
+static int on_box(void *ctx, const struct dvc_lcpall_result_s *r, long k)
+{
+    stream_ctx *c = ctx;
+    long n = r->n;
+    double lo[16], hi[16], rlo[16], rhi[16];
+    char b[16], rb[16];
+    int nd, rnd, st = dvc_lcpall_get_d(r, k, lo, hi, b, &nd);
+    int rst = dvc_lcpall_get_d(c->ref, k, rlo, rhi, rb, &rnd);
+    if (k != c->seen || st < 0 || st != rst || nd != rnd || memcmp(b, rb, (size_t)n) != 0 ||
+        memcmp(lo, rlo, sizeof(double) * (size_t)n) != 0 || memcmp(hi, rhi, sizeof(double) * (size_t)n) != 0 ||
+        (k > 0 && dvc_lcpall_get_d(r, k - 1, NULL, NULL, NULL, NULL) != -1) || fegetround() != FE_TONEAREST)
+        c->bad++;
+    c->seen++;
+    return c->stop_at > 0 && c->seen >= c->stop_at;
+}
+
 /* -I + small perturbation, n = 10, q = 1: every basis is feasible, 1024
- * solutions; each box holds the exact solution of its basis. */
+ * solutions; each box holds the exact solution of its basis. Streamed
+ * (on_box): the same boxes in the same order, one kept at a time. */
 static void test_minus_identity(void)
 {
     long n = 10;
@@ -578,6 +605,29 @@ static void test_minus_identity(void)
     }
     CHECK(bad == 0, "-I: %ld bases without their exact solution", bad);
     printf("-I + perturbation n = 10: %ld solutions in %.4f s\n", r->nsol, r->seconds);
+    {
+        dvc_lcpall_result_t s;
+        dvc_lcpall_opts o;
+        stream_ctx c = {r, 0, 0, 0};
+        dvc_lcpall_opts_default(&o);
+        o.method = DVC_LCPALL_ENUM;
+        o.on_box = on_box;
+        o.on_box_ctx = &c;
+        dvc_lcpall_result_init(s);
+        CHECK(dvc_lcpall_solve(s, M, q, &o) == DVC_OK && s->nsol == 1024 && s->nexists == 1024 &&
+              s->verdict == DVC_LCPALL_COMPLETE && c.seen == 1024 && c.bad == 0 && s->cap_ <= 16,
+              "streamed: %ld boxes, %ld seen, %ld differ, %ld kept", s->nsol, c.seen, c.bad, s->cap_);
+        CHECK(dvc_lcpall_get_d(s, 1023, NULL, NULL, NULL, NULL) == 0 &&
+              dvc_lcpall_get(s, 0, NULL, NULL, NULL, NULL) == -1, "streamed: only the last box kept");
+        /* the consumer stops after 100 boxes: INCOMPLETE, said why */
+        c.seen = 0;
+        c.stop_at = 100;
+        CHECK(dvc_lcpall_solve(s, M, q, &o) == DVC_NOT_CERTIFIED && s->verdict == DVC_LCPALL_INCOMPLETE &&
+              c.seen == 100 && s->nsol == 100 && c.bad == 0 && !s->covered &&
+              strstr(s->reason, "stopped by the consumer") != NULL, "stopped stream: %ld (%s)", c.seen,
+              s->reason);
+        dvc_lcpall_result_clear(s);
+    }
     dvc_lcpall_result_clear(r);
     dvc_imat_clear(M);
     dvc_ivec_clear(q);
@@ -719,8 +769,50 @@ static void test_input(void)
     dvc_ivec_clear(q);
 }
 
+/* The decimal text of the JSON bounds (dvc_lcpall_fmt_) is MPFR's, byte
+ * for byte: random doubles of every binade the fast path takes and beyond
+ * (where it declines), every number of digits, both directions; values
+ * whose digits end in 9s and 0s (carries), and exact decimals. */
+static void test_fmt(void)
+{
+    check_rng g = {2027};
+    long handled = 0, declined = 0, bad = 0;
+    mpfr_t t;
+    mpfr_init2(t, 53);
+    for (long it = 0; it < 400000; it++) {
+        uint64_t bits = ((uint64_t)check_rng_int(&g, 0, 0x7fffffff) << 33) ^
+                        ((uint64_t)check_rng_int(&g, 0, 0x7fffffff) << 2) ^ (uint64_t)check_rng_int(&g, 0, 3);
+        long ex = it % 5 == 0 ? check_rng_int(&g, 1, 2046) : 1023 + check_rng_int(&g, -60, 60);
+        double x;
+        int digits = (int)check_rng_int(&g, 2, 17), up = (int)(it & 1);
+        char buf[64];
+        bits = (bits & ((UINT64_C(1) << 52) - 1)) | ((uint64_t)ex << 52) | ((uint64_t)(it >> 1 & 1) << 63);
+        memcpy(&x, &bits, sizeof x);
+        if (it % 7 == 3) x = (double)check_rng_int(&g, 1, 100000) * pow(10, (double)check_rng_int(&g, -12, 12));
+        if (it % 11 == 5) x = nextafter(pow(10, (double)check_rng_int(&g, -10, 15)), it % 2 ? INFINITY : 0);
+        if (it % 13 == 7) x = 0x1p-1074 * (double)check_rng_int(&g, 1, 1000); /* subnormal: declined */
+        if (dvc_lcpall_fmt_(buf, x, digits, up)) {
+            char *ref;
+            mpfr_set_d(t, x, MPFR_RNDN);
+            ref = dvc_mpfr_str(t, digits, up ? MPFR_RNDU : MPFR_RNDD);
+            if (ref == NULL || strcmp(ref, buf) != 0) {
+                if (bad++ < 5) printf("fmt %a, %d digits %s: %s, MPFR %s\n", x, digits, up ? "up" : "down", buf,
+                                      ref ? ref : "?");
+            }
+            free(ref);
+            handled++;
+        } else {
+            declined++;
+        }
+    }
+    mpfr_clear(t);
+    CHECK(bad == 0 && handled > 200000, "decimal text: %ld of %ld differ from MPFR (%ld declined)", bad, handled,
+          declined);
+}
+
 int main(void)
 {
+    test_fmt();
     test_input();
     test_p_and_degenerate();
     test_interval();

@@ -48,16 +48,28 @@ typedef enum {
 
 #define DVC_LCPALL_N_MAX 30
 
+struct dvc_lcpall_result_s;
+
 typedef struct {
     dvc_lcpall_method method;
     long max_n;         /* enumeration refused above this size (default 24, at most DVC_LCPALL_N_MAX) */
     double max_seconds; /* enumeration budget in seconds (default 60; <= 0: none) */
     long max_solutions; /* stored boxes at most (default 1 << 20); more: INCOMPLETE */
+    /* Optional consumer of the boxes (default NULL): when set, each box k is
+     * handed to on_box(on_box_ctx, r, k) as soon as it is found, in the
+     * order of the list, and then dropped, so that memory stays flat
+     * whatever the number of solutions. The counts of r grow as usual, but
+     * dvc_lcpall_get / dvc_lcpall_get_d read box k only during that call.
+     * The call runs in round-to-nearest. A nonzero return stops the
+     * enumeration (verdict INCOMPLETE, "stopped by the consumer of the
+     * boxes"). max_solutions still applies. */
+    int (*on_box)(void *ctx, const struct dvc_lcpall_result_s *r, long k);
+    void *on_box_ctx;
 } dvc_lcpall_opts;
 
 void dvc_lcpall_opts_default(dvc_lcpall_opts *o);
 
-typedef struct {
+typedef struct dvc_lcpall_result_s {
     long n;
     dvc_lcpall_verdict verdict;
     /* "P-matrix (<how>), unique solution by the LVI route" or
@@ -83,6 +95,9 @@ typedef struct {
     char *basis_;          /* nsol x n */
     unsigned char *stat_;  /* nsol: status | 2 * nondegenerate */
     double *lo_, *hi_;     /* nsol x n: z_i for i in the basis, w_i otherwise */
+    long first_;           /* index of the first box stored (on_box: the current one) */
+    int (*sink_)(void *, const struct dvc_lcpall_result_s *, long);
+    void *sink_ctx_;
 } dvc_lcpall_result_struct;
 typedef dvc_lcpall_result_struct dvc_lcpall_result_t[1];
 
@@ -105,6 +120,14 @@ dvc_status dvc_lcpall_solve(dvc_lcpall_result_t r, const dvc_imat_t M, const dvc
  * for every i. Returns the status of the box, or -1 for k out of range. */
 int dvc_lcpall_get(const dvc_lcpall_result_t r, long k, dvc_ivec_t z, dvc_ivec_t w, char *basis,
                    int *nondegenerate);
+
+/* Box k as binary64 bounds, the way the enumeration keeps it (no MPFI):
+ * lo, hi (n values each, may be NULL) receive the bounds of z_i for i in
+ * the basis and of w_i for i off it (the other one is 0 exactly); basis
+ * and *nondegenerate as in dvc_lcpall_get. Returns the status, or -1 for
+ * k out of range (or, with on_box, not the box being handed over). */
+int dvc_lcpall_get_d(const dvc_lcpall_result_t r, long k, double *lo, double *hi, char *basis,
+                     int *nondegenerate);
 
 const char *dvc_lcpall_verdict_name(dvc_lcpall_verdict v);
 

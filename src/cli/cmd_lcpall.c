@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* dvicert lcp-all: certified enclosure of all solutions of an LCP. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/sendfile.h>
+#endif
 #include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "dvicert/lcpall.h"
+#include "ival_dec.h"
+#include "lcpall_internal.h"
 
 static void help(void)
 {
@@ -64,31 +70,92 @@ const dvc_cli_cmd dvc_cmd_lcpall = {
     "lcp-all", "certified enclosure of all solutions of an LCP", opts, NULL, NULL, 1, 1,
     "dvicert lcp-all PROBLEM.json [-o OUT.json]", help, run};
 
-static char *dstr(double x, int digits, mpfr_rnd_t rnd)
+/* Output buffered by hand: one fprintf per number made the JSON of 2^17
+ * solutions cost ten times the enumeration. */
+typedef struct {
+    FILE *f;
+    size_t len;
+    char buf[1 << 16];
+} outbuf;
+
+static void ob_flush(outbuf *o)
 {
-    mpfr_t t;
-    char *s;
-    mpfr_init2(t, 53);
-    mpfr_set_d(t, x, MPFR_RNDN); /* exact */
-    s = dvc_mpfr_str(t, digits, rnd);
-    mpfr_clear(t);
-    return s;
+    if (o->len > 0) fwrite(o->buf, 1, o->len, o->f);
+    o->len = 0;
 }
 
-/* [lo, hi] of entry i of box k as outward decimal strings: JSON (quoted)
- * or plain. */
-static void put_ival(FILE *f, const mpfi_t x, int digits, int json)
+static void ob_put(outbuf *o, const char *s, size_t n)
 {
-    double lo = mpfr_get_d(&x[0].left, MPFR_RNDD), hi = mpfr_get_d(&x[0].right, MPFR_RNDU);
-    if (lo == 0 && hi == 0) { /* the exact zeros off the basis: half of all entries */
-        fprintf(f, json ? "[\"0\", \"0\"]" : "[0, 0]");
+    if (o->len + n > sizeof o->buf) ob_flush(o);
+    if (n > sizeof o->buf) {
+        fwrite(s, 1, n, o->f);
         return;
     }
-    char *l = dstr(lo, digits, MPFR_RNDD), *h = dstr(hi, digits, MPFR_RNDU);
-    if (json) fprintf(f, "[\"%s\", \"%s\"]", l ? l : "-inf", h ? h : "inf");
-    else fprintf(f, "[%s, %s]", l ? l : "-inf", h ? h : "inf");
-    free(l);
-    free(h);
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+}
+
+static void ob_str(outbuf *o, const char *s) { ob_put(o, s, strlen(s)); }
+
+/* x as the outward decimal text of dvc_mpfr_str (up: rounded toward +inf,
+ * else toward -inf), "0" for a zero, "inf" / "-inf": in integer arithmetic
+ * where dvc_lcpall_fmt_ or dvc_dec_round_u128_ can (the same text, byte for
+ * byte), else by MPFR. */
+static void ob_end(outbuf *o, double x, int digits, int up)
+{
+    char b[64];
+    uint64_t bits, m;
+    int ex, neg, len;
+    if (o->len + 64 > sizeof o->buf) ob_flush(o);
+    if ((len = dvc_lcpall_fmt_(o->buf + o->len, x, digits, up)) > 0) { /* the common case */
+        o->len += (size_t)len;
+        return;
+    }
+    if (x == 0) {
+        ob_put(o, "0", 1);
+        return;
+    }
+    if (isinf(x)) {
+        ob_str(o, x > 0 ? "inf" : "-inf");
+        return;
+    }
+    memcpy(&bits, &x, sizeof bits);
+    neg = (int)(bits >> 63);
+    ex = (int)((bits >> 52) & 0x7ff);
+    m = bits & ((UINT64_C(1) << 52) - 1);
+    if (ex != 0x7ff) {
+        long e = ex == 0 ? -1074 : ex - 1075;
+        if (ex != 0) m |= UINT64_C(1) << 52;
+        if (dvc_dec_round_u128_(b, sizeof b, m, neg, e, up != neg, digits)) {
+            ob_str(o, b);
+            return;
+        }
+    }
+    {
+        mpfr_t t;
+        char *str;
+        mpfr_init2(t, 53);
+        mpfr_set_d(t, x, MPFR_RNDN); /* exact */
+        str = dvc_mpfr_str(t, digits, up ? MPFR_RNDU : MPFR_RNDD);
+        mpfr_clear(t);
+        ob_str(o, str ? str : up ? "inf" : "-inf");
+        free(str);
+    }
+}
+
+/* [lo, hi] as outward decimal strings: JSON (quoted) or plain. */
+static void ob_ival(outbuf *o, double lo, double hi, int digits, int json)
+{
+    if (o->len + 128 > sizeof o->buf) ob_flush(o);
+    if (lo == 0 && hi == 0) { /* the exact zeros off the basis: half of all entries */
+        ob_str(o, json ? "[\"0\", \"0\"]" : "[0, 0]");
+        return;
+    }
+    ob_str(o, json ? "[\"" : "[");
+    ob_end(o, lo, digits, 0);
+    ob_str(o, json ? "\", \"" : ", ");
+    ob_end(o, hi, digits, 1);
+    ob_str(o, json ? "\"]" : "]");
 }
 
 static void json_str(FILE *f, const char *s)
@@ -107,69 +174,149 @@ static const char *verdict_key(dvc_lcpall_verdict v)
     return v == DVC_LCPALL_COMPLETE ? "complete" : v == DVC_LCPALL_INCOMPLETE ? "incomplete" : "failed";
 }
 
-static void write_json(FILE *f, const char *path, const dvc_lcpall_result_t r, int digits)
+/* The writer of the boxes: JSON entries (streamed to a spool file while the
+ * enumeration runs) or the plain report. */
+typedef struct {
+    outbuf o;
+    int digits, json;
+    char *basis;
+    double *lo, *hi;
+} box_writer;
+
+static int put_box(void *ctx, const struct dvc_lcpall_result_s *r, long k)
 {
+    box_writer *bw = ctx;
+    outbuf *o = &bw->o;
     long n = r->n;
-    dvc_ivec_t z, w;
-    char *basis = malloc((size_t)n + 1);
-    dvc_ivec_init2(z, n, 53);
-    dvc_ivec_init2(w, n, 53);
+    int nd = 0, st = dvc_lcpall_get_d(r, k, bw->lo, bw->hi, bw->basis, &nd);
+    char num[48];
+    if (st < 0) return 1;
+    if (bw->json) {
+        ob_str(o, k ? ",\n    {\"basis\": \"" : "\n    {\"basis\": \"");
+        for (long i = 0; i < n; i++) ob_put(o, bw->basis[i] ? "1" : "0", 1);
+        ob_str(o, st == DVC_LCPALL_SOL_EXISTS ? "\", \"status\": \"exists\", \"nondegenerate\": "
+                                              : "\", \"status\": \"candidate\", \"nondegenerate\": ");
+        ob_str(o, nd ? "true,\n     \"z\": [" : "false,\n     \"z\": [");
+        for (int zw = 0; zw < 2; zw++) {
+            if (zw) ob_str(o, "],\n     \"w\": [");
+            for (long i = 0; i < n; i++) {
+                if (i) ob_put(o, ", ", 2);
+                if ((bw->basis[i] != 0) == (zw == 0)) ob_ival(o, bw->lo[i], bw->hi[i], bw->digits, 1);
+                else ob_ival(o, 0, 0, bw->digits, 1);
+            }
+        }
+        ob_str(o, "]}");
+    } else {
+        snprintf(num, sizeof num, "%s %ld: basis ", st == DVC_LCPALL_SOL_EXISTS ? "solution" : "candidate", k + 1);
+        ob_str(o, num);
+        for (long i = 0; i < n; i++) ob_put(o, bw->basis[i] ? "1" : "0", 1);
+        ob_str(o, st != DVC_LCPALL_SOL_EXISTS ? " (existence not proven)\n"
+                  : nd ? " (nondegenerate)\n" : " (strict complementarity not proven)\n");
+        for (long i = 0; i < n; i++) {
+            snprintf(num, sizeof num, "  z[%ld] in ", i + 1);
+            ob_str(o, num);
+            if (bw->basis[i]) ob_ival(o, bw->lo[i], bw->hi[i], bw->digits, 0);
+            else ob_ival(o, 0, 0, bw->digits, 0);
+            snprintf(num, sizeof num, "  w[%ld] in ", i + 1);
+            ob_str(o, num);
+            if (!bw->basis[i]) ob_ival(o, bw->lo[i], bw->hi[i], bw->digits, 0);
+            else ob_ival(o, 0, 0, bw->digits, 0);
+            ob_put(o, "\n", 1);
+        }
+    }
+    return o->f != NULL && ferror(o->f) ? 1 : 0;
+}
+
+static box_writer *box_writer_new(long n, int digits, int json, FILE *f)
+{
+    box_writer *bw = malloc(sizeof *bw);
+    if (bw == NULL) return NULL;
+    bw->o.f = f;
+    bw->o.len = 0;
+    bw->digits = digits;
+    bw->json = json;
+    bw->basis = malloc((size_t)n + 1);
+    bw->lo = malloc(sizeof(double) * (size_t)(2 * n + 1));
+    bw->hi = bw->lo ? bw->lo + n : NULL;
+    if (bw->basis == NULL || bw->lo == NULL) {
+        free(bw->basis);
+        free(bw->lo);
+        free(bw);
+        return NULL;
+    }
+    return bw;
+}
+
+static void box_writer_free(box_writer *bw)
+{
+    if (bw == NULL) return;
+    free(bw->basis);
+    free(bw->lo);
+    free(bw);
+}
+
+/* The JSON file: its head (the counts, known at the end), the entries
+ * spooled during the enumeration, copied over, and its tail. */
+static dvc_status write_json(FILE *f, const char *path, const dvc_lcpall_result_t r, FILE *spool)
+{
+    char buf[1 << 16];
+    size_t got;
     fprintf(f, "{\n  \"problem\": ");
     json_str(f, path);
-    fprintf(f, ",\n  \"n\": %ld,\n  \"verdict\": \"%s\",\n  \"reason\": ", n, verdict_key(r->verdict));
+    fprintf(f, ",\n  \"n\": %ld,\n  \"verdict\": \"%s\",\n  \"reason\": ", r->n, verdict_key(r->verdict));
     json_str(f, r->reason);
     fprintf(f, ",\n  \"route\": ");
     json_str(f, r->route);
     fprintf(f, ",\n  \"covered\": %s,\n  \"bases\": %ld,\n  \"excluded_farkas\": %ld,\n"
                "  \"excluded_solve\": %ld,\n  \"undecided\": %ld,\n  \"solutions\": [",
             r->covered ? "true" : "false", r->bases, r->excl_farkas, r->excl_solve, r->undecided);
-    for (long k = 0; k < r->nsol && basis != NULL; k++) {
-        int nd = 0, st = dvc_lcpall_get(r, k, z, w, basis, &nd);
-        fprintf(f, "%s\n    {\"basis\": \"", k ? "," : "");
-        for (long i = 0; i < n; i++) fputc(basis[i] ? '1' : '0', f);
-        fprintf(f, "\", \"status\": \"%s\", \"nondegenerate\": %s,\n     \"z\": [",
-                st == DVC_LCPALL_SOL_EXISTS ? "exists" : "candidate", nd ? "true" : "false");
-        for (long i = 0; i < n; i++) {
-            if (i) fprintf(f, ", ");
-            put_ival(f, z->e[i], digits, 1);
+    if (fflush(spool) != 0 || ferror(spool) || fseek(spool, 0, SEEK_SET) != 0)
+        return dvc_error(DVC_ERR_IO, "cannot write the spool file of the boxes");
+#ifdef __linux__
+    {
+        /* in the kernel, without the round trip through this buffer (a
+         * gigabyte at n = 20); whatever it could not copy goes below */
+        struct stat ss;
+        if (fflush(f) == 0 && fstat(fileno(spool), &ss) == 0) {
+            off_t off = 0;
+            while (off < ss.st_size) {
+                ssize_t k = sendfile(fileno(f), fileno(spool), &off, (size_t)(ss.st_size - off));
+                if (k <= 0) break;
+            }
+            if (fseeko(spool, off, SEEK_SET) != 0)
+                return dvc_error(DVC_ERR_IO, "cannot read back the spool file of the boxes");
         }
-        fprintf(f, "],\n     \"w\": [");
-        for (long i = 0; i < n; i++) {
-            if (i) fprintf(f, ", ");
-            put_ival(f, w->e[i], digits, 1);
-        }
-        fprintf(f, "]}");
     }
+#endif
+    while ((got = fread(buf, 1, sizeof buf, spool)) > 0) fwrite(buf, 1, got, f);
+    if (ferror(spool)) return dvc_error(DVC_ERR_IO, "cannot read back the spool file of the boxes");
     fprintf(f, "\n  ]\n}\n");
-    free(basis);
-    dvc_ivec_clear(z);
-    dvc_ivec_clear(w);
+    return DVC_OK;
 }
 
-static void print_boxes(FILE *f, const dvc_lcpall_result_t r, int digits)
+/* An anonymous scratch file beside out (so that it has the room the output
+ * will need), else in the temporary directory. */
+static FILE *spool_open(const char *out)
 {
-    long n = r->n;
-    dvc_ivec_t z, w;
-    char *basis = malloc((size_t)n + 1);
-    dvc_ivec_init2(z, n, 53);
-    dvc_ivec_init2(w, n, 53);
-    for (long k = 0; k < r->nsol && basis != NULL; k++) {
-        int nd = 0, st = dvc_lcpall_get(r, k, z, w, basis, &nd);
-        fprintf(f, "%s %ld: basis ", st == DVC_LCPALL_SOL_EXISTS ? "solution" : "candidate", k + 1);
-        for (long i = 0; i < n; i++) fputc(basis[i] ? '1' : '0', f);
-        fprintf(f, " (%s)\n", st != DVC_LCPALL_SOL_EXISTS ? "existence not proven"
-                              : nd ? "nondegenerate" : "strict complementarity not proven");
-        for (long i = 0; i < n; i++) {
-            fprintf(f, "  z[%ld] in ", i + 1);
-            put_ival(f, z->e[i], digits, 0);
-            fprintf(f, "  w[%ld] in ", i + 1);
-            put_ival(f, w->e[i], digits, 0);
-            fputc('\n', f);
+    char *dir = strcmp(out, "-") != 0 ? dvc_path_dir(out) : NULL;
+    FILE *f = NULL;
+    if (dir != NULL) {
+        size_t len = strlen(dir) + 32;
+        char *t = malloc(len);
+        if (t != NULL) {
+            int fd;
+            snprintf(t, len, "%s/.lcp-all-spool-XXXXXX", dir);
+            fd = mkstemp(t);
+            if (fd >= 0) {
+                unlink(t);
+                f = fdopen(fd, "w+");
+                if (f == NULL) close(fd);
+            }
+            free(t);
         }
+        free(dir);
     }
-    free(basis);
-    dvc_ivec_clear(z);
-    dvc_ivec_clear(w);
+    return f != NULL ? f : tmpfile();
 }
 
 /* An LCP is the box l = 0, u = +inf: anything else is refused, naming the
@@ -198,6 +345,8 @@ static int run(const dvc_cli_args *a)
     dvc_ivec_t q, l, u;
     dvc_lcpall_result_t r;
     dvc_status st;
+    FILE *spool = NULL;
+    box_writer *bw = NULL;
 
     dvc_lcpall_opts_default(&o);
     if ((out = dvc_cli_value(a, "json"))) {
@@ -245,7 +394,19 @@ static int run(const dvc_cli_args *a)
         rc = dvc_cli_fail("lcp-all", st);
         goto out;
     }
+    if (out != NULL) {
+        /* the boxes go to a spool file as they are found: flat memory */
+        spool = spool_open(out);
+        bw = spool != NULL ? box_writer_new(M->r, digits, 1, spool) : NULL;
+        if (bw == NULL) {
+            rc = dvc_cli_fail("lcp-all", dvc_error(DVC_ERR_IO, "cannot create a spool file for %s", out));
+            goto out;
+        }
+        o.on_box = put_box;
+        o.on_box_ctx = bw;
+    }
     st = dvc_lcpall_solve(r, M, q, &o);
+    if (bw != NULL) ob_flush(&bw->o);
     if (st != DVC_OK && st != DVC_NOT_CERTIFIED) {
         dvc_error_context(st, "%s: ", path);
         rc = dvc_cli_fail("lcp-all", st);
@@ -254,10 +415,8 @@ static int run(const dvc_cli_args *a)
     if (out != NULL) {
         dvc_outfile of;
         dvc_status ws = dvc_outfile_open(&of, out);
-        if (ws == DVC_OK) {
-            write_json(of.f, path, r, digits);
-            ws = dvc_outfile_commit(&of);
-        }
+        if (ws == DVC_OK) ws = write_json(of.f, path, r, spool);
+        if (ws == DVC_OK) ws = dvc_outfile_commit(&of);
         dvc_outfile_clear(&of);
         if (ws != DVC_OK) {
             rc = dvc_cli_fail("lcp-all", ws);
@@ -274,14 +433,20 @@ static int run(const dvc_cli_args *a)
                     r->bases, r->excl_farkas, r->excl_solve, r->undecided);
         fprintf(f, "solutions: %ld proven to exist (%ld not proven nondegenerate), %ld candidate%s\n",
                 r->nexists, r->ndegenerate, r->nsol - r->nexists, r->nsol - r->nexists == 1 ? "" : "s");
-        if (out == NULL) print_boxes(f, r, digits);
-        else fprintf(f, "wrote %s\n", out);
+        if (out == NULL) {
+            box_writer *pw = box_writer_new(r->n, digits, 0, f);
+            for (long k = 0; pw != NULL && k < r->nsol; k++) put_box(pw, r, k);
+            if (pw != NULL) ob_flush(&pw->o);
+            box_writer_free(pw);
+        } else fprintf(f, "wrote %s\n", out);
         fprintf(f, "time: %.3g s\n", r->seconds);
         fprintf(f, "verdict: %s%s%s\n", dvc_lcpall_verdict_name(r->verdict),
                 r->reason[0] ? ": " : "", r->reason);
     }
     rc = r->verdict == DVC_LCPALL_COMPLETE ? DVC_EXIT_OK : DVC_EXIT_FAIL;
 out:
+    box_writer_free(bw);
+    if (spool != NULL) fclose(spool);
     dvc_lcpall_result_clear(r);
     dvc_imat_clear(M);
     dvc_ivec_clear(q);

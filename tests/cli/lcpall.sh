@@ -76,6 +76,22 @@ absent "$tmp/none.json" "bad input"
 "$exe" lcp-all "$tmp/three.json" -o "$tmp/three.json" > /dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "-o onto the input accepted"
 grep -q '"M"' "$tmp/three.json" && ok || bad "input overwritten"
+# many solutions (streamed to the file while found): -I + 0.01 E, n = 8, all
+# 256 bases; the same boxes as the plain report, in the same order
+python3 - "$tmp/many.json" <<'PY' 2>/dev/null || printf '%s\n' '{"M": [[-1,0.01,0,0,0,0,0,0],[0,-1,0,0,0,0,0,0],[0,0,-1,0,0,0,0,0],[0,0,0,-1,0,0,0,0],[0,0,0,0,-1,0,0,0],[0,0,0,0,0,-1,0,0],[0,0,0,0,0,0,-1,0],[0,0,0,0,0,0,-0.01,-1]], "q": [1,1,1,1,1,1,1,1], "l": [0,0,0,0,0,0,0,0], "u": ["inf","inf","inf","inf","inf","inf","inf","inf"]}' > "$tmp/many.json"
+import json, sys
+n = 8
+M = [[(-1.0 if i == j else 0.0) + 0.01 * ((3 * i + 5 * j) % 7 - 3) / 3 for j in range(n)] for i in range(n)]
+json.dump({"M": M, "q": [1] * n, "l": [0] * n, "u": ["inf"] * n}, open(sys.argv[1], "w"))
+PY
+"$exe" lcp-all "$tmp/many.json" --method enum -o "$tmp/many_out.json" > /dev/null 2>&1 && ok || bad "many: exit $?"
+"$exe" lcp-all "$tmp/many.json" --method enum > "$tmp/many.txt" 2>&1
+[ "$(grep -c '"basis"' "$tmp/many_out.json")" = 256 ] && ok || bad "many: not 256 boxes in the JSON"
+diff <(grep -o '"basis": "[01]*"' "$tmp/many_out.json" | grep -o '[01][01]*') \
+     <(grep -o 'basis [01]*' "$tmp/many.txt" | cut -d' ' -f2) > /dev/null && ok || bad "many: JSON and report differ"
+diff <(grep -o '"z": \[\["[^"]*"' "$tmp/many_out.json" | cut -d'"' -f4) \
+     <(grep -o 'z\[1\] in \[[^,]*' "$tmp/many.txt" | cut -d'[' -f3) > /dev/null && ok || bad "many: z_1 differs"
+ls -a "$tmp" | grep -q spool && bad "many: spool file left behind" || ok
 "$exe" lcp-all --help | grep -q "three-valued" && ok || bad "--help"
 "$exe" --help | grep -q "lcp-all" && ok || bad "lcp-all not listed"
 report

@@ -29,15 +29,16 @@ static const dvc_cli_opt opts[] = {
                                   "tighter)"},
     {"sharpen", 0, NULL, NULL, "the same as --local-beta (its earlier name)"},
     {"method", 0, "NAME", "auto, chen-wang, lognorm or events",
-     "certification route: auto (default: lognorm when n <= 16, else\n"
-     "chen-wang with --local-beta; chen-wang with --local-beta also when\n"
-     "the lognorm route cannot certify), chen-wang (Algorithm 4.2 of the\n"
-     "paper, bounds grow like e^{LT}; Table 1) or lognorm (one-sided\n"
+     "certification route: auto (default: events for n <= 64, falling\n"
+     "back to the time-stepping choice: lognorm for n <= 16, checked\n"
+     "against chen-wang, else chen-wang with --local-beta; see below),\n"
+     "chen-wang (Algorithm 4.2 of the paper, bounds grow like e^{LT};\n"
+     "Table 1) or lognorm (one-sided\n"
      "Lipschitz bounds in weighted norms, docs/lognorm.md: within a few\n"
      "times the predictor's true error, bounded on long horizons; about\n"
      "3-12x the cost per step for n <= 16, more for larger n) or events\n"
      "(the exact solution event by event, docs/events.md: a hybrid\n"
-     "certificate; never chosen by auto yet)"},
+     "certificate)"},
     {"from", 0, "TRAJ.csv", "a file name",
      "certify a trajectory of another tool: CSV t,x1..xn, extra columns\n"
      "ignored, times increasing from 0 to at least T, need not be\n"
@@ -115,8 +116,12 @@ static void help(void)
         "             simultaneous switches); --from certifies a trajectory's error\n"
         "             against it (docs/from_events.md); no --predictor, --radius,\n"
         "             --local-beta, --prec-max or 'grid'.\n"
-        "The default, auto, takes lognorm for n <= 16 (falling back to chen-wang with\n"
-        "--local-beta when it cannot certify) and chen-wang with --local-beta above.\n"
+        "The default, auto, takes events for n <= 64 when no option of a time-stepping\n"
+        "route is given (--radius, --predictor, --local-beta, --prec-max); where it does\n"
+        "not certify or not apply, and with those options, it takes lognorm for\n"
+        "n <= 16 (chen-wang with --local-beta when lognorm cannot certify, and chen-wang\n"
+        "run dry beside it: its tube is taken where it is tighter) and chen-wang with\n"
+        "--local-beta above. Each fallback is a note naming both routes.\n"
         "M must be proven a P-matrix; chen-wang also needs h (L - theta ||A||) < 1.\n"
         "A hybrid model file (an object with \"modes\", docs/hybrid.md) is enclosed by the\n"
         "hybrid engine instead; its certificate lists the certified crossings ('events').\n"

@@ -115,6 +115,25 @@ static void test_runs(const char *small, const char *singular, const char *out)
     CHECK(st == DVC_OK && c->N == 64 && *dvc_cert_claim_text(&c->summary, "eps_x_at_T"), "dry run N = 64: %s",
           dvc_error_message());
     CHECK(st == DVC_OK && access(out, F_OK) != 0, "a dry run writes nothing");
+    {
+        /* auto on N steps takes lognorm and runs chen-wang dry against it:
+         * the tube it hands over is never wider than chen-wang's */
+        dvc_cert_t cw;
+        const char *r1, *r2;
+        dvc_cert_init(cw);
+        o.route = DVC_ENCLOSE_AUTO;
+        st = dvc_enclose(c, small, &o, NULL, &in);
+        CHECK(st == DVC_OK && in.route == DVC_ENCLOSE_LOGNORM && in.runs == 2, "auto on N: route %d, %d runs: %s",
+              (int)in.route, in.runs, dvc_error_message());
+        o.route = DVC_ENCLOSE_CHEN_WANG;
+        CHECK(dvc_enclose(cw, small, &o, NULL, &in) == DVC_OK, "chen-wang dry: %s", dvc_error_message());
+        r1 = dvc_cert_claim_text(&c->summary, "max_eps_x");
+        r2 = dvc_cert_claim_text(&cw->summary, "max_eps_x");
+        CHECK(r1 && r2 && strtod(r1, NULL) <= strtod(r2, NULL), "auto's radius %s <= chen-wang's %s", r1 ? r1 : "?",
+              r2 ? r2 : "?");
+        dvc_cert_clear(cw);
+        o.route = DVC_ENCLOSE_LOGNORM;
+    }
     o.from = "x.csv";
     CHECK(dvc_enclose(c, small, &o, out, &in) == DVC_ERR_INPUT, "from with N refused");
     o.from = NULL;

@@ -91,7 +91,10 @@ int dvc_enclose_route_parse(const char *name);
  * tighter route, when the file states at most DVC_ENCLOSE_AUTO_LOGNORM_N
  * states (its cost per step grows like n^3), falling back to chen-wang
  * with local_beta when it does not certify, and chen-wang with local_beta
- * above. A file whose sizes cannot be read gives chen-wang (its reader
+ * above. A lognorm result of auto (not with from or predictor) is checked
+ * against a dry chen-wang run: where chen-wang's largest radius is
+ * smaller, chen-wang's certificate (local_beta, else plain) is the result
+ * (info->why says so; one more note). A file whose sizes cannot be read gives chen-wang (its reader
  * then says what is wrong). */
 #define DVC_ENCLOSE_AUTO_EVENTS_N 64
 #define DVC_ENCLOSE_AUTO_LOGNORM_N 16

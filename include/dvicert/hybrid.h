@@ -41,6 +41,8 @@ typedef struct {
                        * 1 / -1: in its region h > 0 / h < 0, 2: sliding on
                        * its surface h = 0 (at most 3 terms slide); NULL
                        * for a plain mode */
+    void *memo;       /* the engine's reuse of exp(A s) and of the forcing
+                       * series (internal; freed with the model) */
 } dvc_hybrid_mode;
 
 /* One discontinuous term of Stewart's decomposed form (a contact): f+

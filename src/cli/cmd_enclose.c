@@ -29,15 +29,16 @@ static const dvc_cli_opt opts[] = {
                                   "tighter)"},
     {"sharpen", 0, NULL, NULL, "the same as --local-beta (its earlier name)"},
     {"method", 0, "NAME", "auto, chen-wang, lognorm or events",
-     "certification route: auto (default: lognorm when n <= 16, else\n"
-     "chen-wang with --local-beta; chen-wang with --local-beta also when\n"
-     "the lognorm route cannot certify), chen-wang (Algorithm 4.2 of the\n"
-     "paper, bounds grow like e^{LT}; Table 1) or lognorm (one-sided\n"
+     "certification route: auto (default: events for n <= 64, falling\n"
+     "back to the time-stepping choice: lognorm for n <= 16, checked\n"
+     "against chen-wang, else chen-wang with --local-beta; see below),\n"
+     "chen-wang (Algorithm 4.2 of the paper, bounds grow like e^{LT};\n"
+     "Table 1) or lognorm (one-sided\n"
      "Lipschitz bounds in weighted norms, docs/lognorm.md: within a few\n"
      "times the predictor's true error, bounded on long horizons; about\n"
      "3-12x the cost per step for n <= 16, more for larger n) or events\n"
      "(the exact solution event by event, docs/events.md: a hybrid\n"
-     "certificate; never chosen by auto yet)"},
+     "certificate)"},
     {"from", 0, "TRAJ.csv", "a file name",
      "certify a trajectory of another tool: CSV t,x1..xn, extra columns\n"
      "ignored, times increasing from 0 to at least T, need not be\n"
@@ -56,10 +57,15 @@ static const dvc_cli_opt opts[] = {
      "choose the number of steps N (h = T/N) for a tube radius <= R at T\n"
      "(every state's radius, s_j eps_x with a state scale):\n"
      "two small pilot runs (nothing written) measure the radius and its\n"
-     "order in h, the N for R is extrapolated (safety factor 1.2) and\n"
-     "certified, refined at most 3 times; every run is reported. The\n"
-     "certificate states the N used. Exit 1, nothing written, with the best\n"
-     "radius reached when R needs more than --max-steps steps"},
+     "order in h (on the lognorm route without --predictor: for the theta\n"
+     "and the Heun predictor, keeping the one whose N for R costs less\n"
+     "time), the N for R is extrapolated (safety factor 1.2) and\n"
+     "certified, refined at most 3 times; every run is reported. Those\n"
+     "runs write a temporary file beside the output, and the one that\n"
+     "reaches R becomes it (not run again; with -o - or a pipe they run\n"
+     "dry and the last is repeated). The certificate states the N used.\n"
+     "Exit 1, nothing written, with the best radius reached when R needs\n"
+     "more than --max-steps steps"},
     {"radius-at", 0, "WHERE", "T or all",
      "with --radius: the radius at T (T, the default) or its maximum over\n"
      "[0, T] (all)"},
@@ -115,8 +121,12 @@ static void help(void)
         "             simultaneous switches); --from certifies a trajectory's error\n"
         "             against it (docs/from_events.md); no --predictor, --radius,\n"
         "             --local-beta, --prec-max or 'grid'.\n"
-        "The default, auto, takes lognorm for n <= 16 (falling back to chen-wang with\n"
-        "--local-beta when it cannot certify) and chen-wang with --local-beta above.\n"
+        "The default, auto, takes events for n <= 64 when no option of a time-stepping\n"
+        "route is given (--radius, --predictor, --local-beta, --prec-max); where it does\n"
+        "not certify or not apply, and with those options, it takes lognorm for\n"
+        "n <= 16 (chen-wang with --local-beta when lognorm cannot certify, and chen-wang\n"
+        "run dry beside it: its tube is taken where it is tighter) and chen-wang with\n"
+        "--local-beta above. Each fallback is a note naming both routes.\n"
         "M must be proven a P-matrix; chen-wang also needs h (L - theta ||A||) < 1.\n"
         "A hybrid model file (an object with \"modes\", docs/hybrid.md) is enclosed by the\n"
         "hybrid engine instead; its certificate lists the certified crossings ('events').\n"
@@ -148,6 +158,10 @@ typedef struct {
     int at_all;          /* the maximum over [0, T] instead of the radius at T */
     FILE *rep;
     char *buf;           /* 64 bytes: the last radius as text */
+    const char *trial;   /* the trial runs' output (a temporary beside -o), NULL: dry */
+    dvc_enclose_info info; /* of the last run */
+    int written;         /* the run that reached R wrote trial */
+    dvc_cert_struct *c;  /* receives that run's certificate */
 } radius_ctx;
 
 /* The stated radius of c as a decimal rounded up: eps_x, or for a scaled
@@ -188,8 +202,8 @@ static int radius_le(const char *claim, const char *R)
 /* One dry run on N steps: its radius (a double, for the estimates only).
  * The route the library's policy settles on (after a fallback) is kept for
  * the next runs. */
-static dvc_status radius_try(radius_ctx *x, long N, double *eps, const char **text, dvc_cert_t c,
-                             double *secs)
+static dvc_status radius_try_to(radius_ctx *x, long N, double *eps, const char **text, dvc_cert_t c,
+                                double *secs, const char *out)
 {
     double t0 = dvc_cli_now();
     dvc_enclose_info info;
@@ -197,7 +211,8 @@ static dvc_status radius_try(radius_ctx *x, long N, double *eps, const char **te
     x->o->N = N;
     dvc_cert_clear(c);
     dvc_cert_init(c);
-    st = dvc_enclose(c, x->in, x->o, NULL, &info);
+    st = dvc_enclose(c, x->in, x->o, out, &info);
+    x->info = info;
     *secs = dvc_cli_now() - t0;
     x->runs += info.runs;
     x->o->route = info.route;
@@ -208,6 +223,11 @@ static dvc_status radius_try(radius_ctx *x, long N, double *eps, const char **te
     *eps = *text ? strtod(*text, NULL) : NAN;
     if (!(*eps >= 0) || isinf(*eps)) return dvc_error(DVC_ERR_INTERNAL, "no radius in the summary");
     return DVC_OK;
+}
+
+static dvc_status radius_try(radius_ctx *x, long N, double *eps, const char **text, dvc_cert_t c, double *secs)
+{
+    return radius_try_to(x, N, eps, text, c, secs, NULL);
 }
 
 /* N for radius R from the radius e at N and the order p: eps ~ C N^-p,
@@ -233,15 +253,74 @@ static long radius_pilot_N(const char *in, long cap)
     return N1;
 }
 
+/* The second pilot at 2 N1 (when the cap allows): *p the observed order
+ * (1 without it), *e2 and *N2 its radius and N, *secs its time. */
+static dvc_status radius_pilot2(radius_ctx *x, long N1, double e1, long cap, long *N2, double *e2, double *p,
+                                const char **text, dvc_cert_t c, double *secs)
+{
+    dvc_status st;
+    *N2 = 2 * N1 <= cap ? 2 * N1 : cap;
+    *p = 1;
+    if (*N2 <= N1) {
+        *N2 = N1, *e2 = e1;
+        return DVC_OK;
+    }
+    if ((st = radius_try(x, *N2, e2, text, c, secs)) != DVC_OK) return st;
+    fprintf(x->rep, "radius: pilot N = %ld%s: radius %s (%.2f s, nothing written)\n", *N2,
+            x->o->predictor ? (strcmp(x->o->predictor, "heun") == 0 ? " (heun)" : " (theta)") : "", *text, *secs);
+    *p = *e2 > 0 && e1 > 0 ? log(e1 / *e2) / log((double)*N2 / (double)N1) : 1;
+    return DVC_OK;
+}
+
+/* The lognorm route without a stated predictor: the Heun predictor (order
+ * 2) is piloted too, and the predictor whose extrapolated N costs less
+ * time for R is kept (x->o->predictor; *N2, *e2, *p its pilot). */
+static dvc_status radius_predictor(radius_ctx *x, long N1, long cap, double Rd, long *N2, double *e2,
+                                   double *p, double secs2, char *t2, dvc_cert_t c)
+{
+    const char *tx = NULL, **text = &tx;
+    double eh1, eh2, ph, sh, cost_t, cost_h;
+    long Nh2, nt, nh;
+    const char *keep = x->o->predictor;
+    dvc_status st;
+    x->o->predictor = "heun";
+    if ((st = radius_try(x, N1, &eh1, text, c, &sh)) != DVC_OK ||
+        (st = (fprintf(x->rep, "radius: pilot N = %ld (heun): radius %s (%.2f s, nothing written)\n", N1, *text,
+                       sh),
+               radius_pilot2(x, N1, eh1, cap, &Nh2, &eh2, &ph, text, c, &sh))) != DVC_OK) {
+        /* heun does not certify here: theta stays */
+        dvc_error_reset();
+        x->o->predictor = keep;
+        return DVC_OK;
+    }
+    nt = radius_extrapolate(*N2, *e2, *p < 0.05 ? 0.05 : *p > 4 ? 4 : *p, Rd, cap);
+    nh = radius_extrapolate(Nh2, eh2, ph < 0.05 ? 0.05 : ph > 4 ? 4 : ph, Rd, cap);
+    /* time per step of each, from its second pilot */
+    cost_t = (double)nt * secs2 / (double)*N2;
+    cost_h = (double)nh * sh / (double)Nh2;
+    if (nh != LONG_MAX && (nt == LONG_MAX || cost_h < cost_t) && ph >= 0.05) {
+        char nb[32];
+        snprintf(t2, 64, "%s", tx);
+        snprintf(nb, sizeof nb, "%ld", nt);
+        fprintf(x->rep, "radius: predictor heun (order %.3g, N ~ %ld) costs less than theta (order %.3g, N ~ %s)\n",
+                ph, nh, *p, nt == LONG_MAX ? "out of reach" : nb);
+        *N2 = Nh2, *e2 = eh2, *p = ph;
+        return DVC_OK;
+    }
+    x->o->predictor = keep;
+    return DVC_OK;
+}
+
 /* The --radius search: *N_out the N to certify at (x->o then holds the
- * route to run it by). Returns DVC_EXIT_OK, or the exit status after a
- * message. */
+ * route and predictor to run it by). Returns DVC_EXIT_OK, or the exit
+ * status after a message. */
 static int radius_search(radius_ctx *x, const char *R, long cap, long *N_out)
 {
     double Rd = strtod(R, NULL), e1 = 0, e2 = 0, p = 1, secs, best = INFINITY;
     long N1 = radius_pilot_N(x->in, cap), N2, N, Nbest = 0;
     const char *text = NULL, *where = x->at_all ? "over [0, T]" : "at T";
-    int rc = DVC_EXIT_OK;
+    int rc = DVC_EXIT_OK, choose_pred = x->o->predictor == NULL;
+    char t2[64];
     dvc_cert_t c;
     dvc_status st;
     dvc_cert_init(c);
@@ -253,16 +332,15 @@ static int radius_search(radius_ctx *x, const char *R, long cap, long *N_out)
         N1 *= 2;
     }
     fprintf(x->rep, "radius: pilot N = %ld: radius %s (%.2f s, nothing written)\n", N1, text, secs);
-    best = e1, Nbest = N1;
-    N2 = 2 * N1 <= cap ? 2 * N1 : cap;
-    if (N2 > N1) {
-        if ((st = radius_try(x, N2, &e2, &text, c, &secs)) != DVC_OK) goto fail;
-        fprintf(x->rep, "radius: pilot N = %ld: radius %s (%.2f s, nothing written)\n", N2, text, secs);
-        if (e2 < best) best = e2, Nbest = N2;
-        p = e2 > 0 && e1 > 0 ? log(e1 / e2) / log((double)N2 / (double)N1) : 1;
-    } else {
-        N2 = N1, e2 = e1;
-    }
+    if ((st = radius_pilot2(x, N1, e1, cap, &N2, &e2, &p, &text, c, &secs)) != DVC_OK) goto fail;
+    /* the pilot's radius text outlives the next runs (the claims are c's) */
+    snprintf(t2, sizeof t2, "%s", text);
+    text = t2;
+    if (choose_pred && x->o->route == DVC_ENCLOSE_LOGNORM && !x->o->from &&
+        (st = radius_predictor(x, N1, cap, Rd, &N2, &e2, &p, secs, t2, c)) != DVC_OK)
+        goto fail;
+    if (choose_pred && x->o->predictor) e1 = e2; /* heun: its pilots only */
+    best = e1 < e2 ? e1 : e2, Nbest = e1 < e2 ? N1 : N2;
     /* an order near 0: the radius does not fall with h (roundoff, or the
      * width of x0); a large one is not to be trusted for extrapolation */
     if (!(p >= 0.05)) {
@@ -291,13 +369,16 @@ static int radius_search(radius_ctx *x, const char *R, long cap, long *N_out)
             goto done;
         }
         if (k == 3) break;
-        if ((st = radius_try(x, N, &e2, &text, c, &secs)) != DVC_OK) goto fail;
+        /* the runs past the pilots write their certificate beside -o: the
+         * one that reaches R is the result (not run a second time) */
+        if ((st = radius_try_to(x, N, &e2, &text, c, &secs, x->trial)) != DVC_OK) goto fail;
         N2 = N;
         if (e2 < best) best = e2, Nbest = N;
-        fprintf(x->rep, "radius: run N = %ld: radius %s (%.2f s, nothing written)%s\n", N, text, secs,
-                radius_le(text, R) ? ": reached" : "");
+        fprintf(x->rep, "radius: run N = %ld: radius %s (%.2f s%s)%s\n", N, text, secs,
+                x->trial ? "" : ", nothing written", radius_le(text, R) ? ": reached" : "");
         if (radius_le(text, R)) {
             *N_out = N;
+            x->written = x->trial != NULL;
             goto done;
         }
         /* refine with the order seen between the last two runs */
@@ -316,8 +397,16 @@ fail:
     dvc_error_context(st, "%s: ", x->in);
     rc = dvc_cli_fail("enclose", st);
 done:
-    if (rc == DVC_EXIT_OK)
+    if (rc == DVC_EXIT_OK && x->written)
+        fprintf(x->rep, "radius: N = %ld chosen after %d runs; its certificate is the result\n", *N_out, x->runs);
+    else if (rc == DVC_EXIT_OK)
         fprintf(x->rep, "radius: N = %ld chosen after %d dry runs; certifying it\n", *N_out, x->runs);
+    if (rc == DVC_EXIT_OK && x->written && x->c) {
+        /* the caller reports from it */
+        dvc_cert_struct t = *x->c;
+        *x->c = *c;
+        *c = t;
+    }
     dvc_cert_clear(c);
     return rc;
 }
@@ -421,8 +510,9 @@ static int parse_route(const dvc_cli_args *a, const char *in, dvc_enclose_opts *
 /* --radius, --radius-at, --max-steps: the search sets o->N (and pins the
  * route it settled on; *why its reason). */
 static int radius_opts(const dvc_cli_args *a, const char *in, dvc_enclose_opts *o, const char **why,
-                       int *at_all, char *rbuf)
+                       int *at_all, char *rbuf, dvc_cert_t c, int *written, dvc_enclose_info *info)
 {
+    dvc_outfile of;
     const char *R = dvc_cli_value(a, "radius"), *at = dvc_cli_value(a, "radius-at"),
                *ms = dvc_cli_value(a, "max-steps");
     long cap = 10000000L;
@@ -466,8 +556,23 @@ static int radius_opts(const dvc_cli_args *a, const char *in, dvc_enclose_opts *
     x.at_all = *at_all = at && strcmp(at, "all") == 0;
     x.buf = rbuf;
     x.rep = a->report;
+    x.c = c;
+    /* the trial runs write a temporary file beside the output (a regular
+     * file only; a pipe or "-" gets the dry runs and one final run) */
+    memset(&of, 0, sizeof of);
+    if (a->out && strcmp(a->out, "-") != 0 && dvc_outfile_open(&of, a->out) == DVC_OK && of.tmp)
+        x.trial = of.tmp;
+    dvc_error_reset();
     rc = radius_search(&x, R, cap, &o->N);
     *why = x.why;
+    *written = 0;
+    if (rc == DVC_EXIT_OK && x.written) {
+        dvc_status st = dvc_outfile_commit(&of);
+        if (st != DVC_OK) rc = dvc_cli_fail("enclose", st);
+        *written = st == DVC_OK;
+        *info = x.info;
+    }
+    dvc_outfile_clear(&of);
     return rc;
 }
 
@@ -546,6 +651,7 @@ static void report(FILE *rep, const dvc_cert_t c, const dvc_enclose_opts *o, con
     if (lognorm) {
         const dvc_cert_claim *mn = dvc_cert_claim_get(s, "mode_norms"),
                              *sw = dvc_cert_claim_get(s, "norm_switches");
+        if (o->predictor) fprintf(rep, "predictor: %s\n", o->predictor);
         fprintf(rep, "route: lognorm, %s, mu <= %s, c_inf <= %s, mode norms %lld, switches %lld\n",
                 strncmp(dvc_cert_claim_text(&c->method, "lognorm_norm"), "quad", 4) == 0 ? "quadratic norm"
                                                                                : "weighted inf norm",
@@ -581,7 +687,7 @@ static int run(const dvc_cli_args *a)
     dvc_cert_t c;
     dvc_status st;
     double t0;
-    int radius_all = 0, rc;
+    int radius_all = 0, rc, written = 0;
     char rbuf[64];
     dvc_enclose_opts_init(&o);
     o.local_beta = dvc_cli_flag(a, "sharpen") || dvc_cli_flag(a, "local-beta");
@@ -600,11 +706,14 @@ static int run(const dvc_cli_args *a)
     if ((rc = parse_prec_tables(a, &o)) != DVC_EXIT_OK) return rc;
     if ((rc = parse_route(a, in, &o, &info)) != DVC_EXIT_OK) return rc;
     why = info.why;
-    if ((rc = radius_opts(a, in, &o, &why, &radius_all, rbuf)) != DVC_EXIT_OK) return rc;
     t0 = dvc_cli_now();
     dvc_cert_init(c);
+    if ((rc = radius_opts(a, in, &o, &why, &radius_all, rbuf, c, &written, &info)) != DVC_EXIT_OK) {
+        dvc_cert_clear(c);
+        return rc;
+    }
     /* steps are written as they are certified: memory independent of N */
-    st = dvc_enclose(c, in, &o, out, &info);
+    st = written ? DVC_OK : dvc_enclose(c, in, &o, out, &info);
     if (!o.N) why = info.why;
     /* the engine does not know the file (a reader error names it already) */
     if (st == DVC_NOT_CERTIFIED || st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);

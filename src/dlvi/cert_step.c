@@ -174,17 +174,18 @@ static const consts_t *sharpen_step(ws_t *w, dvc_dlvi_result_t r, long i)
         dvc_error_reset();
         return &w->glob;
     }
-    for (long a = 0; a < m; a++) {
-        mpfi_set(w->qbox->e[a], w->Gstep->e[a]);
-        for (long k = 0; k < n; k++) {
-            mpfi_interv_fr(w->u, w->r1, w->r1);
-            mpfr_neg(&w->u->left, w->r1, MPFR_RNDD);
-            mpfi_add_d(w->u, w->u, xi[k]);
-            mpfi_put_d(w->u, xn[k]);
-            mpfi_mul(w->s, dvc_imat_entry(w->p->Q, a, k), w->u);
-            mpfi_add(w->qbox->e[a], w->qbox->e[a], w->s);
-        }
+    /* the state box once, then Q through its nonzeros (the product by a
+     * zero entry added nothing: the same sums, m nnz-row work instead of
+     * m n) */
+    for (long k = 0; k < n; k++) {
+        mpfi_t *u = &w->Xbox->e[k];
+        mpfi_interv_fr(*u, w->r1, w->r1);
+        mpfr_neg(&(*u)->left, w->r1, MPFR_RNDD);
+        mpfi_add_d(*u, *u, xi[k]);
+        mpfi_put_d(*u, xn[k]);
     }
+    dvc_ivec_set(w->qbox, w->Gstep);
+    dvc_dlvi_spm_addmul_(w->qbox, &w->sQ, w->Xbox->e, w->s);
     st = dvc_lvi_solve(w->lbox, w->solver, w->qbox, r->y + DVC_RROW(r, i + 1) * m);
     if (st != DVC_OK || w->lbox->route != DVC_LVI_ROUTE_ACTIVE_SET || w->lbox->active == NULL) {
         dvc_error_reset();

@@ -187,7 +187,7 @@ typedef struct {
     consts_t glob, loc;
     int loc_valid, loc_better;
     int *loc_pat;
-    dvc_ivec_t Fi, Fn, Gn, Gstep, q, qbox, w, X0, X1, Z;
+    dvc_ivec_t Fi, Fn, Gn, Gstep, q, qbox, w, X0, X1, Z, Xbox;
     spm_t sA, sB, sQ;
     mpfr_t pmax_x, pmax_y;
     mpfr_t eps_i, eps, v0n, v0, Lx, Lf, Lg, dn, dx, cc, r1, r2, Lf_blk, Lg_blk;

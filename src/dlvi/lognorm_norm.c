@@ -265,6 +265,36 @@ typedef struct {
     double *R, *Ri, *C, *T, *w, *wk;
 } objective;
 
+/* The largest conditioning the search may choose: log(max w / min w) for
+ * the weights, log(||R||_F ||R^{-1}||_F / n) for R (within a factor n of
+ * cond_2(R)). Minimising mu alone drives a norm for a non-normal J toward
+ * the spectral abscissa with weights 2^50 and more apart, and every
+ * conversion into the norm (the start box, the defect, a norm switch) pays
+ * that factor (docs/lognorm.md, section 2 (e)). */
+#define LN_LOG_COND_MAX 13.815510557964274 /* log(1e6) */
+
+static double log_cond(const objective *ob)
+{
+    long n = ob->n;
+    if (ob->quad) {
+        double a = 0.0, b = 0.0;
+        for (long i = 0; i < n; i++)
+            for (long j = i; j < n; j++) {
+                a += ob->R[i * n + j] * ob->R[i * n + j];
+                b += ob->Ri[i * n + j] * ob->Ri[i * n + j];
+            }
+        return 0.5 * (log(a) + log(b)) - log((double)n);
+    }
+    {
+        double lo = ob->w[0], hi = ob->w[0];
+        for (long i = 1; i < n; i++) {
+            lo = fmin(lo, ob->w[i]);
+            hi = fmax(hi, ob->w[i]);
+        }
+        return log(hi / lo);
+    }
+}
+
 /* Parameters: DIAG: log w_k (k >= 1; w_0 = 1); QUAD: upper triangle of R
  * with log of the diagonal (R_00 = 1). The value is the max over the
  * patterns, except that the evaluation stops at the first pattern whose mu
@@ -289,6 +319,8 @@ static double obj_eval_cut(objective *ob, const double *x, double cut)
         ob->w[0] = 1.0;
         for (long i = 1; i < n; i++) ob->w[i] = exp(x[i - 1]);
     }
+    /* a point past the conditioning bound is rejected like a worse mu */
+    if (!(log_cond(ob) <= LN_LOG_COND_MAX)) return INFINITY;
     for (long q0 = 0; q0 < np_; q0++) {
         /* first the remembered pattern, then the others in order */
         long q = ob->first <= 0 || ob->first >= np_ ? q0 : q0 == 0 ? ob->first : q0 <= ob->first ? q0 - 1 : q0;

@@ -154,6 +154,7 @@ void dvc_dlvi_ws_clear_(ws_t *w)
     dvc_ivec_clear(w->X0);
     dvc_ivec_clear(w->X1);
     dvc_ivec_clear(w->Z);
+    dvc_ivec_clear(w->Xbox);
     spm_clear(&w->sA);
     spm_clear(&w->sB);
     spm_clear(&w->sQ);
@@ -455,6 +456,7 @@ dvc_status dvc_dlvi_ws_init_(ws_t *w, dvc_dlvi_result_t r, const dvc_dlvi_proble
     dvc_ivec_init2(w->X0, n, prec);
     dvc_ivec_init2(w->X1, n, prec);
     dvc_ivec_init2(w->Z, n, prec);
+    dvc_ivec_init2(w->Xbox, n, prec);
     spm_build(&w->sA, p->A);
     spm_build(&w->sB, p->B);
     spm_build(&w->sQ, p->Q);

@@ -393,6 +393,71 @@ static dvc_status run_route(const dvc_enclose_ports *io, dvc_cert_t c, const cha
     return st;
 }
 
+/* The largest state radius a time-stepping certificate states (max_eps_x,
+ * a decimal rounded up), exactly; 0 when it states none. */
+static int max_radius(mpfr_t r, const dvc_cert_t c)
+{
+    const char *t = dvc_cert_claim_text(&c->summary, "max_eps_x");
+    return t && *t && mpfr_set_str(r, t, 10, MPFR_RNDU) == 0 && mpfr_number_p(r);
+}
+
+/* auto's lognorm choice against the route it skipped: the lognorm bound
+ * can be looser than chen-wang's (a stiff problem at the largest step, a
+ * norm that fits the dynamics badly), so chen-wang runs dry and, where its
+ * tube is tighter, becomes the result (with the local constant, which
+ * only tightens it; plain where that does not certify). c and out_path
+ * hold lognorm's certificate until then. */
+static dvc_status compare_chen_wang(const dvc_enclose_ports *io, dvc_cert_t c, const char *problem_path,
+                                    const dvc_enclose_opts *o, const char *out_path, dvc_enclose_info *info)
+{
+    dvc_enclose_opts dry = *o;
+    dvc_cert_t cw;
+    mpfr_t rl, rc;
+    dvc_status st;
+    int tighter;
+    char note[400];
+    if (!out_path && o->keep_steps) return DVC_OK; /* lognorm keeps no tube in memory: not reached */
+    mpfr_inits2(128, rl, rc, (mpfr_ptr)0);
+    dvc_cert_init(cw);
+    dry.keep_steps = 0;
+    dry.note = NULL;
+    dry.progress = 0;
+    st = run_route(io, cw, problem_path, &dry, DVC_ENCLOSE_CHEN_WANG, 0, NULL);
+    tighter = st == DVC_OK && max_radius(rl, c) && max_radius(rc, cw) && mpfr_less_p(rc, rl);
+    dvc_error_reset();
+    st = DVC_OK;
+    if (tighter) {
+        mpfr_snprintf(note, sizeof note, "the chen-wang route certifies a tighter tube than lognorm (largest "
+                      "radius %.3Re against %.3Re); taking it", rc, rl);
+        if (o->note) o->note(note, o->note_ctx);
+        info->runs += 2;
+        info->route = DVC_ENCLOSE_CHEN_WANG;
+        info->local_beta = 1;
+        info->why = "its tube is tighter than the lognorm route's on this problem";
+        dry = *o;
+        dry.from = NULL;
+        dry.predictor = NULL;
+        st = run_route(io, cw, problem_path, &dry, DVC_ENCLOSE_CHEN_WANG, 1, out_path);
+        if (st != DVC_OK) {
+            dvc_error_reset();
+            info->runs++;
+            info->local_beta = 0;
+            st = run_route(io, cw, problem_path, &dry, DVC_ENCLOSE_CHEN_WANG, 0, out_path);
+        }
+        if (st == DVC_OK) {
+            /* the struct owns heap data only (no pointer into itself) */
+            dvc_cert_struct t = *c;
+            *c = *cw;
+            *cw = t;
+        }
+    } else {
+        info->runs++;
+    }
+    dvc_cert_clear(cw);
+    mpfr_clears(rl, rc, (mpfr_ptr)0);
+    return st;
+}
+
 dvc_status dvc_enclose_core_(const dvc_enclose_ports *io, dvc_cert_t c, const char *problem_path,
                              const dvc_enclose_opts *o, const char *out_path, dvc_enclose_info *info)
 {
@@ -465,5 +530,8 @@ dvc_status dvc_enclose_core_(const dvc_enclose_ports *io, dvc_cert_t c, const ch
          * route refuses the file too (its message then says what is wrong) */
         if (o->note && handed_on && st != DVC_ERR_INPUT) o->note(note, o->note_ctx);
     }
+    if (st == DVC_OK && o->route == DVC_ENCLOSE_AUTO && info->route == DVC_ENCLOSE_LOGNORM && !o->from &&
+        !o->predictor)
+        st = compare_chen_wang(io, c, problem_path, o, out_path, info);
     return st;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include "hybrid/memo.h"
 #include "hybrid/flow.h"
 #include "expr/internal.h"
 
@@ -379,7 +380,7 @@ void hyb_mode_norm(mpfr_t a, const dvc_hybrid_mode *md)
 
 /* exp(A s) = D exp(Ã s) D^-1 with Ã = D^-1 A D: the series and its tail
  * are those of Ã (norm ||Ã||), the entries scaled back exactly. */
-dvc_status hyb_expm_md(dvc_imat_t E, const dvc_hybrid_mode *md, const mpfi_t S, int K)
+static dvc_status expm_md(dvc_imat_t E, const dvc_hybrid_mode *md, const mpfi_t S, int K)
 {
     long n = md->A->r;
     if (!md->balance) return hyb_expm(E, md->A, S, K);
@@ -394,6 +395,15 @@ dvc_status hyb_expm_md(dvc_imat_t E, const dvc_hybrid_mode *md, const mpfi_t S, 
             mpfi_mul_2si(dvc_imat_entry(E, i, j), dvc_imat_entry(E, i, j), e[i] - e[j]);
     dvc_imat_clear(As);
     free(e);
+    return st;
+}
+
+dvc_status hyb_expm_md(dvc_imat_t E, const dvc_hybrid_mode *md, const mpfi_t S, int K)
+{
+    dvc_status st;
+    if (hyb_memo_expm_get(E, md, S, K)) return DVC_OK;
+    st = expm_md(E, md, S, K);
+    if (st == DVC_OK) hyb_memo_expm_put(md, E, S, K);
     return st;
 }
 
@@ -654,13 +664,20 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
     mpfi_init2(T, prec);
     mpfi_init2(tmp, prec);
     mpfi_init2(acc, prec);
-    mpfi_t **bk = coeffs_new(n, K, prec), **zc = coeffs_new(n, K, prec);
-    /* coefficients at the point t0 */
-    mpfi_set_fr(T, t0);
-    st = forcing_coeffs(bk, md, n, T, K, prec);
-    if (st != DVC_OK) goto out;
-    for (long i = 0; i < n; i++) mpfi_set_ui(zc[i][0], 0);
-    forcing_recursion(zc, bk, md->A, n, K - 1, tmp);
+    mpfi_t **bk = coeffs_new(n, K, prec), **zc = coeffs_new(n, K, prec), **zm;
+    /* coefficients at the point t0 (once per t0: the Newton iterates of a
+     * crossing share it) */
+    if ((zm = hyb_memo_forcing_get(md, t0, K, n, prec)) != NULL) {
+        for (long i = 0; i < n; i++)
+            for (int k = 0; k < K; k++) mpfi_set(zc[i][k], zm[i][k]);
+    } else {
+        mpfi_set_fr(T, t0);
+        st = forcing_coeffs(bk, md, n, T, K, prec);
+        if (st != DVC_OK) goto out;
+        for (long i = 0; i < n; i++) mpfi_set_ui(zc[i][0], 0);
+        forcing_recursion(zc, bk, md->A, n, K - 1, tmp);
+        hyb_memo_forcing_put(md, zc, t0, K, n, prec);
+    }
     /* polynomial part sum_{k=1}^{K-1} z_k S^k (Horner) */
     for (long i = 0; i < n; i++) {
         mpfi_set_ui(acc, 0);

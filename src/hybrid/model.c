@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include "hybrid/memo.h"
 #include "hybrid/internal.h"
 #include "hybrid/sliding.h"
 
@@ -82,6 +83,7 @@ void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
         free_exprs(md->f, m->n);
         if (md->bu) dvc_imat_clear(md->bu);
         free(md->bu);
+        hyb_memo_free(md);
     }
     free(m->modes);
     for (long j = 0; m->utab && j < m->nu; j++)

@@ -137,4 +137,46 @@ bad_traj "NaN" "line 51"
 awk -F, 'NR == 61 { print $1 "," $2; next } { print }' "$tmp/rk4.csv" > "$tmp/bad.csv"
 bad_traj "a short row" "line 61"
 
+# ---- the norm search bounds the conditioning it chooses -----------------------
+# A non-normal Jordan-type A: minimising the log norm alone drove the mode
+# norm to R with diagonal 1, 2^52, 2^106 (every conversion into it paid that
+# factor). Every norm the certificate states (global and per pattern) must have
+# ||R||_F ||R^-1||_F <= n 1e6 (the search's bound), and weights at most 1e6 apart.
+cat > "$tmp/jordan.json" << 'EOF'
+{"A": [[-1, 100, 0], [0, -1, 100], [0, 0, -1]], "B": [[0], [0], [-1]], "f": ["0", "0", "sin(4*t)"],
+ "Q": [[3, 0, 0]], "M": [[1]], "l": [0], "u": ["inf"], "g": ["0"], "x0": [0, 0, "0.1"], "T": 1, "N": 1000,
+ "theta": 1}
+EOF
+expect 0 "certified" "lognorm on a non-normal A" -- "$exe" enclose "$tmp/jordan.json" --method lognorm -o "$tmp/jordan.cert.json"
+if command -v python3 > /dev/null; then
+    out=$(python3 - "$tmp/jordan.cert.json" << 'PY'
+import json, math, re, sys
+m = json.load(open(sys.argv[1]))["method"]
+texts = [m.get("lognorm_norm", "")] + m.get("lognorm_modes", "").split(";")
+worst, count = 0.0, 0
+for t in texts:
+    for kind, vals in re.findall(r"(quad R|diag w) = ([-0-9a-fx.p+ ]+)", t):
+        v = [float.fromhex(x) for x in vals.split()]
+        count += 1
+        if kind == "diag w":
+            c = max(v) / min(v)
+        else:
+            n = int(round(math.sqrt(len(v))))
+            R = [v[i * n:(i + 1) * n] for i in range(n)]
+            Ri = [[0.0] * n for _ in range(n)]
+            for j in range(n):
+                Ri[j][j] = 1.0 / R[j][j]
+                for i in range(j - 1, -1, -1):
+                    Ri[i][j] = -sum(R[i][k] * Ri[k][j] for k in range(i + 1, j + 1)) / R[i][i]
+            f = lambda X: math.sqrt(sum(x * x for r in X for x in r))
+            c = f(R) * f(Ri) / n
+        worst = max(worst, c)
+print(count, worst)
+PY
+)
+    set -- $out
+    if [ "${1:-0}" -ge 2 ] && awk -v c="${2:-inf}" 'BEGIN { exit !(c <= 1.0001e6) }'; then ok
+    else bad "norm conditioning: $out (norms read, largest conditioning; bound 1e6)"; fi
+fi
+
 report

@@ -69,6 +69,30 @@ echo keep > "$tmp/kept.json"
 expect 1 "best radius" "existing output" -- "$exe" enclose "$P" -o "$tmp/kept.json" --radius 1e-30
 if [ "$(cat "$tmp/kept.json")" = keep ]; then ok; else bad "a failed --radius replaced the existing file"; fi
 
+# lognorm without a stated predictor pilots Heun too and keeps the cheaper:
+# 1e-5 on the bridge takes ~113,000 theta steps, a few hundred Heun steps; the
+# run that reached R is the certificate (not run again), no temporary left
+mkdir -p "$tmp/rdir"
+if expect 0 "its certificate is the result" "--radius 1e-5 chooses heun" -- "$exe" enclose "$P" \
+    -o "$tmp/rdir/h.cert.json" --radius 1e-5; then
+    if grep -q "^predictor: heun" "$tmp/out" && grep -q "predictor heun .* costs less" "$tmp/out"; then ok
+    else bad "--radius 1e-5: heun not reported as chosen"; fi
+    N=$(csv_col "$tmp/rdir/h.cert.json" N)
+    if [ -n "$N" ] && [ "$N" -lt 5000 ]; then ok; else bad "--radius 1e-5 with heun: N '$N' (theta needs ~113000)"; fi
+    r=$(csv_col "$tmp/rdir/h.cert.json" eps_x_at_T)
+    if awk -v r="$r" 'BEGIN { exit !(r <= 1e-5) }'; then ok; else bad "--radius 1e-5: radius '$r' above R"; fi
+    expect 0 "accepted" "--radius 1e-5: verify" -- "$exe" verify "$tmp/rdir/h.cert.json"
+    if [ "$(ls -A "$tmp/rdir")" = h.cert.json ]; then ok; else bad "--radius left files: $(ls -A "$tmp/rdir")"; fi
+fi
+# a stated predictor is kept
+expect 0 "chosen after" "--radius --predictor theta" -- "$exe" enclose "$P" -o "$tmp/rdir/t.cert.json" \
+    --radius 1e-3 --predictor theta --method lognorm
+if grep -q "costs less" "$tmp/out"; then bad "--predictor theta was overridden"; else ok; fi
+echo keep > "$tmp/rdir/kept2.json"
+expect 1 "best radius" "existing output, heun" -- "$exe" enclose "$P" -o "$tmp/rdir/kept2.json" --radius 1e-30
+if [ "$(cat "$tmp/rdir/kept2.json")" = keep ] && [ "$(ls -A "$tmp/rdir" | wc -l)" = 3 ]; then ok
+else bad "a failed --radius changed the directory: $(ls -A "$tmp/rdir")"; fi
+
 # bad values
 for v in -1 0 nan NaN inf abc 1e-4x ""; do
     expect 2 "radius" "--radius '$v'" -- "$exe" enclose "$P" -o "$tmp/bad.cert.json" --radius "$v"

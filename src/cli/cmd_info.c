@@ -266,8 +266,22 @@ static dvc_status stated_tube(dvc_tube_t tb, const dvc_cli_cert *d)
  * magnitude it reaches), with the verdict of width.h's thresholds; for the
  * events route the multipliers y too (their rows do not enter the verdict,
  * as for a DLVI certificate). */
+/* The name of component j of a hybrid certificate (n.. are y), with its
+ * unit when the certificate embeds a problem that states one. */
+static const char *row_label(char *buf, size_t cap, const dvc_cli_cert *d, long j)
+{
+    const dvc_hybrid_model_struct *m = d->hyb->model;
+    int named = d->xnames && d->xnames == (const char *const *)d->L.x;
+    const char *nm = j < m->n ? (d->xnames ? d->xnames[j] : m->names[j]) : d->ynames ? d->ynames[j - m->n] : "y";
+    const char *unit = !named ? "" : j < m->n ? (d->L.x_unit ? d->L.x_unit[j] : "")
+                                            : d->L.y_unit ? d->L.y_unit[j - m->n] : "";
+    dvc_labels_axis(buf, cap, nm, unit);
+    return buf;
+}
+
 static void hybrid_body(const dvc_cli_cert *d)
 {
+    char lab[128];
     const dvc_hybrid_cert_struct *c = d->hyb;
     long worst = 0, nk[3] = {0, 0, 0};
     double wrel = 0;
@@ -297,11 +311,11 @@ static void hybrid_body(const dvc_cli_cert *d)
     for (long j = 0; j < c->model->n; j++) {
         double rel = rel_of(sx.rad[j], sx.size[j]);
         if (rel > wrel) wrel = rel, worst = j;
-        printf("  %-10s %12.4g %12.4g %12.4g\n", d->xnames ? d->xnames[j] : c->model->names[j], sx.size[j],
-               sx.rad[j], rel);
+        printf("  %-10s %12.4g %12.4g %12.4g\n", row_label(lab, sizeof lab, d, j), sx.size[j], sx.rad[j], rel);
     }
     for (long k = 0; k < sy.k; k++)
-        printf("  %-10s %12.4g %12.4g %12.4g\n", d->ynames ? d->ynames[k] : "y", sy.size[k], sy.rad[k], rel_of(sy.rad[k], sy.size[k]));
+        printf("  %-10s %12.4g %12.4g %12.4g\n", row_label(lab, sizeof lab, d, c->model->n + k), sy.size[k],
+               sy.rad[k], rel_of(sy.rad[k], sy.size[k]));
     printf("verdict: %s (largest relative radius %.3g, %s; radii are half the widths of the\n"
            "  state enclosures at the grid times; between them the flow is as tight)\n",
            verdict_of(wrel), wrel, d->xnames ? d->xnames[worst] : c->model->names[worst]);

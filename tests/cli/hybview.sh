@@ -27,6 +27,17 @@ expect 0 "^problem: diode-clamped RC circuit" "info names the ideal contact's pr
 grep -q "^  y  *1 " "$tmp/out" && ok || bad "info: the diode current's row: $(grep '^  y' "$tmp/out")"
 expect 0 "^model: Example 5.1" "info names the switched model" -- "$exe" info "$SW"
 
+# the events route's rows carry the embedded problem's names and units
+cat > "$tmp/u.json" <<'EOF2'
+{"name": "bridge with units", "state_names": ["pos", "vel"], "output_names": ["force"],
+ "units": {"t": "s", "pos": "m", "vel": "m/s", "force": "N"},
+ "A": [[0, 1], [-4, 0]], "B": [[0], [-1]], "f": ["0", "sin(4*t)"], "Q": [[3, 0]], "M": [[1]],
+ "g": ["0"], "l": [0], "u": ["inf"], "x0": [0, 1], "T": 4, "N": 200, "theta": 1}
+EOF2
+expect 0 "route events" "enclose a problem with units (events route)" -- "$exe" enclose "$tmp/u.json" -o "$tmp/u.cert.json"
+expect 0 "^  force \[N\] " "info: names and units of the events route's rows" -- "$exe" info "$tmp/u.cert.json"
+grep -q "^  vel \[m/s\] " "$tmp/out" && ok || bad "info: the state's unit"
+
 # ---- info --csv: every kind, the route column says which
 for kv in "$SW:switched:0" "$SL:sliding:0" "$TM:sliding:0" "$DC:ideal-contact:1" "$EV:events:4"; do
     f=${kv%%:*} r=${kv#*:}

@@ -14,6 +14,7 @@ docs/python.md.
 """
 
 import ctypes
+import fractions as _fr
 import json
 import math
 import numbers
@@ -303,6 +304,16 @@ def problem_json(problem):
 
 # ----------------------------------------------------------- certificates
 
+def _outward(text, direction):
+    """The double nearest the decimal text, moved one ulp outward (direction
+    -1: down, 1: up) when it lies on the wrong side of the decimal."""
+    v = float(text)
+    d, e = _fr.Fraction(v), _fr.Fraction(text)
+    if (direction < 0 and d > e) or (direction > 0 and d < e):
+        v = float(np.nextafter(v, direction * np.inf))
+    return v
+
+
 class Tube:
     """The tube at the grid points (outer bounds, rounded outward): t (N+1),
     x_lo, x_hi (N+1, n), y_lo, y_hi (N+1, m); and, over each step
@@ -397,8 +408,51 @@ class Certificate:
         return self.method.get("route", "chen-wang")
 
     @property
+    def model_kind(self):
+        """What the certificate encloses, as the route column of `dvicert info
+        --csv`: the DLVI route ('chen-wang', 'lognorm') for a DLVI certificate,
+        else 'events', 'ideal-contact' (an LCS with M = 0, as a sliding
+        motion), 'sliding' (a decomposed model) or 'switched'."""
+        if self.kind != "hybrid":
+            return self.route
+        if self._events:
+            return "events"
+        if isinstance(self.problem.get("lcs"), dict):
+            return "ideal-contact"
+        return "sliding" if "decomposed" in self.problem else "switched"
+
+    @property
     def name(self):
+        """The name of the problem (the events route's and an ideal contact's
+        embedded DLVI problem) or model, or None."""
+        lcs = self.problem.get("lcs") if self.kind == "hybrid" else None
+        if isinstance(lcs, dict) and isinstance(lcs.get("problem"), dict):
+            return lcs["problem"].get("name")
         return self.problem.get("name")
+
+    def events(self):
+        """The events a hybrid certificate states, in time order (as `dvicert
+        events`): a list of dicts with event (1..), kind ('cross',
+        'enter-slide', 'leave-slide'), switch, from, to (mode names), t_lo,
+        t_hi (the time enclosure as doubles rounded outward from the file's
+        decimals) and width (t_hi - t_lo rounded up). A DLVI certificate
+        locates no events: InputError. With verify=True at read time they are
+        proven, else they are the file's statements."""
+        if self.kind != "hybrid":
+            raise InputError("%s: a DLVI certificate locates no events (the events route "
+                             "writes a certificate that lists them)" % self.path)
+        with open(self.path, "rb") as f:
+            doc = json.loads(f.read().decode("utf-8"))
+        out = []
+        for k, e in enumerate(doc.get("events") or []):
+            lo, hi = _outward(e["t_lo"], -1), _outward(e["t_hi"], 1)
+            w = hi - lo
+            if _fr.Fraction(w) < _fr.Fraction(hi) - _fr.Fraction(lo):
+                w = float(np.nextafter(w, np.inf))
+            out.append({"event": k + 1, "kind": e.get("kind", "cross"), "switch": e.get("switch"),
+                        "from": e.get("from"), "to": e.get("to"), "t_lo": lo, "t_hi": hi,
+                        "width": w})
+        return out
 
     @property
     def x_scale(self):

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "certview.h"
+#include "contact_y.h"
 #include "dvicert/certio.h"
 #include "dvicert/events.h"
 #include "dvicert/lcs_cert.h"
@@ -66,21 +67,42 @@ static int open_streamed(dvc_cli_cert *d, const char *cmd, FILE *rep)
     return -1;
 }
 
-dvc_status dvc_cli_events_labels(dvc_labels *L, const dvc_hybrid_cert_struct *c, long m, int *named)
+/* The DLVI problem a hybrid certificate's model embeds (the events route's
+ * "dlvi_events", an ideal contact's "lcs"), as JSON text, or NULL. */
+static char *embedded_problem(const dvc_hybrid_cert_struct *c)
 {
     json_t *root = c->model_json ? json_loads(c->model_json, 0, NULL) : NULL;
     json_t *prob = json_object_get(json_object_get(root, "dlvi_events"), "problem");
-    char *txt = json_is_object(prob) ? json_dumps(prob, JSON_COMPACT) : NULL;
-    dvc_status st = txt ? dvc_labels_from_text(L, txt, c->model->n, m) : DVC_OK;
-    if (json_is_object(prob) && !txt) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    char *txt;
+    if (!json_is_object(prob)) prob = json_object_get(json_object_get(root, "lcs"), "problem");
+    txt = json_is_object(prob) ? json_dumps(prob, JSON_COMPACT) : NULL;
+    json_decref(root);
+    return txt;
+}
+
+char *dvc_cli_hybrid_name(const dvc_hybrid_cert_struct *c)
+{
+    char *txt = embedded_problem(c);
+    char *name = dvc_io_problem_string(txt ? txt : c->model_json, "name");
+    free(txt);
+    return name;
+}
+
+dvc_status dvc_cli_events_labels(dvc_labels *L, const dvc_hybrid_cert_struct *c, long m, int *named)
+{
+    char *txt = embedded_problem(c);
+    dvc_status st;
+    /* an ideal contact's problem names one output per contact */
+    if (dvc_lcs_cert_is_lcs(c)) m = c->model->ncontacts;
+    st = txt ? dvc_labels_from_text(L, txt, c->model->n, m) : DVC_OK;
     *named = txt != NULL && st == DVC_OK;
     free(txt);
-    json_decref(root);
     return st;
 }
 
-/* An events certificate's labels (those of its embedded problem); a plain
- * hybrid one keeps its model's state names. */
+/* The labels of an events or ideal-contact certificate (those of its
+ * embedded problem: names and units); a plain hybrid one keeps its model's
+ * state names. */
 static dvc_status events_labels(dvc_cli_cert *d)
 {
     int named = 0;
@@ -122,6 +144,7 @@ static int open_whole(dvc_cli_cert *d, const char *cmd, int verify, FILE *rep, c
     }
     st = d->have_rec && !stated ? dvc_dlvi_events_tube(d->htube, c->model, d->rec, &d->flow)
                      : dvc_dlvi_events_tube(d->htube, c->model, c->res, NULL);
+    if (st == DVC_OK && d->contact_y) st = dvc_cli_contact_y(d->htube, c);
     if (st != DVC_OK) return dvc_cli_fail(cmd, st);
     d->n = c->model->n;
     d->m = d->htube->m;
@@ -136,6 +159,8 @@ static int open_whole(dvc_cli_cert *d, const char *cmd, int verify, FILE *rep, c
     if (events_labels(d) != DVC_OK) return dvc_cli_fail(cmd, DVC_ERR_NOMEM);
     d->tube = d->htube;
     d->whole = 1;
+    free(d->name);
+    d->name = dvc_cli_hybrid_name(c);
     d->edge_prec = d->htube->prec;
     d->tube_note = d->have_rec && !stated ? "recomputed (flow of the step's set at each time)"
                                : "as stated (hull of the step boxes)";
@@ -196,9 +221,9 @@ static void describe(dvc_cli_cert *d)
         d->prec = c->prec;
         int events = 0;
         d->what = "model";
-        d->name = dvc_events_cert_problem_string(c->model_json, "name", &events);
-        if (events) d->what = "problem";
-        else d->name = dvc_io_problem_string(c->model_json, "name");
+        free(dvc_events_cert_problem_string(c->model_json, "name", &events));
+        if (events || dvc_lcs_cert_is_lcs(d->hyb)) d->what = "problem";
+        d->name = dvc_cli_hybrid_name(c);
         if (events)
             snprintf(d->claim, sizeof d->claim,
                      "the exact DLVI solution (route events), %ld steps, %ld events, the switched "
@@ -234,4 +259,19 @@ dvc_status dvc_cli_cert_read(dvc_cli_cert *d, const char *path, int verify)
     if (st == DVC_OK) describe(d);
     if (st == DVC_OK && d->kind == DVC_CERT_KIND_HYBRID) st = events_labels(d);
     return st;
+}
+
+void dvc_cli_csv_put(const char *s, char sep)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        putchar('"');
+        for (; *s; s++) {
+            if (*s == '"') putchar('"');
+            putchar(*s);
+        }
+        putchar('"');
+    } else {
+        fputs(s, stdout);
+    }
+    putchar(sep);
 }

@@ -32,7 +32,8 @@ struct dvc_cli_cert {
     const char *const *ynames;
     dvc_tube_struct *tube;     /* the certificate's tube (valid in the callbacks of a pass;
                                   at any time when whole) */
-    char *name;            /* its "name", or NULL (after dvc_cli_cert_read) */
+    char *name;            /* its "name", or NULL (after dvc_cli_cert_read; a hybrid
+                              certificate: also after dvc_cli_cert_open) */
     const char *what;      /* what it encloses the solution of: "problem", "model" */
     char claim[512];       /* what an accepted verification proved */
     /* properties that shape the outputs */
@@ -43,6 +44,8 @@ struct dvc_cli_cert {
     mpfr_prec_t edge_prec; /* precision of those edges (+ DVC_TRAJ_EXTRA_BITS) */
     const char *tube_note; /* how the tube is made between grid points, or NULL (the
                               certificate's own formula, docs/formats.md) */
+    int contact_y;         /* set before opening: an ideal-contact certificate's tube gets
+                              its contact multipliers y (m = contacts, contact_y.h) */
     /* private: the kind's storage */
     int have_rec;
     dvc_cert_t dlvi;
@@ -73,9 +76,17 @@ dvc_status dvc_cli_cert_pass(dvc_cli_cert *d, int verify, dvc_cli_cert_fn fn, vo
  * what it describes and the claim a verification proves. */
 dvc_status dvc_cli_cert_read(dvc_cli_cert *d, const char *path, int verify);
 
-/* The labels of an events certificate's embedded DLVI problem (n states,
+/* The name of a hybrid certificate's problem (the events route's or an
+ * ideal contact's embedded DLVI problem) or model, or NULL; to free. */
+char *dvc_cli_hybrid_name(const dvc_hybrid_cert_struct *c);
+
+/* The labels of an events or ideal-contact certificate's embedded DLVI problem (n states,
  * m multipliers; x1.., y1.. where it names none) into L, *named = 1; a
  * hybrid certificate of another kind: L untouched, *named = 0. */
 dvc_status dvc_cli_events_labels(dvc_labels *L, const dvc_hybrid_cert_struct *c, long m, int *named);
+
+/* One CSV field on standard output, quoted (quotes doubled) when it holds a
+ * comma, a quote or a line break (RFC 4180), then sep. */
+void dvc_cli_csv_put(const char *s, char sep);
 
 #endif

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "certview.h"
 #include "hybrid.h"
+#include "contact_y.h"
 #include "dvicert/events.h"
 #include "io/labels.h"
 #include "dvicert/certio.h"
@@ -45,7 +46,11 @@ static void help(void)
         "(default 17), at the certificate's precision (--prec is refused).\n"
         "The certificate is first re-verified (as 'dvicert verify'); a rejected one is\n"
         "not exported. --no-verify skips that: the CSV then starts with the comment line\n"
-        "'# certificate NOT re-verified (--no-verify)' and the message says so.\n\n");
+        "'# certificate NOT re-verified (--no-verify)' and the message says so.\n"
+        "A hybrid certificate gives its stated grid enclosures, step boxes and events,\n"
+        "then a column mode; the events route adds y columns, and so does an ideal\n"
+        "contact: its contact multipliers (e.g. a diode's current), enclosed on\n"
+        "reading from the stated state enclosures (docs/ideal_contacts.md).\n\n");
     dvc_cli_print_options(&dvc_cmd_export);
     printf("\nexit status: 0 written, 1 certificate rejected, 2 unusable certificate or i/o\n"
            "error.\n");
@@ -275,6 +280,7 @@ static int run_hybrid(const dvc_cli_args *a, ex_t *e)
     if (rc >= 0) goto out;
     /* an events certificate: y too, from the pattern's map */
     if ((st = dvc_dlvi_events_tube(tb, c->model, c->res, NULL)) != DVC_OK ||
+        (st = dvc_cli_contact_y(tb, c)) != DVC_OK || /* an ideal contact: its multipliers */
         (st = dvc_cli_events_labels(&L, c, tb->m, &named)) != DVC_OK) {
         rc = dvc_cli_fail("export", st);
         goto out;

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "certview.h"
+#include "contact_y.h"
 #include "width_report.h"
 #include "io/labels.h"
 #include "dvicert/certio.h"
@@ -24,8 +25,11 @@ static const dvc_cli_opt opts[] = {
      "(radii s_j eps_x in the user's units, rounded up; per-run summaries\n"
      "of a sweep collect into one table; docs/formats.md), then per\n"
      "multiplier k = 1..m: yk_radius_max,yk_radius_at_T (the stated eps_y at\n"
-     "the grid times; for a certificate of the events route, a hybrid one with\n"
-     "the same columns, the half-widths of y's enclosures at the grid times)"},
+     "the grid times; for a certificate of the events route, the half-widths\n"
+     "of y's enclosures at the grid times). A hybrid certificate has the same\n"
+     "columns: route is events, switched, sliding or ideal-contact, eps_x_at_T\n"
+     "and max_eps_x the largest half-width of a state enclosure at T and at any\n"
+     "grid time, the radii half-widths of the stated enclosures, scale 0"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -51,10 +55,11 @@ static void help(void)
         "A hybrid certificate (switched, sliding or ideal-contact model) gets the\n"
         "model's name, n, the grid, its events by kind and, per state, the largest\n"
         "half-width of its enclosures at the grid times against the state's size,\n"
-        "with the same verdict thresholds (--csv is for DLVI certificates and those\n"
-        "of the events route). A certificate of the events route (the exact DLVI\n"
-        "solution, event by event) names its embedded problem and lists the\n"
-        "multipliers y too, enclosed by the pattern's affine map on the states.\n\n");
+        "with the same verdict thresholds. An ideal-contact certificate names its\n"
+        "embedded DLVI problem (key \"name\"). A certificate of the events route (the\n"
+        "exact DLVI solution, event by event) names its embedded problem and lists\n"
+        "the multipliers y too, enclosed by the pattern's affine map on the states.\n"
+        "The events of a hybrid certificate, one by one: 'dvicert events'.\n\n");
     dvc_cli_print_options(&dvc_cmd_info);
     printf("\nexit status: 0 read (and accepted with --verify), 1 rejected by --verify,\n"
            "2 unusable file.\n");
@@ -67,22 +72,8 @@ const dvc_cli_cmd dvc_cmd_info = {
     opts, "it prints a summary, with the certificate's own decimals", DVC_CLI_CERT_PREC, 1, 1,
     "dvicert info CERT.json [--verify] [--csv]", help, run};
 
-/* One CSV field: quoted (quotes doubled) when it holds a comma, a quote or
- * a line break. */
-static void csv_field(const char *s, int last)
-{
-    if (strpbrk(s, ",\"\r\n")) {
-        putchar('"');
-        for (; *s; s++) {
-            if (*s == '"') putchar('"');
-            putchar(*s);
-        }
-        putchar('"');
-    } else {
-        fputs(s, stdout);
-    }
-    putchar(last ? '\n' : ',');
-}
+/* One CSV field, then a comma (a line break when last). */
+static void csv_field(const char *s, int last) { dvc_cli_csv_put(s, last ? '\n' : ','); }
 
 /* The exponent e of the state scale s_j = 2^e of state j (0 unscaled). */
 static int scale_log2(const dvc_cert_t c, long j)
@@ -261,10 +252,12 @@ static const char *verdict_of(double rel)
 
 static double rel_of(double rad, double size) { return size > 0 ? rad / size : rad > 0 ? INFINITY : 0; }
 
-/* The tube of a hybrid certificate as stated (with y for the events route). */
+/* The tube of a hybrid certificate as stated (with y for the events route,
+ * the contact multipliers for an ideal contact). */
 static dvc_status stated_tube(dvc_tube_t tb, const dvc_cli_cert *d)
 {
-    return dvc_dlvi_events_tube(tb, d->hyb->model, d->hyb->res, NULL);
+    dvc_status st = dvc_dlvi_events_tube(tb, d->hyb->model, d->hyb->res, NULL);
+    return st == DVC_OK ? dvc_cli_contact_y(tb, d->hyb) : st;
 }
 
 /* What a hybrid certificate states beyond the common lines: the model's
@@ -273,8 +266,22 @@ static dvc_status stated_tube(dvc_tube_t tb, const dvc_cli_cert *d)
  * magnitude it reaches), with the verdict of width.h's thresholds; for the
  * events route the multipliers y too (their rows do not enter the verdict,
  * as for a DLVI certificate). */
+/* The name of component j of a hybrid certificate (n.. are y), with its
+ * unit when the certificate embeds a problem that states one. */
+static const char *row_label(char *buf, size_t cap, const dvc_cli_cert *d, long j)
+{
+    const dvc_hybrid_model_struct *m = d->hyb->model;
+    int named = d->xnames && d->xnames == (const char *const *)d->L.x;
+    const char *nm = j < m->n ? (d->xnames ? d->xnames[j] : m->names[j]) : d->ynames ? d->ynames[j - m->n] : "y";
+    const char *unit = !named ? "" : j < m->n ? (d->L.x_unit ? d->L.x_unit[j] : "")
+                                            : d->L.y_unit ? d->L.y_unit[j - m->n] : "";
+    dvc_labels_axis(buf, cap, nm, unit);
+    return buf;
+}
+
 static void hybrid_body(const dvc_cli_cert *d)
 {
+    char lab[128];
     const dvc_hybrid_cert_struct *c = d->hyb;
     long worst = 0, nk[3] = {0, 0, 0};
     double wrel = 0;
@@ -297,15 +304,18 @@ static void hybrid_body(const dvc_cli_cert *d)
         dvc_tube_clear(tb);
         return;
     }
-    printf("  %-10s %12s %12s %12s\n", d->m > 0 ? "component" : "state", "size", "max radius", "relative");
+    if (tb->m > 0 && d->m == 0)
+        printf("contact multipliers y (%ld): enclosed on reading from the sliding field on the stated\n"
+               "  state enclosures, 0 off the faces (docs/ideal_contacts.md)\n", tb->m);
+    printf("  %-10s %12s %12s %12s\n", tb->m > 0 ? "component" : "state", "size", "max radius", "relative");
     for (long j = 0; j < c->model->n; j++) {
         double rel = rel_of(sx.rad[j], sx.size[j]);
         if (rel > wrel) wrel = rel, worst = j;
-        printf("  %-10s %12.4g %12.4g %12.4g\n", d->xnames ? d->xnames[j] : c->model->names[j], sx.size[j],
-               sx.rad[j], rel);
+        printf("  %-10s %12.4g %12.4g %12.4g\n", row_label(lab, sizeof lab, d, j), sx.size[j], sx.rad[j], rel);
     }
     for (long k = 0; k < sy.k; k++)
-        printf("  %-10s %12.4g %12.4g %12.4g\n", d->ynames[k], sy.size[k], sy.rad[k], rel_of(sy.rad[k], sy.size[k]));
+        printf("  %-10s %12.4g %12.4g %12.4g\n", row_label(lab, sizeof lab, d, c->model->n + k), sy.size[k],
+               sy.rad[k], rel_of(sy.rad[k], sy.size[k]));
     printf("verdict: %s (largest relative radius %.3g, %s; radii are half the widths of the\n"
            "  state enclosures at the grid times; between them the flow is as tight)\n",
            verdict_of(wrel), wrel, d->xnames ? d->xnames[worst] : c->model->names[worst]);
@@ -325,17 +335,25 @@ static void up12(double r, const char *sep)
     mpfr_clear(v);
 }
 
-/* The --csv line of an events certificate: the columns of a DLVI one
- * (radii are half-widths of the stated grid enclosures, no state scale),
- * then per multiplier its largest radius and the one at T. */
-static void events_csv(const dvc_cli_cert *d)
+/* The route column of a hybrid certificate's --csv line. */
+static const char *hybrid_route(const dvc_cli_cert *d)
+{
+    const dvc_hybrid_cert_struct *c = d->hyb;
+    return d->m > 0 ? "events" : dvc_lcs_cert_is_lcs(c) ? "ideal-contact"
+                               : c->model->ncontacts ? "sliding" : "switched";
+}
+
+/* The --csv line of a hybrid certificate: the columns of a DLVI one (radii
+ * are half-widths of the stated grid enclosures, no state scale), then per
+ * multiplier (the events route) its largest radius and the one at T. */
+static void hybrid_csv(const dvc_cli_cert *d)
 {
     const dvc_hybrid_cert_struct *c = d->hyb;
     dvc_tube_t tb;
     tstats sx = {0, NULL, NULL, NULL}, sy = {0, NULL, NULL, NULL};
     double radT = 0, rmax = 0, rel = 0;
     dvc_tube_init(tb);
-    if (stated_tube(tb, d) != DVC_OK || !tstats_make(&sx, tb, 0) || !tstats_make(&sy, tb, 1)) {
+    if (stated_tube(tb, d) != DVC_OK || !tstats_make(&sx, tb, 0) || (tb->m > 0 && !tstats_make(&sy, tb, 1))) {
         fprintf(stderr, "dvicert info: %s\n", dvc_error_message());
         free(sx.size);
         dvc_tube_clear(tb);
@@ -343,11 +361,12 @@ static void events_csv(const dvc_cli_cert *d)
     }
     printf("file,name,n,m,T,N,route,precision,eps_x_at_T,max_eps_x,radius_rel_max,verdict");
     for (long j = 1; j <= d->n; j++) printf(",x%ld_radius_max,x%ld_radius_at_T,x%ld_scale_log2", j, j, j);
-    for (long k = 1; k <= d->m; k++) printf(",y%ld_radius_max,y%ld_radius_at_T", k, k);
+    for (long k = 1; k <= tb->m; k++) printf(",y%ld_radius_max,y%ld_radius_at_T", k, k);
     putchar('\n');
     csv_field(d->path, 0);
     csv_field(d->name ? d->name : "", 0);
-    printf("%ld,%ld,%.17g,%ld,events,%ld,", d->n, d->m, mpfr_get_d(c->model->T, MPFR_RNDN), d->N, (long)c->prec);
+    printf("%ld,%ld,%.17g,%ld,%s,%ld,", d->n, tb->m, mpfr_get_d(c->model->T, MPFR_RNDN), d->N, hybrid_route(d),
+           (long)c->prec);
     for (long j = 0; j < d->n; j++) {
         if (sx.radT[j] > radT) radT = sx.radT[j];
         if (sx.rad[j] > rmax) rmax = sx.rad[j];
@@ -362,7 +381,7 @@ static void events_csv(const dvc_cli_cert *d)
         up12(sx.radT[j], ",");
         printf(",0");
     }
-    for (long k = 0; k < d->m; k++) {
+    for (long k = 0; k < tb->m; k++) {
         up12(sy.rad[k], ",");
         up12(sy.radT[k], ",");
     }
@@ -372,15 +391,14 @@ static void events_csv(const dvc_cli_cert *d)
     dvc_tube_clear(tb);
 }
 
-/* What each kind states beyond the common lines, and its --csv line (NULL:
- * none): one entry per kind. */
+/* What each kind states beyond the common lines, and its --csv line: one
+ * entry per kind. */
 static const struct {
-    const char *name;
     void (*body)(const dvc_cli_cert *d);
     void (*csv)(const dvc_cli_cert *d);
 } kinds[] = {
-    [DVC_CERT_KIND_DLVI] = {"DLVI", dlvi_body, dlvi_csv},
-    [DVC_CERT_KIND_HYBRID] = {"hybrid", hybrid_body, events_csv},
+    [DVC_CERT_KIND_DLVI] = {dlvi_body, dlvi_csv},
+    [DVC_CERT_KIND_HYBRID] = {hybrid_body, hybrid_csv},
 };
 
 static int run(const dvc_cli_args *a)
@@ -392,12 +410,6 @@ static int run(const dvc_cli_args *a)
     double t0 = dvc_cli_now();
     dvc_cli_cert_init(&d);
     st = dvc_cli_cert_read(&d, in, verify);
-    if (st == DVC_OK && csv && (!kinds[d.kind].csv || (d.kind == DVC_CERT_KIND_HYBRID && d.m == 0))) {
-        fprintf(stderr, "dvicert info: %s is a %s certificate; --csv summarises DLVI certificates "
-                "and those of the events route\n", in, kinds[d.kind].name);
-        dvc_cli_cert_clear(&d);
-        return DVC_EXIT_INPUT;
-    }
     if (st == DVC_NOT_CERTIFIED)
         fprintf(csv ? stderr : stdout, "rejected: %s: %s\n", in, dvc_error_message());
     else if (st != DVC_OK)

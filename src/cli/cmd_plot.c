@@ -49,7 +49,12 @@ static void help(void)
         "on failure, and a previous image is replaced only by a whole one.\n"
         "The certificate is first re-verified (as 'dvicert verify'); a rejected one is\n"
         "not plotted. --no-verify skips that, and the figure's title then says\n"
-        "'NOT re-verified'.\n\n");
+        "'NOT re-verified'.\n"
+        "A hybrid certificate (switched, sliding, ideal contact, events route) is drawn\n"
+        "at its grid points: per state (and multiplier: the events route's, an ideal\n"
+        "contact's contact multipliers y) the midpoint and the ends of the stated\n"
+        "enclosures, a dotted line at every certified event in the window; title the\n"
+        "model's name, axes its state names. --from, --to, --traj, --width as above.\n\n");
     dvc_cli_print_options(&dvc_cmd_plot);
     printf(
         "\nexit status: 0 written, 1 certificate rejected, 2 unusable certificate or\n"
@@ -412,30 +417,46 @@ static void put_script(FILE *p, const plot_opts *o, const pl_t *pl, const dvc_cl
     fprintf(p, "\nunset logscale y\nunset multiplot\nset output\n");
 }
 
+/* The unit of component j (n.. are y) of a whole certificate whose labels
+ * come from an embedded problem, else "". */
+static const char *grid_unit(const dvc_cli_cert *d, long j)
+{
+    if (d->xnames != (const char *const *)d->L.x || !d->L.x_unit) return "";
+    return j < d->n ? d->L.x_unit[j] : d->L.y_unit ? d->L.y_unit[j - d->n] : "";
+}
+
 /* The stated enclosures at the grid points, one panel per state (and per
  * multiplier: a certificate of the events route; only: "x", "y" or NULL),
  * and a dotted line at every certified event: the drawing of a tube of
- * boxes read whole, with events (a hybrid certificate). */
+ * boxes read whole, with events (a hybrid certificate). The window
+ * [t0, t1] keeps the grid points in it and one on either side, so that the
+ * curves reach its edges. */
 static void put_grid_script(FILE *p, const plot_opts *o, const dvc_cli_cert *d, const char *tmp,
-                            mpfr_t *lo, mpfr_t *hi, mpfi_t tt)
+                            mpfr_t *lo, mpfr_t *hi, mpfi_t tt, const dvc_traj_t tr, double t0, double t1)
 {
     const dvc_tube_struct *tb = d->tube;
     const dvc_hybrid_result_struct *r = d->hyb->res;
     const dvc_hybrid_model_struct *m = d->hyb->model;
-    fprintf(p, "set terminal ");
+    char axis[128];
     long panels = (o->only && *o->only == 'y' ? 0 : d->n) + (o->only && *o->only == 'x' ? 0 : d->m);
-    fprintf(p, strcmp(ext_of(o->out), "svg") == 0 ? "svg noenhanced size 900,%ld dynamic font 'sans,10'"
-                                                  : "pngcairo noenhanced size 900,%ld font ',10'",
-            60 + 240 * panels);
+    fprintf(p, "set terminal ");
+    fprintf(p, o->term, o->width + 200, 60 + 240 * panels);
     fprintf(p, "\nset output ");
     put_str(p, tmp);
-    fprintf(p, "\nset datafile separator ','\nset grid\nset key top left opaque samplen 2\n");
+    fprintf(p, "\nset datafile separator ','\nset datafile missing 'NaN'\nset grid\n"
+               "set key outside right top vertical samplen 2\nset lmargin 12\nset rmargin 26\n");
+    fprintf(p, "set xrange [%.17g:%.17g]\n", t0, t1);
     /* t, then per state (and multiplier): midpoint, lower, upper of the
      * stated grid enclosure */
     fprintf(p, "$D << EOD\n");
     for (long i = 0; i <= tb->N; i++) {
+        double ti, tn = INFINITY, tp = -INFINITY;
         dvc_tube_time(tt, tb, i);
-        fprintf(p, "%.17g", dvc_ival_mid_d(tt));
+        ti = dvc_ival_mid_d(tt);
+        if (i < tb->N) dvc_tube_time(tt, tb, i + 1), tn = dvc_ival_mid_d(tt);
+        if (i > 0) dvc_tube_time(tt, tb, i - 1), tp = dvc_ival_mid_d(tt);
+        if (tn < t0 || tp > t1) continue; /* outside the window and not next to it */
+        fprintf(p, "%.17g", ti);
         for (int which = 0; which < 2; which++) {
             long cnt = which ? tb->m : tb->n;
             const double *mid = which ? tb->y + i * tb->m : tb->x + i * tb->n;
@@ -447,49 +468,70 @@ static void put_grid_script(FILE *p, const plot_opts *o, const dvc_cli_cert *d, 
         fprintf(p, "\n");
     }
     fprintf(p, "EOD\n");
-    /* every certified crossing: a vertical line at its time enclosure */
-    for (long k = 0; k < tb->nev; k++)
+    if (o->tpath) {
+        pl_t w;
+        memset(&w, 0, sizeof w);
+        w.t0 = t0;
+        w.t1 = t1;
+        put_traj(p, tr, &w);
+    }
+    /* every certified event in the window: a vertical line at its time enclosure */
+    for (long k = 0; k < tb->nev; k++) {
+        double te = dvc_ival_mid_d(tb->ev[k].t);
+        if (te < t0 || te > t1) continue;
         fprintf(p, "set arrow %ld from %.17g, graph 0 to %.17g, graph 1 nohead dt 3 "
                    "lc rgb '#888888' # event %ld: %s %s->%s\n",
-                k + 1, dvc_ival_mid_d(tb->ev[k].t), dvc_ival_mid_d(tb->ev[k].t), k + 1,
-                m->gname[r->ev[k].g], m->modes[r->ev[k].mode_before].name,
+                k + 1, te, te, k + 1, m->gname[r->ev[k].g], m->modes[r->ev[k].mode_before].name,
                 m->modes[r->ev[k].mode_after].name);
+    }
     fprintf(p, "set multiplot layout %ld,1 title ", panels);
     {
         char head[1024];
-        snprintf(head, sizeof head, "%s%s",
-                 o->title ? o->title : "certified hybrid enclosure: bounds at the grid points, "
-                                       "dotted lines at the certified crossings",
+        snprintf(head, sizeof head, "%s%s%s", o->title ? o->title : d->name ? d->name : "hybrid model",
+                 o->title ? "" : ": certified enclosure at the grid points, dotted lines at the "
+                                 "certified events",
                  o->verify ? "" : " (certificate NOT re-verified)");
         put_str(p, head);
     }
     fprintf(p, "\n");
+    dvc_labels_axis(axis, sizeof axis, "t", d->xnames == (const char *const *)d->L.x ? d->L.t_unit : "");
+    fprintf(p, "set xlabel ");
+    put_str(p, axis);
+    fprintf(p, "\n");
     for (long j = 0; j < d->n + d->m; j++) {
         long col = 2 + 3 * j;
+        const char *nm = j < d->n ? d->xnames[j] : d->ynames[j - d->n];
         if (o->only && *o->only != (j < d->n ? 'x' : 'y')) continue;
-        fprintf(p, "set xlabel 't'\nset ylabel ");
-        put_str(p, j < d->n ? d->xnames[j] : d->ynames[j - d->n]);
-        fprintf(p, "\nplot $D using 1:%ld with lines lw 1.5 lc rgb '#1f4e9c' title 'mid', "
-                   "'' using 1:%ld with lines dt 2 lc rgb '#c0392b' title 'lower', "
-                   "'' using 1:%ld with lines dt 2 lc rgb '#27ae60' title 'upper'\n",
+        dvc_labels_axis(axis, sizeof axis, nm, grid_unit(d, j));
+        fprintf(p, "set ylabel ");
+        put_str(p, axis);
+        /* Okabe-Ito, as the DLVI panels: blue midpoint, vermillion lower,
+         * bluish green upper, black trajectory */
+        fprintf(p, "\nplot $D using 1:%ld with lines lw 1.5 lc rgb '#0072B2' title 'midpoint', "
+                   "'' using 1:%ld with lines dt 2 lw 1.2 lc rgb '#D55E00' title 'lower bound', "
+                   "'' using 1:%ld with lines dt 2 lw 1.2 lc rgb '#009E73' title 'upper bound'",
                 col, col + 1, col + 2);
+        if (o->tpath && (j < d->n || tr->m))
+            fprintf(p, ", $T using 1:%ld with points pt 7 ps 0.4 lc rgb '#000000' title 'trajectory'", 2 + j);
+        fprintf(p, "\n");
     }
     fprintf(p, "unset multiplot\nset output\n");
 }
 
-/* A streamed certificate (a tube with radii): the window, the trajectory
- * overlaid, and one pass over the steps (verified in lockstep) into pl's
- * columns. -1 when done, else the exit code (message printed). */
-static int read_columns(pl_t *pl, dvc_cli_cert *d, dvc_traj_t tr, const plot_opts *o, FILE *rep)
+/* The window [t0, t1] cut to the certificate's [t0, T], and the trajectory
+ * overlaid read. -1 when done, else the exit code (message printed). */
+static int window_and_traj(pl_t *pl, dvc_cli_cert *d, dvc_traj_t tr, const plot_opts *o)
 {
     double T = mpfr_get_d(&d->tube->T->right, MPFR_RNDU);
+    double ts = d->t0 ? mpfr_get_d(d->t0, MPFR_RNDD) : 0;
     dvc_status st;
     pl->t1 = o->t1 < T ? o->t1 : T;
+    if (pl->t0 < ts) pl->t0 = ts;
     if (!(pl->t0 < pl->t1)) {
-        fprintf(stderr, "dvicert plot: error: the window [%g, %g] misses [0, T] = [0, %g]\n", o->t0, o->t1, T);
+        fprintf(stderr, "dvicert plot: error: the window [%g, %g] misses [t0, T] = [%g, %g]\n", o->t0, o->t1,
+                ts, T);
         return DVC_EXIT_INPUT;
     }
-    if (pl->t0 < 0) pl->t0 = 0;
     if (o->tpath) {
         dvc_traj_read_opts ro;
         dvc_traj_read_opts_init(&ro);
@@ -498,6 +540,17 @@ static int read_columns(pl_t *pl, dvc_cli_cert *d, dvc_traj_t tr, const plot_opt
         if ((st = dvc_traj_read_ex(tr, o->tpath, d->n, d->m, d->T, &ro)) != DVC_OK)
             return dvc_cli_fail("plot", st);
     }
+    return -1;
+}
+
+/* A streamed certificate (a tube with radii): the window, the trajectory
+ * overlaid, and one pass over the steps (verified in lockstep) into pl's
+ * columns. -1 when done, else the exit code (message printed). */
+static int read_columns(pl_t *pl, dvc_cli_cert *d, dvc_traj_t tr, const plot_opts *o, FILE *rep)
+{
+    dvc_status st;
+    int rc = window_and_traj(pl, d, tr, o);
+    if (rc >= 0) return rc;
     /* read (and verify) step by step, into the columns */
     st = dvc_cli_cert_pass(d, o->verify, pl_point, pl);
     if (st != DVC_OK) return dvc_cli_cert_refused("plot", rep, o->in, st, "plotted");
@@ -572,7 +625,7 @@ static int render(const plot_opts *o, const pl_t *pl, const dvc_cli_cert *d, con
     }
     if (rc < 0) {
         const char *tmp = of.tmp ? of.tmp : of.path;
-        if (d->whole) put_grid_script(p, o, d, tmp, lo, hi, tt);
+        if (d->whole) put_grid_script(p, o, d, tmp, lo, hi, tt, tr, pl->t0, pl->t1);
         else put_script(p, o, pl, d, tr, panels, tmp);
         status = pclose(p);
         if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -602,14 +655,6 @@ static int run(const dvc_cli_args *a)
     dvc_traj_t tr;
     pl_t pl;
     if (rc >= 0) return rc;
-    if (dvc_cert_file_kind(in) == DVC_CERT_KIND_HYBRID) {
-        /* a tube of boxes read whole: drawn at its grid points, its states only */
-        if (o.tpath || dvc_cli_value(a, "from") || dvc_cli_value(a, "to") || dvc_cli_value(a, "width")) {
-            fprintf(stderr, "dvicert plot: error: --traj, --from, --to and --width are not supported for "
-                    "hybrid certificates yet\n");
-            return DVC_EXIT_INPUT;
-        }
-    }
     memset(&pl, 0, sizeof pl);
     pl.cols = o.width;
     pl.t0 = o.t0;
@@ -617,8 +662,10 @@ static int run(const dvc_cli_args *a)
     dvc_traj_init(tr);
     /* the header first: T sets the window before the steps stream by; a
      * certificate read whole is verified (and says so) here */
+    d.contact_y = 1; /* an ideal contact's multipliers get panels */
     rc = dvc_cli_cert_open(&d, "plot", in, o.verify, a->report, "plotted", 1);
     if (rc < 0 && !d.whole) rc = read_columns(&pl, &d, tr, &o, a->report);
+    else if (rc < 0) rc = window_and_traj(&pl, &d, tr, &o); /* a hybrid certificate, read whole */
     if (rc < 0 && d.whole && d.m == 0 && o.only && strcmp(o.only, "x") != 0) {
         /* the events route's certificates have y panels; other hybrid ones not */
         fprintf(stderr, "dvicert plot: error: %s: a hybrid model has no y panels (--only y)\n", in);

@@ -15,6 +15,7 @@ extern const dvc_cli_cmd dvc_cmd_check;
 extern const dvc_cli_cmd dvc_cmd_export;
 extern const dvc_cli_cmd dvc_cmd_plot;
 extern const dvc_cli_cmd dvc_cmd_info;
+extern const dvc_cli_cmd dvc_cmd_events;
 extern const dvc_cli_cmd dvc_cmd_predict;
 extern const dvc_cli_cmd dvc_cmd_sweep;
 

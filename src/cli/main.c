@@ -9,7 +9,7 @@
 
 static const dvc_cli_cmd *const commands[] = {
     &dvc_cmd_lvi, &dvc_cmd_lcpall, &dvc_cmd_beta, &dvc_cmd_classify, &dvc_cmd_enclose,
-    &dvc_cmd_verify, &dvc_cmd_check, &dvc_cmd_export, &dvc_cmd_plot, &dvc_cmd_info,
+    &dvc_cmd_verify, &dvc_cmd_check, &dvc_cmd_export, &dvc_cmd_plot, &dvc_cmd_info, &dvc_cmd_events,
     &dvc_cmd_predict,
     &dvc_cmd_sweep,
 };

@@ -54,9 +54,10 @@ awk -F, '$1 == "grid" && NF != 10 { exit 1 } $1 == "event" && NF != 10 { exit 1 
 expect 0 "^  y1 " "info shows the y row" -- "$exe" info "$C"
 expect 0 "y1_radius_max,y1_radius_at_T$" "info --csv lists y columns" -- "$exe" info --csv "$C"
 grep -q ',2,1,10,[0-9]*,events,53,' "$tmp/out" && ok || bad "info --csv: n, m, T, route: $(tail -n 1 "$tmp/out")"
-# a plain hybrid certificate keeps m = 0 (no y columns, --csv refused)
-expect 2 "--csv summarises" "info --csv on a plain hybrid certificate" -- \
+# a plain hybrid certificate keeps m = 0 (no y columns; route switched)
+expect 0 "x2_scale_log2$" "info --csv on a plain hybrid certificate" -- \
     "$exe" info --csv "$src/certs/bridge-switched/bridge-switched.cert.json"
+grep -q ',2,0,10,[0-9]*,switched,53,' "$tmp/out" && ok || bad "info --csv switched: $(tail -n 1 "$tmp/out")"
 # plot: y panels as for a DLVI certificate (one panel per state and multiplier)
 if command -v gnuplot > /dev/null 2>&1; then
     expect 0 "3 panels" "plot: x and y panels" -- "$exe" plot "$C" -o "$tmp/ev.png"

@@ -189,6 +189,35 @@ try:
            os.path.join(src, "tests", "data", "events", "bridge.json"), "no.cert.json",
            method="events", trajectory=(np.array([0.0, 11.0]), np.zeros((2, 2))))
     ok(not os.path.exists("no.cert.json"), "events route: nothing written on refusal")
+    # ---- every hybrid kind: read, tube, check and the events (as `dvicert
+    # events --csv`, times rounded outward from the file's decimals)
+    for sub, kind, name in (("bridge-switched/bridge-switched", "switched", "Example 5.1"),
+                            ("stickslip/stickslip", "sliding", None),
+                            ("threemass/threemass", "sliding", None),
+                            ("diode-clamp/diode-clamp", "ideal-contact", "diode-clamped RC"),
+                            ("two-contact/unique", "sliding", None)):
+        path = os.path.join(src, "certs", sub + ".cert.json")
+        hc = dvicert.read(path)
+        ok(hc.model_kind == kind, "%s: model_kind %r" % (sub, hc.model_kind))
+        ok((hc.name or "").startswith(name) if name else hc.name is None, "%s: name %r" % (sub, hc.name))
+        htb = hc.tube()
+        r = hc.check(htb.t, (htb.x_lo + htb.x_hi) / 2)
+        ok(r.ok, "%s: grid midpoints inside: %r" % (sub, r))
+        evs = hc.events()
+        p = run("events", "--csv", path)
+        rows = list(csv.DictReader(io.StringIO(p.stdout)))
+        ok(p.returncode == 0 and len(rows) == len(evs), "%s: events %d, command %d" % (sub, len(evs), len(rows)))
+        ok(all(e["kind"] == w["kind"] and e["switch"] == w["switch"] and e["from"] == w["from"] and
+               e["to"] == w["to"] and e["t_lo"] <= e["t_hi"] and e["width"] >= e["t_hi"] - e["t_lo"] and
+               abs(e["t_lo"] - float(w["t_lo"])) <= 1e-15 * max(1.0, abs(e["t_lo"]))
+               for e, w in zip(evs, rows)), "%s: events differ from the command's" % sub)
+    ok(len(dvicert.read(os.path.join(src, "certs", "diode-clamp", "diode-clamp.cert.json")).events()) == 6,
+       "diode clamp: 6 events")
+    p = run("events", "--csv", "events.cert.json")
+    ok(ev.model_kind == "events" and len(ev.events()) == len(p.stdout.splitlines()) - 1,
+       "events route: model_kind %r, events %d" % (ev.model_kind, len(ev.events())))
+    raises(dvicert.InputError, "locates no events", "events() of a DLVI certificate", c.events)
+
     # the certificate never replaces its problem (the command refused it,
     # the module did not), and a NUL byte does not truncate a path
     shutil.copy(os.path.join(src, "tests", "data", "events", "bridge.json"), "self.json")

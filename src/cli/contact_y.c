@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The contact multipliers of an ideal-contact certificate (docs/
+ * ideal_contacts.md): the LCS's y (a diode's current), enclosed on reading
+ * from the stated state enclosures, never stored. In the translation the
+ * field of a mode sliding on face j is F0 + B_j y_j and that of the mode on
+ * its side w_j < 0 is F0 + B_j K, where F0 is the field of the mode on the
+ * side w_j > 0 (the other terms as in the sliding mode). So
+ *     y_j = K (F_slide - F_free)_i / (F_minus - F_free)_i
+ * for a component i where B_j K is proven nonzero; off the faces y = 0.
+ * Each field is the engine's enclosure over the state box and the time
+ * interval (dvc_hybrid_field), so the quotient encloses y over them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact_y.h"
+#include "dvicert/lcs_cert.h"
+#include <jansson.h>
+
+/* The mode of m whose sides are those of mode md with term j set to s, or
+ * -1. */
+static long sibling(const dvc_hybrid_model_struct *m, long md, long j, int s)
+{
+    const int *a = m->modes[md].sides;
+    for (long k = 0; k < m->nmodes; k++) {
+        const int *b = m->modes[k].sides;
+        int same = b != NULL;
+        for (long l = 0; same && l < m->ncontacts; l++) same = l == j ? b[l] == s : b[l] == a[l];
+        if (same) return k;
+    }
+    return -1;
+}
+
+/* Compare the smallest magnitudes of a and b (mpfi_mig). */
+static int cmp_mig(const mpfi_t a, const mpfi_t b)
+{
+    mpfr_t x, y;
+    int r;
+    mpfr_inits2(mpfi_get_prec(a) > mpfi_get_prec(b) ? mpfi_get_prec(a) : mpfi_get_prec(b), x, y, (mpfr_ptr)0);
+    mpfi_mig(x, a);
+    mpfi_mig(y, b);
+    r = mpfr_cmp(x, y);
+    mpfr_clears(x, y, (mpfr_ptr)0);
+    return r;
+}
+
+typedef struct {
+    const dvc_hybrid_model_struct *m;
+    long n, nc;
+    mpfi_t K, q, d;
+    dvc_ivec_t Fs, Ff, Fm;
+} cy_t;
+
+/* Y[j] (nc entries) joined with y over X, t in T for mode md: 0 off the
+ * faces. DVC_ERR_INPUT when the mode slides on two faces or its siblings
+ * are missing, or B_j K is not proven nonzero in any component. */
+static dvc_status mode_y(cy_t *c, mpfi_t *Y, int *first, long md, const mpfi_t T, const dvc_ivec_t X)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    long j = -1, best = -1;
+    dvc_status st;
+    for (long l = 0; l < m->ncontacts; l++)
+        if (m->modes[md].sides && m->modes[md].sides[l] == 2) {
+            if (j >= 0) return dvc_error(DVC_ERR_INPUT, "a mode slides on two faces");
+            j = l;
+        }
+    if (j < 0) { /* off the faces: y = 0 */
+        for (long l = 0; l < c->nc; l++) {
+            if (*first) mpfi_set_ui(Y[l], 0);
+            else mpfi_put_ui(Y[l], 0);
+        }
+        *first = 0;
+        return DVC_OK;
+    }
+    {
+        long free_md = sibling(m, md, j, 1), minus_md = sibling(m, md, j, -1);
+        if (free_md < 0 || minus_md < 0) return dvc_error(DVC_ERR_INPUT, "a side mode is missing");
+        if ((st = dvc_hybrid_field(c->Fs, m, md, T, X)) != DVC_OK ||
+            (st = dvc_hybrid_field(c->Ff, m, free_md, T, X)) != DVC_OK ||
+            (st = dvc_hybrid_field(c->Fm, m, minus_md, T, X)) != DVC_OK)
+            return st;
+    }
+    /* the component where B_j K is farthest from 0 */
+    for (long i = 0; i < c->n; i++) {
+        mpfi_sub(c->d, c->Fm->e[i], c->Ff->e[i]);
+        if (mpfi_has_zero(c->d)) continue;
+        if (best < 0) best = i;
+        else {
+            mpfi_sub(c->q, c->Fm->e[best], c->Ff->e[best]);
+            if (cmp_mig(c->d, c->q) > 0) best = i;
+        }
+    }
+    if (best < 0) return dvc_error(DVC_ERR_INPUT, "B K not proven nonzero");
+    mpfi_sub(c->d, c->Fm->e[best], c->Ff->e[best]);
+    mpfi_sub(c->q, c->Fs->e[best], c->Ff->e[best]);
+    mpfi_mul(c->q, c->q, c->K);
+    mpfi_div(c->q, c->q, c->d);
+    for (long l = 0; l < c->nc; l++) {
+        if (l == j) {
+            if (*first) mpfi_set(Y[l], c->q);
+            else mpfi_union(Y[l], Y[l], c->q);
+        } else if (*first) {
+            mpfi_set_ui(Y[l], 0);
+        } else {
+            mpfi_put_ui(Y[l], 0);
+        }
+    }
+    *first = 0;
+    return DVC_OK;
+}
+
+/* Y over t in T, x in X for the modes the solution may follow there: mode
+ * md and those either side of every event whose time meets T. */
+static dvc_status span_y(cy_t *c, mpfi_t *Y, const dvc_hybrid_result_struct *r, long md, const mpfi_t T,
+                         const dvc_ivec_t X)
+{
+    int first = 1;
+    dvc_status st = md >= 0 ? mode_y(c, Y, &first, md, T, X) : DVC_OK;
+    for (long k = 0; st == DVC_OK && k < r->nevents; k++) {
+        if (mpfr_cmp(&r->ev[k].t->right, &T->left) < 0 || mpfr_cmp(&r->ev[k].t->left, &T->right) > 0)
+            continue;
+        st = mode_y(c, Y, &first, r->ev[k].mode_before, T, X);
+        if (st == DVC_OK) st = mode_y(c, Y, &first, r->ev[k].mode_after, T, X);
+    }
+    return st;
+}
+
+/* n intervals at precision p, or NULL. */
+static mpfi_t *ivals(long n, mpfr_prec_t p)
+{
+    mpfi_t *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
+    for (long k = 0; v && k < n; k++) mpfi_init2(v[k], p);
+    return v;
+}
+
+static void ivals_free(mpfi_t *v, long n)
+{
+    for (long k = 0; v && k < n; k++) mpfi_clear(v[k]);
+    free(v);
+}
+
+dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc)
+{
+    const dvc_hybrid_model_struct *m = hc->model;
+    const dvc_hybrid_result_struct *r = hc->res;
+    long nc = m->ncontacts, N = r->nsteps;
+    mpfr_prec_t p = tb->prec;
+    dvc_status st = DVC_OK;
+    mpfi_t *yg, *ys, *Z, T;
+    cy_t c;
+    if (!dvc_lcs_cert_is_lcs(hc) || nc < 1 || tb->m != 0 || tb->N != N) return DVC_OK;
+    memset(&c, 0, sizeof c);
+    mpfi_init2(c.K, p);
+    {
+        /* K as the certificate states it ("lcs": {"K": "64", ...}) */
+        json_t *root = json_loads(hc->model_json, 0, NULL);
+        const char *ks = json_string_value(json_object_get(json_object_get(root, "lcs"), "K"));
+        if (!ks || mpfi_set_str(c.K, ks, 10) != 0) st = dvc_error(DVC_ERR_INPUT, "no contact constant K");
+        json_decref(root);
+    }
+    c.m = m;
+    c.n = m->n;
+    c.nc = nc;
+    mpfi_init2(c.q, p);
+    mpfi_init2(c.d, p);
+    mpfi_init2(T, p);
+    dvc_ivec_init2(c.Fs, c.n, p);
+    dvc_ivec_init2(c.Ff, c.n, p);
+    dvc_ivec_init2(c.Fm, c.n, p);
+    yg = ivals((N + 1) * nc, p);
+    ys = ivals(N * nc, p);
+    Z = ivals(nc, p);
+    if (st == DVC_OK && (!yg || !ys || !Z)) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    /* grid point i: the modes of the steps either side and of the events
+     * there; step i: its mode and those of the events meeting it */
+    for (long i = 0; st == DVC_OK && i <= N; i++) {
+        mpfi_t *Y = yg + i * nc;
+        mpfi_set_fr(T, r->t[i]);
+        st = span_y(&c, Y, r, i < N ? r->mode[i] : r->mode[i - 1], T, r->x[i]);
+        if (st == DVC_OK && i > 0 && i < N && r->mode[i - 1] != r->mode[i]) {
+            st = span_y(&c, Z, r, r->mode[i - 1], T, r->x[i]);
+            for (long l = 0; st == DVC_OK && l < nc; l++) mpfi_union(Y[l], Y[l], Z[l]);
+        }
+    }
+    for (long i = 0; st == DVC_OK && i < N; i++) {
+        mpfr_set(&T->left, r->t[i], MPFR_RNDD);
+        mpfr_set(&T->right, r->t[i + 1], MPFR_RNDU);
+        st = span_y(&c, ys + i * nc, r, r->mode[i], T, r->box[i]);
+    }
+    /* installed only when whole: no y rather than a partial one */
+    if (st == DVC_OK) st = dvc_tube_set_yboxes(tb, nc);
+    if (st == DVC_OK) {
+        for (long k = 0; k < (N + 1) * nc; k++) {
+            mpfi_set(tb->yg[k], yg[k]);
+            tb->y[k] = dvc_ival_mid_d(yg[k]); /* the curve drawn between the bounds */
+        }
+        for (long k = 0; k < N * nc; k++) mpfi_set(tb->ys[k], ys[k]);
+    }
+    ivals_free(yg, yg ? (N + 1) * nc : 0);
+    ivals_free(ys, ys ? N * nc : 0);
+    ivals_free(Z, Z ? nc : 0);
+    dvc_ivec_clear(c.Fs);
+    dvc_ivec_clear(c.Ff);
+    dvc_ivec_clear(c.Fm);
+    mpfi_clear(T);
+    mpfi_clear(c.q);
+    mpfi_clear(c.d);
+    mpfi_clear(c.K);
+    return st;
+}

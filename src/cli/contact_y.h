@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The contact multipliers y of an ideal-contact certificate (an LCS with
+ * M = 0, docs/ideal_contacts.md), enclosed on reading (contact_y.c). */
+#ifndef DVC_CLI_CONTACT_Y_H
+#define DVC_CLI_CONTACT_Y_H
+
+#include "dvicert/hybrid_cert.h"
+#include "dvicert/tube.h"
+
+/* tb: the hybrid tube of certificate hc's stated (or recomputed) result, m
+ * = 0. For an ideal-contact certificate, gives it the m = ncontacts
+ * multipliers as enclosures (dvc_tube_set_yboxes): y_j over each step and
+ * at each grid point, 0 off face j. Any other certificate: tb untouched,
+ * DVC_OK. On failure tb is untouched too (the message says why). */
+dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc);
+
+#endif

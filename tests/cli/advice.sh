@@ -84,4 +84,13 @@ for m in lognorm chen-wang; do
     absent "$tmp/b.$m.json" "building $m overflow"
 done
 
+# item 7: check of a CSV without the y columns prints no y margin (the
+# problem has a y; the trajectory does not give it)
+"$exe" export "$tmp/pounding.ln.json" -o "$tmp/p.csv" > /dev/null 2>&1
+awk -F, 'BEGIN { print "t,x1,x2,x3,x4" }
+         $1 == "grid" { printf "%s,%.17g,%.17g,%.17g,%.17g\n", $2, ($4+$5)/2, ($6+$7)/2, ($8+$9)/2, ($10+$11)/2 }' \
+    "$tmp/p.csv" > "$tmp/p.tr.csv"
+expect 0 "worst x margin" "check without y columns" -- "$exe" check "$tmp/pounding.ln.json" "$tmp/p.tr.csv"
+if grep -q "y margin" "$tmp/out"; then bad "check prints a y margin for a CSV without y"; else ok; fi
+
 report

@@ -77,8 +77,8 @@ static void advise(FILE *f, const dvc_cert_t c, double r, double T)
             fprintf(f, "  - a smaller step will not help: the bound falls like h, so about %.2g steps\n"
                        "    (now %.0f) would be needed; neither will --prec-max\n", need, N);
         else
-            fprintf(f, "  - a smaller step helps (the bound falls like h): about %.2g steps;\n"
-                       "    --radius R chooses them\n", need);
+            fprintf(f, "  - a smaller step helps (the bound falls like h): about %.2g steps (N or h\n"
+                       "    in the problem file, or --radius R)\n", need);
         fprintf(f, "  - --method lognorm (one-sided bounds that grow with the actual dynamics,\n"
                    "    docs/lognorm.md)%s;\n    %s\n",
                 sharpen ? "" : " or --local-beta (a local constant on steps with\n    one active set)",
@@ -90,8 +90,9 @@ static void advise(FILE *f, const dvc_cert_t c, double r, double T)
                        "    the tube covers a switch of the LVI's pattern, so its steps have no certified\n"
                        "    pattern and pay the hull of every pattern's Jacobian (docs/lognorm.md\n"
                        "    section 5d; mode norms %lld, switches %lld)\n"
-                       "  - a smaller step delays the onset (N x 4 narrows the tube, by an amount one\n"
-                       "    run cannot predict; --radius R measures and extrapolates)\n",
+                       "  - a smaller step may delay the onset, by an amount one run cannot predict\n"
+                       "    (where the tube meets the switch decides it: N x 4 may narrow the tube\n"
+                       "    or not)\n",
                     late, F, Gl, rate, claim_i(&c->summary, "mode_norms"),
                     claim_i(&c->summary, "norm_switches"));
         if (grows)
@@ -109,8 +110,8 @@ static void advise(FILE *f, const dvc_cert_t c, double r, double T)
                        "    --prec-max does not help;\n    %s\n", why, exact);
         }
         else if (grows)
-            fprintf(f, "  - a smaller step helps (the bound falls like h): about %.2g steps,\n"
-                       "    --radius R chooses them; or\n    %s\n", need, exact);
+            fprintf(f, "  - a smaller step helps (the bound falls like h): about %.2g steps (N or h\n"
+                       "    in the problem file, or --radius R); or\n    %s\n", need, exact);
         if (!feeds && !grows) {
             fprintf(f, "  - dominant: the predictor's defect, accumulated over the steps, which falls\n"
                        "    like h%s (e^{mu T} = %.3g%s; c_inf = %.3g)\n", heun ? " or faster" : "", G,
@@ -120,8 +121,9 @@ static void advise(FILE *f, const dvc_cert_t c, double r, double T)
                            "    %s\n", need, N,
                         heun ? "" : " --predictor heun\n    (order 2) needs fewer;", exact);
             else
-                fprintf(f, "  - a smaller step: --radius R chooses it (at most about %.2g steps for a\n"
-                           "    relative radius %g; N x 4 gives about radius / 4%s)%s\n",
+                fprintf(f, "  - a smaller step: about %.2g steps for a relative radius %g (N or h in\n"
+                           "    the problem file, or --radius R; N x 4 gives about radius / 4%s while\n"
+                           "    the tube stays clear of the LVI's switches: read the next report)%s\n",
                         need, DVC_WIDTH_WIDE_AT, heun ? " or less" : "",
                         heun ? "" : ", or\n    --predictor heun (order 2: smaller radii for the same steps)");
         }

@@ -65,6 +65,21 @@ void dvc_width_add(dvc_width_t w, const double *x, const double *y, const mpfi_t
     if (w->points == 0 || w->rx_T > w->rx_max) w->rx_max = w->rx_T;
     if (w->points == 0 || w->ry_T > w->ry_max) w->ry_max = w->ry_T;
     w->points++;
+    /* points is a power of two: remember the running maximum */
+    if ((w->points & (w->points - 1)) == 0) {
+        int k = 0;
+        while ((1L << k) < w->points) k++;
+        if (k < 63) w->rx_pow2[k] = w->rx_max;
+    }
+}
+
+double dvc_width_late_growth(const dvc_width_t w, long *steps)
+{
+    int k = 0;
+    if (w->points < 4) return NAN;
+    while (k + 1 < 63 && (2L << k) <= w->points / 2) k++;
+    if (steps) *steps = w->points - (1L << k);
+    return w->rx_pow2[k] > 0 ? w->rx_max / w->rx_pow2[k] : NAN;
 }
 
 double dvc_width_scale(const dvc_width_t w, long j)

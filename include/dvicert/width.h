@@ -32,6 +32,9 @@ typedef struct {
     double rx_max, ry_max; /* largest stated eps_x, eps_y (rounded up) */
     double rx_T, ry_T;     /* those of the last point added */
     double *xs;            /* n state scales s_j (radius of state j: s_j eps_x), or NULL */
+    /* rx_pow2[k]: the largest eps_x over the first 2^k points (k < 63):
+     * how fast the bound grew late in the run, for the advice */
+    double rx_pow2[63];
 } dvc_width_struct;
 typedef dvc_width_struct dvc_width_t[1];
 
@@ -62,6 +65,12 @@ double dvc_width_rel(const dvc_width_t w, long j, int at_T);
 /* Verdict from the worst relative (largest) radius over the states; *worst
  * (may be NULL) receives that state's index. */
 dvc_width_verdict dvc_width_judge(const dvc_width_t w, long *worst);
+/* How much the largest eps_x grew over the last part of the run: the
+ * ratio of the largest eps_x over all points to that over the first 2^k
+ * points (2^k the largest power of two <= points / 2), and *steps (may be
+ * NULL) = points - 2^k, the number of steps it took. NaN with fewer than 4
+ * points or when the earlier radius is 0. Informative, not a bound. */
+double dvc_width_late_growth(const dvc_width_t w, long *steps);
 /* "informative", "wide", "uninformative". */
 const char *dvc_width_verdict_name(dvc_width_verdict v);
 

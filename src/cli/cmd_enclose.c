@@ -726,8 +726,7 @@ static int run(const dvc_cli_args *a)
     if (st != DVC_OK) {
         rc = dvc_cli_fail("enclose", st);
         if (st == DVC_NOT_CERTIFIED && o.prec_max == 0 && info.route != DVC_ENCLOSE_EVENTS)
-            fprintf(stderr, "dvicert enclose: note: if the reason is a lack of precision, "
-                    "--prec-max BITS retries at higher precisions\n");
+            dvc_cli_not_certified_note(stderr, dvc_error_message());
         dvc_cert_clear(c);
         return rc;
     }

@@ -357,6 +357,32 @@ static int parse_opts(plot_opts *o, const dvc_cli_args *a)
     return -1;
 }
 
+/* The y-range of component comp's panel when its tube would hide the
+ * motion: the predictor's range [*a, *b] widened by its span each side,
+ * where the bounds reach [*lo, *hi] beyond twice the span (the motion would
+ * fill less than a fifth of an autoscaled panel: a useless tube reaching
+ * 1e131). 0 when the panel autoscales. */
+static int clip_of(const pl_t *p, long comp, double *a, double *b, double *lo, double *hi)
+{
+    double pmin = INFINITY, pmax = -INFINITY, span;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (long q = 0; q < p->cols; q++) {
+        long at = q * p->k + comp;
+        if (isfinite(p->pmin[at]) && p->pmin[at] < pmin) pmin = p->pmin[at];
+        if (isfinite(p->pmax[at]) && p->pmax[at] > pmax) pmax = p->pmax[at];
+        if (p->lo[at] < *lo) *lo = p->lo[at];
+        if (p->hi[at] > *hi) *hi = p->hi[at];
+    }
+    if (!(pmin <= pmax)) return 0;
+    span = pmax - pmin;
+    if (span <= 0) span = fabs(pmax) > 0 ? fabs(pmax) : 1;
+    if (!(*lo < pmin - 2 * span || *hi > pmax + 2 * span)) return 0;
+    *a = pmin - span;
+    *b = pmax + span;
+    return 1;
+}
+
 /* The gnuplot script: terminal, data blocks, one panel per component and
  * the radii's panel. */
 static void put_script(FILE *p, const plot_opts *o, const pl_t *pl, const dvc_cli_cert *c,
@@ -393,8 +419,14 @@ static void put_script(FILE *p, const plot_opts *o, const pl_t *pl, const dvc_cl
             long col = 2 + 4 * (off + j);
             const char *nm = which ? L->y[j] : L->x[j];
             dvc_labels_axis(axis, sizeof axis, nm, which ? L->y_unit[j] : L->x_unit[j]);
+            double ya, yb, blo, bhi;
+            int clip = clip_of(pl, off + j, &ya, &yb, &blo, &bhi);
             fprintf(p, "set ylabel ");
             put_str(p, axis);
+            if (clip)
+                fprintf(p, "\nset yrange [%.17g:%.17g]\nset label 1 'tube clipped to the motion: its "
+                           "bounds reach [%.3g, %.3g]' at graph 0.01, graph 0.93 front",
+                        ya, yb, blo, bhi);
             /* Okabe-Ito: blue predictor, vermillion lower, bluish green upper, black trajectory */
             fprintf(p, "\nplot $D using 1:%ld with lines lw 1.5 lc rgb '#0072B2' title '%s^h', "
                        "'' using 1:%ld with lines lw 1.5 lc rgb '#0072B2' notitle, "
@@ -405,6 +437,7 @@ static void put_script(FILE *p, const plot_opts *o, const pl_t *pl, const dvc_cl
                 fprintf(p, ", $T using 1:%ld with points pt 7 ps 0.4 lc rgb '#000000' title 'trajectory'",
                         2 + off + j);
             fprintf(p, "\n");
+            if (clip) fprintf(p, "unset label 1\nset autoscale y\n");
         }
     }
     fprintf(p, "set ylabel 'radius (log scale)'\nset logscale y\nset format y '%%.0e'\n");
@@ -675,6 +708,14 @@ static int run(const dvc_cli_args *a)
     /* the states, the multipliers and (a tube with radii) the radius panel */
     panels = (o.only && *o.only == 'y' ? 0 : d.n) + (o.only && *o.only == 'x' ? 0 : d.m) + !d.whole;
     if ((rc = render(&o, &pl, &d, tr, panels)) >= 0) goto done;
+    for (long q = 0; !d.whole && q < pl.k; q++) {
+        double ya, yb, blo, bhi;
+        const char *nm = q < d.n ? d.L.x[q] : d.L.y[q - d.n];
+        if ((o.only && *o.only != (q < d.n ? 'x' : 'y')) || !clip_of(&pl, q, &ya, &yb, &blo, &bhi)) continue;
+        fprintf(a->report, "note: %s: the tube's bounds reach [%.3g, %.3g], far outside the motion: its "
+                "panel is clipped to [%.3g, %.3g] (the radius panel shows the whole radius)\n",
+                nm, blo, bhi, ya, yb);
+    }
     if (d.whole)
         fprintf(a->report, "wrote %s (%ld panels, %ld events marked)\n", o.out, panels, d.tube->nev);
     else

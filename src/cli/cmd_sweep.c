@@ -19,7 +19,8 @@
 static const dvc_cli_opt opts[] = {
     {"dir", 'o', "DIR", "a directory name", "the directory to create (it must not exist)"},
     {"dvicert", 0, "PATH", "a command name",
-     "the dvicert command the manifest runs (default: dvicert, from PATH)"},
+     "the dvicert command the manifest runs (default: dvicert, when the one on PATH is\n"
+     "                     the one running; else the absolute path of the one running)"},
     {"allow-outside-tables", 0, NULL, NULL,
      "read table files outside the specification's directory tree too"},
     {"max-runs", 0, "N", "a number of runs",
@@ -58,6 +59,31 @@ const dvc_cli_cmd dvc_cmd_sweep = {
     "sweep", "expand a grid of constants and table files into problem files and a manifest",
     opts, "it prints no number", "it computes nothing (each run's precision is its problem's)", 1, 1,
     "dvicert sweep SPEC.json -o DIR [--dvicert PATH]", help, run};
+
+/* The command the manifest runs when --dvicert is not given: "dvicert"
+ * when that name on PATH is the program running, else the running
+ * program's absolute path (a build tree, an install under ~/.local not on
+ * PATH), so the manifest runs without --dvicert. buf: PATH_MAX bytes. */
+static const char *default_exe(char *buf, size_t n)
+{
+    const char *path = getenv("PATH");
+    char self[4096], cand[4096], real[4096];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (k <= 0) return "dvicert"; /* no /proc: the name, as before */
+    self[k] = '\0';
+    while (path && *path) {
+        const char *e = strchr(path, ':');
+        size_t len = e ? (size_t)(e - path) : strlen(path);
+        if (len > 0 && len + 9 < sizeof cand) {
+            snprintf(cand, sizeof cand, "%.*s/dvicert", (int)len, path);
+            if (realpath(cand, real) && strcmp(real, self) == 0) return "dvicert";
+            if (access(cand, X_OK) == 0) break; /* the first on PATH is another one */
+        }
+        path = e ? e + 1 : NULL;
+    }
+    snprintf(buf, n, "%s", self);
+    return buf;
+}
 
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -221,7 +247,8 @@ static int check_enclose_opts(const dvc_sweep *sw, const char *spec)
 static int run(const dvc_cli_args *a)
 {
     const char *spec = a->pos[0], *given = dvc_cli_value(a, "dir");
-    const char *exe = dvc_cli_value(a, "dvicert") ? dvc_cli_value(a, "dvicert") : "dvicert";
+    char self[4096];
+    const char *exe = dvc_cli_value(a, "dvicert") ? dvc_cli_value(a, "dvicert") : default_exe(self, sizeof self);
     dvc_sweep sw;
     dvc_status st;
     struct stat sb;
@@ -291,7 +318,8 @@ static int run(const dvc_cli_args *a)
     sigprocmask(SIG_SETMASK, &saved, NULL);
     if (ok)
         printf("wrote %s: %ld runs (problems/, manifest.txt, runs.txt, collect.sh); run the manifest "
-               "from %s\n", dir, sw.nruns, dir);
+               "from %s%s%s%s\n", dir, sw.nruns, dir, exe == self ? " (it runs " : "",
+               exe == self ? exe : "", exe == self ? ", not on PATH as dvicert)" : "");
     free(tmp);
     dvc_sweep_clear(&sw);
     return ok ? DVC_EXIT_OK : DVC_EXIT_INPUT;

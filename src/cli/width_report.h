@@ -11,4 +11,8 @@
  * empty. */
 void dvc_cli_width_report(FILE *f, const dvc_cert_t c);
 
+/* After a time-stepping run was not certified for the reason why (the
+ * error message): what may help (never --prec-max for an overflow). */
+void dvc_cli_not_certified_note(FILE *f, const char *why);
+
 #endif

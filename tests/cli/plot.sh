@@ -107,6 +107,19 @@ expect 2 "the image is incomplete" "an SVG cut short, exit 0" -- \
 cmp -s "$tmp/keep.svg" "$tmp/keep.svg.orig" && ok || bad "a cut SVG replaced the previous one"
 [ "$(ls "$tmp" | grep -c '^keep\.\(png\|svg\)\..*tmp')" -eq 0 ] && ok || bad "a temporary image left behind"
 
+# a useless tube (chen-wang over T = 10: radius 1e27) would autoscale its
+# panels to 1e27 and hide the motion: they are clipped to the motion, and
+# the plot says so; an informative tube's panels autoscale
+W=$tmp/wide.cert.json
+expect 0 "" "enclose a useless tube" -- "$exe" enclose "$src/tests/data/events/bridge.json" --method chen-wang -o "$W"
+expect 0 "x1: the tube's bounds reach .* clipped to" "plot of a useless tube says it clips" -- gp "$W" -o "$tmp/wide.png"
+grep -q "^set yrange \[" "$tmp/gp.in" && grep -q "tube clipped to the motion" "$tmp/gp.in" && ok ||
+    bad "the useless tube's panels are not clipped"
+yr=$(sed -n 's/^set yrange \[\(.*\):\(.*\)\]$/\1 \2/p' "$tmp/gp.in" | head -1)
+awk -v r="$yr" 'BEGIN { split(r, v, " "); exit !(v[1] > -100 && v[2] < 100) }' && ok || bad "clipped range $yr is not the motion's"
+expect 0 "wrote" "plot of an informative tube" -- gp "$C" -o "$tmp/narrow.png"
+grep -q "set yrange\|clipped" "$tmp/gp.in" "$tmp/out" && bad "an informative tube's panels were clipped" || ok
+
 if command -v gnuplot > /dev/null 2>&1; then
     expect 0 "wrote" "a real PNG" -- "$exe" plot "$C" -o "$tmp/real.png" --traj "$tmp/ref.csv"
     head -c 8 "$tmp/real.png" | od -An -c | grep -q "P   N   G" && ok || bad "not a PNG file"

@@ -99,6 +99,12 @@ typedef struct {
                             * stops with DVC_NOT_CERTIFIED when it is reached,
                             * or at once when the largest step a mode allows
                             * cannot reach T within it (a stiff mode) */
+    double max_seconds;    /* time budget in seconds (0: DVC_HYBRID_MAX_SECONDS,
+                            * INFINITY: none): the run stops with
+                            * DVC_NOT_CERTIFIED when it is spent, saying up to
+                            * where it certified */
+    int progress;          /* 1: a progress line on stderr while it is a
+                            * terminal (at most 4 a second); 0 (default): quiet */
     int order;             /* Taylor order (0: 20, or 12 with a field mode) */
     long guard_bits;       /* extra bits of the engine's internal precision
                             * (results are rounded outward to prec); 0: none;
@@ -165,6 +171,8 @@ typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 #define DVC_HYBRID_GUARD_BITS 11
 /* The default step budget of a run (dvc_hybrid_model_struct.max_steps). */
 #define DVC_HYBRID_MAX_STEPS 10000000L
+/* The default time budget of a run in seconds (max_seconds). */
+#define DVC_HYBRID_MAX_SECONDS 3600.0
 
 /* An empty model with n states at precision prec (0: dvc_prec_get()).
  * names may be NULL (x1..xn); otherwise n identifiers, all distinct. */

@@ -36,6 +36,13 @@ typedef struct {
     int have_sum;
     long sum_steps, sum_crossings;
     mpfr_t sum_wT, sum_wev;
+    /* The budget of the run, over the model's when nonzero (max_steps,
+     * max_seconds: dvc_hybrid_model_struct) and its progress line; kept
+     * across the reset that dvc_hybrid_cert_enclose starts with. Never part
+     * of the certificate. */
+    long max_steps;
+    double max_seconds;
+    int progress;
 } dvc_hybrid_cert_struct;
 typedef dvc_hybrid_cert_struct dvc_hybrid_cert_t[1];
 

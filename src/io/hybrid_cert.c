@@ -61,12 +61,23 @@ int dvc_hybrid_file_kind(const char *path)
     return kind;
 }
 
+void dvc_hybrid_cert_reset_(dvc_hybrid_cert_t c)
+{
+    long ms = c->max_steps;
+    double sec = c->max_seconds;
+    int pr = c->progress;
+    dvc_hybrid_cert_clear(c);
+    dvc_hybrid_cert_init(c);
+    c->max_steps = ms;
+    c->max_seconds = sec;
+    c->progress = pr;
+}
+
 dvc_status dvc_hybrid_cert_run_(dvc_hybrid_cert_t c, const json_t *model, const char *name,
                                 const char *where, mpfr_prec_t prec)
 {
     dvc_status st;
-    dvc_hybrid_cert_clear(c);
-    dvc_hybrid_cert_init(c);
+    dvc_hybrid_cert_reset_(c);
     st = dvc_hybrid_from_json(c->model, model, name, prec);
     c->have_model = 1;
     return st == DVC_OK ? dvc_hybrid_cert_run_built_(c, model, where) : st;
@@ -85,8 +96,7 @@ dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_p
     json_t *root;
     dvc_status st;
     const char *base = strrchr(path, '/');
-    dvc_hybrid_cert_clear(c);
-    dvc_hybrid_cert_init(c);
+    dvc_hybrid_cert_reset_(c);
     if ((st = dvc_json_load(&root, path)) != DVC_OK) return st;
     st = dvc_hybrid_cert_run_(c, root, base ? base + 1 : path, path, prec);
     json_decref(root);

@@ -13,8 +13,8 @@
  * record of the LCS a model was built from (lcs_json.c). */
 static const char *const keys_top[] = {"states", "constants", "modes", "switches", "transitions",
                                        "decomposed", "initial", "t0", "T", "h", "order", "prec",
-                                       "guard_bits", "max_steps", "name", "description", "comment",
-                                       "units", "lcs", NULL};
+                                       "guard_bits", "max_steps", "max_seconds", "name",
+                                       "description", "comment", "units", "lcs", NULL};
 static const char *const keys_mode[] = {"A", "b", "f", NULL};
 static const char *const keys_transition[] = {"from", "to", "switch", "direction", "reset", NULL};
 static const char *const keys_initial[] = {"mode", "x", NULL};
@@ -509,6 +509,15 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
             st = dvc_error(DVC_ERR_INPUT, "%s: field 'max_steps': an integer in [1, 1000000000]", file);
         else
             m->max_steps = (long)json_integer_value(jo);
+    }
+    if (st == DVC_OK && json_object_get(obj, "max_seconds")) {
+        const json_t *jo = json_object_get(obj, "max_seconds");
+        double v = json_is_number(jo) ? json_number_value(jo) : -1;
+        if (!(v > 0 && v <= 1e9))
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'max_seconds': a number of seconds in (0, 1e9]",
+                           file);
+        else
+            m->max_seconds = v;
     }
     dvc_expr_consts_clear(c);
     return st;

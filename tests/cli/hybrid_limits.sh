@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
+# The budgets of the hybrid engine (issue 19): --max-steps / --max-seconds
+# and the model keys max_steps / max_seconds for hybrid models, the events
+# route and predict; a budget reached exits 1 saying up to where it
+# certified, nothing written; progress only on a terminal.
+# usage: bash tests/cli/hybrid_limits.sh DVICERT SRCROOT
+set -u
+exe=${1:?usage: hybrid_limits.sh DVICERT SRCROOT}
+src=${2:?usage: hybrid_limits.sh DVICERT SRCROOT}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+P="$src/certs/pw-harmonic/pw-harmonic.json"
+# ---- the time budget -------------------------------------------------------
+sed 's/"T": 100/"T": 100000/' "$P" > "$tmp/long.json"
+expect 1 "stopped by the time budget of 0.3 s at t = " "--max-seconds 0.3 stops a long run" -- \
+    timeout 30 "$exe" enclose "$tmp/long.json" -o "$tmp/long.cert.json" --max-seconds 0.3
+grep -q "nothing written; certified up to t = " "$tmp/out" && ok || bad "the stop names what is certified"
+grep -q "hybrid: t = " "$tmp/out" && bad "a progress line while stderr is not a terminal" || ok
+absent "$tmp/long.cert.json" "a time budget reached"
+sed 's/"T": 100/"T": 100000, "max_seconds": 0.3/' "$P" > "$tmp/long2.json"
+expect 1 "stopped by the time budget of 0.3 s" "the model key max_seconds" -- \
+    timeout 30 "$exe" enclose "$tmp/long2.json" -o "$tmp/long.cert.json"
+absent "$tmp/long.cert.json" "max_seconds reached"
+expect 0 "wrote " "--max-seconds over the model's key" -- \
+    timeout 60 "$exe" enclose "$P" -o "$tmp/pw.cert.json" --max-seconds 0
+cmp -s "$tmp/pw.cert.json" "$src/certs/pw-harmonic/pw-harmonic.cert.json" && ok ||
+    bad "a budget changed the certificate"
+for v in -1 x nan inf; do
+    expect 2 "--max-seconds must be a number of seconds >= 0" "--max-seconds $v refused" -- \
+        "$exe" enclose "$P" -o "$tmp/x.cert.json" --max-seconds "$v"
+done
+for v in 0 -3 1.5 many; do
+    sed "s/\"T\": 100/\"T\": 100, \"max_seconds\": \"$v\"/" "$P" > "$tmp/bad.json"
+    expect 2 "field 'max_seconds': a number of seconds" "max_seconds \"$v\" refused" -- \
+        "$exe" enclose "$tmp/bad.json" -o "$tmp/x.cert.json"
+done
+sed 's/"T": 100/"T": 100, "max_seconds": 0/' "$P" > "$tmp/bad.json"
+expect 2 "field 'max_seconds': a number of seconds" "max_seconds 0 refused" -- \
+    "$exe" enclose "$tmp/bad.json" -o "$tmp/x.cert.json"
+
+# ---- the step budget from the command line ---------------------------------
+expect 1 "beyond the step budget of 5 (the model's max_steps or --max-steps" "--max-steps 5" -- \
+    "$exe" enclose "$P" -o "$tmp/x.cert.json" --max-steps 5
+absent "$tmp/x.cert.json" "--max-steps reached"
+expect 2 "--max-steps must be an integer in \[1, 1000000000\]" "--max-steps 0 refused" -- \
+    "$exe" enclose "$P" -o "$tmp/x.cert.json" --max-steps 0
+
+# ---- the events route --------------------------------------------------------
+B="$src/certs/bridge/gamma1.0.json"
+expect 1 "beyond the step budget of 5" "events route: --max-steps" -- \
+    "$exe" enclose "$B" --method events -o "$tmp/ev.cert.json" --max-steps 5
+absent "$tmp/ev.cert.json" "events route: step budget"
+expect 1 "stopped by the time budget of 1e-06 s at t = " "events route: --max-seconds" -- \
+    "$exe" enclose "$B" --method events -o "$tmp/ev.cert.json" --max-seconds 1e-6
+absent "$tmp/ev.cert.json" "events route: time budget"
+expect 0 "wrote " "events route within its budgets" -- \
+    "$exe" enclose "$B" --method events -o "$tmp/ev.cert.json" --max-steps 100 --max-seconds 60
+expect 2 "--max-seconds is the budget of the hybrid engine" "--max-seconds with lognorm refused" -- \
+    "$exe" enclose "$B" --method lognorm -o "$tmp/ln.cert.json" --max-seconds 5
+expect 2 "--max-steps belongs to --radius" "--max-steps with lognorm still belongs to --radius" -- \
+    "$exe" enclose "$B" --method lognorm -o "$tmp/ln.cert.json" --max-steps 5
+
+# ---- predict -------------------------------------------------------------------
+expect 1 "stopped by the time budget of 0.2 s at t = " "predict --max-seconds" -- \
+    timeout 30 "$exe" predict "$tmp/long.json" -o "$tmp/p.csv" --h 0.001 --max-steps 200000000 --max-seconds 0.2
+grep -q "nothing written" "$tmp/out" && ok || bad "predict: the stop says nothing is written"
+absent "$tmp/p.csv" "predict: time budget"
+expect 2 "more than the step budget of 10 " "predict --max-steps" -- \
+    "$exe" predict "$P" -o "$tmp/p.csv" --max-steps 10
+
+# ---- progress on a terminal (script(1) gives the run one) ----------------------
+if command -v script > /dev/null 2>&1 && script -qc true /dev/null > /dev/null 2>&1; then
+    script -qc "timeout 30 '$exe' enclose '$tmp/long.json' -o '$tmp/long.cert.json' --max-seconds 0.8" \
+        /dev/null > "$tmp/tty.out" 2>&1
+    grep -q "hybrid: t = .* steps, .* crossings" "$tmp/tty.out" && ok || bad "no progress line on a terminal"
+    n=$(tr '\r' '\n' < "$tmp/tty.out" | grep -c "hybrid: t = ")
+    [ "$n" -le 8 ] && ok || bad "$n progress lines in 0.8 s (at most 4 a second)"
+fi
+
+report

@@ -264,7 +264,10 @@ typedef enum {
     DVC_HYB_GRAZING,         /* phi' may vanish near a zero of phi (tangency) */
     DVC_HYB_SLIDING,         /* both fields point toward the surface */
     DVC_HYB_REPELLING,       /* both fields point away from the surface */
-    DVC_HYB_UNDECIDED        /* none of the above could be proven */
+    DVC_HYB_UNDECIDED,       /* none of the above could be proven */
+    DVC_HYB_ZENO             /* phi' vanishes only where phi is proven nonzero
+                              * (no tangency), but the crossings come closer
+                              * than a step can separate: an accumulation */
 } dvc_hybrid_class;
 const char *dvc_hybrid_class_name(dvc_hybrid_class c);
 

@@ -237,6 +237,7 @@ static int predict_run(const dvc_cli_args *a)
     }
     if (st == DVC_OK) {
         st = dvc_hybrid_dmm(&tr, m, tau);
+        st = dvc_hybrid_json_error_path(st, m, in); /* an expression failing: its key path */
         if (st == DVC_ERR_INPUT) dvc_error_context(st, "%s: ", in);
     }
     if (st == DVC_OK) st = dvc_outfile_open(&of, out);

@@ -80,7 +80,10 @@ dvc_status dvc_hybrid_cert_run_(dvc_hybrid_cert_t c, const json_t *model, const 
     dvc_hybrid_cert_reset_(c);
     st = dvc_hybrid_from_json(c->model, model, name, prec);
     c->have_model = 1;
-    return st == DVC_OK ? dvc_hybrid_cert_run_built_(c, model, where) : st;
+    if (st != DVC_OK) return st;
+    st = dvc_hybrid_cert_run_built_(c, model, where);
+    /* an expression failing in the run: named by its key path, as the reader does */
+    return json_object_get(model, "decomposed") ? st : dvc_hybrid_json_error_path(st, c->model, where);
 }
 
 dvc_status dvc_hybrid_cert_run_built_(dvc_hybrid_cert_t c, const json_t *model, const char *where)

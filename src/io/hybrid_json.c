@@ -523,6 +523,48 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
     return st;
 }
 
+/* Appends path to paths (" or 'P'" after the first) when msg quotes the
+ * text of e; *n counts them. */
+static void path_if_quoted(char *paths, size_t len, int *n, const char *msg, const dvc_expr_struct *e,
+                           const char *path)
+{
+    size_t used = strlen(paths);
+    char *needle;
+    if (!e->text || !*e->text || !(needle = malloc(strlen(e->text) + 20))) return;
+    sprintf(needle, "in '%s' at column", e->text);
+    if (strstr(msg, needle)) {
+        snprintf(paths + used, len - used, "%s'%s'", *n ? " or " : "", path);
+        (*n)++;
+    }
+    free(needle);
+}
+
+dvc_status dvc_hybrid_json_error_path(dvc_status st, const dvc_hybrid_model_struct *m,
+                                      const char *where)
+{
+    char paths[1024] = "", path[300];
+    int n = 0;
+    const char *msg = dvc_error_message();
+    if (st == DVC_OK || !msg || !strstr(msg, "' at column ")) return st;
+    for (long k = 0; k < m->nmodes; k++) {
+        const dvc_hybrid_mode *md = &m->modes[k];
+        for (long i = 0; i < m->n; i++) {
+            snprintf(path, sizeof path, "modes.%s.%s[%ld]", md->name, md->b ? "b" : "f", i);
+            if (md->b || md->f) path_if_quoted(paths, sizeof paths, &n, msg, md->b ? md->b[i] : md->f[i], path);
+        }
+    }
+    for (long k = 0; k < m->ng; k++) {
+        snprintf(path, sizeof path, "switches.%s", m->gname[k]);
+        path_if_quoted(paths, sizeof paths, &n, msg, m->g[k], path);
+    }
+    for (long k = 0; k < m->ntrans; k++)
+        for (long i = 0; m->trans[k].reset && i < m->n; i++) {
+            snprintf(path, sizeof path, "transitions[%ld].reset[%ld]", k, i);
+            path_if_quoted(paths, sizeof paths, &n, msg, m->trans[k].reset[i], path);
+        }
+    return n == 0 ? st : dvc_error_context(st, "%s: field %s: ", where, paths);
+}
+
 dvc_status dvc_hybrid_load(dvc_hybrid_model_t m, const char *path, mpfr_prec_t prec)
 {
     json_t *root;

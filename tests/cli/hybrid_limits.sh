@@ -3,7 +3,9 @@
 # The budgets of the hybrid engine (issue 19): --max-steps / --max-seconds
 # and the model keys max_steps / max_seconds for hybrid models, the events
 # route and predict; a budget reached exits 1 saying up to where it
-# certified, nothing written; progress only on a terminal.
+# certified, nothing written; progress only on a terminal. An expression
+# failing in the run is named by its key path in the model file, and an
+# accumulation of crossings (a Zeno ball) is called one, not a tangency.
 # usage: bash tests/cli/hybrid_limits.sh DVICERT SRCROOT
 set -u
 exe=${1:?usage: hybrid_limits.sh DVICERT SRCROOT}
@@ -68,6 +70,60 @@ grep -q "nothing written" "$tmp/out" && ok || bad "predict: the stop says nothin
 absent "$tmp/p.csv" "predict: time budget"
 expect 2 "more than the step budget of 10 " "predict --max-steps" -- \
     "$exe" predict "$P" -o "$tmp/p.csv" --max-steps 10
+
+# ---- an expression failing in the run: its key path, as the reader names it ----
+two='"states": ["x", "y"], "switches": {"cable": "x"}, "initial": {"mode": "stretched", "x": [1, 0]}, "T": 3'
+cat > "$tmp/rt_b.json" <<EOF
+{$two, "modes": {"calm": {"A": [[0, 1], [-1, 0]]},
+ "stretched": {"A": [[0, 1], [-1, 0]], "b": ["0", "sqrt(t-1)"]}},
+ "transitions": [{"from": "calm", "switch": "cable", "direction": "-", "to": "stretched"},
+                 {"from": "stretched", "switch": "cable", "direction": "+", "to": "calm"}]}
+EOF
+expect 1 "rt_b.json: field 'modes.stretched.b\[1\]': forcing b\[1\]: in 'sqrt(t-1)'" \
+    "a forcing term failing: modes.NAME.b[i]" -- "$exe" enclose "$tmp/rt_b.json" -o "$tmp/x.cert.json"
+absent "$tmp/x.cert.json" "a forcing term failing"
+expect 2 "rt_b.json: field 'modes.stretched.b\[1\]': in 'sqrt(t-1)'" "predict: modes.NAME.b[i]" -- \
+    "$exe" predict "$tmp/rt_b.json" -o "$tmp/x.csv"
+cat > "$tmp/rt_f.json" <<'EOF'
+{"states": ["x", "y"], "modes": {"calm": {"f": ["y", "-x + log(t - 0.5)"]}},
+ "switches": {"cable": "x - 5"}, "transitions": [{"from": "calm", "switch": "cable", "direction": "+", "to": "calm"}],
+ "initial": {"mode": "calm", "x": [1, 0]}, "T": 3}
+EOF
+expect 2 "rt_f.json: field 'modes.calm.f\[1\]': in '-x + log(t - 0.5)'" "a field failing: modes.NAME.f[i]" -- \
+    "$exe" enclose "$tmp/rt_f.json" -o "$tmp/x.cert.json"
+cat > "$tmp/rt_g.json" <<'EOF'
+{"states": ["x", "y"], "modes": {"calm": {"A": [[0, 1], [-1, 0]]}},
+ "switches": {"cable": "x - sqrt(t - 0.5)"}, "transitions": [{"from": "calm", "switch": "cable", "direction": "+", "to": "calm"}],
+ "initial": {"mode": "calm", "x": [0, 1]}, "T": 3}
+EOF
+expect 2 "rt_g.json: field 'switches.cable': in 'x - sqrt(t - 0.5)'" "a switching function failing: switches.NAME" -- \
+    "$exe" enclose "$tmp/rt_g.json" -o "$tmp/x.cert.json"
+cat > "$tmp/rt_r.json" <<'EOF'
+{"states": ["x", "y"], "modes": {"calm": {"A": [[0, 1], [-1, 0]]}},
+ "switches": {"cable": "x - 0.5"},
+ "transitions": [{"from": "calm", "switch": "cable", "direction": "+", "to": "calm", "reset": ["x", "sqrt(-y)"]}],
+ "initial": {"mode": "calm", "x": [0, 1]}, "T": 3}
+EOF
+expect 2 "rt_r.json: field 'transitions\[0\].reset\[1\]': .*in 'sqrt(-y)'" "a reset failing: transitions[k].reset[i]" -- \
+    "$exe" enclose "$tmp/rt_r.json" -o "$tmp/x.cert.json"
+expect 2 "rt_r.json: field 'transitions\[0\].reset\[1\]': in 'sqrt(-y)'" "predict: transitions[k].reset[i]" -- \
+    "$exe" predict "$tmp/rt_r.json" -o "$tmp/x.csv"
+absent "$tmp/x.csv" "predict: a reset failing"
+
+# ---- a Zeno accumulation (a ball bouncing with restitution 1/2 stops bouncing
+# at t* = 3 sqrt(2/9.81) = 1.35457...): not a tangency --------------------------
+cat > "$tmp/ball.json" <<'EOF'
+{"states": ["x", "v"], "modes": {"fly": {"A": [[0, 1], [0, 0]], "b": ["0", "-9.81"]}},
+ "switches": {"ground": "x"},
+ "transitions": [{"from": "fly", "switch": "ground", "direction": "-", "to": "fly", "reset": ["0", "-0.5*v"]}],
+ "initial": {"mode": "fly", "x": [1, 0]}, "T": 3}
+EOF
+expect 1 "no tangency; phi' = 0 at t in .*(proven nonzero).*a Zeno accumulation" "a Zeno ball: said so" -- \
+    "$exe" enclose "$tmp/ball.json" -o "$tmp/ball.cert.json"
+grep -q "infinitely many before about t = 1.3545" "$tmp/out" && ok || bad "the Zeno message: where the crossings accumulate"
+grep -q "possible tangency" "$tmp/out" && bad "a Zeno accumulation called a possible tangency" || ok
+grep -q "classified: zeno" "$tmp/out" && ok || bad "the Zeno stop's class"
+absent "$tmp/ball.cert.json" "a Zeno accumulation"
 
 # ---- progress on a terminal (script(1) gives the run one) ----------------------
 if command -v script > /dev/null 2>&1 && script -qc true /dev/null > /dev/null 2>&1; then

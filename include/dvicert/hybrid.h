@@ -304,7 +304,7 @@ long dvc_hybrid_event_lcp_terms(const dvc_hybrid_model_t m, const dvc_hybrid_eve
  * "-" (h < 0) or "+-" (sliding); NULL for a plain mode. */
 const char *dvc_hybrid_mode_active(const dvc_hybrid_mode *md, long j);
 
-typedef struct {
+typedef struct dvc_hybrid_result_s {
     long nsteps, alloc;
     mpfr_t *t;        /* grid times t_0 < ... < t_nsteps (exact) */
     dvc_ivec_t *x;    /* enclosure of x(t_i) */
@@ -325,6 +325,19 @@ typedef struct {
                                  * ascending: mode[i] is the mode before the
                                  * window, but the solution does not follow
                                  * it there; box[i] encloses it */
+    /* Streaming (a writer, dvc_hybrid_cert_enclose_write): when sink is set
+     * before dvc_hybrid_enclose (which keeps it across its reset), every
+     * grid point i is handed to sink(r, i, sink_ctx) as soon as it is
+     * pushed (with step i - 1: its box and mode), and the engine then keeps
+     * only what it still reads: t, x, P, R, B of grid points base..nsteps
+     * and box, mode of steps base..nsteps-1, at index i - base (usually
+     * only the last point; back to the last event's point for a model with
+     * contacts). base is 0 (everything kept) without a sink. A sink status
+     * other than DVC_OK stops the run and is returned. The events and
+     * wstep are always kept whole. */
+    long base;
+    dvc_status (*sink)(const struct dvc_hybrid_result_s *r, long i, void *ctx);
+    void *sink_ctx;
 } dvc_hybrid_result_struct;
 typedef dvc_hybrid_result_struct dvc_hybrid_result_t[1];
 

@@ -66,6 +66,15 @@ int dvc_hybrid_file_kind(const char *path);
  * precision above DVC_CERT_PREC_MAX. */
 dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec);
 
+/* dvc_hybrid_cert_enclose writing the certificate to out as the run goes
+ * (the bytes dvc_hybrid_cert_write would write): each grid point is
+ * written when certified and then dropped (c->res keeps only the last one,
+ * c->res->base; the events are kept), so memory does not grow with the
+ * steps. out is replaced atomically once the run reaches T; on any
+ * failure nothing is left at out. */
+dvc_status dvc_hybrid_cert_enclose_write(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec,
+                                         const char *out);
+
 /* Write c as JSON atomically (nothing is left at path on failure): top-level
  * members one per line, one grid point per line, one event per line. */
 dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path);

@@ -94,8 +94,8 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
         return brc;
     }
     c->progress = 1; /* on a terminal only */
-    st = dvc_hybrid_cert_enclose(c, in, a->prec_given ? a->prec : 0);
-    if (st == DVC_OK) st = dvc_hybrid_cert_write(c, out);
+    /* written as the run goes: memory does not grow with the steps */
+    st = dvc_hybrid_cert_enclose_write(c, in, a->prec_given ? a->prec : 0, out);
     if (st != DVC_OK) {
         int rc = dvc_cli_fail("enclose", st);
         if (st == DVC_NOT_CERTIFIED)
@@ -105,7 +105,8 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
                     c->res->stop_class != DVC_HYB_TRANSVERSE
                         ? dvc_hybrid_class_name(c->res->stop_class) : "",
                     c->res->stop_class != DVC_HYB_TRANSVERSE ? "; " : "",
-                    c->res->nsteps > 0 ? mpfr_get_d(c->res->t[c->res->nsteps], MPFR_RNDN) : 0.0,
+                    c->res->nsteps > 0 ? mpfr_get_d(c->res->t[c->res->nsteps - c->res->base], MPFR_RNDN)
+                                       : 0.0,
                     c->res->nsteps, c->res->nevents);
         dvc_hybrid_cert_clear(c);
         return rc;
@@ -119,7 +120,7 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
                 r->nsteps, r->nevents, c->model->n, (long)c->prec);
         if (r->nevents > 0)
             fprintf(rep, "crossing times: first width %.3g, widest %.3g\n", dvc_cli_width(r->ev[0].t), wmax);
-        fprintf(rep, "widest state enclosure at T: %.3g\n", dvc_cli_vec_width(r->x[r->nsteps]));
+        fprintf(rep, "widest state enclosure at T: %.3g\n", dvc_cli_vec_width(r->x[r->nsteps - r->base]));
         fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
     }
     dvc_hybrid_cert_clear(c);

@@ -20,6 +20,8 @@ expect 1 "stopped by the time budget of 0.3 s at t = " "--max-seconds 0.3 stops 
 grep -q "nothing written; certified up to t = " "$tmp/out" && ok || bad "the stop names what is certified"
 grep -q "hybrid: t = " "$tmp/out" && bad "a progress line while stderr is not a terminal" || ok
 absent "$tmp/long.cert.json" "a time budget reached"
+left=$(ls -a "$tmp" | grep -c "long.cert")
+[ "$left" -eq 0 ] && ok || bad "a stopped streamed write left a temporary file"
 sed 's/"T": 100/"T": 100000, "max_seconds": 0.3/' "$P" > "$tmp/long2.json"
 expect 1 "stopped by the time budget of 0.3 s" "the model key max_seconds" -- \
     timeout 30 "$exe" enclose "$tmp/long2.json" -o "$tmp/long.cert.json"
@@ -84,26 +86,18 @@ expect 1 "rt_b.json: field 'modes.stretched.b\[1\]': forcing b\[1\]: in 'sqrt(t-
 absent "$tmp/x.cert.json" "a forcing term failing"
 expect 2 "rt_b.json: field 'modes.stretched.b\[1\]': in 'sqrt(t-1)'" "predict: modes.NAME.b[i]" -- \
     "$exe" predict "$tmp/rt_b.json" -o "$tmp/x.csv"
-cat > "$tmp/rt_f.json" <<'EOF'
-{"states": ["x", "y"], "modes": {"calm": {"f": ["y", "-x + log(t - 0.5)"]}},
- "switches": {"cable": "x - 5"}, "transitions": [{"from": "calm", "switch": "cable", "direction": "+", "to": "calm"}],
- "initial": {"mode": "calm", "x": [1, 0]}, "T": 3}
-EOF
+# model FILE MODES G RESET X0: one mode 'calm' crossing cable = G upward
+model() {
+    printf '{"states": ["x", "y"], "modes": %s, "switches": {"cable": "%s"},\n "transitions": [{"from": "calm", "switch": "cable", "direction": "+", "to": "calm"%s}],\n "initial": {"mode": "calm", "x": %s}, "T": 3}\n' \
+        "$2" "$3" "$4" "$5" > "$1"
+}
+model "$tmp/rt_f.json" '{"calm": {"f": ["y", "-x + log(t - 0.5)"]}}' 'x - 5' '' '[1, 0]'
 expect 2 "rt_f.json: field 'modes.calm.f\[1\]': in '-x + log(t - 0.5)'" "a field failing: modes.NAME.f[i]" -- \
     "$exe" enclose "$tmp/rt_f.json" -o "$tmp/x.cert.json"
-cat > "$tmp/rt_g.json" <<'EOF'
-{"states": ["x", "y"], "modes": {"calm": {"A": [[0, 1], [-1, 0]]}},
- "switches": {"cable": "x - sqrt(t - 0.5)"}, "transitions": [{"from": "calm", "switch": "cable", "direction": "+", "to": "calm"}],
- "initial": {"mode": "calm", "x": [0, 1]}, "T": 3}
-EOF
+model "$tmp/rt_g.json" '{"calm": {"A": [[0, 1], [-1, 0]]}}' 'x - sqrt(t - 0.5)' '' '[0, 1]'
 expect 2 "rt_g.json: field 'switches.cable': in 'x - sqrt(t - 0.5)'" "a switching function failing: switches.NAME" -- \
     "$exe" enclose "$tmp/rt_g.json" -o "$tmp/x.cert.json"
-cat > "$tmp/rt_r.json" <<'EOF'
-{"states": ["x", "y"], "modes": {"calm": {"A": [[0, 1], [-1, 0]]}},
- "switches": {"cable": "x - 0.5"},
- "transitions": [{"from": "calm", "switch": "cable", "direction": "+", "to": "calm", "reset": ["x", "sqrt(-y)"]}],
- "initial": {"mode": "calm", "x": [0, 1]}, "T": 3}
-EOF
+model "$tmp/rt_r.json" '{"calm": {"A": [[0, 1], [-1, 0]]}}' 'x - 0.5' ', "reset": ["x", "sqrt(-y)"]' '[0, 1]'
 expect 2 "rt_r.json: field 'transitions\[0\].reset\[1\]': .*in 'sqrt(-y)'" "a reset failing: transitions[k].reset[i]" -- \
     "$exe" enclose "$tmp/rt_r.json" -o "$tmp/x.cert.json"
 expect 2 "rt_r.json: field 'transitions\[0\].reset\[1\]': in 'sqrt(-y)'" "predict: transitions[k].reset[i]" -- \

@@ -776,8 +776,12 @@ dvc_status dvc_hybrid_cert_enclose_write(dvc_hybrid_cert_t c, const char *path, 
     memset(&of, 0, sizeof of);
     if (!w.spool) return dvc_error(DVC_ERR_IO, "%s: cannot create a temporary file", out);
     st = dvc_outfile_open(&of, out);
+    /* stdout or a device is written only once the run reached T: through
+     * a temporary file of its own (nothing partial is ever written) */
+    if (st == DVC_OK && !of.tmp && !(w.out = tmpfile()))
+        st = dvc_error(DVC_ERR_IO, "%s: cannot create a temporary file", out);
     if (st == DVC_OK) {
-        w.out = of.f;
+        if (of.tmp) w.out = of.f;
         c->res->sink = stream_point;
         c->res->sink_ctx = &w;
         st = dvc_hybrid_cert_enclose(c, path, prec);
@@ -785,6 +789,15 @@ dvc_status dvc_hybrid_cert_enclose_write(dvc_hybrid_cert_t c, const char *path, 
         c->res->sink_ctx = NULL;
     }
     if (st == DVC_OK) st = stream_finish(&w);
+    if (st == DVC_OK && !of.tmp) { /* the whole text, now */
+        char buf[65536];
+        size_t got;
+        if (fflush(w.out) != 0 || fseek(w.out, 0, SEEK_SET) != 0) w.fail = 1;
+        while (!w.fail && (got = fread(buf, 1, sizeof buf, w.out)) > 0)
+            if (fwrite(buf, 1, got, of.f) != got) w.fail = 1;
+        if (w.fail || ferror(w.out)) st = dvc_error(DVC_ERR_IO, "cannot write the certificate");
+    }
+    if (w.out && !of.tmp) fclose(w.out);
     if (st == DVC_ERR_IO) dvc_error_context(st, "%s: ", out);
     if (st == DVC_OK) st = dvc_outfile_commit(&of);
     dvc_outfile_clear(&of); /* not committed: the temporary file is removed */

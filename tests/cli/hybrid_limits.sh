@@ -20,6 +20,10 @@ expect 1 "stopped by the time budget of 0.3 s at t = " "--max-seconds 0.3 stops 
 grep -q "nothing written; certified up to t = " "$tmp/out" && ok || bad "the stop names what is certified"
 grep -q "hybrid: t = " "$tmp/out" && bad "a progress line while stderr is not a terminal" || ok
 absent "$tmp/long.cert.json" "a time budget reached"
+n=$(timeout 30 "$exe" enclose "$tmp/long.json" -o - --max-seconds 0.3 2> /dev/null | wc -c)
+[ "$n" -eq 0 ] && ok || bad "a stopped run wrote $n bytes of a certificate to stdout"
+"$exe" enclose "$P" -o - 2> /dev/null | cmp -s - "$src/certs/pw-harmonic/pw-harmonic.cert.json" && ok ||
+    bad "the certificate written to stdout differs"
 left=$(ls -a "$tmp" | grep -c "long.cert")
 [ "$left" -eq 0 ] && ok || bad "a stopped streamed write left a temporary file"
 sed 's/"T": 100/"T": 100000, "max_seconds": 0.3/' "$P" > "$tmp/long2.json"

@@ -66,7 +66,7 @@ void dvc_hybrid_cert_widths_(mpfr_t wT, mpfr_t wev, const dvc_hybrid_result_stru
     mpfr_init2(d, 64);
     vec_width(wT, r->x[r->nsteps - r->base]); /* the last grid point (held at nsteps - base) */
     mpfr_set_ui(wev, 0, MPFR_RNDN);
-    for (long k = 0; k < r->nevents; k++) {
+    for (long k = 0; k < r->nevents - r->ev_base; k++) { /* the events held */
         mpfr_sub(d, &r->ev[k].t->right, &r->ev[k].t->left, MPFR_RNDU);
         mpfr_max(wev, wev, d, MPFR_RNDU);
     }

@@ -171,6 +171,8 @@ typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 #define DVC_HYBRID_GUARD_BITS 11
 /* The default step budget of a run (dvc_hybrid_model_struct.max_steps). */
 #define DVC_HYBRID_MAX_STEPS 10000000L
+/* The events a streamed run keeps (dvc_hybrid_result_struct.ev_sink). */
+#define DVC_HYBRID_EVENTS_KEPT 8
 /* The default time budget of a run in seconds (max_seconds). */
 #define DVC_HYBRID_MAX_SECONDS 3600.0
 
@@ -333,10 +335,12 @@ typedef struct dvc_hybrid_result_s {
      * and box, mode of steps base..nsteps-1, at index i - base (usually
      * only the last point; back to the last event's point for a model with
      * contacts). base is 0 (everything kept) without a sink. A sink status
-     * other than DVC_OK stops the run and is returned. The events and
-     * wstep are always kept whole. */
-    long base;
+     * other than DVC_OK stops the run and is returned. The same for the
+     * events with ev_sink(r, k, sink_ctx): event k is held at ev[k -
+     * ev_base], the last DVC_HYBRID_EVENTS_KEPT kept. wstep is kept whole. */
+    long base, ev_base;
     dvc_status (*sink)(const struct dvc_hybrid_result_s *r, long i, void *ctx);
+    dvc_status (*ev_sink)(const struct dvc_hybrid_result_s *r, long k, void *ctx);
     void *sink_ctx;
 } dvc_hybrid_result_struct;
 typedef dvc_hybrid_result_struct dvc_hybrid_result_t[1];

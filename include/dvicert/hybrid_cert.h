@@ -43,6 +43,10 @@ typedef struct {
     long max_steps;
     double max_seconds;
     int progress;
+    /* Set by dvc_hybrid_cert_enclose_write, which keeps only the last
+     * events: the widths (rounded up) of the first and the widest event
+     * time enclosure (0 without events). */
+    double ev_width_first, ev_width_max;
 } dvc_hybrid_cert_struct;
 typedef dvc_hybrid_cert_struct dvc_hybrid_cert_t[1];
 

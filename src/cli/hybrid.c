@@ -112,14 +112,12 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
         return rc;
     }
     {
-        const dvc_hybrid_result_struct *r = c->res;
-        double wmax = 0;
-        for (long k = 0; k < r->nevents; k++)
-            if (dvc_cli_width(r->ev[k].t) > wmax) wmax = dvc_cli_width(r->ev[k].t);
+        const dvc_hybrid_result_struct *r = c->res; /* its last grid point and events */
         fprintf(rep, "certified: hybrid model, %ld steps, %ld crossings, n = %ld, %ld bits\n",
                 r->nsteps, r->nevents, c->model->n, (long)c->prec);
         if (r->nevents > 0)
-            fprintf(rep, "crossing times: first width %.3g, widest %.3g\n", dvc_cli_width(r->ev[0].t), wmax);
+            fprintf(rep, "crossing times: first width %.3g, widest %.3g\n", c->ev_width_first,
+                    c->ev_width_max);
         fprintf(rep, "widest state enclosure at T: %.3g\n", dvc_cli_vec_width(r->x[r->nsteps - r->base]));
         fprintf(rep, "wrote %s (%.2f s)\n", out, dvc_cli_now() - t0);
     }

@@ -439,10 +439,12 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     if (m->mode0 < 0 || m->mode0 >= m->nmodes)
         return dvc_error(DVC_ERR_INPUT, "hybrid model: no initial mode");
     dvc_status (*sink)(const dvc_hybrid_result_struct *, long, void *) = r->sink;
+    dvc_status (*ev_sink)(const dvc_hybrid_result_struct *, long, void *) = r->ev_sink;
     void *sink_ctx = r->sink_ctx;
     dvc_hybrid_result_clear(r);
     dvc_hybrid_result_init(r);
     r->sink = sink; /* a streamed run (result.c) */
+    r->ev_sink = ev_sink;
     r->sink_ctx = sink_ctx;
     r->prec = m->prec;
     mpfi_clear(r->stop_t);

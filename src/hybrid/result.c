@@ -31,7 +31,7 @@ void dvc_hybrid_result_clear(dvc_hybrid_result_t r)
     free(r->B);
     free(r->mode);
     free(r->wstep);
-    for (long k = 0; k < r->nevents; k++) {
+    for (long k = 0; k < r->nevents - r->ev_base; k++) {
         mpfi_clear(r->ev[k].t);
         mpfi_clear(r->ev[k].dphi);
         dvc_ivec_clear(r->ev[k].x);
@@ -70,7 +70,7 @@ static long keep_from(const hyb_ctx *c)
 {
     const dvc_hybrid_result_struct *r = c->r;
     if (c->m->ncontacts == 0 || r->nevents == 0) return r->nsteps;
-    const mpfi_srcptr te = r->ev[r->nevents - 1].t;
+    const mpfi_srcptr te = r->ev[r->nevents - 1 - r->ev_base].t;
     long i0 = r->nsteps;
     while (i0 > r->base && !mpfr_equal_p(r->t[i0 - r->base], &te->right)) i0--;
     return i0 > r->base ? i0 - 1 : r->base;
@@ -141,14 +141,14 @@ dvc_status hyb_push_event(hyb_ctx *c, const mpfi_t t, long g, long from, long to
                           const dvc_ivec_t x, const mpfi_t dphi)
 {
     dvc_hybrid_result_struct *r = c->r;
-    if (r->nevents == r->aevents) {
+    if (r->nevents - r->ev_base == r->aevents) {
         long na = r->aevents ? 2 * r->aevents : 16;
         dvc_hybrid_event *ne = realloc(r->ev, (size_t)na * sizeof *ne);
         if (!ne) return dvc_error(DVC_ERR_NOMEM, "out of memory");
         r->ev = ne;
         r->aevents = na;
     }
-    dvc_hybrid_event *e = &r->ev[r->nevents++];
+    dvc_hybrid_event *e = &r->ev[r->nevents++ - r->ev_base];
     mpfi_init2(e->t, c->oprec);
     mpfi_init2(e->dphi, c->oprec);
     dvc_ivec_init2(e->x, c->n, c->oprec);
@@ -159,7 +159,19 @@ dvc_status hyb_push_event(hyb_ctx *c, const mpfi_t t, long g, long from, long to
     e->mode_before = from;
     e->mode_after = to;
     e->cls = DVC_HYB_TRANSVERSE;
-    return DVC_OK;
+    if (!r->ev_sink) return DVC_OK;
+    dvc_status st = r->ev_sink(r, r->nevents - 1, r->sink_ctx);
+    long drop = r->nevents - r->ev_base - DVC_HYBRID_EVENTS_KEPT;
+    if (st == DVC_OK && drop > 0) { /* a streamed run: the oldest dropped */
+        for (long k = 0; k < drop; k++) {
+            mpfi_clear(r->ev[k].t);
+            mpfi_clear(r->ev[k].dphi);
+            dvc_ivec_clear(r->ev[k].x);
+        }
+        memmove(r->ev, r->ev + drop, (size_t)DVC_HYBRID_EVENTS_KEPT * sizeof *r->ev);
+        r->ev_base += drop;
+    }
+    return st;
 }
 
 dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,

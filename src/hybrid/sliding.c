@@ -495,7 +495,7 @@ int hyb_slide_departing(hyb_ctx *c, const dvc_hybrid_transition *tr, long mode,
     const dvc_hybrid_result_struct *r = c->r;
     const dvc_hybrid_mode *md = &m->modes[mode];
     if (!md->sides || r->nevents == 0) return 0;
-    const dvc_hybrid_event *e = &r->ev[r->nevents - 1];
+    const dvc_hybrid_event *e = &r->ev[r->nevents - 1 - r->ev_base]; /* the last (result.c) */
     long j = left_term(m, &m->modes[e->mode_before], md);
     if (e->mode_after != mode || j < 0) return 0;
     int side = md->sides[j];

@@ -124,23 +124,21 @@ static void zeno_evidence(char *buf, size_t len, const dvc_hybrid_result_struct 
 {
     double tk[4];
     int nk = 0;
-    long count = 0;
-    for (long k = r->nevents - 1; k >= 0; k--)
-        if (r->ev[k].g == g) {
-            if (nk < 4) tk[nk++] = mpfr_get_d(&r->ev[k].t->left, MPFR_RNDN);
-            count++;
-        }
+    long count = r->nevents;
+    /* the events held (a streamed run keeps the last few: result.c) */
+    for (long k = r->nevents - 1 - r->ev_base; k >= 0 && nk < 4; k--)
+        if (r->ev[k].g == g) tk[nk++] = mpfr_get_d(&r->ev[k].t->left, MPFR_RNDN);
     if (nk < 4) {
-        snprintf(buf, len, " (%ld crossings of it so far)", count);
+        snprintf(buf, len, " (%ld crossings so far)", count);
         return;
     }
     double d1 = tk[0] - tk[1], d2 = tk[1] - tk[2], d3 = tk[2] - tk[3], q = d1 / d2;
     if (d1 < d2 && d2 < d3 && q > 0 && q < 1)
-        snprintf(buf, len, " (%ld crossings of it so far, the last gaps %.3g, %.3g, %.3g shrinking "
+        snprintf(buf, len, " (%ld crossings so far, the last gaps %.3g, %.3g, %.3g shrinking "
                  "by about %.3g: infinitely many before about t = %.10g)",
                  count, d3, d2, d1, q, tk[0] + d1 * q / (1 - q));
     else
-        snprintf(buf, len, " (%ld crossings of it so far, the last gaps %.3g, %.3g, %.3g)", count,
+        snprintf(buf, len, " (%ld crossings so far, the last gaps %.3g, %.3g, %.3g)", count,
                  d3, d2, d1);
 }
 

@@ -68,10 +68,12 @@ void dvc_hybrid_cert_reset_(dvc_hybrid_cert_t c)
     double sec = c->max_seconds;
     int pr = c->progress;
     dvc_status (*sink)(const dvc_hybrid_result_struct *, long, void *) = c->res->sink;
+    dvc_status (*ev_sink)(const dvc_hybrid_result_struct *, long, void *) = c->res->ev_sink;
     void *sink_ctx = c->res->sink_ctx;
     dvc_hybrid_cert_clear(c);
     dvc_hybrid_cert_init(c);
     c->res->sink = sink; /* a streamed write (dvc_hybrid_cert_enclose_write) */
+    c->res->ev_sink = ev_sink;
     c->res->sink_ctx = sink_ctx;
     c->max_steps = ms;
     c->max_seconds = sec;
@@ -211,13 +213,15 @@ static json_t *event_json(const dvc_hybrid_cert_struct *c, const dvc_hybrid_even
     return o;
 }
 
-/* The summary: counts and widths from the last grid point and the events. */
-static json_t *summary_json(const dvc_hybrid_result_struct *r)
+/* The summary: counts and widths from the last grid point and the events
+ * (wev_run non-NULL: the widest event's width, a streamed run's figure). */
+static json_t *summary_json(const dvc_hybrid_result_struct *r, mpfr_srcptr wev_run)
 {
     json_t *sum = json_object();
     mpfr_t wT, wev;
     mpfr_inits2(64, wT, wev, (mpfr_ptr)0);
     dvc_hybrid_cert_widths_(wT, wev, r);
+    if (wev_run) mpfr_set(wev, wev_run, MPFR_RNDU);
     json_object_set_new(sum, "steps", json_integer(r->nsteps));
     json_object_set_new(sum, "crossings", json_integer(r->nevents));
     json_object_set_new(sum, "max_width_at_T_upper", dec_end(wT, 1, 53));
@@ -241,7 +245,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
     json_object_set_new(root, "steps", steps);
     for (long k = 0; k < r->nevents; k++) json_array_append_new(evs, event_json(c, &r->ev[k]));
     json_object_set_new(root, "events", evs);
-    json_object_set_new(root, "summary", summary_json(r));
+    json_object_set_new(root, "summary", summary_json(r, NULL));
     if (dvc_json_digest_root(dg, root) != DVC_OK) {
         json_decref(root);
         return NULL;
@@ -631,8 +635,10 @@ dvc_status dvc_hybrid_cert_read(dvc_hybrid_cert_t c, const char *path)
  * rendering, where the events come before the steps: the steps' sorted
  * renderings wait in a spool file until the events are known. */
 typedef struct {
-    const dvc_hybrid_cert_struct *c;
+    dvc_hybrid_cert_struct *c;
     FILE *out, *spool;
+    FILE *evout, *evspool; /* the events as in the file and in digest form */
+    mpfr_t wev;            /* the widest event time (64 bits, up) */
     int fail;
 } hyb_stream;
 
@@ -690,12 +696,47 @@ static dvc_status stream_point(const dvc_hybrid_result_struct *r, long i, void *
     return w->fail ? dvc_error(DVC_ERR_IO, "cannot write the certificate") : DVC_OK;
 }
 
+static dvc_status stream_event(const dvc_hybrid_result_struct *r, long k, void *ctx)
+{
+    hyb_stream *w = ctx;
+    const dvc_hybrid_event *e = &r->ev[k - r->ev_base];
+    json_t *o = event_json(w->c, e);
+    mpfr_t d;
+    if (!o) return dvc_error(DVC_ERR_NOMEM, "out of memory while writing the certificate");
+    sput(w, w->evout, k > 0 ? ",\n    " : "    ");
+    sput_json(w, w->evout, o, JSON_PRESERVE_ORDER);
+    if (k > 0) sput(w, w->evspool, ",");
+    sput_json(w, w->evspool, o, JSON_SORT_KEYS);
+    json_decref(o);
+    /* the summary's and the report's figures (cert_hybrid.c, cli) */
+    mpfr_init2(d, 64);
+    mpfr_sub(d, &e->t->right, &e->t->left, MPFR_RNDU);
+    mpfr_max(w->wev, w->wev, d, MPFR_RNDU);
+    if (k == 0) w->c->ev_width_first = mpfr_get_d(d, MPFR_RNDU);
+    if (mpfr_get_d(d, MPFR_RNDU) > w->c->ev_width_max) w->c->ev_width_max = mpfr_get_d(d, MPFR_RNDU);
+    mpfr_clear(d);
+    return w->fail ? dvc_error(DVC_ERR_IO, "cannot write the certificate") : DVC_OK;
+}
+
 static void fnv(uint64_t *h, const char *s, size_t len)
 {
     for (size_t k = 0; k < len; k++) {
         *h ^= (unsigned char)s[k];
         *h *= 0x100000001b3ull;
     }
+}
+
+/* Hashes (h non-NULL) or copies (to non-NULL) the whole of spool f. */
+static void spool_drain(hyb_stream *w, FILE *f, uint64_t *h, FILE *to)
+{
+    char buf[65536];
+    size_t got;
+    if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) w->fail = 1;
+    while (!w->fail && (got = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (h) fnv(h, buf, got);
+        if (to && fwrite(buf, 1, got, to) != got) w->fail = 1;
+    }
+    if (ferror(f)) w->fail = 1;
 }
 
 /* Hashes text from a to b (b NULL: to its end). */
@@ -714,10 +755,9 @@ static dvc_status stream_finish(hyb_stream *w)
     const dvc_hybrid_result_struct *r = c->res;
     json_error_t err;
     json_t *model = json_loads(c->model_json, 0, &err), *root = model ? header_root(c, model) : NULL;
-    json_t *sum = summary_json(r), *tag;
-    char *text = NULL, *ev_at, *st_at = NULL, buf[65536], dg[40];
+    json_t *sum = summary_json(r, w->wev), *tag;
+    char *text = NULL, *ev_at, *st_at = NULL, dg[40];
     uint64_t h = 0xcbf29ce484222325ull;
-    size_t got;
     json_decref(model);
     if (root && sum) {
         json_object_set_new(root, "events", json_array());
@@ -735,28 +775,17 @@ static dvc_status stream_finish(hyb_stream *w)
         return dvc_error(DVC_ERR_NOMEM, "out of memory while writing the certificate");
     }
     st_at += strlen("\"steps\":[");
-    fnv_span(&h, text, ev_at);
     sput(w, w->out, "\n  ]");
     sput_member(w, "events", NULL, 0);
     sput(w, w->out, "[\n");
-    for (long k = 0; k < r->nevents && !w->fail; k++) {
-        json_t *o = event_json(c, &r->ev[k]);
-        char *sorted = json_dumps(o, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
-        if (!sorted) w->fail = 1;
-        else fnv_span(&h, k > 0 ? "," : "", NULL), fnv_span(&h, sorted, NULL);
-        free(sorted);
-        sput(w, w->out, "    ");
-        sput_json(w, w->out, o, JSON_PRESERVE_ORDER);
-        sput(w, w->out, k + 1 < r->nevents ? ",\n" : "\n");
-        json_decref(o);
-    }
-    sput(w, w->out, "  ]");
+    spool_drain(w, w->evout, NULL, w->out);
+    sput(w, w->out, r->nevents > 0 ? "\n  ]" : "  ]");
     sput_member(w, "summary", sum, 0);
     json_decref(sum);
+    fnv_span(&h, text, ev_at);
+    spool_drain(w, w->evspool, &h, NULL);
     fnv_span(&h, ev_at, st_at);
-    if (fflush(w->spool) != 0 || fseek(w->spool, 0, SEEK_SET) != 0) w->fail = 1;
-    while (!w->fail && (got = fread(buf, 1, sizeof buf, w->spool)) > 0) fnv(&h, buf, got);
-    if (ferror(w->spool)) w->fail = 1;
+    spool_drain(w, w->spool, &h, NULL);
     fnv_span(&h, st_at, NULL);
     free(text);
     snprintf(dg, sizeof dg, "fnv1a64:%016llx", (unsigned long long)h);
@@ -770,12 +799,16 @@ static dvc_status stream_finish(hyb_stream *w)
 dvc_status dvc_hybrid_cert_enclose_write(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec,
                                          const char *out)
 {
-    hyb_stream w = {c, NULL, tmpfile(), 0};
+    hyb_stream w = {c, NULL, tmpfile(), tmpfile(), tmpfile(), {{0}}, 0};
     dvc_outfile of;
-    dvc_status st;
+    dvc_status st = DVC_OK;
     memset(&of, 0, sizeof of);
-    if (!w.spool) return dvc_error(DVC_ERR_IO, "%s: cannot create a temporary file", out);
-    st = dvc_outfile_open(&of, out);
+    mpfr_init2(w.wev, 64);
+    mpfr_set_ui(w.wev, 0, MPFR_RNDN);
+    c->ev_width_first = c->ev_width_max = 0;
+    if (!w.spool || !w.evout || !w.evspool)
+        st = dvc_error(DVC_ERR_IO, "%s: cannot create a temporary file", out);
+    if (st == DVC_OK) st = dvc_outfile_open(&of, out);
     /* stdout or a device is written only once the run reached T: through
      * a temporary file of its own (nothing partial is ever written) */
     if (st == DVC_OK && !of.tmp && !(w.out = tmpfile()))
@@ -783,9 +816,11 @@ dvc_status dvc_hybrid_cert_enclose_write(dvc_hybrid_cert_t c, const char *path, 
     if (st == DVC_OK) {
         if (of.tmp) w.out = of.f;
         c->res->sink = stream_point;
+        c->res->ev_sink = stream_event;
         c->res->sink_ctx = &w;
         st = dvc_hybrid_cert_enclose(c, path, prec);
         c->res->sink = NULL;
+        c->res->ev_sink = NULL;
         c->res->sink_ctx = NULL;
     }
     if (st == DVC_OK) st = stream_finish(&w);
@@ -801,6 +836,9 @@ dvc_status dvc_hybrid_cert_enclose_write(dvc_hybrid_cert_t c, const char *path, 
     if (st == DVC_ERR_IO) dvc_error_context(st, "%s: ", out);
     if (st == DVC_OK) st = dvc_outfile_commit(&of);
     dvc_outfile_clear(&of); /* not committed: the temporary file is removed */
-    fclose(w.spool);
+    if (w.spool) fclose(w.spool);
+    if (w.evout) fclose(w.evout);
+    if (w.evspool) fclose(w.evspool);
+    mpfr_clear(w.wev);
     return st;
 }

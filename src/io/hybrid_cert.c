@@ -665,10 +665,22 @@ static void sput_member(hyb_stream *w, const char *key, const json_t *val, int f
     if (val) sput_json(w, w->out, val, JSON_PRESERVE_ORDER);
 }
 
+/* Item k of an array (o, taken over): its line in the file's form to f,
+ * its digest form to spool. */
+static dvc_status stream_item(hyb_stream *w, json_t *o, long k, FILE *f, FILE *spool)
+{
+    if (!o) return dvc_error(DVC_ERR_NOMEM, "out of memory while writing the certificate");
+    sput(w, f, k > 0 ? ",\n    " : "    ");
+    sput_json(w, f, o, JSON_PRESERVE_ORDER);
+    if (k > 0) sput(w, spool, ",");
+    sput_json(w, spool, o, JSON_SORT_KEYS);
+    json_decref(o);
+    return w->fail ? dvc_error(DVC_ERR_IO, "cannot write the certificate") : DVC_OK;
+}
+
 static dvc_status stream_point(const dvc_hybrid_result_struct *r, long i, void *ctx)
 {
     hyb_stream *w = ctx;
-    json_t *s;
     if (i == 0) { /* the header, once the run has set the method fields */
         json_error_t err;
         json_t *model = json_loads(w->c->model_json, 0, &err), *root, *val;
@@ -686,28 +698,16 @@ static dvc_status stream_point(const dvc_hybrid_result_struct *r, long i, void *
         sput_member(w, "steps", NULL, 0);
         sput(w, w->out, "[\n");
     }
-    s = step_json(w->c, r, i);
-    if (!s) return dvc_error(DVC_ERR_NOMEM, "out of memory while writing the certificate");
-    sput(w, w->out, i > 0 ? ",\n    " : "    ");
-    sput_json(w, w->out, s, JSON_PRESERVE_ORDER);
-    if (i > 0) sput(w, w->spool, ",");
-    sput_json(w, w->spool, s, JSON_SORT_KEYS);
-    json_decref(s);
-    return w->fail ? dvc_error(DVC_ERR_IO, "cannot write the certificate") : DVC_OK;
+    return stream_item(w, step_json(w->c, r, i), i, w->out, w->spool);
 }
 
 static dvc_status stream_event(const dvc_hybrid_result_struct *r, long k, void *ctx)
 {
     hyb_stream *w = ctx;
     const dvc_hybrid_event *e = &r->ev[k - r->ev_base];
-    json_t *o = event_json(w->c, e);
     mpfr_t d;
-    if (!o) return dvc_error(DVC_ERR_NOMEM, "out of memory while writing the certificate");
-    sput(w, w->evout, k > 0 ? ",\n    " : "    ");
-    sput_json(w, w->evout, o, JSON_PRESERVE_ORDER);
-    if (k > 0) sput(w, w->evspool, ",");
-    sput_json(w, w->evspool, o, JSON_SORT_KEYS);
-    json_decref(o);
+    dvc_status st = stream_item(w, event_json(w->c, e), k, w->evout, w->evspool);
+    if (st != DVC_OK) return st;
     /* the summary's and the report's figures (cert_hybrid.c, cli) */
     mpfr_init2(d, 64);
     mpfr_sub(d, &e->t->right, &e->t->left, MPFR_RNDU);

@@ -40,6 +40,9 @@ dvc_status dvc_hybrid_cert_run_model_(dvc_hybrid_cert_t c, const char *where)
     c->order = dvc_hybrid_model_order(c->model);
     c->guard_bits = c->model->guard_bits;
     c->h = c->model->h;
+    if (c->max_steps > 0) c->model->max_steps = c->max_steps;
+    if (c->max_seconds > 0) c->model->max_seconds = c->max_seconds;
+    if (c->progress) c->model->progress = 1;
     /* the engine runs at the model's precision (it takes it from the model) */
     return dvc_hybrid_enclose(c->res, c->model);
 }
@@ -61,9 +64,9 @@ void dvc_hybrid_cert_widths_(mpfr_t wT, mpfr_t wev, const dvc_hybrid_result_stru
 {
     mpfr_t d;
     mpfr_init2(d, 64);
-    vec_width(wT, r->x[r->nsteps]);
+    vec_width(wT, r->x[r->nsteps - r->base]); /* the last grid point (held at nsteps - base) */
     mpfr_set_ui(wev, 0, MPFR_RNDN);
-    for (long k = 0; k < r->nevents; k++) {
+    for (long k = 0; k < r->nevents - r->ev_base; k++) { /* the events held */
         mpfr_sub(d, &r->ev[k].t->right, &r->ev[k].t->left, MPFR_RNDU);
         mpfr_max(wev, wev, d, MPFR_RNDU);
     }

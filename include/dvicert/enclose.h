@@ -51,6 +51,8 @@ typedef struct {
                                  with retries only); 0: no retry */
     dvc_table_policy tables;  /* the table files allowed ({0, 0}: the defaults) */
     int progress;             /* 1 (default): the engine's progress on a terminal */
+    long max_steps;           /* events route: the hybrid engine's step and time */
+    double max_seconds;       /* budgets (0: the defaults, docs/hybrid.md) */
     int keep_steps;           /* out_path NULL only: 1 (default) c receives the
                                  whole tube (chen-wang only); 0 a dry run, c
                                  receives the header and claims only, memory

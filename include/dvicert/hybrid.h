@@ -101,6 +101,12 @@ typedef struct {
                             * stops with DVC_NOT_CERTIFIED when it is reached,
                             * or at once when the largest step a mode allows
                             * cannot reach T within it (a stiff mode) */
+    double max_seconds;    /* time budget in seconds (0: DVC_HYBRID_MAX_SECONDS,
+                            * INFINITY: none): the run stops with
+                            * DVC_NOT_CERTIFIED when it is spent, saying up to
+                            * where it certified */
+    int progress;          /* 1: a progress line on stderr while it is a
+                            * terminal (at most 4 a second); 0 (default): quiet */
     int order;             /* Taylor order (0: 20, or 12 with a field mode) */
     long guard_bits;       /* extra bits of the engine's internal precision
                             * (results are rounded outward to prec); 0: none;
@@ -167,6 +173,10 @@ typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 #define DVC_HYBRID_GUARD_BITS 11
 /* The default step budget of a run (dvc_hybrid_model_struct.max_steps). */
 #define DVC_HYBRID_MAX_STEPS 10000000L
+/* The events a streamed run keeps (dvc_hybrid_result_struct.ev_sink). */
+#define DVC_HYBRID_EVENTS_KEPT 8
+/* The default time budget of a run in seconds (max_seconds). */
+#define DVC_HYBRID_MAX_SECONDS 3600.0
 
 /* An empty model with n states at precision prec (0: dvc_prec_get()).
  * names may be NULL (x1..xn); otherwise n identifiers, all distinct. */
@@ -258,7 +268,10 @@ typedef enum {
     DVC_HYB_GRAZING,         /* phi' may vanish near a zero of phi (tangency) */
     DVC_HYB_SLIDING,         /* both fields point toward the surface */
     DVC_HYB_REPELLING,       /* both fields point away from the surface */
-    DVC_HYB_UNDECIDED        /* none of the above could be proven */
+    DVC_HYB_UNDECIDED,       /* none of the above could be proven */
+    DVC_HYB_ZENO             /* phi' vanishes only where phi is proven nonzero
+                              * (no tangency), but the crossings come closer
+                              * than a step can separate: an accumulation */
 } dvc_hybrid_class;
 const char *dvc_hybrid_class_name(dvc_hybrid_class c);
 
@@ -295,7 +308,7 @@ long dvc_hybrid_event_lcp_terms(const dvc_hybrid_model_t m, const dvc_hybrid_eve
  * "-" (h < 0) or "+-" (sliding); NULL for a plain mode. */
 const char *dvc_hybrid_mode_active(const dvc_hybrid_mode *md, long j);
 
-typedef struct {
+typedef struct dvc_hybrid_result_s {
     long nsteps, alloc;
     mpfr_t *t;        /* grid times t_0 < ... < t_nsteps (exact) */
     dvc_ivec_t *x;    /* enclosure of x(t_i) */
@@ -316,6 +329,21 @@ typedef struct {
                                  * ascending: mode[i] is the mode before the
                                  * window, but the solution does not follow
                                  * it there; box[i] encloses it */
+    /* Streaming (a writer, dvc_hybrid_cert_enclose_write): when sink is set
+     * before dvc_hybrid_enclose (which keeps it across its reset), every
+     * grid point i is handed to sink(r, i, sink_ctx) as soon as it is
+     * pushed (with step i - 1: its box and mode), and the engine then keeps
+     * only what it still reads: t, x, P, R, B of grid points base..nsteps
+     * and box, mode of steps base..nsteps-1, at index i - base (usually
+     * only the last point; back to the last event's point for a model with
+     * contacts). base is 0 (everything kept) without a sink. A sink status
+     * other than DVC_OK stops the run and is returned. The same for the
+     * events with ev_sink(r, k, sink_ctx): event k is held at ev[k -
+     * ev_base], the last DVC_HYBRID_EVENTS_KEPT kept. wstep is kept whole. */
+    long base, ev_base;
+    dvc_status (*sink)(const struct dvc_hybrid_result_s *r, long i, void *ctx);
+    dvc_status (*ev_sink)(const struct dvc_hybrid_result_s *r, long k, void *ctx);
+    void *sink_ctx;
 } dvc_hybrid_result_struct;
 typedef dvc_hybrid_result_struct dvc_hybrid_result_t[1];
 

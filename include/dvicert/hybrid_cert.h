@@ -36,6 +36,17 @@ typedef struct {
     int have_sum;
     long sum_steps, sum_crossings;
     mpfr_t sum_wT, sum_wev;
+    /* The budget of the run, over the model's when nonzero (max_steps,
+     * max_seconds: dvc_hybrid_model_struct) and its progress line; kept
+     * across the reset that dvc_hybrid_cert_enclose starts with. Never part
+     * of the certificate. */
+    long max_steps;
+    double max_seconds;
+    int progress;
+    /* Set by dvc_hybrid_cert_enclose_write, which keeps only the last
+     * events: the widths (rounded up) of the first and the widest event
+     * time enclosure (0 without events). */
+    double ev_width_first, ev_width_max;
 } dvc_hybrid_cert_struct;
 typedef dvc_hybrid_cert_struct dvc_hybrid_cert_t[1];
 
@@ -58,6 +69,15 @@ int dvc_hybrid_file_kind(const char *path);
  * DVC_ERR_INPUT for a bad model (the message names the file and field) or a
  * precision above DVC_CERT_PREC_MAX. */
 dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec);
+
+/* dvc_hybrid_cert_enclose writing the certificate to out as the run goes
+ * (the bytes dvc_hybrid_cert_write would write): each grid point is
+ * written when certified and then dropped (c->res keeps only the last one,
+ * c->res->base; the events are kept), so memory does not grow with the
+ * steps. out is replaced atomically once the run reaches T; on any
+ * failure nothing is left at out. */
+dvc_status dvc_hybrid_cert_enclose_write(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec,
+                                         const char *out);
 
 /* Write c as JSON atomically (nothing is left at path on failure): top-level
  * members one per line, one grid point per line, one event per line. */

@@ -70,7 +70,14 @@ static const dvc_cli_opt opts[] = {
      "with --radius: the radius at T (T, the default) or its maximum over\n"
      "[0, T] (all)"},
     {"max-steps", 0, "N", "a number of steps",
-     "with --radius: the largest N tried (default 10000000)"},
+     "with --radius: the largest N tried (default 10000000); for a\n"
+     "hybrid model and --method events: the step budget of the hybrid\n"
+     "engine (default: the model's max_steps, else 10000000)"},
+    {"max-seconds", 0, "S", "a number of seconds",
+     "hybrid model and --method events: the time budget of the hybrid\n"
+     "engine (default: the model's max_seconds, else 3600; 0: none).\n"
+     "A budget reached stops the run (exit 1, nothing written) saying up\n"
+     "to where it certified; a progress line on stderr when it is a terminal"},
     {"scale", 0, "HOW", "auto or none",
      "scaling of the states: auto (default: certify in the variables\n"
      "x_j / s_j, s_j powers of two balancing A, B Q; the tube states\n"
@@ -100,7 +107,7 @@ static void help(void)
         "                       [--from TRAJ.csv] [--predictor theta|heun] [--local-beta] [--prec BITS]\n"
         "                       [--prec-max BITS] [--allow-outside-tables]\n"
         "                       [--max-table-bytes BYTES] [--radius R [--radius-at T|all]\n"
-        "                       [--max-steps N]] [--scale auto|none]\n\n"
+        "                       [--max-steps N]] [--scale auto|none] [--max-seconds S]\n\n"
         "Certified enclosure of the solution of the DLVI in PROBLEM.json\n"
         "  x' = A x + B y + f(t),  y in SOL(l, u, Q x + g(t), M),  x(0) = x0,  t in [0, T]\n"
         "by the theta time-stepping method (Chen & Wang (4.2)), all in outward-rounded\n"
@@ -520,6 +527,7 @@ static int radius_opts(const dvc_cli_args *a, const char *in, dvc_enclose_opts *
     double r;
     radius_ctx x;
     int rc;
+    if (!R && ms && o->max_steps > 0) return DVC_EXIT_OK; /* the events route: its budget */
     if (!R && (at || ms)) {
         fprintf(stderr, "dvicert enclose: error: --%s belongs to --radius\n", at ? "radius-at" : "max-steps");
         return DVC_EXIT_INPUT;
@@ -706,6 +714,14 @@ static int run(const dvc_cli_args *a)
     if ((rc = parse_prec_tables(a, &o)) != DVC_EXIT_OK) return rc;
     if ((rc = parse_route(a, in, &o, &info)) != DVC_EXIT_OK) return rc;
     why = info.why;
+    if (dvc_cli_value(a, "max-seconds") && info.route != DVC_ENCLOSE_EVENTS) {
+        fprintf(stderr, "dvicert enclose: error: --max-seconds is the budget of the hybrid engine: "
+                "for a hybrid model or --method events\n");
+        return DVC_EXIT_INPUT;
+    }
+    if (info.route == DVC_ENCLOSE_EVENTS &&
+        (rc = dvc_cli_hybrid_budget(a, "enclose", &o.max_steps, &o.max_seconds)) != 0)
+        return rc;
     t0 = dvc_cli_now();
     dvc_cert_init(c);
     if ((rc = radius_opts(a, in, &o, &why, &radius_all, rbuf, c, &written, &info)) != DVC_EXIT_OK) {

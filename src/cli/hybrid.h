@@ -23,6 +23,12 @@ int dvc_cli_hybrid_load_for_output(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec,
                                    int verify, FILE *rep, const char *nothing);
 /* 1 (message printed) when an option of names is given: the DLVI path's
  * options that mean nothing for a hybrid model. */
+/* --max-steps N and --max-seconds S (0: none) into *max_steps and
+ * *max_seconds, left as they are when not given: the budgets of the hybrid
+ * engine (hybrid models and the events route). Returns 0, else the exit
+ * code (message printed). */
+int dvc_cli_hybrid_budget(const dvc_cli_args *a, const char *cmd, long *max_steps,
+                          double *max_seconds);
 int dvc_cli_hybrid_refuse(const dvc_cli_args *a, const char *cmd, const char *const *names);
 
 #endif

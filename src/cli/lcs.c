@@ -25,6 +25,12 @@ int dvc_cli_lcs_enclose(const dvc_cli_args *a)
             return DVC_EXIT_INPUT;
         }
     dvc_hybrid_cert_init(c);
+    int brc = dvc_cli_hybrid_budget(a, "enclose", &c->max_steps, &c->max_seconds);
+    if (brc != 0) {
+        dvc_hybrid_cert_clear(c);
+        return brc;
+    }
+    c->progress = 1; /* on a terminal only */
     st = dvc_lcs_enclose(c, in, a->prec_given ? a->prec : 0);
     if (st == DVC_OK) st = dvc_hybrid_cert_write(c, out);
     if (st != DVC_OK) {

@@ -14,6 +14,10 @@ dvc_status dvc_enclose_run_events_(dvc_enclose_run *x)
     /* the default options on both sides: verify rebuilds the same model */
     dvc_status st = dvc_dlvi_events_model(c->model, x->p, NULL);
     c->have_model = 1;
+    /* the budgets of the run (never part of the certificate) */
+    c->max_steps = x->o->max_steps;
+    c->max_seconds = x->o->max_seconds;
+    c->progress = x->o->progress;
     /* the hybrid certificate's own run (precision check, method fields) */
     return st == DVC_OK ? dvc_hybrid_cert_run_model_(c, "events route") : st;
 }

@@ -163,8 +163,12 @@ dvc_status dvc_hybrid_dmm(dvc_hybrid_traj *tr, const dvc_hybrid_model_t m, doubl
     for (long k = 0; k < m->nmodes; k++) dvc_imat_mid_d(w.A + k * n * n, m->modes[k].A);
     dvc_ivec_mid_d(x, m->x0);
     double t = t0;
+    hyb_clock clk;
+    hyb_clock_start(&clk, m, "predict");
     st = push_row(tr, t, x, -1);
     for (long k = 1; st == DVC_OK && t < T; k++) {
+        /* the time budget, looked at every 1024 steps (a step is cheap) */
+        if ((k & 1023) == 0 && (st = hyb_clock_tick(&clk, m, t, k - 1, tr->nev)) != DVC_OK) break;
         /* grid t0 + k tau (no drift from summing tau), the last step to T */
         double tn = t0 + (double)k * tau;
         if (tn > T || T - tn < 1e-9 * tau) tn = T;
@@ -221,6 +225,7 @@ dvc_status dvc_hybrid_dmm(dvc_hybrid_traj *tr, const dvc_hybrid_model_t m, doubl
         }
         if (st == DVC_OK) st = push_row(tr, t, x, -1);
     }
+    hyb_clock_end(&clk);
 out:
     free(w.A);
     free(w.L);

@@ -423,12 +423,13 @@ static dvc_status step_budget(const dvc_hybrid_model_struct *m, const dvc_hybrid
     double tt = mpfr_get_d(t, MPFR_RNDN), need = (mpfr_get_d(m->T, MPFR_RNDU) - tt) / h;
     if (r->nsteps >= budget)
         return dvc_error(DVC_NOT_CERTIFIED, "the step budget of %ld steps is reached at t = %.17g "
-                         "(certified on [%.17g, %.17g]; the model's max_steps raises it)", budget, tt,
+                         "(certified on [%.17g, %.17g]; the model's max_steps or --max-steps raises it)", budget, tt,
                          mpfr_get_d(m->t0, MPFR_RNDN), tt);
     if (h > 0 && need > (double)(budget - r->nsteps))
         return dvc_error(DVC_NOT_CERTIFIED, "in mode %s the steps are at most %.3g (the model's h, or "
                          "0.5 / ||A|| of a stiff mode), so reaching T = %.17g from t = %.17g takes more "
-                         "than %.3g steps, beyond the step budget of %ld (the model's max_steps raises it)",
+                         "than %.3g steps, beyond the step budget of %ld (the model's max_steps or --max-steps "
+                         "raises it)",
                          m->modes[mode].name, h, mpfr_get_d(m->T, MPFR_RNDN), tt, need, budget);
     return DVC_OK;
 }
@@ -437,8 +438,14 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
 {
     if (m->mode0 < 0 || m->mode0 >= m->nmodes)
         return dvc_error(DVC_ERR_INPUT, "hybrid model: no initial mode");
+    dvc_status (*sink)(const dvc_hybrid_result_struct *, long, void *) = r->sink;
+    dvc_status (*ev_sink)(const dvc_hybrid_result_struct *, long, void *) = r->ev_sink;
+    void *sink_ctx = r->sink_ctx;
     dvc_hybrid_result_clear(r);
     dvc_hybrid_result_init(r);
+    r->sink = sink; /* a streamed run (result.c) */
+    r->ev_sink = ev_sink;
+    r->sink_ctx = sink_ctx;
     r->prec = m->prec;
     mpfi_clear(r->stop_t);
     mpfi_init2(r->stop_t, m->prec);
@@ -466,10 +473,14 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     }
     double happ = 0; /* a step that approaches an ambiguity */
     long budget = m->max_steps > 0 ? m->max_steps : DVC_HYBRID_MAX_STEPS;
+    hyb_clock clk;
+    hyb_clock_start(&clk, m, "hybrid");
     while (st == DVC_OK && mpfr_cmp(t, m->T) < 0) {
         long nev = r->nevents, nst = r->nsteps;
         double h = mode_h(m, mode, hmax);
         if ((st = step_budget(m, r, t, h, mode, budget)) != DVC_OK) break;
+        if ((st = hyb_clock_tick(&clk, m, mpfr_get_d(t, MPFR_RNDN), r->nsteps, r->nevents)) != DVC_OK)
+            break;
         if (happ > 0 && happ < h) h = happ;
         happ = 0;
         st = cands_fit(&w.cands, &w.acand, m->ntrans + 1, c.prec);
@@ -492,6 +503,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
         st = hyb_push_point(&c, w.t1, &L, w.box, mode);
         mpfr_set(t, w.t1, MPFR_RNDN);
     }
+    hyb_clock_end(&clk);
     /* on DVC_NOT_CERTIFIED the message already says where and why */
     if (st == DVC_OK) r->certified = 1;
     ws_clear(&w);

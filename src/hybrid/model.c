@@ -449,6 +449,7 @@ const char *dvc_hybrid_class_name(dvc_hybrid_class c)
     case DVC_HYB_GRAZING: return "grazing";
     case DVC_HYB_SLIDING: return "sliding";
     case DVC_HYB_REPELLING: return "repelling";
+    case DVC_HYB_ZENO: return "zeno";
     default: return "undecided";
     }
 }

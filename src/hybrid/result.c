@@ -31,7 +31,7 @@ void dvc_hybrid_result_clear(dvc_hybrid_result_t r)
     free(r->B);
     free(r->mode);
     free(r->wstep);
-    for (long k = 0; k < r->nevents; k++) {
+    for (long k = 0; k < r->nevents - r->ev_base; k++) {
         mpfi_clear(r->ev[k].t);
         mpfi_clear(r->ev[k].dphi);
         dvc_ivec_clear(r->ev[k].x);
@@ -41,12 +41,47 @@ void dvc_hybrid_result_clear(dvc_hybrid_result_t r)
     memset(r, 0, sizeof *r);
 }
 
+#define SWAP(T, a, b) do { T tmp_; memcpy(&tmp_, &(a), sizeof tmp_); memcpy(&(a), &(b), sizeof tmp_); \
+                           memcpy(&(b), &tmp_, sizeof tmp_); } while (0)
+
+/* A streamed run: the grid points below keep dropped, what the engine
+ * reads again (from keep on) moved to the front; the entries are swapped,
+ * never copied, so each slot keeps its own MPFR storage. */
+static void roll(dvc_hybrid_result_struct *r, long keep)
+{
+    long off = keep - r->base;
+    if (off <= 0) return;
+    for (long j = 0; j + keep <= r->nsteps; j++) {
+        SWAP(mpfr_t, r->t[j], r->t[j + off]);
+        SWAP(dvc_ivec_t, r->x[j], r->x[j + off]);
+        SWAP(dvc_ivec_t, r->box[j], r->box[j + off]);
+        SWAP(dvc_ivec_t, r->P[j], r->P[j + off]);
+        SWAP(dvc_ivec_t, r->R[j], r->R[j + off]);
+        SWAP(dvc_imat_t, r->B[j], r->B[j + off]);
+        SWAP(long, r->mode[j], r->mode[j + off]);
+    }
+    r->base = keep;
+}
+
+/* The first grid point a streamed run still reads: the last one, or for a
+ * model with contacts the step ending at the last event's grid point
+ * (sliding.c looks back over the steps since it). */
+static long keep_from(const hyb_ctx *c)
+{
+    const dvc_hybrid_result_struct *r = c->r;
+    if (c->m->ncontacts == 0 || r->nevents == 0) return r->nsteps;
+    const mpfi_srcptr te = r->ev[r->nevents - 1 - r->ev_base].t;
+    long i0 = r->nsteps;
+    while (i0 > r->base && !mpfr_equal_p(r->t[i0 - r->base], &te->right)) i0--;
+    return i0 > r->base ? i0 - 1 : r->base;
+}
+
 /* Append grid point t_{nsteps} (x) after a step with the given box. */
 dvc_status hyb_push_point(hyb_ctx *c, const mpfr_t t, const hyb_set *L, const dvc_ivec_t box,
                           long mode)
 {
     dvc_hybrid_result_struct *r = c->r;
-    long need = r->nsteps + 2;
+    long need = r->nsteps - r->base + 2;
     if (need > r->alloc) {
         long na = r->alloc ? 2 * r->alloc : 64;
         mpfr_t *nt = realloc(r->t, (size_t)na * sizeof *nt);
@@ -82,34 +117,38 @@ dvc_status hyb_push_point(hyb_ctx *c, const mpfr_t t, const hyb_set *L, const dv
         r->alloc = na;
     }
     if (box) {
-        dvc_ivec_set(r->box[r->nsteps], box);
-        r->mode[r->nsteps] = mode;
+        dvc_ivec_set(r->box[r->nsteps - r->base], box);
+        r->mode[r->nsteps - r->base] = mode;
         r->nsteps++;
     }
-    mpfr_set(r->t[r->nsteps], t, MPFR_RNDN);
-    dvc_ivec_set(r->P[r->nsteps], L->P);
-    dvc_ivec_set(r->R[r->nsteps], L->R);
-    dvc_imat_set(r->B[r->nsteps], L->B);
+    long s = r->nsteps - r->base;
+    mpfr_set(r->t[s], t, MPFR_RNDN);
+    dvc_ivec_set(r->P[s], L->P);
+    dvc_ivec_set(r->R[s], L->R);
+    dvc_imat_set(r->B[s], L->B);
     dvc_ivec_t x;
     dvc_ivec_init2(x, c->n, c->prec);
     hyb_set_box(x, L);
-    dvc_ivec_set(r->x[r->nsteps], x);
+    dvc_ivec_set(r->x[s], x);
     dvc_ivec_clear(x);
-    return DVC_OK;
+    if (!r->sink) return DVC_OK;
+    dvc_status st = r->sink(r, r->nsteps, r->sink_ctx);
+    if (st == DVC_OK) roll(r, keep_from(c));
+    return st;
 }
 
 dvc_status hyb_push_event(hyb_ctx *c, const mpfi_t t, long g, long from, long to,
                           const dvc_ivec_t x, const mpfi_t dphi)
 {
     dvc_hybrid_result_struct *r = c->r;
-    if (r->nevents == r->aevents) {
+    if (r->nevents - r->ev_base == r->aevents) {
         long na = r->aevents ? 2 * r->aevents : 16;
         dvc_hybrid_event *ne = realloc(r->ev, (size_t)na * sizeof *ne);
         if (!ne) return dvc_error(DVC_ERR_NOMEM, "out of memory");
         r->ev = ne;
         r->aevents = na;
     }
-    dvc_hybrid_event *e = &r->ev[r->nevents++];
+    dvc_hybrid_event *e = &r->ev[r->nevents++ - r->ev_base];
     mpfi_init2(e->t, c->oprec);
     mpfi_init2(e->dphi, c->oprec);
     dvc_ivec_init2(e->x, c->n, c->oprec);
@@ -120,7 +159,19 @@ dvc_status hyb_push_event(hyb_ctx *c, const mpfi_t t, long g, long from, long to
     e->mode_before = from;
     e->mode_after = to;
     e->cls = DVC_HYB_TRANSVERSE;
-    return DVC_OK;
+    if (!r->ev_sink) return DVC_OK;
+    dvc_status st = r->ev_sink(r, r->nevents - 1, r->sink_ctx);
+    long drop = r->nevents - r->ev_base - DVC_HYBRID_EVENTS_KEPT;
+    if (st == DVC_OK && drop > 0) { /* a streamed run: the oldest dropped */
+        for (long k = 0; k < drop; k++) {
+            mpfi_clear(r->ev[k].t);
+            mpfi_clear(r->ev[k].dphi);
+            dvc_ivec_clear(r->ev[k].x);
+        }
+        memmove(r->ev, r->ev + drop, (size_t)DVC_HYBRID_EVENTS_KEPT * sizeof *r->ev);
+        r->ev_base += drop;
+    }
+    return st;
 }
 
 dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_model_t m, const dvc_hybrid_result_t r,

@@ -495,7 +495,7 @@ int hyb_slide_departing(hyb_ctx *c, const dvc_hybrid_transition *tr, long mode,
     const dvc_hybrid_result_struct *r = c->r;
     const dvc_hybrid_mode *md = &m->modes[mode];
     if (!md->sides || r->nevents == 0) return 0;
-    const dvc_hybrid_event *e = &r->ev[r->nevents - 1];
+    const dvc_hybrid_event *e = &r->ev[r->nevents - 1 - r->ev_base]; /* the last (result.c) */
     long j = left_term(m, &m->modes[e->mode_before], md);
     if (e->mode_after != mode || j < 0) return 0;
     int side = md->sides[j];
@@ -505,9 +505,9 @@ int hyb_slide_departing(hyb_ctx *c, const dvc_hybrid_transition *tr, long mode,
     if (gq < 0) return 0;
     if (tr->from != mode || tr->g != m->contacts[j].h || tr->dir != -side) return 0;
     /* the grid point at the end of the event's step (sup T*) */
-    long i0 = r->nsteps;
-    while (i0 > 0 && !mpfr_equal_p(r->t[i0], &e->t->right)) i0--;
-    if (i0 == 0) return 0;
+    long i0 = r->nsteps, b = r->base; /* a streamed run keeps the steps since (result.c) */
+    while (i0 > b && !mpfr_equal_p(r->t[i0 - b], &e->t->right)) i0--;
+    if (i0 == b) return 0;
     /* the solution on [t*, sup Tstep] lies in the event step's box (which
      * holds the new mode's a-priori box on T*), the boxes of the steps since
      * and X; h' along the new field strictly monotone (the side's
@@ -520,7 +520,7 @@ int hyb_slide_departing(hyb_ctx *c, const dvc_hybrid_transition *tr, long mode,
     mpfi_init2(Th, c->prec);
     dvc_ivec_init2(Xh, c->n, c->prec);
     dvc_ivec_set(Xh, X);
-    for (long i = i0 - 1; i < r->nsteps; i++) dvc_ivec_hull(Xh, Xh, r->box[i]);
+    for (long i = i0 - 1; i < r->nsteps; i++) dvc_ivec_hull(Xh, Xh, r->box[i - b]);
     mpfi_interv_fr(Th, &e->t->left, &Tstep->right);
     int ok = hyb_dphi_eval(q, dq, c, gq, md, Th, Xh) == DVC_OK && hyb_sgn(dq) == side;
     mpfi_clear(q);

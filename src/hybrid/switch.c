@@ -117,6 +117,31 @@ dvc_status hyb_newton(hyb_ctx *c, mpfi_t Tc, mpfi_t dphi, long g, const dvc_hybr
     return st;
 }
 
+/* What the crossings of g so far say of an accumulation (for a message,
+ * not a bound): the count, the last gaps between them, and where a
+ * geometric series of gaps would end. */
+static void zeno_evidence(char *buf, size_t len, const dvc_hybrid_result_struct *r, long g)
+{
+    double tk[4];
+    int nk = 0;
+    long count = r->nevents;
+    /* the events held (a streamed run keeps the last few: result.c) */
+    for (long k = r->nevents - 1 - r->ev_base; k >= 0 && nk < 4; k--)
+        if (r->ev[k].g == g) tk[nk++] = mpfr_get_d(&r->ev[k].t->left, MPFR_RNDN);
+    if (nk < 4) {
+        snprintf(buf, len, " (%ld crossings so far)", count);
+        return;
+    }
+    double d1 = tk[0] - tk[1], d2 = tk[1] - tk[2], d3 = tk[2] - tk[3], q = d1 / d2;
+    if (d1 < d2 && d2 < d3 && q > 0 && q < 1)
+        snprintf(buf, len, " (%ld crossings so far, the last gaps %.3g, %.3g, %.3g shrinking "
+                 "by about %.3g: infinitely many before about t = %.10g)",
+                 count, d3, d2, d1, q, tk[0] + d1 * q / (1 - q));
+    else
+        snprintf(buf, len, " (%ld crossings so far, the last gaps %.3g, %.3g, %.3g)", count,
+                 d3, d2, d1);
+}
+
 /* A switching function whose phi' may vanish on the step could not be
  * split away: classify from phi'' (second Lie derivative, Taylor mode). */
 dvc_status hyb_classify_tangent(hyb_ctx *c, long g, const dvc_hybrid_mode *md, const hyb_set *L,
@@ -203,6 +228,7 @@ dvc_status hyb_classify_tangent(hyb_ctx *c, long g, const dvc_hybrid_mode *md, c
             found = 1;
             if (same) break;
         }
+        int zeno = 0;
         if (found) {
             /* phi at the critical time */
             mpfi_sub_fr(S, Tc, t0);
@@ -215,14 +241,26 @@ dvc_status hyb_classify_tangent(hyb_ctx *c, long g, const dvc_hybrid_mode *md, c
                 free(p1);
                 free(p2);
                 mpfi_set(r->stop_t, Tc);
+                zeno = hyb_sgn(ph) != 0;
             }
         }
+        if (zeno) { /* no tangency: phi' = 0 only off the surface */
+            char acc[200];
+            zeno_evidence(acc, sizeof acc, r, g);
+            r->stop_class = DVC_HYB_ZENO;
+            st = dvc_error(DVC_NOT_CERTIFIED,
+                           "t in %s: switching function '%s' in mode '%s': no tangency%s%s (proven "
+                           "nonzero), but its crossings come closer than a step can separate: a Zeno "
+                           "accumulation%s; not integrated through",
+                           tb, c->m->gname[g], md->name, cb, pb, acc);
+        } else {
         r->stop_class = DVC_HYB_GRAZING;
         st = dvc_error(DVC_NOT_CERTIFIED,
                        "t in %s: switching function '%s' in mode '%s': grazing (possible "
                        "tangency): phi' = dg/dt + grad g . f may vanish while phi may vanish, "
                        "with phi'' %s 0 there%s%s; not integrated through",
                        tb, c->m->gname[g], md->name, s2 > 0 ? ">" : "<", cb, pb);
+        }
         mpfi_clear(Tc);
         mpfi_clear(N);
         mpfi_clear(f0);

@@ -2,6 +2,7 @@
 /* Hybrid certificates as JSON (docs/formats.md, "Hybrid certificates"):
  * the embedded model, the stated grid and events. The certificate in
  * memory (the run, verification by recomputation) is src/cert_hybrid.c. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,15 +62,35 @@ int dvc_hybrid_file_kind(const char *path)
     return kind;
 }
 
+void dvc_hybrid_cert_reset_(dvc_hybrid_cert_t c)
+{
+    long ms = c->max_steps;
+    double sec = c->max_seconds;
+    int pr = c->progress;
+    dvc_status (*sink)(const dvc_hybrid_result_struct *, long, void *) = c->res->sink;
+    dvc_status (*ev_sink)(const dvc_hybrid_result_struct *, long, void *) = c->res->ev_sink;
+    void *sink_ctx = c->res->sink_ctx;
+    dvc_hybrid_cert_clear(c);
+    dvc_hybrid_cert_init(c);
+    c->res->sink = sink; /* a streamed write (dvc_hybrid_cert_enclose_write) */
+    c->res->ev_sink = ev_sink;
+    c->res->sink_ctx = sink_ctx;
+    c->max_steps = ms;
+    c->max_seconds = sec;
+    c->progress = pr;
+}
+
 dvc_status dvc_hybrid_cert_run_(dvc_hybrid_cert_t c, const json_t *model, const char *name,
                                 const char *where, mpfr_prec_t prec)
 {
     dvc_status st;
-    dvc_hybrid_cert_clear(c);
-    dvc_hybrid_cert_init(c);
+    dvc_hybrid_cert_reset_(c);
     st = dvc_hybrid_from_json(c->model, model, name, prec);
     c->have_model = 1;
-    return st == DVC_OK ? dvc_hybrid_cert_run_built_(c, model, where) : st;
+    if (st != DVC_OK) return st;
+    st = dvc_hybrid_cert_run_built_(c, model, where);
+    /* an expression failing in the run: named by its key path, as the reader does */
+    return json_object_get(model, "decomposed") ? st : dvc_hybrid_json_error_path(st, c->model, where);
 }
 
 dvc_status dvc_hybrid_cert_run_built_(dvc_hybrid_cert_t c, const json_t *model, const char *where)
@@ -85,8 +106,7 @@ dvc_status dvc_hybrid_cert_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_p
     json_t *root;
     dvc_status st;
     const char *base = strrchr(path, '/');
-    dvc_hybrid_cert_clear(c);
-    dvc_hybrid_cert_init(c);
+    dvc_hybrid_cert_reset_(c);
     if ((st = dvc_json_load(&root, path)) != DVC_OK) return st;
     st = dvc_hybrid_cert_run_(c, root, base ? base + 1 : path, path, prec);
     json_decref(root);
@@ -134,22 +154,16 @@ static json_t *hex_fr(const mpfr_t t)
 
 
 
-static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
+/* The members before the steps: format, ..., model (with its digest). */
+static json_t *header_root(const dvc_hybrid_cert_struct *c, json_t *model)
 {
-    const dvc_hybrid_result_struct *r = c->res;
-    const dvc_hybrid_model_struct *m = c->model;
-    json_t *root = json_object(), *meth = json_object(), *steps = json_array(),
-           *evs = json_array(), *sum = json_object();
+    json_t *root = json_object(), *meth = json_object();
     char dg[17], tagged[32];
-    mpfr_t wT, wev;
     /* a digest that cannot be computed (out of memory) fails the write:
      * never a certificate with an empty digest */
-    if (!root || !meth || !steps || !evs || !sum || dvc_json_digest(dg, model) != DVC_OK) {
+    if (!root || !meth || dvc_json_digest(dg, model) != DVC_OK) {
         json_decref(root);
         json_decref(meth);
-        json_decref(steps);
-        json_decref(evs);
-        json_decref(sum);
         return NULL;
     }
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
@@ -166,40 +180,72 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
     json_object_set_new(root, "method", meth);
     json_object_set_new(root, "model_digest", json_string(tagged));
     json_object_set(root, "model", model);
-    for (long i = 0; i <= r->nsteps; i++) {
-        json_t *s = json_object();
-        json_object_set_new(s, "t", hex_fr(r->t[i]));
-        json_object_set_new(s, "x", dec_vec(r->x[i], c->prec));
-        if (i >= 1) {
-            json_object_set_new(s, "mode", json_string(m->modes[r->mode[i - 1]].name));
-            json_object_set_new(s, "box", dec_vec(r->box[i - 1], c->prec));
-        }
-        json_array_append_new(steps, s);
+    return root;
+}
+
+/* Grid point i of r (held at i - r->base) with the step that ends there. */
+static json_t *step_json(const dvc_hybrid_cert_struct *c, const dvc_hybrid_result_struct *r, long i)
+{
+    json_t *s = json_object();
+    long k = i - r->base;
+    json_object_set_new(s, "t", hex_fr(r->t[k]));
+    json_object_set_new(s, "x", dec_vec(r->x[k], c->prec));
+    if (i >= 1) {
+        json_object_set_new(s, "mode", json_string(c->model->modes[r->mode[k - 1]].name));
+        json_object_set_new(s, "box", dec_vec(r->box[k - 1], c->prec));
     }
-    json_object_set_new(root, "steps", steps);
-    for (long k = 0; k < r->nevents; k++) {
-        const dvc_hybrid_event *e = &r->ev[k];
-        json_t *o = json_object();
-        json_object_set_new(o, "t_lo", dec_end(&e->t->left, 0, c->prec));
-        json_object_set_new(o, "t_hi", dec_end(&e->t->right, 1, c->prec));
-        json_object_set_new(o, "switch", json_string(m->gname[e->g]));
-        json_object_set_new(o, "from", json_string(m->modes[e->mode_before].name));
-        json_object_set_new(o, "to", json_string(m->modes[e->mode_after].name));
-        json_object_set_new(o, "x", dec_vec(e->x, c->prec));
-        json_object_set_new(o, "dphi", dec_pair(e->dphi, c->prec));
-        json_object_set_new(o, "class", json_string(dvc_hybrid_class_name(e->cls)));
-        dvc_hybrid_event_json_kind(o, m, e);
-        json_array_append_new(evs, o);
-    }
-    json_object_set_new(root, "events", evs);
+    return s;
+}
+
+static json_t *event_json(const dvc_hybrid_cert_struct *c, const dvc_hybrid_event *e)
+{
+    const dvc_hybrid_model_struct *m = c->model;
+    json_t *o = json_object();
+    json_object_set_new(o, "t_lo", dec_end(&e->t->left, 0, c->prec));
+    json_object_set_new(o, "t_hi", dec_end(&e->t->right, 1, c->prec));
+    json_object_set_new(o, "switch", json_string(m->gname[e->g]));
+    json_object_set_new(o, "from", json_string(m->modes[e->mode_before].name));
+    json_object_set_new(o, "to", json_string(m->modes[e->mode_after].name));
+    json_object_set_new(o, "x", dec_vec(e->x, c->prec));
+    json_object_set_new(o, "dphi", dec_pair(e->dphi, c->prec));
+    json_object_set_new(o, "class", json_string(dvc_hybrid_class_name(e->cls)));
+    dvc_hybrid_event_json_kind(o, m, e);
+    return o;
+}
+
+/* The summary: counts and widths from the last grid point and the events
+ * (wev_run non-NULL: the widest event's width, a streamed run's figure). */
+static json_t *summary_json(const dvc_hybrid_result_struct *r, mpfr_srcptr wev_run)
+{
+    json_t *sum = json_object();
+    mpfr_t wT, wev;
     mpfr_inits2(64, wT, wev, (mpfr_ptr)0);
     dvc_hybrid_cert_widths_(wT, wev, r);
+    if (wev_run) mpfr_set(wev, wev_run, MPFR_RNDU);
     json_object_set_new(sum, "steps", json_integer(r->nsteps));
     json_object_set_new(sum, "crossings", json_integer(r->nevents));
     json_object_set_new(sum, "max_width_at_T_upper", dec_end(wT, 1, 53));
     json_object_set_new(sum, "max_event_width_upper", dec_end(wev, 1, 53));
     mpfr_clears(wT, wev, (mpfr_ptr)0);
-    json_object_set_new(root, "summary", sum);
+    return sum;
+}
+
+static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
+{
+    const dvc_hybrid_result_struct *r = c->res;
+    json_t *root = header_root(c, model), *steps = json_array(), *evs = json_array();
+    char dg[17], tagged[32];
+    if (!root || !steps || !evs) {
+        json_decref(root);
+        json_decref(steps);
+        json_decref(evs);
+        return NULL;
+    }
+    for (long i = 0; i <= r->nsteps; i++) json_array_append_new(steps, step_json(c, r, i));
+    json_object_set_new(root, "steps", steps);
+    for (long k = 0; k < r->nevents; k++) json_array_append_new(evs, event_json(c, &r->ev[k]));
+    json_object_set_new(root, "events", evs);
+    json_object_set_new(root, "summary", summary_json(r, NULL));
     if (dvc_json_digest_root(dg, root) != DVC_OK) {
         json_decref(root);
         return NULL;
@@ -231,7 +277,7 @@ dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
     dvc_sbuf b = {NULL, 0, 0, 0};
     int first = 1;
     dvc_status st;
-    if (!c->model_json || !c->have_model || c->res->nsteps < 1)
+    if (!c->model_json || !c->have_model || c->res->nsteps < 1 || c->res->base != 0)
         return dvc_error(DVC_ERR_INPUT, "%s: the hybrid certificate is incomplete", path);
     model = json_loads(c->model_json, 0, &err);
     if (!model) return dvc_error(DVC_ERR_INPUT, "%s: the embedded model is not JSON", path);
@@ -577,5 +623,222 @@ dvc_status dvc_hybrid_cert_read(dvc_hybrid_cert_t c, const char *path)
     if ((st = dvc_json_load(&root, path)) != DVC_OK) return st;
     st = from_root(c, root, path);
     json_decref(root);
+    return st;
+}
+
+/* ---- streamed enclose and write ---------------------------------------- */
+
+/* The certificate written while the engine runs (docs/formats.md "Hybrid
+ * certificates"): the same bytes as dvc_hybrid_cert_write, with each grid
+ * point written when the engine pushes it and then dropped, so memory does
+ * not grow with the steps. The digest is FNV-1a over the sorted compact
+ * rendering, where the events come before the steps: the steps' sorted
+ * renderings wait in a spool file until the events are known. */
+typedef struct {
+    dvc_hybrid_cert_struct *c;
+    FILE *out, *spool;
+    FILE *evout, *evspool; /* the events as in the file and in digest form */
+    mpfr_t wev;            /* the widest event time (64 bits, up) */
+    int fail;
+} hyb_stream;
+
+static void sput(hyb_stream *w, FILE *f, const char *s)
+{
+    if (!s || fputs(s, f) < 0) w->fail = 1;
+}
+
+static void sput_json(hyb_stream *w, FILE *f, const json_t *v, size_t flags)
+{
+    char *s = json_dumps(v, flags | JSON_ENCODE_ANY | JSON_COMPACT);
+    sput(w, f, s);
+    free(s);
+}
+
+/* "  \"key\": value" of the file's top level (first: without ",\n" before). */
+static void sput_member(hyb_stream *w, const char *key, const json_t *val, int first)
+{
+    json_t *k = json_string(key);
+    sput(w, w->out, first ? "  " : ",\n  ");
+    sput_json(w, w->out, k, JSON_PRESERVE_ORDER);
+    json_decref(k);
+    sput(w, w->out, ": ");
+    if (val) sput_json(w, w->out, val, JSON_PRESERVE_ORDER);
+}
+
+/* Item k of an array (o, taken over): its line in the file's form to f,
+ * its digest form to spool. */
+static dvc_status stream_item(hyb_stream *w, json_t *o, long k, FILE *f, FILE *spool)
+{
+    if (!o) return dvc_error(DVC_ERR_NOMEM, "out of memory while writing the certificate");
+    sput(w, f, k > 0 ? ",\n    " : "    ");
+    sput_json(w, f, o, JSON_PRESERVE_ORDER);
+    if (k > 0) sput(w, spool, ",");
+    sput_json(w, spool, o, JSON_SORT_KEYS);
+    json_decref(o);
+    return w->fail ? dvc_error(DVC_ERR_IO, "cannot write the certificate") : DVC_OK;
+}
+
+static dvc_status stream_point(const dvc_hybrid_result_struct *r, long i, void *ctx)
+{
+    hyb_stream *w = ctx;
+    if (i == 0) { /* the header, once the run has set the method fields */
+        json_error_t err;
+        json_t *model = json_loads(w->c->model_json, 0, &err), *root, *val;
+        const char *key;
+        int first = 1;
+        root = model ? header_root(w->c, model) : NULL;
+        json_decref(model);
+        if (!root) return dvc_error(DVC_ERR_NOMEM, "out of memory while writing the certificate");
+        sput(w, w->out, "{\n");
+        json_object_foreach(root, key, val) {
+            sput_member(w, key, val, first);
+            first = 0;
+        }
+        json_decref(root);
+        sput_member(w, "steps", NULL, 0);
+        sput(w, w->out, "[\n");
+    }
+    return stream_item(w, step_json(w->c, r, i), i, w->out, w->spool);
+}
+
+static dvc_status stream_event(const dvc_hybrid_result_struct *r, long k, void *ctx)
+{
+    hyb_stream *w = ctx;
+    const dvc_hybrid_event *e = &r->ev[k - r->ev_base];
+    mpfr_t d;
+    dvc_status st = stream_item(w, event_json(w->c, e), k, w->evout, w->evspool);
+    if (st != DVC_OK) return st;
+    /* the summary's and the report's figures (cert_hybrid.c, cli) */
+    mpfr_init2(d, 64);
+    mpfr_sub(d, &e->t->right, &e->t->left, MPFR_RNDU);
+    mpfr_max(w->wev, w->wev, d, MPFR_RNDU);
+    if (k == 0) w->c->ev_width_first = mpfr_get_d(d, MPFR_RNDU);
+    if (mpfr_get_d(d, MPFR_RNDU) > w->c->ev_width_max) w->c->ev_width_max = mpfr_get_d(d, MPFR_RNDU);
+    mpfr_clear(d);
+    return w->fail ? dvc_error(DVC_ERR_IO, "cannot write the certificate") : DVC_OK;
+}
+
+static void fnv(uint64_t *h, const char *s, size_t len)
+{
+    for (size_t k = 0; k < len; k++) {
+        *h ^= (unsigned char)s[k];
+        *h *= 0x100000001b3ull;
+    }
+}
+
+/* Hashes (h non-NULL) or copies (to non-NULL) the whole of spool f. */
+static void spool_drain(hyb_stream *w, FILE *f, uint64_t *h, FILE *to)
+{
+    char buf[65536];
+    size_t got;
+    if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) w->fail = 1;
+    while (!w->fail && (got = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (h) fnv(h, buf, got);
+        if (to && fwrite(buf, 1, got, to) != got) w->fail = 1;
+    }
+    if (ferror(f)) w->fail = 1;
+}
+
+/* Hashes text from a to b (b NULL: to its end). */
+static void fnv_span(uint64_t *h, const char *a, const char *b)
+{
+    fnv(h, a, b ? (size_t)(b - a) : strlen(a));
+}
+
+/* The events, the summary and the digest after the last step; the digest
+ * is hashed in its own order as they are written: the sorted rendering of
+ * the members with "events":[] and "steps":[] standing for the events
+ * (hashed one by one) and the spool. */
+static dvc_status stream_finish(hyb_stream *w)
+{
+    const dvc_hybrid_cert_struct *c = w->c;
+    const dvc_hybrid_result_struct *r = c->res;
+    json_error_t err;
+    json_t *model = json_loads(c->model_json, 0, &err), *root = model ? header_root(c, model) : NULL;
+    json_t *sum = summary_json(r, w->wev), *tag;
+    char *text = NULL, *ev_at, *st_at = NULL, dg[40];
+    uint64_t h = 0xcbf29ce484222325ull;
+    json_decref(model);
+    if (root && sum) {
+        json_object_set_new(root, "events", json_array());
+        json_object_set_new(root, "steps", json_array());
+        json_object_set(root, "summary", sum);
+        text = json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+    }
+    json_decref(root);
+    /* "events" sorts first; "steps" after the model (the last occurrence) */
+    ev_at = text && !strncmp(text, "{\"events\":[]", 12) ? text + 11 : NULL;
+    for (char *p = text ? strstr(text, "\"steps\":[]") : NULL; p; p = strstr(p + 1, "\"steps\":[]")) st_at = p;
+    if (!ev_at || !st_at) {
+        free(text);
+        json_decref(sum);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory while writing the certificate");
+    }
+    st_at += strlen("\"steps\":[");
+    sput(w, w->out, "\n  ]");
+    sput_member(w, "events", NULL, 0);
+    sput(w, w->out, "[\n");
+    spool_drain(w, w->evout, NULL, w->out);
+    sput(w, w->out, r->nevents > 0 ? "\n  ]" : "  ]");
+    sput_member(w, "summary", sum, 0);
+    json_decref(sum);
+    fnv_span(&h, text, ev_at);
+    spool_drain(w, w->evspool, &h, NULL);
+    fnv_span(&h, ev_at, st_at);
+    spool_drain(w, w->spool, &h, NULL);
+    fnv_span(&h, st_at, NULL);
+    free(text);
+    snprintf(dg, sizeof dg, "fnv1a64:%016llx", (unsigned long long)h);
+    tag = json_string(dg);
+    sput_member(w, "digest", tag, 0);
+    json_decref(tag);
+    sput(w, w->out, "\n}\n");
+    return w->fail ? dvc_error(DVC_ERR_IO, "cannot write the certificate") : DVC_OK;
+}
+
+dvc_status dvc_hybrid_cert_enclose_write(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t prec,
+                                         const char *out)
+{
+    hyb_stream w = {c, NULL, tmpfile(), tmpfile(), tmpfile(), {{0}}, 0};
+    dvc_outfile of;
+    dvc_status st = DVC_OK;
+    memset(&of, 0, sizeof of);
+    mpfr_init2(w.wev, 64);
+    mpfr_set_ui(w.wev, 0, MPFR_RNDN);
+    c->ev_width_first = c->ev_width_max = 0;
+    if (!w.spool || !w.evout || !w.evspool)
+        st = dvc_error(DVC_ERR_IO, "%s: cannot create a temporary file", out);
+    if (st == DVC_OK) st = dvc_outfile_open(&of, out);
+    /* stdout or a device is written only once the run reached T: through
+     * a temporary file of its own (nothing partial is ever written) */
+    if (st == DVC_OK && !of.tmp && !(w.out = tmpfile()))
+        st = dvc_error(DVC_ERR_IO, "%s: cannot create a temporary file", out);
+    if (st == DVC_OK) {
+        if (of.tmp) w.out = of.f;
+        c->res->sink = stream_point;
+        c->res->ev_sink = stream_event;
+        c->res->sink_ctx = &w;
+        st = dvc_hybrid_cert_enclose(c, path, prec);
+        c->res->sink = NULL;
+        c->res->ev_sink = NULL;
+        c->res->sink_ctx = NULL;
+    }
+    if (st == DVC_OK) st = stream_finish(&w);
+    if (st == DVC_OK && !of.tmp) { /* the whole text, now */
+        char buf[65536];
+        size_t got;
+        if (fflush(w.out) != 0 || fseek(w.out, 0, SEEK_SET) != 0) w.fail = 1;
+        while (!w.fail && (got = fread(buf, 1, sizeof buf, w.out)) > 0)
+            if (fwrite(buf, 1, got, of.f) != got) w.fail = 1;
+        if (w.fail || ferror(w.out)) st = dvc_error(DVC_ERR_IO, "cannot write the certificate");
+    }
+    if (w.out && !of.tmp) fclose(w.out);
+    if (st == DVC_ERR_IO) dvc_error_context(st, "%s: ", out);
+    if (st == DVC_OK) st = dvc_outfile_commit(&of);
+    dvc_outfile_clear(&of); /* not committed: the temporary file is removed */
+    if (w.spool) fclose(w.spool);
+    if (w.evout) fclose(w.evout);
+    if (w.evspool) fclose(w.evspool);
+    mpfr_clear(w.wev);
     return st;
 }

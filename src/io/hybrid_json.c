@@ -13,8 +13,8 @@
  * record of the LCS a model was built from (lcs_json.c). */
 static const char *const keys_top[] = {"states", "constants", "modes", "switches", "transitions",
                                        "decomposed", "initial", "t0", "T", "h", "order", "prec",
-                                       "guard_bits", "max_steps", "name", "description", "comment",
-                                       "units", "lcs", NULL};
+                                       "guard_bits", "max_steps", "max_seconds", "name",
+                                       "description", "comment", "units", "lcs", NULL};
 static const char *const keys_mode[] = {"A", "b", "f", NULL};
 static const char *const keys_transition[] = {"from", "to", "switch", "direction", "reset", NULL};
 static const char *const keys_initial[] = {"mode", "x", NULL};
@@ -510,8 +510,59 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
         else
             m->max_steps = (long)json_integer_value(jo);
     }
+    if (st == DVC_OK && json_object_get(obj, "max_seconds")) {
+        const json_t *jo = json_object_get(obj, "max_seconds");
+        double v = json_is_number(jo) ? json_number_value(jo) : -1;
+        if (!(v > 0 && v <= 1e9))
+            st = dvc_error(DVC_ERR_INPUT, "%s: field 'max_seconds': a number of seconds in (0, 1e9]",
+                           file);
+        else
+            m->max_seconds = v;
+    }
     dvc_expr_consts_clear(c);
     return st;
+}
+
+/* Appends path to paths (" or 'P'" after the first) when msg quotes the
+ * text of e; *n counts them. */
+static void path_if_quoted(char *paths, size_t len, int *n, const char *msg, const dvc_expr_struct *e,
+                           const char *path)
+{
+    size_t used = strlen(paths);
+    char *needle;
+    if (!e->text || !*e->text || !(needle = malloc(strlen(e->text) + 20))) return;
+    sprintf(needle, "in '%s' at column", e->text);
+    if (strstr(msg, needle)) {
+        snprintf(paths + used, len - used, "%s'%s'", *n ? " or " : "", path);
+        (*n)++;
+    }
+    free(needle);
+}
+
+dvc_status dvc_hybrid_json_error_path(dvc_status st, const dvc_hybrid_model_struct *m,
+                                      const char *where)
+{
+    char paths[1024] = "", path[300];
+    int n = 0;
+    const char *msg = dvc_error_message();
+    if (st == DVC_OK || !msg || !strstr(msg, "' at column ")) return st;
+    for (long k = 0; k < m->nmodes; k++) {
+        const dvc_hybrid_mode *md = &m->modes[k];
+        for (long i = 0; i < m->n; i++) {
+            snprintf(path, sizeof path, "modes.%s.%s[%ld]", md->name, md->b ? "b" : "f", i);
+            if (md->b || md->f) path_if_quoted(paths, sizeof paths, &n, msg, md->b ? md->b[i] : md->f[i], path);
+        }
+    }
+    for (long k = 0; k < m->ng; k++) {
+        snprintf(path, sizeof path, "switches.%s", m->gname[k]);
+        path_if_quoted(paths, sizeof paths, &n, msg, m->g[k], path);
+    }
+    for (long k = 0; k < m->ntrans; k++)
+        for (long i = 0; m->trans[k].reset && i < m->n; i++) {
+            snprintf(path, sizeof path, "transitions[%ld].reset[%ld]", k, i);
+            path_if_quoted(paths, sizeof paths, &n, msg, m->trans[k].reset[i], path);
+        }
+    return n == 0 ? st : dvc_error_context(st, "%s: field %s: ", where, paths);
 }
 
 dvc_status dvc_hybrid_load(dvc_hybrid_model_t m, const char *path, mpfr_prec_t prec)

@@ -43,6 +43,17 @@ void dvc_hybrid_event_json_kind(json_t *o, const dvc_hybrid_model_struct *m,
 dvc_status dvc_hybrid_event_json_check_kind(const json_t *o, const dvc_hybrid_model_struct *m,
                                             const dvc_hybrid_event *e, const char *where);
 
+/* st, a run of m failing on an expression of the model (the expression
+ * module's "in 'TEXT' at column ..."): the message gets the key path of
+ * that expression in the model file in front, as the reader names it
+ * ("where: field 'modes.stretched.b[1]': ..."; every path when several
+ * expressions have the same text). For a model read by
+ * dvc_hybrid_from_json without a decomposed form. Returns st. */
+dvc_status dvc_hybrid_json_error_path(dvc_status st, const dvc_hybrid_model_struct *m,
+                                      const char *where);
+/* c emptied (cleared and initialised), the budget of its run kept
+ * (dvc_hybrid_cert_struct.max_steps, max_seconds, progress). */
+void dvc_hybrid_cert_reset_(dvc_hybrid_cert_t c);
 /* c (cleared first) <- the certificate of the model obj, run at the model's
  * precision (hybrid_cert.c): name names the source in the model's messages,
  * where in the message on a precision above DVC_CERT_PREC_MAX. */

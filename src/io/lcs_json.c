@@ -436,8 +436,7 @@ dvc_status dvc_lcs_enclose(dvc_hybrid_cert_t c, const char *path, mpfr_prec_t pr
     const char *file = base ? base + 1 : path;
     if ((st = dvc_json_load(&prob, path)) != DVC_OK) return st;
     for (int k = 0; k_values[k]; k++) {
-        dvc_hybrid_cert_clear(c);
-        dvc_hybrid_cert_init(c);
+        dvc_hybrid_cert_reset_(c); /* the run's budget kept */
         /* the engine runs on the model built in memory; the certificate
          * embeds its rendering */
         st = translate(&model, c->model, prob, file, prec, k_values[k]);

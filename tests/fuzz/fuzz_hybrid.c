@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * "rest" for "reset", "B" for "b") must be refused, not loaded. */
 static const char *const k_top[] = {"states", "constants", "modes", "switches", "transitions",
                                     "decomposed", "initial", "t0", "T", "h", "order", "prec",
-                                    "guard_bits", "max_steps", "name", "description", "comment", "units",
-                                    "lcs", NULL};
+                                    "guard_bits", "max_steps", "max_seconds", "name", "description",
+                                    "comment", "units", "lcs", NULL};
 static const char *const k_mode[] = {"A", "b", "f", NULL};
 static const char *const k_tr[] = {"from", "to", "switch", "direction", "reset", NULL};
 static const char *const k_init[] = {"mode", "x", NULL};

@@ -4,7 +4,8 @@
  * horizon 100 times longer, each in a child process of its own, whose peak
  * RSS (getrusage) is compared. The enclose writes its certificate as the
  * run goes (dvc_hybrid_cert_enclose_write: flat in T); verify reads the
- * certificate and recomputes it (reported beside it).
+ * certificate a line at a time as the recomputation goes
+ * (dvc_hybrid_cert_read_verify: flat in T too).
  *
  * usage: bench_hybrid_rss [T_long]   (default 10000; T_long = 100 x 100) */
 #include <stdio.h>
@@ -34,8 +35,7 @@ static long child_rss(int what, const char *model, const char *cert)
         dvc_hybrid_cert_init(c);
         if (what == 0) st = dvc_hybrid_cert_enclose_write(c, model, 0, cert);
         else {
-            st = dvc_hybrid_cert_read(c, cert);
-            if (st == DVC_OK) st = dvc_hybrid_cert_verify(c, NULL);
+            st = dvc_hybrid_cert_read_verify(c, cert);
         }
         if (st != DVC_OK) fprintf(stderr, "bench_hybrid_rss: %s\n", dvc_error_message());
         dvc_hybrid_cert_clear(c);

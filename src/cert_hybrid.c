@@ -100,12 +100,8 @@ double dvc_hybrid_cert_rel_radius_(const dvc_hybrid_result_struct *r, long n, lo
 
 /* ---- verification ------------------------------------------------------- */
 
-dvc_status dvc_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec)
+dvc_status dvc_hybrid_cert_prechecks_(const dvc_hybrid_cert_struct *c)
 {
-    dvc_hybrid_result_t own;
-    dvc_hybrid_result_struct *r = rec ? rec : own;
-    dvc_status st;
-    if (!c->have_model) return dvc_error(DVC_ERR_INPUT, "hybrid certificate without a model");
     if (strcmp(c->model_digest, c->model_digest_read) != 0)
         return dvc_error(DVC_NOT_CERTIFIED, "the embedded model does not match its digest "
                          "(model_digest): the model was edited");
@@ -116,6 +112,16 @@ dvc_status dvc_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t
         !(c->h == c->model->h))
         return dvc_error(DVC_NOT_CERTIFIED, "method: order, guard_bits or h differ from the "
                          "embedded model's");
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec)
+{
+    dvc_hybrid_result_t own;
+    dvc_hybrid_result_struct *r = rec ? rec : own;
+    dvc_status st;
+    if (!c->have_model) return dvc_error(DVC_ERR_INPUT, "hybrid certificate without a model");
+    if ((st = dvc_hybrid_cert_prechecks_(c)) != DVC_OK) return st;
     if (!rec) dvc_hybrid_result_init(own);
     /* at the model's precision (the engine takes it from the model) */
     st = dvc_hybrid_verify_keep(r, c->model, c->res);

@@ -137,6 +137,9 @@ dvc_status dvc_hybrid_cert_run_model_(dvc_hybrid_cert_t c, const char *where);
 /* Upper bounds (64 bits) of the widest state component at T and of the
  * widest event time of r: what the summary states. */
 void dvc_hybrid_cert_widths_(mpfr_t wT, mpfr_t wev, const dvc_hybrid_result_struct *r);
+/* The checks of dvc_hybrid_cert_verify before the recomputation: the
+ * digests, the stated method against the embedded model. */
+dvc_status dvc_hybrid_cert_prechecks_(const dvc_hybrid_cert_struct *c);
 /* The largest relative radius over the states (half-width of a grid
  * enclosure, rounded up, against the largest magnitude the state reaches;
  * a state that stays 0 against the largest of the others), and that state

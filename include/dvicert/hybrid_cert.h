@@ -94,6 +94,14 @@ dvc_status dvc_hybrid_cert_read(dvc_hybrid_cert_t c, const char *path);
  * DVC_ERR_INPUT unusable. */
 dvc_status dvc_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t rec);
 
+/* dvc_hybrid_cert_read then dvc_cert_verify_hybrid (certio.h), the same
+ * verdicts and messages, with memory independent of the certificate's
+ * length when the file has the writer's layout (one step or event a line):
+ * each stated grid point and event is read from its line and compared as
+ * the recomputation produces it. c->res then holds only the counts
+ * (nsteps, nevents), not the grid. */
+dvc_status dvc_hybrid_cert_read_verify(dvc_hybrid_cert_t c, const char *path);
+
 /* Outer enclosure of x over the time interval tt from the stated data only
  * (hull of the step boxes met; the grid state at a grid time): for a
  * certificate that was not re-verified. */

@@ -250,8 +250,9 @@ dvc_status dvc_cli_cert_read(dvc_cli_cert *d, const char *path, int verify)
         /* read (and verified) step by step: memory independent of N */
         st = dvc_cert_stream(d->dlvi, path, verify, NULL, NULL);
     } else {
-        st = dvc_hybrid_cert_read(d->hyb, path);
-        if (st == DVC_OK && verify) {
+        /* verify 2, a verdict only: streamed, the stated grid is not kept */
+        st = verify == 2 ? dvc_hybrid_cert_read_verify(d->hyb, path) : dvc_hybrid_cert_read(d->hyb, path);
+        if (st == DVC_OK && verify == 1) {
             st = dvc_cert_verify_hybrid(d->hyb, d->rec);
             d->have_rec = st == DVC_OK;
         }

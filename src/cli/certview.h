@@ -73,7 +73,9 @@ dvc_status dvc_cli_cert_pass(dvc_cli_cert *d, int verify, dvc_cli_cert_fn fn, vo
 
 /* The certificate read whole (a DLVI one streamed, memory independent of
  * N) and verified when asked; the description then also holds its name,
- * what it describes and the claim a verification proves. */
+ * what it describes and the claim a verification proves. verify 2: a
+ * hybrid one verified streamed (dvc_hybrid_cert_read_verify), its grid
+ * not kept. */
 dvc_status dvc_cli_cert_read(dvc_cli_cert *d, const char *path, int verify);
 
 /* The name of a hybrid certificate's problem (the events route's or an

@@ -45,7 +45,7 @@ static int run(const dvc_cli_args *a)
     dvc_status st;
     double t0 = dvc_cli_now();
     dvc_cli_cert_init(&d);
-    st = dvc_cli_cert_read(&d, in, 1);
+    st = dvc_cli_cert_read(&d, in, 2);
     if (st == DVC_OK)
         printf("accepted: %s: %s (%ld bits, %.2f s)\n", in, d.claim, (long)d.prec, dvc_cli_now() - t0);
     else if (st == DVC_NOT_CERTIFIED)

@@ -15,13 +15,16 @@
 #include "io/hybrid_json.h"
 #include "io/json.h"
 #include "io/problem_json.h"
+#include "io/hybrid_cert_read.h"
 #include "cert_internal.h"
 
 #define HCERT_FORMAT "dvicert-hybrid-certificate"
 #define HCERT_VERSION 1
 
+
 int dvc_hybrid_file_kind(const char *path)
 {
+    hyb_layout L;
     json_t *root;
     json_error_t err;
     int kind = 0;
@@ -51,7 +54,15 @@ int dvc_hybrid_file_kind(const char *path)
     int named = strstr(head, "\"" HCERT_FORMAT "\"") ? 2 : 1;
     free(head);
     rewind(f);
-    root = json_loadf(f, 0, &err);
+    /* in the writer's layout, the members without the steps and events
+     * decide (memory independent of the length); else the whole text */
+    if (dvc_hcert_layout_scan_(f, &L)) {
+        root = json_loads(L.skel, 0, &err);
+        free(L.skel);
+    } else {
+        rewind(f);
+        root = json_loadf(f, 0, &err);
+    }
     fclose(f);
     if (!root) return named;
     if (dvc_hybrid_json_is_model(root)) kind = 1;
@@ -406,7 +417,7 @@ static dvc_status read_mode(long *mode, const json_t *o, const char *key, const 
 }
 
 /* The arrays of a result holding N steps (all entries initialised). */
-static dvc_status result_alloc(dvc_hybrid_result_struct *r, long N, long n, mpfr_prec_t prec)
+dvc_status dvc_hcert_result_alloc_(dvc_hybrid_result_struct *r, long N, long n, mpfr_prec_t prec)
 {
     long na = N + 1;
     r->t = calloc((size_t)na, sizeof *r->t);
@@ -433,12 +444,14 @@ static dvc_status result_alloc(dvc_hybrid_result_struct *r, long N, long n, mpfr
     return DVC_OK;
 }
 
-static dvc_status read_step(dvc_hybrid_cert_t c, const json_t *s, long i, const char *file)
+/* Step i into slot k of r (k = i when whole; a streamed read holds the
+ * previous grid point's time at k - 1). */
+dvc_status dvc_hcert_read_step_(dvc_hybrid_cert_t c, dvc_hybrid_result_struct *r, const json_t *s,
+                                long i, long k, const char *file)
 {
     char w[300];
     const json_t *j = NULL;
     dvc_status st;
-    dvc_hybrid_result_struct *r = c->res;
     snprintf(w, sizeof w, "%s: steps[%ld]", file, i);
     if (!json_is_object(s)) return dvc_error(DVC_ERR_INPUT, "%s: expected an object", w);
     if ((st = known_keys(s, keys_step, w)) != DVC_OK) return st;
@@ -446,32 +459,32 @@ static dvc_status read_step(dvc_hybrid_cert_t c, const json_t *s, long i, const 
     {
         const char *txt = json_string_value(j);
         char *end;
-        int inex = mpfr_strtofr(r->t[i], txt, &end, 0, MPFR_RNDN);
+        int inex = mpfr_strtofr(r->t[k], txt, &end, 0, MPFR_RNDN);
         if (end == txt || *end != '\0' || inex != 0 || strncmp(txt + (txt[0] == '-'), "0x", 2) != 0)
             return dvc_error(DVC_ERR_INPUT, "%s: field 't' must be an exact hexadecimal binary "
                              "number at the certificate's precision, got '%s'", w, txt);
     }
-    if (i > 0 && mpfr_cmp(r->t[i], r->t[i - 1]) <= 0)
+    if (i > 0 && mpfr_cmp(r->t[k], r->t[k - 1]) <= 0)
         return dvc_error(DVC_ERR_INPUT, "%s: field 't': times must increase", w);
     snprintf(w, sizeof w, "%s: steps[%ld].x", file, i);
-    if ((st = read_vec(r->x[i], json_object_get(s, "x"), w)) != DVC_OK) return st;
+    if ((st = read_vec(r->x[k], json_object_get(s, "x"), w)) != DVC_OK) return st;
     snprintf(w, sizeof w, "%s: steps[%ld]", file, i);
     if (i == 0) {
         if (json_object_get(s, "mode") || json_object_get(s, "box"))
             return dvc_error(DVC_ERR_INPUT, "%s: the first grid point has no step ('mode', 'box')", w);
         return DVC_OK;
     }
-    if ((st = read_mode(&r->mode[i - 1], s, "mode", c->model, w)) != DVC_OK) return st;
+    if ((st = read_mode(&r->mode[k - 1], s, "mode", c->model, w)) != DVC_OK) return st;
     snprintf(w, sizeof w, "%s: steps[%ld].box", file, i);
-    return read_vec(r->box[i - 1], json_object_get(s, "box"), w);
+    return read_vec(r->box[k - 1], json_object_get(s, "box"), w);
 }
 
-static dvc_status read_event(dvc_hybrid_cert_t c, const json_t *o, long k, const char *file)
+dvc_status dvc_hcert_read_event_(dvc_hybrid_cert_t c, dvc_hybrid_event *e, const json_t *o, long k,
+                                 const char *file)
 {
     char w[300];
     const json_t *j = NULL;
     dvc_status st;
-    dvc_hybrid_event *e = &c->res->ev[k];
     mpfr_t lo, hi;
     snprintf(w, sizeof w, "%s: events[%ld]", file, k);
     if (!json_is_object(o)) return dvc_error(DVC_ERR_INPUT, "%s: expected an object", w);
@@ -524,9 +537,10 @@ static dvc_status tagged_digest(char out[17], const json_t *root, const char *ke
     return dvc_json_tagged_digest(out, j, file, key);
 }
 
-static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
+/* The members before the steps: format to model (the model built). */
+dvc_status dvc_hcert_from_head_(dvc_hybrid_cert_t c, json_t *root, const char *file)
 {
-    const json_t *j = NULL, *meth = NULL, *model = NULL, *steps = NULL, *evs = NULL, *sum = NULL;
+    const json_t *j = NULL, *meth = NULL, *model = NULL;
     dvc_status st;
     if (!json_is_object(root)) return dvc_error(DVC_ERR_INPUT, "%s: not a JSON object", file);
     if ((st = known_keys(root, keys_root, file)) != DVC_OK) return st;
@@ -571,29 +585,14 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
         c->have_model = 1;
         if (st != DVC_OK) return st;
     }
-    if ((st = dvc_json_need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
-    if (json_array_size(steps) < 2)
-        return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' needs at least two grid points", file);
-    if ((st = result_alloc(c->res, (long)json_array_size(steps) - 1, c->model->n, c->prec)) != DVC_OK)
-        return st;
-    for (long i = 0; st == DVC_OK && i < (long)json_array_size(steps); i++)
-        st = read_step(c, json_array_get(steps, (size_t)i), i, file);
-    if (st != DVC_OK) return st;
-    if ((st = dvc_json_need(&evs, root, "events", JSON_ARRAY, file)) != DVC_OK) return st;
-    {
-        long ne = (long)json_array_size(evs);
-        c->res->ev = calloc((size_t)(ne > 0 ? ne : 1), sizeof *c->res->ev);
-        if (!c->res->ev) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-        c->res->aevents = ne > 0 ? ne : 1;
-        for (long k = 0; k < ne; k++) {
-            dvc_hybrid_event *e = &c->res->ev[k];
-            mpfi_init2(e->t, c->prec);
-            mpfi_init2(e->dphi, c->prec);
-            dvc_ivec_init2(e->x, c->model->n, c->prec);
-            c->res->nevents = k + 1;
-            if ((st = read_event(c, json_array_get(evs, (size_t)k), k, file)) != DVC_OK) return st;
-        }
-    }
+    return DVC_OK;
+}
+
+/* The summary and the stated digest (the digest of the text is the caller's). */
+dvc_status dvc_hcert_from_tail_(dvc_hybrid_cert_t c, json_t *root, const char *file)
+{
+    const json_t *j = NULL, *sum = NULL;
+    dvc_status st;
     if ((st = dvc_json_need(&sum, root, "summary", JSON_OBJECT, file)) != DVC_OK) return st;
     if ((st = known_keys(sum, keys_summary, "field 'summary'")) != DVC_OK) return st;
     if ((st = dvc_json_need(&j, sum, "steps", JSON_INTEGER, "field 'summary'")) != DVC_OK) return st;
@@ -610,7 +609,39 @@ static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
                       "field 'summary.max_event_width_upper'");
     if (st != DVC_OK) return st;
     c->res->certified = 1;
-    if ((st = tagged_digest(c->digest, root, "digest", file)) != DVC_OK) return st;
+    return tagged_digest(c->digest, root, "digest", file);
+}
+
+static dvc_status from_root(dvc_hybrid_cert_t c, json_t *root, const char *file)
+{
+    const json_t *steps = NULL, *evs = NULL;
+    dvc_status st;
+    if ((st = dvc_hcert_from_head_(c, root, file)) != DVC_OK) return st;
+    if ((st = dvc_json_need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
+    if (json_array_size(steps) < 2)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'steps' needs at least two grid points", file);
+    st = dvc_hcert_result_alloc_(c->res, (long)json_array_size(steps) - 1, c->model->n, c->prec);
+    if (st != DVC_OK) return st;
+    for (long i = 0; st == DVC_OK && i < (long)json_array_size(steps); i++)
+        st = dvc_hcert_read_step_(c, c->res, json_array_get(steps, (size_t)i), i, i, file);
+    if (st != DVC_OK) return st;
+    if ((st = dvc_json_need(&evs, root, "events", JSON_ARRAY, file)) != DVC_OK) return st;
+    {
+        long ne = (long)json_array_size(evs);
+        c->res->ev = calloc((size_t)(ne > 0 ? ne : 1), sizeof *c->res->ev);
+        if (!c->res->ev) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        c->res->aevents = ne > 0 ? ne : 1;
+        for (long k = 0; k < ne; k++) {
+            dvc_hybrid_event *e = &c->res->ev[k];
+            mpfi_init2(e->t, c->prec);
+            mpfi_init2(e->dphi, c->prec);
+            dvc_ivec_init2(e->x, c->model->n, c->prec);
+            c->res->nevents = k + 1;
+            st = dvc_hcert_read_event_(c, e, json_array_get(evs, (size_t)k), k, file);
+            if (st != DVC_OK) return st;
+        }
+    }
+    if ((st = dvc_hcert_from_tail_(c, root, file)) != DVC_OK) return st;
     return dvc_json_digest_root(c->digest_read, root);
 }
 
@@ -718,7 +749,7 @@ static dvc_status stream_event(const dvc_hybrid_result_struct *r, long k, void *
     return w->fail ? dvc_error(DVC_ERR_IO, "cannot write the certificate") : DVC_OK;
 }
 
-static void fnv(uint64_t *h, const char *s, size_t len)
+void dvc_hcert_fnv_(uint64_t *h, const char *s, size_t len)
 {
     for (size_t k = 0; k < len; k++) {
         *h ^= (unsigned char)s[k];
@@ -733,7 +764,7 @@ static void spool_drain(hyb_stream *w, FILE *f, uint64_t *h, FILE *to)
     size_t got;
     if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) w->fail = 1;
     while (!w->fail && (got = fread(buf, 1, sizeof buf, f)) > 0) {
-        if (h) fnv(h, buf, got);
+        if (h) dvc_hcert_fnv_(h, buf, got);
         if (to && fwrite(buf, 1, got, to) != got) w->fail = 1;
     }
     if (ferror(f)) w->fail = 1;
@@ -742,7 +773,7 @@ static void spool_drain(hyb_stream *w, FILE *f, uint64_t *h, FILE *to)
 /* Hashes text from a to b (b NULL: to its end). */
 static void fnv_span(uint64_t *h, const char *a, const char *b)
 {
-    fnv(h, a, b ? (size_t)(b - a) : strlen(a));
+    dvc_hcert_fnv_(h, a, b ? (size_t)(b - a) : strlen(a));
 }
 
 /* The events, the summary and the digest after the last step; the digest
@@ -841,4 +872,97 @@ dvc_status dvc_hybrid_cert_enclose_write(dvc_hybrid_cert_t c, const char *path, 
     if (w.evspool) fclose(w.evspool);
     mpfr_clear(w.wev);
     return st;
+}
+
+/* ---- the writer's layout (src/io/hybrid_cert_verify.c) ------------------ */
+
+static int skel_add(hyb_layout *L, const char *s, size_t len)
+{
+    if (L->len + len + 1 > L->cap) {
+        size_t cap = 2 * (L->len + len + 1);
+        char *p = realloc(L->skel, cap);
+        if (!p) return 0;
+        L->skel = p;
+        L->cap = cap;
+    }
+    memcpy(L->skel + L->len, s, len);
+    L->len += len;
+    L->skel[L->len] = '\0';
+    return 1;
+}
+
+/* The value of item line "    {...}" or "    {...}," (*comma: the latter),
+ * or NULL when the line is not one. */
+json_t *dvc_hcert_item_line_(const char *line, size_t len, int *comma)
+{
+    json_error_t err;
+    if (len > 0 && line[len - 1] == '\n') len--;
+    if (len < 6 || strncmp(line, "    {", 5) != 0) return NULL;
+    *comma = line[len - 1] == ',';
+    return json_loadb(line + 4, len - 4 - (size_t)*comma, JSON_REJECT_DUPLICATES, &err);
+}
+
+/* 1 when a line of the skeleton is one whole member of the top level */
+static int member_line(const char *line, size_t len)
+{
+    json_error_t err;
+    char *t;
+    json_t *o;
+    if (len > 0 && line[len - 1] == '\n') len--;
+    if (len > 0 && line[len - 1] == ',') len--;
+    if (len < 4 || strncmp(line, "  \"", 3) != 0 || !(t = malloc(len + 3))) return 0;
+    t[0] = '{';
+    memcpy(t + 1, line, len);
+    t[len + 1] = '}';
+    t[len + 2] = '\0';
+    o = json_loads(t, JSON_REJECT_DUPLICATES, &err);
+    free(t);
+    json_decref(o);
+    return o != NULL;
+}
+
+/* 1 when f has the writer's layout and every item line parses (then the
+ * whole text is JSON iff the skeleton is); f is left at its start. */
+int dvc_hcert_layout_scan_(FILE *f, hyb_layout *L)
+{
+    static const char *const open[2] = {"  \"steps\": [\n", "  \"events\": [\n"};
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    int a = -1, seen[2] = {0, 0}, comma = 0, ok = 1, lineno = 0, closed = 0;
+    memset(L, 0, sizeof *L);
+    while (ok && (got = getline(&line, &cap, f)) > 0) {
+        size_t len = (size_t)got;
+        lineno++;
+        if (closed) ok = 0; /* text after the closing brace */
+        else if (a >= 0 && line[0] == ' ' && line[1] == ' ' && line[2] == ' ') {
+            json_t *v = dvc_hcert_item_line_(line, len, &comma);
+            ok = v != NULL && (L->n[a] == 0 || L->prevcomma);
+            json_decref(v);
+            L->prevcomma = comma;
+            L->n[a]++;
+        } else if (a >= 0) {
+            ok = (!strcmp(line, "  ]\n") || !strcmp(line, "  ],\n")) && (L->n[a] == 0 || !L->prevcomma) &&
+                 skel_add(L, line, len);
+            a = -1;
+        } else if (lineno == 1) {
+            ok = !strcmp(line, "{\n") && skel_add(L, line, len);
+        } else if (!strcmp(line, "}\n")) {
+            ok = skel_add(L, line, len);
+            closed = 1;
+        } else if (!strcmp(line, open[0]) || !strcmp(line, open[1])) {
+            a = !strcmp(line, open[1]);
+            ok = !seen[a] && skel_add(L, line, len);
+            seen[a] = 1;
+            L->off[a] = ftell(f);
+            L->prevcomma = 0;
+        } else {
+            ok = member_line(line, len) && skel_add(L, line, len);
+        }
+    }
+    free(line);
+    ok = ok && closed && seen[0] && seen[1] && !ferror(f) && fseek(f, 0, SEEK_SET) == 0;
+    if (!ok) free(L->skel);
+    if (!ok) L->skel = NULL;
+    return ok;
 }

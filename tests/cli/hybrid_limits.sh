@@ -132,4 +132,32 @@ if command -v script > /dev/null 2>&1 && script -qc true /dev/null > /dev/null 2
     [ "$n" -le 8 ] && ok || bad "$n progress lines in 0.8 s (at most 4 a second)"
 fi
 
+# ---- verify streamed: a certificate in the writer's layout is read a line
+# at a time (memory flat in T); the same JSON in another layout is read
+# whole: the same verdicts and reasons
+C="$src/certs/pw-harmonic/pw-harmonic.cert.json"
+sed '1G' "$C" > "$tmp/relaid.json"
+expect 0 "^accepted: .*, every stated enclosure" "verify, the writer's layout" -- "$exe" verify "$C"
+expect 0 "^accepted: .*, every stated enclosure" "verify, another layout" -- "$exe" verify "$tmp/relaid.json"
+if command -v python3 > /dev/null; then
+    # the last grid point's x shrunk to a point, the digest made again
+    python3 - "$C" "$tmp/shrunk.json" << 'PYEOF'
+import json, re, sys
+L = open(sys.argv[1]).read().split('\n')
+k = L.index('  "events": [') - 2
+L[k] = re.sub(r'"x":\[\["[^"]*","([^"]*)"\]', r'"x":[["\1","\1"]', L[k], count=1)
+o = json.loads('\n'.join(L)); o.pop('digest')
+h = 0xcbf29ce484222325
+for b in json.dumps(o, sort_keys=True, separators=(',', ':'), ensure_ascii=False).encode():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+L = [('  "digest": "fnv1a64:%016x"' % h) if l.startswith('  "digest"') else l for l in L]
+open(sys.argv[2], 'w').write('\n'.join(L))
+PYEOF
+    sed '1G' "$tmp/shrunk.json" > "$tmp/shrunk2.json"
+    for f in shrunk shrunk2; do
+        expect 1 "rejected: .*grid point 606 (t = 100): the claimed state does not contain" \
+            "verify $f: the last grid point" -- "$exe" verify "$tmp/$f.json"
+    done
+fi
+
 report

@@ -53,13 +53,8 @@ expect 0 "runs" "sweep with dvicert on PATH" -- \
 grep -q "^dvicert enclose" "$tmp/s/r2/manifest.txt" && ok || bad "manifest on PATH: $(head -1 "$tmp/s/r2/manifest.txt")"
 
 # the Python module: installed under the prefix, found with PYTHONPATH
-py=
-for cand in python3 /usr/bin/python3; do
-    if command -v "$cand" > /dev/null 2>&1 && "$cand" -c 'import numpy' > /dev/null 2>&1; then
-        py=$cand
-        break
-    fi
-done
+. "$(dirname "${BASH_SOURCE[0]}")/../numpy_python.sh"
+numpy_python
 if [ -n "$py" ]; then
     init=$(find "$prefix" -path '*/dvicert/__init__.py' | head -1)
     if [ -n "$init" ]; then

@@ -5,13 +5,8 @@
 # Skipped (exit 77) only when no python3 with numpy is found.
 set -u
 lib=$(realpath "$1") exe=$(realpath "$2") src=$(realpath "$3") gen=$(realpath "$4")
-py=
-for cand in python3 /usr/bin/python3; do
-    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import numpy' >/dev/null 2>&1; then
-        py=$cand
-        break
-    fi
-done
+. "$(dirname "${BASH_SOURCE[0]}")/../numpy_python.sh"
+numpy_python
 if [ -z "$py" ]; then
     echo "SKIP: no python3 with numpy (Debian: apt-get install python3-numpy)"
     exit 77

@@ -98,6 +98,24 @@ double dvc_hybrid_cert_rel_radius_(const dvc_hybrid_result_struct *r, long n, lo
     return w;
 }
 
+/* The summary against the recomputation (cert_internal.h). */
+dvc_status dvc_hybrid_cert_check_summary_(const dvc_hybrid_cert_struct *c, const dvc_hybrid_result_struct *r,
+                                          mpfr_srcptr wev_run)
+{
+    dvc_status st = DVC_OK;
+    mpfr_t wT, wev;
+    if (!c->have_sum) return DVC_OK;
+    mpfr_inits2(64, wT, wev, (mpfr_ptr)0);
+    dvc_hybrid_cert_widths_(wT, wev, r);
+    if (wev_run) mpfr_set(wev, wev_run, MPFR_RNDU);
+    if (c->sum_steps != r->nsteps || c->sum_crossings != r->nevents)
+        st = dvc_error(DVC_NOT_CERTIFIED, "summary: steps or crossings differ from the recomputed ones");
+    else if (mpfr_cmp(c->sum_wT, wT) < 0 || mpfr_cmp(c->sum_wev, wev) < 0)
+        st = dvc_error(DVC_NOT_CERTIFIED, "summary: a stated width is below the recomputed one");
+    mpfr_clears(wT, wev, (mpfr_ptr)0);
+    return st;
+}
+
 /* ---- verification ------------------------------------------------------- */
 
 dvc_status dvc_hybrid_cert_prechecks_(const dvc_hybrid_cert_struct *c)
@@ -129,17 +147,7 @@ dvc_status dvc_hybrid_cert_verify(const dvc_hybrid_cert_t c, dvc_hybrid_result_t
         if (!mpfi_is_inside(r->ev[k].dphi, c->res->ev[k].dphi))
             st = dvc_error(DVC_NOT_CERTIFIED, "event %ld: the claimed dphi does not contain the "
                            "recomputed enclosure", k + 1);
-    if (st == DVC_OK && c->have_sum) {
-        mpfr_t wT, wev;
-        mpfr_inits2(64, wT, wev, (mpfr_ptr)0);
-        dvc_hybrid_cert_widths_(wT, wev, r);
-        if (c->sum_steps != r->nsteps || c->sum_crossings != r->nevents)
-            st = dvc_error(DVC_NOT_CERTIFIED, "summary: steps or crossings differ from the "
-                           "recomputed ones");
-        else if (mpfr_cmp(c->sum_wT, wT) < 0 || mpfr_cmp(c->sum_wev, wev) < 0)
-            st = dvc_error(DVC_NOT_CERTIFIED, "summary: a stated width is below the recomputed one");
-        mpfr_clears(wT, wev, (mpfr_ptr)0);
-    }
+    if (st == DVC_OK) st = dvc_hybrid_cert_check_summary_(c, r, NULL);
     if (!rec) dvc_hybrid_result_clear(own);
     return st;
 }

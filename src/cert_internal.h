@@ -137,6 +137,11 @@ dvc_status dvc_hybrid_cert_run_model_(dvc_hybrid_cert_t c, const char *where);
 /* Upper bounds (64 bits) of the widest state component at T and of the
  * widest event time of r: what the summary states. */
 void dvc_hybrid_cert_widths_(mpfr_t wT, mpfr_t wev, const dvc_hybrid_result_struct *r);
+/* The summary's claims (steps, crossings, widths) against the recomputed
+ * run r; wev_run: the widest event width when r no longer holds its events
+ * (a streamed verify), else NULL. DVC_OK when c states no summary. */
+dvc_status dvc_hybrid_cert_check_summary_(const dvc_hybrid_cert_struct *c, const dvc_hybrid_result_struct *r,
+                                          mpfr_srcptr wev_run);
 /* The checks of dvc_hybrid_cert_verify before the recomputation: the
  * digests, the stated method against the embedded model. */
 dvc_status dvc_hybrid_cert_prechecks_(const dvc_hybrid_cert_struct *c);

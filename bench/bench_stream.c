@@ -3,16 +3,18 @@
  * `verify`, `check` and `export` on the bridge of Example 5.1, for each
  * route: chen-wang and lognorm at growing N (default 1e4, 1e5, 1e6), the
  * events route (which has no N) at T scaled by the same factors; then
- * `enclose --from` (lognorm route) and `check` with a trajectory of
- * growing length (default 1e4 and 1e6 rows), and `enclose --from` on the
- * events route with a hundredth of those rows (it certifies each sample's
- * error by the hybrid engine: about 0.4 ms per row, minutes at 1e6). Each command
+ * `enclose --from` (lognorm route, uniform and jittered times) and `check`
+ * with a trajectory of growing length (default 1e4, 1e5 and 1e6 rows),
+ * and `enclose --from` on the events route with a hundredth of those rows
+ * (it certifies each sample's error by the hybrid engine: about 0.4 ms per
+ * row, minutes at 1e6); the chen-wang route takes no trajectory. Each command
  * runs as a child process; its peak RSS is getrusage's ru_maxrss for that
  * child (wait4). Target: RSS flat within 2x, time linear in N.
  *
- * usage: bench_stream DVICERT [--method ROUTE] [--rows R1,R2,...] [--no-rows] [N ...]
+ * usage: bench_stream DVICERT [--method ROUTE] [--from] [--rows R1,R2,...] [--no-rows] [N ...]
  *   --method   only this route (chen-wang, lognorm or events)
- *   --rows     the trajectory lengths (default 10000,1000000)
+ *   --from     only the trajectory runs
+ *   --rows     the trajectory lengths (default 10000,100000,1000000)
  *   --no-rows  skip the trajectory runs
  * Files go to a temporary directory. */
 #define _GNU_SOURCE
@@ -89,17 +91,25 @@ static void rhs(double t, const double *x, double *k)
     k[1] = -4.0 * x[0] - y + sin(4.0 * t);
 }
 
+/* Sample i of R + 1 on [0, 1]: uniform, or jittered (steps between 0.79
+ * and 1.21 of 1 / R: the certificate then steps on these times). */
+static double traj_time(long i, long R, int jitter)
+{
+    if (i == R) return 1.0;
+    return jitter ? ((double)i + 0.3 * sin(0.7 * (double)i)) / (double)R : (double)i / (double)R;
+}
+
 /* A trajectory of R + 1 samples on [0, 1] (classical Runge-Kutta), as
  * another tool would write it. */
-static int write_traj(const char *path, long R)
+static int write_traj(const char *path, long R, int jitter)
 {
     FILE *f = fopen(path, "w");
-    double x[2] = {0.0, 0.2}, h = 1.0 / (double)R;
+    double x[2] = {0.0, 0.2};
     if (!f) return -1;
     fprintf(f, "t,x1,x2\n");
     for (long i = 0; i <= R; i++) {
-        double t = (double)i * h, k1[2], k2[2], k3[2], k4[2], xt[2];
-        fprintf(f, "%.17g,%.17g,%.17g\n", i == R ? 1.0 : t, x[0], x[1]);
+        double t = traj_time(i, R, jitter), h = traj_time(i + 1, R, jitter) - t, k1[2], k2[2], k3[2], k4[2], xt[2];
+        fprintf(f, "%.17g,%.17g,%.17g\n", t, x[0], x[1]);
         rhs(t, x, k1);
         for (int j = 0; j < 2; j++) xt[j] = x[j] + 0.5 * h * k1[j];
         rhs(t + 0.5 * h, xt, k2);
@@ -186,21 +196,26 @@ static int bench_route(const char *exe, const char *dir, const char *route, cons
     return 0;
 }
 
-/* enclose --from (lognorm; events at R / 100 rows) and check with R-row
- * trajectories. */
-static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR)
+/* enclose --from on each route that takes a trajectory (lognorm with
+ * uniform and with jittered times; events at R / 100 rows) and check, with
+ * R-row trajectories; the chen-wang route refuses a trajectory (told). */
+static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR, const char *only)
 {
-    enum { NR = 3 };
-    static const char *const what[NR] = {"enclose --from lognorm", "--from events (R/100)", "check"};
+    enum { NR = 4 };
+    static const char *const what[NR] = {"--from lognorm", "--from lognorm jitter", "--from events (R/100)",
+                                         "check"};
+    static const char *const route[NR] = {"lognorm", "lognorm", "events", NULL};
     long rss[MAXN][NR];
     double sec[MAXN][NR], cpu[MAXN][NR];
+    int on[NR];
     char prob[256], cert0[256], traj[256], out[256];
+    for (int c = 0; c < NR; c++) on[c] = !only || (route[c] && strcmp(only, route[c]) == 0);
     snprintf(prob, sizeof prob, "%s/bridge.json", dir);
     snprintf(cert0, sizeof cert0, "%s/bridge1e3.cert.json", dir);
     snprintf(traj, sizeof traj, "%s/traj.csv", dir);
     snprintf(out, sizeof out, "%s/from.cert.json", dir);
     if (write_problem(prob, 1000, 1.0) != 0) return 2;
-    {
+    if (on[3]) {
         /* the certificate check reads (N = 1000: the rows are what grows) */
         char *av[] = {(char *)exe, "enclose", prob, "--method", "lognorm", "-o", cert0, NULL};
         long r;
@@ -210,21 +225,25 @@ static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR)
             return 1;
         }
     }
-    printf("\ntrajectories of R rows (classical Runge-Kutta on the bridge, T = 1)\n");
+    printf("\ntrajectories of R rows (classical Runge-Kutta on the bridge, T = 1; jitter: steps 0.79 to 1.21\n"
+           "of 1 / R, which become the certificate's grid)\n");
+    if (!only || strcmp(only, "chen-wang") == 0)
+        printf("--from chen-wang: refused (the route takes no trajectory; exit 2 naming the routes that do)\n");
     printf("%10s %-22s %12s %10s %10s\n", "R", "command", "peak RSS KB", "wall s", "CPU s");
     for (int q = 0; q < nR; q++) {
         for (int c = 0; c < NR; c++) {
             char *av[16];
             int k = 0, rc;
-            if (write_traj(traj, c == 1 ? (Rs[q] + 99) / 100 : Rs[q]) != 0) return 2;
+            if (!on[c]) continue;
+            if (write_traj(traj, c == 2 ? (Rs[q] + 99) / 100 : Rs[q], c == 1) != 0) return 2;
             av[k++] = (char *)exe;
-            if (c < 2) {
+            if (route[c]) {
                 av[k++] = "enclose";
                 av[k++] = prob;
                 av[k++] = "--from";
                 av[k++] = traj;
                 av[k++] = "--method";
-                av[k++] = c == 0 ? "lognorm" : "events";
+                av[k++] = (char *)route[c];
                 av[k++] = "-o";
                 av[k++] = out;
             } else {
@@ -236,7 +255,7 @@ static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR)
             }
             av[k] = NULL;
             rc = run(av, &rss[q][c], &sec[q][c], &cpu[q][c]);
-            if (rc != 0 && !(c == 2 && rc == 1)) {
+            if (rc != 0 && !(c == 3 && rc == 1)) {
                 fprintf(stderr, "%s %s at R = %ld failed (exit %d)\n", exe, what[c], Rs[q], rc);
                 return 1;
             }
@@ -247,7 +266,8 @@ static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR)
     printf("ratios to R = %ld (RSS: target <= 2; CPU time / R: target about 1)\n", Rs[0]);
     printf("%-22s %10s %10s %14s\n", "command", "R", "RSS ratio", "CPU/R ratio");
     for (int q = 1; q < nR; q++)
-        for (int c = 0; c < NR; c++) ratio_line(what[c], Rs[q], Rs[0], rss[q][c], rss[0][c], cpu[q][c], cpu[0][c]);
+        for (int c = 0; c < NR; c++)
+            if (on[c]) ratio_line(what[c], Rs[q], Rs[0], rss[q][c], rss[0][c], cpu[q][c], cpu[0][c]);
     remove(prob);
     remove(cert0);
     remove(traj);
@@ -256,12 +276,12 @@ static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR)
 
 int main(int argc, char **argv)
 {
-    long Ns[MAXN] = {10000, 100000, 1000000}, Rs[MAXN] = {10000, 1000000};
-    int nN = 3, nR = 2, rows = 1, rc = 0;
+    long Ns[MAXN] = {10000, 100000, 1000000}, Rs[MAXN] = {10000, 100000, 1000000};
+    int nN = 3, nR = 3, rows = 1, routes_on = 1, rc = 0;
     const char *only = NULL;
     char dir[] = "/tmp/dvc_bench_streamXXXXXX", traj[256];
     if (argc < 2) {
-        fprintf(stderr, "usage: %s DVICERT [--method ROUTE] [--rows R1,R2,...] [--no-rows] [N ...]\n", argv[0]);
+        fprintf(stderr, "usage: %s DVICERT [--method ROUTE] [--from] [--rows R1,R2,...] [--no-rows] [N ...]\n", argv[0]);
         return 2;
     }
     for (int a = 2, first = 1; a < argc; a++) {
@@ -280,6 +300,8 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(argv[a], "--no-rows") == 0) {
             rows = 0;
+        } else if (strcmp(argv[a], "--from") == 0) {
+            routes_on = 0;
         } else {
             if (first) nN = 0;
             first = 0;
@@ -301,10 +323,10 @@ int main(int argc, char **argv)
         fclose(f);
     }
     printf("peak RSS of the child process and time, bridge of Example 5.1\n");
-    for (int r = 0; r < 3 && rc == 0; r++)
+    for (int r = 0; r < 3 && rc == 0 && routes_on; r++)
         if (!only || strcmp(only, routes[r]) == 0) rc = bench_route(argv[1], dir, routes[r], Ns, nN, traj);
     remove(traj);
-    if (rc == 0 && rows) rc = bench_rows(argv[1], dir, Rs, nR);
+    if (rc == 0 && rows) rc = bench_rows(argv[1], dir, Rs, nR, only);
     rmdir(dir);
     return rc;
 }

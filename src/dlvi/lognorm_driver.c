@@ -124,7 +124,8 @@ static dvc_status emit(const lws *w, const dvc_dlvi_result_t r, long i)
 }
 
 /* x^i (and y^i from a source or ys) into the result's row of grid point i,
- * from src or from the arrays xs, ys (ys may be NULL). */
+ * from src or from the arrays xs, ys (ys may be NULL; a source without y,
+ * ys NULL: the row as for the arrays without ys). */
 static dvc_status fetch(dvc_dlvi_result_t r, long i, const double *xs, const double *ys, dvc_dlvi_source src,
                         void *src_ctx, int own)
 {
@@ -134,6 +135,7 @@ static dvc_status fetch(dvc_dlvi_result_t r, long i, const double *xs, const dou
     if (src) {
         if ((st = src(i, x, r->y + row * m, src_ctx)) != DVC_OK)
             return own ? dvc_error_context(st, "lognorm: predictor: ") : st;
+        if (!ys) memset(r->y + row * m, 0, (size_t)m * sizeof(double));
     } else {
         memcpy(x, xs + i * n, (size_t)n * sizeof(double));
         /* without ys the row is filled at the grid point; until then it
@@ -148,7 +150,7 @@ static dvc_status fetch(dvc_dlvi_result_t r, long i, const double *xs, const dou
 
 static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                          const dvc_lognorm_opts *o, const double *xs, const double *ys, int predict,
-                         dvc_dlvi_source src, void *src_ctx)
+                         dvc_dlvi_source src, void *src_ctx, int src_y)
 {
     lws w;
     dvc_lognorm_opts def;
@@ -195,7 +197,7 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
     st = setup(&w, r, info, p, o);
     if (st != DVC_OK) goto done;
     stream = src != NULL || w.win;
-    if (src) ys = r->y; /* y is always given by a source */
+    if (src && src_y) ys = r->y; /* y given by the source */
     if (stream) {
         /* x^0 now, x^{i+1} before step i */
         if ((st = fetch(r, 0, xs, ys, src, src_ctx, ps != NULL)) != DVC_OK) goto done;
@@ -261,19 +263,26 @@ done:
 dvc_status dvc_lognorm_run(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                            const dvc_lognorm_opts *o)
 {
-    return engine(r, info, p, o, NULL, NULL, 1, NULL, NULL);
+    return engine(r, info, p, o, NULL, NULL, 1, NULL, NULL, 1);
 }
 
 dvc_status dvc_lognorm_certify(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                                const dvc_lognorm_opts *o, const double *xs, const double *ys)
 {
     if (xs == NULL) return dvc_error(DVC_ERR_INPUT, "lognorm: no predictor given");
-    return engine(r, info, p, o, xs, ys, 0, NULL, NULL);
+    return engine(r, info, p, o, xs, ys, 0, NULL, NULL, 1);
 }
 
 dvc_status dvc_lognorm_certify_stream(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                                       const dvc_lognorm_opts *o, dvc_dlvi_source src, void *src_ctx)
 {
     if (src == NULL) return dvc_error(DVC_ERR_INPUT, "lognorm: no predictor source given");
-    return engine(r, info, p, o, NULL, NULL, 0, src, src_ctx);
+    return engine(r, info, p, o, NULL, NULL, 0, src, src_ctx, 1);
+}
+
+dvc_status dvc_lognorm_certify_stream_x_(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
+                                         const dvc_lognorm_opts *o, dvc_dlvi_source src, void *src_ctx)
+{
+    if (src == NULL) return dvc_error(DVC_ERR_INPUT, "lognorm: no predictor source given");
+    return engine(r, info, p, o, NULL, NULL, 0, src, src_ctx, 0);
 }

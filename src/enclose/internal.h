@@ -30,8 +30,10 @@ typedef struct {
     dvc_dlvi_result_struct *r;
     dvc_dlvi_opts dlvi;         /* prec, progress, sharpen (local_beta); sink:
                                    the certificate writer (NULL: in memory) */
-    const double *xs;           /* (N + 1) x n: a trajectory as the predictor
-                                   (scaled), or NULL: the route's own */
+    dvc_dlvi_source xsrc;       /* a trajectory as the predictor, x^i (scaled)
+                                   point by point, y left alone; NULL: the
+                                   route's own */
+    void *xsrc_ctx;
     const dvc_enclose_opts *o;
     dvc_enclose_fields fields;  /* out: the route's certificate fields */
     void *state;                /* the route's, released by its done */

@@ -43,6 +43,7 @@ typedef struct {
     char *text;         /* its text */
     long *e;            /* scale exponents, NULL: none */
     dvc_enclose_traj tf;
+    const dvc_enclose_ports *io; /* its traj_next */
     dvc_enclose_run x;
 } attempt_t;
 
@@ -85,18 +86,34 @@ static dvc_status scale(attempt_t *a)
     return st;
 }
 
+/* Grid point i of the trajectory, scaled: the route's predictor source
+ * (ctx: the attempt), read from the file as the run goes. */
+static dvc_status traj_point(long i, double *x, double *y, void *ctx)
+{
+    attempt_t *a = ctx;
+    dvc_status st = a->io->traj_next(&a->tf, i, x);
+    (void)y;
+    return st == DVC_OK && a->e ? dvc_dlvi_scale_point(x, x, a->e, a->p->n, 0) : st;
+}
+
 /* The trajectory's grid becomes the problem's: N in the embedded copy when
  * it is uniform, else its times ('grid', and T its last one), so that
- * verify rebuilds the same grid; its samples (scaled) the predictor. */
+ * verify rebuilds the same grid; its samples (scaled) the predictor, read
+ * point by point as the run goes (memory independent of the length). */
 static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
 {
     dvc_dlvi_problem_struct *p = a->p;
     dvc_enclose_traj *tf = &a->tf;
     double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
     const double *T_end = NULL;
-    dvc_status st = pl->io->traj_read(tf, pl->o->from, p->n, T);
-    for (long i = 0; st == DVC_OK && a->e && i <= tf->grid->N; i++)
-        st = dvc_dlvi_scale_point(tf->xs + i * p->n, tf->xs + i * p->n, a->e, p->n, 0);
+    double *x1 = NULL;
+    dvc_status st = pl->io->traj_read(tf, pl->o->from, p->n, T, 0);
+    if (st == DVC_OK && a->e) {
+        /* every sample must stay exact when scaled: refused before the run */
+        if (!(x1 = malloc((size_t)p->n * sizeof *x1))) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+        for (long i = 0; st == DVC_OK && i <= tf->grid->N; i++) st = traj_point(i, x1, NULL, a);
+        free(x1);
+    }
     if (st != DVC_OK) return st;
     if ((st = dvc_dlvi_problem_set_grid(p, tf->grid)) != DVC_OK) return st;
     if (tf->grid->t && (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
@@ -113,7 +130,8 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
     c->from_samples = tf->ns;
     c->from_end = tf->end;
     c->from_past = tf->past;
-    a->x.xs = tf->xs;
+    a->x.xsrc = traj_point;
+    a->x.xsrc_ctx = a;
     return DVC_OK;
 }
 
@@ -138,6 +156,7 @@ static dvc_status attempt(dvc_cert_t c, const plan_t *pl, mpfr_prec_t prec, mpfr
     dvc_status st;
     mpfr_prec_t saved = dvc_prec_get();
     memset(&a, 0, sizeof a);
+    a.io = pl->io;
     dvc_cert_clear(c);
     dvc_cert_init(c);
     dvc_dlvi_problem_init(a.p, 0, 0, 0);
@@ -317,7 +336,7 @@ static dvc_status hybrid_from(attempt_t *a, const plan_t *pl, dvc_dlvi_events_fr
                               const dvc_hybrid_cert_struct *h)
 {
     dvc_status st;
-    if (!h) return pl->io->traj_read(&a->tf, pl->o->from, a->p->n, mpfr_get_d(&a->p->T->left, MPFR_RNDN));
+    if (!h) return pl->io->traj_read(&a->tf, pl->o->from, a->p->n, mpfr_get_d(&a->p->T->left, MPFR_RNDN), 1);
     st = dvc_dlvi_events_from_set(f, a->p->n, a->tf.ns, a->tf.t, a->tf.x, h->res->t[0],
                                   h->res->t[h->res->nsteps]);
     if (st == DVC_ERR_INPUT) return dvc_error_context(st, "%s: ", pl->o->from);

@@ -35,13 +35,13 @@ typedef struct {
 
 /* A trajectory of another tool on the certificate's grid (the reader's,
  * uniform or explicit times), the certificate's T (end), the samples read
- * and those past end, the predictor xs ((N + 1) x n); impl is the
- * reader's and owns them. */
+ * and those past end; impl is the reader's and owns them. */
 typedef struct {
     long ns, past;
     const dvc_tgrid *grid;
-    double end, *xs;
-    const double *t, *x; /* the samples as read: ns times, ns x n values */
+    double end;
+    const double *t, *x; /* keep: the samples as read, ns times, ns x n
+                            values; else NULL (traj_next) */
     void *impl;
 } dvc_enclose_traj;
 
@@ -55,8 +55,12 @@ typedef struct {
     dvc_status (*set_grid)(dvc_enclose_doc *doc, const dvc_tgrid *g, const double *T_end);
     char *(*text)(const dvc_enclose_doc *doc); /* malloc'd; NULL: out of memory */
     void (*doc_free)(dvc_enclose_doc *doc);
-    /* a trajectory for n states and the problem's T, on its grid */
-    dvc_status (*traj_read)(dvc_enclose_traj *tr, const char *path, long n, double T);
+    /* a trajectory for n states and the problem's T, checked, on its grid;
+     * keep: every sample in memory, else none: traj_next hands them over */
+    dvc_status (*traj_read)(dvc_enclose_traj *tr, const char *path, long n, double T, int keep);
+    /* the values of grid point i, i = 0..N in order (a pass over the file,
+     * started again at i = 0); a file changed since traj_read is refused */
+    dvc_status (*traj_next)(dvc_enclose_traj *tr, long i, double *x);
     void (*traj_clear)(dvc_enclose_traj *tr);
     /* the writer to out_path (NULL: a dry run); with retries, a direct
      * output stays dry (deferred) until armed */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dlvi/lognorm_internal.h"
 #include "dvicert/lognorm.h"
 #include "enclose/internal.h"
 #include "cert_internal.h"
@@ -46,14 +47,16 @@ dvc_status dvc_enclose_run_lognorm_(dvc_enclose_run *x)
     dvc_lognorm_opts_default(&lo);
     lo.dlvi = x->dlvi;
     lo.dlvi.sharpen = 0;
-    if (x->xs) s->pred = "external";
+    if (x->xsrc) s->pred = "external";
     else if (x->o->predictor && strcmp(x->o->predictor, "heun") == 0) s->pred = "heun", lo.predictor = DVC_LOGNORM_PRED_HEUN;
     else s->pred = "theta";
     /* accurate nodes: the f, g variation inside a piece must stay small */
-    if (x->xs || lo.predictor == DVC_LOGNORM_PRED_HEUN) lo.pieces = DVC_LOGNORM_PIECES_EXT;
+    if (x->xsrc || lo.predictor == DVC_LOGNORM_PRED_HEUN) lo.pieces = DVC_LOGNORM_PIECES_EXT;
     if (x->o->pieces > 0) lo.pieces = x->o->pieces;
     s->pieces = lo.pieces;
-    if (x->xs) st = dvc_lognorm_certify(x->r, s->info, x->p, &lo, x->xs, NULL);
+    /* the trajectory point by point: the certificate of the whole array
+     * (y the midpoints of the LVI enclosures), memory independent of N */
+    if (x->xsrc) st = dvc_lognorm_certify_stream_x_(x->r, s->info, x->p, &lo, x->xsrc, x->xsrc_ctx);
     else st = dvc_lognorm_run(x->r, s->info, x->p, &lo);
     return st;
 }

@@ -81,24 +81,27 @@ static char *text(const dvc_enclose_doc *doc)
     return json_dumps((const json_t *)doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
 }
 
-static dvc_status traj_read(dvc_enclose_traj *tr, const char *path, long n, double T)
+static dvc_status traj_read(dvc_enclose_traj *tr, const char *path, long n, double T, int keep)
 {
     dvc_traj_from *tf = calloc(1, sizeof *tf);
     dvc_status st;
     memset(tr, 0, sizeof *tr);
     if (!tf) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     tr->impl = tf;
-    st = dvc_traj_from_read(tf, path, n, T);
-    if (st == DVC_OK) st = dvc_traj_from_grid(tf, T);
+    st = dvc_traj_from_read(tf, path, n, T, keep);
     if (st != DVC_OK) return st;
     tr->grid = &tf->grid;
     tr->ns = tf->ns;
     tr->past = tf->past;
     tr->end = tf->end;
-    tr->xs = tf->xs;
     tr->t = tf->t;
     tr->x = tf->x;
     return DVC_OK;
+}
+
+static dvc_status traj_next(dvc_enclose_traj *tr, long i, double *x)
+{
+    return dvc_traj_from_next(tr->impl, i, x);
 }
 
 static void traj_clear(dvc_enclose_traj *tr)
@@ -115,7 +118,7 @@ static dvc_status hybrid_write(dvc_hybrid_cert_struct *c, const dvc_enclose_doc 
 }
 
 static const dvc_enclose_ports ports = {
-    dvc_io_problem_dims, load, set_grid, text, doc_free, traj_read, traj_clear,
+    dvc_io_problem_dims, load, set_grid, text, doc_free, traj_read, traj_next, traj_clear,
     dvc_cert_sink_new, dvc_cert_sink_deferred, dvc_cert_sink_arm, dvc_cert_sink_begin,
     dvc_cert_sink_point, dvc_cert_sink_end, dvc_cert_sink_detach, dvc_cert_sink_close, hybrid_write,
 };

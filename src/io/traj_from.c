@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* A trajectory of another tool as the predictor of the lognorm route
- * (dvicert enclose --from): CSV t,x1..xn, extra columns ignored. */
+ * (dvicert enclose --from): CSV t,x1..xn, extra columns ignored, read in
+ * passes (io/traj_from.h) so that only the sample at hand is held. */
 #include "io/traj_from.h"
 
 #include <ctype.h>
@@ -12,6 +13,9 @@
 
 #include "dvicert/error.h"
 #include "dvicert/files.h"
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
 
 /* Fields of a line split at commas in place (trimmed); count returned. */
 static long split_line(char *s, char **fld, long cap)
@@ -38,151 +42,265 @@ void dvc_traj_from_clear(dvc_traj_from *tf)
 {
     free(tf->t);
     free(tf->x);
-    free(tf->xs);
+    free(tf->ps.line);
+    free(tf->ps.fld);
+    free(tf->ps.col);
+    free(tf->ps.x);
+    if (tf->f) fclose(tf->f);
     dvc_tgrid_clear(&tf->grid);
     memset(tf, 0, sizeof *tf);
 }
 
-dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, double T)
+/* The header: t and x1..xn by name; any other column is ignored. */
+static dvc_status header(dvc_traj_from *tf, char *line)
 {
-    FILE *f = NULL;
-    char *line = NULL, **fld = NULL;
-    size_t lcap = 0;
-    long lineno = 0, ncols = 0, *col = NULL, cap = 0;
-    dvc_status st = DVC_OK;
-    memset(tf, 0, sizeof *tf);
-    tf->n = n;
-    /* a regular file only: a directory, device or FIFO is refused at once */
-    if ((st = dvc_infile_open(&f, path, "r")) != DVC_OK) return st;
-    col = malloc((size_t)(n + 1) * sizeof *col);
-    if (!col) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    ssize_t len;
-    while (st == DVC_OK && (len = getline(&line, &lcap, f)) != -1) {
-        long nf;
-        lineno++;
-        if (memchr(line, '\0', (size_t)len)) {
-            st = dvc_error(DVC_ERR_INPUT, "%s: NUL byte at line %ld (not a text file)", path, lineno);
-            break;
+    dvc_traj_from_pass *ps = &tf->ps;
+    long nf = 1, n = tf->n;
+    for (const char *q = line; *q; q++) nf += *q == ',';
+    free(ps->fld);
+    ps->fld = malloc((size_t)nf * sizeof *ps->fld);
+    if (!ps->fld) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    split_line(line, ps->fld, nf);
+    ps->ncols = nf;
+    for (long k = 0; k <= n; k++) ps->col[k] = -1;
+    for (long k = 0; k < nf; k++) {
+        const char *h = ps->fld[k];
+        long s = -1;
+        if (strcmp(h, "t") == 0) s = 0;
+        else if (h[0] == 'x' && isdigit((unsigned char)h[1])) {
+            char *e;
+            long j = strtol(h + 1, &e, 10);
+            if (*e == '\0' && j >= 1 && j <= n) s = j;
         }
+        if (s < 0) continue;
+        if (ps->col[s] >= 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s' appears twice", tf->path, ps->lineno, h);
+        ps->col[s] = k;
+    }
+    for (long s = 0; s <= n; s++)
+        if (ps->col[s] < 0) {
+            if (s == 0)
+                return dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 't' (header t,x1..x%ld)", tf->path,
+                                 ps->lineno, n);
+            return dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 'x%ld' (the problem has %ld states)",
+                             tf->path, ps->lineno, s, n);
+        }
+    return DVC_OK;
+}
+
+/* One sample row into ps->t, ps->x, checked against the previous one. */
+static dvc_status sample(dvc_traj_from *tf, char *line)
+{
+    dvc_traj_from_pass *ps = &tf->ps;
+    long nf = split_line(line, ps->fld, ps->ncols);
+    double prev = ps->t;
+    if (nf != ps->ncols)
+        return dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the header has %ld", tf->path, ps->lineno, nf,
+                         ps->ncols);
+    for (long s = 0; s <= tf->n; s++) {
+        const char *v = ps->fld[ps->col[s]];
+        char *e;
+        double d;
+        errno = 0;
+        d = strtod(v, &e);
+        if (e == v || *e != '\0' || !isfinite(d) || errno == ERANGE) {
+            char name[32];
+            if (s == 0) snprintf(name, sizeof name, "t");
+            else snprintf(name, sizeof name, "x%ld", s);
+            return dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s': '%s' is not a finite decimal number",
+                             tf->path, ps->lineno, name, v);
+        }
+        if (s == 0) ps->t = d;
+        else ps->x[s - 1] = d;
+    }
+    if (ps->ns == 0 && ps->t != 0.0)
+        return dvc_error(DVC_ERR_INPUT, "%s: line %ld: the trajectory must start at t = 0, got %.17g", tf->path,
+                         ps->lineno, ps->t);
+    if (ps->ns > 0 && !(ps->t > prev))
+        return dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %.17g does not increase (previous %.17g): times "
+                         "must be sorted without duplicates", tf->path, ps->lineno, ps->t, prev);
+    ps->ns++;
+    return DVC_OK;
+}
+
+/* The next sample of the pass (*got = 1), or its end (*got = 0). */
+static dvc_status pass_next(dvc_traj_from *tf, int *got)
+{
+    dvc_traj_from_pass *ps = &tf->ps;
+    ssize_t len;
+    *got = 0;
+    while ((len = getline(&ps->line, &ps->lcap, tf->f)) != -1) {
+        char *line = ps->line;
+        dvc_status st;
+        ps->lineno++;
+        for (ssize_t k = 0; k < len; k++) ps->digest = (ps->digest ^ (unsigned char)line[k]) * FNV_PRIME;
+        if (memchr(line, '\0', (size_t)len))
+            return dvc_error(DVC_ERR_INPUT, "%s: NUL byte at line %ld (not a text file)", tf->path, ps->lineno);
         line[strcspn(line, "\r\n")] = '\0';
         if (line[strspn(line, " \t")] == '\0') continue;
-        if (ncols == 0) {
-            /* header: t and x1..xn by name; any other column is ignored */
-            nf = 1;
-            for (const char *q = line; *q; q++) nf += *q == ',';
-            fld = malloc((size_t)nf * sizeof *fld);
-            if (!fld) {
-                st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                break;
-            }
-            split_line(line, fld, nf);
-            ncols = nf;
-            for (long k = 0; k <= n; k++) col[k] = -1;
-            for (long k = 0; k < nf; k++) {
-                long s = -1;
-                if (strcmp(fld[k], "t") == 0) s = 0;
-                else if (fld[k][0] == 'x' && isdigit((unsigned char)fld[k][1])) {
-                    char *e;
-                    long j = strtol(fld[k] + 1, &e, 10);
-                    if (*e == '\0' && j >= 1 && j <= n) s = j;
-                }
-                if (s < 0) continue;
-                if (col[s] >= 0) {
-                    st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s' appears twice", path, lineno, fld[k]);
-                    break;
-                }
-                col[s] = k;
-            }
-            for (long s = 0; st == DVC_OK && s <= n; s++)
-                if (col[s] < 0) {
-                    if (s == 0) st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 't' (header t,x1..x%ld)",
-                                               path, lineno, n);
-                    else st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 'x%ld' (the problem has %ld "
-                                        "states)", path, lineno, s, n);
-                }
+        if (ps->ncols == 0) {
+            if ((st = header(tf, line)) != DVC_OK) return st;
             continue;
         }
-        nf = split_line(line, fld, ncols);
-        if (nf != ncols) {
-            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the header has %ld", path, lineno, nf, ncols);
-            break;
-        }
-        if (tf->ns == cap) {
+        if ((st = sample(tf, line)) != DVC_OK) return st;
+        *got = 1;
+        return DVC_OK;
+    }
+    if (ferror(tf->f)) return dvc_error(DVC_ERR_IO, "%s: read error", tf->path);
+    return DVC_OK;
+}
+
+static dvc_status changed(const dvc_traj_from *tf)
+{
+    return dvc_error(DVC_ERR_INPUT, "%s: the file changed while it was read (the trajectory is read more than "
+                     "once: first checked, then certified one sample at a time); nothing written", tf->path);
+}
+
+/* Another pass from the start of the file, which must still be the one
+ * first read (size, modification time). */
+static dvc_status pass_begin(dvc_traj_from *tf)
+{
+    struct stat s;
+    if (fstat(fileno(tf->f), &s) != 0 || s.st_size != tf->st.st_size || s.st_mtim.tv_sec != tf->st.st_mtim.tv_sec ||
+        s.st_mtim.tv_nsec != tf->st.st_mtim.tv_nsec)
+        return changed(tf);
+    if (fseek(tf->f, 0, SEEK_SET) != 0) return dvc_error(DVC_ERR_IO, "%s: cannot read it again", tf->path);
+    clearerr(tf->f);
+    tf->ps.lineno = tf->ps.ncols = tf->ps.ns = 0;
+    tf->ps.digest = FNV_OFFSET;
+    return DVC_OK;
+}
+
+/* A later pass: its next sample, which must exist; an input error there
+ * is a change of the file since the first pass. */
+static dvc_status again_next(dvc_traj_from *tf)
+{
+    int got;
+    dvc_status st = pass_next(tf, &got);
+    if (st == DVC_ERR_INPUT || (st == DVC_OK && !got)) return changed(tf);
+    return st;
+}
+
+/* The first pass: every check, the count, K = the first sample at or past
+ * T (1 - 1e-9) (the last one if none), and with keep every sample. */
+static dvc_status first_pass(dvc_traj_from *tf, int keep, long *K)
+{
+    dvc_traj_from_pass *ps = &tf->ps;
+    long cap = 0, n = tf->n;
+    int got;
+    dvc_status st;
+    *K = -1;
+    if ((st = pass_begin(tf)) != DVC_OK) return st;
+    while ((st = pass_next(tf, &got)) == DVC_OK && got) {
+        long i = ps->ns - 1;
+        if (*K < 0 && ps->t >= tf->T * (1 - 1e-9)) *K = i;
+        if (!keep) continue;
+        if (i == cap) {
             long nc = cap ? 2 * cap : 1024;
             double *nt = realloc(tf->t, (size_t)nc * sizeof *nt), *nx;
             if (nt) tf->t = nt;
             nx = nt ? realloc(tf->x, (size_t)(nc * n) * sizeof *nx) : NULL;
-            if (!nt || !nx) {
-                st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-                break;
-            }
+            if (!nt || !nx) return dvc_error(DVC_ERR_NOMEM, "out of memory");
             tf->x = nx;
             cap = nc;
         }
-        for (long s = 0; s <= n && st == DVC_OK; s++) {
-            const char *v = fld[col[s]];
-            char *e;
-            double d;
-            errno = 0;
-            d = strtod(v, &e);
-            if (e == v || *e != '\0' || !isfinite(d) || errno == ERANGE)
-            {
-                char name[32];
-                if (s == 0) snprintf(name, sizeof name, "t");
-                else snprintf(name, sizeof name, "x%ld", s);
-                st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s': '%s' is not a finite decimal number",
-                               path, lineno, name, v);
-            }
-            else if (s == 0) tf->t[tf->ns] = d;
-            else tf->x[tf->ns * n + s - 1] = d;
-        }
-        if (st != DVC_OK) break;
-        if (tf->ns == 0 && tf->t[0] != 0.0)
-            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: the trajectory must start at t = 0, got %.17g", path,
-                           lineno, tf->t[0]);
-        else if (tf->ns > 0 && !(tf->t[tf->ns] > tf->t[tf->ns - 1]))
-            st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: t = %.17g does not increase (previous %.17g): times "
-                           "must be sorted without duplicates", path, lineno, tf->t[tf->ns], tf->t[tf->ns - 1]);
-        tf->ns++;
+        tf->t[i] = ps->t;
+        memcpy(tf->x + i * n, ps->x, (size_t)n * sizeof *ps->x);
     }
-    if (st == DVC_OK && ferror(f)) st = dvc_error(DVC_ERR_IO, "%s: read error", path);
-    if (st == DVC_OK && ncols == 0) st = dvc_error(DVC_ERR_INPUT, "%s: empty file (expected a header t,x1..x%ld)", path, n);
-    if (st == DVC_OK && tf->ns < 2) st = dvc_error(DVC_ERR_INPUT, "%s: fewer than two samples", path);
+    if (st != DVC_OK) return st;
+    tf->ns = ps->ns;
+    tf->lines = ps->lineno;
+    tf->digest = ps->digest;
+    if (ps->ncols == 0) return dvc_error(DVC_ERR_INPUT, "%s: empty file (expected a header t,x1..x%ld)", tf->path, n);
+    if (tf->ns < 2) return dvc_error(DVC_ERR_INPUT, "%s: fewer than two samples", tf->path);
     /* reach T: the last time within a relative 1e-9 of T (decimal times) */
-    if (st == DVC_OK && !(tf->t[tf->ns - 1] >= T * (1 - 1e-9)))
-        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: the trajectory ends at t = %.17g and does not reach T = %.17g",
-                       path, lineno, tf->t[tf->ns - 1], T);
-    free(line);
-    free(fld);
-    free(col);
-    fclose(f);
+    if (!(ps->t >= tf->T * (1 - 1e-9)))
+        return dvc_error(DVC_ERR_INPUT, "%s: line %ld: the trajectory ends at t = %.17g and does not reach T = %.17g",
+                         tf->path, ps->lineno, ps->t, tf->T);
+    if (*K > tf->ns - 1) *K = tf->ns - 1;
+    return DVC_OK;
+}
+
+/* Sample j of M + 1 on the uniform grid j T / M (to a relative 1e-9:
+ * decimal times of i h)? */
+static int on_uniform(double t, long j, long M, double T)
+{
+    return !(fabs(t - T * (double)j / (double)M) > 1e-9 * T);
+}
+
+/* Uniform or the explicit times t[0..K] (from t when kept, else another
+ * pass or two over the file). */
+static dvc_status grid(dvc_traj_from *tf, long K)
+{
+    long M = tf->ns - 1;
+    int uniform = 1;
+    double *own;
+    dvc_status st;
+    if (!tf->t && (st = pass_begin(tf)) != DVC_OK) return st;
+    for (long j = 0; j <= M && uniform; j++) {
+        if (!tf->t && (st = again_next(tf)) != DVC_OK) return st;
+        uniform = on_uniform(tf->t ? tf->t[j] : tf->ps.t, j, M, tf->T);
+    }
+    tf->past = M - (uniform ? M : K);
+    if (uniform) {
+        dvc_tgrid_set(&tf->grid, M, 0, NULL);
+        tf->end = tf->T;
+        return DVC_OK;
+    }
+    /* the trajectory's own times up to the first one at or past T (to a
+     * relative 1e-9, as read): they are the certificate's grid */
+    own = malloc((size_t)(K + 1) * sizeof *own);
+    if (!own) return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid points", K + 1);
+    dvc_tgrid_set(&tf->grid, K, 0, own);
+    tf->grid.own = 1;
+    if (tf->t) memcpy(own, tf->t, (size_t)(K + 1) * sizeof *own);
+    else if ((st = pass_begin(tf)) != DVC_OK) return st;
+    for (long j = 0; !tf->t && j <= K; j++) {
+        if ((st = again_next(tf)) != DVC_OK) return st;
+        own[j] = tf->ps.t;
+    }
+    tf->end = own[K];
+    return DVC_OK;
+}
+
+dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, double T, int keep)
+{
+    dvc_status st;
+    long K;
+    memset(tf, 0, sizeof *tf);
+    tf->n = n;
+    tf->path = path;
+    tf->T = T;
+    /* a regular file only: a directory, device or FIFO is refused at once */
+    if ((st = dvc_infile_open(&tf->f, path, "r")) != DVC_OK) return st;
+    if (fstat(fileno(tf->f), &tf->st) != 0) st = dvc_error(DVC_ERR_IO, "%s: read error", path);
+    tf->ps.col = malloc((size_t)(n + 1) * sizeof *tf->ps.col);
+    tf->ps.x = malloc((size_t)(n > 0 ? n : 1) * sizeof *tf->ps.x);
+    if (st == DVC_OK && (!tf->ps.col || !tf->ps.x)) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (st == DVC_OK) st = first_pass(tf, keep, &K);
+    if (st == DVC_OK) st = grid(tf, K);
     if (st != DVC_OK) dvc_traj_from_clear(tf);
     return st;
 }
 
-dvc_status dvc_traj_from_grid(dvc_traj_from *tf, double T)
+dvc_status dvc_traj_from_next(dvc_traj_from *tf, long i, double *x)
 {
-    long M = tf->ns - 1, n = tf->n, K = 0;
-    int uniform = 1;
-    /* uniform: t_j = j T / M to a relative 1e-9 (decimal times of i h) */
-    for (long j = 0; j <= M && uniform; j++)
-        if (fabs(tf->t[j] - T * (double)j / (double)M) > 1e-9 * T) uniform = 0;
-    if (uniform) {
-        dvc_tgrid_set(&tf->grid, M, 0, NULL);
-        tf->end = T;
-    } else {
-        dvc_tgrid own;
-        dvc_status st;
-        /* the trajectory's own times up to the first one at or past T (to
-         * a relative 1e-9, as read): they are the certificate's grid */
-        while (K < M && !(tf->t[K] >= T * (1 - 1e-9))) K++;
-        tf->end = tf->t[K];
-        dvc_tgrid_set(&own, K, 0, tf->t);
-        if ((st = dvc_tgrid_copy(&tf->grid, &own)) != DVC_OK) return st;
+    dvc_traj_from_pass *ps = &tf->ps;
+    long N = tf->grid.N;
+    int got;
+    dvc_status st;
+    if (i == 0 && (st = pass_begin(tf)) != DVC_OK) return st;
+    if (i != ps->ns || i > N) return dvc_error(DVC_ERR_INTERNAL, "trajectory: sample %ld asked out of order", i);
+    if ((st = again_next(tf)) != DVC_OK) return st;
+    /* the times the grid was made of */
+    if (tf->grid.t ? ps->t != tf->grid.t[i] : !on_uniform(ps->t, i, N, tf->T)) return changed(tf);
+    memcpy(x, ps->x, (size_t)tf->n * sizeof *x);
+    if (i < N) return DVC_OK;
+    /* the rest: the file must be the one first read, whole */
+    while ((st = pass_next(tf, &got)) == DVC_OK && got) {
     }
-    tf->past = M - tf->grid.N;
-    tf->xs = malloc((size_t)((tf->grid.N + 1) * n) * sizeof *tf->xs);
-    if (!tf->xs) return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid points", tf->grid.N + 1);
-    memcpy(tf->xs, tf->x, (size_t)((tf->grid.N + 1) * n) * sizeof *tf->xs);
+    if (st == DVC_ERR_INPUT) return changed(tf);
+    if (st != DVC_OK) return st;
+    if (ps->ns != tf->ns || ps->lineno != tf->lines || ps->digest != tf->digest) return changed(tf);
     return DVC_OK;
 }

@@ -1,32 +1,63 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Private: a trajectory of another tool (CSV t,x1..xn, extra columns
- * ignored) as the predictor of the lognorm route (dvicert enclose --from). */
+ * ignored) as the predictor of the lognorm route (dvicert enclose --from).
+ * Read in passes so that memory does not grow with its length: the first
+ * checks it (every input error is reported there), the next finds its
+ * grid, and the samples are then handed over one at a time
+ * (dvc_traj_from_next), the file read again; a file that changes between
+ * the passes is refused. The events route takes every sample at once
+ * (keep). */
 #ifndef DVC_IO_TRAJ_FROM_H
 #define DVC_IO_TRAJ_FROM_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
 
 #include "dvicert/error.h"
 #include "dvicert/tgrid.h"
 
+/* One pass over the file (private to traj_from.c). */
+typedef struct {
+    char *line, **fld;
+    size_t lcap;
+    long lineno, ncols, *col, ns;
+    double t, *x;    /* the last sample read: its time and n values */
+    uint64_t digest; /* of the bytes read so far in this pass */
+} dvc_traj_from_pass;
+
 typedef struct {
     long n, ns;       /* states, samples */
-    double *t, *x;    /* ns times (strictly increasing, t[0] = 0), ns x n values */
-    dvc_tgrid grid;   /* the certificate's grid (dvc_traj_from_grid): uniform,
-                         t_i = i T / N, when the samples are, else explicit,
-                         the N + 1 times t[0..N] (an owned copy) */
+    double *t, *x;    /* keep: ns times (strictly increasing, t[0] = 0), ns
+                         x n values; else NULL */
+    dvc_tgrid grid;   /* the certificate's grid: uniform, t_i = i T / N,
+                         when the samples are, else explicit, the N + 1
+                         times t[0..N] (owned) */
     double end;       /* the certificate's T: T when uniform, else t[N] */
     long past;        /* samples after t[N], not used */
-    double *xs;       /* (N + 1) x n: the predictor on the grid */
+    /* the file, open between the passes */
+    FILE *f;
+    const char *path;
+    double T;
+    struct stat st;   /* as first read: a change is refused */
+    uint64_t digest;  /* of the whole file in the first pass */
+    long lines;       /* its lines */
+    dvc_traj_from_pass ps;
 } dvc_traj_from;
 
-/* Read and check: exit-2 errors (DVC_ERR_INPUT) name the file and the line
- * (a time not starting at 0, not increasing, NaN or not a number, a row
- * with another number of fields than the header, the end before T). */
-dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, double T);
-/* The certificate's grid: the samples as they are. When they are uniform
- * (t_j = j T / M to a relative 1e-9) the grid i T / N of the problem, else
- * the trajectory's own times up to the first one >= T (1 - 1e-9), t[N],
- * which becomes the certificate's T: the samples are used as they are. */
-dvc_status dvc_traj_from_grid(dvc_traj_from *tf, double T);
+/* Read and check (the first pass): exit-2 errors (DVC_ERR_INPUT) name the
+ * file and the line (a time not starting at 0, not increasing, NaN or not
+ * a number, a row with another number of fields than the header, the end
+ * before T). Then the certificate's grid: the samples as they are. When
+ * they are uniform (t_j = j T / M to a relative 1e-9) the grid i T / N of
+ * the problem, else the trajectory's own times up to the first one >= T
+ * (1 - 1e-9), t[N], which becomes the certificate's T. keep: every sample
+ * in t and x. */
+dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, double T, int keep);
+/* The values of grid point i (n doubles), i = 0..N in order, from another
+ * pass over the file; at i = N the rest of the file is read too, and a
+ * file that differs from the first pass is refused (DVC_ERR_IO). */
+dvc_status dvc_traj_from_next(dvc_traj_from *tf, long i, double *x);
 void dvc_traj_from_clear(dvc_traj_from *tf);
 
 #endif

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The trajectory reader of enclose --from (src/io/traj_from.h) hands the
+ * samples over one at a time, holding none of them:
+ *   1. a uniform trajectory: no sample kept, the grid uniform with N = rows
+ *      - 1, the values of every grid point as written, in order, and again
+ *      in a second pass;
+ *   2. a non-uniform one past T: the grid is its own times up to the first
+ *      one at T, the samples after it counted as past, the same values;
+ *      with keep, every sample in memory and the same grid;
+ *   3. a file rewritten between the passes (same length, one digit
+ *      changed; a line appended) is refused naming the change, and a
+ *      sample asked out of order is an internal error;
+ *   4. the input errors of the first pass name the file and the line as
+ *      before (fields, order, start, the end before T). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "dvicert/error.h"
+#include "io/traj_from.h"
+
+static char dir[] = "/tmp/dvc_traj_fromXXXXXX";
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    REQUIRE(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* x1 = 2 t + 1, x2 = -t at the given times, one row each */
+static void write_traj(const char *path, const double *t, long ns)
+{
+    FILE *f = fopen(path, "w");
+    REQUIRE(f != NULL, "cannot write %s", path);
+    fprintf(f, "t,x1,x2,extra\n");
+    for (long k = 0; k < ns; k++) fprintf(f, "%.17g,%.17g,%.17g,7\n", t[k], 2 * t[k] + 1, -t[k]);
+    fclose(f);
+}
+
+/* Every grid point i = 0..N through dvc_traj_from_next: x as written at
+ * the time t_i of want. */
+static int pass_ok(dvc_traj_from *tf, const double *want)
+{
+    double x[2];
+    for (long i = 0; i <= tf->grid.N; i++) {
+        dvc_status st = dvc_traj_from_next(tf, i, x);
+        if (st != DVC_OK) {
+            fprintf(stderr, "sample %ld: %s\n", i, dvc_error_message());
+            return 0;
+        }
+        if (x[0] != 2 * want[i] + 1 || x[1] != -want[i]) return 0;
+    }
+    return 1;
+}
+
+static void uniform(void)
+{
+    char path[256];
+    double t[1001];
+    dvc_traj_from tf;
+    snprintf(path, sizeof path, "%s/u.csv", dir);
+    for (long k = 0; k <= 1000; k++) t[k] = (double)k / 1000 * 2.0;
+    write_traj(path, t, 1001);
+    REQUIRE(dvc_traj_from_read(&tf, path, 2, 2.0, 0) == DVC_OK, "%s", dvc_error_message());
+    CHECK(tf.t == NULL && tf.x == NULL, "a streamed trajectory keeps no sample");
+    CHECK(tf.ns == 1001 && tf.past == 0 && tf.end == 2.0, "ns %ld past %ld end %g", tf.ns, tf.past, tf.end);
+    CHECK(tf.grid.kind == DVC_TGRID_UNIFORM && tf.grid.N == 1000 && tf.grid.t == NULL, "uniform grid, N = %ld",
+          tf.grid.N);
+    CHECK(pass_ok(&tf, t), "the values of the first feeding pass");
+    CHECK(pass_ok(&tf, t), "the values of a second feeding pass");
+    dvc_traj_from_clear(&tf);
+}
+
+static void nonuniform(void)
+{
+    char path[256];
+    double t[400];
+    long ns = 0, K;
+    dvc_traj_from tf, tk;
+    snprintf(path, sizeof path, "%s/v.csv", dir);
+    /* steps 1e-3 .. 3e-3, then T = 0.5 exactly and 20 samples past it */
+    t[ns++] = 0;
+    while (t[ns - 1] < 0.5 - 4e-3) {
+        t[ns] = t[ns - 1] + 2e-3 + 1e-3 * sin(0.7 * (double)ns);
+        ns++;
+    }
+    t[ns++] = 0.5;
+    K = ns - 1;
+    for (int k = 0; k < 20; k++, ns++) t[ns] = t[ns - 1] + 1e-3;
+    write_traj(path, t, ns);
+    REQUIRE(dvc_traj_from_read(&tf, path, 2, 0.5, 0) == DVC_OK, "%s", dvc_error_message());
+    CHECK(tf.t == NULL && tf.x == NULL, "a streamed trajectory keeps no sample");
+    CHECK(tf.grid.kind == DVC_TGRID_EXPLICIT && tf.grid.N == K && tf.past == 20 && tf.end == 0.5,
+          "explicit grid: N = %ld (want %ld), past %ld, end %g", tf.grid.N, K, tf.past, tf.end);
+    for (long i = 0; i <= K && tf.grid.t; i++)
+        if (tf.grid.t[i] != t[i]) {
+            CHECK(0, "grid time %ld: %.17g, want %.17g", i, tf.grid.t[i], t[i]);
+            break;
+        }
+    CHECK(pass_ok(&tf, t), "the values on the trajectory's own grid");
+    REQUIRE(dvc_traj_from_read(&tk, path, 2, 0.5, 1) == DVC_OK, "%s", dvc_error_message());
+    CHECK(tk.t && tk.x && tk.ns == ns && tk.x[2 * (ns - 1)] == 2 * t[ns - 1] + 1, "keep: every sample");
+    CHECK(tk.grid.N == tf.grid.N && tk.past == tf.past && tk.end == tf.end &&
+          memcmp(tk.grid.t, tf.grid.t, (size_t)(K + 1) * sizeof(double)) == 0, "keep: the same grid");
+    dvc_traj_from_clear(&tk);
+    dvc_traj_from_clear(&tf);
+}
+
+/* path rewritten by edit between the first pass and the feeding one */
+static void rewritten(const char *what, int append)
+{
+    char path[256];
+    double t[101], x[2];
+    dvc_traj_from tf;
+    dvc_status st = DVC_OK;
+    snprintf(path, sizeof path, "%s/c.csv", dir);
+    for (long k = 0; k <= 100; k++) t[k] = (double)k / 100;
+    write_traj(path, t, 101);
+    REQUIRE(dvc_traj_from_read(&tf, path, 2, 1.0, 0) == DVC_OK, "%s", dvc_error_message());
+    {
+        /* in place, through another descriptor: the reader's file changes */
+        FILE *f = fopen(path, "r+");
+        REQUIRE(f != NULL, "cannot open %s", path);
+        if (append) {
+            fseek(f, 0, SEEK_END);
+            fputs("1.5,4,-1.5,7\n", f);
+        } else {
+            /* one digit of x1 at t = 0.5: same length; the time stamp
+             * put back, so that only the contents tell */
+            struct stat s0;
+            struct timespec ts[2];
+            char *buf;
+            long len;
+            fstat(fileno(f), &s0);
+            fseek(f, 0, SEEK_END);
+            len = ftell(f);
+            buf = calloc((size_t)len + 1, 1);
+            rewind(f);
+            REQUIRE(buf && fread(buf, 1, (size_t)len, f) == (size_t)len, "read back");
+            char *p = strstr(buf, "\n0.5,2,");
+            REQUIRE(p != NULL, "row of t = 0.5");
+            p[5] = '3';
+            rewind(f);
+            fwrite(buf, 1, (size_t)len, f);
+            fflush(f);
+            free(buf);
+            ts[0] = s0.st_atim;
+            ts[1] = s0.st_mtim;
+            REQUIRE(futimens(fileno(f), ts) == 0, "futimens");
+        }
+        fclose(f);
+    }
+    for (long i = 0; st == DVC_OK && i <= tf.grid.N; i++) st = dvc_traj_from_next(&tf, i, x);
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "the file changed while it was read") &&
+          strstr(dvc_error_message(), path), "%s: refused (%d: %s)", what, (int)st, dvc_error_message());
+    dvc_traj_from_clear(&tf);
+    REQUIRE(dvc_traj_from_read(&tf, path, 2, 1.0, 0) == DVC_OK, "%s", dvc_error_message());
+    CHECK(dvc_traj_from_next(&tf, 1, x) == DVC_ERR_INTERNAL, "a sample asked out of order");
+    dvc_traj_from_clear(&tf);
+}
+
+static void input_errors(void)
+{
+    static const struct {
+        const char *text, *msg;
+    } cases[] = {
+        {"t,x1,x2\n0,1,0\n0.5,2\n1,3,-1\n", "line 3: 2 fields, the header has 3"},
+        {"t,x1,x2\n0,1,0\n0.5,2,-0.5\n0.5,2,-0.5\n1,3,-1\n", "line 4: t = 0.5 does not increase"},
+        {"t,x1,x2\n0.1,1,0\n1,3,-1\n", "line 2: the trajectory must start at t = 0, got 0.10000000000000001"},
+        {"t,x1,x2\n0,1,0\n0.5,2,-0.5\n\n", "line 4: the trajectory ends at t = 0.5 and does not reach T = 1"},
+        {"t,x1,x2\n0,1,0\n0.5,nan,-0.5\n1,3,-1\n", "line 3: column 'x1': 'nan' is not a finite decimal number"},
+        {"t,x1\n0,1\n1,3\n", "line 1: missing column 'x2' (the problem has 2 states)"},
+        {"t,x1,x2\n0,1,0\n", "fewer than two samples"},
+        {"\n\n", "empty file (expected a header t,x1..x2)"},
+    };
+    char path[256];
+    snprintf(path, sizeof path, "%s/e.csv", dir);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        dvc_traj_from tf;
+        dvc_status st;
+        write_file(path, cases[k].text);
+        st = dvc_traj_from_read(&tf, path, 2, 1.0, 0);
+        CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), cases[k].msg) &&
+              strncmp(dvc_error_message(), path, strlen(path)) == 0, "case %zu: %s", k, dvc_error_message());
+        CHECK(tf.f == NULL && tf.grid.t == NULL, "case %zu: nothing held after an error", k);
+    }
+    remove(path);
+}
+
+int main(void)
+{
+    char path[256];
+    REQUIRE(mkdtemp(dir) != NULL, "mkdtemp");
+    uniform();
+    nonuniform();
+    rewritten("a digit changed in place, same size and time", 0);
+    rewritten("a row appended", 1);
+    input_errors();
+    const char *files[] = {"u.csv", "v.csv", "c.csv"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        remove(path);
+    }
+    rmdir(dir);
+    return check_report();
+}

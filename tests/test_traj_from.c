@@ -11,7 +11,11 @@
  *      changed; a line appended) is refused naming the change, and a
  *      sample asked out of order is an internal error;
  *   4. the input errors of the first pass name the file and the line as
- *      before (fields, order, start, the end before T). */
+ *      before (fields, order, start, the end before T);
+ *   5. the lognorm engine fed point by point from the file (the path of
+ *      enclose --from) gives the same run as the whole array: every
+ *      predictor point, y and bound identical, on a non-uniform grid with
+ *      samples past T, with and without a sink. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +24,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "dlvi/lognorm_internal.h"
 #include "dvicert/error.h"
+#include "dvicert/lognorm.h"
+#include "dvicert/problem.h"
 #include "io/traj_from.h"
 
 static char dir[] = "/tmp/dvc_traj_fromXXXXXX";
@@ -193,6 +200,150 @@ static void input_errors(void)
     remove(path);
 }
 
+/* The source of enclose --from: grid point i of the trajectory. */
+static dvc_status from_file(long i, double *x, double *y, void *ctx)
+{
+    (void)y;
+    return dvc_traj_from_next(ctx, i, x);
+}
+
+/* A sink keeping every point handed to it. */
+typedef struct {
+    long N, got;
+    mpfr_t *ex, *ey;
+    double *x, *y;
+} keep_t;
+
+static dvc_status keep_point(const dvc_dlvi_point *pt, void *ctx)
+{
+    keep_t *k = ctx;
+    if (pt->i != k->got || pt->i > k->N) return dvc_error(DVC_ERR_INTERNAL, "point %ld out of order", pt->i);
+    mpfr_set(k->ex[pt->i], pt->eps_x, MPFR_RNDN);
+    mpfr_set(k->ey[pt->i], pt->eps_y, MPFR_RNDN);
+    memcpy(k->x + 2 * pt->i, pt->x, 2 * sizeof(double));
+    k->y[pt->i] = pt->y[0];
+    k->got++;
+    return DVC_OK;
+}
+
+static void keep_init(keep_t *k, long N)
+{
+    k->N = N;
+    k->got = 0;
+    k->ex = malloc((size_t)(N + 1) * sizeof *k->ex);
+    k->ey = malloc((size_t)(N + 1) * sizeof *k->ey);
+    k->x = malloc((size_t)(2 * (N + 1)) * sizeof *k->x);
+    k->y = malloc((size_t)(N + 1) * sizeof *k->y);
+    REQUIRE(k->ex && k->ey && k->x && k->y, "memory");
+    for (long i = 0; i <= N; i++) mpfr_inits2(256, k->ex[i], k->ey[i], (mpfr_ptr)0);
+}
+
+static void keep_clear(keep_t *k)
+{
+    for (long i = 0; i <= k->N; i++) mpfr_clears(k->ex[i], k->ey[i], (mpfr_ptr)0);
+    free(k->ex);
+    free(k->ey);
+    free(k->x);
+    free(k->y);
+}
+
+static int keep_same(const keep_t *a, const keep_t *b)
+{
+    if (a->got != a->N + 1 || b->got != b->N + 1) return 0;
+    for (long i = 0; i <= a->N; i++)
+        if (!mpfr_equal_p(a->ex[i], b->ex[i]) || !mpfr_equal_p(a->ey[i], b->ey[i]) || a->x[2 * i] != b->x[2 * i] ||
+            a->x[2 * i + 1] != b->x[2 * i + 1] || a->y[i] != b->y[i])
+            return 0;
+    return 1;
+}
+
+/* One lognorm run on the trajectory: from the array xs (NULL: point by
+ * point from the file of tf); into sink k (NULL: the whole result). */
+static dvc_status run_lognorm(dvc_dlvi_result_t r, dvc_dlvi_problem_t p, dvc_traj_from *tf, const double *xs,
+                              keep_t *k)
+{
+    dvc_lognorm_info_t info;
+    dvc_lognorm_opts o;
+    dvc_status st;
+    dvc_lognorm_info_init(info);
+    dvc_lognorm_opts_default(&o);
+    o.pieces = DVC_LOGNORM_PIECES_EXT;
+    o.dlvi.prec = p->prec;
+    if (k) {
+        o.dlvi.sink = keep_point;
+        o.dlvi.sink_ctx = k;
+    }
+    if (xs) st = dvc_lognorm_certify(r, info, p, &o, xs, NULL);
+    else st = dvc_lognorm_certify_stream_x_(r, info, p, &o, from_file, tf);
+    dvc_lognorm_info_clear(info);
+    return st;
+}
+
+static void engine_fed(void)
+{
+    char path[256], prob[256];
+    double t[3000];
+    long ns = 0, N;
+    dvc_traj_from tf, tk;
+    dvc_dlvi_problem_t p;
+    dvc_dlvi_result_t r1, r2;
+    keep_t k1, k2;
+    snprintf(path, sizeof path, "%s/b.csv", dir);
+    snprintf(prob, sizeof prob, "%s/b.json", dir);
+    /* the bridge (Example 5.1) from x(0) = (0, 1) to T = 2 (a contact
+     * phase), samples of the free solution at jittered times past T: the
+     * predictor error is what the bound measures, not what is tested */
+    write_file(prob, "{\"A\": [[0, 1], [-4, 0]], \"B\": [[0], [-1]], \"f\": [\"0\", \"sin(4*t)\"],\n"
+                     " \"Q\": [[3, 0]], \"M\": [[1]], \"g\": [\"0\"], \"l\": [0], \"u\": [\"inf\"],\n"
+                     " \"x0\": [0, 1], \"T\": \"2\", \"N\": 100, \"theta\": 1}\n");
+    for (double u = 0; u < 2.1; u += 2e-3 + 1e-3 * sin(0.37 * (double)ns)) t[ns++] = u;
+    {
+        FILE *f = fopen(path, "w");
+        REQUIRE(f != NULL, "cannot write %s", path);
+        fprintf(f, "t,x1,x2\n");
+        for (long k = 0; k < ns; k++)
+            fprintf(f, "%.17g,%.17g,%.17g\n", t[k], (4.0 / 3) / 2 * sin(2 * t[k]) - sin(4 * t[k]) / 12,
+                    (4.0 / 3) * cos(2 * t[k]) - cos(4 * t[k]) / 3);
+        fclose(f);
+    }
+    dvc_dlvi_problem_init(p, 0, 0, 0);
+    REQUIRE(dvc_problem_read(p, prob, 0) == DVC_OK, "%s: %s", prob, dvc_error_message());
+    REQUIRE(dvc_traj_from_read(&tf, path, 2, 2.0, 0) == DVC_OK, "%s", dvc_error_message());
+    REQUIRE(dvc_traj_from_read(&tk, path, 2, 2.0, 1) == DVC_OK, "%s", dvc_error_message());
+    REQUIRE(tf.grid.kind == DVC_TGRID_EXPLICIT && tf.past > 0, "a non-uniform grid with samples past T");
+    REQUIRE(dvc_dlvi_problem_set_grid(p, &tf.grid) == DVC_OK, "%s", dvc_error_message());
+    mpfi_set_d(p->T, tf.end);
+    N = p->N;
+    /* the whole result */
+    dvc_dlvi_result_init(r1);
+    dvc_dlvi_result_init(r2);
+    CHECK(run_lognorm(r1, p, NULL, tk.x, NULL) == DVC_OK, "array: %s", dvc_error_message());
+    CHECK(run_lognorm(r2, p, &tf, NULL, NULL) == DVC_OK, "file: %s", dvc_error_message());
+    if (r1->steps_done == N && r2->steps_done == N) {
+        int same = mpfr_equal_p(r1->max_eps_x, r2->max_eps_x) && mpfr_equal_p(r1->max_eps_y, r2->max_eps_y);
+        for (long i = 0; same && i <= N; i++)
+            same = mpfr_equal_p(r1->eps_x[i], r2->eps_x[i]) && mpfr_equal_p(r1->eps_y[i], r2->eps_y[i]) &&
+                   memcmp(r1->x + 2 * i, r2->x + 2 * i, 2 * sizeof(double)) == 0 && r1->y[i] == r2->y[i];
+        CHECK(same, "the run fed from the file equals the run on the array (%ld steps)", N);
+    }
+    /* through a sink (the window of two points, as the command runs) */
+    keep_init(&k1, N);
+    keep_init(&k2, N);
+    CHECK(run_lognorm(r1, p, NULL, tk.x, &k1) == DVC_OK, "array, sink: %s", dvc_error_message());
+    CHECK(run_lognorm(r2, p, &tf, NULL, &k2) == DVC_OK, "file, sink: %s", dvc_error_message());
+    CHECK(keep_same(&k1, &k2), "streamed: every point handed to the sink identical (%ld and %ld of %ld)", k1.got,
+          k2.got, N + 1);
+    keep_clear(&k1);
+    keep_clear(&k2);
+    dvc_dlvi_result_clear(r1);
+    dvc_dlvi_result_clear(r2);
+    dvc_dlvi_problem_clear(p);
+    dvc_traj_from_clear(&tk);
+    dvc_traj_from_clear(&tf);
+    remove(path);
+    remove(prob);
+}
+
 int main(void)
 {
     char path[256];
@@ -202,6 +353,7 @@ int main(void)
     rewritten("a digit changed in place, same size and time", 0);
     rewritten("a row appended", 1);
     input_errors();
+    engine_fed();
     const char *files[] = {"u.csv", "v.csv", "c.csv"};
     for (int k = 0; k < 3; k++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[k]);

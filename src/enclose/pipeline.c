@@ -94,7 +94,7 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
     dvc_enclose_traj *tf = &a->tf;
     double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
     const double *T_end = NULL;
-    dvc_status st = pl->io->traj_read(tf, pl->o->from, p->n, T);
+    dvc_status st = pl->io->traj_read(tf, pl->o->from, a->doc, p->n, T);
     for (long i = 0; st == DVC_OK && a->e && i <= tf->grid->N; i++)
         st = dvc_dlvi_scale_point(tf->xs + i * p->n, tf->xs + i * p->n, a->e, p->n, 0);
     if (st != DVC_OK) return st;
@@ -317,7 +317,9 @@ static dvc_status hybrid_from(attempt_t *a, const plan_t *pl, dvc_dlvi_events_fr
                               const dvc_hybrid_cert_struct *h)
 {
     dvc_status st;
-    if (!h) return pl->io->traj_read(&a->tf, pl->o->from, a->p->n, mpfr_get_d(&a->p->T->left, MPFR_RNDN));
+    if (!h)
+        return pl->io->traj_read(&a->tf, pl->o->from, a->doc, a->p->n,
+                                 mpfr_get_d(&a->p->T->left, MPFR_RNDN));
     st = dvc_dlvi_events_from_set(f, a->p->n, a->tf.ns, a->tf.t, a->tf.x, h->res->t[0],
                                   h->res->t[h->res->nsteps]);
     if (st == DVC_ERR_INPUT) return dvc_error_context(st, "%s: ", pl->o->from);

@@ -55,8 +55,10 @@ typedef struct {
     dvc_status (*set_grid)(dvc_enclose_doc *doc, const dvc_tgrid *g, const double *T_end);
     char *(*text)(const dvc_enclose_doc *doc); /* malloc'd; NULL: out of memory */
     void (*doc_free)(dvc_enclose_doc *doc);
-    /* a trajectory for n states and the problem's T, on its grid */
-    dvc_status (*traj_read)(dvc_enclose_traj *tr, const char *path, long n, double T);
+    /* a trajectory for n states and the problem's T, on its grid; the
+     * header names states as the copy doc does or x1..xn */
+    dvc_status (*traj_read)(dvc_enclose_traj *tr, const char *path, const dvc_enclose_doc *doc, long n,
+                            double T);
     void (*traj_clear)(dvc_enclose_traj *tr);
     /* the writer to out_path (NULL: a dry run); with retries, a direct
      * output stays dry (deferred) until armed */

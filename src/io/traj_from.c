@@ -12,6 +12,7 @@
 
 #include "dvicert/error.h"
 #include "dvicert/files.h"
+#include "io/traj_header.h"
 
 /* Fields of a line split at commas in place (trimmed); count returned. */
 static long split_line(char *s, char **fld, long cap)
@@ -43,7 +44,8 @@ void dvc_traj_from_clear(dvc_traj_from *tf)
     memset(tf, 0, sizeof *tf);
 }
 
-dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, double T)
+dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n,
+                              const char *const *names, double T)
 {
     FILE *f = NULL;
     char *line = NULL, **fld = NULL;
@@ -79,13 +81,8 @@ dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, doubl
             ncols = nf;
             for (long k = 0; k <= n; k++) col[k] = -1;
             for (long k = 0; k < nf; k++) {
-                long s = -1;
-                if (strcmp(fld[k], "t") == 0) s = 0;
-                else if (fld[k][0] == 'x' && isdigit((unsigned char)fld[k][1])) {
-                    char *e;
-                    long j = strtol(fld[k] + 1, &e, 10);
-                    if (*e == '\0' && j >= 1 && j <= n) s = j;
-                }
+                /* the header rule of every reader (check's too) */
+                long s = dvc_traj_header_slot(fld[k], n, 0, names, NULL, 0);
                 if (s < 0) continue;
                 if (col[s] >= 0) {
                     st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s' appears twice", path, lineno, fld[k]);
@@ -97,6 +94,10 @@ dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, doubl
                 if (col[s] < 0) {
                     if (s == 0) st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 't' (header t,x1..x%ld)",
                                                path, lineno, n);
+                    else if (names)
+                        st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column '%s' or 'x%ld' (the problem "
+                                       "has %ld states: header t and %s..%s or x1..x%ld)", path, lineno,
+                                       names[s - 1], s, n, names[0], names[n - 1], n);
                     else st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 'x%ld' (the problem has %ld "
                                         "states)", path, lineno, s, n);
                 }

@@ -18,10 +18,13 @@ typedef struct {
     double *xs;       /* (N + 1) x n: the predictor on the grid */
 } dvc_traj_from;
 
-/* Read and check: exit-2 errors (DVC_ERR_INPUT) name the file and the line
+/* Read and check: the header t and the states by name (names, n strings,
+ * or NULL) or as x1..xn, the rule of every trajectory reader
+ * (io/traj_header.h); exit-2 errors (DVC_ERR_INPUT) name the file and the line
  * (a time not starting at 0, not increasing, NaN or not a number, a row
  * with another number of fields than the header, the end before T). */
-dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, double T);
+dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n,
+                              const char *const *names, double T);
 /* The certificate's grid: the samples as they are. When they are uniform
  * (t_j = j T / M to a relative 1e-9) the grid i T / N of the problem, else
  * the trajectory's own times up to the first one >= T (1 - 1e-9), t[N],

@@ -15,10 +15,6 @@
 #include "io/problem_json.h"
 #include "io/traj_from.h"
 
-/* state names passed to the trajectory reader (a DLVI of --from has n <= 64
- * on the events route; more states are read as x1..xn) */
-#define DVC_TRAJ_NAMES_MAX 256
-
 static dvc_status load(dvc_dlvi_problem_t p, dvc_enclose_doc **doc, const char *path, mpfr_prec_t prec,
                        const dvc_table_policy *tables)
 {
@@ -89,16 +85,21 @@ static dvc_status traj_read(dvc_enclose_traj *tr, const char *path, const dvc_en
                             double T)
 {
     dvc_traj_from *tf = calloc(1, sizeof *tf);
-    const char *names[DVC_TRAJ_NAMES_MAX];
     const json_t *sn = json_object_get((const json_t *)doc, "state_names");
-    int named = json_is_array(sn) && (long)json_array_size(sn) == n && n <= DVC_TRAJ_NAMES_MAX;
+    int named = json_is_array(sn) && (long)json_array_size(sn) == n && n > 0;
+    const char **names = named ? calloc((size_t)n, sizeof *names) : NULL;
     dvc_status st;
     memset(tr, 0, sizeof *tr);
-    if (!tf) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (!tf || (named && !names)) {
+        free(tf);
+        free(names);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
     tr->impl = tf;
     /* the problem's state names head columns as they do for check */
     for (long j = 0; named && j < n; j++) names[j] = json_string_value(json_array_get(sn, j));
-    st = dvc_traj_from_read(tf, path, n, named ? names : NULL, T);
+    st = dvc_traj_from_read(tf, path, n, names, T);
+    free(names);
     if (st == DVC_OK) st = dvc_traj_from_grid(tf, T);
     if (st != DVC_OK) return st;
     tr->grid = &tf->grid;

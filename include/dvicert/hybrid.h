@@ -261,6 +261,17 @@ long dvc_hybrid_find_switch(const dvc_hybrid_model_t m, const char *name);
 /* Initial mode, state (copied; must be finite) and time interval. */
 dvc_status dvc_hybrid_set_initial(dvc_hybrid_model_t m, long mode, const dvc_ivec_t x0,
                                   const mpfr_t t0, const mpfr_t T);
+/* The initial mode of a model in decomposed form (ncontacts > 0) from the
+ * initial state x0 at t0 (docs/sliding.md, "Initial mode"): per term the
+ * side the sign of h(t0, x0) proves (> 0: region h > 0, < 0: region h < 0,
+ * exactly 0: sliding on h = 0). *mode: that mode, or -1 when a sign is
+ * undecided (h(x0) holds 0 without being 0). *consistent (when not NULL):
+ * 1 when mode `given` (>= 0) has on every term a side the sign allows (a
+ * term exactly on its surface allows every side, the engine then decides
+ * by Filippov's condition). names (len bytes): the modes consistent with
+ * x0, quoted and separated by ", ", for a message. */
+dvc_status dvc_hybrid_initial_mode(const dvc_hybrid_model_struct *m, const mpfr_t t0, const dvc_ivec_t x0,
+                                   long given, long *mode, int *consistent, char *names, size_t len);
 
 /* How the approach to a switching surface was classified. */
 typedef enum {

@@ -432,8 +432,9 @@ class Certificate:
 
     def events(self):
         """The events a hybrid certificate states, in time order (as `dvicert
-        events`): a list of dicts with event (1..), kind ('cross',
-        'enter-slide', 'leave-slide'), switch, from, to (mode names), t_lo,
+        events`): a list of dicts with event (1..), kind (the certificate's:
+        'cross', 'enter-slide', 'leave-slide'; `dvicert events` says 'stick' and
+        'slip' for a friction model, docs/sliding.md "Words"), switch, from, to (mode names), t_lo,
         t_hi (the time enclosure as doubles rounded outward from the file's
         decimals) and width (t_hi - t_lo rounded up). A DLVI certificate
         locates no events: InputError. With verify=True at read time they are

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "certview.h"
+#include "contact_y.h"
 #include "hybrid.h"
 #include "dvicert/hybrid_cert.h"
 
@@ -32,7 +33,10 @@ static void help(void)
         "changes of active pattern (its modes are the DLVI patterns). One row per\n"
         "event, in time order:\n"
         "  event   its index, 1..\n"
-        "  kind    cross, enter-slide or leave-slide (the certificate's \"kind\")\n"
+        "  kind    cross, enter-slide or leave-slide (the certificate's \"kind\": a\n"
+        "          sliding motion starts or ends); for a friction model (every\n"
+        "          discontinuous term a dry-friction law -sgn(h) F on a velocity h,\n"
+        "          docs/sliding.md) stick and slip instead\n"
         "  switch  the switching function (or discontinuous term) that fired\n"
         "  from    the mode before, to: the mode after\n"
         "  t_lo, t_hi  the certified enclosure of the event's time, rounded outward\n"
@@ -87,6 +91,7 @@ static int run(const dvc_cli_args *a)
         const dvc_hybrid_model_struct *m = d.hyb->model;
         const dvc_hybrid_result_struct *r = d.hyb->res;
         int ws = 6, wm = 4; /* the table's columns fit the longest switch and mode names */
+        int friction = dvc_cli_friction(d.hyb);
         for (long k = 0; k < r->nevents; k++) {
             const dvc_hybrid_event *e = &r->ev[k];
             int l = (int)strlen(m->gname[e->g]);
@@ -105,7 +110,7 @@ static int run(const dvc_cli_args *a)
         }
         for (long k = 0; k < r->nevents; k++) {
             const dvc_hybrid_event *e = &r->ev[k];
-            const char *kind = dvc_hybrid_event_kind_name(dvc_hybrid_event_kind_of(m, e));
+            const char *kind = dvc_cli_event_word(friction, dvc_hybrid_event_kind_of(m, e));
             const char *sw = m->gname[e->g], *from = m->modes[e->mode_before].name;
             const char *to = m->modes[e->mode_after].name;
             char lo[64], hi[64], w[32];

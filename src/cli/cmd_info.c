@@ -295,8 +295,11 @@ static void hybrid_body(const dvc_cli_cert *d)
            mpfr_get_d(c->model->T, MPFR_RNDN), c->res->nsteps, (long)c->prec);
     if (d->m > 0) printf("m = %ld multipliers (y from the pattern's affine map on the states)\n", d->m);
     for (long e = 0; e < c->res->nevents; e++) nk[dvc_hybrid_event_kind_of(c->model, &c->res->ev[e])]++;
-    printf("events: %ld (%ld crossings, %ld enter-slide, %ld leave-slide)\n", c->res->nevents, nk[0], nk[1],
-           nk[2]);
+    {
+        int fr = dvc_cli_friction(c);
+        printf("events: %ld (%ld crossings, %ld %s, %ld %s)\n", c->res->nevents, nk[0], nk[1],
+               dvc_cli_event_word(fr, DVC_HYB_EV_ENTER_SLIDE), nk[2], dvc_cli_event_word(fr, DVC_HYB_EV_LEAVE_SLIDE));
+    }
     dvc_tube_init(tb);
     if (stated_tube(tb, d) != DVC_OK || !tstats_make(&sx, tb, 0) || (tb->m > 0 && !tstats_make(&sy, tb, 1))) {
         printf("(no width table: %s)\n", dvc_error_message());
@@ -316,6 +319,10 @@ static void hybrid_body(const dvc_cli_cert *d)
     for (long k = 0; k < sy.k; k++)
         printf("  %-10s %12.4g %12.4g %12.4g\n", row_label(lab, sizeof lab, d, c->model->n + k), sy.size[k],
                sy.rad[k], rel_of(sy.rad[k], sy.size[k]));
+    if (sy.k > 0) /* which bound of y each output states (issue 21, item 6) */
+        printf("  (y: its bound at each grid time, the grid rows of 'dvicert export' and the curves of\n"
+               "  'dvicert plot'; at an event time y may jump and the bound there holds both sides;\n"
+               "  export's step rows are hulls over a whole step, wider)\n");
     printf("verdict: %s (largest relative radius %.3g, %s; radii are half the widths of the\n"
            "  state enclosures at the grid times; between them the flow is as tight)\n",
            verdict_of(wrel), wrel, d->xnames ? d->xnames[worst] : c->model->names[worst]);

@@ -14,6 +14,7 @@
 
 #include "contact_y.h"
 #include "dvicert/lcs_cert.h"
+#include "io/hybrid_json.h"
 #include <jansson.h>
 
 /* The mode of m whose sides are those of mode md with term j set to s, or
@@ -206,4 +207,24 @@ dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc)
     mpfi_clear(c.d);
     mpfi_clear(c.K);
     return st;
+}
+
+int dvc_cli_friction(const dvc_hybrid_cert_struct *hc)
+{
+    json_t *o;
+    int f;
+    if (!hc->model_json || !hc->model->ncontacts || dvc_lcs_cert_is_lcs(hc)) return 0;
+    o = json_loads(hc->model_json, 0, NULL);
+    f = o && dvc_hybrid_json_friction(o);
+    json_decref(o);
+    return f;
+}
+
+const char *dvc_cli_event_word(int friction, dvc_hybrid_event_kind k)
+{
+    /* Filippov's words for a general sliding motion; for dry friction the
+     * sliding motion on h = 0 (zero relative velocity) is sticking */
+    if (friction && k == DVC_HYB_EV_ENTER_SLIDE) return "stick";
+    if (friction && k == DVC_HYB_EV_LEAVE_SLIDE) return "slip";
+    return dvc_hybrid_event_kind_name(k);
 }

@@ -107,7 +107,7 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
     double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
     const double *T_end = NULL;
     double *x1 = NULL;
-    dvc_status st = pl->io->traj_read(tf, pl->o->from, p->n, T, 0);
+    dvc_status st = pl->io->traj_read(tf, pl->o->from, a->doc, p->n, T, 0);
     if (st == DVC_OK && a->e) {
         /* every sample must stay exact when scaled: refused before the run */
         if (!(x1 = malloc((size_t)p->n * sizeof *x1))) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -336,7 +336,8 @@ static dvc_status hybrid_from(attempt_t *a, const plan_t *pl, dvc_dlvi_events_fr
                               const dvc_hybrid_cert_struct *h)
 {
     dvc_status st;
-    if (!h) return pl->io->traj_read(&a->tf, pl->o->from, a->p->n, mpfr_get_d(&a->p->T->left, MPFR_RNDN), 1);
+    if (!h)
+        return pl->io->traj_read(&a->tf, pl->o->from, a->doc, a->p->n, mpfr_get_d(&a->p->T->left, MPFR_RNDN), 1);
     st = dvc_dlvi_events_from_set(f, a->p->n, a->tf.ns, a->tf.t, a->tf.x, h->res->t[0],
                                   h->res->t[h->res->nsteps]);
     if (st == DVC_ERR_INPUT) return dvc_error_context(st, "%s: ", pl->o->from);

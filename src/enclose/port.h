@@ -56,8 +56,10 @@ typedef struct {
     char *(*text)(const dvc_enclose_doc *doc); /* malloc'd; NULL: out of memory */
     void (*doc_free)(dvc_enclose_doc *doc);
     /* a trajectory for n states and the problem's T, checked, on its grid;
-     * keep: every sample in memory, else none: traj_next hands them over */
-    dvc_status (*traj_read)(dvc_enclose_traj *tr, const char *path, long n, double T, int keep);
+     * keep: every sample in memory, else none: traj_next hands them over;
+     * the header names states as the copy doc does or x1..xn */
+    dvc_status (*traj_read)(dvc_enclose_traj *tr, const char *path, const dvc_enclose_doc *doc, long n, double T,
+                            int keep);
     /* the values of grid point i, i = 0..N in order (a pass over the file,
      * started again at i = 0); a file changed since traj_read is refused */
     dvc_status (*traj_next)(dvc_enclose_traj *tr, long i, double *x);

@@ -140,10 +140,22 @@ dvc_status dvc_hybrid_dmm(dvc_hybrid_traj *tr, const dvc_hybrid_model_t m, doubl
     tr->n = n;
     if (!(tau > 0) || !isfinite(tau)) return dvc_error(DVC_ERR_INPUT, "dmm: the step must be positive");
     if (mode < 0) return dvc_error(DVC_ERR_INPUT, "dmm: no initial mode");
+    /* say what the model is and what the companion takes: "not linear"
+     * misnamed an affine friction model (its modes are built as fields) */
+    if (m->ncontacts > 0)
+        return dvc_error(DVC_ERR_INPUT, "dmm: a model in decomposed form (discontinuous terms such as "
+                         "friction, with Filippov sliding: stick phases) is outside the companion, "
+                         "affine or not: it covers models whose modes are written with 'A' and 'b' "
+                         "(x' = A x + b(t)) and switch by transitions, without sliding; certify "
+                         "the model with dvicert enclose and take its tube (dvicert export) instead");
     for (long k = 0; k < m->nmodes; k++)
-        if (!m->modes[k].linear || m->modes[k].bu)
-            return dvc_error(DVC_ERR_INPUT, "dmm: mode '%s' is not linear (the companion covers "
-                             "linear modes x' = A x + b(t) with b given as expressions)",
+        if (!m->modes[k].linear)
+            return dvc_error(DVC_ERR_INPUT, "dmm: mode '%s' is written as a field 'f' (expressions), "
+                             "not with 'A' and 'b': the companion covers modes x' = A x + b(t) "
+                             "with a matrix A (write an affine mode that way)", m->modes[k].name);
+        else if (m->modes[k].bu)
+            return dvc_error(DVC_ERR_INPUT, "dmm: mode '%s' has inputs 'u' (tables): the companion "
+                             "covers modes x' = A x + b(t) with b given as expressions",
                              m->modes[k].name);
     double t0 = mpfr_get_d(m->t0, MPFR_RNDN), T = mpfr_get_d(m->T, MPFR_RNDN);
     memset(&w, 0, sizeof w);

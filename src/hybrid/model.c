@@ -442,6 +442,59 @@ dvc_status dvc_hybrid_set_initial(dvc_hybrid_model_t m, long mode, const dvc_ive
     return DVC_OK;
 }
 
+/* Per term k of m, the sides of a mode consistent with h_k(t0, x0): bit
+ * 0: +1, bit 1: -1, bit 2: sliding (2); *exact_zero[k] when h_k(x0) = 0. */
+static dvc_status term_sides(const dvc_hybrid_model_struct *m, const mpfr_t t0, const dvc_ivec_t x0,
+                             int *allow, int *zero)
+{
+    mpfi_t T, v;
+    dvc_status st = DVC_OK;
+    mpfi_init2(T, m->prec);
+    mpfi_init2(v, m->prec);
+    mpfi_set_fr(T, t0);
+    for (long k = 0; k < m->ncontacts && st == DVC_OK; k++) {
+        st = dvc_expr_eval_x(v, m->g[m->contacts[k].h], T, x0);
+        zero[k] = st == DVC_OK && mpfi_is_zero(v);
+        allow[k] = zero[k] ? 7 : mpfi_is_strictly_pos(v) ? 1 : mpfi_is_strictly_neg(v) ? 2 : 7;
+    }
+    mpfi_clear(T);
+    mpfi_clear(v);
+    return st;
+}
+
+static int side_bit(int s) { return s == 1 ? 1 : s == -1 ? 2 : 4; }
+
+dvc_status dvc_hybrid_initial_mode(const dvc_hybrid_model_struct *m, const mpfr_t t0, const dvc_ivec_t x0,
+                                   long given, long *mode, int *consistent, char *names, size_t len)
+{
+    long nc = m->ncontacts;
+    size_t used = 0;
+    int *allow = calloc((size_t)(2 * (nc > 0 ? nc : 1)), sizeof *allow), *zero = allow + nc;
+    dvc_status st;
+    *mode = -1;
+    if (consistent) *consistent = 0;
+    if (len) names[0] = '\0';
+    if (!allow) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    st = term_sides(m, t0, x0, allow, zero);
+    for (long q = 0; q < m->nmodes && st == DVC_OK; q++) {
+        const int *sd = m->modes[q].sides;
+        int ok = sd != NULL, only = sd != NULL;
+        for (long k = 0; sd && k < nc; k++) {
+            ok &= (allow[k] & side_bit(sd[k])) != 0;
+            /* the one mode: a side proven by the sign, sliding where h = 0 */
+            only &= zero[k] ? sd[k] == 2 : allow[k] == side_bit(sd[k]);
+        }
+        if (only) *mode = q;
+        if (ok && q == given && consistent) *consistent = 1;
+        if (ok && len > used + 1) {
+            int w = snprintf(names + used, len - used, "%s'%s'", used ? ", " : "", m->modes[q].name);
+            used = w > 0 && (size_t)w < len - used ? used + (size_t)w : len - 1;
+        }
+    }
+    free(allow);
+    return st;
+}
+
 const char *dvc_hybrid_class_name(dvc_hybrid_class c)
 {
     switch (c) {

@@ -18,6 +18,7 @@
 
 #include "dvicert_version.h"
 #include "dvicert/files.h"
+#include "io/hybrid_json.h"
 #include "io/json.h"
 #include "io/problem_json.h"
 #include "cert_json.h"
@@ -146,6 +147,7 @@ static dvc_status known_keys(const json_t *obj, const char *const *allowed, cons
 {
     const char *key;
     json_t *v;
+    if (allowed == keys_root && dvc_io_not_a_cert(obj, file) != DVC_OK) return DVC_ERR_INPUT;
     json_object_foreach((json_t *)obj, key, v) {
         int ok = key[0] == '_';
         for (const char *const *a = allowed; !ok && *a; a++) ok = strcmp(key, *a) == 0;

@@ -81,14 +81,26 @@ static char *text(const dvc_enclose_doc *doc)
     return json_dumps((const json_t *)doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
 }
 
-static dvc_status traj_read(dvc_enclose_traj *tr, const char *path, long n, double T, int keep)
+static dvc_status traj_read(dvc_enclose_traj *tr, const char *path, const dvc_enclose_doc *doc, long n, double T,
+                            int keep)
 {
     dvc_traj_from *tf = calloc(1, sizeof *tf);
+    const json_t *sn = json_object_get((const json_t *)doc, "state_names");
+    int named = json_is_array(sn) && (long)json_array_size(sn) == n && n > 0;
+    const char **names = named ? calloc((size_t)n, sizeof *names) : NULL;
     dvc_status st;
     memset(tr, 0, sizeof *tr);
-    if (!tf) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (!tf || (named && !names)) {
+        free(tf);
+        free(names);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
     tr->impl = tf;
-    st = dvc_traj_from_read(tf, path, n, T, keep);
+    /* the problem's state names head columns as they do for check */
+    for (long j = 0; named && j < n; j++)
+        if (!(names[j] = json_string_value(json_array_get(sn, j)))) named = 0;
+    st = dvc_traj_from_read_named(tf, path, n, named ? names : NULL, T, keep);
+    free(names);
     if (st != DVC_OK) return st;
     tr->grid = &tf->grid;
     tr->ns = tf->ns;

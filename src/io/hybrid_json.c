@@ -3,6 +3,7 @@
  * field ("osc.json: field 'modes.neg': ..."). */
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <math.h>
 #include "io/hybrid_json.h"
 #include "io/json.h"
@@ -58,6 +59,106 @@ int dvc_hybrid_json_is_model(const json_t *obj)
 {
     return json_is_object(obj) &&
            (json_object_get(obj, "modes") != NULL || json_object_get(obj, "decomposed") != NULL);
+}
+
+/* An entry of f+ or f- as text without blanks ("" when neither a string
+ * nor a number). */
+static void entry_text(char *buf, size_t len, const json_t *v)
+{
+    size_t k = 0;
+    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+    char num[64];
+    if (!s && json_is_number(v)) {
+        snprintf(num, sizeof num, "%.17g", json_number_value(v));
+        s = num;
+    }
+    for (; s && *s && k + 1 < len; s++)
+        if (!isspace((unsigned char)*s)) buf[k++] = *s;
+    buf[k] = '\0';
+}
+
+/* a and b (texts without blanks) are negations of each other as written:
+ * both zero, or one is "-" or "-(...)" in front of the other. */
+static int negated(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *end;
+    double x = strtod(a, &end);
+    if (*a && !*end) {
+        double y = strtod(b, &end);
+        if (*b && !*end) return x == -y;
+    }
+    if (la == lb + 1 && a[0] == '-' && strcmp(a + 1, b) == 0) return 1;
+    if (lb == la + 1 && b[0] == '-' && strcmp(b + 1, a) == 0) return 1;
+    if (la == lb + 3 && !strncmp(a, "-(", 2) && a[la - 1] == ')' && !strncmp(a + 2, b, lb)) return 1;
+    if (lb == la + 3 && !strncmp(b, "-(", 2) && b[lb - 1] == ')' && !strncmp(b + 2, a, la)) return 1;
+    return 0;
+}
+
+/* Every state named in h (an identifier equal to a state name) is the
+ * derivative of another as written (some f0 entry is that name alone: p'
+ * = v), and there is one: h is a velocity. */
+static int velocity(const char *h, const json_t *states, const json_t *f0)
+{
+    int seen = 0;
+    for (const char *p = h; *p;) {
+        if (!isalpha((unsigned char)*p) && *p != '_') {
+            p++;
+            continue;
+        }
+        size_t l = 0;
+        while (isalnum((unsigned char)p[l]) || p[l] == '_') l++;
+        for (size_t i = 0; i < json_array_size(states); i++) {
+            const char *nm = json_string_value(json_array_get(states, i));
+            if (!nm || strlen(nm) != l || strncmp(nm, p, l)) continue;
+            int deriv = 0;
+            for (size_t k = 0; k < json_array_size(f0) && !deriv; k++) {
+                char e[256];
+                entry_text(e, sizeof e, json_array_get(f0, k));
+                deriv = strcmp(e, nm) == 0;
+            }
+            if (!deriv) return 0;
+            seen = 1;
+        }
+        p += l;
+    }
+    return seen;
+}
+
+int dvc_hybrid_json_friction(const json_t *obj)
+{
+    const json_t *jd = json_object_get(obj, "decomposed"), *states = json_object_get(obj, "states");
+    const json_t *f0 = json_object_get(jd, "f0"), *terms = json_object_get(jd, "terms"), *t;
+    const char *key;
+    if (!json_is_array(states) || !json_is_array(f0) || !json_is_object(terms) || !json_object_size(terms))
+        return 0;
+    json_object_foreach((json_t *)terms, key, t) {
+        const json_t *fp = json_object_get(t, "f+"), *fm = json_object_get(t, "f-");
+        const json_t *h = json_object_get(t, "h");
+        if (!json_is_string(h) || !velocity(json_string_value(h), states, f0)) return 0;
+        if (!json_is_array(fp) || !json_is_array(fm) || json_array_size(fp) != json_array_size(fm))
+            return 0;
+        for (size_t i = 0; i < json_array_size(fp); i++) {
+            char a[256], b[256];
+            entry_text(a, sizeof a, json_array_get(fp, i));
+            entry_text(b, sizeof b, json_array_get(fm, i));
+            if (!*a || !*b || !negated(a, b)) return 0;
+        }
+    }
+    return 1;
+}
+
+dvc_status dvc_io_not_a_cert(const json_t *obj, const char *file)
+{
+    const char *what = NULL;
+    if (!json_is_object(obj) || json_object_get(obj, "format")) return DVC_OK;
+    if (dvc_hybrid_json_is_model(obj)) what = "a hybrid model file";
+    else if (json_object_get(obj, "A") && json_object_get(obj, "x0")) what = "a problem file";
+    if (!what) return DVC_OK;
+    /* the reader would name the first key it does not know, which tells
+     * the user nothing: say what the file is and what makes a certificate */
+    return dvc_error(DVC_ERR_INPUT, "%s: this is %s, not a certificate; certify it first with "
+                     "dvicert enclose %s -o OUT.cert.json, then give OUT.cert.json", file, what, file);
 }
 
 /* n strings (or numbers, written back as text) from a JSON array. */
@@ -142,6 +243,15 @@ static dvc_status read_consts(dvc_expr_consts_t c, const json_t *obj, const char
     return DVC_OK;
 }
 
+/* A time member key of obj into t, one rule for every model kind (a
+ * hybrid model, an ideal contact's problem): a JSON real is the binary64
+ * value written; a decimal string such as "0.1" is enclosed, and then
+ * - "T", the end: its upper end (the run covers every T in the enclosure,
+ *   as the DLVI routes do);
+ * - "h", the engine's largest step (a choice, not part of the problem):
+ *   the nearest number;
+ * - "t0", where the initial state is given: refused with the fix (the
+ *   start of the run is one exact time). */
 static dvc_status read_time(mpfr_t t, const json_t *obj, const char *key, const char *file,
                             int required, mpfr_prec_t prec)
 {
@@ -163,16 +273,22 @@ static dvc_status read_time(mpfr_t t, const json_t *obj, const char *key, const 
     mpfi_t x;
     mpfi_init2(x, prec);
     dvc_status st = dvc_json_ival(x, j, where);
+    int exact = st == DVC_OK && mpfr_equal_p(&x->left, &x->right);
+    int end = strcmp(key, "T") == 0, step = strcmp(key, "h") == 0;
     if (st == DVC_OK && !dvc_ival_is_finite(x))
         st = dvc_error(DVC_ERR_INPUT, "%s: not a finite number", where);
-    else if (st == DVC_OK && !mpfr_equal_p(&x->left, &x->right) && json_is_string(j))
-        /* a decimal such as "3.1416" has no exact binary value: the times of
-         * the grid are exact, so say how to write one */
-        st = dvc_error(DVC_ERR_INPUT, "%s: \"%s\" is not exactly representable at %ld bits (a time "
-                       "is exact): write it as a JSON number, %s without quotes (read as the "
-                       "binary64 number nearest to it), or as a decimal exact in binary", where,
-                       json_string_value(j), (long)prec, json_string_value(j));
-    else if (st == DVC_OK && !mpfr_equal_p(&x->left, &x->right))
+    else if (st == DVC_OK && !exact && json_is_string(j) && step)
+        mpfi_mid(&x->left, x);
+    else if (st == DVC_OK && !exact && json_is_string(j) && end)
+        mpfr_set(&x->left, &x->right, MPFR_RNDN);
+    else if (st == DVC_OK && !exact && json_is_string(j))
+        /* a decimal such as "3.1416" has no exact binary value */
+        st = dvc_error(DVC_ERR_INPUT, "%s: \"%s\" is not exactly representable at %ld bits (the "
+                       "initial state is given at one exact time): write it as a JSON number, %s "
+                       "without quotes (read as the binary64 number nearest to it), or as a decimal "
+                       "exact in binary", where, json_string_value(j), (long)prec,
+                       json_string_value(j));
+    else if (st == DVC_OK && !exact)
         st = dvc_error(DVC_ERR_INPUT, "%s: an interval, not one number exact at %ld bits", where,
                        (long)prec);
     if (st == DVC_OK) mpfr_set(t, &x->left, MPFR_RNDN);
@@ -304,6 +420,34 @@ static dvc_status read_transition(dvc_hybrid_model_t m, const json_t *tr, size_t
     return DVC_OK;
 }
 
+/* The initial mode of a decomposed model: *mode (-1: not given) checked
+ * against the signs of the terms at x0, or inferred from them; the
+ * messages name the modes consistent with x0 and the fix. */
+static dvc_status initial_mode(dvc_hybrid_model_t m, long *mode, const mpfr_t t0, const dvc_ivec_t x,
+                               const char *file)
+{
+    char names[512];
+    long one;
+    int ok;
+    dvc_status st = dvc_hybrid_initial_mode(m, t0, x, *mode, &one, &ok, names, sizeof names);
+    if (st != DVC_OK) return dvc_error_context(st, "%s: field 'initial': ", file);
+    if (*mode >= 0 && ok) return DVC_OK;
+    if (*mode >= 0)
+        return one >= 0 ? dvc_error(DVC_ERR_INPUT, "%s: field 'initial.mode': mode '%s' does not fit the "
+                                    "initial state (the signs of the terms' h at x0); the mode is '%s' "
+                                    "(or omit 'mode': it is inferred from the state)", file,
+                                    m->modes[*mode].name, m->modes[one].name)
+                        : dvc_error(DVC_ERR_INPUT, "%s: field 'initial.mode': mode '%s' does not fit the "
+                                    "initial state (the signs of the terms' h at x0); the modes that "
+                                    "fit it: %s", file, m->modes[*mode].name, names);
+    if (one < 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'initial.mode' is missing and the initial state does "
+                         "not decide it (a term's h at x0 is not proven > 0, < 0 or = 0); name one of "
+                         "the modes that fit it: %s", file, names);
+    *mode = one;
+    return DVC_OK;
+}
+
 static dvc_status read_initial(dvc_hybrid_model_t m, const json_t *obj, const char *file)
 {
     const json_t *in = json_object_get(obj, "initial");
@@ -312,12 +456,16 @@ static dvc_status read_initial(dvc_hybrid_model_t m, const json_t *obj, const ch
     dvc_status kst = dvc_hybrid_json_only_keys(in, keys_initial, 0, file, "initial");
     if (kst != DVC_OK) return kst;
     const json_t *jm = json_object_get(in, "mode"), *jx = json_object_get(in, "x");
-    if (!json_is_string(jm))
+    /* a decomposed model's mode follows from the state (initial_mode) */
+    if (jm && !json_is_string(jm))
         return dvc_error(DVC_ERR_INPUT, "%s: field 'initial.mode' must name a mode", file);
-    long mode = dvc_hybrid_find_mode(m, json_string_value(jm));
-    if (mode < 0)
+    long mode = jm ? dvc_hybrid_find_mode(m, json_string_value(jm)) : -1;
+    if (jm && mode < 0)
         return dvc_error(DVC_ERR_INPUT, "%s: field 'initial.mode': no mode named '%s'", file,
                          json_string_value(jm));
+    if (!jm && m->ncontacts == 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field 'initial.mode' must name a mode (the modes of a "
+                         "model with 'modes' have no regions the state would decide)", file);
     dvc_ivec_t x;
     dvc_ivec_init2(x, m->n, m->prec);
     dvc_status st = DVC_OK;
@@ -366,6 +514,7 @@ static dvc_status read_initial(dvc_hybrid_model_t m, const json_t *obj, const ch
     mpfr_set_ui(t0, 0, MPFR_RNDN);
     if (st == DVC_OK) st = read_time(t0, obj, "t0", file, 0, m->prec);
     if (st == DVC_OK) st = read_time(T, obj, "T", file, 1, m->prec);
+    if (st == DVC_OK && m->ncontacts > 0) st = initial_mode(m, &mode, t0, x, file);
     if (st == DVC_OK) {
         st = dvc_hybrid_set_initial(m, mode, x, t0, T);
         if (st != DVC_OK) st = dvc_error_context(st, "%s: field 'T': ", file);

@@ -11,6 +11,18 @@
 /* True when obj looks like a hybrid model (it has "modes" or "decomposed"). */
 int dvc_hybrid_json_is_model(const json_t *obj);
 
+/* 1 when obj is a model in decomposed form whose every term is a dry-
+ * friction law as written: f- the negation of f+ entry by entry (-sgn(h)
+ * F) and h a velocity (each state in h is some f0 entry alone, p' = v).
+ * Its sliding on h = 0 is sticking: the commands say stick and slip
+ * (docs/sliding.md); certificates keep enter-slide / leave-slide. */
+int dvc_hybrid_json_friction(const json_t *obj);
+
+/* DVC_ERR_INPUT saying what obj is (a hybrid model or a DLVI problem file,
+ * not a certificate) and how to certify it, when obj is such a file and
+ * carries no "format"; else DVC_OK. For the certificate readers. */
+dvc_status dvc_io_not_a_cert(const json_t *obj, const char *file);
+
 /* Build m (not initialised; dvc_hybrid_model_clear it after any return)
  * from obj. name names the source in messages; prec 0: the file's "prec",
  * else 53. Errors (DVC_ERR_INPUT) name the file and the field. */

@@ -3,6 +3,7 @@
 #include "dvicert/certio.h"
 #include "dvicert/files.h"
 #include "io/traj_csv.h"
+#include "io/traj_header.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -48,29 +49,12 @@ static long split(char *line, char **f, long max, char delim)
     return k;
 }
 
-#define SLOT_IGNORED (-2)
+#define SLOT_IGNORED DVC_TRAJ_SLOT_IGNORED
 
-/* Column name -> slot: 0 = t, 1..n = x (a state name when names is given,
- * else or then x1..xn), n+1..n+m = y (likewise with ynames); SLOT_IGNORED
- * for "_" when ignoring is allowed; -1 unknown. */
+/* Column name -> slot, by the rule every trajectory reader shares. */
 static long slot_of(const char *name, long n, long m, const dvc_traj_read_opts *o, int allow_ignore)
 {
-    char *end;
-    long k;
-    if (strcmp(name, "t") == 0) return 0;
-    if (allow_ignore && strcmp(name, "_") == 0) return SLOT_IGNORED;
-    if (o->names)
-        for (long j = 0; j < n; j++)
-            if (strcmp(name, o->names[j]) == 0) return j + 1;
-    if (o->ynames)
-        for (long j = 0; j < m; j++)
-            if (strcmp(name, o->ynames[j]) == 0) return n + j + 1;
-    if ((name[0] != 'x' && name[0] != 'y') || !isdigit((unsigned char)name[1])) return -1;
-    errno = 0;
-    k = strtol(name + 1, &end, 10);
-    if (*end != '\0' || errno || k < 1) return -1;
-    if (name[0] == 'x') return k <= n ? k : -1;
-    return k <= m ? n + k : -1;
+    return dvc_traj_header_slot(name, n, m, o->names, o->ynames, allow_ignore);
 }
 
 void dvc_traj_read_opts_init(dvc_traj_read_opts *o)

@@ -13,6 +13,7 @@
 
 #include "dvicert/error.h"
 #include "dvicert/files.h"
+#include "io/traj_header.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
@@ -46,6 +47,8 @@ void dvc_traj_from_clear(dvc_traj_from *tf)
     free(tf->ps.fld);
     free(tf->ps.col);
     free(tf->ps.x);
+    for (long j = 0; tf->names && j < tf->n; j++) free(tf->names[j]);
+    free(tf->names);
     if (tf->f) fclose(tf->f);
     dvc_tgrid_clear(&tf->grid);
     memset(tf, 0, sizeof *tf);
@@ -65,13 +68,8 @@ static dvc_status header(dvc_traj_from *tf, char *line)
     for (long k = 0; k <= n; k++) ps->col[k] = -1;
     for (long k = 0; k < nf; k++) {
         const char *h = ps->fld[k];
-        long s = -1;
-        if (strcmp(h, "t") == 0) s = 0;
-        else if (h[0] == 'x' && isdigit((unsigned char)h[1])) {
-            char *e;
-            long j = strtol(h + 1, &e, 10);
-            if (*e == '\0' && j >= 1 && j <= n) s = j;
-        }
+        /* the header rule of every reader (check's too) */
+        long s = dvc_traj_header_slot(h, n, 0, (const char *const *)tf->names, NULL, 0);
         if (s < 0) continue;
         if (ps->col[s] >= 0)
             return dvc_error(DVC_ERR_INPUT, "%s: line %ld: column '%s' appears twice", tf->path, ps->lineno, h);
@@ -82,6 +80,10 @@ static dvc_status header(dvc_traj_from *tf, char *line)
             if (s == 0)
                 return dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 't' (header t,x1..x%ld)", tf->path,
                                  ps->lineno, n);
+            if (tf->names)
+                return dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column '%s' or 'x%ld' (the problem has %ld "
+                                 "states: header t and %s..%s or x1..x%ld)", tf->path, ps->lineno, tf->names[s - 1], s,
+                                 n, tf->names[0], tf->names[n - 1], n);
             return dvc_error(DVC_ERR_INPUT, "%s: line %ld: missing column 'x%ld' (the problem has %ld states)",
                              tf->path, ps->lineno, s, n);
         }
@@ -265,14 +267,31 @@ static dvc_status grid(dvc_traj_from *tf, long K)
 
 dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, double T, int keep)
 {
-    dvc_status st;
+    return dvc_traj_from_read_named(tf, path, n, NULL, T, keep);
+}
+
+dvc_status dvc_traj_from_read_named(dvc_traj_from *tf, const char *path, long n, const char *const *names, double T,
+                                    int keep)
+{
+    dvc_status st = DVC_OK;
     long K;
     memset(tf, 0, sizeof *tf);
     tf->n = n;
     tf->path = path;
     tf->T = T;
+    /* a copy: the header is read again at every pass */
+    if (names && n > 0 && !(tf->names = calloc((size_t)n, sizeof *tf->names)))
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long j = 0; tf->names && j < n; j++)
+        if (!(tf->names[j] = strdup(names[j]))) {
+            dvc_traj_from_clear(tf);
+            return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        }
     /* a regular file only: a directory, device or FIFO is refused at once */
-    if ((st = dvc_infile_open(&tf->f, path, "r")) != DVC_OK) return st;
+    if ((st = dvc_infile_open(&tf->f, path, "r")) != DVC_OK) {
+        dvc_traj_from_clear(tf);
+        return st;
+    }
     if (fstat(fileno(tf->f), &tf->st) != 0) st = dvc_error(DVC_ERR_IO, "%s: read error", path);
     tf->ps.col = malloc((size_t)(n + 1) * sizeof *tf->ps.col);
     tf->ps.x = malloc((size_t)(n > 0 ? n : 1) * sizeof *tf->ps.x);

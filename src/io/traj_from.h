@@ -43,6 +43,7 @@ typedef struct {
     uint64_t digest;  /* of the whole file in the first pass */
     long lines;       /* its lines */
     dvc_traj_from_pass ps;
+    char **names;     /* n state names (owned) or NULL: x1..xn only */
 } dvc_traj_from;
 
 /* Read and check (the first pass): exit-2 errors (DVC_ERR_INPUT) name the
@@ -54,6 +55,10 @@ typedef struct {
  * (1 - 1e-9), t[N], which becomes the certificate's T. keep: every sample
  * in t and x. */
 dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, double T, int keep);
+/* The same with the header naming states as names (n strings, or NULL) or
+ * as x1..xn: the rule of every trajectory reader (io/traj_header.h). */
+dvc_status dvc_traj_from_read_named(dvc_traj_from *tf, const char *path, long n, const char *const *names, double T,
+                                    int keep);
 /* The values of grid point i (n doubles), i = 0..N in order, from another
  * pass over the file; at i = N the rest of the file is read too, and a
  * file that differs from the first pass is refused (DVC_ERR_IO). */

@@ -173,7 +173,7 @@ head -1 "$tmp/dmm.csv" | grep -q '^t,x,y$' && ok || bad "predict: header is not 
 # the certified tube is ~1e-14 wide, the companion is off by its O(h^2)
 # time error: check measures it (worst margin about -2.4e-3)
 expect 1 "worst x margin: -0.00[0-9]*" "check measures the companion's error" -- "$exe" check "$C" "$tmp/dmm.csv" --max-report 0
-expect 2 "not linear" "predict refuses field modes" -- "$exe" predict "$src/certs/elliptic/elliptic.json" -o "$tmp/ell.csv"
+expect 2 "written as a field" "predict refuses field modes" -- "$exe" predict "$src/certs/elliptic/elliptic.json" -o "$tmp/ell.csv"
 absent "$tmp/ell.csv" "predict of a field model"
 expect 2 "--h must be a positive number" "predict: bad step" -- "$exe" predict "$P" -o "$tmp/bad.csv" --h -1
 absent "$tmp/bad.csv" "predict with a bad step"

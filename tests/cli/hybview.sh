@@ -53,7 +53,7 @@ done
 
 # ---- events: table and CSV
 expect 0 "^6 events" "events table (sliding)" -- "$exe" events "$SL"
-grep -q "leave-slide friction'+ *friction=0 *friction>0" "$tmp/out" && ok || bad "events table: first row"
+grep -q "slip *friction'+ *friction=0 *friction>0" "$tmp/out" && ok || bad "events table: first row"
 expect 0 "^event,kind,switch,from,to,t_lo,t_hi,width$" "events --csv (ideal contact)" -- "$exe" events --csv "$DC"
 [ "$(wc -l < "$tmp/out")" -eq 7 ] && ok || bad "events --csv: $(wc -l < "$tmp/out") lines, expected 7"
 grep -q '^1,enter-slide,contact,contact>0,contact=0,' "$tmp/out" && ok || bad "events --csv: first row $(sed -n 2p "$tmp/out")"

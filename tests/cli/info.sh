@@ -68,7 +68,7 @@ printf '{"version": 1,' > "$tmp/trunc.json"
 expect 2 "unusable" "info on a truncated certificate" -- "$exe" info "$tmp/trunc.json"
 expect 0 "events: 40 (40 crossings" "info on a hybrid certificate" -- "$exe" info "$src/certs/pw-harmonic/pw-harmonic.cert.json" --verify
 grep -q "verdict: informative" "$tmp/out" && grep -q "verified: accepted" "$tmp/out" && ok || bad "hybrid info: verdict or verification"
-expect 0 "3 enter-slide, 3 leave-slide" "info on a sliding certificate" -- "$exe" info "$src/certs/stickslip/stickslip.cert.json"
+expect 0 "3 stick, 3 slip" "info on a sliding (friction) certificate" -- "$exe" info "$src/certs/stickslip/stickslip.cert.json"
 expect 0 ",switched,53," "info --csv on a hybrid certificate" -- \
     "$exe" info "$src/certs/pw-harmonic/pw-harmonic.cert.json" --csv
 expect 0 "informative" "info --help explains the verdicts" -- "$exe" info --help

@@ -55,11 +55,14 @@ expect 2 "error: dim.json: field 'modes.stretched.A' is 3x3, expected 2x2" "dime
     "$exe" enclose "$tmp/dim.json" -o "$tmp/dim.cert.json"
 absent "$tmp/dim.cert.json" "dimension error"
 
-# a time that is not exact says how to write it
-sed 's/"T": *[0-9.]*/"T": "3.1416"/' "$BR" > "$tmp/T.json"
-expect 2 "field 'T': \"3.1416\" is not exactly representable at 53 bits" "inexact T" -- \
+# a start time that is not exact says why and how to write it; an end time
+# is enclosed (the run covers every T in the enclosure, as for a DLVI)
+sed 's/"T": *[0-9.]*/"T": 4, "t0": "0.1"/' "$BR" > "$tmp/T.json"
+expect 2 "field 't0': \"0.1\" is not exactly representable at 53 bits (the initial state is given at one exact time)" "inexact t0" -- \
     "$exe" enclose "$tmp/T.json" -o "$tmp/T.cert.json"
-grep -q "write it as a JSON number, 3.1416 without quotes" "$tmp/out" && ok || bad "inexact T: no way out named"
+grep -q "write it as a JSON number, 0.1 without quotes" "$tmp/out" && ok || bad "inexact t0: no way out named"
+sed 's/"T": *[0-9.]*/"T": "3.1416"/' "$BR" > "$tmp/T1.json"
+expect 0 "" "T as a decimal string" -- "$exe" enclose "$tmp/T1.json" -o "$tmp/T1.cert.json"
 sed 's/"T": *[0-9.]*/"T": 3.1416/' "$BR" > "$tmp/T2.json"
 expect 0 "" "T as a JSON number" -- "$exe" enclose "$tmp/T2.json" -o "$tmp/T2.cert.json"
 

@@ -927,6 +927,10 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
         bk = coeffs_new(n, K, prec);
         st = forcing_coeffs(bk, md, n, T, K, prec);
     }
+    /* a field's series one coefficient at a time: coefficient k of f_i
+     * needs x up to order k only (dvc_expr_taylor_next_) */
+    for (long i = 0; i < n && st == DVC_OK && !md->linear && K >= 1; i++)
+        st = dvc_expr_taylor_begin_(md->f[i], K - 1);
     for (int k = 0; k < K && st == DVC_OK; k++) {
         for (long i = 0; i < n && st == DVC_OK; i++) {
             if (md->linear) {
@@ -937,8 +941,7 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
                     mpfi_add(fs[k], fs[k], tmp);
                 }
             } else {
-                /* coefficients 0..k of f_i need x up to order k only */
-                st = dvc_expr_taylor_(fs, md->f[i], vars, k);
+                st = dvc_expr_taylor_next_(fs[k], md->f[i], vars, k);
             }
             if (st == DVC_OK) mpfi_div_ui(xs[i][k + 1], fs[k], (unsigned long)(k + 1));
         }

@@ -15,6 +15,8 @@ typedef struct {
     mpfr_prec_t z_prec;
     mpfr_t z_t0;
     mpfi_t **z;
+    void *ws;
+    void (*ws_free)(void *);
 } hyb_memo;
 
 static hyb_memo *memo_of(const dvc_hybrid_mode *md)
@@ -116,10 +118,27 @@ void hyb_memo_forcing_put(const dvc_hybrid_mode *md, mpfi_t **z, const mpfr_t t0
     h->z_ok = 1;
 }
 
+void *hyb_memo_ws_get(const dvc_hybrid_mode *md)
+{
+    const hyb_memo *h = md->memo;
+    return h ? h->ws : NULL;
+}
+
+int hyb_memo_ws_put(const dvc_hybrid_mode *md, void *ws, void (*free_fn)(void *))
+{
+    hyb_memo *h = memo_of(md);
+    if (!h) return 0;
+    if (h->ws) h->ws_free(h->ws);
+    h->ws = ws;
+    h->ws_free = free_fn;
+    return 1;
+}
+
 void hyb_memo_free(dvc_hybrid_mode *md)
 {
     hyb_memo *h = md->memo;
     if (!h) return;
+    if (h->ws) h->ws_free(h->ws);
     if (h->e_init) {
         dvc_imat_clear(h->E);
         mpfr_clears(h->e_lo, h->e_hi, (mpfr_ptr)0);

@@ -23,6 +23,12 @@ mpfi_t **hyb_memo_forcing_get(const dvc_hybrid_mode *md, const mpfr_t t0, int K,
 /* Store a copy of z (n rows of K + 1 entries) as md's series at t0. */
 void hyb_memo_forcing_put(const dvc_hybrid_mode *md, mpfi_t **z, const mpfr_t t0, int K, long n, mpfr_prec_t prec);
 
+/* A workspace of md kept for the run (field.c's scratch and its reuse of a
+ * step's series), or NULL. put stores ws (releasing the previous one with
+ * its free_fn): 1, or 0 when the memo cannot be allocated (ws not stored). */
+void *hyb_memo_ws_get(const dvc_hybrid_mode *md);
+int hyb_memo_ws_put(const dvc_hybrid_mode *md, void *ws, void (*free_fn)(void *));
+
 /* Release md's memo (dvc_hybrid_model_clear). */
 void hyb_memo_free(dvc_hybrid_mode *md);
 

@@ -147,6 +147,28 @@ static void mul_k(tctx *x, mpfi_t *c, mpfi_t *a, mpfi_t *b, long k)
     }
 }
 
+/* Coefficient k of c = a * b when one factor is a constant's series (its
+ * coefficients 1..k exact zeros; ca: a is, else b is): the Cauchy sum of
+ * mul_k has one term that may be nonzero, t = a_0 b_k (or a_k b_0); the
+ * others are 0 times a finite coefficient, zero intervals. When t has no
+ * zero endpoint, adding zeros to it and it to 0 is exact in every rounding
+ * direction, so mul_k's sum is t bit for bit, and t alone is computed;
+ * otherwise (a zero endpoint, whose sign the additions may change, or an
+ * unbounded coefficient) the sum is formed as mul_k does. */
+static void mul_k_const(tctx *x, mpfi_t *c, mpfi_t *a, mpfi_t *b, long k, int ca)
+{
+    mpfi_t *v = ca ? b : a; /* the other factor: v_0..v_{k-1} meet the zeros */
+    int ok = 1;
+    for (long j = 0; j < k && ok; j++) ok = mpfi_bounded_p(v[j]);
+    if (ok) {
+        mpfi_mul(x->w->t0, ca ? a[0] : a[k], ca ? b[k] : b[0]);
+        ok = mpfi_bounded_p(x->w->t0) && !mpfr_zero_p(&x->w->t0->left) &&
+             !mpfr_zero_p(&x->w->t0->right);
+    }
+    if (ok) mpfi_set(c[k], x->w->t0);
+    else mul_k(x, c, a, b, k);
+}
+
 /* Coefficient k of c = a / b (b[0] excludes 0). */
 static void div_k(tctx *x, mpfi_t *c, mpfi_t *a, mpfi_t *b, long k)
 {
@@ -238,7 +260,10 @@ static dvc_status powi_k(tctx *x, long p, mpfi_t *r, mpfi_t *a, long k)
     long n = in->arg < 0 ? -in->arg : in->arg;
     mpfi_t *one = ser(x, p, 1), *pn = ser(x, p, 1 + n);
     mpfi_set_ui(one[k], k == 0 ? 1 : 0);
-    for (long j = 1; j <= n; j++) mul_k(x, ser(x, p, 1 + j), ser(x, p, j), a, k);
+    for (long j = 1; j <= n; j++) { /* p_0 = 1 is a constant's series */
+        if (j == 1) mul_k_const(x, ser(x, p, 2), one, a, k, 1);
+        else mul_k(x, ser(x, p, 1 + j), ser(x, p, j), a, k);
+    }
     if (in->arg < 0) {
         if (mpfi_has_zero(pn[0]))
             return dvc_expr_fail_(x->e, DVC_NOT_CERTIFIED, in->pos, "negative power of ", a[0],
@@ -278,7 +303,10 @@ static dvc_status node_k(tctx *x, long p, long k)
         mpfi_sub(r[k], a[k], b[k]);
         break;
     case OP_MUL:
-        mul_k(x, r, a, b, k);
+        if (e->ins[x->w->opa[p]].op == OP_CONST || e->ins[x->w->opb[p]].op == OP_CONST)
+            mul_k_const(x, r, a, b, k, e->ins[x->w->opa[p]].op == OP_CONST);
+        else
+            mul_k(x, r, a, b, k);
         break;
     case OP_DIV:
         if (mpfi_has_zero(b[0]))

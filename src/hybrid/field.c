@@ -154,11 +154,11 @@ static field_ws *ws_new(long n, int K, mpfr_prec_t prec);
  * *own: the caller frees it (the memo could not keep it). */
 static field_ws *ws_of(const dvc_hybrid_mode *md, long n, int K, mpfr_prec_t prec, int *own)
 {
-    field_ws *w = hyb_memo_ws_get(md);
+    field_ws *w = hyb_memo_ws_get(md, HYB_WS_FIELD);
     *own = 0;
     if (w && w->n == n && w->K == K && w->prec == prec) return w;
     w = ws_new(n, K, prec);
-    if (w && !hyb_memo_ws_put(md, w, ws_free)) *own = 1;
+    if (w && !hyb_memo_ws_put(md, HYB_WS_FIELD, w, ws_free)) *own = 1;
     return w;
 }
 

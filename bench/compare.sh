@@ -16,28 +16,36 @@
 #     against Siconos at h = 1e-3 and 1e-4: the pounding (T = 20, three
 #     tones) and the chain of k = 2, 4, 8, 16 masses (T = 1; with --large
 #     also k = 32, 64, minutes); target <= 1 at h = 1e-4;
+#  2c. the hybrid engine against scipy's DOP853 with events (rtol 1e-10;
+#     bench/scipy_hybrid.py, when /usr/bin/python3 imports scipy: Debian
+#     python3-scipy) on certs/elliptic, stickslip and threemass: the
+#     integration loops alone (bench_hybrid --model) and whole processes,
+#     paired; targets loop <= 3, process <= 1;
 #  3. bench_lvi (certified LCP vs Lemke), bench_beta, bench_solve, bench_expr
 #     (the bridge with f as expressions: certified / predictor of both
 #     routes, and the lognorm route per step against Algorithm 4.2).
 # Times are the best of R runs (wall clock; CPU seconds of the child next to
 # them, which the load of a shared machine disturbs less).
 #
-# usage: bench/compare.sh [BUILD_DIR] [--large] [--runs R] [--no-others]
+# usage: bench/compare.sh [BUILD_DIR] [--large] [--runs R] [--no-others] [--hybrid]
 #   BUILD_DIR   meson build directory (default: build), built beforehand
 #   --large     also the bridge at N = 1e6 and the chains k = 32, 64 in 2b (minutes)
 #   --no-others skip part 3
+#   --hybrid    part 2c only
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=build
 large=0
 runs=3
 others=1
+hybrid_only=0
 while [ $# -gt 0 ]; do
     case $1 in
         --large) large=1 ;;
         --runs) shift; runs=$1 ;;
         --no-others) others=0 ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        --hybrid) hybrid_only=1 ;;
+        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
         *) build=$1 ;;
     esac
     shift
@@ -45,6 +53,7 @@ done
 dvicert=$build/dvicert
 certio=$build/bench/bench_certio
 for b in "$dvicert" "$certio"; do
+    [ "$hybrid_only" = 1 ] && [ "$b" = "$certio" ] && continue
     [ -x "$b" ] || { echo "compare.sh: $b not found: build first (ninja -C $build)" >&2; exit 2; }
 done
 py=$(command -v python3 || echo /usr/bin/python3)
@@ -62,6 +71,40 @@ min2() { # "w1 c1" "w2 c2" -> the smaller of each
     echo "$1 $2" | awk '{w = $1 < $3 ? $1 : $3; c = $2 < $4 ? $2 : $4; printf "%.4f %.4f\n", w, c}'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "nan" }'; }
+
+# 2c: the hybrid engine against scipy (see the header)
+hybrid_rows() {
+    echo
+    hyb=$build/bench/bench_hybrid
+    if [ -x "$hyb" ] && /usr/bin/python3 -c 'import scipy.integrate' >/dev/null 2>&1; then
+        echo "2c. the hybrid engine vs scipy's DOP853 with events (rtol 1e-10, atol 1e-12, restarted"
+        echo "    at each event, Filippov sliding; bench/scipy_hybrid.py), best of $runs, CPU seconds:"
+        echo "    loop: bench_hybrid --model (dvc_hybrid_enclose alone) / the scipy integration loop;"
+        echo "    process: dvicert enclose -o / python3 scipy_hybrid.py (whole processes, in turns)"
+        printf "%-10s %8s %8s %6s | %8s %8s %6s | %s\n" problem engine scipy loop dvicert python process events
+        for f in elliptic stickslip threemass; do
+            model=$here/../certs/$f/$f.json
+            [ -f "$model" ] || continue
+            eng=$("$hyb" --model "$model" --runs "$runs" | awk '{print $2, $6}')
+            sp=$(/usr/bin/python3 "$here/scipy_hybrid.py" "$model" "$runs" | awk '{print $2, $4}')
+            bd="1e9 1e9"
+            bp="1e9 1e9"
+            for r in $(seq "$runs"); do # paired: each run of one next to one of the other
+                bd=$(min2 "$bd" "$(once "$dvicert" enclose "$model" -o "$tmp/$f.cert.json")")
+                bp=$(min2 "$bp" "$(once /usr/bin/python3 "$here/scipy_hybrid.py" "$model")")
+            done
+            set -- $eng $sp $bd $bp
+            printf "%-10s %8.4f %8.4f %6s | %8.4f %8.4f %6s | %s / %s\n" "$f" "$1" "$3" "$(ratio "$1" "$3")" \
+                "$6" "$8" "$(ratio "$6" "$8")" "$2" "$4"
+            rm -f "$tmp/$f.cert.json"
+        done
+        echo "    targets: loop <= 3, process <= 1 (events: dvicert's / scipy's, which must agree)"
+    else
+        echo "2c. scipy: skipped (bench_hybrid not built, or /usr/bin/python3 cannot import scipy;"
+        echo "    Debian: apt-get install python3-scipy)"
+    fi
+}
+[ "$hybrid_only" = 1 ] && { hybrid_rows; exit 0; }
 
 # the problems: name kind k N
 probs=("bridge bridge 0 10000" "chain2 chain 2 10000" "chain8 chain 8 10000")
@@ -153,6 +196,8 @@ if /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
 else
     echo "2. Siconos: skipped (/usr/bin/python3 cannot import siconos; Debian: apt-get install python3-siconos)"
 fi
+
+hybrid_rows
 
 if [ "$others" = 1 ]; then
     for b in bench_lvi:0.2 bench_beta: bench_solve:0.2 bench_expr:; do

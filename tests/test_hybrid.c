@@ -767,6 +767,41 @@ static void test_taylor(void)
         for (long k = 0; k <= K; k++) mpfi_clear(xs[k]);
         dvc_expr_clear(e);
     }
+    /* one coefficient at a time (dvc_expr_taylor_next_, the state series'
+     * form) gives the same bits as the whole expansion, for every rule */
+    {
+        const char *nm[1] = {"x"};
+        const char *texts[] = {"sinh(x)*tanh(t) + x^-3 + (x + 2)^t", "sqrt(x + 3)/log(x + 4)",
+                               "cos(x)*sin(t) - exp(-x)/x^2 + cosh(x) + x^0"};
+        mpfi_t xs[13], one[13];
+        for (long k = 0; k <= K; k++) {
+            mpfi_init2(xs[k], 53);
+            mpfi_init2(one[k], 53);
+            mpfi_interv_d(xs[k], 0.5 / (double)(k + 1), 0.5 / (double)(k + 1) + 1e-3);
+        }
+        mpfi_set_d(ts[0], 0.25);
+        mpfi_t *v2[2] = {ts, xs};
+        for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+            dvc_expr_t e;
+            dvc_expr_init2(e, 53);
+            REQUIRE(dvc_expr_parse_vars(e, texts[i], NULL, 1, nm) == DVC_OK, "%s",
+                    dvc_error_message());
+            CHECK(dvc_expr_taylor_(out, e, v2, 3) == DVC_OK, "%s", dvc_error_message());
+            CHECK(dvc_expr_taylor_begin_(e, K) == DVC_OK, "%s", dvc_error_message()); /* grows */
+            for (long k = 0; k <= K; k++)
+                CHECK(dvc_expr_taylor_next_(one[k], e, v2, k) == DVC_OK, "%s", dvc_error_message());
+            CHECK(dvc_expr_taylor_(out, e, v2, K) == DVC_OK, "%s", dvc_error_message());
+            for (long k = 0; k <= K; k++)
+                CHECK(mpfr_equal_p(&out[k]->left, &one[k]->left) &&
+                          mpfr_equal_p(&out[k]->right, &one[k]->right),
+                      "taylor %s: coefficient %ld differs one at a time", texts[i], k);
+            dvc_expr_clear(e);
+        }
+        for (long k = 0; k <= K; k++) {
+            mpfi_clear(xs[k]);
+            mpfi_clear(one[k]);
+        }
+    }
     /* non-smooth operations are refused, with the reason */
     {
         dvc_expr_t e;

@@ -39,6 +39,15 @@ dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_
  * three outcomes as dvc_expr_eval; abs, min, max and atan have no Taylor
  * rule here (DVC_NOT_CERTIFIED naming the operation). */
 dvc_status dvc_expr_taylor_(mpfi_t *out, const dvc_expr_struct *e, mpfi_t *const *vars, long K);
+/* The same one coefficient at a time: begin(e, K) makes room for orders
+ * up to K in e's workspace; next(out, e, vars, k) for k = 0, 1, ..., K in
+ * turn sets out to coefficient k, reading coefficients 0..k of vars (so
+ * vars[.][k] may be filled from coefficient k-1 of the output). Results
+ * bit-identical to dvc_expr_taylor_'s; one expansion at a time per e. */
+dvc_status dvc_expr_taylor_begin_(const dvc_expr_struct *e, long K);
+dvc_status dvc_expr_taylor_next_(mpfi_t out, const dvc_expr_struct *e, mpfi_t *const *vars, long k);
+/* Frees the Taylor workspace (on reset of the program). */
+void dvc_expr_taylor_free_(dvc_expr_struct *e);
 
 /* The binary64 fast path (feval.c, elem.c). alloc: after a successful
  * parse (the literal pool is final); free: on reset. run: e->var (and

@@ -1,229 +1,363 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Taylor-mode automatic differentiation on the compiled expression program:
- * each stack entry is a truncated power series (K+1 interval coefficients)
- * and every operator applies the classical recurrences (Moore 1966; Griewank
- * & Walther, ch. 13). With interval inputs, every output coefficient
- * encloses the true coefficient for every point of the inputs, because each
- * recurrence is a finite composition of interval operations. */
+ * every instruction owns a truncated power series (K+1 interval
+ * coefficients, plus the auxiliary series of its recurrence) and every
+ * operator applies the classical recurrences (Moore 1966; Griewank &
+ * Walther, ch. 13). With interval inputs, every output coefficient encloses
+ * the true coefficient for every point of the inputs, because each
+ * recurrence is a finite composition of interval operations.
+ *
+ * Coefficient k of an instruction depends only on coefficients 0..k of its
+ * operands and 0..k-1 of its own series, so the series can be computed one
+ * coefficient at a time (dvc_expr_taylor_next_): a solution's series, where
+ * coefficient k of x is known only after coefficient k-1 of f, costs O(K^2)
+ * instead of O(K^3) re-expansions. Each coefficient is the same sequence of
+ * interval operations either way, so the enclosures are bit-identical.
+ * The series live in a workspace kept in the expression (allocated on first
+ * use, grown when a higher order is asked, freed with the program), so no
+ * interval is created or freed per call. */
 #include <stdlib.h>
 #include "expr/internal.h"
 
+struct dvc_expr_taylor_s {
+    long cap;         /* coefficients 0..cap per series */
+    long nser;        /* series in the pool */
+    mpfi_t *pool;     /* nser * (cap + 1) intervals at the expression's precision */
+    long *base;       /* per instruction: its first series (the result) */
+    long *opa, *opb;  /* per instruction: the operands' instructions (-1: none) */
+    long res;         /* instruction holding the program's value */
+    mpfi_t t0, t1;    /* scratch */
+};
+
 typedef struct {
     const dvc_expr_struct *e;
-    long K;
-    mpfi_t t0, t1;
-    mpfi_t *w1, *w2, *w3; /* scratch series */
+    struct dvc_expr_taylor_s *w;
+    mpfi_t *const *vars;
 } tctx;
 
-/* c = a * b (Cauchy product, coefficients 0..K); c must not alias a, b. */
-static void ser_mul(tctx *x, mpfi_t *c, mpfi_t *a, mpfi_t *b)
+static int is_binary(int op)
 {
-    for (long k = 0; k <= x->K; k++) {
-        mpfi_set_ui(c[k], 0);
-        for (long i = 0; i <= k; i++) {
-            mpfi_mul(x->t0, a[i], b[k - i]);
-            mpfi_add(c[k], c[k], x->t0);
-        }
+    return op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV || op == OP_POW ||
+           op == OP_MIN || op == OP_MAX;
+}
+
+static int is_leaf(const ins_t *in) { return in->op == OP_CONST || in->op == OP_VAR; }
+
+/* Number of series of an instruction: its result and the auxiliary series
+ * its recurrence keeps (see node_k). */
+static long nseries(const ins_t *in)
+{
+    switch (in->op) {
+    case OP_SIN:
+    case OP_COS: return 2;
+    case OP_POW: return 3;
+    case OP_SINH:
+    case OP_COSH:
+    case OP_TANH: return 6;
+    case OP_POWI: return 3 + (in->arg < 0 ? -in->arg : in->arg);
+    default: return 1;
     }
 }
 
-/* c = a / b (b[0] must exclude 0); c must not alias a, b. */
-static void ser_div(tctx *x, mpfi_t *c, mpfi_t *a, mpfi_t *b)
+void dvc_expr_taylor_free_(dvc_expr_struct *e)
 {
-    for (long k = 0; k <= x->K; k++) {
-        mpfi_set(x->t1, a[k]);
-        for (long i = 1; i <= k; i++) {
-            mpfi_mul(x->t0, b[i], c[k - i]);
-            mpfi_sub(x->t1, x->t1, x->t0);
+    struct dvc_expr_taylor_s *w = e->taylor;
+    if (!w) return;
+    if (w->pool)
+        for (long i = 0; i < w->nser * (w->cap + 1); i++) mpfi_clear(w->pool[i]);
+    free(w->pool);
+    free(w->base);
+    free(w->opa);
+    free(w->opb);
+    mpfi_clear(w->t0);
+    mpfi_clear(w->t1);
+    free(w);
+    e->taylor = NULL;
+}
+
+/* The workspace of e with room for coefficients 0..K (its contents are
+ * lost when it grows). */
+static dvc_status workspace(const dvc_expr_struct *ec, long K)
+{
+    dvc_expr_struct *e = (dvc_expr_struct *)ec;
+    if (e->taylor && e->taylor->cap >= K) return DVC_OK;
+    dvc_expr_taylor_free_(e);
+    struct dvc_expr_taylor_s *w = calloc(1, sizeof *w);
+    if (!w) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    mpfi_init2(w->t0, e->prec);
+    mpfi_init2(w->t1, e->prec);
+    e->taylor = w; /* from here dvc_expr_taylor_free_ undoes every step */
+    long n = e->nins, *stk = malloc((size_t)n * sizeof *stk);
+    w->base = malloc((size_t)n * sizeof *w->base);
+    w->opa = malloc((size_t)n * sizeof *w->opa);
+    w->opb = malloc((size_t)n * sizeof *w->opb);
+    dvc_status st = DVC_OK;
+    if (!stk || !w->base || !w->opa || !w->opb) {
+        st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    /* the operands of each instruction, by running the stack on indices */
+    long sp = 0, nser = 0;
+    for (long p = 0; p < n && st == DVC_OK; p++) {
+        const ins_t *in = &e->ins[p];
+        w->opa[p] = w->opb[p] = -1;
+        if (!is_leaf(in)) {
+            if (sp < 1 + is_binary(in->op)) {
+                st = dvc_error(DVC_ERR_INTERNAL, "expression '%s': malformed program", e->text);
+                break;
+            }
+            if (is_binary(in->op)) w->opb[p] = stk[--sp];
+            w->opa[p] = stk[--sp];
         }
-        mpfi_div(c[k], x->t1, b[0]);
+        stk[sp++] = p;
+        w->base[p] = nser;
+        nser += nseries(in);
+    }
+    if (st == DVC_OK && sp != 1)
+        st = dvc_error(DVC_ERR_INTERNAL, "expression '%s': malformed program", e->text);
+    if (st != DVC_OK) goto out;
+    w->res = stk[0];
+    w->pool = malloc((size_t)(nser * (K + 1)) * sizeof *w->pool);
+    if (!w->pool) {
+        st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    w->cap = K;
+    w->nser = nser;
+    for (long i = 0; i < nser * (K + 1); i++) mpfi_init2(w->pool[i], e->prec);
+out:
+    free(stk);
+    if (st != DVC_OK) dvc_expr_taylor_free_(e);
+    return st;
+}
+
+/* Series j of instruction p. */
+static mpfi_t *ser(const tctx *x, long p, long j)
+{
+    return x->w->pool + (x->w->base[p] + j) * (x->w->cap + 1);
+}
+
+/* Coefficient k of c = a * b. */
+static void mul_k(tctx *x, mpfi_t *c, mpfi_t *a, mpfi_t *b, long k)
+{
+    mpfi_set_ui(c[k], 0);
+    for (long i = 0; i <= k; i++) {
+        mpfi_mul(x->w->t0, a[i], b[k - i]);
+        mpfi_add(c[k], c[k], x->w->t0);
     }
 }
 
-/* c = exp(a); c must not alias a. */
-static void ser_exp(tctx *x, mpfi_t *c, mpfi_t *a)
+/* Coefficient k of c = a * b when one factor is a constant's series (its
+ * coefficients 1..k exact zeros; ca: a is, else b is): the Cauchy sum of
+ * mul_k has one term that may be nonzero, t = a_0 b_k (or a_k b_0); the
+ * others are 0 times a finite coefficient, zero intervals. When t has no
+ * zero endpoint, adding zeros to it and it to 0 is exact in every rounding
+ * direction, so mul_k's sum is t bit for bit, and t alone is computed;
+ * otherwise (a zero endpoint, whose sign the additions may change, or an
+ * unbounded coefficient) the sum is formed as mul_k does. */
+static void mul_k_const(tctx *x, mpfi_t *c, mpfi_t *a, mpfi_t *b, long k, int ca)
 {
-    mpfi_exp(c[0], a[0]);
-    for (long k = 1; k <= x->K; k++) {
-        mpfi_set_ui(x->t1, 0);
-        for (long i = 1; i <= k; i++) {
-            mpfi_mul(x->t0, a[i], c[k - i]);
-            mpfi_mul_ui(x->t0, x->t0, (unsigned long)i);
-            mpfi_add(x->t1, x->t1, x->t0);
-        }
-        mpfi_div_ui(c[k], x->t1, (unsigned long)k);
+    mpfi_t *v = ca ? b : a; /* the other factor: v_0..v_{k-1} meet the zeros */
+    int ok = 1;
+    for (long j = 0; j < k && ok; j++) ok = mpfi_bounded_p(v[j]);
+    if (ok) {
+        mpfi_mul(x->w->t0, ca ? a[0] : a[k], ca ? b[k] : b[0]);
+        ok = mpfi_bounded_p(x->w->t0) && !mpfr_zero_p(&x->w->t0->left) &&
+             !mpfr_zero_p(&x->w->t0->right);
     }
+    if (ok) mpfi_set(c[k], x->w->t0);
+    else mul_k(x, c, a, b, k);
 }
 
-/* s = sin(a), c = cos(a); neither aliases a or each other. */
-static void ser_sincos(tctx *x, mpfi_t *s, mpfi_t *c, mpfi_t *a)
+/* Coefficient k of c = a / b (b[0] excludes 0). */
+static void div_k(tctx *x, mpfi_t *c, mpfi_t *a, mpfi_t *b, long k)
 {
-    dvc_ival_sin(s[0], a[0]);
-    dvc_ival_cos(c[0], a[0]);
-    for (long k = 1; k <= x->K; k++) {
-        mpfi_set_ui(s[k], 0);
-        mpfi_set_ui(c[k], 0);
-        for (long i = 1; i <= k; i++) {
-            mpfi_mul(x->t0, a[i], c[k - i]);
-            mpfi_mul_ui(x->t0, x->t0, (unsigned long)i);
-            mpfi_add(s[k], s[k], x->t0);
-            mpfi_mul(x->t0, a[i], s[k - i]);
-            mpfi_mul_ui(x->t0, x->t0, (unsigned long)i);
-            mpfi_sub(c[k], c[k], x->t0);
-        }
-        mpfi_div_ui(s[k], s[k], (unsigned long)k);
-        mpfi_div_ui(c[k], c[k], (unsigned long)k);
+    mpfi_set(x->w->t1, a[k]);
+    for (long i = 1; i <= k; i++) {
+        mpfi_mul(x->w->t0, b[i], c[k - i]);
+        mpfi_sub(x->w->t1, x->w->t1, x->w->t0);
     }
+    mpfi_div(c[k], x->w->t1, b[0]);
 }
 
-/* c = log(a) (a[0] > 0). */
-static void ser_log(tctx *x, mpfi_t *c, mpfi_t *a)
+/* Coefficient k of c = exp(a). */
+static void exp_k(tctx *x, mpfi_t *c, mpfi_t *a, long k)
 {
-    mpfi_log(c[0], a[0]);
-    for (long k = 1; k <= x->K; k++) {
-        mpfi_mul_ui(x->t1, a[k], (unsigned long)k);
-        for (long i = 1; i < k; i++) {
-            mpfi_mul(x->t0, c[i], a[k - i]);
-            mpfi_mul_ui(x->t0, x->t0, (unsigned long)i);
-            mpfi_sub(x->t1, x->t1, x->t0);
-        }
-        mpfi_div_ui(x->t1, x->t1, (unsigned long)k);
-        mpfi_div(c[k], x->t1, a[0]);
+    if (k == 0) {
+        mpfi_exp(c[0], a[0]);
+        return;
     }
-}
-
-/* c = sqrt(a) (a[0] > 0). */
-static void ser_sqrt(tctx *x, mpfi_t *c, mpfi_t *a)
-{
-    mpfi_sqrt(c[0], a[0]);
-    for (long k = 1; k <= x->K; k++) {
-        mpfi_set(x->t1, a[k]);
-        for (long i = 1; i < k; i++) {
-            mpfi_mul(x->t0, c[i], c[k - i]);
-            mpfi_sub(x->t1, x->t1, x->t0);
-        }
-        mpfi_mul_ui(x->t0, c[0], 2);
-        mpfi_div(c[k], x->t1, x->t0);
+    mpfi_set_ui(x->w->t1, 0);
+    for (long i = 1; i <= k; i++) {
+        mpfi_mul(x->w->t0, a[i], c[k - i]);
+        mpfi_mul_ui(x->w->t0, x->w->t0, (unsigned long)i);
+        mpfi_add(x->w->t1, x->w->t1, x->w->t0);
     }
+    mpfi_div_ui(c[k], x->w->t1, (unsigned long)k);
 }
 
-static mpfi_t *ser_new(long K, mpfr_prec_t prec)
+/* Coefficient k of s = sin(a) and c = cos(a). */
+static void sincos_k(tctx *x, mpfi_t *s, mpfi_t *c, mpfi_t *a, long k)
 {
-    mpfi_t *s = malloc((size_t)(K + 1) * sizeof *s);
-    if (!s) return NULL;
-    for (long k = 0; k <= K; k++) mpfi_init2(s[k], prec);
-    return s;
+    if (k == 0) {
+        dvc_ival_sin(s[0], a[0]);
+        dvc_ival_cos(c[0], a[0]);
+        return;
+    }
+    mpfi_set_ui(s[k], 0);
+    mpfi_set_ui(c[k], 0);
+    for (long i = 1; i <= k; i++) {
+        mpfi_mul(x->w->t0, a[i], c[k - i]);
+        mpfi_mul_ui(x->w->t0, x->w->t0, (unsigned long)i);
+        mpfi_add(s[k], s[k], x->w->t0);
+        mpfi_mul(x->w->t0, a[i], s[k - i]);
+        mpfi_mul_ui(x->w->t0, x->w->t0, (unsigned long)i);
+        mpfi_sub(c[k], c[k], x->w->t0);
+    }
+    mpfi_div_ui(s[k], s[k], (unsigned long)k);
+    mpfi_div_ui(c[k], c[k], (unsigned long)k);
 }
 
-static void ser_free(mpfi_t *s, long K)
+/* Coefficient k of c = log(a) (a[0] > 0). */
+static void log_k(tctx *x, mpfi_t *c, mpfi_t *a, long k)
 {
-    if (!s) return;
-    for (long k = 0; k <= K; k++) mpfi_clear(s[k]);
-    free(s);
+    if (k == 0) {
+        mpfi_log(c[0], a[0]);
+        return;
+    }
+    mpfi_mul_ui(x->w->t1, a[k], (unsigned long)k);
+    for (long i = 1; i < k; i++) {
+        mpfi_mul(x->w->t0, c[i], a[k - i]);
+        mpfi_mul_ui(x->w->t0, x->w->t0, (unsigned long)i);
+        mpfi_sub(x->w->t1, x->w->t1, x->w->t0);
+    }
+    mpfi_div_ui(x->w->t1, x->w->t1, (unsigned long)k);
+    mpfi_div(c[k], x->w->t1, a[0]);
 }
 
-/* a <- a^n for the integer exponent n of in, by repeated products (and a
- * series division when n < 0). */
-static dvc_status ser_powi(tctx *x, const ins_t *in, mpfi_t *a)
+/* Coefficient k of c = sqrt(a) (a[0] > 0). */
+static void sqrt_k(tctx *x, mpfi_t *c, mpfi_t *a, long k)
 {
-    long K = x->K, n = in->arg < 0 ? -in->arg : in->arg;
-    mpfi_t *w1 = x->w1, *w2 = x->w2, *w3 = x->w3;
-    /* w2 = a^n by repeated products */
-    mpfi_set_ui(w2[0], 1);
-    for (long k = 1; k <= K; k++) mpfi_set_ui(w2[k], 0);
-    for (long i = 0; i < n; i++) {
-        ser_mul(x, w1, w2, a);
-        for (long k = 0; k <= K; k++) mpfi_set(w2[k], w1[k]);
+    if (k == 0) {
+        mpfi_sqrt(c[0], a[0]);
+        return;
+    }
+    mpfi_set(x->w->t1, a[k]);
+    for (long i = 1; i < k; i++) {
+        mpfi_mul(x->w->t0, c[i], c[k - i]);
+        mpfi_sub(x->w->t1, x->w->t1, x->w->t0);
+    }
+    mpfi_mul_ui(x->w->t0, c[0], 2);
+    mpfi_div(c[k], x->w->t1, x->w->t0);
+}
+
+/* Coefficient k of a^n for the integer exponent n of instruction p: the
+ * powers p_0 = 1, p_j = p_{j-1} a (series 1..n+1), and for n < 0 the
+ * quotient 1 / p_|n| (series n+2). */
+static dvc_status powi_k(tctx *x, long p, mpfi_t *r, mpfi_t *a, long k)
+{
+    const ins_t *in = &x->e->ins[p];
+    long n = in->arg < 0 ? -in->arg : in->arg;
+    mpfi_t *one = ser(x, p, 1), *pn = ser(x, p, 1 + n);
+    mpfi_set_ui(one[k], k == 0 ? 1 : 0);
+    for (long j = 1; j <= n; j++) { /* p_0 = 1 is a constant's series */
+        if (j == 1) mul_k_const(x, ser(x, p, 2), one, a, k, 1);
+        else mul_k(x, ser(x, p, 1 + j), ser(x, p, j), a, k);
     }
     if (in->arg < 0) {
-        if (mpfi_has_zero(w2[0]))
+        if (mpfi_has_zero(pn[0]))
             return dvc_expr_fail_(x->e, DVC_NOT_CERTIFIED, in->pos, "negative power of ", a[0],
                                   ", which contains 0");
-        mpfi_set_ui(w3[0], 1);
-        for (long k = 1; k <= K; k++) mpfi_set_ui(w3[k], 0);
-        ser_div(x, w1, w3, w2);
-        for (long k = 0; k <= K; k++) mpfi_set(w2[k], w1[k]);
+        mpfi_t *q = ser(x, p, 2 + n);
+        div_k(x, q, one, pn, k);
+        pn = q;
     }
-    for (long k = 0; k <= K; k++) mpfi_set(a[k], w2[k]);
+    mpfi_set(r[k], pn[k]);
     return DVC_OK;
 }
 
-/* One operator on the series a (and b, the second operand of a binary
- * one); the result in a. */
-static dvc_status ser_op(tctx *x, const ins_t *in, mpfi_t *a, mpfi_t *b)
+/* Coefficient k of instruction p, from coefficients 0..k of its operands
+ * and 0..k-1 of its own series. */
+static dvc_status node_k(tctx *x, long p, long k)
 {
     const dvc_expr_struct *e = x->e;
-    long K = x->K;
-    mpfi_t *w1 = x->w1, *w2 = x->w2, *w3 = x->w3;
+    const ins_t *in = &e->ins[p];
+    mpfi_t *r = ser(x, p, 0);
+    mpfi_t *a = x->w->opa[p] >= 0 ? ser(x, x->w->opa[p], 0) : NULL;
+    mpfi_t *b = x->w->opb[p] >= 0 ? ser(x, x->w->opb[p], 0) : NULL;
     switch (in->op) {
+    case OP_CONST:
+        if (k == 0) mpfi_set(r[0], e->cst[in->arg]);
+        else mpfi_set_ui(r[k], 0);
+        break;
+    case OP_VAR:
+        mpfi_set(r[k], x->vars[in->arg][k]);
+        break;
     case OP_NEG:
-        for (long k = 0; k <= K; k++) mpfi_neg(a[k], a[k]);
+        mpfi_neg(r[k], a[k]);
         break;
     case OP_ADD:
-        for (long k = 0; k <= K; k++) mpfi_add(a[k], a[k], b[k]);
+        mpfi_add(r[k], a[k], b[k]);
         break;
     case OP_SUB:
-        for (long k = 0; k <= K; k++) mpfi_sub(a[k], a[k], b[k]);
+        mpfi_sub(r[k], a[k], b[k]);
         break;
     case OP_MUL:
-        ser_mul(x, w1, a, b);
-        for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
+        if (e->ins[x->w->opa[p]].op == OP_CONST || e->ins[x->w->opb[p]].op == OP_CONST)
+            mul_k_const(x, r, a, b, k, e->ins[x->w->opa[p]].op == OP_CONST);
+        else
+            mul_k(x, r, a, b, k);
         break;
     case OP_DIV:
         if (mpfi_has_zero(b[0]))
             return dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, "division by ", b[0],
                                   ", which contains 0 (the quotient is unbounded)");
-        ser_div(x, w1, a, b);
-        for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
+        div_k(x, r, a, b, k);
         break;
     case OP_POWI:
-        return ser_powi(x, in, a);
+        return powi_k(x, p, r, a, k);
     case OP_POW: /* a^b = exp(b log a), a > 0 */
     case OP_LOG:
         if (!dvc_ival_is_pos(a[0]))
             return dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, dvc_expr_op_name_(in->op), a[0],
                                   " needs a positive argument");
-        ser_log(x, w1, a);
         if (in->op == OP_LOG) {
-            for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
+            log_k(x, r, a, k);
         } else {
-            ser_mul(x, w2, w1, b);
-            ser_exp(x, a, w2);
+            log_k(x, ser(x, p, 1), a, k);
+            mul_k(x, ser(x, p, 2), ser(x, p, 1), b, k);
+            exp_k(x, r, ser(x, p, 2), k);
         }
         break;
     case OP_SQRT:
         if (!dvc_ival_is_pos(a[0]))
             return dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, "sqrt", a[0],
                                   " needs a positive argument in Taylor mode");
-        ser_sqrt(x, w1, a);
-        for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
+        sqrt_k(x, r, a, k);
         break;
     case OP_EXP:
-        ser_exp(x, w1, a);
-        for (long k = 0; k <= K; k++) mpfi_set(a[k], w1[k]);
+        exp_k(x, r, a, k);
         break;
     case OP_SIN:
+        sincos_k(x, r, ser(x, p, 1), a, k);
+        break;
     case OP_COS:
-        ser_sincos(x, w1, w2, a);
-        for (long k = 0; k <= K; k++) mpfi_set(a[k], in->op == OP_SIN ? w1[k] : w2[k]);
+        sincos_k(x, ser(x, p, 1), r, a, k);
         break;
     case OP_SINH:
     case OP_COSH:
-    case OP_TANH: /* from e^a and e^-a */
-        ser_exp(x, w1, a);
-        for (long k = 0; k <= K; k++) mpfi_neg(w3[k], a[k]);
-        ser_exp(x, w2, w3);
-        for (long k = 0; k <= K; k++) {
-            mpfi_sub(w3[k], w1[k], w2[k]); /* 2 sinh */
-            mpfi_add(w2[k], w1[k], w2[k]); /* 2 cosh */
-        }
-        if (in->op == OP_TANH) {
-            ser_div(x, a, w3, w2);
-        } else {
-            for (long k = 0; k <= K; k++)
-                mpfi_div_ui(a[k], in->op == OP_SINH ? w3[k] : w2[k], 2);
-        }
+    case OP_TANH: { /* from e^a and e^-a: series e^a, -a, e^-a, 2 sinh, 2 cosh */
+        mpfi_t *ep = ser(x, p, 1), *na = ser(x, p, 2), *em = ser(x, p, 3);
+        mpfi_t *s2 = ser(x, p, 4), *c2 = ser(x, p, 5);
+        exp_k(x, ep, a, k);
+        mpfi_neg(na[k], a[k]);
+        exp_k(x, em, na, k);
+        mpfi_sub(s2[k], ep[k], em[k]);
+        mpfi_add(c2[k], ep[k], em[k]);
+        if (in->op == OP_TANH) div_k(x, r, s2, c2, k);
+        else mpfi_div_ui(r[k], in->op == OP_SINH ? s2[k] : c2[k], 2);
         break;
+    }
     default:
         return dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, dvc_expr_op_name_(in->op), NULL,
                               " has no Taylor-mode rule (not smooth or not implemented)");
@@ -231,72 +365,54 @@ static dvc_status ser_op(tctx *x, const ins_t *in, mpfi_t *a, mpfi_t *b)
     return DVC_OK;
 }
 
+static dvc_status unbounded(const tctx *x, long p)
+{
+    const ins_t *in = &x->e->ins[p];
+    return dvc_expr_fail_(x->e, DVC_NOT_CERTIFIED, in->pos, dvc_expr_op_name_(in->op), NULL,
+                          ": a Taylor coefficient is unbounded (no information)");
+}
+
 dvc_status dvc_expr_taylor_(mpfi_t *out, const dvc_expr_struct *e, mpfi_t *const *vars, long K)
 {
     if (e->nins == 0) return dvc_error(DVC_ERR_INPUT, "empty expression (nothing parsed)");
     if (K < 0) return dvc_error(DVC_ERR_INPUT, "Taylor order %ld < 0", K);
-    tctx x;
-    x.e = e;
-    x.K = K;
-    mpfi_init2(x.t0, e->prec);
-    mpfi_init2(x.t1, e->prec);
-    long depth = e->depth + 1;
-    /* depth value series plus three scratch series */
-    mpfi_t **st = calloc((size_t)(depth + 3), sizeof *st);
-    dvc_status rc = DVC_OK;
-    if (!st) {
-        rc = dvc_error(DVC_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    for (long i = 0; i < depth + 3; i++) {
-        st[i] = ser_new(K, e->prec);
-        if (!st[i]) {
-            rc = dvc_error(DVC_ERR_NOMEM, "out of memory");
-            goto done;
-        }
-    }
-    x.w1 = st[depth];
-    x.w2 = st[depth + 1];
-    x.w3 = st[depth + 2];
-    long sp = 0;
+    dvc_status rc = workspace(e, K);
+    if (rc != DVC_OK) return rc;
+    tctx x = {e, e->taylor, vars};
+    /* instruction by instruction, all coefficients, then their check: the
+     * first failure is the one of the first failing instruction */
     for (long p = 0; p < e->nins; p++) {
-        const ins_t *in = &e->ins[p];
-        mpfi_t *a = sp >= 1 ? st[sp - 1] : NULL, *b = NULL;
-        int binary = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL ||
-                     in->op == OP_DIV || in->op == OP_POW || in->op == OP_MIN ||
-                     in->op == OP_MAX;
-        if (in->op == OP_CONST) {
-            mpfi_set(st[sp][0], e->cst[in->arg]);
-            for (long k = 1; k <= K; k++) mpfi_set_ui(st[sp][k], 0);
-            sp++;
-            continue;
+        for (long k = 0; k <= K; k++) {
+            rc = node_k(&x, p, k);
+            if (rc != DVC_OK) return rc;
         }
-        if (in->op == OP_VAR) {
-            for (long k = 0; k <= K; k++) mpfi_set(st[sp][k], vars[in->arg][k]);
-            sp++;
-            continue;
-        }
-        if (binary) {
-            a = st[sp - 2];
-            b = st[sp - 1];
-        }
-        rc = ser_op(&x, in, a, b);
-        if (rc != DVC_OK) goto done;
-        if (binary) sp--;
+        if (is_leaf(&e->ins[p])) continue;
+        mpfi_t *r = ser(&x, p, 0);
         for (long k = 0; k <= K; k++)
-            if (!dvc_ival_is_finite(st[sp - 1][k])) {
-                rc = dvc_expr_fail_(e, DVC_NOT_CERTIFIED, in->pos, dvc_expr_op_name_(in->op), NULL,
-                                    ": a Taylor coefficient is unbounded (no information)");
-                goto done;
-            }
+            if (!dvc_ival_is_finite(r[k])) return unbounded(&x, p);
     }
-    for (long k = 0; k <= K; k++) mpfi_set(out[k], st[0][k]);
-done:
-    if (st) {
-        for (long i = 0; i < depth + 3; i++) ser_free(st[i], K);
-        free(st);
+    mpfi_t *r = ser(&x, x.w->res, 0);
+    for (long k = 0; k <= K; k++) mpfi_set(out[k], r[k]);
+    return DVC_OK;
+}
+
+dvc_status dvc_expr_taylor_begin_(const dvc_expr_struct *e, long K)
+{
+    if (e->nins == 0) return dvc_error(DVC_ERR_INPUT, "empty expression (nothing parsed)");
+    if (K < 0) return dvc_error(DVC_ERR_INPUT, "Taylor order %ld < 0", K);
+    return workspace(e, K);
+}
+
+dvc_status dvc_expr_taylor_next_(mpfi_t out, const dvc_expr_struct *e, mpfi_t *const *vars, long k)
+{
+    if (!e->taylor || k < 0 || k > e->taylor->cap)
+        return dvc_error(DVC_ERR_INTERNAL, "Taylor coefficient %ld outside the workspace", k);
+    tctx x = {e, e->taylor, vars};
+    for (long p = 0; p < e->nins; p++) {
+        dvc_status rc = node_k(&x, p, k);
+        if (rc != DVC_OK) return rc;
+        if (!is_leaf(&e->ins[p]) && !dvc_ival_is_finite(ser(&x, p, 0)[k])) return unbounded(&x, p);
     }
-    mpfi_clear(x.t0);
-    mpfi_clear(x.t1);
-    return rc;
+    mpfi_set(out, ser(&x, x.w->res, 0)[k]);
+    return DVC_OK;
 }

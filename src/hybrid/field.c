@@ -8,22 +8,55 @@
 #include <string.h>
 #include <math.h>
 #include "hybrid/flow.h"
+#include "hybrid/memo.h"
+
+/* Scratch of a field mode's flow, kept in the mode's memo for the run
+ * (hyb_memo_ws_*): the vectors, matrices and series of one step, made
+ * once instead of at every call. Each function below has its own members
+ * (none of them calls itself), and every member is written before it is
+ * read, so the results are those of fresh variables. The a-priori box and
+ * the two state series of the last step are kept with their key (the set,
+ * t0 and the step's end): the enclosure over a step, its end point and the
+ * set map flow the same set over the same step and need them again. */
+typedef struct {
+    long n;
+    int K;
+    mpfr_prec_t prec;
+    /* apriori_box */
+    dvc_ivec_t aF, aZ;
+    mpfi_t aw, ae;
+    mpfr_t ar;
+    /* jac_f, jacobian_core */
+    dvc_ivec_t jg;
+    dvc_imat_t jD, jJ1, jW;
+    mpfi_t je, jSh;
+    mpfr_t jL;
+    /* sub_jacobian */
+    dvc_imat_t sJi, sW;
+    dvc_ivec_t sXi, sBi, sd, sXc;
+    mpfi_t sSh, sSi, sacc, sSk, stmp;
+    /* hyb_field_flow */
+    dvc_ivec_t X0, Bx, c, Xc, dP, t1, t2;
+    dvc_imat_t J, JB;
+    mpfi_t T, Tp, acc, Sk;
+    mpfr_t mid;
+    mpfi_t **cs, **rs;
+    /* the key of Bx, cs, rs */
+    int have;
+    mpfr_t kt0, ks;
+    dvc_ivec_t kP, kR;
+    dvc_imat_t kB;
+} field_ws;
 
 /* Bx encloses every solution from X0 at t0 on [t0, t0 + hs]:
  * X0 + [0, hs] f([t0, t0 + hs], Bx) inside Bx. */
-static dvc_status apriori_box(dvc_ivec_t Bx, const dvc_hybrid_mode *md, const mpfi_t T,
-                              const dvc_ivec_t X0, const mpfr_t hs)
+static dvc_status apriori_box(field_ws *ws, dvc_ivec_t Bx, const dvc_hybrid_mode *md,
+                              const mpfi_t T, const dvc_ivec_t X0, const mpfr_t hs)
 {
     long n = X0->n;
-    mpfr_prec_t prec = dvc_ivec_prec(X0);
-    dvc_ivec_t F, Z;
-    mpfi_t w, e;
-    mpfr_t r;
-    dvc_ivec_init2(F, n, prec);
-    dvc_ivec_init2(Z, n, prec);
-    mpfi_init2(w, prec);
-    mpfi_init2(e, prec);
-    mpfr_init2(r, prec);
+    dvc_ivec_struct *F = ws->aF, *Z = ws->aZ;
+    mpfi_ptr w = ws->aw, e = ws->ae;
+    mpfr_ptr r = ws->ar;
     mpfi_set_ui(w, 0);
     mpfi_put_fr(w, hs);
     dvc_status st = hyb_field(F, md, T, X0);
@@ -56,11 +89,6 @@ static dvc_status apriori_box(dvc_ivec_t Bx, const dvc_hybrid_mode *md, const mp
         }
         dvc_ivec_set(Bx, Z);
     }
-    dvc_ivec_clear(F);
-    dvc_ivec_clear(Z);
-    mpfi_clear(w);
-    mpfi_clear(e);
-    mpfr_clear(r);
     if (st != DVC_OK) return st;
     if (!ok)
         return dvc_error(DVC_NOT_CERTIFIED, "mode '%s': no a-priori enclosure on a step of %g "
@@ -69,37 +97,28 @@ static dvc_status apriori_box(dvc_ivec_t Bx, const dvc_hybrid_mode *md, const mp
     return DVC_OK;
 }
 
-/* D encloses the Jacobian df/dx over T x Y. */
-static dvc_status jac_f(dvc_imat_t D, const dvc_hybrid_mode *md, const mpfi_t T, const dvc_ivec_t Y)
+/* D encloses the Jacobian df/dx over T x Y (g: n + 1 entries of scratch). */
+static dvc_status jac_f(dvc_imat_t D, const dvc_hybrid_mode *md, const mpfi_t T, const dvc_ivec_t Y,
+                        dvc_ivec_t g)
 {
     long n = Y->n;
-    dvc_ivec_t g;
-    dvc_ivec_init2(g, n + 1, dvc_ivec_prec(Y));
     dvc_status st = DVC_OK;
     for (long i = 0; i < n && st == DVC_OK; i++) {
         st = dvc_expr_grad(NULL, g, md->f[i], T, Y);
         for (long j = 0; j < n && st == DVC_OK; j++) mpfi_set(dvc_imat_entry(D, i, j), g->e[j + 1]);
     }
-    dvc_ivec_clear(g);
     return st;
 }
 
-dvc_status hyb_jacobian(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T,
-                        const dvc_ivec_t Y, const mpfi_t S, int K)
+/* hyb_jacobian of a field mode with the scratch of ws. */
+static dvc_status jacobian_core(field_ws *ws, dvc_imat_t J, const dvc_hybrid_mode *md,
+                                const mpfi_t T, const dvc_ivec_t Y, const mpfi_t S)
 {
-    if (md->linear) return hyb_expm_md(J, md, S, K);
     long n = Y->n;
-    mpfr_prec_t prec = dvc_ivec_prec(Y);
-    dvc_imat_t D, J1, W;
-    mpfi_t e, Sh;
-    mpfr_t L;
-    dvc_imat_init2(D, n, n, prec);
-    dvc_imat_init2(J1, n, n, prec);
-    dvc_imat_init2(W, n, n, prec);
-    mpfi_init2(e, prec);
-    mpfi_init2(Sh, prec);
-    mpfr_init2(L, prec);
-    dvc_status st = jac_f(D, md, T, Y);
+    dvc_imat_struct *D = ws->jD, *J1 = ws->jJ1, *W = ws->jW;
+    mpfi_ptr e = ws->je, Sh = ws->jSh;
+    mpfr_ptr L = ws->jL;
+    dvc_status st = jac_f(D, md, T, Y, ws->jg);
     if (st == DVC_OK) {
         /* J(u) = I + int_0^u D J: ||J(u)|| <= e^{||D|| u}, then two
          * substitutions J in I + [0, s] D J (mean value of an integral) */
@@ -125,12 +144,33 @@ dvc_status hyb_jacobian(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T,
         dvc_imat_set(J, J1);
         if (!dvc_imat_is_finite(J)) st = dvc_error(DVC_NOT_CERTIFIED, "variational equation unbounded");
     }
-    dvc_imat_clear(D);
-    dvc_imat_clear(J1);
-    dvc_imat_clear(W);
-    mpfi_clear(e);
-    mpfi_clear(Sh);
-    mpfr_clear(L);
+    return st;
+}
+
+static void ws_free(void *p);
+static field_ws *ws_new(long n, int K, mpfr_prec_t prec);
+
+/* The mode's workspace for n, K, prec (made, or remade, on first use);
+ * *own: the caller frees it (the memo could not keep it). */
+static field_ws *ws_of(const dvc_hybrid_mode *md, long n, int K, mpfr_prec_t prec, int *own)
+{
+    field_ws *w = hyb_memo_ws_get(md, HYB_WS_FIELD);
+    *own = 0;
+    if (w && w->n == n && w->K == K && w->prec == prec) return w;
+    w = ws_new(n, K, prec);
+    if (w && !hyb_memo_ws_put(md, HYB_WS_FIELD, w, ws_free)) *own = 1;
+    return w;
+}
+
+dvc_status hyb_jacobian(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T,
+                        const dvc_ivec_t Y, const mpfi_t S, int K)
+{
+    if (md->linear) return hyb_expm_md(J, md, S, K);
+    int own;
+    field_ws *ws = ws_of(md, Y->n, K, dvc_ivec_prec(Y), &own);
+    if (!ws) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    dvc_status st = jacobian_core(ws, J, md, T, Y, S);
+    if (own) ws_free(ws);
     return st;
 }
 
@@ -181,27 +221,15 @@ static void centre_at(dvc_ivec_t Xc, mpfi_t **cs, mpfi_t **rs, const mpfi_t S, i
  * x(s_{i-1}; c) + (J_{i-1} ... J_1)(X0 - c) (mean-value form), met with the
  * step box Bx. */
 #define HYB_JAC_SUB 4
-static dvc_status sub_jacobian(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T,
-                               const dvc_ivec_t Bx, const dvc_ivec_t X0, const dvc_ivec_t c,
-                               mpfi_t **cs, mpfi_t **rs, const mpfi_t S, int K)
+static dvc_status sub_jacobian(field_ws *ws, dvc_imat_t J, const dvc_hybrid_mode *md,
+                               const mpfi_t T, const dvc_ivec_t Bx, const dvc_ivec_t X0,
+                               const dvc_ivec_t c, mpfi_t **cs, mpfi_t **rs, const mpfi_t S, int K)
 {
     long n = X0->n;
-    mpfr_prec_t prec = dvc_ivec_prec(X0);
     dvc_status st = DVC_OK;
-    dvc_imat_t Ji, W;
-    dvc_ivec_t Xi, Bi, d, Xc;
-    mpfi_t Sh, Si, acc, Sk, tmp;
-    dvc_imat_init2(Ji, n, n, prec);
-    dvc_imat_init2(W, n, n, prec);
-    dvc_ivec_init2(Xi, n, prec);
-    dvc_ivec_init2(Bi, n, prec);
-    dvc_ivec_init2(d, n, prec);
-    dvc_ivec_init2(Xc, n, prec);
-    mpfi_init2(Sh, prec);
-    mpfi_init2(Si, prec);
-    mpfi_init2(acc, prec);
-    mpfi_init2(Sk, prec);
-    mpfi_init2(tmp, prec);
+    dvc_imat_struct *Ji = ws->sJi, *W = ws->sW;
+    dvc_ivec_struct *Xi = ws->sXi, *Bi = ws->sBi, *d = ws->sd, *Xc = ws->sXc;
+    mpfi_ptr Sh = ws->sSh, Si = ws->sSi, acc = ws->sacc, Sk = ws->sSk, tmp = ws->stmp;
     mpfi_div_ui(Sh, S, HYB_JAC_SUB);
     dvc_ivec_sub(d, X0, c);
     dvc_imat_one(J);
@@ -220,31 +248,124 @@ static dvc_status sub_jacobian(dvc_imat_t J, const dvc_hybrid_mode *md, const mp
             }
             if (st != DVC_OK) break;
         }
-        st = apriori_box(Bi, md, T, Xi, &Sh->right);
+        st = apriori_box(ws, Bi, md, T, Xi, &Sh->right);
         if (st != DVC_OK) break;
         for (long k = 0; k < n; k++) {
             mpfi_intersect(Bi->e[k], Bi->e[k], Bx->e[k]);
             if (mpfi_is_empty(Bi->e[k]))
                 st = dvc_error(DVC_ERR_INTERNAL, "variational sub-step: empty box");
         }
-        if (st == DVC_OK) st = hyb_jacobian(Ji, md, T, Bi, Sh, K);
+        if (st == DVC_OK) st = jacobian_core(ws, Ji, md, T, Bi, Sh);
         if (st == DVC_OK) {
             dvc_imat_mul(W, Ji, J);
             dvc_imat_set(J, W);
         }
     }
-    dvc_imat_clear(Ji);
-    dvc_imat_clear(W);
-    dvc_ivec_clear(Xi);
-    dvc_ivec_clear(Bi);
-    dvc_ivec_clear(d);
-    dvc_ivec_clear(Xc);
-    mpfi_clear(Sh);
-    mpfi_clear(Si);
-    mpfi_clear(acc);
-    mpfi_clear(Sk);
-    mpfi_clear(tmp);
     return st;
+}
+
+static field_ws *ws_new(long n, int K, mpfr_prec_t prec)
+{
+    field_ws *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->n = n;
+    w->K = K;
+    w->prec = prec;
+    dvc_ivec_init2(w->aF, n, prec);
+    dvc_ivec_init2(w->aZ, n, prec);
+    mpfi_init2(w->aw, prec);
+    mpfi_init2(w->ae, prec);
+    mpfr_init2(w->ar, prec);
+    dvc_ivec_init2(w->jg, n + 1, prec);
+    dvc_imat_init2(w->jD, n, n, prec);
+    dvc_imat_init2(w->jJ1, n, n, prec);
+    dvc_imat_init2(w->jW, n, n, prec);
+    mpfi_init2(w->je, prec);
+    mpfi_init2(w->jSh, prec);
+    mpfr_init2(w->jL, prec);
+    dvc_imat_init2(w->sJi, n, n, prec);
+    dvc_imat_init2(w->sW, n, n, prec);
+    dvc_ivec_struct *v[] = {w->sXi, w->sBi, w->sd, w->sXc, w->X0, w->Bx, w->c, w->Xc, w->dP,
+                            w->t1, w->t2, w->kP, w->kR};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) dvc_ivec_init2(v[i], n, prec);
+    mpfi_ptr x[] = {w->sSh, w->sSi, w->sacc, w->sSk, w->stmp, w->T, w->Tp, w->acc, w->Sk};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) mpfi_init2(x[i], prec);
+    dvc_imat_init2(w->J, n, n, prec);
+    dvc_imat_init2(w->JB, n, n, prec);
+    dvc_imat_init2(w->kB, n, n, prec);
+    mpfr_init2(w->mid, prec);
+    mpfr_inits2(MPFR_PREC_MIN, w->kt0, w->ks, (mpfr_ptr)0);
+    w->cs = series_new(n, K, prec);
+    w->rs = series_new(n, K, prec);
+    return w;
+}
+
+static void ws_free(void *p)
+{
+    field_ws *w = p;
+    long n = w->n;
+    dvc_ivec_clear(w->aF);
+    dvc_ivec_clear(w->aZ);
+    mpfi_clear(w->aw);
+    mpfi_clear(w->ae);
+    mpfr_clear(w->ar);
+    dvc_ivec_clear(w->jg);
+    dvc_imat_clear(w->jD);
+    dvc_imat_clear(w->jJ1);
+    dvc_imat_clear(w->jW);
+    mpfi_clear(w->je);
+    mpfi_clear(w->jSh);
+    mpfr_clear(w->jL);
+    dvc_imat_clear(w->sJi);
+    dvc_imat_clear(w->sW);
+    dvc_ivec_struct *v[] = {w->sXi, w->sBi, w->sd, w->sXc, w->X0, w->Bx, w->c, w->Xc, w->dP,
+                            w->t1, w->t2, w->kP, w->kR};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) dvc_ivec_clear(v[i]);
+    mpfi_ptr x[] = {w->sSh, w->sSi, w->sacc, w->sSk, w->stmp, w->T, w->Tp, w->acc, w->Sk};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) mpfi_clear(x[i]);
+    dvc_imat_clear(w->J);
+    dvc_imat_clear(w->JB);
+    dvc_imat_clear(w->kB);
+    mpfr_clear(w->mid);
+    mpfr_clears(w->kt0, w->ks, (mpfr_ptr)0);
+    series_free(w->cs, n, w->K);
+    series_free(w->rs, n, w->K);
+    free(w);
+}
+
+/* a == b exactly, the signs of zeros included (NaN equals NaN) */
+static int same_fr(mpfr_srcptr a, mpfr_srcptr b)
+{
+    if (mpfr_nan_p(a) || mpfr_nan_p(b)) return mpfr_nan_p(a) && mpfr_nan_p(b);
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
+}
+
+static int same_iv(const mpfi_t a, const mpfi_t b)
+{
+    return same_fr(&a->left, &b->left) && same_fr(&a->right, &b->right);
+}
+
+/* Are Bx, cs, rs of ws those of the set L from t0 over [0, smax]? */
+static int ws_hit(const field_ws *w, const hyb_set *L, const mpfr_t t0, mpfr_srcptr smax)
+{
+    if (!w->have || !same_fr(w->kt0, t0) || !same_fr(w->ks, smax)) return 0;
+    for (long i = 0; i < w->n; i++)
+        if (!same_iv(w->kP->e[i], L->P->e[i]) || !same_iv(w->kR->e[i], L->R->e[i])) return 0;
+    for (long i = 0; i < w->n * w->n; i++)
+        if (!same_iv(w->kB->e[i], L->B->e[i])) return 0;
+    return 1;
+}
+
+static void ws_key(field_ws *w, const hyb_set *L, const mpfr_t t0, mpfr_srcptr smax)
+{
+    mpfr_set_prec(w->kt0, mpfr_get_prec(t0));
+    mpfr_set(w->kt0, t0, MPFR_RNDN);
+    mpfr_set_prec(w->ks, mpfr_get_prec(smax));
+    mpfr_set(w->ks, smax, MPFR_RNDN);
+    dvc_ivec_set(w->kP, L->P);
+    dvc_ivec_set(w->kR, L->R);
+    dvc_imat_set(w->kB, L->B);
+    w->have = 1;
 }
 
 dvc_status hyb_field_flow(dvc_ivec_t X, hyb_set *Lout, const dvc_hybrid_mode *md, const hyb_set *L,
@@ -252,26 +373,19 @@ dvc_status hyb_field_flow(dvc_ivec_t X, hyb_set *Lout, const dvc_hybrid_mode *md
 {
     long n = L->P->n;
     mpfr_prec_t prec = dvc_ivec_prec(L->P);
-    dvc_status st;
-    dvc_ivec_t X0, Bx, c, Xc, dP, t1, t2;
-    dvc_imat_t J, JB;
-    mpfi_t T, Tp, acc, Sk;
-    mpfr_t mid;
-    dvc_ivec_init2(X0, n, prec);
-    dvc_ivec_init2(Bx, n, prec);
-    dvc_ivec_init2(c, n, prec);
-    dvc_ivec_init2(Xc, n, prec);
-    dvc_ivec_init2(dP, n, prec);
-    dvc_ivec_init2(t1, n, prec);
-    dvc_ivec_init2(t2, n, prec);
-    dvc_imat_init2(J, n, n, prec);
-    dvc_imat_init2(JB, n, n, prec);
-    mpfi_init2(T, prec);
-    mpfi_init2(Tp, prec);
-    mpfi_init2(acc, prec);
-    mpfi_init2(Sk, prec);
-    mpfr_init2(mid, prec);
-    mpfi_t **cs = series_new(n, K, prec), **rs = series_new(n, K, prec);
+    int own;
+    field_ws *w = ws_of(md, n, K, prec, &own);
+    if (!w || !w->cs || !w->rs) {
+        if (w && own) ws_free(w);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    dvc_status st = DVC_OK;
+    dvc_ivec_struct *X0 = w->X0, *Bx = w->Bx, *c = w->c, *Xc = w->Xc, *dP = w->dP, *t1 = w->t1,
+                    *t2 = w->t2;
+    dvc_imat_struct *J = w->J, *JB = w->JB;
+    mpfi_ptr T = w->T, Tp = w->Tp, acc = w->acc, Sk = w->Sk;
+    mpfr_ptr mid = w->mid;
+    mpfi_t **cs = w->cs, **rs = w->rs;
     /* centre: c = mid P (a point) */
     for (long i = 0; i < n; i++) {
         mpfi_mid(mid, L->P->e[i]);
@@ -286,18 +400,22 @@ dvc_status hyb_field_flow(dvc_ivec_t X, hyb_set *Lout, const dvc_hybrid_mode *md
     mpfi_set_fr(Tp, t0);
     mpfi_add_fr(Tp, Tp, &S->right);
     mpfi_put_fr(T, &Tp->right);
-    st = apriori_box(Bx, md, T, X0, &S->right);
-    if (st != DVC_OK) goto out;
-    /* the centre's series at t0, remainder over Bx */
-    mpfi_set_fr(Tp, t0);
-    st = hyb_state_series(cs, md, Tp, c, K);
-    if (st == DVC_OK) st = hyb_state_series(rs, md, T, Bx, K);
-    if (st != DVC_OK) goto out;
+    if (!ws_hit(w, L, t0, &S->right)) {
+        w->have = 0;
+        st = apriori_box(w, Bx, md, T, X0, &S->right);
+        if (st != DVC_OK) goto out;
+        /* the centre's series at t0, remainder over Bx */
+        mpfi_set_fr(Tp, t0);
+        st = hyb_state_series(cs, md, Tp, c, K);
+        if (st == DVC_OK) st = hyb_state_series(rs, md, T, Bx, K);
+        if (st != DVC_OK) goto out;
+        ws_key(w, L, t0, &S->right);
+    }
     centre_at(Xc, cs, rs, S, K, n, acc, Sk, Tp);
     /* variational part: over the a-priori box for the enclosure over S;
      * for the set's image at S (S narrow) as a product of sub-steps */
-    st = Lout ? sub_jacobian(J, md, T, Bx, X0, c, cs, rs, S, K)
-              : hyb_jacobian(J, md, T, Bx, S, K);
+    st = Lout ? sub_jacobian(w, J, md, T, Bx, X0, c, cs, rs, S, K)
+              : jacobian_core(w, J, md, T, Bx, S);
     if (st != DVC_OK) goto out;
     if (X) {
         dvc_imat_mul(JB, J, L->B);
@@ -308,21 +426,6 @@ dvc_status hyb_field_flow(dvc_ivec_t X, hyb_set *Lout, const dvc_hybrid_mode *md
     }
     if (Lout) st = hyb_set_map_c(Lout, J, NULL, Xc);
 out:
-    series_free(cs, n, K);
-    series_free(rs, n, K);
-    dvc_ivec_clear(X0);
-    dvc_ivec_clear(Bx);
-    dvc_ivec_clear(c);
-    dvc_ivec_clear(Xc);
-    dvc_ivec_clear(dP);
-    dvc_ivec_clear(t1);
-    dvc_ivec_clear(t2);
-    dvc_imat_clear(J);
-    dvc_imat_clear(JB);
-    mpfi_clear(T);
-    mpfi_clear(Tp);
-    mpfi_clear(acc);
-    mpfi_clear(Sk);
-    mpfr_clear(mid);
+    if (own) ws_free(w);
     return st;
 }

@@ -664,7 +664,14 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
     mpfi_init2(T, prec);
     mpfi_init2(tmp, prec);
     mpfi_init2(acc, prec);
-    mpfi_t **bk = coeffs_new(n, K, prec), **zc = coeffs_new(n, K, prec), **zm;
+    /* the coefficient rows: the mode's scratch (made once for the run) */
+    mpfi_t **bk = hyb_memo_scratch(md, 0, n, K, prec), **zc = hyb_memo_scratch(md, 1, n, K, prec), **zm;
+    int own = !bk || !zc;
+    if (own) {
+        bk = coeffs_new(n, K, prec);
+        zc = coeffs_new(n, K, prec);
+    }
+    mpfi_t *rem;
     /* coefficients at the point t0 (once per t0: the Newton iterates of a
      * crossing share it) */
     if ((zm = hyb_memo_forcing_get(md, t0, K, n, prec)) != NULL) {
@@ -690,30 +697,33 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
     /* remainder z_K(xi) s^K, xi in [0, s_max]: from the a-priori bound
      * |z(xi)| <= s_max e^{||A|| s_max} sup |b| (forcing_rho) and the coefficients of b
      * over [t0, t0 + s_max] */
-    mpfi_set_fr(T, t0);
-    mpfi_set_fr(tmp, &S->right);
-    mpfi_add(tmp, T, tmp);
-    mpfi_put_fr(T, &tmp->right);
-    st = forcing_coeffs(bk, md, n, T, K, prec);
-    if (st != DVC_OK) goto out;
-    {
+    if (!(rem = hyb_memo_rem_get(md, t0, &S->right, K, n, prec))) { /* once per [t0, t0 + s_max] */
+        mpfi_set_fr(T, t0);
+        mpfi_set_fr(tmp, &S->right);
+        mpfi_add(tmp, T, tmp);
+        mpfi_put_fr(T, &tmp->right);
+        st = forcing_coeffs(bk, md, n, T, K, prec);
+        if (st != DVC_OK) goto out;
         dvc_ivec_t zr;
         dvc_ivec_init2(zr, n, prec);
         forcing_rho(zr, bk, md, n, S);
         for (long i = 0; i < n; i++) mpfi_set(zc[i][0], zr->e[i]);
         dvc_ivec_clear(zr);
+        forcing_recursion(zc, bk, md->A, n, K, tmp);
+        hyb_memo_rem_put(md, zc, t0, &S->right, K, n, prec);
     }
-    forcing_recursion(zc, bk, md->A, n, K, tmp);
     mpfi_set(acc, S);
     hyb_pow_ui(acc, K);
     for (long i = 0; i < n; i++) {
-        mpfi_mul(tmp, zc[i][K], acc);
+        mpfi_mul(tmp, rem ? rem[i] : zc[i][K], acc);
         mpfi_add(z->e[i], z->e[i], tmp);
     }
     if (!dvc_ivec_is_finite(z)) st = dvc_error(DVC_NOT_CERTIFIED, "forcing term unbounded");
 out:
-    coeffs_free(bk, n, K);
-    coeffs_free(zc, n, K);
+    if (own) {
+        coeffs_free(bk, n, K);
+        coeffs_free(zc, n, K);
+    }
     mpfi_clear(T);
     mpfi_clear(tmp);
     mpfi_clear(acc);
@@ -927,6 +937,10 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
         bk = coeffs_new(n, K, prec);
         st = forcing_coeffs(bk, md, n, T, K, prec);
     }
+    /* a field's series one coefficient at a time: coefficient k of f_i
+     * needs x up to order k only (dvc_expr_taylor_next_) */
+    for (long i = 0; i < n && st == DVC_OK && !md->linear && K >= 1; i++)
+        st = dvc_expr_taylor_begin_(md->f[i], K - 1);
     for (int k = 0; k < K && st == DVC_OK; k++) {
         for (long i = 0; i < n && st == DVC_OK; i++) {
             if (md->linear) {
@@ -937,8 +951,7 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
                     mpfi_add(fs[k], fs[k], tmp);
                 }
             } else {
-                /* coefficients 0..k of f_i need x up to order k only */
-                st = dvc_expr_taylor_(fs, md->f[i], vars, k);
+                st = dvc_expr_taylor_next_(fs[k], md->f[i], vars, k);
             }
             if (st == DVC_OK) mpfi_div_ui(xs[i][k + 1], fs[k], (unsigned long)(k + 1));
         }

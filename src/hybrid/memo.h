@@ -23,6 +23,27 @@ mpfi_t **hyb_memo_forcing_get(const dvc_hybrid_mode *md, const mpfr_t t0, int K,
 /* Store a copy of z (n rows of K + 1 entries) as md's series at t0. */
 void hyb_memo_forcing_put(const dvc_hybrid_mode *md, mpfi_t **z, const mpfr_t t0, int K, long n, mpfr_prec_t prec);
 
+/* The remainder coefficients z_K of md's forcing term over [t0, t0 + smax]
+ * (n of them) for K at precision prec, or NULL; put stores z[i][K]. A step
+ * flows its enclosure, its end point and its set map over the same
+ * [t0, t0 + smax]. */
+mpfi_t *hyb_memo_rem_get(const dvc_hybrid_mode *md, const mpfr_t t0, const mpfr_t smax, int K, long n,
+                         mpfr_prec_t prec);
+void hyb_memo_rem_put(const dvc_hybrid_mode *md, mpfi_t **z, const mpfr_t t0, const mpfr_t smax, int K,
+                      long n, mpfr_prec_t prec);
+/* Scratch array `which` (0 or 1) of md: n rows of K + 1 intervals at prec,
+ * kept for the run (hyb_forcing's coefficients), or NULL (out of memory). */
+mpfi_t **hyb_memo_scratch(const dvc_hybrid_mode *md, int which, long n, int K, mpfr_prec_t prec);
+
+/* Workspaces of md kept for the run, one per slot (HYB_WS_FIELD: field.c's
+ * scratch and its reuse of a step's series; HYB_WS_FORCING: flow.c's of the
+ * forcing term), or NULL. put stores ws in the slot (releasing the previous
+ * one with its free_fn): 1, or 0 when the memo cannot be allocated (ws not
+ * stored: the caller frees it). */
+enum { HYB_WS_FIELD, HYB_WS_FORCING, HYB_WS_N };
+void *hyb_memo_ws_get(const dvc_hybrid_mode *md, int slot);
+int hyb_memo_ws_put(const dvc_hybrid_mode *md, int slot, void *ws, void (*free_fn)(void *));
+
 /* Release md's memo (dvc_hybrid_model_clear). */
 void hyb_memo_free(dvc_hybrid_mode *md);
 

@@ -89,6 +89,33 @@ __attribute__((always_inline)) static inline void vecmat(int k, int ld, const do
     }
 }
 
+/* FE_UPWARD active. A leaf whose whole value is proven at most the lower
+ * bound reached so far cannot change the result (its upper bound is at
+ * most lo <= hi, its lower bound at most lo), so the O(k^2) pass over X'
+ * is skipped: with the bordering's v (v1 >= sum |v_j|) and the entries of
+ * X' formed as X_ij + u_i v_j and -u_i sig, each rounded twice,
+ *   sum_j |X'_ij| <= (rs_i + |u_i| (v1 + |sig|)) (1 + 2^-50) + 2^-990
+ * (the last term covers underflow), which bounds the row sums in rho' as
+ * in tree_border. The bound is still accumulated into hi (a no-op there,
+ * as hi >= lo). 1 when the leaf is so bounded. */
+static int leaf_below_lo(tree_ctx *T, int k, const double *rho, const double *rs, const double *du, double v1,
+                         double dv1, double sig, double dsig, double asig)
+{
+    const double lo = T->acc->beta_lo, vs = v1 + fabs(sig);
+    const double *u = T->u;
+    double h = vs + (dv1 + dsig), best = h; /* the new row: -v^T, sig */
+    if (!(lo > 0) || !(h <= lo)) return 0;
+    for (int i = 0; i < k; i++) {
+        double ui = fabs(u[i]), rc = (rs[i] + ui * vs) * (1 + 0x1p-50) + 0x1p-990;
+        h = rc + (rho[i] + du[i] * (v1 + dv1) + ui * dv1 + du[i] * asig + ui * dsig + 2 * TREE_U * ui * v1 +
+                  2 * TREE_U * rc + 0x1p-1000);
+        if (!(h <= lo)) return 0;
+        if (h > best) best = h;
+    }
+    dvc_bk_acc_max(&T->acc->beta_hi, best);
+    return 1;
+}
+
 /* FE_UPWARD active. Level L (size k) bordered with index p into level L + 1.
  * X and its transpose Y are both kept (each product below then runs along
  * rows, four lanes at a time); they are updated by the same operations, so
@@ -160,6 +187,10 @@ static int tree_border(tree_ctx *T, int L, int k, int p, int leaf)
     for (int i = k; i < 4 * nv1; i++) u[i] = 0;
     dv1 = w1 * dsig + dw1 * asig + TREE_U * v1 + 0x1p-1000;
     if (!isfinite(dv1) || !isfinite(asig)) return 0;
+    if (leaf && leaf_below_lo(T, k, rho, rs, du, v1, dv1, sig, dsig, asig)) {
+        T->acc->count++;
+        return 1;
+    }
     if (leaf) {
         /* no children: only the row sums of |X'| */
         typedef long long v4i __attribute__((vector_size(32), may_alias));

@@ -1049,6 +1049,129 @@ static void test_enum_tree(void)
            nodes, refresh, worst_gap);
 }
 
+/* max over nonempty J of ||(M_JJ)^{-1}||_inf at 256 bits, every one of the
+ * 2^m - 1 sets by its own Gauss-Jordan with partial pivoting (round to
+ * nearest: an estimate, about 2^-240 relative, independent of the library). */
+static void ref_beta_mpfr(const double *M, int m, mpfr_t best)
+{
+    mpfr_t W[16][32], f, t, s;
+    mpfr_inits2(256, f, t, s, (mpfr_ptr)0);
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < 2 * m; j++) mpfr_init2(W[i][j], 256);
+    mpfr_set_zero(best, 1);
+    for (unsigned long J = 1; J < (1ul << m); J++) {
+        int idx[16], k = 0;
+        for (int i = 0; i < m; i++)
+            if (J >> i & 1) idx[k++] = i;
+        for (int a = 0; a < k; a++)
+            for (int b = 0; b < 2 * k; b++) {
+                if (b < k) mpfr_set_d(W[a][b], M[idx[a] * m + idx[b]], MPFR_RNDN);
+                else mpfr_set_ui(W[a][b], (unsigned long)(b - k == a), MPFR_RNDN);
+            }
+        for (int c = 0; c < k; c++) {
+            int p = c;
+            for (int r = c + 1; r < k; r++)
+                if (mpfr_cmpabs(W[r][c], W[p][c]) > 0) p = r;
+            REQUIRE(!mpfr_zero_p(W[p][c]), "reference: singular principal submatrix");
+            if (p != c)
+                for (int b = 0; b < 2 * k; b++) mpfr_swap(W[p][b], W[c][b]);
+            mpfr_ui_div(f, 1, W[c][c], MPFR_RNDN);
+            for (int b = c; b < 2 * k; b++) mpfr_mul(W[c][b], W[c][b], f, MPFR_RNDN);
+            for (int r = 0; r < k; r++) {
+                if (r == c || mpfr_zero_p(W[r][c])) continue;
+                mpfr_set(f, W[r][c], MPFR_RNDN);
+                for (int b = c; b < 2 * k; b++) {
+                    mpfr_mul(t, f, W[c][b], MPFR_RNDN);
+                    mpfr_sub(W[r][b], W[r][b], t, MPFR_RNDN);
+                }
+            }
+        }
+        for (int a = 0; a < k; a++) {
+            mpfr_set_zero(s, 1);
+            for (int b = 0; b < k; b++) {
+                mpfr_abs(t, W[a][k + b], MPFR_RNDN);
+                mpfr_add(s, s, t, MPFR_RNDN);
+            }
+            if (mpfr_cmp(s, best) > 0) mpfr_set(best, s, MPFR_RNDN);
+        }
+    }
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < 2 * m; j++) mpfr_clear(W[i][j]);
+    mpfr_clears(f, t, s, (mpfr_ptr)0);
+}
+
+/* Nonsymmetric positive definite matrices (a large skew part, the family
+ * where no node bound is tight), m = 12..15: the default method, the
+ * branch-and-bound and the enumeration by bordering (the route of m > 20)
+ * against the 256-bit enumeration of every vertex above.
+ * The enclosures must contain the reference up to its own error (2^-200
+ * relative, far below the 1e-13 gaps of the bounds) and be tight. */
+static void test_nonsym_pd_ref(void)
+{
+    check_rng r = {4242};
+    for (int m = 12; m <= 15; m++) {
+        double M[16 * 16];
+        dvc_imat_t A;
+        dvc_beta_bound_t b;
+        dvc_beta_opts o;
+        mpfr_t ref, tol;
+        gen_pd16(M, m, 1, &r);
+        mpfr_inits2(256, ref, tol, (mpfr_ptr)0);
+        ref_beta_mpfr(M, m, ref);
+        mpfr_mul_2si(tol, ref, -200, MPFR_RNDN);
+        dvc_imat_init(A, m, m);
+        to_imat(A, M, m);
+        for (int meth = 0; meth < 2; meth++) {
+            dvc_beta_bound_init(b);
+            dvc_beta_opts_default(&o);
+            if (meth) {
+                o.method = DVC_BETA_BNB;
+                o.rel_gap = 1e-9;
+                o.max_nodes = 100000000L;
+            }
+            CHECK(dvc_beta_compute(b, NULL, A, &o) == DVC_OK, "m %d method %d: status", m, meth);
+            mpfr_t x;
+            mpfr_init2(x, 256);
+            mpfr_sub(x, b->lo, tol, MPFR_RNDN);
+            CHECK(mpfr_cmp(x, ref) <= 0, "m %d method %d: lo %.17g above the 256-bit beta %.17g", m, meth,
+                  lo_d(b), mpfr_get_d(ref, MPFR_RNDN));
+            mpfr_add(x, b->hi, tol, MPFR_RNDN);
+            CHECK(mpfr_cmp(x, ref) >= 0, "m %d method %d: hi %.17g below the 256-bit beta %.17g", m, meth,
+                  hi_d(b), mpfr_get_d(ref, MPFR_RNDN));
+            CHECK(hi_d(b) - lo_d(b) <= 2e-9 * hi_d(b), "m %d method %d: gap [%.17g, %.17g]", m, meth, lo_d(b),
+                  hi_d(b));
+            mpfr_clear(x);
+            dvc_beta_bound_clear(b);
+        }
+        {
+            /* the enumeration of m > 20 (bordering from anchors, r = 6) on
+             * the same matrix */
+            dvc_bk_mat K;
+            dvc_bk_acc acc;
+            int idx[16];
+            mpfr_t x;
+            mpfr_init2(x, 256);
+            for (int i = 0; i < m; i++) idx[i] = i;
+            REQUIRE(dvc_bk_mat_init(&K, A) == DVC_OK, "m %d: mat_init", m);
+            dvc_bk_acc_init(&acc);
+            CHECK(dvc_bk_enum_tree(&K, 0, idx, m, 6, &acc) == DVC_OK && acc.count == (1L << m),
+                  "m %d: tree enumeration, %ld vertices", m, acc.count);
+            mpfr_set_d(x, acc.beta_lo, MPFR_RNDN);
+            mpfr_sub(x, x, tol, MPFR_RNDN);
+            CHECK(mpfr_cmp(x, ref) <= 0, "m %d tree: lo %.17g above the 256-bit beta", m, acc.beta_lo);
+            mpfr_set_d(x, acc.beta_hi, MPFR_RNDN);
+            mpfr_add(x, x, tol, MPFR_RNDN);
+            CHECK(mpfr_cmp(x, ref) >= 0, "m %d tree: hi %.17g below the 256-bit beta", m, acc.beta_hi);
+            CHECK(acc.beta_hi - acc.beta_lo <= 1e-11 * acc.beta_hi, "m %d tree: gap [%.17g, %.17g]", m,
+                  acc.beta_lo, acc.beta_hi);
+            dvc_bk_mat_clear(&K);
+            mpfr_clear(x);
+        }
+        dvc_imat_clear(A);
+        mpfr_clears(ref, tol, (mpfr_ptr)0);
+    }
+}
+
 int main(void)
 {
     test_enum_tree();
@@ -1065,5 +1188,6 @@ int main(void)
     test_auto_prefers_bnb();
     test_sym_children();
     test_sym_bnb_many();
+    test_nonsym_pd_ref();
     return check_report();
 }

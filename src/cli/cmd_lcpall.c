@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* dvicert lcp-all: certified enclosure of all solutions of an LCP. */
+#ifdef __linux__
+#define _GNU_SOURCE /* sync_file_range */
+#include <fcntl.h>
+#endif
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#ifdef __linux__
-#include <sys/sendfile.h>
-#endif
 #include <unistd.h>
 
 #include "cli.h"
@@ -84,7 +86,7 @@ static void ob_flush(outbuf *o)
     o->len = 0;
 }
 
-static void ob_put(outbuf *o, const char *s, size_t n)
+static inline void ob_put(outbuf *o, const char *s, size_t n)
 {
     if (o->len + n > sizeof o->buf) ob_flush(o);
     if (n > sizeof o->buf) {
@@ -96,6 +98,19 @@ static void ob_put(outbuf *o, const char *s, size_t n)
 }
 
 static void ob_str(outbuf *o, const char *s) { ob_put(o, s, strlen(s)); }
+
+/* a string literal, its length known at compile time */
+#define OB_LIT(o, s) ob_put(o, s, sizeof s - 1)
+
+/* The basis as n characters 1 / 0. */
+static void ob_basis(outbuf *o, const char *basis, long n)
+{
+    char *p;
+    if (o->len + (size_t)n > sizeof o->buf) ob_flush(o);
+    p = o->buf + o->len;
+    for (long i = 0; i < n; i++) p[i] = basis[i] ? '1' : '0';
+    o->len += (size_t)n;
+}
 
 /* x as the outward decimal text of dvc_mpfr_str (up: rounded toward +inf,
  * else toward -inf), "0" for a zero, "inf" / "-inf": in integer arithmetic
@@ -148,14 +163,18 @@ static void ob_ival(outbuf *o, double lo, double hi, int digits, int json)
 {
     if (o->len + 128 > sizeof o->buf) ob_flush(o);
     if (lo == 0 && hi == 0) { /* the exact zeros off the basis: half of all entries */
-        ob_str(o, json ? "[\"0\", \"0\"]" : "[0, 0]");
+        if (json) OB_LIT(o, "[\"0\", \"0\"]");
+        else OB_LIT(o, "[0, 0]");
         return;
     }
-    ob_str(o, json ? "[\"" : "[");
+    if (json) OB_LIT(o, "[\"");
+    else OB_LIT(o, "[");
     ob_end(o, lo, digits, 0);
-    ob_str(o, json ? "\", \"" : ", ");
+    if (json) OB_LIT(o, "\", \"");
+    else OB_LIT(o, ", ");
     ob_end(o, hi, digits, 1);
-    ob_str(o, json ? "\"]" : "]");
+    if (json) OB_LIT(o, "\"]");
+    else OB_LIT(o, "]");
 }
 
 static void json_str(FILE *f, const char *s)
@@ -183,33 +202,32 @@ typedef struct {
     double *lo, *hi;
 } box_writer;
 
-static int put_box(void *ctx, const struct dvc_lcpall_result_s *r, long k)
+/* One box as text: a JSON entry (k: its index, 0 for the first) or the
+ * plain report. */
+static void put_entry(box_writer *bw, long n, long k, int st, int nd)
 {
-    box_writer *bw = ctx;
     outbuf *o = &bw->o;
-    long n = r->n;
-    int nd = 0, st = dvc_lcpall_get_d(r, k, bw->lo, bw->hi, bw->basis, &nd);
     char num[48];
-    if (st < 0) return 1;
     if (bw->json) {
-        ob_str(o, k ? ",\n    {\"basis\": \"" : "\n    {\"basis\": \"");
-        for (long i = 0; i < n; i++) ob_put(o, bw->basis[i] ? "1" : "0", 1);
+        if (k) OB_LIT(o, ",\n    {\"basis\": \"");
+        else OB_LIT(o, "\n    {\"basis\": \"");
+        ob_basis(o, bw->basis, n);
         ob_str(o, st == DVC_LCPALL_SOL_EXISTS ? "\", \"status\": \"exists\", \"nondegenerate\": "
                                               : "\", \"status\": \"candidate\", \"nondegenerate\": ");
         ob_str(o, nd ? "true,\n     \"z\": [" : "false,\n     \"z\": [");
         for (int zw = 0; zw < 2; zw++) {
-            if (zw) ob_str(o, "],\n     \"w\": [");
+            if (zw) OB_LIT(o, "],\n     \"w\": [");
             for (long i = 0; i < n; i++) {
                 if (i) ob_put(o, ", ", 2);
                 if ((bw->basis[i] != 0) == (zw == 0)) ob_ival(o, bw->lo[i], bw->hi[i], bw->digits, 1);
                 else ob_ival(o, 0, 0, bw->digits, 1);
             }
         }
-        ob_str(o, "]}");
+        OB_LIT(o, "]}");
     } else {
         snprintf(num, sizeof num, "%s %ld: basis ", st == DVC_LCPALL_SOL_EXISTS ? "solution" : "candidate", k + 1);
         ob_str(o, num);
-        for (long i = 0; i < n; i++) ob_put(o, bw->basis[i] ? "1" : "0", 1);
+        ob_basis(o, bw->basis, n);
         ob_str(o, st != DVC_LCPALL_SOL_EXISTS ? " (existence not proven)\n"
                   : nd ? " (nondegenerate)\n" : " (strict complementarity not proven)\n");
         for (long i = 0; i < n; i++) {
@@ -224,7 +242,37 @@ static int put_box(void *ctx, const struct dvc_lcpall_result_s *r, long k)
             ob_put(o, "\n", 1);
         }
     }
-    return o->f != NULL && ferror(o->f) ? 1 : 0;
+}
+
+/* Box k of r in the plain report. */
+static void put_box(box_writer *bw, const dvc_lcpall_result_t r, long k)
+{
+    int nd = 0, st = dvc_lcpall_get_d(r, k, bw->lo, bw->hi, bw->basis, &nd);
+    if (st >= 0) put_entry(bw, r->n, k, st, nd);
+}
+
+/* The spool record of a box: a status byte (bit 0 exists, bit 1
+ * nondegenerate), the basis (n bytes), lo and hi (n doubles each). Binary,
+ * a tenth of the text: the text is made once, when the counts of the head
+ * are known, and written once (the text spooled and copied over cost more
+ * than the enumeration). */
+static size_t rec_size(long n) { return 1 + (size_t)n * (1 + 2 * sizeof(double)); }
+
+static int spool_box(void *ctx, const struct dvc_lcpall_result_s *r, long k)
+{
+    box_writer *bw = ctx;
+    outbuf *o = &bw->o;
+    long n = r->n;
+    int nd = 0, st = dvc_lcpall_get_d(r, k, bw->lo, bw->hi, bw->basis, &nd);
+    unsigned char s;
+    if (st < 0) return 1;
+    s = (unsigned char)(st | (nd ? 2 : 0));
+    if (o->len + rec_size(n) > sizeof o->buf) ob_flush(o);
+    ob_put(o, (const char *)&s, 1);
+    ob_put(o, bw->basis, (size_t)n);
+    ob_put(o, (const char *)bw->lo, sizeof(double) * (size_t)n);
+    ob_put(o, (const char *)bw->hi, sizeof(double) * (size_t)n);
+    return ferror(o->f) ? 1 : 0;
 }
 
 static box_writer *box_writer_new(long n, int digits, int json, FILE *f)
@@ -255,12 +303,73 @@ static void box_writer_free(box_writer *bw)
     free(bw);
 }
 
-/* The JSON file: its head (the counts, known at the end), the entries
- * spooled during the enumeration, copied over, and its tail. */
-static dvc_status write_json(FILE *f, const char *path, const dvc_lcpall_result_t r, FILE *spool)
+/* Start the disk writes of what f holds so far, every 8 MB (Linux): the
+ * one fsync at the end then waits for the last few megabytes, not for the
+ * whole file (1.5 GB at n = 20). Best effort (nothing on a pipe); the fsync
+ * is what makes the file durable. */
+static void start_writeback(FILE *f, off_t *from)
 {
-    char buf[1 << 16];
-    size_t got;
+#ifdef __linux__
+    off_t at;
+    if (fflush(f) != 0 || (at = ftello(f)) < 0 || at - *from < (8 << 20)) return;
+    (void)sync_file_range(fileno(f), *from, at - *from, SYNC_FILE_RANGE_WRITE);
+    *from = at;
+#else
+    (void)f;
+    (void)from;
+#endif
+}
+
+/* The boxes of the spool, read back, as JSON entries on f (named out in
+ * messages, as dvc_outfile_commit names it). */
+static dvc_status spool_to_json(FILE *f, const char *out, FILE *spool, long n, long nsol, int digits)
+{
+    box_writer *bw = box_writer_new(n, digits, 1, f);
+    size_t rs = rec_size(n), got = 0, at = 0;
+    char *in = malloc(rs * 1024);
+    dvc_status st = DVC_OK;
+    long k = 0;
+    off_t synced = 0;
+    if (bw == NULL || in == NULL) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (st == DVC_OK && (fflush(spool) != 0 || ferror(spool) || fseek(spool, 0, SEEK_SET) != 0))
+        st = dvc_error(DVC_ERR_IO, "cannot write the spool file of the boxes");
+    while (st == DVC_OK && k < nsol) {
+        const char *p;
+        if (at == got) {
+            if (k > 0) {
+                ob_flush(&bw->o);
+                start_writeback(f, &synced);
+            }
+            got = fread(in, rs, 1024, spool);
+            at = 0;
+            if (got == 0) {
+                st = dvc_error(DVC_ERR_IO, "cannot read back the spool file of the boxes");
+                break;
+            }
+        }
+        p = in + rs * at++;
+        memcpy(bw->basis, p + 1, (size_t)n);
+        memcpy(bw->lo, p + 1 + n, sizeof(double) * (size_t)n);
+        memcpy(bw->hi, p + 1 + n + sizeof(double) * (size_t)n, sizeof(double) * (size_t)n);
+        put_entry(bw, n, k++, p[0] & 1, (p[0] & 2) != 0);
+        if (ferror(f)) {
+            int e = errno;
+            st = strcmp(out, "-") == 0 ? dvc_error(DVC_ERR_IO, "standard output: cannot write: %s", strerror(e))
+                                       : dvc_error(DVC_ERR_IO, "%s: cannot write: %s", out, strerror(e));
+        }
+    }
+    if (bw != NULL) ob_flush(&bw->o);
+    box_writer_free(bw);
+    free(in);
+    return st;
+}
+
+/* The JSON file: its head (the counts, known at the end), the entries of
+ * the spooled boxes and its tail. */
+static dvc_status write_json(FILE *f, const char *out, const char *path, const dvc_lcpall_result_t r,
+                             FILE *spool, int digits)
+{
+    dvc_status st;
     fprintf(f, "{\n  \"problem\": ");
     json_str(f, path);
     fprintf(f, ",\n  \"n\": %ld,\n  \"verdict\": \"%s\",\n  \"reason\": ", r->n, verdict_key(r->verdict));
@@ -270,26 +379,8 @@ static dvc_status write_json(FILE *f, const char *path, const dvc_lcpall_result_
     fprintf(f, ",\n  \"covered\": %s,\n  \"bases\": %ld,\n  \"excluded_farkas\": %ld,\n"
                "  \"excluded_solve\": %ld,\n  \"undecided\": %ld,\n  \"solutions\": [",
             r->covered ? "true" : "false", r->bases, r->excl_farkas, r->excl_solve, r->undecided);
-    if (fflush(spool) != 0 || ferror(spool) || fseek(spool, 0, SEEK_SET) != 0)
-        return dvc_error(DVC_ERR_IO, "cannot write the spool file of the boxes");
-#ifdef __linux__
-    {
-        /* in the kernel, without the round trip through this buffer (a
-         * gigabyte at n = 20); whatever it could not copy goes below */
-        struct stat ss;
-        if (fflush(f) == 0 && fstat(fileno(spool), &ss) == 0) {
-            off_t off = 0;
-            while (off < ss.st_size) {
-                ssize_t k = sendfile(fileno(f), fileno(spool), &off, (size_t)(ss.st_size - off));
-                if (k <= 0) break;
-            }
-            if (fseeko(spool, off, SEEK_SET) != 0)
-                return dvc_error(DVC_ERR_IO, "cannot read back the spool file of the boxes");
-        }
-    }
-#endif
-    while ((got = fread(buf, 1, sizeof buf, spool)) > 0) fwrite(buf, 1, got, f);
-    if (ferror(spool)) return dvc_error(DVC_ERR_IO, "cannot read back the spool file of the boxes");
+    st = spool_to_json(f, out, spool, r->n, r->nsol, digits);
+    if (st != DVC_OK) return st;
     fprintf(f, "\n  ]\n}\n");
     return DVC_OK;
 }
@@ -402,7 +493,7 @@ static int run(const dvc_cli_args *a)
             rc = dvc_cli_fail("lcp-all", dvc_error(DVC_ERR_IO, "cannot create a spool file for %s", out));
             goto out;
         }
-        o.on_box = put_box;
+        o.on_box = spool_box;
         o.on_box_ctx = bw;
     }
     st = dvc_lcpall_solve(r, M, q, &o);
@@ -415,7 +506,7 @@ static int run(const dvc_cli_args *a)
     if (out != NULL) {
         dvc_outfile of;
         dvc_status ws = dvc_outfile_open(&of, out);
-        if (ws == DVC_OK) ws = write_json(of.f, path, r, spool);
+        if (ws == DVC_OK) ws = write_json(of.f, out, path, r, spool, digits);
         if (ws == DVC_OK) ws = dvc_outfile_commit(&of);
         dvc_outfile_clear(&of);
         if (ws != DVC_OK) {

@@ -96,6 +96,17 @@ expect 0 "accepted" "verify of the --radius .gz" -- "$exe" verify "$tmp/r.cert.j
 expect 0 "wrote" "hybrid enclose -o .gz" -- "$exe" enclose "$src/certs/stickslip/stickslip.json" -o "$tmp/s.cert.json.gz"
 if gzip -dc "$tmp/s.cert.json.gz" | cmp -s - "$src/certs/stickslip/stickslip.cert.json"; then ok; else
     bad "hybrid .gz certificate is not the plain one"; fi
+# a precision retry starts the compressed output again (--prec-max)
+cat > "$tmp/ns.json" <<'EOS'
+{"A": [[-1]], "B": [[0, 0]], "Q": [[0], [0]],
+ "M": [[1, 1], [1, "1.00000000000000000001"]], "l": [0, 0], "u": ["inf", "inf"],
+ "g": ["1", "1"], "x0": [1], "T": 1, "N": 10}
+EOS
+expect 0 "raised from 53 to 106 bits" "--prec-max retry into .gz" -- \
+    "$exe" enclose --method chen-wang "$tmp/ns.json" -o "$tmp/ns.cert.json.gz" --prec-max 212
+expect 0 "raised from 53 to 106 bits" "--prec-max retry, plain" -- \
+    "$exe" enclose --method chen-wang "$tmp/ns.json" -o "$tmp/ns.cert.json" --prec-max 212
+if gzip -dc "$tmp/ns.cert.json.gz" | cmp -s - "$tmp/ns.cert.json"; then ok; else bad "--prec-max retry: the .gz is not the plain text"; fi
 expect 0 "wrote" "export -o .gz" -- "$exe" export "$tmp/w.cert.json.gz" -o "$tmp/w.csv.gz"
 expect 0 "wrote" "export -o plain" -- "$exe" export "$tmp/w.cert.json" -o "$tmp/w.csv"
 if gzip -dc "$tmp/w.csv.gz" | cmp -s - "$tmp/w.csv"; then ok; else bad "export -o .gz: not the plain CSV compressed"; fi

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "zfile.h"
+
 /* Inputs opened by this thread while tracking is on. */
 #define TRACK_MAX 64
 static _Thread_local int track_on;
@@ -69,6 +71,13 @@ dvc_status dvc_infile_open(FILE **f, const char *path, const char *mode)
     if (st != DVC_OK) return st;
     /* reads of a regular file do not block: O_NONBLOCK only guarded the open */
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    if (dvc_zfile_is_gzip(fd) || dvc_zfile_watched(path, &sb)) {
+        /* decompressed (zlib), or hashed for the verified-certificate cache */
+        if ((st = dvc_zfile_in(f, fd, path, dvc_zfile_is_gzip(fd), dvc_zfile_watched(path, &sb))) != DVC_OK)
+            return st;
+        if (track_on) remember(&sb, path);
+        return DVC_OK;
+    }
     *f = fdopen(fd, mode);
     if (!*f) {
         st = dvc_error(DVC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -127,6 +136,11 @@ dvc_status dvc_infile_read_text(char **text, const char *path, size_t max_bytes)
     if (track_on) remember(&sb, path);
     *text = buf;
     return DVC_OK;
+}
+
+dvc_status dvc_infile_close(FILE *f, dvc_status st)
+{
+    return dvc_zfile_close(f, st);
 }
 
 char *dvc_path_dir(const char *path)
@@ -291,6 +305,7 @@ dvc_status dvc_outfile_open(dvc_outfile *o, const char *path)
     size_t n;
     const char *base;
     char *dir;
+    int gz;
     memset(o, 0, sizeof *o);
     o->done = 1;
     if (track_n && (st = dvc_outfile_check(path, NULL, 0)) != DVC_OK) return st;
@@ -306,7 +321,12 @@ dvc_status dvc_outfile_open(dvc_outfile *o, const char *path)
     if (how == OUT_DIRECT) {
         /* no O_CREAT, no O_TRUNC: the node stays what it is */
         fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
+        if (fd >= 0 && dvc_zfile_name_gz(path)) {
+            if ((st = dvc_zfile_out(&o->f, &o->z, fd, path)) != DVC_OK) {
+                close(fd);
+                return st;
+            }
+        } else if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
             st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
             if (fd >= 0) close(fd);
             return st;
@@ -317,7 +337,7 @@ dvc_status dvc_outfile_open(dvc_outfile *o, const char *path)
     dir = dvc_path_dir(path);
     base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    n = (dir ? strlen(dir) : 0) + strlen(base) + 16;
+    n = (dir ? strlen(dir) : 0) + strlen(base) + 20;
     o->tmp = dir ? malloc(n) : NULL;
     if (!o->tmp) {
         free(dir);
@@ -325,9 +345,12 @@ dvc_status dvc_outfile_open(dvc_outfile *o, const char *path)
     }
     /* unpredictable name, created exclusively: a planted file or link at a
      * guessed name is never opened */
-    snprintf(o->tmp, n, "%s/.%s.XXXXXX", dir, base);
+    /* a compressed output's temporary file is named *.gz too (the trial
+     * runs of enclose --radius write it by name) */
+    gz = dvc_zfile_name_gz(path);
+    snprintf(o->tmp, n, "%s/.%s.XXXXXX%s", dir, base, gz ? ".gz" : "");
     free(dir);
-    fd = mkstemp(o->tmp);
+    fd = mkstemps(o->tmp, gz ? 3 : 0);
     if (fd >= 0) live_add(o->tmp);
     if (fd < 0) {
         st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
@@ -337,7 +360,7 @@ dvc_status dvc_outfile_open(dvc_outfile *o, const char *path)
     }
     o->done = 0;
     if (fchmod(fd, exists ? (target.st_mode & 0777) : (0644 & ~current_umask())) != 0 ||
-        !(o->f = fdopen(fd, "wb"))) {
+        (gz ? dvc_zfile_out(&o->f, &o->z, fd, path) != DVC_OK : !(o->f = fdopen(fd, "wb")))) {
         st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
         close(fd);
         dvc_outfile_clear(o);
@@ -357,8 +380,17 @@ dvc_status dvc_outfile_commit(dvc_outfile *o)
         o->f = NULL;
         return ok ? DVC_OK : dvc_error(DVC_ERR_IO, "standard output: cannot write: %s", strerror(e));
     }
-    if (ok && o->tmp && fsync(fileno(o->f)) != 0) ok = 0, e = errno;
-    if (fclose(o->f) != 0 && ok) ok = 0, e = errno;
+    if (o->z) {
+        /* the gzip trailer written, then the file itself to disk */
+        int fd = dvc_zfile_out_fd(o->z);
+        if (!dvc_zfile_out_end(o->f, o->z) && ok) ok = 0, e = errno ? errno : EIO;
+        o->z = NULL;
+        if (ok && o->tmp && fsync(fd) != 0) ok = 0, e = errno;
+        if (close(fd) != 0 && ok) ok = 0, e = errno;
+    } else {
+        if (ok && o->tmp && fsync(fileno(o->f)) != 0) ok = 0, e = errno;
+        if (fclose(o->f) != 0 && ok) ok = 0, e = errno;
+    }
     o->f = NULL;
     if (ok && o->tmp && rename(o->tmp, o->path) != 0) ok = 0, e = errno;
     if (ok && o->tmp) live_del(o->tmp);
@@ -383,6 +415,12 @@ dvc_status dvc_outfile_commit(dvc_outfile *o)
 
 void dvc_outfile_clear(dvc_outfile *o)
 {
+    if (o->z) {
+        int fd = dvc_zfile_out_fd(o->z);
+        dvc_zfile_out_end(o->f, o->z);
+        close(fd);
+        o->f = NULL;
+    }
     if (!o->done) {
         if (o->f && o->f != stdout) fclose(o->f);
         if (o->tmp) unlink(o->tmp);
@@ -392,6 +430,15 @@ void dvc_outfile_clear(dvc_outfile *o)
     free(o->tmp);
     memset(o, 0, sizeof *o);
     o->done = 1;
+}
+
+dvc_status dvc_outfile_rewind(dvc_outfile *o)
+{
+    int ok;
+    if (o->done || !o->f || o->f == stdout) return dvc_error(DVC_ERR_INTERNAL, "output file not open");
+    if (o->z) ok = dvc_zfile_out_rewind(o->f, o->z);
+    else ok = fflush(o->f) == 0 && ftruncate(fileno(o->f), 0) == 0 && fseek(o->f, 0, SEEK_SET) == 0;
+    return ok ? DVC_OK : dvc_error(DVC_ERR_IO, "%s: cannot write: %s", o->path, strerror(errno));
 }
 
 dvc_status dvc_write_atomic(const char *path, const char *text, size_t len)

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS="libmpfi-dev libmpfr-dev libgmp-dev libjansson-dev meson ninja-build pkg-config gcc gnuplot-nox python3-numpy"
+PKGS="libmpfi-dev libmpfr-dev libgmp-dev libjansson-dev zlib1g-dev nettle-dev meson ninja-build pkg-config gcc gnuplot-nox python3-numpy"
 
 install_missing() {
     local missing=()

@@ -17,7 +17,12 @@
  *                      On any failure the temporary file is removed and
  *                      nothing is left at the path;
  *   a directory, a block device or a socket: refused.
- * Direct writes are not atomic: a failure may leave part of the output. */
+ * Direct writes are not atomic: a failure may leave part of the output.
+ *
+ * Compression: an output whose name ends in ".gz" (not "-") is written
+ * gzip-compressed (zlib); an input that starts with the gzip magic bytes is
+ * read decompressed, whatever its name (docs/formats.md, "Compressed
+ * certificates"). */
 #ifndef DVICERT_FILES_H
 #define DVICERT_FILES_H
 
@@ -33,9 +38,16 @@ extern "C" {
 /* Open an input file for reading (fopen mode, e.g. "rb"). Only a regular
  * file is opened: a directory is refused with "PATH: is a directory", a
  * device, FIFO or socket with "PATH: is not a regular file", before any
- * byte is read (certificates and trajectories are read to their end). On success *f is the caller's to
- * fclose; on failure *f is NULL and the message names the path. */
+ * byte is read (certificates and trajectories are read to their end). A
+ * gzip file is read decompressed. On success *f is the caller's to close
+ * (dvc_infile_close, or fclose); on failure *f is NULL and the message
+ * names the path. */
 dvc_status dvc_infile_open(FILE **f, const char *path, const char *mode);
+
+/* Close f from dvc_infile_open and return st, unless f read a damaged gzip
+ * file (truncated or corrupt): then an input error naming the file, which
+ * replaces whatever the reader concluded from the bytes it got. */
+dvc_status dvc_infile_close(FILE *f, dvc_status st);
 
 /* The directory part of path ("." when it has none, "/" for a file in the
  * root); malloc'd (NULL: out of memory). */
@@ -70,12 +82,15 @@ typedef struct {
     char *path;    /* the destination (owned) */
     char *tmp;     /* the temporary file, NULL when written directly (owned) */
     int done;      /* committed or cleared */
+    void *z;       /* private: the compressor of a ".gz" output, else NULL */
 } dvc_outfile;
 
 /* Start writing path (rules above; a remembered input is refused). On
  * failure nothing is created and
  * dvc_outfile_clear is still safe to call. */
 dvc_status dvc_outfile_open(dvc_outfile *o, const char *path);
+/* Start the output again, empty (a writer's retry); not for "-". */
+dvc_status dvc_outfile_rewind(dvc_outfile *o);
 /* Finish: flush, fsync and rename the temporary file over the path (or
  * flush and close a direct output). On failure the temporary file is
  * removed. Call dvc_outfile_clear afterwards in every case. */

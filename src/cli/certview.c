@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "certview.h"
+#include "hybrid.h"
 #include "contact_y.h"
 #include "dvicert/certio.h"
 #include "dvicert/events.h"
@@ -132,16 +134,16 @@ static int open_whole(dvc_cli_cert *d, const char *cmd, int verify, FILE *rep, c
 {
     dvc_hybrid_cert_struct *c = d->hyb;
     mpfr_prec_t tp;
-    dvc_status st = dvc_hybrid_cert_read(d->hyb, d->path);
-    if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, d->path, DVC_ERR_INPUT, NULL);
-    if (!verify) {
-        fprintf(rep, "certificate: %s NOT re-verified (--no-verify)\n", d->path);
-    } else {
-        st = dvc_cert_verify_hybrid(d->hyb, d->rec);
-        if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, d->path, st, nothing);
-        d->have_rec = 1;
-        fprintf(rep, "certificate: %s verified\n", d->path);
-    }
+    /* the cache serves a command that uses the stated tube; one that uses
+     * the recomputed one recomputes (and records) */
+    dvc_cli_hybrid_load l = {d->hyb, d->rec, d->path, 0, 0};
+    dvc_status st = verify ? dvc_cli_cache_read(d->path, !d->no_cache, stated, &d->cached, dvc_cli_hybrid_read, &l)
+                           : dvc_cli_hybrid_read(&l, 0);
+    d->have_rec = l.have_rec;
+    if (st != DVC_OK && l.unread) return dvc_cli_cert_refused(cmd, rep, d->path, DVC_ERR_INPUT, NULL);
+    if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, d->path, st, nothing);
+    if (!verify) fprintf(rep, "certificate: %s NOT re-verified (--no-verify)\n", d->path);
+    else fprintf(rep, "certificate: %s %s\n", d->path, d->cached ? DVC_CLI_CACHED : "verified");
     st = d->have_rec && !stated ? dvc_dlvi_events_tube(d->htube, c->model, d->rec, &d->flow)
                      : dvc_dlvi_events_tube(d->htube, c->model, c->res, NULL);
     if (st == DVC_OK && d->contact_y) st = dvc_cli_contact_y(d->htube, c);
@@ -189,11 +191,18 @@ static dvc_status at_point(const dvc_cert_t c, long i, void *ctx)
     return p->fn(p->d, i, p->ctx);
 }
 
+static dvc_status pass_read(void *ctx, int verify)
+{
+    pass_t *p = ctx;
+    return dvc_cert_stream(p->d->dlvi, p->d->path, verify, p->fn ? at_point : NULL, p);
+}
+
 dvc_status dvc_cli_cert_pass(dvc_cli_cert *d, int verify, dvc_cli_cert_fn fn, void *ctx)
 {
     pass_t p = {d, fn, ctx};
     dvc_status st = DVC_OK;
-    if (!d->whole) return dvc_cert_stream(d->dlvi, d->path, verify, fn ? at_point : NULL, &p);
+    if (!d->whole && verify) return dvc_cli_cache_read(d->path, !d->no_cache, 1, &d->cached, pass_read, &p);
+    if (!d->whole) return pass_read(&p, 0);
     for (long i = 0; st == DVC_OK && fn && i <= d->N; i++) st = fn(d, i, ctx);
     return st;
 }
@@ -241,22 +250,41 @@ static void describe(dvc_cli_cert *d)
     }
 }
 
-dvc_status dvc_cli_cert_read(dvc_cli_cert *d, const char *path, int verify)
+/* The reading of dvc_cli_cert_read; verify 0 (the cache's) is a read. */
+typedef struct {
+    dvc_cli_cert *d;
+    int verify;
+} read_t;
+
+static dvc_status read_any(void *ctx, int verify)
 {
+    read_t *r = ctx;
+    dvc_cli_cert *d = r->d;
     dvc_status st;
-    d->path = path;
-    d->kind = dvc_cert_file_kind(path);
+    verify = verify ? r->verify : 0;
     if (d->kind != DVC_CERT_KIND_HYBRID) {
         /* read (and verified) step by step: memory independent of N */
-        st = dvc_cert_stream(d->dlvi, path, verify, NULL, NULL);
+        st = dvc_cert_stream(d->dlvi, d->path, verify, NULL, NULL);
     } else {
         /* verify 2, a verdict only: streamed, the stated grid is not kept */
-        st = verify == 2 ? dvc_hybrid_cert_read_verify(d->hyb, path) : dvc_hybrid_cert_read(d->hyb, path);
+        st = verify == 2 ? dvc_hybrid_cert_read_verify(d->hyb, d->path) : dvc_hybrid_cert_read(d->hyb, d->path);
         if (st == DVC_OK && verify == 1) {
             st = dvc_cert_verify_hybrid(d->hyb, d->rec);
             d->have_rec = st == DVC_OK;
         }
     }
+    return st;
+}
+
+dvc_status dvc_cli_cert_read(dvc_cli_cert *d, const char *path, int verify)
+{
+    read_t r = {d, verify};
+    dvc_status st;
+    d->path = path;
+    d->kind = dvc_cert_file_kind(path);
+    /* verify 2 (the verify command) always recomputes; it records */
+    st = verify ? dvc_cli_cache_read(path, !d->no_cache, verify == 1, &d->cached, read_any, &r)
+                : read_any(&r, 0);
     if (st == DVC_OK) describe(d);
     if (st == DVC_OK && d->kind == DVC_CERT_KIND_HYBRID) st = events_labels(d);
     return st;

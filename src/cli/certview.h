@@ -46,6 +46,9 @@ struct dvc_cli_cert {
                               certificate's own formula, docs/formats.md) */
     int contact_y;         /* set before opening: an ideal-contact certificate's tube gets
                               its contact multipliers y (m = contacts, contact_y.h) */
+    int no_cache;          /* set before opening: --no-cache (cache.h) */
+    int cached;            /* the verification was skipped: this binary verified the
+                              same text before (cache.h; the messages say so) */
     /* private: the kind's storage */
     int have_rec;
     dvc_cert_t dlvi;

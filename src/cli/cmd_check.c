@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cache.h"
 #include "certview.h"
 #include "check_error.h"
 #include "dvicert/certio.h"
@@ -72,6 +73,8 @@ static const dvc_cli_opt opts[] = {
     {"max-report", 0, "K", "a number of violations", "print the first K violations (default 20; 0: none, -1: all),\nthen the count of the others"},
     {"tol", 0, "SPEC", "a tolerance", "accept values within this distance of the tube and times\nthis far past T: a number for every column, or\nNAME=VALUE,... per column (t, x1.., y1.. or the names)"},
     {"columns", 0, "LIST", "a list of columns", "the file has no header: its columns in order (t, x1..,\ny1.. or the names; _ skips a column)"},
+    {"no-cache", 0, NULL, NULL, "recompute even when this binary verified the same text before\n"
+                                "(the verified-certificate cache, docs/formats.md)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -393,6 +396,7 @@ static int run(const dvc_cli_args *a)
     memset(&k, 0, sizeof k);
     memset(&rd, 0, sizeof rd);
     dvc_cli_cert_init(&d);
+    d.no_cache = dvc_cli_flag(a, "no-cache");
     dvc_traj_init(tr);
     mpfr_init2(ttol, 53);
     /* the description (n, m, T, names) first: the trajectory is read against it */
@@ -467,7 +471,7 @@ static int run(const dvc_cli_args *a)
         rc = k.failed ? dvc_cli_fail("check", st) : dvc_cli_cert_refused("check", stdout, cpath, st, NULL);
         goto out;
     }
-    if (verify && !d.whole) printf("certificate: %s verified\n", cpath);
+    if (verify && !d.whole) printf("certificate: %s %s\n", cpath, d.cached ? DVC_CLI_CACHED : "verified");
     rc = print_report(&k, a, &d, &ro, t_tol);
 out:
     for (long q = 0; q < k.nkept; q++) {

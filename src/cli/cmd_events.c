@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cache.h"
 #include "certview.h"
 #include "contact_y.h"
 #include "hybrid.h"
@@ -20,6 +21,8 @@ static const dvc_cli_opt opts[] = {
      "event,kind,switch,from,to,t_lo,t_hi,width"},
     {"verify", 0, NULL, NULL, "verify the certificate first (as 'dvicert verify'); the events\n"
                               "listed are then proven, else they are what the file states"},
+    {"no-cache", 0, NULL, NULL, "recompute even when this binary verified the same text before\n"
+                                "(the verified-certificate cache, docs/formats.md)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -74,6 +77,7 @@ static int run(const dvc_cli_args *a)
     dvc_cli_cert d;
     dvc_status st;
     dvc_cli_cert_init(&d);
+    d.no_cache = dvc_cli_flag(a, "no-cache");
     st = dvc_cli_cert_read(&d, in, verify);
     if (st == DVC_OK && d.kind != DVC_CERT_KIND_HYBRID) {
         fprintf(stderr, "dvicert events: %s is a DLVI certificate (route chen-wang or lognorm): it "
@@ -103,7 +107,8 @@ static int run(const dvc_cli_args *a)
         }
         if (csv) printf("event,kind,switch,from,to,t_lo,t_hi,width\n");
         else {
-            printf("certificate: %s%s\n", in, verify ? " (verified)" : " (not verified: the file's events)");
+            printf("certificate: %s%s\n", in, !verify ? " (not verified: the file's events)"
+                                            : d.cached ? " (" DVC_CLI_CACHED ")" : " (verified)");
             printf("%ld events\n", r->nevents);
             printf("%5s  %-11s %-*s %-*s %-*s %24s %24s %10s\n", "event", "kind", ws, "switch", wm, "from",
                    wm, "to", "t_lo", "t_hi", "width");

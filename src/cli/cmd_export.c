@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "cli.h"
 #include "commands.h"
 #include "certview.h"
@@ -19,6 +20,8 @@ static const dvc_cli_opt opts[] = {
     {"grid-only", 0, NULL, NULL, "only the grid rows"},
     {"w", 0, NULL, NULL, "add columns w1_lo,w1_hi,...,wm_lo,wm_hi (see above)"},
     {"no-verify", 0, NULL, NULL, "do not re-verify the certificate first (the output says so)"},
+    {"no-cache", 0, NULL, NULL, "recompute even when this binary verified the same text before\n"
+                                "(the verified-certificate cache, docs/formats.md)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -44,9 +47,13 @@ static void help(void)
         "       x and y bounds of the row.\n"
         "Bounds are printed rounded outward (lower down, upper up), D significant digits\n"
         "(default 17), at the certificate's precision (--prec is refused).\n"
-        "The certificate is first re-verified (as 'dvicert verify'); a rejected one is\n"
+        "The certificate is first re-verified (as 'dvicert verify'), unless this very\n"
+        "binary verified the same text before on this machine (the message then says\n"
+        "'verified earlier on this machine (cache)'; --no-cache recomputes; a .gz\n"
+        "certificate is read decompressed; docs/formats.md); a rejected one is\n"
         "not exported. --no-verify skips that: the CSV then starts with the comment line\n"
         "'# certificate NOT re-verified (--no-verify)' and the message says so.\n"
+        "An output name ending in .gz (-o TUBE.csv.gz) is written gzip-compressed.\n"
         "A hybrid certificate gives its stated grid enclosures, step boxes and events,\n"
         "then a column mode; the events route adds y columns, and so does an ideal\n"
         "contact: its contact multipliers (e.g. a diode's current), enclosed on\n"
@@ -275,8 +282,8 @@ static int run_hybrid(const dvc_cli_args *a, ex_t *e)
     dvc_tube_init(tb);
     dvc_hybrid_cert_init(c);
     dvc_hybrid_result_init(rec);
-    rc = dvc_cli_hybrid_load_for_output(c, rec, &have_rec, &of, "export", in, out, e->verify, a->report,
-                                        "written");
+    rc = dvc_cli_hybrid_load_for_output(c, rec, &have_rec, &of, "export", in, out,
+                                        e->verify ? 1 + dvc_cli_flag(a, "no-cache") : 0, a->report, "written");
     if (rc >= 0) goto out;
     /* an events certificate: y too, from the pattern's map */
     if ((st = dvc_dlvi_events_tube(tb, c->model, c->res, NULL)) != DVC_OK ||
@@ -299,7 +306,7 @@ static int run_hybrid(const dvc_cli_args *a, ex_t *e)
     }
     fprintf(a->report, "wrote %s (%ld grid points, %ld steps, %ld events; certificate %s)\n", out,
             c->res->nsteps + 1, e->grid_only ? 0 : c->res->nsteps, c->res->nevents,
-            e->verify ? "verified" : "NOT re-verified (--no-verify)");
+            !e->verify ? "NOT re-verified (--no-verify)" : have_rec ? "verified" : DVC_CLI_CACHED);
     rc = DVC_EXIT_OK;
 out:
     dvc_outfile_clear(&of);
@@ -311,10 +318,34 @@ out:
     return rc;
 }
 
+/* The DLVI certificate read (verified when asked) while its rows are
+ * written. */
+typedef struct {
+    dvc_cert_struct *c;
+    const char *in;
+    ex_t *e;
+    int direct;
+} exr_t;
+
+static dvc_status ex_read(void *ctx, int verify)
+{
+    exr_t *x = ctx;
+    dvc_status st;
+    if (verify && x->direct) {
+        /* a direct output cannot be taken back: verify first, then write */
+        st = dvc_cert_stream(x->c, x->in, 1, NULL, NULL);
+        return st == DVC_OK ? dvc_cert_stream(x->c, x->in, 0, ex_point, x->e) : st;
+    }
+    /* rows written as the steps are read (and verified); the temporary
+     * file is removed if the certificate is rejected later */
+    return dvc_cert_stream(x->c, x->in, verify, ex_point, x->e);
+}
+
 static int run(const dvc_cli_args *a)
 {
     const char *in = a->pos[0], *out = a->out;
-    int verify = !dvc_cli_flag(a, "no-verify");
+    int verify = !dvc_cli_flag(a, "no-verify"), cached = 0;
+    exr_t x;
     dvc_cert_t c;
     dvc_status st;
     dvc_outfile of;
@@ -334,15 +365,11 @@ static int run(const dvc_cli_args *a)
         return dvc_cli_fail("export", st);
     }
     e.f = of.f;
-    if (verify && of.tmp == NULL) {
-        /* a direct output cannot be taken back: verify first, then write */
-        st = dvc_cert_stream(c, in, 1, NULL, NULL);
-        if (st == DVC_OK) st = dvc_cert_stream(c, in, 0, ex_point, &e);
-    } else {
-        /* rows written as the steps are read (and verified); the temporary
-         * file is removed if the certificate is rejected later */
-        st = dvc_cert_stream(c, in, verify, ex_point, &e);
-    }
+    x.c = c;
+    x.in = in;
+    x.e = &e;
+    x.direct = of.tmp == NULL;
+    st = verify ? dvc_cli_cache_read(in, !dvc_cli_flag(a, "no-cache"), 1, &cached, ex_read, &x) : ex_read(&x, 0);
     if (st == DVC_OK) st = dvc_outfile_commit(&of);
     dvc_outfile_clear(&of);
     ex_clear(&e);
@@ -357,7 +384,7 @@ static int run(const dvc_cli_args *a)
         return rc;
     }
     fprintf(a->report, "wrote %s (%ld grid points, %ld steps; certificate %s)\n", out, c->N + 1,
-            e.grid_only ? 0 : c->N, verify ? "verified" : "NOT re-verified (--no-verify)");
+            e.grid_only ? 0 : c->N, !verify ? "NOT re-verified (--no-verify)" : cached ? DVC_CLI_CACHED : "verified");
     dvc_cert_clear(c);
     return DVC_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cache.h"
 #include "certview.h"
 #include "contact_y.h"
 #include "width_report.h"
@@ -30,6 +31,8 @@ static const dvc_cli_opt opts[] = {
      "columns: route is events, switched, sliding or ideal-contact, eps_x_at_T\n"
      "and max_eps_x the largest half-width of a state enclosure at T and at any\n"
      "grid time, the radii half-widths of the stated enclosures, scale 0"},
+    {"no-cache", 0, NULL, NULL, "recompute even when this binary verified the same text before\n"
+                                "(the verified-certificate cache, docs/formats.md)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -416,6 +419,7 @@ static int run(const dvc_cli_args *a)
     dvc_status st;
     double t0 = dvc_cli_now();
     dvc_cli_cert_init(&d);
+    d.no_cache = dvc_cli_flag(a, "no-cache");
     st = dvc_cli_cert_read(&d, in, verify);
     if (st == DVC_NOT_CERTIFIED)
         fprintf(csv ? stderr : stdout, "rejected: %s: %s\n", in, dvc_error_message());
@@ -431,7 +435,8 @@ static int run(const dvc_cli_args *a)
     if (d.name) printf("%s: %s\n", d.what, d.name);
     else printf("%s: (no \"name\" in the %s file)\n", d.what, d.what);
     kinds[d.kind].body(&d);
-    if (verify) printf("verified: accepted (%.2f s)\n", dvc_cli_now() - t0);
+    if (verify && d.cached) printf("verified: accepted, " DVC_CLI_CACHED "\n");
+    else if (verify) printf("verified: accepted (%.2f s)\n", dvc_cli_now() - t0);
     else printf("not verified (the figures are the file's; --verify recomputes them)\n");
     dvc_cli_cert_clear(&d);
     return DVC_EXIT_OK;

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cache.h"
 #include "certview.h"
 #include "dvicert/certio.h"
 #include "dvicert/hybrid_cert.h"
@@ -47,7 +48,10 @@ static void help(void)
         "checked whole (a PNG's closing IEND chunk, an SVG's closing tag: a gnuplot\n"
         "that exits 0 on a full disk is caught) and renamed: nothing is left at OUT\n"
         "on failure, and a previous image is replaced only by a whole one.\n"
-        "The certificate is first re-verified (as 'dvicert verify'); a rejected one is\n"
+        "The certificate is first re-verified (as 'dvicert verify'), unless this very\n"
+        "binary verified the same text before on this machine (the message then says\n"
+        "'verified earlier on this machine (cache)'; --no-cache recomputes; a .gz\n"
+        "certificate is read decompressed; docs/formats.md); a rejected one is\n"
         "not plotted. --no-verify skips that, and the figure's title then says\n"
         "'NOT re-verified'.\n"
         "A hybrid certificate (switched, sliding, ideal contact, events route) is drawn\n"
@@ -76,6 +80,8 @@ static const dvc_cli_opt opts[] = {
     {"to", 0, "T1", "a time", "end of the time window (default T)"},
     {"width", 0, "PX", "a number of pixels", "width of the image and number of time columns\n(default 900, at most 10000)"},
     {"no-verify", 0, NULL, NULL, "do not re-verify the certificate first (the output says so)"},
+    {"no-cache", 0, NULL, NULL, "recompute even when this binary verified the same text before\n"
+                                "(the verified-certificate cache, docs/formats.md)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -587,8 +593,8 @@ static int read_columns(pl_t *pl, dvc_cli_cert *d, dvc_traj_t tr, const plot_opt
     /* read (and verify) step by step, into the columns */
     st = dvc_cli_cert_pass(d, o->verify, pl_point, pl);
     if (st != DVC_OK) return dvc_cli_cert_refused("plot", rep, o->in, st, "plotted");
-    fprintf(rep, o->verify ? "certificate: %s verified\n" : "certificate: %s NOT re-verified (--no-verify)\n",
-            o->in);
+    fprintf(rep, "certificate: %s %s\n", o->in,
+            !o->verify ? "NOT re-verified (--no-verify)" : d->cached ? DVC_CLI_CACHED : "verified");
     return -1;
 }
 
@@ -692,6 +698,7 @@ static int run(const dvc_cli_args *a)
     pl.cols = o.width;
     pl.t0 = o.t0;
     dvc_cli_cert_init(&d);
+    d.no_cache = dvc_cli_flag(a, "no-cache");
     dvc_traj_init(tr);
     /* the header first: T sets the window before the steps stream by; a
      * certificate read whole is verified (and says so) here */

@@ -30,7 +30,11 @@ static void help(void)
         "field), 2 unusable file (not JSON, missing or mistyped fields).\n");
 }
 
-static const dvc_cli_opt opts[] = {{NULL, 0, NULL, NULL, NULL}};
+static const dvc_cli_opt opts[] = {
+    {"no-cache", 0, NULL, NULL, "do not record the accepted certificate in the verified-certificate\n"
+                                "cache (docs/formats.md)"},
+    {NULL, 0, NULL, NULL, NULL},
+};
 
 static int run(const dvc_cli_args *a);
 
@@ -45,6 +49,7 @@ static int run(const dvc_cli_args *a)
     dvc_status st;
     double t0 = dvc_cli_now();
     dvc_cli_cert_init(&d);
+    d.no_cache = dvc_cli_flag(a, "no-cache");
     st = dvc_cli_cert_read(&d, in, 2);
     if (st == DVC_OK)
         printf("accepted: %s: %s (%ld bits, %.2f s)\n", in, d.claim, (long)d.prec, dvc_cli_now() - t0);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cache.h"
 #include "hybrid.h"
 #include "dvicert/certio.h"
 #include "dvicert/files.h"
@@ -128,20 +129,31 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a)
 /* The certificate read and, unless --no-verify, verified: rec then holds the
  * recomputed result (tight between grid points); otherwise the stated data
  * are used. Returns -1 when usable, else the exit code (message printed). */
+dvc_status dvc_cli_hybrid_read(void *ctx, int verify)
+{
+    dvc_cli_hybrid_load *l = ctx;
+    dvc_status st = dvc_hybrid_cert_read(l->c, l->path);
+    l->unread = st != DVC_OK;
+    if (st == DVC_OK && verify) {
+        st = dvc_cert_verify_hybrid(l->c, l->rec);
+        l->have_rec = st == DVC_OK;
+    }
+    return st;
+}
+
+/* verify 2: --no-cache (cache.h) */
 static int load(dvc_hybrid_cert_t c, dvc_hybrid_result_t rec, int *have_rec, const char *cmd,
                 const char *path, int verify, FILE *rep, const char *nothing)
 {
-    dvc_status st = dvc_hybrid_cert_read(c, path);
-    *have_rec = 0;
-    if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, path, DVC_ERR_INPUT, NULL);
-    if (!verify) {
-        fprintf(rep, "certificate: %s NOT re-verified (--no-verify)\n", path);
-        return -1;
-    }
-    st = dvc_cert_verify_hybrid(c, rec);
+    dvc_cli_hybrid_load l = {c, rec, path, 0, 0};
+    int cached = 0;
+    dvc_status st = verify ? dvc_cli_cache_read(path, verify == 1, 1, &cached, dvc_cli_hybrid_read, &l)
+                           : dvc_cli_hybrid_read(&l, 0);
+    *have_rec = l.have_rec;
+    if (st != DVC_OK && l.unread) return dvc_cli_cert_refused(cmd, rep, path, DVC_ERR_INPUT, NULL);
     if (st != DVC_OK) return dvc_cli_cert_refused(cmd, rep, path, st, nothing);
-    *have_rec = 1;
-    fprintf(rep, "certificate: %s verified\n", path);
+    fprintf(rep, "certificate: %s %s\n", path,
+            !verify ? "NOT re-verified (--no-verify)" : cached ? DVC_CLI_CACHED : "verified");
     return -1;
 }
 

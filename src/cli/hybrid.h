@@ -13,8 +13,21 @@ int dvc_cli_hybrid_enclose(const dvc_cli_args *a);
  * a vector's. */
 double dvc_cli_width(const mpfi_t x);
 double dvc_cli_vec_width(const dvc_ivec_t x);
+/* A hybrid certificate path read into c and, when verify, verified (rec
+ * the recomputed result, have_rec = 1); unread: the reading failed. The
+ * reading function of the verified-certificate cache (cache.h). */
+typedef struct {
+    dvc_hybrid_cert_struct *c;
+    dvc_hybrid_result_struct *rec;
+    const char *path;
+    int unread, have_rec;
+} dvc_cli_hybrid_load;
+dvc_status dvc_cli_hybrid_read(void *ctx, int verify);
+
 /* A hybrid certificate read and, unless verify is 0, verified (rec then
- * holds the recomputed result, *have_rec = 1), then the output out opened:
+ * holds the recomputed result, *have_rec = 1; verify 2: without the
+ * verified-certificate cache, cache.h, which otherwise may skip the
+ * recomputation: *have_rec = 0), then the output out opened:
  * nothing is written before the certificate is accepted. Returns -1 when
  * both worked, else the exit code (message printed; nothing names what is
  * not produced). */

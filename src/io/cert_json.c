@@ -333,10 +333,10 @@ dvc_status dvc_cert_sink_begin(dvc_enclose_sink *w, dvc_cert_struct *c, const dv
         fclose(w->spill);
         w->spill = NULL;
     }
-    if (w->f && ftell(w->f) > 0) {
+    if (w->f && w->of && ftell(w->f) > 0) {
         /* a retry: start the file again (and drop the lines buffered) */
         w->out.len = 0;
-        if (fflush(w->f) != 0 || ftruncate(fileno(w->f), 0) != 0 || fseek(w->f, 0, SEEK_SET) != 0)
+        if (dvc_outfile_rewind(w->of) != DVC_OK)
             return dvc_error(DVC_ERR_IO, "%s: cannot rewrite the certificate", w->out_path);
     }
     return DVC_OK;

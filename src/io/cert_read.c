@@ -875,7 +875,7 @@ dvc_status dvc_cert_stream(dvc_cert_t c, const char *path, int verify, dvc_cert_
         }
         if (st == DVC_OK) st = rd_tail(&rd);
     }
-    fclose(rd.f);
+    st = dvc_infile_close(rd.f, st);
     free(rd.line);
     json_decref(rd.hdr);
     for (int k = 0; k < RD_WINDOW; k++) free(rd.labels[k]);

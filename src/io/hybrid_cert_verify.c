@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "dvicert/certio.h"
+#include "dvicert/files.h"
 #include "dvicert/hybrid_cert.h"
 #include "dvicert/lcs_cert.h"
 #include "io/hybrid_cert_read.h"
@@ -241,7 +242,7 @@ static dvc_status stream_read_verify(dvc_hybrid_cert_t c, const char *path, int 
     memset(&k, 0, sizeof k);
     k.c = c;
     k.file = path;
-    if (!(k.fs = fopen(path, "rb"))) return DVC_OK;
+    if (dvc_infile_open(&k.fs, path, "rb") != DVC_OK) return DVC_OK;
     if (!dvc_hcert_layout_scan_(k.fs, &L)) {
         fclose(k.fs);
         return DVC_OK;
@@ -251,7 +252,7 @@ static dvc_status stream_read_verify(dvc_hybrid_cert_t c, const char *path, int 
     dvc_hybrid_cert_clear(c);
     dvc_hybrid_cert_init(c);
     st = root ? dvc_hcert_from_head_(c, root, path) : DVC_OK;
-    if (!root || (st == DVC_OK && dvc_lcs_cert_is_lcs(c)) || !(k.fe = fopen(path, "rb"))) {
+    if (!root || (st == DVC_OK && dvc_lcs_cert_is_lcs(c)) || dvc_infile_open(&k.fe, path, "rb") != DVC_OK) {
         json_decref(root);
         fclose(k.fs);
         return DVC_OK;
@@ -275,9 +276,8 @@ static dvc_status stream_read_verify(dvc_hybrid_cert_t c, const char *path, int 
     free(k.line);
     dvc_hybrid_result_clear(k.cl);
     mpfr_clear(k.wev);
-    fclose(k.fs);
-    fclose(k.fe);
-    return st;
+    st = dvc_infile_close(k.fs, st);
+    return dvc_infile_close(k.fe, st);
 }
 
 dvc_status dvc_hybrid_cert_read_verify(dvc_hybrid_cert_t c, const char *path)

@@ -19,7 +19,12 @@ dvc_status dvc_json_load(json_t **root, const char *path)
     *root = NULL;
     if (st != DVC_OK) return st;
     *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
-    fclose(f);
+    /* a damaged gzip file is named as such, whatever the parser made of it */
+    if ((st = dvc_infile_close(f, DVC_OK)) != DVC_OK) {
+        json_decref(*root);
+        *root = NULL;
+        return st;
+    }
     if (*root == NULL) {
         if (err.line < 0 || (err.line == -1 && err.column == -1))
             return dvc_error(DVC_ERR_IO, "%s: %s", path, err.text);

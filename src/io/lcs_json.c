@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "dvicert_version.h"
+#include "dvicert/files.h"
 #include "dvicert/lcs_cert.h"
 #include "io/hybrid_json.h"
 #include "io/json.h"
@@ -56,11 +57,17 @@ int dvc_lcs_file_is_lcs(const char *path)
     struct stat sb;
     json_t *root;
     json_error_t err;
+    FILE *f;
     int r;
     /* problem files are small; certificates and data are not looked into */
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > (1 << 24)) return 0;
-    root = json_load_file(path, 0, &err);
-    if (!root) return 0;
+    /* through dvc_infile_open: a gzip problem file is read too */
+    if (dvc_infile_open(&f, path, "rb") != DVC_OK) return 0;
+    root = json_loadf(f, 0, &err);
+    if (dvc_infile_close(f, DVC_OK) != DVC_OK || !root) {
+        json_decref(root);
+        return 0;
+    }
     r = m_is_zero(root);
     json_decref(root);
     return r;

@@ -4,6 +4,8 @@
 # "N passed, N failed" that the test log reports.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the verified-certificate cache of this script's runs only
+export XDG_CACHE_HOME="$tmp/cache"
 pass=0
 fail=0
 

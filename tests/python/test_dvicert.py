@@ -65,6 +65,8 @@ def run(*args):
 
 
 tmp = tempfile.mkdtemp()
+# the verified-certificate cache of this run only (the command writes it)
+os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
 os.chdir(tmp)
 try:
     # Example 5.1 of the paper (certs/bridge/gamma0.2.json) as a dict with numpy arrays.
@@ -380,6 +382,17 @@ try:
        "docs/python_example.py: %s%s" % (p.stdout, p.stderr))
     p = run("verify", "ex.cert.json")
     ok(p.returncode == 0, "dvicert verify of the example's certificate: %s%s" % (p.stdout, p.stderr))
+    # ---- gzip certificates read as the plain ones (every kind in certs/)
+    import glob
+    import gzip
+    for f in sorted(glob.glob(os.path.join(src, "certs", "*", "*.cert.json"))):
+        with open(f, "rb") as fi, gzip.open("z.cert.json.gz", "wb") as fo:
+            fo.write(fi.read())
+        a, b = dvicert.Certificate(f), dvicert.Certificate("z.cert.json.gz", verify=True)
+        ta, tb = a.tube(), b.tube()
+        ok(a.kind == b.kind and (a.n, a.m, a.N) == (b.n, b.m, b.N) and a.problem == b.problem and
+           np.array_equal(ta.x_lo, tb.x_lo) and np.array_equal(ta.x_hi, tb.x_hi),
+           "gzip copy of %s reads as the file" % os.path.basename(f))
 finally:
     os.chdir("/")
     shutil.rmtree(tmp, ignore_errors=True)

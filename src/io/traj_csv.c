@@ -362,7 +362,12 @@ dvc_status dvc_traj_reader_next(dvc_traj_reader *rd, int *got)
                                   path, n, m);
     if (st == DVC_OK && rd->ns == 0) st = dvc_error(DVC_ERR_INPUT, "%s: no samples after the header", path);
     if (st == DVC_OK && ferror(rd->f)) st = dvc_error(DVC_ERR_IO, "%s: read error", path);
-    if (st != DVC_OK) rd->failed = 1;
+    if (st != DVC_OK) {
+        /* a damaged gzip file is named as such, not by what its bytes said */
+        st = dvc_infile_close(rd->f, st);
+        rd->f = NULL;
+        rd->failed = 1;
+    }
     return st;
 }
 

@@ -163,7 +163,7 @@ static dvc_status changed(const dvc_traj_from *tf)
 static dvc_status pass_begin(dvc_traj_from *tf)
 {
     struct stat s;
-    if (fstat(fileno(tf->f), &s) != 0 || s.st_size != tf->st.st_size || s.st_mtim.tv_sec != tf->st.st_mtim.tv_sec ||
+    if (stat(tf->path, &s) != 0 || s.st_size != tf->st.st_size || s.st_mtim.tv_sec != tf->st.st_mtim.tv_sec ||
         s.st_mtim.tv_nsec != tf->st.st_mtim.tv_nsec)
         return changed(tf);
     if (fseek(tf->f, 0, SEEK_SET) != 0) return dvc_error(DVC_ERR_IO, "%s: cannot read it again", tf->path);
@@ -292,12 +292,17 @@ dvc_status dvc_traj_from_read_named(dvc_traj_from *tf, const char *path, long n,
         dvc_traj_from_clear(tf);
         return st;
     }
-    if (fstat(fileno(tf->f), &tf->st) != 0) st = dvc_error(DVC_ERR_IO, "%s: read error", path);
+    if (stat(path, &tf->st) != 0) st = dvc_error(DVC_ERR_IO, "%s: read error", path);
     tf->ps.col = malloc((size_t)(n + 1) * sizeof *tf->ps.col);
     tf->ps.x = malloc((size_t)(n > 0 ? n : 1) * sizeof *tf->ps.x);
     if (st == DVC_OK && (!tf->ps.col || !tf->ps.x)) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     if (st == DVC_OK) st = first_pass(tf, keep, &K);
     if (st == DVC_OK) st = grid(tf, K);
+    if (st != DVC_OK && tf->f) {
+        /* a damaged gzip file is named as such, not by what its bytes said */
+        st = dvc_infile_close(tf->f, st);
+        tf->f = NULL;
+    }
     if (st != DVC_OK) dvc_traj_from_clear(tf);
     return st;
 }

@@ -197,5 +197,25 @@ XDG_CACHE_HOME="$tmp/notadir" expect 0 "certificate verified)" "no cache directo
 HOME="$tmp/home" XDG_CACHE_HOME="relative" expect 0 "" "a relative XDG_CACHE_HOME is ignored" -- \
     "$exe" export "$tmp/v.cert.json" -o "$tmp/v.csv"
 
+# ---- trajectories: --from and check read a .gz trajectory as the plain one
+# (enclose --from reads it in several passes); a truncated one is named damaged
+cat > "$tmp/fb.json" <<EOF
+{"A": [[0, 1], [-4, 0]], "B": [[0], [-1]], "f": ["0", "sin(4*t)"],
+ "Q": [[3, 0]], "M": [[1]], "g": ["0"], "l": [0], "u": ["inf"],
+ "x0": [0, 1], "T": "2", "N": 400, "theta": 1, "state_names": ["pos", "vel"]}
+EOF
+awk 'BEGIN { print "t,pos,vel"; for (i = 0; i <= 1000; i++) { t = 0.002 * i + 1e-4 * sin(i) * (i > 0 && i < 1000)
+  printf "%.17g,%.17g,%.17g\n", t, 0.5 * sin(2 * t), cos(2 * t) } }' > "$tmp/fb.csv"
+gzip -c "$tmp/fb.csv" > "$tmp/fb.csv.gz"
+head -c 4000 "$tmp/fb.csv.gz" > "$tmp/fbt.csv.gz"
+expect 0 "" "--from a plain trajectory" -- "$exe" enclose "$tmp/fb.json" --method lognorm --from "$tmp/fb.csv" -o "$tmp/fb1.cert.json"
+expect 0 "" "--from a .gz trajectory" -- "$exe" enclose "$tmp/fb.json" --method lognorm --from "$tmp/fb.csv.gz" -o "$tmp/fb2.cert.json"
+if cmp -s "$tmp/fb1.cert.json" "$tmp/fb2.cert.json"; then ok; else bad "--from: the .gz trajectory gave another certificate"; fi
+expect 2 "fbt.csv.gz: damaged gzip file: truncated" "--from a truncated .gz trajectory" -- \
+    "$exe" enclose "$tmp/fb.json" --method lognorm --from "$tmp/fbt.csv.gz" -o "$tmp/fb3.cert.json"
+absent "$tmp/fb3.cert.json" "--from a truncated .gz trajectory"
+expect 2 "fbt.csv.gz: damaged gzip file: truncated" "check a truncated .gz trajectory" -- \
+    "$exe" check "$tmp/fb1.cert.json" "$tmp/fbt.csv.gz"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

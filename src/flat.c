@@ -9,6 +9,7 @@
 #include "dvicert/enclose.h"
 #include "dvicert/events.h"
 #include "dvicert/flat.h"
+#include "dvicert/hybrid_cert.h"
 
 /* Either kind of certificate (dvc_cert_file_kind) and its tube: every
  * function below but the claims and write reads the tube alone. */
@@ -132,6 +133,11 @@ void dvc_flat_dims(const dvc_flat_cert *h, long dims[4])
     dims[1] = tb->m;
     dims[2] = tb->N;
     dims[3] = (long)(h->kind == DVC_CERT_KIND_HYBRID ? h->hc->prec : h->c->prec);
+}
+
+int dvc_flat_friction(const dvc_flat_cert *h)
+{
+    return h->kind == DVC_CERT_KIND_HYBRID && dvc_hybrid_cert_friction(h->hc);
 }
 
 const char *dvc_flat_problem_json(const dvc_flat_cert *h)

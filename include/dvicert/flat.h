@@ -67,6 +67,11 @@ void dvc_flat_dims(const dvc_flat_cert *h, long dims[4]);
  * owned by h). */
 const char *dvc_flat_problem_json(const dvc_flat_cert *h);
 
+/* 1 when h is a hybrid certificate of a friction model: its sliding on
+ * h = 0 is sticking, and the commands name enter-slide / leave-slide
+ * stick / slip (docs/sliding.md); else 0. */
+int dvc_flat_friction(const dvc_flat_cert *h);
+
 /* The tube at the N + 1 grid points: t (N + 1), x_lo, x_hi ((N + 1) x n,
  * row-major), y_lo, y_hi ((N + 1) x m); any pointer may be NULL. */
 int dvc_flat_grid(const dvc_flat_cert *h, double *t, double *x_lo, double *x_hi, double *y_lo,

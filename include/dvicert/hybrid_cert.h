@@ -110,4 +110,11 @@ dvc_status dvc_hybrid_cert_eval(dvc_ivec_t X, const dvc_hybrid_cert_t c, const m
 #ifdef __cplusplus
 }
 #endif
+/* 1 when the model hc embeds is a friction model (every discontinuous
+ * term a dry-friction law -sgn(h) F on a velocity h, src/io/hybrid_json.c):
+ * its sliding on h = 0 is sticking, and the commands name enter-slide and
+ * leave-slide stick and slip (docs/sliding.md); 0 for an ideal contact, a
+ * model without contacts or none. */
+int dvc_hybrid_cert_friction(const dvc_hybrid_cert_struct *hc);
+
 #endif

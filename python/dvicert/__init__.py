@@ -15,6 +15,7 @@ docs/python.md.
 
 import ctypes
 import fractions as _fr
+import gzip
 import json
 import math
 import numbers
@@ -86,6 +87,7 @@ def _L():
         "dvc_flat_kind": (ctypes.c_int, [vp]),
         "dvc_flat_dims": (None, [vp, c_long_p]),
         "dvc_flat_problem_json": (ctypes.c_char_p, [vp]),
+        "dvc_flat_friction": (ctypes.c_int, [vp]),
         "dvc_flat_grid": (ctypes.c_int, [vp] + [c_double_p] * 5),
         "dvc_flat_hulls": (ctypes.c_int, [vp] + [c_double_p] * 4),
         "dvc_flat_predictor": (ctypes.c_int, [vp, c_double_p, c_double_p]),
@@ -432,9 +434,10 @@ class Certificate:
 
     def events(self):
         """The events a hybrid certificate states, in time order (as `dvicert
-        events`): a list of dicts with event (1..), kind (the certificate's:
-        'cross', 'enter-slide', 'leave-slide'; `dvicert events` says 'stick' and
-        'slip' for a friction model, docs/sliding.md "Words"), switch, from, to (mode names), t_lo,
+        events`): a list of dicts with event (1..), kind (the command's word:
+        'cross', 'enter-slide', 'leave-slide', and for a friction model 'stick'
+        and 'slip' where the certificate says enter-slide and leave-slide,
+        docs/sliding.md "Words"), switch, from, to (mode names), t_lo,
         t_hi (the time enclosure as doubles rounded outward from the file's
         decimals) and width (t_hi - t_lo rounded up). A DLVI certificate
         locates no events: InputError. With verify=True at read time they are
@@ -443,14 +446,19 @@ class Certificate:
             raise InputError("%s: a DLVI certificate locates no events (the events route "
                              "writes a certificate that lists them)" % self.path)
         with open(self.path, "rb") as f:
-            doc = json.loads(f.read().decode("utf-8"))
+            raw = f.read()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)  # a compressed certificate (docs/formats.md)
+        doc = json.loads(raw.decode("utf-8"))
+        words = {"enter-slide": "stick", "leave-slide": "slip"} if _L().dvc_flat_friction(self._h) else {}
         out = []
         for k, e in enumerate(doc.get("events") or []):
             lo, hi = _outward(e["t_lo"], -1), _outward(e["t_hi"], 1)
             w = hi - lo
             if _fr.Fraction(w) < _fr.Fraction(hi) - _fr.Fraction(lo):
                 w = float(np.nextafter(w, np.inf))
-            out.append({"event": k + 1, "kind": e.get("kind", "cross"), "switch": e.get("switch"),
+            kind = e.get("kind", "cross")
+            out.append({"event": k + 1, "kind": words.get(kind, kind), "switch": e.get("switch"),
                         "from": e.get("from"), "to": e.get("to"), "t_lo": lo, "t_hi": hi,
                         "width": w})
         return out

@@ -12,6 +12,7 @@
 #include "cache.h"
 #include "certview.h"
 #include "contact_y.h"
+#include "io/hybrid_json.h"
 #include "hybrid.h"
 #include "dvicert/hybrid_cert.h"
 
@@ -95,7 +96,7 @@ static int run(const dvc_cli_args *a)
         const dvc_hybrid_model_struct *m = d.hyb->model;
         const dvc_hybrid_result_struct *r = d.hyb->res;
         int ws = 6, wm = 4; /* the table's columns fit the longest switch and mode names */
-        int friction = dvc_cli_friction(d.hyb);
+        int friction = dvc_hybrid_cert_friction(d.hyb);
         for (long k = 0; k < r->nevents; k++) {
             const dvc_hybrid_event *e = &r->ev[k];
             int l = (int)strlen(m->gname[e->g]);

@@ -10,6 +10,7 @@
 #include "cache.h"
 #include "certview.h"
 #include "contact_y.h"
+#include "io/hybrid_json.h"
 #include "width_report.h"
 #include "io/labels.h"
 #include "dvicert/certio.h"
@@ -299,7 +300,7 @@ static void hybrid_body(const dvc_cli_cert *d)
     if (d->m > 0) printf("m = %ld multipliers (y from the pattern's affine map on the states)\n", d->m);
     for (long e = 0; e < c->res->nevents; e++) nk[dvc_hybrid_event_kind_of(c->model, &c->res->ev[e])]++;
     {
-        int fr = dvc_cli_friction(c);
+        int fr = dvc_hybrid_cert_friction(c);
         printf("events: %ld (%ld crossings, %ld %s, %ld %s)\n", c->res->nevents, nk[0], nk[1],
                dvc_cli_event_word(fr, DVC_HYB_EV_ENTER_SLIDE), nk[2], dvc_cli_event_word(fr, DVC_HYB_EV_LEAVE_SLIDE));
     }

@@ -209,17 +209,6 @@ dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc)
     return st;
 }
 
-int dvc_cli_friction(const dvc_hybrid_cert_struct *hc)
-{
-    json_t *o;
-    int f;
-    if (!hc->model_json || !hc->model->ncontacts || dvc_lcs_cert_is_lcs(hc)) return 0;
-    o = json_loads(hc->model_json, 0, NULL);
-    f = o && dvc_hybrid_json_friction(o);
-    json_decref(o);
-    return f;
-}
-
 const char *dvc_cli_event_word(int friction, dvc_hybrid_event_kind k)
 {
     /* Filippov's words for a general sliding motion; for dry friction the

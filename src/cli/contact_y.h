@@ -14,14 +14,10 @@
  * DVC_OK. On failure tb is untouched too (the message says why). */
 dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc);
 
-/* 1 when hc's model is a friction model (dvc_hybrid_json_friction: every
- * discontinuous term a dry-friction law on a velocity): its sliding is
- * sticking. */
-int dvc_cli_friction(const dvc_hybrid_cert_struct *hc);
 /* The word the commands print for event kind k of hc: for a friction
  * model "stick" (enter-slide) and "slip" (leave-slide), else the
  * certificate's kind (cross, enter-slide, leave-slide). friction: the
- * value of dvc_cli_friction(hc). */
+ * value of dvc_hybrid_cert_friction(hc) (io/hybrid_json.h). */
 const char *dvc_cli_event_word(int friction, dvc_hybrid_event_kind k);
 
 #endif

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <math.h>
 #include "io/hybrid_json.h"
+#include "dvicert/lcs_cert.h"
 #include "io/json.h"
 
 /* Keys each object of a model may hold (docs/hybrid.md "Model file");
@@ -146,6 +147,17 @@ int dvc_hybrid_json_friction(const json_t *obj)
         }
     }
     return 1;
+}
+
+int dvc_hybrid_cert_friction(const dvc_hybrid_cert_struct *hc)
+{
+    json_t *o;
+    int f;
+    if (!hc->model_json || !hc->model->ncontacts || dvc_lcs_cert_is_lcs(hc)) return 0;
+    o = json_loads(hc->model_json, 0, NULL);
+    f = o && dvc_hybrid_json_friction(o);
+    json_decref(o);
+    return f;
 }
 
 dvc_status dvc_io_not_a_cert(const json_t *obj, const char *file)

@@ -125,7 +125,17 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
         mpfi_set_d(p->T, tf->end);
         T_end = &tf->end;
     }
-    if ((st = pl->io->set_grid(a->doc, tf->grid, T_end)) != DVC_OK) return st;
+    if (pl->w && tf->grid->t) {
+        /* streamed: the copy holds a placeholder for the times, which the
+         * writer states from the run's grid (memory: no tree, no text) */
+        dvc_tgrid mark = *tf->grid;
+        mark.t = NULL;
+        mark.own = 0;
+        st = pl->io->set_grid(a->doc, &mark, T_end);
+    } else {
+        st = pl->io->set_grid(a->doc, tf->grid, T_end);
+    }
+    if (st != DVC_OK) return st;
     c->from_uniform = tf->grid->kind == DVC_TGRID_UNIFORM;
     c->from_samples = tf->ns;
     c->from_end = tf->end;

@@ -140,6 +140,7 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
     c->from_samples = tf->ns;
     c->from_end = tf->end;
     c->from_past = tf->past;
+    if (tf->grid->t) dvc_tgrid_step_range_d(&c->from_hmin, &c->from_hmax, tf->grid, p->T);
     a->x.xsrc = traj_point;
     a->x.xsrc_ctx = a;
     return DVC_OK;

@@ -73,3 +73,8 @@ int dvc_cert_grid_hash_prefix(uint64_t *h, const json_t *obj, const dvc_tgrid *g
     free(text);
     return bad;
 }
+
+void dvc_cert_grid_label_d(char buf[40], double t)
+{
+    if (!dvc_fmt_g17_(buf, t)) snprintf(buf, 40, "%.17g", t);
+}

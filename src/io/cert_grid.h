@@ -34,6 +34,10 @@ int dvc_cert_grid_put(const char *text, const dvc_tgrid *g, FILE *f, uint64_t *h
  * placeholder replaced by g's times (g NULL: none). */
 int dvc_cert_grid_digest(char buf[17], const json_t *obj, const dvc_tgrid *g);
 
+/* The label of a step at time t of such a grid (dvc_cert_grid_label's
+ * rule for given times: the double itself, shortest). */
+void dvc_cert_grid_label_d(char buf[40], double t);
+
 /* fnv_obj's prefix (io/cert_rw.h: the canonical text of obj without its
  * closing brace) hashed into *h, the placeholder replaced by g's times. */
 int dvc_cert_grid_hash_prefix(uint64_t *h, const json_t *obj, const dvc_tgrid *g);

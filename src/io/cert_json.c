@@ -279,6 +279,7 @@ struct dvc_enclose_sink {
     dvc_sbuf out;                     /* step lines not yet handed to stdio */
     char *iobuf;                      /* the output's stdio buffer */
     const long *e;                    /* the run's scale exponents (NULL: identity) */
+    const double *times;              /* streamed explicit grid (io/cert_grid.h), else NULL */
     double *xbuf;                     /* n: a point's x = S z */
     FILE *spill;                      /* late_method: the steps' strings until the end */
     char *rbuf;                       /* a string read back from spill */
@@ -390,7 +391,9 @@ static dvc_status wr_start(wr_t *w)
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
     dvc_dlvi_problem_grid(&g, w->p);
-    if ((st = dvc_tube_set_grid(c->tube, &g)) != DVC_OK) return st;
+    /* a streamed grid labels the steps from the run's times, not the tube's */
+    w->times = dvc_cert_grid_marked(w->resolved) ? g.t : NULL;
+    if (!w->times && (st = dvc_tube_set_grid(c->tube, &g)) != DVC_OK) return st;
     return dvc_cert_scale_tube_(c->tube, w->e);
 }
 
@@ -562,7 +565,8 @@ dvc_status dvc_cert_sink_point(const dvc_dlvi_point *pt, void *ctx)
     }
     for (long j = 0; j < n; j++) dvc_hex_write_(s->hx[j], tb->x[row * n + j]);
     for (long k = 0; k < m; k++) dvc_hex_write_(s->hx[n + k], tb->y[row * m + k]);
-    dvc_cert_grid_label(s->label, tb, pt->i);
+    if (w->times) dvc_cert_grid_label_d(s->label, w->times[pt->i]);
+    else dvc_cert_grid_label(s->label, tb, pt->i);
     tb->steps = pt->i;
     if (w->spill) {
         /* the header comes first but is not known yet */

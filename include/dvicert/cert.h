@@ -89,8 +89,9 @@ typedef struct {
      * samples, whether they were the uniform grid i T / N (else their times
      * are the certificate's time grid), the certificate's T (the last
      * sample used) and the samples after it (not used); on its own times
-     * the shortest and longest step (the streamed tube, a window, does not
-     * hold the times then: the certificate file states them). */
+     * the shortest and longest step (written to a file, the tube, a window,
+     * does not hold the times then, and problem_json states 'grid' as a
+     * placeholder: the certificate file states them). */
     long from_samples;
     int from_uniform;
     double from_end;

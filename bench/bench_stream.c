@@ -9,7 +9,8 @@
  * (it certifies each sample's error by the hybrid engine: about 0.4 ms per
  * row, minutes at 1e6); the chen-wang route takes no trajectory. Each command
  * runs as a child process; its peak RSS is getrusage's ru_maxrss for that
- * child (wait4). Target: RSS flat within 2x, time linear in N.
+ * child (wait4). Target: RSS flat within 2x, time linear in N; for the
+ * trajectories also the growth per row read beyond the first R (bytes).
  *
  * usage: bench_stream DVICERT [--method ROUTE] [--from] [--rows R1,R2,...] [--no-rows] [N ...]
  *   --method   only this route (chen-wang, lognorm or events)
@@ -268,6 +269,14 @@ static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR, 
     for (int q = 1; q < nR; q++)
         for (int c = 0; c < NR; c++)
             if (on[c]) ratio_line(what[c], Rs[q], Rs[0], rss[q][c], rss[0][c], cpu[q][c], cpu[0][c]);
+    /* what is left of the growth, per row read (0: flat) */
+    printf("%-22s %10s %16s\n", "command", "R", "bytes per row");
+    for (int q = 1; q < nR; q++)
+        for (int c = 0; c < NR; c++) {
+            long rows = c == 2 ? (Rs[q] + 99) / 100 - (Rs[0] + 99) / 100 : Rs[q] - Rs[0];
+            if (on[c] && rows > 0)
+                printf("%-22s %10ld %16.1f\n", what[c], Rs[q], 1024.0 * (double)(rss[q][c] - rss[0][c]) / (double)rows);
+        }
     remove(prob);
     remove(cert0);
     remove(traj);

@@ -178,27 +178,17 @@ dvc_status dvc_tube_set_grid(dvc_tube_t tb, const dvc_tgrid *g)
     return g->kind == DVC_TGRID_EXPLICIT ? dvc_tube_set_times_d(tb, g->t) : DVC_OK;
 }
 
-dvc_status dvc_tube_set_times_d(dvc_tube_t tb, const double *t)
-{
-    mpfr_t *tt = malloc((size_t)(tb->N + 1) * sizeof *tt);
-    dvc_status st;
-    if (!tt) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    for (long i = 0; i <= tb->N; i++) {
-        mpfr_init2(tt[i], 53);
-        mpfr_set_d(tt[i], t[i], MPFR_RNDN); /* exact */
-    }
-    st = dvc_tube_set_times(tb, (const mpfr_t *)tt);
-    for (long i = 0; i <= tb->N; i++) mpfr_clear(tt[i]);
-    free(tt);
-    return st;
-}
-
-dvc_status dvc_tube_set_times(dvc_tube_t tb, const mpfr_t *t)
+/* The times from mpfr numbers t or from binary64 numbers d (exactly one
+ * given): d is read in place, without a copy as mpfr numbers (the streamed
+ * certificate of a long trajectory would hold its times twice). */
+static dvc_status set_times(dvc_tube_t tb, const mpfr_t *t, const double *d)
 {
     long N = tb->N;
+    mpfr_prec_t pN;
     if (N < 1) return dvc_error(DVC_ERR_INPUT, "tube: times need N >= 1");
     for (long i = 0; i <= N; i++)
-        if (!mpfr_number_p(t[i]) || (i > 0 && mpfr_cmp(t[i], t[i - 1]) <= 0))
+        if (t ? !mpfr_number_p(t[i]) || (i > 0 && mpfr_cmp(t[i], t[i - 1]) <= 0)
+              : !isfinite(d[i]) || (i > 0 && !(d[i] > d[i - 1])))
             return dvc_error(DVC_ERR_INPUT, "tube: grid time %ld is not finite and above the "
                              "previous one", i);
     if (tb->t) {
@@ -208,12 +198,24 @@ dvc_status dvc_tube_set_times(dvc_tube_t tb, const mpfr_t *t)
     tb->t = malloc((size_t)(N + 1) * sizeof *tb->t);
     if (!tb->t) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     for (long i = 0; i <= N; i++) {
-        mpfr_init2(tb->t[i], mpfr_get_prec(t[i]));
-        mpfr_set(tb->t[i], t[i], MPFR_RNDN); /* exact */
+        mpfr_init2(tb->t[i], t ? mpfr_get_prec(t[i]) : 53);
+        if (t) mpfr_set(tb->t[i], t[i], MPFR_RNDN); /* exact */
+        else mpfr_set_d(tb->t[i], d[i], MPFR_RNDN);
     }
-    mpfi_set_prec(tb->T, mpfr_get_prec(t[N]) > tb->prec ? mpfr_get_prec(t[N]) : tb->prec);
-    mpfi_set_fr(tb->T, t[N]);
+    pN = mpfr_get_prec(tb->t[N]);
+    mpfi_set_prec(tb->T, pN > tb->prec ? pN : tb->prec);
+    mpfi_set_fr(tb->T, tb->t[N]);
     return DVC_OK;
+}
+
+dvc_status dvc_tube_set_times_d(dvc_tube_t tb, const double *t)
+{
+    return set_times(tb, NULL, t);
+}
+
+dvc_status dvc_tube_set_times(dvc_tube_t tb, const mpfr_t *t)
+{
+    return set_times(tb, t, NULL);
 }
 
 dvc_status dvc_tube_set_boxes(dvc_tube_t tb)

@@ -908,6 +908,9 @@ static void test_time_grid(void)
     st = dvc_enclose(c, prob, &ro, path, NULL);
     REQUIRE(st == DVC_OK, "grid: enclose --from: %s", dvc_error_message());
     CHECK(!c->from_uniform && c->from_end == 1.0 && c->N == N, "grid: %ld steps (expected %ld)", c->N, N);
+    /* written to a file: the times are the file's, not the window's */
+    CHECK(c->tube->t == NULL && c->from_hmin > 0 && c->from_hmin < c->from_hmax && c->from_hmax <= 3e-3,
+          "grid: streamed, steps %g to %g", c->from_hmin, c->from_hmax);
     dvc_cert_clear(c);
     REQUIRE(load(c, path), "grid: read");
     CHECK(c->N == N && c->tube->t != NULL, "grid: the tube holds the times");

@@ -88,11 +88,15 @@ typedef struct {
     /* Filled by dvc_enclose with a trajectory only: its
      * samples, whether they were the uniform grid i T / N (else their times
      * are the certificate's time grid), the certificate's T (the last
-     * sample used) and the samples after it (not used). */
+     * sample used) and the samples after it (not used); on its own times
+     * the shortest and longest step (written to a file, the tube, a window,
+     * does not hold the times then, and problem_json states 'grid' as a
+     * placeholder: the certificate file states them). */
     long from_samples;
     int from_uniform;
     double from_end;
     long from_past;
+    double from_hmin, from_hmax;
 } dvc_cert_struct;
 typedef dvc_cert_struct dvc_cert_t[1];
 

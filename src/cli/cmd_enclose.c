@@ -590,6 +590,8 @@ static void report_grid(FILE *rep, const dvc_cert_t c)
     const dvc_tube_struct *tb = c->tube;
     double *t = NULL;
     dvc_tgrid g;
+    /* a trajectory's own times, streamed: the tube does not hold them */
+    int from_grid = !tb->t && c->from_samples > 0 && !c->from_uniform;
     if (tb->t && (t = malloc((size_t)(c->N + 1) * sizeof *t)) != NULL)
         for (long i = 0; i <= c->N; i++) t[i] = mpfr_get_d(tb->t[i], MPFR_RNDN);
     dvc_tgrid_set(&g, c->N, tb->t ? 0 : tb->hgrid, t);
@@ -600,10 +602,10 @@ static void report_grid(FILE *rep, const dvc_cert_t c)
                 g.h, T, c->N, hl);
         fprintf(rep, "certified: %ld steps of h = %.6g (the last %.6g), n = %ld, m = %ld, %ld bits\n",
                 c->N, g.h, hl, c->n, c->m, (long)c->prec);
-    } else if (g.kind == DVC_TGRID_EXPLICIT) {
+    } else if (g.kind == DVC_TGRID_EXPLICIT || from_grid) {
         /* the problem's time grid (a trajectory's own times) */
-        double hmin, hmax;
-        dvc_tgrid_step_range_d(&hmin, &hmax, &g, tb->T);
+        double hmin = c->from_hmin, hmax = c->from_hmax;
+        if (!from_grid) dvc_tgrid_step_range_d(&hmin, &hmax, &g, tb->T);
         fprintf(rep, "certified: %ld steps on the time grid (steps %.6g to %.6g), n = %ld, m = %ld, %ld bits\n",
                 c->N, hmin, hmax, c->n, c->m, (long)c->prec);
     } else {

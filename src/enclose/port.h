@@ -51,7 +51,9 @@ typedef struct {
     /* p from the file at precision prec (0: the file's), *doc its copy */
     dvc_status (*load)(dvc_dlvi_problem_t p, dvc_enclose_doc **doc, const char *path, mpfr_prec_t prec,
                        const dvc_table_policy *tables);
-    /* the copy states the grid g (T = *T_end when given) */
+    /* the copy states the grid g (T = *T_end when given); explicit times
+     * not given (g->t NULL): a placeholder the certificate writer (sink)
+     * replaces by the run's times */
     dvc_status (*set_grid)(dvc_enclose_doc *doc, const dvc_tgrid *g, const double *T_end);
     char *(*text)(const dvc_enclose_doc *doc); /* malloc'd; NULL: out of memory */
     void (*doc_free)(dvc_enclose_doc *doc);

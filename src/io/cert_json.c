@@ -21,6 +21,7 @@
 #include "io/problem_json.h"
 #include "cert_json.h"
 #include "cert_rw.h"
+#include "io/cert_grid.h"
 #include "io/cert_sink.h"
 
 
@@ -100,13 +101,12 @@ static json_t *steps_arr(const dvc_cert_t c)
 
 /* The members before "steps", in file order, for the whole-file and the
  * streaming writers: *out is a new object holding a reference to problem. */
-static dvc_status head_obj(json_t **out, const dvc_cert_t c, json_t *problem)
+static dvc_status head_obj(json_t **out, const dvc_cert_t c, json_t *problem, const dvc_tgrid *g)
 {
     json_t *hdr;
     char dg[17], tagged[32];
-    dvc_status st;
     *out = NULL;
-    if ((st = dvc_json_digest(dg, problem)) != DVC_OK) return st;
+    if (dvc_cert_grid_digest(dg, problem, g) != 0) return dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     hdr = json_object();
     if (!hdr) return dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -129,7 +129,7 @@ static json_t *build_root(const dvc_cert_t c)
     dvc_status st;
     problem = json_loads(c->problem_json ? c->problem_json : "", 0, &err);
     if (!problem) return NULL;
-    st = head_obj(&root, c, problem);
+    st = head_obj(&root, c, problem, NULL);
     json_decref(problem);
     if (st != DVC_OK) return NULL;
     json_object_set_new(root, "steps", steps_arr(c));
@@ -250,10 +250,10 @@ dvc_status dvc_cert_write(const dvc_cert_t c, const char *path)
  * so the canonical text is produced in file order, piece by piece. */
 
 /* One member line of the layout: `  "key": value` (no separator). */
-static int put_member(FILE *f, const char *key, const json_t *val)
+static int put_member(FILE *f, const char *key, const json_t *val, const dvc_tgrid *g)
 {
     char *t = member_text(key, val);
-    int rc = t && fprintf(f, "  %s", t) > 0 ? 0 : -1;
+    int rc = t && fputs("  ", f) >= 0 && dvc_cert_grid_put(t, g, f, NULL) == 0 ? 0 : -1;
     free(t);
     return rc;
 }
@@ -279,6 +279,7 @@ struct dvc_enclose_sink {
     dvc_sbuf out;                     /* step lines not yet handed to stdio */
     char *iobuf;                      /* the output's stdio buffer */
     const long *e;                    /* the run's scale exponents (NULL: identity) */
+    const double *times;              /* streamed explicit grid (io/cert_grid.h), else NULL */
     double *xbuf;                     /* n: a point's x = S z */
     FILE *spill;                      /* late_method: the steps' strings until the end */
     char *rbuf;                       /* a string read back from spill */
@@ -390,7 +391,9 @@ static dvc_status wr_start(wr_t *w)
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
     dvc_dlvi_problem_grid(&g, w->p);
-    if ((st = dvc_tube_set_grid(c->tube, &g)) != DVC_OK) return st;
+    /* a streamed grid labels the steps from the run's times, not the tube's */
+    w->times = dvc_cert_grid_marked(w->resolved) ? g.t : NULL;
+    if (!w->times && (st = dvc_tube_set_grid(c->tube, &g)) != DVC_OK) return st;
     return dvc_cert_scale_tube_(c->tube, w->e);
 }
 
@@ -470,10 +473,12 @@ static dvc_status wr_head(wr_t *w)
     dvc_cert_struct *c = w->c;
     json_t *hdr;
     dvc_status st;
+    dvc_tgrid g, *gm = dvc_cert_grid_marked(w->resolved) ? &g : NULL; /* times streamed (io/cert_grid.h) */
+    dvc_dlvi_problem_grid(&g, w->p);
     st = w->fields->method(&c->method, w->p, w->r, w->fields->state);
     if (st == DVC_OK) st = dvc_cert_scale_claim_(&c->method, w->e, c->n);
     if (st != DVC_OK) return st;
-    if ((st = head_obj(&hdr, c, (json_t *)w->resolved)) != DVC_OK) return st;
+    if ((st = head_obj(&hdr, c, (json_t *)w->resolved, gm)) != DVC_OK) return st;
     if (w->of && !w->f) {
         if ((st = dvc_outfile_open(w->of, w->out_path)) != DVC_OK) {
             json_decref(hdr);
@@ -491,14 +496,14 @@ static dvc_status wr_head(wr_t *w)
         json_object_foreach(hdr, key, val) {
             w->fail |= !first && fputs(",\n", w->f) < 0;
             first = 0;
-            w->fail |= put_member(w->f, key, val);
+            w->fail |= put_member(w->f, key, val, gm);
         }
         w->fail |= fputs(",\n  \"steps\": [\n", w->f) < 0;
     }
     /* canonical text: every member before "steps" in key order */
     json_object_del(hdr, "version");
     w->h = FNV_OFFSET;
-    w->fail |= fnv_obj(&w->h, hdr, 1);
+    w->fail |= dvc_cert_grid_hash_prefix(&w->h, hdr, gm) != 0;
     fnv_add(&w->h, ",\"steps\":[");
     json_decref(hdr);
     return DVC_OK;
@@ -560,7 +565,8 @@ dvc_status dvc_cert_sink_point(const dvc_dlvi_point *pt, void *ctx)
     }
     for (long j = 0; j < n; j++) dvc_hex_write_(s->hx[j], tb->x[row * n + j]);
     for (long k = 0; k < m; k++) dvc_hex_write_(s->hx[n + k], tb->y[row * m + k]);
-    dvc_cert_grid_label(s->label, tb, pt->i);
+    if (w->times) dvc_cert_grid_label_d(s->label, w->times[pt->i]);
+    else dvc_cert_grid_label(s->label, tb, pt->i);
     tb->steps = pt->i;
     if (w->spill) {
         /* the header comes first but is not known yet */
@@ -613,7 +619,7 @@ dvc_status dvc_cert_sink_end(dvc_enclose_sink *w)
     if (w->f) {
         wr_flush(w);
         w->fail |= fputs("\n  ],\n", w->f) < 0;
-        w->fail |= put_member(w->f, "summary", json_object_get(tail, "summary"));
+        w->fail |= put_member(w->f, "summary", json_object_get(tail, "summary"), NULL);
         w->fail |= fprintf(w->f, ",\n  \"digest\": \"fnv1a64:%s\"\n}\n", c->digest) < 0;
     }
     json_decref(tail);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/cert_grid.h"
 #include "io/cert_sink.h"
 #include "io/events_cert.h"
 #include "io/io.h"
@@ -47,7 +48,9 @@ static json_t *exact_decimal(double d)
 
 /* The copy states g instead of the file's h, N or grid: N when uniform,
  * else the times in C99 hexadecimal ('grid', no N) and T = *T_end when
- * given, so that verify rebuilds the same grid. */
+ * given, so that verify rebuilds the same grid. Explicit times not given
+ * (g->t NULL): 'grid' is the placeholder of io/cert_grid.h, which the
+ * streaming writer replaces by the run's times. */
 static dvc_status set_grid(dvc_enclose_doc *d, const dvc_tgrid *g, const double *T_end)
 {
     json_t *doc = (json_t *)d, *arr = NULL;
@@ -56,9 +59,9 @@ static dvc_status set_grid(dvc_enclose_doc *d, const dvc_tgrid *g, const double 
     json_object_del(doc, "grid");
     if (g->kind == DVC_TGRID_EXPLICIT) {
         char hx[40];
-        arr = json_array();
+        arr = g->t ? json_array() : json_string(DVC_CERT_GRID_MARK);
         fail = arr == NULL;
-        for (long i = 0; !fail && i <= g->N; i++) {
+        for (long i = 0; !fail && g->t && i <= g->N; i++) {
             dvc_hex_write_(hx, g->t[i]);
             fail = json_array_append_new(arr, json_string(hx)) != 0;
         }

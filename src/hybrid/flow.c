@@ -659,7 +659,7 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
         return DVC_OK;
     }
     mpfr_prec_t prec = dvc_ivec_prec(z);
-    dvc_status st;
+    dvc_status st = DVC_OK; /* both memo hits compute nothing that can fail */
     mpfi_t T, tmp, acc;
     mpfi_init2(T, prec);
     mpfi_init2(tmp, prec);

@@ -11,44 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *trim(char *s)
-{
-    char *e;
-    while (isspace((unsigned char)*s)) s++;
-    e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
-    return s;
-}
-
-/* Split line in place at delim (',' or ' ': runs of blanks); returns the
- * number of fields (the first max are stored). */
-static long split(char *line, char **f, long max, char delim)
-{
-    long k = 0;
-    char *p = line;
-    if (delim == ' ') {
-        for (;;) {
-            while (*p == ' ' || *p == '\t') p++;
-            if (!*p) return k;
-            if (k < max) f[k] = p;
-            k++;
-            while (*p && *p != ' ' && *p != '\t') p++;
-            if (!*p) return k;
-            *p++ = '\0';
-        }
-    }
-    for (;;) {
-        char *c = strchr(p, ',');
-        /* cut before trimming, so "t ,x1" gives "t" */
-        if (c) *c = '\0';
-        if (k < max) f[k] = trim(p);
-        k++;
-        if (!c) break;
-        p = c + 1;
-    }
-    return k;
-}
-
 #define SLOT_IGNORED DVC_TRAJ_SLOT_IGNORED
 
 /* Column name -> slot, by the rule every trajectory reader shares. */
@@ -90,7 +52,7 @@ static dvc_status read_names(long *slot_col, long **col_slot, long *ncols, char 
     int listed = o->columns != NULL;
     char *copy = strdup(text);
     if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    cnt = split(copy, NULL, 0, delim);
+    cnt = dvc_traj_split(copy, NULL, 0, delim);
     free(copy);
     fld = malloc((size_t)(cnt > 0 ? cnt : 1) * sizeof *fld);
     *col_slot = malloc((size_t)(cnt > 0 ? cnt : 1) * sizeof **col_slot);
@@ -98,7 +60,7 @@ static dvc_status read_names(long *slot_col, long **col_slot, long *ncols, char 
         free(fld);
         return dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
-    split(text, fld, cnt, delim);
+    dvc_traj_split(text, fld, cnt, delim);
     *ncols = cnt;
     for (long k = 0; k < cnt && st == DVC_OK; k++) {
         long s = slot_of(fld[k], n, m, o, listed);
@@ -185,7 +147,7 @@ static dvc_status header_above_list(int *header, const char *p, char **fld, long
     *header = 0;
     if (!copy) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     mpfi_init2(t1, 64);
-    if (split(copy, fld, ncols, delim) == ncols) *header = dvc_ival_set_str(t1, fld[tcol]) != DVC_OK;
+    if (dvc_traj_split(copy, fld, ncols, delim) == ncols) *header = dvc_ival_set_str(t1, fld[tcol]) != DVC_OK;
     mpfi_clear(t1);
     free(copy);
     return DVC_OK;
@@ -331,11 +293,11 @@ dvc_status dvc_traj_reader_next(dvc_traj_reader *rd, int *got)
             st = dvc_error(DVC_ERR_INPUT, "%s: NUL byte at line %ld (not a text file)", path, rd->lineno);
             break;
         }
-        p = trim(rd->line);
+        p = dvc_traj_trim(rd->line);
         if (*p == '\0' || *p == '#') continue;
         if (!rd->have_header) {
             int header = 1; /* without a --columns list this line is the header */
-            rd->delim = strchr(p, ',') ? ',' : ' ';
+            rd->delim = dvc_traj_delim(p);
             st = start_columns(rd->one, n, m, o, path, p, rd->delim, rd->lineno, rd->slot_col, &rd->col_slot,
                                &rd->ncols, &rd->fld);
             if (st == DVC_OK && o->columns)
@@ -344,7 +306,7 @@ dvc_status dvc_traj_reader_next(dvc_traj_reader *rd, int *got)
             rd->have_header = 1;
             if (header) continue;
         }
-        nf = split(p, rd->fld, rd->ncols, rd->delim);
+        nf = dvc_traj_split(p, rd->fld, rd->ncols, rd->delim);
         if (nf != rd->ncols) {
             st = dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the %s has %ld", path, rd->lineno, nf,
                            o->columns ? "--columns list" : "header", rd->ncols);

@@ -18,27 +18,6 @@
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 
-/* Fields of a line split at commas in place (trimmed); count returned. */
-static long split_line(char *s, char **fld, long cap)
-{
-    long k = 0;
-    char *p = s;
-    for (;;) {
-        char *e = strchr(p, ',');
-        if (e) *e = '\0';
-        while (isspace((unsigned char)*p)) p++;
-        {
-            size_t l = strlen(p);
-            while (l > 0 && isspace((unsigned char)p[l - 1])) p[--l] = '\0';
-        }
-        if (k < cap) fld[k] = p;
-        k++;
-        if (!e) break;
-        p = e + 1;
-    }
-    return k;
-}
-
 void dvc_traj_from_clear(dvc_traj_from *tf)
 {
     free(tf->t);
@@ -58,12 +37,14 @@ void dvc_traj_from_clear(dvc_traj_from *tf)
 static dvc_status header(dvc_traj_from *tf, char *line)
 {
     dvc_traj_from_pass *ps = &tf->ps;
-    long nf = 1, n = tf->n;
-    for (const char *q = line; *q; q++) nf += *q == ',';
+    long n = tf->n, nf;
+    /* the field rule of every trajectory reader (check's too) */
+    ps->delim = dvc_traj_delim(line);
+    nf = dvc_traj_count(line, ps->delim);
     free(ps->fld);
     ps->fld = malloc((size_t)nf * sizeof *ps->fld);
     if (!ps->fld) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    split_line(line, ps->fld, nf);
+    dvc_traj_split(line, ps->fld, nf, ps->delim);
     ps->ncols = nf;
     for (long k = 0; k <= n; k++) ps->col[k] = -1;
     for (long k = 0; k < nf; k++) {
@@ -94,7 +75,7 @@ static dvc_status header(dvc_traj_from *tf, char *line)
 static dvc_status sample(dvc_traj_from *tf, char *line)
 {
     dvc_traj_from_pass *ps = &tf->ps;
-    long nf = split_line(line, ps->fld, ps->ncols);
+    long nf = dvc_traj_split(line, ps->fld, ps->ncols, ps->delim);
     double prev = ps->t;
     if (nf != ps->ncols)
         return dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the header has %ld", tf->path, ps->lineno, nf,
@@ -139,7 +120,11 @@ static dvc_status pass_next(dvc_traj_from *tf, int *got)
         if (memchr(line, '\0', (size_t)len))
             return dvc_error(DVC_ERR_INPUT, "%s: NUL byte at line %ld (not a text file)", tf->path, ps->lineno);
         line[strcspn(line, "\r\n")] = '\0';
-        if (line[strspn(line, " \t")] == '\0') continue;
+        {
+            /* blank lines and comments skipped, as by check */
+            char c = line[strspn(line, " \t")];
+            if (c == '\0' || c == '#') continue;
+        }
         if (ps->ncols == 0) {
             if ((st = header(tf, line)) != DVC_OK) return st;
             continue;

@@ -23,6 +23,7 @@ typedef struct {
     size_t lcap;
     long lineno, ncols, *col, ns;
     double t, *x;    /* the last sample read: its time and n values */
+    char delim;      /* ',' or ' ' (runs of blanks), from the header line */
     uint64_t digest; /* of the bytes read so far in this pass */
 } dvc_traj_from_pass;
 

@@ -28,3 +28,60 @@ long dvc_traj_header_slot(const char *name, long n, long m, const char *const *n
     if (name[0] == 'x') return k <= n ? k : -1;
     return k <= m ? n + k : -1;
 }
+
+char *dvc_traj_trim(char *s)
+{
+    char *e;
+    while (isspace((unsigned char)*s)) s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+    return s;
+}
+
+long dvc_traj_split(char *line, char **f, long max, char delim)
+{
+    long k = 0;
+    char *p = line;
+    if (delim == ' ') {
+        for (;;) {
+            while (*p == ' ' || *p == '\t') p++;
+            if (!*p) return k;
+            if (k < max) f[k] = p;
+            k++;
+            while (*p && *p != ' ' && *p != '\t') p++;
+            if (!*p) return k;
+            *p++ = '\0';
+        }
+    }
+    for (;;) {
+        char *c = strchr(p, ',');
+        /* cut before trimming, so "t ,x1" gives "t" */
+        if (c) *c = '\0';
+        if (k < max) f[k] = dvc_traj_trim(p);
+        k++;
+        if (!c) break;
+        p = c + 1;
+    }
+    return k;
+}
+
+char dvc_traj_delim(const char *line)
+{
+    return strchr(line, ',') ? ',' : ' ';
+}
+
+long dvc_traj_count(const char *line, char delim)
+{
+    long k = 0;
+    const char *p = line;
+    if (delim == ',') {
+        for (k = 1; *p; p++) k += *p == ',';
+        return k;
+    }
+    for (;;) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (!*p) return k;
+        k++;
+        while (*p && *p != ' ' && *p != '\t') p++;
+    }
+}

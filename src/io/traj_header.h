@@ -16,4 +16,15 @@
 long dvc_traj_header_slot(const char *name, long n, long m, const char *const *names,
                           const char *const *ynames, int allow_ignore);
 
+/* And the one rule of fields: the delimiter is ',' when the first line (not
+ * blank, not a comment '#') has a comma, else runs of blanks and tabs; a
+ * line is split in place (comma fields trimmed, "t ,x1" is t and x1), the
+ * number of fields returned and the first max stored in f. */
+char dvc_traj_delim(const char *line);
+long dvc_traj_split(char *line, char **f, long max, char delim);
+/* The fields dvc_traj_split would find (line unchanged). */
+long dvc_traj_count(const char *line, char delim);
+/* s without leading and trailing white space (cut in place). */
+char *dvc_traj_trim(char *s);
+
 #endif

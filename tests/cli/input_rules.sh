@@ -3,7 +3,8 @@
 # One input rule for every kind (issue 21, items 4 and 5): an end time
 # written as a decimal ("T": "0.1") is enclosed for a hybrid model and an
 # ideal contact as for a DLVI, a start time says why it must be exact; the
-# state names head a trajectory's columns for enclose --from as for check;
+# state names head a trajectory's columns for enclose --from as for check
+# (and the same field rule: commas or blanks, '#' comments);
 # predict names what it does not cover instead of "not linear"; a model or
 # problem file given where a certificate is expected is named as such with
 # the command that certifies it; a friction model's events read stick and
@@ -47,6 +48,12 @@ for f in tr trx; do
         "$exe" enclose "$tmp/bn.json" --from "$tmp/$f.csv" -o "$tmp/from_$f.cert.json"
     expect 0 "^samples: 101" "check, header $(head -1 "$tmp/$f.csv")" -- "$exe" check "$tmp/bl.cert.json" "$tmp/$f.csv"
 done
+# ... and one field rule: blank-separated columns and '#' comments as for check
+(echo "# the bridge, blank-separated"; sed '1s/,/ /g; 2,$s/,/  /g' "$tmp/tr.csv") > "$tmp/trw.txt"
+expect 0 "" "enclose --from, blank-separated with a comment" -- \
+    "$exe" enclose "$tmp/bn.json" --from "$tmp/trw.txt" -o "$tmp/from_trw.cert.json"
+if cmp -s "$tmp/from_trw.cert.json" "$tmp/from_tr.cert.json"; then ok; else bad "--from: blank-separated gave another certificate"; fi
+expect 0 "^samples: 101" "check, blank-separated with a comment" -- "$exe" check "$tmp/bl.cert.json" "$tmp/trw.txt"
 sed '1s/.*/t,pos,speed/' "$tmp/tr.csv" > "$tmp/trbad.csv"
 expect 2 "missing column 'vel' or 'x2'" "enclose --from, a state missing: named" -- \
     "$exe" enclose "$tmp/bn.json" --from "$tmp/trbad.csv" -o "$tmp/bad.cert.json"

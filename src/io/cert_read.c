@@ -591,21 +591,10 @@ static json_t *rd_value(rd_t *rd, char *s, int wrap)
 {
     size_t len = strlen(s);
     json_error_t err;
-    json_t *j;
     rd->comma = len > 0 && s[len - 1] == ',';
     if (rd->comma) s[--len] = '\0';
     if (!wrap) return json_loads(s, JSON_REJECT_DUPLICATES, &err);
-    {
-        char *t = malloc(len + 3);
-        if (!t) return NULL;
-        t[0] = '{';
-        memcpy(t + 1, s, len);
-        t[len + 1] = '}';
-        t[len + 2] = '\0';
-        j = json_loads(t, JSON_REJECT_DUPLICATES, &err);
-        free(t);
-    }
-    return j;
+    return dvc_json_load_member(s, len);
 }
 
 /* A member line `"key": value` into rd->hdr. */

@@ -905,18 +905,11 @@ json_t *dvc_hcert_item_line_(const char *line, size_t len, int *comma)
 /* 1 when a line of the skeleton is one whole member of the top level */
 static int member_line(const char *line, size_t len)
 {
-    json_error_t err;
-    char *t;
     json_t *o;
     if (len > 0 && line[len - 1] == '\n') len--;
     if (len > 0 && line[len - 1] == ',') len--;
-    if (len < 4 || strncmp(line, "  \"", 3) != 0 || !(t = malloc(len + 3))) return 0;
-    t[0] = '{';
-    memcpy(t + 1, line, len);
-    t[len + 1] = '}';
-    t[len + 2] = '\0';
-    o = json_loads(t, JSON_REJECT_DUPLICATES, &err);
-    free(t);
+    if (len < 4 || strncmp(line, "  \"", 3) != 0) return 0;
+    o = dvc_json_load_member(line, len);
     json_decref(o);
     return o != NULL;
 }

@@ -265,3 +265,18 @@ dvc_status dvc_json_tagged_digest(char out[17], const json_t *j, const char *fil
     memcpy(out, json_string_value(j) + 8, 17);
     return DVC_OK;
 }
+
+json_t *dvc_json_load_member(const char *s, size_t len)
+{
+    json_error_t err;
+    json_t *j;
+    char *t = malloc(len + 3);
+    if (!t) return NULL;
+    t[0] = '{';
+    memcpy(t + 1, s, len);
+    t[len + 1] = '}';
+    t[len + 2] = '\0';
+    j = json_loads(t, JSON_REJECT_DUPLICATES, &err);
+    free(t);
+    return j;
+}

@@ -63,6 +63,10 @@ json_t *dvc_json_hex(double d);
  * (json_dumps with JSON_SORT_KEYS | JSON_COMPACT): detects edits, it is not a
  * cryptographic hash. */
 dvc_status dvc_json_digest(char buf[17], const json_t *obj);
+/* The object {s[0..len)}: one line of a streamed file holding a member
+ * '"key": value' parsed alone (duplicate keys refused); NULL when it is
+ * not one or out of memory. */
+json_t *dvc_json_load_member(const char *s, size_t len);
 /* The same over root without its member "digest". */
 dvc_status dvc_json_digest_root(char buf[17], const json_t *root);
 /* out <- the 16 hex digits of a "fnv1a64:<16 hex digits>" string j, which

@@ -810,9 +810,50 @@ static void test_fmt(void)
           declined);
 }
 
+/* The 17-digit route of dvc_lcpall_fmt_ (the default, its own exponent
+ * guess and digit loop) against MPFR: every binade (its guess is at most
+ * one below the decimal exponent, and never above it), the neighbours of
+ * powers of 10 and 2 (carries, exponent changes), values near 1 (the
+ * solutions of bench_lcpall), both directions and signs. */
+static void test_fmt17(void)
+{
+    check_rng g = {2028};
+    long handled = 0, bad = 0;
+    mpfr_t t;
+    mpfr_init2(t, 53);
+    for (long it = 0; it < 300000; it++) {
+        uint64_t bits = ((uint64_t)check_rng_int(&g, 0, 0x7fffffff) << 33) ^
+                        ((uint64_t)check_rng_int(&g, 0, 0x7fffffff) << 2) ^ (uint64_t)check_rng_int(&g, 0, 3);
+        long ex = it % 5 == 0 ? check_rng_int(&g, 1, 2046) : 1023 + check_rng_int(&g, -60, 60);
+        double x;
+        int up = (int)(it & 1);
+        char buf[64];
+        bits = (bits & ((UINT64_C(1) << 52) - 1)) | ((uint64_t)ex << 52) | ((uint64_t)(it >> 1 & 1) << 63);
+        memcpy(&x, &bits, sizeof x);
+        if (it % 4 == 1) x = ldexp(1.0 + 0.06 * ((double)check_rng_int(&g, 0, 1 << 30) / (1 << 30) - 0.5), 0);
+        if (it % 8 == 3) x = nextafter(pow(10, (double)check_rng_int(&g, -20, 20)), it % 16 < 8 ? INFINITY : 0);
+        if (it % 8 == 5) x = nextafter(ldexp(1.0, (int)check_rng_int(&g, -70, 70)), it % 16 < 8 ? INFINITY : 0);
+        if (it % 8 == 7) x = pow(10, (double)check_rng_int(&g, -20, 20));
+        if (it & 2) x = -x;
+        if (dvc_lcpall_fmt_(buf, x, 17, up)) {
+            char *ref;
+            mpfr_set_d(t, x, MPFR_RNDN);
+            ref = dvc_mpfr_str(t, 17, up ? MPFR_RNDU : MPFR_RNDD);
+            if (ref == NULL || strcmp(ref, buf) != 0) {
+                if (bad++ < 5) printf("fmt17 %a %s: %s, MPFR %s\n", x, up ? "up" : "down", buf, ref ? ref : "?");
+            }
+            free(ref);
+            handled++;
+        }
+    }
+    mpfr_clear(t);
+    CHECK(bad == 0 && handled > 200000, "17-digit text: %ld of %ld differ from MPFR", bad, handled);
+}
+
 int main(void)
 {
     test_fmt();
+    test_fmt17();
     test_input();
     test_p_and_degenerate();
     test_interval();

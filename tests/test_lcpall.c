@@ -769,6 +769,35 @@ static void test_input(void)
     dvc_ivec_clear(q);
 }
 
+/* A random double: random mantissa, sign from bit 1 of it, the exponent
+ * anywhere (one in five) or within 2^+-60. */
+static double rand_double(check_rng *g, long it)
+{
+    uint64_t bits = ((uint64_t)check_rng_int(g, 0, 0x7fffffff) << 33) ^
+                    ((uint64_t)check_rng_int(g, 0, 0x7fffffff) << 2) ^ (uint64_t)check_rng_int(g, 0, 3);
+    long ex = it % 5 == 0 ? check_rng_int(g, 1, 2046) : 1023 + check_rng_int(g, -60, 60);
+    double x;
+    bits = (bits & ((UINT64_C(1) << 52) - 1)) | ((uint64_t)ex << 52) | ((uint64_t)(it >> 1 & 1) << 63);
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* dvc_lcpall_fmt_ against MPFR on x: 1 when the text was made (counting
+ * a difference in *bad), 0 when it declined. */
+static int fmt_vs_mpfr(double x, int digits, int up, mpfr_t t, long *bad)
+{
+    char buf[64], *ref;
+    if (!dvc_lcpall_fmt_(buf, x, digits, up)) return 0;
+    mpfr_set_d(t, x, MPFR_RNDN);
+    ref = dvc_mpfr_str(t, digits, up ? MPFR_RNDU : MPFR_RNDD);
+    if (ref == NULL || strcmp(ref, buf) != 0) {
+        if ((*bad)++ < 5)
+            printf("fmt %a, %d digits %s: %s, MPFR %s\n", x, digits, up ? "up" : "down", buf, ref ? ref : "?");
+    }
+    free(ref);
+    return 1;
+}
+
 /* The decimal text of the JSON bounds (dvc_lcpall_fmt_) is MPFR's, byte
  * for byte: random doubles of every binade the fast path takes and beyond
  * (where it declines), every number of digits, both directions; values
@@ -780,30 +809,13 @@ static void test_fmt(void)
     mpfr_t t;
     mpfr_init2(t, 53);
     for (long it = 0; it < 400000; it++) {
-        uint64_t bits = ((uint64_t)check_rng_int(&g, 0, 0x7fffffff) << 33) ^
-                        ((uint64_t)check_rng_int(&g, 0, 0x7fffffff) << 2) ^ (uint64_t)check_rng_int(&g, 0, 3);
-        long ex = it % 5 == 0 ? check_rng_int(&g, 1, 2046) : 1023 + check_rng_int(&g, -60, 60);
-        double x;
+        double x = rand_double(&g, it);
         int digits = (int)check_rng_int(&g, 2, 17), up = (int)(it & 1);
-        char buf[64];
-        bits = (bits & ((UINT64_C(1) << 52) - 1)) | ((uint64_t)ex << 52) | ((uint64_t)(it >> 1 & 1) << 63);
-        memcpy(&x, &bits, sizeof x);
         if (it % 7 == 3) x = (double)check_rng_int(&g, 1, 100000) * pow(10, (double)check_rng_int(&g, -12, 12));
         if (it % 11 == 5) x = nextafter(pow(10, (double)check_rng_int(&g, -10, 15)), it % 2 ? INFINITY : 0);
         if (it % 13 == 7) x = 0x1p-1074 * (double)check_rng_int(&g, 1, 1000); /* subnormal: declined */
-        if (dvc_lcpall_fmt_(buf, x, digits, up)) {
-            char *ref;
-            mpfr_set_d(t, x, MPFR_RNDN);
-            ref = dvc_mpfr_str(t, digits, up ? MPFR_RNDU : MPFR_RNDD);
-            if (ref == NULL || strcmp(ref, buf) != 0) {
-                if (bad++ < 5) printf("fmt %a, %d digits %s: %s, MPFR %s\n", x, digits, up ? "up" : "down", buf,
-                                      ref ? ref : "?");
-            }
-            free(ref);
-            handled++;
-        } else {
-            declined++;
-        }
+        if (fmt_vs_mpfr(x, digits, up, t, &bad)) handled++;
+        else declined++;
     }
     mpfr_clear(t);
     CHECK(bad == 0 && handled > 200000, "decimal text: %ld of %ld differ from MPFR (%ld declined)", bad, handled,
@@ -822,29 +834,14 @@ static void test_fmt17(void)
     mpfr_t t;
     mpfr_init2(t, 53);
     for (long it = 0; it < 300000; it++) {
-        uint64_t bits = ((uint64_t)check_rng_int(&g, 0, 0x7fffffff) << 33) ^
-                        ((uint64_t)check_rng_int(&g, 0, 0x7fffffff) << 2) ^ (uint64_t)check_rng_int(&g, 0, 3);
-        long ex = it % 5 == 0 ? check_rng_int(&g, 1, 2046) : 1023 + check_rng_int(&g, -60, 60);
-        double x;
+        double x = rand_double(&g, it);
         int up = (int)(it & 1);
-        char buf[64];
-        bits = (bits & ((UINT64_C(1) << 52) - 1)) | ((uint64_t)ex << 52) | ((uint64_t)(it >> 1 & 1) << 63);
-        memcpy(&x, &bits, sizeof x);
-        if (it % 4 == 1) x = ldexp(1.0 + 0.06 * ((double)check_rng_int(&g, 0, 1 << 30) / (1 << 30) - 0.5), 0);
+        if (it % 4 == 1) x = 1.0 + 0.06 * ((double)check_rng_int(&g, 0, 1 << 30) / (1 << 30) - 0.5);
         if (it % 8 == 3) x = nextafter(pow(10, (double)check_rng_int(&g, -20, 20)), it % 16 < 8 ? INFINITY : 0);
         if (it % 8 == 5) x = nextafter(ldexp(1.0, (int)check_rng_int(&g, -70, 70)), it % 16 < 8 ? INFINITY : 0);
         if (it % 8 == 7) x = pow(10, (double)check_rng_int(&g, -20, 20));
         if (it & 2) x = -x;
-        if (dvc_lcpall_fmt_(buf, x, 17, up)) {
-            char *ref;
-            mpfr_set_d(t, x, MPFR_RNDN);
-            ref = dvc_mpfr_str(t, 17, up ? MPFR_RNDU : MPFR_RNDD);
-            if (ref == NULL || strcmp(ref, buf) != 0) {
-                if (bad++ < 5) printf("fmt17 %a %s: %s, MPFR %s\n", x, up ? "up" : "down", buf, ref ? ref : "?");
-            }
-            free(ref);
-            handled++;
-        }
+        handled += fmt_vs_mpfr(x, 17, up, t, &bad);
     }
     mpfr_clear(t);
     CHECK(bad == 0 && handled > 200000, "17-digit text: %ld of %ld differ from MPFR", bad, handled);

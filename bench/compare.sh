@@ -21,17 +21,22 @@
 #     python3-scipy) on certs/elliptic, stickslip and threemass: the
 #     integration loops alone (bench_hybrid --model) and whole processes,
 #     paired; targets loop <= 3, process <= 1;
+#  2d. the cost of a certified radius <= 1e-4 on the chain of 8 masses (T = 1):
+#     dvicert's default route against Siconos at the coarsest h of 1e-2,
+#     1e-3, 1e-4, 1e-5 (theta = 0.5) whose actual error at T (distance of its x(T) from the
+#     certified enclosure) is <= 1e-4; target <= 1;
 #  3. bench_lvi (certified LCP vs Lemke), bench_beta, bench_solve, bench_expr
 #     (the bridge with f as expressions: certified / predictor of both
 #     routes, and the lognorm route per step against Algorithm 4.2).
 # Times are the best of R runs (wall clock; CPU seconds of the child next to
 # them, which the load of a shared machine disturbs less).
 #
-# usage: bench/compare.sh [BUILD_DIR] [--large] [--runs R] [--no-others] [--hybrid]
+# usage: bench/compare.sh [BUILD_DIR] [--large] [--runs R] [--no-others] [--hybrid] [--cost]
 #   BUILD_DIR   meson build directory (default: build), built beforehand
 #   --large     also the bridge at N = 1e6 and the chains k = 32, 64 in 2b (minutes)
 #   --no-others skip part 3
 #   --hybrid    part 2c only
+#   --cost      part 2d only
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=build
@@ -39,13 +44,15 @@ large=0
 runs=3
 others=1
 hybrid_only=0
+cost_only=0
 while [ $# -gt 0 ]; do
     case $1 in
         --large) large=1 ;;
         --runs) shift; runs=$1 ;;
         --no-others) others=0 ;;
         --hybrid) hybrid_only=1 ;;
-        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        --cost) cost_only=1 ;;
+        -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
         *) build=$1 ;;
     esac
     shift
@@ -53,7 +60,7 @@ done
 dvicert=$build/dvicert
 certio=$build/bench/bench_certio
 for b in "$dvicert" "$certio"; do
-    [ "$hybrid_only" = 1 ] && [ "$b" = "$certio" ] && continue
+    [ "$hybrid_only$cost_only" != 00 ] && [ "$b" = "$certio" ] && continue
     [ -x "$b" ] || { echo "compare.sh: $b not found: build first (ninja -C $build)" >&2; exit 2; }
 done
 py=$(command -v python3 || echo /usr/bin/python3)
@@ -104,7 +111,51 @@ hybrid_rows() {
         echo "    Debian: apt-get install python3-scipy)"
     fi
 }
+# 2d: the cost of a certified radius <= 1e-4 (see the header)
+cost_rows() {
+    echo
+    if ! /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
+        echo "2d. Siconos: skipped (/usr/bin/python3 cannot import siconos)"
+        return
+    fi
+    echo "2d. the cost of a certified radius <= 1e-4 at T, chain of 8 masses, T = 1: dvicert's default"
+    echo "    route against Siconos (theta = 0.5) at the coarsest h whose actual error at T is <= 1e-4"
+    echo "    (error: the largest distance of Siconos' x(T) from dvicert's certified x(T)); whole"
+    echo "    processes, best of $runs, CPU seconds"
+    "$py" "$here/siconos_dlvi.py" problem chain 8 1000 "$tmp/cost8.json" || exit 2
+    if ! "$dvicert" enclose "$tmp/cost8.json" -o "$tmp/cost8.cert.json" >/dev/null 2>&1 ||
+        ! "$dvicert" export "$tmp/cost8.cert.json" -o "$tmp/cost8.csv" --grid-only >/dev/null 2>&1; then
+        echo "    dvicert refused the problem"
+        return
+    fi
+    local last rad N err pick="" sx
+    last=$(awk -F, '$1 == "grid"' "$tmp/cost8.csv" | tail -n 1)
+    rad=$(echo "$last" | awk -F, '{r = 0; for (i = 4; i + 1 <= 35; i += 2) if (($(i+1) - $i) / 2 > r) r = ($(i+1) - $i) / 2; printf "%.3g", r}')
+    printf "    dvicert: radius at T %s\n" "$rad"
+    printf "%-10s %10s %10s\n" "Siconos N" "error" "<= 1e-4"
+    for N in 100 1000 10000 100000; do
+        sx=$(/usr/bin/python3 "$here/siconos_dlvi.py" run chain 8 "$N" --theta 0.5 | sed -n 's/.*x(T) \(.*\) loop_s.*/\1/p')
+        err=$(awk -F, -v s="$sx" -v line="$last" 'BEGIN {
+            n = split(s, x, " "); split(line, c, ","); e = 0
+            for (i = 1; i <= n; i++) { lo = c[2 + 2 * i]; hi = c[3 + 2 * i]
+                d = x[i] < lo ? lo - x[i] : (x[i] > hi ? x[i] - hi : 0); if (d > e) e = d }
+            printf "%.3g", e }')
+        printf "%-10s %10s %10s\n" "$N" "$err" "$(awk -v e="$err" 'BEGIN { print (e <= 1e-4 ? "yes" : "no") }')"
+        [ -z "$pick" ] && awk -v e="$err" 'BEGIN { exit !(e <= 1e-4) }' && pick=$N && break
+    done
+    [ -n "$pick" ] || { echo "    Siconos does not reach 1e-4 at N <= 100000"; return; }
+    local bd="1e9 1e9" bs="1e9 1e9"
+    for ((k = 0; k < runs; k++)); do
+        bd=$(min2 "$bd" "$(once "$dvicert" enclose "$tmp/cost8.json" -o "$tmp/cost8.cert.json")")
+        bs=$(min2 "$bs" "$(once /usr/bin/python3 "$here/siconos_dlvi.py" run chain 8 "$pick" --theta 0.5)")
+    done
+    read -r _ dc <<<"$bd"
+    read -r _ sc <<<"$bs"
+    printf "    dvicert %.3f s (radius %s), Siconos N = %s %.3f s: ratio %s (target <= 1)\n" "$dc" "$rad" \
+        "$pick" "$sc" "$(ratio "$dc" "$sc")"
+}
 [ "$hybrid_only" = 1 ] && { hybrid_rows; exit 0; }
+[ "$cost_only" = 1 ] && { cost_rows; exit 0; }
 
 # the problems: name kind k N
 probs=("bridge bridge 0 10000" "chain2 chain 2 10000" "chain8 chain 8 10000")
@@ -193,6 +244,7 @@ if /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
         rm -f "$tmp/$1.cert.json"
     done
     echo "   ratio3, ratio4 = dvicert events / Siconos at h = 1e-3, 1e-4 (target <= 1 at 1e-4)"
+    cost_rows
 else
     echo "2. Siconos: skipped (/usr/bin/python3 cannot import siconos; Debian: apt-get install python3-siconos)"
 fi

@@ -2,9 +2,12 @@
 """The benchmark problems of bench/compare.sh, for dvicert and for Siconos.
 
   siconos_dlvi.py problem bridge|chain K N OUT.json  write the dvicert problem file
-  siconos_dlvi.py run bridge|chain|pounding K N [CSV] Siconos float time stepping of it
+  siconos_dlvi.py run bridge|chain|pounding K N [CSV] [--theta TH]
+                                                   Siconos float time stepping of it
                                                    (CSV: the trajectory t,x1..xn, for
-                                                   `dvicert enclose P --from CSV`)
+                                                   `dvicert enclose P --from CSV`; TH:
+                                                   the theta of EulerMoreauOSI, default 1,
+                                                   f taken at t_i + TH h)
 
 The bridge is Example 5.1 (gamma = 0.2, T = 1); the pounding is Example 5.2
 with the published parameters and a three-tone ground motion, T = 20 (the
@@ -109,7 +112,7 @@ def write_problem(kind, k, N, out):
         fh.write("\n")
 
 
-def run(kind, k, N, csv=None):
+def run(kind, k, N, csv=None, theta=1.0):
     import numpy as np
     import siconos.kernel as sk
 
@@ -126,13 +129,13 @@ def run(kind, k, N, csv=None):
     nsds = sk.NonSmoothDynamicalSystem(0.0, T)
     nsds.insertDynamicalSystem(ds)
     nsds.link(inter, ds)
-    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, h), sk.EulerMoreauOSI(1.0), sk.LCP())
+    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, h), sk.EulerMoreauOSI(theta), sk.LCP())
     t0 = time.perf_counter()
     i = 0
     rows = [[0.0] + list(x0)] if csv else None
     while sim.hasNextEvent() and i < N:
         i += 1
-        ds.setb(np.array(f(i * h)))  # f at t_{i+1}, as theta = 1 uses it
+        ds.setb(np.array(f((i - 1 + theta) * h)))  # f at t_{i+1} for theta = 1
         sim.computeOneStep()
         if rows is not None:
             rows.append([i * h] + list(ds.x()))
@@ -147,10 +150,15 @@ def run(kind, k, N, csv=None):
 
 
 def main(argv):
+    theta = 1.0
+    if "--theta" in argv[:-1]:
+        i = argv.index("--theta")
+        theta = float(argv[i + 1])
+        argv = argv[:i] + argv[i + 2:]
     if len(argv) >= 5 and argv[1] == "problem":
         write_problem(argv[2], int(argv[3]), int(argv[4]), argv[5])
     elif len(argv) >= 5 and argv[1] == "run":
-        run(argv[2], int(argv[3]), int(argv[4]), argv[5] if len(argv) > 5 else None)
+        run(argv[2], int(argv[3]), int(argv[4]), argv[5] if len(argv) > 5 else None, theta)
     else:
         sys.stderr.write(__doc__)
         return 2

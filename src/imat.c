@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 #include "dvicert/imat.h"
 
+#include "imat_fast.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -114,6 +116,7 @@ void dvc_imat_scale(dvc_imat_t R, const mpfi_t s, const dvc_imat_t A)
 
 void dvc_imat_mul(dvc_imat_t R, const dvc_imat_t A, const dvc_imat_t B)
 {
+    if (dvc_imat_mul_fast_(R, A, B)) return; /* the same bits in hardware */
     mpfi_t t, s;
     mpfr_prec_t p = dvc_imat_prec(R);
     mpfi_init2(t, p);
@@ -133,6 +136,7 @@ void dvc_imat_mul(dvc_imat_t R, const dvc_imat_t A, const dvc_imat_t B)
 
 void dvc_imat_mul_vec(dvc_ivec_t r, const dvc_imat_t A, const dvc_ivec_t x)
 {
+    if (dvc_imat_mul_vec_fast_(r, A, x)) return;
     mpfi_t t, s;
     mpfr_prec_t p = dvc_ivec_prec(r);
     mpfi_init2(t, p);

@@ -20,6 +20,7 @@
 
 #include "fprnd.h"
 #include "imat_dd.h"
+#include "mpfr_bits.h"
 #include "rounding.h"
 
 static void *xmalloc(size_t n)
@@ -34,64 +35,6 @@ static mpfr_prec_t prec_of(mpfi_t *e, long len, mpfr_prec_t p)
     for (long t = 0; t < len; t++)
         if (mpfi_get_prec(e[t]) > p) p = mpfi_get_prec(e[t]);
     return p;
-}
-
-/* Exact binary64 value of an mpfr number of at most 53 bits in the normal
- * binary64 range: 1 (done), 0 (not applicable: more bits, or a tiny or huge
- * exponent; MPFI handles those), 2 (NaN or infinity). With 64-bit limbs it
- * assembles the bits from the significand read through MPFR's documented
- * custom interface: the generic mpfr_get_d costs more than the whole n = 8
- * solve kernel. */
-static inline int get_exact_d(double *out, mpfr_srcptr x)
-{
-    mpfr_exp_t e = mpfr_get_exp(x); /* |x| = 0.1b...b * 2^e for a regular x */
-    if (mpfr_get_prec(x) > 53) return 0;
-    /* one test for "regular, exponent in [-1000, 1000]": the exponents of
-     * zero, NaN and infinity are far below -1000 */
-    if ((unsigned long long)(e + 1000) > 2000u) {
-        if (mpfr_regular_p(x)) return 0;
-        if (!mpfr_zero_p(x)) return 2;
-        *out = 0.0;
-        return 1;
-    }
-#if GMP_NUMB_BITS == 64
-    const mp_limb_t *d = mpfr_custom_get_significand((mpfr_ptr)x);
-    /* 1.b...b * 2^(e-1): biased exponent e - 1 + 1023, fraction below the
-     * leading bit (at most 53 bits, so the low 11 bits of the limb are 0) */
-    unsigned long long u = ((unsigned long long)(mpfr_signbit(x) != 0) << 63) | /* no branch */
-                           ((unsigned long long)(e + 1022) << 52) |
-                           ((unsigned long long)(d[0] >> 11) & 0xfffffffffffffULL);
-    memcpy(out, &u, sizeof u);
-#else
-    *out = mpfr_get_d(x, MPFR_RNDN); /* exact: <= 53 bits, in range */
-#endif
-    return 1;
-}
-
-/* x <- v exactly, for a 53-bit x (the fast path's outputs): the bits of a
- * normal double go into the significand through MPFR's custom interface,
- * which is what mpfr_set_d does, without its thread-local exponent range
- * lookups. left: MPFI's endpoint convention for zero (+0 on the left, -0 on
- * the right). Anything else goes through mpfr_set_d. */
-static inline void set_exact_d(mpfr_ptr x, double v, int left, int fast)
-{
-#if GMP_NUMB_BITS == 64
-    unsigned long long u;
-    memcpy(&u, &v, sizeof u);
-    unsigned be = (unsigned)(u >> 52) & 0x7ffu;
-    if (fast && be != 0 && be != 0x7ff) {
-        mp_limb_t *d = mpfr_custom_get_significand(x);
-        d[0] = (mp_limb_t)(((u & 0xfffffffffffffULL) | (1ULL << 52)) << 11);
-        mpfr_custom_init_set(x, (u >> 63) ? -MPFR_REGULAR_KIND : MPFR_REGULAR_KIND,
-                             (mpfr_exp_t)be - 1022, 53, d);
-        return;
-    }
-#endif
-    (void)fast;
-    if (v == 0)
-        mpfr_set_zero(x, left ? 1 : -1);
-    else
-        mpfr_set_d(x, v, left ? MPFR_RNDD : MPFR_RNDU);
 }
 
 /* Endpoints as doubles: 1 done, 0 use MPFI, 2 non-finite entry. Exact,

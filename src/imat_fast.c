@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* Interval matrix products in hardware floating point (imat_fast.h).
+ *
+ * Why the bits equal MPFI's: at precision p the MPFI loop rounds each
+ * endpoint product and each endpoint sum correctly (down for left ends, up
+ * for right ends) to p bits. Binary64 (p = 53) and x87 extended (p = 64)
+ * arithmetic in the same rounding direction rounds the same exact values
+ * to the same p-bit numbers as long as no result leaves the normal range:
+ * an overflow or an inexact underflow (where MPFR, whose exponent range is
+ * far wider, keeps p bits) is detected from the sticky flags and the
+ * product is then left to MPFI. Each end product is the one MPFI's case
+ * analysis picks, rounded in the same direction; the right ends are
+ * computed as minus the product with one factor negated, rounded down, so
+ * that the whole kernel runs in one rounding mode. Signed zeros follow
+ * MPFI's rules exactly (they show in certificates as -0): see the kernel.
+ * Tested bit for bit against the MPFI loop in
+ * tests/t-imat-fast.c. */
+#include "imat_fast.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "mpfr_bits.h"
+#include "rounding.h"
+
+#if defined(DVC_RND_DIRECT) && defined(DVC_HAVE_X87_BITS)
+#define DVC_FAST_X87 1
+/* 1 when the x87 precision control is the full 64-bit significand (the
+ * Linux default; a caller may have lowered it). */
+static int x87_extended(void)
+{
+    unsigned short cw;
+    __asm__ volatile("fnstcw %0" : "=m"(cw) : : "memory");
+    return (cw >> 8 & 3u) == 3u;
+}
+#endif
+
+/* The kernel for a floating type T: rl <- left ends, rn <- minus the right
+ * ends of A B (A m x n: al, ah; B n x k: bl, bh; row-major). Runs in the
+ * current rounding mode, which the caller sets downward; a right end is
+ * computed as minus the product of a negated factor, rounded down, which
+ * keeps the sign a zero product has in MPFR. Row i of the result
+ * accumulates over q = 0, 1, ... in turn, each entry in the order of the
+ * MPFI loop, with MPFI's rules: a product takes the end products of its
+ * sign case (a zero interval factor is the result, its signed zeros
+ * copied); a sum with a zero interval is a copy of the other operand, any
+ * other sum has its ends rounded and a -0 left end or +0 right end
+ * flipped. A zero interval of A therefore adds nothing and is skipped. */
+#define DVC_FAST_KERNEL(T, NAME)                                                                   \
+    static void NAME(T *restrict rl, T *restrict rn, const T *restrict al, const T *restrict ah,   \
+                     const T *restrict bl, const T *restrict bh, long m, long n, long k)           \
+    {                                                                                              \
+        for (long t = 0; t < m * k; t++) rl[t] = rn[t] = 0; /* [+0, -0] */                         \
+        for (long i = 0; i < m; i++) {                                                             \
+            T *sl = rl + i * k, *sn = rn + i * k;                                                  \
+            for (long q = 0; q < n; q++) {                                                         \
+                T a0 = al[i * n + q], a1 = ah[i * n + q];                                          \
+                const T *b0p = bl + q * k, *b1p = bh + q * k;                                      \
+                if (a0 == 0 && a1 == 0) continue;                                                  \
+                for (long j = 0; j < k; j++) {                                                     \
+                    T b0 = b0p[j], b1 = b1p[j], lo, nh, x, y;                                      \
+                    if (b0 == 0 && b1 == 0) continue;                                              \
+                    if (a0 >= 0) {                                                                 \
+                        if (b0 >= 0) lo = a0 * b0, nh = -a1 * b1;                                  \
+                        else if (b1 <= 0) lo = a1 * b0, nh = -a0 * b1;                             \
+                        else lo = a1 * b0, nh = -a1 * b1;                                          \
+                    } else if (a1 <= 0) {                                                          \
+                        if (b0 >= 0) lo = a0 * b1, nh = -a1 * b0;                                  \
+                        else if (b1 <= 0) lo = a1 * b1, nh = -a0 * b0;                             \
+                        else lo = a0 * b1, nh = -a0 * b0;                                          \
+                    } else if (b0 >= 0) {                                                          \
+                        lo = a0 * b1, nh = -a1 * b1;                                               \
+                    } else if (b1 <= 0) {                                                          \
+                        lo = a1 * b0, nh = -a0 * b0;                                               \
+                    } else { /* both straddle 0: ties keep the second product */                   \
+                        x = a0 * b1, y = a1 * b0;                                                  \
+                        lo = x < y ? x : y;                                                        \
+                        x = -a0 * b0, y = -a1 * b1;                                                \
+                        nh = x < y ? x : y;                                                        \
+                    }                                                                              \
+                    if (lo == 0 && nh == 0) continue; /* s + [0, 0] = s */                         \
+                    if (sl[j] == 0 && sn[j] == 0) {   /* [0, 0] + t = t */                         \
+                        sl[j] = lo;                                                                \
+                        sn[j] = nh;                                                                \
+                        continue;                                                                  \
+                    }                                                                              \
+                    x = sl[j] + lo;                                                                \
+                    y = sn[j] + nh;                                                                \
+                    sl[j] = x == 0 ? 0 : x; /* +0 left end */                                      \
+                    sn[j] = y == 0 ? 0 : y; /* -0 right end */                                     \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+DVC_FAST_KERNEL(double, kernel_d)
+#ifdef DVC_FAST_X87
+DVC_FAST_KERNEL(long double, kernel_ld)
+#endif
+
+/* The exact endpoints of len intervals into lo, hi: 1, or 0 when one is
+ * not exact in the format (or NaN, infinite, out of range). */
+#define DVC_FAST_LOAD(T, NAME, GET)                                                                \
+    static int NAME(T *lo, T *hi, mpfi_t *e, long len)                                             \
+    {                                                                                              \
+        for (long t = 0; t < len; t++) {                                                           \
+            if (GET(&lo[t], &e[t]->left) != 1 || GET(&hi[t], &e[t]->right) != 1) return 0;         \
+            /* zeros keep their signs: MPFI's products do */                                       \
+            if (lo[t] == 0 && mpfr_signbit(&e[t]->left)) lo[t] = -lo[t];                           \
+            if (hi[t] == 0 && mpfr_signbit(&e[t]->right)) hi[t] = -hi[t];                          \
+        }                                                                                          \
+        return 1;                                                                                  \
+    }
+
+DVC_FAST_LOAD(double, load_d, get_exact_d)
+#ifdef DVC_FAST_X87
+DVC_FAST_LOAD(long double, load_ld, get_exact_ld)
+#endif
+
+/* x <- v exactly, a zero with v's sign (the kernels sign zeros as MPFI
+ * does; set_exact_* would sign them by the side). */
+static inline void set_d(mpfr_ptr x, double v, int left)
+{
+    if (v == 0) mpfr_set_zero(x, signbit(v) ? -1 : 1);
+    else set_exact_d(x, v, left, 1);
+}
+#ifdef DVC_FAST_X87
+static inline void set_ld(mpfr_ptr x, long double v, int left)
+{
+    if (v == 0) mpfr_set_zero(x, signbit(v) ? -1 : 1);
+    else set_exact_ld(x, v, left);
+}
+#endif
+
+/* Every endpoint of the len intervals at e has precision p. */
+static int all_prec(mpfi_t *e, long len, mpfr_prec_t p)
+{
+    for (long t = 0; t < len; t++)
+        if (mpfr_get_prec(&e[t]->left) != p || mpfr_get_prec(&e[t]->right) != p) return 0;
+    return 1;
+}
+
+/* The whole product for a type T: load, kernel downward with the sticky
+ * flags saved and checked, store. */
+#define DVC_FAST_RUN(T, NAME, LOAD, KERNEL, SET, SAVE, SETRND, RESTORE)                            \
+    static int NAME(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long k)                       \
+    {                                                                                              \
+        size_t na = (size_t)(m * n), nb = (size_t)(n * k), nr = (size_t)(m * k);                  \
+        T sbuf[256];                                                                               \
+        size_t need = 2 * (na + nb + nr);                                                          \
+        T *buf = need <= 256 ? sbuf : malloc(need * sizeof(T));                                    \
+        if (!buf) return 0;                                                                        \
+        T *al = buf, *ah = al + na, *bl = ah + na, *bh = bl + nb, *rl = bh + nb, *rn = rl + nr;    \
+        int ok = LOAD(al, ah, A, (long)na) && LOAD(bl, bh, B, (long)nb);                           \
+        if (ok) {                                                                                  \
+            fexcept_t flags;                                                                       \
+            fegetexceptflag(&flags, FE_ALL_EXCEPT);                                                \
+            feclearexcept(FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);                                \
+            int saved = SAVE();                                                                    \
+            SETRND(FE_DOWNWARD);                                                                   \
+            KERNEL(rl, rn, al, ah, bl, bh, m, n, k);                                               \
+            RESTORE(saved);                                                                        \
+            ok = !fetestexcept(FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);                           \
+            fesetexceptflag(&flags, FE_ALL_EXCEPT);                                                \
+        }                                                                                          \
+        for (size_t t = 0; ok && t < nr; t++) {                                                    \
+            SET(&R[t]->left, rl[t], 1);                                                            \
+            SET(&R[t]->right, -rn[t], 0);                                                          \
+        }                                                                                          \
+        if (buf != sbuf) free(buf);                                                                \
+        return ok;                                                                                 \
+    }
+
+DVC_FAST_RUN(double, run_d, load_d, kernel_d, set_d, dvc_rnd_save, dvc_rnd_set,
+             dvc_rnd_restore)
+#ifdef DVC_FAST_X87
+DVC_FAST_RUN(long double, run_ld, load_ld, kernel_ld, set_ld, dvc_rnd_save_ext,
+             dvc_rnd_set_ext, dvc_rnd_restore_ext)
+#endif
+
+/* R (m x k) <- A (m x n) B (n x k), arrays of intervals, when R's
+ * precision allows. */
+static int mul_fast(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long k)
+{
+    if (m <= 0 || k <= 0) return 0;
+    mpfr_prec_t p = mpfr_get_prec(&R[0]->left);
+    if ((p != 53 && p != 64) || !all_prec(R, m * k, p)) return 0;
+    if (p == 53) return run_d(R, A, B, m, n, k);
+#ifdef DVC_FAST_X87
+    if (x87_extended()) return run_ld(R, A, B, m, n, k);
+#endif
+    return 0;
+}
+
+int dvc_imat_mul_fast_(dvc_imat_t R, const dvc_imat_t A, const dvc_imat_t B)
+{
+    return mul_fast(R->e, A->e, B->e, A->r, A->c, B->c);
+}
+
+int dvc_imat_mul_vec_fast_(dvc_ivec_t r, const dvc_imat_t A, const dvc_ivec_t x)
+{
+    return mul_fast(r->e, A->e, x->e, A->r, A->c, 1);
+}

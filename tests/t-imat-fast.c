@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The hardware interval products of src/imat_fast.c against the MPFI loop
+ * written out here (the reference, independent of the library): on random
+ * interval matrices at 53 and 64 bits (points, thick entries, zeros, mixed
+ * signs, inputs of 24 to 113 bits, now and then exponents that overflow or
+ * underflow the hardware format), dvc_imat_mul and dvc_imat_mul_vec must
+ * give every endpoint bit for bit, signed zeros included; the kernel must
+ * refuse (and leave to MPFI) what it cannot do exactly, take the common
+ * cases, and hand back the caller's rounding mode and sticky flags. */
+#include <fenv.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "dvicert/dvicert.h"
+#include "imat_fast.h"
+#include "rand_ival.h"
+
+
+#define NCASES 3000
+#define DMAX 9
+
+/* The loop of dvc_imat_mul at R's precision. */
+static void ref_mul(dvc_imat_t R, const dvc_imat_t A, const dvc_imat_t B)
+{
+    mpfi_t t, s;
+    mpfr_prec_t p = mpfi_get_prec(R->e[0]);
+    mpfi_init2(t, p);
+    mpfi_init2(s, p);
+    for (long i = 0; i < A->r; i++)
+        for (long j = 0; j < B->c; j++) {
+            mpfi_set_ui(s, 0);
+            for (long k = 0; k < A->c; k++) {
+                mpfi_mul(t, A->e[i * A->c + k], B->e[k * B->c + j]);
+                mpfi_add(s, s, t);
+            }
+            mpfi_set(R->e[i * R->c + j], s);
+        }
+    mpfi_clear(t);
+    mpfi_clear(s);
+}
+
+/* Same number, same sign (zeros included), or both NaN. */
+static int same_fr(mpfr_srcptr a, mpfr_srcptr b)
+{
+    if (mpfr_nan_p(a) || mpfr_nan_p(b)) return mpfr_nan_p(a) && mpfr_nan_p(b);
+    return mpfr_equal_p(a, b) && !mpfr_signbit(a) == !mpfr_signbit(b);
+}
+
+static long mismatch(mpfi_t *x, mpfi_t *y, long len)
+{
+    for (long t = 0; t < len; t++)
+        if (!same_fr(&x[t]->left, &y[t]->left) || !same_fr(&x[t]->right, &y[t]->right)) return t;
+    return -1;
+}
+
+/* A random matrix: entries at precision drawn from {24, 53, 64, 113} (or
+ * pin when > 0), now and then an extreme exponent. */
+static void rand_mat(dvc_imat_t A, long r, long c, mpfr_prec_t pin, int extreme, check_rng *g)
+{
+    static const mpfr_prec_t precs[] = {24, 53, 64, 113};
+    mpfr_prec_t p = pin > 0 ? pin : precs[check_rng_int(g, 0, 3)];
+    dvc_imat_init2(A, r, c, p);
+    for (long t = 0; t < r * c; t++) {
+        rand_ival(A->e[t], g, 0);
+        if (extreme && check_rng_int(g, 0, 7) == 0) {
+            long e = check_rng_int(g, 0, 1) ? 1020 : 16380;
+            mpfi_mul_2si(A->e[t], A->e[t], check_rng_int(g, 0, 1) ? e : -e);
+        }
+    }
+}
+
+int main(void)
+{
+    check_rng g = {0x1f3a5c7e9b2d4f61ULL};
+    long nfast = 0, nvec_fast = 0;
+    for (int it = 0; it < NCASES; it++) {
+        mpfr_prec_t po = check_rng_int(&g, 0, 1) ? 64 : 53;
+        long m = check_rng_int(&g, 1, DMAX), n = check_rng_int(&g, 1, DMAX),
+             k = check_rng_int(&g, 1, DMAX);
+        int extreme = check_rng_int(&g, 0, 4) == 0;
+        /* mostly inputs at the output's precision, the engines' case */
+        mpfr_prec_t pin = check_rng_int(&g, 0, 2) ? po : 0;
+        dvc_imat_t A, B, R, F, E;
+        rand_mat(A, m, n, pin, extreme, &g);
+        rand_mat(B, n, k, pin, extreme, &g);
+        dvc_imat_init2(R, m, k, po);
+        dvc_imat_init2(F, m, k, po);
+        dvc_imat_init2(E, m, k, po);
+        ref_mul(E, A, B);
+
+        /* the public product under a foreign rounding mode and flag */
+        feclearexcept(FE_ALL_EXCEPT);
+        feraiseexcept(FE_DIVBYZERO);
+        fesetround(FE_UPWARD);
+        dvc_imat_mul(R, A, B);
+        int fast = dvc_imat_mul_fast_(F, A, B);
+        CHECK(fegetround() == FE_UPWARD, "case %d: rounding mode not restored", it);
+        CHECK(fetestexcept(FE_DIVBYZERO), "case %d: the caller's sticky flag was cleared", it);
+        fesetround(FE_TONEAREST);
+        feclearexcept(FE_ALL_EXCEPT);
+
+        long bad = mismatch(R->e, E->e, m * k);
+        CHECK(bad < 0, "case %d (%ld x %ld x %ld, %ld bits): dvc_imat_mul differs from MPFI at "
+              "entry %ld", it, m, n, k, (long)po, bad);
+        if (fast) {
+            nfast++;
+            bad = mismatch(F->e, E->e, m * k);
+            CHECK(bad < 0, "case %d: the kernel differs from MPFI at entry %ld", it, bad);
+        }
+        /* inputs it must leave alone */
+        if (mpfi_get_prec(A->e[0]) == 113 && mpfi_get_prec(B->e[0]) == 113)
+            CHECK(!fast || m * n == 0, "case %d: 113-bit inputs taken", it);
+
+        /* matrix times vector: the first column of B */
+        dvc_ivec_t x, r, rf, re;
+        dvc_ivec_init2(x, n, mpfi_get_prec(B->e[0]));
+        for (long q = 0; q < n; q++) mpfi_set(x->e[q], B->e[q * k]);
+        dvc_ivec_init2(r, m, po);
+        dvc_ivec_init2(rf, m, po);
+        dvc_ivec_init2(re, m, po);
+        for (long i = 0; i < m; i++) mpfi_set(re->e[i], E->e[i * k]);
+        dvc_imat_mul_vec(r, A, x);
+        bad = mismatch(r->e, re->e, m);
+        CHECK(bad < 0, "case %d: dvc_imat_mul_vec differs from MPFI at entry %ld", it, bad);
+        if (dvc_imat_mul_vec_fast_(rf, A, x)) {
+            nvec_fast++;
+            CHECK(mismatch(rf->e, re->e, m) < 0, "case %d: the vector kernel differs", it);
+        }
+        dvc_ivec_clear(x);
+        dvc_ivec_clear(r);
+        dvc_ivec_clear(rf);
+        dvc_ivec_clear(re);
+        dvc_imat_clear(A);
+        dvc_imat_clear(B);
+        dvc_imat_clear(R);
+        dvc_imat_clear(F);
+        dvc_imat_clear(E);
+    }
+    /* the kernels must actually run on the common cases */
+    CHECK(nfast > NCASES / 3, "the matrix kernel ran on only %ld of %d cases", nfast, NCASES);
+    CHECK(nvec_fast > NCASES / 3, "the vector kernel ran on only %ld of %d cases", nvec_fast,
+          NCASES);
+    return check_report();
+}

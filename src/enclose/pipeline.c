@@ -108,7 +108,7 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
     double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
     const double *T_end = NULL;
     double *x1 = NULL;
-    dvc_status st = pl->io->traj_read(tf, pl->o->from, a->doc, p->n, T, 0);
+    dvc_status st = pl->io->traj_read(tf, pl->o->from, a->doc, p->n, T, DVC_TRAJ_GRID);
     if (st == DVC_OK && a->e) {
         /* every sample must stay exact when scaled: refused before the run */
         if (!(x1 = malloc((size_t)p->n * sizeof *x1))) st = dvc_error(DVC_ERR_NOMEM, "out of memory");

@@ -84,6 +84,11 @@ static char *text(const dvc_enclose_doc *doc)
     return json_dumps((const json_t *)doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
 }
 
+/* the port's keep is the reader's */
+_Static_assert((int)DVC_TRAJ_GRID == (int)DVC_TRAJ_FROM_GRID && (int)DVC_TRAJ_KEEP == (int)DVC_TRAJ_FROM_KEEP &&
+                   (int)DVC_TRAJ_SAMPLES == (int)DVC_TRAJ_FROM_SAMPLES,
+               "traj_read's keep");
+
 static dvc_status traj_read(dvc_enclose_traj *tr, const char *path, const dvc_enclose_doc *doc, long n, double T,
                             int keep)
 {

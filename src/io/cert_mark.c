@@ -3,8 +3,12 @@
  * (io/cert_mark.h). */
 #include "io/cert_mark.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dvicert/error.h"
+#include "dvicert/files.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
@@ -40,4 +44,30 @@ int dvc_mark_digest(char buf[17], const json_t *obj, const dvc_mark *m)
     free(text);
     snprintf(buf, 17, "%016llx", (unsigned long long)h);
     return bad;
+}
+
+int dvc_mark_digest_root(char buf[17], const json_t *root, const dvc_mark *m)
+{
+    json_t *copy = json_copy((json_t *)root);
+    int bad = !copy;
+    if (copy) {
+        json_object_del(copy, "digest");
+        bad = dvc_mark_digest(buf, copy, m);
+    }
+    json_decref(copy);
+    return bad;
+}
+
+dvc_status dvc_mark_write_atomic(const char *path, const char *text, const dvc_mark *m)
+{
+    dvc_outfile o;
+    dvc_status st = dvc_outfile_open(&o, path);
+    if (st == DVC_OK) {
+        dvc_mark_out mo = {o.f, NULL, 0};
+        if (dvc_mark_put(text, m, 0, &mo) != 0)
+            st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+        else st = dvc_outfile_commit(&o);
+    }
+    dvc_outfile_clear(&o);
+    return st;
 }

@@ -14,6 +14,8 @@
 
 #include <jansson.h>
 
+#include "dvicert/error.h"
+
 /* Where the text goes: a file (f non-NULL) and/or the FNV-1a 64 hash *h
  * (h non-NULL); fail set by a write error. */
 typedef struct {
@@ -40,5 +42,11 @@ int dvc_mark_put(const char *text, const dvc_mark *m, int sorted, dvc_mark_out *
 /* dvc_json_digest of obj (sorted keys, compact) with m's placeholder
  * replaced (m NULL: none): 0 or -1. */
 int dvc_mark_digest(char buf[17], const json_t *obj, const dvc_mark *m);
+/* dvc_json_digest_root (the digest of root without its member "digest")
+ * with m's placeholder replaced: 0 or -1. */
+int dvc_mark_digest_root(char buf[17], const json_t *root, const dvc_mark *m);
+/* dvc_write_atomic of text (NUL-terminated) with m's placeholder replaced
+ * (file order) as it is written. */
+dvc_status dvc_mark_write_atomic(const char *path, const char *text, const dvc_mark *m);
 
 #endif

@@ -2,7 +2,6 @@
 /* Hybrid certificates as JSON (docs/formats.md, "Hybrid certificates"):
  * the embedded model, the stated grid and events. The certificate in
  * memory (the run, verification by recomputation) is src/cert_hybrid.c. */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,19 +243,6 @@ static json_t *summary_json(const dvc_hybrid_result_struct *r, mpfr_srcptr wev_r
     return sum;
 }
 
-/* dvc_json_digest_root with mk's placeholder replaced. */
-static int root_digest(char dg[17], const json_t *root, const dvc_mark *mk)
-{
-    json_t *copy = json_copy((json_t *)root);
-    int bad = !copy;
-    if (copy) {
-        json_object_del(copy, "digest");
-        bad = dvc_mark_digest(dg, copy, mk);
-    }
-    json_decref(copy);
-    return bad;
-}
-
 static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model, const dvc_mark *mk)
 {
     const dvc_hybrid_result_struct *r = c->res;
@@ -273,7 +259,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model, const dvc_ma
     for (long k = 0; k < r->nevents; k++) json_array_append_new(evs, event_json(c, &r->ev[k]));
     json_object_set_new(root, "events", evs);
     json_object_set_new(root, "summary", summary_json(r, NULL));
-    if (root_digest(dg, root, mk) != 0) {
+    if (dvc_mark_digest_root(dg, root, mk) != 0) {
         json_decref(root);
         return NULL;
     }
@@ -299,21 +285,6 @@ static void put_json(dvc_sbuf *b, const json_t *v)
 dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
 {
     return dvc_hybrid_cert_write_marked_(c, path, NULL);
-}
-
-/* text (NUL-terminated) to path, mk's placeholder replaced, atomically. */
-static dvc_status write_marked(const char *path, const char *text, const dvc_mark *mk)
-{
-    dvc_outfile o;
-    dvc_status st = dvc_outfile_open(&o, path);
-    if (st == DVC_OK) {
-        dvc_mark_out mo = {o.f, NULL, 0};
-        if (dvc_mark_put(text, mk, 0, &mo) != 0)
-            st = dvc_error(DVC_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-        else st = dvc_outfile_commit(&o);
-    }
-    dvc_outfile_clear(&o);
-    return st;
 }
 
 dvc_status dvc_hybrid_cert_write_marked_(const dvc_hybrid_cert_t c, const char *path, const dvc_mark *mk)
@@ -359,7 +330,7 @@ dvc_status dvc_hybrid_cert_write_marked_(const dvc_hybrid_cert_t c, const char *
         free(b.s);
         return dvc_error(DVC_ERR_NOMEM, "out of memory while writing %s", path);
     }
-    st = mk ? write_marked(path, b.s, mk) : dvc_write_atomic(path, b.s, b.len);
+    st = mk ? dvc_mark_write_atomic(path, b.s, mk) : dvc_write_atomic(path, b.s, b.len);
     free(b.s);
     return st;
 }

@@ -5,17 +5,19 @@
  * events route (which has no N) at T scaled by the same factors; then
  * `enclose --from` (lognorm route, uniform and jittered times) and `check`
  * with a trajectory of growing length (default 1e4, 1e5 and 1e6 rows),
- * and `enclose --from` on the events route with a hundredth of those rows
+ * and `enclose --from` on the events route with a hundredth of those rows (--events-div)
  * (it certifies each sample's error by the hybrid engine: about 0.4 ms per
  * row, minutes at 1e6); the chen-wang route takes no trajectory. Each command
  * runs as a child process; its peak RSS is getrusage's ru_maxrss for that
  * child (wait4). Target: RSS flat within 2x, time linear in N; for the
  * trajectories also the growth per row read beyond the first R (bytes).
  *
- * usage: bench_stream DVICERT [--method ROUTE] [--from] [--rows R1,R2,...] [--no-rows] [N ...]
+ * usage: bench_stream DVICERT [--method ROUTE] [--from] [--rows R1,R2,...] [--events-div D] [--no-rows] [N ...]
  *   --method   only this route (chen-wang, lognorm or events)
  *   --from     only the trajectory runs
  *   --rows     the trajectory lengths (default 10000,100000,1000000)
+ *   --events-div  the events route's trajectories have R / D rows (default
+ *              100; 1: the same lengths as the others)
  *   --no-rows  skip the trajectory runs
  * Files go to a temporary directory. */
 #define _GNU_SOURCE
@@ -200,16 +202,18 @@ static int bench_route(const char *exe, const char *dir, const char *route, cons
 /* enclose --from on each route that takes a trajectory (lognorm with
  * uniform and with jittered times; events at R / 100 rows) and check, with
  * R-row trajectories; the chen-wang route refuses a trajectory (told). */
-static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR, const char *only)
+static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR, const char *only, long div)
 {
     enum { NR = 4 };
-    static const char *const what[NR] = {"--from lognorm", "--from lognorm jitter", "--from events (R/100)",
-                                         "check"};
+    char ev[40];
+    const char *const what[NR] = {"--from lognorm", "--from lognorm jitter", ev, "check"};
     static const char *const route[NR] = {"lognorm", "lognorm", "events", NULL};
     long rss[MAXN][NR];
     double sec[MAXN][NR], cpu[MAXN][NR];
     int on[NR];
     char prob[256], cert0[256], traj[256], out[256];
+    if (div > 1) snprintf(ev, sizeof ev, "--from events (R/%ld)", div);
+    else snprintf(ev, sizeof ev, "--from events");
     for (int c = 0; c < NR; c++) on[c] = !only || (route[c] && strcmp(only, route[c]) == 0);
     snprintf(prob, sizeof prob, "%s/bridge.json", dir);
     snprintf(cert0, sizeof cert0, "%s/bridge1e3.cert.json", dir);
@@ -236,7 +240,7 @@ static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR, 
             char *av[16];
             int k = 0, rc;
             if (!on[c]) continue;
-            if (write_traj(traj, c == 2 ? (Rs[q] + 99) / 100 : Rs[q], c == 1) != 0) return 2;
+            if (write_traj(traj, c == 2 ? (Rs[q] + div - 1) / div : Rs[q], c == 1) != 0) return 2;
             av[k++] = (char *)exe;
             if (route[c]) {
                 av[k++] = "enclose";
@@ -273,7 +277,7 @@ static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR, 
     printf("%-22s %10s %16s\n", "command", "R", "bytes per row");
     for (int q = 1; q < nR; q++)
         for (int c = 0; c < NR; c++) {
-            long rows = c == 2 ? (Rs[q] + 99) / 100 - (Rs[0] + 99) / 100 : Rs[q] - Rs[0];
+            long rows = c == 2 ? (Rs[q] + div - 1) / div - (Rs[0] + div - 1) / div : Rs[q] - Rs[0];
             if (on[c] && rows > 0)
                 printf("%-22s %10ld %16.1f\n", what[c], Rs[q], 1024.0 * (double)(rss[q][c] - rss[0][c]) / (double)rows);
         }
@@ -287,10 +291,12 @@ int main(int argc, char **argv)
 {
     long Ns[MAXN] = {10000, 100000, 1000000}, Rs[MAXN] = {10000, 100000, 1000000};
     int nN = 3, nR = 3, rows = 1, routes_on = 1, rc = 0;
+    long div = 100;
     const char *only = NULL;
     char dir[] = "/tmp/dvc_bench_streamXXXXXX", traj[256];
     if (argc < 2) {
-        fprintf(stderr, "usage: %s DVICERT [--method ROUTE] [--from] [--rows R1,R2,...] [--no-rows] [N ...]\n", argv[0]);
+        fprintf(stderr, "usage: %s DVICERT [--method ROUTE] [--from] [--rows R1,R2,...] [--events-div D] [--no-rows] "
+                "[N ...]\n", argv[0]);
         return 2;
     }
     for (int a = 2, first = 1; a < argc; a++) {
@@ -307,6 +313,9 @@ int main(int argc, char **argv)
                 Rs[nR++] = strtol(p, &p, 10);
                 if (*p == ',') p++;
             }
+        } else if (strcmp(argv[a], "--events-div") == 0 && a + 1 < argc) {
+            div = strtol(argv[++a], NULL, 10);
+            if (div < 1) div = 1;
         } else if (strcmp(argv[a], "--no-rows") == 0) {
             rows = 0;
         } else if (strcmp(argv[a], "--from") == 0) {
@@ -335,7 +344,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < 3 && rc == 0 && routes_on; r++)
         if (!only || strcmp(only, routes[r]) == 0) rc = bench_route(argv[1], dir, routes[r], Ns, nN, traj);
     remove(traj);
-    if (rc == 0 && rows) rc = bench_rows(argv[1], dir, Rs, nR, only);
+    if (rc == 0 && rows) rc = bench_rows(argv[1], dir, Rs, nR, only, div);
     rmdir(dir);
     return rc;
 }

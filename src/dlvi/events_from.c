@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dlvi/events_from.h"
 #include "dvicert/events.h"
 
 void dvc_dlvi_events_from_init(dvc_dlvi_events_from *f) { memset(f, 0, sizeof *f); }
@@ -22,23 +23,45 @@ void dvc_dlvi_events_from_clear(dvc_dlvi_events_from *f)
     memset(f, 0, sizeof *f);
 }
 
+/* Sample k (time tk, n values p, the previous time tp) as the route takes
+ * it: finite, in [t0, T], after the previous one. */
+static dvc_status check_sample(long n, long k, double tk, double tp, const double *p, const mpfr_t t0,
+                               const mpfr_t T)
+{
+    if (!isfinite(tk)) return dvc_error(DVC_ERR_INPUT, "trajectory: sample %ld: time is not finite", k + 1);
+    if (mpfr_cmp_d(t0, tk) > 0 || mpfr_cmp_d(T, tk) < 0)
+        return dvc_error(DVC_ERR_INPUT, "trajectory: sample %ld: time %.17g outside [%.17g, %.17g] (the "
+                         "tube of the exact solution ends at T)", k + 1, tk, mpfr_get_d(t0, MPFR_RNDN),
+                         mpfr_get_d(T, MPFR_RNDN));
+    if (k > 0 && !(tk > tp)) return dvc_error(DVC_ERR_INPUT, "trajectory: sample %ld: times must increase", k + 1);
+    for (long j = 0; j < n; j++)
+        if (!isfinite(p[j])) return dvc_error(DVC_ERR_INPUT, "trajectory: sample %ld: x%ld is not finite", k + 1, j + 1);
+    return DVC_OK;
+}
+
+static dvc_status few(long ns)
+{
+    return dvc_error(DVC_ERR_INPUT, "trajectory: %ld sample%s, at least 2 needed", ns, ns == 1 ? "" : "s");
+}
+
+dvc_status dvc_efrom_samples_check_(long n, long ns, dvc_efrom_src src, void *ctx, double *p, const mpfr_t t0,
+                                    const mpfr_t T)
+{
+    double tk = 0, tp = 0;
+    dvc_status st = ns < 2 ? few(ns) : DVC_OK;
+    for (long k = 0; st == DVC_OK && k < ns; k++, tp = tk)
+        if ((st = src(ctx, k, &tk, p)) == DVC_OK) st = check_sample(n, k, tk, tp, p, t0, T);
+    return st;
+}
+
 dvc_status dvc_dlvi_events_from_set(dvc_dlvi_events_from *f, long n, long ns, const double *t,
                                     const double *p, const mpfr_t t0, const mpfr_t T)
 {
+    dvc_status st;
     dvc_dlvi_events_from_clear(f);
-    if (ns < 2) return dvc_error(DVC_ERR_INPUT, "trajectory: %ld sample%s, at least 2 needed", ns, ns == 1 ? "" : "s");
-    for (long k = 0; k < ns; k++) {
-        if (!isfinite(t[k])) return dvc_error(DVC_ERR_INPUT, "trajectory: sample %ld: time is not finite", k + 1);
-        if (mpfr_cmp_d(t0, t[k]) > 0 || mpfr_cmp_d(T, t[k]) < 0)
-            return dvc_error(DVC_ERR_INPUT, "trajectory: sample %ld: time %.17g outside [%.17g, %.17g] (the "
-                             "tube of the exact solution ends at T)", k + 1, t[k], mpfr_get_d(t0, MPFR_RNDN),
-                             mpfr_get_d(T, MPFR_RNDN));
-        if (k > 0 && !(t[k] > t[k - 1]))
-            return dvc_error(DVC_ERR_INPUT, "trajectory: sample %ld: times must increase", k + 1);
-        for (long j = 0; j < n; j++)
-            if (!isfinite(p[k * n + j]))
-                return dvc_error(DVC_ERR_INPUT, "trajectory: sample %ld: x%ld is not finite", k + 1, j + 1);
-    }
+    if (ns < 2) return few(ns);
+    for (long k = 0; k < ns; k++)
+        if ((st = check_sample(n, k, t[k], k ? t[k - 1] : 0, p + k * n, t0, T)) != DVC_OK) return st;
     f->t = malloc((size_t)ns * sizeof *f->t);
     f->p = malloc((size_t)(ns * n) * sizeof *f->p);
     if (!f->t || !f->p) return dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -54,6 +77,7 @@ typedef struct {
     const dvc_hybrid_model_struct *m;
     const dvc_hybrid_result_struct *r;
     long n, ev, *modes, nmodes;
+    double *buf, *p0, *p1, *lo0, *hi0, *lo1, *hi1, *up; /* rows k and k + 1 (n each) */
     dvc_ivec_t X0, X1, B, XJ, F, G, D, Dh, du, E0, E1;
     mpfi_t J, h, tk, a, b, c, s;
 } fw_t;
@@ -67,6 +91,12 @@ static void fw_init(fw_t *w, const dvc_hybrid_model_struct *m, const dvc_hybrid_
     w->r = r;
     w->n = n;
     w->modes = malloc((size_t)(m->nmodes > 0 ? m->nmodes : 1) * sizeof *w->modes);
+    w->buf = malloc((size_t)(7 * (n > 0 ? n : 1)) * sizeof *w->buf);
+    if (w->buf) {
+        double *b[7];
+        for (int q = 0; q < 7; q++) b[q] = w->buf + q * (n > 0 ? n : 1);
+        w->p0 = b[0], w->p1 = b[1], w->lo0 = b[2], w->hi0 = b[3], w->lo1 = b[4], w->hi1 = b[5], w->up = b[6];
+    }
     dvc_ivec_init2(w->X0, n, pr);
     dvc_ivec_init2(w->X1, n, pr);
     dvc_ivec_init2(w->B, n, pr);
@@ -90,6 +120,7 @@ static void fw_init(fw_t *w, const dvc_hybrid_model_struct *m, const dvc_hybrid_
 static void fw_clear(fw_t *w)
 {
     free(w->modes);
+    free(w->buf);
     dvc_ivec_clear(w->X0);
     dvc_ivec_clear(w->X1);
     dvc_ivec_clear(w->B);
@@ -239,31 +270,32 @@ static void qmax(mpfr_t out, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, fw_t *
     mpfr_max(out, out, &w->tk->right, MPFR_RNDU);
 }
 
-/* E = p_k - x(t_k) (signed, per component) and the sample's bounds. */
-static dvc_status sample(fw_t *w, const dvc_dlvi_events_from *f, long k, dvc_ivec_t X, dvc_ivec_t E,
-                         double *lo, double *hi)
+/* E = p_k - x(t_k) (signed, per component) and the sample's bounds (n
+ * each) of sample tk, pk. */
+static dvc_status sample(fw_t *w, double tk, const double *pk, dvc_ivec_t X, dvc_ivec_t E, double *lo, double *hi)
 {
     dvc_status st;
-    mpfi_set_d(w->tk, f->t[k]);
+    mpfi_set_d(w->tk, tk);
     if ((st = dvc_hybrid_eval(X, w->m, w->r, w->tk)) != DVC_OK) return st;
     for (long j = 0; j < w->n; j++) {
-        mpfi_d_sub(E->e[j], f->p[k * w->n + j], X->e[j]);
+        mpfi_d_sub(E->e[j], pk[j], X->e[j]);
         mpfi_abs(w->a, E->e[j]);
-        lo[k * w->n + j] = mpfr_get_d(&w->a->left, MPFR_RNDD);
-        hi[k * w->n + j] = mpfr_get_d(&w->a->right, MPFR_RNDU);
+        lo[j] = mpfr_get_d(&w->a->left, MPFR_RNDD);
+        hi[j] = mpfr_get_d(&w->a->right, MPFR_RNDU);
     }
     return DVC_OK;
 }
 
-/* The bound over [t_k, t_k+1] (E0, E1 the signed errors at its ends). */
-static dvc_status step(fw_t *w, const dvc_dlvi_events_from *f, long k, double *up)
+/* The bound over [ta, tb] (E0, E1 the signed errors at its ends) into up
+ * (n). */
+static dvc_status step(fw_t *w, double ta, double tb, double *up)
 {
     dvc_status st;
     mpfr_t u1, u2, a, b, c;
-    mpfi_interv_d(w->J, f->t[k], f->t[k + 1]);
-    mpfi_set_d(w->h, f->t[k + 1]);
-    mpfi_sub_d(w->h, w->h, f->t[k]);
-    if ((st = modes_on(w, f->t[k], f->t[k + 1])) != DVC_OK) return st;
+    mpfi_interv_d(w->J, ta, tb);
+    mpfi_set_d(w->h, tb);
+    mpfi_sub_d(w->h, w->h, ta);
+    if ((st = modes_on(w, ta, tb)) != DVC_OK) return st;
     if ((st = x_over_step(w)) != DVC_OK) return st;
     if ((st = second_derivative(w)) != DVC_OK) return st;
     mpfr_inits2(mpfi_get_prec(w->a), u1, u2, a, b, c, (mpfr_ptr)0);
@@ -277,30 +309,62 @@ static dvc_status step(fw_t *w, const dvc_dlvi_events_from *f, long k, double *u
         mpfr_neg(c, &w->b->left, MPFR_RNDU);
         qmax(u2, a, b, c, w);
         mpfr_max(u1, u1, u2, MPFR_RNDU);
-        up[k * w->n + j] = mpfr_get_d(u1, MPFR_RNDU);
+        up[j] = mpfr_get_d(u1, MPFR_RNDU);
     }
     mpfr_clears(u1, u2, a, b, c, (mpfr_ptr)0);
     return DVC_OK;
 }
 
-/* Every bound into lo, hi, up (arrays of f's sizes). */
-static dvc_status bound_all(const dvc_dlvi_events_from *f, const dvc_hybrid_model_struct *m,
-                            const dvc_hybrid_result_struct *r, double *lo, double *hi, double *up)
+dvc_status dvc_efrom_bound_stream_(long n, long ns, dvc_efrom_src src, void *sctx, dvc_efrom_row row, void *rctx,
+                                   const dvc_hybrid_model_struct *m, const dvc_hybrid_result_struct *r)
 {
     fw_t w;
     dvc_status st;
-    if (f->n != m->n) return dvc_error(DVC_ERR_INPUT, "trajectory: %ld states, the model has %ld", f->n, m->n);
+    double ta = 0, tb = 0;
+    if (n != m->n) return dvc_error(DVC_ERR_INPUT, "trajectory: %ld states, the model has %ld", n, m->n);
     if (!r->certified) return dvc_error(DVC_NOT_CERTIFIED, "trajectory: the events route did not reach T");
     fw_init(&w, m, r);
-    st = w.modes ? sample(&w, f, 0, w.X0, w.E0, lo, hi) : dvc_error(DVC_ERR_NOMEM, "out of memory");
-    for (long k = 0; st == DVC_OK && k + 1 < f->ns; k++) {
-        if ((st = sample(&w, f, k + 1, w.X1, w.E1, lo, hi)) != DVC_OK) break;
-        st = step(&w, f, k, up);
+    st = w.modes && w.buf ? src(sctx, 0, &ta, w.p0) : dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (st == DVC_OK) st = sample(&w, ta, w.p0, w.X0, w.E0, w.lo0, w.hi0);
+    for (long k = 0; st == DVC_OK && k + 1 < ns; k++) {
+        double *sw;
+        if ((st = src(sctx, k + 1, &tb, w.p1)) != DVC_OK) break;
+        if ((st = sample(&w, tb, w.p1, w.X1, w.E1, w.lo1, w.hi1)) != DVC_OK) break;
+        if ((st = step(&w, ta, tb, w.up)) != DVC_OK) break;
+        if ((st = row(rctx, k, ta, w.p0, w.lo0, w.hi0, w.up)) != DVC_OK) break;
+        /* sample k + 1 becomes row k */
+        sw = w.p0, w.p0 = w.p1, w.p1 = sw;
+        sw = w.lo0, w.lo0 = w.lo1, w.lo1 = sw;
+        sw = w.hi0, w.hi0 = w.hi1, w.hi1 = sw;
+        ta = tb;
         dvc_ivec_set(w.X0, w.X1);
         dvc_ivec_set(w.E0, w.E1);
     }
+    if (st == DVC_OK) st = row(rctx, ns - 1, ta, w.p0, w.lo0, w.hi0, NULL);
     fw_clear(&w);
     return st;
+}
+
+/* The samples of f in turn, and their bounds into its arrays. */
+static dvc_status arrays_src(void *ctx, long k, double *t, double *p)
+{
+    const dvc_dlvi_events_from *f = ctx;
+    *t = f->t[k];
+    memcpy(p, f->p + k * f->n, (size_t)f->n * sizeof *p);
+    return DVC_OK;
+}
+
+static dvc_status arrays_row(void *ctx, long k, double t, const double *p, const double *lo, const double *hi,
+                             const double *up)
+{
+    dvc_dlvi_events_from *f = ctx;
+    size_t sz = (size_t)f->n * sizeof *lo;
+    (void)t;
+    (void)p;
+    memcpy(f->lo + k * f->n, lo, sz);
+    memcpy(f->hi + k * f->n, hi, sz);
+    if (up) memcpy(f->up + k * f->n, up, sz);
+    return DVC_OK;
 }
 
 dvc_status dvc_dlvi_events_from_bound(dvc_dlvi_events_from *f, const dvc_hybrid_model_t m,
@@ -314,7 +378,7 @@ dvc_status dvc_dlvi_events_from_bound(dvc_dlvi_events_from *f, const dvc_hybrid_
     f->hi = malloc((size_t)(sz > 0 ? sz : 1) * sizeof *f->hi);
     f->up = malloc((size_t)(sz > 0 ? sz : 1) * sizeof *f->up);
     if (!f->lo || !f->hi || !f->up) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    return bound_all(f, m, r, f->lo, f->hi, f->up);
+    return dvc_efrom_bound_stream_(f->n, f->ns, arrays_src, f, arrays_row, f, m, r);
 }
 
 dvc_status dvc_dlvi_events_from_check(const dvc_dlvi_events_from *claim, const dvc_hybrid_model_t m,
@@ -345,4 +409,43 @@ dvc_status dvc_dlvi_events_from_check(const dvc_dlvi_events_from *claim, const d
     re.t = re.p = NULL;
     dvc_dlvi_events_from_clear(&re);
     return st;
+}
+
+dvc_status dvc_efrom_spool_open_(dvc_efrom_spool *s, long n)
+{
+    s->n = n;
+    s->ns = 0;
+    s->f = tmpfile();
+    return s->f ? DVC_OK : dvc_error(DVC_ERR_IO, "trajectory: cannot create a temporary file");
+}
+
+dvc_status dvc_efrom_spool_row_(void *ctx, long k, double t, const double *p, const double *lo, const double *hi,
+                                const double *up)
+{
+    dvc_efrom_spool *s = ctx;
+    size_t n = (size_t)s->n;
+    int bad = k != s->ns || fwrite(&t, sizeof t, 1, s->f) != 1 || fwrite(p, sizeof *p, n, s->f) != n ||
+              fwrite(lo, sizeof *lo, n, s->f) != n || fwrite(hi, sizeof *hi, n, s->f) != n;
+    for (size_t j = 0; !bad && j < n; j++) {
+        double u = up ? up[j] : 0;
+        bad = fwrite(&u, sizeof u, 1, s->f) != 1;
+    }
+    if (bad) return dvc_error(DVC_ERR_IO, "trajectory: cannot write a temporary file");
+    s->ns++;
+    return DVC_OK;
+}
+
+dvc_status dvc_efrom_spool_read_(const dvc_efrom_spool *s, long k, double *row)
+{
+    size_t w = (size_t)(1 + 4 * s->n);
+    if ((k == 0 && (fflush(s->f) != 0 || fseek(s->f, 0, SEEK_SET) != 0)) || k >= s->ns ||
+        fread(row, sizeof *row, w, s->f) != w)
+        return dvc_error(DVC_ERR_IO, "trajectory: cannot read a temporary file");
+    return DVC_OK;
+}
+
+void dvc_efrom_spool_close_(dvc_efrom_spool *s)
+{
+    if (s->f) fclose(s->f);
+    memset(s, 0, sizeof *s);
 }

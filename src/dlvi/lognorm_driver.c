@@ -61,7 +61,13 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     }
     else mpfi_div_si(w->h, p->T, N);
     mpfi_set(r->h, w->h);
-    if ((st = dvc_dlvi_result_set_grid_(r, p)) != DVC_OK) return st;
+    if (w->grid_view && p->grid) {
+        /* p's times in place: a trajectory's own, 8 bytes a time */
+        dvc_tgrid_clear(&r->grid);
+        dvc_dlvi_problem_grid(&r->grid, p);
+    } else if ((st = dvc_dlvi_result_set_grid_(r, p)) != DVC_OK) {
+        return st;
+    }
     mpfi_set(r->theta, p->theta);
     if ((st = dvc_dlvi_prove_beta_(r, w->solver, &w->solver_ok, p, &o->dlvi.beta, prec)) != DVC_OK) return st;
     mpfr_set(w->beta, r->beta_hi, MPFR_RNDU);
@@ -150,7 +156,7 @@ static dvc_status fetch(dvc_dlvi_result_t r, long i, const double *xs, const dou
 
 static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                          const dvc_lognorm_opts *o, const double *xs, const double *ys, int predict,
-                         dvc_dlvi_source src, void *src_ctx, int src_y)
+                         dvc_dlvi_source src, void *src_ctx, int src_y, int grid_view)
 {
     lws w;
     dvc_lognorm_opts def;
@@ -164,6 +170,7 @@ static dvc_status engine(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc
         o = &def;
     }
     memset(&w, 0, sizeof w);
+    w.grid_view = grid_view;
     if ((st = dvc_dlvi_validate_(p)) != DVC_OK) return st;
     n = p->n;
     m = p->m;
@@ -263,26 +270,26 @@ done:
 dvc_status dvc_lognorm_run(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                            const dvc_lognorm_opts *o)
 {
-    return engine(r, info, p, o, NULL, NULL, 1, NULL, NULL, 1);
+    return engine(r, info, p, o, NULL, NULL, 1, NULL, NULL, 1, 0);
 }
 
 dvc_status dvc_lognorm_certify(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                                const dvc_lognorm_opts *o, const double *xs, const double *ys)
 {
     if (xs == NULL) return dvc_error(DVC_ERR_INPUT, "lognorm: no predictor given");
-    return engine(r, info, p, o, xs, ys, 0, NULL, NULL, 1);
+    return engine(r, info, p, o, xs, ys, 0, NULL, NULL, 1, 0);
 }
 
 dvc_status dvc_lognorm_certify_stream(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                                       const dvc_lognorm_opts *o, dvc_dlvi_source src, void *src_ctx)
 {
     if (src == NULL) return dvc_error(DVC_ERR_INPUT, "lognorm: no predictor source given");
-    return engine(r, info, p, o, NULL, NULL, 0, src, src_ctx, 1);
+    return engine(r, info, p, o, NULL, NULL, 0, src, src_ctx, 1, 0);
 }
 
 dvc_status dvc_lognorm_certify_stream_x_(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                                          const dvc_lognorm_opts *o, dvc_dlvi_source src, void *src_ctx)
 {
     if (src == NULL) return dvc_error(DVC_ERR_INPUT, "lognorm: no predictor source given");
-    return engine(r, info, p, o, NULL, NULL, 0, src, src_ctx, 0);
+    return engine(r, info, p, o, NULL, NULL, 0, src, src_ctx, 0, 1);
 }

@@ -41,7 +41,8 @@ void dvc_dlvi_pstream_close_(dvc_dlvi_pstream *s);
 /* dvc_lognorm_certify_stream with a source of x alone (its y left as
  * is): y^i the midpoints of the LVI enclosures, as dvc_lognorm_certify
  * with ys NULL, so that a trajectory read point by point (enclose --from)
- * gives the certificate of the whole array. */
+ * gives the certificate of the whole array. r's grid is a view of p's
+ * times (not a copy): p must outlive r's use of it. */
 dvc_status dvc_lognorm_certify_stream_x_(dvc_dlvi_result_t r, dvc_lognorm_info_t info, const dvc_dlvi_problem_t p,
                                          const dvc_lognorm_opts *o, dvc_dlvi_source src, void *src_ctx);
 

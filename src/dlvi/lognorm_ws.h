@@ -52,6 +52,7 @@ typedef struct {
     /* streaming (a sink): r and info's per-step arrays hold a window, the
      * grid points i at i & 1 and the step at 0 (LN_GRID, LN_STEP) */
     int win;
+    int grid_view; /* r->grid a view of p's times, not a copy (enclose --from) */
     long n, m, N, K, npat;
     mpfr_prec_t prec;
     dvc_tfun_cb f, g;

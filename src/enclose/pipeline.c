@@ -108,7 +108,7 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
     double T = mpfr_get_d(&p->T->left, MPFR_RNDN);
     const double *T_end = NULL;
     double *x1 = NULL;
-    dvc_status st = pl->io->traj_read(tf, pl->o->from, a->doc, p->n, T, 0);
+    dvc_status st = pl->io->traj_read(tf, pl->o->from, a->doc, p->n, T, DVC_TRAJ_GRID);
     if (st == DVC_OK && a->e) {
         /* every sample must stay exact when scaled: refused before the run */
         if (!(x1 = malloc((size_t)p->n * sizeof *x1))) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -328,45 +328,85 @@ static dvc_status hybrid_claims(dvc_cert_t c, const dvc_enclose_route_def *d, co
 /* The error of the trajectory f, per state, as the summary claim
  * "trajectory_error" (lines for the report: over [0, T] and at its last
  * sample) and "trajectory_samples". */
-static dvc_status from_claims(dvc_cert_t c, const dvc_dlvi_events_from *f)
+static dvc_status from_claims(dvc_cert_t c, const dvc_efrom_spool *f)
 {
-    size_t cap = (size_t)f->n * 240 + 1, len = 0;
+    long n = f->n, ns = f->ns, L = 1 + 3 * n;
+    size_t cap = (size_t)n * 240 + 1, len = 0;
     char *txt = malloc(cap);
-    dvc_status st;
-    if (!txt) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    txt[0] = '\0';
-    for (long j = 0; j < f->n; j++) {
-        long ks = 0, kl = 0, L = (f->ns - 1) * f->n + j;
-        for (long k = 1; k + 1 < f->ns; k++)
-            if (f->up[k * f->n + j] > f->up[ks * f->n + j]) ks = k;
-        for (long k = 1; k < f->ns; k++)
-            if (f->lo[k * f->n + j] > f->lo[kl * f->n + j]) kl = k;
-        len += (size_t)snprintf(txt + len, cap - len, "%strajectory error x%ld: over [%.17g, %.17g] in [%.6e, %.6e]"
-                                " (largest bound on [%.9g, %.9g]); at t = %.17g in [%.6e, %.6e]",
-                                j ? "\n" : "", j + 1, f->t[0], f->t[f->ns - 1], f->lo[kl * f->n + j],
-                                f->up[ks * f->n + j], f->t[ks], f->t[ks + 1], f->t[f->ns - 1], f->lo[L], f->hi[L]);
-        if (len >= cap) len = cap - 1;
+    /* per state: the largest step bound (step ks, its times) and the
+     * largest lower bound at a sample (kl); the first of equal ones */
+    long *ks = calloc((size_t)(n > 0 ? n : 1), sizeof *ks);
+    double *row = malloc((size_t)(1 + 4 * n) * sizeof *row), *last = malloc((size_t)(1 + 4 * n) * sizeof *last),
+           *bu = calloc((size_t)(5 * (n > 0 ? n : 1)), sizeof *bu), t0 = 0;
+    double *up = bu, *lo = bu + n, *ta = bu + 2 * n, *tb = bu + 3 * n;
+    dvc_status st = txt && ks && row && last && bu ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long k = 0; st == DVC_OK && k < ns; k++) {
+        if ((st = dvc_efrom_spool_read_(f, k, row)) != DVC_OK) break;
+        if (k == 0) t0 = row[0];
+        for (long j = 0; j < n; j++) {
+            if (k > 0 && ks[j] == k - 1) tb[j] = row[0];
+            if (k + 1 < ns && (k == 0 || row[L + j] > up[j])) ks[j] = k, up[j] = row[L + j], ta[j] = row[0];
+            if (k == 0 || row[1 + n + j] > lo[j]) lo[j] = row[1 + n + j];
+        }
+        memcpy(last, row, (size_t)(1 + 4 * n) * sizeof *row);
     }
-    st = dvc_cert_claims_add_(&c->summary, "trajectory_samples", DVC_CLAIM_INT, NULL, f->ns);
+    if (st == DVC_OK) {
+        txt[0] = '\0';
+        for (long j = 0; j < n; j++) {
+            len += (size_t)snprintf(txt + len, cap - len, "%strajectory error x%ld: over [%.17g, %.17g] in [%.6e, "
+                                    "%.6e] (largest bound on [%.9g, %.9g]); at t = %.17g in [%.6e, %.6e]",
+                                    j ? "\n" : "", j + 1, t0, last[0], lo[j], up[j], ta[j], tb[j], last[0],
+                                    last[1 + n + j], last[1 + 2 * n + j]);
+            if (len >= cap) len = cap - 1;
+        }
+        st = dvc_cert_claims_add_(&c->summary, "trajectory_samples", DVC_CLAIM_INT, NULL, ns);
+    }
     if (st == DVC_OK) st = dvc_cert_claims_add_(&c->summary, "trajectory_error", DVC_CLAIM_TEXT, txt, 0);
     free(txt);
+    free(ks);
+    free(row);
+    free(last);
+    free(bu);
     return st;
 }
 
-/* --from on a hybrid route: the samples of the trajectory (read before the
- * run: its input errors come first), bounded after it. */
-static dvc_status hybrid_from(attempt_t *a, const plan_t *pl, dvc_dlvi_events_from *f,
-                              const dvc_hybrid_cert_struct *h)
+/* The samples of the trajectory in turn (a pass over the file); bad: the
+ * reader's error (a changed file), not the route's. */
+typedef struct {
+    const plan_t *pl;
+    dvc_enclose_traj *tf;
+    int bad;
+} from_src;
+
+static dvc_status from_sample(void *ctx, long k, double *t, double *x)
 {
+    from_src *s = ctx;
+    dvc_status st = s->pl->io->traj_sample(s->tf, k, t, x);
+    s->bad |= st != DVC_OK;
+    return st;
+}
+
+/* --from on a hybrid route: the trajectory read and checked before the
+ * run (its input errors come first), its samples checked against the run
+ * and bounded after it, another pass each, the rows spooled to f. */
+static dvc_status hybrid_from(attempt_t *a, const plan_t *pl, dvc_efrom_spool *f, const dvc_hybrid_cert_struct *h)
+{
+    from_src src = {pl, &a->tf, 0};
+    long n = a->p->n;
+    double *x;
     dvc_status st;
     if (!h)
-        return pl->io->traj_read(&a->tf, pl->o->from, a->doc, a->p->n, mpfr_get_d(&a->p->T->left, MPFR_RNDN), 1);
-    st = dvc_dlvi_events_from_set(f, a->p->n, a->tf.ns, a->tf.t, a->tf.x, h->res->t[0],
-                                  h->res->t[h->res->nsteps]);
-    if (st == DVC_ERR_INPUT) return dvc_error_context(st, "%s: ", pl->o->from);
-    if (st == DVC_OK) st = dvc_dlvi_events_from_bound(f, h->model, h->res);
+        return pl->io->traj_read(&a->tf, pl->o->from, a->doc, n, mpfr_get_d(&a->p->T->left, MPFR_RNDN),
+                                 DVC_TRAJ_SAMPLES);
+    if (!(x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    st = dvc_efrom_samples_check_(n, a->tf.ns, from_sample, &src, x, h->res->t[0], h->res->t[h->res->nsteps]);
+    free(x);
+    if (st == DVC_ERR_INPUT && !src.bad) return dvc_error_context(st, "%s: ", pl->o->from);
+    if (st == DVC_OK) st = dvc_efrom_spool_open_(f, n);
+    if (st == DVC_OK)
+        st = dvc_efrom_bound_stream_(n, a->tf.ns, from_sample, &src, dvc_efrom_spool_row_, f, h->model, h->res);
     /* where the route does not apply, auto falls back (dvc_enclose_core_) */
-    if (st == DVC_ERR_INPUT && pl->o->route == DVC_ENCLOSE_AUTO) st = DVC_NOT_CERTIFIED;
+    if (st == DVC_ERR_INPUT && !src.bad && pl->o->route == DVC_ENCLOSE_AUTO) st = DVC_NOT_CERTIFIED;
     return st;
 }
 
@@ -378,7 +418,7 @@ static dvc_status run_hybrid(const plan_t *pl, dvc_cert_t c, const char *out_pat
 {
     attempt_t a;
     dvc_hybrid_cert_t h;
-    dvc_dlvi_events_from fr;
+    dvc_efrom_spool fr;
     dvc_status st;
     mpfr_prec_t used = 0, saved = dvc_prec_get();
     memset(&a, 0, sizeof a);
@@ -387,7 +427,7 @@ static dvc_status run_hybrid(const plan_t *pl, dvc_cert_t c, const char *out_pat
     dvc_dlvi_problem_init(a.p, 0, 0, 0);
     dvc_dlvi_result_init(a.r);
     dvc_hybrid_cert_init(h);
-    dvc_dlvi_events_from_init(&fr);
+    memset(&fr, 0, sizeof fr);
     st = load(&a, pl, pl->o->prec, &used);
     if (st == DVC_OK && a.p->grid)
         st = dvc_error(DVC_ERR_INPUT, "%s: field 'grid': the %s route chooses its own steps", pl->path,
@@ -407,7 +447,7 @@ static dvc_status run_hybrid(const plan_t *pl, dvc_cert_t c, const char *out_pat
     if (st == DVC_OK) st = hybrid_claims(c, pl->route, h);
     if (st == DVC_OK && pl->o->from) st = from_claims(c, &fr);
     c->prec = c->prec_start = used;
-    dvc_dlvi_events_from_clear(&fr);
+    dvc_efrom_spool_close_(&fr);
     dvc_hybrid_cert_clear(h);
     attempt_clear(&a, pl);
     dvc_prec_set(saved);

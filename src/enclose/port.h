@@ -7,6 +7,7 @@
 #ifndef DVC_ENCLOSE_PORT_H
 #define DVC_ENCLOSE_PORT_H
 
+#include "dlvi/events_from.h"
 #include "dvicert/cert.h"
 #include "dvicert/dlvi.h"
 #include "dvicert/enclose.h"
@@ -45,6 +46,10 @@ typedef struct {
     void *impl;
 } dvc_enclose_traj;
 
+/* traj_read's keep: the grid, samples by traj_next (0); every sample in
+ * memory as well (1); no grid, every sample in turn by traj_sample (2) */
+enum { DVC_TRAJ_GRID = 0, DVC_TRAJ_KEEP = 1, DVC_TRAJ_SAMPLES = 2 };
+
 typedef struct {
     /* the sizes a problem file states (1), or 0 when they cannot be read */
     int (*dims)(const char *path, long *n, long *m);
@@ -58,13 +63,17 @@ typedef struct {
     char *(*text)(const dvc_enclose_doc *doc); /* malloc'd; NULL: out of memory */
     void (*doc_free)(dvc_enclose_doc *doc);
     /* a trajectory for n states and the problem's T, checked, on its grid;
-     * keep: every sample in memory, else none: traj_next hands them over;
-     * the header names states as the copy doc does or x1..xn */
+     * keep: every sample in memory, else none: traj_next hands them over
+     * (0), or without a grid every sample in turn by traj_sample (2); the
+     * header names states as the copy doc does or x1..xn */
     dvc_status (*traj_read)(dvc_enclose_traj *tr, const char *path, const dvc_enclose_doc *doc, long n, double T,
                             int keep);
     /* the values of grid point i, i = 0..N in order (a pass over the file,
      * started again at i = 0); a file changed since traj_read is refused */
     dvc_status (*traj_next)(dvc_enclose_traj *tr, long i, double *x);
+    /* sample k (time, values), k = 0..ns-1 in order (a pass over the file,
+     * started again at k = 0); a file changed since traj_read is refused */
+    dvc_status (*traj_sample)(dvc_enclose_traj *tr, long k, double *t, double *x);
     void (*traj_clear)(dvc_enclose_traj *tr);
     /* the writer to out_path (NULL: a dry run); with retries, a direct
      * output stays dry (deferred) until armed */
@@ -83,10 +92,10 @@ typedef struct {
     /* a hybrid certificate (routes with DVC_ROUTE_HYBRID): c's model and
      * result as run on the problem of doc, which becomes its embedded model
      * (docs/formats.md, "Events certificates"), with the bounds of a
-     * trajectory of another tool when from is not NULL; written to out_path
-     * (NULL: a dry run, nothing written) */
-    dvc_status (*hybrid_write)(dvc_hybrid_cert_struct *c, const dvc_enclose_doc *doc,
-                               const dvc_dlvi_events_from *from, const char *out_path);
+     * trajectory of another tool when from is not NULL (its rows, spooled);
+     * written to out_path (NULL: a dry run, nothing written) */
+    dvc_status (*hybrid_write)(dvc_hybrid_cert_struct *c, const dvc_enclose_doc *doc, const dvc_efrom_spool *from,
+                               const char *out_path);
 } dvc_enclose_ports;
 
 /* dvc_enclose and dvc_enclose_choose (include/dvicert/enclose.h) over the

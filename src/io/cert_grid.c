@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/cert_mark.h"
 #include "ival_dec.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
 
 /* The placeholder as jansson writes it (the control character escaped). */
 static const char mark_text[] = "\"\\u0001dvicert:grid\"";
@@ -20,24 +20,14 @@ int dvc_cert_grid_marked(const json_t *doc)
     return s && strcmp(s, DVC_CERT_GRID_MARK) == 0;
 }
 
-static int put(const char *s, size_t len, FILE *f, uint64_t *h)
+/* g's times as the whole tree writes them: ["0x...", ...], compact. */
+static void grid_fill(dvc_mark_out *o, const void *ctx, int sorted)
 {
-    if (h)
-        for (size_t k = 0; k < len; k++) *h = (*h ^ (unsigned char)s[k]) * FNV_PRIME;
-    return f && len > 0 && fwrite(s, 1, len, f) != len ? -1 : 0;
-}
-
-int dvc_cert_grid_put(const char *text, const dvc_tgrid *g, FILE *f, uint64_t *h)
-{
-    const char *at = g ? strstr(text, mark_text) : NULL, *rest;
+    const dvc_tgrid *g = ctx;
     char hx[48];
-    int bad = 0;
-    if (!at) return put(text, strlen(text), f, h);
-    rest = at + strlen(mark_text);
-    if (strstr(rest, mark_text) || g->kind != DVC_TGRID_EXPLICIT || !g->t) return -1;
-    bad |= put(text, (size_t)(at - text), f, h);
-    bad |= put("[", 1, f, h);
-    for (long i = 0; i <= g->N && !bad; i++) {
+    (void)sorted;
+    dvc_mark_emit(o, "[", 1);
+    for (long i = 0; i <= g->N && !o->fail; i++) {
         /* the text of json_string(hex) in an array, compact */
         char *q = hx;
         if (i) *q++ = ',';
@@ -45,11 +35,31 @@ int dvc_cert_grid_put(const char *text, const dvc_tgrid *g, FILE *f, uint64_t *h
         dvc_hex_write_(q, g->t[i]);
         q += strlen(q);
         *q++ = '"';
-        bad |= put(hx, (size_t)(q - hx), f, h);
+        dvc_mark_emit(o, hx, (size_t)(q - hx));
     }
-    bad |= put("]", 1, f, h);
-    bad |= put(rest, strlen(rest), f, h);
-    return bad;
+    dvc_mark_emit(o, "]", 1);
+}
+
+/* The placeholder of g's times; -1: g holds no times to put there. */
+static int grid_mark(dvc_mark *m, const dvc_tgrid *g, const char *text)
+{
+    m->text = mark_text;
+    m->fill = grid_fill;
+    m->ctx = g;
+    return strstr(text, mark_text) && (g->kind != DVC_TGRID_EXPLICIT || !g->t) ? -1 : 0;
+}
+
+static int grid_put(const char *text, const dvc_tgrid *g, dvc_mark_out *o)
+{
+    dvc_mark m;
+    if (g && grid_mark(&m, g, text) != 0) return -1;
+    return dvc_mark_put(text, g ? &m : NULL, 1, o);
+}
+
+int dvc_cert_grid_put(const char *text, const dvc_tgrid *g, FILE *f, uint64_t *h)
+{
+    dvc_mark_out o = {f, h, 0};
+    return grid_put(text, g, &o);
 }
 
 int dvc_cert_grid_digest(char buf[17], const json_t *obj, const dvc_tgrid *g)

@@ -84,6 +84,11 @@ static char *text(const dvc_enclose_doc *doc)
     return json_dumps((const json_t *)doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
 }
 
+/* the port's keep is the reader's */
+_Static_assert((int)DVC_TRAJ_GRID == (int)DVC_TRAJ_FROM_GRID && (int)DVC_TRAJ_KEEP == (int)DVC_TRAJ_FROM_KEEP &&
+                   (int)DVC_TRAJ_SAMPLES == (int)DVC_TRAJ_FROM_SAMPLES,
+               "traj_read's keep");
+
 static dvc_status traj_read(dvc_enclose_traj *tr, const char *path, const dvc_enclose_doc *doc, long n, double T,
                             int keep)
 {
@@ -126,14 +131,19 @@ static void traj_clear(dvc_enclose_traj *tr)
     memset(tr, 0, sizeof *tr);
 }
 
-static dvc_status hybrid_write(dvc_hybrid_cert_struct *c, const dvc_enclose_doc *doc,
-                               const dvc_dlvi_events_from *from, const char *out_path)
+static dvc_status traj_sample(dvc_enclose_traj *tr, long k, double *t, double *x)
+{
+    return dvc_traj_from_sample(tr->impl, k, t, x);
+}
+
+static dvc_status hybrid_write(dvc_hybrid_cert_struct *c, const dvc_enclose_doc *doc, const dvc_efrom_spool *from,
+                               const char *out_path)
 {
     return dvc_events_cert_write_(c, (const json_t *)doc, from, out_path);
 }
 
 static const dvc_enclose_ports ports = {
-    dvc_io_problem_dims, load, set_grid, text, doc_free, traj_read, traj_next, traj_clear,
+    dvc_io_problem_dims, load, set_grid, text, doc_free, traj_read, traj_next, traj_sample, traj_clear,
     dvc_cert_sink_new, dvc_cert_sink_deferred, dvc_cert_sink_arm, dvc_cert_sink_begin,
     dvc_cert_sink_point, dvc_cert_sink_end, dvc_cert_sink_detach, dvc_cert_sink_close, hybrid_write,
 };

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "dvicert/events.h"
+#include "io/cert_mark.h"
+#include "io/hybrid_cert_read.h"
 #include "io/problem_json.h"
 
 #define EVENTS_KEY "dlvi_events"
@@ -119,46 +121,112 @@ dvc_status dvc_events_cert_model_(dvc_hybrid_model_t m, const json_t *model, con
     return st;
 }
 
-/* rows x cols numbers (cols 0: a flat row) as a JSON array; NULL when one
- * is not finite (JSON has no infinity) or out of memory. */
-static json_t *rows_json(const double *v, long rows, long cols)
+/* The trajectory streamed into the certificate's text (io/cert_mark.h):
+ * the model holds a placeholder, written and hashed as the tree of the
+ * rows (JSON arrays of reals, jansson's text of each number) would be,
+ * from the spooled rows: memory does not grow with the samples. */
+
+/* Column q of the spool (0 t, 1 p, 2 lo, 3 hi, 4 up) as the compact text
+ * of its JSON array (rows of n numbers but for t; up: ns - 1 rows). */
+static void column_put(dvc_mark_out *o, json_t *num, const dvc_efrom_spool *sp, double *row, int q)
 {
-    json_t *a = json_array();
-    for (long k = 0; a && k < rows; k++) {
-        json_t *row = cols > 0 ? json_array() : json_real(v[k]);
-        for (long c = 0; row && c < cols; c++)
-            if (!isfinite(v[k * cols + c]) || json_array_append_new(row, json_real(v[k * cols + c])) != 0) {
-                json_decref(row);
-                row = NULL;
-            }
-        if (!row || (cols == 0 && !isfinite(v[k])) || json_array_append_new(a, row) != 0) {
-            json_decref(a);
-            a = NULL;
+    long n = sp->n, rows = q == 4 ? sp->ns - 1 : sp->ns, w = q == 0 ? 1 : n;
+    char buf[64];
+    dvc_mark_emit(o, "[", 1);
+    for (long k = 0; k < rows && !o->fail; k++) {
+        const double *v = row + (q == 0 ? 0 : 1 + (q - 1) * n);
+        if (dvc_efrom_spool_read_(sp, k, row) != DVC_OK) o->fail = 1;
+        if (k) dvc_mark_emit(o, ",", 1);
+        if (q > 0) dvc_mark_emit(o, "[", 1);
+        for (long c = 0; c < w && !o->fail; c++) {
+            /* jansson's own rendering of the real: the tree's bytes */
+            size_t len = json_real_set(num, v[c]) == 0 ? json_dumpb(num, buf, sizeof buf, JSON_ENCODE_ANY) : 0;
+            if (len == 0 || len > sizeof buf) o->fail = 1;
+            if (c) dvc_mark_emit(o, ",", 1);
+            if (!o->fail) dvc_mark_emit(o, buf, len);
         }
+        if (q > 0) dvc_mark_emit(o, "]", 1);
     }
-    return a;
+    dvc_mark_emit(o, "]", 1);
 }
 
-static json_t *trajectory_json(const dvc_dlvi_events_from *f)
+/* {"t": ..., "p": ..., "error_lo": ..., "error_hi": ..., "step_upper": ...}
+ * (sorted: its keys in order). */
+static void trajectory_fill(dvc_mark_out *o, const void *ctx, int sorted)
 {
-    json_t *o = json_object();
-    const double *v[5] = {f->t, f->p, f->lo, f->hi, f->up};
     static const char *const keys[] = {"t", "p", "error_lo", "error_hi", "step_upper"};
-    for (int q = 0; o && q < 5; q++) {
-        json_t *a = rows_json(v[q], q == 4 ? f->ns - 1 : f->ns, q == 0 ? 0 : f->n);
-        if (!a || json_object_set_new(o, keys[q], a) != 0) {
-            json_decref(o);
-            o = NULL;
-        }
+    static const int key_order[] = {3, 2, 1, 4, 0};
+    const dvc_efrom_spool *sp = ctx;
+    json_t *num = json_real(0);
+    double *row = malloc((size_t)(1 + 4 * sp->n) * sizeof *row);
+    if (!num || !row) o->fail = 1;
+    dvc_mark_emit(o, "{", 1);
+    for (int k = 0; k < 5 && !o->fail; k++) {
+        int q = sorted ? key_order[k] : k;
+        if (k) dvc_mark_emit(o, ",", 1);
+        dvc_mark_emit(o, "\"", 1);
+        dvc_mark_emit(o, keys[q], strlen(keys[q]));
+        dvc_mark_emit(o, "\":", 2);
+        column_put(o, num, sp, row, q);
     }
-    return o;
+    dvc_mark_emit(o, "}", 1);
+    json_decref(num);
+    free(row);
 }
 
-dvc_status dvc_events_cert_write_(dvc_hybrid_cert_struct *c, const json_t *problem,
-                                  const dvc_dlvi_events_from *from, const char *path)
+/* Every number of the rows finite (JSON has no infinity)? */
+static int trajectory_finite(const dvc_efrom_spool *sp)
 {
-    json_t *model = json_object(), *ev = json_object(), *tj = from ? trajectory_json(from) : NULL;
-    int bad = !model || !ev || json_object_set(ev, "problem", (json_t *)problem) != 0;
+    long w = 1 + 4 * sp->n;
+    double *row = malloc((size_t)w * sizeof *row);
+    int ok = row != NULL;
+    for (long k = 0; ok && k < sp->ns; k++) {
+        ok = dvc_efrom_spool_read_(sp, k, row) == DVC_OK;
+        /* up of the last row is not stated */
+        for (long c = 0; ok && c < (k + 1 < sp->ns ? w : w - sp->n); c++) ok = isfinite(row[c]);
+    }
+    free(row);
+    return ok;
+}
+
+/* The trajectory as a tree (a certificate kept in memory): the text of
+ * trajectory_fill, read back. */
+static json_t *trajectory_json(const dvc_mark *mk)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    dvc_mark_out o = {f, NULL, !f};
+    json_t *tj = NULL;
+    if (f) {
+        mk->fill(&o, mk->ctx, 0);
+        if (fclose(f) != 0) o.fail = 1;
+        if (!o.fail) tj = json_loadb(buf, len, 0, NULL);
+    }
+    free(buf);
+    return tj;
+}
+
+void dvc_events_cert_traj_mark_(dvc_mark *mk, const dvc_efrom_spool *from)
+{
+    /* the placeholder as jansson writes it (the control character escaped) */
+    mk->text = "\"\\u0001dvicert:trajectory\"";
+    mk->fill = trajectory_fill;
+    mk->ctx = from;
+}
+
+dvc_status dvc_events_cert_write_(dvc_hybrid_cert_struct *c, const json_t *problem, const dvc_efrom_spool *from,
+                                  const char *path)
+{
+    dvc_mark mk;
+    json_t *model, *ev, *tj;
+    int bad;
+    dvc_events_cert_traj_mark_(&mk, from);
+    model = json_object();
+    ev = json_object();
+    /* written to a file: the trajectory streamed in place of a placeholder */
+    tj = !from || !trajectory_finite(from) ? NULL : path ? json_string(DVC_EVENTS_TRAJ_MARK) : trajectory_json(&mk);
+    bad = !model || !ev || json_object_set(ev, "problem", (json_t *)problem) != 0;
     if (from && !tj) {
         json_decref(model);
         json_decref(ev);
@@ -176,5 +244,7 @@ dvc_status dvc_events_cert_write_(dvc_hybrid_cert_struct *c, const json_t *probl
     c->model_json = json_dumps(model, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(model);
     if (!c->model_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    return path ? dvc_hybrid_cert_write(c, path) : DVC_OK;
+    if (!path) return DVC_OK;
+    /* c's model text keeps the placeholder, the file the trajectory */
+    return dvc_hybrid_cert_write_marked_(c, path, from ? &mk : NULL);
 }

@@ -11,6 +11,7 @@
 #include "dvicert/cert.h"
 #include "dvicert/files.h"
 #include "dvicert/hybrid_cert.h"
+#include "io/cert_mark.h"
 #include "io/events_cert.h"
 #include "io/hybrid_json.h"
 #include "io/json.h"
@@ -165,14 +166,15 @@ static json_t *hex_fr(const mpfr_t t)
 
 
 
-/* The members before the steps: format, ..., model (with its digest). */
-static json_t *header_root(const dvc_hybrid_cert_struct *c, json_t *model)
+/* The members before the steps: format, ..., model (with its digest; mk:
+ * a placeholder in the model, io/cert_mark.h, or NULL). */
+static json_t *header_root(const dvc_hybrid_cert_struct *c, json_t *model, const dvc_mark *mk)
 {
     json_t *root = json_object(), *meth = json_object();
     char dg[17], tagged[32];
     /* a digest that cannot be computed (out of memory) fails the write:
      * never a certificate with an empty digest */
-    if (!root || !meth || dvc_json_digest(dg, model) != DVC_OK) {
+    if (!root || !meth || dvc_mark_digest(dg, model, mk) != 0) {
         json_decref(root);
         json_decref(meth);
         return NULL;
@@ -241,10 +243,10 @@ static json_t *summary_json(const dvc_hybrid_result_struct *r, mpfr_srcptr wev_r
     return sum;
 }
 
-static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
+static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model, const dvc_mark *mk)
 {
     const dvc_hybrid_result_struct *r = c->res;
-    json_t *root = header_root(c, model), *steps = json_array(), *evs = json_array();
+    json_t *root = header_root(c, model, mk), *steps = json_array(), *evs = json_array();
     char dg[17], tagged[32];
     if (!root || !steps || !evs) {
         json_decref(root);
@@ -257,7 +259,7 @@ static json_t *build_root(const dvc_hybrid_cert_t c, json_t *model)
     for (long k = 0; k < r->nevents; k++) json_array_append_new(evs, event_json(c, &r->ev[k]));
     json_object_set_new(root, "events", evs);
     json_object_set_new(root, "summary", summary_json(r, NULL));
-    if (dvc_json_digest_root(dg, root) != DVC_OK) {
+    if (dvc_mark_digest_root(dg, root, mk) != 0) {
         json_decref(root);
         return NULL;
     }
@@ -282,6 +284,11 @@ static void put_json(dvc_sbuf *b, const json_t *v)
 
 dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
 {
+    return dvc_hybrid_cert_write_marked_(c, path, NULL);
+}
+
+dvc_status dvc_hybrid_cert_write_marked_(const dvc_hybrid_cert_t c, const char *path, const dvc_mark *mk)
+{
     json_t *model, *root, *val;
     json_error_t err;
     const char *key;
@@ -292,7 +299,7 @@ dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
         return dvc_error(DVC_ERR_INPUT, "%s: the hybrid certificate is incomplete", path);
     model = json_loads(c->model_json, 0, &err);
     if (!model) return dvc_error(DVC_ERR_INPUT, "%s: the embedded model is not JSON", path);
-    root = build_root(c, model);
+    root = build_root(c, model, mk);
     json_decref(model);
     if (!root) return dvc_error(DVC_ERR_NOMEM, "out of memory while writing %s", path);
     put(&b, "{\n");
@@ -323,7 +330,7 @@ dvc_status dvc_hybrid_cert_write(const dvc_hybrid_cert_t c, const char *path)
         free(b.s);
         return dvc_error(DVC_ERR_NOMEM, "out of memory while writing %s", path);
     }
-    st = dvc_write_atomic(path, b.s, b.len);
+    st = mk ? dvc_mark_write_atomic(path, b.s, mk) : dvc_write_atomic(path, b.s, b.len);
     free(b.s);
     return st;
 }
@@ -717,7 +724,7 @@ static dvc_status stream_point(const dvc_hybrid_result_struct *r, long i, void *
         json_t *model = json_loads(w->c->model_json, 0, &err), *root, *val;
         const char *key;
         int first = 1;
-        root = model ? header_root(w->c, model) : NULL;
+        root = model ? header_root(w->c, model, NULL) : NULL;
         json_decref(model);
         if (!root) return dvc_error(DVC_ERR_NOMEM, "out of memory while writing the certificate");
         sput(w, w->out, "{\n");
@@ -785,7 +792,7 @@ static dvc_status stream_finish(hyb_stream *w)
     const dvc_hybrid_cert_struct *c = w->c;
     const dvc_hybrid_result_struct *r = c->res;
     json_error_t err;
-    json_t *model = json_loads(c->model_json, 0, &err), *root = model ? header_root(c, model) : NULL;
+    json_t *model = json_loads(c->model_json, 0, &err), *root = model ? header_root(c, model, NULL) : NULL;
     json_t *sum = summary_json(r, w->wev), *tag;
     char *text = NULL, *ev_at, *st_at = NULL, dg[40];
     uint64_t h = 0xcbf29ce484222325ull;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <jansson.h>
 #include "dvicert/hybrid_cert.h"
+#include "io/cert_mark.h"
 
 /* A certificate in the writer's layout (the streamed verification below). */
 typedef struct {
@@ -36,6 +37,10 @@ dvc_status dvc_hcert_read_event_(dvc_hybrid_cert_t c, dvc_hybrid_event *e, const
                                  const char *file);
 /* The arrays of a result holding N steps (all entries initialised). */
 dvc_status dvc_hcert_result_alloc_(dvc_hybrid_result_struct *r, long N, long n, mpfr_prec_t prec);
+/* dvc_hybrid_cert_write with mk's placeholder in c's model text replaced
+ * as the file is written and its digests hashed (io/cert_mark.h): the
+ * bytes of the model with the content in its place; mk NULL: the same. */
+dvc_status dvc_hybrid_cert_write_marked_(const dvc_hybrid_cert_t c, const char *path, const dvc_mark *mk);
 /* FNV-1a of len bytes of s into *h. */
 void dvc_hcert_fnv_(uint64_t *h, const char *s, size_t len);
 

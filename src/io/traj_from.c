@@ -281,8 +281,9 @@ dvc_status dvc_traj_from_read_named(dvc_traj_from *tf, const char *path, long n,
     tf->ps.col = malloc((size_t)(n + 1) * sizeof *tf->ps.col);
     tf->ps.x = malloc((size_t)(n > 0 ? n : 1) * sizeof *tf->ps.x);
     if (st == DVC_OK && (!tf->ps.col || !tf->ps.x)) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    if (st == DVC_OK) st = first_pass(tf, keep, &K);
-    if (st == DVC_OK) st = grid(tf, K);
+    if (st == DVC_OK) st = first_pass(tf, keep == DVC_TRAJ_FROM_KEEP, &K);
+    /* DVC_TRAJ_FROM_SAMPLES: every sample in turn, no grid */
+    if (st == DVC_OK && keep != DVC_TRAJ_FROM_SAMPLES) st = grid(tf, K);
     if (st != DVC_OK && tf->f) {
         /* a damaged gzip file is named as such, not by what its bytes said */
         st = dvc_infile_close(tf->f, st);
@@ -292,11 +293,24 @@ dvc_status dvc_traj_from_read_named(dvc_traj_from *tf, const char *path, long n,
     return st;
 }
 
+/* The rest of a later pass: the file must be the one first read, whole. */
+static dvc_status pass_rest(dvc_traj_from *tf)
+{
+    dvc_traj_from_pass *ps = &tf->ps;
+    int got;
+    dvc_status st;
+    while ((st = pass_next(tf, &got)) == DVC_OK && got) {
+    }
+    if (st == DVC_ERR_INPUT) return changed(tf);
+    if (st != DVC_OK) return st;
+    if (ps->ns != tf->ns || ps->lineno != tf->lines || ps->digest != tf->digest) return changed(tf);
+    return DVC_OK;
+}
+
 dvc_status dvc_traj_from_next(dvc_traj_from *tf, long i, double *x)
 {
     dvc_traj_from_pass *ps = &tf->ps;
     long N = tf->grid.N;
-    int got;
     dvc_status st;
     if (i == 0 && (st = pass_begin(tf)) != DVC_OK) return st;
     if (i != ps->ns || i > N) return dvc_error(DVC_ERR_INTERNAL, "trajectory: sample %ld asked out of order", i);
@@ -304,12 +318,17 @@ dvc_status dvc_traj_from_next(dvc_traj_from *tf, long i, double *x)
     /* the times the grid was made of */
     if (tf->grid.t ? ps->t != tf->grid.t[i] : !on_uniform(ps->t, i, N, tf->T)) return changed(tf);
     memcpy(x, ps->x, (size_t)tf->n * sizeof *x);
-    if (i < N) return DVC_OK;
-    /* the rest: the file must be the one first read, whole */
-    while ((st = pass_next(tf, &got)) == DVC_OK && got) {
-    }
-    if (st == DVC_ERR_INPUT) return changed(tf);
-    if (st != DVC_OK) return st;
-    if (ps->ns != tf->ns || ps->lineno != tf->lines || ps->digest != tf->digest) return changed(tf);
-    return DVC_OK;
+    return i < N ? DVC_OK : pass_rest(tf);
+}
+
+dvc_status dvc_traj_from_sample(dvc_traj_from *tf, long k, double *t, double *x)
+{
+    dvc_traj_from_pass *ps = &tf->ps;
+    dvc_status st;
+    if (k == 0 && (st = pass_begin(tf)) != DVC_OK) return st;
+    if (k != ps->ns || k >= tf->ns) return dvc_error(DVC_ERR_INTERNAL, "trajectory: sample %ld asked out of order", k);
+    if ((st = again_next(tf)) != DVC_OK) return st;
+    *t = ps->t;
+    memcpy(x, ps->x, (size_t)tf->n * sizeof *x);
+    return k + 1 < tf->ns ? DVC_OK : pass_rest(tf);
 }

@@ -5,8 +5,8 @@
  * checks it (every input error is reported there), the next finds its
  * grid, and the samples are then handed over one at a time
  * (dvc_traj_from_next), the file read again; a file that changes between
- * the passes is refused. The events route takes every sample at once
- * (keep). */
+ * the passes is refused. The events route takes every sample in turn
+ * (dvc_traj_from_sample), without a grid. */
 #ifndef DVC_IO_TRAJ_FROM_H
 #define DVC_IO_TRAJ_FROM_H
 
@@ -56,6 +56,10 @@ typedef struct {
  * (1 - 1e-9), t[N], which becomes the certificate's T. keep: every sample
  * in t and x. */
 dvc_status dvc_traj_from_read(dvc_traj_from *tf, const char *path, long n, double T, int keep);
+/* keep: 0 (DVC_TRAJ_FROM_GRID) the grid, samples by dvc_traj_from_next;
+ * DVC_TRAJ_FROM_KEEP every sample in t and x as well; DVC_TRAJ_FROM_SAMPLES
+ * no grid, every sample in turn by dvc_traj_from_sample. */
+enum { DVC_TRAJ_FROM_GRID = 0, DVC_TRAJ_FROM_KEEP = 1, DVC_TRAJ_FROM_SAMPLES = 2 };
 /* The same with the header naming states as names (n strings, or NULL) or
  * as x1..xn: the rule of every trajectory reader (io/traj_header.h). */
 dvc_status dvc_traj_from_read_named(dvc_traj_from *tf, const char *path, long n, const char *const *names, double T,
@@ -64,6 +68,11 @@ dvc_status dvc_traj_from_read_named(dvc_traj_from *tf, const char *path, long n,
  * pass over the file; at i = N the rest of the file is read too, and a
  * file that differs from the first pass is refused (DVC_ERR_IO). */
 dvc_status dvc_traj_from_next(dvc_traj_from *tf, long i, double *x);
+/* Sample k (its time and n values), k = 0..ns-1 in order, from another
+ * pass over the file (DVC_TRAJ_FROM_SAMPLES); at k = ns - 1 the rest of
+ * the file is read too, and a file that differs from the first pass is
+ * refused. */
+dvc_status dvc_traj_from_sample(dvc_traj_from *tf, long k, double *t, double *x);
 void dvc_traj_from_clear(dvc_traj_from *tf);
 
 #endif

@@ -230,7 +230,16 @@ static dvc_status dae_yeval(dvc_ivec_t Y, const void *ctx, const mpfi_t t)
     dvc_ivec_init2(S, f->m->nz, tb->prec);
     dvc_ivec_init2(d.Z, f->m->nz, tb->prec);
     st = tb->eval(X, tb->eval_ctx, t);
-    while (i + 1 < N && mpfr_cmp(r->t[i + 1], &t->left) <= 0) i++;
+    /* the last step starting at or before t (bisection: a sample costs log N) */
+    for (long lo = 0, hi = N - 1; lo <= hi;) {
+        long mid = lo + (hi - lo) / 2;
+        if (mpfr_cmp(r->t[mid], &t->left) <= 0) {
+            i = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
     /* every step met by t */
     for (; st == DVC_OK && i < N && mpfr_cmp(r->t[i], &t->right) <= 0; i++) {
         st = span_y(dae_mode, &d, S->e, r, r->mode[i], t, X);

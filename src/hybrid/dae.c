@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hybrid/internal.h"
+#include "hybrid/dae.h"
 
 static const char *const reserved[] = {"t", "pi", "sin", "cos", "exp", "log", "sqrt", "abs",
                                        "atan", "tanh", "sinh", "cosh", "min", "max", NULL};
@@ -61,13 +62,7 @@ dvc_status dvc_hybrid_set_algebraic(dvc_hybrid_model_t m, long nz, const char *c
 
 /* ---- texts ---- */
 
-typedef struct {
-    char *s;
-    size_t n, cap;
-    int fail;
-} sbuf;
-
-static void put(sbuf *b, const char *s, size_t k)
+void hyb_text_put(hyb_text *b, const char *s, size_t k)
 {
     if (b->fail) return;
     if (b->n + k + 1 > b->cap) {
@@ -85,9 +80,9 @@ static void put(sbuf *b, const char *s, size_t k)
     b->s[b->n] = '\0';
 }
 
-static void puts_(sbuf *b, const char *s) { put(b, s, strlen(s)); }
+void hyb_text_puts(hyb_text *b, const char *s) { hyb_text_put(b, s, strlen(s)); }
 
-static char *done(sbuf *b)
+char *hyb_text_done(hyb_text *b)
 {
     if (b->fail || !b->s) {
         free(b->s);
@@ -101,7 +96,7 @@ static char *done(sbuf *b)
  * e of 1e5 is never taken for a name. */
 static char *subst(const char *text, long k, char *const *names, const char *const *repl)
 {
-    sbuf b = {NULL, 0, 0, 0};
+    hyb_text b = {NULL, 0, 0, 0};
     const char *p = text;
     while (*p) {
         size_t l = 0;
@@ -113,20 +108,20 @@ static char *subst(const char *text, long k, char *const *names, const char *con
                 l += 2;
                 while (isdigit((unsigned char)p[l])) l++;
             }
-            put(&b, p, l);
+            hyb_text_put(&b, p, l);
         } else if (isalpha((unsigned char)*p) || *p == '_') {
             long j = 0;
             while (isalnum((unsigned char)p[l]) || p[l] == '_') l++;
             while (j < k && (strlen(names[j]) != l || strncmp(names[j], p, l))) j++;
-            if (j < k) puts_(&b, repl[j]);
-            else put(&b, p, l);
+            if (j < k) hyb_text_puts(&b, repl[j]);
+            else hyb_text_put(&b, p, l);
         } else {
             l = 1;
-            put(&b, p, 1);
+            hyb_text_put(&b, p, 1);
         }
         p += l;
     }
-    return done(&b);
+    return hyb_text_done(&b);
 }
 
 dvc_status dvc_hybrid_dae_consts(dvc_expr_consts_t c, const dvc_hybrid_model_t m,
@@ -147,11 +142,11 @@ char *dvc_hybrid_dae_subst(const dvc_hybrid_model_t m, long mode, const char *te
     char **repl = calloc((size_t)(m->nz > 0 ? m->nz : 1), sizeof *repl), *r = NULL;
     int ok = repl != NULL && md->z != NULL;
     for (long j = 0; ok && j < m->nz; j++) {
-        sbuf b = {NULL, 0, 0, 0};
-        puts_(&b, "(");
-        puts_(&b, md->z[j]->text);
-        puts_(&b, ")");
-        ok = (repl[j] = done(&b)) != NULL;
+        hyb_text b = {NULL, 0, 0, 0};
+        hyb_text_puts(&b, "(");
+        hyb_text_puts(&b, md->z[j]->text);
+        hyb_text_puts(&b, ")");
+        ok = (repl[j] = hyb_text_done(&b)) != NULL;
     }
     if (ok) r = subst(text, m->nz, m->znames, (const char *const *)repl);
     for (long j = 0; repl && j < m->nz; j++) free(repl[j]);
@@ -259,27 +254,27 @@ static dvc_status z_texts(char **zt, dvc_hybrid_model_struct *m, const dvc_imat_
         dvc_expr_consts_init2(m->zconsts, m->prec);
     }
     for (long j = 0; st == DVC_OK && j < m->nz; j++) {
-        sbuf b = {NULL, 0, 0, 0};
+        hyb_text b = {NULL, 0, 0, 0};
         int first = 1;
-        puts_(&b, "-(");
+        hyb_text_puts(&b, "-(");
         for (long k = 0; st == DVC_OK && k < m->nz; k++) {
             mpfi_srcptr v = dvc_imat_entry(Di, j, k);
             if (mpfr_zero_p(&v->left) && mpfr_zero_p(&v->right)) continue;
-            if (!first) puts_(&b, " + ");
+            if (!first) hyb_text_puts(&b, " + ");
             first = 0;
             if (mpfr_equal_p(&v->left, &v->right) && mpfr_cmp_si(&v->left, -1) == 0) {
-                puts_(&b, "-");
+                hyb_text_puts(&b, "-");
             } else if (!(mpfr_equal_p(&v->left, &v->right) && mpfr_cmp_si(&v->left, 1) == 0)) {
                 const char *name = const_name(m, v, &st);
-                puts_(&b, name ? name : "?");
-                puts_(&b, "*");
+                hyb_text_puts(&b, name ? name : "?");
+                hyb_text_puts(&b, "*");
             }
-            puts_(&b, "(");
-            puts_(&b, g0[k]);
-            puts_(&b, ")");
+            hyb_text_puts(&b, "(");
+            hyb_text_puts(&b, g0[k]);
+            hyb_text_puts(&b, ")");
         }
-        puts_(&b, ")");
-        zt[j] = done(&b);
+        hyb_text_puts(&b, ")");
+        zt[j] = hyb_text_done(&b);
         if (st == DVC_OK && !zt[j]) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
     return st;
@@ -287,8 +282,8 @@ static dvc_status z_texts(char **zt, dvc_hybrid_model_struct *m, const dvc_imat_
 
 /* The reduced field texts f(t, x, z(t, x)) into ft (n) and the z texts
  * into zt (nz), from the parsed f and g over (x, z). */
-static dvc_status reduce(char **ft, char **zt, dvc_hybrid_model_struct *m, const char *name,
-                         dvc_expr_t *fe, dvc_expr_t *ge)
+static dvc_status reduce(char **ft, char **zt, dvc_hybrid_model_struct *m, dvc_expr_t *fe,
+                         dvc_expr_t *ge)
 {
     dvc_imat_t D, Di;
     long nz = m->nz;
@@ -311,16 +306,15 @@ static dvc_status reduce(char **ft, char **zt, dvc_hybrid_model_struct *m, const
             st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     if (st == DVC_OK) st = z_texts(zt, m, Di, g0);
     for (long j = 0; st == DVC_OK && j < nz; j++) {
-        sbuf b = {NULL, 0, 0, 0};
-        puts_(&b, "(");
-        puts_(&b, zt[j]);
-        puts_(&b, ")");
-        if (!(zp[j] = done(&b))) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+        hyb_text b = {NULL, 0, 0, 0};
+        hyb_text_puts(&b, "(");
+        hyb_text_puts(&b, zt[j]);
+        hyb_text_puts(&b, ")");
+        if (!(zp[j] = hyb_text_done(&b))) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
     for (long i = 0; st == DVC_OK && i < m->n; i++)
         if (!(ft[i] = subst(fe[i]->text, nz, m->znames, (const char *const *)zp)))
             st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    (void)name;
     free_texts(g0, nz);
     free(zero);
     free_texts(zp, nz);
@@ -350,7 +344,7 @@ dvc_status dvc_hybrid_add_mode_dae(dvc_hybrid_model_t m, const char *name, const
     /* f and g as written, over (x, z): their errors in the user's terms */
     if (st == DVC_OK) st = parse_all(&fe, m, n, f, consts, n + nz, names, "f");
     if (st == DVC_OK) st = parse_all(&ge, m, nz, g, consts, n + nz, names, "g");
-    if (st == DVC_OK) st = reduce(ft, zt, m, nm, fe, ge);
+    if (st == DVC_OK) st = reduce(ft, zt, m, fe, ge);
     if (st == DVC_OK) st = dvc_hybrid_dae_consts(c, m, consts);
     if (st == DVC_OK) st = parse_all(&ze, m, nz, (const char *const *)zt, c, n, m->names, "z");
     if (st == DVC_OK) {

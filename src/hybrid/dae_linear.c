@@ -15,33 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hybrid/internal.h"
-
-typedef struct {
-    char *s;
-    size_t n, cap;
-    int fail;
-} tbuf;
-
-static void tput(tbuf *b, const char *s)
-{
-    size_t k = strlen(s);
-    if (b->fail) return;
-    if (b->n + k + 1 > b->cap) {
-        size_t cap = 2 * (b->n + k + 1) + 64;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            b->fail = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, k + 1);
-    b->n += k;
-}
+#include "hybrid/dae.h"
 
 /* " + (p/q)*name" (name NULL: the coefficient alone) for a nonzero c. */
-static void term(tbuf *b, const mpq_t c, const char *name, const char *wrap)
+static void term(hyb_text *b, const mpq_t c, const char *name, const char *wrap)
 {
     char *q;
     if (mpq_sgn(c) == 0) return;
@@ -50,23 +27,23 @@ static void term(tbuf *b, const mpq_t c, const char *name, const char *wrap)
         b->fail = 1;
         return;
     }
-    if (b->n) tput(b, " + ");
-    tput(b, "(");
-    tput(b, q);
-    tput(b, ")*");
-    tput(b, wrap ? "(" : "");
-    tput(b, name);
-    tput(b, wrap ? ")" : "");
+    if (b->n) hyb_text_puts(b, " + ");
+    hyb_text_puts(b, "(");
+    hyb_text_puts(b, q);
+    hyb_text_puts(b, ")*");
+    hyb_text_puts(b, wrap ? "(" : "");
+    hyb_text_puts(b, name);
+    hyb_text_puts(b, wrap ? ")" : "");
     free(q);
 }
 
 /* Row i of [PA | Pb] as a text over the names w (k of them) and b. */
 static char *row_text(mpq_t *PA, mpq_t *P, long i, long k, char *const *w, const char *const *b)
 {
-    tbuf t = {NULL, 0, 0, 0};
+    hyb_text t = {NULL, 0, 0, 0};
     for (long j = 0; j < k; j++) term(&t, PA[i * k + j], w[j], NULL);
     for (long j = 0; b && j < k; j++) term(&t, P[i * k + j], b[j], "");
-    if (!t.n) tput(&t, "0");
+    if (!t.n) hyb_text_puts(&t, "0");
     if (t.fail) {
         free(t.s);
         return NULL;

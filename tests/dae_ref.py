@@ -6,7 +6,12 @@ tk)} (x(tk) - xs), and the switch times are those of the comparator,
 sin(w t) R2 / (R1 + R2) = Vth, known exactly. Prints the CSV `dvicert check`
 reads: t, the states iL, vC and the algebraic variables va, is, id, vc at
 N random times of [0, T] (seeded), each shifted by DELTA (0: the solution).
-usage: dae_ref.py T N SEED [DELTA]"""
+usage: dae_ref.py T N SEED [DELTA]
+
+   dae_ref.py stickslip T N SEED [DELTA]: certs/stickslip/stickslip-dae.json
+in closed form (T < 2.88, before the re-stick): stuck until t* = asin(0.8)
+(v1 = v2 = (1 - cos t)/2, alpha = (0.8 - sin t)/1.6), then slipping with
+alpha = 0; columns t, p1, p2, v1, v2, alpha."""
 import random
 import sys
 
@@ -47,7 +52,29 @@ def state(t, knots):
     return mode, xs(mode) + e * (xk - xs(mode))
 
 
+def stickslip(T, n, seed, delta):
+    ts = mp.asin(mp.mpf('0.8'))
+    vs, ps = (1 - mp.cos(ts)) / 2, 1 + (ts - mp.sin(ts)) / 2
+    rng = random.Random(seed)
+    print("t,p1,p2,v1,v2,alpha")
+    for t in sorted(mp.mpf(rng.random()) * T for _ in range(n)):
+        if t <= ts:
+            p = 1 + (t - mp.sin(t)) / 2
+            v = (1 - mp.cos(t)) / 2
+            row = [p, p, v, v, (mp.mpf('0.8') - mp.sin(t)) / mp.mpf('1.6')]
+        else:
+            s = t - ts
+            row = [ps + vs * s + mp.cos(ts) * s - (mp.sin(t) - mp.sin(ts)) - s * s / 5,
+                   ps + vs * s + s * s / 5,
+                   vs + mp.cos(ts) - mp.cos(t) - 2 * s / 5, vs + 2 * s / 5, mp.mpf(0)]
+        print(",".join([mp.nstr(t, 25)] + [mp.nstr(v + delta, 25, min_fixed=-5, max_fixed=5)
+                                           for v in row]))
+
+
 def main():
+    if sys.argv[1] == "stickslip":
+        delta = mp.mpf(sys.argv[5]) if len(sys.argv) > 5 else mp.mpf(0)
+        return stickslip(mp.mpf(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), delta)
     T, n, seed = mp.mpf(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     delta = mp.mpf(sys.argv[4]) if len(sys.argv) > 4 else mp.mpf(0)
     knots = [(mp.mpf(0), 'off', mp.matrix([0, 0]))]

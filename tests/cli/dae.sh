@@ -4,7 +4,8 @@
 # index-1 DAE in modified nodal analysis) certified and verified, its
 # states and algebraic variables inside the tube at 1,000 random times
 # against the closed form at 60 digits (tests/dae_ref.py, mpmath; skipped
-# without it), a perturbed reference outside; the z columns of export,
+# without it), a perturbed reference outside; GESDA's stick-slip as a
+# switched DAE against the ODE form's event and its closed form; the z columns of export,
 # info and check; and each refusal with the mode and the reason: index 2,
 # nonlinear constraints, a coefficient depending on the state, g_z
 # singular, an inconsistent initial z (with the residual), wrong counts,
@@ -39,6 +40,14 @@ if python3 -c "import mpmath" 2>/dev/null; then
     # only the switch current moved: outside where the switch is closed
     awk -F, -v OFS=, 'NR > 1 && $5 > 1e-3 { $5 = $5 + 1e-9 } { print }' "$tmp/ref.csv" > "$tmp/is.csv"
     expect 1 "outside" "switch current moved by 1e-9: outside" -- "$exe" check "$tmp/b.cert.json" "$tmp/is.csv"
+    # the stick-slip DAE: states and GESDA's alpha (the Filippov weight)
+    "$exe" enclose "$src/certs/stickslip/stickslip-dae.json" -o "$tmp/ss.cert.json" > /dev/null 2>&1
+    python3 "$src/tests/dae_ref.py" stickslip 2.5 1000 11 > "$tmp/ss.csv"
+    expect 0 "inside: 0 of 1000" "stick-slip DAE: closed form inside (states and alpha)" -- \
+        "$exe" check "$tmp/ss.cert.json" "$tmp/ss.csv"
+    python3 "$src/tests/dae_ref.py" stickslip 2.5 1000 11 1e-9 > "$tmp/ssp.csv"
+    expect 1 "outside: 1000 of 1000" "stick-slip DAE perturbed by 1e-9: outside" -- \
+        "$exe" check "$tmp/ss.cert.json" "$tmp/ssp.csv"
 else
     echo "skipped: the closed-form reference (python3 with mpmath not found)"
 fi

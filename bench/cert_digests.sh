@@ -43,3 +43,6 @@ for f in pw-harmonic bridge-switched elliptic stickslip diode-clamp threemass; d
 done
 run certs/two-contact/unique.json
 run certs/two-contact/ambiguous.json
+# switched DAEs (docs/dae.md)
+run certs/buck-dae/buck-dae.json
+run certs/stickslip/stickslip-dae.json

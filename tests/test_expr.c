@@ -805,6 +805,57 @@ static void test_build(const dvc_expr_consts_t k)
     mpfi_clear(g);
 }
 
+/* dvc_expr_affine: affine in z = (z1, z2) with constant coefficients
+ * (enclosed), decided by structure. */
+static void test_affine(const dvc_expr_consts_t k)
+{
+    const char *names[] = {"x", "z1", "z2"};
+    static const struct {
+        const char *text;
+        int kind, uses;
+        double c1, c2; /* the coefficients (kind 0) */
+    } cases[] = {
+        {"2*z1 - z2/4 + sin(x) + t", 0, 1, 2, -0.25},
+        {"-(z1 - 3*z2)*gamma + x^2", 0, 1, -0.2, 0.6},
+        {"z1^1 + (z2 + z2)*0.5 - z1", 0, 1, 0, 1},
+        {"x + t", 0, 0, 0, 0},
+        {"x*z1", 1, 1, 0, 0},
+        {"z1*(1 + t)", 1, 1, 0, 0},
+        {"z1/x", 1, 1, 0, 0},
+        {"z1*z2", 2, 1, 0, 0},
+        {"1/z1", 2, 1, 0, 0},
+        {"sin(z2)", 2, 1, 0, 0},
+        {"z1^2", 2, 1, 0, 0},
+        {"x*z1*z1", 2, 1, 0, 0},
+    };
+    mpfi_t c[2];
+    dvc_expr_t e;
+    mpfi_init2(c[0], 53);
+    mpfi_init2(c[1], 53);
+    dvc_expr_init(e);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int kind = -1, uses = -1;
+        REQUIRE(dvc_expr_parse_vars(e, cases[i].text, k, 3, names) == DVC_OK, "affine: parse %s",
+                cases[i].text);
+        REQUIRE(dvc_expr_affine(c, &kind, &uses, e, 2, 2) == DVC_OK, "affine: %s", dvc_error_message());
+        CHECK(kind == cases[i].kind && uses == cases[i].uses, "affine: '%s' kind %d uses %d, expected %d %d",
+              cases[i].text, kind, uses, cases[i].kind, cases[i].uses);
+        if (kind == 0 && cases[i].kind == 0)
+            for (int j = 0; j < 2; j++) {
+                double v = j ? cases[i].c2 : cases[i].c1;
+                CHECK(mpfr_cmp_d(&c[j]->left, v) <= 0 && mpfr_cmp_d(&c[j]->right, v) >= 0 &&
+                          mpfr_get_d(&c[j]->right, MPFR_RNDU) - mpfr_get_d(&c[j]->left, MPFR_RNDD) < 1e-15,
+                      "affine: '%s' coefficient %d does not tightly enclose %g", cases[i].text, j + 1, v);
+            }
+    }
+    int kd, us;
+    CHECK(dvc_expr_affine(c, &kd, &us, e, 3, 2) == DVC_ERR_INPUT,
+          "affine: variables beyond the expression's refused");
+    dvc_expr_clear(e);
+    mpfi_clear(c[0]);
+    mpfi_clear(c[1]);
+}
+
 int main(void)
 {
     dvc_expr_consts_t k;
@@ -817,6 +868,7 @@ int main(void)
     test_vars();
     test_precision();
     test_build(k);
+    test_affine(k);
     printf("%ld expressions, %ld points, %ld not certified (skipped)\n", n_exprs, n_points, n_skipped);
     CHECK(n_skipped * 10 < n_exprs, "most random expressions certified (%ld of %ld skipped)", n_skipped, n_exprs);
     dvc_expr_consts_clear(k);

@@ -113,6 +113,20 @@ dvc_status dvc_expr_copy(dvc_expr_t e, const dvc_expr_t a);
 /* Exchange a and b (no copy: how a built expression is handed over). */
 void dvc_expr_swap(dvc_expr_t a, dvc_expr_t b);
 
+/* Is e affine in its variables first..first+k-1 (indices as in
+ * dvc_expr_set_variable: 1 is varnames[0]) with coefficients that are
+ * constants? Decided on the program by structure (sums, differences,
+ * products and quotients by constants; never by evaluation over a box), so
+ * a yes is exact: e = r + sum_j c_j v_{first+j} with r free of those
+ * variables and each c_j a constant that coef[j] (k entries, initialised)
+ * encloses. *kind: 0 yes; 1 a coefficient may depend on t or the other
+ * variables (a product with them); 2 not affine in them (a function of
+ * them, a product of two of them, one in a denominator). *uses: e reads
+ * one of them. A conservative answer: a constant the parser did not fold
+ * counts as a function of t. */
+dvc_status dvc_expr_affine(mpfi_t *coef, int *kind, int *uses, const dvc_expr_t e, long first,
+                           long k);
+
 /* Does the expression depend on t / on the named variables? */
 int dvc_expr_uses_t(const dvc_expr_t e);
 int dvc_expr_uses_x(const dvc_expr_t e);

@@ -43,6 +43,12 @@ typedef struct {
                        * for a plain mode */
     void *memo;       /* the engine's reuse of exp(A s) and of the forcing
                        * series (internal; freed with the model) */
+    /* A DAE mode (dvc_hybrid_add_mode_dae, docs/dae.md): z, the model's nz
+     * algebraic variables as expressions of t and the state (the exact
+     * solution of the mode's constraints, f is the reduced field), and zg,
+     * the nz constraints as given, over the state and the algebraic
+     * variables; both NULL for any other mode. */
+    dvc_expr_t *z, *zg;
 } dvc_hybrid_mode;
 
 /* One discontinuous term of Stewart's decomposed form (a contact): f+
@@ -163,6 +169,13 @@ typedef struct {
      * engine then bridges a window from t0 (the bridge hook) before its
      * first step (docs/events.md section 3). */
     int start_window;
+    /* A switched DAE (docs/dae.md): nz algebraic variables named znames
+     * beside the n states (dvc_hybrid_set_algebraic); each mode is then a
+     * DAE mode. zconsts: the named constants the reductions introduced
+     * (the enclosed entries of each mode's inverse coefficient matrix). */
+    long nz;
+    char **znames;
+    dvc_expr_consts_struct *zconsts;
 } dvc_hybrid_model_struct;
 typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
 
@@ -251,6 +264,49 @@ dvc_status dvc_hybrid_add_decomposed(dvc_hybrid_model_t m, const char *const *f0
  * once and calls this. */
 dvc_status dvc_hybrid_add_decomposed_exprs(dvc_hybrid_model_t m, const dvc_expr_t *f0,
                                            long nterms, const dvc_hybrid_term_expr *terms);
+/* ---- Switched DAEs (src/hybrid/dae.c, docs/dae.md) ----
+ * Semi-explicit index-1 modes x' = f(t, x, z), 0 = g(t, x, z) with g
+ * affine in z with a constant coefficient matrix D = dg/dz proven
+ * nonsingular: z = -D^{-1} g(t, x, 0) exactly, and the mode is the field
+ * mode x' = f(t, x, z(t, x)) of the engine. */
+/* Declare the nz algebraic variables (identifiers, distinct from the
+ * states, t, pi and the function names), once, before any mode. */
+dvc_status dvc_hybrid_set_algebraic(dvc_hybrid_model_t m, long nz, const char *const *names);
+/* Add a DAE mode: f, n expressions, and g, nz constraints, of t, the
+ * states and the algebraic variables. Refused (DVC_ERR_INPUT, the message
+ * names the mode and the constraint) when a constraint does not involve z
+ * (index 2 or more), is not affine in z with constant coefficients, or
+ * when D is not proven nonsingular. */
+dvc_status dvc_hybrid_add_mode_dae(dvc_hybrid_model_t m, const char *name, const char *const *f,
+                                   const char *const *g, const dvc_expr_consts_t consts,
+                                   long *index);
+/* Add a linear DAE mode E w' = A w + b(t) over w = (x, z) (the states then
+ * the algebraic variables; E, A: (n + nz)^2 exact rationals, row-major; b:
+ * n + nz expressions of t, or NULL), reduced exactly (GMP) to the
+ * semi-explicit form above (src/hybrid/dae_linear.c, docs/dae.md section
+ * 4). Refused when E has a nonzero entry in a column of z, when E's
+ * columns on x are rank-deficient, or when the pencil is singular or of
+ * index 2 or more (the reduced constraints' block on z singular). */
+dvc_status dvc_hybrid_add_mode_dae_linear(dvc_hybrid_model_t m, const char *name, const mpq_t *E,
+                                          const mpq_t *A, const char *const *b,
+                                          const dvc_expr_consts_t consts, long *index);
+/* The text with every algebraic variable replaced by its expression in
+ * mode `mode` (malloc'd, or NULL out of memory): a switching function or a
+ * reset written with z, as the engine takes it in that mode. */
+char *dvc_hybrid_dae_subst(const dvc_hybrid_model_t m, long mode, const char *text);
+/* The named constants a text produced by dvc_hybrid_dae_subst may use:
+ * consts and the model's zconsts, in c (initialised by the caller). */
+dvc_status dvc_hybrid_dae_consts(dvc_expr_consts_t c, const dvc_hybrid_model_t m,
+                                 const dvc_expr_consts_t consts);
+/* Z (nz entries) encloses z over T x X in DAE mode `mode`. */
+dvc_status dvc_hybrid_dae_z(dvc_ivec_t Z, const dvc_hybrid_model_t m, long mode, const mpfi_t T,
+                            const dvc_ivec_t X);
+/* R (nz entries) encloses the residual g(T, X, Zg) of mode `mode`'s
+ * constraints at the given algebraic values Zg (consistency of initial
+ * values). */
+dvc_status dvc_hybrid_dae_residual(dvc_ivec_t R, const dvc_hybrid_model_t m, long mode,
+                                   const mpfi_t T, const dvc_ivec_t X, const dvc_ivec_t Zg);
+
 /* F encloses the field of mode `mode` over T x X (x' = A x + b(t), or f). */
 dvc_status dvc_hybrid_field(dvc_ivec_t F, const dvc_hybrid_model_t m, long mode, const mpfi_t T,
                             const dvc_ivec_t X);

@@ -90,12 +90,28 @@ char *dvc_cli_hybrid_name(const dvc_hybrid_cert_struct *c)
     return name;
 }
 
+/* A DAE's labels as a problem would give them: its states, its algebraic
+ * variables as the outputs, its units. */
+static char *dae_problem(const dvc_hybrid_cert_struct *c)
+{
+    json_t *root = c->model_json ? json_loads(c->model_json, 0, NULL) : NULL, *p = json_object();
+    char *txt;
+    json_object_set(p, "state_names", json_object_get(root, "states"));
+    json_object_set(p, "output_names", json_object_get(root, "algebraic"));
+    if (json_object_get(root, "units")) json_object_set(p, "units", json_object_get(root, "units"));
+    txt = json_dumps(p, JSON_COMPACT);
+    json_decref(p);
+    json_decref(root);
+    return txt;
+}
+
 dvc_status dvc_cli_events_labels(dvc_labels *L, const dvc_hybrid_cert_struct *c, long m, int *named)
 {
-    char *txt = embedded_problem(c);
+    char *txt = c->model->nz > 0 ? dae_problem(c) : embedded_problem(c);
     dvc_status st;
     /* an ideal contact's problem names one output per contact */
     if (dvc_lcs_cert_is_lcs(c)) m = c->model->ncontacts;
+    if (c->model->nz > 0) m = c->model->nz; /* a DAE: its algebraic variables */
     st = txt ? dvc_labels_from_text(L, txt, c->model->n, m) : DVC_OK;
     *named = txt != NULL && st == DVC_OK;
     free(txt);
@@ -146,7 +162,8 @@ static int open_whole(dvc_cli_cert *d, const char *cmd, int verify, FILE *rep, c
     else fprintf(rep, "certificate: %s %s\n", d->path, d->cached ? DVC_CLI_CACHED : "verified");
     st = d->have_rec && !stated ? dvc_dlvi_events_tube(d->htube, c->model, d->rec, &d->flow)
                      : dvc_dlvi_events_tube(d->htube, c->model, c->res, NULL);
-    if (st == DVC_OK && d->contact_y) st = dvc_cli_contact_y(d->htube, c);
+    /* a DAE's algebraic variables are part of its solution: always there */
+    if (st == DVC_OK && (d->contact_y || c->model->nz > 0)) st = dvc_cli_contact_y(d->htube, c);
     if (st != DVC_OK) return dvc_cli_fail(cmd, st);
     d->n = c->model->n;
     d->m = d->htube->m;

@@ -294,6 +294,7 @@ static void hybrid_body(const dvc_cli_cert *d)
     printf("hybrid (%s), n = %ld states, %ld modes, t in [%.17g, %.17g], %ld steps, %ld bits\n",
            d->m > 0 ? "events route: the exact DLVI solution, modes are its patterns"
            : dvc_lcs_cert_is_lcs(c) ? "ideal contacts, M = 0" : c->model->ncontacts ? "decomposed, sliding"
+           : c->model->nz > 0 ? "switched DAE, index 1"
                                                                                   : "switched",
            c->model->n, c->model->nmodes, mpfr_get_d(c->model->t0, MPFR_RNDN),
            mpfr_get_d(c->model->T, MPFR_RNDN), c->res->nsteps, (long)c->prec);
@@ -311,7 +312,10 @@ static void hybrid_body(const dvc_cli_cert *d)
         dvc_tube_clear(tb);
         return;
     }
-    if (tb->m > 0 && d->m == 0)
+    if (tb->m > 0 && c->model->nz > 0)
+        printf("algebraic variables (%ld): z(t, x) of each mode's constraints, enclosed on reading on the\n"
+               "  stated state enclosures (docs/dae.md)\n", tb->m);
+    else if (tb->m > 0 && d->m == 0)
         printf("contact multipliers y (%ld): enclosed on reading from the sliding field on the stated\n"
                "  state enclosures, 0 off the faces (docs/ideal_contacts.md)\n", tb->m);
     printf("  %-10s %12s %12s %12s\n", tb->m > 0 ? "component" : "state", "size", "max radius", "relative");

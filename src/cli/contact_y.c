@@ -109,18 +109,28 @@ static dvc_status mode_y(cy_t *c, mpfi_t *Y, int *first, long md, const mpfi_t T
     return DVC_OK;
 }
 
+/* Y joined with the outputs of mode md over T x X (the first call sets Y). */
+typedef dvc_status (*mode_fn)(void *ctx, mpfi_t *Y, int *first, long md, const mpfi_t T,
+                              const dvc_ivec_t X);
+
+static dvc_status contact_mode(void *ctx, mpfi_t *Y, int *first, long md, const mpfi_t T,
+                               const dvc_ivec_t X)
+{
+    return mode_y(ctx, Y, first, md, T, X);
+}
+
 /* Y over t in T, x in X for the modes the solution may follow there: mode
  * md and those either side of every event whose time meets T. */
-static dvc_status span_y(cy_t *c, mpfi_t *Y, const dvc_hybrid_result_struct *r, long md, const mpfi_t T,
-                         const dvc_ivec_t X)
+static dvc_status span_y(mode_fn fn, void *ctx, mpfi_t *Y, const dvc_hybrid_result_struct *r, long md,
+                         const mpfi_t T, const dvc_ivec_t X)
 {
     int first = 1;
-    dvc_status st = md >= 0 ? mode_y(c, Y, &first, md, T, X) : DVC_OK;
+    dvc_status st = md >= 0 ? fn(ctx, Y, &first, md, T, X) : DVC_OK;
     for (long k = 0; st == DVC_OK && k < r->nevents; k++) {
         if (mpfr_cmp(&r->ev[k].t->right, &T->left) < 0 || mpfr_cmp(&r->ev[k].t->left, &T->right) > 0)
             continue;
-        st = mode_y(c, Y, &first, r->ev[k].mode_before, T, X);
-        if (st == DVC_OK) st = mode_y(c, Y, &first, r->ev[k].mode_after, T, X);
+        st = fn(ctx, Y, &first, r->ev[k].mode_before, T, X);
+        if (st == DVC_OK) st = fn(ctx, Y, &first, r->ev[k].mode_after, T, X);
     }
     return st;
 }
@@ -139,6 +149,113 @@ static void ivals_free(mpfi_t *v, long n)
     free(v);
 }
 
+/* tb given ny outputs as enclosures, from fn over the grid points and the
+ * steps of hc's result: grid point i with the modes of the steps either
+ * side and of the events there; step i with its mode and those of the
+ * events meeting it. Installed only when whole. */
+static dvc_status fill_y(dvc_tube_t tb, const dvc_hybrid_result_struct *r, long ny, mode_fn fn,
+                         void *ctx)
+{
+    long N = r->nsteps;
+    mpfr_prec_t p = tb->prec;
+    dvc_status st = DVC_OK;
+    mpfi_t *yg = ivals((N + 1) * ny, p), *ys = ivals(N * ny, p), *Z = ivals(ny, p), T;
+    mpfi_init2(T, p);
+    if (!yg || !ys || !Z) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long i = 0; st == DVC_OK && i <= N; i++) {
+        mpfi_t *Y = yg + i * ny;
+        mpfi_set_fr(T, r->t[i]);
+        st = span_y(fn, ctx, Y, r, i < N ? r->mode[i] : r->mode[i - 1], T, r->x[i]);
+        if (st == DVC_OK && i > 0 && i < N && r->mode[i - 1] != r->mode[i]) {
+            st = span_y(fn, ctx, Z, r, r->mode[i - 1], T, r->x[i]);
+            for (long l = 0; st == DVC_OK && l < ny; l++) mpfi_union(Y[l], Y[l], Z[l]);
+        }
+    }
+    for (long i = 0; st == DVC_OK && i < N; i++) {
+        mpfr_set(&T->left, r->t[i], MPFR_RNDD);
+        mpfr_set(&T->right, r->t[i + 1], MPFR_RNDU);
+        st = span_y(fn, ctx, ys + i * ny, r, r->mode[i], T, r->box[i]);
+    }
+    /* installed only when whole: no y rather than a partial one */
+    if (st == DVC_OK) st = dvc_tube_set_yboxes(tb, ny);
+    if (st == DVC_OK) {
+        for (long k = 0; k < (N + 1) * ny; k++) {
+            mpfi_set(tb->yg[k], yg[k]);
+            tb->y[k] = dvc_ival_mid_d(yg[k]); /* the curve drawn between the bounds */
+        }
+        for (long k = 0; k < N * ny; k++) mpfi_set(tb->ys[k], ys[k]);
+    }
+    ivals_free(yg, yg ? (N + 1) * ny : 0);
+    ivals_free(ys, ys ? N * ny : 0);
+    ivals_free(Z, Z ? ny : 0);
+    mpfi_clear(T);
+    return st;
+}
+
+/* The algebraic variables of a DAE mode (src/hybrid/dae.c): z(t, x). */
+typedef struct {
+    const dvc_hybrid_model_struct *m;
+    dvc_ivec_t Z;
+} dz_t;
+
+static dvc_status dae_mode(void *ctx, mpfi_t *Y, int *first, long md, const mpfi_t T,
+                           const dvc_ivec_t X)
+{
+    dz_t *d = ctx;
+    dvc_status st = dvc_hybrid_dae_z(d->Z, d->m, md, T, X);
+    for (long j = 0; st == DVC_OK && j < d->m->nz; j++) {
+        if (*first) mpfi_set(Y[j], d->Z->e[j]);
+        else mpfi_union(Y[j], Y[j], d->Z->e[j]);
+    }
+    if (st == DVC_OK) *first = 0;
+    return st;
+}
+
+/* The y evaluator of a DAE's tube (ctx: the tube): z of the modes the
+ * solution may follow over t (those of the steps met and of the events
+ * met) on the tube's own x evaluation, the hybrid flow of a recomputed
+ * result (dvc_hybrid_tube's evaluator, whose context names the model and
+ * the result), as tight between grid points as at them. */
+static dvc_status dae_yeval(dvc_ivec_t Y, const void *ctx, const mpfi_t t)
+{
+    const dvc_tube_struct *tb = ctx;
+    const dvc_hybrid_flow_ref *f = tb->eval_ctx;
+    const dvc_hybrid_result_struct *r = f->r;
+    long N = r->nsteps, i = 0;
+    int first = 1;
+    dz_t d = {f->m, {{0}}};
+    dvc_ivec_t X, S;
+    dvc_status st;
+    dvc_ivec_init2(X, f->m->n, tb->prec);
+    dvc_ivec_init2(S, f->m->nz, tb->prec);
+    dvc_ivec_init2(d.Z, f->m->nz, tb->prec);
+    st = tb->eval(X, tb->eval_ctx, t);
+    /* the last step starting at or before t (bisection: a sample costs log N) */
+    for (long lo = 0, hi = N - 1; lo <= hi;) {
+        long mid = lo + (hi - lo) / 2;
+        if (mpfr_cmp(r->t[mid], &t->left) <= 0) {
+            i = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    /* every step met by t */
+    for (; st == DVC_OK && i < N && mpfr_cmp(r->t[i], &t->right) <= 0; i++) {
+        st = span_y(dae_mode, &d, S->e, r, r->mode[i], t, X);
+        for (long j = 0; st == DVC_OK && j < f->m->nz; j++) {
+            if (first) mpfi_set(Y->e[j], S->e[j]);
+            else mpfi_union(Y->e[j], Y->e[j], S->e[j]);
+        }
+        first = 0;
+    }
+    if (st == DVC_OK && first) st = dvc_error(DVC_ERR_INPUT, "time outside the tube");
+    dvc_ivec_clear(X);
+    dvc_ivec_clear(S);
+    dvc_ivec_clear(d.Z);
+    return st;
+}
+
 dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc)
 {
     const dvc_hybrid_model_struct *m = hc->model;
@@ -146,8 +263,16 @@ dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc)
     long nc = m->ncontacts, N = r->nsteps;
     mpfr_prec_t p = tb->prec;
     dvc_status st = DVC_OK;
-    mpfi_t *yg, *ys, *Z, T;
     cy_t c;
+    if (m->nz > 0 && tb->m == 0 && tb->N == N) { /* a DAE: its algebraic variables */
+        dz_t d = {m, {{0}}};
+        dvc_ivec_init2(d.Z, m->nz, p);
+        st = fill_y(tb, r, m->nz, dae_mode, &d);
+        dvc_ivec_clear(d.Z);
+        /* with the flow of a recomputed result: z as tight as x between grid points */
+        if (st == DVC_OK && tb->eval && tb->eval_ctx) dvc_tube_set_yeval(tb, dae_yeval, tb);
+        return st;
+    }
     if (!dvc_lcs_cert_is_lcs(hc) || nc < 1 || tb->m != 0 || tb->N != N) return DVC_OK;
     memset(&c, 0, sizeof c);
     mpfi_init2(c.K, p);
@@ -163,46 +288,13 @@ dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc)
     c.nc = nc;
     mpfi_init2(c.q, p);
     mpfi_init2(c.d, p);
-    mpfi_init2(T, p);
     dvc_ivec_init2(c.Fs, c.n, p);
     dvc_ivec_init2(c.Ff, c.n, p);
     dvc_ivec_init2(c.Fm, c.n, p);
-    yg = ivals((N + 1) * nc, p);
-    ys = ivals(N * nc, p);
-    Z = ivals(nc, p);
-    if (st == DVC_OK && (!yg || !ys || !Z)) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    /* grid point i: the modes of the steps either side and of the events
-     * there; step i: its mode and those of the events meeting it */
-    for (long i = 0; st == DVC_OK && i <= N; i++) {
-        mpfi_t *Y = yg + i * nc;
-        mpfi_set_fr(T, r->t[i]);
-        st = span_y(&c, Y, r, i < N ? r->mode[i] : r->mode[i - 1], T, r->x[i]);
-        if (st == DVC_OK && i > 0 && i < N && r->mode[i - 1] != r->mode[i]) {
-            st = span_y(&c, Z, r, r->mode[i - 1], T, r->x[i]);
-            for (long l = 0; st == DVC_OK && l < nc; l++) mpfi_union(Y[l], Y[l], Z[l]);
-        }
-    }
-    for (long i = 0; st == DVC_OK && i < N; i++) {
-        mpfr_set(&T->left, r->t[i], MPFR_RNDD);
-        mpfr_set(&T->right, r->t[i + 1], MPFR_RNDU);
-        st = span_y(&c, ys + i * nc, r, r->mode[i], T, r->box[i]);
-    }
-    /* installed only when whole: no y rather than a partial one */
-    if (st == DVC_OK) st = dvc_tube_set_yboxes(tb, nc);
-    if (st == DVC_OK) {
-        for (long k = 0; k < (N + 1) * nc; k++) {
-            mpfi_set(tb->yg[k], yg[k]);
-            tb->y[k] = dvc_ival_mid_d(yg[k]); /* the curve drawn between the bounds */
-        }
-        for (long k = 0; k < N * nc; k++) mpfi_set(tb->ys[k], ys[k]);
-    }
-    ivals_free(yg, yg ? (N + 1) * nc : 0);
-    ivals_free(ys, ys ? N * nc : 0);
-    ivals_free(Z, Z ? nc : 0);
+    if (st == DVC_OK) st = fill_y(tb, r, nc, contact_mode, &c);
     dvc_ivec_clear(c.Fs);
     dvc_ivec_clear(c.Ff);
     dvc_ivec_clear(c.Fm);
-    mpfi_clear(T);
     mpfi_clear(c.q);
     mpfi_clear(c.d);
     mpfi_clear(c.K);

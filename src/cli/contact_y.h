@@ -10,8 +10,11 @@
 /* tb: the hybrid tube of certificate hc's stated (or recomputed) result, m
  * = 0. For an ideal-contact certificate, gives it the m = ncontacts
  * multipliers as enclosures (dvc_tube_set_yboxes): y_j over each step and
- * at each grid point, 0 off face j. Any other certificate: tb untouched,
- * DVC_OK. On failure tb is untouched too (the message says why). */
+ * at each grid point, 0 off face j. For a DAE certificate (a model with
+ * algebraic variables, docs/dae.md), the m = nz algebraic variables z(t, x)
+ * of each mode over the same boxes (recomputed from the model, never
+ * stored). Any other certificate: tb untouched, DVC_OK. On failure tb is
+ * untouched too (the message says why). */
 dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc);
 
 /* The word the commands print for event kind k of hc: for a friction

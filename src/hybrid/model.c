@@ -81,11 +81,17 @@ void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
         dvc_imat_clear(md->A);
         free_exprs(md->b, m->n);
         free_exprs(md->f, m->n);
+        free_exprs(md->z, m->nz); /* a DAE mode (dae.c) */
+        free_exprs(md->zg, m->nz);
         if (md->bu) dvc_imat_clear(md->bu);
         free(md->bu);
         hyb_memo_free(md);
     }
     free(m->modes);
+    for (long j = 0; j < m->nz; j++) free(m->znames[j]);
+    free(m->znames);
+    if (m->zconsts) dvc_expr_consts_clear(m->zconsts);
+    free(m->zconsts);
     for (long j = 0; m->utab && j < m->nu; j++)
         if (m->utab[j]) {
             dvc_tabfun_clear(m->utab[j]);

@@ -16,10 +16,10 @@
 static const char *const keys_top[] = {"states", "constants", "modes", "switches", "transitions",
                                        "decomposed", "initial", "t0", "T", "h", "order", "prec",
                                        "guard_bits", "max_steps", "max_seconds", "name",
-                                       "description", "comment", "units", "lcs", NULL};
+                                       "description", "comment", "units", "lcs", "algebraic", NULL};
 static const char *const keys_mode[] = {"A", "b", "f", NULL};
 static const char *const keys_transition[] = {"from", "to", "switch", "direction", "reset", NULL};
-static const char *const keys_initial[] = {"mode", "x", NULL};
+static const char *const keys_initial[] = {"mode", "x", "z", NULL};
 /* Keys of a DLVI problem file (problem_json.c) that a hybrid model does not take. */
 static const char *const keys_dlvi[] = {"A", "B", "Q", "M", "l", "u", "x0", "f", "g", "N",
                                         "grid", "theta", "state_names", "output_names", NULL};
@@ -330,6 +330,11 @@ static dvc_status read_mode(dvc_hybrid_model_t m, const char *mname, const json_
     snprintf(field, sizeof field, "modes.%s", mname);
     if (!json_is_object(mo))
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s': expected an object", file, field);
+    if (m->nz > 0) return dvc_dae_json_mode(m, mname, mo, c, file, field);
+    if (json_object_get(mo, "g") || json_object_get(mo, "constraints"))
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s': constraints ('g') need the algebraic "
+                         "variables they determine: declare them in the top-level 'algebraic' "
+                         "(docs/dae.md)", file, field);
     dvc_status kst = dvc_hybrid_json_only_keys(mo, keys_mode, 0, file, field);
     if (kst != DVC_OK) return kst;
     const json_t *A = json_object_get(mo, "A"), *f = json_object_get(mo, "f"),
@@ -380,7 +385,7 @@ static dvc_status read_mode(dvc_hybrid_model_t m, const char *mname, const json_
 }
 
 static dvc_status read_transition(dvc_hybrid_model_t m, const json_t *tr, size_t k,
-                                  const dvc_expr_consts_t c, const char *file)
+                                  const dvc_expr_consts_t c, const char *file, const json_t *jsw)
 {
     char field[64];
     snprintf(field, sizeof field, "transitions[%zu]", k);
@@ -400,6 +405,13 @@ static dvc_status read_transition(dvc_hybrid_model_t m, const json_t *tr, size_t
     if (from < 0)
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s.from': no mode named '%s'", file, field,
                          json_string_value(jf));
+    const char *gtext = json_string_value(json_object_get(jsw, json_string_value(jg)));
+    if (g < 0 && gtext && dvc_dae_json_switch_uses_z(m, gtext)) { /* z of mode 'from' */
+        char sf[300];
+        snprintf(sf, sizeof sf, "switches.%s", json_string_value(jg));
+        dvc_status gst = dvc_dae_json_switch(m, json_string_value(jg), gtext, from, c, file, sf, &g);
+        if (gst != DVC_OK) return gst;
+    }
     if (to < 0)
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s.to': transition to a missing mode '%s'",
                          file, field, json_string_value(jt));
@@ -531,6 +543,7 @@ static dvc_status read_initial(dvc_hybrid_model_t m, const json_t *obj, const ch
         st = dvc_hybrid_set_initial(m, mode, x, t0, T);
         if (st != DVC_OK) st = dvc_error_context(st, "%s: field 'T': ", file);
     }
+    if (st == DVC_OK) st = dvc_dae_json_initial_z(m, in, file);
     mpfr_clears(t0, T, (mpfr_ptr)0);
     dvc_ivec_clear(x);
     return st;
@@ -602,6 +615,7 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
     dvc_expr_consts_t c;
     dvc_expr_consts_init(c);
     st = read_consts(c, obj, file, prec);
+    if (st == DVC_OK) st = dvc_dae_json_algebraic(m, obj, file);
     const json_t *jm = json_object_get(obj, "modes"), *jdec = json_object_get(obj, "decomposed");
     if (st == DVC_OK && jdec) st = dvc_hybrid_decomposed_from_json(m, obj, jdec, c, file);
     else if (st == DVC_OK && (!json_is_object(jm) || json_object_size(jm) == 0))
@@ -628,6 +642,8 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
                                file, key);
                 break;
             }
+            /* one with algebraic variables: added per mode at its transitions */
+            if (dvc_dae_json_switch_uses_z(m, json_string_value(val))) continue;
             st = dvc_hybrid_add_switch(m, key, json_string_value(val), c, NULL);
             if (st != DVC_OK) {
                 st = dvc_error_context(st, "%s: field 'switches.%s': ", file, key);
@@ -639,7 +655,7 @@ dvc_status dvc_hybrid_from_json(dvc_hybrid_model_t m, const json_t *obj, const c
     if (st == DVC_OK && jt && !json_is_array(jt))
         st = dvc_error(DVC_ERR_INPUT, "%s: field 'transitions': expected an array", file);
     for (size_t k = 0; st == DVC_OK && jt && k < json_array_size(jt); k++)
-        st = read_transition(m, json_array_get(jt, k), k, c, file);
+        st = read_transition(m, json_array_get(jt, k), k, c, file, jg);
     if (st == DVC_OK) st = read_initial(m, obj, file);
     if (st == DVC_OK && json_object_get(obj, "h")) {
         mpfr_t h;

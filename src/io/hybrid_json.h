@@ -63,6 +63,22 @@ dvc_status dvc_hybrid_event_json_check_kind(const json_t *o, const dvc_hybrid_mo
  * dvc_hybrid_from_json without a decomposed form. Returns st. */
 dvc_status dvc_hybrid_json_error_path(dvc_status st, const dvc_hybrid_model_struct *m,
                                       const char *where);
+/* The DAE parts of a model file (dae_json.c, docs/dae.md): the top-level
+ * "algebraic" names (nothing without them); a mode of a DAE ("f", "g" or
+ * "constraints") reduced into m; whether a switching function's text
+ * reads algebraic variables (then it is added per mode it leaves, as
+ * "name@mode", by dvc_dae_json_switch at each transition, *g its index);
+ * and "initial.z" of the object in, checked against the constraints of
+ * the initial mode (after dvc_hybrid_set_initial), refused with the
+ * residual when certainly inconsistent. */
+dvc_status dvc_dae_json_algebraic(dvc_hybrid_model_t m, const json_t *obj, const char *file);
+dvc_status dvc_dae_json_mode(dvc_hybrid_model_t m, const char *mname, const json_t *mo,
+                             const dvc_expr_consts_t c, const char *file, const char *field);
+int dvc_dae_json_switch_uses_z(const dvc_hybrid_model_t m, const char *text);
+dvc_status dvc_dae_json_switch(dvc_hybrid_model_t m, const char *name, const char *text,
+                               long from, const dvc_expr_consts_t c, const char *file,
+                               const char *field, long *g);
+dvc_status dvc_dae_json_initial_z(const dvc_hybrid_model_t m, const json_t *in, const char *file);
 /* c emptied (cleared and initialised), the budget of its run kept
  * (dvc_hybrid_cert_struct.max_steps, max_seconds, progress). */
 void dvc_hybrid_cert_reset_(dvc_hybrid_cert_t c);

@@ -24,10 +24,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const char *const k_top[] = {"states", "constants", "modes", "switches", "transitions",
                                     "decomposed", "initial", "t0", "T", "h", "order", "prec",
                                     "guard_bits", "max_steps", "max_seconds", "name", "description",
-                                    "comment", "units", "lcs", NULL};
-static const char *const k_mode[] = {"A", "b", "f", NULL};
+                                    "comment", "units", "lcs", "algebraic", NULL};
+/* a mode's keys; a DAE's mode (a model with "algebraic", docs/dae.md): f, g
+ * or constraints */
+static const char *const k_mode[] = {"A", "b", "f", "g", "constraints", "E", NULL};
 static const char *const k_tr[] = {"from", "to", "switch", "direction", "reset", NULL};
-static const char *const k_init[] = {"mode", "x", NULL};
+static const char *const k_init[] = {"mode", "x", "z", NULL};
 static const char *const k_dec[] = {"f0", "terms", NULL};
 static const char *const k_term[] = {"h", "f+", "f-", NULL};
 

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "io/cert_mark.h"
+#include "io/fnv.h"
 #include "ival_dec.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
 
 /* The placeholder as jansson writes it (the control character escaped). */
 static const char mark_text[] = "\"\\u0001dvicert:grid\"";
@@ -65,7 +65,7 @@ int dvc_cert_grid_put(const char *text, const dvc_tgrid *g, FILE *f, uint64_t *h
 int dvc_cert_grid_digest(char buf[17], const json_t *obj, const dvc_tgrid *g)
 {
     char *text = json_dumps(obj, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
-    uint64_t h = FNV_OFFSET;
+    uint64_t h = DVC_FNV_OFFSET;
     int bad = text ? dvc_cert_grid_put(text, g, NULL, &h) : -1;
     free(text);
     snprintf(buf, 17, "%016llx", (unsigned long long)h);

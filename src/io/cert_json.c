@@ -502,7 +502,7 @@ static dvc_status wr_head(wr_t *w)
     }
     /* canonical text: every member before "steps" in key order */
     json_object_del(hdr, "version");
-    w->h = FNV_OFFSET;
+    w->h = DVC_FNV_OFFSET;
     w->fail |= dvc_cert_grid_hash_prefix(&w->h, hdr, gm) != 0;
     fnv_add(&w->h, ",\"steps\":[");
     json_decref(hdr);

@@ -8,15 +8,13 @@
 #include <string.h>
 
 #include "dvicert/error.h"
+#include "io/fnv.h"
 #include "dvicert/files.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
 
 void dvc_mark_emit(dvc_mark_out *o, const char *s, size_t len)
 {
-    if (o->h)
-        for (size_t k = 0; k < len; k++) *o->h = (*o->h ^ (unsigned char)s[k]) * FNV_PRIME;
+    if (o->h) dvc_fnv_update(o->h, s, len);
     if (o->f && len > 0 && fwrite(s, 1, len, o->f) != len) o->fail = 1;
 }
 
@@ -38,7 +36,7 @@ int dvc_mark_put(const char *text, const dvc_mark *m, int sorted, dvc_mark_out *
 int dvc_mark_digest(char buf[17], const json_t *obj, const dvc_mark *m)
 {
     char *text = json_dumps(obj, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
-    uint64_t h = FNV_OFFSET;
+    uint64_t h = DVC_FNV_OFFSET;
     dvc_mark_out o = {NULL, &h, 0};
     int bad = text ? dvc_mark_put(text, m, 1, &o) : -1;
     free(text);

@@ -729,7 +729,7 @@ static dvc_status rd_head(rd_t *rd)
     pre = json_object();
     json_object_foreach(rd->hdr, key, val)
         if (strcmp(key, "steps") < 0 && strcmp(key, "digest") != 0) json_object_set(pre, key, val);
-    rd->h = FNV_OFFSET;
+    rd->h = DVC_FNV_OFFSET;
     if (json_object_size(pre) > 0) {
         fnv_obj(&rd->h, pre, 1);
         fnv_add(&rd->h, ",\"steps\":[");

@@ -138,16 +138,7 @@ static inline void step_texts(dvc_sbuf *line, const char *sep, dvc_sbuf *canon, 
     }
 }
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-
-static inline void fnv_add(uint64_t *h, const char *s)
-{
-    for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
-        *h ^= *q;
-        *h *= FNV_PRIME;
-    }
-}
+static inline void fnv_add(uint64_t *h, const char *s) { dvc_fnv_update(h, s, strlen(s)); }
 
 /* Canonical text of obj without its closing brace (prefix) or its opening
  * brace (suffix), hashed. */

@@ -756,14 +756,6 @@ static dvc_status stream_event(const dvc_hybrid_result_struct *r, long k, void *
     return w->fail ? dvc_error(DVC_ERR_IO, "cannot write the certificate") : DVC_OK;
 }
 
-void dvc_hcert_fnv_(uint64_t *h, const char *s, size_t len)
-{
-    for (size_t k = 0; k < len; k++) {
-        *h ^= (unsigned char)s[k];
-        *h *= 0x100000001b3ull;
-    }
-}
-
 /* Hashes (h non-NULL) or copies (to non-NULL) the whole of spool f. */
 static void spool_drain(hyb_stream *w, FILE *f, uint64_t *h, FILE *to)
 {
@@ -771,7 +763,7 @@ static void spool_drain(hyb_stream *w, FILE *f, uint64_t *h, FILE *to)
     size_t got;
     if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) w->fail = 1;
     while (!w->fail && (got = fread(buf, 1, sizeof buf, f)) > 0) {
-        if (h) dvc_hcert_fnv_(h, buf, got);
+        if (h) dvc_fnv_update(h, buf, got);
         if (to && fwrite(buf, 1, got, to) != got) w->fail = 1;
     }
     if (ferror(f)) w->fail = 1;
@@ -780,7 +772,7 @@ static void spool_drain(hyb_stream *w, FILE *f, uint64_t *h, FILE *to)
 /* Hashes text from a to b (b NULL: to its end). */
 static void fnv_span(uint64_t *h, const char *a, const char *b)
 {
-    dvc_hcert_fnv_(h, a, b ? (size_t)(b - a) : strlen(a));
+    dvc_fnv_update(h, a, b ? (size_t)(b - a) : strlen(a));
 }
 
 /* The events, the summary and the digest after the last step; the digest
@@ -795,7 +787,7 @@ static dvc_status stream_finish(hyb_stream *w)
     json_t *model = json_loads(c->model_json, 0, &err), *root = model ? header_root(c, model, NULL) : NULL;
     json_t *sum = summary_json(r, w->wev), *tag;
     char *text = NULL, *ev_at, *st_at = NULL, dg[40];
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = DVC_FNV_OFFSET;
     json_decref(model);
     if (root && sum) {
         json_object_set_new(root, "events", json_array());

@@ -41,7 +41,5 @@ dvc_status dvc_hcert_result_alloc_(dvc_hybrid_result_struct *r, long N, long n, 
  * as the file is written and its digests hashed (io/cert_mark.h): the
  * bytes of the model with the content in its place; mk NULL: the same. */
 dvc_status dvc_hybrid_cert_write_marked_(const dvc_hybrid_cert_t c, const char *path, const dvc_mark *mk);
-/* FNV-1a of len bytes of s into *h. */
-void dvc_hcert_fnv_(uint64_t *h, const char *s, size_t len);
 
 #endif

@@ -29,7 +29,7 @@ static json_t *next_item(FILE *f, char **line, size_t *cap)
     return got > 0 ? dvc_hcert_item_line_(*line, (size_t)got, &comma) : NULL;
 }
 
-static void fnv_str(uint64_t *h, const char *s) { dvc_hcert_fnv_(h, s, strlen(s)); }
+static void fnv_str(uint64_t *h, const char *s) { dvc_fnv_update(h, s, strlen(s)); }
 
 /* The sorted compact rendering of v into the hash (0: out of memory). */
 static int fnv_json(uint64_t *h, const json_t *v)
@@ -54,7 +54,7 @@ static dvc_status stream_digest(char out[17], const json_t *root, FILE *f, const
     size_t nk = json_object_size(root), m = 0;
     const char **keys = malloc((nk ? nk : 1) * sizeof *keys), *key;
     json_t *v;
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = DVC_FNV_OFFSET;
     char *line = NULL;
     size_t cap = 0;
     int ok = keys != NULL;

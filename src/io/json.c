@@ -236,12 +236,9 @@ json_t *dvc_json_hex(double d)
 dvc_status dvc_json_digest(char buf[17], const json_t *obj)
 {
     char *text = json_dumps(obj, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = DVC_FNV_OFFSET;
     if (text == NULL) return dvc_error(DVC_ERR_NOMEM, "cannot serialise the JSON text to digest");
-    for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
-        h ^= *s;
-        h *= 0x100000001b3ull;
-    }
+    dvc_fnv_update(&h, text, strlen(text));
     free(text);
     snprintf(buf, 17, "%016llx", (unsigned long long)h);
     return DVC_OK;

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdint.h>
 #include "dvicert/imat.h"
+#include "io/fnv.h"
 #include "io/io.h"
 #include "ival_dec.h"
 

@@ -12,11 +12,10 @@
 #include <string.h>
 
 #include "dvicert/error.h"
+#include "io/fnv.h"
 #include "dvicert/files.h"
 #include "io/traj_header.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
 
 void dvc_traj_from_clear(dvc_traj_from *tf)
 {
@@ -116,7 +115,7 @@ static dvc_status pass_next(dvc_traj_from *tf, int *got)
         char *line = ps->line;
         dvc_status st;
         ps->lineno++;
-        for (ssize_t k = 0; k < len; k++) ps->digest = (ps->digest ^ (unsigned char)line[k]) * FNV_PRIME;
+        dvc_fnv_update(&ps->digest, line, (size_t)len);
         if (memchr(line, '\0', (size_t)len))
             return dvc_error(DVC_ERR_INPUT, "%s: NUL byte at line %ld (not a text file)", tf->path, ps->lineno);
         line[strcspn(line, "\r\n")] = '\0';
@@ -154,7 +153,7 @@ static dvc_status pass_begin(dvc_traj_from *tf)
     if (fseek(tf->f, 0, SEEK_SET) != 0) return dvc_error(DVC_ERR_IO, "%s: cannot read it again", tf->path);
     clearerr(tf->f);
     tf->ps.lineno = tf->ps.ncols = tf->ps.ns = 0;
-    tf->ps.digest = FNV_OFFSET;
+    tf->ps.digest = DVC_FNV_OFFSET;
     return DVC_OK;
 }
 

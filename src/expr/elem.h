@@ -16,9 +16,20 @@
 #ifndef DVC_EXPR_ELEM_H
 #define DVC_EXPR_ELEM_H
 
+#include <math.h>
+
 typedef struct {
     double lo, hi;
 } dvc_di;
+
+/* A usable result: finite, ordered, and no endpoint in the subnormal range
+ * (MPFR has none: results there would differ from MPFI's). */
+static inline int dvc_di_tiny(double x) { return x != 0 && fabs(x) < 0x1p-1021; }
+static inline int dvc_di_fin(dvc_di a)
+{
+    return isfinite(a.lo) && isfinite(a.hi) && a.lo <= a.hi && !dvc_di_tiny(a.lo) &&
+           !dvc_di_tiny(a.hi);
+}
 
 /* Basic operations (finite operands; results may overflow to inf, which
  * the caller detects). div needs 0 outside b. */

@@ -3,7 +3,8 @@
  * kernel (invalid, divide-by-zero, overflow, underflow), read around it
  * without losing the caller's. flags_clear() before the kernel, then
  * flags_raised(s): nonzero when one of them was raised by the kernel; the
- * caller's flags are put back. Binary64 arithmetic only (on x86-64, SSE). */
+ * caller's flags are put back. Binary64 arithmetic only (on x86-64, SSE);
+ * the x87 unit's below. */
 #ifndef DVC_FPFLAGS_H
 #define DVC_FPFLAGS_H
 
@@ -51,6 +52,28 @@ static inline int dvc_flags_raised(dvc_flag_state s)
     fesetexceptflag(&s, DVC_FLAG_EXC);
     __asm__ volatile("" ::: "memory");
     return t != 0;
+}
+#endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The x87 unit's flags (long double arithmetic), the same bits as MXCSR's:
+ * read them (cheap), and clear some (fnstenv / fldenv: costly, for the
+ * rare refusal; the control word is restored with the environment). */
+static inline unsigned dvc_x87_flags(void)
+{
+    unsigned short sw;
+    __asm__ volatile("fnstsw %0" : "=m"(sw) : : "memory");
+    return sw & 0x1du; /* invalid, divide-by-zero, overflow, underflow */
+}
+static inline void dvc_x87_clear(unsigned bits)
+{
+    struct {
+        unsigned short cw, r0, sw, r1;
+        unsigned rest[5];
+    } env;
+    __asm__ volatile("fnstenv %0" : "=m"(env) : : "memory");
+    env.sw &= (unsigned short)~bits;
+    __asm__ volatile("fldenv %0" : : "m"(env) : "memory");
 }
 #endif
 

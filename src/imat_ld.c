@@ -84,55 +84,103 @@ static inline void set_ld(mpfr_ptr x, long double v)
                          (mpfr_exp_t)(se & 0x7fffu) - 16383 + 1, 64, d);
 }
 
+#endif
+
 static int load(dvc_li *v, mpfi_t *e, long len)
 {
     for (long t = 0; t < len; t++)
-        if (!get_ld(&v[t].lo, &e[t]->left) || !get_ld(&v[t].hi, &e[t]->right)) return 0;
+        if (!dvc_li_get_(&v[t], e[t])) return 0;
     return 1;
 }
+
+int dvc_li_begin_(void)
+{
+#ifdef LD_ROUTE
+    /* the route reads the x87 flags it raises: none of them set before */
+    if (!ld_on || !pc_extended() || dvc_x87_flags()) return -1;
+    int saved = dvc_rnd_save_ext();
+    dvc_rnd_set_ext(FE_UPWARD);
+    return saved;
+#else
+    return -1;
 #endif
+}
+
+int dvc_li_end_(int saved)
+{
+#ifdef LD_ROUTE
+    unsigned f = dvc_x87_flags();
+    if (f) dvc_x87_clear(f); /* the caller's were clear (dvc_li_begin_) */
+    dvc_rnd_restore_ext(saved);
+    return f != 0;
+#else
+    (void)saved;
+    return 1;
+#endif
+}
+
+int dvc_li_get_(dvc_li *v, const mpfi_t x)
+{
+#ifdef LD_ROUTE
+    return get_ld(&v->lo, &x->left) && get_ld(&v->hi, &x->right);
+#else
+    (void)v, (void)x;
+    return 0;
+#endif
+}
+
+int dvc_li_put_ok_(dvc_li v)
+{
+#ifdef LD_ROUTE
+    return v.lo != 0 && v.hi != 0 && ld_ok(v.lo) && ld_ok(v.hi);
+#else
+    (void)v;
+    return 0;
+#endif
+}
+
+void dvc_li_put_(mpfi_t x, dvc_li v)
+{
+#ifdef LD_ROUTE
+    set_ld(&x->left, v.lo);
+    set_ld(&x->right, v.hi);
+#else
+    (void)x, (void)v;
+#endif
+}
 
 int dvc_imat_mul_ld_(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long q, unsigned char *todo)
 {
-#ifdef LD_ROUTE
     long na = m * n, nb = n * q, nr = m * q;
-    /* the route reads the x87 flags it raises: none of them set before */
-    if (!ld_on || nr == 0 || R == A || R == B || !pc_extended() || dvc_x87_flags()) return -1;
+    if (nr == 0 || R == A || R == B) return -1;
     for (long t = 0; t < nr; t++)
-        if (mpfr_get_prec(&R[t]->left) != 64 || mpfr_get_prec(&R[t]->right) != 64) return 1;
+        if (mpfr_get_prec(&R[t]->left) != 64 || mpfr_get_prec(&R[t]->right) != 64) return -1;
     dvc_li sbuf[3 * 64];
     size_t need = (size_t)(na + nb + nr);
     dvc_li *a = need <= 3 * 64 ? sbuf : malloc(need * sizeof *a);
     if (!a) return -1;
     dvc_li *b = a + na, *r = b + nb;
     int bad = !load(a, A, na) || !load(b, B, nb);
-    if (!bad) {
-        int saved = dvc_rnd_save_ext();
-        dvc_rnd_set_ext(FE_UPWARD);
+    int saved = bad ? -1 : dvc_li_begin_();
+    if (saved >= 0) {
         for (long i = 0; i < m; i++)
             for (long j = 0; j < q; j++) {
                 dvc_li s = {0, 0};
                 for (long k = 0; k < n; k++) s = dvc_li_add(s, dvc_li_mul(a[i * n + k], b[k * q + j]));
                 r[i * q + j] = s;
             }
-        unsigned f = dvc_x87_flags();
-        if (f) dvc_x87_clear(f); /* the caller's were clear */
-        bad = f != 0;
-        dvc_rnd_restore_ext(saved);
+        bad = dvc_li_end_(saved);
+    } else {
+        bad = 1;
     }
-    for (long t = 0; t < nr && !bad; t++) bad = !ld_ok(r[t].lo) || !ld_ok(r[t].hi);
     long left = 0;
     for (long t = 0; t < nr && !bad; t++) {
         todo[t] = r[t].lo == 0 || r[t].hi == 0;
         left += todo[t];
-        if (todo[t]) continue;
-        set_ld(&R[t]->left, r[t].lo);
-        set_ld(&R[t]->right, r[t].hi);
+        bad = !todo[t] && !dvc_li_put_ok_(r[t]);
     }
+    for (long t = 0; t < nr && !bad; t++)
+        if (!todo[t]) dvc_li_put_(R[t], r[t]);
     if (a != sbuf) free(a);
     return bad ? -1 : left;
-#else
-    (void)R, (void)A, (void)B, (void)m, (void)n, (void)q, (void)todo;
-    return -1;
-#endif
 }

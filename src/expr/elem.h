@@ -47,17 +47,23 @@ dvc_di dvc_di_sqr(dvc_di a);
 typedef struct {
     long double lo, hi;
 } dvc_li;
-/* inline: passed through memory, an x87 value costs a stalled reload */
-static inline long double dvc_ldn_add_(long double a, long double b) { return -((-a) - b); }
-static inline long double dvc_ldn_mul_(long double a, long double b) { return -((-a) * b); }
-static inline long double dvc_lmx_(long double a, long double b) { return a > b ? a : b; }
-static inline long double dvc_lmn_(long double a, long double b) { return a < b ? a : b; }
-static inline dvc_li dvc_li_add(dvc_li a, dvc_li b)
+/* inline (forced: passed through memory, an x87 value costs a stalled
+ * reload) */
+#if defined(__GNUC__) || defined(__clang__)
+#define DVC_LI_INLINE static inline __attribute__((always_inline))
+#else
+#define DVC_LI_INLINE static inline
+#endif
+DVC_LI_INLINE long double dvc_ldn_add_(long double a, long double b) { return -((-a) - b); }
+DVC_LI_INLINE long double dvc_ldn_mul_(long double a, long double b) { return -((-a) * b); }
+DVC_LI_INLINE long double dvc_lmx_(long double a, long double b) { return a > b ? a : b; }
+DVC_LI_INLINE long double dvc_lmn_(long double a, long double b) { return a < b ? a : b; }
+DVC_LI_INLINE dvc_li dvc_li_add(dvc_li a, dvc_li b)
 {
     dvc_li r = {dvc_ldn_add_(a.lo, b.lo), a.hi + b.hi};
     return r;
 }
-static inline dvc_li dvc_li_mul(dvc_li a, dvc_li b)
+DVC_LI_INLINE dvc_li dvc_li_mul(dvc_li a, dvc_li b)
 {
     dvc_li r;
     if (a.lo >= 0 && b.lo >= 0) {

@@ -13,6 +13,59 @@
 /* Largest condition number (infinity norm) of a frame kept without QR. */
 #define HYB_COND_MAX 1e3
 
+/* The matrices and vectors of one set map, kept with the set for its life
+ * (a run maps the set at every step): every member is written before it is
+ * read, so the results are those of fresh variables. */
+struct hyb_map_ws_s {
+    long n;
+    mpfr_prec_t prec;
+    dvc_imat_t MB, Bn, Bi, C;
+    dvc_ivec_t Pn, d, t;
+    double *a;
+    mpfr_t mid;
+};
+
+static void map_ws_free(struct hyb_map_ws_s *w)
+{
+    if (!w) return;
+    dvc_imat_clear(w->MB);
+    dvc_imat_clear(w->Bn);
+    dvc_imat_clear(w->Bi);
+    dvc_imat_clear(w->C);
+    dvc_ivec_clear(w->Pn);
+    dvc_ivec_clear(w->d);
+    dvc_ivec_clear(w->t);
+    mpfr_clear(w->mid);
+    free(w->a);
+    free(w);
+}
+
+/* The scratch of L for n and prec (made, or remade, here); NULL: no memory. */
+static struct hyb_map_ws_s *map_ws(hyb_set *L, long n, mpfr_prec_t prec)
+{
+    struct hyb_map_ws_s *w = L->ws;
+    if (w && w->n == n && w->prec == prec) return w;
+    map_ws_free(w);
+    L->ws = w = malloc(sizeof *w);
+    if (!w) return NULL;
+    w->n = n;
+    w->prec = prec;
+    dvc_imat_init2(w->MB, n, n, prec);
+    dvc_imat_init2(w->Bn, n, n, prec);
+    dvc_imat_init2(w->Bi, n, n, prec);
+    dvc_imat_init2(w->C, n, n, prec);
+    dvc_ivec_init2(w->Pn, n, prec);
+    dvc_ivec_init2(w->d, n, prec);
+    dvc_ivec_init2(w->t, n, prec);
+    mpfr_init2(w->mid, prec);
+    w->a = malloc((size_t)(n > 0 ? n * n : 1) * sizeof *w->a);
+    if (!w->a) {
+        map_ws_free(w);
+        L->ws = NULL;
+    }
+    return L->ws;
+}
+
 void hyb_set_init(hyb_set *L, long n, mpfr_prec_t prec)
 {
     dvc_ivec_init2(L->P, n, prec);
@@ -21,6 +74,7 @@ void hyb_set_init(hyb_set *L, long n, mpfr_prec_t prec)
     dvc_imat_one(L->B);
     L->bexp = calloc((size_t)n, sizeof *L->bexp);
     L->bal = 0;
+    L->ws = NULL;
 }
 
 void hyb_set_clear(hyb_set *L)
@@ -29,6 +83,7 @@ void hyb_set_clear(hyb_set *L)
     dvc_imat_clear(L->B);
     dvc_ivec_clear(L->R);
     free(L->bexp);
+    map_ws_free(L->ws);
 }
 
 /* x0 box -> P = mid, B = I, R = x0 - mid. */
@@ -146,29 +201,18 @@ dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, con
     long n = L->P->n;
     mpfr_prec_t prec = dvc_ivec_prec(L->P);
     dvc_status st = DVC_OK;
-    dvc_imat_t MB, Bn, Bi, C;
-    dvc_ivec_t Pn, d, t;
-    dvc_imat_init2(MB, n, n, prec);
-    dvc_imat_init2(Bn, n, n, prec);
-    dvc_imat_init2(Bi, n, n, prec);
-    dvc_imat_init2(C, n, n, prec);
-    dvc_ivec_init2(Pn, n, prec);
-    dvc_ivec_init2(d, n, prec);
-    dvc_ivec_init2(t, n, prec);
-    double *a = malloc((size_t)(n * n) * sizeof *a);
-    if (!a) {
-        st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-        goto out;
-    }
+    struct hyb_map_ws_s *w = map_ws(L, n, prec);
+    if (!w) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    dvc_imat_struct *MB = w->MB, *Bn = w->Bn, *Bi = w->Bi, *C = w->C;
+    dvc_ivec_struct *Pn = w->Pn, *d = w->d, *t = w->t;
+    double *a = w->a;
+    mpfr_ptr mid = w->mid;
     /* M P + v (or ctr + M (P - mid P)), then its midpoint as the new centre */
     if (ctr) {
-        mpfr_t mid;
-        mpfr_init2(mid, prec);
         for (long i = 0; i < n; i++) {
             mpfi_mid(mid, L->P->e[i]);
             mpfi_sub_fr(d->e[i], L->P->e[i], mid);
         }
-        mpfr_clear(mid);
         dvc_imat_mul_vec(Pn, M, d);
         dvc_ivec_add(Pn, Pn, ctr);
     } else {
@@ -176,15 +220,10 @@ dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, con
         if (v) dvc_ivec_add(Pn, Pn, v);
     }
     dvc_imat_mul(MB, M, L->B);
-    {
-        mpfr_t mid;
-        mpfr_init2(mid, prec);
-        for (long i = 0; i < n; i++) {
-            mpfi_mid(mid, Pn->e[i]);
-            mpfi_sub_fr(d->e[i], Pn->e[i], mid);
-            mpfi_set_fr(L->P->e[i], mid);
-        }
-        mpfr_clear(mid);
+    for (long i = 0; i < n; i++) {
+        mpfi_mid(mid, Pn->e[i]);
+        mpfi_sub_fr(d->e[i], Pn->e[i], mid);
+        mpfi_set_fr(L->P->e[i], mid);
     }
     /* new frame: the midpoint of M B itself while it stays well conditioned
      * (then Bn^-1 M B is near the identity and the box R is not wrapped);
@@ -218,25 +257,13 @@ dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, con
         dvc_imat_clear(Bi2);
         dvc_ivec_clear(R2);
     }
-    if (st != DVC_OK) {
-        st = dvc_error_context(st, "Lohner frame: ");
-        goto out;
-    }
+    if (st != DVC_OK) return dvc_error_context(st, "Lohner frame: ");
     /* R' = (Bn^-1 M B) R + Bn^-1 (M P + v - P') */
     frame_R(t, Bi, MB, L->R, d, C, Pn);
     dvc_ivec_set(L->R, t);
     dvc_imat_set(L->B, Bn);
     if (!dvc_ivec_is_finite(L->R) || !dvc_ivec_is_finite(L->P))
         st = dvc_error(DVC_NOT_CERTIFIED, "the flow enclosure is unbounded (no information)");
-out:
-    free(a);
-    dvc_imat_clear(MB);
-    dvc_imat_clear(Bn);
-    dvc_imat_clear(Bi);
-    dvc_imat_clear(C);
-    dvc_ivec_clear(Pn);
-    dvc_ivec_clear(d);
-    dvc_ivec_clear(t);
     return st;
 }
 

@@ -935,22 +935,74 @@ dvc_status hyb_advance(hyb_set *L, const dvc_hybrid_mode *md, const mpfr_t t0, c
     return st;
 }
 
+/* hyb_state_series' scratch, kept in the mode's memo for the run: every
+ * member is written before it is read. */
+typedef struct {
+    long n;
+    int K;
+    mpfr_prec_t prec;
+    mpfi_t tmp;
+    mpfi_t *ts, *fs;
+    mpfi_t **vars;
+} series_ws;
+
+static void series_ws_free(void *p)
+{
+    series_ws *w = p;
+    if (!w) return;
+    for (int k = 0; k <= w->K; k++) {
+        mpfi_clear(w->ts[k]);
+        mpfi_clear(w->fs[k]);
+    }
+    mpfi_clear(w->tmp);
+    free(w->ts);
+    free(w->fs);
+    free(w->vars);
+    free(w);
+}
+
+/* The mode's scratch for n, K, prec; *own: the caller frees it. */
+static series_ws *series_ws_of(const dvc_hybrid_mode *md, long n, int K, mpfr_prec_t prec, int *own)
+{
+    series_ws *w = hyb_memo_ws_get(md, HYB_WS_SERIES);
+    *own = 0;
+    if (w && w->n == n && w->K == K && w->prec == prec) return w;
+    w = malloc(sizeof *w);
+    if (!w) return NULL;
+    w->ts = malloc((size_t)(K + 1) * sizeof *w->ts);
+    w->fs = malloc((size_t)(K + 1) * sizeof *w->fs);
+    w->vars = malloc((size_t)(n + 1) * sizeof *w->vars);
+    if (!w->ts || !w->fs || !w->vars) {
+        free(w->ts);
+        free(w->fs);
+        free(w->vars);
+        free(w);
+        return NULL;
+    }
+    w->n = n;
+    w->K = K;
+    w->prec = prec;
+    mpfi_init2(w->tmp, prec);
+    for (int k = 0; k <= K; k++) {
+        mpfi_init2(w->ts[k], prec);
+        mpfi_init2(w->fs[k], prec);
+    }
+    if (!hyb_memo_ws_put(md, HYB_WS_SERIES, w, series_ws_free)) *own = 1;
+    return w;
+}
+
 dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t T,
                             const dvc_ivec_t X, int K)
 {
     long n = X->n;
     mpfr_prec_t prec = dvc_ivec_prec(X);
     dvc_status st = DVC_OK;
-    mpfi_t tmp;
-    mpfi_init2(tmp, prec);
-    mpfi_t *ts = malloc((size_t)(K + 1) * sizeof *ts);
-    mpfi_t *fs = malloc((size_t)(K + 1) * sizeof *fs);
-    mpfi_t **vars = malloc((size_t)(n + 1) * sizeof *vars);
-    for (int k = 0; k <= K; k++) {
-        mpfi_init2(ts[k], prec);
-        mpfi_init2(fs[k], prec);
-        mpfi_set_ui(ts[k], 0);
-    }
+    int own;
+    series_ws *w = series_ws_of(md, n, K, prec, &own);
+    if (!w) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    mpfi_ptr tmp = w->tmp;
+    mpfi_t *ts = w->ts, *fs = w->fs, **vars = w->vars;
+    for (int k = 0; k <= K; k++) mpfi_set_ui(ts[k], 0);
     mpfi_set(ts[0], T);
     if (K >= 1) mpfi_set_ui(ts[1], 1);
     vars[0] = ts;
@@ -984,13 +1036,6 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
         }
     }
     if (bk) coeffs_free(bk, n, K);
-    for (int k = 0; k <= K; k++) {
-        mpfi_clear(ts[k]);
-        mpfi_clear(fs[k]);
-    }
-    free(ts);
-    free(fs);
-    free(vars);
-    mpfi_clear(tmp);
+    if (own) series_ws_free(w);
     return st;
 }

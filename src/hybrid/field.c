@@ -252,12 +252,15 @@ static int centre_at_ld(dvc_ivec_t Xc, mpfi_t **cs, mpfi_t **rs, const mpfi_t S,
     int saved = dvc_li_begin_(), bad = saved < 0;
     for (int k = 0; k < K && !bad; k++) sk = dvc_li_mul(sk, s); /* hyb_pow_ui */
     for (long i = 0; i < n && !bad; i++) {
-        dvc_li acc = {0, 0}, c, r;
+        dvc_li acc = {0, 0}, c = {0, 0}, r = {0, 0};
         for (int k = K - 1; k >= 1 && !bad; k--) {
             bad = !dvc_li_get_(&c, cs[i][k]);
             acc = dvc_li_mul(dvc_li_add(acc, c), s);
         }
-        bad = bad || !dvc_li_get_(&c, cs[i][0]) || !dvc_li_get_(&r, rs[i][K]);
+        if (bad || !dvc_li_get_(&c, cs[i][0]) || !dvc_li_get_(&r, rs[i][K])) {
+            bad = 1;
+            break;
+        }
         out[i] = dvc_li_add(dvc_li_add(acc, c), dvc_li_mul(r, sk));
     }
     if (saved >= 0) bad |= dvc_li_end_(saved);

@@ -181,9 +181,12 @@ DVC_FAST_RUN(long double, run_ld, load_ld, kernel_ld, set_ld, dvc_rnd_save_ext,
 
 /* R (m x k) <- A (m x n) B (n x k), arrays of intervals, when R's
  * precision allows. */
+static int fast_on = 1;
+void dvc_imat_fast_enable_(int on) { fast_on = on; }
+
 static int mul_fast(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long k)
 {
-    if (m <= 0 || k <= 0) return 0;
+    if (!fast_on || m <= 0 || k <= 0) return 0;
     mpfr_prec_t p = mpfr_get_prec(&R[0]->left);
     if ((p != 53 && p != 64) || !all_prec(R, m * k, p)) return 0;
     if (p == 53) return run_d(R, A, B, m, n, k);
@@ -193,12 +196,7 @@ static int mul_fast(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long k)
     return 0;
 }
 
-int dvc_imat_mul_fast_(dvc_imat_t R, const dvc_imat_t A, const dvc_imat_t B)
+int dvc_imat_mul_fast_(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long k)
 {
-    return mul_fast(R->e, A->e, B->e, A->r, A->c, B->c);
-}
-
-int dvc_imat_mul_vec_fast_(dvc_ivec_t r, const dvc_imat_t A, const dvc_ivec_t x)
-{
-    return mul_fast(r->e, A->e, x->e, A->r, A->c, 1);
+    return mul_fast(R, A, B, m, n, k);
 }

@@ -7,7 +7,8 @@
 
 #include "dvicert/imat.h"
 
-/* R <- A B when every entry of R has 53 bits (binary64 arithmetic) or 64
+/* R <- A B (arrays of intervals, row-major: A m x n, B n x k, R m x k;
+ * k = 1 for a matrix times a vector) when every entry of R has 53 bits (binary64 arithmetic) or 64
  * bits (x87 extended, where long double is that format) and every endpoint
  * of A and B is exact in that format: each product rounded outward, the
  * sums in the order of the MPFI loop, zero endpoints signed as MPFI signs
@@ -15,9 +16,11 @@
  * endpoints not exact, NaN or infinite endpoints, or an overflow or an
  * inexact underflow on the way, where MPFR's exponent range would give
  * other bits): the caller then runs the MPFI loop. R may alias A or B. */
-int dvc_imat_mul_fast_(dvc_imat_t R, const dvc_imat_t A, const dvc_imat_t B);
+int dvc_imat_mul_fast_(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long k);
 
-/* r <- A x, likewise (the loop of dvc_imat_mul_vec). */
-int dvc_imat_mul_vec_fast_(dvc_ivec_t r, const dvc_imat_t A, const dvc_ivec_t x);
+/* Tests and benchmarks: 0 switches the kernels off (process-wide; then
+ * dvc_imat_mul_fast_ returns 0). */
+void dvc_imat_fast_enable_(int on);
+
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fprnd.h"
+#include "fpflags.h"
 #include "imat_dd.h"
 #include "rounding.h"
 
@@ -43,53 +44,6 @@
 #define IMAT_VEC __attribute__((optimize("O3")))
 #else
 #define IMAT_VEC
-#endif
-
-#if defined(__x86_64__) && defined(__SSE2_MATH__)
-#include <xmmintrin.h>
-/* invalid, divide-by-zero, overflow, underflow bits of MXCSR: all double
- * arithmetic runs in SSE here, so MXCSR has every flag (the fenv calls
- * cost more than the n = 8 kernel). */
-#define FLAG_BITS 0x1du
-typedef unsigned flag_state;
-static inline flag_state flags_clear(void)
-{
-    __asm__ volatile("" ::: "memory");
-    unsigned s = _mm_getcsr();
-    _mm_setcsr(s & ~FLAG_BITS);
-    __asm__ volatile("" ::: "memory");
-    return s;
-}
-/* Nonzero when one of the flags was raised since flags_clear; the
- * caller's flags are put back (and ours kept). */
-static inline int flags_raised(flag_state s)
-{
-    __asm__ volatile("" ::: "memory");
-    unsigned t = _mm_getcsr();
-    _mm_setcsr(t | (s & FLAG_BITS));
-    __asm__ volatile("" ::: "memory");
-    return (t & FLAG_BITS) != 0;
-}
-#else
-#define FLAG_EXC (FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW)
-typedef fexcept_t flag_state;
-static inline flag_state flags_clear(void)
-{
-    fexcept_t s;
-    __asm__ volatile("" ::: "memory");
-    fegetexceptflag(&s, FLAG_EXC);
-    feclearexcept(FLAG_EXC);
-    __asm__ volatile("" ::: "memory");
-    return s;
-}
-static inline int flags_raised(flag_state s)
-{
-    __asm__ volatile("" ::: "memory");
-    int t = fetestexcept(FLAG_EXC);
-    fesetexceptflag(&s, FLAG_EXC);
-    __asm__ volatile("" ::: "memory");
-    return t != 0;
-}
 #endif
 
 static inline double maxn(double a, double b) { return (a > b || a != a) ? a : b; }
@@ -287,7 +241,7 @@ IMAT_VEC int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, cons
 
     /* ---- predictors, round-to-nearest, no exceptional operation ---- */
     if (saved != FE_TONEAREST) dvc_rnd_set(FE_TONEAREST);
-    flag_state fs = flags_clear();
+    dvc_flag_state fs = dvc_flags_clear();
     if (!point)
         for (long t = 0; t < nn; t++) W[t] = 0.5 * Alo[t] + 0.5 * Ahi[t];
     memcpy(LU, Wc, (size_t)nn * sizeof(double));
@@ -307,7 +261,7 @@ IMAT_VEC int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, cons
             for (long j = 0; j < n; j++) WT[j * n + i] = Wc[i * n + j];
         residual_eft(dlo, rz, WT, xt, cz, n); /* rc in dlo */
     }
-    if (flags_raised(fs) || !lu_ok) {
+    if (dvc_flags_raised(fs) || !lu_ok) {
         st = lu_ok ? DVC_FP_NONFINITE : DVC_FP_SINGULAR;
         goto done;
     }

@@ -177,6 +177,15 @@ static int fr_inv(mpfr_t *R, mpfr_t *a0, long n, mpfr_prec_t p)
     return ok;
 }
 
+/* t = x c, as mpfi_mul_fr computes it (which copies c into a temporary
+ * interval of c's precision, made and freed at every call): pt, of at
+ * least c's precision, holds c exactly. */
+static void mul_fr(mpfi_t t, mpfi_srcptr x, mpfr_srcptr c, mpfi_t pt)
+{
+    mpfi_set_fr(pt, c);
+    mpfi_mul(t, x, pt);
+}
+
 /* MPFI version of the algorithm (precision p > 53, or ranges beyond
  * binary64). X, B: n x k arrays of mpfi_t, row-major. */
 static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, mpfr_prec_t p)
@@ -187,12 +196,13 @@ static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, m
     mpfr_t *rr = xmalloc((size_t)n * sizeof(mpfr_t));
     mpfr_t *amid = xmalloc((size_t)nn * sizeof(mpfr_t)), *R = xmalloc((size_t)nn * sizeof(mpfr_t));
     mpfi_t *d = xmalloc((size_t)n * sizeof(mpfi_t)), *z = xmalloc((size_t)n * sizeof(mpfi_t));
-    mpfi_t s, t;
+    mpfi_t s, t, pt;
     mpfr_t m, c, den, delta, acc, bm, cmax, xmax;
     mpfr_prec_t p2 = p + 32;
 
     mpfi_init2(s, p);
     mpfi_init2(t, p);
+    mpfi_init2(pt, p); /* R and x~ are of p bits */
     mpfr_inits2(p, m, c, den, delta, bm, cmax, xmax, (mpfr_ptr)0);
     mpfr_init2(acc, p2);
     for (long i = 0; i < n; i++) {
@@ -218,7 +228,7 @@ static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, m
         for (long j = 0; j < n; j++) {
             mpfi_set_ui(s, i == j ? 1 : 0);
             for (long q = 0; q < n; q++) {
-                mpfi_mul_fr(t, dvc_imat_entry(A, q, j), R[i * n + q]);
+                mul_fr(t, dvc_imat_entry(A, q, j), R[i * n + q], pt);
                 mpfi_sub(s, s, t);
             }
             dvc_ival_mag(m, s);
@@ -263,7 +273,7 @@ static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, m
         for (long i = 0; i < n; i++) {
             mpfi_set(d[i], B[i * k + l]);
             for (long j = 0; j < n; j++) {
-                mpfi_mul_fr(t, dvc_imat_entry(A, i, j), xt[j]);
+                mul_fr(t, dvc_imat_entry(A, i, j), xt[j], pt);
                 mpfi_sub(d[i], d[i], t);
             }
         }
@@ -271,7 +281,7 @@ static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, m
         for (long i = 0; i < n; i++) {
             mpfi_set_ui(z[i], 0);
             for (long j = 0; j < n; j++) {
-                mpfi_mul_fr(t, d[j], R[i * n + j]);
+                mul_fr(t, d[j], R[i * n + j], pt);
                 mpfi_add(z[i], z[i], t);
             }
             dvc_ival_mag(m, z[i]);
@@ -306,6 +316,7 @@ done:
     }
     mpfi_clear(s);
     mpfi_clear(t);
+    mpfi_clear(pt);
     mpfr_clears(m, c, den, delta, bm, cmax, xmax, (mpfr_ptr)0);
     mpfr_clear(acc);
     free(g);

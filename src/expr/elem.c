@@ -25,9 +25,7 @@
 #include <stddef.h>
 
 typedef long double ld;
-typedef struct {
-    ld lo, hi;
-} li;
+typedef dvc_li li;
 
 static inline ld ldn_add(ld a, ld b) { return -((-a) - b); }
 static inline ld ldn_mul(ld a, ld b) { return -((-a) * b); }
@@ -160,16 +158,10 @@ dvc_di dvc_di_sqr(dvc_di a)
 
 /* ---- extended-precision interval arithmetic ------------------------------ */
 
-static li ladd(li a, li b) { return L(ldn_add(a.lo, b.lo), a.hi + b.hi); }
+#define ladd dvc_li_add /* elem.h */
 static li lsub(li a, li b) { return L(ldn_add(a.lo, -b.hi), a.hi - b.lo); }
 
-static li lmul(li a, li b)
-{
-    if (a.lo >= 0 && b.lo >= 0) return L(ldn_mul(a.lo, b.lo), a.hi * b.hi);
-    ld h = lmx(lmx(a.lo * b.lo, a.lo * b.hi), lmx(a.hi * b.lo, a.hi * b.hi));
-    ld l = lmn(lmn(ldn_mul(a.lo, b.lo), ldn_mul(a.lo, b.hi)), lmn(ldn_mul(a.hi, b.lo), ldn_mul(a.hi, b.hi)));
-    return L(l, h);
-}
+#define lmul dvc_li_mul
 
 /* b must not contain 0 */
 static li ldiv_(li a, li b)

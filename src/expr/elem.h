@@ -16,9 +16,20 @@
 #ifndef DVC_EXPR_ELEM_H
 #define DVC_EXPR_ELEM_H
 
+#include <math.h>
+
 typedef struct {
     double lo, hi;
 } dvc_di;
+
+/* A usable result: finite, ordered, and no endpoint in the subnormal range
+ * (MPFR has none: results there would differ from MPFI's). */
+static inline int dvc_di_tiny(double x) { return x != 0 && fabs(x) < 0x1p-1021; }
+static inline int dvc_di_fin(dvc_di a)
+{
+    return isfinite(a.lo) && isfinite(a.hi) && a.lo <= a.hi && !dvc_di_tiny(a.lo) &&
+           !dvc_di_tiny(a.hi);
+}
 
 /* Basic operations (finite operands; results may overflow to inf, which
  * the caller detects). div needs 0 outside b. */
@@ -27,6 +38,44 @@ dvc_di dvc_di_sub(dvc_di a, dvc_di b);
 dvc_di dvc_di_mul(dvc_di a, dvc_di b);
 dvc_di dvc_di_div(dvc_di a, dvc_di b);
 dvc_di dvc_di_sqr(dvc_di a);
+
+/* Extended precision (x87, 64-bit significands), as elem.c's internal
+ * bounds: add and mul of finite operands are MPFI's at 64 bits (endpoints
+ * correctly rounded outward) unless they underflow or overflow, which
+ * raises the sticky flags (fpflags.h, the _ext pair). FE_UPWARD in both
+ * units (dvc_rnd_set_ext). */
+typedef struct {
+    long double lo, hi;
+} dvc_li;
+/* inline (forced: passed through memory, an x87 value costs a stalled
+ * reload) */
+#if defined(__GNUC__) || defined(__clang__)
+#define DVC_LI_INLINE static inline __attribute__((always_inline))
+#else
+#define DVC_LI_INLINE static inline
+#endif
+DVC_LI_INLINE long double dvc_ldn_add_(long double a, long double b) { return -((-a) - b); }
+DVC_LI_INLINE long double dvc_ldn_mul_(long double a, long double b) { return -((-a) * b); }
+DVC_LI_INLINE long double dvc_lmx_(long double a, long double b) { return a > b ? a : b; }
+DVC_LI_INLINE long double dvc_lmn_(long double a, long double b) { return a < b ? a : b; }
+DVC_LI_INLINE dvc_li dvc_li_add(dvc_li a, dvc_li b)
+{
+    dvc_li r = {dvc_ldn_add_(a.lo, b.lo), a.hi + b.hi};
+    return r;
+}
+DVC_LI_INLINE dvc_li dvc_li_mul(dvc_li a, dvc_li b)
+{
+    dvc_li r;
+    if (a.lo >= 0 && b.lo >= 0) {
+        r.lo = dvc_ldn_mul_(a.lo, b.lo);
+        r.hi = a.hi * b.hi;
+        return r;
+    }
+    r.hi = dvc_lmx_(dvc_lmx_(a.lo * b.lo, a.lo * b.hi), dvc_lmx_(a.hi * b.lo, a.hi * b.hi));
+    r.lo = dvc_lmn_(dvc_lmn_(dvc_ldn_mul_(a.lo, b.lo), dvc_ldn_mul_(a.lo, b.hi)),
+                    dvc_lmn_(dvc_ldn_mul_(a.hi, b.lo), dvc_ldn_mul_(a.hi, b.hi)));
+    return r;
+}
 
 /* r encloses {f(x) : x in a}. */
 int dvc_di_exp(dvc_di *r, dvc_di a);

@@ -23,15 +23,10 @@ struct dvc_expr_fast_s {
     double *pv;         /* stack of the double evaluator */
 };
 
-/* Finite, and outside the subnormal range (MPFR has none: results there
- * would differ from MPFI's). */
-static inline int tiny(double x) { return x != 0 && fabs(x) < 0x1p-1021; }
-static inline int fin(dvc_di a)
-{
-    return isfinite(a.lo) && isfinite(a.hi) && a.lo <= a.hi && !tiny(a.lo) && !tiny(a.hi);
-}
+#define fin dvc_di_fin /* finite, outside the subnormal range (elem.h) */
 static int fast_on = 1;
 void dvc_expr_fast_enable_(int on) { fast_on = on; }
+int dvc_expr_fast_enabled_(void) { return fast_on; }
 
 void dvc_expr_fast_free_(dvc_expr_struct *e)
 {

@@ -63,5 +63,6 @@ int dvc_expr_fast_run_(dvc_expr_struct *e, int deriv);
 int dvc_expr_fast_vd_(dvc_expr_struct *e, mpfi_t f0, mpfi_t df1, const mpfi_t T0, const mpfi_t T1);
 /* Tests and benchmarks: 0 switches the fast path off (process-wide). */
 void dvc_expr_fast_enable_(int on);
+int dvc_expr_fast_enabled_(void);
 
 #endif

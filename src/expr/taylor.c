@@ -17,17 +17,7 @@
  * use, grown when a higher order is asked, freed with the program), so no
  * interval is created or freed per call. */
 #include <stdlib.h>
-#include "expr/internal.h"
-
-struct dvc_expr_taylor_s {
-    long cap;         /* coefficients 0..cap per series */
-    long nser;        /* series in the pool */
-    mpfi_t *pool;     /* nser * (cap + 1) intervals at the expression's precision */
-    long *base;       /* per instruction: its first series (the result) */
-    long *opa, *opb;  /* per instruction: the operands' instructions (-1: none) */
-    long res;         /* instruction holding the program's value */
-    mpfi_t t0, t1;    /* scratch */
-};
+#include "expr/taylor_ws.h"
 
 typedef struct {
     const dvc_expr_struct *e;
@@ -69,6 +59,7 @@ void dvc_expr_taylor_free_(dvc_expr_struct *e)
     free(w->base);
     free(w->opa);
     free(w->opb);
+    free(w->dpool);
     mpfi_clear(w->t0);
     mpfi_clear(w->t1);
     free(w);
@@ -125,6 +116,7 @@ static dvc_status workspace(const dvc_expr_struct *ec, long K)
     w->cap = K;
     w->nser = nser;
     for (long i = 0; i < nser * (K + 1); i++) mpfi_init2(w->pool[i], e->prec);
+    if (dvc_expr_taylor_dd_setup_(e, w)) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
 out:
     free(stk);
     if (st != DVC_OK) dvc_expr_taylor_free_(e);
@@ -400,19 +392,46 @@ dvc_status dvc_expr_taylor_begin_(const dvc_expr_struct *e, long K)
 {
     if (e->nins == 0) return dvc_error(DVC_ERR_INPUT, "empty expression (nothing parsed)");
     if (K < 0) return dvc_error(DVC_ERR_INPUT, "Taylor order %ld < 0", K);
-    return workspace(e, K);
+    dvc_status st = workspace(e, K);
+    if (st == DVC_OK) { /* the binary64 route first (taylor_dd.c) */
+        e->taylor->dd_on = e->taylor->dd_ok && dvc_expr_fast_enabled_();
+        e->taylor->dd_k = 0;
+    }
+    return st;
+}
+
+/* Coefficient k of every instruction on the MPFI route. */
+static dvc_status next_mpfi(tctx *x, long k)
+{
+    const dvc_expr_struct *e = x->e;
+    for (long p = 0; p < e->nins; p++) {
+        dvc_status rc = node_k(x, p, k);
+        if (rc != DVC_OK) return rc;
+        if (!is_leaf(&e->ins[p]) && !dvc_ival_is_finite(ser(x, p, 0)[k])) return unbounded(x, p);
+    }
+    return DVC_OK;
 }
 
 dvc_status dvc_expr_taylor_next_(mpfi_t out, const dvc_expr_struct *e, mpfi_t *const *vars, long k)
 {
-    if (!e->taylor || k < 0 || k > e->taylor->cap)
+    struct dvc_expr_taylor_s *w = e->taylor;
+    if (!w || k < 0 || k > w->cap)
         return dvc_error(DVC_ERR_INTERNAL, "Taylor coefficient %ld outside the workspace", k);
-    tctx x = {e, e->taylor, vars};
-    for (long p = 0; p < e->nins; p++) {
-        dvc_status rc = node_k(&x, p, k);
-        if (rc != DVC_OK) return rc;
-        if (!is_leaf(&e->ins[p]) && !dvc_ival_is_finite(ser(&x, p, 0)[k])) return unbounded(&x, p);
+    tctx x = {e, w, vars};
+    if (w->dd_on) {
+        if (k == w->dd_k && dvc_expr_taylor_dd_next_(out, e, vars, k) == 0) {
+            w->dd_k = k + 1;
+            return DVC_OK;
+        }
+        /* not proven there: the MPFI route from coefficient 0 (the same
+         * operations: coefficients 0..k-1 come out as before) */
+        w->dd_on = 0;
+        for (long j = 0; j < k; j++) {
+            dvc_status rc = next_mpfi(&x, j);
+            if (rc != DVC_OK) return rc;
+        }
     }
-    mpfi_set(out, ser(&x, x.w->res, 0)[k]);
-    return DVC_OK;
+    dvc_status rc = next_mpfi(&x, k);
+    if (rc == DVC_OK) mpfi_set(out, ser(&x, x.w->res, 0)[k]);
+    return rc;
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include "hybrid/flow.h"
 #include "hybrid/memo.h"
+#include "imat_ld.h"
 
 /* Scratch of a field mode's flow, kept in the mode's memo for the run
  * (hyb_memo_ws_*): the vectors, matrices and series of one step, made
@@ -110,6 +111,42 @@ static dvc_status jac_f(dvc_imat_t D, const dvc_hybrid_mode *md, const mpfi_t T,
     return st;
 }
 
+/* The three substitutions of jacobian_core on the 64-bit route (imat_ld.h):
+ * the same MPFI operations (dvc_imat_mul, dvc_imat_scale, dvc_imat_one and
+ * dvc_imat_add) in x87 extended precision; 0 when done, J1 then holds
+ * MPFI's result; else nothing is written. */
+static int jacobian_ld(dvc_imat_t J1, const dvc_imat_t D, const mpfi_t e, const mpfi_t Sh,
+                       const mpfi_t S)
+{
+    enum { NMAX = 8 };
+    long n = D->r, nn = n * n;
+    dvc_li d[NMAX * NMAX], j1[NMAX * NMAX], w[NMAX * NMAX], ev, sh, s;
+    if (n > NMAX || dvc_imat_prec(J1) != 64 || !dvc_li_get_(&ev, e) || !dvc_li_get_(&sh, Sh) ||
+        !dvc_li_get_(&s, S))
+        return 1;
+    for (long t = 0; t < nn; t++)
+        if (!dvc_li_get_(&d[t], D->e[t]) || mpfi_get_prec(J1->e[t]) != 64) return 1;
+    int saved = dvc_li_begin_(), bad = saved < 0;
+    if (bad) return 1;
+    for (long t = 0; t < nn; t++) j1[t] = ev;
+    for (int pass = 0; pass < 3; pass++) {
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) {
+                dvc_li a = {0, 0};
+                for (long k = 0; k < n; k++) a = dvc_li_add(a, dvc_li_mul(d[i * n + k], j1[k * n + j]));
+                w[i * n + j] = dvc_li_mul(pass < 2 ? sh : s, a);
+            }
+        for (long t = 0; t < nn; t++) {
+            dvc_li one = {t % (n + 1) == 0, t % (n + 1) == 0};
+            j1[t] = dvc_li_add(one, w[t]);
+        }
+    }
+    bad = dvc_li_end_(saved);
+    for (long t = 0; t < nn && !bad; t++) bad = !dvc_li_put_ok_(j1[t]);
+    for (long t = 0; t < nn && !bad; t++) dvc_li_put_(J1->e[t], j1[t]);
+    return bad;
+}
+
 /* hyb_jacobian of a field mode with the scratch of ws. */
 static dvc_status jacobian_core(field_ws *ws, dvc_imat_t J, const dvc_hybrid_mode *md,
                                 const mpfi_t T, const dvc_ivec_t Y, const mpfi_t S)
@@ -125,17 +162,25 @@ static dvc_status jacobian_core(field_ws *ws, dvc_imat_t J, const dvc_hybrid_mod
         mpfi_set_ui(Sh, 0);
         mpfi_put_fr(Sh, &S->right);
         dvc_imat_norm_inf(L, D);
-        mpfi_set_fr(e, L);
-        mpfi_mul_fr(e, e, &S->right);
-        mpfi_exp(e, e);
-        mpfr_set(L, &e->right, MPFR_RNDU);
+        if (mpfr_number_p(L) && mpfr_sgn(L) >= 0 && mpfr_regular_p(&S->right) && mpfr_sgn(&S->right) > 0) {
+            /* the upper end of exp([L s]) alone: the one used, the same
+             * roundings as mpfi_mul_fr's and mpfi_exp's upper ends */
+            mpfr_mul(L, L, &S->right, MPFR_RNDU);
+            mpfr_exp(L, L, MPFR_RNDU);
+        } else {
+            mpfi_set_fr(e, L);
+            mpfi_mul_fr(e, e, &S->right);
+            mpfi_exp(e, e);
+            mpfr_set(L, &e->right, MPFR_RNDU);
+        }
         mpfi_interv_fr(e, L, L);
         mpfi_neg(Sh, e); /* reuse Sh as -e */
         mpfi_put(e, Sh);
         for (long i = 0; i < n * n; i++) mpfi_set(J1->e[i], e);
         mpfi_set_ui(Sh, 0);
         mpfi_put_fr(Sh, &S->right);
-        for (int pass = 0; pass < 3; pass++) {
+        int done = jacobian_ld(J1, D, e, Sh, S) == 0;
+        for (int pass = 0; pass < 3 && !done; pass++) {
             dvc_imat_mul(W, D, J1);
             dvc_imat_scale(W, pass < 2 ? Sh : S, W);
             dvc_imat_one(J1);
@@ -193,11 +238,45 @@ static void series_free(mpfi_t **c, long n, int K)
     free(c);
 }
 
+/* centre_at on the 64-bit route (imat_ld.h): the same MPFI operations in
+ * x87 extended precision, at 64 bits; 0 when done (every result is then
+ * MPFI's), else nothing is written. */
+static int centre_at_ld(dvc_ivec_t Xc, mpfi_t **cs, mpfi_t **rs, const mpfi_t S, int K, long n)
+{
+    enum { NMAX = 16 };
+    dvc_li s, sk = {1, 1}, out[NMAX];
+    if (n > NMAX || mpfi_get_prec(Xc->e[0]) != 64 || !dvc_li_get_(&s, S)) return 1;
+    for (long i = 0; i < n; i++) /* the inputs, exact: checked before the mode changes */
+        for (int k = 0; k <= K; k++)
+            if (mpfi_get_prec(k < K ? cs[i][k] : rs[i][K]) > 64) return 1;
+    int saved = dvc_li_begin_(), bad = saved < 0;
+    for (int k = 0; k < K && !bad; k++) sk = dvc_li_mul(sk, s); /* hyb_pow_ui */
+    for (long i = 0; i < n && !bad; i++) {
+        dvc_li acc = {0, 0}, c = {0, 0}, r = {0, 0};
+        for (int k = K - 1; k >= 1 && !bad; k--) {
+            bad = !dvc_li_get_(&c, cs[i][k]);
+            acc = dvc_li_mul(dvc_li_add(acc, c), s);
+        }
+        if (bad || !dvc_li_get_(&c, cs[i][0]) || !dvc_li_get_(&r, rs[i][K])) {
+            bad = 1;
+            break;
+        }
+        out[i] = dvc_li_add(dvc_li_add(acc, c), dvc_li_mul(r, sk));
+    }
+    if (saved >= 0) bad |= dvc_li_end_(saved);
+    for (long i = 0; i < n && !bad; i++) bad = mpfi_get_prec(Xc->e[i]) != 64 || !dvc_li_put_ok_(out[i]);
+    for (long i = 0; i < n && !bad; i++) dvc_li_put_(Xc->e[i], out[i]);
+    return bad;
+}
+
 /* Xc encloses the centre's solution x(t0 + s; c) for s in S: its series at
  * t0 (cs) plus the Lagrange remainder from the series over the step box (rs). */
 static void centre_at(dvc_ivec_t Xc, mpfi_t **cs, mpfi_t **rs, const mpfi_t S, int K, long n,
                       mpfi_t acc, mpfi_t Sk, mpfi_t tmp)
 {
+    if (mpfi_get_prec(acc) == 64 && mpfi_get_prec(Sk) == 64 && mpfi_get_prec(tmp) == 64 &&
+        centre_at_ld(Xc, cs, rs, S, K, n) == 0)
+        return;
     mpfi_set(Sk, S);
     hyb_pow_ui(Sk, K);
     for (long i = 0; i < n; i++) {

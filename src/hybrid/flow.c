@@ -2,243 +2,13 @@
 /* Validated flow of a linear mode x' = A x + b(t) over s in S (docs/hybrid.md
  * sections 2-3): exp(A s) by its Taylor series with a rigorous tail, the
  * forcing term z(s) = int_0^s exp(A(s-u)) b(t0+u) du by its Taylor series in
- * s with a Lagrange remainder, and the Lohner set x in P + B R. */
+ * s with a Lagrange remainder (the Lohner set x in P + B R: lohner.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include "hybrid/memo.h"
 #include "hybrid/flow.h"
 #include "expr/internal.h"
-
-/* Largest condition number (infinity norm) of a frame kept without QR. */
-#define HYB_COND_MAX 1e3
-
-void hyb_set_init(hyb_set *L, long n, mpfr_prec_t prec)
-{
-    dvc_ivec_init2(L->P, n, prec);
-    dvc_imat_init2(L->B, n, n, prec);
-    dvc_ivec_init2(L->R, n, prec);
-    dvc_imat_one(L->B);
-    L->bexp = calloc((size_t)n, sizeof *L->bexp);
-    L->bal = 0;
-}
-
-void hyb_set_clear(hyb_set *L)
-{
-    dvc_ivec_clear(L->P);
-    dvc_imat_clear(L->B);
-    dvc_ivec_clear(L->R);
-    free(L->bexp);
-}
-
-/* x0 box -> P = mid, B = I, R = x0 - mid. */
-void hyb_set_from_box(hyb_set *L, const dvc_ivec_t X)
-{
-    long n = X->n;
-    mpfr_t mid;
-    mpfr_init2(mid, dvc_ivec_prec(X));
-    dvc_imat_one(L->B);
-    for (long i = 0; i < n; i++) {
-        mpfi_mid(mid, X->e[i]);
-        mpfi_set_fr(L->P->e[i], mid);
-        mpfi_sub_fr(L->R->e[i], X->e[i], mid);
-    }
-    mpfr_clear(mid);
-}
-
-void hyb_set_box(dvc_ivec_t X, const hyb_set *L)
-{
-    dvc_ivec_t t;
-    dvc_ivec_init2(t, L->P->n, dvc_ivec_prec(L->P));
-    dvc_imat_mul_vec(t, L->B, L->R);
-    dvc_ivec_add(X, L->P, t);
-    dvc_ivec_clear(t);
-}
-
-/* Modified Gram-Schmidt on the columns of a (n x n, row-major doubles);
- * the result only has to be invertible (its inverse is verified). */
-static void gram_schmidt(double *a, long n)
-{
-    for (long j = 0; j < n; j++) {
-        for (long k = 0; k < j; k++) {
-            double d = 0;
-            for (long i = 0; i < n; i++) d += a[i * n + k] * a[i * n + j];
-            for (long i = 0; i < n; i++) a[i * n + j] -= d * a[i * n + k];
-        }
-        double s = 0;
-        for (long i = 0; i < n; i++) s += a[i * n + j] * a[i * n + j];
-        s = sqrt(s);
-        if (s > 0)
-            for (long i = 0; i < n; i++) a[i * n + j] /= s;
-    }
-}
-
-/* Bi <- Bn^-1 (verified), DVC_NOT_CERTIFIED when singular or when the
- * frame's condition number exceeds HYB_COND_MAX. */
-static dvc_status frame_try(dvc_imat_t Bi, const dvc_imat_t Bn, mpfr_prec_t prec)
-{
-    dvc_status st = dvc_imat_inv(Bi, Bn);
-    if (st == DVC_OK) {
-        mpfr_t c1, c2;
-        mpfr_inits2(prec, c1, c2, (mpfr_ptr)0);
-        dvc_imat_norm_inf(c1, Bn);
-        dvc_imat_norm_inf(c2, Bi);
-        mpfr_mul(c1, c1, c2, MPFR_RNDU);
-        int ill = mpfr_cmp_d(c1, HYB_COND_MAX) > 0;
-        mpfr_clears(c1, c2, (mpfr_ptr)0);
-        if (ill) st = DVC_NOT_CERTIFIED;
-    }
-    return st;
-}
-
-/* Bn: the orthonormalisation of the frame a (n x n doubles, destroyed),
- * in the coordinates D^-1 x when e (D = diag(2^e)), and Bi its verified
- * inverse; a singular one (an image onto a sliding surface) gives the
- * frame I (D). */
-static dvc_status frame_qr(dvc_imat_t Bn, dvc_imat_t Bi, double *a, long n, const long *e)
-{
-    for (long i = 0; e && i < n; i++)
-        for (long j = 0; j < n; j++) a[i * n + j] = ldexp(a[i * n + j], (int)-e[i]);
-    gram_schmidt(a, n);
-    dvc_imat_set_d(Bn, a);
-    dvc_status st = dvc_imat_inv(Bi, Bn);
-    if (st != DVC_OK) {
-        dvc_imat_one(Bn);
-        st = dvc_imat_inv(Bi, Bn);
-    }
-    for (long i = 0; e && st == DVC_OK && i < n; i++) /* Bn <- D Bn, Bi <- Bi D^-1 (exact) */
-        for (long j = 0; j < n; j++) {
-            mpfi_mul_2si(dvc_imat_entry(Bn, i, j), dvc_imat_entry(Bn, i, j), e[i]);
-            mpfi_mul_2si(dvc_imat_entry(Bi, j, i), dvc_imat_entry(Bi, j, i), -e[i]);
-        }
-    return st;
-}
-
-/* Rn = (Bi M B) R + Bi d (C, t: scratch). */
-static void frame_R(dvc_ivec_t Rn, const dvc_imat_t Bi, const dvc_imat_t MB, const dvc_ivec_t R,
-                    const dvc_ivec_t d, dvc_imat_t C, dvc_ivec_t t)
-{
-    dvc_imat_mul(C, Bi, MB);
-    dvc_imat_mul_vec(t, C, R);
-    dvc_imat_mul_vec(Rn, Bi, d);
-    dvc_ivec_add(Rn, Rn, t);
-}
-
-/* The largest width of (B R)_i (t: scratch): the box the tube reports. */
-static double frame_width(const dvc_imat_t B, const dvc_ivec_t R, dvc_ivec_t t)
-{
-    double w = 0;
-    dvc_imat_mul_vec(t, B, R);
-    for (long i = 0; i < t->n; i++) {
-        double wi = mpfr_get_d(&t->e[i]->right, MPFR_RNDU) - mpfr_get_d(&t->e[i]->left, MPFR_RNDD);
-        if (!(wi <= w)) w = wi;
-    }
-    return w;
-}
-
-dvc_status hyb_set_map(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v)
-{
-    return hyb_set_map_c(L, M, v, NULL);
-}
-
-dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, const dvc_ivec_t ctr)
-{
-    long n = L->P->n;
-    mpfr_prec_t prec = dvc_ivec_prec(L->P);
-    dvc_status st = DVC_OK;
-    dvc_imat_t MB, Bn, Bi, C;
-    dvc_ivec_t Pn, d, t;
-    dvc_imat_init2(MB, n, n, prec);
-    dvc_imat_init2(Bn, n, n, prec);
-    dvc_imat_init2(Bi, n, n, prec);
-    dvc_imat_init2(C, n, n, prec);
-    dvc_ivec_init2(Pn, n, prec);
-    dvc_ivec_init2(d, n, prec);
-    dvc_ivec_init2(t, n, prec);
-    double *a = malloc((size_t)(n * n) * sizeof *a);
-    if (!a) {
-        st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-        goto out;
-    }
-    /* M P + v (or ctr + M (P - mid P)), then its midpoint as the new centre */
-    if (ctr) {
-        mpfr_t mid;
-        mpfr_init2(mid, prec);
-        for (long i = 0; i < n; i++) {
-            mpfi_mid(mid, L->P->e[i]);
-            mpfi_sub_fr(d->e[i], L->P->e[i], mid);
-        }
-        mpfr_clear(mid);
-        dvc_imat_mul_vec(Pn, M, d);
-        dvc_ivec_add(Pn, Pn, ctr);
-    } else {
-        dvc_imat_mul_vec(Pn, M, L->P);
-        if (v) dvc_ivec_add(Pn, Pn, v);
-    }
-    dvc_imat_mul(MB, M, L->B);
-    {
-        mpfr_t mid;
-        mpfr_init2(mid, prec);
-        for (long i = 0; i < n; i++) {
-            mpfi_mid(mid, Pn->e[i]);
-            mpfi_sub_fr(d->e[i], Pn->e[i], mid);
-            mpfi_set_fr(L->P->e[i], mid);
-        }
-        mpfr_clear(mid);
-    }
-    /* new frame: the midpoint of M B itself while it stays well conditioned
-     * (then Bn^-1 M B is near the identity and the box R is not wrapped);
-     * otherwise its orthonormalisation (QR, Lohner's method), which keeps
-     * the frame stable at the price of some wrapping */
-    dvc_imat_mid_d(a, MB);
-    dvc_imat_set_d(Bn, a);
-    st = frame_try(Bi, Bn, prec);
-    int mid_ok = st == DVC_OK;
-    if (st != DVC_OK) st = frame_qr(Bn, Bi, a, n, NULL);
-    if (st == DVC_OK && L->bal && L->bexp && !mid_ok) {
-        /* a balanced mode (docs/hybrid.md section 3): the QR frame of the
-         * coordinates D^-1 x too, where a stiff mode is well scaled; the
-         * one whose box is narrower is kept */
-        dvc_imat_t Bn2, Bi2;
-        dvc_ivec_t R2;
-        dvc_imat_init2(Bn2, n, n, prec);
-        dvc_imat_init2(Bi2, n, n, prec);
-        dvc_ivec_init2(R2, n, prec);
-        dvc_imat_mid_d(a, MB);
-        if (frame_qr(Bn2, Bi2, a, n, L->bexp) == DVC_OK) {
-            frame_R(R2, Bi2, MB, L->R, d, C, t);
-            frame_R(Pn, Bi, MB, L->R, d, C, t);
-            if (frame_width(Bn2, R2, t) < frame_width(Bn, Pn, t)) {
-                dvc_imat_set(Bn, Bn2);
-                dvc_imat_set(Bi, Bi2);
-            }
-        }
-        dvc_error_reset();
-        dvc_imat_clear(Bn2);
-        dvc_imat_clear(Bi2);
-        dvc_ivec_clear(R2);
-    }
-    if (st != DVC_OK) {
-        st = dvc_error_context(st, "Lohner frame: ");
-        goto out;
-    }
-    /* R' = (Bn^-1 M B) R + Bn^-1 (M P + v - P') */
-    frame_R(t, Bi, MB, L->R, d, C, Pn);
-    dvc_ivec_set(L->R, t);
-    dvc_imat_set(L->B, Bn);
-    if (!dvc_ivec_is_finite(L->R) || !dvc_ivec_is_finite(L->P))
-        st = dvc_error(DVC_NOT_CERTIFIED, "the flow enclosure is unbounded (no information)");
-out:
-    free(a);
-    dvc_imat_clear(MB);
-    dvc_imat_clear(Bn);
-    dvc_imat_clear(Bi);
-    dvc_imat_clear(C);
-    dvc_ivec_clear(Pn);
-    dvc_ivec_clear(d);
-    dvc_ivec_clear(t);
-    return st;
-}
 
 /* rho <- [-r, r], r >= x^K / K! / (1 - x/(K+1)) (x = a s_max < K + 1): the
  * tail sum_{k>=K} (a s)^k / k! of the series of exp (c, y: scratch). */
@@ -908,22 +678,74 @@ dvc_status hyb_advance(hyb_set *L, const dvc_hybrid_mode *md, const mpfr_t t0, c
     return st;
 }
 
+/* hyb_state_series' scratch, kept in the mode's memo for the run: every
+ * member is written before it is read. */
+typedef struct {
+    long n;
+    int K;
+    mpfr_prec_t prec;
+    mpfi_t tmp;
+    mpfi_t *ts, *fs;
+    mpfi_t **vars;
+} series_ws;
+
+static void series_ws_free(void *p)
+{
+    series_ws *w = p;
+    if (!w) return;
+    for (int k = 0; k <= w->K; k++) {
+        mpfi_clear(w->ts[k]);
+        mpfi_clear(w->fs[k]);
+    }
+    mpfi_clear(w->tmp);
+    free(w->ts);
+    free(w->fs);
+    free(w->vars);
+    free(w);
+}
+
+/* The mode's scratch for n, K, prec; *own: the caller frees it. */
+static series_ws *series_ws_of(const dvc_hybrid_mode *md, long n, int K, mpfr_prec_t prec, int *own)
+{
+    series_ws *w = hyb_memo_ws_get(md, HYB_WS_SERIES);
+    *own = 0;
+    if (w && w->n == n && w->K == K && w->prec == prec) return w;
+    w = malloc(sizeof *w);
+    if (!w) return NULL;
+    w->ts = malloc((size_t)(K + 1) * sizeof *w->ts);
+    w->fs = malloc((size_t)(K + 1) * sizeof *w->fs);
+    w->vars = malloc((size_t)(n + 1) * sizeof *w->vars);
+    if (!w->ts || !w->fs || !w->vars) {
+        free(w->ts);
+        free(w->fs);
+        free(w->vars);
+        free(w);
+        return NULL;
+    }
+    w->n = n;
+    w->K = K;
+    w->prec = prec;
+    mpfi_init2(w->tmp, prec);
+    for (int k = 0; k <= K; k++) {
+        mpfi_init2(w->ts[k], prec);
+        mpfi_init2(w->fs[k], prec);
+    }
+    if (!hyb_memo_ws_put(md, HYB_WS_SERIES, w, series_ws_free)) *own = 1;
+    return w;
+}
+
 dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t T,
                             const dvc_ivec_t X, int K)
 {
     long n = X->n;
     mpfr_prec_t prec = dvc_ivec_prec(X);
     dvc_status st = DVC_OK;
-    mpfi_t tmp;
-    mpfi_init2(tmp, prec);
-    mpfi_t *ts = malloc((size_t)(K + 1) * sizeof *ts);
-    mpfi_t *fs = malloc((size_t)(K + 1) * sizeof *fs);
-    mpfi_t **vars = malloc((size_t)(n + 1) * sizeof *vars);
-    for (int k = 0; k <= K; k++) {
-        mpfi_init2(ts[k], prec);
-        mpfi_init2(fs[k], prec);
-        mpfi_set_ui(ts[k], 0);
-    }
+    int own;
+    series_ws *w = series_ws_of(md, n, K, prec, &own);
+    if (!w) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    mpfi_ptr tmp = w->tmp;
+    mpfi_t *ts = w->ts, *fs = w->fs, **vars = w->vars;
+    for (int k = 0; k <= K; k++) mpfi_set_ui(ts[k], 0);
     mpfi_set(ts[0], T);
     if (K >= 1) mpfi_set_ui(ts[1], 1);
     vars[0] = ts;
@@ -957,13 +779,6 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
         }
     }
     if (bk) coeffs_free(bk, n, K);
-    for (int k = 0; k <= K; k++) {
-        mpfi_clear(ts[k]);
-        mpfi_clear(fs[k]);
-    }
-    free(ts);
-    free(fs);
-    free(vars);
-    mpfi_clear(tmp);
+    if (own) series_ws_free(w);
     return st;
 }

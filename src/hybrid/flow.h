@@ -14,6 +14,8 @@ typedef struct {
     dvc_ivec_t R;
     long *bexp; /* bal: the frame is chosen in the coordinates D^-1 x, D = diag(2^bexp) */
     int bal;
+    struct hyb_map_ws_s *ws; /* hyb_set_map_c's scratch, made on first use (not to be shared:
+                              * a hyb_set is never copied) */
 } hyb_set;
 
 void hyb_set_init(hyb_set *L, long n, mpfr_prec_t prec);

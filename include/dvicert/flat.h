@@ -50,9 +50,11 @@ int dvc_flat_enclose_scale(const char *problem_path, const char *cert_path, cons
 /* Read a certificate file of any kind whole (memory grows with N); verify
  * != 0 re-verifies it as 'dvicert verify' does (DVC_NOT_CERTIFIED:
  * rejected). *h is NULL on failure. Every function below reads the
- * certificate's tube, whatever its kind; a hybrid certificate (m = 0) states
+ * certificate's tube, whatever its kind; a hybrid certificate (m = 0 unless events route or DAE) states
  * no claims, its "problem" is its model, and its width is measured on its
- * tube (radii about the midpoints of the stated enclosures). */
+ * tube (radii about the midpoints of the stated enclosures). A switched
+ * DAE's (a model with algebraic variables, docs/dae.md) tube has them as y
+ * (m = their number), enclosed from the stated x as 'dvicert export' does. */
 int dvc_flat_open(dvc_flat_cert **h, const char *cert_path, int verify);
 void dvc_flat_close(dvc_flat_cert *h);
 

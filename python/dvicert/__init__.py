@@ -324,7 +324,12 @@ class Tube:
     or, when the problem's step h does not divide T, t_i = i h' (i < N, h'
     the largest double <= h) and t_N = T, so the last step is shorter, or
     the problem's explicit `grid` (a trajectory certified on its own,
-    non-uniform times) (docs/formats.md, "Time grid")."""
+    non-uniform times) (docs/formats.md, "Time grid").
+
+    A switched DAE's certificate (docs/dae.md) has its algebraic variables
+    as y (m = their number, Certificate.algebraic names them), also named
+    z_lo, z_hi (N+1, nz) and hz_lo, hz_hi (N, nz); any other certificate
+    has z_lo = z_hi = hz_lo = hz_hi = None."""
 
     def __init__(self, **kw):
         self.__dict__.update(kw)
@@ -360,7 +365,12 @@ class Certificate:
     model as `problem`, and m = 0 unless it comes from the events route
     (route 'events'): then `problem` is the embedded DLVI problem and the
     tube has the multipliers y too, from the pattern's affine map on the
-    state enclosures (docs/events.md), as a DLVI certificate's."""
+    state enclosures (docs/events.md), as a DLVI certificate's. A switched
+    DAE's certificate (a model with "algebraic" variables, docs/dae.md)
+    states x alone; its algebraic variables z are enclosed on reading from
+    the state enclosures, as `dvicert export` does, and are the tube's y
+    (m = nz, `algebraic` their names from the model; [] for any other
+    certificate)."""
 
     def __init__(self, path, verify=False):
         lib = _L()
@@ -383,6 +393,8 @@ class Certificate:
             self.problem = self.problem["dlvi_events"].get("problem", {})
         self.method = self._claims(0)
         self.summary = self._claims(1)
+        alg = self.problem.get("algebraic") if self.kind == "hybrid" and not self._events else None
+        self.algebraic = [str(a) for a in alg] if isinstance(alg, list) and self.m == len(alg) else []
 
     def __del__(self):
         h = getattr(self, "_h", None)
@@ -506,6 +518,10 @@ class Certificate:
             if st != _OK:
                 _raise(st)
             kw.update(hx_lo=b[0], hx_hi=b[1], hy_lo=b[2], hy_hi=b[3])
+        # a DAE's algebraic variables under their own name too
+        dae = bool(self.algebraic)
+        kw.update(z_lo=kw["y_lo"] if dae else None, z_hi=kw["y_hi"] if dae else None,
+                  hz_lo=kw.get("hy_lo") if dae else None, hz_hi=kw.get("hy_hi") if dae else None)
         return Tube(**kw)
 
     def predictor(self):
@@ -517,9 +533,18 @@ class Certificate:
             _raise(st)
         return x, y
 
-    def check(self, t, x, y=None):
+    def check(self, t, x, y=None, z=None):
         """Check samples (t (ns,), x (ns, n), y (ns, m) or None) against the
-        tube, as `dvicert check` does. Returns a CheckResult."""
+        tube, as `dvicert check` does. Returns a CheckResult. For a DAE's
+        certificate y are its algebraic variables (z: the same argument
+        under their name)."""
+        if z is not None:
+            if not self.algebraic:
+                raise InputError("check: z given, but %s is not a DAE's certificate (no algebraic "
+                                 "variables)" % self.path)
+            if y is not None:
+                raise InputError("check: give the algebraic variables as y or as z, not both")
+            y = z
         t = _real_array(t, "check: t").reshape(-1)
         x = _real_array(x, "check: x")
         ns = t.shape[0]

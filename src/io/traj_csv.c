@@ -101,9 +101,15 @@ static dvc_status read_names(long *slot_col, long **col_slot, long *ncols, char 
         for (long s = n + 1; s < nslots; s++) ny += slot_col[s] >= 0;
         if (ny != 0 && ny != m)
             for (long s = n + 1; s < nslots; s++)
-                if (slot_col[s] < 0)
+                if (slot_col[s] < 0) {
+                    /* named outputs (a DAE's algebraic variables) by their names */
+                    if (o->ynames && o->ynames[s - n - 1])
+                        return dvc_error(DVC_ERR_INPUT, "%s: %s: missing column '%s' (give all of "
+                                         "%s..%s or y1..y%ld, or none)", path, what, o->ynames[s - n - 1],
+                                         o->ynames[0], o->ynames[m - 1], m);
                     return dvc_error(DVC_ERR_INPUT, "%s: %s: missing column 'y%ld' "
                                      "(give all of y1..y%ld or none)", path, what, s - n, m);
+                }
     }
     return DVC_OK;
 }

@@ -6,7 +6,7 @@
 # against the closed form at 60 digits (tests/dae_ref.py, mpmath; skipped
 # without it), a perturbed reference outside; GESDA's stick-slip as a
 # switched DAE against the ODE form's event and its closed form; the z columns of export,
-# info and check; and each refusal with the mode and the reason: index 2,
+# info and check (a missing algebraic column named); and each refusal with the mode and the reason: index 2,
 # nonlinear constraints, a coefficient depending on the state, g_z
 # singular, an inconsistent initial z (with the residual), wrong counts,
 # unknown keys, misplaced constraints.
@@ -24,6 +24,10 @@ grep -q "^  is " "$tmp/out" && ok || bad "info: a row for the algebraic variable
 expect 0 "wrote" "export: z columns" -- "$exe" export "$tmp/b.cert.json" -o "$tmp/b.csv"
 head -1 "$tmp/b.csv" | grep -q "iL_lo,iL_hi,vC_lo,vC_hi,va_lo,va_hi,is_lo,is_hi,id_lo,id_hi,vc_lo,vc_hi" &&
     ok || bad "export: header with the algebraic variables"
+# a trajectory lacking one algebraic column: the variable is named, not y3
+printf 't,iL,vC,va,is,vc\n0.5,0,0,0,0,0\n' > "$tmp/noid.csv"
+expect 2 "line 1: missing column 'id' (give all of va..vc or y1..y4, or none)" \
+    "check: a missing algebraic column named" -- "$exe" check "$tmp/b.cert.json" "$tmp/noid.csv"
 # an event moved (its time enclosure narrowed past the recomputed one): rejected
 sed '0,/"t_lo":"4.67952891575512452e-01"/s//"t_lo":"4.67952891575512600e-01"/' "$tmp/b.cert.json" > "$tmp/moved.cert.json"
 cmp -s "$tmp/b.cert.json" "$tmp/moved.cert.json" && bad "tamper: the second event's time not found"

@@ -11,7 +11,9 @@ Usage: test_dvicert.py DVICERT_EXE SRC_ROOT GEN_TRAJ (run by run.sh).
 - errors: a bad dict raises InputError naming the key; a tampered
   certificate raises NotCertified; a trajectory certified from Python
   (the --from route) gives a certificate the command accepts, and so does
-  the example script docs/python_example.py.
+  the example script docs/python_example.py;
+- a switched DAE's algebraic variables z (certs/buck-dae) as `dvicert
+  export` gives them, its closed form inside; no z for other certificates.
 """
 
 import csv
@@ -187,6 +189,48 @@ try:
     r = ev.check(d[:, 0], d[:, 1:3], yb)
     ok(not r.ok and r.violating_samples == 1 and r.worst_component == 2,
        "events route: y moved by 1e-6 outside: %r" % (r,))
+    # ---- a switched DAE (docs/dae.md): its algebraic variables z, named by
+    # the model, enclosed on reading as `dvicert export` encloses them
+    dae = os.path.join(src, "certs", "buck-dae", "buck-dae.cert.json")
+    dc = dvicert.read(dae, verify=True)
+    ok(dc.algebraic == ["va", "is", "id", "vc"] and dc.m == 4 and dc.n == 2,
+       "DAE: algebraic %r, n %d, m %d" % (dc.algebraic, dc.n, dc.m))
+    dtb = dc.tube()
+    ok(dtb.z_lo is dtb.y_lo and dtb.z_hi is dtb.y_hi and dtb.hz_lo is dtb.hy_lo and
+       dtb.z_lo.shape == (dc.N + 1, 4) and dtb.hz_hi.shape == (dc.N, 4), "DAE: z in the tube")
+    p = run("export", dae, "-o", "dae.csv")
+    zrows = list(csv.DictReader(open("dae.csv")))
+    ok(p.returncode == 0 and list(zrows[0])[7:15] == ["va_lo", "va_hi", "is_lo", "is_hi", "id_lo", "id_hi",
+                                                     "vc_lo", "vc_hi"], "DAE export: %s" % p.stderr)
+    for kind, lo, hi in (("grid", dtb.z_lo, dtb.z_hi), ("step", dtb.hz_lo, dtb.hz_hi)):
+        ez = np.array([[float(r["%s_%s" % (a, e)]) for a in dc.algebraic for e in ("lo", "hi")]
+                       for r in zrows if r["kind"] == kind])
+        # export prints 17 digits rounded outward from the same enclosures
+        ok(ez.shape == (lo.shape[0], 8) and np.all(ez[:, 0::2] <= lo) and np.all(ez[:, 1::2] >= hi) and
+           np.allclose(ez[:, 0::2], lo, rtol=1e-15, atol=1e-300) and
+           np.allclose(ez[:, 1::2], hi, rtol=1e-15, atol=1e-300),
+           "DAE: z at the %s points as export's" % kind)
+    zmid = lambda a, b: (a + b) / 2
+    r = dc.check(dtb.t, zmid(dtb.x_lo, dtb.x_hi), z=zmid(dtb.z_lo, dtb.z_hi))
+    ok(r.ok and r.margins.shape == (dc.N + 1, 6), "DAE: grid midpoints of x and z inside: %r" % r)
+    r = dc.check(dtb.t, zmid(dtb.x_lo, dtb.x_hi), z=dtb.z_hi + 1e-6)
+    ok(not r.ok and r.worst_y < 0, "DAE: z moved by 1e-6 outside: %r" % r)
+    # the closed form (tests/dae_ref.py, mpmath at 60 digits) inside, z too
+    p = subprocess.run(["python3", os.path.join(src, "tests", "dae_ref.py"), "10", "200", "3"],
+                       capture_output=True, text=True)
+    if p.returncode == 0:
+        zref = np.array([[float(v) for v in l.split(",")] for l in p.stdout.splitlines()[1:]])
+        r = dc.check(zref[:, 0], zref[:, 1:3], z=zref[:, 3:7])
+        ok(r.ok and np.isfinite(r.worst_y), "DAE: the closed form inside, z too: %r" % r)
+        r = dc.check(zref[:, 0], zref[:, 1:3], z=zref[:, 3:7] + 1e-3)
+        ok(not r.ok, "DAE: the closed form's z moved by 1e-3 outside: %r" % r)
+    else:
+        print("skipped: the DAE's closed form (python3 with mpmath not found)")
+    # a certificate of no DAE has no z
+    ok(h.algebraic == [] and htb.z_lo is None and htb.hz_hi is None and c.algebraic == [] and
+       c.tube().z_hi is None, "no DAE: no z")
+    raises(dvicert.InputError, "not a DAE", "check with z on a non-DAE", h.check, htb.t,
+           zmid(htb.x_lo, htb.x_hi), z=np.zeros((h.N + 1, 1)))
     raises(dvicert.InputError, "outside", "events route refuses a trajectory past T", dvicert.enclose,
            os.path.join(src, "tests", "data", "events", "bridge.json"), "no.cert.json",
            method="events", trajectory=(np.array([0.0, 11.0]), np.zeros((2, 2))))

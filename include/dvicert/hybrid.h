@@ -81,11 +81,17 @@ typedef struct {
 /* A transition: when g crosses zero in direction dir (+1: from g < 0 to
  * g > 0, -1: from g > 0 to g < 0, 0: either) while the mode is `from`,
  * switch to `to`; the state is mapped by reset (n expressions of t and the
- * state; NULL: identity). */
+ * state; NULL: identity). Guards (GESDA's "and" of switching functions):
+ * the transition fires only where every guard_g[i] has the sign
+ * guard_sign[i] (+1: > 0, -1: < 0), proven over the crossing's time
+ * enclosure and state box; a sign not proven there stops the run. */
 typedef struct {
     long from, g, to;
     int dir;
     dvc_expr_t *reset;
+    long nguard;
+    long *guard_g;
+    int *guard_sign;
 } dvc_hybrid_transition;
 
 typedef struct {
@@ -241,6 +247,14 @@ dvc_status dvc_hybrid_add_switch_expr(dvc_hybrid_model_t m, const char *name, dv
  * NULL (identity). */
 dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, int dir, long to,
                                      const char *const *reset, const dvc_expr_consts_t consts);
+/* The same with nguard guards: switching function gg[i] must have sign
+ * gs[i] (+1 or -1) at the crossing. Two transitions of a mode on the same
+ * function and direction are accepted only when both have guards (the
+ * run refuses a crossing where both guards hold). */
+dvc_status dvc_hybrid_add_transition_guarded(dvc_hybrid_model_t m, long from, long g, int dir,
+                                             long to, const char *const *reset,
+                                             const dvc_expr_consts_t consts, long nguard,
+                                             const long *gg, const int *gs);
 /* Stewart's decomposed form x' = f0(t, x) + sum_j f^j(t, x) with nterms
  * discontinuous terms (contacts), Filippov's convex combination on a
  * surface h_j = 0 where the fields of both sides point toward it. Adds one

@@ -207,7 +207,16 @@ dvc_status dvc_hybrid_dmm(dvc_hybrid_traj *tr, const dvc_hybrid_model_t m, doubl
                     if (sgn(gm) == target) hi = mid;
                     else lo = mid;
                 }
-                if (hi < best) best = hi, fire = q;
+                /* guards (docs/hybrid.md): signs at the located point */
+                int ok = 1;
+                if (trn->nguard && (st = step(xb, &w, mode, t, x, hi)) != DVC_OK) break;
+                for (long i = 0; i < trn->nguard && ok && st == DVC_OK; i++) {
+                    double gv;
+                    st = eval_pt(&gv, &w, m->g[trn->guard_g[i]], t + hi, xb);
+                    ok = st == DVC_OK && sgn(gv) == trn->guard_sign[i];
+                }
+                if (st != DVC_OK) break;
+                if (ok && hi < best) best = hi, fire = q;
             }
             if (st != DVC_OK) break;
             if (fire < 0) {

@@ -151,6 +151,40 @@ static dvc_status check_repelling(hyb_ctx *c, hyb_step_ws *w, const dvc_hybrid_t
                      tb, m->gname[tr->g], md->name, m->modes[tr->to].name);
 }
 
+/* The guards of transition tr at its crossing cd (GESDA's "and"): *fires
+ * = 1 when each guard's sign is proven over cd->T and the state box there,
+ * 0 when one is proven opposite; refused when one is not proven. */
+static dvc_status check_guards(hyb_ctx *c, hyb_step_ws *w, const dvc_hybrid_transition *tr,
+                               const dvc_hybrid_mode *md, const hyb_set *L, const mpfr_t t,
+                               const hyb_cand *cd, int *fires)
+{
+    const dvc_hybrid_model_struct *m = c->m;
+    *fires = 1;
+    if (tr->nguard == 0) return DVC_OK;
+    /* the state over the crossing's time enclosure, as switch.c has it */
+    mpfi_sub_fr(w->S, cd->T, t);
+    if (mpfr_sgn(&w->S->left) < 0) mpfr_set_ui(&w->S->left, 0, MPFR_RNDD);
+    dvc_status st = hyb_flow_over(w->Xa, md, L, t, w->S, c->K);
+    for (long i = 0; i < tr->nguard && st == DVC_OK && *fires; i++) {
+        long q = tr->guard_g[i];
+        st = dvc_expr_eval_x(w->phi, m->g[q], cd->T, w->Xa);
+        if (st != DVC_OK) break;
+        int s = hyb_sgn(w->phi);
+        if (s == -tr->guard_sign[i]) *fires = 0;
+        if (s != 0) continue;
+        char tb[160];
+        hyb_time_str(tb, sizeof tb, cd->T);
+        mpfi_set(c->r->stop_t, cd->T);
+        c->r->stop_g = q;
+        c->r->stop_class = DVC_HYB_UNDECIDED;
+        st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: the guard '%s' %s 0 of transition %ld "
+                       "('%s' -> '%s' on '%s') is undecided at the crossing (its enclosure there "
+                       "contains 0)", tb, m->gname[q], tr->guard_sign[i] > 0 ? ">" : "<",
+                       (long)(tr - m->trans), md->name, m->modes[tr->to].name, m->gname[tr->g]);
+    }
+    return st;
+}
+
 /* Transition k on the step [t, t1] with box w->X: nothing, a certified
  * crossing appended to w->cands, or w->need set (a smaller step). */
 static dvc_status scan_transition(hyb_ctx *c, hyb_step_ws *w, long k, long mode, const hyb_set *L,
@@ -217,7 +251,9 @@ static dvc_status scan_transition(hyb_ctx *c, hyb_step_ws *w, long k, long mode,
     cd->dir = s;
     mpfi_set(cd->T, w->Tstep);
     st = hyb_newton(c, cd->T, cd->dphi, tr->g, md, L, t, 0);
-    if (st == DVC_OK) w->ncand++;
+    int fires = 1;
+    if (st == DVC_OK) st = check_guards(c, w, tr, md, L, t, cd, &fires);
+    if (st == DVC_OK && fires) w->ncand++;
     return st;
 }
 
@@ -291,6 +327,10 @@ static dvc_status first_cand(hyb_ctx *c, const hyb_step_ws *w, long *first)
             hyb_time_str(tb, sizeof tb, cs[f].T);
             mpfi_set(c->r->stop_t, cs[f].T);
             c->r->stop_class = DVC_HYB_UNDECIDED;
+            if (m->trans[cs[f].tr].g == m->trans[cs[k].tr].g) /* two guarded transitions */
+                return dvc_error(DVC_NOT_CERTIFIED, "t in %s: transitions %ld and %ld both fire at "
+                                 "the crossing of '%s' (their guards hold together)", tb, cs[f].tr,
+                                 cs[k].tr, m->gname[m->trans[cs[f].tr].g]);
             return dvc_error(DVC_NOT_CERTIFIED, "t in %s: switching functions '%s' and '%s' "
                              "cross at times that cannot be ordered",
                              tb, m->gname[m->trans[cs[f].tr].g], m->gname[m->trans[cs[k].tr].g]);

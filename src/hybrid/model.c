@@ -108,7 +108,11 @@ void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
     }
     free(m->gname);
     free(m->g);
-    for (long k = 0; k < m->ntrans; k++) free_exprs(m->trans[k].reset, m->n);
+    for (long k = 0; k < m->ntrans; k++) {
+        free_exprs(m->trans[k].reset, m->n);
+        free(m->trans[k].guard_g);
+        free(m->trans[k].guard_sign);
+    }
     free(m->trans);
     dvc_ivec_clear(m->x0);
     mpfr_clear(m->t0);
@@ -398,16 +402,30 @@ dvc_status dvc_hybrid_add_switch(dvc_hybrid_model_t m, const char *name, const c
 dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, int dir, long to,
                                      const char *const *reset, const dvc_expr_consts_t consts)
 {
+    return dvc_hybrid_add_transition_guarded(m, from, g, dir, to, reset, consts, 0, NULL, NULL);
+}
+
+dvc_status dvc_hybrid_add_transition_guarded(dvc_hybrid_model_t m, long from, long g, int dir,
+                                             long to, const char *const *reset,
+                                             const dvc_expr_consts_t consts, long nguard,
+                                             const long *gg, const int *gs)
+{
     if (from < 0 || from >= m->nmodes || to < 0 || to >= m->nmodes)
         return dvc_error(DVC_ERR_INPUT, "transition between missing modes (%ld -> %ld)", from, to);
     if (g < 0 || g >= m->ng)
         return dvc_error(DVC_ERR_INPUT, "transition on a missing switching function (%ld)", g);
     if (dir < -1 || dir > 1) return dvc_error(DVC_ERR_INPUT, "direction %d not in {-1, 0, 1}", dir);
+    for (long i = 0; i < nguard; i++)
+        if (gg[i] < 0 || gg[i] >= m->ng || (gs[i] != 1 && gs[i] != -1))
+            return dvc_error(DVC_ERR_INPUT, "guard %ld: a missing switching function (%ld) or a "
+                             "sign %d not in {-1, 1}", i, gg[i], gs[i]);
+    /* guarded transitions on one crossing: the guards choose at run time */
     for (long k = 0; k < m->ntrans; k++)
-        if (m->trans[k].from == from && m->trans[k].g == g &&
+        if (m->trans[k].from == from && m->trans[k].g == g && !(nguard && m->trans[k].nguard) &&
             (m->trans[k].dir == 0 || dir == 0 || m->trans[k].dir == dir))
             return dvc_error(DVC_ERR_INPUT,
-                             "mode '%s' has two transitions on '%s' in the same direction",
+                             "mode '%s' has two transitions on '%s' in the same direction "
+                             "(give both 'guards' to choose between them)",
                              m->modes[from].name, m->gname[g]);
     dvc_expr_t *re = NULL;
     if (reset) {
@@ -420,6 +438,21 @@ dvc_status dvc_hybrid_add_transition(dvc_hybrid_model_t m, long from, long g, in
         return dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
     m->trans = nt;
+    long *ng_ = nguard ? malloc((size_t)nguard * sizeof *ng_) : NULL;
+    int *ns_ = nguard ? malloc((size_t)nguard * sizeof *ns_) : NULL;
+    if (nguard && (!ng_ || !ns_)) {
+        free(ng_);
+        free(ns_);
+        free_exprs(re, m->n);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    if (nguard) {
+        memcpy(ng_, gg, (size_t)nguard * sizeof *ng_);
+        memcpy(ns_, gs, (size_t)nguard * sizeof *ns_);
+    }
+    nt[m->ntrans].nguard = nguard;
+    nt[m->ntrans].guard_g = ng_;
+    nt[m->ntrans].guard_sign = ns_;
     nt[m->ntrans].from = from;
     nt[m->ntrans].g = g;
     nt[m->ntrans].dir = dir;

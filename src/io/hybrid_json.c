@@ -18,7 +18,9 @@ static const char *const keys_top[] = {"states", "constants", "modes", "switches
                                        "guard_bits", "max_steps", "max_seconds", "name",
                                        "description", "comment", "units", "lcs", "algebraic", NULL};
 static const char *const keys_mode[] = {"A", "b", "f", NULL};
-static const char *const keys_transition[] = {"from", "to", "switch", "direction", "reset", NULL};
+static const char *const keys_transition[] = {"from", "to", "switch", "direction", "reset",
+                                               "guards", NULL};
+static const char *const keys_guard[] = {"switch", "sign", NULL};
 static const char *const keys_initial[] = {"mode", "x", "z", NULL};
 /* Keys of a DLVI problem file (problem_json.c) that a hybrid model does not take. */
 static const char *const keys_dlvi[] = {"A", "B", "Q", "M", "l", "u", "x0", "f", "g", "N",
@@ -384,6 +386,60 @@ static dvc_status read_mode(dvc_hybrid_model_t m, const char *mname, const json_
     return st;
 }
 
+/* The index *g of the switching function named `name` for transitions out
+ * of mode `from`: a function of the mode's algebraic variables z is made
+ * for that mode on first use (-1: no such function). */
+static dvc_status switch_of(dvc_hybrid_model_t m, const char *name, long from,
+                            const dvc_expr_consts_t c, const char *file, const json_t *jsw, long *g)
+{
+    *g = dvc_hybrid_find_switch(m, name);
+    const char *gtext = json_string_value(json_object_get(jsw, name));
+    if (*g >= 0 || !gtext || !dvc_dae_json_switch_uses_z(m, gtext)) return DVC_OK;
+    char sf[300];
+    snprintf(sf, sizeof sf, "switches.%s", name);
+    return dvc_dae_json_switch(m, name, gtext, from, c, file, sf, g);
+}
+
+/* The optional 'guards' of a transition: [{"switch": name, "sign": "+"|"-"}]
+ * into *ng entries of gg and gs (allocated; the caller frees them). */
+static dvc_status read_guards(dvc_hybrid_model_t m, const json_t *tr, long from,
+                              const dvc_expr_consts_t c, const char *file, const char *field,
+                              const json_t *jsw, long **gg, int **gs, long *ng)
+{
+    const json_t *ja = json_object_get(tr, "guards");
+    *ng = 0;
+    if (!ja) return DVC_OK;
+    if (!json_is_array(ja) || json_array_size(ja) == 0)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s.guards': expected a nonempty array of "
+                         "{\"switch\": name, \"sign\": \"+\" or \"-\"}", file, field);
+    size_t n = json_array_size(ja);
+    *gg = malloc(n * sizeof **gg);
+    *gs = malloc(n * sizeof **gs);
+    if (!*gg || !*gs) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        char gf[96];
+        snprintf(gf, sizeof gf, "%s.guards[%zu]", field, i);
+        const json_t *o = json_array_get(ja, i);
+        if (!json_is_object(o))
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s': expected an object", file, gf);
+        dvc_status st = dvc_hybrid_json_only_keys(o, keys_guard, 0, file, gf);
+        if (st != DVC_OK) return st;
+        const char *nm = json_string_value(json_object_get(o, "switch"));
+        const char *sg = json_string_value(json_object_get(o, "sign"));
+        if (!nm || !sg || (strcmp(sg, "+") && strcmp(sg, "-")))
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s': 'switch' must name a switching "
+                             "function and 'sign' be \"+\" (> 0) or \"-\" (< 0)", file, gf);
+        st = switch_of(m, nm, from, c, file, jsw, &(*gg)[i]);
+        if (st != DVC_OK) return st;
+        if ((*gg)[i] < 0)
+            return dvc_error(DVC_ERR_INPUT, "%s: field '%s.switch': no switching function named "
+                             "'%s'", file, gf, nm);
+        (*gs)[i] = sg[0] == '+' ? 1 : -1;
+        *ng = (long)i + 1;
+    }
+    return DVC_OK;
+}
+
 static dvc_status read_transition(dvc_hybrid_model_t m, const json_t *tr, size_t k,
                                   const dvc_expr_consts_t c, const char *file, const json_t *jsw)
 {
@@ -401,17 +457,12 @@ static dvc_status read_transition(dvc_hybrid_model_t m, const json_t *tr, size_t
                          file, field);
     long from = dvc_hybrid_find_mode(m, json_string_value(jf));
     long to = dvc_hybrid_find_mode(m, json_string_value(jt));
-    long g = dvc_hybrid_find_switch(m, json_string_value(jg));
+    long g = -1;
     if (from < 0)
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s.from': no mode named '%s'", file, field,
                          json_string_value(jf));
-    const char *gtext = json_string_value(json_object_get(jsw, json_string_value(jg)));
-    if (g < 0 && gtext && dvc_dae_json_switch_uses_z(m, gtext)) { /* z of mode 'from' */
-        char sf[300];
-        snprintf(sf, sizeof sf, "switches.%s", json_string_value(jg));
-        dvc_status gst = dvc_dae_json_switch(m, json_string_value(jg), gtext, from, c, file, sf, &g);
-        if (gst != DVC_OK) return gst;
-    }
+    dvc_status gst = switch_of(m, json_string_value(jg), from, c, file, jsw, &g);
+    if (gst != DVC_OK) return gst;
     if (to < 0)
         return dvc_error(DVC_ERR_INPUT, "%s: field '%s.to': transition to a missing mode '%s'",
                          file, field, json_string_value(jt));
@@ -431,14 +482,22 @@ static dvc_status read_transition(dvc_hybrid_model_t m, const json_t *tr, size_t
     }
     const char **s = NULL;
     char **o = NULL;
-    dvc_status st = DVC_OK;
-    if (jr) {
+    long *gg = NULL, ng = 0;
+    int *gs = NULL;
+    dvc_status st = read_guards(m, tr, from, c, file, field, jsw, &gg, &gs, &ng);
+    if (st == DVC_OK && jr) {
         char ff[96];
         snprintf(ff, sizeof ff, "%s.reset", field);
         st = str_array(&s, &o, jr, m->n, file, ff);
-        if (st != DVC_OK) return st;
     }
-    st = dvc_hybrid_add_transition(m, from, g, dir, to, s, c);
+    if (st == DVC_OK) st = dvc_hybrid_add_transition_guarded(m, from, g, dir, to, s, c, ng, gg, gs);
+    else {
+        free(gg);
+        free(gs);
+        return st;
+    }
+    free(gg);
+    free(gs);
     str_free(s, o, m->n);
     if (st != DVC_OK) return dvc_error_context(st, "%s: field '%s': ", file, field);
     return DVC_OK;

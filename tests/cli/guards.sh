@@ -44,6 +44,16 @@ sed 's/"y": 0.5/"y": -0.5/' "$M" > "$tmp/down.json"
 expect 0 "1 crossings" "enclose: the guard g2 < 0 holds" -- "$exe" enclose "$tmp/down.json" -o "$tmp/down.cert.json"
 grep -q '"switch":"g1","from":"a","to":"down"' "$tmp/down.cert.json" && ok || bad "the event does not go to 'down'"
 
+# y moving in mode a (y' = 1 from -0.5): the guard is taken at the crossing
+# (y = 0.5 at t = 1), not at the step's start
+sed 's/"b": \["1", "0"\]/"b": ["1", "1"]/; s/"y": 0.5/"y": -0.5/' "$M" > "$tmp/moving.json"
+expect 0 "1 crossings" "enclose: a guard whose function changes sign before the crossing" -- \
+    "$exe" enclose "$tmp/moving.json" -o "$tmp/moving.cert.json"
+grep -q '"switch":"g1","from":"a","to":"up"' "$tmp/moving.cert.json" && ok || bad "moving guard: not 'up'"
+# the floating-point companion takes the guarded transition too
+expect 0 "1 transitions" "predict: guarded transitions" -- "$exe" predict "$M" -o "$tmp/p.csv"
+tail -n 1 "$tmp/p.csv" | grep -q ',1\.5' && ok || bad "predict: y at T is not 1.5 (mode 'up')"
+
 # a guard not proven at the crossing: refused, naming the transition and the guard
 sed 's/"y": 0.5/"y": 0/' "$M" > "$tmp/undecided.json"
 expect 1 "guard 'g2' > 0 of transition 0 ('a' -> 'up' on 'g1') is undecided" \

@@ -28,7 +28,8 @@ static const char *const k_top[] = {"states", "constants", "modes", "switches", 
 /* a mode's keys; a DAE's mode (a model with "algebraic", docs/dae.md): f, g
  * or constraints */
 static const char *const k_mode[] = {"A", "b", "f", "g", "constraints", "E", NULL};
-static const char *const k_tr[] = {"from", "to", "switch", "direction", "reset", NULL};
+static const char *const k_tr[] = {"from", "to", "switch", "direction", "reset", "guards", NULL};
+static const char *const k_guard[] = {"switch", "sign", NULL};
 static const char *const k_init[] = {"mode", "x", "z", NULL};
 static const char *const k_dec[] = {"f0", "terms", NULL};
 static const char *const k_term[] = {"h", "f+", "f-", NULL};
@@ -60,7 +61,12 @@ static const char *stray_key(const char *path)
     bad = stray(root, k_top, 1);
     if (!bad) bad = stray(json_object_get(root, "initial"), k_init, 0);
     json_object_foreach(json_object_get(root, "modes"), key, v) if (!bad) bad = stray(v, k_mode, 0);
-    json_array_foreach(json_object_get(root, "transitions"), i, v) if (!bad) bad = stray(v, k_tr, 0);
+    json_array_foreach(json_object_get(root, "transitions"), i, v) {
+        json_t *gv;
+        size_t j;
+        if (!bad) bad = stray(v, k_tr, 0);
+        json_array_foreach(json_object_get(v, "guards"), j, gv) if (!bad) bad = stray(gv, k_guard, 0);
+    }
     if (!bad) bad = stray(json_object_get(root, "decomposed"), k_dec, 0);
     json_object_foreach(json_object_get(json_object_get(root, "decomposed"), "terms"), key, v)
         if (!bad) bad = stray(v, k_term, 0);

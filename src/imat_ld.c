@@ -68,8 +68,17 @@ static inline void set_ld(mpfr_ptr x, long double v) { set_exact_ld(x, v, 1); }
 int dvc_li_begin_(void)
 {
 #ifdef LD_ROUTE
-    /* the route reads the x87 flags it raises: none of them set before */
-    if (!ld_on || !pc_extended() || dvc_x87_flags()) return -1;
+    /* the route reads the x87 flags it raises: none of them set before.
+     * The caller's (glibc's fesetexceptflag, as around imat_fast.c's
+     * kernels, copies MXCSR's into the x87 unit, where they then stayed
+     * and refused the route on every later call) move to MXCSR, where
+     * fetestexcept still sees them (it reads both units). */
+    if (!ld_on || !pc_extended()) return -1;
+    unsigned caller = dvc_x87_flags();
+    if (caller) {
+        dvc_x87_clear(caller);
+        _mm_setcsr(_mm_getcsr() | caller); /* the same bits in both units */
+    }
     int saved = dvc_rnd_save_ext();
     dvc_rnd_set_ext(FE_UPWARD);
     return saved;

@@ -323,12 +323,17 @@ dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_
     return DVC_OK;
 }
 
-static dvc_status run(dvc_expr_struct *e, int deriv)
+/* fast (may be NULL): set to 1 when the binary64 path gave the result. */
+static dvc_status run_f(dvc_expr_struct *e, int deriv, int *fast)
 {
     long sp = 0;
+    if (fast) *fast = 0;
     if (e->nins == 0) return dvc_error(DVC_ERR_INPUT, "empty expression (nothing parsed)");
     /* 53 bits: binary64 intervals first; MPFI when they prove nothing */
-    if (dvc_expr_fast_run_(e, deriv) == 0) return DVC_OK;
+    if (dvc_expr_fast_run_(e, deriv) == 0) {
+        if (fast) *fast = 1;
+        return DVC_OK;
+    }
     for (long i = 0; i < e->nins; i++) {
         const ins_t *in = &e->ins[i];
         if (in->op == OP_CONST) {
@@ -349,6 +354,8 @@ static dvc_status run(dvc_expr_struct *e, int deriv)
                          dvc_ival_is_finite(e->v[0]) ? "derivative" : "value");
     return DVC_OK;
 }
+
+static dvc_status run(dvc_expr_struct *e, int deriv) { return run_f(e, deriv, NULL); }
 
 /* ------------------------------------------------------------------ */
 /* Public evaluation                                                    */
@@ -450,6 +457,29 @@ dvc_status dvc_expr_grad(mpfi_t f, dvc_ivec_t grad, const dvc_expr_t e, const mp
     }
     if (f) mpfi_set(f, w->v[0]);
     return DVC_OK;
+}
+
+dvc_status dvc_expr_grad_x_(dvc_ivec_t grad, const dvc_expr_t e, const mpfi_t T, const dvc_ivec_t X)
+{
+    dvc_expr_struct *w = (dvc_expr_struct *)e;
+    if (w->uses_t || w->nvars < 1) return dvc_expr_grad(NULL, grad, e, T, X);
+    dvc_status st = load_vars(w, T, X);
+    if (st != DVC_OK) return st;
+    if (grad->n != w->nvars + 1) dvc_ivec_resize(grad, w->nvars + 1);
+    int fast = 0, any_fast = 0;
+    for (long j = 1; j <= w->nvars; j++) {
+        for (long i = 0; i <= w->nvars; i++) mpfi_set_ui(w->dvar[i], i == j ? 1 : 0);
+        /* a failure: dvc_expr_grad's own order (t pass first) and message */
+        if (run_f(w, 1, &fast) != DVC_OK) return dvc_expr_grad(NULL, grad, e, T, X);
+        any_fast |= fast;
+        mpfi_set(grad->e[j], w->d[0]);
+    }
+    if (any_fast) return DVC_OK;
+    /* Only the binary64 path's success proves that the t pass (tangents
+     * all 0, values as above, every value finite) would have succeeded:
+     * otherwise run it, so that failures are dvc_expr_grad's. */
+    for (long i = 0; i <= w->nvars; i++) mpfi_set_ui(w->dvar[i], i == 0 ? 1 : 0);
+    return run(w, 1);
 }
 
 dvc_status dvc_expr_lipschitz(mpfr_t L, const dvc_expr_t e, const mpfi_t T)

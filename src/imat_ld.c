@@ -68,17 +68,11 @@ static inline void set_ld(mpfr_ptr x, long double v) { set_exact_ld(x, v, 1); }
 int dvc_li_begin_(void)
 {
 #ifdef LD_ROUTE
-    /* the route reads the x87 flags it raises: none of them set before.
-     * The caller's (glibc's fesetexceptflag, as around imat_fast.c's
-     * kernels, copies MXCSR's into the x87 unit, where they then stayed
-     * and refused the route on every later call) move to MXCSR, where
-     * fetestexcept still sees them (it reads both units). */
+    /* the route reads the x87 flags it raises: the caller's move to
+     * MXCSR first (fpflags.h; refusing the route while they were set
+     * refused it on almost every call, as glibc copies MXCSR's there) */
     if (!ld_on || !pc_extended()) return -1;
-    unsigned caller = dvc_x87_flags();
-    if (caller) {
-        dvc_x87_clear(caller);
-        _mm_setcsr(_mm_getcsr() | caller); /* the same bits in both units */
-    }
+    dvc_x87_own();
     int saved = dvc_rnd_save_ext();
     dvc_rnd_set_ext(FE_UPWARD);
     return saved;
@@ -90,10 +84,9 @@ int dvc_li_begin_(void)
 int dvc_li_end_(int saved)
 {
 #ifdef LD_ROUTE
-    unsigned f = dvc_x87_flags();
-    if (f) dvc_x87_clear(f); /* the caller's were clear (dvc_li_begin_) */
+    int f = dvc_x87_raised(); /* the caller's are in MXCSR (dvc_li_begin_) */
     dvc_rnd_restore_ext(saved);
-    return f != 0;
+    return f;
 #else
     (void)saved;
     return 1;

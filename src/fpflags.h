@@ -77,4 +77,28 @@ static inline void dvc_x87_clear(unsigned bits)
 }
 #endif
 
+#if defined(__x86_64__) && defined(__SSE2_MATH__) && (defined(__GNUC__) || defined(__clang__))
+#define DVC_HAVE_X87_OWN 1
+/* Around an x87 kernel that reads the flags it raises. own: the caller's
+ * x87 flags move to MXCSR (the same bits; fetestexcept reads both units,
+ * so the caller still sees them), leaving the x87 unit's clear (glibc's
+ * fesetexceptflag copies MXCSR's flags into the x87 unit too, where they
+ * would otherwise stay). raised: nonzero when the kernel raised one; the
+ * x87 unit's are cleared again (fnstenv / fldenv, only then). */
+static inline void dvc_x87_own(void)
+{
+    unsigned f = dvc_x87_flags();
+    if (f) {
+        dvc_x87_clear(f);
+        _mm_setcsr(_mm_getcsr() | f);
+    }
+}
+static inline int dvc_x87_raised(void)
+{
+    unsigned f = dvc_x87_flags();
+    if (f) dvc_x87_clear(f);
+    return f != 0;
+}
+#endif
+
 #endif

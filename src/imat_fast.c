@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "fpflags.h"
 #include "mpfr_bits.h"
 #include "rounding.h"
 
@@ -143,7 +144,7 @@ static int all_prec(mpfi_t *e, long len, mpfr_prec_t p)
 
 /* The whole product for a type T: load, kernel downward with the sticky
  * flags saved and checked, store. */
-#define DVC_FAST_RUN(T, NAME, LOAD, KERNEL, SET, SAVE, SETRND, RESTORE)                            \
+#define DVC_FAST_RUN(T, NAME, LOAD, KERNEL, SET, SAVE, SETRND, RESTORE, FL_T, FL_BEGIN, FL_END)   \
     static int NAME(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long k)                       \
     {                                                                                              \
         size_t na = (size_t)(m * n), nb = (size_t)(n * k), nr = (size_t)(m * k);                  \
@@ -154,15 +155,12 @@ static int all_prec(mpfi_t *e, long len, mpfr_prec_t p)
         T *al = buf, *ah = al + na, *bl = ah + na, *bh = bl + nb, *rl = bh + nb, *rn = rl + nr;    \
         int ok = LOAD(al, ah, A, (long)na) && LOAD(bl, bh, B, (long)nb);                           \
         if (ok) {                                                                                  \
-            fexcept_t flags;                                                                       \
-            fegetexceptflag(&flags, FE_ALL_EXCEPT);                                                \
-            feclearexcept(FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);                                \
+            FL_T flags = FL_BEGIN();                                                               \
             int saved = SAVE();                                                                    \
             SETRND(FE_DOWNWARD);                                                                   \
             KERNEL(rl, rn, al, ah, bl, bh, m, n, k);                                               \
             RESTORE(saved);                                                                        \
-            ok = !fetestexcept(FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);                           \
-            fesetexceptflag(&flags, FE_ALL_EXCEPT);                                                \
+            ok = !FL_END(flags);                                                                   \
         }                                                                                          \
         for (size_t t = 0; ok && t < nr; t++) {                                                    \
             SET(&R[t]->left, rl[t], 1);                                                            \
@@ -172,11 +170,47 @@ static int all_prec(mpfi_t *e, long len, mpfr_prec_t p)
         return ok;                                                                                 \
     }
 
+/* The sticky flags the kernels raise (overflow, underflow, invalid), read
+ * without losing the caller's: binary64 through fpflags.h; x87 through
+ * its dvc_x87_own / dvc_x87_raised where there (a fenv round trip costs
+ * more than a small product, and glibc's copies MXCSR's flags into the
+ * x87 unit, which refused imat_ld.h's routes after it), else fenv. */
+#ifdef DVC_FAST_X87
+#ifdef DVC_HAVE_X87_OWN
+typedef int x87_flags;
+static inline x87_flags x87_begin(void)
+{
+    dvc_x87_own();
+    return 0;
+}
+static inline int x87_end(x87_flags f)
+{
+    (void)f;
+    return dvc_x87_raised();
+}
+#else
+typedef fexcept_t x87_flags;
+static inline x87_flags x87_begin(void)
+{
+    fexcept_t f;
+    fegetexceptflag(&f, FE_ALL_EXCEPT);
+    feclearexcept(FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+    return f;
+}
+static inline int x87_end(x87_flags f)
+{
+    int r = fetestexcept(FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID) != 0;
+    fesetexceptflag(&f, FE_ALL_EXCEPT);
+    return r;
+}
+#endif
+#endif
+
 DVC_FAST_RUN(double, run_d, load_d, kernel_d, set_d, dvc_rnd_save, dvc_rnd_set,
-             dvc_rnd_restore)
+             dvc_rnd_restore, dvc_flag_state, dvc_flags_clear, dvc_flags_raised)
 #ifdef DVC_FAST_X87
 DVC_FAST_RUN(long double, run_ld, load_ld, kernel_ld, set_ld, dvc_rnd_save_ext,
-             dvc_rnd_set_ext, dvc_rnd_restore_ext)
+             dvc_rnd_set_ext, dvc_rnd_restore_ext, x87_flags, x87_begin, x87_end)
 #endif
 
 /* R (m x k) <- A (m x n) B (n x k), arrays of intervals, when R's

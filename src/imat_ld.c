@@ -68,8 +68,11 @@ static inline void set_ld(mpfr_ptr x, long double v) { set_exact_ld(x, v, 1); }
 int dvc_li_begin_(void)
 {
 #ifdef LD_ROUTE
-    /* the route reads the x87 flags it raises: none of them set before */
-    if (!ld_on || !pc_extended() || dvc_x87_flags()) return -1;
+    /* the route reads the x87 flags it raises: the caller's move to
+     * MXCSR first (fpflags.h; refusing the route while they were set
+     * refused it on almost every call, as glibc copies MXCSR's there) */
+    if (!ld_on || !pc_extended()) return -1;
+    dvc_x87_own();
     int saved = dvc_rnd_save_ext();
     dvc_rnd_set_ext(FE_UPWARD);
     return saved;
@@ -81,10 +84,9 @@ int dvc_li_begin_(void)
 int dvc_li_end_(int saved)
 {
 #ifdef LD_ROUTE
-    unsigned f = dvc_x87_flags();
-    if (f) dvc_x87_clear(f); /* the caller's were clear (dvc_li_begin_) */
+    int f = dvc_x87_raised(); /* the caller's are in MXCSR (dvc_li_begin_) */
     dvc_rnd_restore_ext(saved);
-    return f != 0;
+    return f;
 #else
     (void)saved;
     return 1;

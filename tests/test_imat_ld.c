@@ -144,6 +144,30 @@ int main(void)
     }
     dvc_imat_ld_enable_(1);
     printf("3000 products: %ld on the 64-bit route (%ld ordinary ones)\n", taken, ordinary);
+#if defined(__x86_64__)
+    { /* a caller's underflow flag (any binary64 underflow raises it) stays
+       * raised through a product, and neither it nor the product leaves the
+       * x87 routes (dvc_li_begin_) refused: they once were, on almost
+       * every call of the hybrid engine */
+        volatile double tiny = 0x1p-1000;
+        dvc_imat_t A, C;
+        dvc_imat_init2(A, 2, 2, 64);
+        dvc_imat_init2(C, 2, 2, 64);
+        for (long k = 0; k < 4; k++) mpfi_interv_d(A->e[k], 1.0 + (double)k, 2.0 + (double)k);
+        feclearexcept(FE_ALL_EXCEPT);
+        tiny = tiny * tiny;
+        CHECK(fetestexcept(FE_UNDERFLOW), "no underflow raised (%g)", (double)tiny);
+        CHECK(dvc_imat_mul_fast_(C->e, A->e, A->e, 2, 2, 2), "2x2 product refused");
+        CHECK(fetestexcept(FE_UNDERFLOW), "the product lost the caller's underflow flag");
+        int saved = dvc_li_begin_();
+        CHECK(saved >= 0, "the x87 route refused after a caller's underflow");
+        if (saved >= 0) CHECK(dvc_li_end_(saved) == 0, "the x87 route raised flags on nothing");
+        CHECK(fetestexcept(FE_UNDERFLOW), "dvc_li_begin_ lost the caller's underflow flag");
+        feclearexcept(FE_ALL_EXCEPT);
+        dvc_imat_clear(A);
+        dvc_imat_clear(C);
+    }
+#endif
     CHECK(taken < 3000 - 3000 / 20, "too few refusals: the odd cases do not reach the fallback");
     mpq_clears(s, t, (mpq_ptr)0);
     return check_report();

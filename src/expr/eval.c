@@ -323,12 +323,20 @@ dvc_status dvc_expr_apply_(dvc_expr_struct *e, const ins_t *in, mpfi_t *v, mpfi_
     return DVC_OK;
 }
 
+static dvc_status run_mpfi(dvc_expr_struct *e, int deriv);
+
 static dvc_status run(dvc_expr_struct *e, int deriv)
 {
-    long sp = 0;
     if (e->nins == 0) return dvc_error(DVC_ERR_INPUT, "empty expression (nothing parsed)");
     /* 53 bits: binary64 intervals first; MPFI when they prove nothing */
     if (dvc_expr_fast_run_(e, deriv) == 0) return DVC_OK;
+    return run_mpfi(e, deriv);
+}
+
+/* The MPFI program (e->var, and e->dvar when deriv, loaded). */
+static dvc_status run_mpfi(dvc_expr_struct *e, int deriv)
+{
+    long sp = 0;
     for (long i = 0; i < e->nins; i++) {
         const ins_t *in = &e->ins[i];
         if (in->op == OP_CONST) {
@@ -353,7 +361,8 @@ static dvc_status run(dvc_expr_struct *e, int deriv)
 /* ------------------------------------------------------------------ */
 /* Public evaluation                                                    */
 
-static dvc_status load_vars(dvc_expr_struct *e, const mpfi_t T, const dvc_ivec_struct *X)
+/* copy 0: the checks alone (run_tx loads e->var when it needs them). */
+static dvc_status load_vars_(dvc_expr_struct *e, const mpfi_t T, const dvc_ivec_struct *X, int copy)
 {
     if (!dvc_ival_is_valid(T) || !dvc_ival_is_finite(T)) {
         char *ts = dvc_ival_str(T, 8);
@@ -363,13 +372,13 @@ static dvc_status load_vars(dvc_expr_struct *e, const mpfi_t T, const dvc_ivec_s
         return st;
     }
     if (e->nins == 0) return dvc_error(DVC_ERR_INPUT, "empty expression (nothing parsed)");
-    mpfi_set(e->var[0], T);
+    if (copy) mpfi_set(e->var[0], T);
     if (e->nvars > 0) {
         if (!X) {
             if (e->uses_x)
                 return dvc_error(DVC_ERR_INPUT, "in '%s': the expression depends on %s, but no value was given",
                                  e->text, e->varnames[0]);
-            for (long i = 1; i <= e->nvars; i++) mpfi_set_ui(e->var[i], 0);
+            for (long i = 1; i <= e->nvars && copy; i++) mpfi_set_ui(e->var[i], 0);
             return DVC_OK;
         }
         if (X->n != e->nvars)
@@ -379,18 +388,37 @@ static dvc_status load_vars(dvc_expr_struct *e, const mpfi_t T, const dvc_ivec_s
             if (!dvc_ival_is_valid(X->e[i]) || !dvc_ival_is_finite(X->e[i]))
                 return dvc_error(DVC_ERR_INPUT, "in '%s': %s is not a finite interval", e->text,
                                  e->varnames[i]);
-            mpfi_set(e->var[i + 1], X->e[i]);
+            if (copy) mpfi_set(e->var[i + 1], X->e[i]);
         }
     }
     return DVC_OK;
+}
+
+static dvc_status load_vars(dvc_expr_struct *e, const mpfi_t T, const dvc_ivec_struct *X)
+{
+    return load_vars_(e, T, X, 1);
+}
+
+/* run after load_vars_(e, T, X, 0) succeeded: the binary64 path reads T
+ * and X (the same doubles as from e->var); e->var is loaded only for MPFI. */
+static dvc_status run_tx(dvc_expr_struct *e, int deriv, const mpfi_t T, const dvc_ivec_struct *X,
+                         int *fast)
+{
+    if (fast) *fast = 0;
+    if (dvc_expr_fast_run_tx_(e, deriv, T, X) == 0) {
+        if (fast) *fast = 1;
+        return DVC_OK;
+    }
+    (void)load_vars(e, T, X); /* checked: DVC_OK */
+    return run_mpfi(e, deriv);
 }
 
 dvc_status dvc_expr_eval_x(mpfi_t r, const dvc_expr_t e, const mpfi_t T, const dvc_ivec_t X)
 {
     /* Scratch is written through the struct's pointers: see the header. */
     dvc_expr_struct *w = (dvc_expr_struct *)e;
-    dvc_status st = load_vars(w, T, X);
-    if (st == DVC_OK) st = run(w, 0);
+    dvc_status st = load_vars_(w, T, X, 0);
+    if (st == DVC_OK) st = run_tx(w, 0, T, X, NULL);
     if (st == DVC_OK) mpfi_set(r, w->v[0]);
     return st;
 }
@@ -450,6 +478,29 @@ dvc_status dvc_expr_grad(mpfi_t f, dvc_ivec_t grad, const dvc_expr_t e, const mp
     }
     if (f) mpfi_set(f, w->v[0]);
     return DVC_OK;
+}
+
+dvc_status dvc_expr_grad_x_(dvc_ivec_t grad, const dvc_expr_t e, const mpfi_t T, const dvc_ivec_t X)
+{
+    dvc_expr_struct *w = (dvc_expr_struct *)e;
+    if (w->uses_t || w->nvars < 1) return dvc_expr_grad(NULL, grad, e, T, X);
+    dvc_status st = load_vars_(w, T, X, 0);
+    if (st != DVC_OK) return st;
+    if (grad->n != w->nvars + 1) dvc_ivec_resize(grad, w->nvars + 1);
+    int fast = 0, any_fast = 0;
+    for (long j = 1; j <= w->nvars; j++) {
+        for (long i = 0; i <= w->nvars; i++) mpfi_set_ui(w->dvar[i], i == j ? 1 : 0);
+        /* a failure: dvc_expr_grad's own order (t pass first) and message */
+        if (run_tx(w, 1, T, X, &fast) != DVC_OK) return dvc_expr_grad(NULL, grad, e, T, X);
+        any_fast |= fast;
+        mpfi_set(grad->e[j], w->d[0]);
+    }
+    if (any_fast) return DVC_OK;
+    /* Only the binary64 path's success proves that the t pass (tangents
+     * all 0, values as above, every value finite) would have succeeded:
+     * otherwise run it, so that failures are dvc_expr_grad's. */
+    for (long i = 0; i <= w->nvars; i++) mpfi_set_ui(w->dvar[i], i == 0 ? 1 : 0);
+    return run_tx(w, 1, T, X, NULL);
 }
 
 dvc_status dvc_expr_lipschitz(mpfr_t L, const dvc_expr_t e, const mpfi_t T)

@@ -321,6 +321,8 @@ static int load(dvc_di *out, const mpfi_t x)
     return fin(*out);
 }
 
+static int run_loaded(dvc_expr_struct *e, struct dvc_expr_fast_s *f, int deriv);
+
 int dvc_expr_fast_run_(dvc_expr_struct *e, int deriv)
 {
     struct dvc_expr_fast_s *f = e->fast;
@@ -329,6 +331,24 @@ int dvc_expr_fast_run_(dvc_expr_struct *e, int deriv)
         if (!load(&f->var[i], e->var[i])) return 1;
         if (deriv && !load(&f->dvar[i], e->dvar[i])) return 1;
     }
+    return run_loaded(e, f, deriv);
+}
+
+int dvc_expr_fast_run_tx_(dvc_expr_struct *e, int deriv, const mpfi_t T, const dvc_ivec_struct *X)
+{
+    struct dvc_expr_fast_s *f = e->fast;
+    if (!fast_on || !f || !f->usable || e->nins == 0 || !load(&f->var[0], T)) return 1;
+    for (long i = 1; i <= e->nvars; i++) {
+        if (X && !load(&f->var[i], X->e[i - 1])) return 1;
+        if (!X) f->var[i].lo = f->var[i].hi = 0; /* load_vars' 0 */
+    }
+    for (long i = 0; deriv && i <= e->nvars; i++)
+        if (!load(&f->dvar[i], e->dvar[i])) return 1;
+    return run_loaded(e, f, deriv);
+}
+
+static int run_loaded(dvc_expr_struct *e, struct dvc_expr_fast_s *f, int deriv)
+{
     /* elem.c bounds in x87 long double: both units */
     int saved = dvc_rnd_save_ext();
     dvc_rnd_set_ext(FE_UPWARD);

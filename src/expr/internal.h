@@ -58,9 +58,20 @@ void dvc_expr_taylor_free_(dvc_expr_struct *e);
 dvc_status dvc_expr_fast_alloc_(dvc_expr_struct *e);
 void dvc_expr_fast_free_(dvc_expr_struct *e);
 int dvc_expr_fast_run_(dvc_expr_struct *e, int deriv);
+/* The same run with t and x read from T and X (load_vars checked them; X
+ * NULL: x = 0) instead of e->var, which is not written: the same doubles,
+ * as rounding outward to 53 bits (load_vars) and then to binary64 is
+ * rounding outward to binary64 at once. */
+int dvc_expr_fast_run_tx_(dvc_expr_struct *e, int deriv, const mpfi_t T, const dvc_ivec_struct *X);
 /* dvc_expr_eval_vd1's one pass (feval.c): 0 with f0 = f(T0) and df1 the
  * derivative over T1, nonzero when the caller must evaluate them apart. */
 int dvc_expr_fast_vd_(dvc_expr_struct *e, mpfi_t f0, mpfi_t df1, const mpfi_t T0, const mpfi_t T1);
+/* dvc_expr_grad(NULL, grad, e, T, X) without df/dt (grad->e[0] is left
+ * unset): the same x entries and the same failures (on one, the whole of
+ * dvc_expr_grad is run); the t pass of an expression free of t cannot fail
+ * once the binary64 path has run the program on these values (every value
+ * finite, its tangents all 0), and is skipped then. */
+dvc_status dvc_expr_grad_x_(dvc_ivec_t grad, const dvc_expr_t e, const mpfi_t T, const dvc_ivec_t X);
 /* Tests and benchmarks: 0 switches the fast path off (process-wide). */
 void dvc_expr_fast_enable_(int on);
 int dvc_expr_fast_enabled_(void);

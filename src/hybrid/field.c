@@ -10,6 +10,7 @@
 #include "hybrid/flow.h"
 #include "hybrid/memo.h"
 #include "imat_ld.h"
+#include "expr/internal.h"
 
 /* Scratch of a field mode's flow, kept in the mode's memo for the run
  * (hyb_memo_ws_*): the vectors, matrices and series of one step, made
@@ -105,7 +106,7 @@ static dvc_status jac_f(dvc_imat_t D, const dvc_hybrid_mode *md, const mpfi_t T,
     long n = Y->n;
     dvc_status st = DVC_OK;
     for (long i = 0; i < n && st == DVC_OK; i++) {
-        st = dvc_expr_grad(NULL, g, md->f[i], T, Y);
+        st = dvc_expr_grad_x_(g, md->f[i], T, Y);
         for (long j = 0; j < n && st == DVC_OK; j++) mpfi_set(dvc_imat_entry(D, i, j), g->e[j + 1]);
     }
     return st;

@@ -28,6 +28,9 @@ dvc_status hyb_set_map(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v);
 
 /* Same, with the centre's image given: P' from ctr + M (P - mid P). */
 dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, const dvc_ivec_t ctr);
+/* The same set in a QR frame, its longest direction first, when the
+ * frame's condition number exceeds condmax. */
+dvc_status hyb_set_reframe(hyb_set *L, double condmax);
 
 /* Field (nonlinear) modes (field.c): X (if not NULL) encloses x(t0 + s),
  * s in S, from every state of L; Lout (if not NULL) receives the image of L

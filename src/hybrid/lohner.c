@@ -126,8 +126,8 @@ static void gram_schmidt(double *a, long n)
 }
 
 /* Bi <- Bn^-1 (verified), DVC_NOT_CERTIFIED when singular or when the
- * frame's condition number exceeds HYB_COND_MAX. */
-static dvc_status frame_try(dvc_imat_t Bi, const dvc_imat_t Bn, mpfr_prec_t prec)
+ * frame's condition number exceeds condmax (HYB_COND_MAX for a map). */
+static dvc_status frame_try(dvc_imat_t Bi, const dvc_imat_t Bn, mpfr_prec_t prec, double condmax)
 {
     dvc_status st = dvc_imat_inv(Bi, Bn);
     if (st == DVC_OK) {
@@ -136,7 +136,7 @@ static dvc_status frame_try(dvc_imat_t Bi, const dvc_imat_t Bn, mpfr_prec_t prec
         dvc_imat_norm_inf(c1, Bn);
         dvc_imat_norm_inf(c2, Bi);
         mpfr_mul(c1, c1, c2, MPFR_RNDU);
-        int ill = mpfr_cmp_d(c1, HYB_COND_MAX) > 0;
+        int ill = mpfr_cmp_d(c1, condmax) > 0;
         mpfr_clears(c1, c2, (mpfr_ptr)0);
         if (ill) st = DVC_NOT_CERTIFIED;
     }
@@ -228,7 +228,7 @@ dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, con
      * the frame stable at the price of some wrapping */
     dvc_imat_mid_d(a, MB);
     dvc_imat_set_d(Bn, a);
-    st = frame_try(Bi, Bn, prec);
+    st = frame_try(Bi, Bn, prec, HYB_COND_MAX);
     int mid_ok = st == DVC_OK;
     if (st != DVC_OK) st = frame_qr(Bn, Bi, a, n, NULL);
     if (st == DVC_OK && L->bal && L->bexp && !mid_ok) {
@@ -262,4 +262,67 @@ dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, con
     if (!dvc_ivec_is_finite(L->R) || !dvc_ivec_is_finite(L->P))
         st = dvc_error(DVC_NOT_CERTIFIED, "the flow enclosure is unbounded (no information)");
     return st;
+}
+
+/* Re-frame the set by QR (Lohner's method) when its frame's condition
+ * number exceeds condmax, the column of largest extent |B_j| w(R_j) first,
+ * so that the frame's first direction is the set's longest one
+ * (docs/hybrid.md section 5: after a switch into a mode that does not
+ * watch the surface). The set is the same: R' = Bn^-1 B R + Bn^-1 (P -
+ * mid P) encloses it in the new frame. */
+dvc_status hyb_set_reframe(hyb_set *L, double condmax)
+{
+    long n = L->P->n;
+    mpfr_prec_t prec = dvc_ivec_prec(L->P);
+    struct hyb_map_ws_s *w = map_ws(L, n, prec);
+    if (!w) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    dvc_imat_struct *Bn = w->Bn, *Bi = w->Bi, *C = w->C, *MB = w->MB;
+    dvc_ivec_struct *d = w->d, *t = w->t, *Pn = w->Pn;
+    double *a = w->a;
+    long *ord = malloc((size_t)(n > 0 ? n : 1) * sizeof *ord);
+    double *ext = malloc((size_t)(n > 0 ? n : 1) * sizeof *ext), *b = malloc((size_t)(n > 0 ? n * n : 1) * sizeof *b);
+    if (!ord || !ext || !b) {
+        free(ord);
+        free(ext);
+        free(b);
+        return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    dvc_imat_mid_d(b, L->B);
+    dvc_imat_set_d(Bn, b);
+    if (frame_try(Bi, Bn, prec, condmax) == DVC_OK) { /* well conditioned: kept */
+        free(ord);
+        free(ext);
+        free(b);
+        return DVC_OK;
+    }
+    for (long j = 0; j < n; j++) {
+        double c2 = 0;
+        for (long i = 0; i < n; i++) c2 += b[i * n + j] * b[i * n + j];
+        ext[j] = sqrt(c2) * (mpfr_get_d(&L->R->e[j]->right, MPFR_RNDU) - mpfr_get_d(&L->R->e[j]->left, MPFR_RNDD));
+        ord[j] = j;
+    }
+    for (long j = 1; j < n; j++) /* insertion sort, largest extent first */
+        for (long k = j; k > 0 && ext[ord[k]] > ext[ord[k - 1]]; k--) {
+            long q = ord[k];
+            ord[k] = ord[k - 1];
+            ord[k - 1] = q;
+        }
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) a[i * n + j] = b[i * n + ord[j]];
+    free(ord);
+    free(ext);
+    free(b);
+    dvc_status st = frame_qr(Bn, Bi, a, n, NULL);
+    if (st != DVC_OK) return dvc_error_context(st, "Lohner frame: ");
+    for (long i = 0; i < n; i++) {
+        mpfi_mid(w->mid, L->P->e[i]);
+        mpfi_sub_fr(d->e[i], L->P->e[i], w->mid);
+        mpfi_set_fr(L->P->e[i], w->mid);
+    }
+    dvc_imat_set(MB, L->B);
+    frame_R(t, Bi, MB, L->R, d, C, Pn);
+    dvc_ivec_set(L->R, t);
+    dvc_imat_set(L->B, Bn);
+    return dvc_ivec_is_finite(L->R) ? DVC_OK
+                                    : dvc_error(DVC_NOT_CERTIFIED, "the flow enclosure is unbounded (no information)");
 }

@@ -503,9 +503,26 @@ out:
     return st;
 }
 
+/* The condition number of the set's frame above which a switch into a
+ * mode that does not watch the surface re-frames the set by QR. */
+#define HYB_COND_SWITCH 16.0
+
+/* Does mode `to` watch switching function g (a transition out of it on g)? */
+static int watches(const dvc_hybrid_model_struct *m, long to, long g)
+{
+    for (long k = 0; k < m->ntrans; k++)
+        if (m->trans[k].from == to && m->trans[k].g == g) return 1;
+    return 0;
+}
+
 /* A crossing without reset or sliding: the new mode's field crosses in the
  * same direction at (T*, X*) and over its a-priori box Y of [t*, tau]
- * (else sliding or not proven). */
+ * (else sliding or not proven). When the new mode has no transition on
+ * the crossed function (hysteresis, entering a mode where g is invariant)
+ * the sign of g after the switch decides nothing: only Y is needed, and
+ * hyb_do_event then proves every switching function of the new mode
+ * nonzero on Y (docs/hybrid.md section 5, "a new mode that does not watch
+ * the surface"). */
 static dvc_status cross_checks(hyb_ctx *c, const dvc_hybrid_transition *tr, const hyb_cand *cd,
                                const dvc_ivec_t Xc, const dvc_ivec_t Yp, dvc_ivec_t Y,
                                const char *tb)
@@ -515,6 +532,7 @@ static dvc_status cross_checks(hyb_ctx *c, const dvc_hybrid_transition *tr, cons
     dvc_hybrid_result_struct *r = c->r;
     mpfi_t phi, d2;
     dvc_status st;
+    if (!watches(m, tr->to, tr->g)) return hyb_apriori(Y, c, m2, cd->T, Yp);
     mpfi_init2(phi, c->prec);
     mpfi_init2(d2, c->prec);
     /* the new mode's field must cross in the same direction (else sliding) */
@@ -591,6 +609,7 @@ dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_
     mpfr_set_ui(&S->left, 0, MPFR_RNDD);
     st = hyb_flow_over(box, m1, L, t, S, c->K);
     if (st != DVC_OK) goto out;
+    int reframe = 0; /* a plain crossing into a mode that does not watch the surface */
     dvc_hybrid_transition trs; /* a contact surface reached: slide or cross */
     long ck;
     if (hyb_slide_reaches(c, tr, &ck)) {
@@ -620,6 +639,7 @@ dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_
     }
     st = cross_checks(c, tr, cd, Xc, Yp, Y, tb);
     if (st != DVC_OK) goto out;
+    reframe = !watches(m, tr->to, tr->g);
 others:
     for (long k = 0; k < m->ntrans; k++) {
         if (m->trans[k].from != tr->to || m->trans[k].g == tr->g) continue;
@@ -629,8 +649,14 @@ others:
         st = dvc_expr_eval_x(phi, m->g[m->trans[k].g], cd->T, Y);
         if (st != DVC_OK) goto out;
         if (mpfi_has_zero(phi)) {
+            /* the new mode may leave at once: a chattering switch (no gap
+             * between the surfaces) or a simultaneous event; not looped on */
+            c->r->stop_class = DVC_HYB_UNDECIDED;
             st = dvc_error(DVC_NOT_CERTIFIED, "t in %s: switching functions '%s' and '%s' may "
-                           "vanish together", tb, m->gname[tr->g], m->gname[m->trans[k].g]);
+                           "vanish together: mode '%s', entered on '%s', may leave on '%s' at "
+                           "once (chattering without hysteresis, or a simultaneous event); not "
+                           "integrated through", tb, m->gname[tr->g], m->gname[m->trans[k].g],
+                           m2->name, m->gname[tr->g], m->gname[m->trans[k].g]);
             goto out;
         }
     }
@@ -660,6 +686,12 @@ transfer:
     st = hyb_advance(L, m1, t, S, c->K);
     if (st != DVC_OK) goto out;
     st = transfer_set(L, c, tr, cd, that, tau, C, Yp);
+    /* into a mode that does not watch the surface (a hysteresis cycle):
+     * the saltation's shear and the flow's contraction toward the cycle
+     * align the frame's columns, whose condition number then multiplies
+     * the widths of every later step's Jacobian; a QR frame here keeps it
+     * to what one phase builds (docs/hybrid.md section 5) */
+    if (st == DVC_OK && reframe) st = hyb_set_reframe(L, HYB_COND_SWITCH);
     if (st != DVC_OK) goto out;
     st = hyb_push_point(c, tau, L, box, tr->from);
     if (st != DVC_OK) goto out;

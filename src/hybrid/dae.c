@@ -530,7 +530,7 @@ dvc_status dvc_hybrid_dae_z(dvc_ivec_t Z, const dvc_hybrid_model_t m, long mode,
     dvc_status st = DVC_OK;
     if (!md || !md->z) return dvc_error(DVC_ERR_INPUT, "mode %ld is not a DAE mode", mode);
     for (long j = 0; st == DVC_OK && j < m->nz; j++) st = dvc_expr_eval_x(Z->e[j], md->z[j], T, X);
-    return st;
+    return hyb_dae_explain(st, md, T, X);
 }
 
 dvc_status dvc_hybrid_dae_residual(dvc_ivec_t R, const dvc_hybrid_model_t m, long mode,

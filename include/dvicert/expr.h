@@ -127,6 +127,20 @@ void dvc_expr_swap(dvc_expr_t a, dvc_expr_t b);
 dvc_status dvc_expr_affine(mpfi_t *coef, int *kind, int *uses, const dvc_expr_t e, long first,
                            long k);
 
+/* The same structural analysis, with coefficients that may depend on t
+ * and the other variables, written out as texts: when e is affine in its
+ * variables first..first+k-1 (k >= 1), e = r + sum_j c_j v_{first+j}
+ * holds as an identity of expressions, with *r (e at v = 0) and c[j] new
+ * texts over t and the other variables (the caller frees them; NULL: the
+ * part is exactly 0, c[j] NULL: e does not read v_{first+j}); a sum or
+ * difference adds the parts, a product or quotient by a value free of
+ * the chosen variables scales every part by that value's text. Constants
+ * are written as cname(ctx, value), a name the caller defines as that
+ * interval (NULL: out of memory); t as "t", variables by their names.
+ * *kind: 0 affine, 2 not affine (nothing is returned then). */
+dvc_status dvc_expr_affine_texts(char **r, char **c, int *kind, const dvc_expr_t e, long first,
+                                 long k, const char *(*cname)(void *, mpfi_srcptr), void *ctx);
+
 /* Does the expression depend on t / on the named variables? */
 int dvc_expr_uses_t(const dvc_expr_t e);
 int dvc_expr_uses_x(const dvc_expr_t e);

@@ -49,6 +49,12 @@ typedef struct {
      * the nz constraints as given, over the state and the algebraic
      * variables; both NULL for any other mode. */
     dvc_expr_t *z, *zg;
+    /* A DAE mode whose g_z depends on t or the state: zdet, det g_z(t, x)
+     * (the denominator of z, one expression), and zdet_what, the words
+     * naming the mode and its constraints for a refusal where det is not
+     * proven nonzero; both NULL otherwise. */
+    dvc_expr_t *zdet;
+    char *zdet_what;
 } dvc_hybrid_mode;
 
 /* One discontinuous term of Stewart's decomposed form (a contact): f+

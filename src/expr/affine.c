@@ -10,7 +10,9 @@
  * same at every (t, x, z). */
 #include "expr/internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     int isc;      /* a constant: val encloses it */
@@ -162,6 +164,214 @@ dvc_status dvc_expr_affine(mpfi_t *coef, int *kind, int *uses, const dvc_expr_t 
         mpfi_clear(s[i].val);
         for (long j = 0; s[i].coef && j < k; j++) mpfi_clear(s[i].coef[j]);
         free(s[i].coef);
+    }
+    free(s);
+    return st;
+}
+
+/* ---- the affine structure as texts (dvc_expr_affine_texts) ---- */
+
+/* A value r + sum_j c_j v_j with r and every c_j a text over the other
+ * variables; NULL stands for an exact 0. */
+typedef struct {
+    char *r;
+    char **c;
+    int bad; /* nonlinear in the chosen variables */
+} tslot_t;
+
+typedef struct {
+    long k;
+    int fail; /* out of memory */
+    const char *(*cname)(void *, mpfi_srcptr);
+    void *ctx;
+} tctx_t;
+
+/* The text pre a mid b post, or NULL out of memory (flagged). */
+static char *cat5(tctx_t *x, const char *pre, const char *a, const char *mid, const char *b,
+                  const char *post)
+{
+    size_t l = strlen(pre) + strlen(a) + strlen(mid) + strlen(b) + strlen(post) + 1;
+    char *s = x->fail ? NULL : malloc(l);
+    if (!s) {
+        x->fail = 1;
+        return NULL;
+    }
+    snprintf(s, l, "%s%s%s%s%s", pre, a, mid, b, post);
+    return s;
+}
+
+static int tslot_zd(const tslot_t *s, long k)
+{
+    for (long j = 0; j < k; j++)
+        if (s->c[j]) return 1;
+    return 0;
+}
+
+static void tslot_free(tslot_t *s, long k)
+{
+    free(s->r);
+    s->r = NULL;
+    for (long j = 0; s->c && j < k; j++) {
+        free(s->c[j]);
+        s->c[j] = NULL;
+    }
+    s->bad = 0;
+}
+
+/* a +- b on texts, 0 (NULL) absorbed exactly: the result replaces *a. */
+static void tadd(tctx_t *x, char **a, char **b, int sub)
+{
+    char *r;
+    if (!*b) return;
+    if (!*a) r = sub ? cat5(x, "(-", *b, "", "", ")") : cat5(x, "", *b, "", "", "");
+    else r = cat5(x, "(", *a, sub ? "-" : "+", *b, ")");
+    free(*a);
+    *a = r;
+}
+
+/* *a <- *a op w (w never NULL; *a NULL stays 0 for * and /). */
+static void tscale(tctx_t *x, char **a, const char *w, int div)
+{
+    char *r;
+    if (!*a) return;
+    r = cat5(x, "(", *a, div ? "/" : "*", w, ")");
+    free(*a);
+    *a = r;
+}
+
+/* a <- a op b for an operation other than + - neg: both free of the
+ * chosen variables (else nonlinear), the text written out. */
+static void tother(tctx_t *x, tslot_t *a, tslot_t *b, const ins_t *in)
+{
+    const char *ta = a->r ? a->r : "0", *tb = b && b->r ? b->r : "0";
+    char num[48], *r = NULL;
+    if (in->op == OP_POWI && in->arg == 1) return; /* u^1 = u */
+    if (a->bad || (b && b->bad) || tslot_zd(a, x->k) || (b && tslot_zd(b, x->k))) {
+        tslot_free(a, x->k);
+        a->bad = 1;
+        return;
+    }
+    switch (in->op) {
+    case OP_MUL: r = a->r && b->r ? cat5(x, "(", ta, "*", tb, ")") : NULL; break;
+    case OP_DIV: r = a->r ? cat5(x, "(", ta, "/", tb, ")") : NULL; break;
+    case OP_POWI:
+        snprintf(num, sizeof num, in->arg < 0 ? "(%ld)" : "%ld", in->arg);
+        r = cat5(x, "(", ta, "^", num, ")");
+        break;
+    case OP_POW: r = cat5(x, "(", ta, "^", tb, ")"); break;
+    case OP_MIN: case OP_MAX:
+        r = cat5(x, dvc_expr_op_name_(in->op), "(", ta, ",", "");
+        if (r) {
+            char *r2 = cat5(x, r, tb, ")", "", "");
+            free(r);
+            r = r2;
+        }
+        break;
+    default: r = cat5(x, dvc_expr_op_name_(in->op), "(", ta, ")", "");
+    }
+    free(a->r);
+    a->r = r;
+}
+
+/* a <- a * b or a / b: one side free of the chosen variables scales the
+ * other's parts by its text; both reading them, or one in a denominator,
+ * is nonlinear. */
+static void tmul(tctx_t *x, tslot_t *a, tslot_t *b, const ins_t *in)
+{
+    int div = in->op == OP_DIV, za = tslot_zd(a, x->k), zb = tslot_zd(b, x->k);
+    tslot_t *v = za ? a : b, *w = za ? b : a;
+    if (!(za || zb) || a->bad || b->bad || (za && zb) || (div && zb)) {
+        tother(x, a, b, in);
+        return;
+    }
+    if (!w->r && !div) { /* times an exact 0 */
+        tslot_free(a, x->k);
+        return;
+    }
+    tscale(x, &v->r, w->r ? w->r : "0", div);
+    for (long j = 0; j < x->k; j++) tscale(x, &v->c[j], w->r ? w->r : "0", div);
+    if (v != a) { /* the result lives in a */
+        tslot_t t = *a;
+        *a = *b;
+        *b = t;
+    }
+}
+
+static void tleaf(tctx_t *x, tslot_t *a, const dvc_expr_struct *e, const ins_t *in, long first)
+{
+    const char *s;
+    if (in->op == OP_CONST) s = x->cname(x->ctx, e->cst[in->arg]);
+    else if (in->arg >= first && in->arg < first + x->k) s = NULL;
+    else s = in->arg == 0 ? "t" : e->varnames[in->arg - 1];
+    if (in->op == OP_CONST && !s) x->fail = 1;
+    if (s) a->r = cat5(x, s, "", "", "", "");
+    else if (in->op == OP_VAR) a->c[in->arg - first] = cat5(x, "1", "", "", "", "");
+}
+
+dvc_status dvc_expr_affine_texts(char **r, char **c, int *kind, const dvc_expr_t e, long first,
+                                 long k, const char *(*cname)(void *, mpfi_srcptr), void *ctx)
+{
+    long depth = e->depth > 0 ? e->depth : 1, sp = 0;
+    tctx_t x = {k, 0, cname, ctx};
+    dvc_status st = DVC_OK;
+    tslot_t *s;
+    if (first < 1 || k < 1 || first + k - 1 > e->nvars || e->nins == 0)
+        return dvc_error(DVC_ERR_INPUT, "affine texts: variables %ld..%ld of %ld", first,
+                         first + k - 1, e->nvars);
+    s = calloc((size_t)depth, sizeof *s);
+    for (long i = 0; s && i < depth; i++)
+        if (!(s[i].c = calloc((size_t)k, sizeof *s[i].c))) x.fail = 1;
+    for (long i = 0; s && !x.fail && st == DVC_OK && i < e->nins; i++) {
+        const ins_t *in = &e->ins[i];
+        int ar = arity(in->op);
+        tslot_t *a, *b;
+        if (sp < ar || (ar == 0 && sp >= depth)) {
+            st = dvc_error(DVC_ERR_INTERNAL, "affine: malformed program");
+            break;
+        }
+        if (ar == 0) {
+            tleaf(&x, &s[sp++], e, in, first);
+            continue;
+        }
+        a = &s[sp - ar];
+        b = ar == 2 ? &s[sp - 1] : NULL;
+        sp -= ar - 1;
+        if (in->op == OP_NEG) {
+            char *z = NULL;
+            for (long j = 0; j < k; j++) {
+                tadd(&x, &z, &a->c[j], 1);
+                free(a->c[j]);
+                a->c[j] = z;
+                z = NULL;
+            }
+            tadd(&x, &z, &a->r, 1);
+            free(a->r);
+            a->r = z;
+        } else if (in->op == OP_ADD || in->op == OP_SUB) {
+            a->bad = a->bad || b->bad;
+            tadd(&x, &a->r, &b->r, in->op == OP_SUB);
+            for (long j = 0; j < k; j++) tadd(&x, &a->c[j], &b->c[j], in->op == OP_SUB);
+        } else if (in->op == OP_MUL || in->op == OP_DIV) {
+            tmul(&x, a, b, in);
+        } else {
+            tother(&x, a, b, in);
+        }
+        if (b) tslot_free(b, k);
+    }
+    if (!s || x.fail) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    else if (st == DVC_OK && sp != 1) st = dvc_error(DVC_ERR_INTERNAL, "affine: malformed program");
+    if (st == DVC_OK) {
+        *kind = s[0].bad ? 2 : 0;
+        *r = s[0].r;
+        s[0].r = NULL;
+        for (long j = 0; j < k; j++) {
+            c[j] = s[0].c[j];
+            s[0].c[j] = NULL;
+        }
+    }
+    for (long i = 0; s && i < depth; i++) {
+        tslot_free(&s[i], k);
+        free(s[i].c);
     }
     free(s);
     return st;

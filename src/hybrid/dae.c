@@ -12,7 +12,11 @@
  * expressions are built as texts (every algebraic variable replaced by
  * its parenthesised expression) and parsed like any model text, so the
  * engine sees an ordinary field mode; a verifier rebuilding the model from
- * its file recomputes the reduction. */
+ * its file recomputes the reduction. A D(t, x) depending on t and the
+ * state (n_z <= 3) is written out as texts instead (dvc_expr_affine_texts)
+ * and z = -adj(D) g(t, x, 0) / det D, the determinant in the denominator
+ * of every evaluation: proven nonzero on each box the engine evaluates,
+ * or the run stops (hyb_dae_explain names the mode). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,9 +204,12 @@ static dvc_status parse_all(dvc_expr_t **out, const dvc_hybrid_model_struct *m, 
 }
 
 /* D (nz x nz): row k the coefficients of z in constraint k, refusing a
- * constraint that does not involve z or is not affine in it. */
-static dvc_status coefficients(dvc_imat_t D, const dvc_hybrid_model_struct *m, dvc_expr_t *g)
+ * constraint that does not involve z or is not affine in it; *varying: a
+ * coefficient depends on t or the state (D is then not meaningful). */
+static dvc_status coefficients(dvc_imat_t D, int *varying, const dvc_hybrid_model_struct *m,
+                               dvc_expr_t *g)
 {
+    *varying = 0;
     for (long k = 0; k < m->nz; k++) {
         int kind, uses;
         dvc_status st = dvc_expr_affine(&dvc_imat_entry(D, k, 0), &kind, &uses, g[k], m->n + 1,
@@ -213,11 +220,7 @@ static dvc_status coefficients(dvc_imat_t D, const dvc_hybrid_model_struct *m, d
                              "variables: index 2 or higher, not supported; differentiate it along "
                              "the flow until it involves them (index reduction) and give the "
                              "differentiated constraint", k + 1, g[k]->text);
-        if (kind == 1)
-            return dvc_error(DVC_ERR_INPUT, "constraint %ld ('%s') is not affine in the algebraic "
-                             "variables with constant coefficients (its coefficient dg/dz depends "
-                             "on t or the state): nonlinear constraints are not supported yet",
-                             k + 1, g[k]->text);
+        if (kind == 1) *varying = 1;
         if (kind == 2)
             return dvc_error(DVC_ERR_INPUT, "constraint %ld ('%s') is not affine in the algebraic "
                              "variables (a nonlinear function of them): nonlinear constraints are "
@@ -241,18 +244,25 @@ static const char *const_name(dvc_hybrid_model_struct *m, mpfi_srcptr v, dvc_sta
     return *st == DVC_OK ? c->name[c->n - 1] : NULL;
 }
 
+/* The model's zconsts, made on first use. */
+static dvc_status zconsts_ready(dvc_hybrid_model_struct *m)
+{
+    if (!m->zconsts) {
+        m->zconsts = malloc(sizeof *m->zconsts);
+        if (!m->zconsts) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        dvc_expr_consts_init2(m->zconsts, m->prec);
+    }
+    return DVC_OK;
+}
+
 /* The texts of z_j = -sum_k Dinv_jk g_k(t, x, 0): an exact 0 entry is left
  * out, an exact 1 or -1 written as a sign, any other entry a named
  * constant of the model's zconsts (const_name). */
 static dvc_status z_texts(char **zt, dvc_hybrid_model_struct *m, const dvc_imat_t Di,
                           char *const *g0)
 {
-    dvc_status st = DVC_OK;
-    if (!m->zconsts) {
-        m->zconsts = malloc(sizeof *m->zconsts);
-        if (!m->zconsts) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-        dvc_expr_consts_init2(m->zconsts, m->prec);
-    }
+    dvc_status st = zconsts_ready(m);
+    if (st != DVC_OK) return st;
     for (long j = 0; st == DVC_OK && j < m->nz; j++) {
         hyb_text b = {NULL, 0, 0, 0};
         int first = 1;
@@ -280,20 +290,115 @@ static dvc_status z_texts(char **zt, dvc_hybrid_model_struct *m, const dvc_imat_
     return st;
 }
 
+/* ---- g_z depending on t and the state ---- */
+
+static const char *const_cb(void *ctx, mpfi_srcptr v)
+{
+    dvc_status st = DVC_OK;
+    return const_name(ctx, v, &st);
+}
+
+/* Cofactor (k, j) of the nz x nz matrix of texts d (row-major, nz <= 3):
+ * adj(D)_jk, so that D^{-1} = adj(D) / det D. */
+static void cofactor(hyb_text *b, char *const *d, long nz, long k, long j)
+{
+#define D_(r, c) d[((r) % nz) * nz + (c) % nz]
+    if (nz == 1) {
+        hyb_text_puts(b, "1");
+    } else if (nz == 2) {
+        hyb_text_puts(b, (k + j) % 2 ? "(-" : "(");
+        hyb_text_puts(b, D_(k + 1, j + 1));
+        hyb_text_puts(b, ")");
+    } else { /* the cyclic form carries the sign */
+        const char *p[4] = {D_(k + 1, j + 1), D_(k + 2, j + 2), D_(k + 1, j + 2),
+                            D_(k + 2, j + 1)};
+        for (int i = 0; i < 4; i++) {
+            hyb_text_puts(b, i == 0 ? "(" : i == 2 ? "-" : "*");
+            hyb_text_puts(b, p[i]);
+        }
+        hyb_text_puts(b, ")");
+    }
+#undef D_
+}
+
+/* The texts of z_j = -(sum_k adj(D)_jk g_k(t, x, 0)) / det D with D(t, x)
+ * written out by dvc_expr_affine_texts (exact: g = g(t, x, 0) + D z as
+ * an identity of expressions), and *det the text of det D: nz <= 3
+ * (Cramer's rule / the adjugate). Every evaluation of z divides by det D,
+ * so it fails wherever det D is not proven nonzero (hyb_dae_explain). */
+static dvc_status z_texts_varying(char **zt, char **det, dvc_hybrid_model_struct *m,
+                                  dvc_expr_t *ge, char *const *g0)
+{
+    long nz = m->nz;
+    char **d = NULL;
+    hyb_text db = {NULL, 0, 0, 0};
+    dvc_status st = zconsts_ready(m);
+    if (st == DVC_OK && nz > 3)
+        st = dvc_error(DVC_ERR_INPUT, "the coefficients dg/dz of the %ld algebraic variables "
+                       "depend on t or the state: more than 3 such algebraic variables in one mode "
+                       "are not supported yet (a constant dg/dz is)", nz);
+    if (st == DVC_OK && !(d = calloc((size_t)(nz * nz), sizeof *d)))
+        st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long k = 0; st == DVC_OK && k < nz; k++) {
+        char *r = NULL;
+        int kind = 2;
+        st = dvc_expr_affine_texts(&r, d + k * nz, &kind, ge[k], m->n + 1, nz, const_cb, m);
+        free(r);
+        if (st == DVC_OK && kind != 0)
+            st = dvc_error(DVC_ERR_INTERNAL, "constraint %ld: affine texts", k + 1);
+        for (long j = 0; st == DVC_OK && j < nz; j++)
+            if (!d[k * nz + j] && !(d[k * nz + j] = strdup("0")))
+                st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    /* det D = sum_j D_0j adj(D)_j0 */
+    for (long j = 0; st == DVC_OK && j < nz; j++) {
+        hyb_text_puts(&db, j ? "+" : "(");
+        hyb_text_puts(&db, d[j]);
+        if (nz > 1) {
+            hyb_text_puts(&db, "*");
+            cofactor(&db, d, nz, 0, j);
+        }
+    }
+    hyb_text_puts(&db, ")");
+    *det = hyb_text_done(&db);
+    if (st == DVC_OK && !*det) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long j = 0; st == DVC_OK && j < nz; j++) {
+        hyb_text b = {NULL, 0, 0, 0};
+        hyb_text_puts(&b, "-((");
+        for (long k = 0; k < nz; k++) {
+            if (k) hyb_text_puts(&b, "+");
+            if (nz > 1) {
+                cofactor(&b, d, nz, k, j);
+                hyb_text_puts(&b, "*");
+            }
+            hyb_text_puts(&b, "(");
+            hyb_text_puts(&b, g0[k]);
+            hyb_text_puts(&b, ")");
+        }
+        hyb_text_puts(&b, ")/");
+        hyb_text_puts(&b, *det);
+        hyb_text_puts(&b, ")");
+        if (!(zt[j] = hyb_text_done(&b))) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
+    free_texts(d, d ? nz * nz : 0);
+    return st;
+}
+
 /* The reduced field texts f(t, x, z(t, x)) into ft (n) and the z texts
  * into zt (nz), from the parsed f and g over (x, z). */
-static dvc_status reduce(char **ft, char **zt, dvc_hybrid_model_struct *m, dvc_expr_t *fe,
-                         dvc_expr_t *ge)
+static dvc_status reduce(char **ft, char **zt, char **det, dvc_hybrid_model_struct *m,
+                         dvc_expr_t *fe, dvc_expr_t *ge)
 {
     dvc_imat_t D, Di;
     long nz = m->nz;
+    int varying = 0;
     char **g0 = calloc((size_t)nz, sizeof *g0), **zero = calloc((size_t)nz, sizeof *zero);
     char **zp = calloc((size_t)nz, sizeof *zp);
     dvc_status st = g0 && zero && zp ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
     dvc_imat_init2(D, nz, nz, m->prec);
     dvc_imat_init2(Di, nz, nz, m->prec);
-    if (st == DVC_OK) st = coefficients(D, m, ge);
-    if (st == DVC_OK) {
+    if (st == DVC_OK) st = coefficients(D, &varying, m, ge);
+    if (st == DVC_OK && !varying) {
         st = dvc_imat_inv(Di, D);
         if (st == DVC_NOT_CERTIFIED)
             st = dvc_error(DVC_ERR_INPUT, "the coefficient matrix dg/dz of the algebraic variables "
@@ -304,7 +409,7 @@ static dvc_status reduce(char **ft, char **zt, dvc_hybrid_model_struct *m, dvc_e
     for (long k = 0; st == DVC_OK && k < nz; k++)
         if (!(g0[k] = subst(ge[k]->text, nz, m->znames, (const char *const *)zero)))
             st = dvc_error(DVC_ERR_NOMEM, "out of memory");
-    if (st == DVC_OK) st = z_texts(zt, m, Di, g0);
+    if (st == DVC_OK) st = varying ? z_texts_varying(zt, det, m, ge, g0) : z_texts(zt, m, Di, g0);
     for (long j = 0; st == DVC_OK && j < nz; j++) {
         hyb_text b = {NULL, 0, 0, 0};
         hyb_text_puts(&b, "(");
@@ -323,13 +428,52 @@ static dvc_status reduce(char **ft, char **zt, dvc_hybrid_model_struct *m, dvc_e
     return st;
 }
 
+/* "g_z = dg/dz of mode 'name' (constraint 0 = g_1; ...)", for the
+ * refusal where det g_z is not proven nonzero (hyb_dae_explain). */
+static char *det_words(const char *name, const char *const *g, long nz)
+{
+    hyb_text b = {NULL, 0, 0, 0};
+    hyb_text_puts(&b, "g_z = dg/dz of mode '");
+    hyb_text_puts(&b, name);
+    hyb_text_puts(&b, nz > 1 ? "' (constraints 0 = " : "' (constraint 0 = ");
+    for (long k = 0; k < nz; k++) {
+        if (k) hyb_text_puts(&b, "; 0 = ");
+        hyb_text_puts(&b, g[k]);
+    }
+    hyb_text_puts(&b, ")");
+    return hyb_text_done(&b);
+}
+
+dvc_status hyb_dae_explain(dvc_status st, const dvc_hybrid_mode *md, const mpfi_t T,
+                           const dvc_ivec_t X)
+{
+    mpfi_t v;
+    char *ts, *vs;
+    int sing;
+    if (st == DVC_OK || st == DVC_ERR_NOMEM || !md->zdet) return st;
+    mpfi_init2(v, mpfi_get_prec(T));
+    sing = dvc_expr_eval_x(v, md->zdet[0], T, X) != DVC_OK || mpfi_has_zero(v);
+    if (sing) {
+        ts = dvc_ival_str(T, 17);
+        vs = dvc_ival_str(v, 6);
+        st = dvc_error(DVC_NOT_CERTIFIED, "%s is not proven nonsingular at t in %s: det g_z over "
+                       "the state enclosure is %s, it contains 0 (the constraints may not "
+                       "determine the algebraic variables there)", md->zdet_what,
+                       ts ? ts : "?", vs ? vs : "?");
+        free(ts);
+        free(vs);
+    }
+    mpfi_clear(v);
+    return st;
+}
+
 dvc_status dvc_hybrid_add_mode_dae(dvc_hybrid_model_t m, const char *name, const char *const *f,
                                    const char *const *g, const dvc_expr_consts_t consts,
                                    long *index)
 {
     long n = m->n, nz = m->nz, idx = -1;
-    char **names = NULL, **ft = NULL, **zt = NULL;
-    dvc_expr_t *fe = NULL, *ge = NULL, *ze = NULL;
+    char **names = NULL, **ft = NULL, **zt = NULL, *det = NULL, *what = NULL;
+    dvc_expr_t *fe = NULL, *ge = NULL, *ze = NULL, *de = NULL;
     dvc_expr_consts_t c;
     dvc_status st = DVC_OK;
     const char *nm = name ? name : "";
@@ -344,15 +488,23 @@ dvc_status dvc_hybrid_add_mode_dae(dvc_hybrid_model_t m, const char *name, const
     /* f and g as written, over (x, z): their errors in the user's terms */
     if (st == DVC_OK) st = parse_all(&fe, m, n, f, consts, n + nz, names, "f");
     if (st == DVC_OK) st = parse_all(&ge, m, nz, g, consts, n + nz, names, "g");
-    if (st == DVC_OK) st = reduce(ft, zt, m, fe, ge);
+    if (st == DVC_OK) st = reduce(ft, zt, &det, m, fe, ge);
     if (st == DVC_OK) st = dvc_hybrid_dae_consts(c, m, consts);
     if (st == DVC_OK) st = parse_all(&ze, m, nz, (const char *const *)zt, c, n, m->names, "z");
+    if (st == DVC_OK && det) {
+        st = parse_all(&de, m, 1, (const char *const *)&det, c, n, m->names, "det g_z");
+        if (st == DVC_OK && !(what = det_words(nm, g, nz)))
+            st = dvc_error(DVC_ERR_NOMEM, "out of memory");
+    }
     if (st == DVC_OK) {
         st = dvc_hybrid_add_mode_field(m, name, (const char *const *)ft, c, &idx);
         if (st == DVC_OK) { /* the mode owns them now */
             m->modes[idx].z = ze;
             m->modes[idx].zg = ge;
-            ze = ge = NULL;
+            m->modes[idx].zdet = de;
+            m->modes[idx].zdet_what = what;
+            ze = ge = de = NULL;
+            what = NULL;
             if (index) *index = idx;
         }
     }
@@ -361,6 +513,9 @@ dvc_status dvc_hybrid_add_mode_dae(dvc_hybrid_model_t m, const char *name, const
     free_exprs(fe, fe ? n : 0);
     free_exprs(ge, ge ? nz : 0);
     free_exprs(ze, ze ? nz : 0);
+    free_exprs(de, de ? 1 : 0);
+    free(det);
+    free(what);
     free_texts(ft, n);
     free_texts(zt, nz);
     free(names);
@@ -375,7 +530,7 @@ dvc_status dvc_hybrid_dae_z(dvc_ivec_t Z, const dvc_hybrid_model_t m, long mode,
     dvc_status st = DVC_OK;
     if (!md || !md->z) return dvc_error(DVC_ERR_INPUT, "mode %ld is not a DAE mode", mode);
     for (long j = 0; st == DVC_OK && j < m->nz; j++) st = dvc_expr_eval_x(Z->e[j], md->z[j], T, X);
-    return st;
+    return hyb_dae_explain(st, md, T, X);
 }
 
 dvc_status dvc_hybrid_dae_residual(dvc_ivec_t R, const dvc_hybrid_model_t m, long mode,

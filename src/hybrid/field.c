@@ -8,6 +8,7 @@
 #include <string.h>
 #include <math.h>
 #include "hybrid/flow.h"
+#include "hybrid/dae.h"
 #include "hybrid/memo.h"
 #include "imat_ld.h"
 #include "expr/internal.h"
@@ -109,7 +110,7 @@ static dvc_status jac_f(dvc_imat_t D, const dvc_hybrid_mode *md, const mpfi_t T,
         st = dvc_expr_grad_x_(g, md->f[i], T, Y);
         for (long j = 0; j < n && st == DVC_OK; j++) mpfi_set(dvc_imat_entry(D, i, j), g->e[j + 1]);
     }
-    return st;
+    return hyb_dae_explain(st, md, T, Y);
 }
 
 /* The three substitutions of jacobian_core on the 64-bit route (imat_ld.h):

@@ -8,6 +8,7 @@
 #include <math.h>
 #include "hybrid/memo.h"
 #include "hybrid/flow.h"
+#include "hybrid/dae.h"
 #include "expr/internal.h"
 
 /* rho <- [-r, r], r >= x^K / K! / (1 - x/(K+1)) (x = a s_max < K + 1): the
@@ -539,7 +540,7 @@ dvc_status hyb_field(dvc_ivec_t F, const dvc_hybrid_mode *md, const mpfi_t T, co
     }
     for (long i = 0; i < n; i++) {
         dvc_status st = dvc_expr_eval_x(F->e[i], md->f[i], T, X);
-        if (st != DVC_OK) return st;
+        if (st != DVC_OK) return hyb_dae_explain(st, md, T, X);
     }
     return DVC_OK;
 }
@@ -780,5 +781,5 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
     }
     if (bk) coeffs_free(bk, n, K);
     if (own) series_ws_free(w);
-    return st;
+    return hyb_dae_explain(st, md, T, X);
 }

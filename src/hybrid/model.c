@@ -83,6 +83,8 @@ void dvc_hybrid_model_clear(dvc_hybrid_model_t m)
         free_exprs(md->f, m->n);
         free_exprs(md->z, m->nz); /* a DAE mode (dae.c) */
         free_exprs(md->zg, m->nz);
+        free_exprs(md->zdet, 1);
+        free(md->zdet_what);
         if (md->bu) dvc_imat_clear(md->bu);
         free(md->bu);
         hyb_memo_free(md);

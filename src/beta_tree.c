@@ -307,6 +307,9 @@ typedef long long v4m __attribute__((vector_size(32), may_alias));
 /* max(a, b), NaN if either is NaN (fmax would drop it) */
 static inline double maxn(double a, double b) { return (a > b || a != a) ? a : b; }
 
+static int small_resid(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMAX],
+                       const double Sr[SUB_FMAX][SUB_FMAX], double Zt[SUB_FMAX][2 * SUB_FMAX], double *t);
+
 /* FE_UPWARD active. A verified inverse of the s x s interval matrix
  * [Sigma_SS] (rows and columns id[0..s) of the mid-rad pair Sc, Sr): the
  * predictor Zt (its first s columns) and t >= ||Z - Zt|| for the inverse Z
@@ -315,8 +318,27 @@ static inline double maxn(double a, double b) { return (a > b || a != a) ? a : b
 static int small_inverse(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMAX],
                          const double Sr[SUB_FMAX][SUB_FMAX], double Zt[SUB_FMAX][2 * SUB_FMAX], double *t)
 {
-    double e = 0, nz = 0;
-    /* predictor Zt ~ mid(Sigma_SS)^{-1} (Gauss-Jordan; only a predictor) */
+    /* predictor Zt ~ mid(Sigma_SS)^{-1} (only a predictor): closed forms
+     * for s <= 2 (most of the subsets), Gauss-Jordan above */
+    if (s <= 2) {
+        double a = Sc[id[0]][id[0]], b, c, d, det;
+        if (s == 1) {
+            if (!(fabs(a) > 0)) return 0;
+            Zt[0][0] = 1.0 / a;
+            return small_resid(s, id, Sc, Sr, Zt, t);
+        }
+        b = Sc[id[0]][id[1]];
+        c = Sc[id[1]][id[0]];
+        d = Sc[id[1]][id[1]];
+        det = a * d - b * c;
+        if (!(fabs(det) > 0)) return 0;
+        det = 1.0 / det;
+        Zt[0][0] = d * det;
+        Zt[0][1] = -(b * det);
+        Zt[1][0] = -(c * det);
+        Zt[1][1] = a * det;
+        return small_resid(s, id, Sc, Sr, Zt, t);
+    }
     for (int i = 0; i < s; i++)
         for (int j = 0; j < s; j++) {
             Zt[i][j] = Sc[id[i]][id[j]];
@@ -345,15 +367,32 @@ static int small_inverse(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMA
     }
     for (int i = 0; i < s; i++)
         for (int j = 0; j < s; j++) Zt[i][j] = Zt[i][s + j];
+    return small_resid(s, id, Sc, Sr, Zt, t);
+}
+
+/* FE_UPWARD active. For the predictor Zt of small_inverse: e >= ||I - Zt
+ * Sigma'|| for every Sigma' in [Sigma_SS] (section 5, radius included) and,
+ * when e <= 0.5, t = ||Zt|| e / (1 - e) >= ||Z - Zt||. 0 otherwise. */
+__attribute__((always_inline)) static inline int small_resid_s(const int s, const int *id,
+                                                                const double Sc[SUB_FMAX][SUB_FMAX],
+                                                                const double Sr[SUB_FMAX][SUB_FMAX],
+                                                                double Zt[SUB_FMAX][2 * SUB_FMAX], double *t)
+{
+    double e = 0, nz = 0, A[SUB_FMAX][SUB_FMAX], R[SUB_FMAX][SUB_FMAX];
+    for (int l = 0; l < s; l++)
+        for (int j = 0; j < s; j++) {
+            A[l][j] = Sc[id[l]][id[j]];
+            R[l][j] = Sr[id[l]][id[j]];
+        }
     /* e >= ||I - Zt Sigma'|| for every Sigma' in [Sigma_SS] (section 5) */
     for (int i = 0; i < s; i++) {
         double ei = 0, ri = 0;
         for (int j = 0; j < s; j++) {
             double gu = 0, gn = 0, dij = i == j;
             for (int l = 0; l < s; l++) {
-                gu += Zt[i][l] * Sc[id[l]][id[j]];
-                gn += (-Zt[i][l]) * Sc[id[l]][id[j]];
-                ri += fabs(Zt[i][l]) * Sr[id[l]][id[j]];
+                gu += Zt[i][l] * A[l][j];
+                gn += (-Zt[i][l]) * A[l][j];
+                ri += fabs(Zt[i][l]) * R[l][j];
             }
             ei += maxn(gu - dij, gn + dij);
         }
@@ -368,6 +407,18 @@ static int small_inverse(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMA
     }
     *t = nz * e / (-(e - 1.0)); /* >= ||Z - Zt||, so >= every |Z_ab - Zt_ab| */
     return 1;
+}
+
+static int small_resid(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMAX],
+                       const double Sr[SUB_FMAX][SUB_FMAX], double Zt[SUB_FMAX][2 * SUB_FMAX], double *t)
+{
+    /* a constant size per case: the loops unroll */
+    switch (s) {
+    case 1: return small_resid_s(1, id, Sc, Sr, Zt, t);
+    case 2: return small_resid_s(2, id, Sc, Sr, Zt, t);
+    case 3: return small_resid_s(3, id, Sc, Sr, Zt, t);
+    default: return small_resid_s(s, id, Sc, Sr, Zt, t);
+    }
 }
 
 /* ---- subtrees that cannot matter ------------------------------------------

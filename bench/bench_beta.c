@@ -10,6 +10,8 @@
  *                                       and branch-and-bound, budget s (60), on
  *                                       symmetric and nonsymmetric PD matrices;
  *                                       FAM sym|nonsym and M restrict the runs
+ *   ./build/bench/bench_beta json M [sym|nonsym]  the matrix of `big` as
+ *                                       dvicert beta input (nonsym by default)
  *   ./build/bench/bench_beta tree [M]   nonsymmetric PD, m = M (22): every
  *                                       vertex by its residual (dvc_bk_enum)
  *                                       against bordering from verified
@@ -228,15 +230,37 @@ static void tree(int m)
     dvc_bk_enum_tree(&K, 0, idx, m, 6, &a2);
     t2 = now() - t0;
     printf("nonsym PD m = %d, %ld / %ld vertices: residual per vertex %.2f s [%.15g, %.15g] gap %.1e; "
-           "bordering %.2f s [%.15g, %.15g] gap %.1e (%ld fresh inverses); ratio residual/bordering %.2f\n",
+           "bordering %.2f s [%.15g, %.15g] gap %.1e (%ld fresh inverses, %ld vertices in skipped subtrees); "
+           "ratio residual/bordering %.2f\n",
            m, a1.count, a2.count, t1, a1.beta_lo, a1.beta_hi, (a1.beta_hi - a1.beta_lo) / a1.beta_hi, t2,
-           a2.beta_lo, a2.beta_hi, (a2.beta_hi - a2.beta_lo) / a2.beta_hi, a2.refresh, t1 / t2);
+           a2.beta_lo, a2.beta_hi, (a2.beta_hi - a2.beta_lo) / a2.beta_hi, a2.refresh, a2.pruned, t1 / t2);
     dvc_bk_mat_clear(&K);
+    dvc_imat_clear(M);
+}
+
+/* The matrix of `big` as dvicert beta input (to time the command). */
+static void json(int m, int skew)
+{
+    dvc_imat_t M;
+    rng_s = 12345;
+    dvc_imat_init(M, m, m);
+    gen_pd_sym(M, m, skew);
+    printf("{\"M\": [");
+    for (int i = 0; i < m; i++) {
+        printf("%s[", i ? ",\n " : "");
+        for (int j = 0; j < m; j++) printf("%s%.17g", j ? ", " : "", mpfi_get_d(dvc_imat_entry(M, i, j)));
+        printf("]");
+    }
+    printf("]}\n");
     dvc_imat_clear(M);
 }
 
 int main(int argc, char **argv)
 {
+    if (argc > 2 && strcmp(argv[1], "json") == 0) {
+        json(atoi(argv[2]), !(argc > 3 && strcmp(argv[3], "sym") == 0));
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "tree") == 0) {
         tree(argc > 2 ? atoi(argv[2]) : 22);
         return 0;

@@ -12,8 +12,8 @@
  *
  * With the path of the dvicert executable as argument it also times the
  * whole command 'dvicert lcp-all P.json -o OUT.json --method enum' on the
- * -I + 0.01 E family (n = 17: 131,072 solutions; n = 20 instead with a
- * second argument "20") against the engine alone (dvc_lcpall_solve) on the same
+ * -I + 0.01 E family (n = 17: 131,072 solutions; n = N instead with a
+ * second argument N, 1..24, e.g. "20") against the engine alone (dvc_lcpall_solve) on the same
  * problem, in wall-clock and CPU time (the command's includes writing the
  * file and syncing it to the disk), and prints process / engine. */
 #include <math.h>
@@ -248,7 +248,12 @@ int main(int argc, char **argv)
     if (argc > 1) {
         /* one size per run: the command is forked from a process that has
          * not yet enumerated anything */
-        run_process(argv[1], argc > 2 && strcmp(argv[2], "20") == 0 ? 20 : 17);
+        long n = argc > 2 ? atol(argv[2]) : 17;
+        if (n < 1 || n > 24) {
+            fprintf(stderr, "bench_lcpall: size %s out of 1..24\n", argv[2]);
+            return 2;
+        }
+        run_process(argv[1], n);
         return 0;
     }
     static const long sizes[] = {10, 17};

@@ -25,6 +25,7 @@ typedef struct dvc_bk_acc {
     long count;                /* vertices evaluated */
     long slow;                 /* vertices that needed the MPFI fallback */
     long refresh;              /* from-scratch inversions */
+    long pruned;               /* vertices of subtrees proven below beta_lo (bordering route; in count) */
     /* Budget hook (NULL: none), called every DVC_BK_TICK vertices in
      * round-to-nearest; a nonzero return stops the enumeration with
      * stopped = 1: the lower bounds then hold (they are attained at visited
@@ -57,6 +58,13 @@ dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, i
  * is not sharp) falls back to the residual route with its subtree. */
 dvc_status dvc_bk_enum_tree(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree, int r,
                             dvc_bk_acc *acc);
+
+/* beta only: a lower bound from steepest-ascent searches over vertices
+ * (binary64 predictor) from fixed starting sets, until their work (the sum
+ * of |J|^3 over the vertices evaluated) passes `work`; the best vertex found
+ * is evaluated rigorously (dvc_bk_enum), so acc receives the proven bounds
+ * of that one vertex. Deterministic. */
+dvc_status dvc_bk_local_lower(const dvc_bk_mat *K, double work, dvc_bk_acc *acc);
 
 /* Upper bounds over the node {d : d_i = 1 (i in in), d_i = 0 (i in out),
  * d_i in [0,1] otherwise} of ||X(d)|| (beta) and of ||(I - D + DM)^{-1}||

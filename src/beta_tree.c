@@ -26,6 +26,10 @@
  * O(|J|^2) instead of the residual's O(|J|^3). */
 
 #define TREE_U 0x1p-52 /* a rounding error is below TREE_U |result| (normal results) */
+/* subtree_below_lo is tried on subtrees of at most this many remaining inner
+ * indices (2^f - 1 vertices): its cost grows like f^2 2^f, and past 4 it
+ * cost more than it saved (nonsymmetric PD family, m = 22 and 24) */
+#define SUB_FMAX 4
 
 typedef struct {
     const dvc_bk_mat *K;
@@ -38,6 +42,11 @@ typedef struct {
     double *rs;  /* (r + 1) x ld: sums of |X_ij| over row i, rounded up */
     int *ord;    /* row / column i of every level: the index of M */
     double *b, *br, *c, *cr, *u, *du, *gu, *gn;
+    /* subtree_below_lo's bordering vectors of level L, index inner[cache_q0[L] + a]:
+     * u, du, w, c, cr at pcache + ((L SUB_FMAX + a) 5) ld, w1 and dw1 at
+     * pw1, pdw1 [L SUB_FMAX + a]; cache_q0[L] = -1: none */
+    double *pcache, *pw1, *pdw1;
+    int *cache_q0;
 } tree_ctx;
 
 /* Upward sums of |P_lj| over the k rows l of P (stride ld), nv vectors of
@@ -89,6 +98,43 @@ __attribute__((always_inline)) static inline void vecmat(int k, int ld, const do
     }
 }
 
+/* FE_UPWARD active. The bordering vectors of index p at a node (X, Y = X^T,
+ * rho, rs; size k): b, br = column p of [M] on the rows of J (centre,
+ * radius), c, cr = row p; u = fl(X b) with |U - u|_i <= du_i for
+ * U = A^{-1} b, every A in [M_JJ], b in [b]; w = fl(c^T X) with
+ * sum_j |W_j - w_j| <= dw1 for W = c^T A^{-1}; w1 >= sum |w_j|
+ * (docs/beta.md section 5, bordering). */
+__attribute__((always_inline)) static inline void border_uw(const tree_ctx *T, const double *X, const double *Y,
+                                                            const double *rho, const double *rs, int k, int p,
+                                                            double *u, double *du, double *w, double *c, double *cr,
+                                                            double *w1p, double *dw1p)
+{
+    const dvc_bk_mat *K = T->K;
+    const int ld = T->ld, nv = nvec(k);
+    double *b = T->b, *br = T->br, bn = 0, brn = 0, w1 = 0, dw1 = 0;
+    /* gamma_k of the error of a k-term dot product, 2^-52 per rounding */
+    const double gam = (double)(k + 1) * TREE_U;
+    for (int l = 0; l < k; l++) {
+        int o = T->ord[l];
+        b[l] = K->Mc[(size_t)o * ld + p];
+        br[l] = K->Mr[(size_t)o * ld + p];
+        c[l] = K->Mc[(size_t)p * ld + o];
+        cr[l] = K->Mr[(size_t)p * ld + o];
+        if (fabs(b[l]) > bn) bn = fabs(b[l]);
+        if (br[l] > brn) brn = br[l];
+    }
+    /* u ~ A^{-1} b: u = b^T Y = X b in floating point, |X b - u|_i <=
+     * gam sum_l |X_il b_l| <= gam rs_i |b|; |U_i - u_i| <= du_i */
+    vecmat(k, ld, b, Y, u, nv);
+    for (int i = 0; i < k; i++) du[i] = gam * rs[i] * bn + rho[i] * bn + (rs[i] + rho[i]) * brn + 0x1p-1000;
+    /* w ~ c^T A^{-1}: w = c^T X in floating point; sum_j |W_j - w_j| <= dw1 */
+    vecmat(k, ld, c, X, w, nv);
+    for (int j = 0; j < k; j++) w1 += fabs(w[j]);
+    for (int i = 0; i < k; i++) dw1 += fabs(c[i]) * (gam * rs[i] + rho[i]) + cr[i] * (rs[i] + rho[i]);
+    *w1p = w1;
+    *dw1p = dw1 + 0x1p-1000;
+}
+
 /* FE_UPWARD active. A leaf whose whole value is proven at most the lower
  * bound reached so far cannot change the result (its upper bound is at
  * most lo <= hi, its lower bound at most lo), so the O(k^2) pass over X'
@@ -127,7 +173,7 @@ static int leaf_below_lo(tree_ctx *T, int k, const double *rho, const double *rs
  * operations, no contraction: the same results as the default clone). */
 __attribute__((target_clones("avx2", "default")))
 #endif
-static int tree_border(tree_ctx *T, int L, int k, int p, int leaf)
+static int tree_border(tree_ctx *T, int L, int k, int q, int leaf)
 {
     const dvc_bk_mat *K = T->K;
     int ld = T->ld, nv = nvec(k), nv1 = nvec(k + 1);
@@ -136,30 +182,24 @@ static int tree_border(tree_ctx *T, int L, int k, int p, int leaf)
     const double *rs = T->rs + (size_t)L * ld;
     double *Xn = T->X + (size_t)(L + 1) * sq, *Yn = T->Y + (size_t)(L + 1) * sq, *rhon = T->rho + (size_t)(L + 1) * ld;
     double *rsn = T->rs + (size_t)(L + 1) * ld;
-    double *b = T->b, *br = T->br, *c = T->c, *cr = T->cr, *u = T->u, *du = T->du, *gu = T->gu;
-    double bn = 0, brn = 0, dw1 = 0, w1 = 0, shi, sneg, delta, Slo, Shi, sm, sig, slo_inv, shi_inv, dsig,
+    const int p = T->inner[q];
+    double *c = T->c, *cr = T->cr, *u = T->u, *du = T->du, *gu = T->gu;
+    double dw1 = 0, w1 = 0, shi, sneg, delta, Slo, Shi, sm, sig, slo_inv, shi_inv, dsig,
            v1 = 0, dv1, asig, best = 0, bestlo = 0, rmax = 0;
     const double ac = K->Mc[(size_t)p * ld + p], ar = K->Mr[(size_t)p * ld + p];
-    /* gamma_k of the error of a k-term dot product, 2^-52 per rounding */
-    const double gam = (double)(k + 1) * TREE_U;
-    for (int l = 0; l < k; l++) {
-        int o = T->ord[l];
-        b[l] = K->Mc[(size_t)o * ld + p];
-        br[l] = K->Mr[(size_t)o * ld + p];
-        c[l] = K->Mc[(size_t)p * ld + o];
-        cr[l] = K->Mr[(size_t)p * ld + o];
-        if (fabs(b[l]) > bn) bn = fabs(b[l]);
-        if (br[l] > brn) brn = br[l];
-    }
-    /* u ~ A^{-1} b: u = b^T Y = X b in floating point, |X b - u|_i <=
-     * gam sum_l |X_il b_l| <= gam rs_i |b|; |U_i - u_i| <= du_i */
-    vecmat(k, ld, b, Y, u, nv);
-    for (int i = 0; i < k; i++) du[i] = gam * rs[i] * bn + rho[i] * bn + (rs[i] + rho[i]) * brn + 0x1p-1000;
-    /* w ~ c^T A^{-1}: w = c^T X in floating point; sum_j |W_j - w_j| <= dw1 */
-    vecmat(k, ld, c, X, gu, nv);
-    for (int j = 0; j < k; j++) w1 += fabs(gu[j]);
-    for (int i = 0; i < k; i++) dw1 += fabs(c[i]) * (gam * rs[i] + rho[i]) + cr[i] * (rs[i] + rho[i]);
-    dw1 += 0x1p-1000;
+    if (T->cache_q0[L] >= 0 && q >= T->cache_q0[L]) {
+        /* computed by subtree_below_lo at this node, by the same operations */
+        const int a = L * SUB_FMAX + q - T->cache_q0[L];
+        const double *cc = T->pcache + (size_t)a * 5 * ld;
+        memcpy(u, cc, sizeof(double) * (size_t)(4 * nv));
+        memcpy(du, cc + ld, sizeof(double) * (size_t)k);
+        memcpy(gu, cc + 2 * ld, sizeof(double) * (size_t)(4 * nv));
+        memcpy(c, cc + 3 * ld, sizeof(double) * (size_t)k);
+        memcpy(cr, cc + 4 * ld, sizeof(double) * (size_t)k);
+        w1 = T->pw1[a];
+        dw1 = T->pdw1[a];
+    } else
+        border_uw(T, X, Y, rho, rs, k, p, u, du, gu, c, cr, &w1, &dw1);
     /* S = a - c^T A^{-1} b in [Slo, Shi] */
     shi = ac;
     sneg = -ac;
@@ -261,13 +301,270 @@ static int tree_border(tree_ctx *T, int L, int k, int p, int leaf)
     return 1;
 }
 
+/* four 64-bit lanes: masks for the four-lane double vectors */
+typedef long long v4m __attribute__((vector_size(32), may_alias));
+
+/* max(a, b), NaN if either is NaN (fmax would drop it) */
+static inline double maxn(double a, double b) { return (a > b || a != a) ? a : b; }
+
+static int small_resid(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMAX],
+                       const double Sr[SUB_FMAX][SUB_FMAX], double Zt[SUB_FMAX][2 * SUB_FMAX], double *t);
+
+/* FE_UPWARD active. A verified inverse of the s x s interval matrix
+ * [Sigma_SS] (rows and columns id[0..s) of the mid-rad pair Sc, Sr): the
+ * predictor Zt (its first s columns) and t >= ||Z - Zt|| for the inverse Z
+ * of every Sigma' in the box (section 5's residual theorem, e <= 0.5).
+ * 0 when it cannot be proven. */
+static int small_inverse(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMAX],
+                         const double Sr[SUB_FMAX][SUB_FMAX], double Zt[SUB_FMAX][2 * SUB_FMAX], double *t)
+{
+    /* predictor Zt ~ mid(Sigma_SS)^{-1} (only a predictor): closed forms
+     * for s <= 2 (most of the subsets), Gauss-Jordan above */
+    if (s <= 2) {
+        double a = Sc[id[0]][id[0]], b, c, d, det;
+        if (s == 1) {
+            if (!(fabs(a) > 0)) return 0;
+            Zt[0][0] = 1.0 / a;
+            return small_resid(s, id, Sc, Sr, Zt, t);
+        }
+        b = Sc[id[0]][id[1]];
+        c = Sc[id[1]][id[0]];
+        d = Sc[id[1]][id[1]];
+        det = a * d - b * c;
+        if (!(fabs(det) > 0)) return 0;
+        det = 1.0 / det;
+        Zt[0][0] = d * det;
+        Zt[0][1] = -(b * det);
+        Zt[1][0] = -(c * det);
+        Zt[1][1] = a * det;
+        return small_resid(s, id, Sc, Sr, Zt, t);
+    }
+    for (int i = 0; i < s; i++)
+        for (int j = 0; j < s; j++) {
+            Zt[i][j] = Sc[id[i]][id[j]];
+            Zt[i][s + j] = i == j;
+        }
+    for (int col = 0; col < s; col++) {
+        int piv = col;
+        for (int i = col + 1; i < s; i++)
+            if (fabs(Zt[i][col]) > fabs(Zt[piv][col])) piv = i;
+        if (!(fabs(Zt[piv][col]) > 0)) return 0;
+        if (piv != col)
+            for (int j = 0; j < 2 * s; j++) {
+                double tmp = Zt[col][j];
+                Zt[col][j] = Zt[piv][j];
+                Zt[piv][j] = tmp;
+            }
+        {
+            double rp = 1.0 / Zt[col][col];
+            for (int j = col; j < 2 * s; j++) Zt[col][j] *= rp;
+        }
+        for (int i = 0; i < s; i++)
+            if (i != col) {
+                double fct = Zt[i][col];
+                for (int j = col; j < 2 * s; j++) Zt[i][j] -= fct * Zt[col][j];
+            }
+    }
+    for (int i = 0; i < s; i++)
+        for (int j = 0; j < s; j++) Zt[i][j] = Zt[i][s + j];
+    return small_resid(s, id, Sc, Sr, Zt, t);
+}
+
+/* FE_UPWARD active. For the predictor Zt of small_inverse: e >= ||I - Zt
+ * Sigma'|| for every Sigma' in [Sigma_SS] (section 5, radius included) and,
+ * when e <= 0.5, t = ||Zt|| e / (1 - e) >= ||Z - Zt||. 0 otherwise. */
+__attribute__((always_inline)) static inline int small_resid_s(const int s, const int *id,
+                                                                const double Sc[SUB_FMAX][SUB_FMAX],
+                                                                const double Sr[SUB_FMAX][SUB_FMAX],
+                                                                double Zt[SUB_FMAX][2 * SUB_FMAX], double *t)
+{
+    double e = 0, nz = 0, A[SUB_FMAX][SUB_FMAX], R[SUB_FMAX][SUB_FMAX];
+    for (int l = 0; l < s; l++)
+        for (int j = 0; j < s; j++) {
+            A[l][j] = Sc[id[l]][id[j]];
+            R[l][j] = Sr[id[l]][id[j]];
+        }
+    /* e >= ||I - Zt Sigma'|| for every Sigma' in [Sigma_SS] (section 5) */
+    for (int i = 0; i < s; i++) {
+        double ei = 0, ri = 0;
+        for (int j = 0; j < s; j++) {
+            double gu = 0, gn = 0, dij = i == j;
+            for (int l = 0; l < s; l++) {
+                gu += Zt[i][l] * A[l][j];
+                gn += (-Zt[i][l]) * A[l][j];
+                ri += fabs(Zt[i][l]) * R[l][j];
+            }
+            ei += maxn(gu - dij, gn + dij);
+        }
+        ei += ri;
+        if (!(ei <= e)) e = ei;
+    }
+    if (!(e <= 0.5)) return 0;
+    for (int i = 0; i < s; i++) {
+        double ni = 0;
+        for (int j = 0; j < s; j++) ni += fabs(Zt[i][j]);
+        if (!(ni <= nz)) nz = ni;
+    }
+    *t = nz * e / (-(e - 1.0)); /* >= ||Z - Zt||, so >= every |Z_ab - Zt_ab| */
+    return 1;
+}
+
+static int small_resid(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMAX],
+                       const double Sr[SUB_FMAX][SUB_FMAX], double Zt[SUB_FMAX][2 * SUB_FMAX], double *t)
+{
+    /* a constant size per case: the loops unroll */
+    switch (s) {
+    case 1: return small_resid_s(1, id, Sc, Sr, Zt, t);
+    case 2: return small_resid_s(2, id, Sc, Sr, Zt, t);
+    case 3: return small_resid_s(3, id, Sc, Sr, Zt, t);
+    default: return small_resid_s(s, id, Sc, Sr, Zt, t);
+    }
+}
+
+/* ---- subtrees that cannot matter ------------------------------------------
+ *
+ * A node J (size k) whose remaining inner indices F (f = |F| of them) are
+ * few: every descendant is J + S, S a nonempty subset of F. With
+ * U = A^{-1} M_JS, W = M_SJ A^{-1} and Z = (Sigma_SS)^{-1}, Sigma the Schur
+ * complement M_FF - M_FJ A^{-1} M_JF of A = M_JJ,
+ *   (M_{J+S})^{-1} = [[A^{-1} + U Z W, -U Z], [-Z W, Z]],
+ * so row i of J has 1-norm <= ||A^{-1}_i||_1 + sum_b |(U Z)_ib| (||W_b||_1 + 1)
+ * and row b of S <= sum_a |Z_ba| (||W_a||_1 + 1). Z is kept exact per S (a
+ * verified s x s inverse, s <= f): the bound keeps the cancellation in U Z
+ * that a hull of Z over S would lose (docs/beta.md section 5, "Subtrees that
+ * cannot matter"). When every such bound is at most the lower bound lo
+ * reached so far, no vertex of the subtree can change the result (as for a
+ * leaf, leaf_below_lo) and the 2^f - 1 vertices are skipped. FE_UPWARD
+ * active; 1 when the subtree is so bounded. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static int subtree_below_lo(tree_ctx *T, int L, int k, int q0)
+{
+    const dvc_bk_mat *K = T->K;
+    const int ld = T->ld, nv = nvec(k), f = T->r - q0;
+    const size_t sq = (size_t)ld * ld, st = (size_t)5 * ld;
+    const double *X = T->X + (size_t)L * sq, *Y = T->Y + (size_t)L * sq, *rho = T->rho + (size_t)L * ld;
+    const double *rs = T->rs + (size_t)L * ld;
+    const double lo = T->acc->beta_lo;
+    double *U = T->pcache + (size_t)L * SUB_FMAX * st, *DU = U + ld, *C = U + 3 * ld, *CR = U + 4 * ld;
+    double *dumax = T->gn, *uall = T->du;
+    double cw[SUB_FMAX], Sc[SUB_FMAX][SUB_FMAX], Sr[SUB_FMAX][SUB_FMAX], best = 0;
+    int pidx[SUB_FMAX];
+    const v4m absmask = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL};
+    T->cache_q0[L] = -1;
+    if (!(lo > 0)) return 0;
+    for (int i = 0; i < k; i++) /* the node itself is part of every descendant's rows */
+        if (!(rs[i] + rho[i] <= lo)) return 0;
+    for (int a = 0; a < f; a++) {
+        /* u ~ A^{-1} b, |U - u|_i <= du_i; w ~ c^T A^{-1}, ||W||_1 <= w1 + dw1;
+         * kept for the children's bordering */
+        double *w1 = T->pw1 + L * SUB_FMAX + a, *dw1 = T->pdw1 + L * SUB_FMAX + a;
+        pidx[a] = T->inner[q0 + a];
+        border_uw(T, X, Y, rho, rs, k, pidx[a], U + a * st, DU + a * st, U + a * st + 2 * ld, C + a * st,
+                  CR + a * st, w1, dw1);
+        cw[a] = *w1 + *dw1 + 1;
+        if (!isfinite(cw[a])) return 0;
+        for (int l = k; l < 4 * nv; l++) /* zero lanes for the four-lane sums below */
+            U[a * st + l] = DU[a * st + l] = C[a * st + l] = CR[a * st + l] = 0;
+    }
+    T->cache_q0[L] = q0;
+    for (int i = 0; i < k; i++) {
+        double dm = 0, ua = 0;
+        for (int a = 0; a < f; a++) {
+            dm = maxn(dm, DU[a * st + i]);
+            ua += fabs(U[a * st + i]);
+        }
+        dumax[i] = dm;
+        uall[i] = ua;
+    }
+    /* Sigma_ab = m_{p_a p_b} - c_a^T A^{-1} b_b in [slo, shi], as S in tree_border */
+    for (int a = 0; a < f; a++)
+        for (int e = 0; e < f; e++) {
+            const v4 *c = (const v4 *)(C + a * st), *cr = (const v4 *)(CR + a * st), *u = (const v4 *)(U + e * st),
+                     *du = (const v4 *)(DU + e * st);
+            double ac = K->Mc[(size_t)pidx[a] * ld + pidx[e]], shi, sneg, delta, slo, sm;
+            v4 h4 = {0, 0, 0, 0}, n4 = {0, 0, 0, 0}, d4 = {0, 0, 0, 0};
+            /* four lanes of upward partial sums, each >= its exact sum, then
+             * added upward */
+            for (int q = 0; q < nv; q++) {
+                h4 += (-c[q]) * u[q];
+                n4 += c[q] * u[q];
+                d4 += cr[q] * ((v4)((v4m)u[q] & absmask) + du[q]) + (v4)((v4m)c[q] & absmask) * du[q];
+            }
+            shi = ac + ((h4[0] + h4[1]) + (h4[2] + h4[3]));
+            sneg = -ac + ((n4[0] + n4[1]) + (n4[2] + n4[3]));
+            delta = K->Mr[(size_t)pidx[a] * ld + pidx[e]] + ((d4[0] + d4[1]) + (d4[2] + d4[3]));
+            shi = shi + delta;
+            slo = -(sneg + delta);
+            sm = 0.5 * shi + 0.5 * slo;
+            Sc[a][e] = sm;
+            Sr[a][e] = maxn(shi - sm, sm - slo);
+            if (!isfinite(Sr[a][e])) return 0;
+        }
+    for (unsigned S = 1; S < (1u << f); S++) {
+        int id[SUB_FMAX], s = 0;
+        double Zt[SUB_FMAX][2 * SUB_FMAX], t, cwmax = 0;
+        for (int a = 0; a < f; a++)
+            if (S >> a & 1) id[s++] = a;
+        if (!small_inverse(s, id, Sc, Sr, Zt, &t)) return 0;
+        for (int a = 0; a < s; a++) cwmax = maxn(cwmax, cw[id[a]]);
+        /* rows of S */
+        for (int i = 0; i < s; i++) {
+            double h = t * cwmax;
+            for (int j = 0; j < s; j++) h += fabs(Zt[i][j]) * cw[id[j]];
+            if (!(h <= lo)) return 0;
+            if (h > best) best = h;
+        }
+        /* rows of J, four at a time: |(u Zt)_ib| <= max(gu, gn) (both summed
+         * upward), and |(U Z)_ib - (u Zt)_ib| <= sum_a du_ia (|Zt_ab| + t) +
+         * t sum_a |u_ia| <= dumax_i sum_a (|Zt_ab| + t) + t uall_i */
+        {
+            v4 hv[16];
+            double ea = 0, eb = 0;
+            for (int q = 0; q < nv; q++) hv[q] = (v4){0, 0, 0, 0};
+            for (int j = 0; j < s; j++) {
+                double cj = cw[id[j]], zc = 0;
+                v4 cv = {cj, cj, cj, cj};
+                for (int a = 0; a < s; a++) zc += fabs(Zt[a][j]) + t;
+                ea += cj * zc;
+                eb += cj * t;
+                for (int q = 0; q < nv; q++) {
+                    v4 gu = {0, 0, 0, 0}, gn = {0, 0, 0, 0};
+                    for (int a = 0; a < s; a++) {
+                        v4 ua = ((const v4 *)(U + id[a] * st))[q], z = {Zt[a][j], Zt[a][j], Zt[a][j], Zt[a][j]};
+                        gu += ua * z;
+                        gn += (-ua) * z;
+                    }
+                    v4m mk = (v4m)(gu > gn);
+                    hv[q] += cv * (v4)(((v4m)gu & mk) | ((v4m)gn & ~mk));
+                }
+            }
+            for (int i = 0; i < k; i++) {
+                double h = (rs[i] + rho[i]) + (((const double *)hv)[i] + (dumax[i] * ea + uall[i] * eb));
+                if (!(h <= lo)) return 0;
+                if (h > best) best = h;
+            }
+        }
+    }
+    dvc_bk_acc_max(&T->acc->beta_hi, best);
+    return 1;
+}
+
 /* The subtree below level L (size k, anchor plus the inner indices in
  * `set`): children add inner[q] for q >= q0. */
 static dvc_status tree_walk(tree_ctx *T, int L, int k, int q0, uint64_t set)
 {
+    int f = T->r - q0;
+    T->cache_q0[L] = -1;
+    if (f >= 2 && f <= SUB_FMAX && subtree_below_lo(T, L, k, q0)) {
+        T->acc->count += ((long)1 << f) - 1;
+        T->acc->pruned += ((long)1 << f) - 1;
+        return DVC_OK;
+    }
     for (int q = q0; q < T->r; q++) {
         int p = T->inner[q];
-        if (!tree_border(T, L, k, p, q + 1 == T->r)) {
+        if (!tree_border(T, L, k, q, q + 1 == T->r)) {
             /* this child and its subtree by residuals */
             dvc_status st = dvc_bk_enum(T->K, set | (uint64_t)1 << p, T->inner + q + 1, T->r - q - 1, 0, T->acc);
             dvc_rnd_set(FE_UPWARD);
@@ -312,6 +609,11 @@ dvc_status dvc_bk_enum_tree(const dvc_bk_mat *K, uint64_t base, const int *freei
     T.du = T.b + 5 * ld;
     T.gu = T.b + 6 * ld;
     T.gn = T.b + 7 * ld;
+    T.pcache = dvc_bk_alloc((size_t)(r + 1) * SUB_FMAX * 5 * ld);
+    T.pw1 = dvc_bk_alloc((size_t)(r + 1) * SUB_FMAX * 2);
+    T.pdw1 = T.pw1 + (r + 1) * SUB_FMAX;
+    T.cache_q0 = malloc(sizeof(int) * (size_t)(r + 1));
+    if (T.cache_q0 == NULL) abort();
     T.ord = malloc(sizeof(int) * (size_t)(K->m + 1));
     if (T.ord == NULL) abort();
     dvc_bk_ws_init(&w, K->m, ld);
@@ -371,6 +673,9 @@ done:
     free(T.rho);
     free(T.rs);
     free(T.b);
+    free(T.pcache);
+    free(T.pw1);
+    free(T.cache_q0);
     free(T.ord);
     return st;
 }

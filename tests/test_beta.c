@@ -986,6 +986,18 @@ static void test_sym_bnb_many(void)
  * small; on interval matrices the bounds enclose beta of the midpoint and of
  * a random point matrix. Every split r of the free indices, many matrices of
  * every kind (fixed seed). */
+/* The exact rational beta_M, alpha_M of the point matrix P (Mq, beta and
+ * alpha initialised here, cleared by the caller). */
+static void exact_of(const double *P, int m, mpq_t *Mq, mpq_t beta, mpq_t alpha, int it)
+{
+    for (int i = 0; i < m * m; i++) {
+        mpq_init(Mq[i]);
+        mpq_set_d(Mq[i], P[i]);
+    }
+    mpq_inits(beta, alpha, NULL);
+    REQUIRE(exact_beta_alpha(Mq, m, beta, alpha), "case %d: singular principal submatrix", it);
+}
+
 static void test_enum_tree(void)
 {
     check_rng r = {20260};
@@ -1012,12 +1024,7 @@ static void test_enum_tree(void)
                 if (it % 2) P[i] = M[i] + rad * (double)check_rng_int(&r, -4, 4) / 4.0;
             }
         }
-        for (int i = 0; i < m * m; i++) {
-            mpq_init(Mq[i]);
-            mpq_set_d(Mq[i], P[i]);
-        }
-        mpq_inits(beta, alpha, NULL);
-        REQUIRE(exact_beta_alpha(Mq, m, beta, alpha), "case %d: singular principal submatrix", it);
+        exact_of(P, m, Mq, beta, alpha, it);
         REQUIRE(dvc_bk_mat_init(&K, A) == DVC_OK, "case %d: mat_init", it);
         for (int i = 0; i < m; i++) idx[i] = i;
         for (int rr = 1; rr <= m; rr++) {
@@ -1047,6 +1054,127 @@ static void test_enum_tree(void)
     CHECK(refresh < nodes / 4, "bordering rarely used: %ld fresh inverses for %ld vertices", refresh, nodes);
     printf("enumeration by bordering: %ld runs, %ld vertices (%ld fresh inverses), worst gap %.2e\n", cases,
            nodes, refresh, worst_gap);
+}
+
+/* The bordering route skips a subtree when every vertex in it is proven at
+ * most the lower bound reached so far (subtree_below_lo in src/beta_tree.c),
+ * and the driver starts that route at a lower bound found by a local search
+ * (dvc_bk_local_lower). Started at lower bounds up to the exact beta_M (a
+ * double at most beta_M: mpq_get_d truncates), the route must still return
+ * hi >= beta_M: a subtree holding the maximiser may be skipped only if its
+ * proven bound, which then enters hi, is >= beta_M. Exact rational beta_M,
+ * random P-matrices of every kind (nonsymmetric PD with a large skew part
+ * among them), point and interval matrices, every split r = 2..6. The rule
+ * must also actually skip vertices, or this test proves nothing. */
+static void test_subtree_prune(void)
+{
+    static const double fac[] = {0, 0.5, 0.9, 0.999, 1 - 1e-9, 1};
+    check_rng r = {20261};
+    long runs = 0, pruned = 0, vertices = 0, local_exact = 0, local_runs = 0;
+    for (int it = 0; it < 160; it++) {
+        int m = (int)check_rng_int(&r, 4, it < 140 ? 9 : 11), kind = it % (NKINDS + 1);
+        double M[MAXM * MAXM], P[MAXM * MAXM], bd;
+        mpq_t Mq[MAXM * MAXM], beta, alpha;
+        dvc_imat_t A;
+        dvc_bk_mat K;
+        int idx[MAXM], interval = it % 5 == 2;
+        if (kind == NKINDS || it % 3 == 0) gen_pd16(M, m, 1, &r);
+        else gen_p(M, m, kind, &r);
+        memcpy(P, M, sizeof(double) * (size_t)(m * m));
+        dvc_imat_init(A, m, m);
+        to_imat(A, M, m);
+        if (interval)
+            for (int i = 0; i < m * m; i++) {
+                mpfi_interv_d(A->e[i], M[i] - 0x1p-14, M[i] + 0x1p-14);
+                P[i] = M[i] + 0x1p-14 * (double)check_rng_int(&r, -1, 1);
+            }
+        exact_of(P, m, Mq, beta, alpha, it);
+        REQUIRE(dvc_bk_mat_init(&K, A) == DVC_OK, "case %d: mat_init", it);
+        bd = mpq_get_d(beta);
+        for (int i = 0; i < m; i++) idx[i] = i;
+        for (int rr = 2; rr <= (m < 6 ? m : 6); rr++)
+            for (int fi = 0; fi < (int)(sizeof fac / sizeof fac[0]); fi++) {
+                dvc_bk_acc acc;
+                dvc_status st;
+                dvc_bk_acc_init(&acc);
+                acc.beta_lo = acc.beta_hi = bd * fac[fi];
+                st = dvc_bk_enum_tree(&K, 0, idx, m, rr, &acc);
+                CHECK(st == DVC_OK && acc.count == (1L << m), "case %d (m = %d, r = %d): status %d, %ld vertices",
+                      it, m, rr, st, acc.count);
+                CHECK(cmp_dq(acc.beta_lo, beta) <= 0 && cmp_dq(acc.beta_hi, beta) >= 0,
+                      "case %d (m = %d, kind %d, r = %d, started at %g beta%s): [%.17g, %.17g] misses beta = "
+                      "%.17g",
+                      it, m, kind, rr, fac[fi], interval ? ", interval" : "", acc.beta_lo, acc.beta_hi, bd);
+                pruned += acc.pruned;
+                vertices += acc.count;
+                runs++;
+            }
+        {
+            /* the local search: a proven lower bound, usually the maximum */
+            dvc_bk_acc acc;
+            dvc_bk_acc_init(&acc);
+            CHECK(dvc_bk_local_lower(&K, 1e5, &acc) == DVC_OK, "case %d: local search failed", it);
+            CHECK(cmp_dq(acc.beta_lo, beta) <= 0, "case %d: local search lo %.17g above beta %.17g", it,
+                  acc.beta_lo, bd);
+            if (!interval) {
+                local_runs++;
+                local_exact += acc.beta_lo >= bd * (1 - 1e-12);
+            }
+        }
+        dvc_bk_mat_clear(&K);
+        dvc_imat_clear(A);
+        for (int i = 0; i < m * m; i++) mpq_clear(Mq[i]);
+        mpq_clears(beta, alpha, NULL);
+    }
+    CHECK(pruned > vertices / 20, "subtree rule hardly used: %ld of %ld vertices skipped", pruned, vertices);
+    CHECK(local_exact * 2 > local_runs, "local search found beta_M in %ld of %ld point cases", local_exact,
+          local_runs);
+    printf("subtrees below lo: %ld runs, %ld of %ld vertices skipped; local search exact in %ld of %ld\n", runs,
+           pruned, vertices, local_exact, local_runs);
+}
+
+/* m = 21, nonsymmetric PD with a large skew part: the route of m > 20
+ * (local search, then the bordering enumeration started at its lower bound,
+ * skipping subtrees below it) against every vertex by its own residual
+ * (dvc_bk_enum, which skips nothing): both enclose beta_M, so the two
+ * enclosures must meet, and both be tight. */
+static void test_enum_past20(void)
+{
+    enum { N = 21 };
+    check_rng r = {777};
+    double L[N * N];
+    dvc_imat_t A;
+    dvc_beta_bound_t b;
+    dvc_beta_opts o;
+    dvc_bk_mat K;
+    dvc_bk_acc acc;
+    int idx[N];
+    dvc_imat_init(A, N, N);
+    for (int i = 0; i < N * N; i++) L[i] = (double)check_rng_int(&r, -8, 8) / 8.0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            double v = 0;
+            for (int k = 0; k < N; k++) v += L[i * N + k] * L[j * N + k];
+            v = v / 16 + (i == j ? 0.25 : 0) + (i < j ? L[i * N + j] : i > j ? -L[j * N + i] : 0);
+            mpfi_set_d(dvc_imat_entry(A, i, j), v);
+        }
+    dvc_beta_bound_init(b);
+    dvc_beta_opts_default(&o);
+    o.method = DVC_BETA_ENUM;
+    CHECK(dvc_beta_compute(b, NULL, A, &o) == DVC_OK && !b->stopped, "m = 21: enumeration failed");
+    REQUIRE(dvc_bk_mat_init(&K, A) == DVC_OK, "m = 21: mat_init");
+    for (int i = 0; i < N; i++) idx[i] = i;
+    dvc_bk_acc_init(&acc);
+    CHECK(dvc_bk_enum(&K, 0, idx, N, 0, &acc) == DVC_OK, "m = 21: residual route failed");
+    CHECK(lo_d(b) <= acc.beta_hi && acc.beta_lo <= hi_d(b),
+          "m = 21: [%.17g, %.17g] (local search + bordering) and [%.17g, %.17g] (residuals) are disjoint",
+          lo_d(b), hi_d(b), acc.beta_lo, acc.beta_hi);
+    CHECK(hi_d(b) - lo_d(b) <= 1e-11 * hi_d(b), "m = 21: gap [%.17g, %.17g]", lo_d(b), hi_d(b));
+    printf("m = 21: [%.17g, %.17g] against every residual [%.17g, %.17g]\n", lo_d(b), hi_d(b), acc.beta_lo,
+           acc.beta_hi);
+    dvc_bk_mat_clear(&K);
+    dvc_beta_bound_clear(b);
+    dvc_imat_clear(A);
 }
 
 /* max over nonempty J of ||(M_JJ)^{-1}||_inf at 256 bits, every one of the
@@ -1175,6 +1303,8 @@ static void test_nonsym_pd_ref(void)
 int main(void)
 {
     test_enum_tree();
+    test_subtree_prune();
+    test_enum_past20();
     test_remark43();
     test_mmatrix();
     test_random_p();

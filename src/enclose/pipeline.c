@@ -127,7 +127,8 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
         /* in memory (the whole tube is held): the times copied */
         return st;
     }
-    if (tf->grid->kind == DVC_TGRID_EXPLICIT && (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
+    if (tf->grid->kind == DVC_TGRID_EXPLICIT &&
+        (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
         /* the trajectory ends a little before or after T (or T is a
          * decimal, only an interval): the certificate covers [0, its last
          * time] and says so */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
 /* Time grids (include/dvicert/tgrid.h): the grid arithmetic of the three
- * forms, written once (the engines' t_i and step lengths, the messages). */
+ * forms, written once (the engines' t_i and step lengths, the messages);
+ * explicit times held or on demand (dvc_tgrid_src). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,25 @@ void dvc_tgrid_set(dvc_tgrid *g, long N, double h, const double *t)
     g->h = h;
     g->t = t;
     g->own = 0;
+    g->src = NULL;
     g->kind = t ? DVC_TGRID_EXPLICIT : h > 0 ? DVC_TGRID_LAST_SHORT : DVC_TGRID_UNIFORM;
+}
+
+void dvc_tgrid_set_src(dvc_tgrid *g, long N, const dvc_tgrid_src *src)
+{
+    dvc_tgrid_set(g, N, 0, NULL);
+    g->src = src;
+    g->kind = DVC_TGRID_EXPLICIT;
+}
+
+dvc_status dvc_tgrid_at(const dvc_tgrid *g, long i, double *t)
+{
+    if (g->t) {
+        *t = g->t[i];
+        return DVC_OK;
+    }
+    if (g->src) return g->src->at(g->src->ctx, i, t);
+    return dvc_error(DVC_ERR_INTERNAL, "time grid: no explicit times");
 }
 
 void dvc_tgrid_init(dvc_tgrid *g)
@@ -30,13 +49,21 @@ void dvc_tgrid_clear(dvc_tgrid *g)
 dvc_status dvc_tgrid_copy(dvc_tgrid *dst, const dvc_tgrid *src)
 {
     double *t = NULL;
-    if (src->t) {
+    if (src->kind == DVC_TGRID_EXPLICIT) {
         size_t len = (size_t)(src->N + 1) * sizeof *t;
         if (!(t = malloc(len))) {
             dvc_tgrid_clear(dst);
             return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid times", src->N + 1);
         }
-        memcpy(t, src->t, len);
+        if (src->t) memcpy(t, src->t, len);
+        for (long i = 0; !src->t && i <= src->N; i++) {
+            dvc_status st = dvc_tgrid_at(src, i, &t[i]);
+            if (st != DVC_OK) {
+                free(t);
+                dvc_tgrid_clear(dst);
+                return st;
+            }
+        }
     }
     dvc_tgrid_clear(dst);
     dvc_tgrid_set(dst, src->N, src->h, t);
@@ -44,10 +71,13 @@ dvc_status dvc_tgrid_copy(dvc_tgrid *dst, const dvc_tgrid *src)
     return DVC_OK;
 }
 
-void dvc_tgrid_time(mpfi_t ti, const dvc_tgrid *g, const mpfi_t T, const mpfi_t h, long i)
+dvc_status dvc_tgrid_time(mpfi_t ti, const dvc_tgrid *g, const mpfi_t T, const mpfi_t h, long i)
 {
     if (g->kind == DVC_TGRID_EXPLICIT) {
-        mpfi_set_d(ti, g->t[i]);
+        double t;
+        dvc_status st = dvc_tgrid_at(g, i, &t);
+        if (st != DVC_OK) return st;
+        mpfi_set_d(ti, t);
     } else if (g->kind == DVC_TGRID_LAST_SHORT) {
         /* i h is exact at 53 + 64 bits; t_N = T */
         if (i >= g->N) {
@@ -62,13 +92,17 @@ void dvc_tgrid_time(mpfi_t ti, const dvc_tgrid *g, const mpfi_t T, const mpfi_t 
         mpfi_mul_si(ti, T, i);
         mpfi_div_si(ti, ti, g->N);
     }
+    return DVC_OK;
 }
 
-void dvc_tgrid_step(mpfi_t hs, const dvc_tgrid *g, const mpfi_t T, long i)
+dvc_status dvc_tgrid_step(mpfi_t hs, const dvc_tgrid *g, const mpfi_t T, long i)
 {
     if (g->kind == DVC_TGRID_EXPLICIT) {
-        mpfi_set_d(hs, g->t[i + 1]);
-        mpfi_sub_d(hs, hs, g->t[i]);
+        double a, b;
+        dvc_status st = dvc_tgrid_at(g, i, &a);
+        if (st != DVC_OK || (st = dvc_tgrid_at(g, i + 1, &b)) != DVC_OK) return st;
+        mpfi_set_d(hs, b);
+        mpfi_sub_d(hs, hs, a);
     } else if (g->kind == DVC_TGRID_LAST_SHORT && i + 1 < g->N) {
         mpfi_set_d(hs, g->h);
     } else if (g->kind == DVC_TGRID_LAST_SHORT) {
@@ -79,6 +113,7 @@ void dvc_tgrid_step(mpfi_t hs, const dvc_tgrid *g, const mpfi_t T, long i)
     } else {
         mpfi_div_si(hs, T, g->N);
     }
+    return DVC_OK;
 }
 
 double dvc_tgrid_last_step_d(const dvc_tgrid *g, const mpfi_t T)
@@ -88,8 +123,7 @@ double dvc_tgrid_last_step_d(const dvc_tgrid *g, const mpfi_t T)
     if (g->kind != DVC_TGRID_LAST_SHORT) {
         mpfi_t s;
         mpfi_init2(s, 128);
-        dvc_tgrid_step(s, g, T, g->N - 1);
-        hl = mpfr_get_d(&s->left, MPFR_RNDN);
+        hl = dvc_tgrid_step(s, g, T, g->N - 1) == DVC_OK ? mpfr_get_d(&s->left, MPFR_RNDN) : NAN;
         mpfi_clear(s);
         return hl;
     }
@@ -106,7 +140,11 @@ double dvc_tgrid_last_step_d(const dvc_tgrid *g, const mpfi_t T)
 double dvc_tgrid_last_step_d64(const dvc_tgrid *g, mpfi_srcptr T)
 {
     double Td = mpfr_get_d(&T->left, MPFR_RNDN);
-    if (g->kind == DVC_TGRID_EXPLICIT) return g->t[g->N] - g->t[g->N - 1];
+    if (g->kind == DVC_TGRID_EXPLICIT) {
+        double a, b;
+        if (dvc_tgrid_at(g, g->N - 1, &a) != DVC_OK || dvc_tgrid_at(g, g->N, &b) != DVC_OK) return NAN;
+        return b - a;
+    }
     if (g->kind == DVC_TGRID_LAST_SHORT) return Td - (double)(g->N - 1) * g->h;
     return Td / (double)g->N;
 }
@@ -115,7 +153,7 @@ double dvc_tgrid_time_d(const dvc_tgrid *g, mpfi_srcptr T, long i)
 {
     double d;
     mpfr_t t;
-    if (g->kind == DVC_TGRID_EXPLICIT) return g->t[i];
+    if (g->kind == DVC_TGRID_EXPLICIT) return dvc_tgrid_at(g, i, &d) == DVC_OK ? d : NAN;
     mpfr_init2(t, 128);
     if (g->kind == DVC_TGRID_LAST_SHORT && i >= g->N) {
         mpfr_set(t, &T->left, MPFR_RNDN);
@@ -131,8 +169,10 @@ double dvc_tgrid_time_d(const dvc_tgrid *g, mpfi_srcptr T, long i)
     return d;
 }
 
-void dvc_tgrid_step_range_d(double *hmin, double *hmax, const dvc_tgrid *g, const mpfi_t T)
+dvc_status dvc_tgrid_step_range_d(double *hmin, double *hmax, const dvc_tgrid *g, const mpfi_t T)
 {
+    double a, b;
+    dvc_status st;
     *hmin = INFINITY;
     *hmax = 0;
     if (g->kind != DVC_TGRID_EXPLICIT) {
@@ -141,11 +181,14 @@ void dvc_tgrid_step_range_d(double *hmin, double *hmax, const dvc_tgrid *g, cons
         double hl = g->kind == DVC_TGRID_LAST_SHORT ? dvc_tgrid_last_step_d(g, T) : h;
         *hmin = fmin(h, hl);
         *hmax = fmax(h, hl);
-        return;
+        return DVC_OK;
     }
-    for (long i = 0; i < g->N; i++) {
-        double d = g->t[i + 1] - g->t[i];
-        *hmin = fmin(*hmin, d);
-        *hmax = fmax(*hmax, d);
+    /* one pass in increasing i (times on demand: a pass over the file) */
+    if ((st = dvc_tgrid_at(g, 0, &a)) != DVC_OK) return st;
+    for (long i = 0; i < g->N; i++, a = b) {
+        if ((st = dvc_tgrid_at(g, i + 1, &b)) != DVC_OK) return st;
+        *hmin = fmin(*hmin, b - a);
+        *hmax = fmax(*hmax, b - a);
     }
+    return DVC_OK;
 }

@@ -175,6 +175,15 @@ dvc_status dvc_tube_set_ybox(dvc_tube_t tb, const dvc_ivec_t l, const dvc_ivec_t
 dvc_status dvc_tube_set_grid(dvc_tube_t tb, const dvc_tgrid *g)
 {
     tb->hgrid = g->kind == DVC_TGRID_LAST_SHORT ? g->h : 0;
+    if (g->kind == DVC_TGRID_EXPLICIT && !g->t) {
+        /* times on demand: read once (the tube holds them as numbers) */
+        dvc_tgrid c;
+        dvc_status st;
+        dvc_tgrid_init(&c);
+        if ((st = dvc_tgrid_copy(&c, g)) == DVC_OK) st = dvc_tube_set_times_d(tb, c.t);
+        dvc_tgrid_clear(&c);
+        return st;
+    }
     return g->kind == DVC_TGRID_EXPLICIT ? dvc_tube_set_times_d(tb, g->t) : DVC_OK;
 }
 

@@ -3,6 +3,7 @@
  * policy, the fallback and its note, the destinations (file, memory, dry
  * run), refused option combinations; dvc_tgrid (include/dvicert/tgrid.h):
  * the three forms' times and step lengths. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "dvicert/certio.h"
 #include "dvicert/enclose.h"
 #include "dvicert/tgrid.h"
+#include "enclose/internal.h"
 
 static int notes;
 static char note_text[512];
@@ -199,6 +201,75 @@ static void test_tgrid(void)
     mpfi_clear(x);
 }
 
+/* Times on demand: t_i = i / 8 from a function, counted; fails at i =
+ * fail_at (a changed file). */
+typedef struct {
+    long calls, fail_at;
+} src_ctx;
+
+static dvc_status src_at(void *ctx, long i, double *t)
+{
+    src_ctx *c = ctx;
+    c->calls++;
+    if (i == c->fail_at) return dvc_error(DVC_ERR_INPUT, "test: the file changed");
+    *t = (double)i / 8;
+    return DVC_OK;
+}
+
+static void test_tgrid_src(void)
+{
+    src_ctx c = {0, -1};
+    dvc_tgrid_src src = {src_at, &c};
+    dvc_tgrid g, cp;
+    mpfi_t T, x;
+    double lo, hi, t;
+    mpfi_init2(T, 64);
+    mpfi_init2(x, 64);
+    mpfi_set_d(T, 1);
+    dvc_tgrid_set_src(&g, 8, &src);
+    CHECK(g.kind == DVC_TGRID_EXPLICIT && g.t == NULL && g.src == &src, "times on demand: explicit, no array");
+    CHECK(dvc_tgrid_time(x, &g, T, NULL, 3) == DVC_OK && mpfr_cmp_d(&x->left, 0.375) == 0 &&
+          mpfr_cmp_d(&x->right, 0.375) == 0, "on demand t_3");
+    CHECK(dvc_tgrid_step(x, &g, T, 7) == DVC_OK && mpfr_cmp_d(&x->left, 0.125) == 0, "on demand step");
+    CHECK(dvc_tgrid_step_range_d(&lo, &hi, &g, T) == DVC_OK && lo == 0.125 && hi == 0.125, "on demand range");
+    CHECK(dvc_tgrid_last_step_d(&g, T) == 0.125 && dvc_tgrid_time_d(&g, T, 8) == 1, "on demand, doubles");
+    /* a copy holds the times (an owned array, read once) */
+    dvc_tgrid_init(&cp);
+    c.calls = 0;
+    CHECK(dvc_tgrid_copy(&cp, &g) == DVC_OK && cp.t && cp.own && !cp.src && c.calls == 9 &&
+          dvc_tgrid_at(&cp, 5, &t) == DVC_OK && t == 0.625, "a copy reads the times once into its array");
+    dvc_tgrid_clear(&cp);
+    /* the source's error is the caller's, its message kept */
+    c.fail_at = 4;
+    CHECK(dvc_tgrid_step_range_d(&lo, &hi, &g, T) == DVC_ERR_INPUT && strstr(dvc_error_message(), "changed"),
+          "on demand: an error stops the pass");
+    CHECK(dvc_tgrid_step(x, &g, T, 3) == DVC_ERR_INPUT && dvc_tgrid_time(x, &g, T, NULL, 4) == DVC_ERR_INPUT,
+          "on demand: an error of step and time");
+    CHECK(dvc_tgrid_copy(&cp, &g) == DVC_ERR_INPUT && cp.t == NULL && cp.N == 0, "a failed copy: the empty grid");
+    c.fail_at = 8;
+    CHECK(isnan(dvc_tgrid_last_step_d(&g, T)) && isnan(dvc_tgrid_last_step_d64(&g, T)), "messages: NaN");
+    mpfi_clear(T);
+    mpfi_clear(x);
+}
+
+/* enclose --radius compares the predictors by a count of operations, a
+ * pure function of the problem (never the seconds measured). */
+static void test_step_work(void)
+{
+    double t = dvc_enclose_step_work_(2, 1, 4, 0), h = dvc_enclose_step_work_(2, 1, 8, 1);
+    CHECK(t == 372 && h == 1235, "the bridge (n = 2, m = 1): theta %g, heun %g operations a step", t, h);
+    CHECK(dvc_enclose_step_work_(2, 1, 4, 0) == t, "the same problem, the same count");
+    for (long n = 1; n <= 64; n *= 2)
+        for (long m = 0; m <= 32; m = m ? 2 * m : 1) {
+            double wt = dvc_enclose_step_work_(n, m, 4, 0), wh = dvc_enclose_step_work_(n, m, 8, 1);
+            /* heun: 8 pieces (each with f' too) and two stages; measured
+             * 1.1x to 3x theta's time a step */
+            CHECK(wh > wt && wh < 4 * wt, "n = %ld, m = %ld: heun %g, theta %g", n, m, wh, wt);
+            CHECK(dvc_enclose_step_work_(n + 1, m, 4, 0) > wt && dvc_enclose_step_work_(n, m + 1, 4, 0) > wt &&
+                  dvc_enclose_step_work_(n, m, 5, 0) > wt, "n = %ld, m = %ld: more of anything costs more", n, m);
+        }
+}
+
 int main(void)
 {
     char dir[] = "/tmp/dvc_test_enclose.XXXXXX", small[64], big[64], huge[64], singular[64], out[64];
@@ -220,6 +291,8 @@ int main(void)
     test_choose(small, big, huge);
     test_runs(small, singular, out);
     test_tgrid();
+    test_tgrid_src();
+    test_step_work();
     unlink(small);
     unlink(big);
     unlink(huge);

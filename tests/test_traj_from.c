@@ -105,29 +105,36 @@ static void nonuniform(void)
     CHECK(tf.t == NULL && tf.x == NULL, "a streamed trajectory keeps no sample");
     CHECK(tf.grid.kind == DVC_TGRID_EXPLICIT && tf.grid.N == K && tf.past == 20 && tf.end == 0.5,
           "explicit grid: N = %ld (want %ld), past %ld, end %g", tf.grid.N, K, tf.past, tf.end);
-    for (long i = 0; i <= K && tf.grid.t; i++)
-        if (tf.grid.t[i] != t[i]) {
-            CHECK(0, "grid time %ld: %.17g, want %.17g", i, tf.grid.t[i], t[i]);
-            break;
+    /* the times are never held (8 bytes a sample): read on demand, in
+     * order, backwards (a new pass) and while the samples' pass runs */
+    CHECK(tf.grid.t == NULL && tf.grid.src != NULL, "the grid's times on demand, not an array");
+    for (int round = 0; round < 2; round++)
+        for (long i = round ? K : 0; round ? i >= 0 : i <= K; i += round ? -7 : 1) {
+            double ti = -1;
+            if (dvc_tgrid_at(&tf.grid, i, &ti) != DVC_OK || ti != t[i]) {
+                CHECK(0, "grid time %ld: %.17g, want %.17g (%s)", i, ti, t[i], dvc_error_message());
+                break;
+            }
         }
     CHECK(pass_ok(&tf, t), "the values on the trajectory's own grid");
     REQUIRE(dvc_traj_from_read(&tk, path, 2, 0.5, 1) == DVC_OK, "%s", dvc_error_message());
     CHECK(tk.t && tk.x && tk.ns == ns && tk.x[2 * (ns - 1)] == 2 * t[ns - 1] + 1, "keep: every sample");
-    CHECK(tk.grid.N == tf.grid.N && tk.past == tf.past && tk.end == tf.end &&
-          memcmp(tk.grid.t, tf.grid.t, (size_t)(K + 1) * sizeof(double)) == 0, "keep: the same grid");
+    CHECK(tk.grid.N == tf.grid.N && tk.past == tf.past && tk.end == tf.end && tk.grid.t == tk.t &&
+          memcmp(tk.grid.t, t, (size_t)(K + 1) * sizeof(double)) == 0, "keep: the same grid, a view of t");
     dvc_traj_from_clear(&tk);
     dvc_traj_from_clear(&tf);
 }
 
-/* path rewritten by edit between the first pass and the feeding one */
-static void rewritten(const char *what, int append)
+/* path rewritten by edit between the first pass and the feeding one; with
+ * jitter the grid's own times (read on demand) must refuse it too */
+static void rewritten(const char *what, int append, int jitter)
 {
     char path[256];
     double t[101], x[2];
     dvc_traj_from tf;
     dvc_status st = DVC_OK;
     snprintf(path, sizeof path, "%s/c.csv", dir);
-    for (long k = 0; k <= 100; k++) t[k] = (double)k / 100;
+    for (long k = 0; k <= 100; k++) t[k] = (double)k / 100 + (jitter && k < 100 ? 3e-3 * sin(0.7 * k) : 0);
     write_traj(path, t, 101);
     REQUIRE(dvc_traj_from_read(&tf, path, 2, 1.0, 0) == DVC_OK, "%s", dvc_error_message());
     {
@@ -150,9 +157,10 @@ static void rewritten(const char *what, int append)
             buf = calloc((size_t)len + 1, 1);
             rewind(f);
             REQUIRE(buf && fread(buf, 1, (size_t)len, f) == (size_t)len, "read back");
-            char *p = strstr(buf, "\n0.5,2,");
-            REQUIRE(p != NULL, "row of t = 0.5");
-            p[5] = '3';
+            /* jitter: x1 of the last row (t = 1), the grid's t_N */
+            char *p = strstr(buf, jitter ? "\n1,3," : "\n0.5,2,");
+            REQUIRE(p != NULL, "row of t = %s", jitter ? "1" : "0.5");
+            p[jitter ? 3 : 5] = '4';
             rewind(f);
             fwrite(buf, 1, (size_t)len, f);
             fflush(f);
@@ -162,6 +170,14 @@ static void rewritten(const char *what, int append)
             REQUIRE(futimens(fileno(f), ts) == 0, "futimens");
         }
         fclose(f);
+    }
+    if (jitter) {
+        double ti;
+        REQUIRE(tf.grid.src != NULL, "%s: the grid's times on demand", what);
+        for (long i = 0; st == DVC_OK && i <= tf.grid.N; i++) st = dvc_tgrid_at(&tf.grid, i, &ti);
+        CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "the file changed while it was read"),
+              "%s: the grid's times refuse it (%d: %s)", what, (int)st, dvc_error_message());
+        st = DVC_OK;
     }
     for (long i = 0; st == DVC_OK && i <= tf.grid.N; i++) st = dvc_traj_from_next(&tf, i, x);
     CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "the file changed while it was read") &&
@@ -195,7 +211,7 @@ static void input_errors(void)
         st = dvc_traj_from_read(&tf, path, 2, 1.0, 0);
         CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), cases[k].msg) &&
               strncmp(dvc_error_message(), path, strlen(path)) == 0, "case %zu: %s", k, dvc_error_message());
-        CHECK(tf.f == NULL && tf.grid.t == NULL, "case %zu: nothing held after an error", k);
+        CHECK(tf.ps.f == NULL && tf.cur.f == NULL && tf.grid.t == NULL, "case %zu: nothing held after an error", k);
     }
     remove(path);
 }
@@ -333,6 +349,23 @@ static void engine_fed(void)
     CHECK(run_lognorm(r2, p, &tf, NULL, &k2) == DVC_OK, "file, sink: %s", dvc_error_message());
     CHECK(keep_same(&k1, &k2), "streamed: every point handed to the sink identical (%ld and %ld of %ld)", k1.got,
           k2.got, N + 1);
+    {
+        /* the grid's times on demand, as enclose --from runs: the same
+         * points, and the run holds no array of the N + 1 times */
+        double *held = p->grid;
+        p->grid = NULL;
+        p->grid_src = tf.grid.src;
+        keep_clear(&k2);
+        keep_init(&k2, N);
+        dvc_dlvi_result_clear(r2);
+        dvc_dlvi_result_init(r2);
+        CHECK(run_lognorm(r2, p, &tf, NULL, &k2) == DVC_OK, "file, times on demand: %s", dvc_error_message());
+        CHECK(keep_same(&k1, &k2), "times on demand: every point identical (%ld of %ld)", k2.got, N + 1);
+        CHECK(r2->grid.t == NULL && r2->grid.src == tf.grid.src && p->grid == NULL,
+              "times on demand: the result's grid a view of the source, no times held");
+        p->grid = held;
+        p->grid_src = NULL;
+    }
     keep_clear(&k1);
     keep_clear(&k2);
     dvc_dlvi_result_clear(r1);
@@ -350,8 +383,10 @@ int main(void)
     REQUIRE(mkdtemp(dir) != NULL, "mkdtemp");
     uniform();
     nonuniform();
-    rewritten("a digit changed in place, same size and time", 0);
-    rewritten("a row appended", 1);
+    rewritten("a digit changed in place, same size and time", 0, 0);
+    rewritten("a row appended", 1, 0);
+    rewritten("own times: a digit changed in place, same size and time", 0, 1);
+    rewritten("own times: a row appended", 1, 1);
     input_errors();
     engine_fed();
     const char *files[] = {"u.csv", "v.csv", "c.csv"};

@@ -46,6 +46,10 @@ typedef struct {
      * (h must then be 0). Only the lognorm route with a stored predictor
      * (dvc_lognorm_certify) certifies on such a grid; the others refuse. */
     double *grid;
+    /* NULL, or (grid NULL, h 0) the same N + 1 times on demand, a view of
+     * the caller's source, which outlives every run on p (enclose --from
+     * streams a trajectory's own times: memory independent of N) */
+    const dvc_tgrid_src *grid_src;
     mpfi_t theta;            /* in [0, 1] */
     mpfr_prec_t prec;
 } dvc_dlvi_problem_struct;
@@ -61,9 +65,11 @@ void dvc_dlvi_problem_init(dvc_dlvi_problem_t p, long n, long m, mpfr_prec_t pre
 /* Releases everything p owns (see above); p is then empty (n = m = 0) and
  * must be initialised again before reuse. */
 void dvc_dlvi_problem_clear(dvc_dlvi_problem_t p);
-/* The problem's time grid (N, h, grid) as a view (times not copied). */
+/* The problem's time grid (N, h, grid or grid_src) as a view (times not
+ * copied). */
 void dvc_dlvi_problem_grid(dvc_tgrid *g, const dvc_dlvi_problem_struct *p);
-/* p's grid becomes g: N, h and a copy of the times (the old ones freed). */
+/* p's grid becomes g: N, h and a copy of the times (the old ones freed;
+ * times on demand read into the copy). */
 dvc_status dvc_dlvi_problem_set_grid(dvc_dlvi_problem_t p, const dvc_tgrid *g);
 
 /* ---- certified time-stepping engine ---- */

@@ -15,10 +15,12 @@
 #include "hybrid.h"
 #include "lcs.h"
 #include "width_report.h"
+#include "enclose/internal.h"
 #include "dvicert/certio.h"
 #include "dvicert/enclose.h"
 #include "dvicert/tgrid.h"
 #include "dvicert/lcs_cert.h"
+#include "dvicert/lognorm.h"
 #include "dvicert/problem.h"
 
 static const dvc_cli_opt opts[] = {
@@ -59,7 +61,10 @@ static const dvc_cli_opt opts[] = {
      "two small pilot runs (nothing written) measure the radius and its\n"
      "order in h (on the lognorm route without --predictor: for the theta\n"
      "and the Heun predictor, keeping the one whose N for R costs less\n"
-     "time), the N for R is extrapolated (safety factor 1.2) and\n"
+     "work: N times a count of a step's operations from n, m, the pieces\n"
+     "and the stages, never the seconds measured, so the certificate does\n"
+     "not depend on the machine's load), the N for R is extrapolated\n"
+     "(safety factor 1.2) and\n"
      "certified, refined at most 3 times; every run is reported. Those\n"
      "runs write a temporary file beside the output, and the one that\n"
      "reaches R becomes it (not run again; with -o - or a pipe they run\n"
@@ -281,14 +286,18 @@ static dvc_status radius_pilot2(radius_ctx *x, long N1, double e1, long cap, lon
 
 /* The lognorm route without a stated predictor: the Heun predictor (order
  * 2) is piloted too, and the predictor whose extrapolated N costs less
- * time for R is kept (x->o->predictor; *N2, *e2, *p its pilot). */
+ * work for R is kept (x->o->predictor; *N2, *e2, *p its pilot). The work
+ * is N times the operations of a step (dvc_enclose_step_work_), a pure
+ * function of the problem: the choice, and so the certificate, does not
+ * depend on the machine's speed or load. */
 static dvc_status radius_predictor(radius_ctx *x, long N1, long cap, double Rd, long *N2, double *e2,
-                                   double *p, double secs2, char *t2, dvc_cert_t c)
+                                   double *p, char *t2, dvc_cert_t c)
 {
     const char *tx = NULL, **text = &tx;
     double eh1, eh2, ph, sh, cost_t, cost_h;
-    long Nh2, nt, nh;
+    long Nh2, nt, nh, n = c->n, m = c->m;
     const char *keep = x->o->predictor;
+    dvc_lognorm_opts lo;
     dvc_status st;
     x->o->predictor = "heun";
     if ((st = radius_try(x, N1, &eh1, text, c, &sh)) != DVC_OK ||
@@ -302,9 +311,11 @@ static dvc_status radius_predictor(radius_ctx *x, long N1, long cap, double Rd, 
     }
     nt = radius_extrapolate(*N2, *e2, *p < 0.05 ? 0.05 : *p > 4 ? 4 : *p, Rd, cap);
     nh = radius_extrapolate(Nh2, eh2, ph < 0.05 ? 0.05 : ph > 4 ? 4 : ph, Rd, cap);
-    /* time per step of each, from its second pilot */
-    cost_t = (double)nt * secs2 / (double)*N2;
-    cost_h = (double)nh * sh / (double)Nh2;
+    /* the work of each: its N times its step's operations (the pieces as
+     * the route sets them: --pieces, else 4 for theta and 8 for heun) */
+    dvc_lognorm_opts_default(&lo);
+    cost_t = (double)nt * dvc_enclose_step_work_(n, m, x->o->pieces > 0 ? x->o->pieces : lo.pieces, 0);
+    cost_h = (double)nh * dvc_enclose_step_work_(n, m, x->o->pieces > 0 ? x->o->pieces : DVC_LOGNORM_PIECES_EXT, 1);
     if (nh != LONG_MAX && (nt == LONG_MAX || cost_h < cost_t) && ph >= 0.05) {
         char nb[32];
         snprintf(t2, 64, "%s", tx);
@@ -344,7 +355,7 @@ static int radius_search(radius_ctx *x, const char *R, long cap, long *N_out)
     snprintf(t2, sizeof t2, "%s", text);
     text = t2;
     if (choose_pred && x->o->route == DVC_ENCLOSE_LOGNORM && !x->o->from &&
-        (st = radius_predictor(x, N1, cap, Rd, &N2, &e2, &p, secs, t2, c)) != DVC_OK)
+        (st = radius_predictor(x, N1, cap, Rd, &N2, &e2, &p, t2, c)) != DVC_OK)
         goto fail;
     if (choose_pred && x->o->predictor) e1 = e2; /* heun: its pilots only */
     best = e1 < e2 ? e1 : e2, Nbest = e1 < e2 ? N1 : N2;
@@ -584,17 +595,25 @@ static int radius_opts(const dvc_cli_args *a, const char *in, dvc_enclose_opts *
     return rc;
 }
 
+/* The tube's times as doubles on demand (the report's step range: no
+ * copy of N + 1 times). */
+static dvc_status tube_time(void *ctx, long i, double *t)
+{
+    const dvc_tube_struct *tb = ctx;
+    *t = mpfr_get_d(tb->t[i], MPFR_RNDN);
+    return DVC_OK;
+}
+
 /* The grid line of the report. */
 static void report_grid(FILE *rep, const dvc_cert_t c)
 {
     const dvc_tube_struct *tb = c->tube;
-    double *t = NULL;
+    dvc_tgrid_src src = {tube_time, (void *)tb};
     dvc_tgrid g;
     /* a trajectory's own times, streamed: the tube does not hold them */
     int from_grid = !tb->t && c->from_samples > 0 && !c->from_uniform;
-    if (tb->t && (t = malloc((size_t)(c->N + 1) * sizeof *t)) != NULL)
-        for (long i = 0; i <= c->N; i++) t[i] = mpfr_get_d(tb->t[i], MPFR_RNDN);
-    dvc_tgrid_set(&g, c->N, tb->t ? 0 : tb->hgrid, t);
+    if (tb->t) dvc_tgrid_set_src(&g, c->N, &src);
+    else dvc_tgrid_set(&g, c->N, tb->hgrid, NULL);
     if (g.kind == DVC_TGRID_LAST_SHORT) {
         /* h does not divide T: t_i = i h, the last step [(N-1) h, T] */
         double hl = dvc_tgrid_last_step_d(&g, tb->T), T = mpfr_get_d(&tb->T->left, MPFR_RNDN);
@@ -605,14 +624,13 @@ static void report_grid(FILE *rep, const dvc_cert_t c)
     } else if (g.kind == DVC_TGRID_EXPLICIT || from_grid) {
         /* the problem's time grid (a trajectory's own times) */
         double hmin = c->from_hmin, hmax = c->from_hmax;
-        if (!from_grid) dvc_tgrid_step_range_d(&hmin, &hmax, &g, tb->T);
+        if (!from_grid) (void)dvc_tgrid_step_range_d(&hmin, &hmax, &g, tb->T); /* the tube's: no error */
         fprintf(rep, "certified: %ld steps on the time grid (steps %.6g to %.6g), n = %ld, m = %ld, %ld bits\n",
                 c->N, hmin, hmax, c->n, c->m, (long)c->prec);
     } else {
         fprintf(rep, "certified: %ld steps of h = T/%ld, n = %ld, m = %ld, %ld bits\n", c->N, c->N, c->n,
                 c->m, (long)c->prec);
     }
-    free(t);
 }
 
 /* The report of the events route (its summary claims, dvc_enclose). */

@@ -251,17 +251,19 @@ void dvc_dlvi_ws_clear_(ws_t *w);
 dvc_status dvc_dlvi_validate_(const dvc_dlvi_problem_struct *p);
 /* Grid time t_i into t: i h for the uniform step h = T/N (the caller's
  * enclosure), or, when p->h > 0, i p->h for i < N and T for i = N, or
- * p->grid[i]. */
-void dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, long i);
+ * p->grid[i] (or the time of p->grid_src). This and the two below return
+ * DVC_OK, or the error of times on demand (a file changed). */
+dvc_status dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, long i);
 /* DVC_ERR_INPUT naming 'grid' and the route when p has a time grid (a
  * route that cannot step on it). */
 dvc_status dvc_dlvi_grid_refuse_(const dvc_dlvi_problem_struct *p, const char *route);
-/* r->grid becomes p's time grid (explicit times copied). */
+/* r->grid becomes p's time grid (explicit times copied; times on demand
+ * a view of p's source). */
 dvc_status dvc_dlvi_result_set_grid_(dvc_dlvi_result_t r, const dvc_dlvi_problem_struct *p);
 /* p->grid: the length grid[i+1] - grid[i] of step i, enclosed. */
-void dvc_dlvi_step_len_(mpfi_t h, const dvc_dlvi_problem_struct *p, long i);
+dvc_status dvc_dlvi_step_len_(mpfi_t h, const dvc_dlvi_problem_struct *p, long i);
 /* p->h > 0: the length T - (N-1) h of the last step, enclosed. */
-void dvc_dlvi_hlast_(mpfi_t out, const dvc_dlvi_problem_struct *p);
+dvc_status dvc_dlvi_hlast_(mpfi_t out, const dvc_dlvi_problem_struct *p);
 /* Before the shorter last step: the step length, its constants and the
  * predictor's matrices (predict != 0) set for it (docs/bounds.md,
  * "A last step shorter than h"). */

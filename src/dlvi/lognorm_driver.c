@@ -19,12 +19,13 @@ static dvc_status not_cert(long i, const mpfi_t t, const char *what)
  * step then sets its own); r keeps a copy of the grid (see the caller). */
 static dvc_status grid_setup(lws *w, const dvc_dlvi_problem_struct *p)
 {
-    dvc_dlvi_step_len_(w->h, p, 0);
-    for (long i = 1; i < p->N; i++) {
-        dvc_dlvi_step_len_(w->u, p, i);
+    /* one pass in increasing i (times on demand: a pass over the file) */
+    dvc_status st = dvc_dlvi_step_len_(w->h, p, 0);
+    for (long i = 1; st == DVC_OK && i < p->N; i++) {
+        st = dvc_dlvi_step_len_(w->u, p, i);
         mpfi_union(w->h, w->h, w->u);
     }
-    return DVC_OK;
+    return st;
 }
 
 /* Setup: validation, result arrays, P proof, beta, Jacobians, norm. */
@@ -56,7 +57,7 @@ static dvc_status setup(lws *w, dvc_dlvi_result_t r, dvc_lognorm_info_t info, co
     if ((st = dvc_dlvi_result_set_ybox(r, p)) != DVC_OK) return st;
     mpfi_set(r->T, p->T);
     if (p->h > 0) mpfi_set_d(w->h, p->h);
-    else if (p->grid) {
+    else if (p->grid || p->grid_src) {
         if ((st = grid_setup(w, p)) != DVC_OK) return st;
     }
     else mpfi_div_si(w->h, p->T, N);

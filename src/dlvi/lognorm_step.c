@@ -135,10 +135,16 @@ static int propagate(lws *w, const mpfr_t mu, const mpfr_t E0, mpfr_t En, mpfr_t
  * equal enclosures). */
 static dvc_status grid_step(lws *w, long i)
 {
-    volatile double a = w->p->grid[i], b = w->p->grid[i + 1], s = b - a, yv = s - b, xv = s - yv;
+    volatile double a, b, s, yv, xv;
+    dvc_tgrid g;
+    dvc_status st;
+    double ta, tb;
+    dvc_dlvi_problem_grid(&g, w->p);
+    if ((st = dvc_tgrid_at(&g, i, &ta)) != DVC_OK || (st = dvc_tgrid_at(&g, i + 1, &tb)) != DVC_OK) return st;
+    a = ta, b = tb, s = b - a, yv = s - b, xv = s - yv;
     w->hk[0] = s;
     w->hk[1] = (b - xv) + (-a - yv);
-    dvc_dlvi_step_len_(w->h, w->p, i);
+    if ((st = dvc_dlvi_step_len_(w->h, w->p, i)) != DVC_OK) return st;
     if (!dvc_ival_is_pos(w->h)) return dvc_error(DVC_NOT_CERTIFIED, "the step's length is not proven > 0");
     return DVC_OK;
 }
@@ -288,17 +294,17 @@ static long mode_norm(lws *w, long pat)
 static dvc_status step_times(lws *w, long i)
 {
     dvc_status st;
-    if (w->p->grid && (st = grid_step(w, i)) != DVC_OK) return st;
+    if ((w->p->grid || w->p->grid_src) && (st = grid_step(w, i)) != DVC_OK) return st;
     if (w->p->h > 0 && i + 1 == w->N) {
         /* the shorter last step: its own length in every bound (docs/lognorm.md
          * section 12); the exp(J h) cache was made for h */
-        dvc_dlvi_hlast_(w->h, w->p);
+        if ((st = dvc_dlvi_hlast_(w->h, w->p)) != DVC_OK) return st;
         if (!dvc_ival_is_pos(w->h)) return dvc_error(DVC_NOT_CERTIFIED, "the last step's length is not proven > 0");
         for (long c = 0; c < w->nlc; c++) w->lc[c].pat = -1;
     }
-    dvc_dlvi_time_(w->ti, w->p, w->h, i);
+    if ((st = dvc_dlvi_time_(w->ti, w->p, w->h, i)) != DVC_OK) return st;
     if (i + 1 == w->N) mpfi_set(w->tn, w->p->T);
-    else dvc_dlvi_time_(w->tn, w->p, w->h, i + 1);
+    else if ((st = dvc_dlvi_time_(w->tn, w->p, w->h, i + 1)) != DVC_OK) return st;
     mpfi_union(w->tstep, w->ti, w->tn);
     return DVC_OK;
 }

@@ -239,17 +239,23 @@ dvc_status dvc_dlvi_validate_(const dvc_dlvi_problem_struct *p)
                              "with a shorter last step needs (N-1) h < T <= N h", p->h, p->N,
                              mpfr_get_d(&p->T->left, MPFR_RNDN));
     }
-    if (p->grid) {
-        /* exact binary64 times 0 = t_0 < ... < t_N = T */
+    if (p->grid || p->grid_src) {
+        /* exact binary64 times 0 = t_0 < ... < t_N = T (on demand: one pass) */
+        dvc_tgrid g;
+        double a, b;
+        dvc_status st;
         if (p->h != 0) return dvc_error(DVC_ERR_INPUT, "dlvi: a time grid and a step h exclude each other");
-        if (p->grid[0] != 0.0)
-            return dvc_error(DVC_ERR_INPUT, "dlvi: grid entry 1 is %.17g, the grid must start at 0", p->grid[0]);
-        for (long i = 1; i <= p->N; i++)
-            if (!isfinite(p->grid[i]) || !(p->grid[i] > p->grid[i - 1]))
+        dvc_dlvi_problem_grid(&g, p);
+        if ((st = dvc_tgrid_at(&g, 0, &a)) != DVC_OK) return st;
+        if (a != 0.0) return dvc_error(DVC_ERR_INPUT, "dlvi: grid entry 1 is %.17g, the grid must start at 0", a);
+        for (long i = 1; i <= p->N; i++, a = b) {
+            if ((st = dvc_tgrid_at(&g, i, &b)) != DVC_OK) return st;
+            if (!isfinite(b) || !(b > a))
                 return dvc_error(DVC_ERR_INPUT, "dlvi: grid entry %ld (%.17g) is not finite and above the "
-                                 "previous one (%.17g)", i + 1, p->grid[i], p->grid[i - 1]);
-        if (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, p->grid[p->N]) != 0)
-            return dvc_error(DVC_ERR_INPUT, "dlvi: the grid ends at %.17g, not exactly at T = %.17g", p->grid[p->N],
+                                 "previous one (%.17g)", i + 1, b, a);
+        }
+        if (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, a) != 0)
+            return dvc_error(DVC_ERR_INPUT, "dlvi: the grid ends at %.17g, not exactly at T = %.17g", a,
                              mpfr_get_d(&p->T->left, MPFR_RNDN));
     }
     if (!dvc_ival_is_valid(p->theta) || !dvc_ival_is_nonneg(p->theta) ||
@@ -260,7 +266,7 @@ dvc_status dvc_dlvi_validate_(const dvc_dlvi_problem_struct *p)
 
 dvc_status dvc_dlvi_grid_refuse_(const dvc_dlvi_problem_struct *p, const char *route)
 {
-    if (!p->grid) return DVC_OK;
+    if (!p->grid && !p->grid_src) return DVC_OK;
     return dvc_error(DVC_ERR_INPUT, "dlvi: field 'grid': refused by %s (it needs a uniform grid, N or h); a grid "
                      "of given times is certified only by the lognorm route with a stored predictor "
                      "(enclose --from TRAJ.csv)", route);
@@ -268,7 +274,8 @@ dvc_status dvc_dlvi_grid_refuse_(const dvc_dlvi_problem_struct *p, const char *r
 
 void dvc_dlvi_problem_grid(dvc_tgrid *g, const dvc_dlvi_problem_struct *p)
 {
-    dvc_tgrid_set(g, p->N, p->h, p->grid);
+    if (p->grid_src && !p->grid) dvc_tgrid_set_src(g, p->N, p->grid_src);
+    else dvc_tgrid_set(g, p->N, p->h, p->grid);
 }
 
 dvc_status dvc_dlvi_problem_set_grid(dvc_dlvi_problem_t p, const dvc_tgrid *g)
@@ -281,6 +288,7 @@ dvc_status dvc_dlvi_problem_set_grid(dvc_dlvi_problem_t p, const dvc_tgrid *g)
     p->N = c.N;
     p->h = c.kind == DVC_TGRID_LAST_SHORT ? c.h : 0;
     p->grid = (double *)c.t; /* p owns the copy now */
+    p->grid_src = NULL;
     return DVC_OK;
 }
 
@@ -288,28 +296,34 @@ dvc_status dvc_dlvi_result_set_grid_(dvc_dlvi_result_t r, const dvc_dlvi_problem
 {
     dvc_tgrid g;
     dvc_dlvi_problem_grid(&g, p);
+    if (g.src) {
+        /* times on demand stay on demand: a view of p's source */
+        dvc_tgrid_clear(&r->grid);
+        r->grid = g;
+        return DVC_OK;
+    }
     return dvc_tgrid_copy(&r->grid, &g);
 }
 
-void dvc_dlvi_step_len_(mpfi_t h, const dvc_dlvi_problem_struct *p, long i)
+dvc_status dvc_dlvi_step_len_(mpfi_t h, const dvc_dlvi_problem_struct *p, long i)
 {
     dvc_tgrid g;
     dvc_dlvi_problem_grid(&g, p);
-    dvc_tgrid_step(h, &g, p->T, i);
+    return dvc_tgrid_step(h, &g, p->T, i);
 }
 
-void dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, long i)
+dvc_status dvc_dlvi_time_(mpfi_t t, const dvc_dlvi_problem_struct *p, const mpfi_t h, long i)
 {
     dvc_tgrid g;
     dvc_dlvi_problem_grid(&g, p);
-    dvc_tgrid_time(t, &g, p->T, h, i);
+    return dvc_tgrid_time(t, &g, p->T, h, i);
 }
 
-void dvc_dlvi_hlast_(mpfi_t out, const dvc_dlvi_problem_struct *p)
+dvc_status dvc_dlvi_hlast_(mpfi_t out, const dvc_dlvi_problem_struct *p)
 {
     dvc_tgrid g;
     dvc_dlvi_problem_grid(&g, p);
-    dvc_tgrid_step(out, &g, p->T, p->N - 1);
+    return dvc_tgrid_step(out, &g, p->T, p->N - 1);
 }
 
 dvc_status dvc_dlvi_last_step_(ws_t *w, int predict)

@@ -81,6 +81,8 @@ static dvc_status result_outer(dvc_ivec_t out, const dvc_dlvi_result_t r, const 
     dvc_tube_source s;
     if (r->window)
         return dvc_error(DVC_ERR_INPUT, "tube: a streamed result keeps no tube (use its sink)");
+    if (r->grid.kind == DVC_TGRID_EXPLICIT && !r->grid.t)
+        return dvc_error(DVC_ERR_INPUT, "tube: a result on times on demand keeps no tube (use its sink)");
     s.n = r->n;
     s.m = r->m;
     s.N = r->N;

@@ -55,6 +55,12 @@ const dvc_enclose_route_def *dvc_enclose_route_def_(dvc_enclose_route route);
 dvc_status dvc_enclose_check_(const dvc_enclose_route_def *d, const dvc_enclose_opts *o, int local_beta,
                               int in_memory);
 
+/* The work of one step of the lognorm route (src/enclose/cost.c), in
+ * operations, for n states, m pairs, pieces per step and the Heun (heun
+ * != 0, two stages) or theta predictor: enclose --radius compares the two
+ * predictors by N times it (deterministic: never the seconds measured). */
+double dvc_enclose_step_work_(long n, long m, long pieces, int heun);
+
 /* The route modules (src/enclose/route_*.c). */
 dvc_status dvc_enclose_run_chen_wang_(dvc_enclose_run *x);
 dvc_status dvc_enclose_run_lognorm_(dvc_enclose_run *x);

@@ -43,7 +43,6 @@ typedef struct {
     char *text;         /* its text */
     long *e;            /* scale exponents, NULL: none */
     dvc_enclose_traj tf;
-    int grid_view;      /* p->grid is tf's times (not owned by p) */
     const dvc_enclose_ports *io; /* its traj_next */
     dvc_enclose_run x;
 } attempt_t;
@@ -116,18 +115,20 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
         free(x1);
     }
     if (st != DVC_OK) return st;
-    if (tf->grid->kind == DVC_TGRID_EXPLICIT) {
-        /* the reader's times, not a copy (8 bytes a sample): the reader
-         * lives as long as p (attempt_clear) */
+    if (pl->w && tf->grid->src) {
+        /* streamed: the reader's times on demand, never held (8 bytes a
+         * sample); the reader lives as long as p (attempt_clear) */
         free(p->grid);
+        p->grid = NULL;
         p->N = tf->grid->N;
         p->h = 0;
-        p->grid = (double *)tf->grid->t;
-        a->grid_view = 1;
+        p->grid_src = tf->grid->src;
     } else if ((st = dvc_dlvi_problem_set_grid(p, tf->grid)) != DVC_OK) {
+        /* in memory (the whole tube is held): the times copied */
         return st;
     }
-    if (tf->grid->t && (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
+    if (tf->grid->kind == DVC_TGRID_EXPLICIT &&
+        (!mpfr_equal_p(&p->T->left, &p->T->right) || mpfr_cmp_d(&p->T->left, tf->end) != 0)) {
         /* the trajectory ends a little before or after T (or T is a
          * decimal, only an interval): the certificate covers [0, its last
          * time] and says so */
@@ -136,22 +137,25 @@ static dvc_status from(attempt_t *a, dvc_cert_struct *c, const plan_t *pl)
         mpfi_set_d(p->T, tf->end);
         T_end = &tf->end;
     }
-    if (pl->w && tf->grid->t) {
+    if (pl->w && tf->grid->kind == DVC_TGRID_EXPLICIT) {
         /* streamed: the copy holds a placeholder for the times, which the
          * writer states from the run's grid (memory: no tree, no text) */
-        dvc_tgrid mark = *tf->grid;
-        mark.t = NULL;
-        mark.own = 0;
+        dvc_tgrid mark;
+        dvc_tgrid_set_src(&mark, tf->grid->N, NULL);
         st = pl->io->set_grid(a->doc, &mark, T_end);
     } else {
-        st = pl->io->set_grid(a->doc, tf->grid, T_end);
+        dvc_tgrid g;
+        dvc_dlvi_problem_grid(&g, p); /* the times held by p */
+        st = pl->io->set_grid(a->doc, &g, T_end);
     }
     if (st != DVC_OK) return st;
     c->from_uniform = tf->grid->kind == DVC_TGRID_UNIFORM;
     c->from_samples = tf->ns;
     c->from_end = tf->end;
     c->from_past = tf->past;
-    if (tf->grid->t) dvc_tgrid_step_range_d(&c->from_hmin, &c->from_hmax, tf->grid, p->T);
+    if (tf->grid->kind == DVC_TGRID_EXPLICIT &&
+        (st = dvc_tgrid_step_range_d(&c->from_hmin, &c->from_hmax, tf->grid, p->T)) != DVC_OK)
+        return st;
     a->x.xsrc = traj_point;
     a->x.xsrc_ctx = a;
     return DVC_OK;
@@ -163,7 +167,7 @@ static void attempt_clear(attempt_t *a, const plan_t *pl)
     if (pl->route->done) pl->route->done(&a->x);
     free(a->e);
     free(a->text);
-    if (a->grid_view) a->p->grid = NULL; /* freed with the reader */
+    a->p->grid_src = NULL; /* the reader's, cleared with it */
     pl->io->traj_clear(&a->tf);
     dvc_dlvi_result_clear(a->r);
     dvc_dlvi_problem_clear(a->p);

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "dvicert/error.h"
 #include "dvicert/tgrid.h"
 
 /* The placeholder (a control character: no grid a reader takes is a
@@ -23,16 +24,18 @@
 int dvc_cert_grid_marked(const json_t *doc);
 
 /* text (a JSON text of the copy, or of an object holding it) with the
- * placeholder's JSON text replaced by g's times as the whole-tree path
- * writes them (["0x...", ...], C99 hexadecimal): to f when not NULL and
- * into the FNV-1a 64 hash *h when not NULL; g NULL or no placeholder in
- * text: text as it is. 0, or -1 on a write error or a placeholder found
- * twice (a problem's own string: ambiguous, refused). */
-int dvc_cert_grid_put(const char *text, const dvc_tgrid *g, FILE *f, uint64_t *h);
+ * placeholder's JSON text replaced by g's times (held or on demand: one
+ * pass) as the whole-tree path writes them (["0x...", ...], C99
+ * hexadecimal): to f when not NULL and into the FNV-1a 64 hash *h when not
+ * NULL; g NULL or no placeholder in text: text as it is. DVC_OK, or an
+ * error: a write error (DVC_ERR_IO), a placeholder found twice (a
+ * problem's own string: ambiguous, refused), the error of times on
+ * demand (its own message). */
+dvc_status dvc_cert_grid_put(const char *text, const dvc_tgrid *g, FILE *f, uint64_t *h);
 
 /* The digest of dvc_json_digest (sorted keys, compact) of obj with the
  * placeholder replaced by g's times (g NULL: none). */
-int dvc_cert_grid_digest(char buf[17], const json_t *obj, const dvc_tgrid *g);
+dvc_status dvc_cert_grid_digest(char buf[17], const json_t *obj, const dvc_tgrid *g);
 
 /* The label of a step at time t of such a grid (dvc_cert_grid_label's
  * rule for given times: the double itself, shortest). */
@@ -40,6 +43,6 @@ void dvc_cert_grid_label_d(char buf[40], double t);
 
 /* fnv_obj's prefix (io/cert_rw.h: the canonical text of obj without its
  * closing brace) hashed into *h, the placeholder replaced by g's times. */
-int dvc_cert_grid_hash_prefix(uint64_t *h, const json_t *obj, const dvc_tgrid *g);
+dvc_status dvc_cert_grid_hash_prefix(uint64_t *h, const json_t *obj, const dvc_tgrid *g);
 
 #endif

@@ -105,8 +105,9 @@ static dvc_status head_obj(json_t **out, const dvc_cert_t c, json_t *problem, co
 {
     json_t *hdr;
     char dg[17], tagged[32];
+    dvc_status st;
     *out = NULL;
-    if (dvc_cert_grid_digest(dg, problem, g) != 0) return dvc_error(DVC_ERR_NOMEM, "cannot build the certificate");
+    if ((st = dvc_cert_grid_digest(dg, problem, g)) != DVC_OK) return st;
     snprintf(tagged, sizeof tagged, "fnv1a64:%s", dg);
     hdr = json_object();
     if (!hdr) return dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -250,12 +251,14 @@ dvc_status dvc_cert_write(const dvc_cert_t c, const char *path)
  * so the canonical text is produced in file order, piece by piece. */
 
 /* One member line of the layout: `  "key": value` (no separator). */
-static int put_member(FILE *f, const char *key, const json_t *val, const dvc_tgrid *g)
+static dvc_status put_member(FILE *f, const char *key, const json_t *val, const dvc_tgrid *g)
 {
     char *t = member_text(key, val);
-    int rc = t && fputs("  ", f) >= 0 && dvc_cert_grid_put(t, g, f, NULL) == 0 ? 0 : -1;
+    dvc_status st = !t ? dvc_error(DVC_ERR_NOMEM, "out of memory")
+                  : fputs("  ", f) < 0 ? dvc_error(DVC_ERR_IO, "cannot write the certificate")
+                                       : dvc_cert_grid_put(t, g, f, NULL);
     free(t);
-    return rc;
+    return st;
 }
 
 /* The certificate writer of dvc_enclose (io/cert_sink.h): the layout
@@ -279,7 +282,9 @@ struct dvc_enclose_sink {
     dvc_sbuf out;                     /* step lines not yet handed to stdio */
     char *iobuf;                      /* the output's stdio buffer */
     const long *e;                    /* the run's scale exponents (NULL: identity) */
-    const double *times;              /* streamed explicit grid (io/cert_grid.h), else NULL */
+    dvc_tgrid grid;                   /* the run's grid: explicit times streamed
+                                         (io/cert_grid.h, held or on demand), else
+                                         of kind uniform (labels from the tube) */
     double *xbuf;                     /* n: a point's x = S z */
     FILE *spill;                      /* late_method: the steps' strings until the end */
     char *rbuf;                       /* a string read back from spill */
@@ -391,9 +396,11 @@ static dvc_status wr_start(wr_t *w)
     c->sharpen = w->r->sharpen;
     if ((st = dvc_tube_alloc_window(c->tube, c->n, c->m, c->N, w->p->T, c->prec, 2)) != DVC_OK) return st;
     dvc_dlvi_problem_grid(&g, w->p);
-    /* a streamed grid labels the steps from the run's times, not the tube's */
-    w->times = dvc_cert_grid_marked(w->resolved) ? g.t : NULL;
-    if (!w->times && (st = dvc_tube_set_grid(c->tube, &g)) != DVC_OK) return st;
+    /* a streamed grid labels the steps from the run's times (held or on
+     * demand), not the tube's */
+    dvc_tgrid_init(&w->grid);
+    if (dvc_cert_grid_marked(w->resolved)) w->grid = g;
+    else if ((st = dvc_tube_set_grid(c->tube, &g)) != DVC_OK) return st;
     return dvc_cert_scale_tube_(c->tube, w->e);
 }
 
@@ -496,17 +503,17 @@ static dvc_status wr_head(wr_t *w)
         json_object_foreach(hdr, key, val) {
             w->fail |= !first && fputs(",\n", w->f) < 0;
             first = 0;
-            w->fail |= put_member(w->f, key, val, gm);
+            if (st == DVC_OK) st = put_member(w->f, key, val, gm);
         }
         w->fail |= fputs(",\n  \"steps\": [\n", w->f) < 0;
     }
     /* canonical text: every member before "steps" in key order */
     json_object_del(hdr, "version");
     w->h = DVC_FNV_OFFSET;
-    w->fail |= dvc_cert_grid_hash_prefix(&w->h, hdr, gm) != 0;
+    if (st == DVC_OK) st = dvc_cert_grid_hash_prefix(&w->h, hdr, gm);
     fnv_add(&w->h, ",\"steps\":[");
     json_decref(hdr);
-    return DVC_OK;
+    return st;
 }
 
 dvc_status dvc_cert_sink_point(const dvc_dlvi_point *pt, void *ctx)
@@ -565,8 +572,13 @@ dvc_status dvc_cert_sink_point(const dvc_dlvi_point *pt, void *ctx)
     }
     for (long j = 0; j < n; j++) dvc_hex_write_(s->hx[j], tb->x[row * n + j]);
     for (long k = 0; k < m; k++) dvc_hex_write_(s->hx[n + k], tb->y[row * m + k]);
-    if (w->times) dvc_cert_grid_label_d(s->label, w->times[pt->i]);
-    else dvc_cert_grid_label(s->label, tb, pt->i);
+    if (w->grid.kind == DVC_TGRID_EXPLICIT) {
+        double t;
+        if ((st = dvc_tgrid_at(&w->grid, pt->i, &t)) != DVC_OK) return st;
+        dvc_cert_grid_label_d(s->label, t);
+    } else {
+        dvc_cert_grid_label(s->label, tb, pt->i);
+    }
     tb->steps = pt->i;
     if (w->spill) {
         /* the header comes first but is not known yet */

@@ -17,25 +17,30 @@
 #include "io/traj_header.h"
 
 
+static void pass_clear(dvc_traj_from_pass *ps)
+{
+    free(ps->line);
+    free(ps->fld);
+    free(ps->col);
+    free(ps->x);
+    if (ps->f) fclose(ps->f);
+}
+
 void dvc_traj_from_clear(dvc_traj_from *tf)
 {
     free(tf->t);
     free(tf->x);
-    free(tf->ps.line);
-    free(tf->ps.fld);
-    free(tf->ps.col);
-    free(tf->ps.x);
+    pass_clear(&tf->ps);
+    pass_clear(&tf->cur);
     for (long j = 0; tf->names && j < tf->n; j++) free(tf->names[j]);
     free(tf->names);
-    if (tf->f) fclose(tf->f);
     dvc_tgrid_clear(&tf->grid);
     memset(tf, 0, sizeof *tf);
 }
 
 /* The header: t and x1..xn by name; any other column is ignored. */
-static dvc_status header(dvc_traj_from *tf, char *line)
+static dvc_status header(dvc_traj_from *tf, dvc_traj_from_pass *ps, char *line)
 {
-    dvc_traj_from_pass *ps = &tf->ps;
     long n = tf->n, nf;
     /* the field rule of every trajectory reader (check's too) */
     ps->delim = dvc_traj_delim(line);
@@ -71,15 +76,14 @@ static dvc_status header(dvc_traj_from *tf, char *line)
 }
 
 /* One sample row into ps->t, ps->x, checked against the previous one. */
-static dvc_status sample(dvc_traj_from *tf, char *line)
+static dvc_status sample(dvc_traj_from *tf, dvc_traj_from_pass *ps, char *line)
 {
-    dvc_traj_from_pass *ps = &tf->ps;
     long nf = dvc_traj_split(line, ps->fld, ps->ncols, ps->delim);
     double prev = ps->t;
     if (nf != ps->ncols)
         return dvc_error(DVC_ERR_INPUT, "%s: line %ld: %ld fields, the header has %ld", tf->path, ps->lineno, nf,
                          ps->ncols);
-    for (long s = 0; s <= tf->n; s++) {
+    for (long s = 0; s <= (ps->times_only ? 0 : tf->n); s++) {
         const char *v = ps->fld[ps->col[s]];
         char *e;
         double d;
@@ -106,12 +110,11 @@ static dvc_status sample(dvc_traj_from *tf, char *line)
 }
 
 /* The next sample of the pass (*got = 1), or its end (*got = 0). */
-static dvc_status pass_next(dvc_traj_from *tf, int *got)
+static dvc_status pass_next(dvc_traj_from *tf, dvc_traj_from_pass *ps, int *got)
 {
-    dvc_traj_from_pass *ps = &tf->ps;
     ssize_t len;
     *got = 0;
-    while ((len = getline(&ps->line, &ps->lcap, tf->f)) != -1) {
+    while ((len = getline(&ps->line, &ps->lcap, ps->f)) != -1) {
         char *line = ps->line;
         dvc_status st;
         ps->lineno++;
@@ -125,14 +128,14 @@ static dvc_status pass_next(dvc_traj_from *tf, int *got)
             if (c == '\0' || c == '#') continue;
         }
         if (ps->ncols == 0) {
-            if ((st = header(tf, line)) != DVC_OK) return st;
+            if ((st = header(tf, ps, line)) != DVC_OK) return st;
             continue;
         }
-        if ((st = sample(tf, line)) != DVC_OK) return st;
+        if ((st = sample(tf, ps, line)) != DVC_OK) return st;
         *got = 1;
         return DVC_OK;
     }
-    if (ferror(tf->f)) return dvc_error(DVC_ERR_IO, "%s: read error", tf->path);
+    if (ferror(ps->f)) return dvc_error(DVC_ERR_IO, "%s: read error", tf->path);
     return DVC_OK;
 }
 
@@ -142,27 +145,27 @@ static dvc_status changed(const dvc_traj_from *tf)
                      "once: first checked, then certified one sample at a time); nothing written", tf->path);
 }
 
-/* Another pass from the start of the file, which must still be the one
- * first read (size, modification time). */
-static dvc_status pass_begin(dvc_traj_from *tf)
+/* Another pass of ps from the start of the file, which must still be the
+ * one first read (size, modification time). */
+static dvc_status pass_begin(dvc_traj_from *tf, dvc_traj_from_pass *ps)
 {
     struct stat s;
     if (stat(tf->path, &s) != 0 || s.st_size != tf->st.st_size || s.st_mtim.tv_sec != tf->st.st_mtim.tv_sec ||
         s.st_mtim.tv_nsec != tf->st.st_mtim.tv_nsec)
         return changed(tf);
-    if (fseek(tf->f, 0, SEEK_SET) != 0) return dvc_error(DVC_ERR_IO, "%s: cannot read it again", tf->path);
-    clearerr(tf->f);
-    tf->ps.lineno = tf->ps.ncols = tf->ps.ns = 0;
-    tf->ps.digest = DVC_FNV_OFFSET;
+    if (fseek(ps->f, 0, SEEK_SET) != 0) return dvc_error(DVC_ERR_IO, "%s: cannot read it again", tf->path);
+    clearerr(ps->f);
+    ps->lineno = ps->ncols = ps->ns = 0;
+    ps->digest = DVC_FNV_OFFSET;
     return DVC_OK;
 }
 
 /* A later pass: its next sample, which must exist; an input error there
  * is a change of the file since the first pass. */
-static dvc_status again_next(dvc_traj_from *tf)
+static dvc_status again_next(dvc_traj_from *tf, dvc_traj_from_pass *ps)
 {
     int got;
-    dvc_status st = pass_next(tf, &got);
+    dvc_status st = pass_next(tf, ps, &got);
     if (st == DVC_ERR_INPUT || (st == DVC_OK && !got)) return changed(tf);
     return st;
 }
@@ -176,10 +179,15 @@ static dvc_status first_pass(dvc_traj_from *tf, int keep, long *K)
     int got;
     dvc_status st;
     *K = -1;
-    if ((st = pass_begin(tf)) != DVC_OK) return st;
-    while ((st = pass_next(tf, &got)) == DVC_OK && got) {
+    if ((st = pass_begin(tf, ps)) != DVC_OK) return st;
+    while ((st = pass_next(tf, ps, &got)) == DVC_OK && got) {
         long i = ps->ns - 1;
-        if (*K < 0 && ps->t >= tf->T * (1 - 1e-9)) *K = i;
+        if (*K < 0 && ps->t >= tf->T * (1 - 1e-9)) {
+            /* the grid's last time and the file up to it, for the times' passes */
+            *K = i;
+            tf->end = ps->t;
+            tf->kdigest = ps->digest;
+        }
         if (!keep) continue;
         if (i == cap) {
             long nc = cap ? 2 * cap : 1024;
@@ -214,17 +222,48 @@ static int on_uniform(double t, long j, long M, double T)
     return !(fabs(t - T * (double)j / (double)M) > 1e-9 * T);
 }
 
-/* Uniform or the explicit times t[0..K] (from t when kept, else another
- * pass or two over the file). */
+/* The explicit grid's time i (tf->times): from the window of the times'
+ * own pass, read on to i, or a new pass when i is before the window. */
+static dvc_status time_at(void *ctx, long i, double *t)
+{
+    dvc_traj_from *tf = ctx;
+    dvc_traj_from_pass *ps = &tf->cur;
+    dvc_status st;
+    if (i < 0 || i > tf->grid.N) return dvc_error(DVC_ERR_INTERNAL, "trajectory: grid time %ld asked", i);
+    if (!ps->f) {
+        /* a stream of its own (the samples' pass may be at another line) */
+        FILE *f = NULL;
+        struct stat s;
+        if ((st = dvc_infile_open(&f, tf->path, "r")) != DVC_OK) return st;
+        ps->f = f;
+        if (stat(tf->path, &s) != 0 || s.st_ino != tf->st.st_ino || s.st_dev != tf->st.st_dev) return changed(tf);
+        ps->times_only = 1;
+        ps->col = malloc((size_t)(tf->n + 1) * sizeof *ps->col);
+        ps->x = malloc((size_t)(tf->n > 0 ? tf->n : 1) * sizeof *ps->x);
+        if (!ps->col || !ps->x) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+        ps->ns = i + DVC_TRAJ_FROM_WIN + 1; /* a new pass below */
+    }
+    if (i + DVC_TRAJ_FROM_WIN < ps->ns && (st = pass_begin(tf, ps)) != DVC_OK) return st;
+    while (ps->ns <= i) {
+        if ((st = again_next(tf, ps)) != DVC_OK) return st;
+        tf->win[(ps->ns - 1) % DVC_TRAJ_FROM_WIN] = ps->t;
+        /* t[N] read: the file up to here is the one first checked */
+        if (ps->ns - 1 == tf->grid.N && (ps->digest != tf->kdigest || ps->t != tf->end)) return changed(tf);
+    }
+    *t = tf->win[i % DVC_TRAJ_FROM_WIN];
+    return DVC_OK;
+}
+
+/* Uniform or the explicit times t[0..K] (a view of t when kept, else on
+ * demand: time_at). */
 static dvc_status grid(dvc_traj_from *tf, long K)
 {
     long M = tf->ns - 1;
     int uniform = 1;
-    double *own;
     dvc_status st;
-    if (!tf->t && (st = pass_begin(tf)) != DVC_OK) return st;
+    if (!tf->t && (st = pass_begin(tf, &tf->ps)) != DVC_OK) return st;
     for (long j = 0; j <= M && uniform; j++) {
-        if (!tf->t && (st = again_next(tf)) != DVC_OK) return st;
+        if (!tf->t && (st = again_next(tf, &tf->ps)) != DVC_OK) return st;
         uniform = on_uniform(tf->t ? tf->t[j] : tf->ps.t, j, M, tf->T);
     }
     tf->past = M - (uniform ? M : K);
@@ -234,18 +273,15 @@ static dvc_status grid(dvc_traj_from *tf, long K)
         return DVC_OK;
     }
     /* the trajectory's own times up to the first one at or past T (to a
-     * relative 1e-9, as read): they are the certificate's grid */
-    own = malloc((size_t)(K + 1) * sizeof *own);
-    if (!own) return dvc_error(DVC_ERR_NOMEM, "out of memory for %ld grid points", K + 1);
-    dvc_tgrid_set(&tf->grid, K, 0, own);
-    tf->grid.own = 1;
-    if (tf->t) memcpy(own, tf->t, (size_t)(K + 1) * sizeof *own);
-    else if ((st = pass_begin(tf)) != DVC_OK) return st;
-    for (long j = 0; !tf->t && j <= K; j++) {
-        if ((st = again_next(tf)) != DVC_OK) return st;
-        own[j] = tf->ps.t;
+     * relative 1e-9, as read): they are the certificate's grid, never held
+     * (8 bytes a sample) but read again when asked */
+    if (tf->t) {
+        dvc_tgrid_set(&tf->grid, K, 0, tf->t);
+        return DVC_OK;
     }
-    tf->end = own[K];
+    tf->times.at = time_at;
+    tf->times.ctx = tf;
+    dvc_tgrid_set_src(&tf->grid, K, &tf->times);
     return DVC_OK;
 }
 
@@ -272,7 +308,7 @@ dvc_status dvc_traj_from_read_named(dvc_traj_from *tf, const char *path, long n,
             return dvc_error(DVC_ERR_NOMEM, "out of memory");
         }
     /* a regular file only: a directory, device or FIFO is refused at once */
-    if ((st = dvc_infile_open(&tf->f, path, "r")) != DVC_OK) {
+    if ((st = dvc_infile_open(&tf->ps.f, path, "r")) != DVC_OK) {
         dvc_traj_from_clear(tf);
         return st;
     }
@@ -283,10 +319,10 @@ dvc_status dvc_traj_from_read_named(dvc_traj_from *tf, const char *path, long n,
     if (st == DVC_OK) st = first_pass(tf, keep == DVC_TRAJ_FROM_KEEP, &K);
     /* DVC_TRAJ_FROM_SAMPLES: every sample in turn, no grid */
     if (st == DVC_OK && keep != DVC_TRAJ_FROM_SAMPLES) st = grid(tf, K);
-    if (st != DVC_OK && tf->f) {
+    if (st != DVC_OK && tf->ps.f) {
         /* a damaged gzip file is named as such, not by what its bytes said */
-        st = dvc_infile_close(tf->f, st);
-        tf->f = NULL;
+        st = dvc_infile_close(tf->ps.f, st);
+        tf->ps.f = NULL;
     }
     if (st != DVC_OK) dvc_traj_from_clear(tf);
     return st;
@@ -298,7 +334,7 @@ static dvc_status pass_rest(dvc_traj_from *tf)
     dvc_traj_from_pass *ps = &tf->ps;
     int got;
     dvc_status st;
-    while ((st = pass_next(tf, &got)) == DVC_OK && got) {
+    while ((st = pass_next(tf, ps, &got)) == DVC_OK && got) {
     }
     if (st == DVC_ERR_INPUT) return changed(tf);
     if (st != DVC_OK) return st;
@@ -310,12 +346,14 @@ dvc_status dvc_traj_from_next(dvc_traj_from *tf, long i, double *x)
 {
     dvc_traj_from_pass *ps = &tf->ps;
     long N = tf->grid.N;
+    double ti;
     dvc_status st;
-    if (i == 0 && (st = pass_begin(tf)) != DVC_OK) return st;
+    if (i == 0 && (st = pass_begin(tf, ps)) != DVC_OK) return st;
     if (i != ps->ns || i > N) return dvc_error(DVC_ERR_INTERNAL, "trajectory: sample %ld asked out of order", i);
-    if ((st = again_next(tf)) != DVC_OK) return st;
+    if ((st = again_next(tf, ps)) != DVC_OK) return st;
     /* the times the grid was made of */
-    if (tf->grid.t ? ps->t != tf->grid.t[i] : !on_uniform(ps->t, i, N, tf->T)) return changed(tf);
+    if (tf->grid.kind == DVC_TGRID_EXPLICIT && (st = dvc_tgrid_at(&tf->grid, i, &ti)) != DVC_OK) return st;
+    if (tf->grid.kind == DVC_TGRID_EXPLICIT ? ps->t != ti : !on_uniform(ps->t, i, N, tf->T)) return changed(tf);
     memcpy(x, ps->x, (size_t)tf->n * sizeof *x);
     return i < N ? DVC_OK : pass_rest(tf);
 }
@@ -324,9 +362,9 @@ dvc_status dvc_traj_from_sample(dvc_traj_from *tf, long k, double *t, double *x)
 {
     dvc_traj_from_pass *ps = &tf->ps;
     dvc_status st;
-    if (k == 0 && (st = pass_begin(tf)) != DVC_OK) return st;
+    if (k == 0 && (st = pass_begin(tf, ps)) != DVC_OK) return st;
     if (k != ps->ns || k >= tf->ns) return dvc_error(DVC_ERR_INTERNAL, "trajectory: sample %ld asked out of order", k);
-    if ((st = again_next(tf)) != DVC_OK) return st;
+    if ((st = again_next(tf, ps)) != DVC_OK) return st;
     *t = ps->t;
     memcpy(x, ps->x, (size_t)tf->n * sizeof *x);
     return k + 1 < tf->ns ? DVC_OK : pass_rest(tf);

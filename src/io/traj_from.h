@@ -19,6 +19,8 @@
 
 /* One pass over the file (private to traj_from.c). */
 typedef struct {
+    FILE *f;         /* its stream (the samples' pass: the file as first read) */
+    int times_only;  /* only the column t is converted (the times' pass) */
     char *line, **fld;
     size_t lcap;
     long lineno, ncols, *col, ns;
@@ -33,11 +35,12 @@ typedef struct {
                          x n values; else NULL */
     dvc_tgrid grid;   /* the certificate's grid: uniform, t_i = i T / N,
                          when the samples are, else explicit, the N + 1
-                         times t[0..N] (owned) */
+                         times t[0..N]: on demand (grid.src = &times, read
+                         from the file by a pass of their own), or with
+                         keep a view of t */
     double end;       /* the certificate's T: T when uniform, else t[N] */
     long past;        /* samples after t[N], not used */
-    /* the file, open between the passes */
-    FILE *f;
+    /* the file, open between the passes (ps.f) */
     const char *path;
     double T;
     struct stat st;   /* as first read: a change is refused */
@@ -45,7 +48,17 @@ typedef struct {
     long lines;       /* its lines */
     dvc_traj_from_pass ps;
     char **names;     /* n state names (owned) or NULL: x1..xn only */
+    /* the explicit grid's times on demand: a second stream on the file
+     * (cur.f, opened at the first time asked), the last DVC_TRAJ_FROM_WIN
+     * times read (time i in win[i % WIN], i < cur.ns); a time before them
+     * starts the pass again. Reading t[N], the pass checks the digest of
+     * the file up to that line against the first pass's (kdigest). */
+    dvc_tgrid_src times;
+    dvc_traj_from_pass cur;
+    double win[16];
+    uint64_t kdigest; /* of the bytes up to sample N's line, first pass */
 } dvc_traj_from;
+#define DVC_TRAJ_FROM_WIN 16
 
 /* Read and check (the first pass): exit-2 errors (DVC_ERR_INPUT) name the
  * file and the line (a time not starting at 0, not increasing, NaN or not

@@ -47,12 +47,18 @@ static int x87_extended(void)
  * sign case (a zero interval factor is the result, its signed zeros
  * copied); a sum with a zero interval is a copy of the other operand, any
  * other sum has its ends rounded and a -0 left end or +0 right end
- * flipped. A zero interval of A therefore adds nothing and is skipped. */
+ * flipped. A zero interval of A therefore adds nothing and is skipped.
+ * cl, cn (NULL: zero): the sums start from C (left ends, minus the right
+ * ends), as an MPFI loop that sets s = C_ij and adds the products. */
 #define DVC_FAST_KERNEL(T, NAME)                                                                   \
     static void NAME(T *restrict rl, T *restrict rn, const T *restrict al, const T *restrict ah,   \
-                     const T *restrict bl, const T *restrict bh, long m, long n, long k)           \
+                     const T *restrict bl, const T *restrict bh, long m, long n, long k,           \
+                     const T *cl, const T *cn)                                                     \
     {                                                                                              \
-        for (long t = 0; t < m * k; t++) rl[t] = rn[t] = 0; /* [+0, -0] */                         \
+        for (long t = 0; t < m * k; t++) { /* [+0, -0], or C */                                    \
+            rl[t] = cl ? cl[t] : 0;                                                                \
+            rn[t] = cn ? cn[t] : 0;                                                                \
+        }                                                                                          \
         for (long i = 0; i < m; i++) {                                                             \
             T *sl = rl + i * k, *sn = rn + i * k;                                                  \
             for (long q = 0; q < n; q++) {                                                         \
@@ -158,7 +164,7 @@ static int all_prec(mpfi_t *e, long len, mpfr_prec_t p)
             FL_T flags = FL_BEGIN();                                                               \
             int saved = SAVE();                                                                    \
             SETRND(FE_DOWNWARD);                                                                   \
-            KERNEL(rl, rn, al, ah, bl, bh, m, n, k);                                               \
+            KERNEL(rl, rn, al, ah, bl, bh, m, n, k, NULL, NULL);                                   \
             RESTORE(saved);                                                                        \
             ok = !FL_END(flags);                                                                   \
         }                                                                                          \
@@ -234,3 +240,21 @@ int dvc_imat_mul_fast_(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long k)
 {
     return mul_fast(R, A, B, m, n, k);
 }
+
+#ifdef DVC_FAST_X87
+int dvc_fast_ld_ok_(void) { return fast_on && x87_extended(); }
+
+int dvc_fast_mul_ld_(long double *rl, long double *rn, const long double *al,
+                     const long double *ah, const long double *bl, const long double *bh, long m,
+                     long n, long k, const long double *cl, const long double *cn)
+{
+    x87_flags flags = x87_begin();
+    int saved = dvc_rnd_save_ext();
+    dvc_rnd_set_ext(FE_DOWNWARD);
+    kernel_ld(rl, rn, al, ah, bl, bh, m, n, k, cl, cn);
+    dvc_rnd_restore_ext(saved);
+    return !x87_end(flags);
+}
+#else
+int dvc_fast_ld_ok_(void) { return 0; }
+#endif

@@ -22,5 +22,21 @@ int dvc_imat_mul_fast_(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long k);
  * dvc_imat_mul_fast_ returns 0). */
 void dvc_imat_fast_enable_(int on);
 
+/* 1 when the x87 kernel below can run (x87 extended precision, kernels
+ * on). */
+int dvc_fast_ld_ok_(void);
+/* The x87 kernel on loaded arrays (row-major; left ends al, bl and right
+ * ends ah, bh of A m x n and B n x k; exact endpoints, zeros signed as
+ * MPFI's): rl <- left ends, rn <- minus the right ends of C + A B, the
+ * sums from C (cl, cn: its left ends and minus its right ends; NULL: from
+ * zero) in the order of the MPFI loop that sets s = C_ij, adds
+ * A_iq B_qj for q = 0, 1, ... (mpfi_mul, mpfi_add) and stores s. Returns 1,
+ * or 0 when an overflow, underflow or invalid operation was raised (the
+ * outputs then are not MPFI's: run the MPFI loop). Only where
+ * dvc_fast_ld_ok_() says so. */
+int dvc_fast_mul_ld_(long double *rl, long double *rn, const long double *al,
+                     const long double *ah, const long double *bl, const long double *bh, long m,
+                     long n, long k, const long double *cl, const long double *cn);
+
 
 #endif

@@ -131,11 +131,83 @@ static void balanced(dvc_imat_t As, long *e, const dvc_hybrid_mode *md)
             mpfi_mul_2si(dvc_imat_entry(As, i, j), dvc_imat_entry(md->A, i, j), e[j] - e[i]);
 }
 
+/* A mode's balancing and norms, kept in its memo for the run (HYB_WS_BAL):
+ * functions of md->A alone, which a mode never changes, made once as the
+ * calls below made them at every step and Newton iterate (the same values:
+ * certificates byte-identical). Only at precisions of at least A's (the
+ * engine's), where the scaling of As is exact: its entries and the norms
+ * (rounded at prec) are those of those calls.
+ * nzr, nzj: the entries of A that are not [0, 0], row by row (row i: nzj[k]
+ * for k in [nzr[i], nzr[i + 1])); such an entry times anything finite adds
+ * nothing to an MPFI sum (mpfi_add with a zero interval is a copy). */
+typedef struct {
+    long n;
+    mpfr_prec_t prec;
+    long *e, *nzr, *nzj;
+    dvc_imat_t As;
+    mpfr_t nA, nAs; /* ||A||_inf, ||D^-1 A D||_inf, rounded up at prec */
+} bal_ws;
+
+static void bal_ws_free(void *p)
+{
+    bal_ws *w = p;
+    if (!w) return;
+    dvc_imat_clear(w->As);
+    mpfr_clears(w->nA, w->nAs, (mpfr_ptr)0);
+    free(w->e);
+    free(w->nzr);
+    free(w->nzj);
+    free(w);
+}
+
+/* md's kept balancing at prec, made on first use; NULL when prec is not
+ * A's or memory is short (the caller then computes as before). */
+static const bal_ws *bal_of(const dvc_hybrid_mode *md, mpfr_prec_t prec)
+{
+    bal_ws *w = hyb_memo_ws_get(md, HYB_WS_BAL);
+    long n = md->A->r;
+    if (w && w->n == n && w->prec == prec) return w;
+    if (n == 0 || dvc_imat_prec(md->A) > prec) return NULL;
+    w = malloc(sizeof *w);
+    if (!w) return NULL;
+    w->n = n;
+    w->prec = prec;
+    w->e = malloc((size_t)n * sizeof *w->e);
+    w->nzr = malloc((size_t)(n + 1) * sizeof *w->nzr);
+    w->nzj = malloc((size_t)(n * n) * sizeof *w->nzj);
+    dvc_imat_init2(w->As, n, n, prec);
+    mpfr_inits2(prec, w->nA, w->nAs, (mpfr_ptr)0);
+    if (!w->e || !w->nzr || !w->nzj) {
+        bal_ws_free(w);
+        return NULL;
+    }
+    balanced(w->As, w->e, md);
+    dvc_imat_norm_inf(w->nA, md->A);
+    dvc_imat_norm_inf(w->nAs, w->As);
+    long k = 0;
+    for (long i = 0; i < n; i++) {
+        w->nzr[i] = k;
+        for (long j = 0; j < n; j++)
+            if (!mpfi_is_zero(dvc_imat_entry(md->A, i, j))) w->nzj[k++] = j;
+    }
+    w->nzr[n] = k;
+    if (!hyb_memo_ws_put(md, HYB_WS_BAL, w, bal_ws_free)) {
+        bal_ws_free(w);
+        return NULL;
+    }
+    return w;
+}
+
 void hyb_mode_norm(mpfr_t a, const dvc_hybrid_mode *md)
 {
     long n = md->A->r;
     if (!md->balance || n == 0) {
         dvc_imat_norm_inf(a, md->A);
+        return;
+    }
+    const bal_ws *w = bal_of(md, mpfr_get_prec(a));
+    if (w) {
+        mpfr_set(a, w->nAs, MPFR_RNDU);
         return;
     }
     long *e = malloc((size_t)n * sizeof *e);
@@ -154,6 +226,14 @@ static dvc_status expm_md(dvc_imat_t E, const dvc_hybrid_mode *md, const mpfi_t 
 {
     long n = md->A->r;
     if (!md->balance) return hyb_expm(E, md->A, S, K);
+    const bal_ws *w = bal_of(md, dvc_imat_prec(E));
+    if (w) {
+        dvc_status st = hyb_expm(E, w->As, S, K);
+        for (long i = 0; i < n && st == DVC_OK; i++)
+            for (long j = 0; j < n; j++)
+                mpfi_mul_2si(dvc_imat_entry(E, i, j), dvc_imat_entry(E, i, j), w->e[i] - w->e[j]);
+        return st;
+    }
     long *e = malloc((size_t)n * sizeof *e);
     if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     dvc_imat_t As;
@@ -318,14 +398,17 @@ static void coeffs_free(mpfi_t **c, long n, int K)
     free(c);
 }
 
-/* z_{k+1} = (A z_k + b_k)/(k+1), k = 0..K-1, from z_0 given. */
+/* z_{k+1} = (A z_k + b_k)/(k+1), k = 0..K-1, from z_0 given; over the
+ * nonzero entries of A when w gives them (the same sums). */
 static void forcing_recursion(mpfi_t **z, mpfi_t **bk, const dvc_imat_t A, long n, int K,
-                              mpfi_t tmp)
+                              mpfi_t tmp, const bal_ws *w)
 {
     for (int k = 0; k < K; k++)
         for (long i = 0; i < n; i++) {
             mpfi_set(z[i][k + 1], bk[i][k]);
-            for (long j = 0; j < n; j++) {
+            long a = w ? w->nzr[i] : 0, b = w ? w->nzr[i + 1] : n;
+            for (long q = a; q < b; q++) {
+                long j = w ? w->nzj[q] : q;
                 mpfi_mul(tmp, dvc_imat_entry(A, i, j), z[j][k]);
                 mpfi_add(z[i][k + 1], z[i][k + 1], tmp);
             }
@@ -369,11 +452,14 @@ static void forcing_rho(dvc_ivec_t z, mpfi_t **bk, const dvc_hybrid_mode *md, lo
     mpfi_t tmp;
     mpfr_inits2(prec, a, rho, rb, (mpfr_ptr)0);
     mpfi_init2(tmp, prec);
-    dvc_imat_norm_inf(a, md->A);
+    const bal_ws *w = bal_of(md, prec);
+    if (w) mpfr_set(a, w->nA, MPFR_RNDU);
+    else dvc_imat_norm_inf(a, md->A);
     forcing_rho1(rho, bk, a, NULL, n, S);
     long *e = md->balance ? malloc((size_t)n * sizeof *e) : NULL;
     if (e) {
-        balance_exps(e, md->A);
+        if (w) memcpy(e, w->e, (size_t)n * sizeof *e);
+        else balance_exps(e, md->A);
         hyb_mode_norm(a, md);
         forcing_rho1(rb, bk, a, e, n, S);
     }
@@ -452,7 +538,7 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
         st = forcing_coeffs(bk, md, n, T, K, prec);
         if (st != DVC_OK) goto out;
         for (long i = 0; i < n; i++) mpfi_set_ui(zc[i][0], 0);
-        forcing_recursion(zc, bk, md->A, n, K - 1, tmp);
+        forcing_recursion(zc, bk, md->A, n, K - 1, tmp, bal_of(md, prec));
         hyb_memo_forcing_put(md, zc, t0, K, n, prec);
     }
     /* polynomial part sum_{k=1}^{K-1} z_k S^k (Horner) */
@@ -479,7 +565,7 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
         forcing_rho(zr, bk, md, n, S);
         for (long i = 0; i < n; i++) mpfi_set(zc[i][0], zr->e[i]);
         dvc_ivec_clear(zr);
-        forcing_recursion(zc, bk, md->A, n, K, tmp);
+        forcing_recursion(zc, bk, md->A, n, K, tmp, bal_of(md, prec));
         hyb_memo_rem_put(md, zc, t0, &S->right, K, n, prec);
     }
     mpfi_set(acc, S);
@@ -560,22 +646,30 @@ dvc_status dvc_hybrid_field(dvc_ivec_t F, const dvc_hybrid_model_t m, long mode,
 static dvc_status expm_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
                            const mpfi_t S, int K)
 {
-    long n = X->n, *e = malloc((size_t)n * sizeof *e);
+    long n = X->n;
     mpfr_prec_t prec = dvc_ivec_prec(X);
+    /* the mode's kept balancing, else made here */
+    const bal_ws *w = bal_of(md, prec);
+    long *e = w ? w->e : malloc((size_t)n * sizeof *e);
     if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     dvc_status st = DVC_OK;
-    dvc_imat_t As;
+    dvc_imat_t Aw;
+    const dvc_imat_struct *As = w ? w->As : Aw;
     dvc_ivec_t X0, T;
     mpfr_t a, x, y;
     mpfi_t c, rho;
-    dvc_imat_init2(As, n, n, prec);
+    if (!w) dvc_imat_init2(Aw, n, n, prec);
     dvc_ivec_init2(X0, n, prec);
     dvc_ivec_init2(T, n, prec);
     mpfr_inits2(prec, a, x, y, (mpfr_ptr)0);
     mpfi_init2(c, prec);
     mpfi_init2(rho, prec);
-    balanced(As, e, md);
-    dvc_imat_norm_inf(a, As);
+    if (w) {
+        mpfr_set(a, w->nAs, MPFR_RNDU);
+    } else {
+        balanced(Aw, e, md);
+        dvc_imat_norm_inf(a, Aw);
+    }
     mpfr_mul(x, a, &S->right, MPFR_RNDU);
     mpfr_set_si(y, K + 1, MPFR_RNDN);
     if (mpfr_cmp(x, y) >= 0) {
@@ -607,8 +701,10 @@ static dvc_status expm_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_se
     }
     if (!dvc_ivec_is_finite(X)) st = dvc_error(DVC_NOT_CERTIFIED, "exp(A s) unbounded");
 out:
-    free(e);
-    dvc_imat_clear(As);
+    if (!w) {
+        free(e);
+        dvc_imat_clear(Aw);
+    }
     dvc_ivec_clear(X0);
     dvc_ivec_clear(T);
     mpfr_clears(a, x, y, (mpfr_ptr)0);
@@ -671,7 +767,11 @@ dvc_status hyb_advance(hyb_set *L, const dvc_hybrid_mode *md, const mpfr_t t0, c
     dvc_status st = hyb_expm_md(E, md, S, K);
     if (st == DVC_OK) st = hyb_forcing(z, md, t0, S, K);
     L->bal = md->balance && L->bexp; /* the frame in the mode's balanced coordinates */
-    if (L->bal) balance_exps(L->bexp, md->A);
+    if (L->bal) {
+        const bal_ws *w = bal_of(md, prec);
+        if (w) memcpy(L->bexp, w->e, (size_t)n * sizeof *L->bexp);
+        else balance_exps(L->bexp, md->A);
+    }
     if (st == DVC_OK) st = hyb_set_map(L, E, z);
     dvc_imat_clear(E);
     dvc_ivec_clear(z);

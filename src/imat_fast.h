@@ -37,6 +37,18 @@ int dvc_fast_ld_ok_(void);
 int dvc_fast_mul_ld_(long double *rl, long double *rn, const long double *al,
                      const long double *ah, const long double *bl, const long double *bh, long m,
                      long n, long k, const long double *cl, const long double *cn);
+/* The same with A (m rows) given by its entries other than [0, 0], row by
+ * row: row i holds al[t], ah[t] in column nzj[t] for t in [nzr[i],
+ * nzr[i + 1]) (the same sums: the kernel skips zero entries of A). */
+int dvc_fast_csr_ld_(long double *rl, long double *rn, const long *nzr, const long *nzj,
+                     const long double *al, const long double *ah, const long double *bl,
+                     const long double *bh, long m, long k, const long double *cl,
+                     const long double *cn);
+/* The exact x87 endpoints of len intervals (zeros signed as MPFI's): 1, or
+ * 0 when one is not exact in that format. */
+int dvc_fast_load_ld_(long double *lo, long double *hi, mpfi_t *e, long len);
+/* e[t] <- [lo[t], -nhi[t]] exactly (64-bit intervals; the kernel's outputs). */
+void dvc_fast_store_ld_(mpfi_t *e, const long double *lo, const long double *nhi, long len);
 
 
 #endif

@@ -9,6 +9,7 @@
 #include "hybrid/memo.h"
 #include "hybrid/flow.h"
 #include "expr/internal.h"
+#include "imat_fast.h"
 
 /* rho <- [-r, r], r >= x^K / K! / (1 - x/(K+1)) (x = a s_max < K + 1): the
  * tail sum_{k>=K} (a s)^k / k! of the series of exp (c, y: scratch). */
@@ -146,6 +147,9 @@ typedef struct {
     long *e, *nzr, *nzj;
     dvc_imat_t As;
     mpfr_t nA, nAs; /* ||A||_inf, ||D^-1 A D||_inf, rounded up at prec */
+    /* the endpoints of As's and A's entries in nzj's order, for the x87
+     * kernel (64 bits; NULL: not loaded) */
+    long double *sl, *sh, *al, *ah;
 } bal_ws;
 
 static void bal_ws_free(void *p)
@@ -157,6 +161,7 @@ static void bal_ws_free(void *p)
     free(w->e);
     free(w->nzr);
     free(w->nzj);
+    free(w->sl);
     free(w);
 }
 
@@ -175,6 +180,10 @@ static const bal_ws *bal_of(const dvc_hybrid_mode *md, mpfr_prec_t prec)
     w->e = malloc((size_t)n * sizeof *w->e);
     w->nzr = malloc((size_t)(n + 1) * sizeof *w->nzr);
     w->nzj = malloc((size_t)(n * n) * sizeof *w->nzj);
+    w->sl = prec == 64 && dvc_fast_ld_ok_() ? malloc((size_t)(4 * n * n) * sizeof *w->sl) : NULL;
+    w->sh = w->sl ? w->sl + n * n : NULL;
+    w->al = w->sl ? w->sh + n * n : NULL;
+    w->ah = w->sl ? w->al + n * n : NULL;
     dvc_imat_init2(w->As, n, n, prec);
     mpfr_inits2(prec, w->nA, w->nAs, (mpfr_ptr)0);
     if (!w->e || !w->nzr || !w->nzj) {
@@ -191,6 +200,17 @@ static const bal_ws *bal_of(const dvc_hybrid_mode *md, mpfr_prec_t prec)
             if (!mpfi_is_zero(dvc_imat_entry(md->A, i, j))) w->nzj[k++] = j;
     }
     w->nzr[n] = k;
+    int ok = w->sl != NULL;
+    for (long i = 0; ok && i < n; i++)
+        for (long t = w->nzr[i]; ok && t < w->nzr[i + 1]; t++) {
+            long j = w->nzj[t];
+            ok = dvc_fast_load_ld_(&w->sl[t], &w->sh[t], &w->As->e[i * n + j], 1) &&
+                 dvc_fast_load_ld_(&w->al[t], &w->ah[t], &md->A->e[i * n + j], 1);
+        }
+    if (!ok) {
+        free(w->sl);
+        w->sl = w->sh = w->al = w->ah = NULL;
+    }
     if (!hyb_memo_ws_put(md, HYB_WS_BAL, w, bal_ws_free)) {
         bal_ws_free(w);
         return NULL;
@@ -398,12 +418,44 @@ static void coeffs_free(mpfi_t **c, long n, int K)
     free(c);
 }
 
+/* forcing_recursion's sums in the x87 kernel on the kept A (imat_fast.h):
+ * z_{k+1} = b_k + A z_k as the kernel's sum from b_k (the MPFI loop's
+ * bits), then divided in MPFI; 1, or 0 when refused at k = 0 (nothing
+ * written; a refusal later leaves z_{k+1}.. to the caller: *k0). */
+static int recursion_ld(mpfi_t **z, mpfi_t **bk, long n, int K, const bal_ws *w, int *k0)
+{
+    *k0 = 0;
+    if (!w || !w->al || K < 1 || mpfi_get_prec(z[0][0]) != 64) return 0;
+    long double *b = malloc((size_t)(6 * n) * sizeof *b);
+    if (!b) return 0;
+    long double *zl = b, *zh = zl + n, *cl = zh + n, *cn = cl + n, *rl = cn + n, *rn = rl + n;
+    int ok = 1;
+    for (int k = 0; ok && k < K; k++) {
+        for (long i = 0; ok && i < n; i++)
+            ok = dvc_fast_load_ld_(&zl[i], &zh[i], &z[i][k], 1) &&
+                 dvc_fast_load_ld_(&cl[i], &cn[i], &bk[i][k], 1);
+        for (long i = 0; i < n; i++) cn[i] = -cn[i];
+        ok = ok && mpfi_get_prec(z[0][k + 1]) == 64 &&
+             dvc_fast_csr_ld_(rl, rn, w->nzr, w->nzj, w->al, w->ah, zl, zh, n, 1, cl, cn);
+        if (!ok) break;
+        for (long i = 0; i < n; i++) {
+            dvc_fast_store_ld_(&z[i][k + 1], &rl[i], &rn[i], 1);
+            mpfi_div_ui(z[i][k + 1], z[i][k + 1], (unsigned long)(k + 1));
+        }
+        *k0 = k + 1;
+    }
+    free(b);
+    return *k0 > 0;
+}
+
 /* z_{k+1} = (A z_k + b_k)/(k+1), k = 0..K-1, from z_0 given; over the
  * nonzero entries of A when w gives them (the same sums). */
 static void forcing_recursion(mpfi_t **z, mpfi_t **bk, const dvc_imat_t A, long n, int K,
                               mpfi_t tmp, const bal_ws *w)
 {
-    for (int k = 0; k < K; k++)
+    int k0;
+    recursion_ld(z, bk, n, K, w, &k0);
+    for (int k = k0; k < K; k++)
         for (long i = 0; i < n; i++) {
             mpfi_set(z[i][k + 1], bk[i][k]);
             long a = w ? w->nzr[i] : 0, b = w ? w->nzr[i + 1] : n;
@@ -638,6 +690,37 @@ dvc_status dvc_hybrid_field(dvc_ivec_t F, const dvc_hybrid_model_t m, long mode,
     return hyb_field(F, &m->modes[mode], T, X);
 }
 
+/* expm_box's Horner loop in the x87 kernel on the kept As (imat_fast.h):
+ * each step the kernel's T = As X and X = X0 + T c, the sums and products
+ * of the MPFI loop in expm_box (the same bits); 1, or 0 when refused (X
+ * then unwritten). c: scratch. */
+static int horner_ld(dvc_ivec_t X, const dvc_ivec_t X0, const bal_ws *w, const mpfi_t S, int K,
+                     mpfi_t c)
+{
+    long n = X->n;
+    if (!w->sl || K < 2 || dvc_ivec_prec(X) != 64) return 0;
+    long double *b = malloc((size_t)(8 * n + 2) * sizeof *b);
+    if (!b) return 0;
+    long double *x0l = b, *x0n = x0l + n, *xl = x0n + n, *xh = xl + n, *tl = xh + n, *th = tl + n;
+    long double *yn = th + n, *tn = yn + n, *cl = tn + n, *ch = cl + 1;
+    int ok = dvc_fast_load_ld_(x0l, xh, X0->e, n);
+    for (long i = 0; i < n; i++) {
+        x0n[i] = -xh[i];
+        xl[i] = x0l[i];
+    }
+    for (int k = K - 1; ok && k >= 1; k--) {
+        ok = dvc_fast_csr_ld_(tl, tn, w->nzr, w->nzj, w->sl, w->sh, xl, xh, n, 1, NULL, NULL);
+        mpfi_div_ui(c, S, (unsigned long)k);
+        ok = ok && dvc_fast_load_ld_(cl, ch, (mpfi_t *)c, 1);
+        for (long i = 0; i < n; i++) th[i] = -tn[i];
+        ok = ok && dvc_fast_mul_ld_(xl, yn, tl, th, cl, ch, n, 1, 1, x0l, x0n);
+        for (long i = 0; i < n; i++) xh[i] = -yn[i];
+    }
+    if (ok) dvc_fast_store_ld_(X->e, xl, yn, n);
+    free(b);
+    return ok;
+}
+
 /* exp(A s) applied to the box X0 = P + B R of L, s in S, for a balanced
  * mode: in the coordinates x~ = D^-1 x the Taylor polynomial by Horner on
  * vectors (K matrix-vector products instead of K matrix products), and the
@@ -680,7 +763,8 @@ static dvc_status expm_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_se
     hyb_set_box(X0, L);
     for (long i = 0; i < n; i++) mpfi_mul_2si(X0->e[i], X0->e[i], -e[i]);
     dvc_ivec_set(X, X0); /* Horner: X0 + A~ S/1 (X0 + A~ S/2 (... (X0 + A~ S/(K-1) X0))) */
-    for (int k = K - 1; k >= 1; k--) {
+    int done = w && horner_ld(X, X0, w, S, K, c);
+    for (int k = K - 1; k >= 1 && !done; k--) {
         dvc_imat_mul_vec(T, As, X);
         mpfi_div_ui(c, S, (unsigned long)k);
         for (long i = 0; i < n; i++) {

@@ -8,6 +8,7 @@
 #include <math.h>
 #include "hybrid/memo.h"
 #include "hybrid/flow.h"
+#include "hybrid/flow_bal.h"
 #include "expr/internal.h"
 #include "imat_fast.h"
 
@@ -32,7 +33,8 @@ static void expm_tail(mpfi_t rho, const mpfr_t x, int K, mpfi_t c, mpfr_t y)
  * polynomial of order K-1 by Horner in intervals, plus the tail
  * sum_{k>=K} (|A| s)^k / k! <= (a s)^K / K! / (1 - a s/(K+1)) with
  * a = ||A||_inf, added to every entry (an entry is at most the norm). */
-dvc_status hyb_expm(dvc_imat_t E, const dvc_imat_t A, const mpfi_t S, int K)
+static dvc_status expm_series(dvc_imat_t E, const dvc_imat_t A, const hyb_bal_ws *w,
+                              const mpfi_t S, int K)
 {
     long n = A->r;
     mpfr_prec_t prec = dvc_imat_prec(E);
@@ -53,9 +55,11 @@ dvc_status hyb_expm(dvc_imat_t E, const dvc_imat_t A, const mpfi_t S, int K)
                        mpfr_get_d(x, MPFR_RNDU), K);
         goto out;
     }
-    /* Horner: E = I + A S/1 (I + A S/2 (... (I + A S/(K-1)))) */
-    dvc_imat_one(E);
-    for (int k = K - 1; k >= 1; k--) {
+    /* Horner: E = I + A S/1 (I + A S/2 (... (I + A S/(K-1)))); in the
+     * x87 kernel on the mode's kept A (w: A is w->As) when it can */
+    int done = w && hyb_expm_ld(E, w, S, K, c);
+    if (!done) dvc_imat_one(E);
+    for (int k = K - 1; k >= 1 && !done; k--) {
         mpfi_div_ui(c, S, (unsigned long)k);
         dvc_imat_scale(T1, c, A);
         dvc_imat_mul(T2, T1, E);
@@ -74,6 +78,11 @@ out:
     return st;
 }
 
+dvc_status hyb_expm(dvc_imat_t E, const dvc_imat_t A, const mpfi_t S, int K)
+{
+    return expm_series(E, A, NULL, S, K);
+}
+
 /* x^k for an interval x >= 0 (used for the tails). */
 void hyb_pow_ui(mpfi_t x, int k)
 {
@@ -85,139 +94,6 @@ void hyb_pow_ui(mpfi_t x, int k)
     mpfi_clear(b);
 }
 
-/* Diagonal balancing of a linear mode (docs/hybrid.md section 3,
- * "Balanced series"): exponents e with D = diag(2^e) so that the row and
- * column sums of |mid A| off the diagonal are within a factor 4 of each
- * other in D^-1 A D (Osborne's iteration, radix 2). The scaling is exact,
- * so every bound below holds for any D; D only makes them tight. A
- * second-order system x = (q, v) with stiffness k gets v scaled by about
- * sqrt(k): ||D^-1 A D|| ~ sqrt(k) instead of k. */
-static void balance_exps(long *e, const dvc_imat_t A)
-{
-    long n = A->r;
-    double *a = malloc((size_t)(n * n) * sizeof *a);
-    for (long i = 0; i < n; i++) e[i] = 0;
-    if (!a) return;
-    dvc_imat_mid_d(a, A);
-    for (long i = 0; i < n * n; i++) a[i] = fabs(a[i]);
-    for (int it = 0, changed = 1; it < 40 && changed; it++) {
-        changed = 0;
-        for (long i = 0; i < n; i++) {
-            double r = 0, c = 0;
-            for (long j = 0; j < n; j++)
-                if (j != i) {
-                    r += a[i * n + j] * ldexp(1, (int)(e[j] - e[i]));
-                    c += a[j * n + i] * ldexp(1, (int)(e[i] - e[j]));
-                }
-            if (!(r > 0 && c > 0)) continue;
-            long f = 0; /* d_i *= 2^f: r -> r 2^-f, c -> c 2^f */
-            while (c * ldexp(1, (int)(2 * f)) < r / 4 && e[i] + f < 60) f++;
-            while (c * ldexp(1, (int)(2 * f)) > r * 4 && e[i] + f > -60) f--;
-            if (f) {
-                e[i] += f;
-                changed = 1;
-            }
-        }
-    }
-    free(a);
-}
-
-/* As = D^-1 A D (exact), with the exponents of the mode's balancing. */
-static void balanced(dvc_imat_t As, long *e, const dvc_hybrid_mode *md)
-{
-    long n = md->A->r;
-    balance_exps(e, md->A);
-    for (long i = 0; i < n; i++)
-        for (long j = 0; j < n; j++)
-            mpfi_mul_2si(dvc_imat_entry(As, i, j), dvc_imat_entry(md->A, i, j), e[j] - e[i]);
-}
-
-/* A mode's balancing and norms, kept in its memo for the run (HYB_WS_BAL):
- * functions of md->A alone, which a mode never changes, made once as the
- * calls below made them at every step and Newton iterate (the same values:
- * certificates byte-identical). Only at precisions of at least A's (the
- * engine's), where the scaling of As is exact: its entries and the norms
- * (rounded at prec) are those of those calls.
- * nzr, nzj: the entries of A that are not [0, 0], row by row (row i: nzj[k]
- * for k in [nzr[i], nzr[i + 1])); such an entry times anything finite adds
- * nothing to an MPFI sum (mpfi_add with a zero interval is a copy). */
-typedef struct {
-    long n;
-    mpfr_prec_t prec;
-    long *e, *nzr, *nzj;
-    dvc_imat_t As;
-    mpfr_t nA, nAs; /* ||A||_inf, ||D^-1 A D||_inf, rounded up at prec */
-    /* the endpoints of As's and A's entries in nzj's order, for the x87
-     * kernel (64 bits; NULL: not loaded) */
-    long double *sl, *sh, *al, *ah;
-} bal_ws;
-
-static void bal_ws_free(void *p)
-{
-    bal_ws *w = p;
-    if (!w) return;
-    dvc_imat_clear(w->As);
-    mpfr_clears(w->nA, w->nAs, (mpfr_ptr)0);
-    free(w->e);
-    free(w->nzr);
-    free(w->nzj);
-    free(w->sl);
-    free(w);
-}
-
-/* md's kept balancing at prec, made on first use; NULL when prec is not
- * A's or memory is short (the caller then computes as before). */
-static const bal_ws *bal_of(const dvc_hybrid_mode *md, mpfr_prec_t prec)
-{
-    bal_ws *w = hyb_memo_ws_get(md, HYB_WS_BAL);
-    long n = md->A->r;
-    if (w && w->n == n && w->prec == prec) return w;
-    if (n == 0 || dvc_imat_prec(md->A) > prec) return NULL;
-    w = malloc(sizeof *w);
-    if (!w) return NULL;
-    w->n = n;
-    w->prec = prec;
-    w->e = malloc((size_t)n * sizeof *w->e);
-    w->nzr = malloc((size_t)(n + 1) * sizeof *w->nzr);
-    w->nzj = malloc((size_t)(n * n) * sizeof *w->nzj);
-    w->sl = prec == 64 && dvc_fast_ld_ok_() ? malloc((size_t)(4 * n * n) * sizeof *w->sl) : NULL;
-    w->sh = w->sl ? w->sl + n * n : NULL;
-    w->al = w->sl ? w->sh + n * n : NULL;
-    w->ah = w->sl ? w->al + n * n : NULL;
-    dvc_imat_init2(w->As, n, n, prec);
-    mpfr_inits2(prec, w->nA, w->nAs, (mpfr_ptr)0);
-    if (!w->e || !w->nzr || !w->nzj) {
-        bal_ws_free(w);
-        return NULL;
-    }
-    balanced(w->As, w->e, md);
-    dvc_imat_norm_inf(w->nA, md->A);
-    dvc_imat_norm_inf(w->nAs, w->As);
-    long k = 0;
-    for (long i = 0; i < n; i++) {
-        w->nzr[i] = k;
-        for (long j = 0; j < n; j++)
-            if (!mpfi_is_zero(dvc_imat_entry(md->A, i, j))) w->nzj[k++] = j;
-    }
-    w->nzr[n] = k;
-    int ok = w->sl != NULL;
-    for (long i = 0; ok && i < n; i++)
-        for (long t = w->nzr[i]; ok && t < w->nzr[i + 1]; t++) {
-            long j = w->nzj[t];
-            ok = dvc_fast_load_ld_(&w->sl[t], &w->sh[t], &w->As->e[i * n + j], 1) &&
-                 dvc_fast_load_ld_(&w->al[t], &w->ah[t], &md->A->e[i * n + j], 1);
-        }
-    if (!ok) {
-        free(w->sl);
-        w->sl = w->sh = w->al = w->ah = NULL;
-    }
-    if (!hyb_memo_ws_put(md, HYB_WS_BAL, w, bal_ws_free)) {
-        bal_ws_free(w);
-        return NULL;
-    }
-    return w;
-}
-
 void hyb_mode_norm(mpfr_t a, const dvc_hybrid_mode *md)
 {
     long n = md->A->r;
@@ -225,7 +101,7 @@ void hyb_mode_norm(mpfr_t a, const dvc_hybrid_mode *md)
         dvc_imat_norm_inf(a, md->A);
         return;
     }
-    const bal_ws *w = bal_of(md, mpfr_get_prec(a));
+    const hyb_bal_ws *w = hyb_bal_of(md, mpfr_get_prec(a));
     if (w) {
         mpfr_set(a, w->nAs, MPFR_RNDU);
         return;
@@ -233,7 +109,7 @@ void hyb_mode_norm(mpfr_t a, const dvc_hybrid_mode *md)
     long *e = malloc((size_t)n * sizeof *e);
     dvc_imat_t As;
     dvc_imat_init2(As, n, n, dvc_imat_prec(md->A));
-    if (e) balanced(As, e, md);
+    if (e) hyb_balanced(As, e, md);
     else dvc_imat_set(As, md->A);
     dvc_imat_norm_inf(a, As);
     dvc_imat_clear(As);
@@ -246,9 +122,9 @@ static dvc_status expm_md(dvc_imat_t E, const dvc_hybrid_mode *md, const mpfi_t 
 {
     long n = md->A->r;
     if (!md->balance) return hyb_expm(E, md->A, S, K);
-    const bal_ws *w = bal_of(md, dvc_imat_prec(E));
+    const hyb_bal_ws *w = hyb_bal_of(md, dvc_imat_prec(E));
     if (w) {
-        dvc_status st = hyb_expm(E, w->As, S, K);
+        dvc_status st = expm_series(E, w->As, w, S, K);
         for (long i = 0; i < n && st == DVC_OK; i++)
             for (long j = 0; j < n; j++)
                 mpfi_mul_2si(dvc_imat_entry(E, i, j), dvc_imat_entry(E, i, j), w->e[i] - w->e[j]);
@@ -258,7 +134,7 @@ static dvc_status expm_md(dvc_imat_t E, const dvc_hybrid_mode *md, const mpfi_t 
     if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     dvc_imat_t As;
     dvc_imat_init2(As, n, n, dvc_imat_prec(E));
-    balanced(As, e, md);
+    hyb_balanced(As, e, md);
     dvc_status st = hyb_expm(E, As, S, K);
     for (long i = 0; i < n && st == DVC_OK; i++)
         for (long j = 0; j < n; j++)
@@ -418,43 +294,13 @@ static void coeffs_free(mpfi_t **c, long n, int K)
     free(c);
 }
 
-/* forcing_recursion's sums in the x87 kernel on the kept A (imat_fast.h):
- * z_{k+1} = b_k + A z_k as the kernel's sum from b_k (the MPFI loop's
- * bits), then divided in MPFI; 1, or 0 when refused at k = 0 (nothing
- * written; a refusal later leaves z_{k+1}.. to the caller: *k0). */
-static int recursion_ld(mpfi_t **z, mpfi_t **bk, long n, int K, const bal_ws *w, int *k0)
-{
-    *k0 = 0;
-    if (!w || !w->al || K < 1 || mpfi_get_prec(z[0][0]) != 64) return 0;
-    long double *b = malloc((size_t)(6 * n) * sizeof *b);
-    if (!b) return 0;
-    long double *zl = b, *zh = zl + n, *cl = zh + n, *cn = cl + n, *rl = cn + n, *rn = rl + n;
-    int ok = 1;
-    for (int k = 0; ok && k < K; k++) {
-        for (long i = 0; ok && i < n; i++)
-            ok = dvc_fast_load_ld_(&zl[i], &zh[i], &z[i][k], 1) &&
-                 dvc_fast_load_ld_(&cl[i], &cn[i], &bk[i][k], 1);
-        for (long i = 0; i < n; i++) cn[i] = -cn[i];
-        ok = ok && mpfi_get_prec(z[0][k + 1]) == 64 &&
-             dvc_fast_csr_ld_(rl, rn, w->nzr, w->nzj, w->al, w->ah, zl, zh, n, 1, cl, cn);
-        if (!ok) break;
-        for (long i = 0; i < n; i++) {
-            dvc_fast_store_ld_(&z[i][k + 1], &rl[i], &rn[i], 1);
-            mpfi_div_ui(z[i][k + 1], z[i][k + 1], (unsigned long)(k + 1));
-        }
-        *k0 = k + 1;
-    }
-    free(b);
-    return *k0 > 0;
-}
-
 /* z_{k+1} = (A z_k + b_k)/(k+1), k = 0..K-1, from z_0 given; over the
  * nonzero entries of A when w gives them (the same sums). */
 static void forcing_recursion(mpfi_t **z, mpfi_t **bk, const dvc_imat_t A, long n, int K,
-                              mpfi_t tmp, const bal_ws *w)
+                              mpfi_t tmp, const hyb_bal_ws *w)
 {
     int k0;
-    recursion_ld(z, bk, n, K, w, &k0);
+    hyb_recursion_ld(z, bk, n, K, w, &k0);
     for (int k = k0; k < K; k++)
         for (long i = 0; i < n; i++) {
             mpfi_set(z[i][k + 1], bk[i][k]);
@@ -504,14 +350,14 @@ static void forcing_rho(dvc_ivec_t z, mpfi_t **bk, const dvc_hybrid_mode *md, lo
     mpfi_t tmp;
     mpfr_inits2(prec, a, rho, rb, (mpfr_ptr)0);
     mpfi_init2(tmp, prec);
-    const bal_ws *w = bal_of(md, prec);
+    const hyb_bal_ws *w = hyb_bal_of(md, prec);
     if (w) mpfr_set(a, w->nA, MPFR_RNDU);
     else dvc_imat_norm_inf(a, md->A);
     forcing_rho1(rho, bk, a, NULL, n, S);
     long *e = md->balance ? malloc((size_t)n * sizeof *e) : NULL;
     if (e) {
         if (w) memcpy(e, w->e, (size_t)n * sizeof *e);
-        else balance_exps(e, md->A);
+        else hyb_balance_exps(e, md->A);
         hyb_mode_norm(a, md);
         forcing_rho1(rb, bk, a, e, n, S);
     }
@@ -590,7 +436,7 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
         st = forcing_coeffs(bk, md, n, T, K, prec);
         if (st != DVC_OK) goto out;
         for (long i = 0; i < n; i++) mpfi_set_ui(zc[i][0], 0);
-        forcing_recursion(zc, bk, md->A, n, K - 1, tmp, bal_of(md, prec));
+        forcing_recursion(zc, bk, md->A, n, K - 1, tmp, hyb_bal_of(md, prec));
         hyb_memo_forcing_put(md, zc, t0, K, n, prec);
     }
     /* polynomial part sum_{k=1}^{K-1} z_k S^k (Horner) */
@@ -617,7 +463,7 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
         forcing_rho(zr, bk, md, n, S);
         for (long i = 0; i < n; i++) mpfi_set(zc[i][0], zr->e[i]);
         dvc_ivec_clear(zr);
-        forcing_recursion(zc, bk, md->A, n, K, tmp, bal_of(md, prec));
+        forcing_recursion(zc, bk, md->A, n, K, tmp, hyb_bal_of(md, prec));
         hyb_memo_rem_put(md, zc, t0, &S->right, K, n, prec);
     }
     mpfi_set(acc, S);
@@ -690,37 +536,6 @@ dvc_status dvc_hybrid_field(dvc_ivec_t F, const dvc_hybrid_model_t m, long mode,
     return hyb_field(F, &m->modes[mode], T, X);
 }
 
-/* expm_box's Horner loop in the x87 kernel on the kept As (imat_fast.h):
- * each step the kernel's T = As X and X = X0 + T c, the sums and products
- * of the MPFI loop in expm_box (the same bits); 1, or 0 when refused (X
- * then unwritten). c: scratch. */
-static int horner_ld(dvc_ivec_t X, const dvc_ivec_t X0, const bal_ws *w, const mpfi_t S, int K,
-                     mpfi_t c)
-{
-    long n = X->n;
-    if (!w->sl || K < 2 || dvc_ivec_prec(X) != 64) return 0;
-    long double *b = malloc((size_t)(8 * n + 2) * sizeof *b);
-    if (!b) return 0;
-    long double *x0l = b, *x0n = x0l + n, *xl = x0n + n, *xh = xl + n, *tl = xh + n, *th = tl + n;
-    long double *yn = th + n, *tn = yn + n, *cl = tn + n, *ch = cl + 1;
-    int ok = dvc_fast_load_ld_(x0l, xh, X0->e, n);
-    for (long i = 0; i < n; i++) {
-        x0n[i] = -xh[i];
-        xl[i] = x0l[i];
-    }
-    for (int k = K - 1; ok && k >= 1; k--) {
-        ok = dvc_fast_csr_ld_(tl, tn, w->nzr, w->nzj, w->sl, w->sh, xl, xh, n, 1, NULL, NULL);
-        mpfi_div_ui(c, S, (unsigned long)k);
-        ok = ok && dvc_fast_load_ld_(cl, ch, (mpfi_t *)c, 1);
-        for (long i = 0; i < n; i++) th[i] = -tn[i];
-        ok = ok && dvc_fast_mul_ld_(xl, yn, tl, th, cl, ch, n, 1, 1, x0l, x0n);
-        for (long i = 0; i < n; i++) xh[i] = -yn[i];
-    }
-    if (ok) dvc_fast_store_ld_(X->e, xl, yn, n);
-    free(b);
-    return ok;
-}
-
 /* exp(A s) applied to the box X0 = P + B R of L, s in S, for a balanced
  * mode: in the coordinates x~ = D^-1 x the Taylor polynomial by Horner on
  * vectors (K matrix-vector products instead of K matrix products), and the
@@ -732,7 +547,7 @@ static dvc_status expm_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_se
     long n = X->n;
     mpfr_prec_t prec = dvc_ivec_prec(X);
     /* the mode's kept balancing, else made here */
-    const bal_ws *w = bal_of(md, prec);
+    const hyb_bal_ws *w = hyb_bal_of(md, prec);
     long *e = w ? w->e : malloc((size_t)n * sizeof *e);
     if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     dvc_status st = DVC_OK;
@@ -750,7 +565,7 @@ static dvc_status expm_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_se
     if (w) {
         mpfr_set(a, w->nAs, MPFR_RNDU);
     } else {
-        balanced(Aw, e, md);
+        hyb_balanced(Aw, e, md);
         dvc_imat_norm_inf(a, Aw);
     }
     mpfr_mul(x, a, &S->right, MPFR_RNDU);
@@ -763,7 +578,7 @@ static dvc_status expm_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_se
     hyb_set_box(X0, L);
     for (long i = 0; i < n; i++) mpfi_mul_2si(X0->e[i], X0->e[i], -e[i]);
     dvc_ivec_set(X, X0); /* Horner: X0 + A~ S/1 (X0 + A~ S/2 (... (X0 + A~ S/(K-1) X0))) */
-    int done = w && horner_ld(X, X0, w, S, K, c);
+    int done = w && hyb_horner_ld(X, X0, w, S, K, c);
     for (int k = K - 1; k >= 1 && !done; k--) {
         dvc_imat_mul_vec(T, As, X);
         mpfi_div_ui(c, S, (unsigned long)k);
@@ -852,9 +667,9 @@ dvc_status hyb_advance(hyb_set *L, const dvc_hybrid_mode *md, const mpfr_t t0, c
     if (st == DVC_OK) st = hyb_forcing(z, md, t0, S, K);
     L->bal = md->balance && L->bexp; /* the frame in the mode's balanced coordinates */
     if (L->bal) {
-        const bal_ws *w = bal_of(md, prec);
+        const hyb_bal_ws *w = hyb_bal_of(md, prec);
         if (w) memcpy(L->bexp, w->e, (size_t)n * sizeof *L->bexp);
-        else balance_exps(L->bexp, md->A);
+        else hyb_balance_exps(L->bexp, md->A);
     }
     if (st == DVC_OK) st = hyb_set_map(L, E, z);
     dvc_imat_clear(E);

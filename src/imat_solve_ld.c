@@ -11,7 +11,8 @@
  * the sticky flags: the route is then refused and MPFR runs). The residual
  * sums, which MPFR accumulates at 96 bits, are accumulated here in a
  * 96-bit software float (sf96) rounded to nearest-even exactly as
- * mpfr_add / mpfr_sub round (sf_add below). The interval products are the
+ * mpfr_add / mpfr_sub round (sf_add below), their 64-bit products formed
+ * in integers and rounded the same way (ix_mul). The interval products are the
  * kernel of imat_fast.c (the MPFI loops' bits, signed zeros included); for
  * point factors mpfi_sub(s, s, a x) is that kernel's sum with -a (the same
  * end values: -RU(a x) = RD(-a x)). Tested bit for bit against the MPFI
@@ -137,24 +138,6 @@ static int sf_gtabs(sf96 a, sf96 b)
     return a.e > b.e || (a.e == b.e && a.m > b.m);
 }
 
-/* A normal (or zero) x87 number, exactly; 0 for others. */
-static int sf_from_ld(sf96 *r, long double v)
-{
-    dvc_x87_bits u;
-    u.v = v;
-    unsigned be = u.b.se & 0x7fffu;
-    r->s = u.b.se >> 15;
-    if (be == 0 && u.b.m == 0) {
-        r->m = 0;
-        r->e = 0;
-        return 1;
-    }
-    if (be == 0 || be == 0x7fff || !(u.b.m >> 63)) return 0;
-    r->m = (u128)u.b.m << 32;
-    r->e = (long)be - 16383 - 63 - 32;
-    return 1;
-}
-
 /* a (of at most 64 bits) as an x87 number: 0 when out of its range. */
 static int sf_to_ld(long double *v, sf96 a)
 {
@@ -213,51 +196,83 @@ static int inv_ld(long double *R, long double *a, long n)
     return ok;
 }
 
-/* The refined predictor x~ of column l (solve_mpfi's loop: residuals
- * accumulated at 96 bits, products and updates at 64): 1, or 0 when a
- * value left the x87 range. am: A, R: the approximate inverse, b: the
- * column (n), x: out. */
-static int refine_ld(long double *x, const long double *am, const long double *R,
-                     const long double *b, long double *rr, long n)
+/* A 64-bit number (-1)^s m 2^e, m = 0 (a zero) or m in [2^63, 2^64): the
+ * products of the refinement in integers (exact in any exponent range,
+ * as MPFR's; an x87 product would pass through memory to reach sf96). */
+typedef struct {
+    uint64_t m;
+    long e;
+    int s;
+} ix64;
+
+static int ix_from_ld(ix64 *r, long double v)
 {
-    sf96 acc, m, cmax, xmax;
-    for (long i = 0; i < n; i++) x[i] = 0.0L;
+    dvc_x87_bits u;
+    u.v = v;
+    unsigned be = u.b.se & 0x7fffu;
+    r->s = u.b.se >> 15;
+    r->m = u.b.m;
+    r->e = (long)be - 16383 - 63;
+    if (be == 0 && u.b.m == 0) return 1;
+    return be != 0 && be != 0x7fff && (u.b.m >> 63);
+}
+
+/* a sf96 of at most 64 bits */
+static ix64 ix_of_sf(sf96 a)
+{
+    ix64 r = {(uint64_t)(a.m >> 32), a.e + 32, a.s};
+    return r;
+}
+
+static sf96 sf_of_ix(ix64 a)
+{
+    sf96 r = {a.s, a.e - 32, (u128)a.m << 32};
+    return r;
+}
+
+/* a b rounded to nearest-even at 64 bits (mpfr_mul into 64 bits). */
+static sf96 ix_mul(ix64 a, ix64 b)
+{
+    if (!a.m || !b.m) {
+        sf96 z = {a.s ^ b.s, 0, 0};
+        return z;
+    }
+    return sf_round(a.s ^ b.s, (u128)a.m * b.m, 0, a.e + b.e, 64);
+}
+
+/* The refined predictor x~ of one column (solve_mpfi's loop: residuals
+ * accumulated at 96 bits, products and updates at 64). am: A, R: the
+ * approximate inverse, b: the column (n); x: out (sf96 of 64 bits);
+ * xi, rr: scratch. */
+static void refine_ix(sf96 *x, const ix64 *am, const ix64 *R, const ix64 *b, ix64 *xi, ix64 *rr,
+                      long n)
+{
+    sf96 acc, cmax, xmax, zero = {0, 0, 0};
+    for (long i = 0; i < n; i++) x[i] = zero;
     for (int it = 0; it < 8; it++) {
+        for (long j = 0; j < n; j++) xi[j] = ix_of_sf(x[j]);
         for (long i = 0; i < n; i++) {
-            if (!sf_from_ld(&acc, b[i])) return 0;
-            for (long j = 0; j < n; j++) {
-                if (!sf_from_ld(&m, am[i * n + j] * x[j])) return 0;
-                acc = sf_add(acc, sf_neg(m), 96);
-            }
-            if (!sf_to_ld(&rr[i], sf_set64(acc))) return 0;
+            acc = sf_of_ix(b[i]);
+            for (long j = 0; j < n; j++) acc = sf_add(acc, sf_neg(ix_mul(am[i * n + j], xi[j])), 96);
+            rr[i] = ix_of_sf(sf_set64(acc));
         }
-        cmax.s = xmax.s = 0;
-        cmax.m = xmax.m = 0;
-        cmax.e = xmax.e = 0;
+        cmax = xmax = zero;
         for (long i = 0; i < n; i++) {
-            sf96 xi;
-            acc.s = 0;
-            acc.m = 0;
-            acc.e = 0;
-            for (long j = 0; j < n; j++) {
-                if (!sf_from_ld(&m, R[i * n + j] * rr[j])) return 0;
-                acc = sf_add(acc, m, 96);
-            }
-            if (!sf_from_ld(&xi, x[i]) || !sf_to_ld(&x[i], sf_add(xi, acc, 64))) return 0;
+            acc = zero;
+            for (long j = 0; j < n; j++) acc = sf_add(acc, ix_mul(R[i * n + j], rr[j]), 96);
+            x[i] = sf_add(x[i], acc, 64);
             if (sf_gtabs(acc, cmax)) {
                 cmax = sf_set64(acc);
                 cmax.s = 0;
             }
-            if (!sf_from_ld(&xi, x[i])) return 0;
-            if (sf_gtabs(xi, xmax)) {
-                xmax = xi;
+            if (sf_gtabs(x[i], xmax)) {
+                xmax = x[i];
                 xmax.s = 0;
             }
         }
         xmax.e -= 64 + 2; /* mpfr_mul_2si(xmax, xmax, -p - 2), exact */
         if (it > 0 && !sf_gtabs(cmax, xmax)) break;
     }
-    return 1;
 }
 
 /* Exact x87 values of the endpoints of len intervals (point ones only when
@@ -280,11 +295,11 @@ int dvc_solve_ld_(long n, long k, const dvc_imat_t A, mpfi_t *B, mpfr_t *g, mpfr
     long nn = n * n, nk = n * k;
     *singular = 0;
     if (n == 0 || !dvc_fast_ld_ok_()) return 0;
-    long double *buf = malloc((size_t)(8 * nn + 8 * nk + 3 * n) * sizeof *buf);
+    long double *buf = malloc((size_t)(8 * nn + 8 * nk + n) * sizeof *buf);
     if (!buf) return 0;
     long double *am = buf, *nam = am + nn, *a = nam + nn, *R = a + nn, *sl = R + nn, *sn = sl + nn;
     long double *b = sn + nn, *bn = b + nk, *X = bn + nk, *dl = X + nk, *dn = dl + nk, *zl = dn + nk;
-    long double *zn = zl + nk, *bc = zn + nk, *rr = bc + n, *xc = rr + n, *il = xc + n, *in = il + nn;
+    long double *zn = zl + nk, *rr = zn + nk, *il = rr + n, *in = il + nn;
     int ok = load_pt(am, A->e, nn) && load_pt(b, B, nk);
     int saved = dvc_rnd_save_ext();
     if (ok) {
@@ -319,18 +334,22 @@ int dvc_solve_ld_(long n, long k, const dvc_imat_t A, mpfi_t *B, mpfr_t *g, mpfr
         ok = !dvc_x87_raised();
         for (long i = 0; ok && i < n; i++) mpfr_set_ld(g[i], rr[i] == 0 ? 0.0L : rr[i], MPFR_RNDU);
     }
-    /* the predictors, column by column, round to nearest */
-    if (ok) {
-        dvc_x87_own();
-        dvc_rnd_set_ext(FE_TONEAREST);
-        for (long l = 0; ok && l < k; l++) {
-            for (long i = 0; i < n; i++) bc[i] = b[i * k + l];
-            ok = refine_ld(xc, am, R, bc, rr, n);
-            for (long i = 0; i < n; i++) X[i * k + l] = xc[i];
-        }
-        ok = !dvc_x87_raised() && ok;
-    }
     dvc_rnd_restore_ext(saved);
+    /* the predictors, column by column, in integers */
+    ix64 *ia = ok ? malloc((size_t)(2 * nn + 3 * n) * sizeof *ia) : NULL;
+    sf96 *xs = ia ? malloc((size_t)n * sizeof *xs) : NULL;
+    ok = ok && xs;
+    if (ok) {
+        ix64 *ir = ia + nn, *ib = ir + nn, *xi = ib + n, *ri = xi + n;
+        for (long t = 0; ok && t < nn; t++) ok = ix_from_ld(&ia[t], am[t]) && ix_from_ld(&ir[t], R[t]);
+        for (long l = 0; ok && l < k; l++) {
+            for (long i = 0; ok && i < n; i++) ok = ix_from_ld(&ib[i], b[i * k + l]);
+            if (ok) refine_ix(xs, ia, ir, ib, xi, ri, n);
+            for (long i = 0; ok && i < n; i++) ok = sf_to_ld(&X[i * k + l], xs[i]);
+        }
+    }
+    free(ia);
+    free(xs);
     /* d = B - A X~ (the kernel from B with -A), z = R d */
     if (ok) {
         for (long t = 0; t < nn; t++) nam[t] = -am[t];

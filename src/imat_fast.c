@@ -254,6 +254,20 @@ int dvc_fast_load_ld_(long double *lo, long double *hi, mpfi_t *e, long len)
     return load_ld(lo, hi, e, len);
 }
 
+int dvc_fast_div_ld_(long double *lo, long double *nhi, long len, unsigned long c)
+{
+    long double d = (long double)c; /* exact: c < 2^64 */
+    x87_flags flags = x87_begin();
+    int saved = dvc_rnd_save_ext();
+    dvc_rnd_set_ext(FE_DOWNWARD);
+    for (long t = 0; t < len; t++) {
+        lo[t] /= d;
+        nhi[t] /= d;
+    }
+    dvc_rnd_restore_ext(saved);
+    return !x87_end(flags);
+}
+
 void dvc_fast_store_ld_(mpfi_t *e, const long double *lo, const long double *nhi, long len)
 {
     for (long t = 0; t < len; t++) {
@@ -291,6 +305,11 @@ int dvc_fast_ld_ok_(void) { return 0; }
 int dvc_fast_load_ld_(long double *lo, long double *hi, mpfi_t *e, long len)
 {
     (void)lo, (void)hi, (void)e, (void)len;
+    return 0;
+}
+int dvc_fast_div_ld_(long double *lo, long double *nhi, long len, unsigned long c)
+{
+    (void)lo, (void)nhi, (void)len, (void)c;
     return 0;
 }
 void dvc_fast_store_ld_(mpfi_t *e, const long double *lo, const long double *nhi, long len)

@@ -47,6 +47,10 @@ int dvc_fast_csr_ld_(long double *rl, long double *rn, const long *nzr, const lo
 /* The exact x87 endpoints of len intervals (zeros signed as MPFI's): 1, or
  * 0 when one is not exact in that format. */
 int dvc_fast_load_ld_(long double *lo, long double *hi, mpfi_t *e, long len);
+/* [lo[t], -nhi[t]] <- that interval divided by c > 0 as mpfi_div_ui
+ * divides (each end rounded outward, zeros keeping their signs; in the
+ * x87 unit): 1, or 0 when a flag was raised (then use MPFI). */
+int dvc_fast_div_ld_(long double *lo, long double *nhi, long len, unsigned long c);
 /* e[t] <- [lo[t], -nhi[t]] exactly (64-bit intervals; the kernel's outputs). */
 void dvc_fast_store_ld_(mpfi_t *e, const long double *lo, const long double *nhi, long len);
 

@@ -36,6 +36,9 @@
 
 #ifdef DVC_SOLVE_LD
 typedef unsigned __int128 u128;
+/* the software float's steps inlined into the residual loops (kept in
+ * registers: 2n^2 of them per refinement step) */
+#define DVC_SF_INLINE __attribute__((always_inline))
 
 /* (-1)^s m 2^e, m = 0 (a zero of sign s) or m in [2^95, 2^96). */
 typedef struct {
@@ -44,7 +47,7 @@ typedef struct {
     u128 m;
 } sf96;
 
-static int top_bit(u128 x)
+static inline DVC_SF_INLINE int top_bit(u128 x)
 {
     uint64_t hi = (uint64_t)(x >> 64);
     return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)x);
@@ -53,7 +56,7 @@ static int top_bit(u128 x)
 /* (-1)^s (S + phi) 2^E0 rounded to nearest-even at P bits, phi in (0, 1)
  * when sticky, else 0 (S > 0; sticky only when S has more than P + 1
  * bits). */
-static sf96 sf_round(int s, u128 S, int sticky, long E0, int P)
+static inline DVC_SF_INLINE sf96 sf_round(int s, u128 S, int sticky, long E0, int P)
 {
     sf96 r;
     int t = top_bit(S);
@@ -83,7 +86,7 @@ static sf96 sf_round(int s, u128 S, int sticky, long E0, int P)
 
 /* a + b rounded to nearest-even at P bits (64 or 96), zeros signed as
  * MPFR signs them in that mode. */
-static sf96 sf_add(sf96 a, sf96 b, int P)
+static inline DVC_SF_INLINE sf96 sf_add(sf96 a, sf96 b, int P)
 {
     if (a.m == 0 && b.m == 0) {
         sf96 z = {a.s && b.s, 0, 0};
@@ -124,7 +127,7 @@ static sf96 sf_set64(sf96 a)
     return a.m == 0 ? a : sf_round(a.s, a.m, 0, a.e, 64);
 }
 
-static sf96 sf_neg(sf96 a)
+static inline DVC_SF_INLINE sf96 sf_neg(sf96 a)
 {
     a.s = !a.s;
     return a;
@@ -231,7 +234,7 @@ static sf96 sf_of_ix(ix64 a)
 }
 
 /* a b rounded to nearest-even at 64 bits (mpfr_mul into 64 bits). */
-static sf96 ix_mul(ix64 a, ix64 b)
+static inline DVC_SF_INLINE sf96 ix_mul(ix64 a, ix64 b)
 {
     if (!a.m || !b.m) {
         sf96 z = {a.s ^ b.s, 0, 0};
@@ -243,7 +246,9 @@ static sf96 ix_mul(ix64 a, ix64 b)
 /* The refined predictor x~ of one column (solve_mpfi's loop: residuals
  * accumulated at 96 bits, products and updates at 64). am: A, R: the
  * approximate inverse, b: the column (n); x: out (sf96 of 64 bits);
- * xi, rr: scratch. */
+ * xi, rr: scratch. An iteration is a function of x~ alone: once one
+ * leaves x~ unchanged, so do all the later ones (whether or not the test
+ * stops them), and the loop ends there with the same x~. */
 static void refine_ix(sf96 *x, const ix64 *am, const ix64 *R, const ix64 *b, ix64 *xi, ix64 *rr,
                       long n)
 {
@@ -257,10 +262,13 @@ static void refine_ix(sf96 *x, const ix64 *am, const ix64 *R, const ix64 *b, ix6
             rr[i] = ix_of_sf(sf_set64(acc));
         }
         cmax = xmax = zero;
+        int changed = 0;
         for (long i = 0; i < n; i++) {
             acc = zero;
             for (long j = 0; j < n; j++) acc = sf_add(acc, ix_mul(R[i * n + j], rr[j]), 96);
-            x[i] = sf_add(x[i], acc, 64);
+            sf96 xn = sf_add(x[i], acc, 64);
+            changed |= xn.m != x[i].m || xn.e != x[i].e || xn.s != x[i].s;
+            x[i] = xn;
             if (sf_gtabs(acc, cmax)) {
                 cmax = sf_set64(acc);
                 cmax.s = 0;
@@ -271,7 +279,7 @@ static void refine_ix(sf96 *x, const ix64 *am, const ix64 *R, const ix64 *b, ix6
             }
         }
         xmax.e -= 64 + 2; /* mpfr_mul_2si(xmax, xmax, -p - 2), exact */
-        if (it > 0 && !sf_gtabs(cmax, xmax)) break;
+        if ((it > 0 && !sf_gtabs(cmax, xmax)) || !changed) break;
     }
 }
 

@@ -139,6 +139,27 @@ static void check_ld_kernels(check_rng *g)
         dvc_imat_clear(F);
     }
     CHECK(!dvc_fast_ld_ok_() || ntaken > 300, "the x87 kernels ran on only %ld cases", ntaken);
+    /* the division by a positive integer against mpfi_div_ui */
+    for (int it = 0; it < 2000 && dvc_fast_ld_ok_(); it++) {
+        mpfi_t x, y, f;
+        mpfi_init2(x, 64);
+        mpfi_init2(y, 64);
+        mpfi_init2(f, 64);
+        rand_ival(x, g, 0);
+        unsigned long c = (unsigned long)check_rng_int(g, 1, 40);
+        mpfi_div_ui(y, x, c);
+        long double lo, hi;
+        if (dvc_fast_load_ld_(&lo, &hi, &x, 1)) {
+            hi = -hi;
+            if (dvc_fast_div_ld_(&lo, &hi, 1, c)) {
+                dvc_fast_store_ld_(&f, &lo, &hi, 1);
+                CHECK(mismatch(&f, &y, 1) < 0, "division case %d (by %lu) differs from MPFI", it, c);
+            }
+        }
+        mpfi_clear(x);
+        mpfi_clear(y);
+        mpfi_clear(f);
+    }
 }
 
 int main(void)

@@ -137,17 +137,19 @@ int hyb_recursion_ld(mpfi_t **z, mpfi_t **bk, long n, int K, const hyb_bal_ws *w
     if (!b) return 0;
     long double *zl = b, *zh = zl + n, *cl = zh + n, *cn = cl + n, *rl = cn + n, *rn = rl + n;
     int ok = 1;
+    for (long i = 0; ok && i < n; i++) ok = dvc_fast_load_ld_(&zl[i], &zh[i], &z[i][0], 1);
     for (int k = 0; ok && k < K; k++) {
-        for (long i = 0; ok && i < n; i++)
-            ok = dvc_fast_load_ld_(&zl[i], &zh[i], &z[i][k], 1) &&
-                 dvc_fast_load_ld_(&cl[i], &cn[i], &bk[i][k], 1);
+        for (long i = 0; ok && i < n; i++) ok = dvc_fast_load_ld_(&cl[i], &cn[i], &bk[i][k], 1);
         for (long i = 0; i < n; i++) cn[i] = -cn[i];
+        /* the sums, then the division (mpfi_div_ui's), kept for the next k */
         ok = ok && mpfi_get_prec(z[0][k + 1]) == 64 &&
-             dvc_fast_csr_ld_(rl, rn, w->nzr, w->nzj, w->al, w->ah, zl, zh, n, 1, cl, cn);
+             dvc_fast_csr_ld_(rl, rn, w->nzr, w->nzj, w->al, w->ah, zl, zh, n, 1, cl, cn) &&
+             dvc_fast_div_ld_(rl, rn, n, (unsigned long)(k + 1));
         if (!ok) break;
         for (long i = 0; i < n; i++) {
             dvc_fast_store_ld_(&z[i][k + 1], &rl[i], &rn[i], 1);
-            mpfi_div_ui(z[i][k + 1], z[i][k + 1], (unsigned long)(k + 1));
+            zl[i] = rl[i];
+            zh[i] = -rn[i];
         }
         *k0 = k + 1;
     }

@@ -63,21 +63,21 @@ static void rand_point_mat(dvc_imat_t A, long n, long c, int kind, check_rng *g)
     mpfr_clear(x);
 }
 
-/* An orthonormalised random frame (the hybrid engine's QR frames). */
+/* An orthonormal random frame (as the hybrid engine's QR frames): the
+ * identity turned by 3n random plane rotations. */
 static void rand_frame(dvc_imat_t A, long n, check_rng *g)
 {
-    double *a = malloc((size_t)(n * n) * sizeof *a);
-    for (long t = 0; t < n * n; t++) a[t] = check_rng_unif(g, -1, 1);
-    for (long j = 0; j < n; j++) {
-        for (long k = 0; k < j; k++) {
-            double d = 0;
-            for (long i = 0; i < n; i++) d += a[i * n + k] * a[i * n + j];
-            for (long i = 0; i < n; i++) a[i * n + j] -= d * a[i * n + k];
+    double *a = calloc((size_t)(n * n), sizeof *a);
+    for (long i = 0; i < n; i++) a[i * n + i] = 1;
+    for (long r = 0; n > 1 && r < 3 * n; r++) {
+        long p = check_rng_int(g, 0, n - 1), q = check_rng_int(g, 0, n - 2);
+        if (q >= p) q++;
+        double th = check_rng_unif(g, 0, 6.283185307179586), c = cos(th), sn = sin(th);
+        for (long i = 0; i < n; i++) {
+            double u = a[i * n + p], v = a[i * n + q];
+            a[i * n + p] = c * u - sn * v;
+            a[i * n + q] = sn * u + c * v;
         }
-        double s = 0;
-        for (long i = 0; i < n; i++) s += a[i * n + j] * a[i * n + j];
-        s = sqrt(s);
-        for (long i = 0; i < n; i++) a[i * n + j] /= s;
     }
     dvc_imat_set_d(A, a);
     free(a);

@@ -32,11 +32,15 @@
 # them, which the load of a shared machine disturbs less).
 #
 # usage: bench/compare.sh [BUILD_DIR] [--large] [--runs R] [--no-others] [--hybrid] [--cost]
+#                         [--events [--base BUILD2]]
 #   BUILD_DIR   meson build directory (default: build), built beforehand
 #   --large     also the bridge at N = 1e6 and the chains k = 32, 64 in 2b (minutes)
 #   --no-others skip part 3
 #   --hybrid    part 2c only
 #   --cost      part 2d only
+#   --events    part 2b only, with the chain k = 32 (k = 64 too with --large)
+#   --base B2   with --events: also B2's dvicert (an older build) in the same
+#               turns, its CPU seconds and ratio to Siconos beside the others
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=build
@@ -45,6 +49,8 @@ runs=3
 others=1
 hybrid_only=0
 cost_only=0
+events_only=0
+base=
 while [ $# -gt 0 ]; do
     case $1 in
         --large) large=1 ;;
@@ -52,7 +58,9 @@ while [ $# -gt 0 ]; do
         --no-others) others=0 ;;
         --hybrid) hybrid_only=1 ;;
         --cost) cost_only=1 ;;
-        -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+        --events) events_only=1 ;;
+        --base) shift; base=$1 ;;
+        -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
         *) build=$1 ;;
     esac
     shift
@@ -60,7 +68,7 @@ done
 dvicert=$build/dvicert
 certio=$build/bench/bench_certio
 for b in "$dvicert" "$certio"; do
-    [ "$hybrid_only$cost_only" != 00 ] && [ "$b" = "$certio" ] && continue
+    [ "$hybrid_only$cost_only$events_only" != 000 ] && [ "$b" = "$certio" ] && continue
     [ -x "$b" ] || { echo "compare.sh: $b not found: build first (ninja -C $build)" >&2; exit 2; }
 done
 py=$(command -v python3 || echo /usr/bin/python3)
@@ -154,6 +162,61 @@ cost_rows() {
     printf "    dvicert %.3f s (radius %s), Siconos N = %s %.3f s: ratio %s (target <= 1)\n" "$dc" "$rad" \
         "$pick" "$sc" "$(ratio "$dc" "$sc")"
 }
+event_rows() {
+    echo "2b. the events route (the exact solution, no time step) vs Siconos at h = 1e-3 and 1e-4,"
+    echo "   whole processes, paired, best of $runs; CPU seconds; width = the widest state enclosure at T"
+    if [ -n "$base" ]; then
+        printf "%-10s %10s %10s %10s %8s %8s %10s %8s %10s\n" problem events "Sic 1e-3" "Sic 1e-4" ratio3 \
+            ratio4 width base "b ratio4"
+    else
+        printf "%-10s %10s %10s %10s %8s %8s %10s\n" problem events "Sic 1e-3" "Sic 1e-4" ratio3 ratio4 width
+    fi
+    ev=("pounding pounding 0 20" "chain2 chain 2 1" "chain4 chain 4 1" "chain8 chain 8 1" "chain16 chain 16 1")
+    [ "$large$events_only" != 00 ] && ev+=("chain32 chain 32 1")
+    [ "$large" = 1 ] && ev+=("chain64 chain 64 1")
+    cp "$here/../tests/data/events/pounding3.json" "$tmp/pounding.json"
+    for p in "${ev[@]}"; do
+        set -- $p
+        [ "$2" = chain ] && { "$py" "$here/siconos_dlvi.py" problem chain "$3" 1000 "$tmp/$1.json" || exit 2; }
+        N3=$(awk -v T="$4" 'BEGIN { printf "%d", T * 1000 }')
+        bd="1e9 1e9"
+        bb="1e9 1e9"
+        b3="1e9 1e9"
+        b4="1e9 1e9"
+        for ((k = 0; k < runs; k++)); do
+            bd=$(min2 "$bd" "$(once "$dvicert" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json" --method events)")
+            [ -n "$base" ] && bb=$(min2 "$bb" "$(once "$base/dvicert" enclose "$tmp/$1.json" -o "$tmp/$1.base.json" \
+                --method events)")
+            b3=$(min2 "$b3" "$(once /usr/bin/python3 "$here/siconos_dlvi.py" run "$2" "$3" "$N3")")
+            b4=$(min2 "$b4" "$(once /usr/bin/python3 "$here/siconos_dlvi.py" run "$2" "$3" "$((N3 * 10))")")
+        done
+        w=$("$dvicert" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json" --method events 2>&1 |
+            sed -n 's/.*widest state enclosure at T <= //p')
+        read -r dw dc <<<"$bd"
+        read -r sw3 sc3 <<<"$b3"
+        read -r sw4 sc4 <<<"$b4"
+        read -r bw bc <<<"$bb"
+        if [ -n "$base" ]; then
+            cmp -s "$tmp/$1.cert.json" "$tmp/$1.base.json" || w="$w(differs)"
+            printf "%-10s %10.3f %10.3f %10.3f %8s %8s %10s %8.3f %10s\n" "$1" "$dc" "$sc3" "$sc4" \
+                "$(ratio "$dc" "$sc3")" "$(ratio "$dc" "$sc4")" "${w:-refused}" "$bc" "$(ratio "$bc" "$sc4")"
+        else
+            printf "%-10s %10.3f %10.3f %10.3f %8s %8s %10s\n" "$1" "$dc" "$sc3" "$sc4" "$(ratio "$dc" "$sc3")" \
+                "$(ratio "$dc" "$sc4")" "${w:-refused}"
+        fi
+        rm -f "$tmp/$1.cert.json" "$tmp/$1.base.json"
+    done
+    echo "   ratio3, ratio4 = dvicert events / Siconos at h = 1e-3, 1e-4 (target <= 1 at 1e-4)"
+    [ -n "$base" ] && echo "   base = CPU seconds of $base/dvicert in the same turns, b ratio4 its ratio4;" \
+        "(differs): its certificate is not byte-identical"
+}
+if [ "$events_only" = 1 ]; then
+    /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1 ||
+        { echo "compare.sh: --events needs Siconos (/usr/bin/python3 cannot import siconos)" >&2; exit 2; }
+    echo "load: $(uptime)"
+    event_rows
+    exit 0
+fi
 [ "$hybrid_only" = 1 ] && { hybrid_rows; exit 0; }
 [ "$cost_only" = 1 ] && { cost_rows; exit 0; }
 
@@ -216,34 +279,7 @@ if /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
     done
     echo "   ratio = dvicert / Siconos (target <= 1: certified no slower than the float tool)"
     echo
-    echo "2b. the events route (the exact solution, no time step) vs Siconos at h = 1e-3 and 1e-4,"
-    echo "   whole processes, paired, best of $runs; CPU seconds; width = the widest state enclosure at T"
-    printf "%-10s %10s %10s %10s %8s %8s %10s\n" problem events "Sic 1e-3" "Sic 1e-4" ratio3 ratio4 width
-    ev=("pounding pounding 0 20" "chain2 chain 2 1" "chain4 chain 4 1" "chain8 chain 8 1" "chain16 chain 16 1")
-    [ "$large" = 1 ] && ev+=("chain32 chain 32 1" "chain64 chain 64 1")
-    cp "$here/../tests/data/events/pounding3.json" "$tmp/pounding.json"
-    for p in "${ev[@]}"; do
-        set -- $p
-        [ "$2" = chain ] && { "$py" "$here/siconos_dlvi.py" problem chain "$3" 1000 "$tmp/$1.json" || exit 2; }
-        N3=$(awk -v T="$4" 'BEGIN { printf "%d", T * 1000 }')
-        bd="1e9 1e9"
-        b3="1e9 1e9"
-        b4="1e9 1e9"
-        for ((k = 0; k < runs; k++)); do
-            bd=$(min2 "$bd" "$(once "$dvicert" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json" --method events)")
-            b3=$(min2 "$b3" "$(once /usr/bin/python3 "$here/siconos_dlvi.py" run "$2" "$3" "$N3")")
-            b4=$(min2 "$b4" "$(once /usr/bin/python3 "$here/siconos_dlvi.py" run "$2" "$3" "$((N3 * 10))")")
-        done
-        w=$("$dvicert" enclose "$tmp/$1.json" -o "$tmp/$1.cert.json" --method events 2>&1 |
-            sed -n 's/.*widest state enclosure at T <= //p')
-        read -r dw dc <<<"$bd"
-        read -r sw3 sc3 <<<"$b3"
-        read -r sw4 sc4 <<<"$b4"
-        printf "%-10s %10.3f %10.3f %10.3f %8s %8s %10s\n" "$1" "$dc" "$sc3" "$sc4" "$(ratio "$dc" "$sc3")" \
-            "$(ratio "$dc" "$sc4")" "${w:-refused}"
-        rm -f "$tmp/$1.cert.json"
-    done
-    echo "   ratio3, ratio4 = dvicert events / Siconos at h = 1e-3, 1e-4 (target <= 1 at 1e-4)"
+    event_rows
     cost_rows
 else
     echo "2. Siconos: skipped (/usr/bin/python3 cannot import siconos; Debian: apt-get install python3-siconos)"

@@ -47,17 +47,28 @@ static int x87_extended(void)
  * sign case (a zero interval factor is the result, its signed zeros
  * copied); a sum with a zero interval is a copy of the other operand, any
  * other sum has its ends rounded and a -0 left end or +0 right end
- * flipped. A zero interval of A therefore adds nothing and is skipped. */
+ * flipped. A zero interval of A therefore adds nothing and is skipped.
+ * cl, cn (NULL: zero): the sums start from C (left ends, minus the right
+ * ends), as an MPFI loop that sets s = C_ij and adds the products.
+ * nzr, nzj (NULL: A dense): A given by its entries other than [0, 0] row by
+ * row (row i: al[t], ah[t] in column nzj[t], t in [nzr[i], nzr[i + 1])),
+ * the same sums (the zeros are skipped either way). */
 #define DVC_FAST_KERNEL(T, NAME)                                                                   \
     static void NAME(T *restrict rl, T *restrict rn, const T *restrict al, const T *restrict ah,   \
-                     const T *restrict bl, const T *restrict bh, long m, long n, long k)           \
+                     const T *restrict bl, const T *restrict bh, long m, long n, long k,           \
+                     const T *cl, const T *cn, const long *nzr, const long *nzj)                   \
     {                                                                                              \
-        for (long t = 0; t < m * k; t++) rl[t] = rn[t] = 0; /* [+0, -0] */                         \
+        for (long t = 0; t < m * k; t++) { /* [+0, -0], or C */                                    \
+            rl[t] = cl ? cl[t] : 0;                                                                \
+            rn[t] = cn ? cn[t] : 0;                                                                \
+        }                                                                                          \
         for (long i = 0; i < m; i++) {                                                             \
             T *sl = rl + i * k, *sn = rn + i * k;                                                  \
-            for (long q = 0; q < n; q++) {                                                         \
-                T a0 = al[i * n + q], a1 = ah[i * n + q];                                          \
-                const T *b0p = bl + q * k, *b1p = bh + q * k;                                      \
+            long q0 = nzr ? nzr[i] : i * n, q1 = nzr ? nzr[i + 1] : i * n + n;                     \
+            for (long q = q0; q < q1; q++) {                                                       \
+                T a0 = al[q], a1 = ah[q];                                                          \
+                long col = nzr ? nzj[q] : q - i * n;                                               \
+                const T *b0p = bl + col * k, *b1p = bh + col * k;                                  \
                 if (a0 == 0 && a1 == 0) continue;                                                  \
                 for (long j = 0; j < k; j++) {                                                     \
                     T b0 = b0p[j], b1 = b1p[j], lo, nh, x, y;                                      \
@@ -158,7 +169,7 @@ static int all_prec(mpfi_t *e, long len, mpfr_prec_t p)
             FL_T flags = FL_BEGIN();                                                               \
             int saved = SAVE();                                                                    \
             SETRND(FE_DOWNWARD);                                                                   \
-            KERNEL(rl, rn, al, ah, bl, bh, m, n, k);                                               \
+            KERNEL(rl, rn, al, ah, bl, bh, m, n, k, NULL, NULL, NULL, NULL);                       \
             RESTORE(saved);                                                                        \
             ok = !FL_END(flags);                                                                   \
         }                                                                                          \
@@ -234,3 +245,92 @@ int dvc_imat_mul_fast_(mpfi_t *R, mpfi_t *A, mpfi_t *B, long m, long n, long k)
 {
     return mul_fast(R, A, B, m, n, k);
 }
+
+#ifdef DVC_FAST_X87
+int dvc_fast_ld_ok_(void) { return fast_on && x87_extended(); }
+
+int dvc_fast_load_ld_(long double *lo, long double *hi, mpfi_t *e, long len)
+{
+    return load_ld(lo, hi, e, len);
+}
+
+int dvc_fast_div_ld_(long double *lo, long double *nhi, long len, unsigned long c)
+{
+    long double d = (long double)c; /* exact: c < 2^64 */
+    x87_flags flags = x87_begin();
+    int saved = dvc_rnd_save_ext();
+    dvc_rnd_set_ext(FE_DOWNWARD);
+    for (long t = 0; t < len; t++) {
+        lo[t] /= d;
+        nhi[t] /= d;
+    }
+    dvc_rnd_restore_ext(saved);
+    return !x87_end(flags);
+}
+
+void dvc_fast_store_ld_(mpfi_t *e, const long double *lo, const long double *nhi, long len)
+{
+    for (long t = 0; t < len; t++) {
+        set_ld(&e[t]->left, lo[t], 1);
+        set_ld(&e[t]->right, -nhi[t], 0);
+    }
+}
+
+int dvc_fast_mul_ld_(long double *rl, long double *rn, const long double *al,
+                     const long double *ah, const long double *bl, const long double *bh, long m,
+                     long n, long k, const long double *cl, const long double *cn)
+{
+    x87_flags flags = x87_begin();
+    int saved = dvc_rnd_save_ext();
+    dvc_rnd_set_ext(FE_DOWNWARD);
+    kernel_ld(rl, rn, al, ah, bl, bh, m, n, k, cl, cn, NULL, NULL);
+    dvc_rnd_restore_ext(saved);
+    return !x87_end(flags);
+}
+
+int dvc_fast_csr_ld_(long double *rl, long double *rn, const long *nzr, const long *nzj,
+                     const long double *al, const long double *ah, const long double *bl,
+                     const long double *bh, long m, long k, const long double *cl,
+                     const long double *cn)
+{
+    x87_flags flags = x87_begin();
+    int saved = dvc_rnd_save_ext();
+    dvc_rnd_set_ext(FE_DOWNWARD);
+    kernel_ld(rl, rn, al, ah, bl, bh, m, 0, k, cl, cn, nzr, nzj);
+    dvc_rnd_restore_ext(saved);
+    return !x87_end(flags);
+}
+#else
+int dvc_fast_ld_ok_(void) { return 0; }
+int dvc_fast_load_ld_(long double *lo, long double *hi, mpfi_t *e, long len)
+{
+    (void)lo, (void)hi, (void)e, (void)len;
+    return 0;
+}
+int dvc_fast_div_ld_(long double *lo, long double *nhi, long len, unsigned long c)
+{
+    (void)lo, (void)nhi, (void)len, (void)c;
+    return 0;
+}
+void dvc_fast_store_ld_(mpfi_t *e, const long double *lo, const long double *nhi, long len)
+{
+    (void)e, (void)lo, (void)nhi, (void)len;
+}
+int dvc_fast_mul_ld_(long double *rl, long double *rn, const long double *al,
+                     const long double *ah, const long double *bl, const long double *bh, long m,
+                     long n, long k, const long double *cl, const long double *cn)
+{
+    (void)rl, (void)rn, (void)al, (void)ah, (void)bl, (void)bh, (void)m, (void)n, (void)k, (void)cl,
+        (void)cn;
+    return 0;
+}
+int dvc_fast_csr_ld_(long double *rl, long double *rn, const long *nzr, const long *nzj,
+                     const long double *al, const long double *ah, const long double *bl,
+                     const long double *bh, long m, long k, const long double *cl,
+                     const long double *cn)
+{
+    (void)rl, (void)rn, (void)nzr, (void)nzj, (void)al, (void)ah, (void)bl, (void)bh, (void)m,
+        (void)k, (void)cl, (void)cn;
+    return 0;
+}
+#endif

@@ -20,6 +20,7 @@
 
 #include "fprnd.h"
 #include "imat_dd.h"
+#include "imat_solve_ld.h"
 #include "mpfr_bits.h"
 #include "rounding.h"
 
@@ -186,6 +187,43 @@ static void mul_fr(mpfi_t t, mpfi_srcptr x, mpfr_srcptr c, mpfi_t pt)
     mpfi_mul(t, x, pt);
 }
 
+/* Predictor x~ = R mid(b) of p bits, refined with residuals at p + 32 bits
+ * (b: column of stride k; rr: scratch). */
+static void refine(mpfr_t *xt, mpfr_t *rr, mpfr_t *amid, mpfr_t *R, mpfi_t *b, long k, long n,
+                   mpfr_prec_t p)
+{
+    mpfr_t m, bm, cmax, xmax, acc;
+    mpfr_inits2(p, m, bm, cmax, xmax, (mpfr_ptr)0);
+    mpfr_init2(acc, p + 32);
+    for (long i = 0; i < n; i++) mpfr_set_ui(xt[i], 0, MPFR_RNDN);
+    for (int it = 0; it < 8; it++) {
+        for (long i = 0; i < n; i++) {
+            mpfi_mid(bm, b[i * k]);
+            mpfr_set(acc, bm, MPFR_RNDN);
+            for (long j = 0; j < n; j++) {
+                mpfr_mul(m, amid[i * n + j], xt[j], MPFR_RNDN);
+                mpfr_sub(acc, acc, m, MPFR_RNDN);
+            }
+            mpfr_set(rr[i], acc, MPFR_RNDN);
+        }
+        mpfr_set_ui(cmax, 0, MPFR_RNDN);
+        mpfr_set_ui(xmax, 0, MPFR_RNDN);
+        for (long i = 0; i < n; i++) {
+            mpfr_set_ui(acc, 0, MPFR_RNDN);
+            for (long j = 0; j < n; j++) {
+                mpfr_mul(m, R[i * n + j], rr[j], MPFR_RNDN);
+                mpfr_add(acc, acc, m, MPFR_RNDN);
+            }
+            mpfr_add(xt[i], xt[i], acc, MPFR_RNDN);
+            if (mpfr_cmpabs(acc, cmax) > 0) mpfr_abs(cmax, acc, MPFR_RNDN);
+            if (mpfr_cmpabs(xt[i], xmax) > 0) mpfr_abs(xmax, xt[i], MPFR_RNDN);
+        }
+        mpfr_mul_2si(xmax, xmax, -(long)p - 2, MPFR_RNDN);
+        if (it > 0 && mpfr_cmp(cmax, xmax) <= 0) break;
+    }
+    mpfr_clears(m, bm, cmax, xmax, acc, (mpfr_ptr)0);
+}
+
 /* MPFI version of the algorithm (precision p > 53, or ranges beyond
  * binary64). X, B: n x k arrays of mpfi_t, row-major. */
 static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, mpfr_prec_t p)
@@ -197,14 +235,17 @@ static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, m
     mpfr_t *amid = xmalloc((size_t)nn * sizeof(mpfr_t)), *R = xmalloc((size_t)nn * sizeof(mpfr_t));
     mpfi_t *d = xmalloc((size_t)n * sizeof(mpfi_t)), *z = xmalloc((size_t)n * sizeof(mpfi_t));
     mpfi_t s, t, pt;
-    mpfr_t m, c, den, delta, acc, bm, cmax, xmax;
-    mpfr_prec_t p2 = p + 32;
+    mpfr_t m, c, den, delta;
+    /* at 64 bits with point data: the x87 route's g, x~ and z (the same
+     * bits, imat_solve_ld.c), else computed here */
+    mpfr_t *xa = NULL;
+    mpfi_t *za = NULL;
+    int ld = 0, sing = 0;
 
     mpfi_init2(s, p);
     mpfi_init2(t, p);
     mpfi_init2(pt, p); /* R and x~ are of p bits */
-    mpfr_inits2(p, m, c, den, delta, bm, cmax, xmax, (mpfr_ptr)0);
-    mpfr_init2(acc, p2);
+    mpfr_inits2(p, m, c, den, delta, (mpfr_ptr)0);
     for (long i = 0; i < n; i++) {
         mpfr_init2(g[i], p);
         mpfr_init2(xt[i], p);
@@ -217,13 +258,26 @@ static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, m
         mpfr_init2(R[q], p);
         mpfi_mid(amid[q], A->e[q]);
     }
-    if (fr_inv(R, amid, n, p) != 0) {
+    if (p == 64) {
+        xa = xmalloc((size_t)(n * k) * sizeof *xa);
+        za = xmalloc((size_t)(n * k) * sizeof *za);
+        for (long q = 0; q < n * k; q++) {
+            mpfr_init2(xa[q], p);
+            mpfi_init2(za[q], p);
+        }
+        ld = dvc_solve_ld_(n, k, A, B, g, xa, za, &sing);
+    }
+    if (sing || (!ld && fr_inv(R, amid, n, p) != 0)) {
         st = not_regular_singular();
         goto done;
     }
     /* g_i >= row sums of |I - R A| over [A]. */
     mpfr_set_ui(c, 0, MPFR_RNDU);
     for (long i = 0; i < n; i++) {
+        if (ld) {
+            if (mpfr_cmp(g[i], c) > 0) mpfr_set(c, g[i], MPFR_RNDU);
+            continue;
+        }
         mpfr_set_ui(g[i], 0, MPFR_RNDU);
         for (long j = 0; j < n; j++) {
             mpfi_set_ui(s, i == j ? 1 : 0);
@@ -242,33 +296,14 @@ static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, m
     }
     mpfr_ui_sub(den, 1, c, MPFR_RNDD);
     for (long l = 0; l < k; l++) {
-        /* Predictor x~ = R mid(b), refined with residuals at p + 32 bits. */
-        for (long i = 0; i < n; i++) mpfr_set_ui(xt[i], 0, MPFR_RNDN);
-        for (int it = 0; it < 8; it++) {
+        if (ld) {
             for (long i = 0; i < n; i++) {
-                mpfi_mid(bm, B[i * k + l]);
-                mpfr_set(acc, bm, MPFR_RNDN);
-                for (long j = 0; j < n; j++) {
-                    mpfr_mul(m, amid[i * n + j], xt[j], MPFR_RNDN);
-                    mpfr_sub(acc, acc, m, MPFR_RNDN);
-                }
-                mpfr_set(rr[i], acc, MPFR_RNDN);
+                mpfr_set(xt[i], xa[i * k + l], MPFR_RNDN);
+                mpfi_set(z[i], za[i * k + l]);
             }
-            mpfr_set_ui(cmax, 0, MPFR_RNDN);
-            mpfr_set_ui(xmax, 0, MPFR_RNDN);
-            for (long i = 0; i < n; i++) {
-                mpfr_set_ui(acc, 0, MPFR_RNDN);
-                for (long j = 0; j < n; j++) {
-                    mpfr_mul(m, R[i * n + j], rr[j], MPFR_RNDN);
-                    mpfr_add(acc, acc, m, MPFR_RNDN);
-                }
-                mpfr_add(xt[i], xt[i], acc, MPFR_RNDN);
-                if (mpfr_cmpabs(acc, cmax) > 0) mpfr_abs(cmax, acc, MPFR_RNDN);
-                if (mpfr_cmpabs(xt[i], xmax) > 0) mpfr_abs(xmax, xt[i], MPFR_RNDN);
-            }
-            mpfr_mul_2si(xmax, xmax, -(long)p - 2, MPFR_RNDN);
-            if (it > 0 && mpfr_cmp(cmax, xmax) <= 0) break;
+            goto enclose;
         }
+        refine(xt, rr, amid, R, B + l, k, n, p);
         /* z = R (b - A x~), enclosed. */
         for (long i = 0; i < n; i++) {
             mpfi_set(d[i], B[i * k + l]);
@@ -277,13 +312,16 @@ static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, m
                 mpfi_sub(d[i], d[i], t);
             }
         }
-        mpfr_set_ui(delta, 0, MPFR_RNDU);
         for (long i = 0; i < n; i++) {
             mpfi_set_ui(z[i], 0);
             for (long j = 0; j < n; j++) {
                 mul_fr(t, d[j], R[i * n + j], pt);
                 mpfi_add(z[i], z[i], t);
             }
+        }
+    enclose:
+        mpfr_set_ui(delta, 0, MPFR_RNDU);
+        for (long i = 0; i < n; i++) {
             dvc_ival_mag(m, z[i]);
             if (mpfr_cmp(m, delta) > 0) mpfr_set(delta, m, MPFR_RNDU);
         }
@@ -303,6 +341,12 @@ static dvc_status solve_mpfi(mpfi_t *X, const dvc_imat_t A, mpfi_t *B, long k, m
         }
     }
 done:
+    for (long q = 0; xa && q < n * k; q++) {
+        mpfr_clear(xa[q]);
+        mpfi_clear(za[q]);
+    }
+    free(xa);
+    free(za);
     for (long i = 0; i < n; i++) {
         mpfr_clear(g[i]);
         mpfr_clear(xt[i]);
@@ -317,8 +361,7 @@ done:
     mpfi_clear(s);
     mpfi_clear(t);
     mpfi_clear(pt);
-    mpfr_clears(m, c, den, delta, bm, cmax, xmax, (mpfr_ptr)0);
-    mpfr_clear(acc);
+    mpfr_clears(m, c, den, delta, (mpfr_ptr)0);
     free(g);
     free(xt);
     free(rr);

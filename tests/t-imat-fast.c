@@ -69,6 +69,99 @@ static void rand_mat(dvc_imat_t A, long r, long c, mpfr_prec_t pin, int extreme,
     }
 }
 
+/* The x87 kernels on loaded arrays (dvc_fast_mul_ld_ with a starting
+ * accumulator, dvc_fast_csr_ld_ on A's nonzero entries) against the MPFI
+ * loop that sets s = C_ij and adds A_iq B_qj, at 64 bits. */
+static void check_ld_kernels(check_rng *g)
+{
+    long ntaken = 0;
+    for (int it = 0; it < 600 && dvc_fast_ld_ok_(); it++) {
+        long m = check_rng_int(g, 1, DMAX), n = check_rng_int(g, 1, DMAX), k = check_rng_int(g, 1, 3);
+        int withc = check_rng_int(g, 0, 2) != 0;
+        dvc_imat_t A, B, C, E, F;
+        rand_mat(A, m, n, 64, 0, g);
+        rand_mat(B, n, k, 64, 0, g);
+        rand_mat(C, m, k, 64, 0, g);
+        dvc_imat_init2(E, m, k, 64);
+        dvc_imat_init2(F, m, k, 64);
+        mpfi_t t, s;
+        mpfi_init2(t, 64);
+        mpfi_init2(s, 64);
+        for (long i = 0; i < m; i++)
+            for (long j = 0; j < k; j++) {
+                if (withc) mpfi_set(s, C->e[i * k + j]);
+                else mpfi_set_ui(s, 0);
+                for (long q = 0; q < n; q++) {
+                    mpfi_mul(t, A->e[i * n + q], B->e[q * k + j]);
+                    mpfi_add(s, s, t);
+                }
+                mpfi_set(E->e[i * k + j], s);
+            }
+        mpfi_clear(t);
+        mpfi_clear(s);
+        long double *buf = malloc((size_t)(4 * m * n + 2 * n * k + 4 * m * k) * sizeof *buf);
+        long double *al = buf, *ah = al + m * n, *bl = ah + m * n, *bh = bl + n * k;
+        long double *cl = bh + n * k, *cn = cl + m * k, *rl = cn + m * k, *rn = rl + m * k;
+        long double *zl = rn + m * k, *zh = zl + m * n;
+        long *nzr = malloc((size_t)(m + 1) * sizeof *nzr), *nzj = malloc((size_t)(m * n) * sizeof *nzj);
+        int ok = dvc_fast_load_ld_(al, ah, A->e, m * n) && dvc_fast_load_ld_(bl, bh, B->e, n * k) &&
+                 dvc_fast_load_ld_(cl, cn, C->e, m * k);
+        for (long t2 = 0; t2 < m * k; t2++) cn[t2] = -cn[t2];
+        if (ok && dvc_fast_mul_ld_(rl, rn, al, ah, bl, bh, m, n, k, withc ? cl : NULL,
+                                   withc ? cn : NULL)) {
+            ntaken++;
+            dvc_fast_store_ld_(F->e, rl, rn, m * k);
+            CHECK(mismatch(F->e, E->e, m * k) < 0, "ld kernel case %d differs from MPFI", it);
+        }
+        long nz = 0; /* A's entries other than [0, 0] */
+        for (long i = 0; i < m; i++) {
+            nzr[i] = nz;
+            for (long q = 0; q < n; q++)
+                if (!mpfi_is_zero(A->e[i * n + q])) {
+                    zl[nz] = al[i * n + q];
+                    zh[nz] = ah[i * n + q];
+                    nzj[nz++] = q;
+                }
+        }
+        nzr[m] = nz;
+        if (ok && dvc_fast_csr_ld_(rl, rn, nzr, nzj, zl, zh, bl, bh, m, k, withc ? cl : NULL,
+                                   withc ? cn : NULL)) {
+            dvc_fast_store_ld_(F->e, rl, rn, m * k);
+            CHECK(mismatch(F->e, E->e, m * k) < 0, "csr kernel case %d differs from MPFI", it);
+        }
+        free(buf);
+        free(nzr);
+        free(nzj);
+        dvc_imat_clear(A);
+        dvc_imat_clear(B);
+        dvc_imat_clear(C);
+        dvc_imat_clear(E);
+        dvc_imat_clear(F);
+    }
+    CHECK(!dvc_fast_ld_ok_() || ntaken > 300, "the x87 kernels ran on only %ld cases", ntaken);
+    /* the division by a positive integer against mpfi_div_ui */
+    for (int it = 0; it < 2000 && dvc_fast_ld_ok_(); it++) {
+        mpfi_t x, y, f;
+        mpfi_init2(x, 64);
+        mpfi_init2(y, 64);
+        mpfi_init2(f, 64);
+        rand_ival(x, g, 0);
+        unsigned long c = (unsigned long)check_rng_int(g, 1, 40);
+        mpfi_div_ui(y, x, c);
+        long double lo, hi;
+        if (dvc_fast_load_ld_(&lo, &hi, &x, 1)) {
+            hi = -hi;
+            if (dvc_fast_div_ld_(&lo, &hi, 1, c)) {
+                dvc_fast_store_ld_(&f, &lo, &hi, 1);
+                CHECK(mismatch(&f, &y, 1) < 0, "division case %d (by %lu) differs from MPFI", it, c);
+            }
+        }
+        mpfi_clear(x);
+        mpfi_clear(y);
+        mpfi_clear(f);
+    }
+}
+
 int main(void)
 {
     check_rng g = {0x1f3a5c7e9b2d4f61ULL};
@@ -140,5 +233,6 @@ int main(void)
     CHECK(nfast > NCASES / 3, "the matrix kernel ran on only %ld of %d cases", nfast, NCASES);
     CHECK(nvec_fast > NCASES / 3, "the vector kernel ran on only %ld of %d cases", nvec_fast,
           NCASES);
+    check_ld_kernels(&g);
     return check_report();
 }

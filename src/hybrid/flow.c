@@ -9,7 +9,9 @@
 #include "hybrid/memo.h"
 #include "hybrid/flow.h"
 #include "hybrid/dae.h"
+#include "hybrid/flow_bal.h"
 #include "expr/internal.h"
+#include "imat_fast.h"
 
 /* rho <- [-r, r], r >= x^K / K! / (1 - x/(K+1)) (x = a s_max < K + 1): the
  * tail sum_{k>=K} (a s)^k / k! of the series of exp (c, y: scratch). */
@@ -32,7 +34,8 @@ static void expm_tail(mpfi_t rho, const mpfr_t x, int K, mpfi_t c, mpfr_t y)
  * polynomial of order K-1 by Horner in intervals, plus the tail
  * sum_{k>=K} (|A| s)^k / k! <= (a s)^K / K! / (1 - a s/(K+1)) with
  * a = ||A||_inf, added to every entry (an entry is at most the norm). */
-dvc_status hyb_expm(dvc_imat_t E, const dvc_imat_t A, const mpfi_t S, int K)
+static dvc_status expm_series(dvc_imat_t E, const dvc_imat_t A, const hyb_bal_ws *w,
+                              const mpfi_t S, int K)
 {
     long n = A->r;
     mpfr_prec_t prec = dvc_imat_prec(E);
@@ -53,9 +56,11 @@ dvc_status hyb_expm(dvc_imat_t E, const dvc_imat_t A, const mpfi_t S, int K)
                        mpfr_get_d(x, MPFR_RNDU), K);
         goto out;
     }
-    /* Horner: E = I + A S/1 (I + A S/2 (... (I + A S/(K-1)))) */
-    dvc_imat_one(E);
-    for (int k = K - 1; k >= 1; k--) {
+    /* Horner: E = I + A S/1 (I + A S/2 (... (I + A S/(K-1)))); in the
+     * x87 kernel on the mode's kept A (w: A is w->As) when it can */
+    int done = w && hyb_expm_ld(E, w, S, K, c);
+    if (!done) dvc_imat_one(E);
+    for (int k = K - 1; k >= 1 && !done; k--) {
         mpfi_div_ui(c, S, (unsigned long)k);
         dvc_imat_scale(T1, c, A);
         dvc_imat_mul(T2, T1, E);
@@ -74,6 +79,11 @@ out:
     return st;
 }
 
+dvc_status hyb_expm(dvc_imat_t E, const dvc_imat_t A, const mpfi_t S, int K)
+{
+    return expm_series(E, A, NULL, S, K);
+}
+
 /* x^k for an interval x >= 0 (used for the tails). */
 void hyb_pow_ui(mpfi_t x, int k)
 {
@@ -85,53 +95,6 @@ void hyb_pow_ui(mpfi_t x, int k)
     mpfi_clear(b);
 }
 
-/* Diagonal balancing of a linear mode (docs/hybrid.md section 3,
- * "Balanced series"): exponents e with D = diag(2^e) so that the row and
- * column sums of |mid A| off the diagonal are within a factor 4 of each
- * other in D^-1 A D (Osborne's iteration, radix 2). The scaling is exact,
- * so every bound below holds for any D; D only makes them tight. A
- * second-order system x = (q, v) with stiffness k gets v scaled by about
- * sqrt(k): ||D^-1 A D|| ~ sqrt(k) instead of k. */
-static void balance_exps(long *e, const dvc_imat_t A)
-{
-    long n = A->r;
-    double *a = malloc((size_t)(n * n) * sizeof *a);
-    for (long i = 0; i < n; i++) e[i] = 0;
-    if (!a) return;
-    dvc_imat_mid_d(a, A);
-    for (long i = 0; i < n * n; i++) a[i] = fabs(a[i]);
-    for (int it = 0, changed = 1; it < 40 && changed; it++) {
-        changed = 0;
-        for (long i = 0; i < n; i++) {
-            double r = 0, c = 0;
-            for (long j = 0; j < n; j++)
-                if (j != i) {
-                    r += a[i * n + j] * ldexp(1, (int)(e[j] - e[i]));
-                    c += a[j * n + i] * ldexp(1, (int)(e[i] - e[j]));
-                }
-            if (!(r > 0 && c > 0)) continue;
-            long f = 0; /* d_i *= 2^f: r -> r 2^-f, c -> c 2^f */
-            while (c * ldexp(1, (int)(2 * f)) < r / 4 && e[i] + f < 60) f++;
-            while (c * ldexp(1, (int)(2 * f)) > r * 4 && e[i] + f > -60) f--;
-            if (f) {
-                e[i] += f;
-                changed = 1;
-            }
-        }
-    }
-    free(a);
-}
-
-/* As = D^-1 A D (exact), with the exponents of the mode's balancing. */
-static void balanced(dvc_imat_t As, long *e, const dvc_hybrid_mode *md)
-{
-    long n = md->A->r;
-    balance_exps(e, md->A);
-    for (long i = 0; i < n; i++)
-        for (long j = 0; j < n; j++)
-            mpfi_mul_2si(dvc_imat_entry(As, i, j), dvc_imat_entry(md->A, i, j), e[j] - e[i]);
-}
-
 void hyb_mode_norm(mpfr_t a, const dvc_hybrid_mode *md)
 {
     long n = md->A->r;
@@ -139,10 +102,15 @@ void hyb_mode_norm(mpfr_t a, const dvc_hybrid_mode *md)
         dvc_imat_norm_inf(a, md->A);
         return;
     }
+    const hyb_bal_ws *w = hyb_bal_of(md, mpfr_get_prec(a));
+    if (w) {
+        mpfr_set(a, w->nAs, MPFR_RNDU);
+        return;
+    }
     long *e = malloc((size_t)n * sizeof *e);
     dvc_imat_t As;
     dvc_imat_init2(As, n, n, dvc_imat_prec(md->A));
-    if (e) balanced(As, e, md);
+    if (e) hyb_balanced(As, e, md);
     else dvc_imat_set(As, md->A);
     dvc_imat_norm_inf(a, As);
     dvc_imat_clear(As);
@@ -155,11 +123,19 @@ static dvc_status expm_md(dvc_imat_t E, const dvc_hybrid_mode *md, const mpfi_t 
 {
     long n = md->A->r;
     if (!md->balance) return hyb_expm(E, md->A, S, K);
+    const hyb_bal_ws *w = hyb_bal_of(md, dvc_imat_prec(E));
+    if (w) {
+        dvc_status st = expm_series(E, w->As, w, S, K);
+        for (long i = 0; i < n && st == DVC_OK; i++)
+            for (long j = 0; j < n; j++)
+                mpfi_mul_2si(dvc_imat_entry(E, i, j), dvc_imat_entry(E, i, j), w->e[i] - w->e[j]);
+        return st;
+    }
     long *e = malloc((size_t)n * sizeof *e);
     if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     dvc_imat_t As;
     dvc_imat_init2(As, n, n, dvc_imat_prec(E));
-    balanced(As, e, md);
+    hyb_balanced(As, e, md);
     dvc_status st = hyb_expm(E, As, S, K);
     for (long i = 0; i < n && st == DVC_OK; i++)
         for (long j = 0; j < n; j++)
@@ -319,14 +295,19 @@ static void coeffs_free(mpfi_t **c, long n, int K)
     free(c);
 }
 
-/* z_{k+1} = (A z_k + b_k)/(k+1), k = 0..K-1, from z_0 given. */
+/* z_{k+1} = (A z_k + b_k)/(k+1), k = 0..K-1, from z_0 given; over the
+ * nonzero entries of A when w gives them (the same sums). */
 static void forcing_recursion(mpfi_t **z, mpfi_t **bk, const dvc_imat_t A, long n, int K,
-                              mpfi_t tmp)
+                              mpfi_t tmp, const hyb_bal_ws *w)
 {
-    for (int k = 0; k < K; k++)
+    int k0;
+    hyb_recursion_ld(z, bk, n, K, w, &k0);
+    for (int k = k0; k < K; k++)
         for (long i = 0; i < n; i++) {
             mpfi_set(z[i][k + 1], bk[i][k]);
-            for (long j = 0; j < n; j++) {
+            long a = w ? w->nzr[i] : 0, b = w ? w->nzr[i + 1] : n;
+            for (long q = a; q < b; q++) {
+                long j = w ? w->nzj[q] : q;
                 mpfi_mul(tmp, dvc_imat_entry(A, i, j), z[j][k]);
                 mpfi_add(z[i][k + 1], z[i][k + 1], tmp);
             }
@@ -370,11 +351,14 @@ static void forcing_rho(dvc_ivec_t z, mpfi_t **bk, const dvc_hybrid_mode *md, lo
     mpfi_t tmp;
     mpfr_inits2(prec, a, rho, rb, (mpfr_ptr)0);
     mpfi_init2(tmp, prec);
-    dvc_imat_norm_inf(a, md->A);
+    const hyb_bal_ws *w = hyb_bal_of(md, prec);
+    if (w) mpfr_set(a, w->nA, MPFR_RNDU);
+    else dvc_imat_norm_inf(a, md->A);
     forcing_rho1(rho, bk, a, NULL, n, S);
     long *e = md->balance ? malloc((size_t)n * sizeof *e) : NULL;
     if (e) {
-        balance_exps(e, md->A);
+        if (w) memcpy(e, w->e, (size_t)n * sizeof *e);
+        else hyb_balance_exps(e, md->A);
         hyb_mode_norm(a, md);
         forcing_rho1(rb, bk, a, e, n, S);
     }
@@ -453,7 +437,7 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
         st = forcing_coeffs(bk, md, n, T, K, prec);
         if (st != DVC_OK) goto out;
         for (long i = 0; i < n; i++) mpfi_set_ui(zc[i][0], 0);
-        forcing_recursion(zc, bk, md->A, n, K - 1, tmp);
+        forcing_recursion(zc, bk, md->A, n, K - 1, tmp, hyb_bal_of(md, prec));
         hyb_memo_forcing_put(md, zc, t0, K, n, prec);
     }
     /* polynomial part sum_{k=1}^{K-1} z_k S^k (Horner) */
@@ -480,7 +464,7 @@ dvc_status hyb_forcing(dvc_ivec_t z, const dvc_hybrid_mode *md, const mpfr_t t0,
         forcing_rho(zr, bk, md, n, S);
         for (long i = 0; i < n; i++) mpfi_set(zc[i][0], zr->e[i]);
         dvc_ivec_clear(zr);
-        forcing_recursion(zc, bk, md->A, n, K, tmp);
+        forcing_recursion(zc, bk, md->A, n, K, tmp, hyb_bal_of(md, prec));
         hyb_memo_rem_put(md, zc, t0, &S->right, K, n, prec);
     }
     mpfi_set(acc, S);
@@ -561,22 +545,30 @@ dvc_status dvc_hybrid_field(dvc_ivec_t F, const dvc_hybrid_model_t m, long mode,
 static dvc_status expm_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
                            const mpfi_t S, int K)
 {
-    long n = X->n, *e = malloc((size_t)n * sizeof *e);
+    long n = X->n;
     mpfr_prec_t prec = dvc_ivec_prec(X);
+    /* the mode's kept balancing, else made here */
+    const hyb_bal_ws *w = hyb_bal_of(md, prec);
+    long *e = w ? w->e : malloc((size_t)n * sizeof *e);
     if (!e) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     dvc_status st = DVC_OK;
-    dvc_imat_t As;
+    dvc_imat_t Aw;
+    const dvc_imat_struct *As = w ? w->As : Aw;
     dvc_ivec_t X0, T;
     mpfr_t a, x, y;
     mpfi_t c, rho;
-    dvc_imat_init2(As, n, n, prec);
+    if (!w) dvc_imat_init2(Aw, n, n, prec);
     dvc_ivec_init2(X0, n, prec);
     dvc_ivec_init2(T, n, prec);
     mpfr_inits2(prec, a, x, y, (mpfr_ptr)0);
     mpfi_init2(c, prec);
     mpfi_init2(rho, prec);
-    balanced(As, e, md);
-    dvc_imat_norm_inf(a, As);
+    if (w) {
+        mpfr_set(a, w->nAs, MPFR_RNDU);
+    } else {
+        hyb_balanced(Aw, e, md);
+        dvc_imat_norm_inf(a, Aw);
+    }
     mpfr_mul(x, a, &S->right, MPFR_RNDU);
     mpfr_set_si(y, K + 1, MPFR_RNDN);
     if (mpfr_cmp(x, y) >= 0) {
@@ -587,7 +579,8 @@ static dvc_status expm_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_se
     hyb_set_box(X0, L);
     for (long i = 0; i < n; i++) mpfi_mul_2si(X0->e[i], X0->e[i], -e[i]);
     dvc_ivec_set(X, X0); /* Horner: X0 + A~ S/1 (X0 + A~ S/2 (... (X0 + A~ S/(K-1) X0))) */
-    for (int k = K - 1; k >= 1; k--) {
+    int done = w && hyb_horner_ld(X, X0, w, S, K, c);
+    for (int k = K - 1; k >= 1 && !done; k--) {
         dvc_imat_mul_vec(T, As, X);
         mpfi_div_ui(c, S, (unsigned long)k);
         for (long i = 0; i < n; i++) {
@@ -608,8 +601,10 @@ static dvc_status expm_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_se
     }
     if (!dvc_ivec_is_finite(X)) st = dvc_error(DVC_NOT_CERTIFIED, "exp(A s) unbounded");
 out:
-    free(e);
-    dvc_imat_clear(As);
+    if (!w) {
+        free(e);
+        dvc_imat_clear(Aw);
+    }
     dvc_ivec_clear(X0);
     dvc_ivec_clear(T);
     mpfr_clears(a, x, y, (mpfr_ptr)0);
@@ -672,7 +667,11 @@ dvc_status hyb_advance(hyb_set *L, const dvc_hybrid_mode *md, const mpfr_t t0, c
     dvc_status st = hyb_expm_md(E, md, S, K);
     if (st == DVC_OK) st = hyb_forcing(z, md, t0, S, K);
     L->bal = md->balance && L->bexp; /* the frame in the mode's balanced coordinates */
-    if (L->bal) balance_exps(L->bexp, md->A);
+    if (L->bal) {
+        const hyb_bal_ws *w = hyb_bal_of(md, prec);
+        if (w) memcpy(L->bexp, w->e, (size_t)n * sizeof *L->bexp);
+        else hyb_balance_exps(L->bexp, md->A);
+    }
     if (st == DVC_OK) st = hyb_set_map(L, E, z);
     dvc_imat_clear(E);
     dvc_ivec_clear(z);

@@ -46,3 +46,8 @@ run certs/two-contact/ambiguous.json
 # switched DAEs (docs/dae.md)
 run certs/buck-dae/buck-dae.json
 run certs/stickslip/stickslip-dae.json
+run certs/stickslip/stickslip-dae-table2.json
+run certs/pendulum/pendulum.json
+# hysteresis (docs/hybrid.md section 5)
+run certs/thermostat/thermostat.json
+run certs/thermostat/relay.json

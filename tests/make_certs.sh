@@ -20,3 +20,7 @@ for f in pw-harmonic bridge-switched elliptic stickslip diode-clamp threemass bu
 done
 "$exe" enclose "$c/two-contact/unique.json" -o "$c/two-contact/unique.cert.json"
 "$exe" enclose "$c/stickslip/stickslip-dae.json" -o "$c/stickslip/stickslip-dae.cert.json"
+"$exe" enclose "$c/stickslip/stickslip-dae-table2.json" -o "$c/stickslip/stickslip-dae-table2.cert.json"
+for f in thermostat relay; do
+    "$exe" enclose "$c/thermostat/$f.json" -o "$c/thermostat/$f.cert.json"
+done

@@ -10,7 +10,6 @@
 #include "dvicert/events.h"
 #include "dvicert/flat.h"
 #include "dvicert/hybrid_cert.h"
-#include "cli/contact_y.h"
 
 /* Either kind of certificate (dvc_cert_file_kind) and its tube: every
  * function below but the claims and write reads the tube alone. */
@@ -87,7 +86,7 @@ static dvc_status open_hybrid(dvc_flat_cert *f, const char *path, int verify)
         dvc_width_add(f->hwidth, tb->x + i * tb->n, NULL, tb->eps_x[i], tb->eps_y[i]);
     /* a DAE: its algebraic variables z as the tube's y (m = nz), enclosed
      * from the state enclosures as `dvicert export` does (docs/dae.md) */
-    if (st == DVC_OK && f->hc->model->nz > 0) st = dvc_cli_contact_y(f->htube, f->hc);
+    if (st == DVC_OK && f->hc->model->nz > 0) st = dvc_hybrid_cert_tube_y(f->htube, f->hc);
     return st;
 }
 

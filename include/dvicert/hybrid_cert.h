@@ -12,6 +12,7 @@
 #define DVICERT_HYBRID_CERT_H
 
 #include "dvicert/hybrid.h"
+#include "dvicert/tube.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,6 +107,15 @@ dvc_status dvc_hybrid_cert_read_verify(dvc_hybrid_cert_t c, const char *path);
  * (hull of the step boxes met; the grid state at a grid time): for a
  * certificate that was not re-verified. */
 dvc_status dvc_hybrid_cert_eval(dvc_ivec_t X, const dvc_hybrid_cert_t c, const mpfi_t tt);
+
+/* The variables certificate hc implies but does not store, as the m
+ * columns of its hybrid tube tb (tb from dvc_hybrid_tube of hc's stated or
+ * recomputed result, m = 0): for an ideal-contact certificate the contact
+ * multipliers y (docs/ideal_contacts.md), for a switched DAE the algebraic
+ * variables z(t, x) (docs/dae.md), each enclosed over every step box and
+ * grid point from the states (dvc_tube_set_yboxes). Any other certificate:
+ * tb untouched, DVC_OK; on failure tb is untouched too. */
+dvc_status dvc_hybrid_cert_tube_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc);
 
 #ifdef __cplusplus
 }

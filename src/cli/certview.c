@@ -10,7 +10,6 @@
 #include "cache.h"
 #include "certview.h"
 #include "hybrid.h"
-#include "contact_y.h"
 #include "dvicert/certio.h"
 #include "dvicert/events.h"
 #include "dvicert/lcs_cert.h"
@@ -163,7 +162,7 @@ static int open_whole(dvc_cli_cert *d, const char *cmd, int verify, FILE *rep, c
     st = d->have_rec && !stated ? dvc_dlvi_events_tube(d->htube, c->model, d->rec, &d->flow)
                      : dvc_dlvi_events_tube(d->htube, c->model, c->res, NULL);
     /* a DAE's algebraic variables are part of its solution: always there */
-    if (st == DVC_OK && (d->contact_y || c->model->nz > 0)) st = dvc_cli_contact_y(d->htube, c);
+    if (st == DVC_OK && (d->contact_y || c->model->nz > 0)) st = dvc_hybrid_cert_tube_y(d->htube, c);
     if (st != DVC_OK) return dvc_cli_fail(cmd, st);
     d->n = c->model->n;
     d->m = d->htube->m;

@@ -45,7 +45,7 @@ struct dvc_cli_cert {
     const char *tube_note; /* how the tube is made between grid points, or NULL (the
                               certificate's own formula, docs/formats.md) */
     int contact_y;         /* set before opening: an ideal-contact certificate's tube gets
-                              its contact multipliers y (m = contacts, contact_y.h) */
+                              its contact multipliers y (m = contacts, dvc_hybrid_cert_tube_y) */
     int no_cache;          /* set before opening: --no-cache (cache.h) */
     int cached;            /* the verification was skipped: this binary verified the
                               same text before (cache.h; the messages say so) */

@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "cache.h"
 #include "certview.h"
-#include "contact_y.h"
+#include "io/hybrid_tube_y.h"
 #include "io/hybrid_json.h"
 #include "hybrid.h"
 #include "dvicert/hybrid_cert.h"
@@ -116,7 +116,7 @@ static int run(const dvc_cli_args *a)
         }
         for (long k = 0; k < r->nevents; k++) {
             const dvc_hybrid_event *e = &r->ev[k];
-            const char *kind = dvc_cli_event_word(friction, dvc_hybrid_event_kind_of(m, e));
+            const char *kind = dvc_hybrid_event_word_(friction, dvc_hybrid_event_kind_of(m, e));
             const char *sw = m->gname[e->g], *from = m->modes[e->mode_before].name;
             const char *to = m->modes[e->mode_after].name;
             char lo[64], hi[64], w[32];

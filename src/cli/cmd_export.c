@@ -9,7 +9,6 @@
 #include "commands.h"
 #include "certview.h"
 #include "hybrid.h"
-#include "contact_y.h"
 #include "dvicert/events.h"
 #include "io/labels.h"
 #include "dvicert/certio.h"
@@ -287,7 +286,7 @@ static int run_hybrid(const dvc_cli_args *a, ex_t *e)
     if (rc >= 0) goto out;
     /* an events certificate: y too, from the pattern's map */
     if ((st = dvc_dlvi_events_tube(tb, c->model, c->res, NULL)) != DVC_OK ||
-        (st = dvc_cli_contact_y(tb, c)) != DVC_OK || /* an ideal contact: its multipliers */
+        (st = dvc_hybrid_cert_tube_y(tb, c)) != DVC_OK || /* an ideal contact: its multipliers */
         (st = dvc_cli_events_labels(&L, c, tb->m, &named)) != DVC_OK) {
         rc = dvc_cli_fail("export", st);
         goto out;

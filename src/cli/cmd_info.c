@@ -9,7 +9,7 @@
 #include "commands.h"
 #include "cache.h"
 #include "certview.h"
-#include "contact_y.h"
+#include "io/hybrid_tube_y.h"
 #include "io/hybrid_json.h"
 #include "width_report.h"
 #include "io/labels.h"
@@ -261,7 +261,7 @@ static double rel_of(double rad, double size) { return size > 0 ? rad / size : r
 static dvc_status stated_tube(dvc_tube_t tb, const dvc_cli_cert *d)
 {
     dvc_status st = dvc_dlvi_events_tube(tb, d->hyb->model, d->hyb->res, NULL);
-    return st == DVC_OK ? dvc_cli_contact_y(tb, d->hyb) : st;
+    return st == DVC_OK ? dvc_hybrid_cert_tube_y(tb, d->hyb) : st;
 }
 
 /* What a hybrid certificate states beyond the common lines: the model's
@@ -303,7 +303,7 @@ static void hybrid_body(const dvc_cli_cert *d)
     {
         int fr = dvc_hybrid_cert_friction(c);
         printf("events: %ld (%ld crossings, %ld %s, %ld %s)\n", c->res->nevents, nk[0], nk[1],
-               dvc_cli_event_word(fr, DVC_HYB_EV_ENTER_SLIDE), nk[2], dvc_cli_event_word(fr, DVC_HYB_EV_LEAVE_SLIDE));
+               dvc_hybrid_event_word_(fr, DVC_HYB_EV_ENTER_SLIDE), nk[2], dvc_hybrid_event_word_(fr, DVC_HYB_EV_LEAVE_SLIDE));
     }
     dvc_tube_init(tb);
     if (stated_tube(tb, d) != DVC_OK || !tstats_make(&sx, tb, 0) || (tb->m > 0 && !tstats_make(&sy, tb, 1))) {

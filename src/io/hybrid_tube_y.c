@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact_y.h"
+#include "io/hybrid_tube_y.h"
 #include "dvicert/lcs_cert.h"
 #include "io/hybrid_json.h"
 #include <jansson.h>
@@ -256,7 +256,7 @@ static dvc_status dae_yeval(dvc_ivec_t Y, const void *ctx, const mpfi_t t)
     return st;
 }
 
-dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc)
+dvc_status dvc_hybrid_cert_tube_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc)
 {
     const dvc_hybrid_model_struct *m = hc->model;
     const dvc_hybrid_result_struct *r = hc->res;
@@ -301,7 +301,7 @@ dvc_status dvc_cli_contact_y(dvc_tube_t tb, const dvc_hybrid_cert_struct *hc)
     return st;
 }
 
-const char *dvc_cli_event_word(int friction, dvc_hybrid_event_kind k)
+const char *dvc_hybrid_event_word_(int friction, dvc_hybrid_event_kind k)
 {
     /* Filippov's words for a general sliding motion; for dry friction the
      * sliding motion on h = 0 (zero relative velocity) is sticking */

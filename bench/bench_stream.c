@@ -6,6 +6,9 @@
  * `enclose --from` (lognorm route, uniform and jittered times) and `check`
  * with a trajectory of growing length (default 1e4, 1e5 and 1e6 rows),
  * and `enclose --from` on the events route with a hundredth of those rows (--events-div)
+ * and `verify`, `check` (with the trajectory itself) and `export` of the jittered run's
+ * certificate, whose grid states every time (read on demand; check and export may find
+ * the certificate verified already in the verified-certificate cache)
  * (it certifies each sample's error by the hybrid engine: about 0.4 ms per
  * row, minutes at 1e6); the chen-wang route takes no trajectory. Each command
  * runs as a child process; its peak RSS is getrusage's ru_maxrss for that
@@ -204,21 +207,28 @@ static int bench_route(const char *exe, const char *dir, const char *route, cons
  * R-row trajectories; the chen-wang route refuses a trajectory (told). */
 static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR, const char *only, long div)
 {
-    enum { NR = 4 };
+    enum { NR = 7 };
     char ev[40];
-    const char *const what[NR] = {"--from lognorm", "--from lognorm jitter", ev, "check"};
-    static const char *const route[NR] = {"lognorm", "lognorm", "events", NULL};
+    /* verify, check (with its own trajectory) and export of the jittered
+     * run's certificate (its grid stated as times, read on demand) */
+    const char *const what[NR] = {"--from lognorm", "--from lognorm jitter", ev, "check",
+                                  "verify jitter cert", "check jitter cert", "export jitter cert"};
+    static const char *const route[NR] = {"lognorm", "lognorm", "events", NULL, NULL, NULL, NULL};
+    static const char *const reader[NR] = {NULL, NULL, NULL, NULL, "verify", "check", "export"};
     long rss[MAXN][NR];
     double sec[MAXN][NR], cpu[MAXN][NR];
     int on[NR];
-    char prob[256], cert0[256], traj[256], out[256];
+    char prob[256], cert0[256], traj[256], out[256], jit[256], csv[256];
     if (div > 1) snprintf(ev, sizeof ev, "--from events (R/%ld)", div);
     else snprintf(ev, sizeof ev, "--from events");
     for (int c = 0; c < NR; c++) on[c] = !only || (route[c] && strcmp(only, route[c]) == 0);
+    for (int c = 4; c < NR; c++) on[c] = on[1];
     snprintf(prob, sizeof prob, "%s/bridge.json", dir);
     snprintf(cert0, sizeof cert0, "%s/bridge1e3.cert.json", dir);
     snprintf(traj, sizeof traj, "%s/traj.csv", dir);
     snprintf(out, sizeof out, "%s/from.cert.json", dir);
+    snprintf(jit, sizeof jit, "%s/jitter.cert.json", dir);
+    snprintf(csv, sizeof csv, "%s/jitter.tube.csv", dir);
     if (write_problem(prob, 1000, 1.0) != 0) return 2;
     if (on[3]) {
         /* the certificate check reads (N = 1000: the rows are what grows) */
@@ -240,9 +250,21 @@ static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR, 
             char *av[16];
             int k = 0, rc;
             if (!on[c]) continue;
-            if (write_traj(traj, c == 2 ? (Rs[q] + div - 1) / div : Rs[q], c == 1) != 0) return 2;
+            if (c != 4 && c != 6 && write_traj(traj, c == 2 ? (Rs[q] + div - 1) / div : Rs[q], c == 1 || c == 5) != 0)
+                return 2;
             av[k++] = (char *)exe;
-            if (route[c]) {
+            if (reader[c]) {
+                av[k++] = (char *)reader[c];
+                av[k++] = jit;
+                if (c == 5) {
+                    av[k++] = traj;
+                    av[k++] = "--max-report";
+                    av[k++] = "0";
+                } else if (c == 6) {
+                    av[k++] = "-o";
+                    av[k++] = csv;
+                }
+            } else if (route[c]) {
                 av[k++] = "enclose";
                 av[k++] = prob;
                 av[k++] = "--from";
@@ -250,7 +272,7 @@ static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR, 
                 av[k++] = "--method";
                 av[k++] = (char *)route[c];
                 av[k++] = "-o";
-                av[k++] = out;
+                av[k++] = c == 1 ? jit : out;
             } else {
                 av[k++] = "check";
                 av[k++] = cert0;
@@ -260,13 +282,15 @@ static int bench_rows(const char *exe, const char *dir, const long *Rs, int nR, 
             }
             av[k] = NULL;
             rc = run(av, &rss[q][c], &sec[q][c], &cpu[q][c]);
-            if (rc != 0 && !(c == 3 && rc == 1)) {
+            if (rc != 0 && !((c == 3 || c == 5) && rc == 1)) {
                 fprintf(stderr, "%s %s at R = %ld failed (exit %d)\n", exe, what[c], Rs[q], rc);
                 return 1;
             }
             printf("%10ld %-22s %12ld %10.2f %10.2f\n", Rs[q], what[c], rss[q][c], sec[q][c], cpu[q][c]);
             remove(out);
+            remove(csv);
         }
+        remove(jit);
     }
     printf("ratios to R = %ld (RSS: target <= 2; CPU time / R: target about 1)\n", Rs[0]);
     printf("%-22s %10s %10s %14s\n", "command", "R", "RSS ratio", "CPU/R ratio");

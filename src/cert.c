@@ -432,7 +432,7 @@ void dvc_cert_grid_label(char *buf, const dvc_tube_t tb, long i)
     if (tb->t) {
         /* given grid times: the nearest double (the time itself on a DLVI
          * time grid) */
-        double d = mpfr_get_d(tb->t[i], MPFR_RNDN);
+        double d = mpfr_get_d(tb->t[tb->t_window ? i % tb->window : i], MPFR_RNDN);
         if (!dvc_fmt_g17_(buf, d)) snprintf(buf, 40, "%.17g", d);
         return;
     }

@@ -46,12 +46,19 @@ static void clear_box(dvc_tube_t tb)
 /* Rows held: every grid point, or the window. */
 static long rows_held(const dvc_tube_struct *tb) { return tb->window > 0 ? tb->window : tb->N + 1; }
 
-static void free_encl(dvc_tube_t tb)
+static void free_times(dvc_tube_t tb)
 {
     if (tb->t) {
-        for (long i = 0; i <= tb->N; i++) mpfr_clear(tb->t[i]);
+        for (long i = 0; i < (tb->t_window ? tb->window : tb->N + 1); i++) mpfr_clear(tb->t[i]);
         free(tb->t);
     }
+    tb->t = NULL;
+    tb->t_window = 0;
+}
+
+static void free_encl(dvc_tube_t tb)
+{
+    free_times(tb);
     clear_ivals(tb->xg, tb->xg ? (tb->N + 1) * tb->n : 0);
     clear_ivals(tb->xs, tb->xs ? tb->N * tb->n : 0);
     clear_ivals(tb->yg, tb->yg ? (tb->N + 1) * tb->m : 0);
@@ -200,10 +207,7 @@ static dvc_status set_times(dvc_tube_t tb, const mpfr_t *t, const double *d)
               : !isfinite(d[i]) || (i > 0 && !(d[i] > d[i - 1])))
             return dvc_error(DVC_ERR_INPUT, "tube: grid time %ld is not finite and above the "
                              "previous one", i);
-    if (tb->t) {
-        for (long i = 0; i <= N; i++) mpfr_clear(tb->t[i]);
-        free(tb->t);
-    }
+    free_times(tb);
     tb->t = malloc((size_t)(N + 1) * sizeof *tb->t);
     if (!tb->t) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     for (long i = 0; i <= N; i++) {
@@ -225,6 +229,23 @@ dvc_status dvc_tube_set_times_d(dvc_tube_t tb, const double *t)
 dvc_status dvc_tube_set_times(dvc_tube_t tb, const mpfr_t *t)
 {
     return set_times(tb, t, NULL);
+}
+
+dvc_status dvc_tube_set_times_window(dvc_tube_t tb)
+{
+    if (tb->window < 2 || tb->N < 1) return dvc_error(DVC_ERR_INTERNAL, "tube: window times need a window");
+    free_times(tb);
+    tb->t = malloc((size_t)tb->window * sizeof *tb->t);
+    if (!tb->t) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    for (long r = 0; r < tb->window; r++) mpfr_init2(tb->t[r], 53);
+    tb->t_window = 1;
+    tb->hgrid = 0;
+    return DVC_OK;
+}
+
+void dvc_tube_set_time_row(dvc_tube_t tb, long i, double t)
+{
+    mpfr_set_d(tb->t[i % tb->window], t, MPFR_RNDN); /* exact */
 }
 
 dvc_status dvc_tube_set_boxes(dvc_tube_t tb)
@@ -344,7 +365,11 @@ typedef struct {
     const mpfr_t *times;              /* or NULL: uniform */
     const double *dtimes;             /* or NULL: a source's time grid (exact) */
     double hgrid;                     /* > 0 (times NULL): t_i = i hgrid, t_N = T */
+    long twin;                        /* > 0: times holds the window's, t_i in times[i % twin] */
 } view_t;
+
+/* t_i of given times (the window's row when only those are held) */
+#define TIME(v, i) ((v)->times[(v)->twin > 0 ? (i) % (v)->twin : (i)])
 
 static void view_tube(view_t *v, const dvc_tube_t tb)
 {
@@ -361,6 +386,7 @@ static void view_tube(view_t *v, const dvc_tube_t tb)
     v->times = (const mpfr_t *)tb->t;
     v->dtimes = NULL;
     v->hgrid = tb->hgrid;
+    v->twin = tb->t_window ? tb->window : 0;
 }
 
 static void view_source(view_t *v, const dvc_tube_source *s)
@@ -378,6 +404,7 @@ static void view_source(view_t *v, const dvc_tube_source *s)
     v->times = NULL;
     v->dtimes = s->times;
     v->hgrid = s->hgrid;
+    v->twin = 0;
 }
 
 /* s_k of state k (1 without a scale; sources carry none). */
@@ -468,7 +495,7 @@ static void ws_clear(ws_t *w)
 static void grid_time(mpfi_t t, const view_t *v, long i)
 {
     if (v->times) {
-        mpfi_set_fr(t, v->times[i]);
+        mpfi_set_fr(t, TIME(v, i));
         return;
     }
     {
@@ -555,7 +582,7 @@ static void y_edges(ws_t *w, const view_t *v, long i, long k, int inner)
 /* t_i compared with x (given times: the tube's or the source's) */
 static int time_cmp(const view_t *v, long i, mpfr_srcptr x)
 {
-    return v->times ? mpfr_cmp(v->times[i], x) : -mpfr_cmp_d(x, v->dtimes[i]);
+    return v->times ? mpfr_cmp(TIME(v, i), x) : -mpfr_cmp_d(x, v->dtimes[i]);
 }
 
 /* Steps whose closed interval may meet [t] (a loop bound only: piece()
@@ -564,14 +591,16 @@ static void step_range(long *i0, long *i1, const view_t *v, const mpfi_t t)
 {
     if (v->times || v->dtimes) {
         /* i0: the first step with t_i >= t.lo; i1: the last with t_{i-1} <= t.hi */
-        long lo = 1, hi = v->steps;
+        /* window times: the steps of the window (check_range refused an earlier t) */
+        long first = v->twin > 0 && v->steps - v->twin + 1 > 1 ? v->steps - v->twin + 1 : 1;
+        long lo = first, hi = v->steps;
         while (lo < hi) {
             long mid = (lo + hi) / 2;
             if (time_cmp(v, mid, &t->left) >= 0) hi = mid;
             else lo = mid + 1;
         }
         *i0 = lo;
-        lo = 1, hi = v->steps;
+        lo = first, hi = v->steps;
         while (lo < hi) {
             long mid = (lo + hi + 1) / 2;
             if (time_cmp(v, mid - 1, &t->right) <= 0) lo = mid;
@@ -600,7 +629,7 @@ static dvc_status check_range(const view_t *v, const mpfi_t t, ws_t *w)
     if (!dvc_ival_is_valid(t) || !dvc_ival_is_finite(t))
         return dvc_error(DVC_ERR_INPUT, "tube: t is not a finite interval");
     grid_time(w->tb, v, v->steps);
-    if ((v->times ? mpfr_cmp(&t->left, v->times[0]) : mpfr_sgn(&t->left)) < 0 ||
+    if ((v->times && !v->twin ? mpfr_cmp(&t->left, v->times[0]) : mpfr_sgn(&t->left)) < 0 ||
         mpfr_cmp(&t->right, &w->tb->right) > 0)
         return dvc_error(DVC_ERR_INPUT, "tube: t outside the certified range [%s, t_%ld]",
                          v->times ? "t_0" : "0", v->steps);

@@ -864,6 +864,17 @@ static void test_scale(const char *certs)
     }
 }
 
+/* A point of a streamed grid certificate: counts the points at which
+ * neither the problem's text nor the tube holds the grid's times. */
+static dvc_status grid_not_held(const dvc_cert_t c, long i, void *ctx)
+{
+    (void)i;
+    if (c->grid_rd && c->problem_json && !strstr(c->problem_json, "\"grid\":[") &&
+        strstr(c->problem_json, "\"grid\":\"\\u0001dvicert:grid\"") && c->tube->t_window)
+        ++*(long *)ctx;
+    return DVC_OK;
+}
+
 /* A trajectory on its own non-uniform times (enclose --from): the
  * embedded problem states them ('grid'), the tube holds them and the step
  * labels are those times; verify accepts the file and rejects a grid time
@@ -916,6 +927,17 @@ static void test_time_grid(void)
     CHECK(c->N == N && c->tube->t != NULL, "grid: the tube holds the times");
     CHECK(dvc_cert_verify(c) == DVC_OK, "grid: verify: %s", dvc_error_message());
     dvc_cert_clear(c);
+    {
+        /* read step by step: the grid's times are read on demand from the
+         * file, never held (the embedded problem's text states the
+         * placeholder while the stream runs, the tube no times array) */
+        long held = 0;
+        dvc_cert_init(c);
+        st = dvc_cert_stream(c, path, 1, grid_not_held, &held);
+        CHECK(st == DVC_OK && held == N + 1, "grid: streamed verify: %d %ld %s", (int)st, held,
+              st == DVC_OK ? "" : dvc_error_message());
+        dvc_cert_clear(c);
+    }
     CHECK(verify_edited(load_json(path)) == DVC_OK, "grid: untouched: %s", dvc_error_message());
     {
         json_t *root = load_json(path), *p = json_object_get(root, "problem"), *g = json_object_get(p, "grid");

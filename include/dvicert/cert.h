@@ -97,6 +97,10 @@ typedef struct {
     double from_end;
     long from_past;
     double from_hmin, from_hmax;
+    /* Private, set while dvc_cert_stream reads: the explicit grid of the
+     * embedded problem, read on demand from the file (problem_json then
+     * states 'grid' as a placeholder); NULL otherwise. */
+    const void *grid_rd;
 } dvc_cert_struct;
 typedef dvc_cert_struct dvc_cert_t[1];
 

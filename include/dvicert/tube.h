@@ -73,7 +73,9 @@ typedef struct {
     mpfi_t *yhat_lo, *yhat_hi; /* (N+1) x m: enclosures of the ends of yhat^i */
     mpfi_t *ry;                /* N+1; ry[i] belongs to step i (entry 0 unused, 0) */
     mpfr_t *ybox_lo, *ybox_hi; /* m each, or NULL: [l.lo, u.hi] (exact copies) */
-    mpfr_t *t;                 /* N+1 grid times (exact), or NULL: t_i = i T / N */
+    mpfr_t *t;                 /* N+1 grid times (exact), or NULL: t_i = i T / N;
+                                  t_window: only the window's, t_i in t[i % window]
+                                  (t_0 = 0), set by the filler with each row */
     double hgrid;              /* when t is NULL and hgrid > 0: t_i = i hgrid (i < N),
                                   t_N = T (exact binary numbers) */
     mpfi_t *xg, *xs;           /* enclosure tube: (N+1) x n grid and N x n step
@@ -88,6 +90,7 @@ typedef struct {
                                   step enclosures of y (step i in row i-1), or NULL */
     dvc_tube_eval_fn yeval;    /* or NULL: Y (m entries) encloses y over t; */
     const void *yeval_ctx;     /* not owned */
+    int t_window;              /* t holds the window's times only (see t) */
 } dvc_tube_struct;
 typedef dvc_tube_struct dvc_tube_t[1];
 
@@ -117,6 +120,12 @@ dvc_status dvc_tube_set_times_d(dvc_tube_t tb, const double *t);
 /* The time grid g (g->N = tb->N): its explicit times, or its step h (a
  * shorter last step), or nothing on the uniform grid. */
 dvc_status dvc_tube_set_grid(dvc_tube_t tb, const dvc_tgrid *g);
+/* A window tube on explicit times given with its rows (a streamed
+ * certificate whose grid is read on demand: memory independent of N):
+ * window times (t_window), each set by dvc_tube_set_time_row when grid
+ * point i is written, t_0 = 0, t_N = T. */
+dvc_status dvc_tube_set_times_window(dvc_tube_t tb);
+void dvc_tube_set_time_row(dvc_tube_t tb, long i, double t);
 /* Make tb an enclosure tube: allocates xg ((N+1) x n) and xs (N x n) at the
  * tube's precision, [0, 0] until the filler sets them. */
 dvc_status dvc_tube_set_boxes(dvc_tube_t tb);

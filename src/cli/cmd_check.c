@@ -230,6 +230,7 @@ static long need_of(const dvc_cli_cert *c, const mpfi_t t)
      * answers wrongly, a time outside the rows it holds */
     double q = mpfr_get_d(&t->right, MPFR_RNDU) / T * (double)c->N;
     long need = !(q < (double)c->N) ? c->N : (long)ceil(q) + 1;
+    if (c->tube->t_window) return -1; /* the window's times: decided as they are read (ready) */
     if (c->tube->t) {
         /* given grid times: the first one past the sample's */
         long lo = 0, hi = c->N + 1;
@@ -243,12 +244,21 @@ static long need_of(const dvc_cli_cert *c, const mpfi_t t)
     return need > c->N ? c->N : need;
 }
 
+/* Is a sample at time t that needs grid point need (-1: the first time
+ * past t.hi, as need_of finds it on held times) checkable at point i? */
+static int ready(const dvc_cli_cert *c, long need, const mpfi_t t, long i)
+{
+    const dvc_tube_struct *tb = c->tube;
+    if (need >= 0) return need <= i;
+    return i >= 1 && (i >= c->N || mpfr_cmp(tb->t[i % tb->window], &t->right) > 0);
+}
+
 static dvc_status ck_point(dvc_cli_cert *d, long i, void *ctx)
 {
     ck_t *k = ctx;
     const dvc_traj_struct *tr = k->tr;
     dvc_status st = DVC_OK;
-    while (st == DVC_OK && k->next < tr->ns && k->need[k->order[k->next]] <= i) {
+    while (st == DVC_OK && k->next < tr->ns && ready(d, k->need[k->order[k->next]], tr->t[k->order[k->next]], i)) {
         long s = k->order[k->next++];
         /* a one-sample view of the trajectory */
         dvc_traj_struct one = *tr;
@@ -279,7 +289,7 @@ static dvc_status ck_point_stream(dvc_cli_cert *d, long i, void *ctx)
 {
     ck_t *k = ctx;
     dvc_status st = DVC_OK;
-    while (st == DVC_OK && k->have && k->cur_need <= i) {
+    while (st == DVC_OK && k->have && ready(d, k->cur_need, k->rd->one->t[0], i)) {
         st = check_one(k, d->tube, k->rd->one, k->cur);
         if (st == DVC_OK) st = stream_next(k, d);
     }

@@ -18,6 +18,8 @@
 
 #include "dvicert_version.h"
 #include "dvicert/files.h"
+#include "io/cert_grid.h"
+#include "io/cert_gridrd.h"
 #include "io/hybrid_json.h"
 #include "io/json.h"
 #include "io/problem_json.h"
@@ -36,10 +38,24 @@ dvc_status dvc_io_problem_from_text(dvc_dlvi_problem_t p, const char *text, cons
     return st;
 }
 
+/* The embedded problem's text, its grid on demand while streamed. */
+static dvc_status cert_problem_text(dvc_dlvi_problem_t p, const dvc_cert_t c)
+{
+    json_error_t err;
+    json_t *obj;
+    dvc_status st;
+    if (!c->grid_rd) return dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
+    if (!(obj = json_loads(c->problem_json, 0, &err)))
+        return dvc_error(DVC_ERR_INPUT, "embedded problem: malformed JSON: %s", err.text);
+    st = dvc_cert_gridrd_problem(p, obj, "embedded problem", c->prec, c->grid_rd);
+    json_decref(obj);
+    return st;
+}
+
 dvc_status dvc_cert_problem(dvc_dlvi_problem_t p, const dvc_cert_t c)
 {
     if (!c->problem_json) return dvc_error(DVC_ERR_INPUT, "certificate without a problem");
-    return dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
+    return cert_problem_text(p, c);
 }
 
 /* The embedded problem for a verification: its digest first (an edited
@@ -49,7 +65,7 @@ static dvc_status verify_problem(dvc_dlvi_problem_t p, const dvc_cert_t c)
 {
     dvc_status st = dvc_cert_problem_digest_(c);
     if (st != DVC_OK) return st;
-    st = dvc_io_problem_from_text(p, c->problem_json, "embedded problem", c->prec);
+    st = cert_problem_text(p, c);
     return st == DVC_NOT_CERTIFIED ? DVC_ERR_INPUT : st;
 }
 
@@ -199,8 +215,11 @@ static dvc_status check_version(const json_t *root, const char *file)
  * precision, method, the problem and its digest; the problem gives n, m, N
  * and T, and the tube is allocated with `window` rows (0: all). The
  * digest of the problem is recomputed for verify. */
-static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, long window)
+static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, long window,
+                            const dvc_cert_gridrd *gr)
 {
+    dvc_tgrid gg;
+    int ondemand = dvc_cert_gridrd_grid(&gg, gr);
     const json_t *j = NULL, *prob = NULL, *method = NULL; /* set by dvc_json_need(), see from_root */
     dvc_status st;
     dvc_dlvi_problem_t p;
@@ -231,7 +250,7 @@ static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, 
     if ((st = dvc_json_tagged_digest(c->problem_digest, j, file, "problem_digest")) != DVC_OK) return st;
     if ((st = dvc_json_need(&prob, root, "problem", JSON_OBJECT, file)) != DVC_OK) return st;
     /* what verify compares the stated digest with */
-    if ((st = dvc_json_digest(c->problem_digest_read, prob)) != DVC_OK) return st;
+    if ((st = dvc_cert_grid_digest(c->problem_digest_read, prob, ondemand ? &gg : NULL)) != DVC_OK) return st;
     c->problem_json = json_dumps(prob, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (!c->problem_json) return dvc_error(DVC_ERR_NOMEM, "out of memory");
 
@@ -240,7 +259,7 @@ static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, 
     {
         char name[512];
         snprintf(name, sizeof name, "%s: embedded problem", file);
-        st = dvc_problem_from_json(p, NULL, prob, name, NULL, c->prec);
+        st = dvc_cert_gridrd_problem(p, prob, name, c->prec, gr);
     }
     if (st == DVC_OK) {
         c->n = p->n;
@@ -250,7 +269,8 @@ static dvc_status head_part(dvc_cert_t c, const json_t *root, const char *file, 
         if (st == DVC_OK) { /* the problem's time grid */
             dvc_tgrid g;
             dvc_dlvi_problem_grid(&g, p);
-            st = dvc_tube_set_grid(c->tube, &g);
+            /* times on demand into a window: the reader sets each row's */
+            st = ondemand && window > 0 ? dvc_tube_set_times_window(c->tube) : dvc_tube_set_grid(c->tube, &g);
         }
         /* the admissible box of y: [l.lo, u.hi] */
         if (st == DVC_OK) st = dvc_tube_set_ybox(c->tube, p->l, p->u);
@@ -501,7 +521,7 @@ static dvc_status from_root(dvc_cert_t c, json_t *root, const char *file)
     dvc_cert_clear(c);
     dvc_cert_init(c);
     if (!json_is_object(root)) return dvc_error(DVC_ERR_INPUT, "%s: not a JSON object", file);
-    if ((st = head_part(c, root, file, 0)) != DVC_OK) return st;
+    if ((st = head_part(c, root, file, 0, NULL)) != DVC_OK) return st;
     if ((st = tail_part(c, root, file)) != DVC_OK) return st;
     if ((st = dvc_json_digest_root(c->digest_read, root)) != DVC_OK) return st;
     if ((st = dvc_json_need(&steps, root, "steps", JSON_ARRAY, file)) != DVC_OK) return st;
@@ -550,12 +570,17 @@ typedef struct {
     scan_t sc;              /* the strings of the step line being read */
     dvc_sbuf canon;             /* its canonical text */
     long *scale;            /* verify: the states' scale exponents (NULL: none) */
+    long long pos;          /* bytes read (the header's) */
+    dvc_cert_gridrd gr;     /* the problem's explicit grid, on demand */
 } rd_t;
 
 /* Next line without its line end and trailing blanks; NULL at the end. */
 static const char *rd_line(rd_t *rd)
 {
-    ssize_t len = getline(&rd->line, &rd->cap, rd->f);
+    /* the header: the problem's grid not held (io/cert_gridrd.h) */
+    ssize_t len = rd->in_steps || rd->after_steps ? getline(&rd->line, &rd->cap, rd->f)
+                                                  : dvc_cert_gridrd_line(&rd->gr, rd->f, &rd->line, &rd->cap, &rd->pos);
+    if (len == -2) rd->layout = 1;
     if (len < 0) return NULL;
     rd->lineno++;
     while (len > 0 && (rd->line[len - 1] == '\n' || rd->line[len - 1] == '\r' ||
@@ -622,6 +647,17 @@ static dvc_status rd_member(rd_t *rd, char *s)
     return st;
 }
 
+/* Step i read: its grid time into the window when the grid is on demand. */
+static dvc_status rd_time(rd_t *rd, long i)
+{
+    double t;
+    dvc_status st;
+    if (!rd->c->tube->t_window) return DVC_OK;
+    if ((st = rd->gr.src.at(rd->gr.src.ctx, i, &t)) != DVC_OK) return st;
+    dvc_tube_set_time_row(rd->c->tube, i, t);
+    return DVC_OK;
+}
+
 /* Step i from the next line into row i % RD_WINDOW of the tube. */
 static dvc_status rd_step(rd_t *rd, long i)
 {
@@ -649,7 +685,7 @@ static dvc_status rd_step(rd_t *rd, long i)
         if (i) fnv_add(&rd->h, ",");
         fnv_add(&rd->h, rd->canon.s);
         rd->next = i + 1;
-        return DVC_OK;
+        return rd_time(rd, i);
     }
     if (rd->comma) s[len++] = ','; /* rd_value strips it again */
     j = rd_value(rd, s, 0);
@@ -666,7 +702,7 @@ static dvc_status rd_step(rd_t *rd, long i)
     fnv_add(&rd->h, canon);
     free(canon);
     rd->next = i + 1;
-    return DVC_OK;
+    return rd_time(rd, i);
 }
 
 static dvc_status rd_call(rd_t *rd, long i)
@@ -731,13 +767,19 @@ static dvc_status rd_head(rd_t *rd)
         if (strcmp(key, "steps") < 0 && strcmp(key, "digest") != 0) json_object_set(pre, key, val);
     rd->h = DVC_FNV_OFFSET;
     if (json_object_size(pre) > 0) {
-        fnv_obj(&rd->h, pre, 1);
+        dvc_tgrid g;
+        dvc_status st = dvc_cert_grid_hash_prefix(&rd->h, pre, dvc_cert_gridrd_grid(&g, &rd->gr) ? &g : NULL);
+        if (st != DVC_OK) {
+            json_decref(pre);
+            return st;
+        }
         fnv_add(&rd->h, ",\"steps\":[");
     } else {
         fnv_add(&rd->h, "{\"steps\":[");
     }
     json_decref(pre);
-    return head_part(rd->c, rd->hdr, rd->file, RD_WINDOW);
+    rd->c->grid_rd = rd->gr.found ? &rd->gr : NULL;
+    return head_part(rd->c, rd->hdr, rd->file, RD_WINDOW, &rd->gr);
 }
 
 /* After the last step: `]`, the remaining members, `}`. */
@@ -853,6 +895,7 @@ dvc_status dvc_cert_stream(dvc_cert_t c, const char *path, int verify, dvc_cert_
     rd.fn = fn;
     rd.ctx = ctx;
     rd.hdr = json_object();
+    dvc_cert_gridrd_init(&rd.gr, path);
     if (!rd.hdr) st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     if (st == DVC_OK) st = rd_head(&rd);
     if (st == DVC_OK && verify) {
@@ -872,6 +915,8 @@ dvc_status dvc_cert_stream(dvc_cert_t c, const char *path, int verify, dvc_cert_
     free(rd.sc.off);
     free(rd.canon.s);
     free(rd.scale);
+    dvc_cert_gridrd_clear(&rd.gr);
+    c->grid_rd = NULL; /* problem_json keeps the placeholder: the file states the times */
     if (st != DVC_OK && rd.layout && rd.ncalls == 0) return stream_whole(c, path, verify, fn, ctx);
     return st;
 }

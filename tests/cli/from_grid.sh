@@ -83,6 +83,13 @@ expect 1 "problem" "a grid time moved by one ulp rejected" -- "$exe" verify "$tm
 awk '/^    \{"t":/ { n++ } n == 3000 && !done { done = sub(/"eps_x":"[^"]*"/, "\"eps_x\":\"1e-30\"") } { print }' "$V" > "$tmp/t2.json"
 cmp -s "$V" "$tmp/t2.json" && bad "eps_x not edited" || ok
 expect 1 "eps_x" "a lowered bound rejected" -- "$exe" verify "$tmp/t2.json"
+# the streaming reader cuts the grid out of the header only when every time
+# is the text dvicert writes; another text of the same time (t_0 as
+# 0x0.0p+0) is read whole, and its edit is still rejected by the digest
+sed 's/"grid":\["0x0p+0",/"grid":["0x0.0p+0",/' "$V" > "$tmp/t3.json"
+cmp -s "$V" "$tmp/t3.json" && bad "t_0 not rewritten" || ok
+expect 1 "problem" "another text of t_0 rejected (digest)" -- "$exe" verify "$tmp/t3.json"
+expect 1 "problem" "a grid time moved by one ulp rejected by check" -- "$exe" check "$tmp/t1.json" "$tmp/var.csv"
 
 # ---- a trajectory past T: certified on [0, its first time >= T] ---------------
 rk4 10.01 > "$tmp/past.csv"

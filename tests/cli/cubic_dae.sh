@@ -9,7 +9,8 @@
 # Python), the reference moved by 1e-9 outside; refusals naming the file,
 # the mode and the constraint: no z_range, a z_range without the root, a
 # z_range with two roots (g_z vanishes), a reversed z_range, a switching
-# function reading z there. A switch out of the mode at 9/8 + ln 2.
+# function reading z there; initial.z checked through the node. A switch
+# out of the mode at 9/8 + ln 2.
 # usage: bash tests/cli/cubic_dae.sh DVICERT SRCROOT
 set -u
 exe=${1:?usage: cubic_dae.sh DVICERT SRCROOT}
@@ -64,6 +65,15 @@ expect 2 "rev.json: field 'modes.m.z_range': expected \[lo, hi\] with lo < hi" \
 # a wider z_range holding the one root: the same certificate
 v 's/"z_range": \["0.1", "1.5"\]/"z_range": [-2, 2]/' wide
 expect 0 "certified" "a wider z_range: certified" -- "$exe" enclose "$tmp/wide.json" -o "$tmp/w.cert.json"
+# initial.z: the consistent root accepted, another refused with the residual
+# and the consistent value (read through the implicit node)
+sed 's/"x": {"x": 2}}/"x": {"x": 2}, "z": [1]}/' "$C" > "$tmp/iz.json"
+expect 0 "certified" "initial.z = 1 (consistent): accepted" -- "$exe" enclose "$tmp/iz.json" -o "$tmp/o.json"
+sed 's/"x": {"x": 2}}/"x": {"x": 2}, "z": ["0.5"]}/' "$C" > "$tmp/iz2.json"
+expect 2 "the residual g(t0, x0, z0) is (\[-1.3750000000000000e+00, -1.3750000000000000e+00\]), not 0; the consistent value is z = \[9.9999999999999988e-01, 1.0000000000000003e+00\]" \
+    "initial.z = 0.5 (inconsistent): refused with the residual" -- "$exe" enclose "$tmp/iz2.json" -o "$tmp/o2.json"
+absent "$tmp/o2.json" "inconsistent initial.z"
+
 # switching out of the nonlinear mode into an affine one when x = 5/8
 # (z = 1/2): the event time is 9/8 + ln 2 = 1.81814718055994530942...
 cat > "$tmp/sw.json" <<'JSON'

@@ -15,7 +15,7 @@ done
 "$exe" enclose --method chen-wang "$c/remark43/x0_0.json" -o "$c/remark43/x0_0.sharpen.cert.json" --sharpen
 "$exe" enclose --method chen-wang "$c/circuit/circuit.json" -o "$c/circuit/circuit.cert.json"
 "$exe" enclose --method chen-wang "$c/pounding/pounding.json" -o "$c/pounding/pounding.cert.json" --sharpen
-for f in pw-harmonic bridge-switched elliptic stickslip diode-clamp threemass buck-dae pendulum; do
+for f in pw-harmonic bridge-switched elliptic stickslip diode-clamp threemass buck-dae pendulum cubic-dae; do
     "$exe" enclose "$c/$f/$f.json" -o "$c/$f/$f.cert.json"
 done
 "$exe" enclose "$c/two-contact/unique.json" -o "$c/two-contact/unique.cert.json"

@@ -63,6 +63,7 @@ typedef struct {
     mpfi_t tmp[4];          /* scratch */
     struct dvc_expr_fast_s *fast; /* binary64 scratch of the 53-bit fast path */
     struct dvc_expr_taylor_s *taylor; /* Taylor-mode series (scratch, on first use) */
+    struct dvc_expr_root_s *root; /* an implicit algebraic variable (src/expr/root.c), or NULL */
 } dvc_expr_struct;
 typedef dvc_expr_struct dvc_expr_t[1];
 

@@ -295,11 +295,21 @@ dvc_status dvc_hybrid_set_algebraic(dvc_hybrid_model_t m, long nz, const char *c
 /* Add a DAE mode: f, n expressions, and g, nz constraints, of t, the
  * states and the algebraic variables. Refused (DVC_ERR_INPUT, the message
  * names the mode and the constraint) when a constraint does not involve z
- * (index 2 or more), is not affine in z with constant coefficients, or
- * when D is not proven nonsingular. */
+ * (index 2 or more), is not affine in z (see dvc_hybrid_add_mode_dae_range
+ * for one nonlinear in z), or when D is not proven nonsingular. */
 dvc_status dvc_hybrid_add_mode_dae(dvc_hybrid_model_t m, const char *name, const char *const *f,
                                    const char *const *g, const dvc_expr_consts_t consts,
                                    long *index);
+/* The same, where one constraint may be nonlinear in the one algebraic
+ * variable (nz = 1): z_range (NULL: none) is an interval in which
+ * g(t, x, .) has exactly one zero, proven on each box the engine
+ * evaluates (the Krawczyk operator, docs/dae.md section 1.2), or the run
+ * stops there (DVC_NOT_CERTIFIED naming the mode and the constraint).
+ * A constraint affine in z takes the route above (z_range unused). */
+dvc_status dvc_hybrid_add_mode_dae_range(dvc_hybrid_model_t m, const char *name,
+                                         const char *const *f, const char *const *g,
+                                         const dvc_expr_consts_t consts, mpfi_srcptr z_range,
+                                         long *index);
 /* Add a linear DAE mode E w' = A w + b(t) over w = (x, z) (the states then
  * the algebraic variables; E, A: (n + nz)^2 exact rationals, row-major; b:
  * n + nz expressions of t, or NULL), reduced exactly (GMP) to the

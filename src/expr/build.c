@@ -72,6 +72,9 @@ static dvc_status reserve(dvc_expr_struct *r, long kins, long kcst)
 static dvc_status append(dvc_expr_struct *r, const dvc_expr_struct *a, int col)
 {
     long c0 = r->ncst;
+    if (a->root) /* its constraint is not carried over */
+        return dvc_error(DVC_ERR_INPUT, "in '%s': an expression with an implicit algebraic "
+                         "variable cannot be combined", a->text);
     dvc_status st = reserve(r, a->nins, a->ncst);
     if (st != DVC_OK) return st;
     for (long i = 0; i < a->ncst; i++) {

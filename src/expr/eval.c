@@ -31,6 +31,7 @@ const char *dvc_expr_op_name_(int op)
     case OP_TANH: return "tanh";
     case OP_SINH: return "sinh";
     case OP_COSH: return "cosh";
+    case OP_ROOT: return "the implicit algebraic variable";
     default: return "operation";
     }
 }
@@ -346,6 +347,10 @@ static dvc_status run_mpfi(dvc_expr_struct *e, int deriv)
         } else if (in->op == OP_VAR) {
             mpfi_set(e->v[sp], e->var[in->arg]);
             if (deriv) mpfi_set(e->d[sp], e->dvar[in->arg]);
+            sp++;
+        } else if (in->op == OP_ROOT) {
+            dvc_status st = dvc_expr_root_eval_(e, e->v[sp], deriv ? e->d[sp] : NULL);
+            if (st != DVC_OK) return st;
             sp++;
         } else {
             dvc_status st = dvc_expr_apply_(e, in, e->v, deriv ? e->d : NULL, &sp);

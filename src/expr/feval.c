@@ -462,6 +462,7 @@ double dvc_expr_eval_double(const dvc_expr_t e, double t, const double *x)
             v[sp++] = in->arg == 0 ? t : (x ? x[in->arg - 1] : 0.0);
             continue;
         }
+        if (in->op == OP_ROOT) return NAN; /* no binary64 rule */
         if (binary) b = v[--sp];
         a = v[sp - 1];
         switch (in->op) {

@@ -10,7 +10,8 @@
 enum {
     OP_CONST, OP_VAR, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POWI, OP_POW,
     OP_SIN, OP_COS, OP_EXP, OP_LOG, OP_SQRT, OP_ABS, OP_MIN, OP_MAX,
-    OP_ATAN, OP_TANH, OP_SINH, OP_COSH
+    OP_ATAN, OP_TANH, OP_SINH, OP_COSH,
+    OP_ROOT /* leaf: the implicit algebraic variable (root.c, e->root) */
 };
 
 struct dvc_expr_ins_s {
@@ -75,5 +76,17 @@ dvc_status dvc_expr_grad_x_(dvc_ivec_t grad, const dvc_expr_t e, const mpfi_t T,
 /* Tests and benchmarks: 0 switches the fast path off (process-wide). */
 void dvc_expr_fast_enable_(int on);
 int dvc_expr_fast_enabled_(void);
+
+/* The implicit node (root.c, docs/dae.md section 1.2). make: e and g
+ * parsed over the same variables (x1..xn, z); every z of e becomes the
+ * node, e is then over x1..xn, and owns a copy of g, the enclosure z0 and
+ * what (for messages). eval: the node's value (and tangent when d) over
+ * e->var (and e->dvar). taylor: coefficient k of the node's series r,
+ * after 0..k-1, along vars (t, x1..xn), with room for cap coefficients. */
+dvc_status dvc_expr_root_make_(dvc_expr_t e, const dvc_expr_t g, const mpfi_t z0, const char *what);
+dvc_status dvc_expr_root_eval_(dvc_expr_struct *e, mpfi_ptr v, mpfi_ptr d);
+dvc_status dvc_expr_root_taylor_(const dvc_expr_struct *e, mpfi_t *r, mpfi_t *const *vars, long k,
+                                 long cap);
+void dvc_expr_root_free_(dvc_expr_struct *e);
 
 #endif

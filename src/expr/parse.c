@@ -198,6 +198,7 @@ static void reset(dvc_expr_struct *e)
     e->v = e->d = NULL;
     dvc_expr_fast_free_(e);
     dvc_expr_taylor_free_(e);
+    dvc_expr_root_free_(e);
     e->depth = 0;
     e->uses_t = e->uses_x = 0;
 }

@@ -31,7 +31,10 @@ static int is_binary(int op)
            op == OP_MIN || op == OP_MAX;
 }
 
-static int is_leaf(const ins_t *in) { return in->op == OP_CONST || in->op == OP_VAR; }
+static int is_leaf(const ins_t *in)
+{
+    return in->op == OP_CONST || in->op == OP_VAR || in->op == OP_ROOT;
+}
 
 /* Number of series of an instruction: its result and the auxiliary series
  * its recurrence keeps (see node_k). */
@@ -285,6 +288,8 @@ static dvc_status node_k(tctx *x, long p, long k)
     case OP_VAR:
         mpfi_set(r[k], x->vars[in->arg][k]);
         break;
+    case OP_ROOT:
+        return dvc_expr_root_taylor_(e, r, x->vars, k, x->w->cap);
     case OP_NEG:
         mpfi_neg(r[k], a[k]);
         break;

@@ -16,13 +16,17 @@
  * state (n_z <= 3) is written out as texts instead (dvc_expr_affine_texts)
  * and z = -adj(D) g(t, x, 0) / det D, the determinant in the denominator
  * of every evaluation: proven nonzero on each box the engine evaluates,
- * or the run stops (hyb_dae_explain names the mode). */
+ * or the run stops (hyb_dae_explain names the mode). One constraint
+ * nonlinear in the one algebraic variable, with an enclosure z_range of
+ * its zero, makes z the implicit node of src/expr/root.c instead
+ * (nonlinear_mode, docs/dae.md section 1.2). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hybrid/internal.h"
 #include "hybrid/dae.h"
+#include "expr/internal.h"
 
 static const char *const reserved[] = {"t", "pi", "sin", "cos", "exp", "log", "sqrt", "abs",
                                        "atan", "tanh", "sinh", "cosh", "min", "max", NULL};
@@ -221,10 +225,16 @@ static dvc_status coefficients(dvc_imat_t D, int *varying, const dvc_hybrid_mode
                              "the flow until it involves them (index reduction) and give the "
                              "differentiated constraint", k + 1, g[k]->text);
         if (kind == 1) *varying = 1;
+        if (kind == 2 && m->nz == 1)
+            return dvc_error(DVC_ERR_INPUT, "constraint %ld ('%s') is not affine in the algebraic "
+                             "variable (a nonlinear function of it): give the mode 'z_range', an "
+                             "interval in which the constraint has exactly one zero in %s", k + 1,
+                             g[k]->text, m->znames[0]);
         if (kind == 2)
             return dvc_error(DVC_ERR_INPUT, "constraint %ld ('%s') is not affine in the algebraic "
                              "variables (a nonlinear function of them): nonlinear constraints are "
-                             "not supported yet", k + 1, g[k]->text);
+                             "supported with one algebraic variable only (and 'z_range')", k + 1,
+                             g[k]->text);
     }
     return DVC_OK;
 }
@@ -467,9 +477,64 @@ dvc_status hyb_dae_explain(dvc_status st, const dvc_hybrid_mode *md, const mpfi_
     return st;
 }
 
+/* One constraint nonlinear in the one algebraic variable z, with an
+ * enclosure z_range of its zero (docs/dae.md section 1.2): every z of f
+ * (parsed over (x, z)) becomes the implicit node of src/expr/root.c, and
+ * so does the z the readers evaluate; the mode is the field mode
+ * x' = f(t, x, z(t, x)). 1 in *done when taken, 0 for an affine g (the
+ * reduction by substitution, unchanged). */
+static dvc_status nonlinear_mode(int *done, dvc_hybrid_model_struct *m, const char *nm,
+                                 dvc_expr_t *fe, dvc_expr_t *ge, mpfi_srcptr z_range,
+                                 char **names, long *idx)
+{
+    mpfi_t coef;
+    int kind = 0, uses = 0;
+    dvc_status st;
+    dvc_expr_t *ze = NULL;
+    char *what;
+    *done = 0;
+    if (m->nz != 1 || !z_range) return DVC_OK;
+    mpfi_init2(coef, m->prec);
+    st = dvc_expr_affine(&coef, &kind, &uses, ge[0], m->n + 1, 1);
+    mpfi_clear(coef);
+    if (st != DVC_OK || kind != 2) return st;
+    *done = 1;
+    if (!dvc_ival_is_valid(z_range) || !dvc_ival_is_finite(z_range) ||
+        !mpfr_less_p(&z_range->left, &z_range->right))
+        return dvc_error(DVC_ERR_INPUT, "'z_range' must be a finite interval [lo, hi] with lo < hi");
+    hyb_text b = {NULL, 0, 0, 0};
+    hyb_text_puts(&b, "constraint 1 ('");
+    hyb_text_puts(&b, ge[0]->text);
+    hyb_text_puts(&b, "') of mode '");
+    hyb_text_puts(&b, nm);
+    hyb_text_puts(&b, "'");
+    const char *zt = m->znames[0];
+    if (!(what = hyb_text_done(&b))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    st = parse_all(&ze, m, 1, &zt, NULL, m->n + 1, names, "z");
+    for (long i = 0; st == DVC_OK && i < m->n; i++) st = dvc_expr_root_make_(fe[i], ge[0], z_range, what);
+    if (st == DVC_OK) st = dvc_expr_root_make_(ze[0], ge[0], z_range, what);
+    if (st == DVC_OK) st = dvc_hybrid_add_mode_exprs(m, nm, fe, idx);
+    if (st == DVC_OK) { /* the mode owns them now */
+        m->modes[*idx].z = ze;
+        m->modes[*idx].zg = ge;
+        ze = NULL;
+    }
+    free_exprs(ze, ze ? 1 : 0);
+    free(what);
+    return st;
+}
+
 dvc_status dvc_hybrid_add_mode_dae(dvc_hybrid_model_t m, const char *name, const char *const *f,
                                    const char *const *g, const dvc_expr_consts_t consts,
                                    long *index)
+{
+    return dvc_hybrid_add_mode_dae_range(m, name, f, g, consts, NULL, index);
+}
+
+dvc_status dvc_hybrid_add_mode_dae_range(dvc_hybrid_model_t m, const char *name,
+                                         const char *const *f, const char *const *g,
+                                         const dvc_expr_consts_t consts, mpfi_srcptr z_range,
+                                         long *index)
 {
     long n = m->n, nz = m->nz, idx = -1;
     char **names = NULL, **ft = NULL, **zt = NULL, *det = NULL, *what = NULL;
@@ -488,15 +553,21 @@ dvc_status dvc_hybrid_add_mode_dae(dvc_hybrid_model_t m, const char *name, const
     /* f and g as written, over (x, z): their errors in the user's terms */
     if (st == DVC_OK) st = parse_all(&fe, m, n, f, consts, n + nz, names, "f");
     if (st == DVC_OK) st = parse_all(&ge, m, nz, g, consts, n + nz, names, "g");
-    if (st == DVC_OK) st = reduce(ft, zt, &det, m, fe, ge);
-    if (st == DVC_OK) st = dvc_hybrid_dae_consts(c, m, consts);
-    if (st == DVC_OK) st = parse_all(&ze, m, nz, (const char *const *)zt, c, n, m->names, "z");
+    int nonlin = 0;
+    if (st == DVC_OK) st = nonlinear_mode(&nonlin, m, nm, fe, ge, z_range, names, &idx);
+    if (st == DVC_OK && nonlin) { /* the mode owns ge */
+        ge = NULL;
+        if (index) *index = idx;
+    }
+    if (st == DVC_OK && !nonlin) st = reduce(ft, zt, &det, m, fe, ge);
+    if (st == DVC_OK && !nonlin) st = dvc_hybrid_dae_consts(c, m, consts);
+    if (st == DVC_OK && !nonlin) st = parse_all(&ze, m, nz, (const char *const *)zt, c, n, m->names, "z");
     if (st == DVC_OK && det) {
         st = parse_all(&de, m, 1, (const char *const *)&det, c, n, m->names, "det g_z");
         if (st == DVC_OK && !(what = det_words(nm, g, nz)))
             st = dvc_error(DVC_ERR_NOMEM, "out of memory");
     }
-    if (st == DVC_OK) {
+    if (st == DVC_OK && !nonlin) {
         st = dvc_hybrid_add_mode_field(m, name, (const char *const *)ft, c, &idx);
         if (st == DVC_OK) { /* the mode owns them now */
             m->modes[idx].z = ze;

@@ -30,6 +30,7 @@ static int affine_program(const dvc_expr_struct *e)
         switch (in->op) {
         case OP_CONST: k[sp++] = 0; break;
         case OP_VAR: k[sp++] = in->arg == 0 ? 2 : 1; break;
+        case OP_ROOT: k[sp++] = 2; break;
         case OP_NEG: break;
         case OP_ADD:
         case OP_SUB:

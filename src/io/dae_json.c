@@ -10,7 +10,8 @@
 #include "io/hybrid_json.h"
 #include "io/json.h"
 
-static const char *const keys_mode_dae[] = {"f", "g", "constraints", "E", "A", "b", NULL};
+static const char *const keys_mode_dae[] = {"f", "g", "constraints", "E", "A", "b", "z_range",
+                                            NULL};
 
 /* One decimal "[-+]d[.d][e[-+]d]" into q; the end of it, or NULL. */
 static const char *dec_q(mpq_t q, const char *s)
@@ -168,6 +169,32 @@ dvc_status dvc_dae_json_algebraic(dvc_hybrid_model_t m, const json_t *obj, const
     return st;
 }
 
+/* A mode's "z_range": [lo, hi] (exact numbers or decimal strings), the
+ * enclosure of the zero of a constraint nonlinear in the one algebraic
+ * variable (docs/dae.md section 1.2); *has 0 when absent. */
+static dvc_status z_range(mpfi_t r, int *has, const dvc_hybrid_model_struct *m, const json_t *mo,
+                          const char *file, const char *field)
+{
+    const json_t *j = json_object_get(mo, "z_range");
+    mpq_t lo, hi;
+    int ok;
+    *has = j != NULL;
+    if (!j) return DVC_OK;
+    if (m->nz != 1)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s.z_range': only for a model with one "
+                         "algebraic variable (it has %ld)", file, field, m->nz);
+    mpq_inits(lo, hi, (mpq_ptr)0);
+    ok = json_is_array(j) && json_array_size(j) == 2 && json_q(lo, json_array_get(j, 0)) &&
+         json_q(hi, json_array_get(j, 1)) && mpq_cmp(lo, hi) < 0;
+    if (ok) mpfi_interv_q(r, lo, hi);
+    mpq_clears(lo, hi, (mpq_ptr)0);
+    if (!ok)
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s.z_range': expected [lo, hi] with lo < hi "
+                         "(numbers or decimal strings), an interval of %s holding exactly one zero "
+                         "of the constraint", file, field, m->znames[0]);
+    return DVC_OK;
+}
+
 dvc_status dvc_dae_json_mode(dvc_hybrid_model_t m, const char *mname, const json_t *mo,
                              const dvc_expr_consts_t c, const char *file, const char *field)
 {
@@ -197,11 +224,16 @@ dvc_status dvc_dae_json_mode(dvc_hybrid_model_t m, const char *mname, const json
         snprintf(ff, sizeof ff, "%s.%s", field, gkey);
         st = dvc_hybrid_json_strs(&gs, &go, g, m->nz, file, ff);
     }
+    mpfi_t zr;
+    int has_zr = 0;
+    mpfi_init2(zr, m->prec);
+    if (st == DVC_OK) st = z_range(zr, &has_zr, m, mo, file, field);
     if (st == DVC_OK) {
-        st = dvc_hybrid_add_mode_dae(m, mname, fs, gs, c, NULL);
+        st = dvc_hybrid_add_mode_dae_range(m, mname, fs, gs, c, has_zr ? zr : NULL, NULL);
         /* "mode 'M': f[i]: ..." or "mode 'M': constraint k ..." */
         if (st != DVC_OK) st = dvc_error_context(st, "%s: field '%s': ", file, field);
     }
+    mpfi_clear(zr);
     if (fs) dvc_hybrid_json_strs_free(fs, fo, m->n);
     if (gs) dvc_hybrid_json_strs_free(gs, go, m->nz);
     return st;
@@ -227,6 +259,13 @@ dvc_status dvc_dae_json_switch(dvc_hybrid_model_t m, const char *name, const cha
     dvc_expr_consts_t cc;
     dvc_status st;
     if (!(s = dvc_hybrid_dae_subst(m, from, text))) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    if (m->modes[from].z && m->modes[from].z[0]->root && strcmp(s, text)) {
+        free(s); /* z is an implicit node there: no text to substitute */
+        return dvc_error(DVC_ERR_INPUT, "%s: field '%s' (switching function '%s' in mode '%s'): "
+                         "reads the algebraic variable of a mode whose constraint is nonlinear in "
+                         "it: not supported yet (write it with t and the states)", file, field, name,
+                         m->modes[from].name);
+    }
     /* taken with the z of the mode it leaves; modes where that is the same
      * expression share one switching function (one surface), named as
      * in the file; another expression is "name@mode" */

@@ -7,7 +7,8 @@
 # without it), a perturbed reference outside; GESDA's stick-slip as a
 # switched DAE against the ODE form's event and its closed form; the z columns of export,
 # info and check (a missing algebraic column named); and each refusal with the mode and the reason: index 2,
-# nonlinear constraints, a coefficient depending on the state with 4
+# nonlinear constraints with 4 algebraic variables (one, with z_range:
+# tests/cli/cubic_dae.sh), a coefficient depending on the state with 4
 # algebraic variables (not supported yet; up to 3: tests/cli/pendulum.sh), g_z
 # singular, an inconsistent initial z (with the residual), wrong counts,
 # unknown keys, misplaced constraints.
@@ -82,7 +83,7 @@ expect 2 "modes.on': mode 'on': constraint 2 ('iL - 1') does not involve the alg
     "index 2 refused" -- "$exe" enclose "$tmp/idx2.json" -o "$tmp/o.json"
 absent "$tmp/o.json" "index 2"
 v 's/"g": \["va - V", "id", "is + id - iL"/"g": ["va - V", "id*id", "is + id - iL"/' nl
-expect 2 "constraint 2 ('id\*id') is not affine in the algebraic variables (a nonlinear function of them): nonlinear constraints are not supported yet" \
+expect 2 "constraint 2 ('id\*id') is not affine in the algebraic variables (a nonlinear function of them): nonlinear constraints are supported with one algebraic variable only (and 'z_range')" \
     "nonlinear constraint refused" -- "$exe" enclose "$tmp/nl.json" -o "$tmp/o.json"
 v 's/"g": \["va - V", "id", "is + id - iL"/"g": ["va - V", "iL*id", "is + id - iL"/' dx
 expect 2 "mode 'on': the coefficients dg/dz of the 4 algebraic variables depend on t or the state: more than 3 such algebraic variables in one mode are not supported yet" "a coefficient depending on the state, 4 algebraic variables: refused" -- \
@@ -96,7 +97,7 @@ expect 2 "field 'initial.z': inconsistent with the constraints of mode 'off' at 
 v 's/"z": {"va": 0, "is": 0, "id": 0, "vc": 0}/"z": {"va": 0, "is": 0, "id": [-1e-20, 1e-20], "vc": 0}/' cons
 expect 0 "certified" "an initial z enclosing the consistent one: accepted" -- "$exe" enclose "$tmp/cons.json" -o "$tmp/o.json"
 v 's/"g": \["is", "va"/"gg": ["is", "va"/' key
-expect 2 "field 'modes.off': unknown field 'gg' (known: f, g, constraints, E, A, b)" "a misspelt key of a DAE mode refused" -- \
+expect 2 "field 'modes.off': unknown field 'gg' (known: f, g, constraints, E, A, b, z_range)" "a misspelt key of a DAE mode refused" -- \
     "$exe" enclose "$tmp/key.json" -o "$tmp/o.json"
 v 's/"algebraic": \["va", "is", "id", "vc"\],//' noalg
 expect 2 "constraints ('g') need the algebraic variables they determine" "constraints without 'algebraic' refused" -- \

@@ -26,8 +26,9 @@ static const char *const k_top[] = {"states", "constants", "modes", "switches", 
                                     "guard_bits", "max_steps", "max_seconds", "name", "description",
                                     "comment", "units", "lcs", "algebraic", NULL};
 /* a mode's keys; a DAE's mode (a model with "algebraic", docs/dae.md): f, g
- * or constraints */
-static const char *const k_mode[] = {"A", "b", "f", "g", "constraints", "E", NULL};
+ * or constraints, and z_range (one nonlinear in z) */
+static const char *const k_mode[] = {"A", "b", "f", "g", "constraints", "E", "z_range",
+                                     NULL};
 static const char *const k_tr[] = {"from", "to", "switch", "direction", "reset", "guards", NULL};
 static const char *const k_guard[] = {"switch", "sign", NULL};
 static const char *const k_init[] = {"mode", "x", "z", NULL};

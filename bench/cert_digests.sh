@@ -48,6 +48,7 @@ run certs/buck-dae/buck-dae.json
 run certs/stickslip/stickslip-dae.json
 run certs/stickslip/stickslip-dae-table2.json
 run certs/pendulum/pendulum.json
+run certs/cubic-dae/cubic-dae.json
 # hysteresis (docs/hybrid.md section 5)
 run certs/thermostat/thermostat.json
 run certs/thermostat/relay.json

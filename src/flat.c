@@ -84,9 +84,11 @@ static dvc_status open_hybrid(dvc_flat_cert *f, const char *path, int verify)
     if (st == DVC_OK) st = dvc_width_start(f->hwidth, tb->n, 0);
     for (long i = 0; st == DVC_OK && i <= tb->N; i++)
         dvc_width_add(f->hwidth, tb->x + i * tb->n, NULL, tb->eps_x[i], tb->eps_y[i]);
-    /* a DAE: its algebraic variables z as the tube's y (m = nz), enclosed
-     * from the state enclosures as `dvicert export` does (docs/dae.md) */
-    if (st == DVC_OK && f->hc->model->nz > 0) st = dvc_hybrid_cert_tube_y(f->htube, f->hc);
+    /* a DAE's algebraic variables z (m = nz, docs/dae.md) or an ideal
+     * contact's multipliers (m = contacts, docs/ideal_contacts.md) as the
+     * tube's y, enclosed from the state enclosures as `dvicert export` does;
+     * any other certificate: untouched */
+    if (st == DVC_OK) st = dvc_hybrid_cert_tube_y(f->htube, f->hc);
     return st;
 }
 

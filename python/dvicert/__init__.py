@@ -365,7 +365,10 @@ class Certificate:
     model as `problem`, and m = 0 unless it comes from the events route
     (route 'events'): then `problem` is the embedded DLVI problem and the
     tube has the multipliers y too, from the pattern's affine map on the
-    state enclosures (docs/events.md), as a DLVI certificate's. A switched
+    state enclosures (docs/events.md), as a DLVI certificate's. An ideal
+    contact's certificate (model_kind 'ideal-contact', docs/ideal_contacts.md)
+    has its contact multipliers as y (m = contacts), enclosed on reading
+    from the state enclosures as `dvicert export` does. A switched
     DAE's certificate (a model with "algebraic" variables, docs/dae.md)
     states x alone; its algebraic variables z are enclosed on reading from
     the state enclosures, as `dvicert export` does, and are the tube's y

@@ -261,6 +261,22 @@ try:
                for e, w in zip(evs, rows)), "%s: events differ from the command's" % sub)
     ok(len(dvicert.read(os.path.join(src, "certs", "diode-clamp", "diode-clamp.cert.json")).events()) == 6,
        "diode clamp: 6 events")
+    # an ideal contact's multipliers y are the tube's y, as `dvicert export`
+    # prints them (decimals rounded outward: the module's y inside them)
+    dcp = os.path.join(src, "certs", "diode-clamp", "diode-clamp.cert.json")
+    dtb = dvicert.read(dcp).tube()
+    p = run("export", dcp, "-o", "dc.csv")
+    rows = list(csv.DictReader(open("dc.csv")))
+    grid = [r for r in rows if r["kind"] == "grid"]
+    steps = [r for r in rows if r["kind"] == "step"]
+    ok(p.returncode == 0 and dtb.y_lo.shape == (len(grid), 1) and dtb.hy_lo.shape == (len(steps), 1),
+       "diode clamp: m = 1 (its contact), %r grid rows, %r steps" % (dtb.y_lo.shape, dtb.hy_lo.shape))
+    ok(all(float(r["y_lo"]) <= a and b <= float(r["y_hi"]) and a <= b
+           for r, a, b in zip(grid, dtb.y_lo[:, 0], dtb.y_hi[:, 0])) and
+       all(float(r["y_lo"]) <= a and b <= float(r["y_hi"]) and a <= b
+           for r, a, b in zip(steps, dtb.hy_lo[:, 0], dtb.hy_hi[:, 0])),
+       "diode clamp: y inside export's y at every grid point and step")
+    ok(max(dtb.hy_hi[:, 0]) > 0, "diode clamp: the multiplier is active somewhere")
     p = run("events", "--csv", "events.cert.json")
     ok(ev.model_kind == "events" and len(ev.events()) == len(p.stdout.splitlines()) - 1,
        "events route: model_kind %r, events %d" % (ev.model_kind, len(ev.events())))

@@ -29,4 +29,12 @@ int dvc_fp_solve_lu_(long n, const double *Alo, const double *Ahi, const double 
  * contain when they are verified again. */
 dvc_status dvc_imat_solve_inv_(dvc_ivec_t x, const dvc_imat_t A, const dvc_ivec_t b);
 
+/* X <- an enclosure of a^{-1} (a: n x n binary64, row-major; n = X->r)
+ * by the binary64 kernel (dvc_fp_verify_solve with B = I), whatever X's
+ * precision: the endpoints are binary64 numbers, the widths about
+ * n u cond(a) |a^{-1}|. For point frames, whose inverse only has to be an
+ * enclosure (docs/hybrid.md section 3). Falls back to dvc_imat_inv on
+ * the matrix a when the kernel cannot prove a regular. */
+dvc_status dvc_imat_inv_d_(dvc_imat_t X, const double *a);
+
 #endif

@@ -532,6 +532,30 @@ static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
     return st;
 }
 
+dvc_status dvc_imat_inv_d_(dvc_imat_t X, const double *a)
+{
+    long n = X->r, nn = n * n;
+    double c = 0, sbuf[3 * 64];
+    double *buf = nn <= 64 ? sbuf : xmalloc((size_t)(3 * nn) * sizeof(double));
+    double *E = buf, *Xlo = E + nn, *Xhi = Xlo + nn;
+    memset(E, 0, (size_t)nn * sizeof(double));
+    for (long i = 0; i < n; i++) E[i * n + i] = 1;
+    int r = dvc_fp_verify_solve(n, n, a, a, E, E, Xlo, Xhi, &c);
+    if (r == DVC_FP_OK)
+        for (long t = 0; t < nn; t++) {
+            mpfr_set_d(&X->e[t]->left, Xlo[t], MPFR_RNDD); /* exact at prec >= 53 */
+            mpfr_set_d(&X->e[t]->right, Xhi[t], MPFR_RNDU);
+        }
+    if (buf != sbuf) free(buf);
+    if (r == DVC_FP_OK) return DVC_OK;
+    dvc_imat_t A;
+    dvc_imat_init2(A, n, n, dvc_imat_prec(X));
+    dvc_imat_set_d(A, a);
+    dvc_status st = dvc_imat_inv(X, A);
+    dvc_imat_clear(A);
+    return st;
+}
+
 /* Interval Cholesky in MPFI: when every pivot is proven > 0, each symmetric
  * A in [A] has a Cholesky factorisation with pivots inside the computed
  * enclosures (inclusion isotonicity), hence is positive definite. */

@@ -129,6 +129,10 @@ typedef struct {
     long guard_bits;       /* extra bits of the engine's internal precision
                             * (results are rounded outward to prec); 0: none;
                             * DVC_HYBRID_GUARD_BITS after dvc_hybrid_model_init */
+    int frame_inverse;     /* how the Lohner frame's inverse is enclosed
+                            * (docs/hybrid.md section 3): DVC_HYBRID_FRAME_BINARY64
+                            * (after dvc_hybrid_model_init) or DVC_HYBRID_FRAME_EXACT
+                            * (certificates that do not state method.frame_inverse) */
     long ncontacts;
     dvc_hybrid_contact *contacts; /* decomposed form (dvc_hybrid_add_decomposed) */
     /* A model built lazily (the DLVI events route, docs/events.md): when
@@ -196,6 +200,13 @@ typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
  * step's centre no longer adds up at the 53-bit level (docs/hybrid.md,
  * section 7, "Guard bits"). */
 #define DVC_HYBRID_GUARD_BITS 11
+
+/* dvc_hybrid_model.frame_inverse: the frame's inverse to one unit in the
+ * last place of the engine's precision (iterative refinement in MPFR or its
+ * 64-bit twin), or by the binary64 verified kernel (wider, at the
+ * roundoff of binary64, and several times cheaper). */
+#define DVC_HYBRID_FRAME_EXACT 0
+#define DVC_HYBRID_FRAME_BINARY64 1
 /* The default step budget of a run (dvc_hybrid_model_struct.max_steps). */
 #define DVC_HYBRID_MAX_STEPS 10000000L
 /* The events a streamed run keeps (dvc_hybrid_result_struct.ev_sink). */

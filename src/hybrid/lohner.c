@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "hybrid/flow.h"
+#include "imat_dd.h"
 
 /* Largest condition number (infinity norm) of a frame kept without QR. */
 #define HYB_COND_MAX 1e3
@@ -71,6 +72,7 @@ void hyb_set_init(hyb_set *L, long n, mpfr_prec_t prec)
     dvc_imat_one(L->B);
     L->bexp = calloc((size_t)n, sizeof *L->bexp);
     L->bal = 0;
+    L->inv64 = 0;
     L->ws = NULL;
 }
 
@@ -127,9 +129,18 @@ static void gram_schmidt(double *a, long n)
 
 /* Bi <- Bn^-1 (verified), DVC_NOT_CERTIFIED when singular or when the
  * frame's condition number exceeds condmax (HYB_COND_MAX for a map). */
-static dvc_status frame_try(dvc_imat_t Bi, const dvc_imat_t Bn, mpfr_prec_t prec, double condmax)
+/* Bi <- an enclosure of a^-1 (Bn = a exactly): by the binary64 kernel when
+ * inv64, else to one ulp of Bi's precision (the certificates that do not
+ * state method.frame_inverse were made so, and must be remade so). */
+static dvc_status frame_inv(dvc_imat_t Bi, const dvc_imat_t Bn, const double *a, int inv64)
 {
-    dvc_status st = dvc_imat_inv(Bi, Bn);
+    return inv64 ? dvc_imat_inv_d_(Bi, a) : dvc_imat_inv(Bi, Bn);
+}
+
+static dvc_status frame_try(dvc_imat_t Bi, const dvc_imat_t Bn, const double *a, int inv64,
+                            mpfr_prec_t prec, double condmax)
+{
+    dvc_status st = frame_inv(Bi, Bn, a, inv64);
     if (st == DVC_OK) {
         mpfr_t c1, c2;
         mpfr_inits2(prec, c1, c2, (mpfr_ptr)0);
@@ -147,13 +158,13 @@ static dvc_status frame_try(dvc_imat_t Bi, const dvc_imat_t Bn, mpfr_prec_t prec
  * in the coordinates D^-1 x when e (D = diag(2^e)), and Bi its verified
  * inverse; a singular one (an image onto a sliding surface) gives the
  * frame I (D). */
-static dvc_status frame_qr(dvc_imat_t Bn, dvc_imat_t Bi, double *a, long n, const long *e)
+static dvc_status frame_qr(dvc_imat_t Bn, dvc_imat_t Bi, double *a, long n, const long *e, int inv64)
 {
     for (long i = 0; e && i < n; i++)
         for (long j = 0; j < n; j++) a[i * n + j] = ldexp(a[i * n + j], (int)-e[i]);
     gram_schmidt(a, n);
     dvc_imat_set_d(Bn, a);
-    dvc_status st = dvc_imat_inv(Bi, Bn);
+    dvc_status st = frame_inv(Bi, Bn, a, inv64);
     if (st != DVC_OK) {
         dvc_imat_one(Bn);
         st = dvc_imat_inv(Bi, Bn);
@@ -228,9 +239,9 @@ dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, con
      * the frame stable at the price of some wrapping */
     dvc_imat_mid_d(a, MB);
     dvc_imat_set_d(Bn, a);
-    st = frame_try(Bi, Bn, prec, HYB_COND_MAX);
+    st = frame_try(Bi, Bn, a, L->inv64, prec, HYB_COND_MAX);
     int mid_ok = st == DVC_OK;
-    if (st != DVC_OK) st = frame_qr(Bn, Bi, a, n, NULL);
+    if (st != DVC_OK) st = frame_qr(Bn, Bi, a, n, NULL, L->inv64);
     if (st == DVC_OK && L->bal && L->bexp && !mid_ok) {
         /* a balanced mode (docs/hybrid.md section 3): the QR frame of the
          * coordinates D^-1 x too, where a stiff mode is well scaled; the
@@ -241,7 +252,7 @@ dvc_status hyb_set_map_c(hyb_set *L, const dvc_imat_t M, const dvc_ivec_t v, con
         dvc_imat_init2(Bi2, n, n, prec);
         dvc_ivec_init2(R2, n, prec);
         dvc_imat_mid_d(a, MB);
-        if (frame_qr(Bn2, Bi2, a, n, L->bexp) == DVC_OK) {
+        if (frame_qr(Bn2, Bi2, a, n, L->bexp, L->inv64) == DVC_OK) {
             frame_R(R2, Bi2, MB, L->R, d, C, t);
             frame_R(Pn, Bi, MB, L->R, d, C, t);
             if (frame_width(Bn2, R2, t) < frame_width(Bn, Pn, t)) {
@@ -289,7 +300,7 @@ dvc_status hyb_set_reframe(hyb_set *L, double condmax)
     }
     dvc_imat_mid_d(b, L->B);
     dvc_imat_set_d(Bn, b);
-    if (frame_try(Bi, Bn, prec, condmax) == DVC_OK) { /* well conditioned: kept */
+    if (frame_try(Bi, Bn, b, L->inv64, prec, condmax) == DVC_OK) { /* well conditioned: kept */
         free(ord);
         free(ext);
         free(b);
@@ -312,7 +323,7 @@ dvc_status hyb_set_reframe(hyb_set *L, double condmax)
     free(ord);
     free(ext);
     free(b);
-    dvc_status st = frame_qr(Bn, Bi, a, n, NULL);
+    dvc_status st = frame_qr(Bn, Bi, a, n, NULL, L->inv64);
     if (st != DVC_OK) return dvc_error_context(st, "Lohner frame: ");
     for (long i = 0; i < n; i++) {
         mpfi_mid(w->mid, L->P->e[i]);

@@ -35,6 +35,7 @@ dvc_status dvc_hybrid_model_init(dvc_hybrid_model_t m, long n, const char *const
     m->prec = prec;
     m->mode0 = -1;
     m->guard_bits = DVC_HYBRID_GUARD_BITS;
+    m->frame_inverse = DVC_HYBRID_FRAME_BINARY64;
     mpfr_init2(m->t0, prec);
     mpfr_init2(m->T, prec);
     mpfr_set_ui(m->t0, 0, MPFR_RNDN);

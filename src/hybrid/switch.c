@@ -435,6 +435,7 @@ static dvc_status transfer_set(hyb_set *L, hyb_ctx *c, const dvc_hybrid_transiti
     mpfi_init2(q, c->prec);
     mpfr_init2(mid, c->prec);
     hyb_set_init(&Lp, n, c->prec);
+    Lp.inv64 = L->inv64;
     dvc_status st = DVC_OK;
     mpfi_set_fr(T, that);
     hyb_set_box(Yh, L);

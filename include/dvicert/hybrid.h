@@ -23,6 +23,9 @@ extern "C" {
 typedef struct {
     char *name;
     int linear;
+    int pending;      /* a mode of a lazily built model named before its field is
+                       * known (dvc_hybrid_add_mode_pending): the engine calls the
+                       * model's fill hook before it reads the field */
     dvc_imat_t A;     /* n x n (linear modes; 0 x 0 otherwise) */
     dvc_expr_t *b;    /* n expressions of t (linear modes), NULL: b = 0 */
     dvc_expr_t *f;    /* n expressions of t and the state (field modes) */
@@ -147,6 +150,13 @@ typedef struct {
      * grid does not depend on which modes were built before the run.
      * dvc_hybrid_model_clear calls expand_release(expand_ctx) when set. */
     dvc_status (*expand)(long mode, long nevents, void *ctx);
+    /* With expand: fill(mode, expand_ctx) gives a pending mode its field
+     * (dvc_hybrid_fill_mode_affine) and nothing else: it adds no mode,
+     * switching function or transition, so the engine may call it while it
+     * holds pointers into the model. expand(mode) also fills mode. Modes
+     * are added pending when they may never be entered (the neighbours of
+     * each visited pattern on the DLVI events route). */
+    dvc_status (*fill)(long mode, void *ctx);
     long nu;               /* the forcing basis of affine modes: nu expressions */
     dvc_expr_t *u;         /* of t (dvc_hybrid_set_basis) */
     void *expand_ctx;
@@ -237,6 +247,14 @@ dvc_status dvc_hybrid_set_basis(dvc_hybrid_model_t m, long nu, const char *const
  * used), after dvc_hybrid_set_basis. Its sample times become forced step
  * ends of the run. */
 dvc_status dvc_hybrid_set_basis_table(dvc_hybrid_model_t m, long j, const dvc_tabfun_struct *tab);
+/* A pending mode named name (linear; its field given later by
+ * dvc_hybrid_fill_mode_affine, before the engine reads it: see fill). */
+dvc_status dvc_hybrid_add_mode_pending(dvc_hybrid_model_t m, const char *name, long *index);
+/* Pending mode k becomes x' = A x + Bu [1; u(t)] (Bu NULL: x' = A x), as
+ * dvc_hybrid_add_mode_affine (dvc_hybrid_add_mode_linear without b) would
+ * have added it. */
+dvc_status dvc_hybrid_fill_mode_affine(dvc_hybrid_model_t m, long k, const dvc_imat_t A,
+                                       const dvc_imat_t Bu);
 /* Add a linear mode x' = A x + Bu [1; u(t)] (Bu: n x (1 + nu), u the
  * model's basis). */
 dvc_status dvc_hybrid_add_mode_affine(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,

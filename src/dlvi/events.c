@@ -17,6 +17,9 @@
 typedef struct {
     char *pat;        /* m letters 'l', 'u', 'f' (the mode's name) */
     int expanded;     /* its neighbours and transitions are in the model */
+    int hasdata;      /* Yx, Yg, yc computed (pat_need) */
+    int filled;       /* its mode's field given (pat_fill): a neighbour stays a
+                       * pending mode until it is entered or its field is asked for */
     dvc_imat_t Yx, Yg;
     dvc_ivec_t yc;
 } evt_pat;
@@ -162,12 +165,10 @@ static dvc_status sb_term(sbuf *b, dvc_expr_consts_t k, const char *name, mpfi_s
     return DVC_OK;
 }
 
-/* Add pattern pat as mode c->npat: x' = A_P x + b_P(t), A_P = A + B Yx,
- * b_P = f + B Yg g + B yc. */
+/* Pattern pat as mode c->npat, pending (its field is given by pat_fill
+ * when it is entered: most neighbours of a visited pattern never are). */
 static dvc_status pat_add(evt_ctx *c, const char *pat, long *index)
 {
-    long n = c->n, m = c->m;
-    mpfr_prec_t wp = c->wp;
     if (c->npat >= c->max_modes)
         return dvc_error(DVC_NOT_CERTIFIED, "events route: the budget of %ld patterns (max_modes) "
                          "is reached", c->max_modes);
@@ -183,7 +184,33 @@ static dvc_status pat_add(evt_ctx *c, const char *pat, long *index)
     P->pat = strdup(pat);
     if (!P->pat) return dvc_error(DVC_ERR_NOMEM, "out of memory");
     c->npat++; /* owned from here (cleared with the context) */
+    long idx = -1;
+    dvc_status st = dvc_hybrid_add_mode_pending(c->hm, pat, &idx);
+    if (st == DVC_OK && idx != c->npat - 1)
+        st = dvc_error(DVC_ERR_INPUT, "events route: mode %ld out of order (pattern %s)", idx, pat);
+    if (st == DVC_OK && index) *index = idx;
+    return st;
+}
+
+/* Yx, Yg, yc of pattern k, computed once. */
+static dvc_status pat_need(evt_ctx *c, long k)
+{
+    evt_pat *P = &c->pats[k];
+    if (P->hasdata) return DVC_OK;
     dvc_status st = pat_data(c, P);
+    if (st == DVC_OK) P->hasdata = 1;
+    return st;
+}
+
+/* Mode k's field: x' = A_P x + b_P(t), A_P = A + B Yx,
+ * b_P = f + B Yg g + B yc. */
+static dvc_status pat_fill(evt_ctx *c, long k)
+{
+    long n = c->n, m = c->m;
+    mpfr_prec_t wp = c->wp;
+    evt_pat *P = &c->pats[k];
+    if (P->filled) return DVC_OK;
+    dvc_status st = pat_need(c, k);
     if (st != DVC_OK) return st;
     dvc_imat_t AP, Cg;
     dvc_ivec_t bc, v;
@@ -214,18 +241,22 @@ static dvc_status pat_add(evt_ctx *c, const char *pat, long *index)
                 mpfi_add(dvc_imat_entry(Bu, i, 1 + c->gu[j]), dvc_imat_entry(Bu, i, 1 + c->gu[j]),
                          dvc_imat_entry(Cg, i, j));
     }
-    long idx = -1;
-    st = any ? dvc_hybrid_add_mode_affine(c->hm, pat, AP, Bu, &idx)
-             : dvc_hybrid_add_mode_linear(c->hm, pat, AP, NULL, NULL, &idx);
+    st = dvc_hybrid_fill_mode_affine(c->hm, k, AP, any ? Bu : NULL);
+    if (st == DVC_OK) P->filled = 1;
     dvc_imat_clear(Bu);
-    if (st == DVC_OK && idx != c->npat - 1)
-        st = dvc_error(DVC_ERR_INPUT, "events route: mode %ld out of order (pattern %s)", idx, pat);
-    if (st == DVC_OK && index) *index = idx;
     dvc_imat_clear(AP);
     dvc_imat_clear(Cg);
     dvc_ivec_clear(bc);
     dvc_ivec_clear(v);
     return st;
+}
+
+static dvc_status evt_fill(long mode, void *vc)
+{
+    evt_ctx *c = vc;
+    if (mode < 0 || mode >= c->npat)
+        return dvc_error(DVC_ERR_INPUT, "events route: mode %ld is not a pattern", mode);
+    return pat_fill(c, mode);
 }
 
 /* The mode of pattern pat, built if needed. */
@@ -251,6 +282,11 @@ static dvc_status switch_get(evt_ctx *c, long kf, long i, char side, long *index
     if (*index >= 0) {
         free(name);
         return DVC_OK;
+    }
+    dvc_status sn = pat_need(c, kf);
+    if (sn != DVC_OK) {
+        free(name);
+        return sn;
     }
     mpfr_prec_t wp = c->wp;
     mpfi_t v, w;
@@ -312,6 +348,8 @@ static dvc_status evt_expand(long mode, long nevents, void *vc)
                          "reported, not followed)", c->max_events);
     if (nevents > c->nevents) c->nevents = nevents;
     if (c->pats[mode].expanded) return DVC_OK;
+    dvc_status sf = pat_fill(c, mode);
+    if (sf != DVC_OK) return sf;
     long m = c->m;
     char *q = strdup(c->pats[mode].pat);
     if (!q) return dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -434,6 +472,8 @@ dvc_status dvc_dlvi_events_y(dvc_ivec_t Y, const dvc_hybrid_model_t hm, long mod
     if (mode < 0 || mode >= c->npat || Y->n != c->m || X->n != c->n)
         return dvc_error(DVC_ERR_INPUT, "events route: y of mode %ld: bad sizes", mode);
     const evt_pat *P = &c->pats[mode];
+    if (!P->hasdata) /* a mode of the tube was entered, hence filled */
+        return dvc_error(DVC_ERR_INTERNAL, "events route: y of pattern %s, never entered", P->pat);
     dvc_ivec_t G, a, b;
     dvc_ivec_init2(G, c->m, c->wp);
     dvc_ivec_init2(a, c->m, c->wp);
@@ -836,6 +876,7 @@ dvc_status dvc_dlvi_events_model(dvc_hybrid_model_t hm, const dvc_dlvi_problem_t
         c->max_events = o->max_events > 0 ? o->max_events : 100000;
         c->max_modes = o->max_modes > 0 ? o->max_modes : 20000;
         hm->expand = evt_expand;
+        hm->fill = evt_fill;
         hm->expand_ctx = c;
         hm->expand_release = evt_release;
         if (o->windows >= 0) hm->bridge = evt_bridge;

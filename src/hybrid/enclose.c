@@ -68,6 +68,11 @@ static dvc_status cands_fit(hyb_cand **cands, long *acand, long need, mpfr_prec_
  * mode at (T, X): 1, -1, or 0 when not proven (or not evaluable). */
 static int next_sign(const hyb_ctx *c, const dvc_hybrid_transition *tr, const mpfi_t T, const dvc_ivec_t X)
 {
+    const dvc_hybrid_model_struct *m = c->m;
+    if (m->modes[tr->to].pending && (!m->fill || m->fill(tr->to, m->expand_ctx) != DVC_OK)) {
+        dvc_error_reset(); /* not evaluable: not proven */
+        return 0;
+    }
     mpfi_t p2, d2;
     int s;
     mpfi_init2(p2, c->prec);
@@ -282,6 +287,8 @@ static dvc_status try_step(hyb_ctx *c, hyb_step_ws *w, long mode, const hyb_set 
     const dvc_hybrid_mode *md = &m->modes[mode];
     dvc_status st = DVC_OK;
     int split = 0;
+    if (md->pending) /* expand fills a mode before it is entered */
+        return dvc_error(DVC_ERR_INTERNAL, "mode '%s' entered before its field was given", md->name);
     for (;;) {
         /* t1 = min(t + h, T) */
         mpfr_set_d(w->hh, h, MPFR_RNDN);

@@ -259,28 +259,74 @@ dvc_status dvc_hybrid_set_basis_table(dvc_hybrid_model_t m, long j, const dvc_ta
     return DVC_OK;
 }
 
-dvc_status dvc_hybrid_add_mode_affine(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,
-                                      const dvc_imat_t Bu, long *index)
+dvc_status dvc_hybrid_add_mode_pending(dvc_hybrid_model_t m, const char *name, long *index)
 {
-    if (Bu->r != m->n || Bu->c != 1 + m->nu || !dvc_imat_is_finite(Bu))
-        return dvc_error(DVC_ERR_INPUT, "mode '%s': Bu must be a finite %ld x %ld matrix",
-                         name ? name : "", m->n, 1 + m->nu);
+    dvc_hybrid_mode *md;
+    dvc_status st = new_mode(m, name, &md);
+    if (st != DVC_OK) return st;
+    md->linear = 1;
+    md->pending = 1;
+    if (index) *index = m->nmodes - 1;
+    return DVC_OK;
+}
+
+/* Bu (checked) as mode k's forcing matrix. */
+static dvc_status set_bu(dvc_hybrid_model_struct *m, long k, const dvc_imat_t Bu)
+{
     dvc_imat_struct *bu = malloc(sizeof *bu);
     if (!bu) return dvc_error(DVC_ERR_NOMEM, "out of memory");
-    long k;
-    dvc_status st = dvc_hybrid_add_mode_linear(m, name, A, NULL, NULL, &k);
-    if (st != DVC_OK) {
-        free(bu);
-        return st;
-    }
     dvc_imat_init2(bu, Bu->r, Bu->c, m->prec);
     dvc_imat_set(bu, Bu);
     m->modes[k].bu = bu;
     m->modes[k].u = m->u ? m->u[0] : NULL;
     m->modes[k].nu = m->nu;
     m->modes[k].utab = m->utab;
-    if (index) *index = k;
     return DVC_OK;
+}
+
+static dvc_status check_bu(const dvc_hybrid_model_struct *m, const char *name, const dvc_imat_t Bu)
+{
+    if (Bu->r != m->n || Bu->c != 1 + m->nu || !dvc_imat_is_finite(Bu))
+        return dvc_error(DVC_ERR_INPUT, "mode '%s': Bu must be a finite %ld x %ld matrix",
+                         name ? name : "", m->n, 1 + m->nu);
+    return DVC_OK;
+}
+
+static dvc_status check_A(const dvc_hybrid_model_struct *m, const char *name, const dvc_imat_t A)
+{
+    if (A->r != m->n || A->c != m->n)
+        return dvc_error(DVC_ERR_INPUT, "mode '%s': A is %ld x %ld, expected %ld x %ld",
+                         name ? name : "", A->r, A->c, m->n, m->n);
+    if (!dvc_imat_is_finite(A))
+        return dvc_error(DVC_ERR_INPUT, "mode '%s': A has a non-finite entry", name ? name : "");
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_fill_mode_affine(dvc_hybrid_model_t m, long k, const dvc_imat_t A,
+                                       const dvc_imat_t Bu)
+{
+    if (k < 0 || k >= m->nmodes || !m->modes[k].pending)
+        return dvc_error(DVC_ERR_INPUT, "mode %ld is not pending", k);
+    dvc_hybrid_mode *md = &m->modes[k];
+    dvc_status st = check_A(m, md->name, A);
+    if (st == DVC_OK && Bu) st = check_bu(m, md->name, Bu);
+    if (st != DVC_OK) return st;
+    dvc_imat_resize(md->A, m->n, m->n);
+    dvc_imat_set(md->A, A);
+    if (Bu && (st = set_bu(m, k, Bu)) != DVC_OK) return st;
+    md->pending = 0;
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_add_mode_affine(dvc_hybrid_model_t m, const char *name, const dvc_imat_t A,
+                                      const dvc_imat_t Bu, long *index)
+{
+    dvc_status st = check_bu(m, name, Bu);
+    long k;
+    if (st == DVC_OK) st = dvc_hybrid_add_mode_linear(m, name, A, NULL, NULL, &k);
+    if (st == DVC_OK) st = set_bu(m, k, Bu);
+    if (st == DVC_OK && index) *index = k;
+    return st;
 }
 
 dvc_status dvc_hybrid_add_mode_field(dvc_hybrid_model_t m, const char *name,
@@ -337,11 +383,8 @@ dvc_status dvc_hybrid_add_mode_exprs(dvc_hybrid_model_t m, const char *name, dvc
 dvc_status dvc_hybrid_add_mode_linear_exprs(dvc_hybrid_model_t m, const char *name,
                                             const dvc_imat_t A, dvc_expr_t *b, long *index)
 {
-    if (A->r != m->n || A->c != m->n)
-        return dvc_error(DVC_ERR_INPUT, "mode '%s': A is %ld x %ld, expected %ld x %ld",
-                         name ? name : "", A->r, A->c, m->n, m->n);
-    if (!dvc_imat_is_finite(A))
-        return dvc_error(DVC_ERR_INPUT, "mode '%s': A has a non-finite entry", name ? name : "");
+    dvc_status sa = check_A(m, name, A);
+    if (sa != DVC_OK) return sa;
     for (long i = 0; b && i < m->n; i++) {
         dvc_status st = check_built(m, b[i], 0, "b");
         if (st != DVC_OK) return dvc_error_context(st, "mode '%s': ", name ? name : "");

@@ -581,6 +581,8 @@ dvc_status hyb_do_event(hyb_ctx *c, hyb_set *L, mpfr_t t, long *mode, const hyb_
     long n = c->n;
     dvc_status st;
     char tb[160];
+    if (m2->pending) /* expand(target) fills it before the crossing is applied */
+        return dvc_error(DVC_ERR_INTERNAL, "mode '%s' entered before its field was given", m2->name);
     hyb_time_str(tb, sizeof tb, cd->T);
     mpfr_t tau, that;
     mpfi_t S, phi, d2;

@@ -25,14 +25,23 @@
 #     dvicert's default route against Siconos at the coarsest h of 1e-2,
 #     1e-3, 1e-4, 1e-5 (theta = 0.5) whose actual error at T (distance of its x(T) from the
 #     certified enclosure) is <= 1e-4; target <= 1;
+#  2e. chen-wang --local-beta against plain chen-wang on the chain of k = 8
+#     and 32 masses (h = 1e-4, T = 1): CPU ratio and how much tighter the
+#     radius is (target: the cost proportional to nnz(Q), used by auto only
+#     where it pays);
 #  3. bench_lvi (certified LCP vs Lemke), bench_beta, bench_solve, bench_expr
 #     (the bridge with f as expressions: certified / predictor of both
-#     routes, and the lognorm route per step against Algorithm 4.2).
+#     routes, and the lognorm route per step against Algorithm 4.2);
+#  3b. beta_M of the nonsymmetric positive definite matrices of bench_beta
+#     (m = 24: target <= 5 s, gap <= 1e-9; m = 30: gap <= 1e-6 within the
+#     default 60 s budget) through `dvicert beta`, and `dvicert lcp-all -o`
+#     against its engine (bench_lcpall: n = 17, target process <= 2x engine;
+#     n = 20, 2^20 solutions, target <= 10 s with flat memory).
 # Times are the best of R runs (wall clock; CPU seconds of the child next to
 # them, which the load of a shared machine disturbs less).
 #
 # usage: bench/compare.sh [BUILD_DIR] [--large] [--runs R] [--no-others] [--hybrid] [--cost]
-#                         [--events [--base BUILD2]]
+#                         [--events [--base BUILD2]] [--extra]
 #   BUILD_DIR   meson build directory (default: build), built beforehand
 #   --large     also the bridge at N = 1e6 and the chains k = 32, 64 in 2b (minutes)
 #   --no-others skip part 3
@@ -41,6 +50,7 @@
 #   --events    part 2b only, with the chain k = 32 (k = 64 too with --large)
 #   --base B2   with --events: also B2's dvicert (an older build) in the same
 #               turns, its CPU seconds and ratio to Siconos beside the others
+#   --extra     parts 2e and 3b only
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=build
@@ -50,6 +60,7 @@ others=1
 hybrid_only=0
 cost_only=0
 events_only=0
+extra_only=0
 base=
 while [ $# -gt 0 ]; do
     case $1 in
@@ -60,7 +71,8 @@ while [ $# -gt 0 ]; do
         --cost) cost_only=1 ;;
         --events) events_only=1 ;;
         --base) shift; base=$1 ;;
-        -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
+        --extra) extra_only=1 ;;
+        -h|--help) sed -n '2,53p' "$0"; exit 0 ;;
         *) build=$1 ;;
     esac
     shift
@@ -68,7 +80,7 @@ done
 dvicert=$build/dvicert
 certio=$build/bench/bench_certio
 for b in "$dvicert" "$certio"; do
-    [ "$hybrid_only$cost_only$events_only" != 000 ] && [ "$b" = "$certio" ] && continue
+    [ "$hybrid_only$cost_only$events_only$extra_only" != 0000 ] && [ "$b" = "$certio" ] && continue
     [ -x "$b" ] || { echo "compare.sh: $b not found: build first (ninja -C $build)" >&2; exit 2; }
 done
 py=$(command -v python3 || echo /usr/bin/python3)
@@ -162,6 +174,64 @@ cost_rows() {
     printf "    dvicert %.3f s (radius %s), Siconos N = %s %.3f s: ratio %s (target <= 1)\n" "$dc" "$rad" \
         "$pick" "$sc" "$(ratio "$dc" "$sc")"
 }
+# 2e: chen-wang --local-beta against plain chen-wang (see the header)
+localbeta_rows() {
+    echo
+    echo "2e. chen-wang --local-beta vs plain chen-wang, chain of k masses, h = 1e-4, T = 1; best of $runs,"
+    echo "    CPU seconds; radius = the largest radius relative to the state's size (enclose's verdict)"
+    printf "%-10s %10s %10s %8s %12s %12s %10s\n" problem plain local cost "radius plain" "radius local" tighter
+    for k in 8 32; do
+        "$py" "$here/siconos_dlvi.py" problem chain "$k" 10000 "$tmp/lb$k.json" || exit 2
+        local bp="1e9 1e9" bl="1e9 1e9" rp rl
+        for ((r = 0; r < runs; r++)); do
+            bp=$(min2 "$bp" "$(once "$dvicert" enclose "$tmp/lb$k.json" -o "$tmp/lb.cert.json" --method chen-wang)")
+            bl=$(min2 "$bl" "$(once "$dvicert" enclose "$tmp/lb$k.json" -o "$tmp/lb.cert.json" --method chen-wang \
+                --local-beta)")
+        done
+        rp=$("$dvicert" enclose "$tmp/lb$k.json" -o "$tmp/lb.cert.json" --method chen-wang 2>&1 |
+            sed -n 's/.*the largest radius is \([^ ]*\) times.*/\1/p' | head -n 1)
+        rl=$("$dvicert" enclose "$tmp/lb$k.json" -o "$tmp/lb.cert.json" --method chen-wang --local-beta 2>&1 |
+            sed -n 's/.*the largest radius is \([^ ]*\) times.*/\1/p' | head -n 1)
+        read -r _ cp <<<"$bp"
+        read -r _ cl <<<"$bl"
+        printf "%-10s %10.3f %10.3f %8s %12s %12s %10s\n" "chain$k" "$cp" "$cl" "$(ratio "$cl" "$cp")" "${rp:-?}" \
+            "${rl:-?}" "$(ratio "${rp:-0}" "${rl:-0}")"
+        rm -f "$tmp/lb.cert.json"
+    done
+    echo "    cost = local / plain (CPU), tighter = radius plain / radius local"
+}
+# 3b: beta_M past m = 20 and lcp-all at 2^17, 2^20 solutions (see the header)
+beta_lcp_rows() {
+    echo
+    echo "3b. beta_M, nonsymmetric positive definite (bench_beta json M), dvicert beta with its defaults"
+    echo "    (60 s budget); CPU seconds of the process"
+    local bb=$build/bench/bench_beta lc=$build/bench/bench_lcpall
+    if [ -x "$bb" ]; then
+        printf "%-6s %8s %22s %22s %10s\n" m CPU lower upper gap
+        for m in 24 30; do
+            "$bb" json "$m" > "$tmp/beta$m.json"
+            local t out lo hi
+            out=$( { TIMEFORMAT='%U %S'; time "$dvicert" beta "$tmp/beta$m.json" > "$tmp/beta.out" 2>&1; } 2>&1 | tail -n 1)
+            t=$(echo "$out" | awk '{printf "%.2f", $1 + $2}')
+            lo=$(sed -n 's/^beta_M lower: //p' "$tmp/beta.out")
+            hi=$(sed -n 's/^beta_M upper: //p' "$tmp/beta.out")
+            printf "%-6s %8s %22s %22s %10s\n" "$m" "$t" "${lo:-?}" "${hi:-?}" \
+                "$(awk -v a="${lo:-0}" -v b="${hi:-0}" 'BEGIN { if (a > 0) printf "%.2g", (b - a) / a; else print "?" }')"
+        done
+        echo "    targets: m = 24 <= 5 s with gap <= 1e-9; m = 30 gap <= 1e-6 within 60 s"
+    else
+        echo "    bench_beta not built"
+    fi
+    echo
+    echo "3b. lcp-all -o against its engine (bench_lcpall DVICERT N)"
+    if [ -x "$lc" ]; then
+        "$lc" "$dvicert" | grep '^lcp-all'
+        "$lc" "$dvicert" 20 | grep '^lcp-all'
+        echo "    targets: process <= 2x engine (CPU); n = 20 within 10 s, memory flat"
+    else
+        echo "    bench_lcpall not built"
+    fi
+}
 event_rows() {
     echo "2b. the events route (the exact solution, no time step) vs Siconos at h = 1e-3 and 1e-4,"
     echo "   whole processes, paired, best of $runs; CPU seconds; width = the widest state enclosure at T"
@@ -218,6 +288,7 @@ if [ "$events_only" = 1 ]; then
     exit 0
 fi
 [ "$hybrid_only" = 1 ] && { hybrid_rows; exit 0; }
+[ "$extra_only" = 1 ] && { localbeta_rows; beta_lcp_rows; exit 0; }
 [ "$cost_only" = 1 ] && { cost_rows; exit 0; }
 
 # the problems: name kind k N
@@ -286,6 +357,7 @@ else
 fi
 
 hybrid_rows
+localbeta_rows
 
 if [ "$others" = 1 ]; then
     for b in bench_lvi:0.2 bench_beta: bench_solve:0.2 bench_expr:; do
@@ -300,3 +372,4 @@ if [ "$others" = 1 ]; then
         fi
     done
 fi
+[ "$others" = 1 ] && beta_lcp_rows

@@ -11,6 +11,7 @@
 #include "hybrid/dae.h"
 #include "hybrid/memo.h"
 #include "imat_ld.h"
+#include "hybrid/field_ld.h"
 #include "expr/internal.h"
 
 /* Scratch of a field mode's flow, kept in the mode's memo for the run
@@ -60,6 +61,7 @@ static dvc_status apriori_box(field_ws *ws, dvc_ivec_t Bx, const dvc_hybrid_mode
     dvc_ivec_struct *F = ws->aF, *Z = ws->aZ;
     mpfi_ptr w = ws->aw, e = ws->ae;
     mpfr_ptr r = ws->ar;
+    if (hyb_apriori_ld(Bx, md, T, X0, hs) == 0) return DVC_OK; /* the x87 route */
     mpfi_set_ui(w, 0);
     mpfi_put_fr(w, hs);
     dvc_status st = hyb_field(F, md, T, X0);
@@ -122,7 +124,7 @@ static int jacobian_ld(dvc_imat_t J1, const dvc_imat_t D, const mpfi_t e, const 
 {
     enum { NMAX = 8 };
     long n = D->r, nn = n * n;
-    dvc_li d[NMAX * NMAX], j1[NMAX * NMAX], w[NMAX * NMAX], ev, sh, s;
+    dvc_li d[NMAX * NMAX], j1[NMAX * NMAX], ev, sh, s;
     if (n > NMAX || dvc_imat_prec(J1) != 64 || !dvc_li_get_(&ev, e) || !dvc_li_get_(&sh, Sh) ||
         !dvc_li_get_(&s, S))
         return 1;
@@ -131,20 +133,12 @@ static int jacobian_ld(dvc_imat_t J1, const dvc_imat_t D, const mpfi_t e, const 
     int saved = dvc_li_begin_(), bad = saved < 0;
     if (bad) return 1;
     for (long t = 0; t < nn; t++) j1[t] = ev;
-    for (int pass = 0; pass < 3; pass++) {
-        for (long i = 0; i < n; i++)
-            for (long j = 0; j < n; j++) {
-                dvc_li a = {0, 0};
-                for (long k = 0; k < n; k++) a = dvc_li_add(a, dvc_li_mul(d[i * n + k], j1[k * n + j]));
-                w[i * n + j] = dvc_li_mul(pass < 2 ? sh : s, a);
-            }
-        for (long t = 0; t < nn; t++) {
-            dvc_li one = {t % (n + 1) == 0, t % (n + 1) == 0};
-            j1[t] = dvc_li_add(one, w[t]);
-        }
-    }
+    hyb_jac_passes_ld(j1, d, sh, s, n);
     bad = dvc_li_end_(saved);
-    for (long t = 0; t < nn && !bad; t++) bad = !dvc_li_put_ok_(j1[t]);
+    /* the MPFI loop's last operation is dvc_imat_add's mpfi_add, whose
+     * zero endpoints are +0 on the left and -0 on the right, as put writes
+     * them: a zero endpoint (from [0, s]) is MPFI's too */
+    for (long t = 0; t < nn && !bad; t++) bad = !dvc_li_put_ok0_(j1[t]);
     for (long t = 0; t < nn && !bad; t++) dvc_li_put_(J1->e[t], j1[t]);
     return bad;
 }
@@ -157,6 +151,7 @@ static dvc_status jacobian_core(field_ws *ws, dvc_imat_t J, const dvc_hybrid_mod
     dvc_imat_struct *D = ws->jD, *J1 = ws->jJ1, *W = ws->jW;
     mpfi_ptr e = ws->je, Sh = ws->jSh;
     mpfr_ptr L = ws->jL;
+    if (hyb_jacobian_ld(J, md, T, Y, S, L) == 0) return DVC_OK; /* the x87 route */
     dvc_status st = jac_f(D, md, T, Y, ws->jg);
     if (st == DVC_OK) {
         /* J(u) = I + int_0^u D J: ||J(u)|| <= e^{||D|| u}, then two

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: LGPL-3.0-or-later */
+/* The x87 route of a field mode's flow at 64 bits (field_ld.h): the
+ * a-priori box and the variational Jacobian of field.c, their MPFI
+ * operations in x87 extended precision (imat_ld.h: sums and products
+ * correctly rounded outward as MPFR's at 64 bits, unless a sticky flag
+ * says an operation left the range, and then the MPFI code runs) and the
+ * field's values and derivatives by its binary64 program on the outward
+ * roundings of the 64-bit inputs (the roundings the MPFI route's load
+ * makes: in FE_UPWARD a long double converts to its double rounded up, and
+ * -(double)(-x) is x rounded down). Signed zeros: the values are MPFI's;
+ * every result written comes from a last mpfi_add in the MPFI code, which
+ * leaves +0 on the left and -0 on the right, as dvc_li_put_ writes them. */
+#include <string.h>
+
+#include "hybrid/field_ld.h"
+#include "expr/internal.h"
+#include "imat_ld.h"
+#include "mpfr_bits.h"
+
+enum { NMAX = 8 };
+
+/* The exact x87 interval of x, ordered (an unordered input is the MPFI
+ * route's error). */
+static int get(dvc_li *v, const mpfi_t x) { return dvc_li_get_(v, x) && v->lo <= v->hi; }
+
+/* load's binary64 interval of x (FE_UPWARD). */
+static int to_di(dvc_di *d, dvc_li x)
+{
+    d->lo = -(double)(-x.lo);
+    d->hi = (double)x.hi;
+    return dvc_di_fin(*d);
+}
+
+static dvc_li of_di(dvc_di d)
+{
+    dvc_li r = {d.lo, d.hi};
+    return r;
+}
+
+/* Can every component of the field take the route: over t and the n states. */
+static int field_ok(const dvc_hybrid_mode *md, long n)
+{
+    if (md->linear || !md->f || n < 1 || n > NMAX) return 0;
+    for (long i = 0; i < n; i++)
+        if (md->f[i]->nvars != n) return 0;
+    return 1;
+}
+
+/* F <- f(tx) (hyb_field's dvc_expr_eval_x). */
+static int field_di(dvc_li *F, const dvc_hybrid_mode *md, long n, const dvc_di *tx)
+{
+    for (long i = 0; i < n; i++) {
+        dvc_di v;
+        if (dvc_expr_fast_run_di_(md->f[i], tx, NULL, &v, NULL)) return 1;
+        F[i] = of_di(v);
+    }
+    return 0;
+}
+
+int hyb_apriori_ld(dvc_ivec_t Bx, const dvc_hybrid_mode *md, const mpfi_t T, const dvc_ivec_t X0,
+                   mpfr_srcptr hs)
+{
+    long n = X0->n;
+    dvc_li x0[NMAX], bx[NMAX], F[NMAX], t, w = {0, 0};
+    dvc_di tx[NMAX + 1];
+    if (!field_ok(md, n) || !get(&t, T) || mpfr_sgn(hs) <= 0 || !mpfr_regular_p(hs) ||
+        get_exact_ld(&w.hi, hs) != 1)
+        return 1;
+    for (long i = 0; i < n; i++)
+        if (!get(&x0[i], X0->e[i]) || mpfi_get_prec(Bx->e[i]) != 64) return 1;
+    int saved = dvc_li_begin_();
+    if (saved < 0) return 1;
+    /* w = [0, hs]; Bx = X0 + w f(T, X0) */
+    int bad = !to_di(&tx[0], t), ok = 0;
+    for (long i = 0; i < n && !bad; i++) bad = !to_di(&tx[i + 1], x0[i]);
+    bad = bad || field_di(F, md, n, tx);
+    for (long i = 0; i < n && !bad; i++) bx[i] = dvc_li_add(x0[i], dvc_li_mul(w, F[i]));
+    for (int it = 0; it < 20 && !bad && !ok; it++) {
+        /* inflate by 0.1 (later 0.5) of the width plus 1e-14, rounded up */
+        long double q = (long double)(it < 10 ? 0.1 : 0.5), a = (long double)1e-14;
+        for (long i = 0; i < n && !bad; i++) {
+            long double r = (bx[i].hi - bx[i].lo) * q + a;
+            dvc_li e = {-r, r};
+            bx[i] = dvc_li_add(bx[i], e);
+            bad = !to_di(&tx[i + 1], bx[i]);
+        }
+        if (bad || (bad = field_di(F, md, n, tx)) != 0) break;
+        ok = 1;
+        for (long i = 0; i < n; i++) {
+            dvc_li z = dvc_li_add(x0[i], dvc_li_mul(w, F[i]));
+            if (!(bx[i].lo <= z.lo && z.hi <= bx[i].hi)) ok = 0; /* mpfi_is_inside */
+            bx[i] = z;
+        }
+    }
+    bad |= dvc_li_end_(saved);
+    for (long i = 0; i < n && !bad; i++) bad = !dvc_li_put_ok0_(bx[i]);
+    if (bad || !ok) return 1;
+    for (long i = 0; i < n; i++) dvc_li_put_(Bx->e[i], bx[i]);
+    return 0;
+}
+
+void hyb_jac_passes_ld(dvc_li *j1, const dvc_li *d, dvc_li sh, dvc_li s, long n)
+{
+    dvc_li w[NMAX * NMAX];
+    for (int pass = 0; pass < 3; pass++) {
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++) {
+                dvc_li a = {0, 0};
+                for (long k = 0; k < n; k++) a = dvc_li_add(a, dvc_li_mul(d[i * n + k], j1[k * n + j]));
+                w[i * n + j] = dvc_li_mul(pass < 2 ? sh : s, a);
+            }
+        for (long t = 0; t < n * n; t++) {
+            dvc_li one = {t % (n + 1) == 0, t % (n + 1) == 0};
+            j1[t] = dvc_li_add(one, w[t]);
+        }
+    }
+}
+
+/* D = df/dx over tx (jac_f's dvc_expr_grad_x_, pass by pass; for f_i of
+ * t, dvc_expr_grad's pass in t first, which must succeed as there) and its
+ * infinity norm (abs_sum_norm: row sums of magnitudes rounded up, then
+ * their maximum); FE_UPWARD. */
+static int grad_norm(dvc_li *D, long double *nrm, const dvc_hybrid_mode *md, long n, const dvc_di *tx)
+{
+    dvc_di dvar[NMAX + 1], v, g;
+    long double r = 0;
+    for (long i = 0; i < n; i++) {
+        long double s = 0;
+        for (long j = md->f[i]->uses_t ? -1 : 0; j < n; j++) {
+            for (long q = 0; q <= n; q++) dvar[q].lo = dvar[q].hi = q == j + 1;
+            if (dvc_expr_fast_run_di_(md->f[i], tx, dvar, &v, &g)) return 1;
+            if (j < 0) continue;
+            D[i * n + j] = of_di(g);
+            long double a = g.lo < 0 ? -(long double)g.lo : g.lo, b = g.hi < 0 ? -(long double)g.hi : g.hi;
+            s = s + (a > b ? a : b);
+        }
+        r = r > s ? r : s;
+    }
+    *nrm = r;
+    return 0;
+}
+
+int hyb_jacobian_ld(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T, const dvc_ivec_t Y,
+                    const mpfi_t S, mpfr_ptr L)
+{
+    long n = Y->n, nn = n * n;
+    dvc_li d[NMAX * NMAX], j1[NMAX * NMAX], y, t, s, sh = {0, 0};
+    dvc_di tx[NMAX + 1];
+    long double nrm;
+    if (!field_ok(md, n) || mpfr_get_prec(L) != 64 || !get(&t, T) || !get(&s, S) ||
+        !mpfr_regular_p(&S->right) || mpfr_sgn(&S->right) <= 0)
+        return 1;
+    sh.hi = s.hi;
+    for (long q = 0; q < nn; q++)
+        if (mpfi_get_prec(J->e[q]) != 64) return 1;
+    int saved = dvc_li_begin_(), bad = saved < 0;
+    if (bad) return 1;
+    bad = !to_di(&tx[0], t);
+    for (long i = 0; i < n && !bad; i++) bad = !get(&y, Y->e[i]) || !to_di(&tx[i + 1], y);
+    bad = bad || grad_norm(d, &nrm, md, n, tx);
+    nrm = nrm * s.hi; /* mpfr_mul (L, L, s_max, RNDU) */
+    bad |= dvc_li_end_(saved);
+    if (bad) return 1;
+    /* the upper end of exp(L s_max), in MPFR (out of the x87 window) */
+    set_exact_ld(L, nrm, 1);
+    mpfr_exp(L, L, MPFR_RNDU);
+    dvc_li e;
+    if (get_exact_ld(&e.hi, L) != 1 || !(e.hi > 0)) return 1;
+    e.lo = -e.hi;
+    saved = dvc_li_begin_();
+    if (saved < 0) return 1;
+    for (long q = 0; q < nn; q++) j1[q] = e;
+    hyb_jac_passes_ld(j1, d, sh, s, n);
+    bad = dvc_li_end_(saved);
+    for (long q = 0; q < nn && !bad; q++) bad = !dvc_li_put_ok0_(j1[q]);
+    if (bad) return 1;
+    for (long q = 0; q < nn; q++) dvc_li_put_(J->e[q], j1[q]);
+    return 0;
+}

@@ -19,6 +19,15 @@ int hyb_apriori_ld(dvc_ivec_t Bx, const dvc_hybrid_mode *md, const mpfi_t T, con
  * 64-bit scratch for the exponential). */
 int hyb_jacobian_ld(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T, const dvc_ivec_t Y,
                     const mpfi_t S, mpfr_ptr L);
+/* sub_jacobian: J encloses D_x Phi at S as the product of the m sub-steps'
+ * Jacobians (Bx the step box, X0 the hull of the set and its centre c, cs
+ * and rs the centre's series and the step box's; L as above). */
+int hyb_sub_jacobian_ld(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T, const dvc_ivec_t Bx,
+                        const dvc_ivec_t X0, const dvc_ivec_t c, mpfi_t **cs, mpfi_t **rs,
+                        const mpfi_t S, int K, int m, mpfr_ptr L);
+/* centre_at's sum: out_i = sum_{k<K} cl[i K + k] s^k + rl[i] s^K by
+ * Horner, as field.c's centre_at (FE_UPWARD, x87 intervals). */
+void hyb_centre_w_ld(dvc_li *out, const dvc_li *cl, const dvc_li *rl, dvc_li s, int K, long n);
 /* The three substitutions J1 <- I + [0, sh] D J1 (twice), I + s D J1 of
  * jacobian_core on x87 intervals (n x n, row-major; FE_UPWARD). */
 void hyb_jac_passes_ld(dvc_li *j1, const dvc_li *d, dvc_li sh, dvc_li s, long n);

@@ -753,7 +753,6 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
     for (long i = 0; i < n; i++) {
         vars[i + 1] = xs[i];
         mpfi_set(xs[i][0], X->e[i]);
-        for (int k = 1; k <= K; k++) mpfi_set_ui(xs[i][k], 0);
     }
     mpfi_t **bk = NULL;
     if (md->linear && (md->b || md->bu) && K >= 1) {
@@ -766,6 +765,8 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
         st = dvc_expr_taylor_begin_(md->f[i], K - 1);
     /* all of it at once on the binary64 route when it can (taylor_dd.c) */
     int done = st == DVC_OK && !md->linear && dvc_expr_taylor_dd_state_(vars, md->f, n, K) == 0;
+    for (long i = 0; i < n && !done; i++) /* else written by the kernel */
+        for (int k = 1; k <= K; k++) mpfi_set_ui(xs[i][k], 0);
     for (int k = 0; k < K && st == DVC_OK && !done; k++) {
         for (long i = 0; i < n && st == DVC_OK; i++) {
             if (md->linear) {

@@ -37,6 +37,23 @@ static dvc_li of_di(dvc_di d)
     return r;
 }
 
+/* a b for b >= 0 (else dvc_li_mul): the two products of MPFI's case
+ * analysis by a's sign instead of the extremes of all four, the same
+ * values (rounding is monotone). */
+static inline dvc_li mul_nn(dvc_li a, dvc_li b)
+{
+    if (!(b.lo >= 0)) return dvc_li_mul(a, b);
+    dvc_li r;
+    if (a.lo >= 0) {
+        r.lo = dvc_ldn_mul_(a.lo, b.lo);
+        r.hi = a.hi * b.hi;
+    } else {
+        r.lo = dvc_ldn_mul_(a.lo, b.hi);
+        r.hi = a.hi <= 0 ? a.hi * b.lo : a.hi * b.hi;
+    }
+    return r;
+}
+
 /* Can every component of the field take the route: over t and the n states. */
 static int field_ok(const dvc_hybrid_mode *md, long n)
 {
@@ -68,7 +85,7 @@ static int apriori_w(dvc_li *bx, const dvc_hybrid_mode *md, long n, dvc_di td, c
     tx[0] = td;
     for (long i = 0; i < n && !bad; i++) bad = !to_di(&tx[i + 1], x0[i]);
     bad = bad || field_di(F, md, n, tx);
-    for (long i = 0; i < n && !bad; i++) bx[i] = dvc_li_add(x0[i], dvc_li_mul(w, F[i]));
+    for (long i = 0; i < n && !bad; i++) bx[i] = dvc_li_add(x0[i], mul_nn(F[i], w));
     for (int it = 0; it < 20 && !bad && !ok; it++) {
         /* inflate by 0.1 (later 0.5) of the width plus 1e-14, rounded up */
         long double q = (long double)(it < 10 ? 0.1 : 0.5), a = (long double)1e-14;
@@ -81,7 +98,7 @@ static int apriori_w(dvc_li *bx, const dvc_hybrid_mode *md, long n, dvc_di td, c
         if (bad || (bad = field_di(F, md, n, tx)) != 0) break;
         ok = 1;
         for (long i = 0; i < n; i++) {
-            dvc_li z = dvc_li_add(x0[i], dvc_li_mul(w, F[i]));
+            dvc_li z = dvc_li_add(x0[i], mul_nn(F[i], w));
             if (!(bx[i].lo <= z.lo && z.hi <= bx[i].hi)) ok = 0; /* mpfi_is_inside */
             bx[i] = z;
         }
@@ -124,7 +141,7 @@ void hyb_jac_passes_ld(dvc_li *j1, const dvc_li *d, dvc_li sh, dvc_li s, long n)
                 dvc_li a = {0, 0};
                 for (long k = 0; k < n; k++)
                     if (nz[i * n + k]) a = dvc_li_add(a, dvc_li_mul(d[i * n + k], j1[k * n + j]));
-                w[i * n + j] = dvc_li_mul(pass < 2 ? sh : s, a);
+                w[i * n + j] = mul_nn(a, pass < 2 ? sh : s);
             }
         for (long t = 0; t < n * n; t++) {
             dvc_li one = {t % (n + 1) == 0, t % (n + 1) == 0};
@@ -172,7 +189,7 @@ int hyb_jacobian_ld(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T, con
     long n = Y->n, nn = n * n;
     dvc_li d[NMAX * NMAX], j1[NMAX * NMAX], y, t, s, sh = {0, 0}, e;
     dvc_di tx[NMAX + 1];
-    long double nrm;
+    long double nrm = 0;
     if (!field_ok(md, n) || mpfr_get_prec(L) != 64 || !get(&t, T) || !get(&s, S) ||
         !mpfr_regular_p(&S->right) || mpfr_sgn(&S->right) <= 0)
         return 1;
@@ -203,11 +220,11 @@ int hyb_jacobian_ld(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T, con
 void hyb_centre_w_ld(dvc_li *out, const dvc_li *cl, const dvc_li *rl, dvc_li s, int K, long n)
 {
     dvc_li sk = {1, 1};
-    for (int k = 0; k < K; k++) sk = dvc_li_mul(sk, s); /* hyb_pow_ui */
+    for (int k = 0; k < K; k++) sk = mul_nn(sk, s); /* hyb_pow_ui */
     for (long i = 0; i < n; i++) {
         dvc_li acc = {0, 0};
-        for (int k = K - 1; k >= 1; k--) acc = dvc_li_mul(dvc_li_add(acc, cl[i * K + k]), s);
-        out[i] = dvc_li_add(dvc_li_add(acc, cl[i * K]), dvc_li_mul(rl[i], sk));
+        for (int k = K - 1; k >= 1; k--) acc = mul_nn(dvc_li_add(acc, cl[i * K + k]), s);
+        out[i] = dvc_li_add(dvc_li_add(acc, cl[i * K]), mul_nn(rl[i], sk));
     }
 }
 
@@ -254,7 +271,7 @@ int hyb_sub_jacobian_ld(dvc_imat_t J, const dvc_hybrid_mode *md, const mpfi_t T,
     dvc_li jm[NMAX * NMAX], ji[NMAX * NMAX], w[NMAX * NMAX], D[NMAX * NMAX], cl[NMAX * KMAX];
     dvc_li t, s, sh, e;
     dvc_di tx[NMAX + 1];
-    long double nrm;
+    long double nrm = 0;
     if (!field_ok(md, n) || K < 1 || K > KMAX || m < 1 || mpfr_get_prec(L) != 64 || !get(&t, T) ||
         !get(&s, S) || !(s.hi > 0) || sub_inputs(bx, x0, cc, cl, rl, Bx, X0, c, cs, rs, K))
         return 1;

@@ -60,8 +60,9 @@ static inline int ld_ok(long double v)
     return a >= 0x1p-16000L && a <= 0x1p16000L;
 }
 
-/* x <- v exactly (x of 64 bits, v nonzero and checked by ld_ok). */
-static inline void set_ld(mpfr_ptr x, long double v) { set_exact_ld(x, v, 1); }
+/* x <- v exactly (x of 64 bits, v checked by ld_ok); a zero as MPFI's
+ * normalised endpoint: +0 on the left, -0 on the right. */
+static inline void set_ld(mpfr_ptr x, long double v, int left) { set_exact_ld(x, v, left); }
 
 #endif
 
@@ -113,11 +114,21 @@ int dvc_li_put_ok_(dvc_li v)
 #endif
 }
 
+int dvc_li_put_ok0_(dvc_li v)
+{
+#ifdef LD_ROUTE
+    return ld_ok(v.lo) && ld_ok(v.hi);
+#else
+    (void)v;
+    return 0;
+#endif
+}
+
 void dvc_li_put_(mpfi_t x, dvc_li v)
 {
 #ifdef LD_ROUTE
-    set_ld(&x->left, v.lo);
-    set_ld(&x->right, v.hi);
+    set_ld(&x->left, v.lo, 1);
+    set_ld(&x->right, v.hi, 0);
 #else
     (void)x, (void)v;
 #endif

@@ -22,6 +22,10 @@ int dvc_li_begin_(void);
 int dvc_li_end_(int saved);
 int dvc_li_get_(dvc_li *v, const mpfi_t x);
 int dvc_li_put_ok_(dvc_li v);
+/* put_ok with zero endpoints allowed: for a result whose last MPFI
+ * operation was mpfi_add or mpfi_mul, which leave +0 on the left and -0 on
+ * the right (MPFI 1.5's normalisation), the signs put writes for a zero. */
+int dvc_li_put_ok0_(dvc_li v);
 void dvc_li_put_(mpfi_t x, dvc_li v);
 
 /* Tests and benchmarks: 0 switches the route off (process-wide), and the

@@ -18,7 +18,7 @@
 
 #include <math.h>
 
-typedef struct {
+typedef struct dvc_di_s {
     double lo, hi;
 } dvc_di;
 

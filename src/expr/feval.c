@@ -294,7 +294,9 @@ static int fop(const ins_t *in, dvc_di *v, dvc_di *d, long *spp)
     return 0;
 }
 
-static int frun(const dvc_expr_struct *e, struct dvc_expr_fast_s *f, int deriv)
+/* The program on the variables var (and tangents dvar when deriv). */
+static int frun_on(const dvc_expr_struct *e, struct dvc_expr_fast_s *f, int deriv, const dvc_di *var,
+                   const dvc_di *dvar)
 {
     long sp = 0;
     for (long i = 0; i < e->nins; i++) {
@@ -304,13 +306,28 @@ static int frun(const dvc_expr_struct *e, struct dvc_expr_fast_s *f, int deriv)
             if (deriv) f->d[sp].lo = f->d[sp].hi = 0;
             sp++;
         } else if (in->op == OP_VAR) {
-            f->v[sp] = f->var[in->arg];
-            if (deriv) f->d[sp] = f->dvar[in->arg];
+            f->v[sp] = var[in->arg];
+            if (deriv) f->d[sp] = dvar[in->arg];
             sp++;
         } else if (fop(in, f->v, deriv ? f->d : NULL, &sp)) {
             return 1;
         }
     }
+    return 0;
+}
+
+static int frun(const dvc_expr_struct *e, struct dvc_expr_fast_s *f, int deriv)
+{
+    return frun_on(e, f, deriv, f->var, f->dvar);
+}
+
+int dvc_expr_fast_run_di_(const dvc_expr_struct *e, const dvc_di *var, const dvc_di *dvar, dvc_di *v,
+                          dvc_di *d)
+{
+    struct dvc_expr_fast_s *f = e->fast;
+    if (!fast_on || !f || !f->usable || e->nins == 0 || frun_on(e, f, d != NULL, var, dvar)) return 1;
+    *v = f->v[0];
+    if (d) *d = f->d[0];
     return 0;
 }
 

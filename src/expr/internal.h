@@ -64,6 +64,16 @@ int dvc_expr_fast_run_(dvc_expr_struct *e, int deriv);
  * as rounding outward to 53 bits (load_vars) and then to binary64 is
  * rounding outward to binary64 at once. */
 int dvc_expr_fast_run_tx_(dvc_expr_struct *e, int deriv, const mpfi_t T, const dvc_ivec_struct *X);
+/* The same program on variables given as binary64 intervals (var[0..nvars]:
+ * t, x1..xn, each the outward rounding to binary64 of the MPFI route's
+ * input, finite and outside the subnormal range; dvar their tangents when d
+ * is not NULL), the FPU already in FE_UPWARD in both units (the caller's
+ * window, as dvc_li_begin_ opens it): 0 with the value in *v (and the
+ * tangent in *d), MPFI's results at 53 bits; nonzero: not proven (the
+ * caller runs the MPFI route). */
+struct dvc_di_s;
+int dvc_expr_fast_run_di_(const dvc_expr_struct *e, const struct dvc_di_s *var,
+                          const struct dvc_di_s *dvar, struct dvc_di_s *v, struct dvc_di_s *d);
 /* dvc_expr_eval_vd1's one pass (feval.c): 0 with f0 = f(T0) and df1 the
  * derivative over T1, nonzero when the caller must evaluate them apart. */
 int dvc_expr_fast_vd_(dvc_expr_struct *e, mpfi_t f0, mpfi_t df1, const mpfi_t T0, const mpfi_t T1);

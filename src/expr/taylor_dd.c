@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include "expr/taylor_ws.h"
 #include "fpflags.h"
+#include "imat_ld.h"
 #include "rounding.h"
 
 /* Series j of instruction p. */
@@ -243,5 +244,72 @@ int dvc_expr_taylor_dd_next_(mpfi_t out, const dvc_expr_struct *e, mpfi_t *const
     if (bad) return 1;
     dvc_di v = dser(w, w->res, 0)[k];
     mpfi_interv_d(out, v.lo, v.hi);
+    return 0;
+}
+
+/* Coefficient k of the program on the binary64 route with its variables'
+ * coefficient k given (var[j]: variable j's series as doubles); the window
+ * (FE_UPWARD, flags) is the caller's. 0: done, *v set. */
+static int dd_k_on(const dvc_expr_struct *e, dvc_di *const *var, long k, dvc_di *v)
+{
+    const struct dvc_expr_taylor_s *w = e->taylor;
+    for (long p = 0; p < e->nins; p++) {
+        const ins_t *in = &e->ins[p];
+        if (in->op == OP_VAR) dser(w, p, 0)[k] = var[in->arg][k];
+        else if (in->op != OP_CONST && (node_k(e, w, p, k) || !dvc_di_fin(dser(w, p, 0)[k]))) return 1;
+    }
+    *v = dser(w, w->res, 0)[k];
+    return 0;
+}
+
+/* load's binary64 interval of a 64-bit x (FE_UPWARD): the outward
+ * roundings mpfr_get_d makes. */
+static int ld_to_di(dvc_di *d, dvc_li x)
+{
+    d->lo = -(double)(-x.lo);
+    d->hi = (double)x.hi;
+    return dvc_di_fin(*d);
+}
+
+int dvc_expr_taylor_dd_state_(mpfi_t *const *vars, const dvc_expr_t *f, long n, long K)
+{
+    enum { NMAX = 8, KMAX = 32 };
+    dvc_di vd[NMAX + 1][KMAX + 1], *var[NMAX + 1], v;
+    dvc_li x[NMAX][KMAX + 1], t;
+    if (n < 1 || n > NMAX || K < 1 || K > KMAX) return 1;
+    for (long i = 0; i < n; i++) {
+        const struct dvc_expr_taylor_s *w = f[i]->taylor;
+        if (!w || !w->dd_on || w->dd_k != 0 || w->cap < K - 1 || f[i]->nvars != n) return 1;
+        for (long k = 0; k <= K; k++)
+            if (mpfi_get_prec(vars[i + 1][k]) != 64) return 1;
+        if (!dvc_li_get_(&x[i][0], vars[i + 1][0]) || !(x[i][0].lo <= x[i][0].hi)) return 1;
+    }
+    for (long j = 0; j <= n; j++) var[j] = vd[j];
+    int saved = dvc_li_begin_(), bad = saved < 0;
+    if (bad) return 1;
+    dvc_flag_state fs = dvc_flags_clear();
+    for (long k = 0; k < K && !bad; k++) /* t's series: the caller's, read as given */
+        bad = !dvc_li_get_(&t, vars[0][k]) || !ld_to_di(&vd[0][k], t);
+    for (long i = 0; i < n && !bad; i++) bad = !ld_to_di(&vd[i + 1][0], x[i][0]);
+    /* x_{k+1} = f_k / (k + 1): mpfi_div_ui at 64 bits of the 53-bit f_k */
+    for (long k = 0; k < K && !bad; k++) {
+        long double q = (long double)(k + 1);
+        for (long i = 0; i < n && !bad; i++) {
+            bad = dd_k_on(f[i], var, k, &v);
+            if (bad) break;
+            x[i][k + 1].lo = -((long double)-v.lo / q);
+            x[i][k + 1].hi = (long double)v.hi / q;
+        }
+        for (long i = 0; i < n && !bad && k + 1 < K; i++) bad = !ld_to_di(&vd[i + 1][k + 1], x[i][k + 1]);
+    }
+    bad |= dvc_flags_raised(fs);
+    bad |= dvc_li_end_(saved);
+    for (long i = 0; i < n && !bad; i++)
+        for (long k = 1; k <= K && !bad; k++) bad = !dvc_li_put_ok0_(x[i][k]);
+    if (bad) return 1;
+    for (long i = 0; i < n; i++) {
+        for (long k = 1; k <= K; k++) dvc_li_put_(vars[i + 1][k], x[i][k]);
+        f[i]->taylor->dd_k = K;
+    }
     return 0;
 }

@@ -35,4 +35,16 @@ int dvc_expr_taylor_dd_setup_(const dvc_expr_struct *e, struct dvc_expr_taylor_s
  * runs the MPFI route from coefficient 0. */
 int dvc_expr_taylor_dd_next_(mpfi_t out, const dvc_expr_struct *e, mpfi_t *const *vars, long k);
 
+/* The series of a solution of x' = f(t, x), n states, on this route at
+ * once (hyb_state_series of a field mode): for k = 0..K-1 and each i,
+ * x_i's coefficient k+1 = coefficient k of f_i / (k+1), that is
+ * dvc_expr_taylor_next_ then mpfi_div_ui at 64 bits, the order and the
+ * operations of those calls, with the divisions in x87 extended precision
+ * and no conversion through MPFI in between. vars: t's series (read) and
+ * x_1..x_n (coefficient 0 read, 1..K written), all at 64 bits; every f_i
+ * just begun (dvc_expr_taylor_begin_ with order >= K-1) on this route.
+ * 0: done, each x_i's coefficients 1..K MPFI's bit for bit; nonzero:
+ * nothing written (the caller runs the calls). */
+int dvc_expr_taylor_dd_state_(mpfi_t *const *vars, const dvc_expr_t *f, long n, long K);
+
 #endif

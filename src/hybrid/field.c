@@ -11,6 +11,7 @@
 #include "hybrid/dae.h"
 #include "hybrid/memo.h"
 #include "imat_ld.h"
+#include "hybrid/field_ld.h"
 #include "expr/internal.h"
 
 /* Scratch of a field mode's flow, kept in the mode's memo for the run
@@ -60,6 +61,7 @@ static dvc_status apriori_box(field_ws *ws, dvc_ivec_t Bx, const dvc_hybrid_mode
     dvc_ivec_struct *F = ws->aF, *Z = ws->aZ;
     mpfi_ptr w = ws->aw, e = ws->ae;
     mpfr_ptr r = ws->ar;
+    if (hyb_apriori_ld(Bx, md, T, X0, hs) == 0) return DVC_OK; /* the x87 route */
     mpfi_set_ui(w, 0);
     mpfi_put_fr(w, hs);
     dvc_status st = hyb_field(F, md, T, X0);
@@ -122,7 +124,7 @@ static int jacobian_ld(dvc_imat_t J1, const dvc_imat_t D, const mpfi_t e, const 
 {
     enum { NMAX = 8 };
     long n = D->r, nn = n * n;
-    dvc_li d[NMAX * NMAX], j1[NMAX * NMAX], w[NMAX * NMAX], ev, sh, s;
+    dvc_li d[NMAX * NMAX], j1[NMAX * NMAX], ev, sh, s;
     if (n > NMAX || dvc_imat_prec(J1) != 64 || !dvc_li_get_(&ev, e) || !dvc_li_get_(&sh, Sh) ||
         !dvc_li_get_(&s, S))
         return 1;
@@ -131,20 +133,12 @@ static int jacobian_ld(dvc_imat_t J1, const dvc_imat_t D, const mpfi_t e, const 
     int saved = dvc_li_begin_(), bad = saved < 0;
     if (bad) return 1;
     for (long t = 0; t < nn; t++) j1[t] = ev;
-    for (int pass = 0; pass < 3; pass++) {
-        for (long i = 0; i < n; i++)
-            for (long j = 0; j < n; j++) {
-                dvc_li a = {0, 0};
-                for (long k = 0; k < n; k++) a = dvc_li_add(a, dvc_li_mul(d[i * n + k], j1[k * n + j]));
-                w[i * n + j] = dvc_li_mul(pass < 2 ? sh : s, a);
-            }
-        for (long t = 0; t < nn; t++) {
-            dvc_li one = {t % (n + 1) == 0, t % (n + 1) == 0};
-            j1[t] = dvc_li_add(one, w[t]);
-        }
-    }
+    hyb_jac_passes_ld(j1, d, sh, s, n);
     bad = dvc_li_end_(saved);
-    for (long t = 0; t < nn && !bad; t++) bad = !dvc_li_put_ok_(j1[t]);
+    /* the MPFI loop's last operation is dvc_imat_add's mpfi_add, whose
+     * zero endpoints are +0 on the left and -0 on the right, as put writes
+     * them: a zero endpoint (from [0, s]) is MPFI's too */
+    for (long t = 0; t < nn && !bad; t++) bad = !dvc_li_put_ok0_(j1[t]);
     for (long t = 0; t < nn && !bad; t++) dvc_li_put_(J1->e[t], j1[t]);
     return bad;
 }
@@ -157,6 +151,7 @@ static dvc_status jacobian_core(field_ws *ws, dvc_imat_t J, const dvc_hybrid_mod
     dvc_imat_struct *D = ws->jD, *J1 = ws->jJ1, *W = ws->jW;
     mpfi_ptr e = ws->je, Sh = ws->jSh;
     mpfr_ptr L = ws->jL;
+    if (hyb_jacobian_ld(J, md, T, Y, S, L) == 0) return DVC_OK; /* the x87 route */
     dvc_status st = jac_f(D, md, T, Y, ws->jg);
     if (st == DVC_OK) {
         /* J(u) = I + int_0^u D J: ||J(u)|| <= e^{||D|| u}, then two
@@ -242,31 +237,22 @@ static void series_free(mpfi_t **c, long n, int K)
 
 /* centre_at on the 64-bit route (imat_ld.h): the same MPFI operations in
  * x87 extended precision, at 64 bits; 0 when done (every result is then
- * MPFI's), else nothing is written. */
+ * MPFI's: its last operation is mpfi_add), else nothing is written. */
 static int centre_at_ld(dvc_ivec_t Xc, mpfi_t **cs, mpfi_t **rs, const mpfi_t S, int K, long n)
 {
-    enum { NMAX = 16 };
-    dvc_li s, sk = {1, 1}, out[NMAX];
-    if (n > NMAX || mpfi_get_prec(Xc->e[0]) != 64 || !dvc_li_get_(&s, S)) return 1;
-    for (long i = 0; i < n; i++) /* the inputs, exact: checked before the mode changes */
-        for (int k = 0; k <= K; k++)
-            if (mpfi_get_prec(k < K ? cs[i][k] : rs[i][K]) > 64) return 1;
-    int saved = dvc_li_begin_(), bad = saved < 0;
-    for (int k = 0; k < K && !bad; k++) sk = dvc_li_mul(sk, s); /* hyb_pow_ui */
-    for (long i = 0; i < n && !bad; i++) {
-        dvc_li acc = {0, 0}, c = {0, 0}, r = {0, 0};
-        for (int k = K - 1; k >= 1 && !bad; k--) {
-            bad = !dvc_li_get_(&c, cs[i][k]);
-            acc = dvc_li_mul(dvc_li_add(acc, c), s);
-        }
-        if (bad || !dvc_li_get_(&c, cs[i][0]) || !dvc_li_get_(&r, rs[i][K])) {
-            bad = 1;
-            break;
-        }
-        out[i] = dvc_li_add(dvc_li_add(acc, c), dvc_li_mul(r, sk));
+    enum { NMAX = 16, KMAX = 32 };
+    dvc_li s, out[NMAX], cl[NMAX * KMAX], rl[NMAX];
+    if (n > NMAX || K > KMAX || mpfi_get_prec(Xc->e[0]) != 64 || !dvc_li_get_(&s, S)) return 1;
+    for (long i = 0; i < n; i++) { /* the inputs, exact: read before the mode changes */
+        for (int k = 0; k < K; k++)
+            if (!dvc_li_get_(&cl[i * K + k], cs[i][k])) return 1;
+        if (!dvc_li_get_(&rl[i], rs[i][K])) return 1;
     }
-    if (saved >= 0) bad |= dvc_li_end_(saved);
-    for (long i = 0; i < n && !bad; i++) bad = mpfi_get_prec(Xc->e[i]) != 64 || !dvc_li_put_ok_(out[i]);
+    int saved = dvc_li_begin_(), bad = saved < 0;
+    if (bad) return 1;
+    hyb_centre_w_ld(out, cl, rl, s, K, n);
+    bad = dvc_li_end_(saved);
+    for (long i = 0; i < n && !bad; i++) bad = mpfi_get_prec(Xc->e[i]) != 64 || !dvc_li_put_ok0_(out[i]);
     for (long i = 0; i < n && !bad; i++) dvc_li_put_(Xc->e[i], out[i]);
     return bad;
 }
@@ -311,6 +297,8 @@ static dvc_status sub_jacobian(field_ws *ws, dvc_imat_t J, const dvc_hybrid_mode
     dvc_imat_struct *Ji = ws->sJi, *W = ws->sW;
     dvc_ivec_struct *Xi = ws->sXi, *Bi = ws->sBi, *d = ws->sd, *Xc = ws->sXc;
     mpfi_ptr Sh = ws->sSh, Si = ws->sSi, acc = ws->sacc, Sk = ws->sSk, tmp = ws->stmp;
+    if (hyb_sub_jacobian_ld(J, md, T, Bx, X0, c, cs, rs, S, K, HYB_JAC_SUB, ws->jL) == 0)
+        return DVC_OK; /* the x87 route */
     mpfi_div_ui(Sh, S, HYB_JAC_SUB);
     dvc_ivec_sub(d, X0, c);
     dvc_imat_one(J);

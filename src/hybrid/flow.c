@@ -11,6 +11,7 @@
 #include "hybrid/dae.h"
 #include "hybrid/flow_bal.h"
 #include "expr/internal.h"
+#include "expr/taylor_ws.h"
 #include "imat_fast.h"
 
 /* rho <- [-r, r], r >= x^K / K! / (1 - x/(K+1)) (x = a s_max < K + 1): the
@@ -752,7 +753,6 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
     for (long i = 0; i < n; i++) {
         vars[i + 1] = xs[i];
         mpfi_set(xs[i][0], X->e[i]);
-        for (int k = 1; k <= K; k++) mpfi_set_ui(xs[i][k], 0);
     }
     mpfi_t **bk = NULL;
     if (md->linear && (md->b || md->bu) && K >= 1) {
@@ -763,7 +763,11 @@ dvc_status hyb_state_series(mpfi_t **xs, const dvc_hybrid_mode *md, const mpfi_t
      * needs x up to order k only (dvc_expr_taylor_next_) */
     for (long i = 0; i < n && st == DVC_OK && !md->linear && K >= 1; i++)
         st = dvc_expr_taylor_begin_(md->f[i], K - 1);
-    for (int k = 0; k < K && st == DVC_OK; k++) {
+    /* all of it at once on the binary64 route when it can (taylor_dd.c) */
+    int done = st == DVC_OK && !md->linear && dvc_expr_taylor_dd_state_(vars, md->f, n, K) == 0;
+    for (long i = 0; i < n && !done; i++) /* else written by the kernel */
+        for (int k = 1; k <= K; k++) mpfi_set_ui(xs[i][k], 0);
+    for (int k = 0; k < K && st == DVC_OK && !done; k++) {
         for (long i = 0; i < n && st == DVC_OK; i++) {
             if (md->linear) {
                 if (bk) mpfi_set(fs[k], bk[i][k]);

@@ -30,6 +30,7 @@
  * indices (2^f - 1 vertices): its cost grows like f^2 2^f, and past 4 it
  * cost more than it saved (nonsymmetric PD family, m = 22 and 24) */
 #define SUB_FMAX 4
+_Static_assert(SUB_FMAX >= 2 && SUB_FMAX <= 5, "small_border unrolls the sizes up to 4");
 
 typedef struct {
     const dvc_bk_mat *K;
@@ -307,117 +308,106 @@ typedef long long v4m __attribute__((vector_size(32), may_alias));
 /* max(a, b), NaN if either is NaN (fmax would drop it) */
 static inline double maxn(double a, double b) { return (a > b || a != a) ? a : b; }
 
-static int small_resid(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMAX],
-                       const double Sr[SUB_FMAX][SUB_FMAX], double Zt[SUB_FMAX][2 * SUB_FMAX], double *t);
-
-/* FE_UPWARD active. A verified inverse of the s x s interval matrix
- * [Sigma_SS] (rows and columns id[0..s) of the mid-rad pair Sc, Sr): the
- * predictor Zt (its first s columns) and t >= ||Z - Zt|| for the inverse Z
- * of every Sigma' in the box (section 5's residual theorem, e <= 0.5).
- * 0 when it cannot be proven. */
-static int small_inverse(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMAX],
-                         const double Sr[SUB_FMAX][SUB_FMAX], double Zt[SUB_FMAX][2 * SUB_FMAX], double *t)
+/* FE_UPWARD active. One bordering step in the small space of the Schur
+ * complement: the step of tree_border (docs/beta.md section 5, "One step")
+ * applied to the mid-rad box [Sc - Sr, Sc + Sr] that contains Sigma for
+ * every M in [M]. From the predictor Z (s x s, rows and columns the
+ * positions id[0..s)) of Sigma_{S'S'}^{-1} with rs_i >= sum_j |Z_ij| and
+ * rho_i >= sum_j |(Sigma'_{S'S'}^{-1} - Z)_ij| for every Sigma' in the box,
+ * to the same three for S = S' + {p}, p appended last: O(s^2), where a
+ * verified s x s inverse per subset cost O(s^3). 0 when the new Schur
+ * complement is not proven nonzero or a bound is not finite. */
+__attribute__((always_inline)) static inline int small_border_s(const int s, const int *id, int p,
+                                                                 const double Sc[SUB_FMAX][SUB_FMAX],
+                                                                 const double Sr[SUB_FMAX][SUB_FMAX],
+                                                                 const double Z[SUB_FMAX][SUB_FMAX],
+                                                                 const double *rho, const double *rs,
+                                                                 double Zn[SUB_FMAX][SUB_FMAX], double *rhon,
+                                                                 double *rsn)
 {
-    /* predictor Zt ~ mid(Sigma_SS)^{-1} (only a predictor): closed forms
-     * for s <= 2 (most of the subsets), Gauss-Jordan above */
-    if (s <= 2) {
-        double a = Sc[id[0]][id[0]], b, c, d, det;
-        if (s == 1) {
-            if (!(fabs(a) > 0)) return 0;
-            Zt[0][0] = 1.0 / a;
-            return small_resid(s, id, Sc, Sr, Zt, t);
-        }
-        b = Sc[id[0]][id[1]];
-        c = Sc[id[1]][id[0]];
-        d = Sc[id[1]][id[1]];
-        det = a * d - b * c;
-        if (!(fabs(det) > 0)) return 0;
-        det = 1.0 / det;
-        Zt[0][0] = d * det;
-        Zt[0][1] = -(b * det);
-        Zt[1][0] = -(c * det);
-        Zt[1][1] = a * det;
-        return small_resid(s, id, Sc, Sr, Zt, t);
+    const double gam = (double)(s + 1) * TREE_U; /* gamma_s of an s-term dot product */
+    double u[SUB_FMAX], du[SUB_FMAX], v[SUB_FMAX], bn = 0, brn = 0, w1 = 0, dw1 = 0, v1 = 0, shi, sneg, delta, Slo,
+                                                   Shi, sm, sig, dsig, asig, dv1;
+    const double ac = Sc[p][p], ar = Sr[p][p];
+    for (int l = 0; l < s; l++) {
+        bn = maxn(bn, fabs(Sc[id[l]][p]));
+        brn = maxn(brn, Sr[id[l]][p]);
     }
-    for (int i = 0; i < s; i++)
-        for (int j = 0; j < s; j++) {
-            Zt[i][j] = Sc[id[i]][id[j]];
-            Zt[i][s + j] = i == j;
-        }
-    for (int col = 0; col < s; col++) {
-        int piv = col;
-        for (int i = col + 1; i < s; i++)
-            if (fabs(Zt[i][col]) > fabs(Zt[piv][col])) piv = i;
-        if (!(fabs(Zt[piv][col]) > 0)) return 0;
-        if (piv != col)
-            for (int j = 0; j < 2 * s; j++) {
-                double tmp = Zt[col][j];
-                Zt[col][j] = Zt[piv][j];
-                Zt[piv][j] = tmp;
-            }
-        {
-            double rp = 1.0 / Zt[col][col];
-            for (int j = col; j < 2 * s; j++) Zt[col][j] *= rp;
-        }
-        for (int i = 0; i < s; i++)
-            if (i != col) {
-                double fct = Zt[i][col];
-                for (int j = col; j < 2 * s; j++) Zt[i][j] -= fct * Zt[col][j];
-            }
-    }
-    for (int i = 0; i < s; i++)
-        for (int j = 0; j < s; j++) Zt[i][j] = Zt[i][s + j];
-    return small_resid(s, id, Sc, Sr, Zt, t);
-}
-
-/* FE_UPWARD active. For the predictor Zt of small_inverse: e >= ||I - Zt
- * Sigma'|| for every Sigma' in [Sigma_SS] (section 5, radius included) and,
- * when e <= 0.5, t = ||Zt|| e / (1 - e) >= ||Z - Zt||. 0 otherwise. */
-__attribute__((always_inline)) static inline int small_resid_s(const int s, const int *id,
-                                                                const double Sc[SUB_FMAX][SUB_FMAX],
-                                                                const double Sr[SUB_FMAX][SUB_FMAX],
-                                                                double Zt[SUB_FMAX][2 * SUB_FMAX], double *t)
-{
-    double e = 0, nz = 0, A[SUB_FMAX][SUB_FMAX], R[SUB_FMAX][SUB_FMAX];
-    for (int l = 0; l < s; l++)
-        for (int j = 0; j < s; j++) {
-            A[l][j] = Sc[id[l]][id[j]];
-            R[l][j] = Sr[id[l]][id[j]];
-        }
-    /* e >= ||I - Zt Sigma'|| for every Sigma' in [Sigma_SS] (section 5) */
+    /* u = fl(Z b), |U - u|_i <= du_i; w = fl(c^T Z), sum_j |W_j - w_j| <= dw1 */
     for (int i = 0; i < s; i++) {
-        double ei = 0, ri = 0;
-        for (int j = 0; j < s; j++) {
-            double gu = 0, gn = 0, dij = i == j;
-            for (int l = 0; l < s; l++) {
-                gu += Zt[i][l] * A[l][j];
-                gn += (-Zt[i][l]) * A[l][j];
-                ri += fabs(Zt[i][l]) * R[l][j];
-            }
-            ei += maxn(gu - dij, gn + dij);
-        }
-        ei += ri;
-        if (!(ei <= e)) e = ei;
+        double ui = 0;
+        for (int l = 0; l < s; l++) ui += Z[i][l] * Sc[id[l]][p];
+        u[i] = ui;
+        du[i] = gam * rs[i] * bn + rho[i] * bn + (rs[i] + rho[i]) * brn + 0x1p-1000;
+        dw1 += fabs(Sc[p][id[i]]) * (gam * rs[i] + rho[i]) + Sr[p][id[i]] * (rs[i] + rho[i]);
     }
-    if (!(e <= 0.5)) return 0;
+    dw1 += 0x1p-1000;
+    for (int j = 0; j < s; j++) {
+        double wj = 0;
+        for (int l = 0; l < s; l++) wj += Sc[p][id[l]] * Z[l][j];
+        v[j] = wj;
+        w1 += fabs(wj);
+    }
+    /* the new Schur complement a - c^T U in [Slo, Shi] */
+    shi = ac;
+    sneg = -ac;
+    delta = ar;
+    for (int l = 0; l < s; l++) {
+        double c = Sc[p][id[l]];
+        shi += (-c) * u[l];
+        sneg += c * u[l];
+        delta += Sr[p][id[l]] * (fabs(u[l]) + du[l]) + fabs(c) * du[l];
+    }
+    Shi = shi + delta;
+    Slo = -(sneg + delta);
+    if (!(Slo > 0) && !(Shi < 0)) return 0;
+    sm = 0.5 * Shi - 0.5 * (sneg + delta);
+    sig = 1.0 / sm;
+    dsig = maxn(1.0 / Slo - sig, sig - (-((-1.0) / Shi)));
+    asig = fabs(sig) + dsig;
+    for (int j = 0; j < s; j++) {
+        v[j] = v[j] * sig;
+        v1 += fabs(v[j]);
+    }
+    dv1 = w1 * dsig + dw1 * asig + TREE_U * v1 + 0x1p-1000;
+    /* Z' = [[Z + u v^T, -u sig], [-v^T, sig]], products and sums rounded
+     * separately (no contraction) */
     for (int i = 0; i < s; i++) {
-        double ni = 0;
-        for (int j = 0; j < s; j++) ni += fabs(Zt[i][j]);
-        if (!(ni <= nz)) nz = ni;
+        double ri = 0, ui = fabs(u[i]);
+        for (int j = 0; j < s; j++) {
+            Zn[i][j] = Z[i][j] + u[i] * v[j];
+            ri += fabs(Zn[i][j]);
+        }
+        Zn[i][s] = -(u[i] * sig);
+        ri += fabs(Zn[i][s]);
+        rsn[i] = ri;
+        rhon[i] = rho[i] + du[i] * (v1 + dv1) + ui * dv1 + du[i] * asig + ui * dsig + 2 * TREE_U * ui * v1 +
+                  2 * TREE_U * ri + 0x1p-1000;
     }
-    *t = nz * e / (-(e - 1.0)); /* >= ||Z - Zt||, so >= every |Z_ab - Zt_ab| */
+    for (int j = 0; j < s; j++) Zn[s][j] = -v[j];
+    Zn[s][s] = sig;
+    rsn[s] = v1 + fabs(sig);
+    rhon[s] = dv1 + dsig;
+    for (int i = 0; i <= s; i++)
+        if (!isfinite(rhon[i]) || !isfinite(rsn[i])) return 0;
     return 1;
 }
 
-static int small_resid(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMAX],
-                       const double Sr[SUB_FMAX][SUB_FMAX], double Zt[SUB_FMAX][2 * SUB_FMAX], double *t)
+static int small_border(int s, const int *id, int p, const double Sc[SUB_FMAX][SUB_FMAX],
+                        const double Sr[SUB_FMAX][SUB_FMAX], const double Z[SUB_FMAX][SUB_FMAX],
+                        const double *rho, const double *rs, double Zn[SUB_FMAX][SUB_FMAX], double *rhon,
+                        double *rsn)
 {
     /* a constant size per case: the loops unroll */
     switch (s) {
-    case 1: return small_resid_s(1, id, Sc, Sr, Zt, t);
-    case 2: return small_resid_s(2, id, Sc, Sr, Zt, t);
-    case 3: return small_resid_s(3, id, Sc, Sr, Zt, t);
-    default: return small_resid_s(s, id, Sc, Sr, Zt, t);
+    case 0: return small_border_s(0, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
+    case 1: return small_border_s(1, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
+    case 2: return small_border_s(2, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
+    case 3: return small_border_s(3, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
+#if SUB_FMAX > 4
+    case 4: return small_border_s(4, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
+#endif
+    default: return 0; /* not reached: s < f <= SUB_FMAX <= 5 */
     }
 }
 
@@ -429,8 +419,9 @@ static int small_resid(int s, const int *id, const double Sc[SUB_FMAX][SUB_FMAX]
  * complement M_FF - M_FJ A^{-1} M_JF of A = M_JJ,
  *   (M_{J+S})^{-1} = [[A^{-1} + U Z W, -U Z], [-Z W, Z]],
  * so row i of J has 1-norm <= ||A^{-1}_i||_1 + sum_b |(U Z)_ib| (||W_b||_1 + 1)
- * and row b of S <= sum_a |Z_ba| (||W_a||_1 + 1). Z is kept exact per S (a
- * verified s x s inverse, s <= f): the bound keeps the cancellation in U Z
+ * and row b of S <= sum_a |Z_ba| (||W_a||_1 + 1). Z is kept per S (a
+ * predictor with rigorous error bounds, bordered from that of S minus its
+ * highest index, small_border, s <= f): the bound keeps the cancellation in U Z
  * that a hull of Z over S would lose (docs/beta.md section 5, "Subtrees that
  * cannot matter"). When every such bound is at most the lower bound lo
  * reached so far, no vertex of the subtree can change the result (as for a
@@ -449,7 +440,10 @@ static int subtree_below_lo(tree_ctx *T, int L, int k, int q0)
     const double lo = T->acc->beta_lo;
     double *U = T->pcache + (size_t)L * SUB_FMAX * st, *DU = U + ld, *C = U + 3 * ld, *CR = U + 4 * ld;
     double *dumax = T->gn, *uall = T->du;
+    v4 base[16]; /* m <= 64 */
     double cw[SUB_FMAX], Sc[SUB_FMAX][SUB_FMAX], Sr[SUB_FMAX][SUB_FMAX], best = 0;
+    /* per subset S of F (bit mask): its bordered predictor, rho and row sums */
+    double ZS[1u << SUB_FMAX][SUB_FMAX][SUB_FMAX], RZ[1u << SUB_FMAX][SUB_FMAX], RS[1u << SUB_FMAX][SUB_FMAX];
     int pidx[SUB_FMAX];
     const v4m absmask = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL};
     T->cache_q0[L] = -1;
@@ -469,7 +463,9 @@ static int subtree_below_lo(tree_ctx *T, int L, int k, int q0)
             U[a * st + l] = DU[a * st + l] = C[a * st + l] = CR[a * st + l] = 0;
     }
     T->cache_q0[L] = q0;
-    for (int i = 0; i < k; i++) {
+    /* per row of J, zero in the lanes past k: dumax_i, uall_i, and
+     * rs_i + rho_i >= ||A^{-1}_i||_1 */
+    for (int i = 0; i < 4 * nv; i++) {
         double dm = 0, ua = 0;
         for (int a = 0; a < f; a++) {
             dm = maxn(dm, DU[a * st + i]);
@@ -477,6 +473,7 @@ static int subtree_below_lo(tree_ctx *T, int L, int k, int q0)
         }
         dumax[i] = dm;
         uall[i] = ua;
+        ((double *)base)[i] = i < k ? rs[i] + rho[i] : 0;
     }
     /* Sigma_ab = m_{p_a p_b} - c_a^T A^{-1} b_b in [slo, shi], as S in tree_border */
     for (int a = 0; a < f; a++)
@@ -502,48 +499,79 @@ static int subtree_below_lo(tree_ctx *T, int L, int k, int q0)
             Sr[a][e] = maxn(shi - sm, sm - slo);
             if (!isfinite(Sr[a][e])) return 0;
         }
+    /* Every subset S of F in increasing order, each bordered from S minus
+     * its highest index (already done): Zt ~ (Sigma_SS)^{-1} with
+     * sum_b |Z_ab - Zt_ab| <= rho_a, so every |Z_ab - Zt_ab| <= rho_a, for
+     * every Sigma' in the box; S = 0 is the empty start */
     for (unsigned S = 1; S < (1u << f); S++) {
         int id[SUB_FMAX], s = 0;
-        double Zt[SUB_FMAX][2 * SUB_FMAX], t, cwmax = 0;
+        const unsigned hb = 31u - (unsigned)__builtin_clz(S);
+        double cwmax = 0, rhomax = 0;
+        const double(*Zt)[SUB_FMAX] = ZS[S], *rz = RZ[S];
         for (int a = 0; a < f; a++)
             if (S >> a & 1) id[s++] = a;
-        if (!small_inverse(s, id, Sc, Sr, Zt, &t)) return 0;
-        for (int a = 0; a < s; a++) cwmax = maxn(cwmax, cw[id[a]]);
-        /* rows of S */
+        if (!small_border(s - 1, id, (int)hb, Sc, Sr, ZS[S ^ (1u << hb)], RZ[S ^ (1u << hb)], RS[S ^ (1u << hb)],
+                          ZS[S], RZ[S], RS[S]))
+            return 0;
+        for (int a = 0; a < s; a++) {
+            cwmax = maxn(cwmax, cw[id[a]]);
+            rhomax = maxn(rhomax, rz[a]);
+        }
+        /* rows of S: sum_a |Z_ba| cw_a <= sum_a |Zt_ba| cw_a + rho_b cwmax */
         for (int i = 0; i < s; i++) {
-            double h = t * cwmax;
+            double h = rz[i] * cwmax;
             for (int j = 0; j < s; j++) h += fabs(Zt[i][j]) * cw[id[j]];
             if (!(h <= lo)) return 0;
             if (h > best) best = h;
         }
-        /* rows of J, four at a time: |(u Zt)_ib| <= max(gu, gn) (both summed
-         * upward), and |(U Z)_ib - (u Zt)_ib| <= sum_a du_ia (|Zt_ab| + t) +
-         * t sum_a |u_ia| <= dumax_i sum_a (|Zt_ab| + t) + t uall_i */
+        /* rows of J, four at a time: g = fl(u Zt), summed upward, so
+         * (u Zt)_ib <= g_ib <= (u Zt)_ib + gs sum_a |u_ia Zt_ab| (gs = (s + 1)
+         * 2^-52 >= gamma_s; 2^-1000 per term covers underflow), hence
+         * |(u Zt)_ib| <= |g_ib| + gs uall_i zmax_b + s 2^-1000, zmax_b =
+         * max_a |Zt_ab|; and |(U Z)_ib - (u Zt)_ib| <= sum_a du_ia
+         * (|Zt_ab| + rho_a) + sum_a |u_ia| rho_a <= dumax_i sum_a (|Zt_ab| +
+         * rho_a) + uall_i rhomax */
         {
             v4 hv[16];
-            double ea = 0, eb = 0;
+            const double gs = (double)(s + 1) * TREE_U;
+            double ea = 0, eb = 0, ec = 0;
             for (int q = 0; q < nv; q++) hv[q] = (v4){0, 0, 0, 0};
             for (int j = 0; j < s; j++) {
-                double cj = cw[id[j]], zc = 0;
+                double cj = cw[id[j]], zc = 0, zm = 0;
                 v4 cv = {cj, cj, cj, cj};
-                for (int a = 0; a < s; a++) zc += fabs(Zt[a][j]) + t;
+                for (int a = 0; a < s; a++) {
+                    zc += fabs(Zt[a][j]) + rz[a];
+                    zm = maxn(zm, fabs(Zt[a][j]));
+                }
                 ea += cj * zc;
-                eb += cj * t;
+                eb += cj * (rhomax + gs * zm);
+                ec += cj * ((double)s * 0x1p-1000);
                 for (int q = 0; q < nv; q++) {
-                    v4 gu = {0, 0, 0, 0}, gn = {0, 0, 0, 0};
+                    v4 g = {0, 0, 0, 0};
                     for (int a = 0; a < s; a++) {
                         v4 ua = ((const v4 *)(U + id[a] * st))[q], z = {Zt[a][j], Zt[a][j], Zt[a][j], Zt[a][j]};
-                        gu += ua * z;
-                        gn += (-ua) * z;
+                        g += ua * z;
                     }
-                    v4m mk = (v4m)(gu > gn);
-                    hv[q] += cv * (v4)(((v4m)gu & mk) | ((v4m)gn & ~mk));
+                    hv[q] += cv * (v4)((v4m)g & absmask);
                 }
             }
-            for (int i = 0; i < k; i++) {
-                double h = (rs[i] + rho[i]) + (((const double *)hv)[i] + (dumax[i] * ea + uall[i] * eb));
-                if (!(h <= lo)) return 0;
-                if (h > best) best = h;
+            {
+                /* h_i for four rows at a time (the same upward operations;
+                 * the lanes past k hold ec, below lo) */
+                const v4 eav = {ea, ea, ea, ea}, ebv = {eb, eb, eb, eb}, ecv = {ec, ec, ec, ec},
+                         lov = {lo, lo, lo, lo};
+                v4 bv = {0, 0, 0, 0};
+                for (int q = 0; q < nv; q++) {
+                    v4 h = base[q] + (hv[q] + (((const v4 *)dumax)[q] * eav + (((const v4 *)uall)[q] * ebv + ecv)));
+                    v4m ok = (v4m)(h <= lov); /* false for NaN */
+                    if (!(ok[0] & ok[1] & ok[2] & ok[3])) return 0;
+                    {
+                        v4m mk = (v4m)(h > bv);
+                        bv = (v4)(((v4m)h & mk) | ((v4m)bv & ~mk));
+                    }
+                }
+                for (int l = 0; l < 4; l++)
+                    if (bv[l] > best) best = bv[l];
             }
         }
     }

@@ -40,7 +40,7 @@ dvc_status dvc_hybrid_cert_run_model_(dvc_hybrid_cert_t c, const char *where)
     c->order = dvc_hybrid_model_order(c->model);
     c->guard_bits = c->model->guard_bits;
     c->h = c->model->h;
-    c->frame_inverse = c->model->frame_inverse;
+    c->revision = c->model->revision;
     if (c->max_steps > 0) c->model->max_steps = c->max_steps;
     if (c->max_seconds > 0) c->model->max_seconds = c->max_seconds;
     if (c->progress) c->model->progress = 1;

@@ -23,6 +23,7 @@ extern "C" {
 typedef struct {
     char *name;
     int linear;
+    int revision;     /* the model's revision (dvc_hybrid_set_revision) */
     int pending;      /* a mode of a lazily built model named before its field is
                        * known (dvc_hybrid_add_mode_pending): the engine calls the
                        * model's fill hook before it reads the field */
@@ -132,10 +133,10 @@ typedef struct {
     long guard_bits;       /* extra bits of the engine's internal precision
                             * (results are rounded outward to prec); 0: none;
                             * DVC_HYBRID_GUARD_BITS after dvc_hybrid_model_init */
-    int frame_inverse;     /* how the Lohner frame's inverse is enclosed
-                            * (docs/hybrid.md section 3): DVC_HYBRID_FRAME_BINARY64
-                            * (after dvc_hybrid_model_init) or DVC_HYBRID_FRAME_EXACT
-                            * (certificates that do not state method.frame_inverse) */
+    int revision;          /* the engine's arithmetic (docs/hybrid.md section 3):
+                            * DVC_HYBRID_REVISION after dvc_hybrid_model_init, 1 for
+                            * certificates that state no method.revision; set it
+                            * with dvc_hybrid_set_revision */
     long ncontacts;
     dvc_hybrid_contact *contacts; /* decomposed form (dvc_hybrid_add_decomposed) */
     /* A model built lazily (the DLVI events route, docs/events.md): when
@@ -211,12 +212,14 @@ typedef dvc_hybrid_model_struct dvc_hybrid_model_t[1];
  * section 7, "Guard bits"). */
 #define DVC_HYBRID_GUARD_BITS 11
 
-/* dvc_hybrid_model.frame_inverse: the frame's inverse to one unit in the
- * last place of the engine's precision (iterative refinement in MPFR or its
- * 64-bit twin), or by the binary64 verified kernel (wider, at the
- * roundoff of binary64, and several times cheaper). */
-#define DVC_HYBRID_FRAME_EXACT 0
-#define DVC_HYBRID_FRAME_BINARY64 1
+/* The engine's arithmetic revision (dvc_hybrid_model.revision), stated by
+ * every certificate as method.revision so that verify remakes a tube as it
+ * was made. 1: the Lohner frame's inverse to one unit in the last place of
+ * the working precision; each forcing remainder bounded over exactly the
+ * time span asked for. 2: the frame's inverse by the binary64 verified
+ * kernel; a forcing remainder bounded over a longer span from the same
+ * start reused for shorter ones (the Newton iterates of a crossing). */
+#define DVC_HYBRID_REVISION 2
 /* The default step budget of a run (dvc_hybrid_model_struct.max_steps). */
 #define DVC_HYBRID_MAX_STEPS 10000000L
 /* The events a streamed run keeps (dvc_hybrid_result_struct.ev_sink). */
@@ -247,6 +250,8 @@ dvc_status dvc_hybrid_set_basis(dvc_hybrid_model_t m, long nu, const char *const
  * used), after dvc_hybrid_set_basis. Its sample times become forced step
  * ends of the run. */
 dvc_status dvc_hybrid_set_basis_table(dvc_hybrid_model_t m, long j, const dvc_tabfun_struct *tab);
+/* m's arithmetic revision (1 .. DVC_HYBRID_REVISION), for its modes too. */
+dvc_status dvc_hybrid_set_revision(dvc_hybrid_model_t m, int revision);
 /* A pending mode named name (linear; its field given later by
  * dvc_hybrid_fill_mode_affine, before the engine reads it: see fill). */
 dvc_status dvc_hybrid_add_mode_pending(dvc_hybrid_model_t m, const char *name, long *index);

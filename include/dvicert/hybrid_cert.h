@@ -29,8 +29,8 @@ typedef struct {
     int order;              /* stated Taylor order, guard bits and largest */
     long guard_bits;        /* step (checked against the model by verify) */
     double h;
-    int frame_inverse;      /* DVC_HYBRID_FRAME_*: method.frame_inverse, "binary64";
-                             * a certificate without the key was made with EXACT */
+    int revision;           /* method.revision (DVC_HYBRID_REVISION when made here;
+                             * a certificate without the key is revision 1) */
     int have_model;
     dvc_hybrid_model_t model; /* built from model_json at prec */
     dvc_hybrid_result_t res;  /* the stated tube and events */

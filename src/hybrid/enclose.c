@@ -502,7 +502,7 @@ dvc_status dvc_hybrid_enclose(dvc_hybrid_result_t r, const dvc_hybrid_model_t m)
     double hmax = default_h(m);
     hyb_set L;
     hyb_set_init(&L, m->n, c.prec);
-    L.inv64 = m->frame_inverse == DVC_HYBRID_FRAME_BINARY64;
+    L.inv64 = m->revision >= 2;
     hyb_set_from_box(&L, m->x0);
     hyb_step_ws w;
     ws_init(&w, &c);

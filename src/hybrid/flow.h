@@ -14,7 +14,7 @@ typedef struct {
     dvc_ivec_t R;
     long *bexp; /* bal: the frame is chosen in the coordinates D^-1 x, D = diag(2^bexp) */
     int bal;
-    int inv64; /* the frame's inverse by the binary64 kernel (DVC_HYBRID_FRAME_BINARY64) */
+    int inv64; /* the frame's inverse by the binary64 kernel (revision >= 2) */
     struct hyb_map_ws_s *ws; /* hyb_set_map_c's scratch, made on first use (not to be shared:
                               * a hyb_set is never copied) */
 } hyb_set;

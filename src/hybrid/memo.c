@@ -170,8 +170,11 @@ mpfi_t *hyb_memo_rem_get(const dvc_hybrid_mode *md, const mpfr_t t0, const mpfr_
 {
     const hyb_memo *h = md->memo;
     if (!h || !h->r_ok || h->r_K != K || h->r_n != n || h->r_prec != prec ||
-        !same_signed(h->r_t0, t0) || !same_signed(h->r_s, smax))
+        !same_signed(h->r_t0, t0))
         return NULL;
+    /* revision 2: a remainder bounded over [t0, t0 + s] holds for every
+     * shorter span from t0 (docs/hybrid.md section 2) */
+    if (md->revision >= 2 ? mpfr_cmp(h->r_s, smax) < 0 : !same_signed(h->r_s, smax)) return NULL;
     return h->r;
 }
 

@@ -26,7 +26,8 @@ void hyb_memo_forcing_put(const dvc_hybrid_mode *md, mpfi_t **z, const mpfr_t t0
 /* The remainder coefficients z_K of md's forcing term over [t0, t0 + smax]
  * (n of them) for K at precision prec, or NULL; put stores z[i][K]. A step
  * flows its enclosure, its end point and its set map over the same
- * [t0, t0 + smax]. */
+ * [t0, t0 + smax]; with md->revision >= 2 a remainder kept for a longer
+ * span from t0 is handed back too (docs/hybrid.md section 2). */
 mpfi_t *hyb_memo_rem_get(const dvc_hybrid_mode *md, const mpfr_t t0, const mpfr_t smax, int K, long n,
                          mpfr_prec_t prec);
 void hyb_memo_rem_put(const dvc_hybrid_mode *md, mpfi_t **z, const mpfr_t t0, const mpfr_t smax, int K,

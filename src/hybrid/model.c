@@ -35,7 +35,7 @@ dvc_status dvc_hybrid_model_init(dvc_hybrid_model_t m, long n, const char *const
     m->prec = prec;
     m->mode0 = -1;
     m->guard_bits = DVC_HYBRID_GUARD_BITS;
-    m->frame_inverse = DVC_HYBRID_FRAME_BINARY64;
+    m->revision = DVC_HYBRID_REVISION;
     mpfr_init2(m->t0, prec);
     mpfr_init2(m->T, prec);
     mpfr_set_ui(m->t0, 0, MPFR_RNDN);
@@ -174,6 +174,7 @@ static dvc_status new_mode(dvc_hybrid_model_struct *m, const char *name, dvc_hyb
     memset(*md, 0, sizeof **md);
     (*md)->name = xstrdup(name);
     (*md)->balance = m->balance;
+    (*md)->revision = m->revision;
     dvc_imat_init2((*md)->A, 0, 0, m->prec);
     m->nmodes++;
     return (*md)->name ? DVC_OK : dvc_error(DVC_ERR_NOMEM, "out of memory");
@@ -256,6 +257,16 @@ dvc_status dvc_hybrid_set_basis_table(dvc_hybrid_model_t m, long j, const dvc_ta
      * driver then takes the union step by step */
     qsort(m->blo, (size_t)m->nbreak, sizeof *m->blo, cmp_break);
     qsort(m->bhi, (size_t)m->nbreak, sizeof *m->bhi, cmp_break);
+    return DVC_OK;
+}
+
+dvc_status dvc_hybrid_set_revision(dvc_hybrid_model_t m, int revision)
+{
+    if (revision < 1 || revision > DVC_HYBRID_REVISION)
+        return dvc_error(DVC_ERR_INPUT, "engine revision %d: this dvicert knows 1 to %d", revision,
+                         DVC_HYBRID_REVISION);
+    m->revision = revision;
+    for (long k = 0; k < m->nmodes; k++) m->modes[k].revision = revision;
     return DVC_OK;
 }
 

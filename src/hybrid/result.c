@@ -203,7 +203,7 @@ dvc_status dvc_hybrid_eval(dvc_ivec_t X, const dvc_hybrid_model_t m, const dvc_h
             mpfi_t S;
             dvc_ivec_t Y;
             hyb_set_init(&L, m->n, prec);
-            L.inv64 = m->frame_inverse == DVC_HYBRID_FRAME_BINARY64;
+            L.inv64 = m->revision >= 2;
             dvc_ivec_set(L.P, r->P[lo]);
             dvc_ivec_set(L.R, r->R[lo]);
             dvc_imat_set(L.B, r->B[lo]);

@@ -190,8 +190,7 @@ static json_t *header_root(const dvc_hybrid_cert_struct *c, json_t *model, const
     json_object_set_new(meth, "order", json_integer(c->order));
     json_object_set_new(meth, "guard_bits", json_integer((json_int_t)c->guard_bits));
     json_object_set_new(meth, "h", dvc_json_hex(c->h));
-    if (c->frame_inverse == DVC_HYBRID_FRAME_BINARY64)
-        json_object_set_new(meth, "frame_inverse", json_string("binary64"));
+    if (c->revision > 1) json_object_set_new(meth, "revision", json_integer(c->revision));
     json_object_set_new(root, "method", meth);
     json_object_set_new(root, "model_digest", json_string(tagged));
     json_object_set(root, "model", model);
@@ -355,7 +354,7 @@ static dvc_status known_keys(const json_t *obj, const char *const *allowed, cons
 static const char *const keys_root[] = {"format", "version", "generator", "precision", "method",
                                         "model_digest", "model", "steps", "events", "summary",
                                         "digest", NULL};
-static const char *const keys_method[] = {"engine", "order", "guard_bits", "h", "frame_inverse", NULL};
+static const char *const keys_method[] = {"engine", "order", "guard_bits", "h", "revision", NULL};
 static const char *const keys_step[] = {"t", "x", "mode", "box", NULL};
 static const char *const keys_event[] = {"t_lo", "t_hi", "switch", "from", "to", "x", "dphi",
                                          "class", "kind", "active", "lcp", NULL};
@@ -580,13 +579,13 @@ dvc_status dvc_hcert_from_head_(dvc_hybrid_cert_t c, json_t *root, const char *f
         if (*end != '\0' || end == json_string_value(j))
             return dvc_error(DVC_ERR_INPUT, "%s: field 'method.h' must be a hexadecimal double", file);
     }
-    c->frame_inverse = DVC_HYBRID_FRAME_EXACT; /* certificates from before the key */
-    if ((j = json_object_get(meth, "frame_inverse"))) {
-        const char *v = json_is_string(j) ? json_string_value(j) : "";
-        if (strcmp(v, "binary64") != 0 && strcmp(v, "exact") != 0)
-            return dvc_error(DVC_ERR_INPUT, "%s: field 'method.frame_inverse' must be \"binary64\" or "
-                             "\"exact\" (absent: \"exact\")", file);
-        c->frame_inverse = v[0] == 'b' ? DVC_HYBRID_FRAME_BINARY64 : DVC_HYBRID_FRAME_EXACT;
+    c->revision = 1; /* certificates from before the key */
+    if ((j = json_object_get(meth, "revision"))) {
+        if (!json_is_integer(j) || json_integer_value(j) < 1 || json_integer_value(j) > DVC_HYBRID_REVISION)
+            return dvc_error(DVC_ERR_INPUT, "%s: field 'method.revision' must be an integer from 1 to %d "
+                             "(the engine revisions this dvicert knows; absent: 1)", file,
+                             DVC_HYBRID_REVISION);
+        c->revision = (int)json_integer_value(j);
     }
     if ((st = tagged_digest(c->model_digest, root, "model_digest", file)) != DVC_OK) return st;
     if ((st = dvc_json_need(&model, root, "model", JSON_OBJECT, file)) != DVC_OK) return st;
@@ -601,7 +600,8 @@ dvc_status dvc_hcert_from_head_(dvc_hybrid_cert_t c, json_t *root, const char *f
         else st = dvc_hybrid_from_json(c->model, model, name, c->prec);
         c->have_model = 1;
         if (st != DVC_OK) return st;
-        c->model->frame_inverse = c->frame_inverse; /* verify remakes the tube as it was made */
+        if ((st = dvc_hybrid_set_revision(c->model, c->revision)) != DVC_OK) /* remade as made */
+            return st;
     }
     return DVC_OK;
 }

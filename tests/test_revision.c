@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: LGPL-3.0-or-later */
-/* The Lohner frame's inverse by the binary64 kernel (dvc_imat_inv_d_,
- * docs/hybrid.md section 3) and the certificate key that records it:
+/* The engine's revision 2 (docs/hybrid.md sections 2-3: the Lohner frame's
+ * inverse by the binary64 kernel, dvc_imat_inv_d_; forcing remainders
+ * reused over shorter spans) and the certificate key that records it:
  *  - on random point matrices (uniform, orthonormal frames, graded rows,
  *    nearly singular, singular), at 64 and 113 bits, the enclosure must
  *    contain the inverse computed at 256 bits by the MPFR route (whose
  *    width is about 2^-250 relative); a point result (the negative
  *    control) must fail that check in most cases;
- *  - certificates made before method.frame_inverse existed
- *    (tests/data/legacy/) still verify, which they only do when verify
- *    remakes them with the one-ulp inverse: the same certificate claiming
- *    "binary64" is rejected by recomputation;
- *  - a new run states "binary64", verifies, and its tube meets the legacy
- *    tube at every grid point with widths within 1 + 1e-6 of it. */
+ *  - certificates made before method.revision existed (tests/data/legacy/)
+ *    still verify, which they only do when verify remakes them with
+ *    revision 1: the same certificate claiming revision 2 is rejected by
+ *    recomputation;
+ *  - a new run states revision 2, verifies, and its tube meets the legacy
+ *    tube at every grid point with widths within 1 + 1e-6 of it;
+ *  - a revision this dvicert does not know is refused. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,22 +143,22 @@ static void legacy_certificates(const char *data, const char *certs, const char 
         dvc_hybrid_cert_init(d);
         snprintf(path, sizeof path, "%s/legacy/%s.cert.json", data, legacy[k]);
         REQUIRE(dvc_hybrid_cert_read(c, path) == DVC_OK, "%s: %s", path, dvc_error_message());
-        CHECK(c->frame_inverse == DVC_HYBRID_FRAME_EXACT, "%s: read as frame_inverse %d", legacy[k],
-              c->frame_inverse);
+        CHECK(c->revision == 1 && c->model->revision == 1, "%s: read as revision %d", legacy[k],
+              c->revision);
         dvc_status st = dvc_hybrid_cert_verify(c, NULL);
         CHECK(st == DVC_OK, "%s: legacy certificate rejected: %s", legacy[k], dvc_error_message());
-        /* the same file claiming the binary64 inverse: verify remakes it so */
-        c->frame_inverse = DVC_HYBRID_FRAME_BINARY64;
+        /* the same file claiming revision 2: verify remakes it so */
+        c->revision = DVC_HYBRID_REVISION;
         snprintf(tmp, sizeof tmp, "%s/frame_%s.cert.json", tmpdir, legacy[k]);
         REQUIRE(dvc_hybrid_cert_write(c, tmp) == DVC_OK, "write: %s", dvc_error_message());
         REQUIRE(dvc_hybrid_cert_read(d, tmp) == DVC_OK, "read back: %s", dvc_error_message());
-        CHECK(d->frame_inverse == DVC_HYBRID_FRAME_BINARY64 && d->model->frame_inverse ==
-              DVC_HYBRID_FRAME_BINARY64, "%s: the key was not read back", legacy[k]);
+        CHECK(d->revision == DVC_HYBRID_REVISION && d->model->revision == DVC_HYBRID_REVISION,
+              "%s: the key was not read back", legacy[k]);
         st = dvc_hybrid_cert_verify(d, NULL);
-        if (k == 0) /* its tube is tighter than the binary64 inverse gives */
+        if (k <= 1) /* their tubes are tighter than revision 2 gives */
             CHECK(st == DVC_NOT_CERTIFIED && strstr(dvc_error_message(), "contain"),
-                  "%s claiming binary64: %s (%s)", legacy[k], dvc_status_name(st), dvc_error_message());
-        printf("legacy %s: accepted; claiming binary64: %s\n", legacy[k],
+                  "%s claiming revision 2: %s (%s)", legacy[k], dvc_status_name(st), dvc_error_message());
+        printf("legacy %s: accepted; claiming revision 2: %s\n", legacy[k],
                st == DVC_OK ? "accepted (equal bits at 17 digits)" : dvc_error_message());
         dvc_error_reset();
         remove(tmp);
@@ -166,8 +168,8 @@ static void legacy_certificates(const char *data, const char *certs, const char 
             snprintf(model, sizeof model, "%s/%s/%s.json", certs, legacy[k], legacy[k]);
             REQUIRE(dvc_hybrid_cert_enclose(d, model, 53) == DVC_OK, "%s: %s", model,
                     dvc_error_message());
-            CHECK(d->frame_inverse == DVC_HYBRID_FRAME_BINARY64, "%s: a new run states %d", legacy[k],
-                  d->frame_inverse);
+            CHECK(d->revision == DVC_HYBRID_REVISION, "%s: a new run states %d", legacy[k],
+                  d->revision);
             same_tube(c->res, d->res, legacy[k]);
             dvc_hybrid_cert_clear(d);
         }
@@ -187,7 +189,7 @@ static void bad_key(const char *data, const char *tmpdir)
         char *h = strstr(line, "\"h\":");
         if (strncmp(line, "  \"method\":", 11) == 0 && h) {
             fwrite(line, 1, (size_t)(h - line), out);
-            fputs("\"frame_inverse\":\"ulp\",", out);
+            fputs("\"revision\":3,", out);
             fputs(h, out);
         } else {
             fputs(line, out);
@@ -198,8 +200,8 @@ static void bad_key(const char *data, const char *tmpdir)
     dvc_hybrid_cert_t c;
     dvc_hybrid_cert_init(c);
     dvc_status st = dvc_hybrid_cert_read(c, tmp);
-    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "method.frame_inverse"),
-          "an unknown frame_inverse: %s (%s)", dvc_status_name(st), dvc_error_message());
+    CHECK(st == DVC_ERR_INPUT && strstr(dvc_error_message(), "method.revision"),
+          "an unknown revision: %s (%s)", dvc_status_name(st), dvc_error_message());
     dvc_error_reset();
     dvc_hybrid_cert_clear(c);
     remove(tmp);
@@ -207,7 +209,7 @@ static void bad_key(const char *data, const char *tmpdir)
 
 int main(int argc, char **argv)
 {
-    REQUIRE(argc == 4, "usage: test_frame_inverse DATA_DIR CERTS_DIR TMP_DIR");
+    REQUIRE(argc == 4, "usage: test_revision DATA_DIR CERTS_DIR TMP_DIR");
     random_inverses();
     legacy_certificates(argv[1], argv[2], argv[3]);
     bad_key(argv[1], argv[3]);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-3.0-or-later
 # The speed comparisons (dvicert against its engine and against the floating-point
 # tools) in one run, each printed as a ratio:
-#  1. certificate I/O vs the engine: `dvicert enclose` and `dvicert verify`
+#  1. certificate I/O vs the engine: `dvicert enclose --method chen-wang` and `dvicert verify`
 #     (whole processes) against the engine's own time on the same problem
 #     (bench_certio: the engine alone in one process), on the bridge
 #     (h = 1e-4, T = 1) and the chain of k = 2 and 8 masses (h = 1e-4);
@@ -25,6 +25,9 @@
 #     dvicert's default route against Siconos at the coarsest h of 1e-2,
 #     1e-3, 1e-4, 1e-5 (theta = 0.5) whose actual error at T (distance of its x(T) from the
 #     certified enclosure) is <= 1e-4; target <= 1;
+#  2f. the default route (whatever --method auto picks) on the long chains
+#     against Siconos at h = 1e-4: k = 32 (T = 1), 64 (T = 0.1), 128
+#     (T = 0.01), with the route and its verdict; target <= 1;
 #  2e. chen-wang --local-beta against plain chen-wang on the chain of k = 8
 #     and 32 masses (h = 1e-4, T = 1): CPU ratio and how much tighter the
 #     radius is (target: the cost proportional to nnz(Q), used by auto only
@@ -50,7 +53,7 @@
 #   --events    part 2b only, with the chain k = 32 (k = 64 too with --large)
 #   --base B2   with --events: also B2's dvicert (an older build) in the same
 #               turns, its CPU seconds and ratio to Siconos beside the others
-#   --extra     parts 2e and 3b only
+#   --extra     parts 2f, 2e and 3b only
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=build
@@ -72,7 +75,7 @@ while [ $# -gt 0 ]; do
         --events) events_only=1 ;;
         --base) shift; base=$1 ;;
         --extra) extra_only=1 ;;
-        -h|--help) sed -n '2,53p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,56p' "$0"; exit 0 ;;
         *) build=$1 ;;
     esac
     shift
@@ -173,6 +176,36 @@ cost_rows() {
     read -r _ sc <<<"$bs"
     printf "    dvicert %.3f s (radius %s), Siconos N = %s %.3f s: ratio %s (target <= 1)\n" "$dc" "$rad" \
         "$pick" "$sc" "$(ratio "$dc" "$sc")"
+}
+# 2f: the default route on the long chains (see the header)
+default_rows() {
+    echo
+    if ! /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
+        echo "2f. Siconos: skipped (/usr/bin/python3 cannot import siconos)"
+        return
+    fi
+    echo "2f. dvicert's default route (--method auto) vs Siconos on the long chains, h = 1e-4; whole"
+    echo "    processes, paired, best of $runs, CPU seconds; the route auto chose and enclose's verdict"
+    printf "%-10s %6s %9s %9s %7s  %s\n" problem T dvicert Siconos ratio "route / verdict"
+    for p in "32 1 10000" "64 0.1 1000" "128 0.01 100"; do
+        set -- $p
+        "$py" "$here/siconos_dlvi.py" problem chain "$1" "$3" "$tmp/dc$1.json" --T "$2" || exit 2
+        local bd="1e9 1e9" bs="1e9 1e9" log route verdict
+        for ((r = 0; r < runs; r++)); do
+            bd=$(min2 "$bd" "$(once "$dvicert" enclose "$tmp/dc$1.json" -o "$tmp/dc.cert.json")")
+            bs=$(min2 "$bs" "$(once /usr/bin/python3 "$here/siconos_dlvi.py" run chain "$1" "$3" --T "$2")")
+        done
+        log=$("$dvicert" enclose "$tmp/dc$1.json" -o "$tmp/dc.cert.json" 2>&1)
+        route=$(echo "$log" | sed -n 's/^route: \([^,]*\), chosen.*/\1/p' | head -n 1)
+        verdict=$(echo "$log" | sed -n 's/^verdict: \([^;)]*\).*/\1/p' | head -n 1)
+        case $verdict in *"("*) verdict="$verdict)" ;; esac
+        read -r _ dc <<<"$bd"
+        read -r _ sc <<<"$bs"
+        printf "%-10s %6s %9.3f %9.3f %7s  %s / %s\n" "chain$1" "$2" "$dc" "$sc" "$(ratio "$dc" "$sc")" \
+            "${route:-?}" "${verdict:-?}"
+        rm -f "$tmp/dc.cert.json"
+    done
+    echo "    target: ratio <= 1 whichever route auto picks"
 }
 # 2e: chen-wang --local-beta against plain chen-wang (see the header)
 localbeta_rows() {
@@ -288,7 +321,7 @@ if [ "$events_only" = 1 ]; then
     exit 0
 fi
 [ "$hybrid_only" = 1 ] && { hybrid_rows; exit 0; }
-[ "$extra_only" = 1 ] && { localbeta_rows; beta_lcp_rows; exit 0; }
+[ "$extra_only" = 1 ] && { default_rows; localbeta_rows; beta_lcp_rows; exit 0; }
 [ "$cost_only" = 1 ] && { cost_rows; exit 0; }
 
 # the problems: name kind k N
@@ -313,7 +346,8 @@ for p in "${probs[@]}"; do
     be="1e9 1e9"
     bv="1e9 1e9"
     for ((k = 0; k < runs; k++)); do
-        be=$(min2 "$be" "$(once "$dvicert" enclose "$tmp/$name.json" -o "$tmp/$name.cert.json" --method lognorm)")
+        # the route bench_certio's engine runs (Algorithm 4.2, tests/enclose_call.h)
+        be=$(min2 "$be" "$(once "$dvicert" enclose "$tmp/$name.json" -o "$tmp/$name.cert.json" --method chen-wang)")
         bv=$(min2 "$bv" "$(once "$dvicert" verify "$tmp/$name.cert.json")")
     done
     "$dvicert" verify "$tmp/$name.cert.json" >/dev/null 2>&1 || echo "$name: the certificate does not verify"
@@ -351,6 +385,7 @@ if /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
     echo "   ratio = dvicert / Siconos (target <= 1: certified no slower than the float tool)"
     echo
     event_rows
+    default_rows
     cost_rows
 else
     echo "2. Siconos: skipped (/usr/bin/python3 cannot import siconos; Debian: apt-get install python3-siconos)"

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: LGPL-3.0-or-later
 """The benchmark problems of bench/compare.sh, for dvicert and for Siconos.
 
-  siconos_dlvi.py problem bridge|chain K N OUT.json  write the dvicert problem file
-  siconos_dlvi.py run bridge|chain|pounding K N [CSV] [--theta TH]
+  siconos_dlvi.py problem bridge|chain K N OUT.json [--T T]
+                                                   write the dvicert problem file
+  siconos_dlvi.py run bridge|chain|pounding K N [CSV] [--theta TH] [--T T]
                                                    Siconos float time stepping of it
                                                    (CSV: the trajectory t,x1..xn, for
                                                    `dvicert enclose P --from CSV`; TH:
                                                    the theta of EulerMoreauOSI, default 1,
                                                    f taken at t_i + TH h)
+  --T T: the horizon (default 1; the pounding 20), h = T / N
 
 The bridge is Example 5.1 (gamma = 0.2, T = 1); the pounding is Example 5.2
 with the published parameters and a three-tone ground motion, T = 20 (the
@@ -84,7 +86,7 @@ def data(kind, k):
     return A, B, Q, M, g, x0, f, ["0"] * k + ["0.5*sin(2*pi*t)"] * k
 
 
-def write_problem(kind, k, N, out):
+def write_problem(kind, k, N, out, T=None):
     A, B, Q, M, g, x0, _, fexpr = data(kind, k)
     m = len(M)
 
@@ -103,7 +105,7 @@ def write_problem(kind, k, N, out):
         "g": ["0.06"] * m if kind == "chain" else ["0"],
         "x0": ["0.2" if (kind == "bridge" and i == 1) else ("0.5" if v > 0 else "-0.5" if v < 0 else 0)
                for i, v in enumerate(x0)],
-        "T": 1,
+        "T": 1 if T is None else (int(T) if T == int(T) else repr(T)),
         "N": N,
         "theta": 1,
     }
@@ -112,12 +114,12 @@ def write_problem(kind, k, N, out):
         fh.write("\n")
 
 
-def run(kind, k, N, csv=None, theta=1.0):
+def run(kind, k, N, csv=None, theta=1.0, T=None):
     import numpy as np
     import siconos.kernel as sk
 
     A, B, Q, M, g, x0, f, _ = data(kind, k)
-    T = horizon(kind)
+    T = horizon(kind) if T is None else T
     h = T / N
     m = len(M)
     ds = sk.FirstOrderLinearDS(np.array(x0), np.array(A))
@@ -155,10 +157,15 @@ def main(argv):
         i = argv.index("--theta")
         theta = float(argv[i + 1])
         argv = argv[:i] + argv[i + 2:]
+    T = None
+    if "--T" in argv[:-1]:
+        i = argv.index("--T")
+        T = float(argv[i + 1])
+        argv = argv[:i] + argv[i + 2:]
     if len(argv) >= 5 and argv[1] == "problem":
-        write_problem(argv[2], int(argv[3]), int(argv[4]), argv[5])
+        write_problem(argv[2], int(argv[3]), int(argv[4]), argv[5], T)
     elif len(argv) >= 5 and argv[1] == "run":
-        run(argv[2], int(argv[3]), int(argv[4]), argv[5] if len(argv) > 5 else None, theta)
+        run(argv[2], int(argv[3]), int(argv[4]), argv[5] if len(argv) > 5 else None, theta, T)
     else:
         sys.stderr.write(__doc__)
         return 2

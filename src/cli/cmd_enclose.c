@@ -640,7 +640,7 @@ static void report_events(FILE *rep, const dvc_cert_t c, const char *why, const 
     const dvc_cert_claim *ns = dvc_cert_claim_get(s, "steps"), *ne = dvc_cert_claim_get(s, "events"),
                          *np = dvc_cert_claim_get(s, "patterns"), *nw = dvc_cert_claim_get(s, "windows");
     fprintf(rep, "certified: the exact solution (route events), %lld steps, %lld events, %lld patterns "
-            "built, %ld bits\n", ns ? ns->ival : 0LL, ne ? ne->ival : 0LL, np ? np->ival : 0LL,
+            "named, %ld bits\n", ns ? ns->ival : 0LL, ne ? ne->ival : 0LL, np ? np->ival : 0LL,
             (long)c->prec);
     if (why) fprintf(rep, "route: events, chosen by --method auto: %s\n", why);
     if (nw && nw->ival > 0)

@@ -627,18 +627,56 @@ dvc_status hyb_flow_over_box(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_
     return st;
 }
 
+/* hyb_flow_over's matrices and vectors, kept in the mode's memo for the run
+ * (two n x n interval matrices per call were ~10 % of the events route at
+ * n = 32): every member is written before it is read. */
+typedef struct {
+    long n;
+    mpfr_prec_t prec;
+    dvc_imat_t E, EB;
+    dvc_ivec_t a, b;
+} flow_ws;
+
+static void flow_ws_free(void *p)
+{
+    flow_ws *w = p;
+    if (!w) return;
+    dvc_imat_clear(w->E);
+    dvc_imat_clear(w->EB);
+    dvc_ivec_clear(w->a);
+    dvc_ivec_clear(w->b);
+    free(w);
+}
+
+/* The mode's scratch for n, prec; *own: the caller frees it. */
+static flow_ws *flow_ws_of(const dvc_hybrid_mode *md, long n, mpfr_prec_t prec, int *own)
+{
+    flow_ws *w = hyb_memo_ws_get(md, HYB_WS_FLOW);
+    *own = 0;
+    if (w && w->n == n && w->prec == prec) return w;
+    w = malloc(sizeof *w);
+    if (!w) return NULL;
+    w->n = n;
+    w->prec = prec;
+    dvc_imat_init2(w->E, n, n, prec);
+    dvc_imat_init2(w->EB, n, n, prec);
+    dvc_ivec_init2(w->a, n, prec);
+    dvc_ivec_init2(w->b, n, prec);
+    if (!hyb_memo_ws_put(md, HYB_WS_FLOW, w, flow_ws_free)) *own = 1;
+    return w;
+}
+
 dvc_status hyb_flow_over(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set *L,
                          const mpfr_t t0, const mpfi_t S, int K)
 {
     if (!md->linear) return hyb_field_flow(X, NULL, md, L, t0, S, K);
     long n = X->n;
     mpfr_prec_t prec = dvc_ivec_prec(X);
-    dvc_imat_t E, EB;
-    dvc_ivec_t a, b;
-    dvc_imat_init2(E, n, n, prec);
-    dvc_imat_init2(EB, n, n, prec);
-    dvc_ivec_init2(a, n, prec);
-    dvc_ivec_init2(b, n, prec);
+    int own;
+    flow_ws *w = flow_ws_of(md, n, prec, &own);
+    if (!w) return dvc_error(DVC_ERR_NOMEM, "out of memory");
+    dvc_imat_struct *E = w->E, *EB = w->EB;
+    dvc_ivec_struct *a = w->a, *b = w->b;
     dvc_status st = hyb_expm_md(E, md, S, K);
     if (st == DVC_OK) st = hyb_forcing(b, md, t0, S, K);
     if (st == DVC_OK) {
@@ -648,10 +686,7 @@ dvc_status hyb_flow_over(dvc_ivec_t X, const dvc_hybrid_mode *md, const hyb_set 
         dvc_ivec_add(X, X, a);
         dvc_ivec_add(X, X, b);
     }
-    dvc_imat_clear(E);
-    dvc_imat_clear(EB);
-    dvc_ivec_clear(a);
-    dvc_ivec_clear(b);
+    if (own) flow_ws_free(w);
     return st;
 }
 

@@ -39,10 +39,11 @@ mpfi_t **hyb_memo_scratch(const dvc_hybrid_mode *md, int which, long n, int K, m
 /* Workspaces of md kept for the run, one per slot (HYB_WS_FIELD: field.c's
  * scratch and its reuse of a step's series; HYB_WS_FORCING: flow.c's of the
  * forcing term; HYB_WS_SERIES: hyb_state_series'; HYB_WS_BAL: flow.c's
- * balancing of A, its norms and its nonzero pattern), or NULL. put stores ws in the slot (releasing the previous
+ * balancing of A, its norms and its nonzero pattern; HYB_WS_FLOW:
+ * hyb_flow_over's matrices), or NULL. put stores ws in the slot (releasing the previous
  * one with its free_fn): 1, or 0 when the memo cannot be allocated (ws not
  * stored: the caller frees it). */
-enum { HYB_WS_FIELD, HYB_WS_FORCING, HYB_WS_SERIES, HYB_WS_BAL, HYB_WS_N };
+enum { HYB_WS_FIELD, HYB_WS_FORCING, HYB_WS_SERIES, HYB_WS_BAL, HYB_WS_FLOW, HYB_WS_N };
 void *hyb_memo_ws_get(const dvc_hybrid_mode *md, int slot);
 int hyb_memo_ws_put(const dvc_hybrid_mode *md, int slot, void *ws, void (*free_fn)(void *));
 

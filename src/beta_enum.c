@@ -40,7 +40,7 @@ void dvc_bk_acc_init(dvc_bk_acc *a)
     a->beta_hi = 0;
     a->alpha_lo = 0;
     a->alpha_hi = 0;
-    a->count = a->slow = a->refresh = a->pruned = 0;
+    a->count = a->slow = a->refresh = a->pruned = a->tight = 0;
     a->tick = NULL;
     a->tick_ctx = NULL;
     a->stopped = 0;

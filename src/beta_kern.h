@@ -26,6 +26,7 @@ typedef struct dvc_bk_acc {
     long slow;                 /* vertices that needed the MPFI fallback */
     long refresh;              /* from-scratch inversions */
     long pruned;               /* vertices of subtrees proven below beta_lo (bordering route; in count) */
+    long tight;                /* rows of those subtrees bounded by the tighter row bound (row_tight) */
     /* Budget hook (NULL: none), called every DVC_BK_TICK vertices in
      * round-to-nearest; a nonzero return stops the enumeration with
      * stopped = 1: the lower bounds then hold (they are attained at visited

@@ -1070,7 +1070,7 @@ static void test_subtree_prune(void)
 {
     static const double fac[] = {0, 0.5, 0.9, 0.999, 1 - 1e-9, 1};
     check_rng r = {20261};
-    long runs = 0, pruned = 0, vertices = 0, local_exact = 0, local_runs = 0;
+    long runs = 0, pruned = 0, vertices = 0, local_exact = 0, local_runs = 0, tight = 0;
     for (int it = 0; it < 160; it++) {
         int m = (int)check_rng_int(&r, 4, it < 140 ? 9 : 11), kind = it % (NKINDS + 1);
         double M[MAXM * MAXM], P[MAXM * MAXM], bd;
@@ -1110,6 +1110,7 @@ static void test_subtree_prune(void)
                       "%.17g",
                       it, m, kind, rr, fac[fi], interval ? ", interval" : "", acc.beta_lo, acc.beta_hi, bd);
                 pruned += acc.pruned;
+                tight += acc.tight;
                 vertices += acc.count;
                 runs++;
             }
@@ -1133,8 +1134,11 @@ static void test_subtree_prune(void)
     CHECK(pruned > vertices / 20, "subtree rule hardly used: %ld of %ld vertices skipped", pruned, vertices);
     CHECK(local_exact * 2 > local_runs, "local search found beta_M in %ld of %ld point cases", local_exact,
           local_runs);
-    printf("subtrees below lo: %ld runs, %ld of %ld vertices skipped; local search exact in %ld of %ld\n", runs,
-           pruned, vertices, local_exact, local_runs);
+    /* the tighter row bound (row_tight) decided rows of skipped subtrees */
+    CHECK(tight > 100, "tighter row bound hardly used: %ld rows", tight);
+    printf("subtrees below lo: %ld runs, %ld of %ld vertices skipped (%ld rows by the tighter bound); local "
+           "search exact in %ld of %ld\n",
+           runs, pruned, vertices, tight, local_exact, local_runs);
 }
 
 /* m = 21, nonsymmetric PD with a large skew part: the route of m > 20

@@ -127,8 +127,6 @@ static void gram_schmidt(double *a, long n)
     }
 }
 
-/* Bi <- Bn^-1 (verified), DVC_NOT_CERTIFIED when singular or when the
- * frame's condition number exceeds condmax (HYB_COND_MAX for a map). */
 /* Bi <- an enclosure of a^-1 (Bn = a exactly): by the binary64 kernel when
  * inv64, else to one ulp of Bi's precision (the certificates that do not
  * state method.revision, revision 1, were made so and must be remade so). */
@@ -137,6 +135,8 @@ static dvc_status frame_inv(dvc_imat_t Bi, const dvc_imat_t Bn, const double *a,
     return inv64 ? dvc_imat_inv_d_(Bi, a) : dvc_imat_inv(Bi, Bn);
 }
 
+/* Bi <- Bn^-1 (verified), DVC_NOT_CERTIFIED when singular or when the
+ * frame's condition number exceeds condmax (HYB_COND_MAX for a map). */
 static dvc_status frame_try(dvc_imat_t Bi, const dvc_imat_t Bn, const double *a, int inv64,
                             mpfr_prec_t prec, double condmax)
 {

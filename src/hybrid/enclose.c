@@ -66,13 +66,20 @@ static dvc_status cands_fit(hyb_cand **cands, long *acand, long need, mpfr_prec_
 
 /* The sign of phi' = d/dt g under the field of the transition's target
  * mode at (T, X): 1, -1, or 0 when not proven (or not evaluable). */
-static int next_sign(const hyb_ctx *c, const dvc_hybrid_transition *tr, const mpfi_t T, const dvc_ivec_t X)
+/* Mode k's field given (a pending mode of a lazily built model filled by
+ * the model's fill hook, which adds nothing to the model). */
+static dvc_status mode_ready(const hyb_ctx *c, long k)
 {
     const dvc_hybrid_model_struct *m = c->m;
-    if (m->modes[tr->to].pending && (!m->fill || m->fill(tr->to, m->expand_ctx) != DVC_OK)) {
-        dvc_error_reset(); /* not evaluable: not proven */
-        return 0;
-    }
+    if (!m->modes[k].pending) return DVC_OK;
+    if (!m->fill) return dvc_error(DVC_ERR_INTERNAL, "mode '%s' is pending and the model has no fill hook",
+                                   m->modes[k].name);
+    return m->fill(k, m->expand_ctx);
+}
+
+static int next_sign(const hyb_ctx *c, const dvc_hybrid_transition *tr, const mpfi_t T, const dvc_ivec_t X)
+{
+    if (c->m->modes[tr->to].pending) return 0; /* the callers fill it first (mode_ready) */
     mpfi_t p2, d2;
     int s;
     mpfi_init2(p2, c->prec);
@@ -142,6 +149,7 @@ static dvc_status check_repelling(hyb_ctx *c, hyb_step_ws *w, const dvc_hybrid_t
     mpfi_set_fr(w->Ta, t);
     dvc_status st = dvc_expr_eval_x(w->phi, m->g[tr->g], w->Ta, w->Xa);
     if (st != DVC_OK || !mpfi_has_zero(w->phi)) return st;
+    if ((st = mode_ready(c, tr->to)) != DVC_OK) return st;
     int s2 = next_sign(c, tr, w->Ta, w->Xa);
     if (s2 != -s) return DVC_OK; /* the next mode's field crosses back: unique */
     char tb[160];
@@ -222,6 +230,7 @@ static dvc_status scan_transition(hyb_ctx *c, hyb_step_ws *w, long k, long mode,
          * mode's field points back, both fields point toward the surface
          * (sliding); else undecided */
         char tb[160];
+        if ((st = mode_ready(c, tr->to)) != DVC_OK) return st;
         int s2 = next_sign(c, tr, w->Ta, w->Xa);
         hyb_time_str(tb, sizeof tb, w->Ta);
         mpfi_set(c->r->stop_t, w->Ta);

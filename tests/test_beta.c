@@ -1141,6 +1141,80 @@ static void test_subtree_prune(void)
            runs, pruned, vertices, tight, local_exact, local_runs);
 }
 
+/* The radius of the Schur complement's box in the small bordering steps of
+ * the subtree rule (small_border in src/beta_tree.c, docs/beta.md section 5):
+ * its column b = Sigma_{S'p} ranges over [Sc +- Sr], so |U - u| must hold
+ * ||Sigma'^{-1}_i||_1 ||Sr_{S'p}|| besides the predictor's errors, or Z's
+ * error bound rho only covers the midpoint's column. Here M = [[1, c^T],
+ * [c, B]] with point couplings c (anchor {0}, k = 1: the Schur complement
+ * box is B's own up to roundings) and B (f = m - 1 <= 4) of unit diagonal,
+ * point entries below it and wide intervals above, so that beta over [M]
+ * is reached at a corner away from the midpoint through the upper entries,
+ * the columns b. Reference: the largest exact rational beta_M over every
+ * corner matrix of [M] (every one a member of [M]); started at that lower
+ * bound, the route may skip the subtree of the maximiser only if its proven
+ * bound, which then enters hi, is at least that. */
+static void test_subtree_radius(void)
+{
+    check_rng r = {20262};
+    long runs = 0, pruned = 0;
+    for (int it = 0; it < 96; it++) {
+        const int m = 3 + it % 3;
+        double M[MAXM * MAXM], P[MAXM * MAXM], rad[MAXM * MAXM], bd;
+        int ivx[MAXM * MAXM], niv = 0, idx[MAXM];
+        mpq_t Mq[MAXM * MAXM], beta, alpha, best;
+        dvc_imat_t A;
+        dvc_bk_mat K;
+        memset(rad, 0, sizeof rad);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < m; j++) {
+                double *e = &M[i * m + j];
+                if (i == j) *e = 1;
+                else if (i == 0 || j == 0) *e = (double)check_rng_int(&r, -2, 2) / 32; /* couplings */
+                else if (i > j) *e = (double)check_rng_int(&r, -2, 2) / 32;
+                else {
+                    *e = (double)check_rng_int(&r, -8, 8) / 16;
+                    rad[i * m + j] = (it % 2 ? 0.25 : 0.125) / (m == 5 ? 2 : 1);
+                    ivx[niv++] = i * m + j;
+                }
+            }
+        dvc_imat_init(A, m, m);
+        for (int i = 0; i < m * m; i++) mpfi_interv_d(A->e[i], M[i] - rad[i], M[i] + rad[i]);
+        mpq_init(best);
+        for (unsigned long cn = 0; cn < (1ul << niv); cn++) {
+            memcpy(P, M, sizeof(double) * (size_t)(m * m));
+            for (int q = 0; q < niv; q++) P[ivx[q]] += (cn >> q & 1) ? rad[ivx[q]] : -rad[ivx[q]];
+            exact_of(P, m, Mq, beta, alpha, it);
+            if (mpq_cmp(beta, best) > 0) mpq_set(best, beta);
+            for (int i = 0; i < m * m; i++) mpq_clear(Mq[i]);
+            mpq_clears(beta, alpha, NULL);
+        }
+        REQUIRE(dvc_bk_mat_init(&K, A) == DVC_OK, "case %d: mat_init", it);
+        bd = mpq_get_d(best);
+        for (int i = 0; i < m; i++) idx[i] = i;
+        for (int rr = m - 1; rr <= m; rr++) {
+            dvc_bk_acc acc;
+            dvc_status st;
+            dvc_bk_acc_init(&acc);
+            acc.beta_lo = acc.beta_hi = bd;
+            st = dvc_bk_enum_tree(&K, 0, idx, m, rr, &acc);
+            CHECK(st == DVC_OK && acc.count == (1L << m), "radius case %d (m = %d, r = %d): status %d, %ld vertices",
+                  it, m, rr, st, acc.count);
+            CHECK(cmp_dq(acc.beta_hi, best) >= 0,
+                  "radius case %d (m = %d, r = %d): hi %.17g below beta %.17g of a corner matrix", it, m, rr,
+                  acc.beta_hi, bd);
+            pruned += acc.pruned;
+            runs++;
+        }
+        dvc_bk_mat_clear(&K);
+        dvc_imat_clear(A);
+        mpq_clear(best);
+    }
+    /* the rule must act on these boxes, or this test proves nothing */
+    CHECK(pruned > 0, "subtree rule never used on wide boxes (%ld runs)", runs);
+    printf("subtree rule on wide boxes: %ld runs, %ld vertices skipped\n", runs, pruned);
+}
+
 /* m = 21, nonsymmetric PD with a large skew part: the route of m > 20
  * (local search, then the bordering enumeration started at its lower bound,
  * skipping subtrees below it) against every vertex by its own residual
@@ -1312,6 +1386,7 @@ int main(void)
 {
     test_enum_tree();
     test_subtree_prune();
+    test_subtree_radius();
     test_enum_past20();
     test_remark43();
     test_mmatrix();

@@ -36,24 +36,16 @@ cmp -s "$tmp/b.cert.json" "$tmp/moved.cert.json" && bad "tamper: the second even
 expect 1 "" "an event time narrowed: rejected" -- "$exe" verify "$tmp/moved.cert.json"
 
 if python3 -c "import mpmath" 2>/dev/null; then
-    python3 "$src/tests/dae_ref.py" 10 1000 7 > "$tmp/ref.csv"
-    expect 0 "inside: 0 of 1000" "closed form inside: states and algebraic variables" -- \
-        "$exe" check "$tmp/b.cert.json" "$tmp/ref.csv"
-    grep -q "worst y margin" "$tmp/out" && ok || bad "check: the algebraic columns are checked"
-    python3 "$src/tests/dae_ref.py" 10 1000 7 1e-9 > "$tmp/pert.csv"
-    expect 1 "outside: 1000 of 1000" "perturbed by 1e-9: outside" -- \
-        "$exe" check "$tmp/b.cert.json" "$tmp/pert.csv"
+    inside_outside "$tmp/b.cert.json" "$tmp/ref.csv" "closed form (states and algebraic variables)" \
+        python3 "$src/tests/dae_ref.py" 10 1000 7
+    grep -q "worst y margin" "$tmp/inside" && ok || bad "check: the algebraic columns are checked"
     # only the switch current moved: outside where the switch is closed
     awk -F, -v OFS=, 'NR > 1 && $5 > 1e-3 { $5 = $5 + 1e-9 } { print }' "$tmp/ref.csv" > "$tmp/is.csv"
     expect 1 "outside" "switch current moved by 1e-9: outside" -- "$exe" check "$tmp/b.cert.json" "$tmp/is.csv"
     # the stick-slip DAE: states and GESDA's alpha (the Filippov weight)
     "$exe" enclose "$src/certs/stickslip/stickslip-dae.json" -o "$tmp/ss.cert.json" > /dev/null 2>&1
-    python3 "$src/tests/dae_ref.py" stickslip 2.5 1000 11 > "$tmp/ss.csv"
-    expect 0 "inside: 0 of 1000" "stick-slip DAE: closed form inside (states and alpha)" -- \
-        "$exe" check "$tmp/ss.cert.json" "$tmp/ss.csv"
-    python3 "$src/tests/dae_ref.py" stickslip 2.5 1000 11 1e-9 > "$tmp/ssp.csv"
-    expect 1 "outside: 1000 of 1000" "stick-slip DAE perturbed by 1e-9: outside" -- \
-        "$exe" check "$tmp/ss.cert.json" "$tmp/ssp.csv"
+    inside_outside "$tmp/ss.cert.json" "$tmp/ss.csv" "stick-slip DAE: closed form (states and alpha)" \
+        python3 "$src/tests/dae_ref.py" stickslip 2.5 1000 11
 else
     echo "skipped: the closed-form reference (python3 with mpmath not found)"
 fi

@@ -36,6 +36,20 @@ expect() {
     return 0
 }
 
+# inside_outside CERT CSV LABEL GEN...: the reference GEN prints (1000 rows,
+# kept in CSV) lies in CERT's tube at every row, and GEN with a last argument
+# 1e-9 (every value moved by 1e-9, kept in CSV.pert) at no row: a containment
+# test that can fail. The inside check's report is left in $tmp/inside. Needs $exe.
+inside_outside() {
+    local cert=$1 csv=$2 label=$3
+    shift 3
+    "$@" > "$csv"
+    expect 0 "inside: 0 of 1000" "$label: inside" -- "$exe" check "$cert" "$csv"
+    cp "$tmp/out" "$tmp/inside"
+    "$@" 1e-9 > "$csv.pert"
+    expect 1 "outside: 1000 of 1000" "$label: moved by 1e-9, outside" -- "$exe" check "$cert" "$csv.pert"
+}
+
 # ref_tool NAME: the path of a reference generator of tests/ (NAME.c, built
 # by meson into the working directory; compiled into $tmp when the script
 # runs elsewhere): gen_traj (with ref_bridge.c) or gen_hyb_traj. Needs $src.

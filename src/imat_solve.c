@@ -490,6 +490,16 @@ static dvc_status dvc_imat_solve_mat_rn(dvc_imat_t X, const dvc_imat_t A, const 
     return solve_core(X->e, A, B->e, B->c, "dvc_imat_solve_mat", 0);
 }
 
+/* [Xlo, Xhi] encloses [Alo, Ahi]^{-1} (n x n doubles; E: n x n scratch) by
+ * the explicit-inverse kernel with B = I: a DVC_FP_ code, *c its bound. */
+static int inv_dd(long n, const double *Alo, const double *Ahi, double *E, double *Xlo, double *Xhi,
+                  double *c)
+{
+    memset(E, 0, (size_t)(n * n) * sizeof(double));
+    for (long i = 0; i < n; i++) E[i * n + i] = 1;
+    return dvc_fp_verify_solve(n, n, Alo, Ahi, E, E, Xlo, Xhi, c);
+}
+
 static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
 {
     dvc_status st = check_dims(A, "dvc_imat_inv");
@@ -513,9 +523,7 @@ static dvc_status dvc_imat_inv_rn(dvc_imat_t X, const dvc_imat_t A)
         double *Alo = buf, *Ahi = Alo + nn, *E = Ahi + nn, *Xlo = E + nn, *Xhi = Xlo + nn, c = 0;
         int ca = to_dd(Alo, Ahi, A->e, nn);
         if (ca == 1) {
-            memset(E, 0, (size_t)nn * sizeof(double));
-            for (long i = 0; i < n; i++) E[i * n + i] = 1;
-            int r = dvc_fp_verify_solve(n, n, Alo, Ahi, E, E, Xlo, Xhi, &c);
+            int r = inv_dd(n, Alo, Ahi, E, Xlo, Xhi, &c);
             if (r == DVC_FP_OK) write_dd(X->e, Xlo, Xhi, nn); /* A is read: X may be A */
             st = fp_status(r, c);
         }
@@ -538,9 +546,7 @@ dvc_status dvc_imat_inv_d_(dvc_imat_t X, const double *a)
     double c = 0, sbuf[3 * 64];
     double *buf = nn <= 64 ? sbuf : xmalloc((size_t)(3 * nn) * sizeof(double));
     double *E = buf, *Xlo = E + nn, *Xhi = Xlo + nn;
-    memset(E, 0, (size_t)nn * sizeof(double));
-    for (long i = 0; i < n; i++) E[i * n + i] = 1;
-    int r = dvc_fp_verify_solve(n, n, a, a, E, E, Xlo, Xhi, &c);
+    int r = inv_dd(n, a, a, E, Xlo, Xhi, &c);
     if (r == DVC_FP_OK)
         for (long t = 0; t < nn; t++) {
             mpfr_set_d(&X->e[t]->left, Xlo[t], MPFR_RNDD); /* exact at prec >= 53 */

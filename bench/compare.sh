@@ -100,6 +100,8 @@ once() {
 min2() { # "w1 c1" "w2 c2" -> the smaller of each
     echo "$1 $2" | awk '{w = $1 < $3 ? $1 : $3; c = $2 < $4 ? $2 : $4; printf "%.4f %.4f\n", w, c}'
 }
+# has_siconos: /usr/bin/python3 imports Siconos (Debian python3-siconos)
+has_siconos() { /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "nan" }'; }
 
 # 2c: the hybrid engine against scipy (see the header)
@@ -137,7 +139,7 @@ hybrid_rows() {
 # 2d: the cost of a certified radius <= 1e-4 (see the header)
 cost_rows() {
     echo
-    if ! /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
+    if ! has_siconos; then
         echo "2d. Siconos: skipped (/usr/bin/python3 cannot import siconos)"
         return
     fi
@@ -180,7 +182,7 @@ cost_rows() {
 # 2f: the default route on the long chains (see the header)
 default_rows() {
     echo
-    if ! /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
+    if ! has_siconos; then
         echo "2f. Siconos: skipped (/usr/bin/python3 cannot import siconos)"
         return
     fi
@@ -314,7 +316,7 @@ event_rows() {
         "(differs): its certificate is not byte-identical"
 }
 if [ "$events_only" = 1 ]; then
-    /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1 ||
+    has_siconos ||
         { echo "compare.sh: --events needs Siconos (/usr/bin/python3 cannot import siconos)" >&2; exit 2; }
     echo "load: $(uptime)"
     event_rows
@@ -363,7 +365,7 @@ echo "   (enclose, verify); in-proc = enclose / engine and verify / certify insi
 echo "   (CPU: what the certificate costs without process start)"
 
 echo
-if /usr/bin/python3 -c 'import siconos.kernel' >/dev/null 2>&1; then
+if has_siconos; then
     echo "2. dvicert enclose vs Siconos float time stepping (EulerMoreauOSI theta = 1, LCP by Lemke),"
     echo "   whole processes, paired (in turns), best of $runs; seconds"
     printf "%-10s %8s %10s %10s %10s %10s %8s %8s\n" problem N dvicert "(cpu)" Siconos "(cpu)" ratio "(cpu)"

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "beta_drv.h"
 #include "beta_kern.h"
 #include "rounding.h"
 #include "dvicert/mclass.h"
@@ -24,6 +26,7 @@ void dvc_beta_opts_default(dvc_beta_opts *o)
     o->max_seconds = 60;
     o->progress = NULL;
     o->progress_data = NULL;
+    o->threads = 0;
 }
 
 dvc_status dvc_beta_opts_check(const dvc_beta_opts *o)
@@ -44,6 +47,9 @@ dvc_status dvc_beta_opts_check(const dvc_beta_opts *o)
     if (o->enum_max_m < 0 || o->enum_max_m > 30)
         return dvc_error(DVC_ERR_INPUT, "beta: enum_max_m (--enum-max-m) must lie in [0, 30], got %ld",
                          o->enum_max_m);
+    if (o->threads < 0 || o->threads > DVC_BETA_THREADS_MAX)
+        return dvc_error(DVC_ERR_INPUT, "beta: threads (--threads) must lie in [0, %d] (0: one per processor), got %d",
+                         DVC_BETA_THREADS_MAX, o->threads);
     return DVC_OK;
 }
 
@@ -108,196 +114,6 @@ static int enum_tick(void *ctx, const dvc_bk_acc *acc)
     budget_t *b = ctx;
     report(b, (double)acc->count, acc->beta_lo, INFINITY, 0);
     return over_budget(b);
-}
-
-/* Running bounds of one constant. */
-typedef struct {
-    double lo, hi;
-    const char *hi_by;
-} bnd;
-
-static void bnd_lo(bnd *b, double lo)
-{
-    if (lo > b->lo) b->lo = lo;
-}
-
-static void bnd_hi(bnd *b, double hi, const char *by)
-{
-    if (hi < b->hi) {
-        b->hi = hi;
-        b->hi_by = by;
-    }
-}
-
-/* ---- structural bounds ---------------------------------------------------- */
-
-/* max_i sum_j mig(X_ij), rounded down, and ||X|| rounded up. */
-static void inv_norms(const dvc_imat_t X, double *lo, double *hi)
-{
-    mpfr_t s, t, best;
-    mpfr_inits2(mpfi_get_prec(X->e[0]), s, t, best, (mpfr_ptr)0);
-    mpfr_set_zero(best, 1);
-    for (long i = 0; i < X->r; i++) {
-        mpfr_set_zero(s, 1);
-        for (long j = 0; j < X->c; j++) {
-            dvc_ival_mig(t, dvc_imat_entry(X, i, j));
-            mpfr_add(s, s, t, MPFR_RNDD);
-        }
-        mpfr_max(best, best, s, MPFR_RNDD);
-    }
-    *lo = mpfr_get_d(best, MPFR_RNDD);
-    dvc_imat_norm_inf(best, X);
-    *hi = mpfr_get_d(best, MPFR_RNDU);
-    mpfr_clears(s, t, best, (mpfr_ptr)0);
-}
-
-/* Lower bounds from the vertices J = {i}: beta >= 1/|m_ii|, alpha >=
- * (1 + sum_{j != i} |m_ij|) / |m_ii|. */
-static void singleton_lower(const dvc_imat_t M, bnd *beta, bnd *alpha)
-{
-    long m = M->r;
-    mpfr_t a, s, t;
-    mpfr_inits2(mpfi_get_prec(M->e[0]) > 53 ? mpfi_get_prec(M->e[0]) : 53, a, s, t, (mpfr_ptr)0);
-    for (long i = 0; i < m; i++) {
-        dvc_ival_mag(a, dvc_imat_entry(M, i, i));
-        if (mpfr_zero_p(a)) continue;
-        mpfr_ui_div(t, 1, a, MPFR_RNDD);
-        bnd_lo(beta, mpfr_get_d(t, MPFR_RNDD));
-        mpfr_set_ui(s, 1, MPFR_RNDD);
-        for (long j = 0; j < m; j++)
-            if (j != i) {
-                dvc_ival_mig(t, dvc_imat_entry(M, i, j));
-                mpfr_add(s, s, t, MPFR_RNDD);
-            }
-        mpfr_div(s, s, a, MPFR_RNDD);
-        bnd_lo(alpha, m > 1 ? mpfr_get_d(s, MPFR_RNDD) : 0);
-    }
-    mpfr_clears(a, s, t, (mpfr_ptr)0);
-}
-
-/* Upper bound of ||M - I||, rounded up. */
-static double norm_m_minus_i(const dvc_imat_t M)
-{
-    long m = M->r;
-    mpfi_t x;
-    mpfr_t s, t, best;
-    double r;
-    mpfi_init2(x, mpfi_get_prec(M->e[0]));
-    mpfr_inits2(53, s, t, best, (mpfr_ptr)0);
-    mpfr_set_zero(best, 1);
-    for (long i = 0; i < m; i++) {
-        mpfr_set_zero(s, 1);
-        for (long j = 0; j < m; j++) {
-            mpfi_set(x, dvc_imat_entry(M, i, j));
-            if (i == j) mpfi_sub_ui(x, x, 1);
-            dvc_ival_mag(t, x);
-            mpfr_add(s, s, t, MPFR_RNDU);
-        }
-        mpfr_max(best, best, s, MPFR_RNDU);
-    }
-    r = mpfr_get_d(best, MPFR_RNDU);
-    mpfi_clear(x);
-    mpfr_clears(s, t, best, (mpfr_ptr)0);
-    return r;
-}
-
-/* SPD: ||M^{-1}||_2 <= 1/s when M - sI is proven positive definite, with s
- * just below an estimate of lambda_min from inverse iteration on the
- * predictor. Returns +inf when not proven. */
-static double spd_inv2_by_shift(const dvc_imat_t M, const dvc_imat_t Minv)
-{
-    long m = M->r;
-    double *x = malloc(sizeof(double) * (size_t)m), *y = malloc(sizeof(double) * (size_t)m);
-    double *X = malloc(sizeof(double) * (size_t)(m * m));
-    double mu = 0, res = INFINITY;
-    if (!x || !y || !X) abort();
-    dvc_imat_mid_d(X, Minv);
-    for (long i = 0; i < m; i++) x[i] = 1.0 + 0.01 * (double)i;
-    for (int it = 0; it < 200; it++) { /* power iteration on X ~ M^{-1} */
-        double nrm = 0;
-        for (long i = 0; i < m; i++) {
-            double s = 0;
-            for (long j = 0; j < m; j++) s += X[i * m + j] * x[j];
-            y[i] = s;
-            nrm += s * s;
-        }
-        nrm = sqrt(nrm);
-        if (!(nrm > 0) || !isfinite(nrm)) break;
-        for (long i = 0; i < m; i++) x[i] = y[i] / nrm;
-        mu = nrm;
-    }
-    if (mu > 0 && isfinite(mu)) {
-        double lam = 1.0 / mu;
-        for (int tries = 0; tries < 3 && !isfinite(res); tries++) {
-            double sft = lam * (tries == 0 ? 0.999 : tries == 1 ? 0.99 : 0.9);
-            dvc_imat_t S;
-            dvc_imat_init2(S, m, m, mpfi_get_prec(M->e[0]));
-            dvc_imat_set(S, M);
-            for (long i = 0; i < m; i++)
-                mpfi_sub_d(dvc_imat_entry(S, i, i), dvc_imat_entry(S, i, i), sft);
-            if (dvc_imat_cholesky_spd(S) == DVC_OK) {
-                /* lambda_min(M) >= sft, so ||M^{-1}||_2 <= 1/sft (rounded up). */
-                mpfr_t q;
-                mpfr_init2(q, 53);
-                mpfr_set_d(q, sft, MPFR_RNDD);
-                mpfr_ui_div(q, 1, q, MPFR_RNDU);
-                res = mpfr_get_d(q, MPFR_RNDU);
-                mpfr_clear(q);
-            }
-            dvc_imat_clear(S);
-        }
-    }
-    free(x);
-    free(y);
-    free(X);
-    return res;
-}
-
-static void structural(const dvc_imat_t M, unsigned classes, bnd *beta, int *beta_exact)
-{
-    long m = M->r;
-    dvc_imat_t X;
-    *beta_exact = 0;
-    dvc_imat_init2(X, m, m, mpfi_get_prec(M->e[0]));
-    if (dvc_imat_inv(X, M) == DVC_OK && dvc_imat_is_finite(X)) {
-        double lo, hi;
-        inv_norms(X, &lo, &hi);
-        bnd_lo(beta, lo); /* the vertex J = {1..m} */
-        if (classes & DVC_MCLASS_M) {
-            bnd_hi(beta, hi, "M-matrix: beta_M = ||M^{-1}||");
-            *beta_exact = 1;
-        }
-        if (classes & DVC_MCLASS_SPD) {
-            mpfr_t n2, sq;
-            double b2, bs;
-            mpfr_inits2(53, n2, sq, (mpfr_ptr)0);
-            dvc_imat_norm2(n2, X);
-            b2 = mpfr_get_d(n2, MPFR_RNDU);
-            bs = spd_inv2_by_shift(M, X);
-            if (bs < b2) b2 = bs;
-            mpfr_set_d(n2, b2, MPFR_RNDU);
-            mpfr_sqrt_ui(sq, (unsigned long)m, MPFR_RNDU);
-            mpfr_mul(n2, n2, sq, MPFR_RNDU);
-            bnd_hi(beta, mpfr_get_d(n2, MPFR_RNDU), "SPD: beta_M <= sqrt(m) ||M^{-1}||_2");
-            mpfr_clears(n2, sq, (mpfr_ptr)0);
-        }
-    }
-    dvc_error_reset();
-    if ((classes & DVC_MCLASS_H) && !(classes & DVC_MCLASS_M)) {
-        dvc_imat_t C, Ci;
-        dvc_imat_init2(C, m, m, mpfi_get_prec(M->e[0]));
-        dvc_imat_init2(Ci, m, m, mpfi_get_prec(M->e[0]));
-        dvc_imat_comparison(C, M);
-        if (dvc_imat_inv(Ci, C) == DVC_OK && dvc_imat_is_finite(Ci)) {
-            double lo, hi;
-            inv_norms(Ci, &lo, &hi);
-            bnd_hi(beta, hi, "H-matrix: beta_M <= ||<M>^{-1}||");
-        }
-        dvc_error_reset();
-        dvc_imat_clear(C);
-        dvc_imat_clear(Ci);
-    }
-    dvc_imat_clear(X);
 }
 
 /* ---- branch-and-bound --------------------------------------------------------- */
@@ -635,12 +451,34 @@ static double local_work(long m)
     return m <= 27 ? LOCAL_WORK : ldexp(LOCAL_WORK, m >= 30 ? 3 : (int)m - 27);
 }
 
+/* threads >= 1: the bordering route cut into chunks on that many threads
+ * (its result does not depend on the number); 0: in one piece on this
+ * thread (the timing run of enum_estimate) */
 static dvc_status enum_vertices(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree, int m,
-                                int want_alpha, dvc_bk_acc *acc)
+                                int want_alpha, int threads, dvc_bk_acc *acc)
 {
-    if (!want_alpha && m > TREE_M) return dvc_bk_enum_tree(K, base, freeidx, nfree, TREE_R, acc);
+    if (!want_alpha && m > TREE_M) {
+        if (threads >= 1) return dvc_bk_enum_tree_par(K, base, freeidx, nfree, TREE_R, threads, acc);
+        return dvc_bk_enum_tree(K, base, freeidx, nfree, TREE_R, acc);
+    }
     return dvc_bk_enum(K, base, freeidx, nfree, want_alpha, acc);
 }
+
+static long online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n;
+}
+
+/* The threads of the whole enumeration (DVC_BK_CHUNKS chunks of work). */
+static int enum_threads(const dvc_beta_opts *o)
+{
+    long n = o->threads == 0 ? online_cpus() : o->threads;
+    if (n > DVC_BETA_THREADS_MAX) n = DVC_BETA_THREADS_MAX;
+    if (n > DVC_BK_CHUNKS) n = DVC_BK_CHUNKS;
+    return (int)n;
+}
+
 
 /* Seconds the enumeration of all 2^m vertices would take here, from a
  * timed run of 2^k of them (k = 12: a few milliseconds) whose sets J have
@@ -656,7 +494,7 @@ static double enum_estimate(const dvc_bk_mat *K, int m, int want_alpha, bnd *bb,
     for (int i = 0; i < nb; i++) base |= (uint64_t)1 << i;
     for (int j = 0; j < k; j++) freeidx[j] = nb + j;
     dvc_bk_acc_init(&acc);
-    if (enum_vertices(K, base, freeidx, k, m, want_alpha, &acc) != DVC_OK) return INFINITY;
+    if (enum_vertices(K, base, freeidx, k, m, want_alpha, 0, &acc) != DVC_OK) return INFINITY;
     t = now_s() - t0;
     bnd_lo(bb, acc.beta_lo);
     if (want_alpha) bnd_lo(ba, acc.alpha_lo);
@@ -744,6 +582,15 @@ static void bnb_why(run_t *R)
              R->o.max_seconds, R->o.max_nodes);
 }
 
+/* How many times faster than one thread the whole enumeration may run:
+ * its threads, at most one per processor (the bordering route only). */
+static double enum_speedup(const run_t *R)
+{
+    long n = enum_threads(&R->o);
+    if (R->want_alpha || R->m <= TREE_M) return 1;
+    return (double)(n < online_cpus() ? n : online_cpus());
+}
+
 /* AUTO beyond enum_max_m, m <= 30: *enumerate when the enumeration fits in
  * the time budget with a margin, rather than settle for a branch-and-bound
  * gap. Symmetric PD (sym) and beta_M alone: the Loewner node bound usually
@@ -756,7 +603,8 @@ static void bnb_why(run_t *R)
 static dvc_status auto_choice(run_t *R, const dvc_bk_mat *K, const dvc_bk_mat *Hk, int sym,
                               int *enumerate, int *bnb_done)
 {
-    double est = enum_estimate(K, (int)R->m, R->want_alpha, &R->bb, &R->ba);
+    /* wall-clock seconds of the enumeration on its threads */
+    double est = enum_estimate(K, (int)R->m, R->want_alpha, &R->bb, &R->ba) / enum_speedup(R);
     dvc_status st = DVC_OK;
     *enumerate = 1.3 * est + (now_s() - R->t0) <= R->o.max_seconds;
     if (sym && !R->want_alpha) {
@@ -801,7 +649,7 @@ static dvc_status run_enum(run_t *R, const dvc_bk_mat *K)
     R->bud.hi = R->bb.hi;
     acc.tick = enum_tick;
     acc.tick_ctx = &R->bud;
-    st = enum_vertices(K, 0, idx, (int)R->m, (int)R->m, R->want_alpha, &acc);
+    st = enum_vertices(K, 0, idx, (int)R->m, (int)R->m, R->want_alpha, enum_threads(&R->o), &acc);
     if (st != DVC_OK) return st;
     /* Stopped by the budget: the visited vertices still give lower bounds,
      * but no upper bound. */
@@ -886,7 +734,7 @@ static dvc_status kernel_bounds(run_t *R, const dvc_imat_t M, unsigned classes)
  * (I - D + DM)^{-1} = I - (I - D + DM)^{-1} D (M - I). */
 static void alpha_from_beta(const dvc_imat_t M, const bnd *bb, bnd *ba)
 {
-    double nmi = norm_m_minus_i(M);
+    double nmi = dvc_beta_norm_m_minus_i_(M);
     mpfr_t t;
     bnd_lo(ba, bb->lo);
     /* In MPFR: no FPU rounding-mode switch the compiler could move. */
@@ -955,9 +803,9 @@ static dvc_status beta_compute(dvc_beta_bound_t beta, dvc_beta_bound_t alpha, co
         classes = cls.proven;
     dvc_error_reset();
 
-    singleton_lower(M, &R.bb, &R.ba);
+    dvc_beta_singleton_lower_(M, &R.bb, &R.ba);
     if (R.o.method == DVC_BETA_AUTO || R.o.method == DVC_BETA_STRUCT)
-        structural(M, classes, &R.bb, &R.beta_exact);
+        dvc_beta_structural_(M, classes, &R.bb, &R.beta_exact);
     if (R.o.method != DVC_BETA_STRUCT && R.m <= 64) {
         st = kernel_bounds(&R, M, classes);
         if (st != DVC_OK) return st;

@@ -60,6 +60,24 @@ dvc_status dvc_bk_enum(const dvc_bk_mat *K, uint64_t base, const int *freeidx, i
 dvc_status dvc_bk_enum_tree(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree, int r,
                             dvc_bk_acc *acc);
 
+/* The anchors of Gray-code positions t0 <= t < t1 of dvc_bk_enum_tree (the
+ * 2^(nfree - r) sets of the outer free indices) with their subtrees: the
+ * first anchor's predictor is computed afresh, so a run over [0, 2^no) cut
+ * into ranges visits the same vertices as one call, each once. */
+dvc_status dvc_bk_enum_tree_range(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree, int r,
+                                  uint64_t t0, uint64_t t1, dvc_bk_acc *acc);
+
+/* dvc_bk_enum_tree on up to `threads` threads (>= 1): the anchors cut into
+ * DVC_BK_CHUNKS ranges of equal length (fewer when there are fewer
+ * anchors), each started from acc's bounds, the results combined in chunk
+ * order, so that the result, the counts and a failure's message do not
+ * depend on the number of threads. acc->tick is called from the calling
+ * thread only (every 20 ms or so, in round-to-nearest) with the vertex
+ * count so far; a nonzero return stops every chunk (acc->stopped = 1). */
+#define DVC_BK_CHUNKS 64
+dvc_status dvc_bk_enum_tree_par(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree, int r,
+                                int threads, dvc_bk_acc *acc);
+
 /* beta only: a lower bound from steepest-ascent searches over vertices
  * (binary64 predictor) from fixed starting sets, until their work (the sum
  * of |J|^3 over the vertices evaluated) passes `work`; the best vertex found

@@ -728,6 +728,13 @@ static dvc_status tree_walk(tree_ctx *T, int L, int k, int q0, uint64_t set)
 dvc_status dvc_bk_enum_tree(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree, int r,
                             dvc_bk_acc *acc)
 {
+    int no = nfree - (r > nfree ? nfree : r);
+    return dvc_bk_enum_tree_range(K, base, freeidx, nfree, r, 0, no >= 0 && no < 64 ? (uint64_t)1 << no : 0, acc);
+}
+
+dvc_status dvc_bk_enum_tree_range(const dvc_bk_mat *K, uint64_t base, const int *freeidx, int nfree, int r,
+                                  uint64_t t0, uint64_t t1, dvc_bk_acc *acc)
+{
     dvc_bk_ws w;
     tree_ctx T;
     dvc_status st = DVC_OK;
@@ -738,6 +745,8 @@ dvc_status dvc_bk_enum_tree(const dvc_bk_mat *K, uint64_t base, const int *freei
     if (nfree > 40)
         return dvc_error(DVC_ERR_INPUT, "vertex enumeration over %d free indices refused (limit 40)", nfree);
     no = nfree - r;
+    if (t1 > (uint64_t)1 << no) t1 = (uint64_t)1 << no;
+    if (t0 >= t1) return DVC_OK;
     T.K = K;
     T.acc = acc;
     T.ld = ld;
@@ -767,10 +776,13 @@ dvc_status dvc_bk_enum_tree(const dvc_bk_mat *K, uint64_t base, const int *freei
     dvc_rnd_set(FE_UPWARD);
     for (int i = 0; i < K->m; i++)
         if (base >> i & 1) dvc_bk_add_index(K, &w, i);
+    /* the anchor of Gray-code position t0, t0 ^ (t0 >> 1) */
+    for (int b = 0; b < no; b++)
+        if ((t0 ^ (t0 >> 1)) >> b & 1) dvc_bk_add_index(K, &w, freeidx[b]);
     w.stale = 1;
-    for (uint64_t t = 0; t < ((uint64_t)1 << no); t++) {
+    for (uint64_t t = t0; t < t1; t++) {
         uint64_t set = base;
-        if (t > 0) {
+        if (t > t0) {
             int idx = freeidx[__builtin_ctzll(t)];
             if (w.pos[idx] < 0) dvc_bk_add_index(K, &w, idx);
             else dvc_bk_remove_index(&w, idx);

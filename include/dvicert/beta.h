@@ -46,7 +46,14 @@ typedef struct {
      * and at the end of each phase, in round-to-nearest (may be NULL). */
     void (*progress)(const dvc_beta_progress *p, void *data);
     void *progress_data;
+    /* Threads of the vertex enumeration past m = 20 (beta_M alone; the
+     * other searches run on the calling thread): 0 (default) one per
+     * online processor, at most DVC_BETA_THREADS_MAX. The bounds do not
+     * depend on it (the work is cut the same way for any number). */
+    int threads;
 } dvc_beta_opts;
+
+#define DVC_BETA_THREADS_MAX 64
 
 /* Sizes: the dense O(m^3) interval steps (P-matrix proof, structural
  * bounds) take about 5 s at m = 500 and 30 s at m = 1000 (growing like

@@ -13,7 +13,8 @@ static void help(void)
 {
     printf(
         "usage: dvicert beta MATRIX.json [--method auto|enum|bnb|struct] [--gap G]\n"
-        "                    [--max-nodes N] [--max-seconds S] [--enum-max-m N] [--alpha]\n\n"
+        "                    [--max-nodes N] [--max-seconds S] [--enum-max-m N] [--threads N]\n"
+        "                    [--alpha]\n\n"
         "Rigorous lower and upper bounds of the LVI perturbation constants (Chen & Wang)\n"
         "  beta_M  = max_{d in [0,1]^m} ||(I - D + DM)^{-1} D||_inf\n"
         "  alpha_M = max_{d in [0,1]^m} ||(I - D + DM)^{-1}||_inf   (with --alpha)\n"
@@ -23,8 +24,9 @@ static void help(void)
         "bounds then hold for every matrix in the interval matrix.\n\n"
         "methods:\n"
         "  auto    structure (M-matrix: beta = ||M^{-1}||; H-matrix, SPD: upper bounds),\n"
-        "          then exact vertex enumeration if m <= --enum-max-m (default 20),\n"
-        "          else branch-and-bound\n"
+        "          then exact vertex enumeration if m <= --enum-max-m (default 20);\n"
+        "          up to m = 30 also when its estimated time on --threads fits\n"
+        "          --max-seconds; else branch-and-bound\n"
         "  enum    enumeration of all 2^m - 1 vertices J: beta = max_J ||(M_JJ)^{-1}|| (m <= 30)\n"
         "  bnb     branch-and-bound over partial vertex assignments (m <= 64)\n"
         "  struct  closed forms / structural bounds only\n\n");
@@ -63,6 +65,8 @@ static const dvc_cli_opt opts[] = {
      "bounds reached ('stopped' line; no upper bound from an\n"
      "unfinished enumeration)"},
     {"enum-max-m", 0, "N", "a matrix size", "auto: largest m enumerated exactly (default 20, at most 30)"},
+    {"threads", 0, "N", "a number of threads", "threads of the enumeration past m = 20 (default 0: one per\n"
+     "processor); the bounds are the same for every N"},
     {"alpha", 0, NULL, NULL, "also bound alpha_M"},
     {"prec", 0, "BITS", "a number of bits", "working precision (default 53)"},
     {"digits", 0, "D", "a number of digits", "printed digits, at least 12 (default 17)"},
@@ -122,6 +126,15 @@ static int run(const dvc_cli_args *a)
             fprintf(stderr, "dvicert beta: error: --max-seconds must be a number of seconds, got '%s'\n", val);
             return DVC_EXIT_INPUT;
         }
+    }
+    if ((val = dvc_cli_value(a, "threads"))) {
+        long v = strtol(val, &end, 10);
+        if (end == val || *end || v < 0 || v > DVC_BETA_THREADS_MAX) {
+            fprintf(stderr, "dvicert beta: error: --threads must be an integer in [0, %d], got '%s'\n",
+                    DVC_BETA_THREADS_MAX, val);
+            return DVC_EXIT_INPUT;
+        }
+        o.threads = (int)v;
     }
     st = dvc_beta_opts_check(&o);
     if (st != DVC_OK) return dvc_cli_fail("beta", st);

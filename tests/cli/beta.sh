@@ -130,10 +130,29 @@ if command -v script >/dev/null 2>&1; then
     expect tty out 'vertex enumeration: [0-9]+ of 67108864'
 fi
 
+# Threads of the enumeration past m = 20: the same bounds for every count
+# (docs/beta.md section 7, "Threads"); a bad count exits 2 naming the option.
+awk 'BEGIN { m = 21; printf "{\"M\": ["; for (i = 0; i < m; i++) { printf "%s[", i ? ", " : "";
+    for (j = 0; j < m; j++) { if (i == j) v = 1; else if (i < j) v = ((i * 5 + j * 3) % 9 - 4) / 8;
+        else v = -((j * 5 + i * 3) % 9 - 4) / 8; printf "%s%s", j ? ", " : "", v }
+    printf "]" } print "]}" }' >"$tmp/sk21.json"
+for t in 1 2 3; do
+    run "thr$t" 0 "$tmp/sk21.json" --method enum --threads "$t"
+    grep -E '^beta_M (lower|upper|nodes):' "$tmp/thr$t.out" >"$tmp/thr$t.b"
+done
+if [ -s "$tmp/thr1.b" ] && cmp -s "$tmp/thr1.b" "$tmp/thr2.b" && cmp -s "$tmp/thr1.b" "$tmp/thr3.b"; then ok; else
+    bad "threads: bounds differ between 1, 2 and 3 threads"; cat "$tmp"/thr?.b >&2; fi
+expect thr1 out '^beta_M nodes: 2097152$'
+for v in -1 65 two 1.5; do
+    run "thrbad$v" 2 "$tmp/sk21.json" --threads "$v"
+    expect "thrbad$v" err '--threads must be an integer in \[0, 64\]'
+done
+
 # Help.
 "$exe" beta --help >"$tmp/help.out" 2>&1 && ok || bad "help exit"
 expect help out 'usage: dvicert beta'
 expect help out 'time budget of the enumeration'
 expect help out 'above m = 4000 the matrix is refused'
+expect help out '--threads N +threads of the enumeration past m = 20'
 
 report

@@ -239,19 +239,23 @@ localbeta_rows() {
 beta_lcp_rows() {
     echo
     echo "3b. beta_M, nonsymmetric positive definite (bench_beta json M), dvicert beta with its defaults"
-    echo "    (60 s budget); CPU seconds of the process"
+    echo "    (60 s wall budget, one thread per processor: $(nproc 2>/dev/null || echo ?)); wall and CPU seconds"
+    echo "    of the process, load average $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?) at the start"
     local bb=$build/bench/bench_beta lc=$build/bench/bench_lcpall
     if [ -x "$bb" ]; then
-        printf "%-6s %8s %22s %22s %10s\n" m CPU lower upper gap
+        printf "%-6s %8s %8s %22s %22s %10s  %s\n" m wall CPU lower upper gap method
         for m in 24 30; do
             "$bb" json "$m" > "$tmp/beta$m.json"
-            local t out lo hi
-            out=$( { TIMEFORMAT='%U %S'; time "$dvicert" beta "$tmp/beta$m.json" > "$tmp/beta.out" 2>&1; } 2>&1 | tail -n 1)
-            t=$(echo "$out" | awk '{printf "%.2f", $1 + $2}')
+            local t w out lo hi how
+            out=$( { TIMEFORMAT='%R %U %S'; time "$dvicert" beta "$tmp/beta$m.json" > "$tmp/beta.out" 2>&1; } 2>&1 | tail -n 1)
+            w=$(echo "$out" | awk '{printf "%.2f", $1}')
+            t=$(echo "$out" | awk '{printf "%.2f", $2 + $3}')
             lo=$(sed -n 's/^beta_M lower: //p' "$tmp/beta.out")
             hi=$(sed -n 's/^beta_M upper: //p' "$tmp/beta.out")
-            printf "%-6s %8s %22s %22s %10s\n" "$m" "$t" "${lo:-?}" "${hi:-?}" \
-                "$(awk -v a="${lo:-0}" -v b="${hi:-0}" 'BEGIN { if (a > 0) printf "%.2g", (b - a) / a; else print "?" }')"
+            how=$(sed -n 's/^beta_M method: //p' "$tmp/beta.out")
+            printf "%-6s %8s %8s %22s %22s %10s  %s\n" "$m" "$w" "$t" "${lo:-?}" "${hi:-?}" \
+                "$(awk -v a="${lo:-0}" -v b="${hi:-0}" 'BEGIN { if (a > 0) printf "%.2g", (b - a) / a; else print "?" }')" \
+                "${how:-?}"
         done
         echo "    targets: m = 24 <= 5 s with gap <= 1e-9; m = 30 gap <= 1e-6 within 60 s"
     else

@@ -798,11 +798,14 @@ dvc_status dvc_bk_enum_tree_range(const dvc_bk_mat *K, uint64_t base, const int 
             int k = w.k;
             dvc_bk_xnorm(k, ld, w.X, &nx_up, &nx_dn, w.rowneg);
             tt = nx_up * w.e_last / (-(w.e_last - 1.0));
-            memset(T.Y, 0, sizeof(double) * (size_t)ld * (size_t)ld);
+            /* Y = X^T on the k x k block, zero past column k of its rows
+             * (the four-lane products read them; no level-0 code reads the
+             * rows past k) */
+            for (int i = 0; i < k; i++) memset(T.Y + (size_t)i * ld + k, 0, sizeof(double) * (size_t)(ld - k));
             for (int i = 0; i < k; i++) {
                 double s = 0;
                 memcpy(T.X + (size_t)i * ld, w.X + (size_t)i * ld, sizeof(double) * (size_t)ld);
-                for (int j = 0; j < ld; j++) T.Y[(size_t)j * ld + i] = w.X[(size_t)i * ld + j];
+                for (int j = 0; j < k; j++) T.Y[(size_t)j * ld + i] = w.X[(size_t)i * ld + j];
                 for (int j = 0; j < k; j++) s += fabs(w.X[(size_t)i * ld + j]);
                 T.rs[i] = s;
                 T.rho[i] = tt;

@@ -18,6 +18,18 @@ static inline int ref_contains_q(const mpfi_t x, const mpq_t q)
            mpfr_cmp_q(&x->left, q) <= 0 && mpfr_cmp_q(&x->right, q) >= 0;
 }
 
+/* Sign of d - q for a finite double d, exactly. */
+static inline int ref_cmp_dq(double d, const mpq_t q)
+{
+    mpq_t x;
+    int c;
+    mpq_init(x);
+    mpq_set_d(x, d);
+    c = mpq_cmp(x, q);
+    mpq_clear(x);
+    return c;
+}
+
 /* Parse a decimal "[+-]ddd[.ddd][e[+-]ddd]" into q exactly, without MPFR.
  * Returns the end of the number, or NULL when s does not start with one
  * (leading blanks skipped). */

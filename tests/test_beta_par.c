@@ -69,17 +69,6 @@ static void exact_beta(const double *M, int m, mpq_t beta)
     mpq_clear(v);
 }
 
-static int cmp_dq(double d, const mpq_t q)
-{
-    mpq_t x;
-    int c;
-    mpq_init(x);
-    mpq_set_d(x, d);
-    c = mpq_cmp(x, q);
-    mpq_clear(x);
-    return c;
-}
-
 static int same_acc(const dvc_bk_acc *a, const dvc_bk_acc *b)
 {
     return memcmp(&a->beta_lo, &b->beta_lo, sizeof(double)) == 0 &&
@@ -118,7 +107,7 @@ static void test_par_same(void)
             CHECK(dvc_bk_enum_tree_par(&K, 0, idx, m, rr, 1, &one) == DVC_OK && !one.stopped,
                   "case %d: one thread failed", it);
             CHECK(one.count == (1L << m), "case %d (m = %d, r = %d): %ld vertices", it, m, rr, one.count);
-            CHECK(cmp_dq(one.beta_lo, beta) <= 0 && cmp_dq(one.beta_hi, beta) >= 0,
+            CHECK(ref_cmp_dq(one.beta_lo, beta) <= 0 && ref_cmp_dq(one.beta_hi, beta) >= 0,
                   "case %d (m = %d, r = %d, start %d): [%.17g, %.17g] misses beta = %.17g", it, m, rr, start,
                   one.beta_lo, one.beta_hi, mpq_get_d(beta));
             CHECK(one.beta_hi - one.beta_lo <= 1e-10 * one.beta_hi, "case %d: gap [%.17g, %.17g]", it,
@@ -139,7 +128,7 @@ static void test_par_same(void)
             dvc_bk_acc_init(&acc);
             acc.beta_lo = acc.beta_hi = lo0;
             CHECK(dvc_bk_enum_tree(&K, 0, idx, m, rr, &acc) == DVC_OK && acc.count == (1L << m) &&
-                      cmp_dq(acc.beta_lo, beta) <= 0 && cmp_dq(acc.beta_hi, beta) >= 0,
+                      ref_cmp_dq(acc.beta_lo, beta) <= 0 && ref_cmp_dq(acc.beta_hi, beta) >= 0,
                   "case %d: the route in one piece [%.17g, %.17g] misses beta", it, acc.beta_lo, acc.beta_hi);
         }
         dvc_bk_mat_clear(&K);
@@ -193,7 +182,7 @@ static void test_par_range(void)
             CHECK(dvc_bk_enum_tree_range(&K, 0, idx, m, rr, t0, t1, &acc) == DVC_OK &&
                       acc.count == (long)((t1 - t0) << rr),
                   "range case %d [%lu, %lu): %ld vertices", it, (unsigned long)t0, (unsigned long)t1, acc.count);
-            CHECK(cmp_dq(acc.beta_lo, best) <= 0 && cmp_dq(acc.beta_hi, best) >= 0,
+            CHECK(ref_cmp_dq(acc.beta_lo, best) <= 0 && ref_cmp_dq(acc.beta_hi, best) >= 0,
                   "range case %d (m = %d, r = %d) [%lu, %lu): [%.17g, %.17g] misses its maximum %.17g", it, m, rr,
                   (unsigned long)t0, (unsigned long)t1, acc.beta_lo, acc.beta_hi, mpq_get_d(best));
             ranges++;

@@ -40,7 +40,9 @@ struct par {
     atomic_int next;     /* the next chunk to take */
     atomic_int stop;     /* set by the caller's tick: stop every chunk */
     atomic_int fail_min; /* the first chunk that failed (nch: none): the later ones stop */
-    atomic_int running;  /* workers not yet finished */
+    pthread_mutex_t mu;  /* guards running; done signals each worker's end */
+    pthread_cond_t done_cv;
+    int running;         /* workers not yet finished */
     atomic_long done;    /* vertices counted so far (progress only) */
 };
 
@@ -82,7 +84,10 @@ static void *worker(void *arg)
         atomic_fetch_add(&P->done, c->acc.count - c->published);
         c->published = c->acc.count;
     }
-    atomic_fetch_sub(&P->running, 1);
+    pthread_mutex_lock(&P->mu);
+    P->running--;
+    pthread_cond_signal(&P->done_cv);
+    pthread_mutex_unlock(&P->mu);
     return NULL;
 }
 
@@ -163,29 +168,46 @@ dvc_status dvc_bk_enum_tree_par(const dvc_bk_mat *K, uint64_t base, const int *f
     atomic_init(&P.done, 0);
     if (threads < 1) threads = 1;
     if (threads > P.nch) threads = P.nch;
-    atomic_init(&P.running, threads);
+    pthread_mutex_init(&P.mu, NULL);
+    pthread_cond_init(&P.done_cv, NULL);
+    P.running = threads;
     saved = dvc_rnd_save();
     dvc_rnd_set(FE_TONEAREST);
     for (int i = 0; i < threads; i++) {
         if (pthread_create(&tid[nth], NULL, worker, &P) != 0) {
-            atomic_fetch_sub(&P.running, 1); /* fewer threads: the same chunks, the same result */
+            pthread_mutex_lock(&P.mu);
+            P.running--; /* fewer threads: the same chunks, the same result */
+            pthread_mutex_unlock(&P.mu);
             continue;
         }
         nth++;
     }
     if (nth == 0) {
         /* no thread could be started: the chunks here, in order */
-        atomic_init(&P.running, 1);
+        P.running = 1;
         worker(&P);
     }
-    /* the calling thread reports progress and asks the budget */
-    while (atomic_load(&P.running) > 0) {
-        struct timespec ts = {0, 20 * 1000 * 1000};
-        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    /* the calling thread reports progress and asks the budget about every
+     * 20 ms, and wakes when a worker ends */
+    pthread_mutex_lock(&P.mu);
+    while (P.running > 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 20 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000 * 1000 * 1000;
         }
-        if (!atomic_load(&P.stop) && caller_tick(acc, &P)) atomic_store(&P.stop, 1);
+        if (pthread_cond_timedwait(&P.done_cv, &P.mu, &ts) == ETIMEDOUT && P.running > 0) {
+            pthread_mutex_unlock(&P.mu);
+            if (!atomic_load(&P.stop) && caller_tick(acc, &P)) atomic_store(&P.stop, 1);
+            pthread_mutex_lock(&P.mu);
+        }
     }
+    pthread_mutex_unlock(&P.mu);
     for (int i = 0; i < nth; i++) pthread_join(tid[i], NULL);
+    pthread_cond_destroy(&P.done_cv);
+    pthread_mutex_destroy(&P.mu);
     dvc_rnd_restore(saved);
     st = combine(&P, acc);
     for (int i = 0; i < P.nch; i++) free(P.ch[i].msg);

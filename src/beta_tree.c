@@ -332,12 +332,16 @@ typedef struct {
  * since |A^{-1}_i - x_i|_1 <= rho_i and |(U Z)_ib W_b - g_b w_b|_1 <=
  * |(U Z)_ib - g_b| ||W_b||_1 + |g_b| ||W_b - w_b||_1 (docs/beta.md
  * section 5, "Subtrees that cannot matter"). */
-static double row_tight(const sub_node *N, int s, const int *id, const double Zt[SUB_FMAX][SUB_FMAX],
-                        const double *rz, int i)
+__attribute__((always_inline)) static inline double row_tight(const sub_node *N, const int s, const int *id,
+                                                             const double Zt[SUB_FMAX][SUB_FMAX], const double *rz,
+                                                             int i)
 {
+    typedef long long v4i __attribute__((vector_size(32), may_alias));
     const double gs = (double)(s + 1) * TREE_U, gy = (double)(s + 2) * TREE_U;
-    const double *x = N->X + (size_t)i * N->ld;
-    double g[SUB_FMAX], e[SUB_FMAX], sy = 0, tail = 0, gw = 0;
+    const v4 *x = (const v4 *)(N->X + (size_t)i * N->ld), *w[SUB_FMAX];
+    const int nv = nvec(N->k);
+    double g[SUB_FMAX], e[SUB_FMAX], tail = 0, gw = 0;
+    v4 sy4 = {0, 0, 0, 0};
     for (int b = 0; b < s; b++) {
         double gb = 0, ga = 0, eb = 0;
         for (int a = 0; a < s; a++) {
@@ -348,18 +352,26 @@ static double row_tight(const sub_node *N, int s, const int *id, const double Zt
         }
         g[b] = gb;
         e[b] = gs * ga + eb + (double)s * 0x1p-1000;
+        w[b] = (const v4 *)(N->U + (size_t)id[b] * N->st + 2 * N->ld);
     }
-    for (int j = 0; j < N->k; j++) {
-        double y = x[j];
-        for (int b = 0; b < s; b++) y += g[b] * N->U[(size_t)id[b] * N->st + 2 * N->ld + (size_t)j];
-        sy += fabs(y);
+    /* y_j four at a time; the lanes past k (whatever X and w hold there)
+     * masked out of the sum of |y_j| */
+    for (int q = 0; q < nv; q++) {
+        v4 y = x[q];
+        v4i keep;
+        for (int b = 0; b < s; b++) y += (v4){g[b], g[b], g[b], g[b]} * w[b][q];
+        keep = (v4i)((v4){(double)(4 * q), (double)(4 * q + 1), (double)(4 * q + 2), (double)(4 * q + 3)} <
+                     (double)N->k);
+        sy4 += (v4)((v4i)y & keep & (v4i){0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL,
+                                            0x7fffffffffffffffLL});
     }
     for (int b = 0; b < s; b++) {
         double w1 = N->w1[id[b]], dw1 = N->dw1[id[b]], ag = fabs(g[b]);
         gw += ag * w1;
         tail += e[b] * (w1 + dw1) + ag * dw1 + (ag + e[b]);
     }
-    return sy + (gy * (N->rs[i] + gw) + (N->rho[i] + (tail + (double)N->k * (double)(s + 1) * 0x1p-1000)));
+    return ((sy4[0] + sy4[1]) + (sy4[2] + sy4[3])) +
+           (gy * (N->rs[i] + gw) + (N->rho[i] + (tail + (double)N->k * (double)(s + 1) * 0x1p-1000)));
 }
 
 /* Four lanes, one per index p of F: the small bordering steps below take

@@ -28,10 +28,11 @@
 #define TREE_U 0x1p-52 /* a rounding error is below TREE_U |result| (normal results) */
 /* subtree_below_lo is tried on subtrees of at most this many remaining inner
  * indices (2^f - 1 vertices): its cost grows like f^2 2^f; with row_tight
- * almost every test succeeds, and f <= 5 took less time than f <= 4 or
- * f <= 6 (nonsymmetric PD family, m = 24) */
+ * almost every test succeeds, and with the cheaper per-subset work
+ * (subsets_below_lo) f <= 6, the whole tree of an anchor at r = 6, took
+ * less time than f <= 5 (nonsymmetric PD family, m = 24) */
 #define SUB_FMAX 6
-_Static_assert(SUB_FMAX >= 2 && SUB_FMAX <= 6, "small_border and subset_rows unroll the sizes up to 6");
+_Static_assert(SUB_FMAX >= 2 && SUB_FMAX <= 6, "subsets_below_lo unrolls the sizes up to 6");
 
 typedef struct {
     const dvc_bk_mat *K;
@@ -798,7 +799,7 @@ static int subsets_below_lo(int f, const double Sc[SUB_FMAX][SUB_FMAX], const do
  * so row i of J has 1-norm <= ||A^{-1}_i||_1 + sum_b |(U Z)_ib| (||W_b||_1 + 1)
  * and row b of S <= sum_a |Z_ba| (||W_a||_1 + 1). Z is kept per S (a
  * predictor with rigorous error bounds, bordered from that of S minus its
- * highest index, small_border, s <= f): the bound keeps the cancellation in U Z
+ * highest index, small_border_lanes, s <= f): the bound keeps the cancellation in U Z
  * that a hull of Z over S would lose (docs/beta.md section 5, "Subtrees that
  * cannot matter"). When every such bound is at most the lower bound lo
  * reached so far, no vertex of the subtree can change the result (as for a

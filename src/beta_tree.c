@@ -626,6 +626,61 @@ __attribute__((always_inline)) static inline void rows_h(const int s, int q, con
     *hp = base[q] + hv;
 }
 
+/* rows_h for every group q < nv (a constant per call site: every entry of
+ * Zt loaded once, the groups unrolled; per lane the same operations in the
+ * same order), the largest into *bv, the failures (h > lo or NaN) into
+ * *bad. */
+__attribute__((always_inline)) static inline void rows_all_nv(const int s, const int nv, const v4 *const *ua,
+                                                              const double *Zl, const double *cj, const v4 *base,
+                                                              v4 lov, v4 *bv, v4m *bad)
+{
+    v4 hv[6]; /* nv <= 6 */
+    PRAGMA_UNROLL
+    for (int q = 0; q < nv; q++) hv[q] = (v4){0, 0, 0, 0};
+    PRAGMA_UNROLL
+    for (int j = 0; j < s; j++) {
+        v4 g[6];
+        PRAGMA_UNROLL
+        for (int q = 0; q < nv; q++) g[q] = (v4){0, 0, 0, 0};
+        PRAGMA_UNROLL
+        for (int a = 0; a < s; a++) {
+            const double z = Zl[(a * s + j) * SUB_LW];
+            const v4 zv = {z, z, z, z};
+            PRAGMA_UNROLL
+            for (int q = 0; q < nv; q++) g[q] += ua[a][q] * zv;
+        }
+        PRAGMA_UNROLL
+        for (int q = 0; q < nv; q++) hv[q] += (v4){cj[j], cj[j], cj[j], cj[j]} * v4abs(g[q]);
+    }
+    PRAGMA_UNROLL
+    for (int q = 0; q < nv; q++) {
+        const v4 h = base[q] + hv[q];
+        *bad |= ~(v4m)(h <= lov); /* true for NaN */
+        *bv = v4sel((v4m)(h > *bv), h, *bv);
+    }
+}
+
+__attribute__((always_inline)) static inline void rows_all(const int s, int nv, const v4 *const *ua, const double *Zl,
+                                                           const double *cj, const v4 *base, v4 lov, v4 *bv,
+                                                           v4m *bad)
+{
+    switch (nv) {
+    case 1: rows_all_nv(s, 1, ua, Zl, cj, base, lov, bv, bad); return;
+    case 2: rows_all_nv(s, 2, ua, Zl, cj, base, lov, bv, bad); return;
+    case 3: rows_all_nv(s, 3, ua, Zl, cj, base, lov, bv, bad); return;
+    case 4: rows_all_nv(s, 4, ua, Zl, cj, base, lov, bv, bad); return;
+    case 5: rows_all_nv(s, 5, ua, Zl, cj, base, lov, bv, bad); return;
+    case 6: rows_all_nv(s, 6, ua, Zl, cj, base, lov, bv, bad); return;
+    default:
+        for (int q = 0; q < nv; q++) {
+            v4 h;
+            rows_h(s, q, ua, Zl, cj, base, &h);
+            *bad |= ~(v4m)(h <= lov); /* true for NaN */
+            *bv = v4sel((v4m)(h > *bv), h, *bv);
+        }
+    }
+}
+
 /* FE_UPWARD active. The rows of J of every descendant J + S with |S| = s
  * (a constant per call site), four rows at a time:
  *   h_i = base_i + sum_{b in S} cw_b |g_ib|,   g = fl(u_S Zt),
@@ -658,12 +713,7 @@ __attribute__((always_inline)) static inline int subset_rows_level(const int s, 
             /* every row first (the failures collected, tested once) */
             const v4 bv0 = bv;
             v4m bad = {0, 0, 0, 0};
-            for (int q = 0; q < nv; q++) {
-                v4 h;
-                rows_h(s, q, ua, Zl, cj, base, &h);
-                bad |= ~(v4m)(h <= lov); /* true for NaN */
-                bv = v4sel((v4m)(h > bv), h, bv);
-            }
+            rows_all(s, nv, ua, Zl, cj, base, lov, &bv, &bad);
             if (v4any(bad)) {
                 /* the rows that fail: the tighter bound, O(k s) each */
                 double Zt[SUB_FMAX][SUB_FMAX], rz[SUB_FMAX];

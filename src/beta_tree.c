@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "beta_kern.h"
+#include "beta_sub.h"
 #include "beta_ws.h"
 #include "rounding.h"
 
@@ -25,13 +26,6 @@
  * rounding error accounted for (docs/beta.md section 5, bordering). A node costs
  * O(|J|^2) instead of the residual's O(|J|^3). */
 
-#define TREE_U 0x1p-52 /* a rounding error is below TREE_U |result| (normal results) */
-/* subtree_below_lo is tried on subtrees of at most this many remaining inner
- * indices (2^f - 1 vertices): its cost grows like f^2 2^f; with row_tight
- * almost every test succeeds, and f <= 5 took less time than f <= 4 or
- * f <= 6 (nonsymmetric PD family, m = 24) */
-#define SUB_FMAX 5
-_Static_assert(SUB_FMAX >= 2 && SUB_FMAX <= 6, "small_border and subset_rows unroll the sizes up to 6");
 
 typedef struct {
     const dvc_bk_mat *K;
@@ -303,280 +297,6 @@ static int tree_border(tree_ctx *T, int L, int k, int q, int leaf)
     return 1;
 }
 
-/* four 64-bit lanes: masks for the four-lane double vectors */
-typedef long long v4m __attribute__((vector_size(32), may_alias));
-
-/* max(a, b), NaN if either is NaN (fmax would drop it) */
-static inline double maxn(double a, double b) { return (a > b || a != a) ? a : b; }
-
-/* FE_UPWARD active. One bordering step in the small space of the Schur
- * complement: the step of tree_border (docs/beta.md section 5, "One step")
- * applied to the mid-rad box [Sc - Sr, Sc + Sr] that contains Sigma for
- * every M in [M]. From the predictor Z (s x s, rows and columns the
- * positions id[0..s)) of Sigma_{S'S'}^{-1} with rs_i >= sum_j |Z_ij| and
- * rho_i >= sum_j |(Sigma'_{S'S'}^{-1} - Z)_ij| for every Sigma' in the box,
- * to the same three for S = S' + {p}, p appended last: O(s^2), where a
- * verified s x s inverse per subset cost O(s^3). 0 when the new Schur
- * complement is not proven nonzero or a bound is not finite. */
-__attribute__((always_inline)) static inline int small_border_s(const int s, const int *id, int p,
-                                                                 const double Sc[SUB_FMAX][SUB_FMAX],
-                                                                 const double Sr[SUB_FMAX][SUB_FMAX],
-                                                                 const double Z[SUB_FMAX][SUB_FMAX],
-                                                                 const double *rho, const double *rs,
-                                                                 double Zn[SUB_FMAX][SUB_FMAX], double *rhon,
-                                                                 double *rsn)
-{
-    const double gam = (double)(s + 1) * TREE_U; /* gamma_s of an s-term dot product */
-    double u[SUB_FMAX], du[SUB_FMAX], v[SUB_FMAX], bn = 0, brn = 0, w1 = 0, dw1 = 0, v1 = 0, shi, sneg, delta, Slo,
-                                                   Shi, sm, sig, dsig, asig, dv1;
-    const double ac = Sc[p][p], ar = Sr[p][p];
-    for (int l = 0; l < s; l++) {
-        bn = maxn(bn, fabs(Sc[id[l]][p]));
-        brn = maxn(brn, Sr[id[l]][p]);
-    }
-    /* u = fl(Z b), |U - u|_i <= du_i; w = fl(c^T Z), sum_j |W_j - w_j| <= dw1 */
-    for (int i = 0; i < s; i++) {
-        double ui = 0;
-        for (int l = 0; l < s; l++) ui += Z[i][l] * Sc[id[l]][p];
-        u[i] = ui;
-        du[i] = gam * rs[i] * bn + rho[i] * bn + (rs[i] + rho[i]) * brn + 0x1p-1000;
-        dw1 += fabs(Sc[p][id[i]]) * (gam * rs[i] + rho[i]) + Sr[p][id[i]] * (rs[i] + rho[i]);
-    }
-    dw1 += 0x1p-1000;
-    for (int j = 0; j < s; j++) {
-        double wj = 0;
-        for (int l = 0; l < s; l++) wj += Sc[p][id[l]] * Z[l][j];
-        v[j] = wj;
-        w1 += fabs(wj);
-    }
-    /* the new Schur complement a - c^T U in [Slo, Shi] */
-    shi = ac;
-    sneg = -ac;
-    delta = ar;
-    for (int l = 0; l < s; l++) {
-        double c = Sc[p][id[l]];
-        shi += (-c) * u[l];
-        sneg += c * u[l];
-        delta += Sr[p][id[l]] * (fabs(u[l]) + du[l]) + fabs(c) * du[l];
-    }
-    Shi = shi + delta;
-    Slo = -(sneg + delta);
-    if (!(Slo > 0) && !(Shi < 0)) return 0;
-    sm = 0.5 * Shi - 0.5 * (sneg + delta);
-    sig = 1.0 / sm;
-    dsig = maxn(1.0 / Slo - sig, sig - (-((-1.0) / Shi)));
-    asig = fabs(sig) + dsig;
-    for (int j = 0; j < s; j++) {
-        v[j] = v[j] * sig;
-        v1 += fabs(v[j]);
-    }
-    dv1 = w1 * dsig + dw1 * asig + TREE_U * v1 + 0x1p-1000;
-    /* Z' = [[Z + u v^T, -u sig], [-v^T, sig]], products and sums rounded
-     * separately (no contraction) */
-    for (int i = 0; i < s; i++) {
-        double ri = 0, ui = fabs(u[i]);
-        for (int j = 0; j < s; j++) {
-            Zn[i][j] = Z[i][j] + u[i] * v[j];
-            ri += fabs(Zn[i][j]);
-        }
-        Zn[i][s] = -(u[i] * sig);
-        ri += fabs(Zn[i][s]);
-        rsn[i] = ri;
-        rhon[i] = rho[i] + du[i] * (v1 + dv1) + ui * dv1 + du[i] * asig + ui * dsig + 2 * TREE_U * ui * v1 +
-                  2 * TREE_U * ri + 0x1p-1000;
-    }
-    for (int j = 0; j < s; j++) Zn[s][j] = -v[j];
-    Zn[s][s] = sig;
-    rsn[s] = v1 + fabs(sig);
-    rhon[s] = dv1 + dsig;
-    for (int i = 0; i <= s; i++)
-        if (!isfinite(rhon[i]) || !isfinite(rsn[i])) return 0;
-    return 1;
-}
-
-static int small_border(int s, const int *id, int p, const double Sc[SUB_FMAX][SUB_FMAX],
-                        const double Sr[SUB_FMAX][SUB_FMAX], const double Z[SUB_FMAX][SUB_FMAX],
-                        const double *rho, const double *rs, double Zn[SUB_FMAX][SUB_FMAX], double *rhon,
-                        double *rsn)
-{
-    /* a constant size per case: the loops unroll */
-    switch (s) {
-    case 0: return small_border_s(0, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
-    case 1: return small_border_s(1, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
-    case 2: return small_border_s(2, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
-    case 3: return small_border_s(3, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
-#if SUB_FMAX > 4
-    case 4: return small_border_s(4, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
-#endif
-#if SUB_FMAX > 5
-    case 5: return small_border_s(5, id, p, Sc, Sr, Z, rho, rs, Zn, rhon, rsn);
-#endif
-    default: return 0; /* not reached: s < f <= SUB_FMAX <= 6 */
-    }
-}
-
-/* What row_tight reads of subtree_below_lo's node: the bordering vectors
- * (u at U + a st, du at DU + a st, w at U + a st + 2 ld; w1, dw1 per
- * index of F) and the node's X (stride ld), rho, rs. */
-typedef struct {
-    const double *U, *DU, *X, *rho, *rs, *w1, *dw1;
-    size_t st, ld;
-    int k;
-    long *tight; /* rows so bounded (dvc_bk_acc.tight) */
-} sub_node;
-
-/* FE_UPWARD active. A tighter bound of row i of J of (M_{J+S})^{-1}, the
- * row A^{-1}_i + (U Z)_i W on J and -(U Z)_i on S, for a row whose cheaper
- * bound (subset_rows_s) failed; O(k s). g_b = fl(sum_a u_ia Zt_ab) with
- * |(U Z)_ib - g_b| <= e_b = gs sum_a |u_ia| |Zt_ab| + sum_a du_ia (|Zt_ab| +
- * rz_a) + sum_a |u_ia| rz_a + s 2^-1000; y_j = fl(x_ij + sum_b g_b w_bj)
- * within gy (|x_ij| + sum_b |g_b w_bj|) + (s + 1) 2^-1000 of the exact
- * value of those operands (gy = (s + 2) 2^-52 >= gamma_{s+1}); then
- *   row <= sum_j |y_j| + gy (rs_i + sum_b |g_b| w1_b) + rho_i
- *          + sum_b [e_b (w1_b + dw1_b) + |g_b| dw1_b] + sum_b (|g_b| + e_b)
- *          + k (s + 1) 2^-1000,
- * since |A^{-1}_i - x_i|_1 <= rho_i and |(U Z)_ib W_b - g_b w_b|_1 <=
- * |(U Z)_ib - g_b| ||W_b||_1 + |g_b| ||W_b - w_b||_1 (docs/beta.md
- * section 5, "Subtrees that cannot matter"). */
-static double row_tight(const sub_node *N, int s, const int *id, const double Zt[SUB_FMAX][SUB_FMAX],
-                        const double *rz, int i)
-{
-    const double gs = (double)(s + 1) * TREE_U, gy = (double)(s + 2) * TREE_U;
-    const double *x = N->X + (size_t)i * N->ld;
-    double g[SUB_FMAX], e[SUB_FMAX], sy = 0, tail = 0, gw = 0;
-    for (int b = 0; b < s; b++) {
-        double gb = 0, ga = 0, eb = 0;
-        for (int a = 0; a < s; a++) {
-            double ua = N->U[(size_t)id[a] * N->st + (size_t)i], z = Zt[a][b];
-            gb += ua * z;
-            ga += fabs(ua) * fabs(z);
-            eb += N->DU[(size_t)id[a] * N->st + (size_t)i] * (fabs(z) + rz[a]) + fabs(ua) * rz[a];
-        }
-        g[b] = gb;
-        e[b] = gs * ga + eb + (double)s * 0x1p-1000;
-    }
-    for (int j = 0; j < N->k; j++) {
-        double y = x[j];
-        for (int b = 0; b < s; b++) y += g[b] * N->U[(size_t)id[b] * N->st + 2 * N->ld + (size_t)j];
-        sy += fabs(y);
-    }
-    for (int b = 0; b < s; b++) {
-        double w1 = N->w1[id[b]], dw1 = N->dw1[id[b]], ag = fabs(g[b]);
-        gw += ag * w1;
-        tail += e[b] * (w1 + dw1) + ag * dw1 + (ag + e[b]);
-    }
-    return sy + (gy * (N->rs[i] + gw) + (N->rho[i] + (tail + (double)N->k * (double)(s + 1) * 0x1p-1000)));
-}
-
-/* FE_UPWARD active. The row bounds of the descendant J + S of
- * subtree_below_lo, from the predictor Zt of (Sigma_SS)^{-1} and its bounds
- * rz (s = |S|, id: the positions of S in F): 1 when every row is at most lo
- * (*best raised to their maximum), 0 otherwise. A constant s per call site
- * (subset_rows) unrolls the loops over S; the operations and their order
- * are those of the loops written for any s. */
-__attribute__((always_inline)) static inline int subset_rows_s(const int s, const int *id,
-                                                               const double Zt[SUB_FMAX][SUB_FMAX],
-                                                               const double *rz, const double *cw, double lo,
-                                                               const double *U, size_t st, int nv, const v4 *base,
-                                                               const double *dumax, const double *uall, double *best,
-                                                               const sub_node *N)
-{
-    const v4m absmask = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL};
-    double cwmax = 0, rhomax = 0;
-    for (int a = 0; a < s; a++) {
-        cwmax = maxn(cwmax, cw[id[a]]);
-        rhomax = maxn(rhomax, rz[a]);
-    }
-    /* rows of S: sum_a |Z_ba| cw_a <= sum_a |Zt_ba| cw_a + rho_b cwmax */
-    for (int i = 0; i < s; i++) {
-        double h = rz[i] * cwmax;
-        for (int j = 0; j < s; j++) h += fabs(Zt[i][j]) * cw[id[j]];
-        if (!(h <= lo)) return 0;
-        if (h > *best) *best = h;
-    }
-    /* rows of J, four at a time: g = fl(u Zt), summed upward, so
-     * (u Zt)_ib <= g_ib <= (u Zt)_ib + gs sum_a |u_ia Zt_ab| (gs = (s + 1)
-     * 2^-52 >= gamma_s; 2^-1000 per term covers underflow), hence
-     * |(u Zt)_ib| <= |g_ib| + gs uall_i zmax_b + s 2^-1000, zmax_b =
-     * max_a |Zt_ab|; and |(U Z)_ib - (u Zt)_ib| <= sum_a du_ia
-     * (|Zt_ab| + rho_a) + sum_a |u_ia| rho_a <= dumax_i sum_a (|Zt_ab| +
-     * rho_a) + uall_i rhomax */
-    {
-        v4 hv[16];
-        const double gs = (double)(s + 1) * TREE_U;
-        double ea = 0, eb = 0, ec = 0;
-        for (int q = 0; q < nv; q++) hv[q] = (v4){0, 0, 0, 0};
-        for (int j = 0; j < s; j++) {
-            double cj = cw[id[j]], zc = 0, zm = 0;
-            v4 cv = {cj, cj, cj, cj};
-            for (int a = 0; a < s; a++) {
-                zc += fabs(Zt[a][j]) + rz[a];
-                zm = maxn(zm, fabs(Zt[a][j]));
-            }
-            ea += cj * zc;
-            eb += cj * (rhomax + gs * zm);
-            ec += cj * ((double)s * 0x1p-1000);
-            for (int q = 0; q < nv; q++) {
-                v4 g = {0, 0, 0, 0};
-                for (int a = 0; a < s; a++) {
-                    v4 ua = ((const v4 *)(U + id[a] * st))[q], z = {Zt[a][j], Zt[a][j], Zt[a][j], Zt[a][j]};
-                    g += ua * z;
-                }
-                hv[q] += cv * (v4)((v4m)g & absmask);
-            }
-        }
-        {
-            /* h_i for four rows at a time (the same upward operations;
-             * the lanes past k hold ec, below lo) */
-            const v4 eav = {ea, ea, ea, ea}, ebv = {eb, eb, eb, eb}, ecv = {ec, ec, ec, ec},
-                     lov = {lo, lo, lo, lo};
-            v4 bv = {0, 0, 0, 0};
-            for (int q = 0; q < nv; q++) {
-                v4 h = base[q] + (hv[q] + (((const v4 *)dumax)[q] * eav + (((const v4 *)uall)[q] * ebv + ecv)));
-                v4m ok = (v4m)(h <= lov); /* false for NaN */
-                if (!(ok[0] & ok[1] & ok[2] & ok[3])) {
-                    /* the rows that fail: the tighter bound, O(k s) each */
-                    for (int l = 0; l < 4; l++)
-                        if (!ok[l]) {
-                            double t;
-                            if (4 * q + l >= N->k) return 0; /* not reached: those lanes hold ec */
-                            t = row_tight(N, s, id, Zt, rz, 4 * q + l);
-                            if (!(t <= lo)) return 0;
-                            (*N->tight)++;
-                            h[l] = t;
-                        }
-                }
-                {
-                    v4m mk = (v4m)(h > bv);
-                    bv = (v4)(((v4m)h & mk) | ((v4m)bv & ~mk));
-                }
-            }
-            for (int l = 0; l < 4; l++)
-                if (bv[l] > *best) *best = bv[l];
-        }
-    }
-    return 1;
-}
-
-__attribute__((always_inline)) static inline int subset_rows(int s, const int *id, const double Zt[SUB_FMAX][SUB_FMAX], const double *rz,
-                       const double *cw, double lo, const double *U, size_t st, int nv, const v4 *base,
-                       const double *dumax, const double *uall, double *best, const sub_node *N)
-{
-    switch (s) {
-    case 1: return subset_rows_s(1, id, Zt, rz, cw, lo, U, st, nv, base, dumax, uall, best, N);
-    case 2: return subset_rows_s(2, id, Zt, rz, cw, lo, U, st, nv, base, dumax, uall, best, N);
-    case 3: return subset_rows_s(3, id, Zt, rz, cw, lo, U, st, nv, base, dumax, uall, best, N);
-    case 4: return subset_rows_s(4, id, Zt, rz, cw, lo, U, st, nv, base, dumax, uall, best, N);
-#if SUB_FMAX > 4
-    case 5: return subset_rows_s(5, id, Zt, rz, cw, lo, U, st, nv, base, dumax, uall, best, N);
-#endif
-#if SUB_FMAX > 5
-    case 6: return subset_rows_s(6, id, Zt, rz, cw, lo, U, st, nv, base, dumax, uall, best, N);
-#endif
-    default: return 0; /* not reached: 1 <= s <= SUB_FMAX */
-    }
-}
-
 /* ---- subtrees that cannot matter ------------------------------------------
  *
  * A node J (size k) whose remaining inner indices F (f = |F| of them) are
@@ -587,7 +307,7 @@ __attribute__((always_inline)) static inline int subset_rows(int s, const int *i
  * so row i of J has 1-norm <= ||A^{-1}_i||_1 + sum_b |(U Z)_ib| (||W_b||_1 + 1)
  * and row b of S <= sum_a |Z_ba| (||W_a||_1 + 1). Z is kept per S (a
  * predictor with rigorous error bounds, bordered from that of S minus its
- * highest index, small_border, s <= f): the bound keeps the cancellation in U Z
+ * highest index, small_border_lanes, s <= f): the bound keeps the cancellation in U Z
  * that a hull of Z over S would lose (docs/beta.md section 5, "Subtrees that
  * cannot matter"). When every such bound is at most the lower bound lo
  * reached so far, no vertex of the subtree can change the result (as for a
@@ -608,10 +328,8 @@ static int subtree_below_lo(tree_ctx *T, int L, int k, int q0)
     double *dumax = T->gn, *uall = T->du;
     v4 base[16]; /* m <= 64 */
     double cw[SUB_FMAX], Sc[SUB_FMAX][SUB_FMAX], Sr[SUB_FMAX][SUB_FMAX], best = 0;
-    /* per subset S of F (bit mask): its bordered predictor, rho and row sums */
-    double ZS[1u << SUB_FMAX][SUB_FMAX][SUB_FMAX], RZ[1u << SUB_FMAX][SUB_FMAX], RS[1u << SUB_FMAX][SUB_FMAX];
     int pidx[SUB_FMAX];
-    sub_node N;
+    dvc_bk_sub_node N;
     const v4m absmask = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL};
     T->cache_q0[L] = -1;
     if (!(lo > 0)) return 0;
@@ -679,20 +397,9 @@ static int subtree_below_lo(tree_ctx *T, int L, int k, int q0)
             Sr[a][e] = maxn(shi - sm, sm - slo);
             if (!isfinite(Sr[a][e])) return 0;
         }
-    /* Every subset S of F in increasing order, each bordered from S minus
-     * its highest index (already done): Zt ~ (Sigma_SS)^{-1} with
-     * sum_b |Z_ab - Zt_ab| <= rho_a, so every |Z_ab - Zt_ab| <= rho_a, for
-     * every Sigma' in the box; S = 0 is the empty start */
-    for (unsigned S = 1; S < (1u << f); S++) {
-        int id[SUB_FMAX], s = 0;
-        const unsigned hb = 31u - (unsigned)__builtin_clz(S);
-        for (int a = 0; a < f; a++)
-            if (S >> a & 1) id[s++] = a;
-        if (!small_border(s - 1, id, (int)hb, Sc, Sr, ZS[S ^ (1u << hb)], RZ[S ^ (1u << hb)], RS[S ^ (1u << hb)],
-                          ZS[S], RZ[S], RS[S]))
-            return 0;
-        if (!subset_rows(s, id, ZS[S], RZ[S], cw, lo, U, st, nv, base, dumax, uall, &best, &N)) return 0;
-    }
+    /* every nonempty subset S of F: Zt ~ (Sigma_SS)^{-1} with every
+     * |Z_ab - Zt_ab| <= rz_a for every Sigma' in the box, and the rows */
+    if (!dvc_bk_subsets_below_lo(f, Sc, Sr, cw, lo, U, st, nv, base, dumax, uall, &best, &N)) return 0;
     dvc_bk_acc_max(&T->acc->beta_hi, best);
     return 1;
 }

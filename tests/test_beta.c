@@ -1142,7 +1142,7 @@ static void test_subtree_prune(void)
 }
 
 /* The radius of the Schur complement's box in the small bordering steps of
- * the subtree rule (small_border in src/beta_tree.c, docs/beta.md section 5):
+ * the subtree rule (small_border_lanes in src/beta_tree.c, docs/beta.md section 5):
  * its column b = Sigma_{S'p} ranges over [Sc +- Sr], so |U - u| must hold
  * ||Sigma'^{-1}_i||_1 ||Sr_{S'p}|| besides the predictor's errors, or Z's
  * error bound rho only covers the midpoint's column. Here M = [[1, c^T],
@@ -1153,13 +1153,20 @@ static void test_subtree_prune(void)
  * the columns b. Reference: the largest exact rational beta_M over every
  * corner matrix of [M] (every one a member of [M]); started at that lower
  * bound, the route may skip the subtree of the maximiser only if its proven
- * bound, which then enters hi, is at least that. */
+ * bound, which then enters hi, is at least that. The cases past 96 (m = 3,
+ * 4) have c = 0 and a wide column b = M_{0,F} instead: row 0 of
+ * (M_{J+S})^{-1} is then 1 + |b^T Z|, largest at a corner of b, which only
+ * du_i (the radius of b) and the error terms of the rows of J built on it
+ * (dumax_i (T + R) in subsets_below_lo) account for. */
 static void test_subtree_radius(void)
 {
     check_rng r = {20262};
     long runs = 0, pruned = 0;
-    for (int it = 0; it < 96; it++) {
-        const int m = 3 + it % 3;
+    for (int it = 0; it < 144; it++) {
+        /* past 96: m = 3, 4 with the couplings of row 0 (the columns b of
+         * the inner indices at the anchor {0}) intervals too, so that du,
+         * and the error terms of the rows of J built on it, matter */
+        const int m = it < 96 ? 3 + it % 3 : 3 + it % 2, wide_b = it >= 96;
         double M[MAXM * MAXM], P[MAXM * MAXM], rad[MAXM * MAXM], bd;
         int ivx[MAXM * MAXM], niv = 0, idx[MAXM];
         mpq_t Mq[MAXM * MAXM], beta, alpha, best;
@@ -1170,11 +1177,17 @@ static void test_subtree_radius(void)
             for (int j = 0; j < m; j++) {
                 double *e = &M[i * m + j];
                 if (i == j) *e = 1;
-                else if (i == 0 || j == 0) *e = (double)check_rng_int(&r, -2, 2) / 32; /* couplings */
+                else if (wide_b && j == 0) *e = 0; /* c = 0: row 0 is 1 + |b^T Z| */
+                else if (wide_b && i == 0) {
+                    /* b: wide, so that beta is reached at a corner of b */
+                    *e = (double)check_rng_int(&r, -2, 2) / 4;
+                    rad[i * m + j] = 1.0 / 16;
+                    ivx[niv++] = i * m + j;
+                } else if (i == 0 || j == 0) *e = (double)check_rng_int(&r, -2, 2) / 32; /* couplings */
                 else if (i > j) *e = (double)check_rng_int(&r, -2, 2) / 32;
                 else {
                     *e = (double)check_rng_int(&r, -8, 8) / 16;
-                    rad[i * m + j] = (it % 2 ? 0.25 : 0.125) / (m == 5 ? 2 : 1);
+                    rad[i * m + j] = wide_b ? 1.0 / 64 : (it % 2 ? 0.25 : 0.125) / (m == 5 ? 2 : 1);
                     ivx[niv++] = i * m + j;
                 }
             }

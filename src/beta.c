@@ -481,28 +481,58 @@ static int enum_threads(const dvc_beta_opts *o)
 }
 
 
-/* Seconds the enumeration of all 2^m vertices would take here, from a
- * timed run of 2^k of them (k = 12: a few milliseconds) whose sets J have
- * the average size m/2 of the whole enumeration (a vertex costs O(|J|^2)).
- * The vertices visited are real ones: their lower bounds are kept. */
+/* Seconds the enumeration of all 2^m vertices would take here on one
+ * thread, from a timed run of some of them (milliseconds). The vertices
+ * visited are real ones: their lower bounds are kept.
+ * Residual route (m <= 20, alpha): one block of 2^12 whose sets J have the
+ * average size m/2 of the whole enumeration (a vertex costs O(|J|^2)).
+ * Bordering route: eight blocks of 2^13, each with the enumeration's own six
+ * inner indices (the ones its subtree tests work on, in its order) and seven
+ * outer ones free, the other outer indices in or out at random (fixed
+ * seed), started from the lower bound the enumeration starts from, so that
+ * they skip what it will skip: one block of 2^12 consecutive indices, or a
+ * start from 0, misjudged the nonsymmetric PD family of bench_beta by 1.5
+ * to 5x (docs/beta.md section 7). */
 static double enum_estimate(const dvc_bk_mat *K, int m, int want_alpha, bnd *bb, bnd *ba)
 {
-    int k = m < 12 ? m : 12, nb = m / 2 - k / 2, freeidx[64];
-    uint64_t base = 0;
+    int tree = !want_alpha && m > TREE_M, nblk = tree ? 8 : 1, k = m < 12 ? m : tree ? 13 : 12, freeidx[64];
+    uint64_t rng = 0x9e3779b97f4a7c15ULL;
     dvc_bk_acc acc;
     double t0 = now_s(), t;
-    if (nb < 0) nb = 0;
-    for (int i = 0; i < nb; i++) base |= (uint64_t)1 << i;
-    for (int j = 0; j < k; j++) freeidx[j] = nb + j;
     dvc_bk_acc_init(&acc);
-    /* from the lower bound the whole run starts from (run_enum): the
-     * bordering route then skips what it will skip there */
-    if (!want_alpha && m > TREE_M) acc.beta_lo = acc.beta_hi = bb->lo;
-    if (enum_vertices(K, base, freeidx, k, m, want_alpha, 0, &acc) != DVC_OK) return INFINITY;
+    if (tree) acc.beta_lo = acc.beta_hi = bb->lo;
+    for (int blk = 0; blk < nblk; blk++) {
+        uint64_t base = 0;
+        if (!tree) {
+            int nb = m / 2 - k / 2 > 0 ? m / 2 - k / 2 : 0;
+            for (int i = 0; i < nb; i++) base |= (uint64_t)1 << i;
+            for (int j = 0; j < k; j++) freeidx[j] = nb + j;
+        } else {
+            /* outer indices 0..m-7, inner m-6..m-1 as in the enumeration
+             * (TREE_R = 6); k - 6 distinct outer ones free */
+            int no = m - TREE_R, nf = 0;
+            uint64_t used = 0;
+            while (nf < k - TREE_R) {
+                int i;
+                rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+                i = (int)((rng >> 33) % (uint64_t)no);
+                if (!(used >> i & 1)) {
+                    used |= (uint64_t)1 << i;
+                    freeidx[nf++] = i;
+                }
+            }
+            for (int i = 0; i < TREE_R; i++) freeidx[nf + i] = no + i;
+            for (int i = 0; i < no; i++) {
+                rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+                if (!(used >> i & 1) && (rng >> 40 & 1)) base |= (uint64_t)1 << i;
+            }
+        }
+        if (enum_vertices(K, base, freeidx, k, m, want_alpha, 0, &acc) != DVC_OK) return INFINITY;
+    }
     t = now_s() - t0;
     bnd_lo(bb, acc.beta_lo);
     if (want_alpha) bnd_lo(ba, acc.alpha_lo);
-    return t * ldexp(1.0, m - k);
+    return t * ldexp(1.0, m - k) / nblk;
 }
 
 /* ---- driver ------------------------------------------------------------------------ */
@@ -709,9 +739,11 @@ static dvc_status kernel_bounds(run_t *R, const dvc_imat_t M, unsigned classes)
     dvc_status st = dvc_bk_mat_init(&K, M);
     if (st != DVC_OK) return dvc_error_context(st, "beta: ");
     enumerate = o->method == DVC_BETA_ENUM || (o->method == DVC_BETA_AUTO && R->m <= o->enum_max_m);
-    if (!enumerate && (o->method == DVC_BETA_BNB || o->method == DVC_BETA_AUTO) && !R->beta_exact &&
-        (classes & (DVC_MCLASS_PD | DVC_MCLASS_SPD)))
-        sym_part(M, &K, &Hk, &pd, &sym); /* PD proven by dvc_mclass_classify */
+    /* PD proven by dvc_mclass_classify: the branch-and-bound's node bounds,
+     * and AUTO's fallback when its enumeration past m = 20 is stopped */
+    if ((o->method == DVC_BETA_BNB || (o->method == DVC_BETA_AUTO && (!enumerate || R->m > TREE_M))) &&
+        !R->beta_exact && (classes & (DVC_MCLASS_PD | DVC_MCLASS_SPD)))
+        sym_part(M, &K, &Hk, &pd, &sym);
     if (R->m > TREE_M && !R->beta_exact) {
         /* a good lower bound first: it makes the pruning of both searches bite */
         dvc_bk_acc acc;
@@ -725,6 +757,13 @@ static dvc_status kernel_bounds(run_t *R, const dvc_imat_t M, unsigned classes)
         /* the branch-and-bound trial failed: reported below */
     } else if (enumerate) {
         if (!(R->beta_exact && !R->want_alpha)) st = run_enum(R, &K);
+        if (st == DVC_OK && R->stop_b && pd && o->method == DVC_BETA_AUTO) {
+            /* stopped by the budget: the positive definite bound over all
+             * vertices (docs/beta.md section 6 (a)), the one a stopped
+             * branch-and-bound would at least have had */
+            uint64_t all = R->m >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << R->m) - 1;
+            bnd_hi(&R->bb, dvc_bk_pd_node_bound(&Hk, all), "positive definite bound (enumeration stopped)");
+        }
     } else if (!bnb_done && (o->method == DVC_BETA_BNB || o->method == DVC_BETA_AUTO)) {
         st = run_bnb(R, &K, pd ? &Hk : NULL, sym);
     }

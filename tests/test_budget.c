@@ -134,6 +134,48 @@ static void test_enum_budget(void)
     dvc_imat_clear(M);
 }
 
+/* AUTO past m = 20 with its enumeration stopped by the budget keeps the
+ * positive definite bound over all vertices (docs/beta.md section 7, item
+ * 4): for M = I + K, K skew-symmetric, the symmetric part is I and that
+ * bound is sqrt(1 * 1^T I 1) = sqrt(m) (beta_M <= sqrt(m) ||M^{-1}||_2 <=
+ * sqrt(m) too, since ||M^{-1}||_2 <= 1 here). --method enum has no such
+ * fallback: not certified. */
+static void test_auto_fallback(void)
+{
+    long m = 24;
+    dvc_imat_t M;
+    dvc_beta_bound_t b;
+    dvc_beta_opts o;
+    dvc_status st;
+    double hi, r = sqrt((double)m);
+    dvc_imat_init2(M, m, m, 53);
+    for (long i = 0; i < m; i++)
+        for (long j = 0; j < m; j++) {
+            long lo = i < j ? i : j, up = i < j ? j : i; /* K_ij = -K_ji */
+            double k = (double)((lo * 7 + up * 13) % 11 - 5) / 5;
+            mpfi_set_d(dvc_imat_entry(M, i, j), i == j ? 1 : i < j ? k : -k);
+        }
+    dvc_beta_bound_init(b);
+    dvc_beta_opts_default(&o);
+    o.enum_max_m = 30; /* AUTO enumerates whatever the estimate */
+    o.max_seconds = 0.05;
+    st = dvc_beta_compute(b, NULL, M, &o);
+    hi = mpfr_get_d(b->hi, MPFR_RNDU);
+    CHECK(st == DVC_OK && b->stopped, "auto, enumeration stopped: status %d, stopped %d", (int)st, b->stopped);
+    CHECK(strcmp(b->method, "positive definite bound (enumeration stopped)") == 0, "method '%s'", b->method);
+    CHECK(hi >= r && hi <= r * (1 + 1e-9), "upper bound %.17g, the PD bound sqrt(%ld) = %.17g", hi, m, r);
+    CHECK(mpfr_sgn(b->lo) > 0 && mpfr_cmp(b->lo, b->hi) <= 0, "lower bound %.17g", mpfr_get_d(b->lo, MPFR_RNDD));
+    dvc_beta_bound_clear(b);
+    dvc_beta_bound_init(b);
+    o.method = DVC_BETA_ENUM;
+    st = dvc_beta_compute(b, NULL, M, &o);
+    CHECK(st == DVC_NOT_CERTIFIED && b->stopped && mpfr_inf_p(b->hi), "enum stopped: status %d, no upper bound",
+          (int)st);
+    dvc_error_reset();
+    dvc_beta_bound_clear(b);
+    dvc_imat_clear(M);
+}
+
 /* A matrix above DVC_BETA_M_MAX is refused before its entries are read
  * (a header without entries is enough to show it). */
 static void test_size_limit(void)
@@ -159,6 +201,7 @@ int main(void)
 {
     test_opts_check();
     test_enum_budget();
+    test_auto_fallback();
     test_size_limit();
     return check_report();
 }

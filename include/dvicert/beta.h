@@ -31,8 +31,10 @@ typedef struct {
 typedef struct {
     dvc_beta_method method;
     long enum_max_m;     /* AUTO enumerates up to this m (default 20; at most 30); for
-                            larger m up to 30 it times 2^12 vertices and enumerates
-                            when 1.3 x the estimated time fits in max_seconds,
+                            larger m up to 30 it times a sample of vertices and
+                            enumerates when 1.3 x the estimated time on its
+                            threads fits in max_seconds (a stopped enumeration
+                            then keeps the positive definite bound, if any),
                             otherwise it runs the branch-and-bound; for a
                             symmetric positive definite M (beta only) it tries
                             the branch-and-bound first, with 2^m / 4 nodes when

@@ -144,8 +144,9 @@ __attribute__((always_inline)) static inline void border_uw(const tree_ctx *T, c
  * (the last term covers underflow), which bounds the row sums in rho' as
  * in tree_border. The bound is still accumulated into hi (a no-op there,
  * as hi >= lo). 1 when the leaf is so bounded. */
-__attribute__((always_inline)) static inline int leaf_below_lo(tree_ctx *T, int k, const double *rho, const double *rs, const double *du, double v1,
-                         double dv1, double sig, double dsig, double asig)
+__attribute__((always_inline)) static inline int leaf_below_lo(tree_ctx *T, int k, const double *rho,
+                                                               const double *rs, const double *du, double v1,
+                                                               double dv1, double sig, double dsig, double asig)
 {
     const double lo = T->acc->beta_lo, vs = v1 + fabs(sig), a1 = v1 + dv1, a2 = 2 * TREE_U;
     const double *u = T->u;

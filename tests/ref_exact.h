@@ -248,4 +248,32 @@ static inline int ref_q_det_sign(mpq_t *A, long k)
     return sign;
 }
 
+/* ||M^{-1}||_inf of the m x m matrix of doubles M (row-major), exactly in
+ * rationals; 0 (nrm = 0) when M is singular. */
+static inline int ref_q_inv_norm_d(const double *M, long m, mpq_t nrm)
+{
+    mpq_t *Q = malloc(sizeof(mpq_t) * (size_t)(m * m)), s, t;
+    int ok;
+    if (Q == NULL) abort();
+    mpq_inits(s, t, NULL);
+    for (long i = 0; i < m * m; i++) {
+        mpq_init(Q[i]);
+        mpq_set_d(Q[i], M[i]);
+    }
+    ok = ref_q_inverse(Q, m);
+    mpq_set_ui(nrm, 0, 1);
+    for (long i = 0; i < m && ok; i++) {
+        mpq_set_ui(s, 0, 1);
+        for (long j = 0; j < m; j++) {
+            mpq_abs(t, Q[i * m + j]);
+            mpq_add(s, s, t);
+        }
+        if (mpq_cmp(s, nrm) > 0) mpq_set(nrm, s);
+    }
+    for (long i = 0; i < m * m; i++) mpq_clear(Q[i]);
+    free(Q);
+    mpq_clears(s, t, NULL);
+    return ok;
+}
+
 #endif

@@ -247,32 +247,6 @@ static void test_remark43(void)
     }
 }
 
-/* ||M^{-1}||_inf of a rational matrix, exactly; 0 when singular. */
-static int exact_inv_norm(const double *M, int m, mpq_t nrm)
-{
-    mpq_t *Q = malloc(sizeof(mpq_t) * (size_t)(m * m)), s, t;
-    int ok;
-    mpq_inits(s, t, NULL);
-    for (int i = 0; i < m * m; i++) {
-        mpq_init(Q[i]);
-        mpq_set_d(Q[i], M[i]);
-    }
-    ok = ref_q_inverse(Q, m);
-    mpq_set_ui(nrm, 0, 1);
-    for (int i = 0; i < m && ok; i++) {
-        mpq_set_ui(s, 0, 1);
-        for (int j = 0; j < m; j++) {
-            mpq_abs(t, Q[i * m + j]);
-            mpq_add(s, s, t);
-        }
-        if (mpq_cmp(s, nrm) > 0) mpq_set(nrm, s);
-    }
-    for (int i = 0; i < m * m; i++) mpq_clear(Q[i]);
-    free(Q);
-    mpq_clears(s, t, NULL);
-    return ok;
-}
-
 /* M-matrices: beta_M = ||M^{-1}||_inf (attained at d = 1), computed
  * exactly in rationals (the entries are multiples of 1/16). */
 static void test_mmatrix(void)
@@ -285,7 +259,7 @@ static void test_mmatrix(void)
         dvc_imat_t A;
         gen_p(M, m, KIND_M, &r);
         mpq_init(eb);
-        REQUIRE(exact_inv_norm(M, m, eb), "M-matrix singular in exact arithmetic");
+        REQUIRE(ref_q_inv_norm_d(M, m, eb), "M-matrix singular in exact arithmetic");
         nb = mpq_get_d(eb);
         dvc_imat_init(A, m, m);
         to_imat(A, M, m);
@@ -573,7 +547,7 @@ static void test_budget(void)
         for (int a = 0; a < k; a++)
             for (int c = 0; c < k; c++) MJ[a * k + c] = M[J[a] * m + J[c]];
         mpq_init(nj);
-        REQUIRE(exact_inv_norm(MJ, k, nj), "M_JJ singular in exact arithmetic");
+        REQUIRE(ref_q_inv_norm_d(MJ, k, nj), "M_JJ singular in exact arithmetic");
         CHECK(mpfr_cmp_q(b->hi, nj) >= 0, "m = 14: upper bound %.17g below ||(M_JJ)^-1|| = %.17g (J mask %lx)",
               hi_d(b), mpq_get_d(nj), mask);
         mpq_clear(nj);
@@ -667,18 +641,6 @@ static void gen_pd16(double *M, int m, int skew, check_rng *r)
         }
 }
 
-/* Exact comparison of a double with a rational: sign of d - q (d finite). */
-static int cmp_dq(double d, const mpq_t q)
-{
-    mpq_t x;
-    int c;
-    mpq_init(x);
-    mpq_set_d(x, d);
-    c = mpq_cmp(x, q);
-    mpq_clear(x);
-    return c;
-}
-
 /* Exact ||(M_JJ)^{-1}||_inf for the set J (bit mask), in rationals. */
 static void exact_sub_norm(const double *M, int m, unsigned long J, mpq_t nrm)
 {
@@ -689,7 +651,7 @@ static void exact_sub_norm(const double *M, int m, unsigned long J, mpq_t nrm)
     for (int a = 0; a < k; a++)
         for (int b = 0; b < k; b++) S[a * k + b] = M[idx[a] * m + idx[b]];
     mpq_set_ui(nrm, 0, 1);
-    if (k > 0) REQUIRE(exact_inv_norm(S, k, nrm), "principal submatrix singular");
+    if (k > 0) REQUIRE(ref_q_inv_norm_d(S, k, nrm), "principal submatrix singular");
 }
 
 /* A random node of m coordinates in a random order perm: the first nfree
@@ -743,13 +705,13 @@ static void test_pd_node_bounds(void)
             if (mpq_cmp(v, best) > 0) mpq_set(best, v);
             if (S == 0) break;
         }
-        CHECK(isfinite(pdb) && cmp_dq(pdb, best) >= 0, "PD bound %.17g >= node maximum %.17g (m %d, free %d)",
+        CHECK(isfinite(pdb) && ref_cmp_dq(pdb, best) >= 0, "PD bound %.17g >= node maximum %.17g (m %d, free %d)",
               pdb, mpq_get_d(best), m, nfree);
         if (!skew) {
-            CHECK(isfinite(symb) && cmp_dq(symb, best) >= 0,
+            CHECK(isfinite(symb) && ref_cmp_dq(symb, best) >= 0,
                   "symmetric bound %.17g >= node maximum %.17g (m %d, free %d)", symb, mpq_get_d(best), m, nfree);
             exact_sub_norm(M, m, in | fr, v); /* the completion */
-            CHECK(cmp_dq(loc, v) <= 0, "completion lower bound %.17g <= %.17g", loc, mpq_get_d(v));
+            CHECK(ref_cmp_dq(loc, v) <= 0, "completion lower bound %.17g <= %.17g", loc, mpq_get_d(v));
             if (nfree == 0)
                 CHECK(symb <= mpq_get_d(best) * (1 + 1e-6), "symmetric bound tight at a leaf: %.17g vs %.17g",
                       symb, mpq_get_d(best));
@@ -916,11 +878,11 @@ static void test_sym_children(void)
                     if (mpq_cmp(v, best) > 0) mpq_set(best, v);
                     if (Sx == 0) break;
                 }
-                CHECK(isfinite(ub) && cmp_dq(ub, best) >= 0, "child %d bound %.17g >= maximum %.17g (m %d, t %d)",
+                CHECK(isfinite(ub) && ref_cmp_dq(ub, best) >= 0, "child %d bound %.17g >= maximum %.17g (m %d, t %d)",
                       c, ub, mpq_get_d(best), m, t);
                 CHECK(fabs(fb[c] - ub) <= 1e-6 * ub, "estimate %.17g near the bound %.17g", fb[c], ub);
                 exact_sub_norm(M, m, cin[c] | cfr, v);
-                CHECK(cmp_dq(loc, v) <= 0, "child %d completion lower bound %.17g <= %.17g", c, loc,
+                CHECK(ref_cmp_dq(loc, v) <= 0, "child %d completion lower bound %.17g <= %.17g", c, loc,
                       mpq_get_d(v));
                 if (c == 0) CHECK(fabs(fc0 - mpq_get_d(v)) <= 1e-6 * mpq_get_d(v), "completion estimate");
             }
@@ -1037,7 +999,7 @@ static void test_enum_tree(void)
             hi = acc.beta_hi;
             CHECK(st == DVC_OK && acc.count == (1L << m), "case %d (m = %d, r = %d): status %d, %ld vertices",
                   it, m, rr, st, acc.count);
-            CHECK(cmp_dq(lo, beta) <= 0 && cmp_dq(hi, beta) >= 0,
+            CHECK(ref_cmp_dq(lo, beta) <= 0 && ref_cmp_dq(hi, beta) >= 0,
                   "case %d (m = %d, kind %d, r = %d%s): [%.17g, %.17g] misses beta = %.17g", it, m, kind, rr,
                   interval ? ", interval" : "", lo, hi, mpq_get_d(beta));
             if (!interval && hi > 0 && (hi - lo) / hi > worst_gap) worst_gap = (hi - lo) / hi;
@@ -1105,7 +1067,7 @@ static void test_subtree_prune(void)
                 st = dvc_bk_enum_tree(&K, 0, idx, m, rr, &acc);
                 CHECK(st == DVC_OK && acc.count == (1L << m), "case %d (m = %d, r = %d): status %d, %ld vertices",
                       it, m, rr, st, acc.count);
-                CHECK(cmp_dq(acc.beta_lo, beta) <= 0 && cmp_dq(acc.beta_hi, beta) >= 0,
+                CHECK(ref_cmp_dq(acc.beta_lo, beta) <= 0 && ref_cmp_dq(acc.beta_hi, beta) >= 0,
                       "case %d (m = %d, kind %d, r = %d, started at %g beta%s): [%.17g, %.17g] misses beta = "
                       "%.17g",
                       it, m, kind, rr, fac[fi], interval ? ", interval" : "", acc.beta_lo, acc.beta_hi, bd);
@@ -1119,7 +1081,7 @@ static void test_subtree_prune(void)
             dvc_bk_acc acc;
             dvc_bk_acc_init(&acc);
             CHECK(dvc_bk_local_lower(&K, 1e5, &acc) == DVC_OK, "case %d: local search failed", it);
-            CHECK(cmp_dq(acc.beta_lo, beta) <= 0, "case %d: local search lo %.17g above beta %.17g", it,
+            CHECK(ref_cmp_dq(acc.beta_lo, beta) <= 0, "case %d: local search lo %.17g above beta %.17g", it,
                   acc.beta_lo, bd);
             if (!interval) {
                 local_runs++;
@@ -1213,7 +1175,7 @@ static void test_subtree_radius(void)
             st = dvc_bk_enum_tree(&K, 0, idx, m, rr, &acc);
             CHECK(st == DVC_OK && acc.count == (1L << m), "radius case %d (m = %d, r = %d): status %d, %ld vertices",
                   it, m, rr, st, acc.count);
-            CHECK(cmp_dq(acc.beta_hi, best) >= 0,
+            CHECK(ref_cmp_dq(acc.beta_hi, best) >= 0,
                   "radius case %d (m = %d, r = %d): hi %.17g below beta %.17g of a corner matrix", it, m, rr,
                   acc.beta_hi, bd);
             pruned += acc.pruned;

@@ -21,7 +21,7 @@
  * subtree tests matter most, docs/beta.md section 5). */
 static void gen_nonsym_pd(double *M, int m, check_rng *r)
 {
-    double L[MAXM * MAXM];
+    double L[21 * 21]; /* m <= 21 */
     for (int i = 0; i < m * m; i++) L[i] = (double)check_rng_int(r, -8, 8) / 8.0;
     for (int i = 0; i < m; i++)
         for (int j = 0; j < m; j++) {
@@ -34,26 +34,13 @@ static void gen_nonsym_pd(double *M, int m, check_rng *r)
 /* Exact ||(M_JJ)^{-1}||_inf of the set J (bit mask, nonempty) in rationals. */
 static void exact_norm(const double *M, int m, unsigned long mask, mpq_t nrm)
 {
-    mpq_t A[MAXM * MAXM], s, t;
+    double S[MAXM * MAXM];
     int J[MAXM], k = 0;
-    mpq_inits(s, t, NULL);
     for (int i = 0; i < m; i++)
         if (mask >> i & 1) J[k++] = i;
-    for (int i = 0; i < k * k; i++) mpq_init(A[i]);
     for (int a = 0; a < k; a++)
-        for (int b = 0; b < k; b++) mpq_set_d(A[a * k + b], M[J[a] * m + J[b]]);
-    REQUIRE(ref_q_inverse(A, k), "reference: singular principal submatrix");
-    mpq_set_ui(nrm, 0, 1);
-    for (int a = 0; a < k; a++) {
-        mpq_set_ui(s, 0, 1);
-        for (int b = 0; b < k; b++) {
-            mpq_abs(t, A[a * k + b]);
-            mpq_add(s, s, t);
-        }
-        if (mpq_cmp(s, nrm) > 0) mpq_set(nrm, s);
-    }
-    for (int i = 0; i < k * k; i++) mpq_clear(A[i]);
-    mpq_clears(s, t, NULL);
+        for (int b = 0; b < k; b++) S[a * k + b] = M[J[a] * m + J[b]];
+    REQUIRE(ref_q_inv_norm_d(S, k, nrm), "reference: singular principal submatrix");
 }
 
 /* Exact max over nonempty J of ||(M_JJ)^{-1}||_inf. */
@@ -215,14 +202,7 @@ static void test_par_stop(void)
     dvc_imat_t A;
     dvc_bk_mat K;
     dvc_bk_acc acc;
-    double L[M * M];
-    for (int i = 0; i < M * M; i++) L[i] = (double)check_rng_int(&r, -8, 8) / 8.0;
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < M; j++) {
-            double v = 0;
-            for (int k = 0; k < M; k++) v += L[i * M + k] * L[j * M + k];
-            Md[i * M + j] = v / 16 + (i == j ? 0.25 : 0) + (i < j ? L[i * M + j] : i > j ? -L[j * M + i] : 0);
-        }
+    gen_nonsym_pd(Md, M, &r);
     dvc_imat_init(A, M, M);
     for (int i = 0; i < M * M; i++) mpfi_set_d(A->e[i], Md[i]);
     REQUIRE(dvc_bk_mat_init(&K, A) == DVC_OK, "stop: mat_init");
@@ -252,18 +232,12 @@ static void test_par_driver(void)
 {
     enum { N = 21 };
     check_rng r = {2027};
-    double L[N * N];
+    double Md[N * N];
     dvc_imat_t A;
     dvc_beta_bound_t b[3];
+    gen_nonsym_pd(Md, N, &r);
     dvc_imat_init(A, N, N);
-    for (int i = 0; i < N * N; i++) L[i] = (double)check_rng_int(&r, -8, 8) / 8.0;
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++) {
-            double v = 0;
-            for (int k = 0; k < N; k++) v += L[i * N + k] * L[j * N + k];
-            v = v / 16 + (i == j ? 0.25 : 0) + (i < j ? L[i * N + j] : i > j ? -L[j * N + i] : 0);
-            mpfi_set_d(dvc_imat_entry(A, i, j), v);
-        }
+    for (int i = 0; i < N * N; i++) mpfi_set_d(A->e[i], Md[i]);
     for (int t = 0; t < 3; t++) {
         dvc_beta_opts o;
         dvc_beta_opts_default(&o);

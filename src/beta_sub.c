@@ -323,7 +323,7 @@ __attribute__((always_inline)) static inline void rows_h(const int s, int q, con
  * *bad. */
 __attribute__((always_inline)) static inline void rows_all_nv(const int s, const int nv, const v4 *const *ua,
                                                               const double *Zl, const double *cj, const v4 *base,
-                                                              v4 lov, v4 *bv, v4m *bad)
+                                                              const v4 *lov, v4 *bv, v4m *bad)
 {
     v4 hv[6]; /* nv <= 6 */
     PRAGMA_UNROLL
@@ -346,13 +346,13 @@ __attribute__((always_inline)) static inline void rows_all_nv(const int s, const
     PRAGMA_UNROLL
     for (int q = 0; q < nv; q++) {
         const v4 h = base[q] + hv[q];
-        *bad |= ~(v4m)(h <= lov); /* true for NaN */
+        *bad |= ~(v4m)(h <= *lov); /* true for NaN */
         *bv = v4sel((v4m)(h > *bv), h, *bv);
     }
 }
 
 __attribute__((always_inline)) static inline void rows_all(const int s, int nv, const v4 *const *ua, const double *Zl,
-                                                           const double *cj, const v4 *base, v4 lov, v4 *bv,
+                                                           const double *cj, const v4 *base, const v4 *lov, v4 *bv,
                                                            v4m *bad)
 {
     switch (nv) {
@@ -366,7 +366,7 @@ __attribute__((always_inline)) static inline void rows_all(const int s, int nv, 
         for (int q = 0; q < nv; q++) {
             v4 h;
             rows_h(s, q, ua, Zl, cj, base, &h);
-            *bad |= ~(v4m)(h <= lov); /* true for NaN */
+            *bad |= ~(v4m)(h <= *lov); /* true for NaN */
             *bv = v4sel((v4m)(h > *bv), h, *bv);
         }
     }
@@ -404,7 +404,7 @@ __attribute__((always_inline)) static inline int subset_rows_level(const int s, 
             /* every row first (the failures collected, tested once) */
             const v4 bv0 = bv;
             v4m bad = {0, 0, 0, 0};
-            rows_all(s, nv, ua, Zl, cj, base, lov, &bv, &bad);
+            rows_all(s, nv, ua, Zl, cj, base, &lov, &bv, &bad);
             if (v4any(bad)) {
                 /* the rows that fail: the tighter bound, O(k s) each */
                 double Zt[SUB_FMAX][SUB_FMAX], rz[SUB_FMAX];

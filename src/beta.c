@@ -532,9 +532,10 @@ static double enum_estimate(const dvc_bk_mat *K, int m, int want_alpha, bnd *bb,
              * pays for cold caches and page faults, any run for a preemption */
             double tb = INFINITY;
             for (int rep = 0; rep < (tree ? 3 : 1); rep++) {
-                double t0 = now_s();
+                double t0 = now_s(), dt;
                 if (enum_vertices(K, base, freeidx, k, m, want_alpha, 0, &acc) != DVC_OK) return INFINITY;
-                if (now_s() - t0 < tb) tb = now_s() - t0;
+                dt = now_s() - t0;
+                if (dt < tb) tb = dt;
             }
             t += tb;
         }
